@@ -1,0 +1,22 @@
+// The Koa app: request id → access log → error envelope → body → openapi-backend (route, auth, validate, handler).
+import Koa from 'koa';
+import type { Deps } from './deps.js';
+import { requestId } from './http/request-id.js';
+import { accessLog } from './http/access-log.js';
+import { errorEnvelope } from './http/error-envelope.js';
+import { readJsonBody } from './http/read-json-body.js';
+import { createOpenApiRouter } from './http/openapi-router.js';
+import { authenticator } from './http/authenticate.js';
+import { buildHandlers } from './handlers/index.js';
+
+export async function createApp(deps: Deps): Promise<Koa> {
+  const app = new Koa();
+  // Errors are logged by errorEnvelope with the request id; Koa's own stderr printing would duplicate them.
+  app.silent = true;
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  app.use(errorEnvelope(deps.logger));
+  app.use(readJsonBody(deps.config.bodyLimitBytes));
+  app.use(await createOpenApiRouter({ handlers: buildHandlers(deps), authenticate: authenticator(deps.db, deps.lastUsed) }));
+  return app;
+}

@@ -1,0 +1,28 @@
+// Creating credentials: the secret is generated here, returned to the caller once and only its hash is stored.
+import type { DbOrTrx } from '../db/database.js';
+import { insertApiKey } from '../repositories/api-keys.js';
+import { insertAccountToken } from '../repositories/account-tokens.js';
+import { newId, newSecret } from './secrets.js';
+
+export async function issueApiKey(db: DbOrTrx, input: { userId: string; name: string }) {
+  const { secret, hash, displayPrefix } = newSecret('api_key');
+  const row = await insertApiKey(db, {
+    id: newId('key_'),
+    user_id: input.userId,
+    name: input.name,
+    key_hash: hash,
+    display_prefix: displayPrefix,
+  });
+  return { row, secret };
+}
+
+export async function issueAccountToken(db: DbOrTrx, input: { userId: string }) {
+  const { secret, hash, displayPrefix } = newSecret('account_token');
+  const row = await insertAccountToken(db, {
+    id: newId('tok_'),
+    user_id: input.userId,
+    token_hash: hash,
+    display_prefix: displayPrefix,
+  });
+  return { row, secret };
+}

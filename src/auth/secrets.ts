@@ -1,0 +1,47 @@
+// Credential secrets: generated with 192 bits of entropy, stored only as a SHA-256 hash plus a short display prefix.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type SecretKind = 'api_key' | 'account_token';
+
+/** Readable prefixes tell a leaked secret's kind at a glance (and let secret scanners match them). */
+const PREFIX: Record<SecretKind, string> = { api_key: 'mg-v1-', account_token: 'mgt-v1-' };
+const DISPLAY_CHARS = 8;
+
+export interface NewSecret {
+  /** The value shown to its owner once; never stored. */
+  secret: string;
+  hash: string;
+  displayPrefix: string;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function newSecret(kind: SecretKind): NewSecret {
+  const secret = PREFIX[kind] + randomBytes(24).toString('base64url');
+  return { secret, hash: hashSecret(secret), displayPrefix: displayPrefix(secret) };
+}
+
+export function displayPrefix(secret: string): string {
+  const kind = secret.startsWith(PREFIX.account_token) ? PREFIX.account_token : PREFIX.api_key;
+  return `${secret.slice(0, kind.length + DISPLAY_CHARS)}...`;
+}
+
+export function secretKindOf(secret: string): SecretKind | undefined {
+  if (secret.startsWith(PREFIX.account_token)) return 'account_token';
+  if (secret.startsWith(PREFIX.api_key)) return 'api_key';
+  return undefined;
+}
+
+/** Constant-time comparison of two hex hashes of equal length. */
+export function hashesEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Ids are public, so they only need uniqueness, not secrecy. */
+export function newId(prefix: string): string {
+  return `${prefix}${randomBytes(12).toString('hex')}`;
+}

@@ -1,0 +1,79 @@
+// Steps 4 (admit) and 7 (settle) of a request. Credits: reserve an upper bound before calling upstream,
+// settle the real cost after (one ledger debit per generation, in the same transaction as its record),
+// release on failure. Free models: nothing reserved, nothing charged.
+import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/in-transaction.js';
+import type { NewGeneration } from '../db/tables/generations.js';
+import type { AccessMode, CatalogEntry } from '../catalog/types.js';
+import type { Principal } from '../auth/principal.js';
+import { GatewayError } from '../http/gateway-error.js';
+import { releaseCredits, reserveCredits, settleCredits } from '../repositories/credits.js';
+import { insertGeneration } from '../repositories/generations.js';
+import { maxCostNanos } from './pricing.js';
+import { nanosToUsd } from './money.js';
+
+/** Output cap assumed for the reservation when neither the request nor the catalog names one. */
+const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
+
+export interface Admission {
+  mode: AccessMode;
+  userId: string;
+  reservedNanos: bigint;
+}
+
+export function reservationOutputTokens(entry: CatalogEntry, requested: number | undefined, promptTokens: number): number {
+  const cap = requested ?? entry.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  return Math.max(1, Math.min(cap, Math.max(1, entry.contextLength - promptTokens)));
+}
+
+export async function admitCredits(
+  db: Db,
+  principal: Principal,
+  entry: CatalogEntry,
+  estimatedPromptTokens: number,
+  requestedMaxTokens: number | undefined,
+): Promise<Admission> {
+  if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
+  const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
+  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
+  const reserved = await reserveCredits(db, { userId: principal.userId, amountNanos });
+  if (!reserved.ok) {
+    throw new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(reserved.availableNanos)} USD is available. Add credits or lower max_tokens.`, {
+      available: nanosToUsd(reserved.availableNanos),
+      required: nanosToUsd(amountNanos),
+      currency: 'USD',
+      max_output_tokens_assumed: outputTokens,
+    });
+  }
+  return { mode: 'credits', userId: principal.userId, reservedNanos: amountNanos };
+}
+
+/** Gives back a reservation when the request ends before anything was generated or recorded. */
+export async function releaseAdmission(db: Db, admission: Admission): Promise<void> {
+  if (admission.mode === 'credits' && admission.reservedNanos > 0n) {
+    await releaseCredits(db, { userId: admission.userId, amountNanos: admission.reservedNanos });
+  }
+}
+
+/**
+ * Writes the generation record and, for credits, its single debit — atomically and at most once
+ * (both are idempotent on the generation id). The reservation is released in the same transaction.
+ */
+export async function settleGeneration(db: Db, admission: Admission, record: NewGeneration): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const inserted = await insertGeneration(trx, record);
+    if (!inserted) return;
+    const costNanos = BigInt(record.cost_nanos ?? 0n);
+    if (admission.mode === 'credits' && costNanos === 0n) {
+      // Nothing was consumed (failed before generating): no zero-amount debit row, just the release.
+      await releaseCredits(trx, { userId: admission.userId, amountNanos: admission.reservedNanos });
+    } else if (admission.mode === 'credits') {
+      await settleCredits(trx, {
+        userId: admission.userId,
+        generationId: record.id,
+        reservedNanos: admission.reservedNanos,
+        costNanos,
+      });
+    }
+  });
+}

@@ -1,0 +1,80 @@
+// Cost of one request from the upstream's reported usage, in integer nano-dollars.
+//
+// Token accounting (as adapter.ts defines NormalizedUsage):
+//   promptTokens INCLUDES cached reads and cache writes; completionTokens INCLUDES reasoning.
+//   uncached = promptTokens − cachedTokens − cacheWriteTokens, floored at 0 (a vendor that reports
+//   overlapping counts is never credited back).
+//   cost = uncached×input + cached×cachedRead + cacheWrite×cachedWrite + completion×output
+// Prices are nano-dollars per 1M tokens, already converted at catalog load, with the cache-price
+// fallback already applied (a model without cache pricing bills cached tokens at its input price;
+// see src/catalog/read-pricing.ts).
+// Long-prompt tiers: the last tier whose threshold the prompt EXCEEDS (promptTokens >
+// abovePromptTokens; the threshold itself stays on the lower tier) prices the whole request.
+// Rounding: the sum is computed exactly in (nano-dollars × 1e6) and divided by 1e6 once, at the
+// end, rounding half up — so splitting a request into parts never accumulates rounding drift.
+import type { NormalizedUsage } from '../providers/adapter.js';
+import type { CatalogEntry, ModelPricing, PriceSet } from '../catalog/types.js';
+
+const TOKENS_PER_PRICE_UNIT = 1_000_000n;
+
+function tokens(value: number, field: string): bigint {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`usage.${field} must be a non-negative integer, got ${value}`);
+  }
+  return BigInt(value);
+}
+
+/** Round-half-up division of a non-negative amount by 1e6. */
+function perMillionToNanos(total: bigint): bigint {
+  return (total + TOKENS_PER_PRICE_UNIT / 2n) / TOKENS_PER_PRICE_UNIT;
+}
+
+/** The prices that apply to a request with this many prompt tokens. */
+export function selectPriceSet(pricing: ModelPricing, promptTokens: number): PriceSet {
+  let chosen: PriceSet = pricing.base;
+  for (const tier of pricing.tiers) {
+    if (promptTokens >= tier.abovePromptTokens) chosen = tier;
+  }
+  return chosen;
+}
+
+/** Cost in nano-dollars of `usage` under `pricing` (used directly for pass reference rates). */
+export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): bigint {
+  const prompt = tokens(usage.promptTokens, 'promptTokens');
+  const cached = tokens(usage.cachedTokens, 'cachedTokens');
+  const cacheWrite = tokens(usage.cacheWriteTokens, 'cacheWriteTokens');
+  const completion = tokens(usage.completionTokens, 'completionTokens');
+  const uncachedRaw = prompt - cached - cacheWrite;
+  const uncached = uncachedRaw > 0n ? uncachedRaw : 0n;
+
+  const p = selectPriceSet(pricing, usage.promptTokens);
+  const total = uncached * p.input + cached * p.cachedRead + cacheWrite * p.cachedWrite + completion * p.output;
+  return perMillionToNanos(total);
+}
+
+/**
+ * Cost in nano-dollars of one request to `entry`. For credits models this is the debit; for free
+ * models it is 0; for pass models it is the reference value counted against the quota (never
+ * charged — the caller decides by entry.accessMode).
+ */
+export function costNanos(entry: CatalogEntry, usage: NormalizedUsage): bigint {
+  return costNanosFor(entry.pricing, usage);
+}
+
+/**
+ * Upper bound of costNanos for a request with `promptTokens` of input and at most
+ * `maxOutputTokens` of output, for credit reservation before calling upstream. Every prompt token
+ * is priced at the highest prompt-side price of any tier — input, or cache write when that is
+ * dearer (Anthropic charges 1.25× input to write the cache) — and every output token at the highest
+ * output price of any tier. Rounded up, so it is never below the real (half-up rounded) cost.
+ */
+export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number): bigint {
+  const prompt = tokens(promptTokens, 'promptTokens');
+  const output = tokens(maxOutputTokens, 'maxOutputTokens');
+  const sets: PriceSet[] = [entry.pricing.base, ...entry.pricing.tiers];
+  const max = (pick: (s: PriceSet) => bigint) => sets.reduce((m, s) => (pick(s) > m ? pick(s) : m), 0n);
+  const promptPrice = max((s) => [s.input, s.cachedRead, s.cachedWrite].reduce((a, b) => (b > a ? b : a)));
+  const outputPrice = max((s) => s.output);
+  const total = prompt * promptPrice + output * outputPrice;
+  return (total + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT;
+}

@@ -1,0 +1,79 @@
+// Price blocks of catalog entries: USD per 1M tokens in the file, integer nano-dollars per 1M tokens
+// in memory. Converted once here, at load.
+//
+// Cache-price fallback rule (one rule, applied here so billing stays a plain multiply-and-add):
+//   a `cached_read` or `cached_write` that is 0 or omitted, on a block whose `input` is > 0, means
+//   "the vendor publishes no separate cache price": those tokens are billed at that block's
+//   `input` price. Examples: OpenAI and DeepSeek bill cache writes as ordinary input; Mistral
+//   publishes no cache-read discount. A block with input 0 keeps 0 everywhere (free models).
+import { usdToNanos } from '../billing/money.js';
+import type { ModelPricing, PriceSet, PriceTier } from './types.js';
+import { fail, readInteger, readObject, rejectUnknownKeys, type JsonObject } from './read-fields.js';
+
+const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write'] as const;
+const TIER_KEYS = ['above_prompt_tokens', ...PRICE_KEYS] as const;
+
+/** Largest accepted list price, USD per 1M tokens: a sanity bound against unit mistakes
+ *  (a per-token price pasted as per-1M would be far below; per-1B far above). */
+const MAX_USD_PER_MILLION = 100_000;
+
+function readPrice(obj: JsonObject, key: string, where: string, required: boolean): bigint {
+  const v = obj[key];
+  if (v === undefined && !required) return 0n;
+  const isDecimalString = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim());
+  if (!(typeof v === 'number' && Number.isFinite(v)) && !isDecimalString) {
+    fail(where, `${key} must be a non-negative number (USD per 1M tokens)`);
+  }
+  if (Number(v) < 0) fail(where, `${key} must be a non-negative number (USD per 1M tokens)`);
+  if (Number(v) > MAX_USD_PER_MILLION) fail(where, `${key} is above ${MAX_USD_PER_MILLION} USD per 1M tokens; check the unit`);
+  return usdToNanos(v as number | string);
+}
+
+function readPriceSet(obj: JsonObject, where: string): PriceSet {
+  const input = readPrice(obj, 'input', where, true);
+  const output = readPrice(obj, 'output', where, true);
+  const cachedRead = readPrice(obj, 'cached_read', where, false);
+  const cachedWrite = readPrice(obj, 'cached_write', where, false);
+  return {
+    input,
+    output,
+    cachedRead,
+    cachedWrite: cachedWrite === 0n ? input : cachedWrite,
+  };
+}
+
+/**
+ * Reads a base price block (`pricing` or, for pass models, `reference`) plus the entry's optional
+ * `tiers`. Tiers must be strictly ascending and below the context window (a tier that can never
+ * apply is a data error).
+ */
+export function readModelPricing(block: unknown, rawTiers: unknown, contextLength: number, where: string): ModelPricing {
+  const baseObj = readObject(block, where);
+  rejectUnknownKeys(baseObj, PRICE_KEYS, where);
+  const base = readPriceSet(baseObj, where);
+
+  if (rawTiers === undefined) return { base, tiers: [] };
+  if (!Array.isArray(rawTiers)) fail(where, 'tiers must be an array');
+  const tiers: PriceTier[] = rawTiers.map((raw, i) => {
+    const tierWhere = `${where} tiers[${i}]`;
+    const obj = readObject(raw, tierWhere);
+    rejectUnknownKeys(obj, TIER_KEYS, tierWhere);
+    const abovePromptTokens = readInteger(obj, 'above_prompt_tokens', tierWhere, 1);
+    if (abovePromptTokens >= contextLength) {
+      fail(tierWhere, `above_prompt_tokens ${abovePromptTokens} is not below context_length ${contextLength}`);
+    }
+    return { abovePromptTokens, ...readPriceSet(obj, tierWhere) };
+  });
+  for (let i = 1; i < tiers.length; i++) {
+    if (tiers[i].abovePromptTokens <= tiers[i - 1].abovePromptTokens) {
+      fail(`${where} tiers[${i}]`, 'tiers must be sorted by strictly ascending above_prompt_tokens');
+    }
+  }
+  return { base, tiers };
+}
+
+/** A free model is one whose four base prices are all 0 (tiers of a free model must be 0 too). */
+export function isZeroPricing(p: ModelPricing): boolean {
+  const zero = (s: PriceSet) => s.input === 0n && s.output === 0n && s.cachedRead === 0n && s.cachedWrite === 0n;
+  return zero(p.base) && p.tiers.every(zero);
+}

@@ -1,0 +1,77 @@
+// In-memory shape of the model catalog after validation. Prices are already converted to integer
+// nano-dollars per 1M tokens, and cache prices already have the fallback rule applied (see
+// validate-prices.ts), so billing never touches floating point or re-derives anything.
+import type { ProviderConfig } from '../providers/adapter.js';
+
+/** How a model is paid for: credits (debited per request), free (all prices zero) or pass
+ *  (flat subscription, reference prices measured against quotas, never charged). */
+export type AccessMode = 'credits' | 'free' | 'pass';
+
+/** One column set of prices, in nano-dollars per 1M tokens. */
+export interface PriceSet {
+  /** Uncached prompt tokens. */
+  input: bigint;
+  /** Completion tokens, reasoning included. */
+  output: bigint;
+  /** Prompt tokens read from the vendor's cache. */
+  cachedRead: bigint;
+  /** Prompt tokens written to the vendor's cache. */
+  cachedWrite: bigint;
+}
+
+/** Long-prompt tier: applies to the WHOLE request when promptTokens > abovePromptTokens. */
+export interface PriceTier extends PriceSet {
+  abovePromptTokens: number;
+}
+
+export interface ModelPricing {
+  /** Prices for prompts at or below the first tier's threshold (or all prompts without tiers). */
+  base: PriceSet;
+  /** Strictly ascending by abovePromptTokens. */
+  tiers: PriceTier[];
+}
+
+export interface CatalogEntry {
+  /** Gateway id: "<provider>/<model-name>" or "pass/<slug>". */
+  id: string;
+  /** First path segment of the id ("openai", "x-ai", "pass"). */
+  provider: string;
+  /** Provider that serves the request. Equals `provider` except for pass/ models. */
+  upstreamProvider: string;
+  /** Name the vendor knows the model by. */
+  upstreamModel: string;
+  name: string;
+  description?: string;
+  /** Unix seconds, approximate release date. */
+  created: number;
+  contextLength: number;
+  maxOutputTokens?: number;
+  supportsReasoning: boolean;
+  supportsImages: boolean;
+  supportsTools: boolean;
+  accessMode: AccessMode;
+  /** Credits/free models: list prices charged. Pass models: the published reference rates (the
+   *  value of usage measured against the quota; not charged). */
+  pricing: ModelPricing;
+}
+
+/** Provider defaults from the catalog; credentials never live here. */
+export interface CatalogProvider {
+  id: string;
+  name: string;
+  kind: ProviderConfig['kind'];
+  /** Default base URL of the endpoint the current adapter speaks to. */
+  baseUrl: string;
+  /** Vendor's native API base, for the native adapters (anthropic, gemini) when they land. */
+  nativeBaseUrl?: string;
+}
+
+export interface CatalogData {
+  providers: CatalogProvider[];
+  models: CatalogEntry[];
+  /** Where the data came from, for error messages and logs. */
+  source: string;
+}
+
+/** Reserved id namespace for subscription models ("pass/<slug>"). */
+export const PASS_NAMESPACE = 'pass';

@@ -1,0 +1,44 @@
+// Catalog entry → the /models wire shape. Prices follow OpenRouter's convention: decimal strings of
+// USD per single token, without exponent ("0.0000025"), so clients that already parse OpenRouter's
+// list read ours unchanged. Tiered models show their base (shortest-prompt) prices, as OpenRouter does.
+import type { Model } from '../chat/types.js';
+import { formatScaledDecimal } from '../billing/money.js';
+import type { CatalogEntry } from './types.js';
+
+// Stored prices are nano-dollars per 1M tokens: USD per token = value × 1e-9 × 1e-6.
+const PER_TOKEN_USD_SCALE = 15;
+
+export function usdPerTokenString(nanosPerMillion: bigint): string {
+  return formatScaledDecimal(nanosPerMillion, PER_TOKEN_USD_SCALE);
+}
+
+export function toWireModel(entry: CatalogEntry): Model {
+  const base = entry.pricing.base;
+  const model: Model = {
+    id: entry.id,
+    name: entry.name,
+    created: entry.created,
+    context_length: entry.contextLength,
+    // The effective prices the gateway charges (cache fallbacks applied; see read-pricing.ts).
+    pricing: {
+      prompt: usdPerTokenString(base.input),
+      completion: usdPerTokenString(base.output),
+      input_cache_read: usdPerTokenString(base.cachedRead),
+      input_cache_write: usdPerTokenString(base.cachedWrite),
+    },
+    supportsReasoning: entry.supportsReasoning,
+    supportsImages: entry.supportsImages,
+    supports_tools: entry.supportsTools,
+    access_mode: entry.accessMode,
+    architecture: {
+      input_modalities: entry.supportsImages ? ['text', 'image'] : ['text'],
+      output_modalities: ['text'],
+    },
+  };
+  if (entry.description !== undefined) model.description = entry.description;
+  // The spec lists max_completion_tokens only when it is below the context window.
+  if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens < entry.contextLength) {
+    model.max_completion_tokens = entry.maxOutputTokens;
+  }
+  return model;
+}

@@ -1,0 +1,86 @@
+// Step 5: send the translated request. A non-2xx answer or a transport failure becomes a GatewayError in the
+// spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503).
+import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../providers/adapter.js';
+import { UpstreamTransportError, type HttpClient, type UpstreamResponse } from '../providers/http-client.js';
+import { GatewayError } from '../http/gateway-error.js';
+import type { ChatCompletionRequest } from './types.js';
+
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+export class UpstreamHttpError extends GatewayError {
+  constructor(readonly info: UpstreamErrorInfo, provider: string, upstreamStatus: number) {
+    super(
+      info.status,
+      info.message,
+      { provider, upstream_status: upstreamStatus, ...(info.upstreamCode ? { upstream_code: info.upstreamCode } : {}), reason: info.streamCode },
+      info.retryAfterSeconds !== undefined ? { 'retry-after': String(Math.ceil(info.retryAfterSeconds)) } : {},
+    );
+  }
+}
+
+export async function callUpstream(
+  http: HttpClient,
+  adapter: ProviderAdapter,
+  request: ChatCompletionRequest,
+  ctx: AdapterContext,
+  signal: AbortSignal,
+): Promise<UpstreamResponse> {
+  const upstream = adapter.buildRequest(request, ctx);
+  let response: UpstreamResponse;
+  try {
+    response = await http.send(upstream, signal);
+  } catch (err) {
+    throw transportFailure(err, ctx.provider.id);
+  }
+  if (response.status >= 200 && response.status < 300) return response;
+  const body = await readErrorBody(response);
+  const info = adapter.mapError(response.status, body, response.headers, ctx);
+  throw new UpstreamHttpError(info, ctx.provider.id, response.status);
+}
+
+export function transportFailure(err: unknown, provider: string): GatewayError {
+  if (err instanceof GatewayError) return err;
+  const reason = err instanceof UpstreamTransportError ? err.reason : 'failed';
+  if (reason === 'unreachable') {
+    return new GatewayError(503, `Provider ${provider} is unreachable`, { provider, reason: 'upstream_unreachable' });
+  }
+  if (reason === 'timeout') {
+    return new GatewayError(502, `Provider ${provider} timed out`, { provider, reason: 'upstream_timeout' });
+  }
+  if (reason === 'aborted') {
+    return new GatewayError(499, 'Client closed the request', { provider, reason: 'client_disconnected' });
+  }
+  return new GatewayError(502, `Provider ${provider} failed: ${(err as Error)?.message ?? 'connection error'}`, { provider, reason: 'upstream_error' });
+}
+
+async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body) {
+      size += chunk.length;
+      if (size > MAX_ERROR_BODY_BYTES) break;
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    // A body cut short still maps by status alone.
+  } finally {
+    response.body.destroy();
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Reads a successful JSON body (bounded by the client's abort signal through undici). */
+export async function readUpstreamJson(response: UpstreamResponse, provider: string): Promise<unknown> {
+  try {
+    return await response.body.json();
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new GatewayError(502, `Provider ${provider} returned a malformed response`, { provider, reason: 'upstream_malformed' });
+  }
+}

@@ -1,0 +1,140 @@
+// The state of one chat completion between admission and settlement: its meter, its abort signal, and the
+// pieces that translate the upstream answer. Settlement runs exactly once, whatever happened before.
+import type { Context } from 'koa';
+import type { Deps } from '../deps.js';
+import type { Principal } from '../auth/principal.js';
+import type { Admission } from '../billing/accounting.js';
+import { settleGeneration } from '../billing/accounting.js';
+import { costNanos } from '../billing/pricing.js';
+import type { AdapterContext } from '../providers/adapter.js';
+import type { UpstreamResponse } from '../providers/http-client.js';
+import { GatewayError } from '../http/gateway-error.js';
+import { abortOnDisconnect } from '../http/abort-on-disconnect.js';
+import { callUpstream, readUpstreamJson } from './call-upstream.js';
+import type { CheckedRequest } from './check-request.js';
+import { GenerationMeter } from './generation-meter.js';
+import { generationRecord, trackingHeaders } from './generation-record.js';
+import type { Target } from './resolve-target.js';
+import { ChunkFactory } from './chunk-factory.js';
+import { buildCompletion } from './build-completion.js';
+import { streamCompletion } from './stream-completion.js';
+import { toWireUsage } from './wire-usage.js';
+import type { ChatCompletionRequest, Usage } from './types.js';
+
+export interface ChatRunInput {
+  principal: Principal;
+  request: ChatCompletionRequest;
+  target: Target;
+  admission: Admission;
+  stream: boolean;
+  checked: CheckedRequest;
+}
+
+export class ChatRun {
+  readonly meter: GenerationMeter;
+  private readonly abort: ReturnType<typeof abortOnDisconnect>;
+  private readonly adapterCtx: AdapterContext;
+  private readonly created = Math.floor(Date.now() / 1000);
+  private settled = false;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly ctx: Context,
+    private readonly input: ChatRunInput,
+  ) {
+    this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
+    this.abort = abortOnDisconnect(ctx);
+    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream };
+    ctx.set('x-generation-id', this.meter.id);
+  }
+
+  callUpstream(): Promise<UpstreamResponse> {
+    const { target, request } = this.input;
+    return callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.abort.signal);
+  }
+
+  async respondJson(upstream: UpstreamResponse): Promise<void> {
+    const body = await readUpstreamJson(upstream, this.input.target.provider.id);
+    let result;
+    try {
+      result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
+    } catch (err) {
+      throw new GatewayError(502, `Provider ${this.input.target.provider.id} returned an unexpected response: ${(err as Error).message}`, {
+        provider: this.input.target.provider.id,
+        reason: 'upstream_malformed',
+      });
+    }
+    if (result.upstreamId) this.meter.observe({ type: 'upstream-id', id: result.upstreamId });
+    if (result.usage) this.meter.observe({ type: 'usage', usage: result.usage });
+    this.meter.observe({ type: 'finish', finishReason: result.finishReason });
+    this.meter.observe({ type: 'delta', delta: { content: result.content ?? '', reasoning: result.reasoning } });
+    this.ctx.body = buildCompletion(
+      result,
+      { id: this.meter.id, model: this.input.target.entry.id, created: this.created, excludeReasoning: this.excludeReasoning },
+      this.usage(),
+    );
+  }
+
+  streamBack(upstream: UpstreamResponse): Promise<void> {
+    return streamCompletion({
+      ctx: this.ctx,
+      upstream,
+      translator: this.input.target.adapter.createStreamTranslator(this.adapterCtx),
+      meter: this.meter,
+      chunks: new ChunkFactory(this.meter.id, this.input.target.entry.id, this.created),
+      keepAliveMs: this.deps.config.keepAliveSeconds * 1000,
+      excludeReasoning: this.excludeReasoning,
+      signal: this.abort.signal,
+      finalUsage: () => this.usage(),
+    });
+  }
+
+  recordFailure(err: unknown): void {
+    if (this.abort.signal.aborted) this.meter.abort();
+    else if (err instanceof GatewayError) this.meter.fail(err.status, String(err.metadata.reason ?? err.code), err.message);
+    else this.meter.fail(500, 'internal_error', (err as Error)?.message ?? 'internal error');
+  }
+
+  /** Writes the generation record and settles credits; never throws (a failure is logged with the full record). */
+  async settle(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    this.abort.dispose();
+    if (this.abort.signal.aborted) this.meter.abort();
+    const record = generationRecord({
+      meter: this.meter,
+      principal: this.input.principal,
+      target: this.input.target,
+      admission: this.input.admission,
+      streamed: this.input.stream,
+      costNanos: this.costNanos(),
+      tracking: trackingHeaders(this.ctx),
+    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await settleGeneration(this.deps.db, this.input.admission, record);
+        return;
+      } catch (err) {
+        if (attempt >= 3) {
+          this.deps.logger.error({ err, generation: { ...record, cost_nanos: String(record.cost_nanos) } }, 'could not settle generation');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
+  }
+
+  private get excludeReasoning(): boolean {
+    return this.input.request.reasoning?.exclude === true;
+  }
+
+  private costNanos(): bigint {
+    // A request that failed before the upstream generated anything costs nothing.
+    if (this.meter.outcome !== 'success' && !this.meter.usage && this.meter.timeToFirstTokenMs() === undefined) return 0n;
+    return costNanos(this.input.target.entry, this.meter.finalUsage());
+  }
+
+  private usage(): Usage {
+    return toWireUsage(this.meter.finalUsage(), this.costNanos(), this.input.admission.mode);
+  }
+}

@@ -1,0 +1,46 @@
+// Step 3: rules the OpenAPI schema cannot express, checked before anything is reserved or sent upstream.
+import type { CatalogEntry } from '../catalog/types.js';
+import { GatewayError } from '../http/gateway-error.js';
+import { estimatePromptTokens } from './estimate-tokens.js';
+import type { ChatCompletionRequest } from './types.js';
+
+export interface CheckedRequest {
+  /** Generous prompt estimate, reused for the credit reservation. */
+  estimatedPromptTokens: number;
+}
+
+function hasImage(request: ChatCompletionRequest): boolean {
+  return request.messages.some((message) => {
+    const content = (message as { content?: unknown }).content;
+    return Array.isArray(content) && content.some((part: { type?: string }) => part?.type === 'image_url');
+  });
+}
+
+export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry): CheckedRequest {
+  if (!request.messages.some((message) => message.role === 'user')) {
+    throw new GatewayError(400, 'Invalid request: messages must contain at least one user message', {
+      field: 'messages',
+    });
+  }
+  if (!model.supportsImages && hasImage(request)) {
+    throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supportsImages`, {
+      reason: 'image_input_not_supported',
+      model: model.id,
+    });
+  }
+  if (!model.supportsTools && (request.tools?.length ?? 0) > 0) {
+    throw new GatewayError(400, `Model ${model.id} does not support tool calling`, {
+      reason: 'tools_not_supported',
+      model: model.id,
+    });
+  }
+  const estimatedPromptTokens = estimatePromptTokens(request);
+  if (estimatedPromptTokens > model.contextLength) {
+    throw new GatewayError(
+      400,
+      `This request needs about ${estimatedPromptTokens} tokens, more than the context window of ${model.id} (${model.contextLength} tokens)`,
+      { reason: 'context_length_exceeded', model: model.id, context_length: model.contextLength, estimated_prompt_tokens: estimatedPromptTokens },
+    );
+  }
+  return { estimatedPromptTokens };
+}

@@ -1,0 +1,96 @@
+// What one request did, gathered while it runs and turned into its generation record once, at settlement.
+import { randomBytes } from 'node:crypto';
+import type { FinishReason, NormalizedUsage, StreamEvent } from '../providers/adapter.js';
+import { estimateTokensForChars } from './estimate-tokens.js';
+
+export type GenerationOutcome = 'success' | 'error' | 'aborted';
+
+export function newGenerationId(): string {
+  return `gen-${Date.now()}-${randomBytes(10).toString('base64url')}`;
+}
+
+export class GenerationMeter {
+  readonly id = newGenerationId();
+  readonly startedAt: number;
+  firstTokenAt?: number;
+  upstreamId?: string;
+  usage?: NormalizedUsage;
+  finishReason?: FinishReason;
+  outcome: GenerationOutcome = 'success';
+  httpStatus = 200;
+  errorCode?: string;
+  errorMessage?: string;
+  /** Characters generated so far; the basis of the estimate when a stream ends before the upstream reported usage. */
+  private generatedChars = 0;
+
+  constructor(
+    readonly estimatedPromptTokens: number,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.startedAt = this.clock();
+  }
+
+  observe(event: StreamEvent): void {
+    switch (event.type) {
+      case 'upstream-id':
+        this.upstreamId ??= event.id;
+        break;
+      case 'usage':
+        this.usage = event.usage;
+        break;
+      case 'finish':
+        this.finishReason = event.finishReason;
+        break;
+      case 'error':
+        this.fail(200, event.code, event.message);
+        break;
+      case 'delta': {
+        const { content, reasoning, tool_calls } = event.delta;
+        const chars = (content?.length ?? 0) + (reasoning?.length ?? 0) +
+          (tool_calls ?? []).reduce((n, call) => n + (call.function?.arguments?.length ?? 0) + (call.function?.name?.length ?? 0), 0);
+        if (chars > 0) {
+          this.firstTokenAt ??= this.clock();
+          this.generatedChars += chars;
+        }
+        break;
+      }
+    }
+  }
+
+  fail(httpStatus: number, code: string, message: string): void {
+    this.outcome = 'error';
+    this.httpStatus = httpStatus;
+    this.errorCode = code;
+    this.errorMessage = message;
+    this.finishReason = 'error';
+  }
+
+  abort(): void {
+    if (this.outcome === 'success') this.outcome = 'aborted';
+    this.errorCode ??= 'client_disconnected';
+  }
+
+  /** Upstream-reported usage when there is one; otherwise an estimate of what was consumed. */
+  finalUsage(): NormalizedUsage {
+    if (this.usage) return this.usage;
+    return {
+      promptTokens: this.estimatedPromptTokens,
+      completionTokens: estimateTokensForChars(this.generatedChars),
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    };
+  }
+
+  get usageIsEstimated(): boolean {
+    return this.usage === undefined;
+  }
+
+  latencyMs(): number {
+    return Math.max(0, Math.round(this.clock() - this.startedAt));
+  }
+
+  timeToFirstTokenMs(): number | undefined {
+    return this.firstTokenAt === undefined ? undefined : Math.round(this.firstTokenAt - this.startedAt);
+  }
+}

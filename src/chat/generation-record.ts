@@ -1,0 +1,61 @@
+// GenerationMeter + request context → the generation row, written once at settlement.
+import type { Context } from 'koa';
+import type { NewGeneration } from '../db/tables/generations.js';
+import type { Principal } from '../auth/principal.js';
+import type { Admission } from '../billing/accounting.js';
+import type { GenerationMeter } from './generation-meter.js';
+import type { Target } from './resolve-target.js';
+
+const MAX_TRACKING_HEADER = 512;
+
+export interface TrackingHeaders {
+  appTitle: string | null;
+  appReferer: string | null;
+  taskId: string | null;
+}
+
+export function trackingHeaders(ctx: Context): TrackingHeaders {
+  const read = (name: string) => ctx.get(name).slice(0, MAX_TRACKING_HEADER) || null;
+  return { appTitle: read('x-title'), appReferer: read('http-referer'), taskId: read('x-task-id') };
+}
+
+export function generationRecord(input: {
+  meter: GenerationMeter;
+  principal: Principal;
+  target: Target;
+  admission: Admission;
+  streamed: boolean;
+  costNanos: bigint;
+  tracking: TrackingHeaders;
+}): NewGeneration {
+  const { meter, principal, target, admission, tracking } = input;
+  const usage = meter.finalUsage();
+  return {
+    id: meter.id,
+    user_id: principal.userId,
+    api_key_id: principal.kind === 'api_key' ? principal.credentialId : null,
+    access_mode: admission.mode,
+    model: target.entry.id,
+    provider: target.entry.upstreamProvider,
+    upstream_model: target.entry.upstreamModel,
+    upstream_id: meter.upstreamId ?? null,
+    streamed: input.streamed,
+    finish_reason: meter.finishReason ?? null,
+    status: meter.outcome,
+    http_status: meter.httpStatus,
+    error_code: meter.errorCode ?? null,
+    error_message: meter.errorMessage?.slice(0, 1000) ?? null,
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    cached_tokens: usage.cachedTokens,
+    cache_write_tokens: usage.cacheWriteTokens,
+    reasoning_tokens: usage.reasoningTokens,
+    cost_nanos: input.costNanos,
+    reference_cost_nanos: null,
+    latency_ms: meter.latencyMs(),
+    time_to_first_token_ms: meter.timeToFirstTokenMs() ?? null,
+    app_title: tracking.appTitle,
+    app_referer: tracking.appReferer,
+    task_id: tracking.taskId,
+  };
+}

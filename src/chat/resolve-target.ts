@@ -1,0 +1,53 @@
+// Step 2: model id → catalog entry, provider configuration and the adapter that speaks its API.
+import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import type { AdapterModel, ProviderAdapter, ProviderConfig } from '../providers/adapter.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import { providerEnvPrefix } from '../providers/registry.js';
+import { GatewayError } from '../http/gateway-error.js';
+
+export interface Target {
+  entry: CatalogEntry;
+  provider: ProviderConfig;
+  adapter: ProviderAdapter;
+  model: AdapterModel;
+}
+
+export function resolveTarget(
+  catalog: Catalog,
+  providers: ProviderRegistry,
+  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>,
+  modelId: string,
+): Target {
+  const resolved = catalog.resolve(modelId);
+  if (!resolved.ok) {
+    throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, { model: modelId, reason: resolved.reason });
+  }
+  const { entry } = resolved;
+  const provider = providers.getProvider(entry.upstreamProvider);
+  if (!provider?.apiKey) {
+    throw new GatewayError(503, `Provider ${entry.upstreamProvider} is not configured on this gateway (the operator has not set ${providerEnvPrefix(entry.upstreamProvider)}_API_KEY)`, {
+      provider: entry.upstreamProvider,
+      model: entry.id,
+      reason: 'provider_not_configured',
+    });
+  }
+  const adapter = adapters[provider.kind];
+  if (!adapter) {
+    throw new GatewayError(503, `Provider ${provider.id} needs the ${provider.kind} adapter, which this gateway build does not include`, {
+      provider: provider.id,
+      reason: 'provider_not_configured',
+    });
+  }
+  return {
+    entry,
+    provider,
+    adapter,
+    model: {
+      id: entry.id,
+      upstreamModel: entry.upstreamModel,
+      supportsReasoning: entry.supportsReasoning,
+      maxOutputTokens: entry.maxOutputTokens,
+    },
+  };
+}

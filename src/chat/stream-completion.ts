@@ -1,0 +1,86 @@
+// Steps 6 and 8 for streams: vendor SSE → translator → gateway chunks → client SSE.
+// role chunk … content/reasoning/tool-call deltas … one finish (or error) chunk carrying usage … [DONE].
+import type { Context } from 'koa';
+import type { StreamErrorCode, StreamEvent, StreamTranslator } from '../providers/adapter.js';
+import type { UpstreamResponse } from '../providers/http-client.js';
+import { readSseEvents } from '../providers/sse/parse-sse.js';
+import { SseWriter } from '../http/sse-writer.js';
+import type { ChunkFactory } from './chunk-factory.js';
+import type { GenerationMeter } from './generation-meter.js';
+import type { Usage } from './types.js';
+
+export interface StreamCompletionOptions {
+  ctx: Context;
+  upstream: UpstreamResponse;
+  translator: StreamTranslator;
+  meter: GenerationMeter;
+  chunks: ChunkFactory;
+  keepAliveMs: number;
+  excludeReasoning: boolean;
+  signal: AbortSignal;
+  /** Usage (with cost) of the request as far as it went; called once, at the end. */
+  finalUsage: () => Usage;
+}
+
+export async function streamCompletion(options: StreamCompletionOptions): Promise<void> {
+  const { ctx, upstream, translator, meter, chunks, signal } = options;
+  const writer = new SseWriter(ctx.res, options.keepAliveMs);
+  ctx.respond = false;
+  writer.start(responseHeaders(ctx));
+  let failure: { code: StreamErrorCode; message: string } | undefined;
+
+  const emit = async (events: StreamEvent[]): Promise<boolean> => {
+    for (const event of events) {
+      meter.observe(event);
+      if (event.type === 'error') {
+        failure = { code: event.code, message: event.message };
+        return false;
+      }
+      if (event.type === 'delta') {
+        const delta = options.excludeReasoning ? withoutReasoning(event.delta) : event.delta;
+        if (Object.keys(delta).length > 0) await writer.data(JSON.stringify(chunks.delta(delta)));
+      }
+    }
+    return true;
+  };
+
+  try {
+    await writer.data(JSON.stringify(chunks.role()));
+    let open = true;
+    for await (const sse of readSseEvents(upstream.body)) {
+      open = await emit(translator.push(sse));
+      if (!open) break;
+    }
+    if (open) await emit(translator.end());
+  } catch (err) {
+    if (signal.aborted || writer.closed) meter.abort();
+    else failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
+  } finally {
+    upstream.body.destroy();
+  }
+
+  if (failure) meter.fail(200, failure.code, failure.message);
+  if (writer.closed || signal.aborted) {
+    meter.abort();
+    writer.end();
+    return;
+  }
+  const usage = options.finalUsage();
+  const last = failure ? chunks.error(failure.code, failure.message, usage) : chunks.finish(meter.finishReason ?? 'stop', usage);
+  await writer.data(JSON.stringify(last));
+  await writer.data('[DONE]');
+  writer.end();
+}
+
+function responseHeaders(ctx: Context): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.response.headers)) {
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}
+
+function withoutReasoning(delta: StreamEvent & { type: 'delta' } extends { delta: infer D } ? D : never) {
+  const { reasoning: _reasoning, reasoning_details: _details, ...rest } = delta as Record<string, unknown>;
+  return rest as typeof delta;
+}

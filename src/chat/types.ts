@@ -1,0 +1,21 @@
+// Gateway wire types, taken from the OpenAPI document that spec/ emits. Never hand-write these shapes.
+import type { components } from '../../generated/openapi-types.js';
+
+type Schemas = components['schemas'];
+
+export type ChatCompletionRequest = Schemas['ChatCompletionRequest'];
+export type ChatMessage = Schemas['ChatMessage'];
+export type ContentPart = Schemas['ContentPart'];
+export type ToolDefinition = Schemas['ToolDefinition'];
+export type ToolCall = Schemas['ToolCall'];
+export type ReasoningConfig = Schemas['ReasoningConfig'];
+export type ReasoningDetail = Schemas['ReasoningDetail'];
+export type ChatCompletion = Schemas['ChatCompletion'];
+export type ChatCompletionChoice = Schemas['ChatCompletionChoice'];
+export type AssistantResponseMessage = Schemas['AssistantResponseMessage'];
+export type ChatCompletionChunk = Schemas['ChatCompletionChunk'];
+export type ChunkDelta = Schemas['ChunkDelta'];
+export type ToolCallDelta = Schemas['ToolCallDelta'];
+export type Usage = Schemas['Usage'];
+export type ErrorResponse = Schemas['ErrorResponse'];
+export type Model = Schemas['Model'];

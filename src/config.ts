@@ -1,0 +1,83 @@
+// Gateway configuration, read once from the environment. Invalid values fail at start with the variable's name.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  logLevel: string;
+  catalogPath?: string;
+  /** What an omitted `stream` means when the Accept header does not decide (ARCHITECTURE.md "stream default"). */
+  streamDefault: boolean;
+  /** Largest accepted request body, bytes. */
+  bodyLimitBytes: number;
+  /** Seconds without upstream bytes before an SSE keep-alive comment is sent. */
+  keepAliveSeconds: number;
+  /** Upstream timeouts, milliseconds. */
+  upstreamConnectTimeoutMs: number;
+  upstreamHeadersTimeoutMs: number;
+  upstreamBodyTimeoutMs: number;
+  /** Seconds SIGTERM waits for in-flight requests before closing connections. */
+  shutdownGraceSeconds: number;
+  /** Per-key defaults; a key's own override (modelgate keys limits) wins. 0 disables the limit. */
+  rateLimitRpm: number;
+  rateLimitTpm: number;
+  freeRequestsPerDay: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const host = env.HOST?.trim() || '127.0.0.1';
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host,
+    databaseUrl,
+    dataDir: path.resolve(env.MODELGATE_DATA_DIR?.trim() || '.modelgate'),
+    logLevel,
+    catalogPath: env.MODELGATE_CATALOG?.trim() || undefined,
+    streamDefault: boolean(env, 'MODELGATE_STREAM_DEFAULT', true),
+    bodyLimitBytes: integer(env, 'MODELGATE_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    keepAliveSeconds: integer(env, 'MODELGATE_SSE_KEEPALIVE_SECONDS', 15, 1, 600),
+    upstreamConnectTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
+    upstreamHeadersTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000, 100, 3_600_000),
+    upstreamBodyTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_BODY_TIMEOUT_MS', 300_000, 100, 3_600_000),
+    shutdownGraceSeconds: integer(env, 'MODELGATE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
+    rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', 600, 0, 10_000_000),
+    rateLimitTpm: integer(env, 'MODELGATE_RATE_LIMIT_TPM', 2_000_000, 0, 1_000_000_000),
+    freeRequestsPerDay: integer(env, 'MODELGATE_FREE_REQUESTS_PER_DAY', 200, 0, 10_000_000),
+  };
+}

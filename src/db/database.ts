@@ -1,0 +1,25 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { AccountTokensTable } from './tables/account-tokens.js';
+import type { ApiKeysTable } from './tables/api-keys.js';
+import type { CreditAccountsTable } from './tables/credit-accounts.js';
+import type { CreditLedgerTable } from './tables/credit-ledger.js';
+import type { GenerationsTable } from './tables/generations.js';
+import type { PassUsageTable } from './tables/pass-usage.js';
+import type { SubscriptionsTable } from './tables/subscriptions.js';
+import type { UsersTable } from './tables/users.js';
+
+/** The one description of the schema that Kysely type-checks queries against (see migrations/). */
+export interface Database {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  account_tokens: AccountTokensTable;
+  credit_accounts: CreditAccountsTable;
+  credit_ledger: CreditLedgerTable;
+  generations: GenerationsTable;
+  subscriptions: SubscriptionsTable;
+  pass_usage: PassUsageTable;
+}
+
+export type Db = Kysely<Database>;
+/** Repositories take either, so callers can compose them inside one transaction. */
+export type DbOrTrx = Kysely<Database> | Transaction<Database>;

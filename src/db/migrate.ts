@@ -1,0 +1,29 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { migrations } from './migrations/index.js';
+
+// An explicit list instead of Kysely's FileMigrationProvider: no directory scanning, so it works the
+// same from src/ under tsx and from compiled dist/, and bundlers see every migration as an import.
+const provider: MigrationProvider = {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(migrations);
+  },
+};
+
+/**
+ * Applies pending migrations. Safe on every start and from several processes at once: Kysely's
+ * PostgreSQL adapter holds an advisory lock while it migrates, so one runner applies and the others
+ * find nothing left to do.
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    const which = failed === undefined ? 'database migration' : `database migration ${failed}`;
+    throw new Error(`${which} failed: ${describe(error)}`, { cause: error });
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,39 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export type AccessMode = 'credits' | 'free' | 'pass';
+export type GenerationStatus = 'success' | 'error' | 'aborted';
+
+/** `generations`: one row per completion request, written once when it is settled. */
+export interface GenerationsTable {
+  id: string;
+  user_id: string;
+  api_key_id: string | null;
+  access_mode: AccessMode;
+  model: string;
+  provider: string;
+  upstream_model: string;
+  upstream_id: string | null;
+  streamed: boolean;
+  finish_reason: string | null;
+  status: GenerationStatus;
+  http_status: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
+  cached_tokens: Generated<number>;
+  cache_write_tokens: Generated<number>;
+  reasoning_tokens: Generated<number>;
+  cost_nanos: Generated<bigint>;
+  /** What the request would have cost at credit prices; set for pass-mode requests. */
+  reference_cost_nanos: bigint | null;
+  latency_ms: number;
+  time_to_first_token_ms: number | null;
+  app_title: string | null;
+  app_referer: string | null;
+  task_id: string | null;
+  created_at: Generated<Date>;
+}
+
+export type GenerationRow = Selectable<GenerationsTable>;
+export type NewGeneration = Insertable<GenerationsTable>;

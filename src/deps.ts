@@ -1,0 +1,22 @@
+// Everything a handler may use, built once at start (server.ts) and injected, so tests can swap any part.
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { Logger } from './logger.js';
+import type { LastUsedTracker } from './auth/last-used.js';
+import type { Catalog } from './catalog/catalog.js';
+import type { ProviderRegistry } from './providers/registry.js';
+import type { ProviderAdapter, ProviderConfig } from './providers/adapter.js';
+import type { HttpClient } from './providers/http-client.js';
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  lastUsed: LastUsedTracker;
+  catalog: Catalog;
+  providers: ProviderRegistry;
+  /** Adapter per API kind; a kind without one is answered 503. */
+  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>;
+  http: HttpClient;
+  now: () => Date;
+}

@@ -1,0 +1,18 @@
+import type { Deps } from '../deps.js';
+import type { Handler } from '../http/openapi-router.js';
+import { principalOf } from '../http/authenticate.js';
+import { issueApiKey } from '../auth/issue-credentials.js';
+import { toWireApiKey } from './wire-api-key.js';
+
+export function createApiKey(deps: Deps): Handler {
+  return async (api, ctx) => {
+    const body = (api.request.requestBody ?? {}) as { name?: string };
+    const { row, secret } = await issueApiKey(deps.db, {
+      userId: principalOf(ctx).userId,
+      name: body.name?.trim() || 'default',
+    });
+    ctx.status = 201;
+    ctx.set('cache-control', 'no-store');
+    ctx.body = { ...toWireApiKey(row), key: secret };
+  };
+}

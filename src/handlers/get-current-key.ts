@@ -1,0 +1,42 @@
+import type { Deps } from '../deps.js';
+import type { Handler } from '../http/openapi-router.js';
+import { principalOf } from '../http/authenticate.js';
+import { GatewayError } from '../http/gateway-error.js';
+import { findApiKeyForUser } from '../repositories/api-keys.js';
+import { sumUsageForKey } from '../repositories/generations.js';
+import { getCreditAccount } from '../repositories/credits.js';
+import { nanosToUsd } from '../billing/money.js';
+
+export function getCurrentKey(deps: Deps): Handler {
+  return async (_api, ctx) => {
+    const principal = principalOf(ctx);
+    if (principal.kind !== 'api_key') {
+      throw new GatewayError(403, 'GET /key describes API keys; this request was made with an account token', { credential: 'account_token' });
+    }
+    const [key, usage, account] = await Promise.all([
+      findApiKeyForUser(deps.db, principal.userId, principal.credentialId),
+      sumUsageForKey(deps.db, principal.credentialId),
+      getCreditAccount(deps.db, principal.userId),
+    ]);
+    // Deleted between authentication and here.
+    if (!key) throw new GatewayError(401, 'Invalid or deleted credential');
+    const limitNanos = key.credit_limit_nanos;
+    const remaining = limitNanos === null ? null : limitNanos - usage.costNanos;
+    ctx.body = {
+      data: {
+        key_id: key.id,
+        name: key.name,
+        prefix: key.display_prefix,
+        usage: nanosToUsd(usage.costNanos),
+        limit: limitNanos === null ? null : nanosToUsd(limitNanos),
+        limit_remaining: remaining === null ? null : nanosToUsd(remaining > 0n ? remaining : 0n),
+        is_free_tier: account.totalGrantedNanos === 0n,
+        rate_limit: {
+          requests_per_minute: key.rate_limit_rpm ?? deps.config.rateLimitRpm,
+          tokens_per_minute: key.rate_limit_tpm ?? deps.config.rateLimitTpm,
+        },
+        free_requests_per_day: key.free_requests_per_day ?? deps.config.freeRequestsPerDay,
+      },
+    };
+  };
+}

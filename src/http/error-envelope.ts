@@ -1,0 +1,35 @@
+// Turns every thrown error into the spec's envelope. Only GatewayError texts reach clients; anything else is a
+// 500 with a generic message and the cause in the log.
+import type { Middleware } from 'koa';
+import type { Logger } from '../logger.js';
+import { GatewayError, errorBody } from './gateway-error.js';
+
+export function errorEnvelope(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const error = toGatewayError(err);
+      if (error.status >= 500 && !(err instanceof GatewayError)) {
+        logger.error({ request_id: ctx.state.requestId, err }, 'unhandled error');
+      }
+      if (ctx.headerSent || !ctx.writable) {
+        // The response already started (SSE): the stream writer reports failures in-band; nothing more to send.
+        ctx.res.destroy();
+        return;
+      }
+      ctx.status = error.status;
+      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+      ctx.body = errorBody(error.code, error.message, { ...error.metadata, request_id: ctx.state.requestId });
+    }
+  };
+}
+
+function toGatewayError(err: unknown): GatewayError {
+  if (err instanceof GatewayError) return err;
+  const status = (err as { status?: unknown; expose?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
+    return new GatewayError(status, (err as Error).message);
+  }
+  return new GatewayError(500, 'Internal server error');
+}

@@ -1,0 +1,35 @@
+// Counts requests still being handled (including their settle step), so shutdown can wait for them.
+import type { Middleware } from 'koa';
+
+export class InFlight {
+  private count = 0;
+  private waiters: (() => void)[] = [];
+
+  middleware(): Middleware {
+    return async (_ctx, next) => {
+      this.count++;
+      try {
+        await next();
+      } finally {
+        this.count--;
+        if (this.count === 0) this.waiters.splice(0).forEach((wake) => wake());
+      }
+    };
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Resolves true when nothing is in flight, false if the timeout came first. */
+  drained(timeoutMs: number): Promise<boolean> {
+    if (this.count === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}

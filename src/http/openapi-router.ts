@@ -1,0 +1,73 @@
+// openapi-backend routes and validates every request against the emitted OpenAPI document and dispatches by
+// operationId. Order per request: route (404/405) → authenticate (401) → body/schema validation (400) → handler.
+import type { Context as KoaContext, Middleware } from 'koa';
+import { OpenAPIBackend, type Context as ApiContext, type Document } from 'openapi-backend';
+import addFormats from 'ajv-formats';
+import definition from '../../generated/openapi.json' with { type: 'json' };
+import { GatewayError } from './gateway-error.js';
+import { describeValidationErrors } from './validation-errors.js';
+import type { BodyState } from './read-json-body.js';
+
+export const API_ROOT = '/api/v1';
+
+export type Handler = (api: ApiContext, ctx: KoaContext) => Promise<void> | void;
+
+export interface RouterOptions {
+  handlers: Record<string, Handler>;
+  /** Resolves the caller or throws GatewayError(401). Stores the principal on ctx.state. */
+  authenticate: (ctx: KoaContext) => Promise<void>;
+}
+
+export async function createOpenApiRouter(options: RouterOptions): Promise<Middleware> {
+  const api = new OpenAPIBackend({
+    definition: structuredClone(definition) as unknown as Document,
+    apiRoot: API_ROOT,
+    strict: true,
+    quick: false,
+    validate: true,
+    customizeAjv: (ajv) => {
+      addFormats.default(ajv);
+      return ajv;
+    },
+  });
+  api.registerSecurityHandler('BearerAuth', async (_api: ApiContext, ctx: KoaContext) => {
+    await options.authenticate(ctx);
+    return true;
+  });
+  api.register({
+    ...options.handlers,
+    notFound: (_api: ApiContext, ctx: KoaContext) => {
+      throw new GatewayError(404, `No such endpoint: ${ctx.method} ${ctx.path}`);
+    },
+    methodNotAllowed: (_api: ApiContext, ctx: KoaContext) => {
+      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`);
+    },
+    unauthorizedHandler: (apiCtx: ApiContext) => {
+      const result = apiCtx.security?.BearerAuth as { error?: unknown } | undefined;
+      // Anything but a GatewayError here is an infrastructure failure (database down), not a bad credential.
+      throw result?.error ?? new GatewayError(401, 'Missing or invalid credential');
+    },
+    postSecurityHandler: (apiCtx: ApiContext, ctx: KoaContext) => {
+      const bodyError = (ctx.state as BodyState).bodyError;
+      if (apiCtx.security?.authorized && bodyError) throw bodyError;
+    },
+    validationFail: (apiCtx: ApiContext) => {
+      const described = describeValidationErrors(apiCtx.validation.errors ?? []);
+      throw new GatewayError(400, described.message, { field: described.field, errors: described.errors });
+    },
+  });
+  await api.init();
+
+  return async (ctx) => {
+    await api.handleRequest(
+      {
+        method: ctx.method,
+        path: ctx.path,
+        query: ctx.querystring,
+        headers: ctx.headers as Record<string, string | string[]>,
+        body: (ctx.state as BodyState).body,
+      },
+      ctx,
+    );
+  };
+}

@@ -1,0 +1,32 @@
+// The OpenAI-compatible adapter: one implementation of ProviderAdapter, configured per vendor by
+// vendors.ts. Pure functions only; the pipeline owns HTTP, billing and the client-facing format.
+import type { ProviderAdapter } from '../adapter.js';
+import { buildRequest } from './convert-request.js';
+import { parseCompletion } from './convert-response.js';
+import { mapError } from './map-error.js';
+import { createStreamTranslator } from './stream-translator.js';
+
+export interface OpenAICompatibleAdapterOptions {
+  /** Clock used for HTTP-date Retry-After values; injectable for tests. */
+  now?: () => number;
+}
+
+export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions = {}): ProviderAdapter {
+  const now = options.now ?? Date.now;
+  return {
+    buildRequest,
+    parseCompletion: (body) => parseCompletion(body),
+    createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id, now }),
+    mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+  };
+}
+
+export { buildRequest, buildBody, chatCompletionsUrl } from './convert-request.js';
+export { parseCompletion } from './convert-response.js';
+export { createStreamTranslator, type StreamTranslatorOptions } from './stream-translator.js';
+export { mapError, mapEmbeddedError } from './map-error.js';
+export { mapFinishReason } from './map-finish-reason.js';
+export { normalizeUsage } from './convert-usage.js';
+export { parseRetryAfter } from './parse-retry-after.js';
+export { UpstreamPayloadError } from './upstream-payload-error.js';
+export { resolveVendorProfile, VENDOR_PROFILES, type VendorProfile, type ReasoningParam, type Effort } from './vendors.js';

@@ -1,0 +1,133 @@
+// Vendor chat.completion.chunk events → gateway StreamEvents. One translator per request; it never throws:
+// bad JSON, unknown shapes and in-stream error objects all become one `error` event, after which the
+// stream is over. Usage is held back until the stream completes so exactly one usage event is emitted.
+import type { ChunkDelta } from '../../chat/types.js';
+import type { NormalizedUsage, SseEvent, StreamErrorCode, StreamEvent, StreamTranslator } from '../adapter.js';
+import { readReasoningDetails, readReasoningText, readToolCallDeltas, splitContent } from './convert-content.js';
+import { normalizeUsage } from './convert-usage.js';
+import { mapEmbeddedError } from './map-error.js';
+import { mapFinishReason } from './map-finish-reason.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from './payload-readers.js';
+
+export interface StreamTranslatorOptions {
+  /** Named in error messages. */
+  providerId?: string;
+  /** Clock for Retry-After style computations; injected for tests. */
+  now?: () => number;
+}
+
+function deltaOf(raw: JsonRecord | undefined): Omit<ChunkDelta, 'role'> | undefined {
+  if (!raw) return undefined;
+  const delta: Omit<ChunkDelta, 'role'> = {};
+  const { text, reasoning: inlineReasoning } = splitContent(raw.content);
+  if (text) delta.content = text;
+  const reasoning = readReasoningText(raw) ?? inlineReasoning;
+  if (reasoning) delta.reasoning = reasoning;
+  const details = readReasoningDetails(raw.reasoning_details);
+  if (details) delta.reasoning_details = details;
+  const toolCalls = readToolCallDeltas(raw.tool_calls);
+  if (toolCalls) delta.tool_calls = toolCalls;
+  const refusal = readString(raw.refusal);
+  if (refusal) delta.refusal = refusal;
+  return Object.keys(delta).length > 0 ? delta : undefined;
+}
+
+export function createStreamTranslator(options: StreamTranslatorOptions = {}): StreamTranslator {
+  const providerId = options.providerId ?? 'upstream';
+  const now = options.now ?? Date.now;
+  let idSent = false;
+  let finished = false; // a finish event went out
+  let done = false; // [DONE] seen
+  let failed = false; // an error event went out
+  let closed = false; // end() ran
+  let sawToolCalls = false;
+  let usage: NormalizedUsage | undefined;
+
+  function fail(code: StreamErrorCode, message: string, out: StreamEvent[] = []): StreamEvent[] {
+    failed = true;
+    out.push({ type: 'error', code, message });
+    return out;
+  }
+
+  function flushUsage(out: StreamEvent[]): StreamEvent[] {
+    if (usage) out.push({ type: 'usage', usage });
+    usage = undefined;
+    return out;
+  }
+
+  function onChunk(chunk: JsonRecord, isErrorEvent: boolean): StreamEvent[] {
+    const out: StreamEvent[] = [];
+    const id = readString(chunk.id);
+    if (id && !idSent) {
+      idSent = true;
+      out.push({ type: 'upstream-id', id });
+    }
+    if (isErrorEvent || (chunk.error !== undefined && chunk.error !== null)) {
+      const info = mapEmbeddedError(chunk, providerId, now());
+      return fail(info.streamCode, info.message, out);
+    }
+    const rawUsage = chunk.usage ?? readRecord(chunk.x_groq)?.usage; // Groq once reported usage under x_groq
+    const choices = chunk.choices === undefined || chunk.choices === null ? undefined : readArray(chunk.choices);
+    if ((chunk.choices !== undefined && chunk.choices !== null && !choices) || (!choices && !isRecord(rawUsage))) {
+      return fail('server_error', `Upstream provider ${providerId} sent a stream chunk of unknown shape.`, out);
+    }
+    const newUsage = normalizeUsage(rawUsage);
+    if (newUsage) usage = newUsage; // cumulative reports: the last one wins
+
+    const choice = choices?.find((c) => isRecord(c) && (c.index ?? 0) === 0) ?? choices?.[0];
+    if (choice === undefined) return out; // the usage-only chunk (choices: [])
+    if (!isRecord(choice)) return fail('server_error', `Upstream provider ${providerId} sent a malformed choice.`, out);
+
+    const delta = deltaOf(readRecord(choice.delta));
+    if (delta && !finished) {
+      if (delta.tool_calls) sawToolCalls = true;
+      out.push({ type: 'delta', delta });
+    }
+    if (isRecord(choice.error)) {
+      const info = mapEmbeddedError(choice, providerId, now());
+      return fail(info.streamCode, info.message, out);
+    }
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '' && !finished) {
+      const reason = mapFinishReason(choice.finish_reason, sawToolCalls);
+      if (reason === 'error') return fail('server_error', `Upstream provider ${providerId} reported an error during generation.`, out);
+      finished = true;
+      out.push({ type: 'finish', finishReason: reason });
+    }
+    return out;
+  }
+
+  return {
+    push(event: SseEvent): StreamEvent[] {
+      if (done || failed || closed) return [];
+      const data = event.data.trim();
+      if (data === '[DONE]') {
+        done = true;
+        const out: StreamEvent[] = [];
+        // A vendor that ends cleanly without a finish_reason still finished.
+        if (!finished) {
+          finished = true;
+          out.push({ type: 'finish', finishReason: sawToolCalls ? 'tool_calls' : 'stop' });
+        }
+        return flushUsage(out);
+      }
+      if (data === '') return []; // keep-alive
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(data);
+      } catch {
+        return fail('server_error', `Upstream provider ${providerId} sent an unparseable stream event.`);
+      }
+      if (!isRecord(parsed)) return fail('server_error', `Upstream provider ${providerId} sent a stream event that is not an object.`);
+      return onChunk(parsed, event.event === 'error');
+    },
+    end(): StreamEvent[] {
+      if (closed) return [];
+      closed = true;
+      const out: StreamEvent[] = [];
+      // No [DONE] and no finish: the connection dropped mid-generation.
+      if (!done && !finished && !failed) fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
+      // Usage still goes out after a failure: whatever was generated is billed.
+      return flushUsage(out);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { ApiKeyRow, NewApiKey } from '../db/tables/api-keys.js';
+
+/** An active key together with its owner's email, as authentication needs it. */
+export type ApiKeyWithOwner = ApiKeyRow & { email: string };
+
+/** Per-key overrides; a field left out stays as it is, `null` resets it to the gateway default. */
+export type ApiKeyLimits = Partial<
+  Pick<ApiKeyRow, 'rate_limit_rpm' | 'rate_limit_tpm' | 'free_requests_per_day' | 'credit_limit_nanos'>
+>;
+
+export async function insertApiKey(db: DbOrTrx, row: NewApiKey): Promise<ApiKeyRow> {
+  return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Lookup for authentication. Deleted keys never match, so deletion applies on the next request everywhere. */
+export async function findActiveApiKeyByHash(db: DbOrTrx, keyHash: string): Promise<ApiKeyWithOwner | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('api_keys')
+    .select('users.email')
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The user's active keys, newest first. */
+export async function listApiKeysForUser(db: DbOrTrx, userId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** One active key of this user; another user's key or a deleted one is `undefined`. */
+export async function findApiKeyForUser(db: DbOrTrx, userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Soft-deletes the owner's active key. `false` when it does not exist, is not theirs, or is already deleted. */
+export async function softDeleteApiKey(
+  db: DbOrTrx,
+  input: { userId: string; keyId: string; now: Date },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ deleted_at: input.now })
+    .where('id', '=', input.keyId)
+    .where('user_id', '=', input.userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Records use of many keys in one statement (callers batch in memory). Never moves a timestamp
+ * backwards, so a late flush from a slower instance cannot undo a newer one.
+ */
+export async function touchApiKeysLastUsed(db: DbOrTrx, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', 'in', ids)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+    .execute();
+}
+
+/** Updates per-key limits of an active key; returns the updated row, or `undefined` if there is none. */
+export async function setApiKeyLimits(db: DbOrTrx, keyId: string, limits: ApiKeyLimits): Promise<ApiKeyRow | undefined> {
+  const changes = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as ApiKeyLimits;
+  if (Object.keys(changes).length === 0) {
+    return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('deleted_at', 'is', null).executeTakeFirst();
+  }
+  return db
+    .updateTable('api_keys')
+    .set(changes)
+    .where('id', '=', keyId)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -1,0 +1,205 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import { inTransaction } from '../db/in-transaction.js';
+import type { LedgerRow } from '../db/tables/credit-ledger.js';
+
+// Invariants every function here keeps (the table CHECKs back the last two):
+//   balance = total_granted - total_used,  balance >= reserved >= 0.
+// `balance >= reserved` is what makes a successful reservation a promise that settle can keep.
+
+export interface CreditAccount {
+  balanceNanos: bigint;
+  reservedNanos: bigint;
+  totalGrantedNanos: bigint;
+  totalUsedNanos: bigint;
+}
+
+/** A negative grant (adjustment) larger than the unreserved balance. */
+export class InsufficientCreditsError extends Error {
+  constructor(
+    readonly requestedNanos: bigint,
+    readonly availableNanos: bigint,
+  ) {
+    super(`cannot remove ${requestedNanos} nanos of credit: only ${availableNanos} available`);
+    this.name = 'InsufficientCreditsError';
+  }
+}
+
+export type ReserveResult = { ok: true } | { ok: false; availableNanos: bigint };
+export type SettleResult =
+  | { alreadySettled: true }
+  | { alreadySettled: false; debitedNanos: bigint; balanceNanos: bigint };
+
+const ZERO_ACCOUNT: CreditAccount = { balanceNanos: 0n, reservedNanos: 0n, totalGrantedNanos: 0n, totalUsedNanos: 0n };
+
+export async function getCreditAccount(db: DbOrTrx, userId: string): Promise<CreditAccount> {
+  const row = await db.selectFrom('credit_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  if (row === undefined) return { ...ZERO_ACCOUNT };
+  return {
+    balanceNanos: row.balance_nanos,
+    reservedNanos: row.reserved_nanos,
+    totalGrantedNanos: row.total_granted_nanos,
+    totalUsedNanos: row.total_used_nanos,
+  };
+}
+
+/**
+ * Adds credits (positive amount, ledger kind `grant`) or removes them (negative, kind `adjustment`).
+ * A removal may not cut into reserved credits: it throws `InsufficientCreditsError` and changes nothing.
+ */
+export async function grantCredits(
+  db: DbOrTrx,
+  input: { userId: string; amountNanos: bigint; note?: string | null },
+): Promise<{ balanceNanos: bigint; ledgerId: bigint }> {
+  const { userId, amountNanos } = input;
+  if (amountNanos === 0n) throw new RangeError('amountNanos must not be zero');
+  return inTransaction(db, async (trx) => {
+    let balanceNanos: bigint;
+    if (amountNanos > 0n) {
+      const row = await trx
+        .insertInto('credit_accounts')
+        .values({ user_id: userId, balance_nanos: amountNanos, total_granted_nanos: amountNanos })
+        .onConflict((oc) =>
+          oc.column('user_id').doUpdateSet((eb) => ({
+            balance_nanos: eb('credit_accounts.balance_nanos', '+', eb.ref('excluded.balance_nanos')),
+            total_granted_nanos: eb('credit_accounts.total_granted_nanos', '+', eb.ref('excluded.total_granted_nanos')),
+            updated_at: sql<Date>`now()`,
+          })),
+        )
+        .returning('balance_nanos')
+        .executeTakeFirstOrThrow();
+      balanceNanos = row.balance_nanos;
+    } else {
+      const removal = -amountNanos;
+      const row = await trx
+        .updateTable('credit_accounts')
+        .set((eb) => ({
+          balance_nanos: eb('balance_nanos', '-', removal),
+          total_granted_nanos: eb('total_granted_nanos', '-', removal),
+          updated_at: sql<Date>`now()`,
+        }))
+        .where('user_id', '=', userId)
+        .where((eb) => eb(eb('balance_nanos', '-', eb.ref('reserved_nanos')), '>=', removal))
+        .returning('balance_nanos')
+        .executeTakeFirst();
+      if (row === undefined) {
+        const account = await getCreditAccount(trx, userId);
+        throw new InsufficientCreditsError(removal, account.balanceNanos - account.reservedNanos);
+      }
+      balanceNanos = row.balance_nanos;
+    }
+    const ledger = await trx
+      .insertInto('credit_ledger')
+      .values({
+        user_id: userId,
+        kind: amountNanos > 0n ? 'grant' : 'adjustment',
+        amount_nanos: amountNanos,
+        note: input.note ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { balanceNanos, ledgerId: ledger.id };
+  });
+}
+
+/**
+ * Holds `amountNanos` of the unreserved balance, atomically: one conditional UPDATE, so concurrent
+ * reservations on any number of instances can never together exceed the balance.
+ */
+export async function reserveCredits(db: DbOrTrx, input: { userId: string; amountNanos: bigint }): Promise<ReserveResult> {
+  const { userId, amountNanos } = input;
+  if (amountNanos < 0n) throw new RangeError('amountNanos must not be negative');
+  if (amountNanos === 0n) return { ok: true };
+  const reserved = await db
+    .updateTable('credit_accounts')
+    .set((eb) => ({ reserved_nanos: eb('reserved_nanos', '+', amountNanos) }))
+    .where('user_id', '=', userId)
+    .where((eb) => eb(eb('balance_nanos', '-', eb.ref('reserved_nanos')), '>=', amountNanos))
+    .returning('user_id')
+    .executeTakeFirst();
+  if (reserved !== undefined) return { ok: true };
+  // Informational only (it may be stale by the time the caller reads it): the decision was the UPDATE.
+  const account = await getCreditAccount(db, userId);
+  const available = account.balanceNanos - account.reservedNanos;
+  return { ok: false, availableNanos: available > 0n ? available : 0n };
+}
+
+/**
+ * Ends a reservation with the real cost, in one transaction: releases `reservedNanos`, debits the
+ * cost and writes the generation's single `debit` ledger row. A repeated settle for the same
+ * generation changes nothing and returns `{ alreadySettled: true }`.
+ * If the cost exceeds the reservation, only what is not reserved by other requests is debited
+ * (so their settles still succeed and the balance never goes negative); `debitedNanos` says how much.
+ */
+export async function settleCredits(
+  db: DbOrTrx,
+  input: { userId: string; generationId: string; reservedNanos: bigint; costNanos: bigint },
+): Promise<SettleResult> {
+  const { userId, generationId, reservedNanos, costNanos } = input;
+  if (reservedNanos < 0n || costNanos < 0n) throw new RangeError('reservedNanos and costNanos must not be negative');
+  return inTransaction(db, async (trx) => {
+    // Row lock: the amount we may debit depends on the balance and the other reservations.
+    const account = await trx
+      .selectFrom('credit_accounts')
+      .select(['balance_nanos', 'reserved_nanos'])
+      .where('user_id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst();
+    const balance = account?.balance_nanos ?? 0n;
+    const othersReserved = max0((account?.reserved_nanos ?? 0n) - reservedNanos);
+    const debit = min(costNanos, max0(balance - othersReserved));
+
+    const ledger = await trx
+      .insertInto('credit_ledger')
+      .values({ user_id: userId, kind: 'debit', amount_nanos: -debit, generation_id: generationId })
+      .onConflict((oc) => oc.column('generation_id').where('kind', '=', 'debit').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (ledger === undefined) return { alreadySettled: true };
+
+    if (account !== undefined) {
+      await trx
+        .updateTable('credit_accounts')
+        .set((eb) => ({
+          balance_nanos: eb('balance_nanos', '-', debit),
+          // Clamped: a caller releasing more than it holds must not block recording the debit.
+          reserved_nanos: sql<bigint>`greatest(${eb.ref('reserved_nanos')} - ${reservedNanos}, 0)`,
+          total_used_nanos: eb('total_used_nanos', '+', debit),
+          updated_at: sql<Date>`now()`,
+        }))
+        .where('user_id', '=', userId)
+        .execute();
+    }
+    return { alreadySettled: false, debitedNanos: debit, balanceNanos: balance - debit };
+  });
+}
+
+/** Gives a reservation back unused (upstream failed before any cost). Clamped at zero. */
+export async function releaseCredits(db: DbOrTrx, input: { userId: string; amountNanos: bigint }): Promise<void> {
+  if (input.amountNanos < 0n) throw new RangeError('amountNanos must not be negative');
+  if (input.amountNanos === 0n) return;
+  await db
+    .updateTable('credit_accounts')
+    .set((eb) => ({ reserved_nanos: sql<bigint>`greatest(${eb.ref('reserved_nanos')} - ${input.amountNanos}, 0)` }))
+    .where('user_id', '=', input.userId)
+    .execute();
+}
+
+/** Newest ledger entries first. */
+export async function listLedger(db: DbOrTrx, userId: string, limit: number): Promise<LedgerRow[]> {
+  return db
+    .selectFrom('credit_ledger')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+function max0(a: bigint): bigint {
+  return a > 0n ? a : 0n;
+}

@@ -1,0 +1,36 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { NewSubscription, SubscriptionRow } from '../db/tables/subscriptions.js';
+
+export async function insertSubscription(db: DbOrTrx, row: NewSubscription): Promise<SubscriptionRow> {
+  return db.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The unrevoked subscription whose period contains `now` (the one ending last, if several overlap). */
+export async function findActiveSubscription(
+  db: DbOrTrx,
+  userId: string,
+  now: Date,
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('period_start', '<=', now)
+    .where('period_end', '>', now)
+    .orderBy('period_end', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Revokes every unrevoked subscription of the user that has not ended yet; returns how many. */
+export async function revokeSubscriptions(db: DbOrTrx, userId: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('period_end', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

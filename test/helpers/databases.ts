@@ -1,0 +1,193 @@
+// Runs one db test suite against every backend: embedded PGlite (always) and PostgreSQL (when a
+// server answers; required when CI=true). Each test FILE gets one database per backend, opened in
+// beforeAll and closed in afterAll, never one per test: tests inside a file share it and must use
+// their own ids (see uniqueId).
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { openDatabase } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/database.js';
+import { openPglite } from '../../src/db/dialects/pglite-instance.js';
+import { PGliteDialect } from '../../src/db/dialects/pglite-dialect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import { createScratchDatabase, probePostgres, testDatabaseUrl } from './postgres-server.js';
+
+export type Backend = 'pglite' | 'postgres';
+
+export interface DatabaseContext {
+  readonly backend: Backend;
+  /** The file's migrated database; only valid inside tests and hooks. */
+  db(): Db;
+}
+
+export interface OpenTestDatabase {
+  db: Db;
+  /** PostgreSQL only: the scratch database URL, for opening more connections to the same data. */
+  url?: string;
+  close(): Promise<void>;
+}
+
+// Top-level await: whether PostgreSQL runs must be known while vitest collects the suites.
+const postgres = await probePostgres(testDatabaseUrl());
+const requirePostgres = process.env.CI === 'true';
+let skipNoticeShown = false;
+
+/** Registers `fn`'s tests once per available backend, each with its own database for this file. */
+export function describeEachDatabase(name: string, fn: (ctx: DatabaseContext) => void): void {
+  describe(`${name} [pglite]`, () => fn(useDatabase('pglite')));
+  if (postgres.available) {
+    describe(`${name} [postgres]`, () => fn(useDatabase('postgres')));
+  } else if (requirePostgres) {
+    describe(`${name} [postgres]`, () => {
+      it('needs PostgreSQL because CI=true', () => {
+        throw new Error(`PostgreSQL is required when CI=true but ${postgres.url} did not answer: ${postgres.reason}`);
+      });
+    });
+  } else {
+    if (!skipNoticeShown) {
+      skipNoticeShown = true;
+      console.warn(
+        `[db tests] SKIPPING the PostgreSQL variants: ${postgres.url} did not answer (${postgres.reason}). ` +
+          'Run scripts/ensure-postgres.sh or set TEST_DATABASE_URL to run them.',
+      );
+    }
+    // Collected but never run, so the report lists what was skipped.
+    describe.skip(`${name} [postgres] (no server)`, () => fn(useDatabase('postgres')));
+  }
+}
+
+function useDatabase(backend: Backend): DatabaseContext {
+  let opened: OpenTestDatabase | undefined;
+  beforeAll(async () => {
+    opened = await openTestDatabase(backend, { migrated: true });
+  });
+  afterAll(async () => {
+    await opened?.close();
+    opened = undefined;
+  });
+  return {
+    backend,
+    db() {
+      if (opened === undefined) throw new Error(`${backend} test database is not open (used outside a test?)`);
+      return opened.db;
+    },
+  };
+}
+
+/**
+ * A fresh database of its own: PostgreSQL → a new scratch database (dropped on close); PGlite → a
+ * new in-memory instance (from the cached migrated snapshot when `migrated`, else empty).
+ */
+export async function openTestDatabase(backend: Backend, options: { migrated: boolean }): Promise<OpenTestDatabase> {
+  if (backend === 'pglite') {
+    const snapshot = options.migrated ? await pgliteSnapshot() : undefined;
+    const { db, close } = await openDatabase({ inMemory: true, pgliteSnapshot: snapshot });
+    if (options.migrated) await migrateToLatest(db);
+    return { db, close };
+  }
+  if (!postgres.available) throw new Error(`PostgreSQL is not available: ${postgres.reason}`);
+  const scratch = await createScratchDatabase(postgres.url);
+  const { db, close } = await openDatabase({ databaseUrl: scratch.url, maxConnections: 10 });
+  try {
+    if (options.migrated) await migrateToLatest(db);
+  } catch (error) {
+    await close();
+    await scratch.drop();
+    throw error;
+  }
+  return {
+    db,
+    url: scratch.url,
+    async close() {
+      await close();
+      await scratch.drop();
+    },
+  };
+}
+
+export function postgresAvailability(): { available: boolean; url: string } {
+  return { available: postgres.available, url: postgres.url };
+}
+
+/** Ids that cannot collide between tests sharing one database. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}${randomBytes(8).toString('hex')}`;
+}
+
+// --- PGlite snapshot cache ---------------------------------------------------------------------
+// initdb inside PGlite costs ~4 s of CPU per instance; loading a dumped, already migrated data dir
+// costs well under 1 s. The dump is cached in .test-data/ (git-ignored), keyed by the PGlite version
+// and the migration sources, and built by one worker at a time (lock file) on a cache miss.
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CACHE_DIR = join(REPO_ROOT, '.test-data');
+const LOCK_STALE_MS = 120_000;
+let snapshotPromise: Promise<Blob> | undefined;
+
+function pgliteSnapshot(): Promise<Blob> {
+  snapshotPromise ??= loadOrBuildSnapshot();
+  return snapshotPromise;
+}
+
+async function snapshotKey(): Promise<string> {
+  const hash = createHash('sha256').update('snapshot-v1');
+  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  hash.update(await readFile(join(pgliteEntry, '..', '..', 'package.json')));
+  const migrationsDir = join(REPO_ROOT, 'src', 'db', 'migrations');
+  for (const [name] of migrations) hash.update(name);
+  for (const file of (await readdir(migrationsDir)).sort()) hash.update(await readFile(join(migrationsDir, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function loadOrBuildSnapshot(): Promise<Blob> {
+  const path = join(CACHE_DIR, `pglite-${await snapshotKey()}.tar`);
+  const lockPath = `${path}.lock`;
+  await mkdir(CACHE_DIR, { recursive: true });
+  const deadline = Date.now() + LOCK_STALE_MS;
+  for (;;) {
+    const cached = await readFile(path).catch(() => undefined);
+    if (cached !== undefined) return new Blob([cached]);
+    const lock = await open(lockPath, 'wx').catch(() => undefined);
+    if (lock === undefined) {
+      // Another worker is building it; take over only if that worker evidently died.
+      const age = Date.now() - ((await stat(lockPath).catch(() => undefined))?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS || Date.now() > deadline) await unlink(lockPath).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    try {
+      const snapshot = await buildSnapshot();
+      const temporary = `${path}.${process.pid}.tmp`;
+      await writeFile(temporary, Buffer.from(await snapshot.arrayBuffer()));
+      await rename(temporary, path); // atomic: readers never see a half-written file
+      await removeOtherSnapshots(path);
+      return snapshot;
+    } finally {
+      await lock.close();
+      await unlink(lockPath).catch(() => {});
+    }
+  }
+}
+
+async function buildSnapshot(): Promise<Blob> {
+  const pglite = await openPglite({});
+  const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
+  try {
+    await migrateToLatest(db);
+    return await pglite.dumpDataDir('none');
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function removeOtherSnapshots(keep: string): Promise<void> {
+  for (const file of await readdir(CACHE_DIR)) {
+    const path = join(CACHE_DIR, file);
+    if (path !== keep && /^pglite-[0-9a-f]{16}\.tar$/.test(file)) await unlink(path).catch(() => {});
+  }
+}

@@ -1,0 +1,77 @@
+// Starts the real gateway in-process on 127.0.0.1:0 over a test database, with its log lines captured.
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startGateway, type RunningGateway } from '../../src/server.js';
+import type { Deps } from '../../src/deps.js';
+import { issueApiKey, issueAccountToken } from '../../src/auth/issue-credentials.js';
+import { findOrCreateUserByEmail } from '../../src/repositories/users.js';
+import { grantCredits } from '../../src/repositories/credits.js';
+import { newId } from '../../src/auth/secrets.js';
+import { openTestDatabase, type Backend, type OpenTestDatabase } from './databases.js';
+
+export interface TestGateway {
+  url: string;
+  deps: Deps;
+  gateway: RunningGateway;
+  /** Every log line written so far, raw JSON text. */
+  logs: string[];
+  fetch(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  createUser(email?: string): Promise<{ userId: string; email: string; key: string; keyId: string }>;
+  createToken(userId: string): Promise<string>;
+  grant(userId: string, usd: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestGateway(options: {
+  backend?: Backend;
+  env?: Record<string, string>;
+  overrides?: Partial<Deps>;
+  database?: OpenTestDatabase;
+} = {}): Promise<TestGateway> {
+  const ownDatabase = !options.database;
+  const database = options.database ?? (await openTestDatabase(options.backend ?? 'pglite', { migrated: true }));
+  const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...options.env };
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const gateway = await startGateway(loadConfig(env), {
+    env,
+    logger: createLogger('debug', sink),
+    database: { db: database.db },
+    overrides: options.overrides,
+  });
+  let counter = 0;
+  return {
+    url: gateway.url,
+    deps: gateway.deps,
+    gateway,
+    logs,
+    fetch(path, init = {}) {
+      const { key, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
+      return fetch(`${gateway.url}${path}`, { ...rest, headers });
+    },
+    async createUser(email) {
+      const address = email ?? `user${++counter}-${newId('')}@example.com`;
+      const user = await findOrCreateUserByEmail(database.db, address, () => newId('usr_'));
+      const { row, secret } = await issueApiKey(database.db, { userId: user.id, name: 'test' });
+      return { userId: user.id, email: address, key: secret, keyId: row.id };
+    },
+    async createToken(userId) {
+      return (await issueAccountToken(database.db, { userId })).secret;
+    },
+    async grant(userId, usd) {
+      await grantCredits(database.db, { userId, amountNanos: BigInt(Math.round(usd * 1e9)), note: 'test' });
+    },
+    async close() {
+      await gateway.close();
+      if (ownDatabase) await database.close();
+    },
+  };
+}

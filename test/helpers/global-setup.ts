@@ -1,0 +1,14 @@
+// Local runs start the machine's PostgreSQL the same way CI does, so the PostgreSQL suites run rather than skip.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export default function setup(): void {
+  if (process.env.TEST_DATABASE_URL || process.env.MODELGATE_TEST_SKIP_PG_START) return;
+  if (!existsSync('/usr/bin/pg_lsclusters') || process.getuid?.() !== 0) return;
+  try {
+    execFileSync('bash', ['scripts/ensure-postgres.sh'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+  } catch (err) {
+    // The PostgreSQL suites report (and under CI=true fail) on their own when no server answers.
+    console.warn(`could not start local PostgreSQL: ${(err as Error).message}`);
+  }
+}

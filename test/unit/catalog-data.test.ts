@@ -1,0 +1,117 @@
+// The shipped catalog: loads, covers every provider the issue names, prices convert exactly.
+import { describe, expect, it } from 'vitest';
+import raw from '../../src/catalog/catalog.json' with { type: 'json' };
+import { loadCatalog, loadCatalogData } from '../../src/catalog/load-catalog.js';
+import { parseModelId } from '../../src/catalog/model-id.js';
+
+const PROVIDERS = ['openai', 'anthropic', 'google', 'deepseek', 'mistral', 'x-ai', 'groq', 'openrouter'];
+const data = loadCatalogData({});
+const catalog = loadCatalog({});
+
+describe('shipped catalog', () => {
+  it('loads and names its source', () => {
+    expect(data.models.length).toBeGreaterThan(20);
+    expect(data.source).toContain('shipped');
+  });
+
+  it('lists every provider of the issue, OpenAI-compatible for now, with http(s) defaults', () => {
+    expect(data.providers.map((p) => p.id).sort()).toEqual([...PROVIDERS].sort());
+    for (const p of data.providers) {
+      expect(p.kind).toBe('openai-compatible');
+      expect(p.baseUrl).toMatch(/^https:\/\/[^/]+/);
+      expect(p.baseUrl.endsWith('/')).toBe(false);
+    }
+    expect(catalog.provider('anthropic')).toMatchObject({
+      baseUrl: 'https://api.anthropic.com/v1',
+      nativeBaseUrl: 'https://api.anthropic.com',
+    });
+    expect(catalog.provider('google')).toMatchObject({
+      baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
+      nativeBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+    });
+  });
+
+  it('has at least three models per provider (DeepSeek offers two)', () => {
+    for (const provider of PROVIDERS) {
+      const count = data.models.filter((m) => m.provider === provider).length;
+      expect(count, provider).toBeGreaterThanOrEqual(provider === 'deepseek' ? 2 : 3);
+    }
+  });
+
+  it('ids are unique, well-formed and prefixed by their provider', () => {
+    const ids = data.models.map((m) => m.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const m of data.models) {
+      expect(parseModelId(m.id)?.provider, m.id).toBe(m.provider);
+      expect(m.upstreamProvider).toBe(m.provider);
+      expect(m.upstreamModel.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('routes aggregator ids to the vendor name after the provider segment', () => {
+    for (const m of data.models.filter((e) => e.provider === 'openrouter' || e.provider === 'groq')) {
+      expect(m.id).toBe(`${m.provider}/${m.upstreamModel}`);
+    }
+  });
+
+  it('has free models: OpenRouter ":free" ids and a zero-priced non-":free" entry', () => {
+    const free = data.models.filter((m) => catalog.isFree(m));
+    expect(free.some((m) => m.id.endsWith(':free'))).toBe(true);
+    expect(free.some((m) => !m.id.endsWith(':free'))).toBe(true);
+    for (const m of free) {
+      expect(m.accessMode).toBe('free');
+      expect(Object.values(m.pricing.base)).toEqual([0n, 0n, 0n, 0n]);
+    }
+    for (const m of data.models.filter((e) => e.id.endsWith(':free'))) expect(catalog.isFree(m), m.id).toBe(true);
+  });
+
+  it('keeps tiers strictly ascending and below the context window', () => {
+    const tiered = data.models.filter((m) => m.pricing.tiers.length > 0);
+    expect(tiered.map((m) => m.id)).toEqual(
+      expect.arrayContaining(['google/gemini-2.5-pro', 'anthropic/claude-sonnet-4-5', 'openai/gpt-5.5']),
+    );
+    for (const m of tiered) {
+      const thresholds = m.pricing.tiers.map((t) => t.abovePromptTokens);
+      expect(thresholds).toEqual([...thresholds].sort((a, b) => a - b));
+      expect(new Set(thresholds).size).toBe(thresholds.length);
+      expect(thresholds.every((t) => t < m.contextLength)).toBe(true);
+      // A long-prompt tier never gets cheaper.
+      expect(m.pricing.tiers[0].input).toBeGreaterThanOrEqual(m.pricing.base.input);
+    }
+    // The file itself lists tiers in order (not sorted by the loader behind our back).
+    for (const m of raw.models as Array<{ tiers?: Array<{ above_prompt_tokens: number }> }>) {
+      const t = (m.tiers ?? []).map((x) => x.above_prompt_tokens);
+      expect(t).toEqual([...t].sort((a, b) => a - b));
+    }
+  });
+
+  it('converts list prices exactly to nano-dollars per 1M tokens', () => {
+    const mini = catalog.get('openai/gpt-5.4-mini')!;
+    expect(mini.pricing.base).toEqual({
+      input: 750_000_000n,
+      output: 4_500_000_000n,
+      cachedRead: 75_000_000n,
+      cachedWrite: 750_000_000n, // OpenAI bills cache writes as input
+    });
+    expect(catalog.get('groq/openai/gpt-oss-20b')!.pricing.base.cachedRead).toBe(37_500_000n);
+    expect(catalog.get('anthropic/claude-haiku-5-5')!.pricing.tiers[0]).toEqual({
+      abovePromptTokens: 100_000,
+      input: 500_000_000n,
+      output: 2_500_000_000n,
+      cachedRead: 50_000_000n,
+      cachedWrite: 625_000_000n,
+    });
+  });
+
+  it('gives every entry sane limits and timestamps', () => {
+    for (const m of data.models) {
+      expect(m.created, m.id).toBeGreaterThan(1_600_000_000);
+      expect(m.created, m.id).toBeLessThan(1_800_000_000);
+      if (m.maxOutputTokens !== undefined) expect(m.maxOutputTokens).toBeLessThanOrEqual(m.contextLength);
+    }
+  });
+
+  it('ships no pass/ models yet (the namespace is reserved)', () => {
+    expect(data.models.some((m) => m.id.startsWith('pass/') || m.accessMode === 'pass')).toBe(false);
+  });
+});
