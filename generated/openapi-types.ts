@@ -397,6 +397,13 @@ export interface components {
          *     ignored. A failure after the stream began arrives as a chunk with `finish_reason` = `error` and `error` set
          *     (`ChoiceError`), followed by `data: [DONE]`; clients must check `finish_reason` on every chunk. The chunk schema is
          *     `ChatCompletionChunk`.
+         * @example data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-4o-mini","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
+         *
+         *     data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-4o-mini","choices":[{"index":0,"delta":{"content":"2, 3 and 5."},"finish_reason":null}]}
+         *
+         *     data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-4o-mini","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":14,"completion_tokens":7,"total_tokens":21,"cost":0.0000063}}
+         *
+         *     data: [DONE]
          */
         ChatCompletionEventStream: string;
         /**
@@ -563,7 +570,7 @@ export interface components {
             charged: boolean;
         };
         /**
-         * @description Extension: creates an API key.
+         * @description Body of `createApiKey` (extension).
          * @example {
          *       "name": "CI"
          *     }
@@ -1653,7 +1660,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description 400: the body is malformed, a required field is missing, or a value is out of range. Fix the request; do not retry. */
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
             400: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -1804,7 +1811,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["ChatCompletionEventStream"];
                 };
             };
-            /** @description 400: the body is malformed, a required field is missing, or a value is out of range. Fix the request; do not retry. */
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
             400: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2012,7 +2019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Generation"];
                 };
             };
-            /** @description 400: the body is malformed, a required field is missing, or a value is out of range. Fix the request; do not retry. */
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
             400: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */

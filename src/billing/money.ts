@@ -48,7 +48,7 @@ function toScaledInteger(d: ExactDecimal, targetScale: number): bigint {
     magnitude = d.digits * 10n ** BigInt(shift);
   } else {
     const divisor = 10n ** BigInt(-shift);
-    magnitude = d.digits / divisor;
+    magnitude = (d.digits * 2n + divisor) / (divisor * 2n);
   }
   return d.negative ? -magnitude : magnitude;
 }

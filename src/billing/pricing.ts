@@ -33,7 +33,7 @@ function perMillionToNanos(total: bigint): bigint {
 export function selectPriceSet(pricing: ModelPricing, promptTokens: number): PriceSet {
   let chosen: PriceSet = pricing.base;
   for (const tier of pricing.tiers) {
-    if (promptTokens >= tier.abovePromptTokens) chosen = tier;
+    if (promptTokens > tier.abovePromptTokens) chosen = tier;
   }
   return chosen;
 }

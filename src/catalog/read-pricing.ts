@@ -37,7 +37,7 @@ function readPriceSet(obj: JsonObject, where: string): PriceSet {
   return {
     input,
     output,
-    cachedRead,
+    cachedRead: cachedRead === 0n ? input : cachedRead,
     cachedWrite: cachedWrite === 0n ? input : cachedWrite,
   };
 }

@@ -1,6 +1,6 @@
 // In-memory shape of the model catalog after validation. Prices are already converted to integer
 // nano-dollars per 1M tokens, and cache prices already have the fallback rule applied (see
-// validate-prices.ts), so billing never touches floating point or re-derives anything.
+// read-pricing.ts), so billing never touches floating point or re-derives anything.
 import type { ProviderConfig } from '../providers/adapter.js';
 
 /** How a model is paid for: credits (debited per request), free (all prices zero) or pass

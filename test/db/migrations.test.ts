@@ -46,7 +46,7 @@ const backends: Backend[] = postgresAvailability().available ? ['pglite', 'postg
 
 describe.each(backends)('migrations [%s]', (backend) => {
   it('apply from empty, concurrently, and again as a no-op', async () => {
-    // PGlite: one fresh instance (migrations must not come from the cached snapshot here).
+    // Empty database (PGlite: a snapshot taken right after initdb, before any migration).
     const fresh = await openTestDatabase(backend, { migrated: false });
     // PostgreSQL: a second pool stands in for a second gateway process starting at the same moment.
     const second = fresh.url === undefined ? undefined : await openDatabase({ databaseUrl: fresh.url, maxConnections: 2 });

@@ -80,12 +80,12 @@ function useDatabase(backend: Backend): DatabaseContext {
 }
 
 /**
- * A fresh database of its own: PostgreSQL → a new scratch database (dropped on close); PGlite → a
- * new in-memory instance (from the cached migrated snapshot when `migrated`, else empty).
+ * A fresh database of its own, migrated or empty: PostgreSQL → a new scratch database (dropped on
+ * close); PGlite → a new in-memory instance started from a cached snapshot.
  */
 export async function openTestDatabase(backend: Backend, options: { migrated: boolean }): Promise<OpenTestDatabase> {
   if (backend === 'pglite') {
-    const snapshot = options.migrated ? await pgliteSnapshot() : undefined;
+    const snapshot = await pgliteSnapshot(options.migrated ? 'migrated' : 'empty');
     const { db, close } = await openDatabase({ inMemory: true, pgliteSnapshot: snapshot });
     if (options.migrated) await migrateToLatest(db);
     return { db, close };
@@ -120,32 +120,40 @@ export function uniqueId(prefix: string): string {
 }
 
 // --- PGlite snapshot cache ---------------------------------------------------------------------
-// initdb inside PGlite costs ~4 s of CPU per instance; loading a dumped, already migrated data dir
-// costs well under 1 s. The dump is cached in .test-data/ (git-ignored), keyed by the PGlite version
-// and the migration sources, and built by one worker at a time (lock file) on a cache miss.
+// initdb inside PGlite costs 4+ s of CPU per instance; loading a dumped data dir costs well under 1 s.
+// Two dumps are cached in .test-data/ (git-ignored): `empty` (right after initdb, keyed by the PGlite
+// version) and `migrated` (empty + every migration, keyed also by the migration sources). On a cache
+// miss one worker builds a dump (lock file) while the others wait for it.
 
+type SnapshotKind = 'empty' | 'migrated';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE_DIR = join(REPO_ROOT, '.test-data');
 const LOCK_STALE_MS = 120_000;
-let snapshotPromise: Promise<Blob> | undefined;
+const snapshots = new Map<SnapshotKind, Promise<Blob>>();
 
-function pgliteSnapshot(): Promise<Blob> {
-  snapshotPromise ??= loadOrBuildSnapshot();
-  return snapshotPromise;
+function pgliteSnapshot(kind: SnapshotKind): Promise<Blob> {
+  let snapshot = snapshots.get(kind);
+  if (snapshot === undefined) {
+    snapshot = loadOrBuildSnapshot(kind);
+    snapshots.set(kind, snapshot);
+  }
+  return snapshot;
 }
 
-async function snapshotKey(): Promise<string> {
-  const hash = createHash('sha256').update('snapshot-v1');
+async function snapshotKey(kind: SnapshotKind): Promise<string> {
+  const hash = createHash('sha256').update(`snapshot-v1-${kind}`);
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   hash.update(await readFile(join(pgliteEntry, '..', '..', 'package.json')));
-  const migrationsDir = join(REPO_ROOT, 'src', 'db', 'migrations');
-  for (const [name] of migrations) hash.update(name);
-  for (const file of (await readdir(migrationsDir)).sort()) hash.update(await readFile(join(migrationsDir, file)));
+  if (kind === 'migrated') {
+    const migrationsDir = join(REPO_ROOT, 'src', 'db', 'migrations');
+    for (const [name] of migrations) hash.update(name);
+    for (const file of (await readdir(migrationsDir)).sort()) hash.update(await readFile(join(migrationsDir, file)));
+  }
   return hash.digest('hex').slice(0, 16);
 }
 
-async function loadOrBuildSnapshot(): Promise<Blob> {
-  const path = join(CACHE_DIR, `pglite-${await snapshotKey()}.tar`);
+async function loadOrBuildSnapshot(kind: SnapshotKind): Promise<Blob> {
+  const path = join(CACHE_DIR, `pglite-${kind}-${await snapshotKey(kind)}.tar`);
   const lockPath = `${path}.lock`;
   await mkdir(CACHE_DIR, { recursive: true });
   const deadline = Date.now() + LOCK_STALE_MS;
@@ -161,11 +169,11 @@ async function loadOrBuildSnapshot(): Promise<Blob> {
       continue;
     }
     try {
-      const snapshot = await buildSnapshot();
+      const snapshot = await buildSnapshot(kind);
       const temporary = `${path}.${process.pid}.tmp`;
       await writeFile(temporary, Buffer.from(await snapshot.arrayBuffer()));
       await rename(temporary, path); // atomic: readers never see a half-written file
-      await removeOtherSnapshots(path);
+      await removeStaleSnapshots(kind, path);
       return snapshot;
     } finally {
       await lock.close();
@@ -174,20 +182,21 @@ async function loadOrBuildSnapshot(): Promise<Blob> {
   }
 }
 
-async function buildSnapshot(): Promise<Blob> {
-  const pglite = await openPglite({});
+async function buildSnapshot(kind: SnapshotKind): Promise<Blob> {
+  const pglite = await openPglite({ snapshot: kind === 'migrated' ? await pgliteSnapshot('empty') : undefined });
   const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
   try {
-    await migrateToLatest(db);
+    if (kind === 'migrated') await migrateToLatest(db);
     return await pglite.dumpDataDir('none');
   } finally {
     await db.destroy();
   }
 }
 
-async function removeOtherSnapshots(keep: string): Promise<void> {
+async function removeStaleSnapshots(kind: SnapshotKind, keep: string): Promise<void> {
+  const pattern = new RegExp(`^pglite-${kind}-[0-9a-f]{16}\\.tar$`);
   for (const file of await readdir(CACHE_DIR)) {
     const path = join(CACHE_DIR, file);
-    if (path !== keep && /^pglite-[0-9a-f]{16}\.tar$/.test(file)) await unlink(path).catch(() => {});
+    if (path !== keep && pattern.test(file)) await unlink(path).catch(() => {});
   }
 }
