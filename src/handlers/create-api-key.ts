@@ -9,7 +9,7 @@ export function createApiKey(deps: Deps): Handler {
     const body = (api.request.requestBody ?? {}) as { name?: string };
     const { row, secret } = await issueApiKey(deps.db, {
       userId: principalOf(ctx).userId,
-      name: body.name?.trim() || 'default',
+      name: body.name?.trim() || 'API key',
     });
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');

@@ -11,7 +11,8 @@ export function getCurrentKey(deps: Deps): Handler {
   return async (_api, ctx) => {
     const principal = principalOf(ctx);
     if (principal.kind !== 'api_key') {
-      throw new GatewayError(403, 'GET /key describes API keys; this request was made with an account token', { credential: 'account_token' });
+      // As documented in the spec: an account token is not an API key, so there is no key to describe.
+      throw new GatewayError(404, 'GET /key describes API keys; this request was made with an account token', { credential: 'account_token' });
     }
     const [key, usage, account] = await Promise.all([
       findApiKeyForUser(deps.db, principal.userId, principal.credentialId),

@@ -119,6 +119,12 @@ export function uniqueId(prefix: string): string {
   return `${prefix}${randomBytes(8).toString('hex')}`;
 }
 
+/** A new user with unique id and email, for tests that need an owner row. */
+export async function insertTestUser(db: Db): Promise<{ id: string; email: string }> {
+  const id = uniqueId('usr_');
+  return db.insertInto('users').values({ id, email: `${id}@example.com` }).returning(['id', 'email']).executeTakeFirstOrThrow();
+}
+
 // --- PGlite snapshot cache ---------------------------------------------------------------------
 // initdb inside PGlite costs 4+ s of CPU per instance; loading a dumped data dir costs well under 1 s.
 // Two dumps are cached in .test-data/ (git-ignored): `empty` (right after initdb, keyed by the PGlite

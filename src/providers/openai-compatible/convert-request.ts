@@ -76,9 +76,12 @@ export function buildRequest(request: ChatCompletionRequest, ctx: AdapterContext
   // A keyless provider (e.g. a local vLLM) gets no authorization header rather than "Bearer undefined".
   if (ctx.provider.apiKey) headers.authorization = `Bearer ${ctx.provider.apiKey}`;
   for (const [name, value] of Object.entries(ctx.provider.headers ?? {})) headers[name.toLowerCase()] = value;
+  const baseUrl = ctx.provider.baseUrl || profile.defaultBaseUrl;
+  // Operator misconfiguration (a generic vendor without <PROVIDER>_BASE_URL), not a client error.
+  if (!baseUrl) throw new Error(`Provider ${ctx.provider.id} has no base URL configured`);
   return {
     method: 'POST',
-    url: chatCompletionsUrl(ctx.provider.baseUrl || profile.defaultBaseUrl),
+    url: chatCompletionsUrl(baseUrl),
     headers,
     body: JSON.stringify(buildBody(request, ctx, profile)),
   };

@@ -89,7 +89,6 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
   // DeepSeek thinking mode returns reasoning_content and requires it back on tool-call turns.
   deepseek: profile('deepseek', 'https://api.deepseek.com', {
     reasoningParam: 'deepseek-thinking',
-    efforts: ['high', 'xhigh'],
     assistantReasoningField: 'reasoning_content',
   }),
   // Mistral validates strictly (422 extra_forbidden): no stream_options, user, name, reasoning fields;

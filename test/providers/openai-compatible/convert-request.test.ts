@@ -61,6 +61,7 @@ describe('buildRequest: transport fields', () => {
     expect(chatCompletionsUrl('https://openrouter.ai/api/v1//')).toBe('https://openrouter.ai/api/v1/chat/completions');
     expect(buildRequest({ model: 'x', messages: [] }, context({ id: 'deepseek' })).url).toBe('https://api.deepseek.com/chat/completions');
     expect(buildRequest({ model: 'x', messages: [] }, context({ id: 'xai' })).url).toBe('https://api.x.ai/v1/chat/completions');
+    expect(() => buildRequest({ model: 'x', messages: [] }, context({ id: 'my-vllm' }))).toThrow(/no base URL/);
   });
 
   it('asks for JSON and omits authorization when the provider has no key', () => {

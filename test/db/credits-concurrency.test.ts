@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.js';
+import {
+  getCreditAccount,
+  grantCredits,
+  releaseCredits,
+  reserveCredits,
+  settleCredits,
+} from '../../src/repositories/credits.js';
+import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
+
+// Many requests of one user racing through reserve → settle | release against a small balance.
+// Whatever the interleaving: no overdraft, every reservation is returned, and the ledger agrees
+// with what settle reported.
+
+interface Operation {
+  reserve: number;
+  outcome: 'settle' | 'release';
+  /** Cost as a fraction of the reservation; above 1 exercises the cap. */
+  costRatio: number;
+  /** Settle the same generation twice (a retried settle after a client disconnect). */
+  duplicateSettle: boolean;
+}
+
+const operation: fc.Arbitrary<Operation> = fc.record({
+  reserve: fc.integer({ min: 1, max: 300 }),
+  outcome: fc.constantFrom('settle', 'release'),
+  costRatio: fc.oneof(fc.constant(0), fc.constant(1), fc.double({ min: 0, max: 1.5, noNaN: true })),
+  duplicateSettle: fc.boolean(),
+});
+
+async function runOperation(db: Db, userId: string, op: Operation): Promise<{ debited: bigint; settled: number }> {
+  const reserved = BigInt(op.reserve);
+  const reservation = await reserveCredits(db, { userId, amountNanos: reserved });
+  if (!reservation.ok) return { debited: 0n, settled: 0 };
+  if (op.outcome === 'release') {
+    await releaseCredits(db, { userId, amountNanos: reserved });
+    return { debited: 0n, settled: 0 };
+  }
+  const input = { userId, generationId: uniqueId('gen-'), reservedNanos: reserved, costNanos: BigInt(Math.floor(op.reserve * op.costRatio)) };
+  const results = await Promise.all(op.duplicateSettle ? [settleCredits(db, input), settleCredits(db, input)] : [settleCredits(db, input)]);
+  const fresh = results.filter((r) => !r.alreadySettled);
+  expect(fresh).toHaveLength(1);
+  const [first] = fresh;
+  if (first.alreadySettled) throw new Error('unreachable');
+  expect(first.debitedNanos).toBeGreaterThanOrEqual(0n);
+  expect(first.debitedNanos).toBeLessThanOrEqual(input.costNanos);
+  return { debited: first.debitedNanos, settled: 1 };
+}
+
+describeEachDatabase('credits under concurrency', (ctx) => {
+  it('never overdraws, always returns reservations, and the ledger matches settled debits', async () => {
+    const db = ctx.db();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 2000 }),
+        fc.array(operation, { minLength: 20, maxLength: 40 }),
+        async (initialBalance, operations) => {
+          const { id: userId } = await insertTestUser(db);
+          await grantCredits(db, { userId, amountNanos: BigInt(initialBalance) });
+
+          let running = true;
+          const watcher = (async () => {
+            while (running) {
+              const account = await getCreditAccount(db, userId);
+              expect(account.reservedNanos).toBeGreaterThanOrEqual(0n);
+              expect(account.balanceNanos).toBeGreaterThanOrEqual(account.reservedNanos);
+            }
+          })();
+          const outcomes = await Promise.all(operations.map((op) => runOperation(db, userId, op))).finally(() => {
+            running = false;
+          });
+          await watcher;
+
+          const debited = outcomes.reduce((sum, o) => sum + o.debited, 0n);
+          const settled = outcomes.reduce((sum, o) => sum + o.settled, 0);
+          const account = await getCreditAccount(db, userId);
+          expect(account).toEqual({
+            balanceNanos: BigInt(initialBalance) - debited,
+            reservedNanos: 0n,
+            totalGrantedNanos: BigInt(initialBalance),
+            totalUsedNanos: debited,
+          });
+          const ledger = await db
+            .selectFrom('credit_ledger')
+            .select((eb) => [eb.fn.countAll<bigint>().as('rows'), eb.fn.sum<string | bigint>('amount_nanos').as('total')])
+            .where('user_id', '=', userId)
+            .where('kind', '=', 'debit')
+            .executeTakeFirstOrThrow();
+          expect(Number(ledger.rows)).toBe(settled);
+          expect(BigInt(ledger.total ?? 0)).toBe(-debited);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
