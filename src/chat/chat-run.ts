@@ -10,7 +10,8 @@ import type { AdapterContext } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { abortOnDisconnect } from '../http/abort-on-disconnect.js';
-import { callUpstream, readUpstreamJson } from './call-upstream.js';
+import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
+import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
 import type { CheckedRequest } from './check-request.js';
 import { GenerationMeter } from './generation-meter.js';
 import { generationRecord, trackingHeaders } from './generation-record.js';
@@ -59,7 +60,8 @@ export class ChatRun {
     try {
       result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
     } catch (err) {
-      throw new GatewayError(502, `Provider ${this.input.target.provider.id} returned an unexpected response: ${(err as Error).message}`, {
+      if (err instanceof UpstreamPayloadError) throw new UpstreamHttpError(err.info, this.input.target.provider.id, 200);
+      throw new GatewayError(502, `Provider ${this.input.target.provider.id} returned an unexpected response`, {
         provider: this.input.target.provider.id,
         reason: 'upstream_malformed',
       });

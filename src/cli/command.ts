@@ -20,9 +20,21 @@ export interface CommandContext {
 
 export type Command = (ctx: CommandContext) => Promise<number>;
 
+/** `--usd -2.5` would read "-2.5" as an option; glue negative numbers to their option first. */
+function joinNegativeNumbers(args: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i].startsWith('--') && !args[i].includes('=') && /^-\d/.test(args[i + 1] ?? '')) {
+      joined.push(`${args[i]}=${args[i + 1]}`);
+      i++;
+    } else joined.push(args[i]);
+  }
+  return joined;
+}
+
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeNumbers(args), options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -1,6 +1,6 @@
 // Thrown when a vendor's 2xx body cannot be used: malformed JSON shape, or an error object in place of a
 // completion. The pipeline maps `info` like any upstream error (a malformed body is a 502).
-import type { UpstreamErrorInfo } from '../adapter.js';
+import type { UpstreamErrorInfo } from './adapter.js';
 
 export class UpstreamPayloadError extends Error {
   override readonly name = 'UpstreamPayloadError';

@@ -1,0 +1,50 @@
+// Gateway content parts → Anthropic content blocks. Anthropic rejects empty text blocks, so empty text
+// is dropped here rather than sent; images become base64 or URL image sources.
+import type { ContentPart } from '../../chat/types.js';
+import { invalidRequest } from './invalid-request.js';
+import type { AnthropicImageBlock, AnthropicImageMediaType, AnthropicTextBlock } from './wire-types.js';
+
+/** The image types Anthropic accepts (vision docs); anything else is a 400 before we call out. */
+const MEDIA_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+// data:<media type>[;params];base64,<data>. `image/jpg` is common in the wild and means image/jpeg.
+const DATA_URL = /^data:([^;,]+)((?:;[^;,]*)*),(.*)$/s;
+
+function imageBlock(url: string, field: string): AnthropicImageBlock {
+  const data = DATA_URL.exec(url);
+  if (data) {
+    const mediaType = data[1].trim().toLowerCase().replace(/^image\/jpg$/, 'image/jpeg');
+    if (!MEDIA_TYPES.has(mediaType)) {
+      throw invalidRequest(`image media type "${mediaType}" is not supported by Anthropic (use jpeg, png, gif or webp)`, field, 'unsupported_image_type');
+    }
+    if (!data[2].split(';').includes('base64')) {
+      throw invalidRequest('image data URLs must be base64-encoded', field, 'invalid_image_url');
+    }
+    return { type: 'image', source: { type: 'base64', media_type: mediaType as AnthropicImageMediaType, data: data[3] } };
+  }
+  if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
+  throw invalidRequest('image URLs must be https:// URLs or base64 data URLs', field, 'invalid_image_url');
+}
+
+/** User content → text and image blocks, in order, without empty text. */
+export function userBlocks(content: string | ContentPart[], field: string): Array<AnthropicTextBlock | AnthropicImageBlock> {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  const blocks: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
+  content.forEach((part, i) => {
+    if (part.type === 'image_url') blocks.push(imageBlock(part.image_url.url, `${field}[${i}].image_url.url`));
+    else if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+  });
+  return blocks;
+}
+
+/** Text-only content (system, developer, assistant, tool) → non-empty text blocks. */
+export function textBlocks(content: string | Array<{ text: string }> | null | undefined): AnthropicTextBlock[] {
+  if (content === null || content === undefined) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return content.filter((part) => part.text !== '').map((part) => ({ type: 'text', text: part.text }));
+}
+
+/** Tool results travel as one string; text parts are joined as the gateway spec says. */
+export function joinText(content: string | Array<{ text: string }>): string {
+  return typeof content === 'string' ? content : content.map((part) => part.text).join('');
+}

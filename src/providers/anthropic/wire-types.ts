@@ -1,0 +1,84 @@
+// The slice of Anthropic's Messages API (POST /v1/messages, anthropic-version 2023-06-01) this adapter
+// writes. Only request shapes live here: responses and stream events are untrusted input and are read
+// field by field with the payload readers instead of being cast to a type.
+
+export interface AnthropicTextBlock {
+  type: 'text';
+  text: string;
+}
+
+export interface AnthropicImageBlock {
+  type: 'image';
+  source:
+    | { type: 'base64'; media_type: AnthropicImageMediaType; data: string }
+    | { type: 'url'; url: string };
+}
+
+export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+export interface AnthropicThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+export interface AnthropicRedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+export interface AnthropicToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface AnthropicToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string;
+}
+
+export type AnthropicReasoningBlock = AnthropicThinkingBlock | AnthropicRedactedThinkingBlock;
+export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
+export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicReasoningBlock | AnthropicToolUseBlock;
+
+export type AnthropicMessage =
+  | { role: 'user'; content: string | AnthropicUserBlock[] }
+  | { role: 'assistant'; content: string | AnthropicAssistantBlock[] };
+
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+}
+
+export type AnthropicToolChoice =
+  | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
+  | { type: 'none' };
+
+export interface AnthropicThinking {
+  type: 'enabled';
+  budget_tokens: number;
+}
+
+export interface AnthropicRequestBody {
+  model: string;
+  max_tokens: number;
+  messages: AnthropicMessage[];
+  system?: string | AnthropicTextBlock[];
+  stop_sequences?: string[];
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  tools?: AnthropicTool[];
+  tool_choice?: AnthropicToolChoice;
+  thinking?: AnthropicThinking;
+  metadata?: { user_id: string };
+  stream: boolean;
+}
+
+/** `format` of the reasoning_details entries this adapter emits and accepts back. */
+export const REASONING_FORMAT = 'anthropic-claude-v1';

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', logLevel: 'info', streamDefault: true, databaseUrl: undefined });
+    expect(config.dataDir.endsWith('.modelgate')).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['MODELGATE_STREAM_DEFAULT', 'maybe'],
+    ['MODELGATE_RATE_LIMIT_RPM', '-1'],
+  ])('rejects %s=%s naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('reads the stream default switch', () => {
+    expect(loadConfig({ MODELGATE_STREAM_DEFAULT: 'false' }).streamDefault).toBe(false);
+  });
+});
