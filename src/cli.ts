@@ -29,6 +29,7 @@ const HELP = `modelgate — LLM model gateway
   modelgate keys create --email E [--name N] [--json]   create an API key (creates the user if needed)
   modelgate keys list --email E [--json]            list a user's active keys
   modelgate keys delete --email E --id KEY_ID       revoke a key
+  modelgate keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N]   per-key limits ("default" resets)
   modelgate tokens create --email E [--json]        create an account auth token
   modelgate credits add --email E --usd N           add (or, negative, remove) credits
   modelgate credits show --email E                  show a user's credit account`;

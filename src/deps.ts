@@ -7,6 +7,8 @@ import type { Catalog } from './catalog/catalog.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { ProviderAdapter, ProviderConfig } from './providers/adapter.js';
 import type { HttpClient } from './providers/http-client.js';
+import type { RateLimiter } from './limits/rate-limiter.js';
+import type { FreeRequestCounter } from './limits/free-requests.js';
 
 export interface Deps {
   config: Config;
@@ -18,5 +20,7 @@ export interface Deps {
   /** Adapter per API kind; a kind without one is answered 503. */
   adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>;
   http: HttpClient;
+  limiter: RateLimiter;
+  freeRequests: FreeRequestCounter;
   now: () => Date;
 }

@@ -14,6 +14,9 @@ import { loadCatalog } from './catalog/load-catalog.js';
 import { loadProviderConfigs } from './providers/registry.js';
 import { HttpClient } from './providers/http-client.js';
 import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
+import { TokenBucketRateLimiter } from './limits/rate-limiter.js';
+import { FreeRequestCounter } from './limits/free-requests.js';
+import { countFreeGenerationsSince } from './repositories/generations.js';
 
 export interface RunningGateway {
   url: string;
@@ -58,6 +61,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       providers,
       adapters: { 'openai-compatible': createOpenAICompatibleAdapter() },
       http: httpClient,
+      limiter: new TokenBucketRateLimiter(),
+      freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),
       now: () => new Date(),
       ...options.overrides,
     };

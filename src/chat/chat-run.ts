@@ -20,6 +20,8 @@ import { ChunkFactory } from './chunk-factory.js';
 import { buildCompletion } from './build-completion.js';
 import { streamCompletion } from './stream-completion.js';
 import { toWireUsage } from './wire-usage.js';
+import { estimateTokensForChars } from './estimate-tokens.js';
+import { limitsFor } from '../limits/admit-rate.js';
 import type { ChatCompletionRequest, Usage } from './types.js';
 
 export interface ChatRunInput {
@@ -37,6 +39,8 @@ export class ChatRun {
   private readonly adapterCtx: AdapterContext;
   private readonly created = Math.floor(Date.now() / 1000);
   private settled = false;
+  /** Tokens taken from the key's rate budget so far: the prompt estimate at admission, then generated text. */
+  private tokensCounted: number;
 
   constructor(
     private readonly deps: Deps,
@@ -44,6 +48,7 @@ export class ChatRun {
     private readonly input: ChatRunInput,
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
+    this.tokensCounted = input.checked.estimatedPromptTokens;
     this.abort = abortOnDisconnect(ctx);
     this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream };
     ctx.set('x-generation-id', this.meter.id);
@@ -88,6 +93,7 @@ export class ChatRun {
       excludeReasoning: this.excludeReasoning,
       signal: this.abort.signal,
       finalUsage: () => this.usage(),
+      withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
     });
   }
 
@@ -103,6 +109,9 @@ export class ChatRun {
     this.settled = true;
     this.abort.dispose();
     if (this.abort.signal.aborted) this.meter.abort();
+    const usage = this.meter.finalUsage();
+    // Real usage replaces the estimates in the key's token budget.
+    this.takeTokens(usage.promptTokens + usage.completionTokens - this.tokensCounted);
     const record = generationRecord({
       meter: this.meter,
       principal: this.input.principal,
@@ -124,6 +133,13 @@ export class ChatRun {
         await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       }
     }
+  }
+
+  /** Counts tokens against the key's per-minute budget (the prompt estimate was taken at admission). */
+  private takeTokens(tokens: number): boolean {
+    if (tokens <= 0) return true;
+    this.tokensCounted += tokens;
+    return this.deps.limiter.consumeTokens(this.input.principal.credentialId, limitsFor(this.input.principal, this.deps.config), tokens, this.deps.now().getTime());
   }
 
   private get excludeReasoning(): boolean {

@@ -20,6 +20,8 @@ export interface StreamCompletionOptions {
   signal: AbortSignal;
   /** Usage (with cost) of the request as far as it went; called once, at the end. */
   finalUsage: () => Usage;
+  /** Counts generated characters against the key's token rate; false ends the stream with `rate_limit`. */
+  withinTokenRate: (generatedChars: number) => boolean;
 }
 
 export async function streamCompletion(options: StreamCompletionOptions): Promise<void> {
@@ -39,6 +41,10 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
       if (event.type === 'delta') {
         const delta = options.excludeReasoning ? withoutReasoning(event.delta) : event.delta;
         if (Object.keys(delta).length > 0) await writer.data(JSON.stringify(chunks.delta(delta)));
+        if (!options.withinTokenRate(deltaChars(event.delta))) {
+          failure = { code: 'rate_limit', message: 'Rate limit reached during generation: this key used its tokens-per-minute budget' };
+          return false;
+        }
       }
     }
     return true;
@@ -70,6 +76,11 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
   await writer.data(JSON.stringify(last));
   await writer.data('[DONE]');
   writer.end();
+}
+
+function deltaChars(delta: { content?: string | null; reasoning?: string | null; tool_calls?: { function?: { arguments?: string } }[] }): number {
+  return (delta.content?.length ?? 0) + (delta.reasoning?.length ?? 0) +
+    (delta.tool_calls ?? []).reduce((n, call) => n + (call.function?.arguments?.length ?? 0), 0);
 }
 
 function responseHeaders(ctx: Context): Record<string, string> {

@@ -7,6 +7,7 @@ import { resolveTarget } from '../chat/resolve-target.js';
 import { checkRequest } from '../chat/check-request.js';
 import { wantsStream } from '../chat/stream-mode.js';
 import { admitCredits } from '../billing/accounting.js';
+import { admitRate } from '../limits/admit-rate.js';
 import { ChatRun } from '../chat/chat-run.js';
 
 export function createChatCompletion(deps: Deps): Handler {
@@ -16,7 +17,8 @@ export function createChatCompletion(deps: Deps): Handler {
     const target = resolveTarget(deps.catalog, deps.providers, deps.adapters, request.model); // 2 resolve model
     const checked = checkRequest(request, target.entry); //                          3 check request
     const stream = wantsStream(request.stream, ctx.get('accept'), deps.config.streamDefault);
-    const admission = await admitCredits(deps.db, principal, target.entry, checked.estimatedPromptTokens, //  4 admit
+    await admitRate(deps, ctx, principal, target.entry, checked.estimatedPromptTokens); //   4 admit: rate limits,
+    const admission = await admitCredits(deps.db, principal, target.entry, checked.estimatedPromptTokens, //   then credits
       request.max_completion_tokens ?? request.max_tokens ?? undefined);
     const run = new ChatRun(deps, ctx, { principal, request, target, admission, stream, checked });
     try {

@@ -50,3 +50,15 @@ export async function sumUsageForKey(db: DbOrTrx, keyId: string): Promise<{ cost
     .executeTakeFirstOrThrow();
   return { costNanos: row.cost_nanos, requests: Number(row.requests) };
 }
+
+/** Requests of one key to free models since `since`: the seed of the daily free allowance after a restart. */
+export async function countFreeGenerationsSince(db: DbOrTrx, keyId: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('generations')
+    .select((eb) => eb.fn.countAll<string | number | bigint>().as('count'))
+    .where('api_key_id', '=', keyId)
+    .where('access_mode', '=', 'free')
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -23,14 +23,16 @@ interface Operation {
   duplicateSettle: boolean;
 }
 
+// Weighted towards the cases that can break the invariants: full-cost settles competing with
+// settles that cost more than they reserved.
 const operation: fc.Arbitrary<Operation> = fc.record({
   reserve: fc.integer({ min: 1, max: 300 }),
-  outcome: fc.constantFrom('settle', 'release'),
+  outcome: fc.oneof({ arbitrary: fc.constant('settle' as const), weight: 3 }, { arbitrary: fc.constant('release' as const), weight: 1 }),
   costRatio: fc.oneof(
-    fc.constant(0),
-    fc.constant(1),
-    fc.double({ min: 0, max: 1, noNaN: true }),
-    fc.double({ min: 1, max: 2, noNaN: true }),
+    { arbitrary: fc.constant(1), weight: 3 },
+    { arbitrary: fc.double({ min: 1, max: 2, noNaN: true }), weight: 2 },
+    { arbitrary: fc.double({ min: 0, max: 1, noNaN: true }), weight: 1 },
+    { arbitrary: fc.constant(0), weight: 1 },
   ),
   duplicateSettle: fc.boolean(),
 });
@@ -71,8 +73,10 @@ describeEachDatabase('credits under concurrency', (ctx) => {
     const db = ctx.db();
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 1, max: 1500 }),
-        fc.array(operation, { minLength: 20, maxLength: 40 }),
+        // noBias: with only 15 runs, fast-check's lean towards tiny values would leave most
+        // reservations failing and the interesting contended cases untested.
+        fc.noBias(fc.integer({ min: 1, max: 1500 })),
+        fc.noBias(fc.array(operation, { minLength: 20, maxLength: 40 })),
         async (initialBalance, operations) => {
           const { id: userId } = await insertTestUser(db);
           await grantCredits(db, { userId, amountNanos: BigInt(initialBalance) });
@@ -97,7 +101,8 @@ describeEachDatabase('credits under concurrency', (ctx) => {
           expect(BigInt(ledger.total ?? 0)).toBe(-debited);
         },
       ),
-      { numRuns: 15 },
+      // No shrinking: it would replay dozens of concurrent runs; the failing case is printed as is.
+      { numRuns: 15, endOnFailure: true },
     );
   });
 });

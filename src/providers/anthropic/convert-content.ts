@@ -1,5 +1,5 @@
-// Gateway content parts → Anthropic content blocks. Anthropic rejects empty text blocks, so empty text
-// is dropped here rather than sent; images become base64 or URL image sources.
+// Gateway content parts → Anthropic content blocks. Anthropic rejects text blocks that are empty or only
+// whitespace, so such text is dropped here rather than sent; images become base64 or URL image sources.
 import type { ContentPart } from '../../chat/types.js';
 import { invalidRequest } from './invalid-request.js';
 import type { AnthropicImageBlock, AnthropicImageMediaType, AnthropicTextBlock } from './wire-types.js';
@@ -26,22 +26,27 @@ function imageBlock(url: string, field: string): AnthropicImageBlock {
   throw invalidRequest('image URLs must be https:// URLs or base64 data URLs', field, 'invalid_image_url');
 }
 
-/** User content → text and image blocks, in order, without empty text. */
+/** True for text Anthropic accepts in a text block (it must contain something besides whitespace). */
+export function hasText(text: string): boolean {
+  return text.trim() !== '';
+}
+
+/** User content → text and image blocks, in order, without blank text. */
 export function userBlocks(content: string | ContentPart[], field: string): Array<AnthropicTextBlock | AnthropicImageBlock> {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  if (typeof content === 'string') return hasText(content) ? [{ type: 'text', text: content }] : [];
   const blocks: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
   content.forEach((part, i) => {
     if (part.type === 'image_url') blocks.push(imageBlock(part.image_url.url, `${field}[${i}].image_url.url`));
-    else if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+    else if (hasText(part.text)) blocks.push({ type: 'text', text: part.text });
   });
   return blocks;
 }
 
-/** Text-only content (system, developer, assistant, tool) → non-empty text blocks. */
+/** Text-only content (system, developer, assistant) → text blocks without blank ones. */
 export function textBlocks(content: string | Array<{ text: string }> | null | undefined): AnthropicTextBlock[] {
   if (content === null || content === undefined) return [];
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return content.filter((part) => part.text !== '').map((part) => ({ type: 'text', text: part.text }));
+  if (typeof content === 'string') return hasText(content) ? [{ type: 'text', text: content }] : [];
+  return content.filter((part) => hasText(part.text)).map((part) => ({ type: 'text', text: part.text }));
 }
 
 /** Tool results travel as one string; text parts are joined as the gateway spec says. */

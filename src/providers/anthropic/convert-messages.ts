@@ -7,7 +7,7 @@
 //   the order Claude produced them in (thinking always precedes the text and tool_use it led to).
 import type { ChatMessage, ToolCall } from '../../chat/types.js';
 import { isRecord } from '../openai-compatible/payload-readers.js';
-import { joinText, textBlocks, userBlocks } from './convert-content.js';
+import { hasText, joinText, textBlocks, userBlocks } from './convert-content.js';
 import { invalidRequest } from './invalid-request.js';
 import { restoreReasoningBlocks } from './reasoning-blocks.js';
 import type {
@@ -67,9 +67,9 @@ function turnOf(message: Exclude<ChatMessage, { role: 'system' | 'developer' }>,
       return { role: 'user', blocks: userBlocks(message.content, `${field}.content`) };
     case 'tool': {
       const text = joinText(message.content);
-      // Content is optional on a tool_result; an empty text block would be rejected.
+      // Content is optional on a tool_result; blank text would be rejected.
       const result: AnthropicUserBlock = { type: 'tool_result', tool_use_id: toolUseId(message.tool_call_id) };
-      if (text !== '') result.content = text;
+      if (hasText(text)) result.content = text;
       return { role: 'user', blocks: [result] };
     }
     case 'assistant':
@@ -108,7 +108,7 @@ function trimPrefill(turns: Turn[]): void {
   const block = last.blocks.at(-1);
   if (block?.type !== 'text') return;
   const text = block.text.trimEnd();
-  if (text !== '') block.text = text;
+  if (hasText(text)) block.text = text;
   else last.blocks.pop();
   if (last.blocks.length === 0) turns.pop();
 }

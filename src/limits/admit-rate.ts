@@ -1,0 +1,48 @@
+// Step 4, first half: per-key rate limits (requests and tokens per minute) and the free-model daily allowance,
+// answered with 429, Retry-After and X-RateLimit-* headers before anything is reserved or sent.
+import type { Context } from 'koa';
+import type { Principal } from '../auth/principal.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import type { Config } from '../config.js';
+import { GatewayError } from '../http/gateway-error.js';
+import type { FreeRequestCounter } from './free-requests.js';
+import type { RateLimiter, RateLimits } from './rate-limiter.js';
+
+export function limitsFor(principal: Principal, config: Config): RateLimits {
+  return {
+    rpm: principal.limits.rateLimitRpm ?? config.rateLimitRpm,
+    tpm: principal.limits.rateLimitTpm ?? config.rateLimitTpm,
+  };
+}
+
+export async function admitRate(
+  input: { limiter: RateLimiter; freeRequests: FreeRequestCounter; config: Config; now: () => Date },
+  ctx: Context,
+  principal: Principal,
+  entry: CatalogEntry,
+  estimatedTokens: number,
+): Promise<void> {
+  const nowMs = input.now().getTime();
+  const limits = limitsFor(principal, input.config);
+  const decision = input.limiter.admit(principal.credentialId, limits, estimatedTokens, nowMs);
+  if (limits.rpm > 0) {
+    ctx.set('x-ratelimit-limit', String(decision.state.limit));
+    ctx.set('x-ratelimit-remaining', String(decision.state.remaining));
+    ctx.set('x-ratelimit-reset', String(decision.state.resetAtMs));
+  }
+  if (!decision.ok) {
+    const what = decision.exceeded === 'requests' ? `${limits.rpm} requests` : `${limits.tpm} tokens`;
+    throw new GatewayError(429, `Rate limit exceeded: this key may use ${what} per minute; retry in ${decision.retryAfterSeconds} s`, {
+      reason: 'rate_limit', limit: decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute',
+    }, { 'retry-after': String(decision.retryAfterSeconds) });
+  }
+  if (entry.accessMode === 'free') {
+    const limit = principal.limits.freeRequestsPerDay ?? input.config.freeRequestsPerDay;
+    const free = await input.freeRequests.take(principal.credentialId, limit, nowMs);
+    if (!free.ok) {
+      throw new GatewayError(429, `Free-model limit reached: this key may make ${free.limit} requests to free models per UTC day`, {
+        reason: 'free_requests_per_day', limit: free.limit, used: free.used,
+      }, { 'retry-after': String(free.retryAfterSeconds) });
+    }
+  }
+}

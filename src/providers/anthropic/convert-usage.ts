@@ -1,0 +1,46 @@
+// Anthropic usage → NormalizedUsage. Anthropic's input_tokens counts only the uncached part of the
+// prompt; cache reads and cache writes are reported beside it, so the gateway's promptTokens is the sum.
+// Thinking tokens are billed inside output_tokens and not reported separately, so reasoningTokens is 0.
+import type { NormalizedUsage } from '../adapter.js';
+import { readCount, readRecord } from '../openai-compatible/payload-readers.js';
+
+export interface UsageCounts {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheCreation?: number;
+}
+
+/** The counts present in one usage object (message, message_start or message_delta). */
+export function readUsage(raw: unknown): UsageCounts {
+  const usage = readRecord(raw);
+  if (!usage) return {};
+  const counts: UsageCounts = {};
+  const input = readCount(usage.input_tokens);
+  const output = readCount(usage.output_tokens);
+  const cacheRead = readCount(usage.cache_read_input_tokens);
+  const cacheCreation = readCount(usage.cache_creation_input_tokens);
+  if (input !== undefined) counts.input = input;
+  if (output !== undefined) counts.output = output;
+  if (cacheRead !== undefined) counts.cacheRead = cacheRead;
+  if (cacheCreation !== undefined) counts.cacheCreation = cacheCreation;
+  return counts;
+}
+
+/** Stream usage is cumulative: a later report replaces each count it carries and keeps the others. */
+export function mergeUsage(base: UsageCounts, update: UsageCounts): UsageCounts {
+  return { ...base, ...update };
+}
+
+export function normalizeUsage(counts: UsageCounts): NormalizedUsage | undefined {
+  if (counts.input === undefined && counts.output === undefined) return undefined;
+  const cachedTokens = counts.cacheRead ?? 0;
+  const cacheWriteTokens = counts.cacheCreation ?? 0;
+  return {
+    promptTokens: (counts.input ?? 0) + cachedTokens + cacheWriteTokens,
+    completionTokens: counts.output ?? 0,
+    cachedTokens,
+    cacheWriteTokens,
+    reasoningTokens: 0,
+  };
+}

@@ -1,0 +1,34 @@
+// The native Anthropic Messages adapter (POST /v1/messages). Pure functions only; the pipeline owns
+// HTTP, billing and the client-facing format.
+import type { ProviderAdapter } from '../adapter.js';
+import { buildRequest } from './convert-request.js';
+import { parseCompletion } from './convert-response.js';
+import { mapError } from './map-error.js';
+import { createStreamTranslator } from './stream-translator.js';
+
+export interface AnthropicAdapterOptions {
+  /** Clock used for HTTP-date Retry-After values; injectable for tests. */
+  now?: () => number;
+}
+
+export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): ProviderAdapter {
+  const now = options.now ?? Date.now;
+  return {
+    buildRequest,
+    parseCompletion: (body, ctx) => parseCompletion(body, ctx.provider.id),
+    createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id }),
+    mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+  };
+}
+
+export { buildRequest, buildBody, messagesUrl, ANTHROPIC_VERSION, DEFAULT_BASE_URL } from './convert-request.js';
+export { convertMessages, toolUseId, type ConvertedMessages } from './convert-messages.js';
+export { convertTools, type ConvertedTools } from './convert-tools.js';
+export { planOutput, DEFAULT_MAX_TOKENS, MIN_THINKING_BUDGET, type OutputPlan } from './plan-output.js';
+export { parseCompletion } from './convert-response.js';
+export { createStreamTranslator, type StreamTranslatorOptions } from './stream-translator.js';
+export { mapError, mapStreamError } from './map-error.js';
+export { mapFinishReason } from './map-finish-reason.js';
+export { normalizeUsage, readUsage, mergeUsage, type UsageCounts } from './convert-usage.js';
+export { restoreReasoningBlocks, thinkingDetail, redactedDetail } from './reasoning-blocks.js';
+export type { AnthropicRequestBody, AnthropicMessage } from './wire-types.js';

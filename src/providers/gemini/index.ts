@@ -1,0 +1,33 @@
+// The native Google Gemini adapter (generateContent / streamGenerateContent on generativelanguage.googleapis.com).
+// Pure functions only; the pipeline owns HTTP, billing and the client-facing format.
+import type { ProviderAdapter } from '../adapter.js';
+import { buildRequest } from './convert-request.js';
+import { parseGeminiCompletion } from './convert-response.js';
+import { mapGeminiError } from './map-error.js';
+import { createGeminiStreamTranslator } from './stream-translator.js';
+
+export interface GeminiAdapterOptions {
+  /** Clock for HTTP-date Retry-After values; injectable for tests. */
+  now?: () => number;
+}
+
+export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ProviderAdapter {
+  const now = options.now ?? Date.now;
+  return {
+    buildRequest,
+    parseCompletion: (body, ctx) => parseGeminiCompletion(body, ctx.provider.id),
+    createStreamTranslator: (ctx) => createGeminiStreamTranslator({ providerId: ctx.provider.id, now }),
+    mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now()),
+  };
+}
+
+export { buildRequest, buildBody, generateContentUrl, outputCap, GEMINI_DEFAULT_BASE_URL } from './convert-request.js';
+export { convertMessages, type ConvertedMessages, type GeminiContent } from './convert-messages.js';
+export { toGeminiSchema, toGeminiParameters } from './convert-schema.js';
+export { mapThinking } from './map-thinking.js';
+export { parseGeminiCompletion } from './convert-response.js';
+export { createGeminiStreamTranslator, type GeminiStreamOptions } from './stream-translator.js';
+export { mapGeminiError, mapGeminiEmbeddedError } from './map-error.js';
+export { mapGeminiFinishReason } from './map-finish-reason.js';
+export { normalizeGeminiUsage } from './convert-usage.js';
+export { GEMINI_REASONING_FORMAT, SKIP_SIGNATURE_VALIDATION } from './thought-signatures.js';

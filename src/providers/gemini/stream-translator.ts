@@ -1,0 +1,132 @@
+// Gemini `streamGenerateContent?alt=sse` events → gateway StreamEvents. Every `data:` is a whole
+// GenerateContentResponse holding the next parts: text and thought parts are deltas as they are, a
+// functionCall arrives complete and becomes one tool_calls delta with the full arguments. usageMetadata is
+// cumulative (the last one wins) and goes out once, at the end. One translator per request; it never throws:
+// bad JSON, unknown shapes and in-stream error objects become one `error` event, after which it is silent.
+import type { ChunkDelta } from '../../chat/types.js';
+import type { NormalizedUsage, SseEvent, StreamErrorCode, StreamEvent, StreamTranslator } from '../adapter.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../openai-compatible/payload-readers.js';
+import { normalizeGeminiUsage } from './convert-usage.js';
+import { mapGeminiEmbeddedError } from './map-error.js';
+import { mapGeminiFinishReason } from './map-finish-reason.js';
+import { newCursor, readPart, type ReadPart } from './read-parts.js';
+
+export interface GeminiStreamOptions {
+  /** Named in error messages. */
+  providerId?: string;
+  now?: () => number;
+}
+
+/** Top-level fields of GenerateContentResponse; a chunk with none of them is not one. */
+const RESPONSE_FIELDS = ['candidates', 'promptFeedback', 'usageMetadata', 'responseId', 'modelVersion'];
+
+function deltaOf(part: Exclude<ReadPart, { kind: 'skip' | 'invalid' }>): Omit<ChunkDelta, 'role'> | undefined {
+  const delta: Omit<ChunkDelta, 'role'> = {};
+  if (part.kind === 'text' && part.text !== '') delta.content = part.text;
+  if (part.kind === 'thought' && part.text !== '') delta.reasoning = part.text;
+  if (part.kind === 'tool-call') {
+    const { id, function: fn } = part.call;
+    delta.tool_calls = [{ index: part.index, id, type: 'function', function: { name: fn.name, arguments: fn.arguments } }];
+  }
+  if (part.detail) delta.reasoning_details = [part.detail];
+  return Object.keys(delta).length > 0 ? delta : undefined;
+}
+
+export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}): StreamTranslator {
+  const providerId = options.providerId ?? 'google';
+  const now = options.now ?? Date.now;
+  const cursor = newCursor();
+  let idSent = false;
+  let finished = false;
+  let failed = false;
+  let closed = false;
+  let usage: NormalizedUsage | undefined;
+
+  /** Usage known so far goes out before the error: the pipeline stops reading at an error, and what was generated is billed. */
+  function fail(code: StreamErrorCode, message: string, out: StreamEvent[] = []): StreamEvent[] {
+    failed = true;
+    if (usage) out.push({ type: 'usage', usage });
+    usage = undefined;
+    out.push({ type: 'error', code, message });
+    return out;
+  }
+
+  function finish(out: StreamEvent[], rawReason: unknown, finishMessage: string | undefined): StreamEvent[] {
+    const reason = mapGeminiFinishReason(rawReason, cursor.toolCalls > 0);
+    if (reason === 'error') {
+      const detail = finishMessage ? `: ${finishMessage}` : '';
+      return fail('server_error', `Upstream provider ${providerId} stopped generation (${String(rawReason)})${detail}`, out);
+    }
+    finished = true;
+    out.push({ type: 'finish', finishReason: reason });
+    return out;
+  }
+
+  function onChunk(chunk: JsonRecord): StreamEvent[] {
+    const out: StreamEvent[] = [];
+    if (isRecord(chunk.error)) {
+      const info = mapGeminiEmbeddedError(chunk, providerId, now());
+      return fail(info.streamCode, info.message, out);
+    }
+    if (!RESPONSE_FIELDS.some((field) => chunk[field] !== undefined)) {
+      return fail('server_error', `Upstream provider ${providerId} sent a stream chunk of unknown shape.`, out);
+    }
+    const responseId = readString(chunk.responseId);
+    if (responseId && !idSent) {
+      idSent = true;
+      cursor.responseId = responseId;
+      out.push({ type: 'upstream-id', id: responseId });
+    }
+    const newUsage = normalizeGeminiUsage(chunk.usageMetadata);
+    if (newUsage) usage = newUsage;
+    if (finished) return out; // only usage may still change after the finish
+
+    const blockReason = readString(readRecord(chunk.promptFeedback)?.blockReason);
+    if (blockReason) return finish(out, 'PROHIBITED_CONTENT', undefined);
+
+    const candidates = chunk.candidates === undefined ? [] : readArray(chunk.candidates);
+    if (!candidates) return fail('server_error', `Upstream provider ${providerId} sent candidates that are not a list.`, out);
+    const candidate = candidates.find((c) => isRecord(c) && (c.index ?? 0) === 0) ?? candidates[0];
+    if (candidate === undefined) return out;
+    if (!isRecord(candidate)) return fail('server_error', `Upstream provider ${providerId} sent a malformed candidate.`, out);
+
+    for (const raw of readArray(readRecord(candidate.content)?.parts) ?? []) {
+      const part = readPart(raw, cursor);
+      if (part.kind === 'invalid') return fail('server_error', `Upstream provider ${providerId} sent a malformed part: ${part.reason}.`, out);
+      if (part.kind === 'skip') continue;
+      const delta = deltaOf(part);
+      if (delta) out.push({ type: 'delta', delta });
+    }
+    const reason = readString(candidate.finishReason);
+    if (reason && reason !== 'FINISH_REASON_UNSPECIFIED') return finish(out, reason, readString(candidate.finishMessage));
+    return out;
+  }
+
+  return {
+    push(event: SseEvent): StreamEvent[] {
+      if (failed || closed) return [];
+      const data = event.data.trim();
+      if (data === '' || data === '[DONE]') return []; // keep-alive; Gemini sends no [DONE], proxies might
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(data);
+      } catch {
+        return fail('server_error', `Upstream provider ${providerId} sent an unparseable stream event.`);
+      }
+      // Without alt=sse Gemini wraps errors in an array; accept that shape too.
+      const chunk = Array.isArray(parsed) && parsed.length === 1 ? parsed[0] : parsed;
+      if (!isRecord(chunk)) return fail('server_error', `Upstream provider ${providerId} sent a stream event that is not an object.`);
+      return onChunk(chunk);
+    },
+    end(): StreamEvent[] {
+      if (closed) return [];
+      closed = true;
+      const out: StreamEvent[] = [];
+      // Gemini ends every complete stream with a finishReason; without one the connection dropped.
+      if (!finished && !failed) return fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
+      if (usage) out.push({ type: 'usage', usage });
+      usage = undefined;
+      return out;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { parseCompletion } from '../../../src/providers/anthropic/index.js';
+import { UpstreamPayloadError } from '../../../src/providers/upstream-payload-error.js';
+import { loadJson } from '../openai-compatible/replay.js';
+
+const fixture = (name: string) => loadJson('anthropic', name);
+const usage = (prompt: number, completion: number, cached = 0, cacheWrite = 0) => ({
+  promptTokens: prompt,
+  completionTokens: completion,
+  cachedTokens: cached,
+  cacheWriteTokens: cacheWrite,
+  reasoningTokens: 0,
+});
+
+describe('parseCompletion: recorded Anthropic messages', () => {
+  it('text reply', () => {
+    expect(parseCompletion(fixture('text'))).toEqual({
+      upstreamId: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+      content: 'Hello! How can I help you today? é世😀',
+      finishReason: 'stop',
+      usage: usage(12, 16),
+    });
+  });
+
+  it('text + tool_use → content and a tool call with JSON-string arguments', () => {
+    expect(parseCompletion(JSON.stringify(fixture('tool-use')))).toEqual({
+      upstreamId: 'msg_01Aq9w938a90dw8q',
+      content: "I'll check the current weather in San Francisco for you.",
+      toolCalls: [
+        {
+          id: 'toolu_01A09q90qw90lq917835lq9',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' },
+        },
+      ],
+      finishReason: 'tool_calls',
+      usage: usage(472, 89),
+    });
+  });
+
+  it('parallel tool calls keep their order; an empty input becomes "{}"', () => {
+    const result = parseCompletion(fixture('parallel-tool-use'));
+    expect(result.content).toBeNull();
+    expect(result.toolCalls).toEqual([
+      { id: 'toolu_01Oslo7cW1Vb4iPq2fXwYz8K', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+      { id: 'toolu_01Tokyo9dR3Nm5kLs8aQpE2T', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+    ]);
+    expect(result.finishReason).toBe('tool_calls');
+  });
+
+  it('thinking → reasoning text and a signed reasoning.text detail', () => {
+    const result = parseCompletion(fixture('thinking'));
+    expect(result.reasoning).toBe('Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3');
+    expect(result.reasoningDetails).toEqual([
+      {
+        type: 'reasoning.text',
+        text: 'Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3',
+        signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+vA2fYR==',
+        format: 'anthropic-claude-v1',
+        index: 0,
+      },
+    ]);
+    expect(result.content).toBe('27 * 453 = 12,231');
+    expect(result.usage).toEqual(usage(46, 212));
+  });
+
+  it('thinking + redacted_thinking + tool_use: both reasoning blocks in order, then the call', () => {
+    const result = parseCompletion(fixture('thinking-tool-use'));
+    expect(result.reasoningDetails).toEqual([
+      {
+        type: 'reasoning.text',
+        text: 'The user wants the weather in Paris. I should call get_weather.',
+        signature: 'BDaL4VrbR2Oj0hO4XpJxT28J5TILnCrrUXoKiiNBZW9P+nr8XSj1zuZzAl4egiCCpQNvfyUuFFJP5CncdYZEQPPmLxYsNrcs==',
+        format: 'anthropic-claude-v1',
+        index: 0,
+      },
+      {
+        type: 'reasoning.encrypted',
+        data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB8URj2pLmN0oQWjy==',
+        format: 'anthropic-claude-v1',
+        index: 1,
+      },
+    ]);
+    expect(result.toolCalls?.[0].function).toEqual({ name: 'get_weather', arguments: '{"location":"Paris"}' });
+    expect(result.finishReason).toBe('tool_calls');
+  });
+
+  it('cache reads and writes are part of promptTokens and reported separately', () => {
+    expect(parseCompletion(fixture('cache-usage')).usage).toEqual(usage(21 + 188086 + 1024, 393, 1024, 188086));
+  });
+
+  it('max_tokens → length, refusal → content_filter', () => {
+    expect(parseCompletion(fixture('max-tokens')).finishReason).toBe('length');
+    const refusal = parseCompletion(fixture('refusal'));
+    expect(refusal.finishReason).toBe('content_filter');
+    expect(refusal.content).toBe('I can');
+  });
+
+  it('unknown block types are skipped; other stop reasons map as documented', () => {
+    const result = parseCompletion({
+      id: 'msg_1',
+      content: [
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
+        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+        { type: 'text', text: 'Found it.' },
+      ],
+      stop_reason: 'pause_turn',
+      usage: { input_tokens: 5, output_tokens: 2 },
+    });
+    expect(result).toEqual({ upstreamId: 'msg_1', content: 'Found it.', finishReason: 'stop', usage: usage(5, 2) });
+    expect(parseCompletion({ content: [], stop_reason: 'model_context_window_exceeded' }).finishReason).toBe('length');
+    expect(parseCompletion({ content: [], stop_reason: 'stop_sequence' }).finishReason).toBe('stop');
+  });
+
+  it('rejects bodies that are not a Message, mapping an embedded error like an HTTP one', () => {
+    expect(() => parseCompletion('not json')).toThrow(UpstreamPayloadError);
+    expect(() => parseCompletion({ id: 'msg_1' })).toThrow(/no content array/);
+    expect(() => parseCompletion({ content: [{ type: 'tool_use', input: {} }] })).toThrow(/no id or name/);
+    try {
+      parseCompletion(fixture('error-529'));
+      expect.unreachable();
+    } catch (err) {
+      expect((err as UpstreamPayloadError).info).toMatchObject({ status: 503, upstreamCode: 'overloaded_error' });
+    }
+  });
+});
