@@ -1,5 +1,7 @@
 // Gateway configuration, read once from the environment. Invalid values fail at start with the variable's name.
 import path from 'node:path';
+import { usdToNanos } from './billing/money.js';
+import { DEFAULT_PASS_QUOTA_USD, MAX_PASS_QUOTA_NANOS } from './pass/plan.js';
 
 export interface Config {
   port: number;
@@ -24,6 +26,14 @@ export interface Config {
   rateLimitRpm: number;
   rateLimitTpm: number;
   freeRequestsPerDay: number;
+  /** Subscription (pass/) quota windows, nano-dollars of reference-rate usage (src/pass/plan.ts explains the defaults). */
+  passQuota: PassQuotaConfig;
+}
+
+export interface PassQuotaConfig {
+  fiveHourNanos: bigint;
+  weeklyNanos: bigint;
+  monthlyNanos: bigint;
 }
 
 export class ConfigError extends Error {
@@ -42,6 +52,21 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** A positive USD amount (decimals allowed) → nano-dollars. */
+function usd(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
+  const raw = env[name]?.trim() || fallback;
+  let nanos: bigint;
+  try {
+    nanos = usdToNanos(raw);
+  } catch {
+    throw new ConfigError(name, `must be an amount of USD such as "40" or "2.5", got "${env[name]}"`);
+  }
+  if (nanos <= 0n || nanos > MAX_PASS_QUOTA_NANOS) {
+    throw new ConfigError(name, `must be above 0 and at most ${MAX_PASS_QUOTA_NANOS / 1_000_000_000n} USD, got "${env[name]}"`);
+  }
+  return nanos;
 }
 
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -79,5 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', 600, 0, 10_000_000),
     rateLimitTpm: integer(env, 'MODELGATE_RATE_LIMIT_TPM', 2_000_000, 0, 1_000_000_000),
     freeRequestsPerDay: integer(env, 'MODELGATE_FREE_REQUESTS_PER_DAY', 200, 0, 10_000_000),
+    passQuota: {
+      fiveHourNanos: usd(env, 'MODELGATE_PASS_QUOTA_5H', DEFAULT_PASS_QUOTA_USD.fiveHour),
+      weeklyNanos: usd(env, 'MODELGATE_PASS_QUOTA_WEEKLY', DEFAULT_PASS_QUOTA_USD.weekly),
+      monthlyNanos: usd(env, 'MODELGATE_PASS_QUOTA_MONTHLY', DEFAULT_PASS_QUOTA_USD.monthly),
+    },
   };
 }

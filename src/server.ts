@@ -92,6 +92,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           server.closeAllConnections();
           await inFlight.drained(10_000);
         }
+        // Connections that carried the last responses are idle now; without this, close() waits for keep-alive expiry.
+        server.closeIdleConnections();
         await stopped;
         await deps.lastUsed.flush();
         await httpClient.close();

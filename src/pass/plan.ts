@@ -22,8 +22,8 @@ export const DEFAULT_PASS_QUOTA_USD = { fiveHour: '2', weekly: '16', monthly: '4
 export const MAX_PASS_QUOTA_NANOS = 1_000_000n * NANOS_PER_USD;
 
 /**
- * An unsettled reservation older than this stops counting against the windows: its request's process
- * most likely died before settling. Longer than any upstream timeout the gateway allows between bytes
- * for a normal generation; a generation that does settle later still records its real cost.
+ * An unsettled reservation older than this stops counting against the windows: the process serving its
+ * request most likely died before settling. Generous for any single generation; one that does settle
+ * later still records its real cost.
  */
 export const STALE_RESERVATION_MS = 60 * 60 * 1000;

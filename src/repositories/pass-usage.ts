@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { NewPassUsage } from '../db/tables/pass-usage.js';
+import type { NewPassUsage, PassUsageStatus } from '../db/tables/pass-usage.js';
 
 /** Records a pass-mode generation's reference cost. Idempotent on `generation_id`: `false` if already recorded. */
 export async function insertPassUsage(db: DbOrTrx, row: NewPassUsage): Promise<boolean> {
@@ -23,4 +24,96 @@ export async function sumPassUsageSince(db: DbOrTrx, userId: string, since: Date
     .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();
   return row.total;
+}
+
+/** Holds `amountNanos` of quota for an admitted request (created at the caller's clock); returns the row id. */
+export async function reservePassUsage(db: DbOrTrx, input: { userId: string; amountNanos: bigint; at: Date }): Promise<bigint> {
+  const row = await db
+    .insertInto('pass_usage')
+    .values({ user_id: input.userId, reference_cost_nanos: input.amountNanos, status: 'reserved', created_at: input.at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Turns a reservation into the generation's real reference cost, at most once: `false` when the row was
+ * already settled or released. A zero cost (nothing was generated) removes the row instead.
+ */
+export async function settlePassUsage(
+  db: DbOrTrx,
+  input: { id: bigint; generationId: string; referenceCostNanos: bigint },
+): Promise<boolean> {
+  if (input.referenceCostNanos <= 0n) return releasePassUsage(db, input.id);
+  const result = await db
+    .updateTable('pass_usage')
+    .set({ status: 'settled', generation_id: input.generationId, reference_cost_nanos: input.referenceCostNanos })
+    .where('id', '=', input.id)
+    .where('status', '=', 'reserved')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Drops a reservation that was never used; `false` when it was already settled or released. */
+export async function releasePassUsage(db: DbOrTrx, id: bigint): Promise<boolean> {
+  const result = await db.deleteFrom('pass_usage').where('id', '=', id).where('status', '=', 'reserved').executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Where the three windows start, and since when an unsettled reservation still counts. */
+export interface WindowQuery {
+  userId: string;
+  /** Rolling window: rows created strictly after this count. */
+  fiveHourAfter: Date;
+  /** Calendar windows: rows created at or after these count. */
+  weekFrom: Date;
+  monthFrom: Date;
+  /** Reservations created at or before this are stale and no longer count. */
+  reservationsAfter: Date;
+}
+
+export interface WindowSums {
+  fiveHour: bigint;
+  weekly: bigint;
+  monthly: bigint;
+}
+
+/** Settled usage plus live reservations in each window, in one statement. */
+export async function sumPassWindows(db: DbOrTrx, q: WindowQuery): Promise<WindowSums> {
+  const earliest = new Date(Math.min(q.fiveHourAfter.getTime(), q.weekFrom.getTime(), q.monthFrom.getTime()));
+  const total = (filter: ReturnType<typeof sql>) =>
+    sql<bigint>`cast(coalesce(sum(reference_cost_nanos) filter (where ${filter}), 0) as bigint)`;
+  const row = await db
+    .selectFrom('pass_usage')
+    .select([
+      total(sql`created_at > ${q.fiveHourAfter}`).as('five_hour'),
+      total(sql`created_at >= ${q.weekFrom}`).as('weekly'),
+      total(sql`created_at >= ${q.monthFrom}`).as('monthly'),
+    ])
+    .where('user_id', '=', q.userId)
+    .where('created_at', '>=', earliest)
+    .where((eb) => eb.or([eb('status', '=', 'settled'), eb('created_at', '>', q.reservationsAfter)]))
+    .executeTakeFirstOrThrow();
+  return { fiveHour: row.five_hour, weekly: row.weekly, monthly: row.monthly };
+}
+
+export interface CountedUsage {
+  created_at: Date;
+  reference_cost_nanos: bigint;
+  status: PassUsageStatus;
+}
+
+/** The rows that count in the rolling window now (for its reset time), oldest first. */
+export async function listRollingUsage(
+  db: DbOrTrx,
+  q: Pick<WindowQuery, 'userId' | 'fiveHourAfter' | 'reservationsAfter'>,
+): Promise<CountedUsage[]> {
+  return db
+    .selectFrom('pass_usage')
+    .select(['created_at', 'reference_cost_nanos', 'status'])
+    .where('user_id', '=', q.userId)
+    .where('created_at', '>', q.fiveHourAfter)
+    .where((eb) => eb.or([eb('status', '=', 'settled'), eb('created_at', '>', q.reservationsAfter)]))
+    .orderBy('created_at')
+    .execute();
 }

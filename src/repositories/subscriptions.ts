@@ -34,3 +34,33 @@ export async function revokeSubscriptions(db: DbOrTrx, userId: string, now: Date
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Locks (FOR UPDATE) every unrevoked subscription row of the user that has not ended at `now`, in id
+ * order, and returns them. Pass admission takes this lock so concurrent requests of one user check and
+ * reserve quota one at a time; two admissions whose clocks straddle a period boundary still meet on the
+ * later period's row, which both lock.
+ */
+export async function lockLiveSubscriptions(db: DbOrTrx, userId: string, now: Date): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('period_end', '>', now)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** Unrevoked subscription periods that have not ended at `now`, earliest first (the current one and any prepaid ones). */
+export async function listLiveSubscriptions(db: DbOrTrx, userId: string, now: Date): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('period_end', '>', now)
+    .orderBy('period_start')
+    .execute();
+}

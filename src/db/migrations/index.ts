@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_initial.js';
+import * as m0002 from './0002_pass_usage_reservations.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -7,4 +8,5 @@ import * as m0001 from './0001_initial.js';
  */
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_initial', m0001],
+  ['0002_pass_usage_reservations', m0002],
 ];

@@ -129,9 +129,7 @@ export function convertMessages(messages: readonly ChatMessage[]): ConvertedMess
   });
   const merged = mergeTurns(turns);
   trimPrefill(merged);
-  const out: ConvertedMessages = {
-    messages: merged.map(toMessage),
-  };
+  const out: ConvertedMessages = { messages: merged.map(toMessage) };
   if (system.length === 1) out.system = system[0].text;
   else if (system.length > 1) out.system = system;
   return out;

@@ -117,9 +117,9 @@ export function convertMessages(messages: readonly ChatMessage[], options: Conve
       }
     }
   }
-  if (contents.length === 0) {
-    // Gemini rejects both an empty `contents` and empty text; there is nothing to send.
-    throw new GatewayError(400, 'Invalid request: the messages carry no content (every user and assistant message is empty)', {
+  if (!contents.some((content) => content.role === 'user')) {
+    // Gemini rejects empty text and needs a user turn to answer; with every user message empty there is none.
+    throw new GatewayError(400, 'Invalid request: every user message is empty, so there is nothing for the model to answer', {
       reason: 'empty_conversation',
       field: 'messages',
     });

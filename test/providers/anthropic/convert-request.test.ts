@@ -137,12 +137,12 @@ describe('buildRequest: messages', () => {
     });
   });
 
-  it('merges consecutive same-role turns, drops empty messages, hoists a late system message', () => {
+  it('merges consecutive same-role turns, drops empty and blank text, hoists a late system message', () => {
     const body = vendorBody({
       messages: [
         { role: 'user', content: 'one' },
         { role: 'user', content: '' },
-        { role: 'user', content: [{ type: 'text', text: 'two' }] },
+        { role: 'user', content: [{ type: 'text', text: ' \n' }, { type: 'text', text: 'two' }] },
         { role: 'assistant', content: 'three' },
         { role: 'assistant', content: null },
         { role: 'assistant', content: [{ type: 'text', text: 'four' }] },

@@ -70,7 +70,7 @@ describe('stream translator (property)', () => {
         // At most one finish; an error finish is one error instead.
         expect(got.finishes.length + got.errors.length).toBe(1);
         if (finishReason === 'MALFORMED_FUNCTION_CALL') expect(got.errors[0].code).toBe('server_error');
-        else expect(got.finishes[0]).toBe(finishReason === 'STOP' && calls.length > 0 ? 'tool_calls' : { STOP: 'stop', MAX_TOKENS: 'length', SAFETY: 'content_filter', RECITATION: 'content_filter', OTHER: 'stop' }[finishReason]);
+        else expect(got.finishes[0]).toBe((finishReason === 'STOP' || finishReason === 'OTHER') && calls.length > 0 ? 'tool_calls' : { STOP: 'stop', MAX_TOKENS: 'length', SAFETY: 'content_filter', RECITATION: 'content_filter', OTHER: 'stop' }[finishReason]);
 
         // Usage: present exactly when the vendor sent some, the last report wins (after an error the stream is over).
         const read = finishReason === 'MALFORMED_FUNCTION_CALL' ? payloads.slice(0, chunks.length) : payloads;
