@@ -6,6 +6,7 @@ import { accessLog } from './http/access-log.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { readJsonBody } from './http/read-json-body.js';
 import { createOpenApiRouter } from './http/openapi-router.js';
+import { docsRoutes } from './http/docs-routes.js';
 import { authenticator } from './http/authenticate.js';
 import { buildHandlers } from './handlers/index.js';
 
@@ -17,6 +18,7 @@ export async function createApp(deps: Deps): Promise<Koa> {
   app.use(accessLog(deps.logger));
   app.use(errorEnvelope(deps.logger));
   app.use(readJsonBody(deps.config.bodyLimitBytes));
+  app.use(docsRoutes());
   app.use(await createOpenApiRouter({ handlers: buildHandlers(deps), authenticate: authenticator(deps.db, deps.lastUsed) }));
   return app;
 }

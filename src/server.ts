@@ -14,6 +14,8 @@ import { loadCatalog } from './catalog/load-catalog.js';
 import { loadProviderConfigs } from './providers/registry.js';
 import { HttpClient } from './providers/http-client.js';
 import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
+import { createAnthropicAdapter } from './providers/anthropic/index.js';
+import { createGeminiAdapter } from './providers/gemini/index.js';
 import { TokenBucketRateLimiter } from './limits/rate-limiter.js';
 import { FreeRequestCounter } from './limits/free-requests.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
@@ -59,7 +61,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       lastUsed: new LastUsedTracker((ids, at) => touchApiKeysLastUsed(database.db, ids, at), logger),
       catalog,
       providers,
-      adapters: { 'openai-compatible': createOpenAICompatibleAdapter() },
+      adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter(), gemini: createGeminiAdapter() },
       http: httpClient,
       limiter: new TokenBucketRateLimiter(),
       freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),

@@ -1,6 +1,8 @@
 // Steps 4 (admit) and 7 (settle) of a request. Credits: reserve an upper bound before calling upstream,
 // settle the real cost after (one ledger debit per generation, in the same transaction as its record),
-// release on failure. Free models: nothing reserved, nothing charged.
+// release on failure. Free models: nothing reserved, nothing charged. Pass (subscription) models: the
+// same upper bound, valued at the reference rates, is reserved against the quota windows (src/pass/),
+// then replaced by the real reference cost; no credits are touched and no ledger row is written.
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { NewGeneration } from '../db/tables/generations.js';
@@ -11,6 +13,9 @@ import { releaseCredits, reserveCredits, settleCredits } from '../repositories/c
 import { insertGeneration } from '../repositories/generations.js';
 import { maxCostNanos } from './pricing.js';
 import { nanosToUsd } from './money.js';
+import type { PassQuotaConfig } from '../config.js';
+import { admitPass } from '../pass/admit-pass.js';
+import { releasePassUsage, settlePassUsage } from '../repositories/pass-usage.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
@@ -18,7 +23,16 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
 export interface Admission {
   mode: AccessMode;
   userId: string;
+  /** Credits: the reserved upper bound. Pass: the upper bound held against the quota windows. */
   reservedNanos: bigint;
+  /** Pass only: the reservation row in pass_usage that settlement turns into the real reference cost. */
+  passUsageId?: bigint;
+}
+
+export interface AdmissionDeps {
+  db: Db;
+  now: () => Date;
+  config: { passQuota: PassQuotaConfig };
 }
 
 export function reservationOutputTokens(entry: CatalogEntry, requested: number | undefined, promptTokens: number): number {
@@ -48,16 +62,37 @@ export async function admitCredits(
   return { mode: 'credits', userId: principal.userId, reservedNanos: amountNanos };
 }
 
+/** Step 4 for every access mode: pass/ models reserve subscription quota, all others go through admitCredits. */
+export async function admitRequest(
+  deps: AdmissionDeps,
+  principal: Principal,
+  entry: CatalogEntry,
+  estimatedPromptTokens: number,
+  requestedMaxTokens: number | undefined,
+): Promise<Admission> {
+  if (entry.accessMode !== 'pass') return admitCredits(deps.db, principal, entry, estimatedPromptTokens, requestedMaxTokens);
+  const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
+  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
+  const reservation = await admitPass(
+    { db: deps.db, now: deps.now, passQuota: deps.config.passQuota },
+    { userId: principal.userId, modelId: entry.id, amountNanos },
+  );
+  return { mode: 'pass', userId: principal.userId, reservedNanos: amountNanos, passUsageId: reservation.usageId };
+}
+
 /** Gives back a reservation when the request ends before anything was generated or recorded. */
 export async function releaseAdmission(db: Db, admission: Admission): Promise<void> {
   if (admission.mode === 'credits' && admission.reservedNanos > 0n) {
     await releaseCredits(db, { userId: admission.userId, amountNanos: admission.reservedNanos });
+  } else if (admission.mode === 'pass' && admission.passUsageId !== undefined) {
+    await releasePassUsage(db, admission.passUsageId);
   }
 }
 
 /**
  * Writes the generation record and, for credits, its single debit — atomically and at most once
  * (both are idempotent on the generation id). The reservation is released in the same transaction.
+ * For pass, the quota reservation becomes the record's reference cost (or is dropped when it is 0).
  */
 export async function settleGeneration(db: Db, admission: Admission, record: NewGeneration): Promise<void> {
   await inTransaction(db, async (trx) => {
@@ -73,6 +108,12 @@ export async function settleGeneration(db: Db, admission: Admission, record: New
         generationId: record.id,
         reservedNanos: admission.reservedNanos,
         costNanos,
+      });
+    } else if (admission.mode === 'pass' && admission.passUsageId !== undefined) {
+      await settlePassUsage(trx, {
+        id: admission.passUsageId,
+        generationId: record.id,
+        referenceCostNanos: BigInt(record.reference_cost_nanos ?? 0n),
       });
     }
   });

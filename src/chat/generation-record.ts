@@ -25,11 +25,14 @@ export function generationRecord(input: {
   target: Target;
   admission: Admission;
   streamed: boolean;
+  /** Usage valued at the entry's prices: the charge for credits, the reference cost for pass. */
   costNanos: bigint;
   tracking: TrackingHeaders;
 }): NewGeneration {
   const { meter, principal, target, admission, tracking } = input;
   const usage = meter.finalUsage();
+  // Pass requests are never charged: their cost is the reference value measured against the quota.
+  const isPass = admission.mode === 'pass';
   return {
     id: meter.id,
     user_id: principal.userId,
@@ -50,8 +53,8 @@ export function generationRecord(input: {
     cached_tokens: usage.cachedTokens,
     cache_write_tokens: usage.cacheWriteTokens,
     reasoning_tokens: usage.reasoningTokens,
-    cost_nanos: input.costNanos,
-    reference_cost_nanos: null,
+    cost_nanos: isPass ? 0n : input.costNanos,
+    reference_cost_nanos: isPass ? input.costNanos : null,
     latency_ms: meter.latencyMs(),
     time_to_first_token_ms: meter.timeToFirstTokenMs() ?? null,
     app_title: tracking.appTitle,

@@ -6,7 +6,7 @@ import { principalOf } from '../http/authenticate.js';
 import { resolveTarget } from '../chat/resolve-target.js';
 import { checkRequest } from '../chat/check-request.js';
 import { wantsStream } from '../chat/stream-mode.js';
-import { admitCredits } from '../billing/accounting.js';
+import { admitRequest } from '../billing/accounting.js';
 import { admitRate } from '../limits/admit-rate.js';
 import { ChatRun } from '../chat/chat-run.js';
 
@@ -18,7 +18,7 @@ export function createChatCompletion(deps: Deps): Handler {
     const checked = checkRequest(request, target.entry); //                          3 check request
     const stream = wantsStream(request.stream, ctx.get('accept'), deps.config.streamDefault);
     await admitRate(deps, ctx, principal, target.entry, checked.estimatedPromptTokens); //   4 admit: rate limits,
-    const admission = await admitCredits(deps.db, principal, target.entry, checked.estimatedPromptTokens, //   then credits
+    const admission = await admitRequest(deps, principal, target.entry, checked.estimatedPromptTokens, //   then credits or quota
       request.max_completion_tokens ?? request.max_tokens ?? undefined);
     const run = new ChatRun(deps, ctx, { principal, request, target, admission, stream, checked });
     try {

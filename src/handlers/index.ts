@@ -9,6 +9,7 @@ import { getCredits } from './get-credits.js';
 import { createChatCompletion } from './create-chat-completion.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
+import { getPassUsage } from './get-pass-usage.js';
 
 export function buildHandlers(deps: Deps): Record<string, Handler> {
   return {
@@ -20,5 +21,6 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     createChatCompletion: createChatCompletion(deps),
     getCurrentKey: getCurrentKey(deps),
     getGeneration: getGeneration(deps),
+    getPassUsage: getPassUsage(deps),
   };
 }

@@ -8,7 +8,9 @@
 //   x-ai:   XAI_API_KEY     (xAI's SDKs and docs use it)
 //   google: GEMINI_API_KEY  (Google's Gemini SDKs and docs use it)
 import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogProvider } from '../catalog/types.js';
 import type { ProviderConfig } from './adapter.js';
+import { PASS_UPSTREAM } from '../pass/pass-upstream.js';
 
 const API_KEY_ALIASES: Readonly<Record<string, readonly string[]>> = {
   'x-ai': ['XAI_API_KEY'],
@@ -73,7 +75,9 @@ export class ProviderRegistry {
 /** Builds a ProviderConfig per catalog provider from the environment. Throws ProviderConfigError
  *  on an invalid <PROVIDER>_BASE_URL, at startup rather than on the first request. */
 export function loadProviderConfigs(env: NodeJS.ProcessEnv, catalog: Pick<Catalog, 'providers'>): ProviderRegistry {
-  const configs = catalog.providers().map((p): ProviderConfig => {
+  // The subscription upstream (pass/ models) is configured the same way: PASS_API_KEY / PASS_BASE_URL.
+  const providers: CatalogProvider[] = [...catalog.providers(), PASS_UPSTREAM];
+  const configs = providers.map((p): ProviderConfig => {
     const prefix = providerEnvPrefix(p.id);
     const keyNames = [`${prefix}_API_KEY`, ...(API_KEY_ALIASES[p.id] ?? [])];
     const apiKey = keyNames.map((n) => nonEmpty(env, n)).find((v) => v !== undefined);

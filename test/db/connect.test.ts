@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createUser, findUserById } from '../../src/repositories/users.js';
-import { describeEachDatabase, openTestDatabase, postgresAvailability, uniqueId } from '../helpers/databases.js';
+import { describeEachDatabase, describeWithPostgres, openTestDatabase, uniqueId } from '../helpers/databases.js';
 
 const MAX_INT8 = 9_223_372_036_854_775_807n;
 const FIXED_TIME = new Date('2024-02-29T12:34:56.789Z');
@@ -73,7 +73,7 @@ describeEachDatabase('value types', (ctx) => {
   });
 });
 
-describe.skipIf(!postgresAvailability().available)('PGlite and PostgreSQL agree', () => {
+describeWithPostgres('PGlite and PostgreSQL agree', () => {
   it('returns identical values and JS types for the same query', async () => {
     const [pglite, postgres] = await Promise.all([
       openTestDatabase('pglite', { migrated: true }), // the cached snapshot: much faster than initdb
@@ -140,7 +140,7 @@ describe('PGlite dialect', () => {
   });
 });
 
-describe.skipIf(!postgresAvailability().available)('PostgreSQL schema option', () => {
+describeWithPostgres('PostgreSQL schema option', () => {
   it('creates the schema and puts it on every pooled connection', async () => {
     const scratch = await openTestDatabase('postgres', { migrated: false });
     const inSchema = await openDatabase({ databaseUrl: scratch.url, schema: 'tenant_b', maxConnections: 3 });

@@ -4,7 +4,7 @@ import { openDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { openTestDatabase, postgresAvailability, type Backend } from '../helpers/databases.js';
+import { describeEachBackend, openTestDatabase } from '../helpers/databases.js';
 
 const TABLES = [
   'account_tokens',
@@ -42,9 +42,7 @@ describe('migration list', () => {
   });
 });
 
-const backends: Backend[] = postgresAvailability().available ? ['pglite', 'postgres'] : ['pglite'];
-
-describe.each(backends)('migrations [%s]', (backend) => {
+describeEachBackend('migrations', (backend) => {
   it('apply from empty, concurrently, and again as a no-op', async () => {
     // Empty database (PGlite: a snapshot taken right after initdb, before any migration).
     const fresh = await openTestDatabase(backend, { migrated: false });

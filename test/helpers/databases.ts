@@ -37,13 +37,23 @@ const postgres = await probePostgres(testDatabaseUrl());
 const requirePostgres = process.env.CI === 'true';
 let skipNoticeShown = false;
 
-/** Registers `fn`'s tests once per available backend, each with its own database for this file. */
+/** Registers `fn`'s tests once per backend, each with its own migrated database for this file. */
 export function describeEachDatabase(name: string, fn: (ctx: DatabaseContext) => void): void {
-  describe(`${name} [pglite]`, () => fn(useDatabase('pglite')));
+  describeEachBackend(name, (backend) => fn(useDatabase(backend)));
+}
+
+/** Registers `fn`'s tests once per backend, without opening anything (for tests that open their own). */
+export function describeEachBackend(name: string, fn: (backend: Backend) => void): void {
+  describe(`${name} [pglite]`, () => fn('pglite'));
+  describeWithPostgres(`${name} [postgres]`, () => fn('postgres'));
+}
+
+/** A suite that needs PostgreSQL: runs when a server answers, fails when CI=true, else is skipped loudly. */
+export function describeWithPostgres(name: string, fn: () => void): void {
   if (postgres.available) {
-    describe(`${name} [postgres]`, () => fn(useDatabase('postgres')));
+    describe(name, fn);
   } else if (requirePostgres) {
-    describe(`${name} [postgres]`, () => {
+    describe(name, () => {
       it('needs PostgreSQL because CI=true', () => {
         throw new Error(`PostgreSQL is required when CI=true but ${postgres.url} did not answer: ${postgres.reason}`);
       });
@@ -57,7 +67,7 @@ export function describeEachDatabase(name: string, fn: (ctx: DatabaseContext) =>
       );
     }
     // Collected but never run, so the report lists what was skipped.
-    describe.skip(`${name} [postgres] (no server)`, () => fn(useDatabase('postgres')));
+    describe.skip(`${name} (no PostgreSQL server)`, fn);
   }
 }
 
@@ -110,6 +120,7 @@ export async function openTestDatabase(backend: Backend, options: { migrated: bo
   };
 }
 
+/** Whether the PostgreSQL variants run in this process (probed once, at import). */
 export function postgresAvailability(): { available: boolean; url: string } {
   return { available: postgres.available, url: postgres.url };
 }

@@ -14,9 +14,9 @@ describe('providerEnvPrefix', () => {
 });
 
 describe('loadProviderConfigs', () => {
-  it('builds one config per catalog provider with catalog defaults and no key by default', () => {
+  it('builds one config per catalog provider (plus the pass/ upstream) with catalog defaults and no key by default', () => {
     const registry = loadProviderConfigs({}, catalog);
-    expect(registry.list().map((p) => p.id).sort()).toEqual(catalog.providers().map((p) => p.id).sort());
+    expect(registry.list().map((p) => p.id).sort()).toEqual([...catalog.providers().map((p) => p.id), 'pass'].sort());
     expect(registry.getProvider('groq')).toEqual({ id: 'groq', kind: 'openai-compatible', baseUrl: 'https://api.groq.com/openai/v1' });
     expect(registry.isConfigured('groq')).toBe(false);
     expect(registry.getProvider('acme')).toBeUndefined();

@@ -10,6 +10,7 @@ export interface CreditAccountsTable {
   reserved_nanos: Generated<bigint>;
   total_granted_nanos: Generated<bigint>;
   total_used_nanos: Generated<bigint>;
+  /** Last change of the balance (grant, adjustment, settle); reservations do not touch it. */
   updated_at: Generated<Date>;
 }
 

@@ -213,6 +213,11 @@ describe('buildRequest: a full conversation', () => {
     expect(() => buildBody(request, geminiContext())).toThrow(/call_nope/);
   });
 
+  it('answers 400 when every user message is empty (Gemini rejects empty text and needs a user turn)', () => {
+    const request = { model: 'm', messages: [{ role: 'system', content: 'Be nice.' }, { role: 'user', content: '' }, { role: 'assistant', content: 'Hello?' }] } as ChatCompletionRequest;
+    expect(() => buildBody(request, geminiContext())).toThrow(expect.objectContaining({ status: 400, metadata: expect.objectContaining({ reason: 'empty_conversation' }) }));
+  });
+
   it('re-encodes percent-encoded data URLs and rejects unusable image URLs with 400', () => {
     const got = body({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/svg+xml,%3Csvg%2F%3E' } }] }] });
     expect(got.contents).toEqual([{ role: 'user', parts: [{ inlineData: { mimeType: 'image/svg+xml', data: Buffer.from('<svg/>').toString('base64') } }] }]);

@@ -99,8 +99,9 @@ const reasoningDetail = (callIds: string[]): fc.Arbitrary<ReasoningDetail> =>
 /** One exchange: a user turn, optionally an assistant reply with tool calls followed by their results. */
 function exchange(toolNames: string[], turn: number): fc.Arbitrary<ChatMessage[]> {
   const user = fc.oneof(text, fc.array(userPart, { minLength: 1, maxLength: 3 })).map((content): ChatMessage => ({ role: 'user', content }));
-  const calls = toolNames.length === 0
-    ? fc.constant([])
+  type Call = NonNullable<Extract<ChatMessage, { role: 'assistant' }>['tool_calls']>[number];
+  const calls: fc.Arbitrary<Call[]> = toolNames.length === 0
+    ? fc.constant<Call[]>([])
     : fc.array(fc.tuple(fc.constantFrom(...toolNames), fc.dictionary(word, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })), { maxLength: 3 }).map((list) =>
         list.map(([name, args], i) => ({ id: `call_${turn}_${i}`, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } })),
       );

@@ -1,0 +1,115 @@
+// Reads a V8 .cpuprofile (what `node --cpu-prof` writes) and says where the busy time went: self time per
+// function and per module (npm package, Node internals, or our own source file), as % of non-idle time.
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+}
+
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export interface ProfileEntry {
+  functionName: string;
+  location: string;
+  module: string;
+  selfMs: number;
+  selfPct: number;
+}
+
+export interface ProfileSummary {
+  file: string;
+  durationMs: number;
+  busyMs: number;
+  top: ProfileEntry[];
+  modules: { module: string; selfMs: number; selfPct: number }[];
+}
+
+/** Which package or area a script belongs to: `pg`, `@scope/pkg`, `node:internal/streams`, `modelgate src/http/x.js`. */
+export function moduleOf(url: string, functionName = ''): string {
+  if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
+  const clean = url.replace(/^file:\/\//, '');
+  const nm = clean.lastIndexOf('/node_modules/');
+  if (nm >= 0) {
+    const parts = clean.slice(nm + '/node_modules/'.length).split('/');
+    return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+  }
+  if (clean.startsWith('node:')) {
+    const parts = clean.slice(5).split('/');
+    return `node:${parts.length > 2 ? parts.slice(0, 2).join('/') : parts[0]}`;
+  }
+  const src = clean.lastIndexOf('/dist/src/');
+  if (src >= 0) return `modelgate src/${clean.slice(src + '/dist/src/'.length)}`;
+  return clean.split('/').slice(-2).join('/');
+}
+
+function location(frame: CallFrame): string {
+  if (frame.url === '') return '';
+  const clean = frame.url.replace(/^file:\/\//, '');
+  const nm = clean.lastIndexOf('/node_modules/');
+  const short = nm >= 0 ? clean.slice(nm + '/node_modules/'.length) : clean.replace(/^.*\/dist\//, '');
+  return `${short}:${frame.lineNumber + 1}`;
+}
+
+export function summarizeProfile(profile: CpuProfile, file: string, topN = 25): ProfileSummary {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const selfUs = new Map<number, number>();
+  // A sample's duration is the gap to the next sample (the last one gets the mean gap).
+  const total = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  const meanGap = profile.samples.length ? total / profile.samples.length : 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const gap = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : meanGap;
+    selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + Math.max(0, gap));
+  }
+  const functions = new Map<string, { frame: CallFrame; us: number }>();
+  let idleUs = 0;
+  let allUs = 0;
+  for (const [id, us] of selfUs) {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) continue;
+    allUs += us;
+    if (frame.functionName === '(idle)') {
+      idleUs += us;
+      continue;
+    }
+    const key = `${frame.functionName}|${frame.url}|${frame.lineNumber}`;
+    const entry = functions.get(key) ?? { frame, us: 0 };
+    entry.us += us;
+    functions.set(key, entry);
+  }
+  const busyUs = allUs - idleUs;
+  const pct = (us: number) => (busyUs > 0 ? Math.round((us / busyUs) * 1000) / 10 : 0);
+  const entries = [...functions.values()].sort((a, b) => b.us - a.us);
+  const modules = new Map<string, number>();
+  for (const { frame, us } of entries) {
+    const module = moduleOf(frame.url, frame.functionName);
+    modules.set(module, (modules.get(module) ?? 0) + us);
+  }
+  return {
+    file,
+    durationMs: Math.round((profile.endTime - profile.startTime) / 1000),
+    busyMs: Math.round(busyUs / 1000),
+    top: entries.slice(0, topN).map(({ frame, us }) => ({
+      functionName: frame.functionName || '(anonymous)',
+      location: location(frame),
+      module: moduleOf(frame.url, frame.functionName),
+      selfMs: Math.round(us / 100) / 10,
+      selfPct: pct(us),
+    })),
+    modules: [...modules.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, topN)
+      .map(([module, us]) => ({ module, selfMs: Math.round(us / 100) / 10, selfPct: pct(us) })),
+  };
+}

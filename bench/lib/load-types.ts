@@ -1,0 +1,28 @@
+// Messages between the orchestrator and a load-generator process (one job per process).
+
+export interface LoadJob {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  connections: number;
+  warmupSeconds: number;
+  measureSeconds: number;
+}
+
+export interface LoadSummary {
+  durationS: number;
+  /** 2xx responses completed in the measured window. */
+  ok: number;
+  /** 2xx responses per second. */
+  rps: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** Milliseconds; autocannon records whole milliseconds. */
+  latency: { p50: number; p90: number; p99: number; max: number; mean: number };
+}
+
+export type LoadMessage =
+  | { type: 'measuring' }
+  | { type: 'result'; summary: LoadSummary }
+  | { type: 'error'; message: string };

@@ -1,0 +1,99 @@
+// One measured configuration: a load run against one system, with its RSS sampled and its CPU (and, for the
+// gateway, PostgreSQL's) taken around exactly the measured window; streams at c > 1 also carry an observer
+// probe timing the first chunk under that load.
+import path from 'node:path';
+import type { Plan, Scenario } from './plan.js';
+import type { ProcessGroup } from './processes.js';
+import type { ProbeRecord, RunRecord } from './results.js';
+import type { RunningSystem } from './systems.js';
+import { chatBody } from './requests.js';
+import { runLoad } from './load.js';
+import { runProbe, type ProbeSummary } from './probe.js';
+import { RssSampler, cpuMs, postgresPids, totalCpuMs } from './proc-stats.js';
+import { round } from './stats.js';
+
+export interface MeasureContext {
+  group: ProcessGroup;
+  distDir: string;
+  runDir: string;
+  plan: Plan;
+}
+
+export async function measureRun(
+  ctx: MeasureContext,
+  system: RunningSystem,
+  scenario: Scenario,
+  concurrency: number,
+  rep: number,
+): Promise<RunRecord> {
+  const { plan } = ctx;
+  let sampler: RssSampler | undefined;
+  let cpuAtStart = 0;
+  let dbPids: number[] = [];
+  let dbCpuAtStart = 0;
+  let finished = false;
+  let observer: Promise<ProbeSummary> | undefined;
+  const load = await runLoad(
+    ctx.group,
+    ctx.distDir,
+    path.join(ctx.runDir, 'load-generator.log'),
+    {
+      url: system.url,
+      headers: { ...system.headers, 'content-type': 'application/json' },
+      body: chatBody(scenario, system.model),
+      connections: concurrency,
+      warmupSeconds: plan.warmupSeconds,
+      measureSeconds: plan.measureSeconds,
+    },
+    () => {
+      sampler = new RssSampler(system.pid);
+      cpuAtStart = cpuMs(system.pid);
+      if (system.name === 'modelgate') {
+        dbPids = postgresPids();
+        dbCpuAtStart = totalCpuMs(dbPids);
+      }
+      if (scenario === 'stream' && concurrency > 1) {
+        observer = runProbe({
+          target: system,
+          body: chatBody('stream', system.model, { probePaceMs: plan.paceMs }),
+          stream: true,
+          warmupRequests: 2,
+          maxRequests: plan.probe.maxRequests,
+          seconds: plan.measureSeconds,
+          stop: () => finished,
+        });
+      }
+    },
+  );
+  finished = true;
+  const cpuUsed = cpuMs(system.pid) - cpuAtStart;
+  const dbCpuUsed = totalCpuMs(dbPids) - dbCpuAtStart;
+  const rss = sampler?.stop() ?? { maxMb: 0, lastMb: 0 };
+  const observed = await observer;
+  const completed = Math.max(1, load.ok + (observed?.requests ?? 0));
+  return {
+    rep,
+    system: system.name,
+    scenario,
+    concurrency,
+    load: { ...load, rps: round(load.rps, 1), latency: { ...load.latency, mean: round(load.latency.mean, 2) } },
+    rssMaxMb: round(rss.maxMb, 1),
+    cpuMsPerRequest: round(cpuUsed / completed, 3),
+    ...(system.name === 'modelgate' ? { dbCpuMsPerRequest: round(dbCpuUsed / completed, 3) } : {}),
+    ...(observed ? { observer: observed } : {}),
+  };
+}
+
+/** The c=1 precise probe of one scenario (streams paced and stamped, so buffering would show). */
+export async function measureProbe(ctx: MeasureContext, system: RunningSystem, scenario: Scenario, rep: number): Promise<ProbeRecord> {
+  const stream = scenario === 'stream';
+  const summary = await runProbe({
+    target: system,
+    body: chatBody(scenario, system.model, stream ? { probePaceMs: ctx.plan.paceMs } : {}),
+    stream,
+    warmupRequests: ctx.plan.probe.warmupRequests,
+    maxRequests: ctx.plan.probe.maxRequests,
+    seconds: ctx.plan.probe.seconds,
+  });
+  return { rep, system: system.name, scenario, ...summary };
+}

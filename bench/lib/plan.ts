@@ -1,0 +1,70 @@
+// What one benchmark run measures and for how long. `full` is `make bench` (< 15 min), `quick` is
+// `make bench-quick` (~45 s). BENCH_* variables shorten runs while developing the benchmark itself.
+
+export type Scenario = 'json' | 'stream' | 'prompt64k';
+export type SystemName = 'mock' | 'passthrough' | 'modelgate' | 'portkey';
+
+export const SYSTEM_LABELS: Record<SystemName, string> = {
+  mock: 'mock upstream (direct)',
+  passthrough: 'bare Koa + undici pass-through',
+  modelgate: 'Modelgate',
+  portkey: 'Portkey gateway 1.15.2',
+};
+
+export const SCENARIO_LABELS: Record<Scenario, string> = {
+  json: 'non-streaming',
+  stream: 'streaming (SSE, 20 chunks)',
+  prompt64k: 'non-streaming, 64 KB prompt',
+};
+
+export interface Plan {
+  mode: 'quick' | 'full';
+  grid: { scenario: Scenario; concurrency: number }[];
+  reps: number;
+  warmupSeconds: number;
+  measureSeconds: number;
+  /** c=1 precise probes (sub-millisecond timing): which requests, and the bound of each. */
+  probe: { scenarios: Scenario[]; seconds: number; maxRequests: number; warmupRequests: number };
+  /** Milliseconds between stamped chunks of probe streams. */
+  paceMs: number;
+  /** Leak check: seconds of mixed load at c=64 on Modelgate (0 = skip). */
+  leakSeconds: number;
+  /** CPU profile: seconds per scenario under `node --cpu-prof` (0 = skip). */
+  profileSeconds: number;
+}
+
+function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Plan {
+  if (mode !== 'quick' && mode !== 'full') throw new Error(`mode must be quick or full, got "${mode}"`);
+  const full = mode === 'full';
+  const grid: Plan['grid'] = full
+    ? (['json', 'stream', 'prompt64k'] as const).flatMap((scenario) => [1, 16, 64].map((concurrency) => ({ scenario, concurrency })))
+    : [
+        { scenario: 'json', concurrency: 1 },
+        { scenario: 'json', concurrency: 16 },
+        { scenario: 'stream', concurrency: 16 },
+      ];
+  return {
+    mode,
+    grid,
+    reps: envNumber(env, 'BENCH_REPS', full ? 2 : 1),
+    warmupSeconds: envNumber(env, 'BENCH_WARMUP_SECONDS', full ? 2 : 1),
+    measureSeconds: envNumber(env, 'BENCH_MEASURE_SECONDS', full ? 5 : 2),
+    probe: {
+      scenarios: full ? ['json', 'stream', 'prompt64k'] : ['json', 'stream'],
+      seconds: envNumber(env, 'BENCH_PROBE_SECONDS', full ? 2 : 1),
+      maxRequests: 2_000,
+      warmupRequests: 50,
+    },
+    paceMs: 1,
+    leakSeconds: envNumber(env, 'BENCH_LEAK_SECONDS', full ? 60 : 0),
+    profileSeconds: envNumber(env, 'BENCH_PROFILE_SECONDS', full ? 8 : 0),
+  };
+}

@@ -1,0 +1,142 @@
+// A precise client for one connection at a time: latency with sub-millisecond resolution (autocannon records
+// whole milliseconds), time to the first streamed content chunk, and how long each stamped chunk took from the
+// mock's write to our read (a system that holds chunks back shows it here). Also validates every answer.
+import http from 'node:http';
+import { SseEventSplitter, chunkContent } from './sse-events.js';
+import { COMPLETION_TOKENS, readStamp } from '../mock-replies.js';
+import { percentile, round } from './stats.js';
+
+export interface ProbeTarget {
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface ProbeSample {
+  totalMs: number;
+  /** Streams: request start → first non-empty content chunk. */
+  firstChunkMs?: number;
+  /** Streams: per stamped chunk, mock write → probe read. */
+  chunkDelaysMs: number[];
+}
+
+export interface ProbeSummary {
+  requests: number;
+  failures: number;
+  firstFailure?: string;
+  latency?: { p50: number; p99: number; max: number };
+  firstChunk?: { p50: number; p99: number; max: number };
+  chunkDelay?: { p50: number; p99: number; max: number };
+}
+
+const MONOTONIC_TO_MS = 1e-6;
+
+export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, stream: boolean): Promise<ProbeSample> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = http.request(target.url, {
+      method: 'POST',
+      agent,
+      headers: { ...target.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('probe request timed out after 10 s')));
+    req.once('error', reject);
+    req.once('response', (res) => {
+      res.setEncoding('utf8');
+      const splitter = new SseEventSplitter();
+      let text = '';
+      let firstChunkMs: number | undefined;
+      let contentChunks = 0;
+      let done = false;
+      const chunkDelaysMs: number[] = [];
+      res.on('data', (piece: string) => {
+        const now = process.hrtime.bigint();
+        if (res.statusCode !== 200 || !stream) {
+          text += piece;
+          return;
+        }
+        for (const data of splitter.push(piece)) {
+          if (data === '[DONE]') done = true;
+          const content = chunkContent(data);
+          if (content === undefined) continue;
+          contentChunks++;
+          firstChunkMs ??= Number(now - started) * MONOTONIC_TO_MS;
+          const sentAt = readStamp(content);
+          if (sentAt !== undefined) chunkDelaysMs.push(Number(now - sentAt) * MONOTONIC_TO_MS);
+        }
+      });
+      res.once('error', reject);
+      res.once('end', () => {
+        const totalMs = Number(process.hrtime.bigint() - started) * MONOTONIC_TO_MS;
+        if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
+        if (stream && (!done || contentChunks !== COMPLETION_TOKENS)) {
+          return reject(new Error(`stream ended with ${contentChunks}/${COMPLETION_TOKENS} content chunks${done ? '' : ' and no [DONE]'}`));
+        }
+        if (!stream && !validCompletion(text)) return reject(new Error(`not a chat completion: ${text.slice(0, 300)}`));
+        resolve({ totalMs, firstChunkMs, chunkDelaysMs });
+      });
+    });
+    req.end(body);
+  });
+}
+
+function validCompletion(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] };
+    return typeof parsed.choices?.[0]?.message?.content === 'string';
+  } catch {
+    return false;
+  }
+}
+
+export interface ProbeLoopOptions {
+  target: ProbeTarget;
+  body: string;
+  stream: boolean;
+  /** Unmeasured requests first (connection set-up, JIT). */
+  warmupRequests: number;
+  maxRequests: number;
+  /** Stop after this long, or when `stop` returns true. */
+  seconds: number;
+  stop?: () => boolean;
+}
+
+/** Sequential requests over one keep-alive connection; a failure is counted, never thrown. */
+export async function runProbe(options: ProbeLoopOptions): Promise<ProbeSummary> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const samples: ProbeSample[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
+  try {
+    for (let i = 0; i < options.warmupRequests; i++) {
+      await probeOnce(agent, options.target, options.body, options.stream).catch(() => undefined);
+    }
+    const deadline = performance.now() + options.seconds * 1000;
+    while (samples.length + failures < options.maxRequests && performance.now() < deadline && !options.stop?.()) {
+      try {
+        samples.push(await probeOnce(agent, options.target, options.body, options.stream));
+      } catch (err) {
+        failures++;
+        firstFailure ??= (err as Error).message;
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+  return summarizeProbe(samples, failures, firstFailure);
+}
+
+function spread(values: number[]): { p50: number; p99: number; max: number } | undefined {
+  if (values.length === 0) return undefined;
+  return { p50: round(percentile(values, 50)!, 3), p99: round(percentile(values, 99)!, 3), max: round(Math.max(...values), 3) };
+}
+
+export function summarizeProbe(samples: ProbeSample[], failures: number, firstFailure?: string): ProbeSummary {
+  return {
+    requests: samples.length,
+    failures,
+    ...(firstFailure ? { firstFailure } : {}),
+    latency: spread(samples.map((s) => s.totalMs)),
+    firstChunk: spread(samples.flatMap((s) => (s.firstChunkMs === undefined ? [] : [s.firstChunkMs]))),
+    chunkDelay: spread(samples.flatMap((s) => s.chunkDelaysMs)),
+  };
+}

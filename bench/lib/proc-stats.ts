@@ -1,0 +1,75 @@
+// Resident memory and CPU time of processes, read from /proc (Linux). CPU comes from two snapshots around a
+// measured window; RSS is sampled during it, because the peak is what a capacity plan needs.
+import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+export function rssBytes(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** User + system CPU milliseconds the process has used so far (0 when it is gone). */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name (which may contain spaces); utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** PIDs of the PostgreSQL server processes (postmaster and backends): the database's share of a request. */
+export function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+    } catch {
+      // Gone between readdir and read.
+    }
+  }
+  return pids;
+}
+
+export function totalCpuMs(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+}
+
+/** Samples the RSS of one process every `intervalMs` until stopped. */
+export class RssSampler {
+  readonly samples: { atMs: number; bytes: number }[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private readonly started = performance.now();
+
+  constructor(private readonly pid: number, intervalMs = 250) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+  }
+
+  stop(): { maxMb: number; lastMb: number } {
+    clearInterval(this.timer);
+    this.sample();
+    const mb = this.samples.map((s) => s.bytes / 1024 / 1024);
+    return { maxMb: mb.length ? Math.max(...mb) : 0, lastMb: mb.length ? mb[mb.length - 1] : 0 };
+  }
+
+  private sample(): void {
+    const bytes = rssBytes(this.pid);
+    if (bytes !== undefined) this.samples.push({ atMs: performance.now() - this.started, bytes });
+  }
+}

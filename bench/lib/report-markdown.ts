@@ -1,0 +1,168 @@
+// results/<mode>.md: targets first, then each figure side by side with its ratio to the peers, then every run.
+import { SCENARIO_LABELS, SYSTEM_LABELS, type Scenario, type SystemName } from './plan.js';
+import type { BenchResults } from './results.js';
+import { cell, difference, probeCell, ratio } from './aggregate.js';
+
+function table(headers: string[], rows: (string | number | undefined)[][]): string {
+  const line = (cells: (string | number | undefined)[]) => `| ${cells.map((c) => (c === undefined ? '—' : String(c))).join(' | ')} |`;
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const x = (v: number | undefined) => (v === undefined ? undefined : `${v.toFixed(2)}×`);
+const ms = (v: number | undefined, digits = 2) => (v === undefined ? undefined : v.toFixed(digits));
+const signed = (v: number | undefined) => (v === undefined ? undefined : `${v >= 0 ? '+' : ''}${v.toFixed(3)}`);
+
+function scenarioGrid(results: BenchResults): Map<Scenario, number[]> {
+  const grid = new Map<Scenario, number[]>();
+  for (const { scenario, concurrency } of results.plan.grid) grid.set(scenario, [...(grid.get(scenario) ?? []), concurrency]);
+  return grid;
+}
+
+function header(results: BenchResults): string {
+  const m = results.machine;
+  const p = results.plan;
+  return [
+    `# Modelgate benchmark — ${results.mode} run`,
+    '',
+    `Run ${results.startedAt} (${Math.round(results.durationS)} s) on ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}, Linux ${m.kernel}` +
+      ` (load average at start ${m.loadAverageAtStart.map((v) => v.toFixed(2)).join(' ')})` +
+      (results.git ? `, commit ${results.git.commit.slice(0, 10)}${results.git.dirty ? ' + uncommitted changes' : ''}` : '') + '.',
+    '',
+    `Every configuration: ${p.warmupSeconds} s warm-up, then ${p.measureSeconds} s measured with autocannon (closed loop, its own process), ` +
+      `${p.reps} repetition(s), systems interleaved. Figures are medians over repetitions; ratios compare systems measured in the same run. ` +
+      `c=1 latencies come from a sequential probe with sub-millisecond timing (autocannon records whole milliseconds). ` +
+      `Streams in probes are stamped by the mock and paced ${p.paceMs} ms apart. Reproduce with \`make bench${results.mode === 'quick' ? '-quick' : ''}\`.`,
+    ...(results.skipped.length ? ['', ...results.skipped.map((s) => `**Skipped:** ${SYSTEM_LABELS[s.system]} — ${s.reason}`)] : []),
+  ].join('\n');
+}
+
+function targetsSection(results: BenchResults): string {
+  const verdict = (pass: boolean | null) => (pass === null ? 'not measured' : pass ? '**pass**' : '**FAIL**');
+  return ['## Targets', '', table(['target', 'measured', 'result'], results.targets.map((t) => [t.description, t.measured, verdict(t.pass)]))].join('\n');
+}
+
+function throughputSection(results: BenchResults, grid: Map<Scenario, number[]>): string {
+  const systems = results.systems;
+  const out = ['## Throughput (2xx responses/s)', ''];
+  for (const [scenario, concurrencies] of grid) {
+    out.push(`### ${SCENARIO_LABELS[scenario]}`, '');
+    const rows = concurrencies.map((c) => {
+      const cells = new Map(systems.map((s) => [s, cell(results, s, scenario, c)] as const));
+      const mg = cells.get('modelgate')?.rps;
+      return [
+        `c=${c}`,
+        ...systems.map((s) => {
+          const v = cells.get(s);
+          return v ? `${v.rps}${v.rpsRuns.length > 1 ? ` (${v.rpsRuns.join(', ')})` : ''}${v.failures ? ` ⚠ ${v.failures} failed` : ''}` : undefined;
+        }),
+        x(ratio(mg, cells.get('portkey')?.rps)),
+        x(ratio(mg, cells.get('passthrough')?.rps)),
+        x(ratio(mg, cells.get('mock')?.rps)),
+      ];
+    });
+    out.push(table(['', ...systems.map((s) => SYSTEM_LABELS[s]), 'Modelgate ÷ Portkey', 'Modelgate ÷ pass-through', 'Modelgate ÷ mock'], rows), '');
+  }
+  return out.join('\n');
+}
+
+function latencySection(results: BenchResults, grid: Map<Scenario, number[]>): string {
+  const systems = results.systems;
+  const rows: (string | undefined)[][] = [];
+  for (const [scenario, concurrencies] of grid) {
+    for (const c of concurrencies) {
+      rows.push([`${SCENARIO_LABELS[scenario]}, c=${c}`, ...systems.map((s) => {
+        const v = cell(results, s, scenario, c);
+        return v ? `${v.p50} / ${v.p99}` : undefined;
+      })]);
+    }
+  }
+  return ['## Latency under load (ms, p50 / p99, whole-millisecond resolution)', '', table(['', ...systems.map((s) => SYSTEM_LABELS[s])], rows)].join('\n');
+}
+
+function probeSection(results: BenchResults): string {
+  const out = ['## Added latency at c=1 (sequential probe, ms)', ''];
+  const rows: (string | undefined)[][] = [];
+  for (const scenario of results.plan.probe.scenarios.filter((s) => s !== 'stream')) {
+    const mock = probeCell(results, 'mock', scenario);
+    for (const s of results.systems) {
+      const p = probeCell(results, s, scenario);
+      if (!p) continue;
+      rows.push([SCENARIO_LABELS[scenario], SYSTEM_LABELS[s], ms(p.p50, 3), ms(p.p99, 3),
+        s === 'mock' ? undefined : signed(difference(p.p50, mock?.p50)), s === 'mock' ? undefined : signed(difference(p.p99, mock?.p99)),
+        `${p.requests}${p.failures ? ` ⚠ ${p.failures} failed` : ''}`]);
+    }
+  }
+  out.push(table(['request', 'system', 'p50', 'p99', 'added p50', 'added p99', 'requests'], rows), '');
+  out.push('## Streaming: time to first content chunk and per-chunk delay (ms)', '');
+  out.push('Per-chunk delay: from the mock writing a stamped chunk to the client reading it. A system that held chunks back would add at least one pacing interval. ' +
+    'Under load: one extra probe connection beside the autocannon connections.', '');
+  const mock = probeCell(results, 'mock', 'stream');
+  const loadC = [...new Set(results.plan.grid.filter((g) => g.scenario === 'stream' && g.concurrency > 1).map((g) => g.concurrency))];
+  const streamRows = results.systems.map((s) => {
+    const p = probeCell(results, s, 'stream');
+    return [SYSTEM_LABELS[s as SystemName], ms(p?.firstChunkP50, 3), ms(p?.firstChunkP99, 3), s === 'mock' ? undefined : signed(difference(p?.firstChunkP50, mock?.firstChunkP50)),
+      ms(p?.chunkDelayP50, 3), ms(p?.chunkDelayP99, 3), ms(p?.chunkDelayMax, 3),
+      ...loadC.map((c) => {
+        const v = cell(results, s, 'stream', c);
+        return v?.firstChunkP50 === undefined ? undefined : `${ms(v.firstChunkP50)} / ${ms(v.firstChunkP99)}`;
+      })];
+  });
+  out.push(table(['system', 'first chunk p50', 'p99', 'added p50', 'chunk delay p50', 'p99', 'max', ...loadC.map((c) => `first chunk at c=${c} (p50 / p99)`)], streamRows));
+  return out.join('\n');
+}
+
+function resourcesSection(results: BenchResults, grid: Map<Scenario, number[]>): string {
+  const rows: (string | undefined)[][] = [];
+  for (const [scenario, concurrencies] of grid) {
+    for (const c of concurrencies) {
+      rows.push([`${SCENARIO_LABELS[scenario]}, c=${c}`, ...results.systems.map((s) => {
+        const v = cell(results, s, scenario, c);
+        if (!v) return undefined;
+        const db = v.dbCpuMsPerRequest === undefined ? '' : ` + ${v.dbCpuMsPerRequest} db`;
+        return `${v.rssMaxMb} MB, ${v.cpuMsPerRequest}${db} ms`;
+      })]);
+    }
+  }
+  return ['## Memory (peak RSS) and CPU per request', '', 'CPU is the process\'s own user+system time over the measured window ÷ completed requests; for Modelgate, "db" is PostgreSQL\'s CPU per request.', '',
+    table(['', ...results.systems.map((s) => SYSTEM_LABELS[s])], rows)].join('\n');
+}
+
+function extrasSection(results: BenchResults): string {
+  const out: string[] = [];
+  if (results.leak) {
+    const l = results.leak;
+    out.push('## Leak check (Modelgate)', '', `${l.seconds} s at c=${l.concurrency} (half streaming, half not), ${Math.round(l.rps)} req/s, ${l.failures} failures. ` +
+      `RSS median of the first 10 s ${l.startMb} MB, of the last 10 s ${l.endMb} MB, peak ${l.maxMb} MB, trend ${l.slopeMbPerMin} MB/min → ${l.pass ? 'no growth' : '**growth**'}.`, '');
+  }
+  if (results.accounting) {
+    const a = results.accounting;
+    out.push('## Metering check', '', `Generations recorded: ${Object.entries(a.generations).map(([k, v]) => `${v} ${k}`).join(', ')}; ` +
+      `${a.debitRows} ledger debits totalling ${a.debitedUsd.toFixed(6)} USD (recorded costs ${a.recordedCostUsd.toFixed(6)} USD); reserved credits left ${a.reservedLeftNanos} nanos → ${a.consistent ? 'consistent' : '**inconsistent**'}. ` +
+      '(Aborted generations are requests autocannon left in flight when a timed run ended.)', '');
+  }
+  if (results.gatewayLog) {
+    out.push(`Gateway log (info level, to a file): ${results.gatewayLog.lines} lines, ${results.gatewayLog.errors} errors, ${results.gatewayLog.warnings} warnings.`, '');
+  }
+  if (results.profile) {
+    const p = results.profile;
+    out.push('## Where Modelgate spends its CPU', '', `\`node --cpu-prof\` under non-streaming then streaming load at c=16: ${p.busyMs} ms busy of ${p.durationMs} ms. Self time, % of busy time.`, '',
+      table(['module', 'self %'], p.modules.slice(0, 15).map((m) => [m.module, m.selfPct.toFixed(1)])), '',
+      table(['function', 'location', 'self %'], p.top.map((f) => [`\`${f.functionName}\``, f.location, f.selfPct.toFixed(1)])), '');
+  }
+  return out.join('\n');
+}
+
+function rawSection(results: BenchResults): string {
+  const rows = results.runs.map((r) => [r.rep, SYSTEM_LABELS[r.system], SCENARIO_LABELS[r.scenario], r.concurrency, r.load.rps, r.load.latency.p50, r.load.latency.p99,
+    r.load.non2xx + r.load.errors, r.rssMaxMb, r.cpuMsPerRequest, r.observer?.firstChunk ? `${r.observer.firstChunk.p50} / ${r.observer.firstChunk.p99}` : undefined]);
+  const probes = results.probes.map((p) => [p.rep, SYSTEM_LABELS[p.system], SCENARIO_LABELS[p.scenario], p.requests, p.failures, ms(p.latency?.p50, 3), ms(p.latency?.p99, 3),
+    ms(p.firstChunk?.p50, 3), ms(p.chunkDelay?.p99, 3)]);
+  return ['## Every run', '', table(['rep', 'system', 'request', 'c', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'peak RSS MB', 'CPU ms/req', 'first chunk ms (p50 / p99)'], rows), '',
+    table(['rep', 'system', 'probe', 'requests', 'failed', 'p50 ms', 'p99 ms', 'first chunk p50', 'chunk delay p99'], probes)].join('\n');
+}
+
+export function renderMarkdown(results: BenchResults, chartFile: string): string {
+  const grid = scenarioGrid(results);
+  return [header(results), targetsSection(results), `![throughput and latency against concurrency](${chartFile})`, throughputSection(results, grid),
+    latencySection(results, grid), probeSection(results), resourcesSection(results, grid), extrasSection(results), rawSection(results), ''].join('\n\n');
+}

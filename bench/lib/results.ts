@@ -1,0 +1,68 @@
+// The shape of results/<mode>.json: every run and probe as measured, plus the derived checks.
+import type { Plan, Scenario, SystemName } from './plan.js';
+import type { LoadSummary } from './load-types.js';
+import type { ProbeSummary } from './probe.js';
+import type { AccountingSummary } from './scratch-database.js';
+import type { ProfileSummary } from './cpu-profile.js';
+
+export interface RunRecord {
+  rep: number;
+  system: SystemName;
+  scenario: Scenario;
+  concurrency: number;
+  load: LoadSummary;
+  rssMaxMb: number;
+  /** CPU of the system's own process per completed request. */
+  cpuMsPerRequest: number;
+  /** Modelgate only: CPU of all PostgreSQL processes per completed request. */
+  dbCpuMsPerRequest?: number;
+  /** Streams at c > 1: one extra probe connection measuring time to first chunk under this load. */
+  observer?: ProbeSummary;
+}
+
+export interface ProbeRecord extends ProbeSummary {
+  rep: number;
+  system: SystemName;
+  scenario: Scenario;
+}
+
+export interface LeakResult {
+  seconds: number;
+  concurrency: number;
+  samples: { s: number; mb: number }[];
+  startMb: number;
+  endMb: number;
+  maxMb: number;
+  slopeMbPerMin: number;
+  rps: number;
+  failures: number;
+  pass: boolean;
+}
+
+export interface TargetResult {
+  id: string;
+  description: string;
+  measured: string;
+  /** null when the run did not measure it (quick mode, or a system was skipped). */
+  pass: boolean | null;
+}
+
+export interface BenchResults {
+  schema: 'modelgate-bench/1';
+  mode: Plan['mode'];
+  startedAt: string;
+  finishedAt: string;
+  durationS: number;
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; kernel: string; loadAverageAtStart: number[] };
+  git?: { commit: string; dirty: boolean };
+  plan: Plan;
+  systems: SystemName[];
+  skipped: { system: SystemName; reason: string }[];
+  runs: RunRecord[];
+  probes: ProbeRecord[];
+  leak?: LeakResult;
+  profile?: ProfileSummary;
+  accounting?: AccountingSummary;
+  gatewayLog?: { lines: number; errors: number; warnings: number };
+  targets: TargetResult[];
+}

@@ -1,0 +1,89 @@
+// The issue's targets, checked against what this run measured (never asserted): each gets the measured
+// figure and pass/fail, or null when this run did not measure it.
+import type { BenchResults, TargetResult } from './results.js';
+import { cell, difference, probeCell, ratio } from './aggregate.js';
+
+function fmt(value: number | undefined, unit = '', digits = 2): string {
+  return value === undefined ? 'not measured' : `${value.toFixed(digits)}${unit}`;
+}
+
+function check(value: number | undefined, ok: (v: number) => boolean): boolean | null {
+  return value === undefined ? null : ok(value);
+}
+
+export function evaluateTargets(results: BenchResults): TargetResult[] {
+  const mg16 = cell(results, 'modelgate', 'json', 16);
+  const vsPortkey = ratio(mg16?.rps, cell(results, 'portkey', 'json', 16)?.rps);
+  const vsBare = ratio(mg16?.rps, cell(results, 'passthrough', 'json', 16)?.rps);
+  const mgJson = probeCell(results, 'modelgate', 'json');
+  const mockJson = probeCell(results, 'mock', 'json');
+  const addedP50 = difference(mgJson?.p50, mockJson?.p50);
+  const addedP99 = difference(mgJson?.p99, mockJson?.p99);
+  const mgStream = probeCell(results, 'modelgate', 'stream');
+  const mockStream = probeCell(results, 'mock', 'stream');
+  const ttfcAdded = difference(mgStream?.firstChunkP50, mockStream?.firstChunkP50);
+  const delayAdded = difference(mgStream?.chunkDelayP99, mockStream?.chunkDelayP99);
+  const pace = results.plan.paceMs;
+  const rss64 = results.runs.filter((r) => r.system === 'modelgate' && r.concurrency === 64).map((r) => r.rssMaxMb);
+  const rssMax = rss64.length ? Math.max(...rss64) : undefined;
+  const leak = results.leak;
+  const accounting = results.accounting;
+  return [
+    {
+      id: 'throughput-vs-portkey',
+      description: 'non-streaming req/s at c=16 ≥ 4× Portkey',
+      measured: vsPortkey === undefined ? 'not measured' : `${vsPortkey.toFixed(2)}× (${mg16?.rps} vs ${cell(results, 'portkey', 'json', 16)?.rps} req/s)`,
+      pass: check(vsPortkey, (v) => v >= 4),
+    },
+    {
+      id: 'throughput-vs-passthrough',
+      description: 'non-streaming req/s at c=16 ≥ 60% of the bare pass-through',
+      measured: vsBare === undefined ? 'not measured' : `${(vsBare * 100).toFixed(0)}% (${mg16?.rps} vs ${cell(results, 'passthrough', 'json', 16)?.rps} req/s)`,
+      pass: check(vsBare, (v) => v >= 0.6),
+    },
+    {
+      id: 'added-latency-p50',
+      description: 'added latency over the direct mock at c=1, p50 ≤ 1 ms',
+      measured: `${fmt(addedP50, ' ms', 3)} (${fmt(mgJson?.p50, '', 3)} vs ${fmt(mockJson?.p50, ' ms', 3)})`,
+      pass: check(addedP50, (v) => v <= 1),
+    },
+    {
+      id: 'added-latency-p99',
+      description: 'added latency over the direct mock at c=1, p99 ≤ 5 ms',
+      measured: `${fmt(addedP99, ' ms', 3)} (${fmt(mgJson?.p99, '', 3)} vs ${fmt(mockJson?.p99, ' ms', 3)})`,
+      pass: check(addedP99, (v) => v <= 5),
+    },
+    {
+      id: 'first-chunk-added-p50',
+      description: 'streaming: time to first chunk added over the mock, p50 ≤ 1 ms',
+      measured: `${fmt(ttfcAdded, ' ms', 3)} (${fmt(mgStream?.firstChunkP50, '', 3)} vs ${fmt(mockStream?.firstChunkP50, ' ms', 3)})`,
+      pass: check(ttfcAdded, (v) => v <= 1),
+    },
+    {
+      id: 'no-chunk-buffered',
+      description: `streaming: no chunk held back (every chunk its own event; p99 per-chunk delay added < the ${pace} ms pacing)`,
+      measured: `${fmt(delayAdded, ' ms', 3)} added p99 chunk delay; ${mgStream?.failures ?? 0} malformed streams`,
+      pass: check(delayAdded, (v) => v < pace && (mgStream?.failures ?? 0) === 0),
+    },
+    {
+      id: 'rss-c64',
+      description: 'gateway RSS at c=64 ≤ 200 MB',
+      measured: fmt(rssMax, ' MB', 1),
+      pass: check(rssMax, (v) => v <= 200),
+    },
+    {
+      id: 'no-leak',
+      description: `no RSS growth across a ${leak?.seconds ?? 60} s run at c=64 (last 10 s within 10% of the first 10 s)`,
+      measured: leak ? `${leak.startMb} → ${leak.endMb} MB (slope ${leak.slopeMbPerMin} MB/min, max ${leak.maxMb} MB)` : 'not measured',
+      pass: leak ? leak.pass : null,
+    },
+    {
+      id: 'metering',
+      description: 'real metering: every request settled, no reservation left, debits = recorded costs',
+      measured: accounting
+        ? `${Object.entries(accounting.generations).map(([k, v]) => `${v} ${k}`).join(', ')}; ${accounting.debitRows} debits, ${accounting.debitedUsd.toFixed(6)} USD; reserved left ${accounting.reservedLeftNanos}`
+        : 'not measured',
+      pass: accounting ? accounting.consistent && (accounting.generations.success ?? 0) > 0 : null,
+    },
+  ];
+}
