@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NPM ?= npm
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 
-.PHONY: install generate check-generated build run test test-unit typecheck lint clean
+.PHONY: install generate check-generated build run test test-unit typecheck lint clean bench bench-quick
 
 install: $(NODE_MODULES_STAMP)
 
@@ -38,3 +38,12 @@ test: install check-generated typecheck
 
 clean:
 	rm -rf dist .modelgate
+
+## Gateway overhead side by side with the mock upstream, a bare Koa pass-through and Portkey, on PostgreSQL with
+## real metering; writes bench/results/full.{md,json,svg} (bench/README.md). Under 15 minutes.
+bench: build
+	bash bench/run.sh full
+
+## A ~45 s subset of `make bench`; writes bench/results/quick.{md,json,svg}.
+bench-quick: build
+	bash bench/run.sh quick

@@ -9,6 +9,7 @@ import { usersCommand } from './cli/users.js';
 import { keysCommand } from './cli/keys.js';
 import { tokensCommand } from './cli/tokens.js';
 import { creditsCommand } from './cli/credits.js';
+import { passCommand } from './cli/pass.js';
 import { ProviderConfigError } from './providers/registry.js';
 import { CatalogError } from './catalog/catalog-error.js';
 
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
   keys: keysCommand,
   tokens: tokensCommand,
   credits: creditsCommand,
+  pass: passCommand,
 };
 
 const HELP = `modelgate — LLM model gateway
@@ -32,7 +34,10 @@ const HELP = `modelgate — LLM model gateway
   modelgate keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N]   per-key limits ("default" resets)
   modelgate tokens create --email E [--json]        create an account auth token
   modelgate credits add --email E --usd N           add (or, negative, remove) credits
-  modelgate credits show --email E                  show a user's credit account`;
+  modelgate credits show --email E                  show a user's credit account
+  modelgate pass grant --email E [--months N]       add N months (default 1) of the 9.99 USD flat subscription
+  modelgate pass revoke --email E                   end a user's current and prepaid subscription periods
+  modelgate pass show --email E                     show subscription periods and quota usage (JSON)`;
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = defaultIo): Promise<number> {
   const [name, ...args] = argv;

@@ -33,7 +33,8 @@ export interface OpenedDatabase {
  * migrate: call `migrateToLatest(db)` next.
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
-  const opened = options.databaseUrl !== undefined ? openPostgres(options.databaseUrl, options) : await openEmbedded(options);
+  const opened =
+    options.databaseUrl !== undefined ? openPostgres(options.databaseUrl, options) : await openEmbedded(options);
   if (options.schema !== undefined) {
     try {
       await createSchemaIfMissing(opened.db, options.schema);

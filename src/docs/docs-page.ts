@@ -43,6 +43,8 @@ export function renderDocsPage(options: DocsPageOptions): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${escapeHtml(options.title)}</title>
+    <!-- No favicon file: without this line browsers request /favicon.ico and log a 404. -->
+    <link rel="icon" href="data:," />
     <link rel="alternate" type="application/json" href="${escapeHtml(options.specUrl)}" title="OpenAPI document" />
   </head>
   <body>

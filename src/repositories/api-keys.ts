@@ -78,10 +78,19 @@ export async function touchApiKeysLastUsed(db: DbOrTrx, ids: string[], at: Date)
 }
 
 /** Updates per-key limits of an active key; returns the updated row, or `undefined` if there is none. */
-export async function setApiKeyLimits(db: DbOrTrx, keyId: string, limits: ApiKeyLimits): Promise<ApiKeyRow | undefined> {
-  const changes = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as ApiKeyLimits;
+export async function setApiKeyLimits(
+  db: DbOrTrx,
+  keyId: string,
+  limits: ApiKeyLimits,
+): Promise<ApiKeyRow | undefined> {
+  const changes = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) as ApiKeyLimits;
   if (Object.keys(changes).length === 0) {
-    return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('deleted_at', 'is', null).executeTakeFirst();
+    return db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', keyId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
   return db
     .updateTable('api_keys')

@@ -106,7 +106,10 @@ export async function grantCredits(
  * Holds `amountNanos` of the unreserved balance, atomically: one conditional UPDATE, so concurrent
  * reservations on any number of instances can never together exceed the balance.
  */
-export async function reserveCredits(db: DbOrTrx, input: { userId: string; amountNanos: bigint }): Promise<ReserveResult> {
+export async function reserveCredits(
+  db: DbOrTrx,
+  input: { userId: string; amountNanos: bigint },
+): Promise<ReserveResult> {
   const { userId, amountNanos } = input;
   if (amountNanos < 0n) throw new RangeError('amountNanos must not be negative');
   if (amountNanos === 0n) return { ok: true };

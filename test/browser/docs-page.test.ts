@@ -26,6 +26,9 @@ const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', impo
 const summaries: string[] = Object.values(doc.paths as Record<string, Record<string, { summary?: string }>>)
   .flatMap((item) => Object.values(item).map((op) => op.summary))
   .filter((s): s is string => typeof s === 'string');
+const firstSentences: string[] = Object.values(doc.paths as Record<string, Record<string, { description?: string }>>)
+  .flatMap((item) => Object.values(item).map((op) => op.description?.split(/[.:]/)[0]))
+  .filter((s): s is string => typeof s === 'string' && s.length > 10);
 
 if (!AVAILABLE && !REQUIRED) {
   console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
@@ -52,8 +55,12 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
     page.on('request', (req) => {
       if (!req.url().startsWith(gw.url) && !req.url().startsWith('data:') && !req.url().startsWith('blob:')) foreign.push(req.url());
     });
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`${res.status()} ${res.url()}`);
+    });
     page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(msg.text());
+      // A failed load is reported above with its URL; the console repeats it without one.
+      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(msg.text());
     });
     page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
 
@@ -63,6 +70,10 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
     await page.getByText(doc.info.title, { exact: false }).first().waitFor({ timeout: 20_000 });
     for (const summary of summaries) {
       await page.getByText(summary, { exact: true }).first().waitFor({ state: 'attached', timeout: 10_000 });
+    }
+    // Not only the navigation: the operation bodies render too (the description's first sentence of each).
+    for (const description of firstSentences) {
+      await page.getByText(description, { exact: false }).first().waitFor({ state: 'attached', timeout: 10_000 });
     }
     const requestedDocument = await page.evaluate(() =>
       performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/api/v1/openapi.json')),

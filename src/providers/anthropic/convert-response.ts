@@ -3,7 +3,7 @@
 // carry (server tool results, citations' extras) are skipped; the reply's text and tool calls still count.
 import type { ReasoningDetail, ToolCall } from '../../chat/types.js';
 import type { AdapterCompletion } from '../adapter.js';
-import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../openai-compatible/payload-readers.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { normalizeUsage, readUsage } from './convert-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';

@@ -2,7 +2,7 @@
 // prompt; cache reads and cache writes are reported beside it, so the gateway's promptTokens is the sum.
 // Thinking tokens are billed inside output_tokens and not reported separately, so reasoningTokens is 0.
 import type { NormalizedUsage } from '../adapter.js';
-import { readCount, readRecord } from '../openai-compatible/payload-readers.js';
+import { readCount, readRecord } from '../payload-readers.js';
 
 export interface UsageCounts {
   input?: number;

@@ -2,7 +2,7 @@
 // the OpenAI-compatible adapter: the client learns what it can fix (400, 404, 429) and nothing about the
 // gateway's own Anthropic account, whose failures (key, billing, spend limits) become 502.
 import type { StreamErrorCode, UpstreamErrorInfo } from '../adapter.js';
-import { parseRetryAfter } from '../openai-compatible/parse-retry-after.js';
+import { parseRetryAfter } from '../parse-retry-after.js';
 import { readAnthropicError, redactMessage, STATUS_OF_TYPE, type AnthropicError } from './read-error.js';
 
 type Headers = Record<string, string | string[] | undefined>;

@@ -1,7 +1,7 @@
 // Reads Anthropic's error body `{type:"error", error:{type, message, details?}, request_id}` (the same
 // object arrives as the data of an in-stream `error` event). Bodies from proxies in front of the API
 // (Cloudflare's 413, HTML pages) are tolerated: whatever cannot be read is simply absent.
-import { isRecord, readRecord, readString } from '../openai-compatible/payload-readers.js';
+import { isRecord, readRecord, readString } from '../payload-readers.js';
 
 export interface AnthropicError {
   /** invalid_request_error, authentication_error, rate_limit_error, overloaded_error, ... */

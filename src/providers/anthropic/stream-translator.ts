@@ -6,7 +6,7 @@
 // unknown ones are skipped; events that break the protocol become one `server_error` and end the stream.
 import type { ChunkDelta } from '../../chat/types.js';
 import type { SseEvent, StreamEvent, StreamTranslator } from '../adapter.js';
-import { isRecord, readRecord, readString, type JsonRecord } from '../openai-compatible/payload-readers.js';
+import { isRecord, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { mergeUsage, normalizeUsage, readUsage, type UsageCounts } from './convert-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { mapStreamError } from './map-error.js';

@@ -4,7 +4,7 @@
 // response, or a body that cannot be one, raises UpstreamPayloadError.
 import type { ReasoningDetail, ToolCall } from '../../chat/types.js';
 import type { AdapterCompletion } from '../adapter.js';
-import { isRecord, readArray, readRecord, readString } from '../openai-compatible/payload-readers.js';
+import { isRecord, readArray, readRecord, readString } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';

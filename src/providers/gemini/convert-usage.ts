@@ -3,7 +3,7 @@
 // tokens; promptTokenCount already includes cachedContentTokenCount; tool-use prompt tokens (built-in tools)
 // are billed as input, so they join the prompt. Gemini has no cache-write charge per request.
 import type { NormalizedUsage } from '../adapter.js';
-import { readCount, readRecord } from '../openai-compatible/payload-readers.js';
+import { readCount, readRecord } from '../payload-readers.js';
 
 export function normalizeGeminiUsage(raw: unknown): NormalizedUsage | undefined {
   const usage = readRecord(raw);

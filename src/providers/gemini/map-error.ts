@@ -4,7 +4,7 @@
 // serve, 429); what only the operator can fix (API key, billing, region, permissions) and Gemini's own
 // failures become 502, overload 503, all in the gateway's words.
 import type { StreamErrorCode, UpstreamErrorInfo } from '../adapter.js';
-import { parseRetryAfter } from '../openai-compatible/parse-retry-after.js';
+import { parseRetryAfter } from '../parse-retry-after.js';
 import { readGeminiError, type GeminiError } from './read-gemini-error.js';
 
 type Headers = Record<string, string | string[] | undefined>;

@@ -1,7 +1,7 @@
 // Pulls the fields of a Google API error out of a body: `{error: {code, message, status, details}}`
 // (https://ai.google.dev/gemini-api/docs/troubleshooting). streamGenerateContent without `alt=sse` wraps it in
 // an array, and proxies in front of the API may answer plain text or HTML; none of that throws here.
-import { isRecord, readArray, readRecord, readString } from '../openai-compatible/payload-readers.js';
+import { isRecord, readArray, readRecord, readString } from '../payload-readers.js';
 
 export interface GeminiError {
   /** HTTP-like code inside the body (400, 429, 500 ...). */

@@ -5,7 +5,7 @@
 // bad JSON, unknown shapes and in-stream error objects become one `error` event, after which it is silent.
 import type { ChunkDelta } from '../../chat/types.js';
 import type { NormalizedUsage, SseEvent, StreamErrorCode, StreamEvent, StreamTranslator } from '../adapter.js';
-import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../openai-compatible/payload-readers.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';

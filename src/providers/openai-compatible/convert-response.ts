@@ -7,7 +7,7 @@ import { argumentsText, readReasoningDetails, readReasoningText, splitContent } 
 import { normalizeUsage } from './convert-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { mapEmbeddedError } from './map-error.js';
-import { isRecord, readArray, readRecord, readString, type JsonRecord } from './payload-readers.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 
 function parseBody(body: unknown): unknown {

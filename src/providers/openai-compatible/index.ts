@@ -27,6 +27,6 @@ export { createStreamTranslator, type StreamTranslatorOptions } from './stream-t
 export { mapError, mapEmbeddedError } from './map-error.js';
 export { mapFinishReason } from './map-finish-reason.js';
 export { normalizeUsage } from './convert-usage.js';
-export { parseRetryAfter } from './parse-retry-after.js';
+export { parseRetryAfter } from '../parse-retry-after.js';
 export { UpstreamPayloadError } from '../upstream-payload-error.js';
 export { resolveVendorProfile, VENDOR_PROFILES, type VendorProfile, type ReasoningParam, type Effort } from './vendors.js';

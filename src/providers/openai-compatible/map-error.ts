@@ -2,7 +2,7 @@
 // and nothing about the gateway's own vendor account: credential, billing and outage failures become
 // 502/503 with the gateway's own wording.
 import type { StreamErrorCode, UpstreamErrorInfo } from '../adapter.js';
-import { parseRetryAfter } from './parse-retry-after.js';
+import { parseRetryAfter } from '../parse-retry-after.js';
 import { readVendorError, redactVendorMessage, type VendorError } from './read-vendor-error.js';
 
 type Headers = Record<string, string | string[] | undefined>;

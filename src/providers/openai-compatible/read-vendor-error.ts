@@ -2,7 +2,7 @@
 // OpenAI `{error:{message,type,param,code}}`, OpenRouter `{error:{code:429,message,metadata}}`, Mistral
 // `{object:"error",message:string|{detail:[...]},type,code}`, Gemini compat `[{error:{code,message,status}}]`,
 // and plain text or HTML from proxies in front of the vendor.
-import { isRecord, readArray, readRecord, readString, type JsonRecord } from './payload-readers.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 
 export interface VendorError {
   message?: string;

@@ -7,7 +7,7 @@ import { readReasoningDetails, readReasoningText, readToolCallDeltas, splitConte
 import { normalizeUsage } from './convert-usage.js';
 import { mapEmbeddedError } from './map-error.js';
 import { mapFinishReason } from './map-finish-reason.js';
-import { isRecord, readArray, readRecord, readString, type JsonRecord } from './payload-readers.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 
 export interface StreamTranslatorOptions {
   /** Named in error messages. */

@@ -3,15 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAICompatibleAdapter } from '../../../src/providers/openai-compatible/index.js';
-import { createGeminiAdapter } from '../../../src/providers/gemini/index.js';
-import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
-import { MockUpstream } from '../../helpers/mock-upstream.js';
-import { readSse } from '../../helpers/sse-client.js';
-import { loadJson } from './helpers.js';
+import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
+import { createGeminiAdapter } from '../../src/providers/gemini/index.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { MockUpstream } from '../helpers/mock-upstream.js';
+import { readSse } from '../helpers/sse-client.js';
+import { loadJson } from '../providers/gemini/helpers.js';
 
 const KEY = 'AIzaUpstreamSecret0123456789';
-const FIXTURES = fileURLToPath(new URL('../../fixtures/gemini/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/gemini/', import.meta.url));
 let gw: TestGateway;
 let upstream: MockUpstream;
 let user: { key: string; userId: string };

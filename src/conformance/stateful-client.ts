@@ -1,0 +1,79 @@
+// What the model-based sequences share: a client that sends a request, applies every response check to it, keeps
+// the steps taken so far, and turns any broken expectation into a ConformanceFailure carrying those steps.
+import type { OpenApiDocument, Operation } from './openapi-document.js';
+import type { Sender, Exchange } from './http-exchange.js';
+import { checkExchange, type CheckContext, type CheckName } from './response-checks.js';
+import { ConformanceFailure } from './counterexample.js';
+import { buildRequest, type Credential, type Expectation, type RequestParts, type RequestSpec } from './request-spec.js';
+
+// The per-response checks a stateful step must pass; the semantic ones are asserted by the sequence itself.
+const STEP_CHECKS = new Set<CheckName>([
+  'response_received',
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_headers_conformance',
+  'response_schema_conformance',
+  'use_after_free',
+]);
+
+export class StatefulClient {
+  readonly steps: string[] = [];
+
+  constructor(
+    private readonly doc: OpenApiDocument,
+    private readonly sender: Sender,
+    private readonly checks: CheckContext,
+    /** The check a broken expectation of this sequence is reported under. */
+    readonly check: CheckName,
+  ) {}
+
+  operation(operationId: string): Operation {
+    const op = this.doc.operations.find((o) => o.operationId === operationId);
+    if (!op) throw new Error(`the document has no operation ${operationId}`);
+    return op;
+  }
+
+  hasOperation(operationId: string): boolean {
+    return this.doc.operations.some((o) => o.operationId === operationId);
+  }
+
+  /** Send, record the step, and fail on any response check. */
+  async call(
+    operationId: string,
+    credential: Credential,
+    parts: Partial<RequestParts> & { json?: unknown } = {},
+    step = operationId,
+    expect?: Expectation,
+  ): Promise<Exchange> {
+    const op = this.operation(operationId);
+    const body = parts.json === undefined ? parts.body : JSON.stringify(parts.json);
+    const spec = buildRequest(
+      op,
+      { params: parts.params ?? {}, body, contentType: body === undefined ? undefined : 'application/json', accept: parts.accept },
+      { credential, description: step, expect },
+    );
+    return this.send(spec, step);
+  }
+
+  async send(spec: RequestSpec, step: string): Promise<Exchange> {
+    this.steps.push(step);
+    const exchange = await this.sender.send(spec);
+    const failures = checkExchange(this.checks, this.operation(spec.operationId), exchange).filter((f) => STEP_CHECKS.has(f.check));
+    if (failures.length > 0) throw new ConformanceFailure(exchange, failures, [...this.steps]);
+    return exchange;
+  }
+
+  /** Fail the sequence under its own check unless `ok`. */
+  expect(ok: boolean, exchange: Exchange, message: string): void {
+    if (!ok) throw new ConformanceFailure(exchange, [{ check: this.check, message }], [...this.steps]);
+  }
+
+  json(exchange: Exchange): any {
+    try {
+      return JSON.parse(exchange.body);
+    } catch {
+      throw new ConformanceFailure(exchange, [{ check: this.check, message: 'response body is not JSON' }], [...this.steps]);
+    }
+  }
+}
