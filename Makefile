@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NPM ?= npm
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 
-.PHONY: install generate check-generated build run test test-unit typecheck lint clean bench bench-quick
+.PHONY: install generate check-generated build run test test-unit typecheck lint clean bench bench-quick docs sdk conformance conformance-long schemathesis
 
 install: $(NODE_MODULES_STAMP)
 
@@ -30,7 +30,18 @@ run: build
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit
 
+## Types, then Spectral on the emitted OpenAPI (.spectral.yaml: spectral:oas, examples validated). Warnings fail
+## too, so the document stays at zero findings.
 lint: typecheck
+	npx spectral lint generated/openapi.json generated/openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
+
+## Static API reference (Scalar, no CDN) + OpenAPI JSON/YAML into dist/docs/, ready to publish on any static host.
+docs: install check-generated
+	npx tsx src/docs/write-static-docs.ts dist/docs
+
+## Typed client SDK package (openapi-typescript types + openapi-fetch, streaming helper) into dist/sdk/.
+sdk: install check-generated
+	npx tsx src/sdk/build/build-package.ts dist/sdk
 
 ## The whole suite: stale generated files, types, unit/db/provider/e2e/contract tests.
 test: install check-generated typecheck
@@ -47,3 +58,22 @@ bench: build
 ## A ~45 s subset of `make bench`; writes bench/results/quick.{md,json,svg}.
 bench-quick: build
 	bash bench/run.sh quick
+
+## Property-based conformance run (`modelgate conformance`) against a gateway started here with a mock upstream, on
+## PGlite in a temp folder, all on 127.0.0.1. Tune with CONFORMANCE_RUNS, CONFORMANCE_SEED, CONFORMANCE_TIME_LIMIT_SECONDS.
+conformance: build
+	bash scripts/conformance-local.sh
+
+## The long run: the in-process contract suite with raised bounds (credits sequence included), then the local run.
+conformance-long: build
+	CONFORMANCE_RUNS=400 CONFORMANCE_TIME_LIMIT_MS=120000 npx vitest run test/contract
+	CONFORMANCE_RUNS=1000 CONFORMANCE_TIME_LIMIT_SECONDS=300 bash scripts/conformance-local.sh
+
+## Optional, not run in CI (needs a Docker engine): Schemathesis against a running gateway, e.g.
+##   MODELGATE_API_KEY=mg-v1-... make schemathesis BASE_URL=http://127.0.0.1:8080/api/v1
+SCHEMATHESIS_IMAGE ?= schemathesis/schemathesis:stable
+BASE_URL ?= http://127.0.0.1:8080/api/v1
+schemathesis:
+	@test -n "$$MODELGATE_API_KEY" || { echo "set MODELGATE_API_KEY to the key of a test account" >&2; exit 2; }
+	docker run --rm --network host -v "$(CURDIR)/generated:/spec:ro" $(SCHEMATHESIS_IMAGE) \
+	  run /spec/openapi.json --url "$(BASE_URL)" -H "Authorization: Bearer $$MODELGATE_API_KEY" --checks all

@@ -1,6 +1,7 @@
-// The load generator, forked as its own process so it never shares an event loop with a system under test:
-// receives one LoadJob over IPC, runs an autocannon warm-up and then the measured run (closed loop, `connections`
-// concurrent keep-alive connections), reports 'measuring' between the two and the summary at the end, and exits.
+// The load generator, forked as its own process so it never shares an event loop with a system under test.
+// It takes LoadJobs over IPC, one at a time: an autocannon warm-up, then the measured run (closed loop,
+// `connections` concurrent keep-alive connections), reporting 'measuring' between the two and the summary at
+// the end. It stays up between jobs, so a run does not pay a process start.
 import autocannon from 'autocannon';
 import type { LoadJob, LoadMessage, LoadSummary } from './lib/load-types.js';
 
@@ -39,16 +40,16 @@ function summarize(result: autocannon.Result): LoadSummary {
   };
 }
 
-process.once('message', (job: LoadJob) => {
+process.on('message', (job: LoadJob) => {
   void (async () => {
     try {
       if (job.warmupSeconds > 0) await run(job, job.warmupSeconds);
       await send({ type: 'measuring' });
       await send({ type: 'result', summary: summarize(await run(job, job.measureSeconds)) });
-      process.exit(0);
     } catch (err) {
       await send({ type: 'error', message: (err as Error).message });
-      process.exit(1);
     }
   })();
 });
+// The orchestrator closing the channel (or dying) ends this process.
+process.on('disconnect', () => process.exit(0));

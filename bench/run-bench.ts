@@ -10,6 +10,7 @@ import { startMock, startPassthrough, startModelgate, startPortkey, gatewayEnv, 
 import { createScratchDatabase, accountingSummary, type ScratchDatabase } from './lib/scratch-database.js';
 import { measureProbe, measureRun, type MeasureContext } from './lib/measure.js';
 import { runProbe } from './lib/probe.js';
+import { LoadGenerator } from './lib/load.js';
 import { chatBody } from './lib/requests.js';
 import { leakCheck } from './lib/leak-check.js';
 import { profileGateway } from './lib/profile-run.js';
@@ -26,7 +27,14 @@ const runDir = path.resolve(process.env.BENCH_RUN_DIR ?? path.join(repoRoot, 'be
 const resultsDir = path.join(repoRoot, 'bench/results');
 const paths = { repoRoot, distDir, runDir };
 const group = new ProcessGroup();
-const ctx: MeasureContext = { group, distDir, runDir, plan };
+const ctx: MeasureContext = {
+  group,
+  distDir,
+  runDir,
+  plan,
+  load: new LoadGenerator(group, distDir, path.join(runDir, 'load-generator.log')),
+  ownPids: () => [process.pid, ...group.pids()],
+};
 let database: ScratchDatabase | undefined;
 
 function log(line: string): void {
@@ -40,6 +48,7 @@ function rotate<T>(items: T[], by: number): T[] {
 }
 
 async function cleanup(): Promise<void> {
+  await ctx.load.close();
   await group.stopAll();
   const db = database;
   database = undefined;
@@ -63,19 +72,26 @@ async function main(): Promise<void> {
   log(`modelgate bench (${plan.mode}): logs and profiles in ${path.relative(repoRoot, runDir)}/`);
 
   const mock = await startMock(group, paths);
-  const passthrough = await startPassthrough(group, paths, mock.baseUrl);
+  const skipped: BenchResults['skipped'] = [];
+  const withPortkey = process.env.BENCH_PORTKEY !== '0';
+  if (!withPortkey) {
+    skipped.push({ system: 'portkey', reason: 'no private network namespace (it binds 0.0.0.0); run as root so bench/run.sh can use `unshare -n`' });
+  }
   database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
   const env = gatewayEnv(paths, database.url, mock.baseUrl);
-  const apiKey = provisionGateway(paths, env);
+  let apiKey = '';
   const startGateway = (nodeArgs: string[] = []) => startModelgate(group, paths, env, apiKey, nodeArgs);
-  let modelgate = await startGateway();
-  const skipped: BenchResults['skipped'] = [];
-  const systems: RunningSystem[] = [mock, passthrough, modelgate];
-  if (process.env.BENCH_PORTKEY === '0') {
-    skipped.push({ system: 'portkey', reason: 'no private network namespace (it binds 0.0.0.0); run as root so bench/run.sh can use `unshare -n`' });
-  } else {
-    systems.push(await startPortkey(group, paths, mock.baseUrl));
-  }
+  // Independent start-ups overlap; the gateway waits for its database and key.
+  const [passthrough, first, portkey] = await Promise.all([
+    startPassthrough(group, paths, mock.baseUrl),
+    provisionGateway(paths, env).then((key) => {
+      apiKey = key;
+      return startGateway();
+    }),
+    withPortkey ? startPortkey(group, paths, mock.baseUrl) : undefined,
+  ]);
+  let modelgate = first;
+  const systems: RunningSystem[] = [mock, passthrough, modelgate, ...(portkey ? [portkey] : [])];
   for (const system of systems) await smokeTest(system);
   log(`started ${systems.map((s) => s.name).join(', ')} (scratch database ${database.name}); smoke requests pass`);
 

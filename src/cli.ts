@@ -9,6 +9,7 @@ import { usersCommand } from './cli/users.js';
 import { keysCommand } from './cli/keys.js';
 import { tokensCommand } from './cli/tokens.js';
 import { creditsCommand } from './cli/credits.js';
+import { conformanceCommand } from './cli/conformance.js';
 import { passCommand } from './cli/pass.js';
 import { ProviderConfigError } from './providers/registry.js';
 import { CatalogError } from './catalog/catalog-error.js';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   keys: keysCommand,
   tokens: tokensCommand,
   credits: creditsCommand,
+  conformance: conformanceCommand,
   pass: passCommand,
 };
 
@@ -35,6 +37,8 @@ const HELP = `modelgate — LLM model gateway
   modelgate tokens create --email E [--json]        create an account auth token
   modelgate credits add --email E --usd N           add (or, negative, remove) credits
   modelgate credits show --email E                  show a user's credit account
+  modelgate conformance --base-url URL [--api-key KEY] [--runs N] [--seed S] [--model M] [--timeout-seconds T]
+                                                    property-based conformance run against a deployment (--help)
   modelgate pass grant --email E [--months N]       add N months (default 1) of the 9.99 USD flat subscription
   modelgate pass revoke --email E                   end a user's current and prepaid subscription periods
   modelgate pass show --email E                     show subscription periods and quota usage (JSON)`;

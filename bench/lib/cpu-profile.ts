@@ -30,6 +30,8 @@ export interface ProfileEntry {
 
 export interface ProfileSummary {
   file: string;
+  /** Whether only the load window was summarized (start-up excluded), or the whole profile. */
+  window: 'load' | 'whole';
   durationMs: number;
   busyMs: number;
   top: ProfileEntry[];
@@ -62,13 +64,31 @@ function location(frame: CallFrame): string {
   return `${short}:${frame.lineNumber + 1}`;
 }
 
-export function summarizeProfile(profile: CpuProfile, file: string, topN = 25): ProfileSummary {
+/**
+ * `window` (microseconds of CLOCK_MONOTONIC, the clock of both V8's profile timestamps and
+ * process.hrtime) restricts the summary to the load, leaving out start-up (module loading, schema compiling).
+ */
+export function summarizeProfile(profile: CpuProfile, file: string, topN = 25, window?: { fromUs: number; toUs: number }): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
   // A sample's duration is the gap to the next sample (the last one gets the mean gap).
   const total = profile.timeDeltas.reduce((a, b) => a + b, 0);
   const meanGap = profile.samples.length ? total / profile.samples.length : 0;
+  const inWindow = (at: number) => !window || (at >= window.fromUs && at <= window.toUs);
+  // Fall back to the whole profile when the window catches nothing (a clock that is not shared after all).
+  let useWindow = window !== undefined;
+  if (window) {
+    let at = profile.startTime;
+    useWindow = profile.timeDeltas.some((delta) => inWindow((at += delta)));
+  }
+  let at = profile.startTime;
+  let firstUs: number | undefined;
+  let lastUs = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (useWindow && !inWindow(at)) continue;
+    firstUs ??= at;
+    lastUs = at;
     const gap = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : meanGap;
     selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + Math.max(0, gap));
   }
@@ -98,7 +118,8 @@ export function summarizeProfile(profile: CpuProfile, file: string, topN = 25): 
   }
   return {
     file,
-    durationMs: Math.round((profile.endTime - profile.startTime) / 1000),
+    window: useWindow ? 'load' : 'whole',
+    durationMs: Math.round(useWindow ? (lastUs - (firstUs ?? lastUs)) / 1000 : (profile.endTime - profile.startTime) / 1000),
     busyMs: Math.round(busyUs / 1000),
     top: entries.slice(0, topN).map(({ frame, us }) => ({
       functionName: frame.functionName || '(anonymous)',

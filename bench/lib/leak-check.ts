@@ -5,7 +5,7 @@ import type { LeakResult } from './results.js';
 import type { MeasureContext } from './measure.js';
 import type { RunningSystem } from './systems.js';
 import { chatBody } from './requests.js';
-import { runLoad } from './load.js';
+import { LoadGenerator } from './load.js';
 import { RssSampler } from './proc-stats.js';
 import { linearSlope, median, round } from './stats.js';
 
@@ -17,11 +17,10 @@ const TOLERANCE = 0.1;
 export async function leakCheck(ctx: MeasureContext, system: RunningSystem, seconds: number, concurrency = 64): Promise<LeakResult> {
   let sampler: RssSampler | undefined;
   const half = Math.max(1, Math.floor(concurrency / 2));
+  // A second load generator beside the shared one: the two halves run at the same time.
+  const second = new LoadGenerator(ctx.group, ctx.distDir, path.join(ctx.runDir, 'load-generator.log'));
   const loads = (['json', 'stream'] as const).map((scenario, i) =>
-    runLoad(
-      ctx.group,
-      ctx.distDir,
-      path.join(ctx.runDir, 'load-generator.log'),
+    (i === 0 ? ctx.load : second).run(
       {
         url: system.url,
         headers: { ...system.headers, 'content-type': 'application/json' },
@@ -33,7 +32,7 @@ export async function leakCheck(ctx: MeasureContext, system: RunningSystem, seco
       i === 0 ? () => (sampler = new RssSampler(system.pid, 1_000)) : undefined,
     ),
   );
-  const summaries = await Promise.all(loads);
+  const summaries = await Promise.all(loads).finally(() => second.close());
   sampler?.stop();
   const samples = (sampler?.samples ?? []).map((s) => ({ s: round(s.atMs / 1000, 1), mb: round(s.bytes / 1024 / 1024, 1) }));
   const startMb = median(samples.filter((p) => p.s < WINDOW_SECONDS).map((p) => p.mb)) ?? 0;

@@ -1,38 +1,61 @@
-// Runs one LoadJob in a fresh load-generator process and calls `onMeasuring` when the measured window opens
-// (after the warm-up), so samplers cover exactly that window. Bounded: killed if it overruns its time.
+// Drives a load-generator process: one job at a time, `onMeasuring` called when the measured window opens
+// (after the warm-up) so samplers cover exactly that window. Bounded: a job that overruns its time kills the
+// process (a fresh one is forked for the next job).
 import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { LoadJob, LoadMessage, LoadSummary } from './load-types.js';
 import type { ProcessGroup } from './processes.js';
 
-export async function runLoad(
-  group: ProcessGroup,
-  distDir: string,
-  logFile: string,
-  job: LoadJob,
-  onMeasuring: () => void = () => undefined,
-): Promise<LoadSummary> {
-  const child = group.fork('load-generator', path.join(distDir, 'bench/load-generator.js'), logFile);
-  const limitMs = (job.warmupSeconds + job.measureSeconds + 30) * 1000;
-  try {
-    return await new Promise<LoadSummary>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`load generator overran ${limitMs} ms`)), limitMs);
-      child.on('message', (message: LoadMessage) => {
-        if (message.type === 'measuring') onMeasuring();
-        else if (message.type === 'result') {
+export class LoadGenerator {
+  private child?: ChildProcess;
+
+  constructor(
+    private readonly group: ProcessGroup,
+    private readonly distDir: string,
+    private readonly logFile: string,
+  ) {}
+
+  async run(job: LoadJob, onMeasuring: () => void = () => undefined): Promise<LoadSummary> {
+    const child = this.process();
+    const limitMs = (job.warmupSeconds + job.measureSeconds + 30) * 1000;
+    let onMessage: (message: LoadMessage) => void = () => undefined;
+    let onExit: () => void = () => undefined;
+    try {
+      return await new Promise<LoadSummary>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          void this.close();
+          reject(new Error(`load generator overran ${limitMs} ms`));
+        }, limitMs);
+        onMessage = (message) => {
+          if (message.type === 'measuring') return onMeasuring();
           clearTimeout(timer);
-          resolve(message.summary);
-        } else {
+          if (message.type === 'result') resolve(message.summary);
+          else reject(new Error(`load generator failed: ${message.message}`));
+        };
+        onExit = () => {
           clearTimeout(timer);
-          reject(new Error(`load generator failed: ${message.message}`));
-        }
+          reject(new Error('load generator exited in the middle of a job'));
+        };
+        child.on('message', onMessage);
+        child.once('exit', onExit);
+        child.send(job);
       });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`load generator exited (${code}) without a result`));
-      });
-      child.send(job);
-    });
-  } finally {
-    await group.stop(child, 1_000);
+    } finally {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    }
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (child) await this.group.stop(child, 1_000);
+  }
+
+  private process(): ChildProcess {
+    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) {
+      this.child = this.group.fork('load-generator', path.join(this.distDir, 'bench/load-generator.js'), this.logFile);
+    }
+    return this.child;
   }
 }

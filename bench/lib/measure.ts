@@ -1,15 +1,15 @@
 // One measured configuration: a load run against one system, with its RSS sampled and its CPU (and, for the
 // gateway, PostgreSQL's) taken around exactly the measured window; streams at c > 1 also carry an observer
 // probe timing the first chunk under that load.
-import path from 'node:path';
+import os from 'node:os';
 import type { Plan, Scenario } from './plan.js';
 import type { ProcessGroup } from './processes.js';
 import type { ProbeRecord, RunRecord } from './results.js';
 import type { RunningSystem } from './systems.js';
 import { chatBody } from './requests.js';
-import { runLoad } from './load.js';
+import type { LoadGenerator } from './load.js';
 import { runProbe, type ProbeSummary } from './probe.js';
-import { RssSampler, cpuMs, postgresPids, totalCpuMs } from './proc-stats.js';
+import { RssSampler, cpuMs, machineCpuTicks, postgresPids, totalCpuMs } from './proc-stats.js';
 import { round } from './stats.js';
 
 export interface MeasureContext {
@@ -17,6 +17,10 @@ export interface MeasureContext {
   distDir: string;
   runDir: string;
   plan: Plan;
+  /** The long-lived load-generator process every measured run goes through. */
+  load: LoadGenerator;
+  /** PIDs of every process the benchmark itself runs (systems, load generator, orchestrator). */
+  ownPids: () => number[];
 }
 
 export async function measureRun(
@@ -32,11 +36,11 @@ export async function measureRun(
   let dbPids: number[] = [];
   let dbCpuAtStart = 0;
   let finished = false;
+  let machineAtStart = { busy: 0, total: 0 };
+  let windowStart = performance.now();
+  let ownAtStart = 0;
   let observer: Promise<ProbeSummary> | undefined;
-  const load = await runLoad(
-    ctx.group,
-    ctx.distDir,
-    path.join(ctx.runDir, 'load-generator.log'),
+  const load = await ctx.load.run(
     {
       url: system.url,
       headers: { ...system.headers, 'content-type': 'application/json' },
@@ -48,6 +52,9 @@ export async function measureRun(
     () => {
       sampler = new RssSampler(system.pid);
       cpuAtStart = cpuMs(system.pid);
+      machineAtStart = machineCpuTicks();
+      windowStart = performance.now();
+      ownAtStart = totalCpuMs([...ctx.ownPids(), ...postgresPids()]);
       if (system.name === 'modelgate') {
         dbPids = postgresPids();
         dbCpuAtStart = totalCpuMs(dbPids);
@@ -66,6 +73,8 @@ export async function measureRun(
     },
   );
   finished = true;
+  const machineUsed = machineCpuTicks();
+  const ownUsed = totalCpuMs([...ctx.ownPids(), ...postgresPids()]) - ownAtStart;
   const cpuUsed = cpuMs(system.pid) - cpuAtStart;
   const dbCpuUsed = totalCpuMs(dbPids) - dbCpuAtStart;
   const rss = sampler?.stop() ?? { maxMb: 0, lastMb: 0 };
@@ -80,6 +89,7 @@ export async function measureRun(
     rssMaxMb: round(rss.maxMb, 1),
     cpuMsPerRequest: round(cpuUsed / completed, 3),
     ...(system.name === 'modelgate' ? { dbCpuMsPerRequest: round(dbCpuUsed / completed, 3) } : {}),
+    machine: machineShare(machineAtStart, machineUsed, ownUsed, performance.now() - windowStart),
     ...(observed ? { observer: observed } : {}),
   };
 }
@@ -96,4 +106,13 @@ export async function measureProbe(ctx: MeasureContext, system: RunningSystem, s
     seconds: ctx.plan.probe.seconds,
   });
   return { rep, system: system.name, scenario, ...summary };
+}
+
+/** Busy % of the whole machine over the window, and the part of it our own processes do not explain. */
+function machineShare(start: { busy: number; total: number }, end: { busy: number; total: number }, ownCpuMs: number, wallMs: number) {
+  const total = end.total - start.total;
+  if (total <= 0 || wallMs <= 0) return { busyPct: 0, foreignPct: 0 };
+  const busyPct = ((end.busy - start.busy) / total) * 100;
+  const ownPct = (ownCpuMs / (wallMs * os.cpus().length)) * 100;
+  return { busyPct: round(busyPct, 1), foreignPct: round(Math.max(0, busyPct - ownPct), 1) };
 }

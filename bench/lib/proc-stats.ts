@@ -32,6 +32,18 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/** Whole-machine CPU counters (all cores, clock ticks): how busy the shared machine was during a window. */
+export function machineCpuTicks(): { busy: number; total: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle + iowait are the only ticks in which no work ran.
+    return { busy: total - fields[3] - fields[4], total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
 /** PIDs of the PostgreSQL server processes (postmaster and backends): the database's share of a request. */
 export function postgresPids(): number[] {
   const pids: number[] = [];

@@ -46,6 +46,11 @@ export class ProcessGroup {
     clearTimeout(timer);
   }
 
+  /** PIDs of the processes still running. */
+  pids(): number[] {
+    return [...this.children].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+  }
+
   async stopAll(): Promise<void> {
     await Promise.all([...this.children].map((child) => this.stop(child)));
   }

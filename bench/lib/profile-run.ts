@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { MeasureContext } from './measure.js';
 import type { RunningSystem } from './systems.js';
 import { chatBody } from './requests.js';
-import { runLoad } from './load.js';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from './cpu-profile.js';
 
 export async function profileGateway(
@@ -16,17 +15,24 @@ export async function profileGateway(
   const dir = path.join(ctx.runDir, 'cpu-profile');
   mkdirSync(dir, { recursive: true });
   const system = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  let fromUs: number | undefined;
+  let toUs = 0;
   try {
     for (const scenario of ['json', 'stream'] as const) {
-      await runLoad(ctx.group, ctx.distDir, path.join(ctx.runDir, 'load-generator.log'), {
-        url: system.url,
-        headers: { ...system.headers, 'content-type': 'application/json' },
-        body: chatBody(scenario, system.model),
-        connections: 16,
-        warmupSeconds: 1,
-        measureSeconds: seconds,
-      });
+      await ctx.load.run(
+        {
+          url: system.url,
+          headers: { ...system.headers, 'content-type': 'application/json' },
+          body: chatBody(scenario, system.model),
+          connections: 16,
+          warmupSeconds: 1,
+          measureSeconds: seconds,
+        },
+        () => (fromUs ??= nowUs()),
+      );
     }
+    toUs = nowUs();
   } finally {
     await ctx.group.stop(system.child, 40_000);
   }
@@ -34,5 +40,6 @@ export async function profileGateway(
   if (!file) throw new Error(`no .cpuprofile in ${dir}: the gateway did not exit cleanly`);
   const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
   // Named relative to the repository (runDir is <repo>/bench/.run) so results do not carry machine paths.
-  return summarizeProfile(profile, path.relative(path.resolve(ctx.runDir, '../..'), path.join(dir, file)));
+  const window = fromUs !== undefined && toUs > fromUs ? { fromUs, toUs } : undefined;
+  return summarizeProfile(profile, path.relative(path.resolve(ctx.runDir, '../..'), path.join(dir, file)), 25, window);
 }

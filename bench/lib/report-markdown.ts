@@ -145,7 +145,8 @@ function extrasSection(results: BenchResults): string {
   }
   if (results.profile) {
     const p = results.profile;
-    out.push('## Where Modelgate spends its CPU', '', `\`node --cpu-prof\` under non-streaming then streaming load at c=16: ${p.busyMs} ms busy of ${p.durationMs} ms. Self time, % of busy time.`, '',
+    out.push('## Where Modelgate spends its CPU', '', `\`node --cpu-prof\` under non-streaming then streaming load at c=16 (${p.window === 'load' ? 'load window only, start-up excluded' : 'whole process, start-up included'}): ` +
+        `${p.busyMs} ms busy of ${p.durationMs} ms. Self time, % of busy time; \`(native)\` is time in C++/syscalls (socket writes, fs writes) attributed to no JS function.`, '',
       table(['module', 'self %'], p.modules.slice(0, 15).map((m) => [m.module, m.selfPct.toFixed(1)])), '',
       table(['function', 'location', 'self %'], p.top.map((f) => [`\`${f.functionName}\``, f.location, f.selfPct.toFixed(1)])), '');
   }

@@ -16,6 +16,8 @@ export interface RunRecord {
   cpuMsPerRequest: number;
   /** Modelgate only: CPU of all PostgreSQL processes per completed request. */
   dbCpuMsPerRequest?: number;
+  /** Whole machine during the window: busy % of all cores, and the CPU % used by processes outside this benchmark. */
+  machine?: { busyPct: number; foreignPct: number };
   /** Streams at c > 1: one extra probe connection measuring time to first chunk under this load. */
   observer?: ProbeSummary;
 }

@@ -1,7 +1,8 @@
 // Starts the four systems under test, each as its own process listening on 127.0.0.1 (Portkey binds 0.0.0.0,
 // which is why run.sh puts the whole benchmark in a private network namespace), with logs sent to files.
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import type { SystemName } from './plan.js';
 import { freePort, waitForPort, type ProcessGroup } from './processes.js';
@@ -75,12 +76,12 @@ export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseU
 }
 
 /** Migrates the scratch database and creates a user with a key and plenty of credits, through the real CLI. */
-export function provisionGateway(paths: BenchPaths, env: NodeJS.ProcessEnv): string {
+export async function provisionGateway(paths: BenchPaths, env: NodeJS.ProcessEnv): Promise<string> {
   const cli = path.join(paths.distDir, 'src/cli.js');
-  const run = (args: string[]) => execFileSync(process.execPath, [cli, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  run(['migrate']);
-  const created = JSON.parse(run(['keys', 'create', '--email', 'bench@modelgate.test', '--name', 'bench', '--json']).trim()) as { key: string };
-  run(['credits', 'add', '--email', 'bench@modelgate.test', '--usd', '1000000', '--note', 'benchmark']);
+  const run = async (args: string[]) => (await promisify(execFile)(process.execPath, [cli, ...args], { env, encoding: 'utf8' })).stdout;
+  await run(['migrate']);
+  const created = JSON.parse((await run(['keys', 'create', '--email', 'bench@modelgate.test', '--name', 'bench', '--json'])).trim()) as { key: string };
+  await run(['credits', 'add', '--email', 'bench@modelgate.test', '--usd', '1000000', '--note', 'benchmark']);
   return created.key;
 }
 

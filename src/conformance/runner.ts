@@ -36,6 +36,8 @@ export interface RunnerOptions {
   operations?: string[];
   /** Which parts to run (all by default). */
   parts?: { properties?: InputKind[]; keys?: boolean; credits?: boolean };
+  /** Generated command sequences per stateful test (default: a fifth of `runs`, at least 3). */
+  sequenceRuns?: number;
   /** Longest generated command sequence. */
   maxCommands?: number;
   log?: (line: string) => void;
@@ -69,7 +71,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   });
   const results: CheckResult[] = [];
   const sequences = createSequenceEnvironment({
-    doc, sender, checks, secrets, main: mainCredential(options.apiKey), numRuns: Math.max(1, Math.ceil(runs / 10)), seed, timeLimitMs,
+    doc, sender, checks, secrets, main: mainCredential(options.apiKey), numRuns: options.sequenceRuns ?? Math.max(3, Math.ceil(runs / 5)), seed, timeLimitMs,
     maxCommands: options.maxCommands ?? 10,
   });
   let model: string | undefined;

@@ -125,18 +125,7 @@ export class SchemaArbitraries {
       case 'uri':
         return fc.webUrl();
     }
-    const bounded = { minLength: min, maxLength: Math.min(max, min + this.maxStringLength) };
-    // Mostly printable ASCII, sometimes any Unicode (emoji, combining marks), raw code points, or text seeded with
-    // the characters that break storage and transport (NUL, lone surrogates, bidi overrides, line separators):
-    // all valid JSON strings that a server has to store, forward or refuse cleanly — never with a 500.
-    return fc
-      .oneof(
-        { weight: 6, arbitrary: fc.string(bounded) },
-        { weight: 2, arbitrary: fc.string({ ...bounded, unit: 'grapheme' }) },
-        { weight: 1, arbitrary: fc.string({ ...bounded, unit: 'binary' }) },
-        { weight: 1, arbitrary: fc.string({ ...bounded, unit: fc.oneof(fc.constantFrom(...AWKWARD_CHARACTERS), fc.string({ minLength: 1, maxLength: 1 })) }) },
-      )
-      .filter(fits);
+    return textArbitrary(min, Math.min(max, min + this.maxStringLength)).filter(fits);
   }
 
   private integer(schema: Schema): fc.Arbitrary<number> {
@@ -188,4 +177,30 @@ export class SchemaArbitraries {
     });
     return fc.oneof({ weight: 2, arbitrary: few }, { weight: 1, arbitrary: all });
   }
+}
+
+const texts = new Map<string, fc.Arbitrary<string>>();
+// Any code point, surrogate halves included. fast-check's own `unit: 'binary'` does the same but first builds a
+// reverse mapping of all 1.1M code points (about 2 s of CPU per process), which a test run cannot afford.
+const anyCodePoint = fc.integer({ min: 0, max: 0x10ffff }).map((cp) => String.fromCodePoint(cp));
+
+/**
+ * Mostly printable ASCII, sometimes any Unicode (emoji, combining marks), raw code points, or text seeded with the
+ * characters that break storage and transport (NUL, lone surrogates, bidi overrides, line separators): all valid
+ * JSON strings that a server has to store, forward or refuse cleanly — never with a 500. Built once per length range.
+ */
+function textArbitrary(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  const key = `${minLength}:${maxLength}`;
+  let arb = texts.get(key);
+  if (!arb) {
+    const bounded = { minLength, maxLength };
+    arb = fc.oneof(
+      { weight: 6, arbitrary: fc.string(bounded) },
+      { weight: 2, arbitrary: fc.string({ ...bounded, unit: 'grapheme' }) },
+      { weight: 1, arbitrary: fc.string({ ...bounded, unit: anyCodePoint }) },
+      { weight: 1, arbitrary: fc.string({ ...bounded, unit: fc.oneof(fc.constantFrom(...AWKWARD_CHARACTERS), fc.string({ minLength: 1, maxLength: 1 })) }) },
+    );
+    texts.set(key, arb);
+  }
+  return arb;
 }

@@ -29,7 +29,7 @@ const RENDERER_CONFIG = {
   agent: { disabled: true },
   showDeveloperTools: 'never',
   hideClientButton: false,
-  // Nine operations: showing every tag open makes the whole API visible (and searchable with Ctrl+F) at once.
+  // The API is small: every tag open shows all of it at once (and makes it searchable with Ctrl+F).
   defaultOpenAllTags: true,
 };
 

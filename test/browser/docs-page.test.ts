@@ -1,16 +1,21 @@
-// Opens /docs in headless Chromium (Debian's `chromium`, driven by playwright-core) against the running gateway:
-// the reference must render every operation from the served document, load nothing from another origin (it has
-// to work offline), break no Content-Security-Policy rule, and leave a screenshot for humans in .test-data/.
-// Skipped with a message when Chromium is absent locally; required when CI=true (.ci/run installs it).
+// Opens the API reference in headless Chromium (Debian's `chromium`, driven by playwright-core): the page served by
+// the running gateway at /docs, and the static copy `make docs` writes. Each must render every operation from the
+// document, load nothing from another origin (it has to work offline), log no error, and leave a screenshot in
+// .test-data/browser/. Skipped with a message when Chromium is absent locally; required when CI=true (.ci/run
+// installs it).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeStaticDocs } from '../../src/docs/write-static-docs.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REQUIRED = process.env.CI === 'true';
 const AVAILABLE = existsSync(CHROMIUM);
-const SCREENSHOT_DIR = new URL('../../.test-data/browser/', import.meta.url);
+const OUT_DIR = new URL('../../.test-data/browser/', import.meta.url).pathname;
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -22,38 +27,54 @@ const ARGS = [
   '--disable-sync',
 ];
 
+type Operation = { summary?: string; description?: string };
 const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
-const summaries: string[] = Object.values(doc.paths as Record<string, Record<string, { summary?: string }>>)
-  .flatMap((item) => Object.values(item).map((op) => op.summary))
-  .filter((s): s is string => typeof s === 'string');
-const firstSentences: string[] = Object.values(doc.paths as Record<string, Record<string, { description?: string }>>)
-  .flatMap((item) => Object.values(item).map((op) => op.description?.split(/[.:]/)[0]))
+const operations: Operation[] = Object.values(doc.paths as Record<string, Record<string, Operation>>).flatMap((item) => Object.values(item));
+const summaries = operations.map((op) => op.summary).filter((s): s is string => typeof s === 'string');
+// The first sentence of each description proves the operation bodies render, not only the navigation.
+const firstSentences = operations
+  .map((op) => op.description?.split(/[.:]/)[0])
   .filter((s): s is string => typeof s === 'string' && s.length > 10);
 
 if (!AVAILABLE && !REQUIRED) {
   console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
 }
 
+/** A minimal static file server, standing in for wherever the `make docs` folder gets published. */
+async function serveFolder(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const types: Record<string, string> = { html: 'text/html', js: 'text/javascript', json: 'application/json', yaml: 'application/yaml' };
+  const server = http.createServer((req, res) => {
+    const name = (req.url ?? '/').split('?')[0].replace(/^\/docs\/?/, '') || 'index.html';
+    const file = join(dir, name);
+    if (name.includes('..') || !existsSync(file)) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': types[name.split('.').pop() ?? ''] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromium', () => {
-  let gw: TestGateway;
   let browser: Browser;
 
   beforeAll(async () => {
     if (!AVAILABLE) throw new Error(`CI=true requires Chromium at ${CHROMIUM} (.ci/run installs it with apt-get)`);
-    gw = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' } });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+    mkdirSync(OUT_DIR, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
-    await gw?.close();
   });
 
-  it('renders every operation from the served document, offline, and saves a screenshot', async () => {
+  /** Loads `pageUrl`, waits for every operation, saves a screenshot; returns what went wrong on the way. */
+  async function renderReference(pageUrl: string, origin: string, screenshot: string) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const foreign: string[] = [];
     const problems: string[] = [];
     page.on('request', (req) => {
-      if (!req.url().startsWith(gw.url) && !req.url().startsWith('data:') && !req.url().startsWith('blob:')) foreign.push(req.url());
+      if (!req.url().startsWith(origin) && !/^(data|blob):/.test(req.url())) foreign.push(req.url());
     });
     page.on('response', (res) => {
       if (res.status() >= 400) problems.push(`${res.status()} ${res.url()}`);
@@ -63,30 +84,42 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
       if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(msg.text());
     });
     page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-
-    const response = await page.goto(`${gw.url}/docs`, { waitUntil: 'load' });
-    expect(response?.status()).toBe(200);
-    // The title comes from the document, so seeing it proves the page fetched and parsed /api/v1/openapi.json.
-    await page.getByText(doc.info.title, { exact: false }).first().waitFor({ timeout: 20_000 });
-    for (const summary of summaries) {
-      await page.getByText(summary, { exact: true }).first().waitFor({ state: 'attached', timeout: 10_000 });
+    try {
+      const response = await page.goto(pageUrl, { waitUntil: 'load' });
+      expect(response?.status()).toBe(200);
+      // The title comes from the document: seeing it proves the page fetched and parsed the OpenAPI JSON.
+      await page.getByText(doc.info.title).first().waitFor({ timeout: 20_000 });
+      for (const text of [...summaries, ...firstSentences]) {
+        await page.getByText(text).first().waitFor({ state: 'attached', timeout: 10_000 });
+      }
+      const fetchedDocument = await page.evaluate(() =>
+        performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/openapi.json')),
+      );
+      await page.screenshot({ path: join(OUT_DIR, screenshot) });
+      expect(readFileSync(join(OUT_DIR, screenshot)).subarray(1, 4).toString()).toBe('PNG');
+      return { fetchedDocument, foreign, problems };
+    } finally {
+      await page.close();
     }
-    // Not only the navigation: the operation bodies render too (the description's first sentence of each).
-    for (const description of firstSentences) {
-      await page.getByText(description, { exact: false }).first().waitFor({ state: 'attached', timeout: 10_000 });
+  }
+
+  it('renders /docs from the running gateway', async () => {
+    const gw: TestGateway = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' } });
+    try {
+      const result = await renderReference(`${gw.url}/docs`, gw.url, 'docs.png');
+      expect(result).toEqual({ fetchedDocument: true, foreign: [], problems: [] });
+    } finally {
+      await gw.close();
     }
-    const requestedDocument = await page.evaluate(() =>
-      performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/api/v1/openapi.json')),
-    );
-    expect(requestedDocument).toBe(true);
+  });
 
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const file = new URL('docs.png', SCREENSHOT_DIR);
-    await page.screenshot({ path: file.pathname });
-    expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
-
-    expect(foreign).toEqual([]);
-    expect(problems).toEqual([]);
-    await page.close();
+  it('renders the static copy written by make docs', async () => {
+    const site = await serveFolder(writeStaticDocs(join(OUT_DIR, 'static-docs')));
+    try {
+      const result = await renderReference(`${site.url}/docs/`, site.url, 'static-docs.png');
+      expect(result).toEqual({ fetchedDocument: true, foreign: [], problems: [] });
+    } finally {
+      await site.close();
+    }
   });
 });

@@ -11,7 +11,13 @@ let client: OpenAI;
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      DEEPSEEK_API_KEY: 'sk-ds',
+      DEEPSEEK_BASE_URL: upstream.url,
+    },
   });
   const user = await gw.createUser();
   await gw.grant(user.userId, 5);
@@ -71,6 +77,29 @@ describe('official openai SDK', () => {
     });
     expect(second.choices[0].message.content).toBe('3');
     expect(upstream.last.body.messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_9', content: '3' });
+  });
+
+  it('accepts the reasoning request field and passes reasoning back in message.reasoning and delta.reasoning', async () => {
+    upstream.reply({ kind: 'json', body: { ...reply({ content: '42', reasoning_content: 'Six times seven.' }), model: 'deepseek-reasoner' } });
+    // `reasoning` is not in the SDK's types (an OpenRouter-style extension); the SDK sends unknown fields as given.
+    const completion = await client.chat.completions.create({
+      model: 'deepseek/deepseek-reasoner',
+      messages: [{ role: 'user', content: '6*7?' }],
+      reasoning: { effort: 'high' },
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    expect(completion.choices[0].message.content).toBe('42');
+    expect((completion.choices[0].message as unknown as { reasoning: string }).reasoning).toBe('Six times seven.');
+
+    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', reasoning_content: 'Six ' }), chunk({ reasoning_content: 'sevens.' }), chunk({ content: '42' }), chunk({}, 'stop')]) });
+    const stream = await client.chat.completions.create({ model: 'deepseek/deepseek-reasoner', messages: [{ role: 'user', content: '6*7?' }], stream: true });
+    let reasoning = '';
+    let text = '';
+    for await (const part of stream) {
+      reasoning += (part.choices[0]?.delta as { reasoning?: string } | undefined)?.reasoning ?? '';
+      text += part.choices[0]?.delta?.content ?? '';
+    }
+    expect(reasoning).toBe('Six sevens.');
+    expect(text).toBe('42');
   });
 
   it('surfaces gateway errors as the SDK typed errors', async () => {

@@ -12,7 +12,9 @@ export class StreamFormatError extends Error {
 }
 
 export async function* readChatCompletionChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatCompletionChunk> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  // stream: true keeps a multi-byte character split across two network chunks intact.
+  const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
   let done = false;
@@ -20,9 +22,11 @@ export async function* readChatCompletionChunks(body: ReadableStream<Uint8Array>
     while (!done) {
       const read = await reader.read();
       if (read.done) break;
-      buffer += read.value;
+      buffer += decoder.decode(read.value, { stream: true });
       let newline: number;
       while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        // A CR at the very end may be the first half of a CRLF split across reads: wait for the next read.
+        if (newline === buffer.length - 1 && buffer.endsWith('\r')) break;
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
         if (line === '') {

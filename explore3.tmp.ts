@@ -1,0 +1,10 @@
+import { startContractGateway } from './test/contract/helpers/contract-gateway.js';
+import { runConformance } from './src/conformance/runner.js';
+let t = Date.now();
+const target = await startContractGateway();
+console.log('start', Date.now() - t); t = Date.now();
+const r = await runConformance({ baseUrl: target.gw.url, apiKey: target.user.key, runs: 25, seed: 20261121, timeLimitMs: 3000, model: 'openai/gpt-test', operations: ['createChatCompletion'], parts: { properties: ['valid'], keys: false, credits: false } });
+console.log('valid', Date.now() - t, r.requests, r.results.map(x => x.runs + x.outcome).join());
+t = Date.now();
+await target.close();
+console.log('close', Date.now() - t);

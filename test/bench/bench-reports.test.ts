@@ -1,0 +1,121 @@
+// Profile summaries, targets and the rendered reports, from synthetic results with known answers.
+import { describe, it, expect } from 'vitest';
+import { summarizeProfile, moduleOf, type CpuProfile } from '../../bench/lib/cpu-profile.js';
+import { evaluateTargets } from '../../bench/lib/targets.js';
+import { renderMarkdown } from '../../bench/lib/report-markdown.js';
+import { renderSvg } from '../../bench/lib/report-svg.js';
+import { makePlan, type Scenario, type SystemName } from '../../bench/lib/plan.js';
+import type { BenchResults, RunRecord, ProbeRecord } from '../../bench/lib/results.js';
+
+describe('cpu profile summary', () => {
+  const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
+  const profile: CpuProfile = {
+    nodes: [
+      { id: 1, callFrame: frame('(root)') },
+      { id: 2, callFrame: frame('(idle)') },
+      { id: 3, callFrame: frame('compile', 'file:///app/node_modules/kysely/dist/esm/q.js', 9) },
+      { id: 4, callFrame: frame('handle', 'file:///app/dist/src/http/x.js', 4) },
+    ],
+    startTime: 1_000,
+    endTime: 1_000 + 7 * 100,
+    // Samples at 1000, 1100, … 1600 µs; each lasts until the next one: 100 µs apiece.
+    samples: [2, 2, 3, 3, 3, 4, 2],
+    timeDeltas: [0, 100, 100, 100, 100, 100, 100],
+  };
+
+  it('attributes self time per function and module, as % of non-idle time', () => {
+    const summary = summarizeProfile(profile, 'p.cpuprofile');
+    expect(summary.window).toBe('whole');
+    expect(summary.top.map((t) => [t.functionName, t.selfPct])).toEqual([['compile', 75], ['handle', 25]]);
+    expect(summary.top[0].location).toBe('kysely/dist/esm/q.js:10');
+    expect(summary.modules.map((m) => m.module)).toEqual(['kysely', 'modelgate src/http/x.js']);
+  });
+
+  it('restricts to a load window when given one, and falls back when it matches nothing', () => {
+    const windowed = summarizeProfile(profile, 'p', 25, { fromUs: 1_350, toUs: 1_550 });
+    expect(windowed.window).toBe('load');
+    expect(windowed.top.map((t) => t.functionName)).toEqual(['compile', 'handle']);
+    expect(windowed.top[0].selfPct).toBe(50);
+    expect(summarizeProfile(profile, 'p', 25, { fromUs: 9e9, toUs: 9e9 + 1 }).window).toBe('whole');
+  });
+
+  it('names modules by package, Node internals or our own file', () => {
+    expect(moduleOf('file:///r/node_modules/@scope/pkg/x.js')).toBe('@scope/pkg');
+    expect(moduleOf('node:internal/streams/readable')).toBe('node:internal/streams');
+    expect(moduleOf('node:events')).toBe('node:events');
+    expect(moduleOf('', '(garbage collector)')).toBe('(garbage collector)');
+    expect(moduleOf('', 'writev')).toBe('(native)');
+  });
+});
+
+function run(system: SystemName, scenario: Scenario, concurrency: number, rps: number, rep = 1): RunRecord {
+  return {
+    rep, system, scenario, concurrency, rssMaxMb: system === 'modelgate' ? 150 : 80, cpuMsPerRequest: 0.3,
+    load: { durationS: 5, ok: rps * 5, rps, non2xx: 0, errors: 0, timeouts: 0, latency: { p50: 2, p90: 3, p99: 5, max: 9, mean: 2.1 } },
+  };
+}
+
+function probe(system: SystemName, scenario: Scenario, p50: number, p99: number): ProbeRecord {
+  return {
+    rep: 1, system, scenario, requests: 100, failures: 0, latency: { p50, p99, max: p99 },
+    ...(scenario === 'stream' ? { firstChunk: { p50, p99, max: p99 }, chunkDelay: { p50: 0.1, p99: p99 / 10, max: p99 / 10 } } : {}),
+  };
+}
+
+function results(): BenchResults {
+  const systems: SystemName[] = ['mock', 'passthrough', 'modelgate', 'portkey'];
+  const rps: Record<SystemName, number> = { mock: 9000, passthrough: 2500, modelgate: 2000, portkey: 450 };
+  const plan = makePlan('full', {});
+  return {
+    schema: 'modelgate-bench/1', mode: 'full', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:10:00.000Z', durationS: 600,
+    machine: { cpus: 2, cpuModel: 'test cpu', memoryGb: 4, node: 'v20', kernel: '6', loadAverageAtStart: [0, 0, 0] },
+    plan, systems, skipped: [],
+    runs: plan.grid.flatMap(({ scenario, concurrency }) => systems.flatMap((s) => [run(s, scenario, concurrency, rps[s]), run(s, scenario, concurrency, rps[s] + 100, 2)])),
+    probes: systems.flatMap((s) => [probe(s, 'json', s === 'modelgate' ? 1.2 : 0.4, 3), probe(s, 'stream', s === 'portkey' ? 26 : 0.9, 5)]),
+    targets: [],
+  };
+}
+
+describe('targets', () => {
+  it('compares medians measured in the same run against the issue targets', () => {
+    const byId = Object.fromEntries(evaluateTargets(results()).map((t) => [t.id, t]));
+    // modelgate 2050 vs portkey 500 req/s: 4.1×; vs pass-through 2550: 80%.
+    expect(byId['throughput-vs-portkey'].pass).toBe(true);
+    expect(byId['throughput-vs-portkey'].measured).toMatch(/^4\.10×/);
+    expect(byId['throughput-vs-passthrough'].pass).toBe(true);
+    expect(byId['added-latency-p50'].measured).toMatch(/^0\.800 ms/);
+    expect(byId['added-latency-p50'].pass).toBe(true);
+    expect(byId['rss-c64'].pass).toBe(true);
+    expect(byId['no-leak'].pass).toBeNull();
+    expect(byId['metering'].pass).toBeNull();
+  });
+
+  it('fails a target the figures miss', () => {
+    const r = results();
+    r.probes = r.probes.map((p) => (p.system === 'modelgate' && p.scenario === 'json' ? { ...p, latency: { p50: 4, p99: 30, max: 30 } } : p));
+    const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
+    expect(byId['added-latency-p50'].pass).toBe(false);
+    expect(byId['added-latency-p99'].pass).toBe(false);
+  });
+});
+
+describe('reports', () => {
+  it('renders a markdown report with targets, ratios and every run', () => {
+    const r = results();
+    r.targets = evaluateTargets(r);
+    const md = renderMarkdown(r, 'full.svg');
+    expect(md).toContain('## Targets');
+    expect(md).toContain('![throughput and latency against concurrency](full.svg)');
+    expect(md).toContain('| c=16 | 9050 (9000, 9100) | 2550 (2500, 2600) | 2050 (2000, 2100) | 500 (450, 550) | 4.10× | 0.80× | 0.23× |');
+    expect(md.match(/^\| [12] \| /gm)?.length).toBe(r.runs.length + r.probes.length);
+  });
+
+  it('draws one throughput and one latency panel per request kind, a line per system', () => {
+    const svg = renderSvg(results());
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    // 3 request kinds × (4 throughput lines + 4 systems × p50/p99 latency lines).
+    expect(svg.match(/<polyline /g)?.length).toBe(3 * (4 + 8));
+    expect(svg).not.toMatch(/NaN|undefined/);
+  });
+});

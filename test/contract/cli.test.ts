@@ -1,0 +1,86 @@
+// `modelgate conformance` end to end: arguments, exit codes, the printed report (never the key), the JSON form,
+// and the --admin-cli hook that adds credits.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli.js';
+import { adminHook } from '../../src/cli/conformance.js';
+import { SERVED_MODEL, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
+import { startFaultyProxy } from './helpers/faulty-proxy.js';
+
+let target: ContractGateway;
+beforeAll(async () => {
+  target = await startContractGateway();
+});
+afterAll(async () => {
+  await target?.close();
+});
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(['conformance', ...argv], { LOG_LEVEL: 'silent' }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const quick = ['--runs', '8', '--seed', '4', '--time-limit-seconds', '5', '--timeout-seconds', '10'];
+
+describe('modelgate conformance', () => {
+  it('passes a conforming deployment: exit 0, a report per check, progress on stderr', async () => {
+    const res = await cli('--base-url', target.gw.url, '--api-key', target.user.key, '--model', SERVED_MODEL, ...quick, '--operation', 'listModels', '--operation', 'getCredits');
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toMatch(/^not_a_server_error\s+passed/m);
+    expect(res.out).toMatch(/^use_after_free\s+passed/m);
+    expect(res.out).toMatch(/^stateful_credits\s+SKIPPED/m);
+    expect(res.out).toContain('no hook to add credits (--admin-cli)');
+    expect(res.out).toContain(`at ${target.gw.url}/api/v1`);
+    expect(res.out).toContain('seed 4');
+    expect(res.err).toContain('conformance: listModels [valid]');
+    expect(res.out + res.err).not.toContain(target.user.key);
+  }, 60_000);
+
+  it('fails a broken deployment: exit 1, a curl line with $MODELGATE_API_KEY; --json gives the same as data', async () => {
+    const proxy = await startFaultyProxy(target.gw.url, { alter: (req, res) => (req.path.startsWith('/api/v1/credits') ? { ...res, status: 500 } : res) });
+    try {
+      const args = ['--base-url', proxy.url, '--api-key', target.user.key, ...quick, '--operation', 'getCredits', '--quiet'];
+      const res = await cli(...args);
+      expect(res.code).toBe(1);
+      expect(res.out).toContain('✗ not_a_server_error — GET /credits (getCredits) [valid inputs]');
+      expect(res.out).toContain(`-H "Authorization: Bearer $MODELGATE_API_KEY"`);
+      expect(res.out).not.toContain(target.user.key);
+      expect(res.err).toBe('');
+      const json = await cli(...args, '--json');
+      const report = JSON.parse(json.out);
+      expect(report.ok).toBe(false);
+      expect(report.results.some((r: { check: string; outcome: string }) => r.check === 'not_a_server_error' && r.outcome === 'failed')).toBe(true);
+      expect(json.out).not.toContain(target.user.key);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('reports usage errors with exit 2 and stops on a refused key', async () => {
+    expect((await cli('--api-key', 'k')).code).toBe(2);
+    expect((await cli('--base-url', 'ftp://x', '--api-key', 'k')).code).toBe(2);
+    expect((await cli('--base-url', target.gw.url, '--api-key', 'k', '--runs', '0')).code).toBe(2);
+    const refused = await cli('--base-url', target.gw.url, '--api-key', 'mg-v1-not-a-key', '--quiet');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('the API key was refused');
+    expect((await cli('--help')).out).toContain('--admin-cli');
+  }, 60_000);
+
+  it('--admin-cli runs the command with the amount in {usd} and $MODELGATE_CONFORMANCE_USD', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'conformance-hook-'));
+    try {
+      const file = path.join(dir, 'out');
+      await adminHook(`echo "{usd} $MODELGATE_CONFORMANCE_USD" > ${file}`)(0.0002);
+      expect(readFileSync(file, 'utf8').trim()).toBe('0.0002 0.0002');
+      await adminHook(`printf %s >> ${file}`)(5);
+      expect(readFileSync(file, 'utf8').trim().endsWith('5')).toBe(true);
+      await expect(adminHook('exit 3')(1)).rejects.toThrow(/--admin-cli command failed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,34 @@
+// Bounded conformance run of every operation except chat completions (see chat-completions.test.ts) against the
+// in-process gateway: valid, invalid and unauthenticated inputs drawn from the emitted OpenAPI, every response
+// checked against it. The same library backs `modelgate conformance`.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadDocument } from '../../src/conformance/openapi-document.js';
+import { runConformance } from '../../src/conformance/runner.js';
+import { formatReport } from '../../src/conformance/report.js';
+import { BOUNDS, SERVED_MODEL, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
+
+const doc = await loadDocument();
+const operations = doc.operations.map((op) => op.operationId).filter((id) => id !== 'createChatCompletion');
+
+let target: ContractGateway;
+beforeAll(async () => {
+  target = await startContractGateway();
+});
+afterAll(async () => {
+  await target?.close();
+});
+
+describe('conformance per operation', () => {
+  it.each(operations)('%s', async (operationId) => {
+    const report = await runConformance({
+      baseUrl: target.gw.url,
+      apiKey: target.user.key,
+      ...BOUNDS,
+      model: SERVED_MODEL,
+      operations: [operationId],
+      parts: { keys: false, credits: false },
+    });
+    expect(report.results.length).toBeGreaterThan(0);
+    expect(report.ok, formatReport(report)).toBe(true);
+  }, 60_000);
+});

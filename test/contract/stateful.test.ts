@@ -1,0 +1,43 @@
+// Model-based sequences against the in-process gateway: the API-key lifecycle (create → list → use → delete →
+// use → list, and generated orders; a deleted key refused everywhere) and credits (add through the test helper's
+// grant → spend → 402), with a fresh account that starts at zero so the 402 path is reached.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runConformance } from '../../src/conformance/runner.js';
+import { formatReport } from '../../src/conformance/report.js';
+import { BOUNDS, SERVED_MODEL, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
+
+let target: ContractGateway;
+beforeAll(async () => {
+  target = await startContractGateway();
+});
+afterAll(async () => {
+  await target?.close();
+});
+
+const sequences = { sequenceRuns: Math.max(8, Math.ceil(BOUNDS.runs / 3)), maxCommands: 12 };
+
+it('API key lifecycle and use after delete', async () => {
+  const report = await runConformance({ baseUrl: target.gw.url, apiKey: target.user.key, ...BOUNDS, ...sequences, model: SERVED_MODEL, parts: { properties: [], credits: false } });
+  expect(report.ok, formatReport(report)).toBe(true);
+  expect(report.results.map((r) => `${r.check}:${r.outcome}`).sort()).toEqual(['stateful_keys:passed', 'use_after_free:passed']);
+  // The run leaves the account as it found it: only the key it started with.
+  const listed = (await (await target.gw.fetch('/api/v1/api-keys', { key: target.user.key })).json()) as { data: { key_id: string }[] };
+  expect(listed.data.map((k) => k.key_id)).toEqual([target.user.keyId]);
+}, 60_000);
+
+it('credits: add → spend → 402, free models at any balance', async () => {
+  const account = await target.gw.createUser();
+  const before = target.mock.requests;
+  const report = await runConformance({
+    baseUrl: target.gw.url,
+    apiKey: account.key,
+    ...BOUNDS,
+    ...sequences,
+    model: SERVED_MODEL,
+    addCredits: (usd) => target.gw.grant(account.userId, usd),
+    parts: { properties: [], keys: false },
+  });
+  expect(report.ok, formatReport(report)).toBe(true);
+  expect(report.results.map((r) => `${r.check}:${r.outcome}`)).toEqual(['stateful_credits:passed']);
+  expect(target.mock.requests - before).toBeGreaterThan(3);
+}, 60_000);
