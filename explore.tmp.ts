@@ -1,11 +1,8 @@
-import { startTestGateway } from './test/helpers/gateway.js';
-import { startMockUpstreamServer } from './src/conformance/mock-upstream-server.js';
+import { startContractGateway } from './test/contract/helpers/contract-gateway.js';
 import { runConformance } from './src/conformance/runner.js';
 import { formatReport } from './src/conformance/report.js';
-const mock = await startMockUpstreamServer();
-const gw = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: `${mock.url}/v1`, OPENROUTER_API_KEY: 'sk-or', OPENROUTER_BASE_URL: mock.url, MODELGATE_RATE_LIMIT_RPM: '0', LOG_LEVEL: 'error' } });
-const user = await gw.createUser();
-const report = await runConformance({ baseUrl: gw.url, apiKey: user.key, runs: Number(process.env.RUNS ?? 30), seed: 7, model: 'openai/gpt-test', timeLimitMs: 10000, addCredits: (usd) => gw.grant(user.userId, usd), parts: process.env.ONLY_STATEFUL ? { properties: [] } : undefined, log: (l) => console.error(l) });
+const target = await startContractGateway();
+const account = await target.gw.createUser();
+const report = await runConformance({ baseUrl: target.gw.url, apiKey: process.env.CREDITS ? account.key : target.user.key, runs: Number(process.env.RUNS ?? 200), seed: Number(process.env.SEED ?? 99), model: 'openai/gpt-test', timeLimitMs: Number(process.env.LIMIT ?? 60000), operations: process.env.OPS?.split(','), addCredits: (usd) => target.gw.grant(account.userId, usd), parts: { keys: !!process.env.KEYS, credits: !!process.env.CREDITS, properties: process.env.KINDS ? process.env.KINDS.split(',') as any : undefined }, sequenceRuns: Number(process.env.SEQ ?? 20), log: (l) => console.error(l) });
 console.log(formatReport(report));
-console.log('upstream', mock.requests);
-await gw.close(); await mock.close();
+await target.close();

@@ -116,7 +116,8 @@ async function main(): Promise<void> {
         const failed = r.load.non2xx + r.load.errors;
         log(`${progress()} rep ${rep} ${scenario.padEnd(9)} c=${String(concurrency).padEnd(2)} ${system.name.padEnd(11)} ${r.load.rps} req/s, p50 ${r.load.latency.p50} ms, ` +
           `p99 ${r.load.latency.p99} ms, RSS ${r.rssMaxMb} MB, CPU ${r.cpuMsPerRequest} ms/req` +
-          (r.observer?.firstChunk ? `, first chunk p50 ${r.observer.firstChunk.p50} ms` : '') + (failed ? `, ${failed} FAILED` : ''));
+          (r.observer?.firstChunk ? `, first chunk p50 ${r.observer.firstChunk.p50} ms` : '') + (failed ? `, ${failed} FAILED` : '') +
+          (r.machine ? ` [machine ${r.machine.busyPct}% busy, ${r.machine.foreignPct}% foreign]` : ''));
       }
     }
   }

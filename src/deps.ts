@@ -9,6 +9,7 @@ import type { ProviderAdapter, ProviderConfig } from './providers/adapter.js';
 import type { HttpClient } from './providers/http-client.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import type { FreeRequestCounter } from './limits/free-requests.js';
+import type { SettlementQueue } from './billing/settlement-queue.js';
 
 export interface Deps {
   config: Config;
@@ -22,5 +23,6 @@ export interface Deps {
   http: HttpClient;
   limiter: RateLimiter;
   freeRequests: FreeRequestCounter;
+  settlements: SettlementQueue;
   now: () => Date;
 }

@@ -19,6 +19,7 @@ import { createGeminiAdapter } from './providers/gemini/index.js';
 import { TokenBucketRateLimiter } from './limits/rate-limiter.js';
 import { FreeRequestCounter } from './limits/free-requests.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
+import { SettlementQueue } from './billing/settlement-queue.js';
 
 export interface RunningGateway {
   url: string;
@@ -64,6 +65,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter(), gemini: createGeminiAdapter() },
       http: httpClient,
       limiter: new TokenBucketRateLimiter(),
+      settlements: new SettlementQueue(database.db, logger),
       freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),
       now: () => new Date(),
       ...options.overrides,
@@ -97,6 +99,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         // Connections that carried the last responses are idle now; without this, close() waits for keep-alive expiry.
         server.closeIdleConnections();
         await stopped;
+        await deps.settlements.drain();
         await deps.lastUsed.flush();
         await httpClient.close();
         await database.close();

@@ -33,7 +33,17 @@ function header(results: BenchResults): string {
       `c=1 latencies come from a sequential probe with sub-millisecond timing (autocannon records whole milliseconds). ` +
       `Streams in probes are stamped by the mock and paced ${p.paceMs} ms apart. Reproduce with \`make bench${results.mode === 'quick' ? '-quick' : ''}\`.`,
     ...(results.skipped.length ? ['', ...results.skipped.map((s) => `**Skipped:** ${SYSTEM_LABELS[s.system]} — ${s.reason}`)] : []),
+    ...noise(results),
   ].join('\n');
+}
+
+/** How much of the shared machine other work took while we measured: the caveat every figure carries. */
+function noise(results: BenchResults): string[] {
+  const foreign = results.runs.flatMap((r) => (r.machine ? [r.machine.foreignPct] : []));
+  if (foreign.length === 0) return [];
+  const mean = foreign.reduce((a, b) => a + b, 0) / foreign.length;
+  return ['', `During the measured windows, processes outside this benchmark used on average ${mean.toFixed(0)}% of the machine's CPU ` +
+    `(max ${Math.max(...foreign).toFixed(0)}%; per run in the last table). Absolute figures move with that; ratios between systems measured side by side move less.`];
 }
 
 function targetsSection(results: BenchResults): string {
@@ -155,10 +165,11 @@ function extrasSection(results: BenchResults): string {
 
 function rawSection(results: BenchResults): string {
   const rows = results.runs.map((r) => [r.rep, SYSTEM_LABELS[r.system], SCENARIO_LABELS[r.scenario], r.concurrency, r.load.rps, r.load.latency.p50, r.load.latency.p99,
-    r.load.non2xx + r.load.errors, r.rssMaxMb, r.cpuMsPerRequest, r.observer?.firstChunk ? `${r.observer.firstChunk.p50} / ${r.observer.firstChunk.p99}` : undefined]);
+    r.load.non2xx + r.load.errors, r.rssMaxMb, r.cpuMsPerRequest, r.observer?.firstChunk ? `${r.observer.firstChunk.p50} / ${r.observer.firstChunk.p99}` : undefined,
+    r.machine ? `${r.machine.busyPct} / ${r.machine.foreignPct}` : undefined]);
   const probes = results.probes.map((p) => [p.rep, SYSTEM_LABELS[p.system], SCENARIO_LABELS[p.scenario], p.requests, p.failures, ms(p.latency?.p50, 3), ms(p.latency?.p99, 3),
     ms(p.firstChunk?.p50, 3), ms(p.chunkDelay?.p99, 3)]);
-  return ['## Every run', '', table(['rep', 'system', 'request', 'c', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'peak RSS MB', 'CPU ms/req', 'first chunk ms (p50 / p99)'], rows), '',
+  return ['## Every run', '', table(['rep', 'system', 'request', 'c', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'peak RSS MB', 'CPU ms/req', 'first chunk ms (p50 / p99)', 'machine busy % / foreign %'], rows), '',
     table(['rep', 'system', 'probe', 'requests', 'failed', 'p50 ms', 'p99 ms', 'first chunk p50', 'chunk delay p99'], probes)].join('\n');
 }
 

@@ -3,7 +3,7 @@
 // release on failure. Free models: nothing reserved, nothing charged. Pass (subscription) models: the
 // same upper bound, valued at the reference rates, is reserved against the quota windows (src/pass/),
 // then replaced by the real reference cost; no credits are touched and no ledger row is written.
-import type { Db } from '../db/database.js';
+import type { Db, DbOrTrx } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { AccessMode, CatalogEntry } from '../catalog/types.js';
@@ -94,7 +94,7 @@ export async function releaseAdmission(db: Db, admission: Admission): Promise<vo
  * (both are idempotent on the generation id). The reservation is released in the same transaction.
  * For pass, the quota reservation becomes the record's reference cost (or is dropped when it is 0).
  */
-export async function settleGeneration(db: Db, admission: Admission, record: NewGeneration): Promise<void> {
+export async function settleGeneration(db: DbOrTrx, admission: Admission, record: NewGeneration): Promise<void> {
   await inTransaction(db, async (trx) => {
     const inserted = await insertGeneration(trx, record);
     if (!inserted) return;

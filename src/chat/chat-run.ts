@@ -4,7 +4,6 @@ import type { Context } from 'koa';
 import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/accounting.js';
-import { settleGeneration } from '../billing/accounting.js';
 import { costNanos } from '../billing/pricing.js';
 import type { AdapterContext } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
@@ -103,16 +102,25 @@ export class ChatRun {
     else this.meter.fail(500, 'internal_error', (err as Error)?.message ?? 'internal error');
   }
 
-  /** Writes the generation record and settles credits; never throws (a failure is logged with the full record). */
+  /** Queues the generation record and its settlement (credits or quota); resolves when committed, never rejects. */
   async settle(): Promise<void> {
     if (this.settled) return;
     this.settled = true;
     this.abort.dispose();
+    try {
+      await this.deps.settlements.settle(this.input.admission, this.buildRecord());
+    } catch (err) {
+      // Called without await from the handler's finally: it must never reject.
+      this.deps.logger.error({ err, generation_id: this.meter.id }, 'could not queue settlement');
+    }
+  }
+
+  private buildRecord() {
     if (this.abort.signal.aborted) this.meter.abort();
     const usage = this.meter.finalUsage();
     // Real usage replaces the estimates in the key's token budget.
     this.takeTokens(usage.promptTokens + usage.completionTokens - this.tokensCounted);
-    const record = generationRecord({
+    return generationRecord({
       meter: this.meter,
       principal: this.input.principal,
       target: this.input.target,
@@ -121,18 +129,6 @@ export class ChatRun {
       costNanos: this.costNanos(),
       tracking: trackingHeaders(this.ctx),
     });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await settleGeneration(this.deps.db, this.input.admission, record);
-        return;
-      } catch (err) {
-        if (attempt >= 3) {
-          this.deps.logger.error({ err, generation: { ...record, cost_nanos: String(record.cost_nanos) } }, 'could not settle generation');
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      }
-    }
   }
 
   /** Counts tokens against the key's per-minute budget (the prompt estimate was taken at admission). */

@@ -51,8 +51,8 @@ export function formatReport(report: ConformanceReport): string {
     const ran = results.filter((r) => r.outcome !== 'skipped');
     const runs = ran.reduce((sum, r) => sum + r.runs, 0);
     const status = failed.length > 0 ? 'FAILED' : ran.length === 0 ? 'SKIPPED' : 'passed';
-    const detail = failed.length > 0 ? `${failed.length} of ${results.length} targets failed` : `${ran.length} targets, ${runs} runs`;
-    lines.push(`${check.padEnd(width)}${status.padEnd(9)}${detail}`);
+    const detail = failed.length > 0 ? `${failed.length} of ${results.length} targets failed` : ran.length > 0 ? `${ran.length} targets, ${runs} runs` : '';
+    lines.push(`${check.padEnd(width)}${status.padEnd(9)}${detail}`.trimEnd());
     for (const skipped of results.filter((r) => r.outcome === 'skipped')) lines.push(`${' '.repeat(width)}skipped: ${skipped.target}: ${skipped.note ?? ''}`);
   }
   const failures = report.results.filter((r) => r.outcome === 'failed');

@@ -29,7 +29,9 @@ export function createChatCompletion(deps: Deps): Handler {
       run.recordFailure(err);
       throw err;
     } finally {
-      await run.settle(); //                                                         7 settle (exactly once)
+      // 7 settle, exactly once. Queued, not awaited: the response does not wait for the commit, and the
+      // queue is drained before shutdown closes the database.
+      void run.settle();
     }
   };
 }

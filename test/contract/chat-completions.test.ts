@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runConformance } from '../../src/conformance/runner.js';
 import { formatReport } from '../../src/conformance/report.js';
-import { BOUNDS, SERVED_MODEL, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
+import { BOUNDS, SERVED_MODEL, TEST_TIMEOUT_MS, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
 
 let target: ContractGateway;
 beforeAll(async () => {
@@ -26,7 +26,9 @@ it.each(['valid', 'invalid', 'unauthorized'] as const)('createChatCompletion [%s
   });
   expect(report.ok, formatReport(report)).toBe(true);
   const reachedUpstream = target.mock.requests - before;
-  // Valid inputs must mostly get past validation, model resolution and admission to the provider call.
-  if (kind === 'valid') expect(reachedUpstream).toBeGreaterThan(BOUNDS.runs / 2);
-  else expect(reachedUpstream).toBe(0);
-}, 60_000);
+  // Valid inputs must mostly get past validation, model resolution and admission to the provider call; a bad
+  // credential must never cost a provider call. (Some "invalid" inputs are schema-valid — a huge message — and may.)
+  const runs = report.results.find((r) => r.check === 'not_a_server_error')?.runs ?? 0;
+  if (kind === 'valid') expect(reachedUpstream, `${reachedUpstream} of ${runs} valid requests reached the provider`).toBeGreaterThan(runs / 2);
+  if (kind === 'unauthorized') expect(reachedUpstream).toBe(0);
+}, TEST_TIMEOUT_MS);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../src/conformance/openapi-document.js';
 import { runConformance } from '../../src/conformance/runner.js';
 import { formatReport } from '../../src/conformance/report.js';
-import { BOUNDS, SERVED_MODEL, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
+import { BOUNDS, SERVED_MODEL, TEST_TIMEOUT_MS, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
 
 const doc = await loadDocument();
 const operations = doc.operations.map((op) => op.operationId).filter((id) => id !== 'createChatCompletion');
@@ -30,5 +30,5 @@ describe('conformance per operation', () => {
     });
     expect(report.results.length).toBeGreaterThan(0);
     expect(report.ok, formatReport(report)).toBe(true);
-  }, 60_000);
+  }, TEST_TIMEOUT_MS);
 });

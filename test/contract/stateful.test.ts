@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runConformance } from '../../src/conformance/runner.js';
 import { formatReport } from '../../src/conformance/report.js';
-import { BOUNDS, SERVED_MODEL, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
+import { BOUNDS, SERVED_MODEL, TEST_TIMEOUT_MS, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
 
 let target: ContractGateway;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ it('API key lifecycle and use after delete', async () => {
   // The run leaves the account as it found it: only the key it started with.
   const listed = (await (await target.gw.fetch('/api/v1/api-keys', { key: target.user.key })).json()) as { data: { key_id: string }[] };
   expect(listed.data.map((k) => k.key_id)).toEqual([target.user.keyId]);
-}, 60_000);
+}, TEST_TIMEOUT_MS);
 
 it('credits: add → spend → 402, free models at any balance', async () => {
   const account = await target.gw.createUser();
@@ -40,4 +40,4 @@ it('credits: add → spend → 402, free models at any balance', async () => {
   expect(report.ok, formatReport(report)).toBe(true);
   expect(report.results.map((r) => `${r.check}:${r.outcome}`)).toEqual(['stateful_credits:passed']);
   expect(target.mock.requests - before).toBeGreaterThan(3);
-}, 60_000);
+}, TEST_TIMEOUT_MS);

@@ -17,10 +17,30 @@ export interface TestGateway {
   /** Every log line written so far, raw JSON text. */
   logs: string[];
   fetch(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  /** Waits until every settlement queued so far is committed (responses do not wait for it). */
+  settled(): Promise<void>;
   createUser(email?: string): Promise<{ userId: string; email: string; key: string; keyId: string }>;
   createToken(userId: string): Promise<string>;
   grant(userId: string, usd: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Responses do not wait for their settlement to commit. So that a test may read the database right after
+ * reading a response body, reading the body (json/text) also waits for the settlements queued by then.
+ */
+function settlesOnRead(res: Response, drain: () => Promise<void>): Response {
+  for (const method of ['json', 'text', 'arrayBuffer'] as const) {
+    const read = res[method].bind(res) as () => Promise<unknown>;
+    Object.defineProperty(res, method, {
+      value: async () => {
+        const body = await read();
+        await drain();
+        return body;
+      },
+    });
+  }
+  return res;
 }
 
 export async function startTestGateway(options: {
@@ -55,7 +75,10 @@ export async function startTestGateway(options: {
       const { key, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
-      return fetch(`${gateway.url}${path}`, { ...rest, headers });
+      return fetch(`${gateway.url}${path}`, { ...rest, headers }).then((res) => settlesOnRead(res, () => gateway.deps.settlements.drain()));
+    },
+    settled() {
+      return gateway.deps.settlements.drain();
     },
     async createUser(email) {
       const address = email ?? `user${++counter}-${newId('')}@example.com`;

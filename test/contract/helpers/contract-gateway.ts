@@ -19,6 +19,9 @@ export const BOUNDS = {
   timeLimitMs: Number(process.env.CONFORMANCE_TIME_LIMIT_MS ?? 3_000),
 };
 
+/** Per test: a few properties at the time limit each, plus start-up on a loaded machine. */
+export const TEST_TIMEOUT_MS = Math.max(60_000, BOUNDS.timeLimitMs * 4 + 30_000);
+
 export const SERVED_MODEL = 'openai/gpt-test';
 
 export async function startContractGateway(): Promise<ContractGateway> {
