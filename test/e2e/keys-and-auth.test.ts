@@ -180,3 +180,18 @@ describe('HTTP behaviour', () => {
     expect(notJson.body.error.message).toMatch(/Content-Type/);
   });
 });
+
+describe('inputs PostgreSQL cannot store', () => {
+  it('answers 400, not 500, for NUL bytes in ids and names', async () => {
+    const user = await gw.createUser();
+    for (const [path, init] of [
+      ['/api/v1/api-keys/%00', { method: 'DELETE' }],
+      ['/api/v1/generation?id=%00', {}],
+      ['/api/v1/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a\u0000b' }) }],
+    ] as const) {
+      const res = await gw.fetch(path, { ...init, key: user.key });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as any).error.code).toBe(400);
+    }
+  });
+});
