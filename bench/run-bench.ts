@@ -106,7 +106,7 @@ async function main(): Promise<void> {
         const p = await measureProbe(ctx, system, scenario, rep);
         probes.push(p);
         log(`${progress()} rep ${rep} probe c=1 ${scenario.padEnd(9)} ${system.name.padEnd(11)} p50 ${p.latency?.p50 ?? '—'} ms, p99 ${p.latency?.p99 ?? '—'} ms` +
-          (p.firstChunk ? `, first chunk p50 ${p.firstChunk.p50} ms, chunk delay p99 ${p.chunkDelay?.p99} ms` : '') + (p.failures ? `, ${p.failures} FAILED: ${p.firstFailure}` : ''));
+          (p.firstChunk ? `, first chunk p50 ${p.firstChunk.p50} ms, later chunks delay p99 ${p.chunkDelay?.p99} ms` : '') + (p.failures ? `, ${p.failures} FAILED: ${p.firstFailure}` : ''));
       }
     }
     for (const [i, { scenario, concurrency }] of plan.grid.entries()) {

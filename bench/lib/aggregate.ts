@@ -30,6 +30,8 @@ export interface ProbeCell {
   p99?: number;
   firstChunkP50?: number;
   firstChunkP99?: number;
+  firstChunkDelayP50?: number;
+  firstChunkDelayP99?: number;
   chunkDelayP50?: number;
   chunkDelayP99?: number;
   chunkDelayMax?: number;
@@ -73,6 +75,8 @@ export function probeCell(results: BenchResults, system: SystemName, scenario: S
     p99: med(probes.map((p) => p.latency?.p99)),
     firstChunkP50: med(probes.map((p) => p.firstChunk?.p50)),
     firstChunkP99: med(probes.map((p) => p.firstChunk?.p99)),
+    firstChunkDelayP50: med(probes.map((p) => p.firstChunkDelay?.p50)),
+    firstChunkDelayP99: med(probes.map((p) => p.firstChunkDelay?.p99)),
     chunkDelayP50: med(probes.map((p) => p.chunkDelay?.p50)),
     chunkDelayP99: med(probes.map((p) => p.chunkDelay?.p99)),
     chunkDelayMax: med(probes.map((p) => p.chunkDelay?.max)),

@@ -32,6 +32,8 @@ export interface ProfileSummary {
   file: string;
   /** Whether only the load window was summarized (start-up excluded), or the whole profile. */
   window: 'load' | 'whole';
+  /** The load window, microseconds of CLOCK_MONOTONIC (for further analysis of the raw profile). */
+  windowUs?: { fromUs: number; toUs: number };
   durationMs: number;
   busyMs: number;
   top: ProfileEntry[];
@@ -119,6 +121,7 @@ export function summarizeProfile(profile: CpuProfile, file: string, topN = 25, w
   return {
     file,
     window: useWindow ? 'load' : 'whole',
+    ...(useWindow && window ? { windowUs: window } : {}),
     durationMs: Math.round(useWindow ? (lastUs - (firstUs ?? lastUs)) / 1000 : (profile.endTime - profile.startTime) / 1000),
     busyMs: Math.round(busyUs / 1000),
     top: entries.slice(0, topN).map(({ frame, us }) => ({

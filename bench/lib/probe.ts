@@ -15,7 +15,9 @@ export interface ProbeSample {
   totalMs: number;
   /** Streams: request start → first non-empty content chunk. */
   firstChunkMs?: number;
-  /** Streams: per stamped chunk, mock write → probe read. */
+  /** Streams: mock write → probe read of the first stamped chunk (includes the system's stream set-up). */
+  firstChunkDelayMs?: number;
+  /** Streams: the same for every later stamped chunk: where a system that holds chunks back shows. */
   chunkDelaysMs: number[];
 }
 
@@ -25,6 +27,8 @@ export interface ProbeSummary {
   firstFailure?: string;
   latency?: { p50: number; p99: number; max: number };
   firstChunk?: { p50: number; p99: number; max: number };
+  firstChunkDelay?: { p50: number; p99: number; max: number };
+  /** Later chunks only (see ProbeSample). */
   chunkDelay?: { p50: number; p99: number; max: number };
 }
 
@@ -45,6 +49,7 @@ export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, 
       const splitter = new SseEventSplitter();
       let text = '';
       let firstChunkMs: number | undefined;
+      let firstChunkDelayMs: number | undefined;
       let contentChunks = 0;
       let done = false;
       const chunkDelaysMs: number[] = [];
@@ -61,7 +66,10 @@ export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, 
           contentChunks++;
           firstChunkMs ??= Number(now - started) * MONOTONIC_TO_MS;
           const sentAt = readStamp(content);
-          if (sentAt !== undefined) chunkDelaysMs.push(Number(now - sentAt) * MONOTONIC_TO_MS);
+          if (sentAt === undefined) continue;
+          const delay = Number(now - sentAt) * MONOTONIC_TO_MS;
+          if (contentChunks === 1) firstChunkDelayMs = delay;
+          else chunkDelaysMs.push(delay);
         }
       });
       res.once('error', reject);
@@ -72,7 +80,7 @@ export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, 
           return reject(new Error(`stream ended with ${contentChunks}/${COMPLETION_TOKENS} content chunks${done ? '' : ' and no [DONE]'}`));
         }
         if (!stream && !validCompletion(text)) return reject(new Error(`not a chat completion: ${text.slice(0, 300)}`));
-        resolve({ totalMs, firstChunkMs, chunkDelaysMs });
+        resolve({ totalMs, firstChunkMs, firstChunkDelayMs, chunkDelaysMs });
       });
     });
     req.end(body);
@@ -137,6 +145,7 @@ export function summarizeProbe(samples: ProbeSample[], failures: number, firstFa
     ...(firstFailure ? { firstFailure } : {}),
     latency: spread(samples.map((s) => s.totalMs)),
     firstChunk: spread(samples.flatMap((s) => (s.firstChunkMs === undefined ? [] : [s.firstChunkMs]))),
+    firstChunkDelay: spread(samples.flatMap((s) => (s.firstChunkDelayMs === undefined ? [] : [s.firstChunkDelayMs]))),
     chunkDelay: spread(samples.flatMap((s) => s.chunkDelaysMs)),
   };
 }

@@ -104,20 +104,20 @@ function probeSection(results: BenchResults): string {
   }
   out.push(table(['request', 'system', 'p50', 'p99', 'added p50', 'added p99', 'requests'], rows), '');
   out.push('## Streaming: time to first content chunk and per-chunk delay (ms)', '');
-  out.push('Per-chunk delay: from the mock writing a stamped chunk to the client reading it. A system that held chunks back would add at least one pacing interval. ' +
-    'Under load: one extra probe connection beside the autocannon connections.', '');
+  out.push('Chunk delay: from the mock writing a stamped chunk to the client reading it, for the first content chunk (which includes the system\'s stream set-up) ' +
+    'and for every later chunk (a system that held chunks back would add at least one pacing interval there). Under load: one extra probe connection beside the autocannon connections.', '');
   const mock = probeCell(results, 'mock', 'stream');
   const loadC = [...new Set(results.plan.grid.filter((g) => g.scenario === 'stream' && g.concurrency > 1).map((g) => g.concurrency))];
   const streamRows = results.systems.map((s) => {
     const p = probeCell(results, s, 'stream');
     return [SYSTEM_LABELS[s as SystemName], ms(p?.firstChunkP50, 3), ms(p?.firstChunkP99, 3), s === 'mock' ? undefined : signed(difference(p?.firstChunkP50, mock?.firstChunkP50)),
-      ms(p?.chunkDelayP50, 3), ms(p?.chunkDelayP99, 3), ms(p?.chunkDelayMax, 3),
+      ms(p?.firstChunkDelayP50, 3), ms(p?.firstChunkDelayP99, 3), ms(p?.chunkDelayP50, 3), ms(p?.chunkDelayP99, 3), ms(p?.chunkDelayMax, 3),
       ...loadC.map((c) => {
         const v = cell(results, s, 'stream', c);
         return v?.firstChunkP50 === undefined ? undefined : `${ms(v.firstChunkP50)} / ${ms(v.firstChunkP99)}`;
       })];
   });
-  out.push(table(['system', 'first chunk p50', 'p99', 'added p50', 'chunk delay p50', 'p99', 'max', ...loadC.map((c) => `first chunk at c=${c} (p50 / p99)`)], streamRows));
+  out.push(table(['system', 'first chunk p50', 'p99', 'added p50', 'first chunk delay p50', 'p99', 'later chunks delay p50', 'p99', 'max', ...loadC.map((c) => `first chunk at c=${c} (p50 / p99)`)], streamRows));
   return out.join('\n');
 }
 
@@ -170,7 +170,7 @@ function rawSection(results: BenchResults): string {
   const probes = results.probes.map((p) => [p.rep, SYSTEM_LABELS[p.system], SCENARIO_LABELS[p.scenario], p.requests, p.failures, ms(p.latency?.p50, 3), ms(p.latency?.p99, 3),
     ms(p.firstChunk?.p50, 3), ms(p.chunkDelay?.p99, 3)]);
   return ['## Every run', '', table(['rep', 'system', 'request', 'c', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'peak RSS MB', 'CPU ms/req', 'first chunk ms (p50 / p99)', 'machine busy % / foreign %'], rows), '',
-    table(['rep', 'system', 'probe', 'requests', 'failed', 'p50 ms', 'p99 ms', 'first chunk p50', 'chunk delay p99'], probes)].join('\n');
+    table(['rep', 'system', 'probe', 'requests', 'failed', 'p50 ms', 'p99 ms', 'first chunk p50', 'later chunks delay p99'], probes)].join('\n');
 }
 
 export function renderMarkdown(results: BenchResults, chartFile: string): string {

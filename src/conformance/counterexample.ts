@@ -18,10 +18,6 @@ export class ConformanceFailure extends Error {
   }
 }
 
-export function failure(exchange: Exchange, check: CheckName, message: string, steps?: string[]): ConformanceFailure {
-  return new ConformanceFailure(exchange, [{ check, message }], steps);
-}
-
 export interface Counterexample {
   message: string;
   /** What the input was (valid request, or what was broken). */

@@ -44,7 +44,7 @@ function longestRun(text: string): { start: number; length: number; char: string
   return best;
 }
 
-export function singleQuote(text: string): string {
+function singleQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 

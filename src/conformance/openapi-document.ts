@@ -86,7 +86,7 @@ export async function loadDocument(source?: string): Promise<OpenApiDocument> {
   return parseDocument(JSON.parse(text) as Record<string, any>);
 }
 
-export function escapePointer(token: string): string {
+function escapePointer(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 

@@ -21,7 +21,7 @@ const RESPONSE_CHECKS: CheckName[] = [
   'response_schema_conformance',
 ];
 
-export const CHECKS_BY_KIND: Record<InputKind, CheckName[]> = {
+const CHECKS_BY_KIND: Record<InputKind, CheckName[]> = {
   valid: RESPONSE_CHECKS,
   invalid: [...RESPONSE_CHECKS, 'negative_data_rejection'],
   unauthorized: [...RESPONSE_CHECKS, 'ignored_auth'],
@@ -39,7 +39,7 @@ export interface PropertyEnvironment {
   secrets: Set<string>;
 }
 
-export function targetName(op: Operation, kind: InputKind): string {
+function targetName(op: Operation, kind: InputKind): string {
   return `${describeOperation(op)} [${KIND_LABEL[kind]}]`;
 }
 

@@ -106,7 +106,7 @@ function bodyProblem(ctx: CheckContext, mediaType: string, pointer: string, body
 }
 
 /** Every `data:` payload is a valid chunk, the stream ends with `[DONE]`, and all chunks share one id. */
-export function eventStreamProblem(ctx: Pick<CheckContext, 'validator'>, pointer: string, body: string): string | undefined {
+function eventStreamProblem(ctx: Pick<CheckContext, 'validator'>, pointer: string, body: string): string | undefined {
   const parser = createSseParser();
   const events = [...parser.push(body), ...parser.end()];
   if (events.length === 0) return 'empty event stream';

@@ -91,19 +91,24 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
         results.push(...(await runProperty(env, op, kind, arbitrary)));
       }
     }
-    const has = (ids: string[]) => ids.every((id) => doc.operations.some((op) => op.operationId === id));
+    // A sequence runs when the document has every operation it needs and --operation (if given) selects them all.
+    const missing = (ids: string[]) =>
+      !ids.every((id) => doc.operations.some((op) => op.operationId === id)) ? `the document lacks ${ids.join('/')}`
+        : options.operations && !ids.every((id) => options.operations!.includes(id)) ? `not selected (needs ${ids.join(', ')})`
+          : undefined;
     if (options.parts?.keys !== false) {
-      if (has(KEY_OPERATIONS)) {
+      const skip = missing(KEY_OPERATIONS);
+      if (!skip) {
         log('stateful: API key lifecycle');
         // One valid request per operation, to be replayed with a deleted key.
         const samples = doc.operations.filter((op) => op.secured).map((op) => fc.sample(requestArbs.valid(op), { numRuns: 1, seed })[0]);
         results.push(...(await runKeySequences(sequences, samples)));
       } else {
-        results.push({ check: 'stateful_keys', target: KEYS_TARGET, outcome: 'skipped', runs: 0, note: `the document lacks ${KEY_OPERATIONS.join('/')}` });
+        results.push({ check: 'stateful_keys', target: KEYS_TARGET, outcome: 'skipped', runs: 0, note: skip });
       }
     }
     if (options.parts?.credits !== false) {
-      const skip = !options.addCredits ? 'no hook to add credits (--admin-cli)' : !has(CREDITS_OPERATIONS) ? `the document lacks ${CREDITS_OPERATIONS.join('/')}` : !models.paidModel ? 'no paid model served' : undefined;
+      const skip = !options.addCredits ? 'no hook to add credits (--admin-cli)' : (missing(CREDITS_OPERATIONS) ?? (!models.paidModel ? 'no paid model served' : undefined));
       if (skip) {
         results.push({ check: 'stateful_credits', target: CREDITS_TARGET, outcome: 'skipped', runs: 0, note: skip });
       } else {

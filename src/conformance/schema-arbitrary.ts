@@ -28,7 +28,7 @@ const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 const SAFE = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
 const FEW_OPTIONAL = 3;
 /** Characters that commonly break databases, logs, headers or JSON handling; random generation rarely hits them. */
-export const AWKWARD_CHARACTERS = ['\u0000', '\ud800', '\udfff', '\u202e', '\ufeff', '\u0085', '\u2028', '"', "'", '\\', '\n', '\r', '%', '😀', 'e\u0301'];
+const AWKWARD_CHARACTERS = ['\u0000', '\ud800', '\udfff', '\u202e', '\ufeff', '\u0085', '\u2028', '"', "'", '\\', '\n', '\r', '%', '😀', 'e\u0301'];
 
 export class SchemaArbitraries {
   private readonly maxDepth: number;

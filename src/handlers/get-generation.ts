@@ -8,7 +8,8 @@ import { nanosToUsd } from '../billing/money.js';
 export function getGeneration(deps: Deps): Handler {
   return async (api, ctx) => {
     const id = String(api.request.query.id);
-    const row = await findGenerationForUser(deps.db, { userId: principalOf(ctx).userId, id });
+    // No id holds a NUL character (PostgreSQL text cannot even be asked for one): such a record does not exist.
+    const row = id.includes('\u0000') ? undefined : await findGenerationForUser(deps.db, { userId: principalOf(ctx).userId, id });
     // Another user's generation answers exactly like a missing one.
     if (!row) throw new GatewayError(404, `Generation ${id} not found`, { id });
     ctx.body = {

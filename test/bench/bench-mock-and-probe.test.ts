@@ -58,6 +58,7 @@ describe('mock upstream and probe', () => {
     expect(summary.latency!.p50).toBeGreaterThanOrEqual(17 * 5);
     expect(summary.firstChunk!.p50).toBeLessThan(50);
     expect(summary.chunkDelay!.p50).toBeLessThan(5);
+    expect(summary.firstChunkDelay!.p50).toBeGreaterThan(0);
   });
 
   it('counts malformed answers as failures instead of timing them', async () => {

@@ -182,16 +182,17 @@ describe('HTTP behaviour', () => {
 });
 
 describe('inputs PostgreSQL cannot store', () => {
-  it('answers 400, not 500, for NUL bytes in ids and names', async () => {
+  it('answers 404 for ids and 400 for names holding a NUL byte, never 500', async () => {
     const user = await gw.createUser();
-    for (const [path, init] of [
-      ['/api/v1/api-keys/%00', { method: 'DELETE' }],
-      ['/api/v1/generation?id=%00', {}],
-      ['/api/v1/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a\u0000b' }) }],
+    for (const [path, init, status] of [
+      ['/api/v1/api-keys/%00', { method: 'DELETE' }, 404],
+      ['/api/v1/generation?id=%00', {}, 404],
+      ['/api/v1/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a\u0000b' }) }, 400],
     ] as const) {
       const res = await gw.fetch(path, { ...init, key: user.key });
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as any).error.code).toBe(400);
+      expect(res.status).toBe(status);
+      expect(((await res.json()) as any).error.code).toBe(status);
     }
+    expect((await gw.fetch('/api/v1/api-keys/%00', { method: 'DELETE' })).status).toBe(401);
   });
 });
