@@ -680,8 +680,10 @@ export interface components {
              * @description Extra context. Keys the gateway uses (all optional): `request_id` (same as the `x-request-id` header),
              *     `provider` (the upstream provider of a 502), `upstream_status` (the HTTP status the provider answered),
              *     `field` (the request field that failed validation), `reason` (a machine-readable cause such as
-             *     `image_input_not_supported`), `available` and `required` (USD, on 402), `window` (`five_hour`, `weekly` or
-             *     `monthly`, on a subscription quota 429), `errors` (the validation errors, on 400).
+             *     `image_input_not_supported`, `context_length_exceeded`, `rate_limit`, `free_requests_per_day`,
+             *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`), `available` and `required`
+             *     (USD, on 402), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
+             *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400).
              */
             metadata?: {
                 [key: string]: unknown;
@@ -1117,11 +1119,16 @@ export interface components {
             /** @description The active subscription (9.99 USD per month, flat). */
             subscription: components["schemas"]["PassSubscription"];
         };
-        /** @description Usage within one window, in USD of reference-rate usage. Window sizes are deployment configuration. */
+        /**
+         * @description Usage within one window, in USD of reference-rate usage. Window sizes are deployment configuration; the defaults
+         *     are 2 USD per rolling 5 hours, 16 USD per calendar week and 40 USD per calendar month (about 4 times the 9.99 USD
+         *     price, inside the promised 2-5 times the standard API rate; a week holds 40% of the month, 5 hours an eighth of a
+         *     week, so one session cannot drain a week and one week cannot drain a month).
+         */
         PassWindowUsage: {
             /**
              * Format: double
-             * @description Reference-rate usage counted in the window.
+             * @description Reference-rate usage counted in the window, including requests still in flight at their reserved upper bound.
              */
             used: number;
             /**
