@@ -34,6 +34,7 @@ const ctx: MeasureContext = {
   plan,
   load: new LoadGenerator(group, distDir, path.join(runDir, 'load-generator.log')),
   ownPids: () => [process.pid, ...group.pids()],
+  database: () => database?.name,
 };
 let database: ScratchDatabase | undefined;
 

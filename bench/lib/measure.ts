@@ -9,7 +9,7 @@ import type { RunningSystem } from './systems.js';
 import { chatBody } from './requests.js';
 import type { LoadGenerator } from './load.js';
 import { runProbe, type ProbeSummary } from './probe.js';
-import { RssSampler, cpuMs, machineCpuTicks, postgresPids, totalCpuMs } from './proc-stats.js';
+import { RssSampler, cpuDelta, cpuMs, cpuSnapshot, machineCpuTicks, postgresBackendPids } from './proc-stats.js';
 import { round } from './stats.js';
 
 export interface MeasureContext {
@@ -21,6 +21,8 @@ export interface MeasureContext {
   load: LoadGenerator;
   /** PIDs of every process the benchmark itself runs (systems, load generator, orchestrator). */
   ownPids: () => number[];
+  /** The scratch database, whose backends count as the gateway's database work. */
+  database: () => string | undefined;
 }
 
 export async function measureRun(
@@ -33,12 +35,11 @@ export async function measureRun(
   const { plan } = ctx;
   let sampler: RssSampler | undefined;
   let cpuAtStart = 0;
-  let dbPids: number[] = [];
-  let dbCpuAtStart = 0;
+  let dbAtStart = new Map<number, number>();
   let finished = false;
   let machineAtStart = { busy: 0, total: 0 };
   let windowStart = performance.now();
-  let ownAtStart = 0;
+  let ownAtStart = new Map<number, number>();
   let observer: Promise<ProbeSummary> | undefined;
   const load = await ctx.load.run(
     {
@@ -54,11 +55,8 @@ export async function measureRun(
       cpuAtStart = cpuMs(system.pid);
       machineAtStart = machineCpuTicks();
       windowStart = performance.now();
-      ownAtStart = totalCpuMs([...ctx.ownPids(), ...postgresPids()]);
-      if (system.name === 'modelgate') {
-        dbPids = postgresPids();
-        dbCpuAtStart = totalCpuMs(dbPids);
-      }
+      ownAtStart = cpuSnapshot(ownProcesses(ctx));
+      if (system.name === 'modelgate') dbAtStart = cpuSnapshot(dbBackends(ctx));
       if (scenario === 'stream' && concurrency > 1) {
         observer = runProbe({
           target: system,
@@ -74,9 +72,9 @@ export async function measureRun(
   );
   finished = true;
   const machineUsed = machineCpuTicks();
-  const ownUsed = totalCpuMs([...ctx.ownPids(), ...postgresPids()]) - ownAtStart;
+  const ownUsed = cpuDelta(ownAtStart, cpuSnapshot(ownProcesses(ctx)));
   const cpuUsed = cpuMs(system.pid) - cpuAtStart;
-  const dbCpuUsed = totalCpuMs(dbPids) - dbCpuAtStart;
+  const dbCpuUsed = system.name === 'modelgate' ? cpuDelta(dbAtStart, cpuSnapshot(dbBackends(ctx))) : 0;
   const rss = sampler?.stop() ?? { maxMb: 0, lastMb: 0 };
   const observed = await observer;
   const completed = Math.max(1, load.ok + (observed?.requests ?? 0));
@@ -106,6 +104,15 @@ export async function measureProbe(ctx: MeasureContext, system: RunningSystem, s
     seconds: ctx.plan.probe.seconds,
   });
   return { rep, system: system.name, scenario, ...summary };
+}
+
+function dbBackends(ctx: MeasureContext): number[] {
+  const name = ctx.database();
+  return name ? postgresBackendPids(name) : [];
+}
+
+function ownProcesses(ctx: MeasureContext): number[] {
+  return [...ctx.ownPids(), ...dbBackends(ctx)];
 }
 
 /** Busy % of the whole machine over the window, and the part of it our own processes do not explain. */

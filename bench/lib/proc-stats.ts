@@ -44,13 +44,18 @@ export function machineCpuTicks(): { busy: number; total: number } {
   }
 }
 
-/** PIDs of the PostgreSQL server processes (postmaster and backends): the database's share of a request. */
-export function postgresPids(): number[] {
+/**
+ * PIDs of the PostgreSQL backends serving `database` (their title reads "postgres: <user> <database> ..."):
+ * the database's share of a request, without the backends other clients of the same server run.
+ */
+export function postgresBackendPids(database: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (title.split(' ').includes(database)) pids.push(Number(entry));
     } catch {
       // Gone between readdir and read.
     }
@@ -58,8 +63,19 @@ export function postgresPids(): number[] {
   return pids;
 }
 
-export function totalCpuMs(pids: readonly number[]): number {
-  return pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+/** CPU milliseconds used so far, per PID. */
+export function cpuSnapshot(pids: readonly number[]): Map<number, number> {
+  return new Map(pids.map((pid) => [pid, cpuMs(pid)]));
+}
+
+/**
+ * CPU used between two snapshots. A process present only in `after` started in between (all its CPU
+ * counts); one present only in `before` ended in between (its last stretch is lost, never negative).
+ */
+export function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += Math.max(0, ms - (before.get(pid) ?? 0));
+  return total;
 }
 
 /** Samples the RSS of one process every `intervalMs` until stopped. */

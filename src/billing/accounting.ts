@@ -9,8 +9,8 @@ import type { NewGeneration } from '../db/tables/generations.js';
 import type { AccessMode, CatalogEntry } from '../catalog/types.js';
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../http/gateway-error.js';
-import { releaseCredits, reserveCredits, settleCredits } from '../repositories/credits.js';
-import { insertGeneration } from '../repositories/generations.js';
+import { releaseCredits, reserveCredits, settleCreditsBatch } from '../repositories/credits.js';
+import { insertNewGenerations } from '../repositories/generations.js';
 import { maxCostNanos } from './pricing.js';
 import { nanosToUsd } from './money.js';
 import type { PassQuotaConfig } from '../config.js';
@@ -89,32 +89,43 @@ export async function releaseAdmission(db: Db, admission: Admission): Promise<vo
   }
 }
 
+export interface Settlement {
+  admission: Admission;
+  record: NewGeneration;
+}
+
 /**
- * Writes the generation record and, for credits, its single debit — atomically and at most once
- * (both are idempotent on the generation id). The reservation is released in the same transaction.
- * For pass, the quota reservation becomes the record's reference cost (or is dropped when it is 0).
+ * Writes generation records and, for credits, their single debits — atomically and at most once (a record
+ * already written is skipped with its settlement). Reservations are released in the same transaction. For pass,
+ * the quota reservation becomes the record's reference cost (or is dropped when it is 0).
  */
-export async function settleGeneration(db: DbOrTrx, admission: Admission, record: NewGeneration): Promise<void> {
+export async function settleGenerations(db: DbOrTrx, settlements: readonly Settlement[]): Promise<void> {
   await inTransaction(db, async (trx) => {
-    const inserted = await insertGeneration(trx, record);
-    if (!inserted) return;
-    const costNanos = BigInt(record.cost_nanos ?? 0n);
-    if (admission.mode === 'credits' && costNanos === 0n) {
-      // Nothing was consumed (failed before generating): no zero-amount debit row, just the release.
-      await releaseCredits(trx, { userId: admission.userId, amountNanos: admission.reservedNanos });
-    } else if (admission.mode === 'credits') {
-      await settleCredits(trx, {
-        userId: admission.userId,
-        generationId: record.id,
-        reservedNanos: admission.reservedNanos,
-        costNanos,
-      });
-    } else if (admission.mode === 'pass' && admission.passUsageId !== undefined) {
-      await settlePassUsage(trx, {
-        id: admission.passUsageId,
-        generationId: record.id,
-        referenceCostNanos: BigInt(record.reference_cost_nanos ?? 0n),
-      });
+    const fresh = await insertNewGenerations(trx, settlements.map((s) => s.record));
+    const settling = settlements.filter((s) => fresh.has(s.record.id));
+    await settleCreditsBatch(
+      trx,
+      settling
+        .filter((s) => s.admission.mode === 'credits')
+        .map(({ admission, record }) => ({
+          userId: admission.userId,
+          generationId: record.id,
+          reservedNanos: admission.reservedNanos,
+          costNanos: BigInt(record.cost_nanos ?? 0n),
+        })),
+    );
+    for (const { admission, record } of settling) {
+      if (admission.mode === 'pass' && admission.passUsageId !== undefined) {
+        await settlePassUsage(trx, {
+          id: admission.passUsageId,
+          generationId: record.id,
+          referenceCostNanos: BigInt(record.reference_cost_nanos ?? 0n),
+        });
+      }
     }
   });
+}
+
+export function settleGeneration(db: DbOrTrx, admission: Admission, record: NewGeneration): Promise<void> {
+  return settleGenerations(db, [{ admission, record }]);
 }

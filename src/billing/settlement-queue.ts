@@ -5,7 +5,7 @@
 import type { Db } from '../db/database.js';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { Logger } from '../logger.js';
-import { settleGeneration, type Admission } from './accounting.js';
+import { settleGeneration, settleGenerations, type Admission } from './accounting.js';
 
 interface QueuedSettlement {
   admission: Admission;
@@ -55,9 +55,7 @@ export class SettlementQueue {
 
   private async writeBatch(batch: QueuedSettlement[]): Promise<void> {
     try {
-      await this.db.transaction().execute(async (trx) => {
-        for (const item of batch) await settleGeneration(trx, item.admission, item.record);
-      });
+      await settleGenerations(this.db, batch);
       for (const item of batch) item.done();
     } catch (err) {
       this.logger.warn({ err, batch: batch.length }, 'settlement batch failed; settling one by one');

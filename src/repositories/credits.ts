@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db, DbOrTrx } from '../db/database.js';
+import type { Transaction } from 'kysely';
+import type { Database, Db, DbOrTrx } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { LedgerRow } from '../db/tables/credit-ledger.js';
 
@@ -152,8 +153,7 @@ export async function settleCredits(
       .forUpdate()
       .executeTakeFirst();
     const balance = account?.balance_nanos ?? 0n;
-    const othersReserved = max0((account?.reserved_nanos ?? 0n) - reservedNanos);
-    const debit = min(costNanos, max0(balance - othersReserved));
+    const debit = debitFor(balance, account?.reserved_nanos ?? 0n, reservedNanos, costNanos);
 
     const ledger = await trx
       .insertInto('credit_ledger')
@@ -178,6 +178,63 @@ export async function settleCredits(
     }
     return { alreadySettled: false, debitedNanos: debit, balanceNanos: balance - debit };
   });
+}
+
+/**
+ * What a settlement may debit: the cost, but never money other requests have reserved, so their settles still
+ * succeed and the balance never goes negative.
+ */
+export function debitFor(balanceNanos: bigint, reservedTotalNanos: bigint, ownReservedNanos: bigint, costNanos: bigint): bigint {
+  return min(costNanos, max0(balanceNanos - max0(reservedTotalNanos - ownReservedNanos)));
+}
+
+export interface CreditSettlement {
+  userId: string;
+  generationId: string;
+  reservedNanos: bigint;
+  costNanos: bigint;
+}
+
+/**
+ * Settles many requests inside the caller's transaction with one lock per user (taken in user order, so
+ * concurrent batches cannot deadlock), one ledger insert and one account update per user. Precondition: the
+ * generations are new in this transaction (the caller inserted them just before), so none was settled before.
+ * A zero cost only releases its reservation and writes no ledger row.
+ */
+export async function settleCreditsBatch(trx: Transaction<Database>, items: readonly CreditSettlement[]): Promise<void> {
+  if (items.length === 0) return;
+  const userIds = [...new Set(items.map((item) => item.userId))].sort();
+  const rows = await trx
+    .selectFrom('credit_accounts')
+    .select(['user_id', 'balance_nanos', 'reserved_nanos'])
+    .where('user_id', 'in', userIds)
+    .orderBy('user_id')
+    .forUpdate()
+    .execute();
+  const accounts = new Map(rows.map((row) => [row.user_id, { balance: row.balance_nanos, reserved: row.reserved_nanos, used: 0n }]));
+  const debits: { user_id: string; kind: 'debit'; amount_nanos: bigint; generation_id: string }[] = [];
+  for (const item of items) {
+    const account = accounts.get(item.userId);
+    if (!account) continue;
+    const debit = debitFor(account.balance, account.reserved, item.reservedNanos, item.costNanos);
+    account.balance -= debit;
+    account.reserved = max0(account.reserved - item.reservedNanos);
+    account.used += debit;
+    if (item.costNanos > 0n) debits.push({ user_id: item.userId, kind: 'debit', amount_nanos: -debit, generation_id: item.generationId });
+  }
+  if (debits.length > 0) await trx.insertInto('credit_ledger').values(debits).execute();
+  for (const [userId, account] of accounts) {
+    await trx
+      .updateTable('credit_accounts')
+      .set((eb) => ({
+        balance_nanos: account.balance,
+        reserved_nanos: account.reserved,
+        total_used_nanos: eb('total_used_nanos', '+', account.used),
+        updated_at: sql<Date>`now()`,
+      }))
+      .where('user_id', '=', userId)
+      .execute();
+  }
 }
 
 /** Gives a reservation back unused (upstream failed before any cost). Clamped at zero. */

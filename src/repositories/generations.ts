@@ -14,14 +14,19 @@ export async function insertGeneration(db: DbOrTrx, row: NewGeneration): Promise
 
 /** Writes many records in one statement (for batched writers); returns how many were new. */
 export async function insertGenerations(db: DbOrTrx, rows: readonly NewGeneration[]): Promise<number> {
-  if (rows.length === 0) return 0;
+  return (await insertNewGenerations(db, rows)).size;
+}
+
+/** Writes many records in one statement; returns the ids that were new (the others were already recorded). */
+export async function insertNewGenerations(db: DbOrTrx, rows: readonly NewGeneration[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
   const inserted = await db
     .insertInto('generations')
     .values([...rows])
     .onConflict((oc) => oc.column('id').doNothing())
     .returning('id')
     .execute();
-  return inserted.length;
+  return new Set(inserted.map((row) => row.id));
 }
 
 /** A generation only if it belongs to this user, so ids cannot be probed across accounts. */

@@ -1,0 +1,70 @@
+// Batched settlement (what the settlement queue writes): many requests of several users reserved concurrently,
+// then settled in random batches, some twice. Whatever the split: no overdraft, every reservation returned,
+// one debit per generation, and the ledger equals the recorded costs.
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { settleGenerations, type Settlement } from '../../src/billing/accounting.js';
+import { getCreditAccount, grantCredits, listLedger, reserveCredits } from '../../src/repositories/credits.js';
+import type { NewGeneration } from '../../src/db/tables/generations.js';
+import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
+
+function record(id: string, userId: string, costNanos: bigint): NewGeneration {
+  return {
+    id, user_id: userId, api_key_id: null, access_mode: 'credits', model: 'openai/gpt-test', provider: 'openai',
+    upstream_model: 'gpt-test', upstream_id: null, streamed: false, finish_reason: 'stop', status: 'success',
+    http_status: 200, error_code: null, error_message: null, prompt_tokens: 1, completion_tokens: 1, cached_tokens: 0,
+    cache_write_tokens: 0, reasoning_tokens: 0, cost_nanos: costNanos, reference_cost_nanos: null, latency_ms: 1,
+    time_to_first_token_ms: null, app_title: null, app_referer: null, task_id: null,
+  };
+}
+
+describeEachDatabase('batched settlement', ({ db }) => {
+  it('keeps the credit invariants for any batching of any costs', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ user: fc.integer({ min: 0, max: 2 }), reserve: fc.integer({ min: 1, max: 400 }), costRatio: fc.double({ min: 0, max: 1.5, noNaN: true }) }), { minLength: 1, maxLength: 24 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
+        fc.boolean(),
+        async (requests, batchSizes, settleTwice) => {
+          const users = await Promise.all([0, 1, 2].map(async () => {
+            const user = await insertTestUser(db());
+            await grantCredits(db(), { userId: user.id, amountNanos: 1000n });
+            return user.id;
+          }));
+          const admitted = await Promise.all(requests.map(async (r) => {
+            const userId = users[r.user];
+            const ok = (await reserveCredits(db(), { userId, amountNanos: BigInt(r.reserve) })).ok;
+            return ok ? { userId, reserved: BigInt(r.reserve), cost: BigInt(Math.floor(r.reserve * r.costRatio)) } : undefined;
+          }));
+          const settlements: Settlement[] = admitted.filter((a) => a !== undefined).map((a) => ({
+            admission: { mode: 'credits', userId: a.userId, reservedNanos: a.reserved },
+            record: record(uniqueId('gen-'), a.userId, a.cost),
+          }));
+          let rest = [...settlements];
+          for (let i = 0; rest.length > 0; i++) {
+            const size = batchSizes[i % batchSizes.length];
+            await Promise.all([settleGenerations(db(), rest.slice(0, size)), settleTwice ? settleGenerations(db(), rest.slice(0, size)) : undefined]);
+            rest = rest.slice(size);
+          }
+          for (const userId of users) {
+            const account = await getCreditAccount(db(), userId);
+            expect(account.reservedNanos).toBe(0n);
+            expect(account.balanceNanos).toBeGreaterThanOrEqual(0n);
+            const debits = (await listLedger(db(), userId, 1000)).filter((row) => row.kind === 'debit');
+            const mine = settlements.filter((s) => s.admission.userId === userId && s.record.cost_nanos !== 0n);
+            expect(debits).toHaveLength(mine.length);
+            const debited = debits.reduce((sum, row) => sum - row.amount_nanos, 0n);
+            expect(account.totalUsedNanos).toBe(debited);
+            expect(account.balanceNanos).toBe(1000n - debited);
+            // Reservations were admitted against the balance, so every cost within its reservation is debited in full.
+            for (const s of mine) {
+              const row = debits.find((d) => d.generation_id === s.record.id)!;
+              if (s.record.cost_nanos! <= s.admission.reservedNanos) expect(-row.amount_nanos).toBe(s.record.cost_nanos);
+            }
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
