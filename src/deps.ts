@@ -10,6 +10,7 @@ import type { HttpClient } from './providers/http-client.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import type { FreeRequestCounter } from './limits/free-requests.js';
 import type { SettlementQueue } from './billing/settlement-queue.js';
+import type { ReservationBatcher } from './billing/reservation-batcher.js';
 
 export interface Deps {
   config: Config;
@@ -24,5 +25,6 @@ export interface Deps {
   limiter: RateLimiter;
   freeRequests: FreeRequestCounter;
   settlements: SettlementQueue;
+  reservations: ReservationBatcher;
   now: () => Date;
 }

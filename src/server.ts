@@ -20,6 +20,7 @@ import { TokenBucketRateLimiter } from './limits/rate-limiter.js';
 import { FreeRequestCounter } from './limits/free-requests.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
+import { ReservationBatcher } from './billing/reservation-batcher.js';
 
 export interface RunningGateway {
   url: string;
@@ -66,6 +67,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       http: httpClient,
       limiter: new TokenBucketRateLimiter(),
       settlements: new SettlementQueue(database.db, logger),
+      reservations: new ReservationBatcher(database.db),
       freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),
       now: () => new Date(),
       ...options.overrides,

@@ -15,6 +15,7 @@ import { maxCostNanos } from './pricing.js';
 import { nanosToUsd } from './money.js';
 import type { PassQuotaConfig } from '../config.js';
 import { admitPass } from '../pass/admit-pass.js';
+import type { ReservationBatcher } from './reservation-batcher.js';
 import { releasePassUsage, settlePassUsage } from '../repositories/pass-usage.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
@@ -31,6 +32,8 @@ export interface Admission {
 
 export interface AdmissionDeps {
   db: Db;
+  /** Coalesces concurrent reservations of one user; without it each request reserves alone. */
+  reservations?: ReservationBatcher;
   now: () => Date;
   config: { passQuota: PassQuotaConfig };
 }
@@ -41,7 +44,7 @@ export function reservationOutputTokens(entry: CatalogEntry, requested: number |
 }
 
 export async function admitCredits(
-  db: Db,
+  deps: Pick<AdmissionDeps, 'db' | 'reservations'>,
   principal: Principal,
   entry: CatalogEntry,
   estimatedPromptTokens: number,
@@ -50,7 +53,9 @@ export async function admitCredits(
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
-  const reserved = await reserveCredits(db, { userId: principal.userId, amountNanos });
+  const reserved = deps.reservations
+    ? await deps.reservations.reserve(principal.userId, amountNanos)
+    : await reserveCredits(deps.db, { userId: principal.userId, amountNanos });
   if (!reserved.ok) {
     throw new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(reserved.availableNanos)} USD is available. Add credits or lower max_tokens.`, {
       available: nanosToUsd(reserved.availableNanos),
@@ -70,7 +75,7 @@ export async function admitRequest(
   estimatedPromptTokens: number,
   requestedMaxTokens: number | undefined,
 ): Promise<Admission> {
-  if (entry.accessMode !== 'pass') return admitCredits(deps.db, principal, entry, estimatedPromptTokens, requestedMaxTokens);
+  if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, estimatedPromptTokens, requestedMaxTokens);
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
   const reservation = await admitPass(

@@ -57,6 +57,10 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     },
   });
   await api.init();
+  // openapi-backend rebuilds its operation list (lodash chains over every path) on each request; the document
+  // never changes after init, so build it once. This was ~5% of the gateway's CPU under load.
+  const operations = api.router.getOperations();
+  api.router.getOperations = () => operations;
 
   return async (ctx) => {
     await api.handleRequest(
