@@ -6,23 +6,15 @@ import type { Operation } from './openapi-document.js';
 import { describeOperation } from './openapi-document.js';
 import type { Sender } from './http-exchange.js';
 import type { RequestSpec } from './request-spec.js';
-import { checkExchange, type CheckContext, type CheckName } from './response-checks.js';
+import { checkExchange, RESPONSE_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
 import { ConformanceFailure, toCounterexample } from './counterexample.js';
 import type { CheckResult } from './report.js';
 
 export type InputKind = 'valid' | 'invalid' | 'unauthorized';
 
-const RESPONSE_CHECKS: CheckName[] = [
-  'response_received',
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_headers_conformance',
-  'response_schema_conformance',
-];
 
 const CHECKS_BY_KIND: Record<InputKind, CheckName[]> = {
-  valid: RESPONSE_CHECKS,
+  valid: [...RESPONSE_CHECKS],
   invalid: [...RESPONSE_CHECKS, 'negative_data_rejection'],
   unauthorized: [...RESPONSE_CHECKS, 'ignored_auth'],
 };

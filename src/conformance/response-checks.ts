@@ -21,6 +21,16 @@ export const CHECK_NAMES = [
 ] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
+/** The checks every single response gets, whatever the input. */
+export const RESPONSE_CHECKS: readonly CheckName[] = [
+  'response_received',
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_headers_conformance',
+  'response_schema_conformance',
+];
+
 export interface CheckFailure {
   check: CheckName;
   message: string;

@@ -2,20 +2,12 @@
 // the steps taken so far, and turns any broken expectation into a ConformanceFailure carrying those steps.
 import type { OpenApiDocument, Operation } from './openapi-document.js';
 import type { Sender, Exchange } from './http-exchange.js';
-import { checkExchange, type CheckContext, type CheckName } from './response-checks.js';
+import { checkExchange, RESPONSE_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
 import { ConformanceFailure } from './counterexample.js';
 import { buildRequest, type Credential, type Expectation, type RequestParts, type RequestSpec } from './request-spec.js';
 
 // The per-response checks a stateful step must pass; the semantic ones are asserted by the sequence itself.
-const STEP_CHECKS = new Set<CheckName>([
-  'response_received',
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_headers_conformance',
-  'response_schema_conformance',
-  'use_after_free',
-]);
+const STEP_CHECKS = new Set<CheckName>([...RESPONSE_CHECKS, 'use_after_free']);
 
 export class StatefulClient {
   readonly steps: string[] = [];

@@ -23,3 +23,18 @@ export function readRecord(value: unknown): JsonRecord | undefined {
 export function readArray(value: unknown): unknown[] | undefined {
   return Array.isArray(value) ? value : undefined;
 }
+
+/** A vendor error body as JSON when it is JSON, else its trimmed text (proxies answer HTML or plain text). */
+export function decodeErrorBody(body: unknown): unknown {
+  if (body instanceof Uint8Array) body = new TextDecoder().decode(body);
+  if (typeof body !== 'string') return body;
+  const text = body.trim();
+  if (text.startsWith('{') || text.startsWith('[')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // not JSON after all: the text itself is the message
+    }
+  }
+  return text;
+}

@@ -9,6 +9,16 @@ export class UpstreamPayloadError extends Error {
     super(info.message);
   }
 
+  /** A 2xx body as JSON (strings are parsed; anything else is passed through), or a malformed-payload error. */
+  static parseJson(body: unknown): unknown {
+    if (typeof body !== 'string') return body;
+    try {
+      return JSON.parse(body);
+    } catch {
+      throw UpstreamPayloadError.malformed('body is not JSON');
+    }
+  }
+
   static malformed(detail: string): UpstreamPayloadError {
     return new UpstreamPayloadError({
       status: 502,

@@ -11,14 +11,6 @@ import { mapError } from './map-error.js';
 import { STATUS_OF_TYPE, readAnthropicError } from './read-error.js';
 import { redactedDetail, thinkingDetail } from './reasoning-blocks.js';
 
-function parseBody(body: unknown): unknown {
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw UpstreamPayloadError.malformed('body is not JSON');
-  }
-}
 
 function toolCallOf(block: JsonRecord, position: number): ToolCall {
   const id = readString(block.id);
@@ -30,7 +22,7 @@ function toolCallOf(block: JsonRecord, position: number): ToolCall {
 }
 
 export function parseCompletion(body: unknown, providerId = 'anthropic'): AdapterCompletion {
-  const payload = parseBody(body);
+  const payload = UpstreamPayloadError.parseJson(body);
   if (!isRecord(payload)) throw UpstreamPayloadError.malformed('body is not an object');
   if (payload.type === 'error') {
     const type = readAnthropicError(payload).type;

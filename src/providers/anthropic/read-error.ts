@@ -1,7 +1,7 @@
 // Reads Anthropic's error body `{type:"error", error:{type, message, details?}, request_id}` (the same
 // object arrives as the data of an in-stream `error` event). Bodies from proxies in front of the API
 // (Cloudflare's 413, HTML pages) are tolerated: whatever cannot be read is simply absent.
-import { isRecord, readRecord, readString } from '../payload-readers.js';
+import { isRecord, readRecord, readString, decodeErrorBody } from '../payload-readers.js';
 
 export interface AnthropicError {
   /** invalid_request_error, authentication_error, rate_limit_error, overloaded_error, ... */
@@ -27,22 +27,9 @@ export const STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   overloaded_error: 529,
 };
 
-function decode(body: unknown): unknown {
-  if (body instanceof Uint8Array) body = new TextDecoder().decode(body);
-  if (typeof body !== 'string') return body;
-  const text = body.trim();
-  if (text.startsWith('{')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // not JSON after all: fall through to the text
-    }
-  }
-  return text;
-}
 
 export function readAnthropicError(body: unknown): AnthropicError {
-  const decoded = decode(body);
+  const decoded = decodeErrorBody(body);
   if (typeof decoded === 'string') {
     // HTML error pages carry nothing a client can use.
     return decoded === '' || decoded.startsWith('<') ? {} : { message: decoded.slice(0, MAX_MESSAGE) };

@@ -11,17 +11,9 @@ import { mapGeminiEmbeddedError } from './map-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { newCursor, readPart } from './read-parts.js';
 
-function parseBody(body: unknown): unknown {
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw UpstreamPayloadError.malformed('body is not JSON');
-  }
-}
 
 export function parseGeminiCompletion(body: unknown, providerId = 'google'): AdapterCompletion {
-  const payload = parseBody(body);
+  const payload = UpstreamPayloadError.parseJson(body);
   if (!isRecord(payload)) throw UpstreamPayloadError.malformed('body is not an object');
   if (isRecord(payload.error)) throw new UpstreamPayloadError(mapGeminiEmbeddedError(payload, providerId));
 

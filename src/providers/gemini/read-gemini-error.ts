@@ -1,7 +1,7 @@
 // Pulls the fields of a Google API error out of a body: `{error: {code, message, status, details}}`
 // (https://ai.google.dev/gemini-api/docs/troubleshooting). streamGenerateContent without `alt=sse` wraps it in
 // an array, and proxies in front of the API may answer plain text or HTML; none of that throws here.
-import { isRecord, readArray, readRecord, readString } from '../payload-readers.js';
+import { isRecord, readArray, readRecord, readString, decodeErrorBody } from '../payload-readers.js';
 
 export interface GeminiError {
   /** HTTP-like code inside the body (400, 429, 500 ...). */
@@ -17,19 +17,6 @@ export interface GeminiError {
 
 const MAX_MESSAGE = 1000;
 
-function decode(body: unknown): unknown {
-  if (body instanceof Uint8Array) body = new TextDecoder().decode(body);
-  if (typeof body !== 'string') return body;
-  const text = body.trim();
-  if (text.startsWith('{') || text.startsWith('[')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // not JSON after all
-    }
-  }
-  return text;
-}
 
 /** Protobuf Duration JSON: "34.4s" → 35 (rounded up so a client never retries early). */
 function durationSeconds(value: unknown): number | undefined {
@@ -38,7 +25,7 @@ function durationSeconds(value: unknown): number | undefined {
 }
 
 export function readGeminiError(body: unknown): GeminiError {
-  const decoded = decode(body);
+  const decoded = decodeErrorBody(body);
   const first = Array.isArray(decoded) ? decoded[0] : decoded;
   const out: GeminiError = { reasons: [] };
   if (typeof first === 'string') {

@@ -10,14 +10,6 @@ import { mapEmbeddedError } from './map-error.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 
-function parseBody(body: unknown): unknown {
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw UpstreamPayloadError.malformed('body is not JSON');
-  }
-}
 
 function readToolCalls(value: unknown): ToolCall[] | undefined {
   const raw = readArray(value);
@@ -33,7 +25,7 @@ function readToolCalls(value: unknown): ToolCall[] | undefined {
 }
 
 export function parseCompletion(body: unknown): AdapterCompletion {
-  const payload = parseBody(body);
+  const payload = UpstreamPayloadError.parseJson(body);
   if (!isRecord(payload)) throw UpstreamPayloadError.malformed('body is not an object');
   const choices = readArray(payload.choices);
   if (payload.error !== undefined && payload.error !== null && (!choices || choices.length === 0)) {

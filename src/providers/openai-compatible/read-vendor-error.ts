@@ -2,7 +2,7 @@
 // OpenAI `{error:{message,type,param,code}}`, OpenRouter `{error:{code:429,message,metadata}}`, Mistral
 // `{object:"error",message:string|{detail:[...]},type,code}`, Gemini compat `[{error:{code,message,status}}]`,
 // and plain text or HTML from proxies in front of the vendor.
-import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord, decodeErrorBody } from '../payload-readers.js';
 
 export interface VendorError {
   message?: string;
@@ -15,19 +15,6 @@ export interface VendorError {
 
 const MAX_MESSAGE = 1000;
 
-function decode(body: unknown): unknown {
-  if (body instanceof Uint8Array) body = new TextDecoder().decode(body);
-  if (typeof body !== 'string') return body;
-  const text = body.trim();
-  if (text.startsWith('{') || text.startsWith('[')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // not JSON after all: use the text itself
-    }
-  }
-  return text;
-}
 
 function messageOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -57,7 +44,7 @@ function fromObject(obj: JsonRecord): VendorError {
 
 /** Best-effort, never throws: unknown bodies yield an empty VendorError or just a message. */
 export function readVendorError(body: unknown): VendorError {
-  const decoded = decode(body);
+  const decoded = decodeErrorBody(body);
   const first = Array.isArray(decoded) ? decoded[0] : decoded;
   if (isRecord(first)) return fromObject(first);
   if (typeof first === 'string' && first !== '') {
