@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { makePlan, type SystemName } from './lib/plan.js';
 import { ProcessGroup } from './lib/processes.js';
 import { startMock, startPassthrough, startModelgate, startPortkey, gatewayEnv, provisionGateway, type RunningSystem } from './lib/systems.js';
+import { Supervised, measureSupervised } from './lib/supervise.js';
 import { createScratchDatabase, accountingSummary, type ScratchDatabase } from './lib/scratch-database.js';
 import { measureProbe, measureRun, type MeasureContext } from './lib/measure.js';
 import { runProbe } from './lib/probe.js';
@@ -65,25 +66,41 @@ async function smokeTest(system: RunningSystem): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const started = new Date();
-  const machine = machineInfo();
-  mkdirSync(runDir, { recursive: true });
-  mkdirSync(resultsDir, { recursive: true });
-  log(`modelgate bench (${plan.mode}): logs and profiles in ${path.relative(repoRoot, runDir)}/`);
+async function reachSteadyState(system: Supervised): Promise<void> {
+  for (const scenario of ['json', 'stream'] as const) {
+    await measureSupervised(system, (current) =>
+      ctx.load.run({
+        url: current.url,
+        headers: { ...current.headers, 'content-type': 'application/json' },
+        body: chatBody(scenario, current.model),
+        connections: 16,
+        warmupSeconds: 0,
+        measureSeconds: plan.steadyStateSeconds / 2,
+      }),
+    );
+  }
+}
 
+interface StartedSystems {
+  systems: Supervised[];
+  gateway: Supervised;
+  startGateway: (nodeArgs?: string[]) => Promise<RunningSystem>;
+  skipped: BenchResults['skipped'];
+}
+
+async function startSystems(db: ScratchDatabase, incidents: string[]): Promise<StartedSystems> {
   const mock = await startMock(group, paths);
+  const mockPort = Number(new URL(mock.baseUrl).port);
   const skipped: BenchResults['skipped'] = [];
   const withPortkey = process.env.BENCH_PORTKEY !== '0';
   if (!withPortkey) {
     skipped.push({ system: 'portkey', reason: 'no private network namespace (it binds 0.0.0.0); run as root so bench/run.sh can use `unshare -n`' });
   }
-  database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
-  const env = gatewayEnv(paths, database.url, mock.baseUrl);
+  const env = gatewayEnv(paths, db.url, mock.baseUrl);
   let apiKey = '';
   const startGateway = (nodeArgs: string[] = []) => startModelgate(group, paths, env, apiKey, nodeArgs);
   // Independent start-ups overlap; the gateway waits for its database and key.
-  const [passthrough, first, portkey] = await Promise.all([
+  const [passthrough, gateway, portkey] = await Promise.all([
     startPassthrough(group, paths, mock.baseUrl),
     provisionGateway(paths, env).then((key) => {
       apiKey = key;
@@ -91,10 +108,32 @@ async function main(): Promise<void> {
     }),
     withPortkey ? startPortkey(group, paths, mock.baseUrl) : undefined,
   ]);
-  let modelgate = first;
-  const systems: RunningSystem[] = [mock, passthrough, modelgate, ...(portkey ? [portkey] : [])];
-  for (const system of systems) await smokeTest(system);
-  log(`started ${systems.map((s) => s.name).join(', ')} (scratch database ${database.name}); smoke requests pass`);
+  const supervised = (system: RunningSystem, start: () => Promise<RunningSystem>) => new Supervised(system, start, incidents);
+  const systems = [
+    supervised(mock, () => startMock(group, paths, mockPort)),
+    supervised(passthrough, () => startPassthrough(group, paths, mock.baseUrl)),
+    supervised(gateway, () => startGateway()),
+    ...(portkey ? [supervised(portkey, () => startPortkey(group, paths, mock.baseUrl))] : []),
+  ];
+  for (const system of systems) await smokeTest(system.current);
+  return { systems, gateway: systems[2], startGateway, skipped };
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const machine = machineInfo();
+  mkdirSync(runDir, { recursive: true });
+  mkdirSync(resultsDir, { recursive: true });
+  log(`modelgate bench (${plan.mode}): logs and profiles in ${path.relative(repoRoot, runDir)}/`);
+  database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
+  const incidents: string[] = [];
+  const { systems, gateway, startGateway, skipped } = await startSystems(database, incidents);
+  log(`started ${systems.map((s) => s.current.name).join(', ')} (scratch database ${database.name}); smoke requests pass`);
+
+  if (plan.steadyStateSeconds > 0) {
+    for (const system of systems) await reachSteadyState(system);
+    log(`every system ran ${plan.steadyStateSeconds} s of unmeasured load at c=16 (JIT and heap at steady state)`);
+  }
 
   const runs: RunRecord[] = [];
   const probes: ProbeRecord[] = [];
@@ -104,18 +143,18 @@ async function main(): Promise<void> {
   for (let rep = 1; rep <= plan.reps; rep++) {
     for (const scenario of plan.probe.scenarios) {
       for (const system of rotate(systems, rep)) {
-        const p = await measureProbe(ctx, system, scenario, rep);
+        const p = await measureSupervised(system, (current) => measureProbe(ctx, current, scenario, rep), systems);
         probes.push(p);
-        log(`${progress()} rep ${rep} probe c=1 ${scenario.padEnd(9)} ${system.name.padEnd(11)} p50 ${p.latency?.p50 ?? '—'} ms, p99 ${p.latency?.p99 ?? '—'} ms` +
+        log(`${progress()} rep ${rep} probe c=1 ${scenario.padEnd(9)} ${p.system.padEnd(11)} p50 ${p.latency?.p50 ?? '—'} ms, p99 ${p.latency?.p99 ?? '—'} ms` +
           (p.firstChunk ? `, first chunk p50 ${p.firstChunk.p50} ms, later chunks delay p99 ${p.chunkDelay?.p99} ms` : '') + (p.failures ? `, ${p.failures} FAILED: ${p.firstFailure}` : ''));
       }
     }
     for (const [i, { scenario, concurrency }] of plan.grid.entries()) {
       for (const system of rotate(systems, rep + i)) {
-        const r = await measureRun(ctx, system, scenario, concurrency, rep);
+        const r = await measureSupervised(system, (current) => measureRun(ctx, current, scenario, concurrency, rep), systems);
         runs.push(r);
         const failed = r.load.non2xx + r.load.errors;
-        log(`${progress()} rep ${rep} ${scenario.padEnd(9)} c=${String(concurrency).padEnd(2)} ${system.name.padEnd(11)} ${r.load.rps} req/s, p50 ${r.load.latency.p50} ms, ` +
+        log(`${progress()} rep ${rep} ${scenario.padEnd(9)} c=${String(concurrency).padEnd(2)} ${r.system.padEnd(11)} ${r.load.rps} req/s, p50 ${r.load.latency.p50} ms, ` +
           `p99 ${r.load.latency.p99} ms, RSS ${r.rssMaxMb} MB, CPU ${r.cpuMsPerRequest} ms/req` +
           (r.observer?.firstChunk ? `, first chunk p50 ${r.observer.firstChunk.p50} ms` : '') + (failed ? `, ${failed} FAILED` : '') +
           (r.machine ? ` [machine ${r.machine.busyPct}% busy, ${r.machine.foreignPct}% foreign]` : ''));
@@ -126,15 +165,19 @@ async function main(): Promise<void> {
   let leak: BenchResults['leak'];
   if (plan.leakSeconds > 0) {
     log(`leak check: ${plan.leakSeconds} s at c=64 on modelgate`);
-    leak = await leakCheck(ctx, modelgate, plan.leakSeconds);
-    log(`leak check: RSS ${leak.startMb} → ${leak.endMb} MB (max ${leak.maxMb}, ${leak.slopeMbPerMin} MB/min) ${leak.pass ? 'no growth' : 'GROWTH'}`);
+    leak = await measureSupervised(gateway, (current) => leakCheck(ctx, current, plan.leakSeconds), systems);
+    log(`leak check: RSS floor ${leak.startMb} → ${leak.endMb} MB (peak ${leak.maxMb}, floors ${leak.slopeMbPerMin} MB/min) ${leak.pass ? 'no growth' : 'GROWTH'}`);
   }
-  await group.stop(modelgate.child, 40_000);
+  await group.stop(gateway.current.child, 40_000);
   let profile: BenchResults['profile'];
   if (plan.profileSeconds > 0) {
     log(`profiling modelgate: node --cpu-prof, ${plan.profileSeconds} s non-streaming + ${plan.profileSeconds} s streaming at c=16`);
-    profile = await profileGateway(ctx, async (nodeArgs) => (modelgate = await startGateway(nodeArgs)), plan.profileSeconds);
-    log(`profile: ${profile.top.slice(0, 5).map((f) => `${f.functionName} ${f.selfPct}%`).join(', ')}`);
+    try {
+      profile = await profileGateway(ctx, (nodeArgs) => startGateway(nodeArgs), plan.profileSeconds);
+      log(`profile: ${profile.top.slice(0, 5).map((f) => `${f.functionName} ${f.selfPct}%`).join(', ')}`);
+    } catch (err) {
+      incidents.push(`profile not taken: ${(err as Error).message}`);
+    }
   }
   const accounting = await accountingSummary(database.url);
   await cleanup();
@@ -149,14 +192,15 @@ async function main(): Promise<void> {
     machine,
     git: gitInfo(repoRoot),
     plan,
-    systems: systems.map((s) => s.name as SystemName),
+    systems: systems.map((s) => s.current.name as SystemName),
     skipped,
+    incidents,
     runs,
     probes,
     leak,
     profile,
     accounting,
-    gatewayLog: logStats(modelgate.logFile),
+    gatewayLog: logStats(gateway.current.logFile),
     targets: [],
   };
   results.targets = evaluateTargets(results);
@@ -164,6 +208,7 @@ async function main(): Promise<void> {
   writeFileSync(path.join(resultsDir, `${plan.mode}.svg`), renderSvg(results));
   writeFileSync(path.join(resultsDir, `${plan.mode}.md`), renderMarkdown(results, `${plan.mode}.svg`));
   log(`wrote bench/results/${plan.mode}.{md,json,svg} in ${Math.round(results.durationS)} s`);
+  for (const incident of incidents) log(`incident: ${incident}`);
   for (const t of results.targets) log(`${t.pass === null ? 'n/a ' : t.pass ? 'pass' : 'FAIL'}  ${t.description}: ${t.measured}`);
 }
 

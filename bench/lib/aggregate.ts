@@ -4,12 +4,29 @@ import type { Scenario, SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
 import { median, round } from './stats.js';
 
+/**
+ * A run during which processes outside the benchmark used more than this share of the machine's CPU is
+ * "disturbed": it is still reported, but left out of the median when an undisturbed repetition exists.
+ */
+export const DISTURBED_FOREIGN_PCT = 25;
+
+export function disturbed(record: { machine?: { foreignPct: number } }): boolean {
+  return (record.machine?.foreignPct ?? 0) > DISTURBED_FOREIGN_PCT;
+}
+
+/** The undisturbed records, or all of them when none is. */
+function preferUndisturbed<T extends { machine?: { foreignPct: number } }>(records: T[]): T[] {
+  const clean = records.filter((r) => !disturbed(r));
+  return clean.length > 0 ? clean : records;
+}
+
 export interface Cell {
   system: SystemName;
   scenario: Scenario;
   concurrency: number;
   rps: number;
-  rpsRuns: number[];
+  /** Every repetition, disturbed ones included. */
+  rpsRuns: { rps: number; disturbed: boolean }[];
   p50: number;
   p99: number;
   rssMaxMb: number;
@@ -44,14 +61,15 @@ function med(values: (number | undefined)[], digits = 3): number | undefined {
 }
 
 export function cell(results: BenchResults, system: SystemName, scenario: Scenario, concurrency: number): Cell | undefined {
-  const runs = results.runs.filter((r) => r.system === system && r.scenario === scenario && r.concurrency === concurrency);
-  if (runs.length === 0) return undefined;
+  const all = results.runs.filter((r) => r.system === system && r.scenario === scenario && r.concurrency === concurrency);
+  if (all.length === 0) return undefined;
+  const runs = preferUndisturbed(all);
   return {
     system,
     scenario,
     concurrency,
     rps: med(runs.map((r) => r.load.rps), 1)!,
-    rpsRuns: runs.map((r) => r.load.rps),
+    rpsRuns: all.map((r) => ({ rps: r.load.rps, disturbed: disturbed(r) })),
     p50: med(runs.map((r) => r.load.latency.p50))!,
     p99: med(runs.map((r) => r.load.latency.p99))!,
     rssMaxMb: Math.max(...runs.map((r) => r.rssMaxMb)),
@@ -59,18 +77,19 @@ export function cell(results: BenchResults, system: SystemName, scenario: Scenar
     dbCpuMsPerRequest: med(runs.map((r) => r.dbCpuMsPerRequest)),
     firstChunkP50: med(runs.map((r) => r.observer?.firstChunk?.p50)),
     firstChunkP99: med(runs.map((r) => r.observer?.firstChunk?.p99)),
-    failures: runs.reduce((n, r) => n + r.load.non2xx + r.load.errors + (r.observer?.failures ?? 0), 0),
+    failures: all.reduce((n, r) => n + r.load.non2xx + r.load.errors + (r.observer?.failures ?? 0), 0),
   };
 }
 
 export function probeCell(results: BenchResults, system: SystemName, scenario: Scenario): ProbeCell | undefined {
-  const probes = results.probes.filter((p) => p.system === system && p.scenario === scenario);
-  if (probes.length === 0) return undefined;
+  const all = results.probes.filter((p) => p.system === system && p.scenario === scenario);
+  if (all.length === 0) return undefined;
+  const probes = preferUndisturbed(all);
   return {
     system,
     scenario,
     requests: probes.reduce((n, p) => n + p.requests, 0),
-    failures: probes.reduce((n, p) => n + p.failures, 0),
+    failures: all.reduce((n, p) => n + p.failures, 0),
     p50: med(probes.map((p) => p.latency?.p50)),
     p99: med(probes.map((p) => p.latency?.p99)),
     firstChunkP50: med(probes.map((p) => p.firstChunk?.p50)),

@@ -18,7 +18,7 @@ export interface LoadSummary {
   non2xx: number;
   errors: number;
   timeouts: number;
-  /** Milliseconds; autocannon records whole milliseconds. */
+  /** Milliseconds, from each 2xx response's own timing (sub-millisecond). */
   latency: { p50: number; p90: number; p99: number; max: number; mean: number };
 }
 

@@ -1,7 +1,6 @@
 // One measured configuration: a load run against one system, with its RSS sampled and its CPU (and, for the
 // gateway, PostgreSQL's) taken around exactly the measured window; streams at c > 1 also carry an observer
 // probe timing the first chunk under that load.
-import os from 'node:os';
 import type { Plan, Scenario } from './plan.js';
 import type { ProcessGroup } from './processes.js';
 import type { ProbeRecord, RunRecord } from './results.js';
@@ -9,7 +8,8 @@ import type { RunningSystem } from './systems.js';
 import { chatBody } from './requests.js';
 import type { LoadGenerator } from './load.js';
 import { runProbe, type ProbeSummary } from './probe.js';
-import { RssSampler, cpuDelta, cpuMs, cpuSnapshot, machineCpuTicks, postgresBackendPids } from './proc-stats.js';
+import { RssSampler, cpuDelta, cpuMs, cpuSnapshot, postgresBackendPids } from './proc-stats.js';
+import { MachineWindow } from './machine-window.js';
 import { round } from './stats.js';
 
 export interface MeasureContext {
@@ -37,9 +37,7 @@ export async function measureRun(
   let cpuAtStart = 0;
   let dbAtStart = new Map<number, number>();
   let finished = false;
-  let machineAtStart = { busy: 0, total: 0 };
-  let windowStart = performance.now();
-  let ownAtStart = new Map<number, number>();
+  let machine: MachineWindow | undefined;
   let observer: Promise<ProbeSummary> | undefined;
   const load = await ctx.load.run(
     {
@@ -53,9 +51,7 @@ export async function measureRun(
     () => {
       sampler = new RssSampler(system.pid);
       cpuAtStart = cpuMs(system.pid);
-      machineAtStart = machineCpuTicks();
-      windowStart = performance.now();
-      ownAtStart = cpuSnapshot(ownProcesses(ctx));
+      machine = new MachineWindow(() => ownProcesses(ctx));
       if (system.name === 'modelgate') dbAtStart = cpuSnapshot(dbBackends(ctx));
       if (scenario === 'stream' && concurrency > 1) {
         observer = runProbe({
@@ -71,8 +67,7 @@ export async function measureRun(
     },
   );
   finished = true;
-  const machineUsed = machineCpuTicks();
-  const ownUsed = cpuDelta(ownAtStart, cpuSnapshot(ownProcesses(ctx)));
+  const share = machine?.close();
   const cpuUsed = cpuMs(system.pid) - cpuAtStart;
   const dbCpuUsed = system.name === 'modelgate' ? cpuDelta(dbAtStart, cpuSnapshot(dbBackends(ctx))) : 0;
   const rss = sampler?.stop() ?? { maxMb: 0, lastMb: 0 };
@@ -87,7 +82,7 @@ export async function measureRun(
     rssMaxMb: round(rss.maxMb, 1),
     cpuMsPerRequest: round(cpuUsed / completed, 3),
     ...(system.name === 'modelgate' ? { dbCpuMsPerRequest: round(dbCpuUsed / completed, 3) } : {}),
-    machine: machineShare(machineAtStart, machineUsed, ownUsed, performance.now() - windowStart),
+    ...(share ? { machine: share } : {}),
     ...(observed ? { observer: observed } : {}),
   };
 }
@@ -95,6 +90,7 @@ export async function measureRun(
 /** The c=1 precise probe of one scenario (streams paced and stamped, so buffering would show). */
 export async function measureProbe(ctx: MeasureContext, system: RunningSystem, scenario: Scenario, rep: number): Promise<ProbeRecord> {
   const stream = scenario === 'stream';
+  const machine = new MachineWindow(() => ownProcesses(ctx));
   const summary = await runProbe({
     target: system,
     body: chatBody(scenario, system.model, stream ? { probePaceMs: ctx.plan.paceMs } : {}),
@@ -103,7 +99,7 @@ export async function measureProbe(ctx: MeasureContext, system: RunningSystem, s
     maxRequests: ctx.plan.probe.maxRequests,
     seconds: ctx.plan.probe.seconds,
   });
-  return { rep, system: system.name, scenario, ...summary };
+  return { rep, system: system.name, scenario, ...summary, machine: machine.close() };
 }
 
 function dbBackends(ctx: MeasureContext): number[] {
@@ -113,13 +109,4 @@ function dbBackends(ctx: MeasureContext): number[] {
 
 function ownProcesses(ctx: MeasureContext): number[] {
   return [...ctx.ownPids(), ...dbBackends(ctx)];
-}
-
-/** Busy % of the whole machine over the window, and the part of it our own processes do not explain. */
-function machineShare(start: { busy: number; total: number }, end: { busy: number; total: number }, ownCpuMs: number, wallMs: number) {
-  const total = end.total - start.total;
-  if (total <= 0 || wallMs <= 0) return { busyPct: 0, foreignPct: 0 };
-  const busyPct = ((end.busy - start.busy) / total) * 100;
-  const ownPct = (ownCpuMs / (wallMs * os.cpus().length)) * 100;
-  return { busyPct: round(busyPct, 1), foreignPct: round(Math.max(0, busyPct - ownPct), 1) };
 }

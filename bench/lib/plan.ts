@@ -21,6 +21,9 @@ export interface Plan {
   mode: 'quick' | 'full';
   grid: { scenario: Scenario; concurrency: number }[];
   reps: number;
+  /** Once, before anything is measured: non-streaming then streaming load at c=16 on each system, so every
+   * system reaches its JIT-compiled, heap-sized steady state (the gateway needs several seconds of load). */
+  steadyStateSeconds: number;
   warmupSeconds: number;
   measureSeconds: number;
   /** c=1 precise probes (sub-millisecond timing): which requests, and the bound of each. */
@@ -55,6 +58,7 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
     mode,
     grid,
     reps: envNumber(env, 'BENCH_REPS', full ? 2 : 1),
+    steadyStateSeconds: envNumber(env, 'BENCH_STEADY_STATE_SECONDS', full ? 6 : 3),
     warmupSeconds: envNumber(env, 'BENCH_WARMUP_SECONDS', full ? 1.5 : 1),
     measureSeconds: envNumber(env, 'BENCH_MEASURE_SECONDS', full ? 5 : 2),
     probe: {

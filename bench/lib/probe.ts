@@ -1,5 +1,5 @@
-// A precise client for one connection at a time: latency with sub-millisecond resolution (autocannon records
-// whole milliseconds), time to the first streamed content chunk, and how long each stamped chunk took from the
+// A precise client for one connection at a time, with no load generator in the way: latency with sub-millisecond
+// resolution, time to the first streamed content chunk, and how long each stamped chunk took from the
 // mock's write to our read (a system that holds chunks back shows it here). Also validates every answer.
 import http from 'node:http';
 import { SseEventSplitter, chunkContent } from './sse-events.js';

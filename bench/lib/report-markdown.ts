@@ -1,7 +1,7 @@
 // results/<mode>.md: targets first, then each figure side by side with its ratio to the peers, then every run.
 import { SCENARIO_LABELS, SYSTEM_LABELS, type Scenario, type SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
-import { cell, difference, probeCell, ratio } from './aggregate.js';
+import { DISTURBED_FOREIGN_PCT, cell, difference, probeCell, ratio } from './aggregate.js';
 
 function table(headers: string[], rows: (string | number | undefined)[][]): string {
   const line = (cells: (string | number | undefined)[]) => `| ${cells.map((c) => (c === undefined ? '—' : String(c))).join(' | ')} |`;
@@ -28,12 +28,14 @@ function header(results: BenchResults): string {
       ` (load average at start ${m.loadAverageAtStart.map((v) => v.toFixed(2)).join(' ')})` +
       (results.git ? `, commit ${results.git.commit.slice(0, 10)}${results.git.dirty ? ' + uncommitted changes' : ''}` : '') + '.',
     '',
+    `First, ${p.steadyStateSeconds} s of unmeasured load on each system (JIT and heap reach steady state). ` +
     `Every configuration: ${p.warmupSeconds} s warm-up, then ${p.measureSeconds} s measured with autocannon (closed loop, its own process), ` +
       `${p.reps} repetition(s), systems interleaved. Figures are medians over repetitions; ratios compare systems measured in the same run. ` +
-      `c=1 latencies come from a sequential probe with sub-millisecond timing (autocannon records whole milliseconds). ` +
+      `Added latency at c=1 comes from a sequential probe (one connection, sub-millisecond timing). ` +
       `Streams in probes are stamped by the mock and paced ${p.paceMs} ms apart. Reproduce with \`make bench${results.mode === 'quick' ? '-quick' : ''}\`.`,
     ...(results.skipped.length ? ['', ...results.skipped.map((s) => `**Skipped:** ${SYSTEM_LABELS[s.system]} — ${s.reason}`)] : []),
     ...noise(results),
+    ...(results.incidents.length ? ['', '**Interruptions:**', '', ...results.incidents.map((i) => `- ${i}`)] : []),
   ].join('\n');
 }
 
@@ -43,7 +45,8 @@ function noise(results: BenchResults): string[] {
   if (foreign.length === 0) return [];
   const mean = foreign.reduce((a, b) => a + b, 0) / foreign.length;
   return ['', `During the measured windows, processes outside this benchmark used on average ${mean.toFixed(0)}% of the machine's CPU ` +
-    `(max ${Math.max(...foreign).toFixed(0)}%; per run in the last table). Absolute figures move with that; ratios between systems measured side by side move less.`];
+    `(max ${Math.max(...foreign).toFixed(0)}%; per run in the last table). Absolute figures move with that; ratios between systems measured side by side move less. ` +
+    `Runs during which other work took more than ${DISTURBED_FOREIGN_PCT}% (marked †) are reported but left out of the medians when an undisturbed repetition exists.`];
 }
 
 function targetsSection(results: BenchResults): string {
@@ -63,7 +66,8 @@ function throughputSection(results: BenchResults, grid: Map<Scenario, number[]>)
         `c=${c}`,
         ...systems.map((s) => {
           const v = cells.get(s);
-          return v ? `${v.rps}${v.rpsRuns.length > 1 ? ` (${v.rpsRuns.join(', ')})` : ''}${v.failures ? ` ⚠ ${v.failures} failed` : ''}` : undefined;
+          const each = v?.rpsRuns.map((r) => `${r.rps}${r.disturbed ? '†' : ''}`).join(', ');
+          return v ? `${v.rps}${v.rpsRuns.length > 1 ? ` (${each})` : ''}${v.failures ? ` ⚠ ${v.failures} failed` : ''}` : undefined;
         }),
         x(ratio(mg, cells.get('portkey')?.rps)),
         x(ratio(mg, cells.get('passthrough')?.rps)),
@@ -86,7 +90,7 @@ function latencySection(results: BenchResults, grid: Map<Scenario, number[]>): s
       })]);
     }
   }
-  return ['## Latency under load (ms, p50 / p99, whole-millisecond resolution)', '', table(['', ...systems.map((s) => SYSTEM_LABELS[s])], rows)].join('\n');
+  return ['## Latency under load (ms, p50 / p99 of whole responses; streams until [DONE])', '', table(['', ...systems.map((s) => SYSTEM_LABELS[s])], rows)].join('\n');
 }
 
 function probeSection(results: BenchResults): string {
@@ -142,7 +146,9 @@ function extrasSection(results: BenchResults): string {
   if (results.leak) {
     const l = results.leak;
     out.push('## Leak check (Modelgate)', '', `${l.seconds} s at c=${l.concurrency} (half streaming, half not), ${Math.round(l.rps)} req/s, ${l.failures} failures. ` +
-      `RSS median of the first 10 s ${l.startMb} MB, of the last 10 s ${l.endMb} MB, peak ${l.maxMb} MB, trend ${l.slopeMbPerMin} MB/min → ${l.pass ? 'no growth' : '**growth**'}.`, '');
+      `RSS is a sawtooth (it drops after each major collection), so the check follows its floors: second quarter ${l.startMb} MB, last quarter ${l.endMb} MB, ` +
+      `trend of the 5 s floors ${l.slopeMbPerMin} MB/min, peak ${l.maxMb} MB → ${l.pass ? 'no growth' : '**growth**'}. ` +
+      `RSS each second: ${l.samples.map((p) => Math.round(p.mb)).join(' ')}.`, '');
   }
   if (results.accounting) {
     const a = results.accounting;

@@ -2,7 +2,7 @@
 // line per system, log scales (the systems differ by more than an order of magnitude).
 import { SCENARIO_LABELS, SYSTEM_LABELS, type Scenario, type SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
-import { cell, probeCell } from './aggregate.js';
+import { cell } from './aggregate.js';
 
 const COLORS: Record<SystemName, string> = { mock: '#8c8c8c', passthrough: '#1f77b4', modelgate: '#d62728', portkey: '#9467bd' };
 const PANEL_W = 340;
@@ -84,10 +84,9 @@ export function renderSvg(results: BenchResults): string {
         system,
         dashed: q === 'p99',
         points: cs.flatMap((c) => {
-          // At c=1 the sub-millisecond probe replaces autocannon's whole milliseconds (not for paced probe streams).
-          const probe = c === 1 && scenario !== 'stream' ? probeCell(results, system, scenario) : undefined;
-          const v = probe?.[q] ?? cell(results, system, scenario, c)?.[q];
-          return v === undefined ? [] : [{ c, v: Math.max(v, 0.05) }];
+          const v = cell(results, system, scenario, c)?.[q];
+          // A log scale has no zero: anything under 10 µs is drawn at 10 µs.
+          return v === undefined ? [] : [{ c, v: Math.max(v, 0.01) }];
         }),
       })),
     );
@@ -101,7 +100,7 @@ export function renderSvg(results: BenchResults): string {
       '.xtick{font-size:11px;text-anchor:middle;fill:#444}.frame{fill:none;stroke:#999}.grid{stroke:#ddd}.minor{stroke:#f0f0f0}.note{font-size:11px;fill:#666}</style>',
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${LEFT}" y="26" font-size="16" font-weight="bold">${esc(`Modelgate beside its peers — ${results.mode} run, ${results.startedAt.slice(0, 10)}`)}</text>`,
-    `<text x="${LEFT}" y="42" class="note">${esc(`Medians of ${results.plan.reps} run(s) per point, log scales; c=1 latency of non-streaming requests from the sub-millisecond probe.`)}</text>`,
+    `<text x="${LEFT}" y="42" class="note">${esc(`Medians of ${results.plan.reps} run(s) per point, log scales; latency of whole responses (streams: until [DONE]) under closed-loop load.`)}</text>`,
     ...legend,
     ...parts,
     '</svg>',

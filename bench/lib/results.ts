@@ -4,6 +4,7 @@ import type { LoadSummary } from './load-types.js';
 import type { ProbeSummary } from './probe.js';
 import type { AccountingSummary } from './scratch-database.js';
 import type { ProfileSummary } from './cpu-profile.js';
+import type { MachineShare } from './machine-window.js';
 
 export interface RunRecord {
   rep: number;
@@ -17,7 +18,7 @@ export interface RunRecord {
   /** Modelgate only: CPU of all PostgreSQL processes per completed request. */
   dbCpuMsPerRequest?: number;
   /** Whole machine during the window: busy % of all cores, and the CPU % used by processes outside this benchmark. */
-  machine?: { busyPct: number; foreignPct: number };
+  machine?: MachineShare;
   /** Streams at c > 1: one extra probe connection measuring time to first chunk under this load. */
   observer?: ProbeSummary;
 }
@@ -26,12 +27,14 @@ export interface ProbeRecord extends ProbeSummary {
   rep: number;
   system: SystemName;
   scenario: Scenario;
+  machine?: MachineShare;
 }
 
 export interface LeakResult {
   seconds: number;
   concurrency: number;
   samples: { s: number; mb: number }[];
+  /** Post-GC floors (minimum RSS) of the second and of the last quarter of the run. */
   startMb: number;
   endMb: number;
   maxMb: number;
@@ -60,6 +63,8 @@ export interface BenchResults {
   plan: Plan;
   systems: SystemName[];
   skipped: { system: SystemName; reason: string }[];
+  /** Interruptions from outside the benchmark (a system stopped by someone else) and how they were handled. */
+  incidents: string[];
   runs: RunRecord[];
   probes: ProbeRecord[];
   leak?: LeakResult;

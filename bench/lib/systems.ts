@@ -44,8 +44,8 @@ async function launch(
   return { child, logFile };
 }
 
-export async function startMock(group: ProcessGroup, paths: BenchPaths): Promise<RunningSystem & { baseUrl: string }> {
-  const port = await freePort();
+export async function startMock(group: ProcessGroup, paths: BenchPaths, port?: number): Promise<RunningSystem & { baseUrl: string }> {
+  port ??= await freePort();
   const { child, logFile } = await launch(group, 'mock', paths, [path.join(paths.distDir, 'bench/mock-upstream.js'), String(port)], port, baseEnv());
   const baseUrl = `http://127.0.0.1:${port}/v1`;
   return { name: 'mock', child, pid: child.pid!, url: `${baseUrl}/chat/completions`, headers: { authorization: 'Bearer bench' }, model: UPSTREAM_MODEL, logFile, baseUrl };
@@ -93,7 +93,7 @@ export async function startModelgate(
   nodeArgs: string[] = [],
 ): Promise<RunningSystem> {
   const port = await freePort();
-  const args = [...nodeArgs, path.join(paths.distDir, 'src/cli.js'), 'serve'];
+  const args = [...nodeArgs, path.join(paths.distDir, 'bench/gateway-entry.js')];
   const { child, logFile } = await launch(group, 'modelgate', paths, args, port, { ...env, PORT: String(port) });
   return { name: 'modelgate', child, pid: child.pid!, url: `http://127.0.0.1:${port}/api/v1/chat/completions`, headers: { authorization: `Bearer ${apiKey}` }, model: GATEWAY_MODEL, logFile };
 }

@@ -6,6 +6,8 @@ import { renderMarkdown } from '../../bench/lib/report-markdown.js';
 import { renderSvg } from '../../bench/lib/report-svg.js';
 import { makePlan, type Scenario, type SystemName } from '../../bench/lib/plan.js';
 import type { BenchResults, RunRecord, ProbeRecord } from '../../bench/lib/results.js';
+import { summarizeLeak } from '../../bench/lib/leak-check.js';
+import { cell } from '../../bench/lib/aggregate.js';
 
 describe('cpu profile summary', () => {
   const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
@@ -69,7 +71,7 @@ function results(): BenchResults {
   return {
     schema: 'modelgate-bench/1', mode: 'full', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:10:00.000Z', durationS: 600,
     machine: { cpus: 2, cpuModel: 'test cpu', memoryGb: 4, node: 'v20', kernel: '6', loadAverageAtStart: [0, 0, 0] },
-    plan, systems, skipped: [],
+    plan, systems, skipped: [], incidents: [],
     runs: plan.grid.flatMap(({ scenario, concurrency }) => systems.flatMap((s) => [run(s, scenario, concurrency, rps[s]), run(s, scenario, concurrency, rps[s] + 100, 2)])),
     probes: systems.flatMap((s) => [probe(s, 'json', s === 'modelgate' ? 1.2 : 0.4, 3), probe(s, 'stream', s === 'portkey' ? 26 : 0.9, 5)]),
     targets: [],
@@ -96,6 +98,40 @@ describe('targets', () => {
     const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
     expect(byId['added-latency-p50'].pass).toBe(false);
     expect(byId['added-latency-p99'].pass).toBe(false);
+  });
+});
+
+describe('disturbed runs', () => {
+  it('leave the median when an undisturbed repetition exists, and stay visible', () => {
+    const r = results();
+    r.runs = r.runs.map((run) => (run.system === 'modelgate' && run.scenario === 'json' && run.concurrency === 16 && run.rep === 2
+      ? { ...run, load: { ...run.load, rps: 25 }, machine: { busyPct: 99, foreignPct: 44 } }
+      : { ...run, machine: { busyPct: 70, foreignPct: 1 } }));
+    const c = cell(r, 'modelgate', 'json', 16)!;
+    expect(c.rps).toBe(2000);
+    expect(c.rpsRuns).toEqual([{ rps: 2000, disturbed: false }, { rps: 25, disturbed: true }]);
+    expect(renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg')).toContain('| c=16 | 9050 (9000, 9100) | 2550 (2500, 2600) | 2000 (2000, 25†) |');
+  });
+});
+
+describe('leak summary', () => {
+  // A sawtooth: climbs 10 MB a second for 4 s, drops back to its floor after each "major GC".
+  const saw = (floorAt: (s: number) => number) => Array.from({ length: 60 }, (_, s) => ({ s, mb: floorAt(s) + (s % 5) * 10 }));
+
+  it('passes a steady sawtooth, whatever phase the run ends in', () => {
+    const leak = summarizeLeak(saw(() => 180), 60);
+    expect(leak.startMb).toBe(180);
+    expect(leak.endMb).toBe(180);
+    expect(leak.maxMb).toBe(220);
+    expect(leak.slopeMbPerMin).toBe(0);
+    expect(leak.pass).toBe(true);
+  });
+
+  it('fails when the floors keep rising', () => {
+    const leak = summarizeLeak(saw((s) => 150 + s), 60);
+    expect(leak.endMb).toBeGreaterThan(leak.startMb * 1.1);
+    expect(leak.slopeMbPerMin).toBeCloseTo(60, 0);
+    expect(leak.pass).toBe(false);
   });
 });
 

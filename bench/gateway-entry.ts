@@ -1,0 +1,8 @@
+// Starts the gateway exactly as `modelgate serve` does (same CLI code, same configuration from the environment),
+// under a command line of its own: the shared machine's other users stop their gateways by matching
+// "cli.js serve", and a benchmark run must not lose its gateway to that.
+import { runCli } from '../src/cli.js';
+
+runCli(['serve']).then((code) => {
+  process.exitCode = code;
+});
