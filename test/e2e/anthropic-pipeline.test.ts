@@ -7,7 +7,7 @@ import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compat
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
-import { loadJson } from '../providers/openai-compatible/replay.js';
+import { loadJson } from '../helpers/stream-replay.js';
 
 const UPSTREAM_KEY = 'sk-ant-api03-upstream-secret';
 const MODEL = 'anthropic/claude-haiku-5-5';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCompletion } from '../../../src/providers/anthropic/index.js';
 import { UpstreamPayloadError } from '../../../src/providers/upstream-payload-error.js';
-import { loadJson } from '../openai-compatible/replay.js';
+import { loadJson } from '../../helpers/stream-replay.js';
 
 const fixture = (name: string) => loadJson('anthropic', name);
 const usage = (prompt: number, completion: number, cached = 0, cacheWrite = 0) => ({

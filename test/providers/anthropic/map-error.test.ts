@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAnthropicAdapter, mapError, mapStreamError } from '../../../src/providers/anthropic/index.js';
-import { loadJson } from '../openai-compatible/replay.js';
+import { loadJson } from '../../helpers/stream-replay.js';
 import { anthropicContext } from './anthropic-context.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createStreamTranslator } from '../../../src/providers/anthropic/index.js';
-import { collect, replay } from '../openai-compatible/replay.js';
+import { collect, replay } from '../../helpers/stream-replay.js';
 
 type Block =
   | { kind: 'text'; chunks: string[] }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../src/providers/adapter.js';
 import { createAnthropicAdapter, createStreamTranslator } from '../../../src/providers/anthropic/index.js';
-import { collect, loadChunks, loadJson, replay } from '../openai-compatible/replay.js';
+import { collect, loadChunks, loadJson, replay } from '../../helpers/stream-replay.js';
 import { anthropicContext } from './anthropic-context.js';
 
 const translator = () => createStreamTranslator({ providerId: 'anthropic' });

@@ -2,8 +2,7 @@
 // offsets) through the real SSE parser into a translator, then folding the events as a client would.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AdapterContext, AdapterModel, ProviderConfig, StreamEvent, StreamTranslator } from '../../../src/providers/adapter.js';
-import { createSseParser } from '../../../src/providers/sse/parse-sse.js';
+import type { AdapterContext, AdapterModel, ProviderConfig } from '../../../src/providers/adapter.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/gemini/', import.meta.url));
 
@@ -23,49 +22,4 @@ export function geminiContext(model: Partial<AdapterModel> = {}, stream = false,
   };
 }
 
-export function replay(bytes: Uint8Array, translator: StreamTranslator, cuts: number[] = []): StreamEvent[] {
-  const parser = createSseParser();
-  const events: StreamEvent[] = [];
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  let previous = 0;
-  for (const point of [...points, bytes.length]) {
-    for (const sse of parser.push(bytes.subarray(previous, point))) events.push(...translator.push(sse));
-    previous = point;
-  }
-  for (const sse of parser.end()) events.push(...translator.push(sse));
-  events.push(...translator.end());
-  return events;
-}
-
-export interface Collected {
-  ids: string[];
-  content: string;
-  reasoning: string;
-  reasoningDetails: unknown[];
-  toolCalls: Array<{ id?: string; name?: string; arguments: string }>;
-  finishes: string[];
-  usages: unknown[];
-  errors: Array<{ code: string; message: string }>;
-}
-
-export function collect(events: StreamEvent[]): Collected {
-  const out: Collected = { ids: [], content: '', reasoning: '', reasoningDetails: [], toolCalls: [], finishes: [], usages: [], errors: [] };
-  for (const event of events) {
-    if (event.type === 'upstream-id') out.ids.push(event.id);
-    else if (event.type === 'finish') out.finishes.push(event.finishReason);
-    else if (event.type === 'usage') out.usages.push(event.usage);
-    else if (event.type === 'error') out.errors.push({ code: event.code, message: event.message });
-    else {
-      out.content += event.delta.content ?? '';
-      out.reasoning += event.delta.reasoning ?? '';
-      out.reasoningDetails.push(...(event.delta.reasoning_details ?? []));
-      for (const call of event.delta.tool_calls ?? []) {
-        const slot = (out.toolCalls[call.index] ??= { arguments: '' });
-        if (call.id) slot.id = call.id;
-        if (call.function?.name) slot.name = call.function.name;
-        slot.arguments += call.function?.arguments ?? '';
-      }
-    }
-  }
-  return out;
-}
+export { collect, replay, type Collected } from '../../helpers/stream-replay.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionRequest } from '../../../src/chat/types.js';
 import { buildRequest, chatCompletionsUrl } from '../../../src/providers/openai-compatible/index.js';
-import { context } from './replay.js';
+import { context } from '../../helpers/stream-replay.js';
 
 function body(request: ChatCompletionRequest, ...args: Parameters<typeof context>): Record<string, unknown> {
   return JSON.parse(buildRequest(request, context(...args)).body) as Record<string, unknown>;

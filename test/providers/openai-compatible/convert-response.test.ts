@@ -6,7 +6,7 @@ import {
   parseCompletion,
   UpstreamPayloadError,
 } from '../../../src/providers/openai-compatible/index.js';
-import { context, loadJson } from './replay.js';
+import { context, loadJson } from '../../helpers/stream-replay.js';
 
 describe('parseCompletion: recorded vendor bodies', () => {
   it('OpenAI plain text', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter, mapError, parseRetryAfter } from '../../../src/providers/openai-compatible/index.js';
-import { context, loadJson } from './replay.js';
+import { context, loadJson } from '../../helpers/stream-replay.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 

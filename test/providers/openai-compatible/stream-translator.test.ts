@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createOpenAICompatibleAdapter, createStreamTranslator } from '../../../src/providers/openai-compatible/index.js';
-import { collect, context, loadChunks, replay } from './replay.js';
+import { collect, context, loadChunks, replay } from '../../helpers/stream-replay.js';
 
 const translator = () => createStreamTranslator({ providerId: 'test' });
 

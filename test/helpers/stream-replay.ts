@@ -1,10 +1,10 @@
 // Test helpers: load recorded vendor fixtures and replay them through the SSE parser and a translator.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AdapterContext, ProviderConfig, StreamEvent, StreamTranslator } from '../../../src/providers/adapter.js';
-import { createSseParser } from '../../../src/providers/sse/parse-sse.js';
+import type { AdapterContext, ProviderConfig, StreamEvent, StreamTranslator } from '../../src/providers/adapter.js';
+import { createSseParser } from '../../src/providers/sse/parse-sse.js';
 
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 export function loadJson(vendor: string, name: string): unknown {
   return JSON.parse(readFileSync(`${FIXTURES}${vendor}/${name}.json`, 'utf8'));
