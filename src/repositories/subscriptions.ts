@@ -42,25 +42,20 @@ export async function revokeSubscriptions(db: DbOrTrx, userId: string, now: Date
  * later period's row, which both lock.
  */
 export async function lockLiveSubscriptions(db: DbOrTrx, userId: string, now: Date): Promise<SubscriptionRow[]> {
-  return db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('period_end', '>', now)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  return liveSubscriptions(db, userId, now).orderBy('id').forUpdate().execute();
 }
 
 /** Unrevoked subscription periods that have not ended at `now`, earliest first (the current one and any prepaid ones). */
 export async function listLiveSubscriptions(db: DbOrTrx, userId: string, now: Date): Promise<SubscriptionRow[]> {
+  return liveSubscriptions(db, userId, now).orderBy('period_start').execute();
+}
+
+/** Unrevoked periods of the user that have not ended at `now`. */
+function liveSubscriptions(db: DbOrTrx, userId: string, now: Date) {
   return db
     .selectFrom('subscriptions')
     .selectAll()
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .where('period_end', '>', now)
-    .orderBy('period_start')
-    .execute();
+    .where('period_end', '>', now);
 }

@@ -1,37 +1,9 @@
 // The operator CLI against a real database: PostgreSQL when one answers (fast), else an embedded PGlite folder.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCliDatabase } from '../helpers/cli-database.js';
 import { runCli } from '../../src/cli.js';
-import { postgresAvailability } from '../helpers/databases.js';
-import { createScratchDatabase, type ScratchDatabase } from '../helpers/postgres-server.js';
 
-let env: NodeJS.ProcessEnv;
-let scratch: ScratchDatabase | undefined;
-let dataDir: string | undefined;
-
-beforeAll(async () => {
-  const pg = postgresAvailability();
-  if (pg.available) {
-    scratch = await createScratchDatabase(pg.url);
-    env = { DATABASE_URL: scratch.url, LOG_LEVEL: 'silent' };
-  } else {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'modelgate-cli-'));
-    env = { MODELGATE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  }
-});
-afterAll(async () => {
-  await scratch?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = useCliDatabase();
 
 describe('modelgate CLI', () => {
   it('migrates, creates users, keys, tokens and credits, and revokes keys', async () => {

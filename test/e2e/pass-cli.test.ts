@@ -1,37 +1,8 @@
 // `modelgate pass grant|show|revoke` against a real database: PostgreSQL when one answers, else an embedded PGlite folder.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli.js';
-import { postgresAvailability } from '../helpers/databases.js';
-import { createScratchDatabase, type ScratchDatabase } from '../helpers/postgres-server.js';
+import { describe, expect, it } from 'vitest';
+import { useCliDatabase } from '../helpers/cli-database.js';
 
-let env: NodeJS.ProcessEnv;
-let scratch: ScratchDatabase | undefined;
-let dataDir: string | undefined;
-
-beforeAll(async () => {
-  const pg = postgresAvailability();
-  if (pg.available) {
-    scratch = await createScratchDatabase(pg.url);
-    env = { DATABASE_URL: scratch.url, LOG_LEVEL: 'silent' };
-  } else {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'modelgate-pass-cli-'));
-    env = { MODELGATE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  }
-});
-afterAll(async () => {
-  await scratch?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = useCliDatabase();
 
 const DAY = 86_400_000;
 
