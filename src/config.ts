@@ -26,6 +26,11 @@ export interface Config {
   rateLimitRpm: number;
   rateLimitTpm: number;
   freeRequestsPerDay: number;
+  /**
+   * How long a resolved credential is served from memory, ms; 0 = ask the database on every request. Deletions and
+   * limit changes still apply at once (invalidation); this bounds staleness only if a change notification is lost.
+   */
+  credentialCacheTtlMs: number;
   /** Subscription (pass/) quota windows, nano-dollars of reference-rate usage (src/pass/plan.ts explains the defaults). */
   passQuota: PassQuotaConfig;
 }
@@ -104,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', 600, 0, 10_000_000),
     rateLimitTpm: integer(env, 'MODELGATE_RATE_LIMIT_TPM', 2_000_000, 0, 1_000_000_000),
     freeRequestsPerDay: integer(env, 'MODELGATE_FREE_REQUESTS_PER_DAY', 200, 0, 10_000_000),
+    credentialCacheTtlMs: integer(env, 'MODELGATE_CREDENTIAL_CACHE_SECONDS', 30, 0, 3600) * 1000,
     passQuota: {
       fiveHourNanos: usd(env, 'MODELGATE_PASS_QUOTA_5H', DEFAULT_PASS_QUOTA_USD.fiveHour),
       weeklyNanos: usd(env, 'MODELGATE_PASS_QUOTA_WEEKLY', DEFAULT_PASS_QUOTA_USD.weekly),

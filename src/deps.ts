@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Logger } from './logger.js';
 import type { LastUsedTracker } from './auth/last-used.js';
+import type { CredentialCache } from './auth/credential-cache.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { ProviderAdapter, ProviderConfig } from './providers/adapter.js';
@@ -10,13 +11,15 @@ import type { HttpClient } from './providers/http-client.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import type { FreeRequestCounter } from './limits/free-requests.js';
 import type { SettlementQueue } from './billing/settlement-queue.js';
-import type { ReservationBatcher } from './billing/reservation-batcher.js';
+import type { CreditLeases } from './billing/credit-leases.js';
 
 export interface Deps {
   config: Config;
   db: Db;
   logger: Logger;
   lastUsed: LastUsedTracker;
+  /** Resolved credentials by hash; invalidate(hash) whenever a credential row changes in this process. */
+  credentials: CredentialCache;
   catalog: Catalog;
   providers: ProviderRegistry;
   /** Adapter per API kind; a kind without one is answered 503. */
@@ -25,6 +28,6 @@ export interface Deps {
   limiter: RateLimiter;
   freeRequests: FreeRequestCounter;
   settlements: SettlementQueue;
-  reservations: ReservationBatcher;
+  leases: CreditLeases;
   now: () => Date;
 }

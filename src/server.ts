@@ -6,6 +6,9 @@ import { createLogger, type Logger } from './logger.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { LastUsedTracker } from './auth/last-used.js';
+import { CredentialCache } from './auth/credential-cache.js';
+import { listenWhereAvailable, type CredentialListener } from './db/credential-notifications.js';
+import type { PGliteInterface } from '@electric-sql/pglite';
 import { touchApiKeysLastUsed } from './repositories/api-keys.js';
 import { createApp } from './app.js';
 import { InFlight } from './http/in-flight.js';
@@ -20,7 +23,8 @@ import { TokenBucketRateLimiter } from './limits/rate-limiter.js';
 import { FreeRequestCounter } from './limits/free-requests.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
-import { ReservationBatcher } from './billing/reservation-batcher.js';
+import { CreditLeases, DEFAULT_LEASE_OPTIONS } from './billing/credit-leases.js';
+import { leaseHolderId } from './billing/lease-holder.js';
 
 export interface RunningGateway {
   url: string;
@@ -34,8 +38,12 @@ export interface StartOptions {
   logger?: Logger;
   /** Environment for catalog and provider settings (default: process.env). */
   env?: NodeJS.ProcessEnv;
-  /** An already opened database (tests share one per file); the gateway then leaves closing it to the caller. */
-  database?: { db: Deps['db']; dialect?: string };
+  /**
+   * An already opened database (tests share one per file); the gateway then leaves closing it to the caller.
+   * `url` (PostgreSQL) or `pglite` (embedded) let it hear credential changes of other connections; without either
+   * its credential cache relies on in-process invalidation and the TTL.
+   */
+  database?: { db: Deps['db']; dialect?: string; url?: string; pglite?: PGliteInterface };
   /** Overrides for tests (clock, providers, ...). */
   overrides?: Partial<Deps>;
 }
@@ -52,8 +60,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     bodyTimeoutMs: config.upstreamBodyTimeoutMs,
   });
   const database = options.database
-    ? { db: options.database.db, dialect: options.database.dialect ?? 'external', close: async () => undefined }
-    : await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    ? { ...options.database, dialect: options.database.dialect ?? 'external', close: async () => undefined }
+    : { ...(await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })), url: config.databaseUrl };
+  let credentialListener: CredentialListener | undefined;
   try {
     await migrateToLatest(database.db);
     const deps: Deps = {
@@ -61,18 +70,25 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       db: database.db,
       logger,
       lastUsed: new LastUsedTracker((ids, at) => touchApiKeysLastUsed(database.db, ids, at), logger),
+      credentials: new CredentialCache({ ttlMs: config.credentialCacheTtlMs }),
       catalog,
       providers,
       adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter(), gemini: createGeminiAdapter() },
       http: httpClient,
       limiter: new TokenBucketRateLimiter(),
       settlements: new SettlementQueue(database.db, logger),
-      reservations: new ReservationBatcher(database.db),
+      leases: new CreditLeases(database.db, logger, { ...DEFAULT_LEASE_OPTIONS, holder: leaseHolderId() }),
       freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),
       now: () => new Date(),
       ...options.overrides,
     };
+    credentialListener = await listenWhereAvailable(
+      { db: database.db, databaseUrl: database.url, pglite: database.pglite },
+      deps.credentials,
+      logger,
+    );
     const app = await createApp(deps);
+    deps.leases.start();
     const inFlight = new InFlight();
     app.middleware.unshift(inFlight.middleware());
     const server = http.createServer(app.callback());
@@ -102,13 +118,17 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         server.closeIdleConnections();
         await stopped;
         await deps.settlements.drain();
+        // After the last settlement paid out of them: the leases go back to the accounts.
+        await deps.leases.close();
         await deps.lastUsed.flush();
+        await credentialListener?.close();
         await httpClient.close();
         await database.close();
         logger.info('stopped');
       })());
     return { url, deps, server, close };
   } catch (err) {
+    await credentialListener?.close();
     await httpClient.close();
     await database.close();
     throw err;

@@ -1,4 +1,7 @@
-/** Who is calling: resolved from the Bearer credential on every request (never cached, so deletion is immediate). */
+/**
+ * Who is calling: resolved from the Bearer credential on every request, through CredentialCache (deletion and limit
+ * changes invalidate it, so they still apply at once). Shared between requests: never mutate one.
+ */
 export interface Principal {
   kind: 'api_key' | 'account_token';
   userId: string;

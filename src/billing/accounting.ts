@@ -9,13 +9,13 @@ import type { NewGeneration } from '../db/tables/generations.js';
 import type { AccessMode, CatalogEntry } from '../catalog/types.js';
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../http/gateway-error.js';
-import { releaseCredits, reserveCredits, settleCreditsBatch } from '../repositories/credits.js';
+import { releaseCredits, reserveCredits, settleCreditsBatch, type CreditSettlement } from '../repositories/credits.js';
 import { insertNewGenerations } from '../repositories/generations.js';
 import { maxCostNanos } from './pricing.js';
 import { nanosToUsd } from './money.js';
 import type { PassQuotaConfig } from '../config.js';
 import { admitPass } from '../pass/admit-pass.js';
-import type { ReservationBatcher } from './reservation-batcher.js';
+import type { CreditLease, CreditLeases } from './credit-leases.js';
 import { releasePassUsage, settlePassUsage } from '../repositories/pass-usage.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
@@ -28,12 +28,14 @@ export interface Admission {
   reservedNanos: bigint;
   /** Pass only: the reservation row in pass_usage that settlement turns into the real reference cost. */
   passUsageId?: bigint;
+  /** Credits admitted against this process's lease (the hold lives in memory, the lease in the database). */
+  lease?: CreditLease;
 }
 
 export interface AdmissionDeps {
   db: Db;
-  /** Coalesces concurrent reservations of one user; without it each request reserves alone. */
-  reservations?: ReservationBatcher;
+  /** Admits in memory against per-process credit leases; without it each request reserves in the database. */
+  leases?: CreditLeases;
   now: () => Date;
   config: { passQuota: PassQuotaConfig };
 }
@@ -44,7 +46,7 @@ export function reservationOutputTokens(entry: CatalogEntry, requested: number |
 }
 
 export async function admitCredits(
-  deps: Pick<AdmissionDeps, 'db' | 'reservations'>,
+  deps: Pick<AdmissionDeps, 'db' | 'leases'>,
   principal: Principal,
   entry: CatalogEntry,
   estimatedPromptTokens: number,
@@ -53,8 +55,8 @@ export async function admitCredits(
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
-  const reserved = deps.reservations
-    ? await deps.reservations.reserve(principal.userId, amountNanos)
+  const reserved = deps.leases
+    ? await deps.leases.reserve(principal.userId, amountNanos)
     : await reserveCredits(deps.db, { userId: principal.userId, amountNanos });
   if (!reserved.ok) {
     throw new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(reserved.availableNanos)} USD is available. Add credits or lower max_tokens.`, {
@@ -64,7 +66,8 @@ export async function admitCredits(
       max_output_tokens_assumed: outputTokens,
     });
   }
-  return { mode: 'credits', userId: principal.userId, reservedNanos: amountNanos };
+  const lease = 'lease' in reserved ? (reserved.lease as CreditLease) : undefined;
+  return { mode: 'credits', userId: principal.userId, reservedNanos: amountNanos, lease };
 }
 
 /** Step 4 for every access mode: pass/ models reserve subscription quota, all others go through admitCredits. */
@@ -85,9 +88,18 @@ export async function admitRequest(
   return { mode: 'pass', userId: principal.userId, reservedNanos: amountNanos, passUsageId: reservation.usageId };
 }
 
+/**
+ * Settlement, in memory and exactly once per request (when it is queued): a leased hold goes back to its lease less
+ * the cost, so the next request can use the rest before the database write.
+ */
+export function returnLeasedHold(admission: Admission, costNanos: bigint): void {
+  admission.lease?.returnHold(admission.reservedNanos, costNanos);
+}
+
 /** Gives back a reservation when the request ends before anything was generated or recorded. */
 export async function releaseAdmission(db: Db, admission: Admission): Promise<void> {
-  if (admission.mode === 'credits' && admission.reservedNanos > 0n) {
+  if (admission.lease) returnLeasedHold(admission, 0n);
+  else if (admission.mode === 'credits' && admission.reservedNanos > 0n) {
     await releaseCredits(db, { userId: admission.userId, amountNanos: admission.reservedNanos });
   } else if (admission.mode === 'pass' && admission.passUsageId !== undefined) {
     await releasePassUsage(db, admission.passUsageId);
@@ -112,12 +124,7 @@ export async function settleGenerations(db: DbOrTrx, settlements: readonly Settl
       trx,
       settling
         .filter((s) => s.admission.mode === 'credits')
-        .map(({ admission, record }) => ({
-          userId: admission.userId,
-          generationId: record.id,
-          reservedNanos: admission.reservedNanos,
-          costNanos: BigInt(record.cost_nanos ?? 0n),
-        })),
+        .map(({ admission, record }) => creditSettlementOf(admission, record)),
     );
     for (const { admission, record } of settling) {
       if (admission.mode === 'pass' && admission.passUsageId !== undefined) {
@@ -129,6 +136,20 @@ export async function settleGenerations(db: DbOrTrx, settlements: readonly Settl
       }
     }
   });
+}
+
+function creditSettlementOf(admission: Admission, record: NewGeneration): CreditSettlement {
+  // Decided when written, not when queued: a lease reclaimed meanwhile (this process looked dead) was already
+  // given back to the account, hold included, so the request then pays only out of unreserved money.
+  const { lease } = admission;
+  const leased = lease !== undefined && !lease.lost;
+  return {
+    userId: admission.userId,
+    generationId: record.id,
+    reservedNanos: lease === undefined || leased ? admission.reservedNanos : 0n,
+    costNanos: BigInt(record.cost_nanos ?? 0n),
+    leaseHolder: leased ? lease.holder : undefined,
+  };
 }
 
 export function settleGeneration(db: DbOrTrx, admission: Admission, record: NewGeneration): Promise<void> {

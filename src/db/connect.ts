@@ -1,4 +1,5 @@
 import { Kysely, sql } from 'kysely';
+import type { PGliteInterface } from '@electric-sql/pglite';
 import type { Db } from './database.js';
 import { openPglite } from './dialects/pglite-instance.js';
 import { PGliteDialect } from './dialects/pglite-dialect.js';
@@ -25,6 +26,8 @@ export interface OpenedDatabase {
   db: Db;
   close(): Promise<void>;
   dialect: 'postgres' | 'pglite';
+  /** The embedded instance (PGlite only), for what Kysely does not cover: notifications. */
+  pglite?: PGliteInterface;
 }
 
 /**
@@ -71,7 +74,7 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<OpenedDatabas
     // One session for the whole process, so setting it once covers every later query.
     await sql.raw(`set search_path to ${quoteIdent(options.schema)}`).execute(db);
   }
-  return { db, close: () => db.destroy(), dialect: 'pglite' };
+  return { db, close: () => db.destroy(), dialect: 'pglite', pglite };
 }
 
 async function createSchemaIfMissing(db: Db, schema: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AccountTokensTable } from './tables/account-tokens.js';
 import type { ApiKeysTable } from './tables/api-keys.js';
 import type { CreditAccountsTable } from './tables/credit-accounts.js';
+import type { CreditLeasesTable } from './tables/credit-leases.js';
 import type { CreditLedgerTable } from './tables/credit-ledger.js';
 import type { GenerationsTable } from './tables/generations.js';
 import type { PassUsageTable } from './tables/pass-usage.js';
@@ -15,6 +16,7 @@ export interface Database {
   account_tokens: AccountTokensTable;
   credit_accounts: CreditAccountsTable;
   credit_ledger: CreditLedgerTable;
+  credit_leases: CreditLeasesTable;
   generations: GenerationsTable;
   subscriptions: SubscriptionsTable;
   pass_usage: PassUsageTable;

@@ -8,6 +8,8 @@ import { nanosToUsd } from '../billing/money.js';
 export function getGeneration(deps: Deps): Handler {
   return async (api, ctx) => {
     const id = String(api.request.query.id);
+    // Read-your-writes: a generation answered a moment ago may still sit in this instance's settlement queue.
+    await deps.settlements.flushed();
     // No id holds a NUL character (PostgreSQL text cannot even be asked for one): such a record does not exist.
     const row = id.includes('\u0000') ? undefined : await findGenerationForUser(deps.db, { userId: principalOf(ctx).userId, id });
     // Another user's generation answers exactly like a missing one.

@@ -7,6 +7,8 @@ import { passUsageReport, toWirePassUsage } from '../pass/usage-report.js';
 
 export function getPassUsage(deps: Deps): Handler {
   return async (_api, ctx) => {
+    // Read-your-writes: settlement turns the last requests' upper bounds into their real cost.
+    await deps.settlements.flushed();
     const report = await passUsageReport({ db: deps.db, now: deps.now, passQuota: deps.config.passQuota }, principalOf(ctx).userId);
     if (!report) {
       throw new GatewayError(403, 'This account has no active subscription: subscription usage is only available to subscribers', {

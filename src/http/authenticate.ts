@@ -1,10 +1,12 @@
 // Bearer credential → Principal. Both credential kinds are looked up by SHA-256 hash; the stored hash is then
-// compared in constant time, so neither the lookup nor the comparison leaks the secret.
+// compared in constant time, so neither the lookup nor the comparison leaks the secret. The app resolves through
+// a CredentialCache (no database round trip for a credential seen recently); resolvePrincipal stays uncached.
 import type { Context } from 'koa';
 import type { Db } from '../db/database.js';
-import { hashSecret, hashesEqual, secretKindOf } from '../auth/secrets.js';
+import { hashSecret, hashesEqual, secretKindOf, type SecretKind } from '../auth/secrets.js';
 import type { Principal } from '../auth/principal.js';
 import type { LastUsedTracker } from '../auth/last-used.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
 import { findActiveApiKeyByHash } from '../repositories/api-keys.js';
 import { findActiveAccountTokenByHash } from '../repositories/account-tokens.js';
 import { GatewayError } from './gateway-error.js';
@@ -18,13 +20,20 @@ export function bearerToken(header: string | undefined): string {
   return match[1];
 }
 
+/** Uncached: one database query per call. The app uses `cachedAuthenticator`, tools and tests may use this. */
 export async function resolvePrincipal(db: Db, secret: string, lastUsed?: LastUsedTracker): Promise<Principal> {
   const kind = secretKindOf(secret);
-  const hash = hashSecret(secret);
+  const principal = kind === undefined ? undefined : await loadPrincipal(db, kind, hashSecret(secret));
+  if (principal === undefined) throw invalidCredential();
+  markUsed(principal, lastUsed);
+  return principal;
+}
+
+/** The database path: the row is found by hash, then its stored hash is compared in constant time. */
+export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Promise<Principal | undefined> {
   if (kind === 'api_key') {
     const key = await findActiveApiKeyByHash(db, hash);
     if (key && hashesEqual(key.key_hash, hash)) {
-      lastUsed?.mark(key.id);
       return {
         kind,
         userId: key.user_id,
@@ -38,7 +47,7 @@ export async function resolvePrincipal(db: Db, secret: string, lastUsed?: LastUs
         },
       };
     }
-  } else if (kind === 'account_token') {
+  } else {
     const token = await findActiveAccountTokenByHash(db, hash);
     if (token && hashesEqual(token.token_hash, hash)) {
       return {
@@ -50,12 +59,43 @@ export async function resolvePrincipal(db: Db, secret: string, lastUsed?: LastUs
       };
     }
   }
-  throw new GatewayError(401, 'Invalid or deleted credential');
+  return undefined;
 }
 
-export function authenticator(db: Db, lastUsed?: LastUsedTracker) {
+/**
+ * Cached: a credential seen recently is answered from memory (see CredentialCache for how deletion still takes
+ * effect at once); a secret without a known prefix is refused without asking anyone.
+ */
+export async function resolvePrincipalCached(
+  db: Db,
+  credentials: CredentialCache,
+  secret: string,
+  lastUsed?: LastUsedTracker,
+): Promise<Principal> {
+  const kind = secretKindOf(secret);
+  if (kind === undefined) throw invalidCredential();
+  const hash = hashSecret(secret);
+  const principal = await credentials.lookup(hash, () => loadPrincipal(db, kind, hash));
+  if (principal === undefined) throw invalidCredential();
+  // On every request, cache hit or not: last_used_at must keep moving while a key is served from memory.
+  markUsed(principal, lastUsed);
+  return principal;
+}
+
+function markUsed(principal: Principal, lastUsed: LastUsedTracker | undefined): void {
+  if (principal.kind === 'api_key') lastUsed?.mark(principal.credentialId);
+}
+
+function invalidCredential(): GatewayError {
+  return new GatewayError(401, 'Invalid or deleted credential');
+}
+
+export function authenticator(db: Db, lastUsed?: LastUsedTracker, credentials?: CredentialCache) {
   return async (ctx: Context): Promise<void> => {
-    ctx.state.principal = await resolvePrincipal(db, bearerToken(ctx.get('authorization') || undefined), lastUsed);
+    const secret = bearerToken(ctx.get('authorization') || undefined);
+    ctx.state.principal = credentials
+      ? await resolvePrincipalCached(db, credentials, secret, lastUsed)
+      : await resolvePrincipal(db, secret, lastUsed);
   };
 }
 

@@ -53,14 +53,23 @@ export async function softDeleteApiKey(
   db: DbOrTrx,
   input: { userId: string; keyId: string; now: Date },
 ): Promise<boolean> {
-  const result = await db
+  return (await softDeleteApiKeyReturningHash(db, input)) !== undefined;
+}
+
+/** Like softDeleteApiKey, returning the deleted key's hash (to drop it from credential caches), else `undefined`. */
+export async function softDeleteApiKeyReturningHash(
+  db: DbOrTrx,
+  input: { userId: string; keyId: string; now: Date },
+): Promise<string | undefined> {
+  const row = await db
     .updateTable('api_keys')
     .set({ deleted_at: input.now })
     .where('id', '=', input.keyId)
     .where('user_id', '=', input.userId)
     .where('deleted_at', 'is', null)
+    .returning('key_hash')
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return row?.key_hash;
 }
 
 /**

@@ -191,15 +191,20 @@ export function debitFor(balanceNanos: bigint, reservedTotalNanos: bigint, ownRe
 export interface CreditSettlement {
   userId: string;
   generationId: string;
+  /** The request's own hold; for a leased request it is part of the holder's lease. */
   reservedNanos: bigint;
   costNanos: bigint;
+  /** Set when the request was admitted against this process's credit lease (src/billing/credit-leases.ts). */
+  leaseHolder?: string;
 }
 
 /**
  * Settles many requests inside the caller's transaction with one lock per user (taken in user order, so
  * concurrent batches cannot deadlock), one ledger insert and one account update per user. Precondition: the
  * generations are new in this transaction (the caller inserted them just before), so none was settled before.
- * A zero cost only releases its reservation and writes no ledger row.
+ * A zero cost only releases its reservation and writes no ledger row. A leased request's cost is paid out of its
+ * lease (the lease and the account's reserved total shrink by the debit; the rest of its hold stays in the lease
+ * for the next requests).
  */
 export async function settleCreditsBatch(trx: Transaction<Database>, items: readonly CreditSettlement[]): Promise<void> {
   if (items.length === 0) return;
@@ -212,13 +217,25 @@ export async function settleCreditsBatch(trx: Transaction<Database>, items: read
     .forUpdate()
     .execute();
   const accounts = new Map(rows.map((row) => [row.user_id, { balance: row.balance_nanos, reserved: row.reserved_nanos, used: 0n }]));
+  const leases = await lockLeases(trx, items);
   const debits: { user_id: string; kind: 'debit'; amount_nanos: bigint; generation_id: string }[] = [];
   for (const item of items) {
     const account = accounts.get(item.userId);
     if (!account) continue;
-    const debit = debitFor(account.balance, account.reserved, item.reservedNanos, item.costNanos);
+    const lease = item.leaseHolder === undefined ? undefined : leases.get(leaseKey(item.leaseHolder, item.userId));
+    let debit: bigint;
+    if (item.leaseHolder !== undefined) {
+      // A lease reclaimed meanwhile (its holder looked dead) no longer covers the cost: then only unreserved money is debited.
+      const own = lease?.amount ?? 0n;
+      debit = debitFor(account.balance, account.reserved, own, item.costNanos);
+      const consumed = min(debit, own);
+      account.reserved = max0(account.reserved - consumed);
+      if (lease) lease.amount -= consumed;
+    } else {
+      debit = debitFor(account.balance, account.reserved, item.reservedNanos, item.costNanos);
+      account.reserved = max0(account.reserved - item.reservedNanos);
+    }
     account.balance -= debit;
-    account.reserved = max0(account.reserved - item.reservedNanos);
     account.used += debit;
     if (item.costNanos > 0n) debits.push({ user_id: item.userId, kind: 'debit', amount_nanos: -debit, generation_id: item.generationId });
   }
@@ -235,6 +252,49 @@ export async function settleCreditsBatch(trx: Transaction<Database>, items: read
       .where('user_id', '=', userId)
       .execute();
   }
+  for (const lease of leases.values()) {
+    if (lease.amount === lease.lockedAmount) continue;
+    await trx
+      .updateTable('credit_leases')
+      .set({ amount_nanos: lease.amount })
+      .where('holder', '=', lease.holder)
+      .where('user_id', '=', lease.userId)
+      .execute();
+  }
+}
+
+interface LockedLease {
+  holder: string;
+  userId: string;
+  lockedAmount: bigint;
+  amount: bigint;
+}
+
+/** Locks the leases the batch pays from (after the accounts: the lock order of src/repositories/credit-leases.ts). */
+async function lockLeases(trx: Transaction<Database>, items: readonly CreditSettlement[]): Promise<Map<string, LockedLease>> {
+  const leased = items.filter((item) => item.leaseHolder !== undefined);
+  if (leased.length === 0) return new Map();
+  const holders = [...new Set(leased.map((item) => item.leaseHolder!))];
+  const userIds = [...new Set(leased.map((item) => item.userId))];
+  const rows = await trx
+    .selectFrom('credit_leases')
+    .select(['holder', 'user_id', 'amount_nanos'])
+    .where('holder', 'in', holders)
+    .where('user_id', 'in', userIds)
+    .orderBy('user_id')
+    .orderBy('holder')
+    .forUpdate()
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      leaseKey(row.holder, row.user_id),
+      { holder: row.holder, userId: row.user_id, lockedAmount: row.amount_nanos, amount: row.amount_nanos },
+    ]),
+  );
+}
+
+function leaseKey(holder: string, userId: string): string {
+  return `${holder}\u0000${userId}`;
 }
 
 /** Gives a reservation back unused (upstream failed before any cost). Clamped at zero. */

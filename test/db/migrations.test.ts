@@ -10,6 +10,7 @@ const TABLES = [
   'account_tokens',
   'api_keys',
   'credit_accounts',
+  'credit_leases',
   'credit_ledger',
   'generations',
   'pass_usage',

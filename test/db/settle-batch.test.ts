@@ -7,7 +7,6 @@ import { settleGenerations, type Settlement } from '../../src/billing/accounting
 import { getCreditAccount, grantCredits, listLedger, reserveCredits } from '../../src/repositories/credits.js';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
-import { ReservationBatcher } from '../../src/billing/reservation-batcher.js';
 
 function record(id: string, userId: string, costNanos: bigint): NewGeneration {
   return {
@@ -66,23 +65,6 @@ describeEachDatabase('batched settlement', ({ db }) => {
         },
       ),
       { numRuns: 15 },
-    );
-  });
-
-  it('coalesces concurrent reservations of a user without admitting more than the balance', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 0, max: 2000 }), async (amounts, balance) => {
-        const user = await insertTestUser(db());
-        if (balance > 0) await grantCredits(db(), { userId: user.id, amountNanos: BigInt(balance) });
-        const batcher = new ReservationBatcher(db());
-        const results = await Promise.all(amounts.map((a) => batcher.reserve(user.id, BigInt(a))));
-        const granted = amounts.filter((_, i) => results[i].ok).reduce((sum, a) => sum + a, 0);
-        expect(granted).toBeLessThanOrEqual(balance);
-        expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(BigInt(granted));
-        // Nothing that would have fit alone was refused: every refused amount exceeds what was left.
-        for (const [i, r] of results.entries()) if (!r.ok) expect(amounts[i]).toBeGreaterThan(balance - granted);
-      }),
-      { numRuns: 20 },
     );
   });
 });

@@ -72,7 +72,7 @@ describe('credits', () => {
     expect(res.usage.cost_details).toEqual({ access_mode: 'credits', charged: true });
     const account = await getCreditAccount(gw.deps.db, user.userId);
     expect(account.balanceNanos).toBe(1_000_000_000n - 6_000_000n);
-    expect(account.reservedNanos).toBe(0n);
+    expect(await gw.reservedNanos(user.userId)).toBe(0n);
     const ledger = await listLedger(gw.deps.db, user.userId, 10);
     const debits = ledger.filter((row) => row.kind === 'debit');
     expect(debits).toHaveLength(1);
@@ -81,14 +81,31 @@ describe('credits', () => {
     expect(credits.data).toEqual({ total_credits: 1, total_usage: 0.006 });
   });
 
+  it('shows a debit and its generation to a read right after the response (read-your-writes)', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 1);
+    upstream.reply({ kind: 'json', body: body('ok', 1000, 500) });
+    // Plain fetch: unlike gw.fetch it does not wait for the settlement queue before handing back the response.
+    const headers = { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' };
+    const completion: any = await (await fetch(`${gw.url}/api/v1/chat/completions`, {
+      method: 'POST', headers, body: JSON.stringify({ model: 'openai/gpt-test', messages: hello, stream: false }),
+    })).json();
+    const [credits, generation]: any[] = await Promise.all([
+      fetch(`${gw.url}/api/v1/credits`, { headers }).then((r) => r.json()),
+      fetch(`${gw.url}/api/v1/generation?id=${completion.id}`, { headers }).then((r) => r.json()),
+    ]);
+    expect(credits.data.total_usage).toBeCloseTo(0.006, 12);
+    expect(generation.data).toMatchObject({ id: completion.id, total_cost: 0.006 });
+  });
+
   it('releases the reservation and records an error (no debit) when the upstream fails', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     upstream.reply({ kind: 'json', status: 503, body: { error: { message: 'down' } } });
     const res = await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false });
     expect(res.status).toBe(503);
-    const account = await getCreditAccount(gw.deps.db, user.userId);
-    expect(account).toMatchObject({ balanceNanos: 1_000_000_000n, reservedNanos: 0n });
+    expect((await getCreditAccount(gw.deps.db, user.userId)).balanceNanos).toBe(1_000_000_000n);
+    expect(await gw.reservedNanos(user.userId)).toBe(0n);
     const rows = await gw.deps.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'error', http_status: 503, cost_nanos: 0n });
@@ -155,8 +172,7 @@ describe('generation records', () => {
     expect(debits).toHaveLength(1);
     expect(-debits[0].amount_nanos).toBe(row.cost_nanos);
     expect(row.cost_nanos).toBeGreaterThan(0n);
-    const account = await getCreditAccount(gw.deps.db, user.userId);
-    expect(account.reservedNanos).toBe(0n);
+    expect(await gw.reservedNanos(user.userId)).toBe(0n);
   });
 
   it('reports the streamed usage cost in the final chunk and records the same cost', async () => {

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely } from 'kysely';
+import type { PGliteInterface } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
@@ -29,6 +30,8 @@ export interface OpenTestDatabase {
   db: Db;
   /** PostgreSQL only: the scratch database URL, for opening more connections to the same data. */
   url?: string;
+  /** PGlite only: the instance behind `db` (notifications). */
+  pglite?: PGliteInterface;
   close(): Promise<void>;
 }
 
@@ -96,9 +99,9 @@ function useDatabase(backend: Backend): DatabaseContext {
 export async function openTestDatabase(backend: Backend, options: { migrated: boolean }): Promise<OpenTestDatabase> {
   if (backend === 'pglite') {
     const snapshot = await pgliteSnapshot(options.migrated ? 'migrated' : 'empty');
-    const { db, close } = await openDatabase({ inMemory: true, pgliteSnapshot: snapshot });
+    const { db, close, pglite } = await openDatabase({ inMemory: true, pgliteSnapshot: snapshot });
     if (options.migrated) await migrateToLatest(db);
-    return { db, close };
+    return { db, close, pglite };
   }
   if (!postgres.available) throw new Error(`PostgreSQL is not available: ${postgres.reason}`);
   const scratch = await createScratchDatabase(postgres.url);

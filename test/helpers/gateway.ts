@@ -6,7 +6,7 @@ import { startGateway, type RunningGateway } from '../../src/server.js';
 import type { Deps } from '../../src/deps.js';
 import { issueApiKey, issueAccountToken } from '../../src/auth/issue-credentials.js';
 import { findOrCreateUserByEmail } from '../../src/repositories/users.js';
-import { grantCredits } from '../../src/repositories/credits.js';
+import { getCreditAccount, grantCredits } from '../../src/repositories/credits.js';
 import { newId } from '../../src/auth/secrets.js';
 import { openTestDatabase, type Backend, type OpenTestDatabase } from './databases.js';
 
@@ -22,6 +22,8 @@ export interface TestGateway {
   createUser(email?: string): Promise<{ userId: string; email: string; key: string; keyId: string }>;
   createToken(userId: string): Promise<string>;
   grant(userId: string, usd: number): Promise<void>;
+  /** Credits still reserved once this gateway gave its unused leases back: what requests in flight hold. */
+  reservedNanos(userId: string): Promise<bigint>;
   close(): Promise<void>;
 }
 
@@ -62,7 +64,8 @@ export async function startTestGateway(options: {
   const gateway = await startGateway(loadConfig(env), {
     env,
     logger: createLogger('debug', sink),
-    database: { db: database.db },
+    // With the URL or instance the gateway hears credential changes made through other connections, as in production.
+    database: { db: database.db, url: database.url, pglite: database.pglite },
     overrides: options.overrides,
   });
   let counter = 0;
@@ -88,6 +91,11 @@ export async function startTestGateway(options: {
     },
     async createToken(userId) {
       return (await issueAccountToken(database.db, { userId })).secret;
+    },
+    async reservedNanos(userId) {
+      await gateway.deps.settlements.drain();
+      await gateway.deps.leases.releaseIdle(0);
+      return (await getCreditAccount(database.db, userId)).reservedNanos;
     },
     async grant(userId, usd) {
       await grantCredits(database.db, { userId, amountNanos: BigInt(Math.round(usd * 1e9)), note: 'test' });

@@ -1,6 +1,8 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_pass_usage_reservations.js';
+import * as m0003 from './0003_credential_notifications.js';
+import * as m0004 from './0004_credit_leases.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -9,4 +11,6 @@ import * as m0002 from './0002_pass_usage_reservations.js';
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_initial', m0001],
   ['0002_pass_usage_reservations', m0002],
+  ['0003_credential_notifications', m0003],
+  ['0004_credit_leases', m0004],
 ];

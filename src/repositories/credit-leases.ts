@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool, Transaction } from 'kysely';
+import type { Database, DbOrTrx } from '../db/database.js';
+import { inTransaction } from '../db/in-transaction.js';
+
+// A lease is part of its user's credit_accounts.reserved_nanos; every function here moves both together.
+// Lock order everywhere (here and in settleCreditsBatch): credit_accounts rows (by user id), then credit_leases rows.
+
+export type ExtendLeaseResult = { ok: true; grantedNanos: bigint } | { ok: false; availableNanos: bigint };
+
+/**
+ * Adds at least `minNanos` and at most `wantNanos` of the user's unreserved balance to the holder's lease.
+ * Fails, changing nothing, when less than `minNanos` is unreserved.
+ */
+export async function extendLease(
+  db: DbOrTrx,
+  input: { holder: string; userId: string; minNanos: bigint; wantNanos: bigint },
+): Promise<ExtendLeaseResult> {
+  const { holder, userId, minNanos, wantNanos } = input;
+  if (minNanos <= 0n) throw new RangeError('minNanos must be positive');
+  return inTransaction(db, async (trx) => {
+    const account = await trx
+      .selectFrom('credit_accounts')
+      .select(['balance_nanos', 'reserved_nanos'])
+      .where('user_id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst();
+    const available = account === undefined ? 0n : max0(account.balance_nanos - account.reserved_nanos);
+    if (available < minNanos) return { ok: false, availableNanos: available };
+    const granted = min(available, wantNanos > minNanos ? wantNanos : minNanos);
+    await trx
+      .updateTable('credit_accounts')
+      .set((eb) => ({ reserved_nanos: eb('reserved_nanos', '+', granted) }))
+      .where('user_id', '=', userId)
+      .execute();
+    await trx
+      .insertInto('credit_leases')
+      .values({ holder, user_id: userId, amount_nanos: granted })
+      .onConflict((oc) =>
+        oc.columns(['holder', 'user_id']).doUpdateSet((eb) => ({
+          amount_nanos: eb('credit_leases.amount_nanos', '+', eb.ref('excluded.amount_nanos')),
+          renewed_at: sql<Date>`now()`,
+        })),
+      )
+      .execute();
+    return { ok: true, grantedNanos: granted };
+  });
+}
+
+/** Gives up to `amountNanos` of the holder's lease back to the user's unreserved balance; returns what was given back. */
+export async function shrinkLease(
+  db: DbOrTrx,
+  input: { holder: string; userId: string; amountNanos: bigint },
+): Promise<bigint> {
+  const { holder, userId, amountNanos } = input;
+  if (amountNanos <= 0n) return 0n;
+  return inTransaction(db, async (trx) => {
+    await lockAccounts(trx, [userId]);
+    const lease = await trx
+      .selectFrom('credit_leases')
+      .select('amount_nanos')
+      .where('holder', '=', holder)
+      .where('user_id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (lease === undefined) return 0n;
+    const given = min(amountNanos, lease.amount_nanos);
+    await trx
+      .updateTable('credit_leases')
+      .set((eb) => ({ amount_nanos: eb('amount_nanos', '-', given) }))
+      .where('holder', '=', holder)
+      .where('user_id', '=', userId)
+      .execute();
+    await unreserve(trx, userId, given);
+    return given;
+  });
+}
+
+/** Heartbeat of one process: returns the users whose leases it still holds (others were reclaimed). */
+export async function renewLeases(db: DbOrTrx, holder: string): Promise<Set<string>> {
+  const rows = await db
+    .updateTable('credit_leases')
+    .set({ renewed_at: sql<Date>`now()` })
+    .where('holder', '=', holder)
+    .returning('user_id')
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
+}
+
+/** Ends every lease of one holder (graceful stop): the whole amount goes back to the unreserved balance. */
+export async function dropHolderLeases(db: DbOrTrx, holder: string): Promise<number> {
+  return dropLeases(db, (eb) => eb('holder', '=', holder));
+}
+
+/**
+ * Ends the leases of processes that stopped renewing them (crashed) for longer than `ttlSeconds`, by the
+ * database clock, so instances with skewed clocks agree. Returns how many leases were reclaimed.
+ */
+export async function reclaimExpiredLeases(db: DbOrTrx, ttlSeconds: number): Promise<number> {
+  return dropLeases(db, (eb) => eb('renewed_at', '<', sql<Date>`now() - make_interval(secs => ${ttlSeconds})`));
+}
+
+type LeaseCondition = (eb: ExpressionBuilder<Database, 'credit_leases'>) => Expression<SqlBool>;
+
+async function dropLeases(db: DbOrTrx, where: LeaseCondition): Promise<number> {
+  // Unlocked look first: on the periodic path there is usually nothing to reclaim, and the account locks must be
+  // taken before the lease rows' (the lock order).
+  const candidates = await db.selectFrom('credit_leases').select('user_id').distinct().where(where).execute();
+  if (candidates.length === 0) return 0;
+  return inTransaction(db, async (trx) => {
+    const userIds = candidates.map((row) => row.user_id);
+    await lockAccounts(trx, userIds);
+    const dropped = await trx
+      .deleteFrom('credit_leases')
+      .where('user_id', 'in', userIds)
+      .where(where)
+      .returning(['user_id', 'amount_nanos'])
+      .execute();
+    const byUser = new Map<string, bigint>();
+    for (const row of dropped) byUser.set(row.user_id, (byUser.get(row.user_id) ?? 0n) + row.amount_nanos);
+    for (const userId of [...byUser.keys()].sort()) await unreserve(trx, userId, byUser.get(userId)!);
+    return dropped.length;
+  });
+}
+
+async function lockAccounts(trx: Transaction<Database>, userIds: readonly string[]): Promise<void> {
+  await trx
+    .selectFrom('credit_accounts')
+    .select('user_id')
+    .where('user_id', 'in', [...new Set(userIds)].sort())
+    .orderBy('user_id')
+    .forUpdate()
+    .execute();
+}
+
+async function unreserve(trx: Transaction<Database>, userId: string, amountNanos: bigint): Promise<void> {
+  if (amountNanos <= 0n) return;
+  await trx
+    .updateTable('credit_accounts')
+    .set((eb) => ({ reserved_nanos: sql<bigint>`greatest(${eb.ref('reserved_nanos')} - ${amountNanos}, 0)` }))
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+function max0(a: bigint): bigint {
+  return a > 0n ? a : 0n;
+}

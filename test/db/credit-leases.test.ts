@@ -1,0 +1,168 @@
+// Credit leases (src/billing/credit-leases.ts): admission in memory against a per-process slice of the balance.
+// Two "processes" (two lease managers with different holders) admit and settle one user's requests in any order:
+// never more admitted than the balance, every debit equal to its cost, and after both stop every credit is back.
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { CreditLeases, DEFAULT_LEASE_OPTIONS } from '../../src/billing/credit-leases.js';
+import { returnLeasedHold, settleGenerations, type Admission, type Settlement } from '../../src/billing/accounting.js';
+import { getCreditAccount, grantCredits, listLedger } from '../../src/repositories/credits.js';
+import type { NewGeneration } from '../../src/db/tables/generations.js';
+import type { Db } from '../../src/db/database.js';
+import { createLogger } from '../../src/logger.js';
+import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
+
+const silent = createLogger('silent');
+
+function record(userId: string, costNanos: bigint): NewGeneration {
+  return {
+    id: uniqueId('gen-'), user_id: userId, api_key_id: null, access_mode: 'credits', model: 'openai/gpt-test',
+    provider: 'openai', upstream_model: 'gpt-test', upstream_id: null, streamed: false, finish_reason: 'stop',
+    status: 'success', http_status: 200, error_code: null, error_message: null, prompt_tokens: 1, completion_tokens: 1,
+    cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cost_nanos: costNanos, reference_cost_nanos: null,
+    latency_ms: 1, time_to_first_token_ms: null, app_title: null, app_referer: null, task_id: null,
+  };
+}
+
+function leases(db: Db, holder: string, clock?: () => number, overrides: Partial<typeof DEFAULT_LEASE_OPTIONS> = {}): CreditLeases {
+  return new CreditLeases(db, silent, { ...DEFAULT_LEASE_OPTIONS, ...overrides, holder }, clock);
+}
+
+/** What the settlement queue does for one request: the hold back to the lease at once, the debit in a batch. */
+function settlementOf(admission: Admission, costNanos: bigint): Settlement {
+  returnLeasedHold(admission, costNanos);
+  return { admission, record: record(admission.userId, costNanos) };
+}
+
+async function leaseRows(db: Db, userId: string) {
+  return db.selectFrom('credit_leases').selectAll().where('user_id', '=', userId).execute();
+}
+
+describeEachDatabase('credit leases', ({ db }) => {
+  it('admits, from one process, exactly what fits in the balance', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 0, max: 2000 }), async (amounts, balance) => {
+        const user = await insertTestUser(db());
+        if (balance > 0) await grantCredits(db(), { userId: user.id, amountNanos: BigInt(balance) });
+        const manager = leases(db(), uniqueId('holder-'));
+        const results = await Promise.all(amounts.map((a) => manager.reserve(user.id, BigInt(a))));
+        const granted = amounts.filter((_, i) => results[i].ok).reduce((sum, a) => sum + a, 0);
+        expect(granted).toBeLessThanOrEqual(balance);
+        // Nothing that would have fit alone was refused, and a refusal says how much was left.
+        for (const [i, r] of results.entries()) {
+          if (!r.ok) {
+            expect(amounts[i]).toBeGreaterThan(balance - granted);
+            expect(r.availableNanos).toBeLessThan(BigInt(amounts[i]));
+          }
+        }
+        const account = await getCreditAccount(db(), user.id);
+        const [row] = await leaseRows(db(), user.id);
+        expect(account.reservedNanos).toBe(row?.amount_nanos ?? 0n);
+        await manager.close();
+        expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(0n);
+        expect(await leaseRows(db(), user.id)).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('keeps the books of two processes admitting and settling one user in any order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ process: fc.integer({ min: 0, max: 1 }), amount: fc.integer({ min: 1, max: 400 }), costRatio: fc.double({ min: 0, max: 1.3, noNaN: true }) }), { minLength: 1, maxLength: 24 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 3000 }),
+        async (requests, batchSizes, balance) => {
+          const user = await insertTestUser(db());
+          if (balance > 0) await grantCredits(db(), { userId: user.id, amountNanos: BigInt(balance) });
+          const processes = [leases(db(), uniqueId('a-')), leases(db(), uniqueId('b-'))];
+          const admitted: Settlement[] = [];
+          // Admit in waves with settlements between them, so later admissions reuse what earlier ones returned.
+          let next = 0;
+          for (const size of batchSizes) {
+            const wave = requests.slice(next, next + size);
+            next += size;
+            const results = await Promise.all(wave.map((r) => processes[r.process].reserve(user.id, BigInt(r.amount))));
+            const settlements: Settlement[] = [];
+            for (const [i, result] of results.entries()) {
+              if (!result.ok) continue;
+              const admission: Admission = { mode: 'credits', userId: user.id, reservedNanos: BigInt(wave[i].amount), lease: result.lease };
+              settlements.push(settlementOf(admission, BigInt(Math.floor(wave[i].amount * wave[i].costRatio))));
+            }
+            await settleGenerations(db(), settlements);
+            admitted.push(...settlements);
+            const account = await getCreditAccount(db(), user.id);
+            expect(account.balanceNanos).toBeGreaterThanOrEqual(account.reservedNanos);
+          }
+          await Promise.all(processes.map((p) => p.close()));
+          const account = await getCreditAccount(db(), user.id);
+          const ledger = await listLedger(db(), user.id, 1000);
+          const debited = ledger.filter((row) => row.kind === 'debit').reduce((sum, row) => sum - row.amount_nanos, 0n);
+          expect(account.reservedNanos).toBe(0n);
+          expect(account.balanceNanos).toBe(BigInt(balance) - debited);
+          expect(account.balanceNanos).toBeGreaterThanOrEqual(0n);
+          // A cost within its hold is always debited in full: the lease held it.
+          for (const s of admitted) {
+            const cost = BigInt(s.record.cost_nanos!);
+            const row = ledger.find((d) => d.generation_id === s.record.id);
+            if (cost > 0n && cost <= s.admission.reservedNanos) expect(-row!.amount_nanos).toBe(cost);
+          }
+          expect(await leaseRows(db(), user.id)).toEqual([]);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it('gives an idle lease back to the account and keeps what requests in flight hold', async () => {
+    const user = await insertTestUser(db());
+    await grantCredits(db(), { userId: user.id, amountNanos: 10_000n });
+    let now = 1_000_000;
+    const manager = leases(db(), uniqueId('holder-'), () => now, { idleReleaseMs: 5_000, extensionMultiple: 10n });
+    const inFlight = await manager.reserve(user.id, 100n);
+    expect(inFlight.ok).toBe(true);
+    expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(1_000n);
+
+    now += 1_000; // not idle yet
+    await manager.tick();
+    expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(1_000n);
+
+    now += 10_000;
+    await manager.tick();
+    expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(100n);
+
+    const admission: Admission = { mode: 'credits', userId: user.id, reservedNanos: 100n, lease: inFlight.ok ? inFlight.lease : undefined };
+    await settleGenerations(db(), [settlementOf(admission, 60n)]);
+    expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 9_940n, reservedNanos: 40n });
+    await manager.tick();
+    expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 9_940n, reservedNanos: 0n });
+    await manager.close();
+  });
+
+  it("reclaims a dead process's lease; the process then stops admitting against it", async () => {
+    const user = await insertTestUser(db());
+    await grantCredits(db(), { userId: user.id, amountNanos: 1_000n });
+    const dead = leases(db(), uniqueId('dead-'));
+    const held = await dead.reserve(user.id, 100n);
+    expect(held.ok).toBe(true);
+    expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(1_000n);
+
+    // Another process, with a TTL of 0, finds the lease unrenewed and takes it back.
+    const other = leases(db(), uniqueId('alive-'), undefined, { ttlSeconds: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the database clock must move past renewed_at
+    await other.tick();
+    expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(0n);
+    expect(await leaseRows(db(), user.id)).toEqual([]);
+    expect((await other.reserve(user.id, 1_000n)).ok).toBe(true);
+
+    // The "dead" process wakes up: its heartbeat finds the lease gone; its request in flight settles from the
+    // unreserved balance only (here none is left: the other process holds it all).
+    await dead.tick();
+    expect(held.ok && held.lease.lost).toBe(true);
+    const admission: Admission = { mode: 'credits', userId: user.id, reservedNanos: 100n, lease: held.ok ? held.lease : undefined };
+    await settleGenerations(db(), [settlementOf(admission, 50n)]);
+    expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 1_000n, reservedNanos: 1_000n });
+    await other.close();
+    await dead.close();
+    expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 1_000n, reservedNanos: 0n });
+  });
+});
