@@ -46,10 +46,13 @@ const completion = (prompt: number, completionTokens: number) => ({
   usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
 });
 
-function chat(key: string, payload: Record<string, unknown>) {
-  return gw.fetch('/api/v1/chat/completions', {
+async function chat(key: string, payload: Record<string, unknown>) {
+  const res = await gw.fetch('/api/v1/chat/completions', {
     method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: hello, ...payload }),
   });
+  // These tests look at quota rows right after a status: let the settlement batch window close first.
+  await gw.settled();
+  return res;
 }
 
 async function subscriber() {
