@@ -25,8 +25,10 @@ export interface CreditLeaseOptions {
   renewIntervalMs: number;
   /** A user's unused lease goes back to the account after this long without a request. */
   idleReleaseMs: number;
-  /** How many of the requesting request's upper bound one extension asks for, so most requests need none. */
+  /** How many of the requesting request's upper bound one extension asks for at least, so most requests need none. */
   extensionMultiple: bigint;
+  /** Cap of one extension, in upper bounds of the requesting request (extensions double up to it under load). */
+  maxExtensionMultiple: bigint;
 }
 
 export const DEFAULT_LEASE_OPTIONS: Omit<CreditLeaseOptions, 'holder'> = {
@@ -34,6 +36,7 @@ export const DEFAULT_LEASE_OPTIONS: Omit<CreditLeaseOptions, 'holder'> = {
   renewIntervalMs: 10_000,
   idleReleaseMs: 5_000,
   extensionMultiple: 16n,
+  maxExtensionMultiple: 1024n,
 };
 
 /** One user's lease in this process. */
@@ -45,6 +48,8 @@ export class CreditLease {
   lastUsedAt = 0;
   /** When the database last granted an extension (a heartbeat older than that may miss the row). */
   extendedAt = 0;
+  /** What the last extension granted: the next one asks for twice as much, so a busy user's lease grows to its load. */
+  lastGrantNanos = 0n;
   extending?: Promise<ExtendLeaseResult>;
   /** Reclaimed by another process: the holds in flight no longer count against it. */
   lost = false;
@@ -67,6 +72,8 @@ export class CreditLeases {
   private readonly leases = new Map<string, CreditLease>();
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
+  /** Extensions in flight, background top-ups included: close waits for them so none lands after the leases are dropped. */
+  private readonly extensions = new Set<Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
@@ -92,6 +99,9 @@ export class CreditLeases {
         lease.free -= amountNanos;
         lease.holds += 1;
         lease.lastUsedAt = this.clock();
+        // Running low: top up in the background, so the next requests find room instead of waiting for the database
+        // (an extension waits for the account row, which settlement batches lock while they commit).
+        if (lease.free < lease.lastGrantNanos / 4n && !lease.extending) this.topUp(lease, amountNanos);
         return { ok: true, lease };
       }
       if (lease.extending) {
@@ -99,7 +109,7 @@ export class CreditLeases {
         await lease.extending.catch(() => undefined);
         continue;
       }
-      const result = await this.extend(lease, amountNanos - lease.free, amountNanos * this.options.extensionMultiple);
+      const result = await this.extend(lease, amountNanos - lease.free, this.extensionSize(lease, amountNanos));
       if (!result.ok && lease.free < amountNanos) {
         return { ok: false, availableNanos: (lease.free > 0n ? lease.free : 0n) + result.availableNanos };
       }
@@ -118,6 +128,7 @@ export class CreditLeases {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.ticking;
+    await this.extensionsDone();
     this.leases.clear();
     await dropHolderLeases(this.db, this.holder);
   }
@@ -131,13 +142,36 @@ export class CreditLeases {
     return lease;
   }
 
+  /** Resolves when every extension started so far has ended (tests, close). */
+  async extensionsDone(): Promise<void> {
+    while (this.extensions.size > 0) await Promise.allSettled([...this.extensions]);
+  }
+
+  private extensionSize(lease: CreditLease, amountNanos: bigint): bigint {
+    const { extensionMultiple, maxExtensionMultiple } = this.options;
+    const doubled = lease.lastGrantNanos * 2n;
+    const floor = amountNanos * extensionMultiple;
+    const cap = amountNanos * maxExtensionMultiple;
+    return doubled < floor ? floor : doubled > cap ? cap : doubled;
+  }
+
+  private topUp(lease: CreditLease, amountNanos: bigint): void {
+    // Not awaited by any request; a refusal (balance short) only means later requests will extend, or get 402, themselves.
+    this.extend(lease, amountNanos, this.extensionSize(lease, amountNanos)).catch((err: unknown) => {
+      this.logger.warn({ err, user_id: lease.userId }, 'credit lease top-up failed');
+    });
+  }
+
   private async extend(lease: CreditLease, minNanos: bigint, wantNanos: bigint): Promise<ExtendLeaseResult> {
     const extending = extendLease(this.db, { holder: this.holder, userId: lease.userId, minNanos, wantNanos });
     lease.extending = extending;
+    this.extensions.add(extending);
+    void extending.catch(() => undefined).finally(() => this.extensions.delete(extending));
     try {
       const result = await extending;
       if (result.ok) {
         lease.free += result.grantedNanos;
+        lease.lastGrantNanos = result.grantedNanos;
         lease.extendedAt = this.clock();
         if (lease.lost) this.logger.warn({ user_id: lease.userId }, 'extended a credit lease marked lost');
       }

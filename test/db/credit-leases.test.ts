@@ -138,6 +138,22 @@ describeEachDatabase('credit leases', ({ db }) => {
     await manager.close();
   });
 
+  it('tops a lease up in the background when it runs low, doubling it, so requests need not wait', async () => {
+    const user = await insertTestUser(db());
+    await grantCredits(db(), { userId: user.id, amountNanos: 100_000n });
+    const manager = leases(db(), uniqueId('holder-'), undefined, { extensionMultiple: 10n });
+    expect((await manager.reserve(user.id, 100n)).ok).toBe(true);
+    expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(1_000n);
+    // 900 free; the 7th next request leaves 200, under a quarter of the last grant: a top-up of 2 × 1000 starts.
+    for (let i = 0; i < 7; i++) expect((await manager.reserve(user.id, 100n)).ok).toBe(true);
+    await manager.extensionsDone();
+    expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(3_000n);
+    const [row] = await leaseRows(db(), user.id);
+    expect(row.amount_nanos).toBe(3_000n);
+    await manager.close();
+    expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(0n);
+  });
+
   it("reclaims a dead process's lease; the process then stops admitting against it", async () => {
     const user = await insertTestUser(db());
     await grantCredits(db(), { userId: user.id, amountNanos: 1_000n });
