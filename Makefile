@@ -19,13 +19,15 @@ generate: install
 check-generated: install
 	bash scripts/check-generated.sh
 
+## Compile to dist/, incrementally (dist/tsconfig.build.tsbuildinfo): a rebuild after a small change takes ~3 s
+## instead of ~9 s. Output of deleted sources stays in dist/ until `make clean`.
 build: install
-	rm -rf dist
-	npx tsc -p tsconfig.build.json
+	npx tsc -p tsconfig.build.json --incremental
 
-## Start the gateway on the embedded database (no external server needed).
+## Start the gateway on the embedded database (no external server needed). The node options are those of every
+## production start: src/cli/serve-node-options.ts says why (a test keeps this line in step with it).
 run: build
-	node dist/src/cli.js serve
+	node --max-old-space-size=1536 dist/src/cli.js serve
 
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit
@@ -55,7 +57,7 @@ clean:
 bench: build
 	bash bench/run.sh full
 
-## A ~45 s subset of `make bench`; writes bench/results/quick.{md,json,svg}.
+## A ~35 s subset of `make bench` (shorter windows: a smoke check of the targets); writes bench/results/quick.*.
 bench-quick: build
 	bash bench/run.sh quick
 

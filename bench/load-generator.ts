@@ -23,6 +23,7 @@ function run(job: LoadJob, seconds: number, latencies?: number[]): Promise<autoc
         connections: job.connections,
         duration: seconds,
         timeout: 10,
+        ...(job.sampleMs ? { sampleInt: job.sampleMs } : {}),
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );

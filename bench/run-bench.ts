@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makePlan, type SystemName } from './lib/plan.js';
+import { makePlan, steadyStateSummary, type SystemName } from './lib/plan.js';
 import { ProcessGroup } from './lib/processes.js';
 import { startMock, startPassthrough, startModelgate, startPortkey, gatewayEnv, provisionGateway, type RunningSystem } from './lib/systems.js';
 import { Supervised, measureSupervised } from './lib/supervise.js';
@@ -66,7 +66,7 @@ async function smokeTest(system: RunningSystem): Promise<void> {
   }
 }
 
-async function reachSteadyState(system: Supervised): Promise<void> {
+async function reachSteadyState(system: Supervised, seconds: number): Promise<void> {
   for (const scenario of ['json', 'stream'] as const) {
     await measureSupervised(system, (current) =>
       ctx.load.run({
@@ -75,7 +75,8 @@ async function reachSteadyState(system: Supervised): Promise<void> {
         body: chatBody(scenario, current.model),
         connections: 16,
         warmupSeconds: 0,
-        measureSeconds: plan.steadyStateSeconds / 2,
+        measureSeconds: seconds / 2,
+        sampleMs: plan.loadSampleMs,
       }),
     );
   }
@@ -130,9 +131,12 @@ async function main(): Promise<void> {
   const { systems, gateway, startGateway, skipped } = await startSystems(database, incidents);
   log(`started ${systems.map((s) => s.current.name).join(', ')} (scratch database ${database.name}); smoke requests pass`);
 
-  if (plan.steadyStateSeconds > 0) {
-    for (const system of systems) await reachSteadyState(system);
-    log(`every system ran ${plan.steadyStateSeconds} s of unmeasured load at c=16 (JIT and heap at steady state)`);
+  const warming = systems
+    .map((system) => ({ system, seconds: plan.steadyStateSecondsOf?.[system.current.name] ?? plan.steadyStateSeconds }))
+    .filter((w) => w.seconds > 0);
+  if (warming.length > 0) {
+    for (const { system, seconds } of warming) await reachSteadyState(system, seconds);
+    log(`${steadyStateSummary(plan)} at c=16 (JIT and heap at steady state)`);
   }
 
   const runs: RunRecord[] = [];

@@ -1,6 +1,7 @@
 // Starts the gateway: database (PostgreSQL or embedded PGlite) → migrations → app → listen; and stops it gracefully.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { openDatabase } from './db/connect.js';
@@ -101,7 +102,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     });
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    logger.info({ url, database: database.dialect }, 'modelgate listening');
+    // The heap limit shows whether the process was started with the node options of src/cli/serve-node-options.ts.
+    logger.info({ url, database: database.dialect, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
 
     let closing: Promise<void> | undefined;
     const close = () =>

@@ -7,6 +7,11 @@ export interface LoadJob {
   connections: number;
   warmupSeconds: number;
   measureSeconds: number;
+  /**
+   * autocannon's sampling interval, ms (default 1000). A run stops at the first sample after its duration, so
+   * fractional seconds need a shorter interval to be honoured.
+   */
+  sampleMs?: number;
 }
 
 export interface LoadSummary {

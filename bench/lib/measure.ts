@@ -47,6 +47,7 @@ export async function measureRun(
       connections: concurrency,
       warmupSeconds: plan.warmupSeconds,
       measureSeconds: plan.measureSeconds,
+      sampleMs: plan.loadSampleMs,
     },
     () => {
       sampler = new RssSampler(system.pid);

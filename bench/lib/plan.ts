@@ -1,5 +1,6 @@
 // What one benchmark run measures and for how long. `full` is `make bench` (< 15 min), `quick` is
-// `make bench-quick` (~45 s). BENCH_* variables shorten runs while developing the benchmark itself.
+// `make bench-quick` (~35 s plus the build): a smoke check of the targets on shorter windows, noisier than full
+// runs. BENCH_* variables shorten runs while developing the benchmark itself.
 
 export type Scenario = 'json' | 'stream' | 'prompt64k';
 export type SystemName = 'mock' | 'passthrough' | 'modelgate' | 'portkey';
@@ -24,8 +25,13 @@ export interface Plan {
   /** Once, before anything is measured: non-streaming then streaming load at c=16 on each system, so every
    * system reaches its JIT-compiled, heap-sized steady state (the gateway needs several seconds of load). */
   steadyStateSeconds: number;
+  /** Systems given another steady-state duration (0: none); the others get `steadyStateSeconds`. */
+  steadyStateSecondsOf?: Partial<Record<SystemName, number>>;
   warmupSeconds: number;
   measureSeconds: number;
+  /** autocannon's sampling interval (LoadJob.sampleMs): full runs keep its 1 s; quick ones, with fractional
+   * seconds, stop on time. */
+  loadSampleMs: number;
   /** c=1 precise probes (sub-millisecond timing): which requests, and the bound of each. */
   probe: { scenarios: Scenario[]; seconds: number; maxRequests: number; warmupRequests: number };
   /** Milliseconds between stamped chunks of probe streams. */
@@ -34,6 +40,13 @@ export interface Plan {
   leakSeconds: number;
   /** CPU profile: seconds per scenario under `node --cpu-prof` (0 = skip). */
   profileSeconds: number;
+}
+
+/** The plan's unmeasured load as a log line or report reads it, e.g. "6 s of unmeasured load on each system". */
+export function steadyStateSummary(plan: Pick<Plan, 'steadyStateSeconds' | 'steadyStateSecondsOf'>): string {
+  const others = Object.entries(plan.steadyStateSecondsOf ?? {}) as [SystemName, number][];
+  const except = others.map(([name, seconds]) => `${seconds} s on the ${SYSTEM_LABELS[name]}`);
+  return `${plan.steadyStateSeconds} s of unmeasured load on each system` + (except.length ? `, except ${except.join(' and ')}` : '');
 }
 
 function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -58,12 +71,20 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
     mode,
     grid,
     reps: envNumber(env, 'BENCH_REPS', full ? 2 : 1),
-    steadyStateSeconds: envNumber(env, 'BENCH_STEADY_STATE_SECONDS', full ? 6 : 3),
+    // A cold gateway needs several seconds of load to reach its steady throughput (JIT, heap sizing: ~6 s at c=16
+    // on 2 cores; after 1 s it ran at a third). Quick runs give the two gateways most of that (their probes and
+    // warm-ups add the rest), the pass-through 1 s and the mock, a few lines of code, none. (Warming two systems at
+    // once saved no time: they share the two cores with their load generators and the mock.)
+    steadyStateSeconds: envNumber(env, 'BENCH_STEADY_STATE_SECONDS', full ? 6 : 4),
+    ...(full ? {} : { steadyStateSecondsOf: { mock: 0, passthrough: 1 } }),
+    // Not under 1 s: after a few idle seconds (other systems' turns) the gateway's first second of load ran at a
+    // fraction of its throughput (credit leases shrink when idle and grow again on demand).
     warmupSeconds: envNumber(env, 'BENCH_WARMUP_SECONDS', full ? 1.5 : 1),
-    measureSeconds: envNumber(env, 'BENCH_MEASURE_SECONDS', full ? 5 : 2),
+    measureSeconds: envNumber(env, 'BENCH_MEASURE_SECONDS', full ? 5 : 1),
+    loadSampleMs: full ? 1000 : 100,
     probe: {
       scenarios: full ? ['json', 'stream', 'prompt64k'] : ['json', 'stream'],
-      seconds: envNumber(env, 'BENCH_PROBE_SECONDS', full ? 2 : 0.75),
+      seconds: envNumber(env, 'BENCH_PROBE_SECONDS', full ? 2 : 0.5),
       maxRequests: 2_000,
       warmupRequests: full ? 50 : 10,
     },

@@ -1,5 +1,5 @@
 // results/<mode>.md: targets first, then each figure side by side with its ratio to the peers, then every run.
-import { SCENARIO_LABELS, SYSTEM_LABELS, type Scenario, type SystemName } from './plan.js';
+import { SCENARIO_LABELS, SYSTEM_LABELS, steadyStateSummary, type Scenario, type SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
 import { DISTURBED_FOREIGN_PCT, cell, difference, probeCell, ratio } from './aggregate.js';
 
@@ -28,7 +28,7 @@ function header(results: BenchResults): string {
       ` (load average at start ${m.loadAverageAtStart.map((v) => v.toFixed(2)).join(' ')})` +
       (results.git ? `, commit ${results.git.commit.slice(0, 10)}${results.git.dirty ? ' + uncommitted changes' : ''}` : '') + '.',
     '',
-    `First, ${p.steadyStateSeconds} s of unmeasured load on each system (JIT and heap reach steady state). ` +
+    `First, ${steadyStateSummary(p)} (JIT and heap reach steady state). ` +
     `Every configuration: ${p.warmupSeconds} s warm-up, then ${p.measureSeconds} s measured with autocannon (closed loop, its own process), ` +
       `${p.reps} repetition(s), systems interleaved. Figures are medians over repetitions; ratios compare systems measured in the same run. ` +
       `Added latency at c=1 comes from a sequential probe (one connection, sub-millisecond timing). ` +

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { SystemName } from './plan.js';
 import { freePort, waitForPort, type ProcessGroup } from './processes.js';
 import { GATEWAY_MODEL, UPSTREAM_MODEL } from './requests.js';
+import { SERVE_NODE_OPTIONS } from '../../src/cli/serve-node-options.js';
 
 export interface BenchPaths {
   repoRoot: string;
@@ -75,11 +76,13 @@ export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseU
   };
 }
 
-/** Migrates the scratch database and creates a user with a key and plenty of credits, through the real CLI. */
+/**
+ * Migrates the scratch database and creates a user with a key and plenty of credits, through the real CLI. (Every
+ * command brings the schema up to date before it runs, as `modelgate migrate` does: `keys create` migrates.)
+ */
 export async function provisionGateway(paths: BenchPaths, env: NodeJS.ProcessEnv): Promise<string> {
   const cli = path.join(paths.distDir, 'src/cli.js');
   const run = async (args: string[]) => (await promisify(execFile)(process.execPath, [cli, ...args], { env, encoding: 'utf8' })).stdout;
-  await run(['migrate']);
   const created = JSON.parse((await run(['keys', 'create', '--email', 'bench@modelgate.test', '--name', 'bench', '--json'])).trim()) as { key: string };
   await run(['credits', 'add', '--email', 'bench@modelgate.test', '--usd', '1000000', '--note', 'benchmark']);
   return created.key;
@@ -93,7 +96,8 @@ export async function startModelgate(
   nodeArgs: string[] = [],
 ): Promise<RunningSystem> {
   const port = await freePort();
-  const args = [...nodeArgs, path.join(paths.distDir, 'bench/gateway-entry.js')];
+  // The node options of every production start (src/cli/serve-node-options.ts): RSS depends on them.
+  const args = [...SERVE_NODE_OPTIONS, ...nodeArgs, path.join(paths.distDir, 'bench/gateway-entry.js')];
   const { child, logFile } = await launch(group, 'modelgate', paths, args, port, { ...env, PORT: String(port) });
   return { name: 'modelgate', child, pid: child.pid!, url: `http://127.0.0.1:${port}/api/v1/chat/completions`, headers: { authorization: `Bearer ${apiKey}` }, model: GATEWAY_MODEL, logFile };
 }

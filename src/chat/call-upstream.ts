@@ -25,10 +25,12 @@ export async function callUpstream(
   ctx: AdapterContext,
   signal: AbortSignal,
 ): Promise<UpstreamResponse> {
-  const upstream = adapter.buildRequest(request, ctx);
+  // No local holds the built request across the await: it carries the JSON body, as large as the prompt, and a
+  // suspended frame keeps its locals alive (http.send keeps only the bytes).
+  const sending = http.send(adapter.buildRequest(request, ctx), signal);
   let response: UpstreamResponse;
   try {
-    response = await http.send(upstream, signal);
+    response = await sending;
   } catch (err) {
     throw transportFailure(err, ctx.provider.id);
   }

@@ -3,7 +3,7 @@
 import type { Context } from 'koa';
 import type { StreamErrorCode, StreamEvent, StreamTranslator } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
-import { readSseEvents } from '../providers/sse/parse-sse.js';
+import { readSseBatches } from '../providers/sse/parse-sse.js';
 import { SseWriter } from '../http/sse-writer.js';
 import type { ChunkFactory } from './chunk-factory.js';
 import type { GenerationMeter } from './generation-meter.js';
@@ -40,7 +40,10 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
       }
       if (event.type === 'delta') {
         const delta = options.excludeReasoning ? withoutReasoning(event.delta) : event.delta;
-        if (Object.keys(delta).length > 0) await writer.data(JSON.stringify(chunks.delta(delta)));
+        if (Object.keys(delta).length > 0) {
+          const full = writer.data(JSON.stringify(chunks.delta(delta)));
+          if (full) await full;
+        }
         if (!options.withinTokenRate(deltaChars(event.delta))) {
           failure = { code: 'rate_limit', message: 'Rate limit reached during generation: this key used its tokens-per-minute budget' };
           return false;
@@ -53,8 +56,18 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
   try {
     await writer.data(JSON.stringify(chunks.role()));
     let open = true;
-    for await (const sse of readSseEvents(upstream.body)) {
-      open = await emit(translator.push(sse));
+    for await (const batch of readSseBatches(upstream.body)) {
+      // The chunks translated from one upstream read leave in one socket write, at the end of that read: nothing
+      // waits for a later one. (emit only awaits a full socket, and the writer uncorks before it waits.)
+      writer.cork();
+      try {
+        for (const sse of batch) {
+          open = await emit(translator.push(sse));
+          if (!open) break;
+        }
+      } finally {
+        writer.uncork();
+      }
       if (!open) break;
     }
     if (open) await emit(translator.end());
@@ -73,6 +86,8 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
   }
   const usage = options.finalUsage();
   const last = failure ? chunks.error(failure.code, failure.message, usage) : chunks.finish(meter.finishReason ?? 'stop', usage);
+  // The last chunk, [DONE] and the end of the response: one socket write.
+  writer.cork();
   await writer.data(JSON.stringify(last));
   await writer.data('[DONE]');
   writer.end();

@@ -1,5 +1,5 @@
 import { startGateway } from '../server.js';
-import { createLogger } from '../logger.js';
+import { createProcessLogger } from '../logger.js';
 import { countUsers } from '../repositories/users.js';
 import { grantCredits } from '../repositories/credits.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
@@ -20,19 +20,35 @@ async function bootstrapDevUser(db: Db): Promise<string | undefined> {
 }
 
 export const serveCommand: Command = async ({ config, io }) => {
-  const logger = createLogger(config.logLevel);
-  const gateway = await startGateway(config, { logger });
-  const devKey = config.databaseUrl ? undefined : await bootstrapDevUser(gateway.deps.db);
-  if (devKey) {
-    io.out(`\nCreated development user ${DEV_EMAIL} with ${DEV_CREDITS_USD} USD of credits and this API key (shown once):\n\n  ${devKey}\n`);
-    io.out(`Try: curl ${gateway.url}/api/v1/models -H "Authorization: Bearer ${devKey}"\n`);
-  }
-  await new Promise<void>((resolve) => {
-    const stop = () => void gateway.close().then(resolve);
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+  // Asynchronous, buffered log writes (see createProcessLogger): every exit path below flushes them.
+  const log = createProcessLogger(config.logLevel);
+  const { logger } = log;
+  // A crash must not take the buffered lines with it: the cause goes to the log, which is written out synchronously
+  // (the event loop cannot be trusted any more) before the process exits as Node would have, with code 1.
+  process.once('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception: exiting');
+    log.flushSync();
+    process.exit(1);
   });
-  return 0;
+  try {
+    const gateway = await startGateway(config, { logger });
+    const devKey = config.databaseUrl ? undefined : await bootstrapDevUser(gateway.deps.db);
+    // The start-up lines come before the development key on the terminal.
+    await log.flush();
+    if (devKey) {
+      io.out(`\nCreated development user ${DEV_EMAIL} with ${DEV_CREDITS_USD} USD of credits and this API key (shown once):\n\n  ${devKey}\n`);
+      io.out(`Try: curl ${gateway.url}/api/v1/models -H "Authorization: Bearer ${devKey}"\n`);
+    }
+    await new Promise<void>((resolve) => {
+      const stop = () => void gateway.close().then(resolve);
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    return 0;
+  } finally {
+    // After "stopped" (or a failed start), before the process exits: no line is left in the buffer.
+    await log.flush();
+  }
 };
 
 export const migrateCommand: Command = async ({ config, io }) => {

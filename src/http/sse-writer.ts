@@ -1,11 +1,13 @@
 // Writes Server-Sent Events to the client: one `data:` line per event, keep-alive comments while the upstream is
-// silent, and backpressure (a slow client pauses us instead of growing a buffer).
+// silent, and backpressure (a slow client pauses us instead of growing a buffer). Events produced together (one
+// upstream read) can be corked into one socket write; the caller uncorks before it waits for anything else.
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 
 export class SseWriter {
   private lastWrite = Date.now();
   private timer?: NodeJS.Timeout;
+  private corked = 0;
 
   constructor(
     private readonly res: ServerResponse,
@@ -25,28 +27,47 @@ export class SseWriter {
       // Reverse proxies (nginx) buffer responses unless told otherwise.
       'x-accel-buffering': 'no',
     });
-    this.res.flushHeaders();
+    // No flushHeaders(): the first event follows at once, and the headers leave with it in one socket write.
     this.timer = setInterval(() => {
       if (Date.now() - this.lastWrite >= this.keepAliveMs) void this.write(': keep-alive\n\n');
     }, Math.max(250, Math.floor(this.keepAliveMs / 2)));
     this.timer.unref();
   }
 
-  /** Sends one event; resolves when the socket can take more (or the client is gone). */
-  data(payload: string): Promise<void> {
+  /**
+   * Sends one event. Returns undefined when the socket can take more at once (the common case costs no promise),
+   * else a promise that resolves when it drained (or the client is gone).
+   */
+  data(payload: string): Promise<void> | undefined {
     return this.write(`data: ${payload}\n\n`);
+  }
+
+  /** Holds the following writes in the socket until uncork(), which sends them in one write. */
+  cork(): void {
+    if (this.closed) return;
+    this.res.cork();
+    this.corked++;
+  }
+
+  /** Sends everything held since cork(). */
+  uncork(): void {
+    for (; this.corked > 0; this.corked--) this.res.uncork();
   }
 
   end(): void {
     clearInterval(this.timer);
+    // end() fully uncorks the socket itself, so what is still corked leaves with the end of the response (or, on a
+    // destroyed response, is dropped with it): the socket may carry the next response and owes us nothing.
     if (!this.closed) this.res.end();
+    this.corked = 0;
   }
 
-  private async write(text: string): Promise<void> {
-    if (this.closed) return;
+  private write(text: string): Promise<void> | undefined {
+    if (this.closed) return undefined;
     this.lastWrite = Date.now();
-    if (!this.res.write(text)) {
-      await Promise.race([once(this.res, 'drain'), once(this.res, 'close')]);
-    }
+    if (this.res.write(text)) return undefined;
+    // Full: what is corked must go out first, or 'drain' would never come.
+    this.uncork();
+    return Promise.race([once(this.res, 'drain'), once(this.res, 'close')]).then(() => undefined);
   }
 }

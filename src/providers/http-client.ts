@@ -41,19 +41,31 @@ export class HttpClient {
     });
   }
 
-  async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  /**
+   * The JSON body is as large as the prompt. It leaves as bytes: undici keeps the body it is given until the
+   * exchange ends, and a Buffer is the one copy it keeps (given a string it keeps both). The method is not async
+   * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long.
+   */
+  send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    let sending: Promise<Dispatcher.ResponseData>;
     try {
-      const response = await request(upstream.url, {
+      sending = request(upstream.url, {
         method: upstream.method,
         headers: upstream.headers,
-        body: upstream.body,
+        body: Buffer.from(upstream.body),
         signal,
         dispatcher: this.agent,
       });
-      return { status: response.statusCode, headers: response.headers, body: response.body };
     } catch (err) {
-      throw classifyTransportError(err, signal);
+      // undici throws at once for some bad arguments (an invalid URL); callers expect every failure as a rejection.
+      return Promise.reject(classifyTransportError(err, signal));
     }
+    return sending.then(
+      (response) => ({ status: response.statusCode, headers: response.headers, body: response.body }),
+      (err: unknown) => {
+        throw classifyTransportError(err, signal);
+      },
+    );
   }
 
   close(): Promise<void> {

@@ -122,14 +122,28 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
   };
 }
 
+/**
+ * Parse an upstream response body into SSE events, one batch per read: the events each chunk of bytes completed
+ * (reads that complete none yield nothing), then those the end of the stream completes. A consumer can write
+ * a batch to its client in one go without ever waiting for a later read.
+ */
+export async function* readSseBatches(
+  body: AsyncIterable<Uint8Array>,
+  options: SseParserOptions = {},
+): AsyncGenerator<SseEvent[]> {
+  const parser = createSseParser(options);
+  for await (const chunk of body) {
+    const events = parser.push(chunk);
+    if (events.length > 0) yield events;
+  }
+  const last = parser.end();
+  if (last.length > 0) yield last;
+}
+
 /** Parse an upstream response body into SSE events as they complete. */
 export async function* readSseEvents(
   body: AsyncIterable<Uint8Array>,
   options: SseParserOptions = {},
 ): AsyncGenerator<SseEvent> {
-  const parser = createSseParser(options);
-  for await (const chunk of body) {
-    for (const event of parser.push(chunk)) yield event;
-  }
-  for (const event of parser.end()) yield event;
+  for await (const events of readSseBatches(body, options)) yield* events;
 }

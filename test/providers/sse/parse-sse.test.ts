@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createSseParser, readSseEvents } from '../../../src/providers/sse/parse-sse.js';
+import { createSseParser, readSseBatches, readSseEvents } from '../../../src/providers/sse/parse-sse.js';
 import type { SseEvent } from '../../../src/providers/adapter.js';
 
 const encoder = new TextEncoder();
@@ -116,6 +116,26 @@ describe('readSseEvents', () => {
     const seen: SseEvent[] = [];
     for await (const event of readSseEvents(body())) seen.push(event);
     expect(seen).toEqual([{ data: '{"x":1}' }, { data: '[DONE]' }]);
+  });
+});
+
+describe('readSseBatches', () => {
+  it('yields the events of each read together, as soon as that read completes them', async () => {
+    const reads: string[] = [];
+    async function* body(): AsyncGenerator<Uint8Array> {
+      for (const text of ['data: a\n\ndata: b\n\ndata: c', '', '\n\n', 'data: d\n\ndata: e\n\n']) {
+        reads.push(text);
+        yield encoder.encode(text);
+      }
+    }
+    const batches: { events: string[]; afterReads: number }[] = [];
+    for await (const batch of readSseBatches(body())) batches.push({ events: batch.map((e) => e.data), afterReads: reads.length });
+    // A read that completes nothing yields nothing; no batch waits for a later read.
+    expect(batches).toEqual([
+      { events: ['a', 'b'], afterReads: 1 },
+      { events: ['c'], afterReads: 3 },
+      { events: ['d', 'e'], afterReads: 4 },
+    ]);
   });
 });
 

@@ -1,0 +1,79 @@
+// openapi-backend recomputes, on every request, things that depend only on the OpenAPI document, which never
+// changes after init: the operation list and the route of a (method, path); and it parses each request three
+// times (before routing, after routing, and again, identically, inside validation). This builds the list once,
+// remembers routes, and makes the third parse a copy of the second, all with the library's own functions, so
+// routing and validation results, and their order, stay exactly the library's.
+import type { OpenAPIBackend, Operation, ParsedRequest, Request } from 'openapi-backend';
+
+/** Distinct routed (method, path) pairs remembered; past this the memo starts over (paths with ids are unbounded). */
+const MAX_ROUTES = 1_000;
+
+export function memoizeOpenApiBackend(api: OpenAPIBackend): void {
+  const router = api.router;
+  const operations = router.getOperations();
+  router.getOperations = () => operations;
+
+  // Only matches are remembered: 404 and 405 throw from the library each time, as before.
+  const matchOperation = router.matchOperation.bind(router) as (req: Request, strict?: boolean) => Operation | undefined;
+  const routes = new Map<string, Operation>();
+  router.matchOperation = ((req: Request, strict?: boolean) => {
+    const key = `${req.method} ${req.path}`;
+    const known = routes.get(key);
+    if (known) return known;
+    const operation = matchOperation(req, strict);
+    if (operation) {
+      if (routes.size >= MAX_ROUTES) routes.clear();
+      routes.set(key, operation);
+    }
+    return operation;
+  }) as typeof router.matchOperation;
+
+  // The request parsed for the matched operation is handed to the handler (api.request); validation parses the
+  // same request again and mutates its copy (array query values, Ajv type coercion). It gets a fresh copy of the
+  // first parse instead of a second parse: same values, and the handler's view stays untouched as before.
+  const parseRequest = router.parseRequest.bind(router);
+  const parsed = new WeakMap<Request, { operation: Operation; request: ParsedRequest }>();
+  router.parseRequest = (req: Request, operation?: Operation) => {
+    if (!operation) return parseRequest(req);
+    const earlier = parsed.get(req);
+    if (earlier?.operation === operation) return copyParsed(earlier.request);
+    const request = parseRequest(req, operation);
+    parsed.set(req, { operation, request });
+    return request;
+  };
+}
+
+/**
+ * The request headers openapi-backend uses: the header parameters the document declares, `content-type` (it
+ * decides whether a body is validated) and `cookie` when cookie parameters exist. It lowercases and copies every
+ * header it is given on each of its parses; the others (authorization, user-agent, ...) are read from Koa's context.
+ */
+export function headerPicker(api: OpenAPIBackend): (headers: NodeJS.Dict<string | string[]>) => Record<string, string | string[]> {
+  const names = new Set(['content-type']);
+  for (const operation of api.router.getOperations()) {
+    for (const parameter of operation.parameters ?? []) {
+      if (!('in' in parameter)) continue;
+      if (parameter.in === 'header') names.add(parameter.name.toLowerCase());
+      if (parameter.in === 'cookie') names.add('cookie');
+    }
+  }
+  const wanted = [...names];
+  return (headers) => {
+    const picked: Record<string, string | string[]> = {};
+    for (const name of wanted) {
+      const value = headers[name];
+      if (value !== undefined) picked[name] = value;
+    }
+    return picked;
+  };
+}
+
+function copyParsed(request: ParsedRequest): ParsedRequest {
+  return {
+    ...request,
+    params: { ...request.params },
+    query: Object.keys(request.query).length === 0 ? {} : structuredClone(request.query),
+    headers: { ...request.headers },
+    cookies: { ...request.cookies },
+  };
+}

@@ -1,0 +1,61 @@
+// A long prompt must not stay in memory for the whole generation: once the vendor request is built and sent, the
+// gateway drops the parsed messages (the prompt lives on only in the bytes sent upstream).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
+import { readSse } from '../helpers/sse-client.js';
+import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
+import type { ChatCompletionRequest } from '../../src/chat/types.js';
+
+let gw: TestGateway;
+let upstream: MockUpstream;
+let key: string;
+/** The parsed request objects the adapter was handed, in order. */
+const seen: ChatCompletionRequest[] = [];
+
+beforeAll(async () => {
+  upstream = await new MockUpstream().start();
+  const adapter = createOpenAICompatibleAdapter();
+  gw = await startTestGateway({
+    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    overrides: {
+      adapters: {
+        'openai-compatible': {
+          ...adapter,
+          buildRequest: (request, ctx) => {
+            seen.push(request);
+            return adapter.buildRequest(request, ctx);
+          },
+        },
+      },
+    },
+  });
+  const user = await gw.createUser();
+  await gw.grant(user.userId, 10);
+  key = user.key;
+});
+afterAll(async () => {
+  await gw?.close();
+  await upstream?.close();
+});
+
+const prompt = 'x'.repeat(64 * 1024);
+const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } };
+
+describe('prompt release', () => {
+  it('sends the whole prompt upstream, then drops it while the stream is still running', async () => {
+    upstream.reply({ kind: 'sse', chunks: [...openAiSse([chunk('a')], false), { pauseMs: 200 }, ...openAiSse([chunk('b'), usage])] });
+    const res = await gw.fetch('/api/v1/chat/completions', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: prompt }], stream: true }),
+    });
+    // Headers are here, the upstream is still pausing mid-stream.
+    expect(seen.at(-1)!.messages).toEqual([]);
+    const sse = await readSse(res);
+    expect(sse.chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('ab');
+    expect(upstream.last.body.messages).toEqual([{ role: 'user', content: prompt }]);
+  });
+});
