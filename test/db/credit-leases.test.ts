@@ -6,22 +6,12 @@ import { expect, it } from 'vitest';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from '../../src/billing/credit-leases.js';
 import { returnLeasedHold, settleGenerations, type Admission, type Settlement } from '../../src/billing/accounting.js';
 import { getCreditAccount, grantCredits, listLedger } from '../../src/repositories/credits.js';
-import type { NewGeneration } from '../../src/db/tables/generations.js';
+import { creditsGenerationRecord } from '../helpers/generation-records.js';
 import type { Db } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
 
 const silent = createLogger('silent');
-
-function record(userId: string, costNanos: bigint): NewGeneration {
-  return {
-    id: uniqueId('gen-'), user_id: userId, api_key_id: null, access_mode: 'credits', model: 'openai/gpt-test',
-    provider: 'openai', upstream_model: 'gpt-test', upstream_id: null, streamed: false, finish_reason: 'stop',
-    status: 'success', http_status: 200, error_code: null, error_message: null, prompt_tokens: 1, completion_tokens: 1,
-    cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cost_nanos: costNanos, reference_cost_nanos: null,
-    latency_ms: 1, time_to_first_token_ms: null, app_title: null, app_referer: null, task_id: null,
-  };
-}
 
 function leases(db: Db, holder: string, clock?: () => number, overrides: Partial<typeof DEFAULT_LEASE_OPTIONS> = {}): CreditLeases {
   return new CreditLeases(db, silent, { ...DEFAULT_LEASE_OPTIONS, ...overrides, holder }, clock);
@@ -30,7 +20,7 @@ function leases(db: Db, holder: string, clock?: () => number, overrides: Partial
 /** What the settlement queue does for one request: the hold back to the lease at once, the debit in a batch. */
 function settlementOf(admission: Admission, costNanos: bigint): Settlement {
   returnLeasedHold(admission, costNanos);
-  return { admission, record: record(admission.userId, costNanos) };
+  return { admission, record: creditsGenerationRecord(admission.userId, costNanos) };
 }
 
 async function leaseRows(db: Db, userId: string) {

@@ -5,18 +5,8 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { settleGenerations, type Settlement } from '../../src/billing/accounting.js';
 import { getCreditAccount, grantCredits, listLedger, reserveCredits } from '../../src/repositories/credits.js';
-import type { NewGeneration } from '../../src/db/tables/generations.js';
-import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
-
-function record(id: string, userId: string, costNanos: bigint): NewGeneration {
-  return {
-    id, user_id: userId, api_key_id: null, access_mode: 'credits', model: 'openai/gpt-test', provider: 'openai',
-    upstream_model: 'gpt-test', upstream_id: null, streamed: false, finish_reason: 'stop', status: 'success',
-    http_status: 200, error_code: null, error_message: null, prompt_tokens: 1, completion_tokens: 1, cached_tokens: 0,
-    cache_write_tokens: 0, reasoning_tokens: 0, cost_nanos: costNanos, reference_cost_nanos: null, latency_ms: 1,
-    time_to_first_token_ms: null, app_title: null, app_referer: null, task_id: null,
-  };
-}
+import { creditsGenerationRecord } from '../helpers/generation-records.js';
+import { describeEachDatabase, insertTestUser } from '../helpers/databases.js';
 
 describeEachDatabase('batched settlement', ({ db }) => {
   it('keeps the credit invariants for any batching of any costs', async () => {
@@ -38,7 +28,7 @@ describeEachDatabase('batched settlement', ({ db }) => {
           }));
           const settlements: Settlement[] = admitted.filter((a) => a !== undefined).map((a) => ({
             admission: { mode: 'credits', userId: a.userId, reservedNanos: a.reserved },
-            record: record(uniqueId('gen-'), a.userId, a.cost),
+            record: creditsGenerationRecord(a.userId, a.cost),
           }));
           let rest = [...settlements];
           for (let i = 0; rest.length > 0; i++) {

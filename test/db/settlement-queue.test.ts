@@ -3,20 +3,10 @@
 import { expect, it } from 'vitest';
 import { SettlementQueue } from '../../src/billing/settlement-queue.js';
 import type { Admission } from '../../src/billing/accounting.js';
-import type { NewGeneration } from '../../src/db/tables/generations.js';
+import { creditsGenerationRecord } from '../helpers/generation-records.js';
 import { createLogger } from '../../src/logger.js';
 import { getCreditAccount, grantCredits, reserveCredits } from '../../src/repositories/credits.js';
-import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
-
-function record(userId: string, costNanos: bigint): NewGeneration {
-  return {
-    id: uniqueId('gen-'), user_id: userId, api_key_id: null, access_mode: 'credits', model: 'openai/gpt-test',
-    provider: 'openai', upstream_model: 'gpt-test', upstream_id: null, streamed: false, finish_reason: 'stop',
-    status: 'success', http_status: 200, error_code: null, error_message: null, prompt_tokens: 1, completion_tokens: 1,
-    cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, cost_nanos: costNanos, reference_cost_nanos: null,
-    latency_ms: 1, time_to_first_token_ms: null, app_title: null, app_referer: null, task_id: null,
-  };
-}
+import { describeEachDatabase, insertTestUser } from '../helpers/databases.js';
 
 describeEachDatabase('settlement queue', ({ db }) => {
   it('drains an open batch window at once and writes every queued settlement', async () => {
@@ -24,7 +14,7 @@ describeEachDatabase('settlement queue', ({ db }) => {
     await grantCredits(db(), { userId: user.id, amountNanos: 1_000n });
     // A window far longer than the test timeout: only drain() can end it.
     const queue = new SettlementQueue(db(), createLogger('silent'), 3_600_000);
-    const records = [record(user.id, 10n), record(user.id, 20n), record(user.id, 30n)];
+    const records = [creditsGenerationRecord(user.id, 10n), creditsGenerationRecord(user.id, 20n), creditsGenerationRecord(user.id, 30n)];
     for (const r of records) {
       expect((await reserveCredits(db(), { userId: user.id, amountNanos: 100n })).ok).toBe(true);
       void queue.settle({ mode: 'credits', userId: user.id, reservedNanos: 100n }, r);
@@ -43,9 +33,9 @@ describeEachDatabase('settlement queue', ({ db }) => {
     const logger = createLogger('warn', { write: (line: string) => void lines.push(line) });
     const queue = new SettlementQueue(db(), logger, 0);
     const free: Admission = { mode: 'free', userId: user.id, reservedNanos: 0n };
-    const good = record(user.id, 0n);
+    const good = creditsGenerationRecord(user.id, 0n);
     // A status the table's CHECK refuses: the whole multi-row insert fails with it.
-    const bad = { ...record(user.id, 0n), status: 'bogus' as never };
+    const bad = { ...creditsGenerationRecord(user.id, 0n), status: 'bogus' as never };
     await Promise.all([queue.settle(free, good), queue.settle(free, bad)]);
     const written = await db().selectFrom('generations').select('id').where('id', 'in', [good.id, bad.id]).execute();
     expect(written.map((w) => w.id)).toEqual([good.id]);
