@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Expression, ExpressionBuilder, SqlBool, Transaction } from 'kysely';
 import type { Database, DbOrTrx } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
+import { lockCreditAccounts } from './credits.js';
 
 // A lease is part of its user's credit_accounts.reserved_nanos; every function here moves both together.
 // Lock order everywhere (here and in settleCreditsBatch): credit_accounts rows (by user id), then credit_leases rows.
@@ -19,12 +20,7 @@ export async function extendLease(
   const { holder, userId, minNanos, wantNanos } = input;
   if (minNanos <= 0n) throw new RangeError('minNanos must be positive');
   return inTransaction(db, async (trx) => {
-    const account = await trx
-      .selectFrom('credit_accounts')
-      .select(['balance_nanos', 'reserved_nanos'])
-      .where('user_id', '=', userId)
-      .forUpdate()
-      .executeTakeFirst();
+    const [account] = await lockCreditAccounts(trx, [userId]);
     const available = account === undefined ? 0n : max0(account.balance_nanos - account.reserved_nanos);
     if (available < minNanos) return { ok: false, availableNanos: available };
     const granted = min(available, wantNanos > minNanos ? wantNanos : minNanos);
@@ -55,7 +51,7 @@ export async function shrinkLease(
   const { holder, userId, amountNanos } = input;
   if (amountNanos <= 0n) return 0n;
   return inTransaction(db, async (trx) => {
-    await lockAccounts(trx, [userId]);
+    await lockCreditAccounts(trx, [userId]);
     const lease = await trx
       .selectFrom('credit_leases')
       .select('amount_nanos')
@@ -109,7 +105,7 @@ async function dropLeases(db: DbOrTrx, where: LeaseCondition): Promise<number> {
   if (candidates.length === 0) return 0;
   return inTransaction(db, async (trx) => {
     const userIds = candidates.map((row) => row.user_id);
-    await lockAccounts(trx, userIds);
+    await lockCreditAccounts(trx, userIds);
     const dropped = await trx
       .deleteFrom('credit_leases')
       .where('user_id', 'in', userIds)
@@ -121,16 +117,6 @@ async function dropLeases(db: DbOrTrx, where: LeaseCondition): Promise<number> {
     for (const userId of [...byUser.keys()].sort()) await unreserve(trx, userId, byUser.get(userId)!);
     return dropped.length;
   });
-}
-
-async function lockAccounts(trx: Transaction<Database>, userIds: readonly string[]): Promise<void> {
-  await trx
-    .selectFrom('credit_accounts')
-    .select('user_id')
-    .where('user_id', 'in', [...new Set(userIds)].sort())
-    .orderBy('user_id')
-    .forUpdate()
-    .execute();
 }
 
 async function unreserve(trx: Transaction<Database>, userId: string, amountNanos: bigint): Promise<void> {

@@ -146,12 +146,7 @@ export async function settleCredits(
   if (reservedNanos < 0n || costNanos < 0n) throw new RangeError('reservedNanos and costNanos must not be negative');
   return inTransaction(db, async (trx) => {
     // Row lock: the amount we may debit depends on the balance and the other reservations.
-    const account = await trx
-      .selectFrom('credit_accounts')
-      .select(['balance_nanos', 'reserved_nanos'])
-      .where('user_id', '=', userId)
-      .forUpdate()
-      .executeTakeFirst();
+    const [account] = await lockCreditAccounts(trx, [userId]);
     const balance = account?.balance_nanos ?? 0n;
     const debit = debitFor(balance, account?.reserved_nanos ?? 0n, reservedNanos, costNanos);
 
@@ -178,6 +173,24 @@ export async function settleCredits(
     }
     return { alreadySettled: false, debitedNanos: debit, balanceNanos: balance - debit };
   });
+}
+
+/**
+ * Locks the accounts of these users (those that exist), in user order: every writer takes account locks this way,
+ * so concurrent transactions over several accounts cannot deadlock.
+ */
+export async function lockCreditAccounts(
+  trx: Transaction<Database>,
+  userIds: readonly string[],
+): Promise<{ user_id: string; balance_nanos: bigint; reserved_nanos: bigint }[]> {
+  if (userIds.length === 0) return [];
+  return trx
+    .selectFrom('credit_accounts')
+    .select(['user_id', 'balance_nanos', 'reserved_nanos'])
+    .where('user_id', 'in', [...new Set(userIds)].sort())
+    .orderBy('user_id')
+    .forUpdate()
+    .execute();
 }
 
 /**
@@ -208,14 +221,7 @@ export interface CreditSettlement {
  */
 export async function settleCreditsBatch(trx: Transaction<Database>, items: readonly CreditSettlement[]): Promise<void> {
   if (items.length === 0) return;
-  const userIds = [...new Set(items.map((item) => item.userId))].sort();
-  const rows = await trx
-    .selectFrom('credit_accounts')
-    .select(['user_id', 'balance_nanos', 'reserved_nanos'])
-    .where('user_id', 'in', userIds)
-    .orderBy('user_id')
-    .forUpdate()
-    .execute();
+  const rows = await lockCreditAccounts(trx, items.map((item) => item.userId));
   const accounts = new Map(rows.map((row) => [row.user_id, { balance: row.balance_nanos, reserved: row.reserved_nanos, used: 0n }]));
   const leases = await lockLeases(trx, items);
   const debits: { user_id: string; kind: 'debit'; amount_nanos: bigint; generation_id: string }[] = [];

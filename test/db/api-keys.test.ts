@@ -9,24 +9,13 @@ import {
   softDeleteApiKey,
   touchApiKeysLastUsed,
 } from '../../src/repositories/api-keys.js';
-import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
-
-function newKey(db: Db, userId: string, createdAt?: Date) {
-  return insertApiKey(db, {
-    id: uniqueId('key_'),
-    user_id: userId,
-    name: 'test key',
-    key_hash: uniqueId('hash'),
-    display_prefix: 'mg-v1-ab12',
-    ...(createdAt ? { created_at: createdAt } : {}),
-  });
-}
+import { describeEachDatabase, insertTestUser, uniqueId, insertTestApiKey } from '../helpers/databases.js';
 
 describeEachDatabase('api keys repository', (ctx) => {
   it('finds an active key by hash with its owner email, never a deleted one', async () => {
     const db = ctx.db();
     const user = await insertTestUser(db);
-    const key = await newKey(db, user.id);
+    const key = await insertTestApiKey(db, user.id);
     expect(key).toMatchObject({ user_id: user.id, deleted_at: null, last_used_at: null, rate_limit_rpm: null });
 
     const found = await findActiveApiKeyByHash(db, key.key_hash);
@@ -40,7 +29,7 @@ describeEachDatabase('api keys repository', (ctx) => {
   it('rejects a duplicate key hash', async () => {
     const db = ctx.db();
     const user = await insertTestUser(db);
-    const key = await newKey(db, user.id);
+    const key = await insertTestApiKey(db, user.id);
     const duplicate = insertApiKey(db, { ...key, id: uniqueId('key_'), created_at: undefined });
     await expect(duplicate).rejects.toMatchObject({ code: '23505' });
   });
@@ -49,7 +38,7 @@ describeEachDatabase('api keys repository', (ctx) => {
     const db = ctx.db();
     const owner = await insertTestUser(db);
     const stranger = await insertTestUser(db);
-    const key = await newKey(db, owner.id);
+    const key = await insertTestApiKey(db, owner.id);
     const at = new Date('2025-01-02T03:04:05.000Z');
 
     expect(await softDeleteApiKey(db, { userId: stranger.id, keyId: key.id, now: at })).toBe(false);
@@ -66,10 +55,10 @@ describeEachDatabase('api keys repository', (ctx) => {
     const db = ctx.db();
     const user = await insertTestUser(db);
     const other = await insertTestUser(db);
-    const oldest = await newKey(db, user.id, new Date('2025-01-01T00:00:00Z'));
-    const newest = await newKey(db, user.id, new Date('2025-03-01T00:00:00Z'));
-    const deleted = await newKey(db, user.id, new Date('2025-02-01T00:00:00Z'));
-    await newKey(db, other.id);
+    const oldest = await insertTestApiKey(db, user.id, new Date('2025-01-01T00:00:00Z'));
+    const newest = await insertTestApiKey(db, user.id, new Date('2025-03-01T00:00:00Z'));
+    const deleted = await insertTestApiKey(db, user.id, new Date('2025-02-01T00:00:00Z'));
+    await insertTestApiKey(db, other.id);
     await softDeleteApiKey(db, { userId: user.id, keyId: deleted.id, now: new Date() });
 
     expect((await listApiKeysForUser(db, user.id)).map((k) => k.id)).toEqual([newest.id, oldest.id]);
@@ -81,7 +70,7 @@ describeEachDatabase('api keys repository', (ctx) => {
   it('touches last_used_at of many keys in one call and never moves it backwards', async () => {
     const db = ctx.db();
     const user = await insertTestUser(db);
-    const [a, b, c] = [await newKey(db, user.id), await newKey(db, user.id), await newKey(db, user.id)];
+    const [a, b, c] = [await insertTestApiKey(db, user.id), await insertTestApiKey(db, user.id), await insertTestApiKey(db, user.id)];
     const early = new Date('2025-05-01T10:00:00.000Z');
     const late = new Date('2025-05-01T11:00:00.000Z');
 
@@ -99,7 +88,7 @@ describeEachDatabase('api keys repository', (ctx) => {
   it('sets, keeps and clears per-key limits', async () => {
     const db = ctx.db();
     const user = await insertTestUser(db);
-    const key = await newKey(db, user.id);
+    const key = await insertTestApiKey(db, user.id);
 
     const set = await setApiKeyLimits(db, key.id, { rate_limit_rpm: 60, credit_limit_nanos: 5_000_000_000n });
     expect(set).toMatchObject({ rate_limit_rpm: 60, rate_limit_tpm: null, credit_limit_nanos: 5_000_000_000n });

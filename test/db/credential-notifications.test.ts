@@ -9,7 +9,7 @@ import { CREDENTIAL_CHANNEL, listenForCredentialChanges } from '../../src/db/cre
 import type { Db } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { revokeAccountToken, insertAccountToken } from '../../src/repositories/account-tokens.js';
-import { insertApiKey, setApiKeyLimits, softDeleteApiKey, touchApiKeysLastUsed } from '../../src/repositories/api-keys.js';
+import { setApiKeyLimits, softDeleteApiKey, touchApiKeysLastUsed } from '../../src/repositories/api-keys.js';
 import {
   describeEachBackend,
   describeWithPostgres,
@@ -17,19 +17,10 @@ import {
   openTestDatabase,
   uniqueId,
   type OpenTestDatabase,
+  insertTestApiKey,
 } from '../helpers/databases.js';
 
 const WAIT = { timeout: 5000, interval: 10 };
-
-function newKey(db: Db, userId: string) {
-  return insertApiKey(db, {
-    id: uniqueId('key_'),
-    user_id: userId,
-    name: 'test key',
-    key_hash: uniqueId('hash'),
-    display_prefix: 'mg-v1-ab12',
-  });
-}
 
 describeEachBackend('credential change triggers', (backend) => {
   let database: OpenTestDatabase;
@@ -62,28 +53,28 @@ describeEachBackend('credential change triggers', (backend) => {
   /** Makes an unrelated change and waits for it: notifications arrive in commit order, so anything earlier is in. */
   async function barrier(): Promise<void> {
     const user = await insertTestUser(db);
-    const marker = await newKey(db, user.id);
+    const marker = await insertTestApiKey(db, user.id);
     await setApiKeyLimits(db, marker.id, { rate_limit_rpm: 1 });
     await vi.waitFor(() => expect(heard).toContain(marker.key_hash), WAIT);
   }
 
   it('announces a soft-deleted key by its hash', async () => {
     const user = await insertTestUser(db);
-    const key = await newKey(db, user.id);
+    const key = await insertTestApiKey(db, user.id);
     await softDeleteApiKey(db, { userId: user.id, keyId: key.id, now: new Date() });
     await vi.waitFor(() => expect(heard).toContain(key.key_hash), WAIT);
   });
 
   it('announces a key whose limits changed by its hash', async () => {
     const user = await insertTestUser(db);
-    const key = await newKey(db, user.id);
+    const key = await insertTestApiKey(db, user.id);
     await setApiKeyLimits(db, key.id, { rate_limit_tpm: 1000 });
     await vi.waitFor(() => expect(heard).toContain(key.key_hash), WAIT);
   });
 
   it('announces a hard-deleted key and a revoked account token by their hashes', async () => {
     const user = await insertTestUser(db);
-    const key = await newKey(db, user.id);
+    const key = await insertTestApiKey(db, user.id);
     const token = await insertAccountToken(db, {
       id: uniqueId('tok_'),
       user_id: user.id,
@@ -104,7 +95,7 @@ describeEachBackend('credential change triggers', (backend) => {
 
   it('stays silent for last-used updates, inserts and rolled-back changes', async () => {
     const user = await insertTestUser(db);
-    const key = await newKey(db, user.id);
+    const key = await insertTestApiKey(db, user.id);
     await touchApiKeysLastUsed(db, [key.id], new Date());
     await db
       .transaction()
@@ -150,7 +141,7 @@ describeWithPostgres('credential listener [postgres]', () => {
     try {
       expect(cache.active).toBe(true);
       const user = await insertTestUser(db);
-      const key = await newKey(db, user.id);
+      const key = await insertTestApiKey(db, user.id);
       await cache.lookup(key.key_hash, async () => apiKeyPrincipal(key.id));
       expect(cache.size).toBe(1);
       await setApiKeyLimits(db, key.id, { rate_limit_rpm: 7 });

@@ -16,6 +16,7 @@ import { openPglite } from '../../src/db/dialects/pglite-instance.js';
 import { PGliteDialect } from '../../src/db/dialects/pglite-dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
+import { insertApiKey } from '../../src/repositories/api-keys.js';
 import { createScratchDatabase, probePostgres, testDatabaseUrl } from './postgres-server.js';
 
 export type Backend = 'pglite' | 'postgres';
@@ -137,6 +138,18 @@ export function uniqueId(prefix: string): string {
 export async function insertTestUser(db: Db): Promise<{ id: string; email: string }> {
   const id = uniqueId('usr_');
   return db.insertInto('users').values({ id, email: `${id}@example.com` }).returning(['id', 'email']).executeTakeFirstOrThrow();
+}
+
+/** A key row of `userId` with a unique (fake) hash, for data-layer tests of keys. */
+export function insertTestApiKey(db: Db, userId: string, createdAt?: Date) {
+  return insertApiKey(db, {
+    id: uniqueId('key_'),
+    user_id: userId,
+    name: 'test key',
+    key_hash: uniqueId('hash'),
+    display_prefix: 'mg-v1-ab12',
+    ...(createdAt ? { created_at: createdAt } : {}),
+  });
 }
 
 // --- PGlite snapshot cache ---------------------------------------------------------------------
