@@ -4,19 +4,18 @@
 // same upper bound, valued at the reference rates, is reserved against the quota windows (src/pass/),
 // then replaced by the real reference cost; no credits are touched and no ledger row is written.
 import type { Db, DbOrTrx } from '../db/database.js';
-import { inTransaction } from '../db/in-transaction.js';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { AccessMode, CatalogEntry } from '../catalog/types.js';
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../http/gateway-error.js';
-import { releaseCredits, reserveCredits, settleCreditsBatch, type CreditSettlement } from '../repositories/credits.js';
-import { insertNewGenerations } from '../repositories/generations.js';
+import { releaseCredits, reserveCredits } from '../repositories/credits.js';
+import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
 import { maxCostNanos } from './pricing.js';
 import { nanosToUsd } from './money.js';
 import type { PassQuotaConfig } from '../config.js';
 import { admitPass } from '../pass/admit-pass.js';
 import type { CreditLease, CreditLeases } from './credit-leases.js';
-import { releasePassUsage, settlePassUsage } from '../repositories/pass-usage.js';
+import { releasePassUsage } from '../repositories/pass-usage.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
@@ -113,45 +112,29 @@ export interface Settlement {
 
 /**
  * Writes generation records and, for credits, their single debits — atomically and at most once (a record
- * already written is skipped with its settlement). Reservations are released in the same transaction. For pass,
- * the quota reservation becomes the record's reference cost (or is dropped when it is 0).
+ * already written is skipped with its settlement). Reservations are released in the same statement. For pass,
+ * the quota reservation becomes the record's reference cost (or is dropped when it is 0). Returns how many records
+ * were new.
  */
-export async function settleGenerations(db: DbOrTrx, settlements: readonly Settlement[]): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const fresh = await insertNewGenerations(trx, settlements.map((s) => s.record));
-    const settling = settlements.filter((s) => fresh.has(s.record.id));
-    await settleCreditsBatch(
-      trx,
-      settling
-        .filter((s) => s.admission.mode === 'credits')
-        .map(({ admission, record }) => creditSettlementOf(admission, record)),
-    );
-    for (const { admission, record } of settling) {
-      if (admission.mode === 'pass' && admission.passUsageId !== undefined) {
-        await settlePassUsage(trx, {
-          id: admission.passUsageId,
-          generationId: record.id,
-          referenceCostNanos: BigInt(record.reference_cost_nanos ?? 0n),
-        });
-      }
-    }
-  });
+export function settleGenerations(db: DbOrTrx, settlements: readonly Settlement[]): Promise<number> {
+  return settleGenerationBatch(db, settlements.map(({ admission, record }) => settlementOf(admission, record)));
 }
 
-function creditSettlementOf(admission: Admission, record: NewGeneration): CreditSettlement {
+function settlementOf(admission: Admission, record: NewGeneration): GenerationSettlement {
+  if (admission.mode === 'pass') return { record, settle: 'pass', passUsageId: admission.passUsageId };
+  if (admission.mode !== 'credits') return { record, settle: 'none' };
   // Decided when written, not when queued: a lease reclaimed meanwhile (this process looked dead) was already
   // given back to the account, hold included, so the request then pays only out of unreserved money.
   const { lease } = admission;
   const leased = lease !== undefined && !lease.lost;
   return {
-    userId: admission.userId,
-    generationId: record.id,
+    record,
+    settle: 'credits',
     reservedNanos: lease === undefined || leased ? admission.reservedNanos : 0n,
-    costNanos: BigInt(record.cost_nanos ?? 0n),
     leaseHolder: leased ? lease.holder : undefined,
   };
 }
 
-export function settleGeneration(db: DbOrTrx, admission: Admission, record: NewGeneration): Promise<void> {
+export function settleGeneration(db: DbOrTrx, admission: Admission, record: NewGeneration): Promise<number> {
   return settleGenerations(db, [{ admission, record }]);
 }

@@ -1,5 +1,5 @@
-// Step 7 without serializing the hot path: settlements queue up and are written in batches, one transaction
-// (one commit, one fsync) per batch, instead of one per request. Responses do not wait for the commit; the
+// Step 7 without serializing the hot path: settlements queue up and are written in batches, one statement
+// (one round trip, one commit, one fsync) per batch, instead of one transaction per request. Responses do not wait for the commit; the
 // queue is drained before the database closes, so a graceful stop loses nothing. A batch that fails is retried
 // item by item, so one bad record cannot hold back the others.
 import type { Db } from '../db/database.js';
@@ -16,9 +16,8 @@ interface QueuedSettlement {
 const MAX_BATCH = 200;
 const RETRIES = 3;
 /**
- * How long the first settlement of a batch waits for others. Every batch is a transaction of about seven statements
- * and a WAL flush; at low concurrency, without a window, each request would pay that alone, on the same cores as the
- * next request. Small enough that GET /generation sees a record almost at once.
+ * How long the first settlement of a batch waits for others. Every batch is a round trip and a WAL flush; at low
+ * concurrency, without a window, each request would pay that alone, on the same cores as the next request. Small enough that GET /generation sees a record almost at once.
  */
 export const DEFAULT_BATCH_WINDOW_MS = 10;
 

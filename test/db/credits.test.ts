@@ -7,9 +7,9 @@ import {
   listLedger,
   releaseCredits,
   reserveCredits,
-  settleCredits,
 } from '../../src/repositories/credits.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
+import { settleCreditsRequest } from '../helpers/generation-records.js';
 
 const USD = 1_000_000_000n;
 
@@ -95,8 +95,8 @@ describeEachDatabase('credits repository', (ctx) => {
     const generationId = uniqueId('gen-');
     await reserveCredits(db, { userId, amountNanos: 300n });
 
-    const result = await settleCredits(db, { userId, generationId, reservedNanos: 300n, costNanos: 120n });
-    expect(result).toEqual({ alreadySettled: false, debitedNanos: 120n, balanceNanos: 880n });
+    const result = await settleCreditsRequest(db, { userId, generationId, reservedNanos: 300n, costNanos: 120n });
+    expect(result).toEqual({ fresh: true, debitedNanos: 120n });
     expect(await getCreditAccount(db, userId)).toEqual({
       balanceNanos: 880n,
       reservedNanos: 0n,
@@ -114,10 +114,10 @@ describeEachDatabase('credits repository', (ctx) => {
     await reserveCredits(db, { userId, amountNanos: 100n }); // another request's reservation
 
     const settles = await Promise.all(
-      [1, 2, 3].map(() => settleCredits(db, { userId, generationId, reservedNanos: 100n, costNanos: 70n })),
+      [1, 2, 3].map(() => settleCreditsRequest(db, { userId, generationId, reservedNanos: 100n, costNanos: 70n })),
     );
-    expect(settles.filter((s) => !s.alreadySettled)).toEqual([{ alreadySettled: false, debitedNanos: 70n, balanceNanos: 930n }]);
-    expect(settles.filter((s) => s.alreadySettled)).toHaveLength(2);
+    expect(settles.filter((s) => s.fresh)).toHaveLength(1);
+    expect(settles.every((s) => s.debitedNanos === 70n)).toBe(true);
     // The repeated settles released nothing: the other request's 100 is still held.
     expect(await getCreditAccount(db, userId)).toMatchObject({ balanceNanos: 930n, reservedNanos: 100n, totalUsedNanos: 70n });
     const debits = (await listLedger(db, userId, 10)).filter((r) => r.kind === 'debit');
@@ -130,10 +130,11 @@ describeEachDatabase('credits repository', (ctx) => {
     await reserveCredits(db, { userId, amountNanos: 30n }); // ours
     await reserveCredits(db, { userId, amountNanos: 50n }); // someone else's, must stay covered
 
-    const over = await settleCredits(db, { userId, generationId: uniqueId('gen-'), reservedNanos: 30n, costNanos: 80n });
-    expect(over).toEqual({ alreadySettled: false, debitedNanos: 50n, balanceNanos: 50n });
-    const theirs = await settleCredits(db, { userId, generationId: uniqueId('gen-'), reservedNanos: 50n, costNanos: 50n });
-    expect(theirs).toEqual({ alreadySettled: false, debitedNanos: 50n, balanceNanos: 0n });
+    const over = await settleCreditsRequest(db, { userId, generationId: uniqueId('gen-'), reservedNanos: 30n, costNanos: 80n });
+    expect(over).toEqual({ fresh: true, debitedNanos: 50n });
+    expect(await getCreditAccount(db, userId)).toMatchObject({ balanceNanos: 50n, reservedNanos: 50n });
+    const theirs = await settleCreditsRequest(db, { userId, generationId: uniqueId('gen-'), reservedNanos: 50n, costNanos: 50n });
+    expect(theirs).toEqual({ fresh: true, debitedNanos: 50n });
     expect(await getCreditAccount(db, userId)).toEqual({
       balanceNanos: 0n,
       reservedNanos: 0n,
@@ -146,11 +147,13 @@ describeEachDatabase('credits repository', (ctx) => {
     const db = ctx.db();
     const user = await insertTestUser(db);
     const generationId = uniqueId('gen-');
-    const result = await settleCredits(db, { userId: user.id, generationId, reservedNanos: 0n, costNanos: 0n });
-    expect(result).toEqual({ alreadySettled: false, debitedNanos: 0n, balanceNanos: 0n });
-    expect(await settleCredits(db, { userId: user.id, generationId, reservedNanos: 0n, costNanos: 0n })).toEqual({
-      alreadySettled: true,
+    const result = await settleCreditsRequest(db, { userId: user.id, generationId, reservedNanos: 0n, costNanos: 0n });
+    expect(result).toEqual({ fresh: true, debitedNanos: 0n });
+    expect(await settleCreditsRequest(db, { userId: user.id, generationId, reservedNanos: 0n, costNanos: 0n })).toEqual({
+      fresh: false,
+      debitedNanos: 0n,
     });
+    expect(await listLedger(db, user.id, 10)).toHaveLength(0);
   });
 
   it('releases reservations without touching the balance, clamped at zero', async () => {
@@ -170,7 +173,7 @@ describeEachDatabase('credits repository', (ctx) => {
     await expect(
       db.transaction().execute(async (trx) => {
         await grantCredits(trx, { userId, amountNanos: 50n });
-        await settleCredits(trx, { userId, generationId: uniqueId('gen-'), reservedNanos: 0n, costNanos: 20n });
+        await settleCreditsRequest(trx, { userId, generationId: uniqueId('gen-'), reservedNanos: 0n, costNanos: 20n });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

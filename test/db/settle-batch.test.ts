@@ -57,4 +57,24 @@ describeEachDatabase('batched settlement', ({ db }) => {
       { numRuns: 15 },
     );
   });
+
+  it('settles a record listed twice in one batch once, beside free records, in one statement', async () => {
+    const userId = (await insertTestUser(db())).id;
+    await grantCredits(db(), { userId, amountNanos: 1000n });
+    expect((await reserveCredits(db(), { userId, amountNanos: 300n })).ok).toBe(true);
+    const paid = creditsGenerationRecord(userId, 120n);
+    const free = { ...creditsGenerationRecord(userId, 0n), access_mode: 'free' as const };
+    const settlement: Settlement = { admission: { mode: 'credits', userId, reservedNanos: 300n }, record: paid };
+    const fresh = await settleGenerations(db(), [settlement, { admission: { mode: 'free', userId, reservedNanos: 0n }, record: free }, settlement]);
+    expect(fresh).toBe(2);
+    expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 880n, reservedNanos: 0n, totalUsedNanos: 120n });
+    expect((await listLedger(db(), userId, 10)).filter((row) => row.kind === 'debit').map((row) => row.amount_nanos)).toEqual([-120n]);
+    const recorded = await db().selectFrom('generations').select(['id', 'access_mode', 'cost_nanos']).where('user_id', '=', userId).orderBy('access_mode').execute();
+    expect(recorded).toEqual([
+      { id: paid.id, access_mode: 'credits', cost_nanos: 120n },
+      { id: free.id, access_mode: 'free', cost_nanos: 0n },
+    ]);
+    expect(await settleGenerations(db(), [settlement])).toBe(0);
+    expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 880n, reservedNanos: 0n });
+  });
 });

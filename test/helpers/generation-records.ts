@@ -1,5 +1,7 @@
 // A settled credits request as the settlement queue writes it, for data-layer tests of settlement.
 import type { NewGeneration } from '../../src/db/tables/generations.js';
+import type { DbOrTrx } from '../../src/db/database.js';
+import { settleGeneration } from '../../src/billing/accounting.js';
 import { uniqueId } from './databases.js';
 
 export function creditsGenerationRecord(userId: string, costNanos: bigint, id = uniqueId('gen-')): NewGeneration {
@@ -10,4 +12,30 @@ export function creditsGenerationRecord(userId: string, costNanos: bigint, id = 
     cache_write_tokens: 0, reasoning_tokens: 0, cost_nanos: costNanos, reference_cost_nanos: null, latency_ms: 1,
     time_to_first_token_ms: null, app_title: null, app_referer: null, task_id: null,
   };
+}
+
+export interface SettledCredits {
+  /** False when the generation was settled before (the call changed nothing). */
+  fresh: boolean;
+  /** What its ledger row debited (0 for a zero cost, which writes no row). */
+  debitedNanos: bigint;
+}
+
+/** Settles one credits request that holds `reservedNanos` itself (no lease), as the settlement queue writes it. */
+export async function settleCreditsRequest(
+  db: DbOrTrx,
+  input: { userId: string; generationId: string; reservedNanos: bigint; costNanos: bigint },
+): Promise<SettledCredits> {
+  const fresh = await settleGeneration(
+    db,
+    { mode: 'credits', userId: input.userId, reservedNanos: input.reservedNanos },
+    creditsGenerationRecord(input.userId, input.costNanos, input.generationId),
+  );
+  const debit = await db
+    .selectFrom('credit_ledger')
+    .select('amount_nanos')
+    .where('generation_id', '=', input.generationId)
+    .where('kind', '=', 'debit')
+    .executeTakeFirst();
+  return { fresh: fresh === 1, debitedNanos: debit === undefined ? 0n : -debit.amount_nanos };
 }
