@@ -11,6 +11,8 @@ interface QueuedSettlement {
   admission: Admission;
   record: NewGeneration;
   done: () => void;
+  /** Queue order, from 1. */
+  seq: number;
 }
 
 const MAX_BATCH = 200;
@@ -24,8 +26,11 @@ export const DEFAULT_BATCH_WINDOW_MS = 10;
 export class SettlementQueue {
   private pending: QueuedSettlement[] = [];
   private flushing?: Promise<void>;
-  /** Ends the open batch window early (drain). */
+  /** Ends the open batch window early (drain, flushed). */
   private closeWindow?: () => void;
+  /** Settlements numbered up to this one are awaited (drain, flushed): their batches do not wait for company. */
+  private hurriedThrough = 0;
+  private queuedCount = 0;
   /** The newest settlement queued: batches are written in queue order, so when it is written all earlier ones are. */
   private lastQueued?: Promise<void>;
 
@@ -43,7 +48,7 @@ export class SettlementQueue {
   settle(admission: Admission, record: NewGeneration): Promise<void> {
     returnLeasedHold(admission, BigInt(record.cost_nanos ?? 0n));
     const queued = new Promise<void>((done) => {
-      this.pending.push({ admission, record, done });
+      this.pending.push({ admission, record, done, seq: ++this.queuedCount });
       this.flushing ??= this.flushAll();
     });
     this.lastQueued = queued;
@@ -51,27 +56,45 @@ export class SettlementQueue {
   }
 
   /**
-   * Resolves once everything queued before the call is written (without waiting out the batch window), so a client
+   * Resolves once everything queued before the call is written (without waiting out batch windows), so a client
    * that reads its credits or a generation right after a response sees it: read-your-writes on one instance.
    */
   async flushed(): Promise<void> {
     const last = this.lastQueued;
     if (last === undefined) return;
-    this.closeWindow?.();
+    this.hurryThrough(this.queuedCount);
     await last;
   }
 
-  /** Everything queued so far is committed (or logged) when this resolves; an open batch window closes at once. */
+  /** Everything queued so far is committed (or logged) when this resolves; batch windows close at once. */
   async drain(): Promise<void> {
     while (this.flushing) {
-      this.closeWindow?.();
+      this.hurryThrough(this.queuedCount);
       await this.flushing;
     }
   }
 
+  /** Settlements up to number `seq` are written without waiting for company; an open window for them closes. */
+  private hurryThrough(seq: number): void {
+    this.hurriedThrough = Math.max(this.hurriedThrough, seq);
+    this.closeWindow?.();
+  }
+
   private async flushAll(): Promise<void> {
-    // Let the requests finishing within the window join the first batch.
-    await new Promise<void>((resolve) => {
+    while (this.pending.length > 0) {
+      // Every batch waits for company, not only the first: requests that finish while a batch is being written
+      // would otherwise go out one or two at a time, back to back (measured at c=1: a round trip every ~2 requests).
+      await this.batchWindow();
+      // Same lock order on every instance (by user), so concurrent batches cannot deadlock.
+      const batch = this.pending.splice(0, MAX_BATCH).sort((a, b) => (a.admission.userId < b.admission.userId ? -1 : 1));
+      await this.writeBatch(batch);
+    }
+    this.flushing = undefined;
+  }
+
+  private batchWindow(): Promise<void> {
+    if (this.pending.length >= MAX_BATCH || this.pending[0].seq <= this.hurriedThrough) return Promise.resolve();
+    return new Promise<void>((resolve) => {
       const close = () => {
         clearTimeout(timer);
         this.closeWindow = undefined;
@@ -80,12 +103,6 @@ export class SettlementQueue {
       const timer = setTimeout(close, this.batchWindowMs);
       this.closeWindow = close;
     });
-    while (this.pending.length > 0) {
-      // Same lock order on every instance (by user), so concurrent batches cannot deadlock.
-      const batch = this.pending.splice(0, MAX_BATCH).sort((a, b) => (a.admission.userId < b.admission.userId ? -1 : 1));
-      await this.writeBatch(batch);
-    }
-    this.flushing = undefined;
   }
 
   private async writeBatch(batch: QueuedSettlement[]): Promise<void> {

@@ -27,6 +27,25 @@ describeEachDatabase('settlement queue', ({ db }) => {
     expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 940n, reservedNanos: 0n });
   });
 
+  it('makes every batch wait for company, also one queued while the previous batch was being written', async () => {
+    const user = await insertTestUser(db());
+    const queue = new SettlementQueue(db(), createLogger('silent'), 3_600_000);
+    const free: Admission = { mode: 'free', userId: user.id, reservedNanos: 0n };
+    const first = creditsGenerationRecord(user.id, 0n);
+    const second = creditsGenerationRecord(user.id, 0n);
+    void queue.settle(free, first);
+    const firstWritten = queue.flushed(); // closes the window...
+    await new Promise((resolve) => setImmediate(resolve)); // ...so the first batch is taken and being written...
+    void queue.settle(free, second); // ...when the second settlement arrives
+    await firstWritten;
+    await db().selectFrom('users').select('id').limit(1).execute(); // a round trip: time to start another batch
+    expect(queue.size).toBe(1);
+    const ids = async () => (await db().selectFrom('generations').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id);
+    expect(await ids()).toEqual([first.id]);
+    await queue.flushed();
+    expect((await ids()).sort()).toEqual([first.id, second.id].sort());
+  });
+
   it('settles the good records of a batch that one bad record made fail, and logs the bad one', async () => {
     const user = await insertTestUser(db());
     const lines: string[] = [];
