@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { NewGeneration } from '../db/tables/generations.js';
+import type { GenerationsTable, NewGeneration } from '../db/tables/generations.js';
 
 /** How one finished request settles, next to its generation record. */
 export type GenerationSettlement =
@@ -28,14 +28,49 @@ export async function settleGenerationBatch(db: DbOrTrx, items: readonly Generat
   return Number(result.rows[0]?.fresh ?? 0);
 }
 
-/** One element of the function's JSON batch: the record's columns (money as decimal strings) and its settlement. */
-function settlementRow(item: GenerationSettlement): Record<string, unknown> {
-  const { record } = item;
+/** Every column of `generations` (the compiler names any one left out), then how the row settles. */
+type SettlementRow = Record<keyof GenerationsTable, unknown> & {
+  settle: 'credits' | 'pass' | null;
+  reserved_nanos: string | null;
+  lease_holder: string | null;
+  pass_usage_id: string | null;
+};
+
+/**
+ * One element of the function's JSON batch: the record's columns (money as decimal strings) and its settlement.
+ * Written out field by field (not `{ ...record }`): one object shape for every row, which V8 builds and
+ * JSON.stringify walks fast; a spread plus eight more keys was ~1.7% of the gateway's CPU.
+ */
+function settlementRow(item: GenerationSettlement): SettlementRow {
+  const r = item.record;
   return {
-    ...record,
-    cost_nanos: record.cost_nanos === undefined ? undefined : String(record.cost_nanos),
-    reference_cost_nanos: record.reference_cost_nanos == null ? null : String(record.reference_cost_nanos),
-    created_at: record.created_at instanceof Date ? record.created_at.toISOString() : record.created_at,
+    id: r.id,
+    user_id: r.user_id,
+    api_key_id: r.api_key_id ?? null,
+    access_mode: r.access_mode,
+    model: r.model,
+    provider: r.provider,
+    upstream_model: r.upstream_model,
+    upstream_id: r.upstream_id ?? null,
+    streamed: r.streamed,
+    finish_reason: r.finish_reason ?? null,
+    status: r.status,
+    http_status: r.http_status ?? null,
+    error_code: r.error_code ?? null,
+    error_message: r.error_message ?? null,
+    prompt_tokens: r.prompt_tokens ?? null,
+    completion_tokens: r.completion_tokens ?? null,
+    cached_tokens: r.cached_tokens ?? null,
+    cache_write_tokens: r.cache_write_tokens ?? null,
+    reasoning_tokens: r.reasoning_tokens ?? null,
+    cost_nanos: r.cost_nanos == null ? null : String(r.cost_nanos),
+    reference_cost_nanos: r.reference_cost_nanos == null ? null : String(r.reference_cost_nanos),
+    latency_ms: r.latency_ms,
+    time_to_first_token_ms: r.time_to_first_token_ms ?? null,
+    app_title: r.app_title ?? null,
+    app_referer: r.app_referer ?? null,
+    task_id: r.task_id ?? null,
+    created_at: r.created_at instanceof Date ? r.created_at.toISOString() : (r.created_at ?? null),
     settle: item.settle === 'none' ? null : item.settle,
     reserved_nanos: item.settle === 'credits' ? String(item.reservedNanos) : null,
     lease_holder: item.settle === 'credits' ? (item.leaseHolder ?? null) : null,

@@ -77,4 +77,19 @@ describeEachDatabase('batched settlement', ({ db }) => {
     expect(await settleGenerations(db(), [settlement])).toBe(0);
     expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 880n, reservedNanos: 0n });
   });
+
+  it('writes every column of a record as given', async () => {
+    const userId = (await insertTestUser(db())).id;
+    const createdAt = new Date('2026-11-02T03:04:05.678Z');
+    const record = {
+      ...creditsGenerationRecord(userId, 0n), access_mode: 'free' as const, upstream_id: 'chatcmpl-1', streamed: true,
+      finish_reason: 'length', status: 'error' as const, http_status: 502, error_code: 'upstream_error', error_message: 'bad "gateway" \u00e9',
+      prompt_tokens: 11, completion_tokens: 22, cached_tokens: 3, cache_write_tokens: 4, reasoning_tokens: 5,
+      reference_cost_nanos: 9_007_199_254_740_993n, latency_ms: 1234, time_to_first_token_ms: 56, app_title: 'App', app_referer: 'https://app.test/',
+      task_id: 'task-7', created_at: createdAt,
+    };
+    expect(await settleGenerations(db(), [{ admission: { mode: 'free', userId, reservedNanos: 0n }, record }])).toBe(1);
+    const row = await db().selectFrom('generations').selectAll().where('id', '=', record.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ ...record, cost_nanos: 0n });
+  });
 });
