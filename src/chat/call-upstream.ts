@@ -1,7 +1,7 @@
 // Step 5: send the translated request. A non-2xx answer or a transport failure becomes a GatewayError in the
 // spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503).
 import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../providers/adapter.js';
-import { UpstreamTransportError, type HttpClient, type UpstreamResponse } from '../providers/http-client.js';
+import { UpstreamTransportError, type CallSignal, type HttpClient, type UpstreamResponse } from '../providers/http-client.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { ChatCompletionRequest } from './types.js';
 
@@ -23,7 +23,7 @@ export async function callUpstream(
   adapter: ProviderAdapter,
   request: ChatCompletionRequest,
   ctx: AdapterContext,
-  signal: AbortSignal,
+  signal: CallSignal,
 ): Promise<UpstreamResponse> {
   // No local holds the built request across the await: it carries the JSON body, as large as the prompt, and a
   // suspended frame keeps its locals alive (http.send keeps only the bytes).

@@ -1,12 +1,15 @@
 // What one request did, gathered while it runs and turned into its generation record once, at settlement.
-import { randomBytes } from 'node:crypto';
 import type { FinishReason, NormalizedUsage, StreamEvent } from '../providers/adapter.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
+import { RandomBytePool } from './random-byte-pool.js';
 
 export type GenerationOutcome = 'success' | 'error' | 'aborted';
 
+const idBytes = new RandomBytePool();
+
+/** `gen-<ms since epoch>-<10 random bytes, base64url>`. */
 export function newGenerationId(): string {
-  return `gen-${Date.now()}-${randomBytes(10).toString('base64url')}`;
+  return `gen-${Date.now()}-${idBytes.base64url(10)}`;
 }
 
 export class GenerationMeter {

@@ -17,7 +17,8 @@ export interface StreamCompletionOptions {
   chunks: ChunkFactory;
   keepAliveMs: number;
   excludeReasoning: boolean;
-  signal: AbortSignal;
+  /** Aborted when the client went away. */
+  signal: { readonly aborted: boolean };
   /** Usage (with cost) of the request as far as it went; called once, at the end. */
   finalUsage: () => Usage;
   /** Counts generated characters against the key's token rate; false ends the stream with `rate_limit`. */
@@ -28,7 +29,7 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
   const { ctx, upstream, translator, meter, chunks, signal } = options;
   const writer = new SseWriter(ctx.res, options.keepAliveMs);
   ctx.respond = false;
-  writer.start(responseHeaders(ctx));
+  writer.start();
   let failure: { code: StreamErrorCode; message: string } | undefined;
 
   const emit = async (events: StreamEvent[]): Promise<boolean> => {
@@ -41,7 +42,7 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
       if (event.type === 'delta') {
         const delta = options.excludeReasoning ? withoutReasoning(event.delta) : event.delta;
         if (Object.keys(delta).length > 0) {
-          const full = writer.data(JSON.stringify(chunks.delta(delta)));
+          const full = writer.data(chunks.deltaJson(delta));
           if (full) await full;
         }
         if (!options.withinTokenRate(deltaChars(event.delta))) {
@@ -96,14 +97,6 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
 function deltaChars(delta: { content?: string | null; reasoning?: string | null; tool_calls?: { function?: { arguments?: string } }[] }): number {
   return (delta.content?.length ?? 0) + (delta.reasoning?.length ?? 0) +
     (delta.tool_calls ?? []).reduce((n, call) => n + (call.function?.arguments?.length ?? 0), 0);
-}
-
-function responseHeaders(ctx: Context): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(ctx.response.headers)) {
-    if (typeof value === 'string') headers[name] = value;
-  }
-  return headers;
 }
 
 function withoutReasoning(delta: StreamEvent & { type: 'delta' } extends { delta: infer D } ? D : never) {

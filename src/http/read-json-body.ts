@@ -1,9 +1,11 @@
 // Reads a JSON request body with a size limit. Parse failures are remembered, not thrown, so that a request
 // with bad credentials is answered 401 before its body is judged (see openapi-router.ts).
+import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { GatewayError } from './gateway-error.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const EMPTY = Buffer.alloc(0);
 
 export interface BodyState {
   body?: unknown;
@@ -26,7 +28,7 @@ async function readBody(ctx: Context, limitBytes: number): Promise<void> {
   const state = ctx.state as BodyState;
   if (raw.length === 0) {
     state.body = undefined;
-  } else if (!ctx.is('application/json', 'application/*+json')) {
+  } else if (!isJson(ctx)) {
     state.bodyError = new GatewayError(400, 'Content-Type must be application/json', {
       content_type: ctx.get('content-type') || null,
     });
@@ -39,18 +41,72 @@ async function readBody(ctx: Context, limitBytes: number): Promise<void> {
   }
 }
 
+/** The exact common header is answered without type-is parsing it (~1% of the gateway's CPU); any other goes to type-is. */
+function isJson(ctx: Context): boolean {
+  return ctx.get('content-type') === 'application/json' || Boolean(ctx.is('application/json', 'application/*+json'));
+}
+
+/** As `for await` reports a stream that closed before its end: the error it was destroyed with, else a premature close. */
+function clientGone(stream: IncomingMessage): Error {
+  return stream.errored ?? Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+}
+
 function tooLarge(limitBytes: number): GatewayError {
   return new GatewayError(413, `Request body exceeds the limit of ${limitBytes} bytes`, { limit_bytes: limitBytes });
 }
 
-async function readLimited(stream: NodeJS.ReadableStream, limitBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buf.length;
-    if (size > limitBytes) throw tooLarge(limitBytes);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+/**
+ * Collects the body with plain stream listeners: `for await` builds an async iterator per request and hops through
+ * microtasks per chunk (~2% of the gateway's CPU at concurrency 1). Over the limit it answers 413 at once and
+ * stops buffering; the rest of the body still flows in and is dropped, so the 413 can be sent on this connection.
+ * A client that goes away mid-body fails the read (the stream's own error, or a reset), never leaves it pending.
+ */
+function readLimited(stream: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  if (stream.readableEnded) return Promise.resolve(EMPTY);
+  // Gone already (its 'close' came and went): no listener would ever fire.
+  if (stream.destroyed) return Promise.reject(clientGone(stream));
+  return new Promise((resolve, reject) => {
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
+    let size = 0;
+    const onData = (chunk: Buffer | string) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += buf.length;
+      if (size > limitBytes) {
+        finish();
+        reject(tooLarge(limitBytes));
+      } else if (first === undefined) {
+        first = buf;
+      } else {
+        (chunks ??= [first]).push(buf);
+      }
+    };
+    const onEnd = () => {
+      // One chunk, the usual case for a small body, is the body itself.
+      const body = chunks ? Buffer.concat(chunks, size) : (first ?? EMPTY);
+      finish();
+      resolve(body);
+    };
+    const onError = (err: Error) => {
+      finish();
+      reject(err);
+    };
+    const onClose = () => {
+      // 'close' before 'end' without an 'error': the body will never be complete.
+      finish();
+      reject(clientGone(stream));
+    };
+    function finish(): void {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('close', onClose);
+      first = undefined;
+      chunks = undefined;
+    }
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', onClose);
+  });
 }

@@ -18,7 +18,11 @@ export class SseWriter {
     return this.res.destroyed || this.res.writableEnded;
   }
 
-  start(headers: Record<string, string>): void {
+  /**
+   * Sends the status and headers with the first event. Headers already set on the response (Koa's `ctx.set`) go
+   * out too: writeHead merges them, the ones given here winning, so they need no copying first.
+   */
+  start(headers: Record<string, string> = {}): void {
     this.res.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',

@@ -1,5 +1,6 @@
 // Upstream HTTP over undici's request API with a keep-alive pool (fetch costs ~3x the CPU per proxied request,
-// see BENCHMARKS.md). Timeouts and the client-tied AbortSignal apply to every call.
+// see BENCHMARKS.md). Timeouts and the client-tied abort signal apply to every call.
+import type { EventEmitter } from 'node:events';
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
@@ -15,6 +16,12 @@ export interface HttpClientOptions {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
 }
+
+/**
+ * What cancels an upstream call: an AbortSignal, or what undici accepts in its place, an EventEmitter that emits
+ * 'abort' and carries `aborted` and `reason` (the gateway's own, see src/http/abort-on-disconnect.ts).
+ */
+export type CallSignal = AbortSignal | (EventEmitter & { readonly aborted: boolean; readonly reason?: unknown });
 
 /** Why an upstream call produced no HTTP response at all. */
 export class UpstreamTransportError extends Error {
@@ -46,7 +53,7 @@ export class HttpClient {
    * exchange ends, and a Buffer is the one copy it keeps (given a string it keeps both). The method is not async
    * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long.
    */
-  send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  send(upstream: UpstreamRequest, signal: CallSignal): Promise<UpstreamResponse> {
     let sending: Promise<Dispatcher.ResponseData>;
     try {
       sending = request(upstream.url, {
@@ -73,7 +80,7 @@ export class HttpClient {
   }
 }
 
-export function classifyTransportError(err: unknown, signal?: AbortSignal): UpstreamTransportError {
+export function classifyTransportError(err: unknown, signal?: { readonly aborted: boolean }): UpstreamTransportError {
   if (err instanceof UpstreamTransportError) return err;
   if (signal?.aborted || (err as Error)?.name === 'AbortError' || err instanceof undiciErrors.RequestAbortedError) {
     return new UpstreamTransportError('aborted', 'request aborted', { cause: err });

@@ -163,6 +163,9 @@ describe('streaming', () => {
     const ids = new Set(sse.chunks.map((c) => c.id));
     expect(ids.size).toBe(1);
     expect([...ids][0]).toMatch(/^gen-/);
+    // Headers set before the stream started travel with it.
+    expect(res.headers.get('x-generation-id')).toBe([...ids][0]);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
     expect(sse.chunks[0].choices[0].delta.role).toBe('assistant');
     expect(sse.chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('Hello');
     const last = sse.chunks[sse.chunks.length - 1];

@@ -85,9 +85,13 @@ describe('SseWriter', () => {
 });
 
 /** Starts a server whose only response is written by `respond`; returns the socket writes it made and the body. */
-async function serveOnce(respond: (writer: SseWriter) => Promise<void>): Promise<{ socketWrites: number; body: string }> {
+async function serveOnce(
+  respond: (writer: SseWriter) => Promise<void>,
+  before: (res: ServerResponse) => void = () => {},
+): Promise<{ socketWrites: number; body: string; headers: Headers }> {
   let socketWrites = 0;
   const server = http.createServer((_req, res) => {
+    before(res);
     // Every syscall-level write of the response goes through the socket's _write or _writev.
     const socket = res.socket as Socket & { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
     for (const method of ['_write', '_writev'] as const) {
@@ -104,8 +108,9 @@ async function serveOnce(respond: (writer: SseWriter) => Promise<void>): Promise
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
-    return { socketWrites, body };
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    const body = await res.text();
+    return { socketWrites, body, headers: res.headers };
   } finally {
     server.close();
   }
@@ -114,6 +119,25 @@ async function serveOnce(respond: (writer: SseWriter) => Promise<void>): Promise
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('SseWriter on a real socket', () => {
+  it('sends the headers set on the response before start (request id, generation id), the SSE ones winning', async () => {
+    const { headers, body } = await serveOnce(
+      async (writer) => {
+        writer.data('1');
+        writer.end();
+      },
+      (res) => {
+        res.setHeader('x-request-id', 'req_1');
+        res.setHeader('x-generation-id', 'gen-1');
+        res.setHeader('content-type', 'application/json');
+      },
+    );
+    expect(body).toBe('data: 1\n\n');
+    expect(headers.get('x-request-id')).toBe('req_1');
+    expect(headers.get('x-generation-id')).toBe('gen-1');
+    expect(headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(headers.get('cache-control')).toBe('no-cache');
+  });
+
   it('sends the events written while corked in one socket write, even across event-loop turns', async () => {
     const { socketWrites, body } = await serveOnce(async (writer) => {
       writer.cork();
