@@ -139,6 +139,17 @@ async function main(): Promise<void> {
     log(`${steadyStateSummary(plan)} at c=16 (JIT and heap at steady state)`);
   }
 
+  // Sequential requests, unrecorded, to every system before the first probe: the first probes of a run measured
+  // slower for every system, the mock included, than the same probes a repetition later (a cold probe client and
+  // c=1 paths not yet compiled after the concurrent warm-up load).
+  for (const system of systems) {
+    for (const scenario of ['json', 'stream'] as const) {
+      const stream = scenario === 'stream';
+      const body = chatBody(scenario, system.current.model, stream ? { probePaceMs: plan.paceMs } : {});
+      await measureSupervised(system, (current) => runProbe({ target: current, body, stream, warmupRequests: 0, maxRequests: plan.probe.maxRequests, seconds: plan.probe.warmupSeconds / 2 }), systems);
+    }
+  }
+
   const runs: RunRecord[] = [];
   const probes: ProbeRecord[] = [];
   const total = plan.reps * (plan.probe.scenarios.length + plan.grid.length) * systems.length;

@@ -33,7 +33,7 @@ export interface Plan {
    * seconds, stop on time. */
   loadSampleMs: number;
   /** c=1 precise probes (sub-millisecond timing): which requests, and the bound of each. */
-  probe: { scenarios: Scenario[]; seconds: number; maxRequests: number; warmupRequests: number };
+  probe: { scenarios: Scenario[]; seconds: number; maxRequests: number; warmupRequests: number; warmupSeconds: number };
   /** Milliseconds between stamped chunks of probe streams. */
   paceMs: number;
   /** Leak check: seconds of mixed load at c=64 on Modelgate (0 = skip). */
@@ -87,6 +87,8 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       seconds: envNumber(env, 'BENCH_PROBE_SECONDS', full ? 2 : 0.5),
       maxRequests: 2_000,
       warmupRequests: full ? 50 : 10,
+      // Unrecorded sequential requests to every system before the first probe (see run-bench.ts).
+      warmupSeconds: full ? 1 : 0.5,
     },
     paceMs: 1,
     leakSeconds: envNumber(env, 'BENCH_LEAK_SECONDS', full ? 60 : 0),
