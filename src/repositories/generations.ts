@@ -1,33 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { GenerationRow, NewGeneration } from '../db/tables/generations.js';
-
-/** Writes one generation record. Idempotent on `id`: `false` when it was already recorded. */
-export async function insertGeneration(db: DbOrTrx, row: NewGeneration): Promise<boolean> {
-  const inserted = await db
-    .insertInto('generations')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
-
-/** Writes many records in one statement (for batched writers); returns how many were new. */
-export async function insertGenerations(db: DbOrTrx, rows: readonly NewGeneration[]): Promise<number> {
-  return (await insertNewGenerations(db, rows)).size;
-}
-
-/** Writes many records in one statement; returns the ids that were new (the others were already recorded). */
-export async function insertNewGenerations(db: DbOrTrx, rows: readonly NewGeneration[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  const inserted = await db
-    .insertInto('generations')
-    .values([...rows])
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .execute();
-  return new Set(inserted.map((row) => row.id));
-}
+import type { GenerationRow } from '../db/tables/generations.js';
 
 /** A generation only if it belongs to this user, so ids cannot be probed across accounts. */
 export async function findGenerationForUser(

@@ -1,12 +1,18 @@
 import { expect, it } from 'vitest';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
-import {
-  findGenerationForUser,
-  insertGeneration,
-  insertGenerations,
-  sumUsageForKey,
-} from '../../src/repositories/generations.js';
+import type { DbOrTrx } from '../../src/db/database.js';
+import { findGenerationForUser, sumUsageForKey } from '../../src/repositories/generations.js';
+import { settleGenerationBatch } from '../../src/repositories/settlements.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
+
+/** Writes records with nothing to settle (as for a free request): how many were new. */
+function insertGenerations(db: DbOrTrx, rows: NewGeneration[]): Promise<number> {
+  return settleGenerationBatch(db, rows.map((record) => ({ record, settle: 'none' as const })));
+}
+
+async function insertGeneration(db: DbOrTrx, row: NewGeneration): Promise<boolean> {
+  return (await insertGenerations(db, [row])) === 1;
+}
 
 function generation(overrides: Partial<NewGeneration> & Pick<NewGeneration, 'user_id'>): NewGeneration {
   return {
