@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
-import type { Database, Db, DbOrTrx } from '../db/database.js';
+import type { Database, DbOrTrx } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { LedgerRow } from '../db/tables/credit-ledger.js';
 
