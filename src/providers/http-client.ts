@@ -1,15 +1,13 @@
-// Upstream HTTP over undici's request API with a keep-alive pool (fetch costs ~3x the CPU per proxied request,
-// see BENCHMARKS.md). Timeouts and the client-tied abort signal apply to every call.
+// Upstream HTTP over undici's dispatch API with a keep-alive pool (fetch costs ~3x the CPU per proxied request,
+// see BENCHMARKS.md; `request` another ~15 µs for its body stream, see upstream-exchange.ts). Timeouts and the
+// client-tied abort signal apply to every call.
 import type { EventEmitter } from 'node:events';
-import { Agent, request, errors as undiciErrors } from 'undici';
-import type { Dispatcher } from 'undici';
+import { Agent, errors as undiciErrors } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
+import { UpstreamExchange, type UpstreamHead } from './upstream-exchange.js';
 
-export interface UpstreamResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
-}
+export type UpstreamResponse = UpstreamHead;
+export type { UpstreamBody } from './upstream-exchange.js';
 
 export interface HttpClientOptions {
   connectTimeoutMs: number;
@@ -35,8 +33,12 @@ export class UpstreamTransportError extends Error {
   }
 }
 
+/** Distinct upstream URLs remembered (one per provider endpoint in practice); past this the memo starts over. */
+const MAX_TARGETS = 256;
+
 export class HttpClient {
   private readonly agent: Agent;
+  private readonly targets = new Map<string, { origin: string; path: string }>();
 
   constructor(options: HttpClientOptions) {
     this.agent = new Agent({
@@ -54,25 +56,31 @@ export class HttpClient {
    * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long.
    */
   send(upstream: UpstreamRequest, signal: CallSignal): Promise<UpstreamResponse> {
-    let sending: Promise<Dispatcher.ResponseData>;
+    const exchange = new UpstreamExchange(signal);
     try {
-      sending = request(upstream.url, {
-        method: upstream.method,
-        headers: upstream.headers,
-        body: Buffer.from(upstream.body),
-        signal,
-        dispatcher: this.agent,
-      });
+      const { origin, path } = this.target(upstream.url);
+      this.agent.dispatch({ origin, path, method: upstream.method, headers: upstream.headers, body: Buffer.from(upstream.body) }, exchange);
     } catch (err) {
-      // undici throws at once for some bad arguments (an invalid URL); callers expect every failure as a rejection.
+      // An invalid URL or option fails at once; callers expect every failure as a rejection.
+      exchange.abandon();
       return Promise.reject(classifyTransportError(err, signal));
     }
-    return sending.then(
-      (response) => ({ status: response.statusCode, headers: response.headers, body: response.body }),
-      (err: unknown) => {
-        throw classifyTransportError(err, signal);
-      },
-    );
+    return exchange.head.catch((err: unknown) => {
+      throw classifyTransportError(err, signal);
+    });
+  }
+
+  /** Origin and path of an upstream URL. Provider URLs are few and fixed, so each is parsed once. */
+  private target(url: string): { origin: string; path: string } {
+    let target = this.targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`unsupported upstream URL protocol ${parsed.protocol}`);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
   }
 
   close(): Promise<void> {

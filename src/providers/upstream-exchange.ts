@@ -1,0 +1,174 @@
+// One upstream HTTP exchange driven through undici's dispatch API. undici's `request` wraps every response body in
+// a Node Readable (stream state, nextTicks, a promise per async-iterated chunk); the gateway only ever reads a body
+// whole (JSON) or chunk by chunk (SSE), so UpstreamBody queues the chunks itself: ~15 µs less CPU per proxied
+// request on this machine (in-process A/B, c=16), more for streams.
+import type { Dispatcher } from 'undici';
+import { errors as undiciErrors } from 'undici';
+import type { CallSignal } from './http-client.js';
+
+/** Bytes queued before the upstream socket is paused, as undici's own body streams do (their high-water mark). */
+const QUEUE_HIGH_WATER_BYTES = 64 * 1024;
+
+export interface UpstreamHead {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: UpstreamBody;
+}
+
+/**
+ * A response body that is read once: whole (`json`, `text`) or as an async iterable of chunks. Reading pauses the
+ * upstream socket when the reader falls behind; `destroy` stops the exchange if it has not ended.
+ */
+export class UpstreamBody implements AsyncIterable<Buffer> {
+  private queue: Buffer[] = [];
+  private queuedBytes = 0;
+  private ended = false;
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+  private read = false;
+
+  constructor(private readonly controller: Dispatcher.DispatchController) {}
+
+  /** @internal From the exchange: a chunk arrived. */
+  pushChunk(chunk: Buffer): void {
+    if (this.ended) return;
+    this.queue.push(chunk);
+    this.queuedBytes += chunk.length;
+    if (this.queuedBytes >= QUEUE_HIGH_WATER_BYTES) this.controller.pause();
+    this.notify();
+  }
+
+  /** @internal From the exchange: the body is complete. */
+  finish(): void {
+    this.ended = true;
+    this.notify();
+  }
+
+  /** @internal From the exchange: the body was cut short (socket error, body timeout, abort). */
+  fail(err: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.failure = err;
+    this.notify();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    this.claim();
+    for (;;) {
+      const chunk = this.queue.shift();
+      if (chunk) {
+        this.queuedBytes -= chunk.length;
+        if (this.queuedBytes < QUEUE_HIGH_WATER_BYTES && this.controller.paused) this.controller.resume();
+        yield chunk;
+        continue;
+      }
+      if (this.failure) throw this.failure;
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  async text(): Promise<string> {
+    this.claim();
+    while (!this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.failure) throw this.failure;
+    const whole = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue);
+    this.queue = [];
+    this.queuedBytes = 0;
+    return whole.toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  /** Drops what is queued and, unless the body already ended, aborts the exchange (the connection is not reused). */
+  destroy(): void {
+    this.queue = [];
+    this.queuedBytes = 0;
+    if (this.ended) return;
+    this.fail(new undiciErrors.RequestAbortedError('upstream body destroyed'));
+    this.controller.abort(this.failure!);
+  }
+
+  private claim(): void {
+    if (this.read) throw new TypeError('upstream body already read');
+    this.read = true;
+    // Reading whole: nothing to pause for (the JSON is parsed only once complete), so let the socket run.
+    if (this.controller.paused) this.controller.resume();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
+
+/** The dispatch handler of one exchange: resolves with the head, then feeds the body. */
+export class UpstreamExchange implements Dispatcher.DispatchHandler {
+  readonly head: Promise<UpstreamHead>;
+  private resolveHead!: (head: UpstreamHead) => void;
+  private rejectHead!: (err: Error) => void;
+  private body: UpstreamBody | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
+  private readonly onAbort = () => this.controller?.abort(abortReason(this.signal));
+
+  constructor(private readonly signal: CallSignal) {
+    this.head = new Promise<UpstreamHead>((resolve, reject) => {
+      this.resolveHead = resolve;
+      this.rejectHead = reject;
+    });
+    if (!signal.aborted) listen(signal, this.onAbort);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal.aborted) controller.abort(abortReason(this.signal));
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return; // 1xx informational: the real head follows
+    this.body = new UpstreamBody(controller);
+    this.resolveHead({ status: statusCode, headers, body: this.body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.pushChunk(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.done();
+    this.body?.finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.done();
+    if (this.body) this.body.fail(err);
+    else this.rejectHead(err);
+  }
+
+  /** The exchange was never dispatched: stop listening to the signal. */
+  abandon(): void {
+    this.done();
+  }
+
+  private done(): void {
+    unlisten(this.signal, this.onAbort);
+  }
+}
+
+function abortReason(signal: CallSignal): Error {
+  const reason = signal.reason;
+  return reason instanceof Error ? reason : new undiciErrors.RequestAbortedError();
+}
+
+function listen(signal: CallSignal, onAbort: () => void): void {
+  if ('addEventListener' in signal) signal.addEventListener('abort', onAbort, { once: true });
+  else signal.once('abort', onAbort);
+}
+
+function unlisten(signal: CallSignal, onAbort: () => void): void {
+  if ('removeEventListener' in signal) signal.removeEventListener('abort', onAbort);
+  else signal.removeListener('abort', onAbort);
+}
