@@ -1,8 +1,8 @@
 // openapi-backend recomputes, on every request, things that depend only on the OpenAPI document, which never
-// changes after init: the operation list and the route of a (method, path); and it parses each request three
-// times (before routing, after routing, and again, identically, inside validation). This builds the list once,
-// remembers routes, and makes the third parse a copy of the second, all with the library's own functions, so
-// routing and validation results, and their order, stay exactly the library's.
+// changes after init: the operation list, the route of a (method, path) and the path parameters of a path; and it
+// parses each request three times (before routing, after routing, and again, identically, inside validation). This
+// builds the list once, remembers routes and path parameters, and makes the third parse a copy of the second, all
+// with the library's own functions, so routing and validation results, and their order, stay exactly the library's.
 import type { OpenAPIBackend, Operation, ParsedRequest, Request } from 'openapi-backend';
 
 /** Distinct routed (method, path) pairs remembered; past this the memo starts over (paths with ids are unbounded). */
@@ -33,12 +33,37 @@ export function memoizeOpenApiBackend(api: OpenAPIBackend): void {
   // first parse instead of a second parse: same values, and the handler's view stays untouched as before.
   const parseRequest = router.parseRequest.bind(router);
   const parsed = new WeakMap<Request, { operation: Operation; request: ParsedRequest }>();
+  const parseForOperation = pathParamsMemo(parseRequest);
   router.parseRequest = (req: Request, operation?: Operation) => {
     if (!operation) return parseRequest(req);
     const earlier = parsed.get(req);
     if (earlier?.operation === operation) return copyParsed(earlier.request);
-    const request = parseRequest(req, operation);
+    const request = parseForOperation(req, operation);
     parsed.set(req, { operation, request });
+    return request;
+  };
+}
+
+/**
+ * Parsing for an operation differs from the plain parse only in the path parameters (from the operation's path
+ * template and the request path) and, when the query has values, in how those are decoded. The library compiles the
+ * path template into a matcher on every such parse (~6 µs, a third of its work per request); the parameters of a
+ * (operation, path) pair are taken once from the library's own parse and reused while the query is empty.
+ */
+function pathParamsMemo(parseRequest: (req: Request, operation?: Operation) => ParsedRequest) {
+  const known = new Map<string, ParsedRequest['params']>();
+  return (req: Request, operation: Operation): ParsedRequest => {
+    const key = `${operation.method} ${operation.path} ${req.path}`;
+    const params = known.get(key);
+    if (params) {
+      const plain = parseRequest(req);
+      if (Object.keys(plain.query).length === 0) return { ...plain, params: { ...params } };
+    }
+    const request = parseRequest(req, operation);
+    if (!params) {
+      if (known.size >= MAX_ROUTES) known.clear();
+      known.set(key, { ...request.params });
+    }
     return request;
   };
 }

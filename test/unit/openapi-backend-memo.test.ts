@@ -40,7 +40,7 @@ async function backend(memoized: boolean) {
   const outcome = (handler: string) => (api: Context): Outcome => ({
     handler,
     errors: api.validation?.errors ?? undefined,
-    request: api.request ? { params: api.request.params, query: api.request.query, body: api.request.requestBody } : undefined,
+    request: api.request,
   });
   const api = new OpenAPIBackend({ definition: structuredClone(document), strict: true, validate: true });
   api.register({
@@ -64,6 +64,8 @@ const requests: Request[] = [
   { method: 'GET', path: '/items', headers: {}, query: 'tag=1&tag=2' },
   { method: 'GET', path: '/items', headers: {}, query: 'tag=x' },
   { method: 'GET', path: '/items/5', headers: {} },
+  { method: 'GET', path: '/items/6', headers: { cookie: 'a=1' } },
+  { method: 'GET', path: '/items/5', headers: {}, query: 'extra=1' },
   { method: 'GET', path: '/items/five', headers: {} },
   { method: 'GET', path: '/items/5/', headers: {} },
   { method: 'DELETE', path: '/items', headers: {} },
