@@ -56,8 +56,10 @@ describe('mock upstream and probe', () => {
     expect(summary.failures).toBe(0);
     // 17 gaps of 5 ms: the whole stream takes at least 85 ms, while each chunk arrives well before the next is sent.
     expect(summary.latency!.p50).toBeGreaterThanOrEqual(17 * 5);
-    expect(summary.firstChunk!.p50).toBeLessThan(50);
-    expect(summary.chunkDelay!.p50).toBeLessThan(5);
+    // Structural, not timed (a loaded machine slows everything): had the pass-through held the stream back, its
+    // first chunk would come within the stream's last 40 ms and the later chunks ~40 ms after the mock sent them.
+    expect(summary.firstChunk!.p50).toBeLessThanOrEqual(summary.latency!.p50 - 40);
+    expect(summary.chunkDelay!.p50).toBeLessThan(40);
     expect(summary.firstChunkDelay!.p50).toBeGreaterThan(0);
   });
 
