@@ -26,6 +26,8 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
   private read = false;
+  /** Read whole: every chunk is kept until the end, so the socket is never paused for the queue's size. */
+  private whole = false;
 
   constructor(private readonly controller: Dispatcher.DispatchController) {}
 
@@ -34,7 +36,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     if (this.ended) return;
     this.queue.push(chunk);
     this.queuedBytes += chunk.length;
-    if (this.queuedBytes >= QUEUE_HIGH_WATER_BYTES) this.controller.pause();
+    if (!this.whole && this.queuedBytes >= QUEUE_HIGH_WATER_BYTES) this.controller.pause();
     this.notify();
   }
 
@@ -54,22 +56,29 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
 
   async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
     this.claim();
-    for (;;) {
-      const chunk = this.queue.shift();
-      if (chunk) {
-        this.queuedBytes -= chunk.length;
-        if (this.queuedBytes < QUEUE_HIGH_WATER_BYTES && this.controller.paused) this.controller.resume();
-        yield chunk;
-        continue;
+    try {
+      for (;;) {
+        const chunk = this.queue.shift();
+        if (chunk) {
+          this.queuedBytes -= chunk.length;
+          if (this.queuedBytes < QUEUE_HIGH_WATER_BYTES && this.controller.paused) this.controller.resume();
+          yield chunk;
+          continue;
+        }
+        if (this.failure) throw this.failure;
+        if (this.ended) return;
+        await new Promise<void>((resolve) => (this.wake = resolve));
       }
-      if (this.failure) throw this.failure;
-      if (this.ended) return;
-      await new Promise<void>((resolve) => (this.wake = resolve));
+    } finally {
+      // A reader that stops early (break, throw) is done with the body, as with undici's body streams.
+      if (!this.ended) this.destroy();
     }
   }
 
   async text(): Promise<string> {
     this.claim();
+    this.whole = true;
+    if (this.controller.paused) this.controller.resume();
     while (!this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
     if (this.failure) throw this.failure;
     const whole = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue);
@@ -94,8 +103,6 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   private claim(): void {
     if (this.read) throw new TypeError('upstream body already read');
     this.read = true;
-    // Reading whole: nothing to pause for (the JSON is parsed only once complete), so let the socket run.
-    if (this.controller.paused) this.controller.resume();
   }
 
   private notify(): void {

@@ -66,6 +66,9 @@ describe('UpstreamBody', () => {
     expect(controller.paused).toBe(true);
     const json = body.json();
     expect(controller.paused).toBe(false);
+    body.pushChunk(kib(100, ' '));
+    expect(controller.paused).toBe(false);
+    expect(controller.pauses).toBe(1);
     body.pushChunk(Buffer.from('"é"}'));
     body.finish();
     expect(await json).toEqual({ a: 'é' });
@@ -78,6 +81,18 @@ describe('UpstreamBody', () => {
     const text = body.text();
     body.fail(new Error('other side closed'));
     await expect(text).rejects.toThrow('other side closed');
+  });
+
+  it('a reader that stops early destroys the body, which aborts the exchange', async () => {
+    const controller = new FakeController();
+    const body = new UpstreamBody(controller as never);
+    body.pushChunk(Buffer.from('a'));
+    body.pushChunk(Buffer.from('b'));
+    for await (const chunk of body) {
+      expect(chunk.toString()).toBe('a');
+      break;
+    }
+    expect(controller.aborted).toBe(true);
   });
 
   it('destroy aborts an unfinished exchange and drops the queue; after the end it aborts nothing', () => {
@@ -151,6 +166,12 @@ describe('HttpClient over a local server', () => {
           res.writeHead(200, { 'content-type': 'application/octet-stream' });
           for (let i = 0; i < 16; i++) res.write(kib(64, String.fromCharCode(97 + i)));
           res.end();
+        } else if (req.url === '/big-json') {
+          // A JSON answer of ~1 MiB in many writes: read whole, it must never stall on the queue's pause threshold.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"items":[');
+          for (let i = 0; i < 2000; i++) res.write(`${i ? ',' : ''}"${'x'.repeat(500)}"`);
+          res.end(']}');
         } else if (req.url === '/hang') {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write('data: first\n\n');
@@ -176,6 +197,12 @@ describe('HttpClient over a local server', () => {
     expect(response.status).toBe(200);
     expect(response.headers['x-upstream']).toBe('yes');
     expect(await response.body.json()).toEqual({ method: 'POST', body: { q: 'é' }, auth: 'Bearer up' });
+  });
+
+  it('reads a JSON answer far larger than the queue whole', async () => {
+    const response = await send('/big-json');
+    const json = (await response.body.json()) as { items: string[] };
+    expect(json.items).toHaveLength(2000);
   });
 
   it('streams a body larger than its queue to a slow reader, every byte in order', async () => {
