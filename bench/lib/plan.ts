@@ -70,7 +70,9 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
   return {
     mode,
     grid,
-    reps: envNumber(env, 'BENCH_REPS', full ? 2 : 1),
+    // Three in full mode: the medians then drop one disturbed repetition instead of averaging it in (this shared
+    // VM's steal time comes in bursts of minutes).
+    reps: envNumber(env, 'BENCH_REPS', full ? 3 : 1),
     // A cold gateway needs several seconds of load to reach its steady throughput (JIT, heap sizing: ~6 s at c=16
     // on 2 cores; after 1 s it ran at a third). Quick runs give the two gateways most of that (their probes and
     // warm-ups add the rest), the pass-through 1 s and the mock, a few lines of code, none. (Warming two systems at
