@@ -77,7 +77,7 @@ async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
   }
 }
 
-/** Reads a successful JSON body (bounded by the client's abort signal through undici). */
+/** Reads a successful JSON body (a client that leaves aborts the exchange, which ends the read). */
 export async function readUpstreamJson(response: UpstreamResponse, provider: string): Promise<unknown> {
   try {
     return await response.body.json();
