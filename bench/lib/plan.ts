@@ -73,11 +73,14 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
     // Three in full mode: the medians then drop one disturbed repetition instead of averaging it in (this shared
     // VM's steal time comes in bursts of minutes).
     reps: envNumber(env, 'BENCH_REPS', full ? 3 : 1),
-    // A cold gateway needs several seconds of load to reach its steady throughput (JIT, heap sizing: ~6 s at c=16
-    // on 2 cores; after 1 s it ran at a third). Quick runs give the two gateways most of that (their probes and
-    // warm-ups add the rest), the pass-through 1 s and the mock, a few lines of code, none. (Warming two systems at
-    // once saved no time: they share the two cores with their load generators and the mock.)
-    steadyStateSeconds: envNumber(env, 'BENCH_STEADY_STATE_SECONDS', full ? 6 : 4),
+    // A cold gateway needs tens of seconds of load to reach its steady CPU per request: V8 optimizes on background
+    // threads, which compete with the load for the 2 cores (a fresh gateway at c=16 used 0.74, 0.48, then 0.38 ms
+    // per request in three consecutive 10 s windows; after 6 s of load a full run's first repetition still measured
+    // 0.49 ms where its second measured 0.35). Full runs give every system 20 s. Quick runs give the two gateways
+    // 4 s (their probes and warm-ups add more), the pass-through 1 s and the mock, a few lines of code, none: their
+    // figures are a smoke check. (Warming two systems at once saved no time: they share the two cores with their
+    // load generators and the mock.)
+    steadyStateSeconds: envNumber(env, 'BENCH_STEADY_STATE_SECONDS', full ? 20 : 4),
     ...(full ? {} : { steadyStateSecondsOf: { mock: 0, passthrough: 1 } }),
     // Not under 1 s: after a few idle seconds (other systems' turns) the gateway's first second of load ran at a
     // fraction of its throughput (credit leases shrink when idle and grow again on demand).

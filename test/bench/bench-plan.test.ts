@@ -6,9 +6,9 @@ import { makePlan, steadyStateSummary } from '../../bench/lib/plan.js';
 describe('makePlan', () => {
   it('keeps the full method', () => {
     const plan = makePlan('full', {});
-    expect(plan).toMatchObject({ steadyStateSeconds: 6, warmupSeconds: 1.5, measureSeconds: 5, loadSampleMs: 1000, reps: 3 });
+    expect(plan).toMatchObject({ steadyStateSeconds: 20, warmupSeconds: 1.5, measureSeconds: 5, loadSampleMs: 1000, reps: 3 });
     expect(plan.steadyStateSecondsOf).toBeUndefined();
-    expect(steadyStateSummary(plan)).toBe('6 s of unmeasured load on each system');
+    expect(steadyStateSummary(plan)).toBe('20 s of unmeasured load on each system');
   });
 
   it('gives quick runs windows that end on time', () => {
