@@ -4,10 +4,9 @@
 import type { EventEmitter } from 'node:events';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
-import { UpstreamExchange, type UpstreamHead } from './upstream-exchange.js';
+import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
 
-export type UpstreamResponse = UpstreamHead;
-export type { UpstreamBody } from './upstream-exchange.js';
+export type { UpstreamBody, UpstreamResponse } from './upstream-exchange.js';
 
 export interface HttpClientOptions {
   connectTimeoutMs: number;

@@ -9,7 +9,7 @@ import type { CallSignal } from './http-client.js';
 /** Bytes queued before the upstream socket is paused, as undici's own body streams do (their high-water mark). */
 const QUEUE_HIGH_WATER_BYTES = 64 * 1024;
 
-export interface UpstreamHead {
+export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: UpstreamBody;
@@ -114,15 +114,15 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
 
 /** The dispatch handler of one exchange: resolves with the head, then feeds the body. */
 export class UpstreamExchange implements Dispatcher.DispatchHandler {
-  readonly head: Promise<UpstreamHead>;
-  private resolveHead!: (head: UpstreamHead) => void;
+  readonly head: Promise<UpstreamResponse>;
+  private resolveHead!: (head: UpstreamResponse) => void;
   private rejectHead!: (err: Error) => void;
   private body: UpstreamBody | undefined;
   private controller: Dispatcher.DispatchController | undefined;
   private readonly onAbort = () => this.controller?.abort(abortReason(this.signal));
 
   constructor(private readonly signal: CallSignal) {
-    this.head = new Promise<UpstreamHead>((resolve, reject) => {
+    this.head = new Promise<UpstreamResponse>((resolve, reject) => {
       this.resolveHead = resolve;
       this.rejectHead = reject;
     });
