@@ -9,7 +9,8 @@ import { ProcessGroup } from './lib/processes.js';
 import { startMock, startPassthrough, startModelgate, startPortkey, gatewayEnv, provisionGateway, type RunningSystem } from './lib/systems.js';
 import { Supervised, measureSupervised } from './lib/supervise.js';
 import { createScratchDatabase, accountingSummary, type ScratchDatabase } from './lib/scratch-database.js';
-import { measureProbe, measureRun, type MeasureContext } from './lib/measure.js';
+import { measureProbes, measureRun, type MeasureContext } from './lib/measure.js';
+import { rotate } from './lib/interleaved-probe.js';
 import { runProbe } from './lib/probe.js';
 import { LoadGenerator } from './lib/load.js';
 import { chatBody } from './lib/requests.js';
@@ -41,12 +42,6 @@ let database: ScratchDatabase | undefined;
 
 function log(line: string): void {
   process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
-
-/** A different system order per repetition and configuration, so no system always runs first after a pause. */
-function rotate<T>(items: T[], by: number): T[] {
-  const k = by % items.length;
-  return [...items.slice(k), ...items.slice(0, k)];
 }
 
 async function cleanup(): Promise<void> {
@@ -157,11 +152,14 @@ async function main(): Promise<void> {
   const progress = () => `[${String(++step).padStart(3)}/${total}]`;
   for (let rep = 1; rep <= plan.reps; rep++) {
     for (const scenario of plan.probe.scenarios) {
-      for (const system of rotate(systems, rep)) {
-        const p = await measureSupervised(system, (current) => measureProbe(ctx, current, scenario, rep), systems);
+      // All systems in one interleaved measurement (redone whole if any system had to be restarted).
+      const [first, ...others] = rotate(systems, rep);
+      const records = await measureSupervised(first, () => measureProbes(ctx, rotate(systems, rep).map((s) => s.current), scenario, rep), others);
+      for (const p of records) {
         probes.push(p);
         log(`${progress()} rep ${rep} probe c=1 ${scenario.padEnd(9)} ${p.system.padEnd(11)} p50 ${p.latency?.p50 ?? '—'} ms, p99 ${p.latency?.p99 ?? '—'} ms` +
-          (p.firstChunk ? `, first chunk p50 ${p.firstChunk.p50} ms, later chunks delay p99 ${p.chunkDelay?.p99} ms` : '') + (p.failures ? `, ${p.failures} FAILED: ${p.firstFailure}` : ''));
+          (p.firstChunk ? `, first chunk p50 ${p.firstChunk.p50} ms, later chunks delay p99 ${p.chunkDelay?.p99} ms` : '') + (p.failures ? `, ${p.failures} FAILED: ${p.firstFailure}` : '') +
+          (p.machine ? ` [machine ${p.machine.busyPct}% busy, ${p.machine.foreignPct}% foreign]` : ''));
       }
     }
     for (const [i, { scenario, concurrency }] of plan.grid.entries()) {

@@ -2,6 +2,7 @@
 // keeping every individual value too, so reports can show both.
 import type { Scenario, SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
+import type { RoundFigures } from './interleaved-probe.js';
 import { median, round } from './stats.js';
 
 /**
@@ -100,6 +101,27 @@ export function probeCell(results: BenchResults, system: SystemName, scenario: S
     chunkDelayP99: med(probes.map((p) => p.chunkDelay?.p99)),
     chunkDelayMax: med(probes.map((p) => p.chunkDelay?.max)),
   };
+}
+
+/**
+ * Added latency of `system` over the mock from interleaved probes: per round of every repetition, the system's
+ * slice p50 minus the mock's slice p50 of the same round; the median of those differences. A burst of foreign load
+ * that covers a few rounds moves a few differences, not the median. Undefined when the probes carry no rounds
+ * (results from before interleaving): callers fall back to the difference of the medians.
+ */
+export function pairedAdded(results: BenchResults, system: SystemName, scenario: Scenario, figure: keyof RoundFigures): { ms: number; rounds: number } | undefined {
+  const differences: number[] = [];
+  for (const probe of results.probes) {
+    if (probe.system !== system || probe.scenario !== scenario || !probe.rounds) continue;
+    const mock = results.probes.find((p) => p.system === 'mock' && p.scenario === scenario && p.rep === probe.rep);
+    probe.rounds.forEach((round, k) => {
+      const own = round?.[figure];
+      const floor = mock?.rounds?.[k]?.[figure];
+      if (own !== undefined && floor !== undefined) differences.push(own - floor);
+    });
+  }
+  const m = median(differences);
+  return m === undefined ? undefined : { ms: round(m, 3), rounds: differences.length };
 }
 
 /** a ÷ b, or undefined when either is missing or b is zero. */

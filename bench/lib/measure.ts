@@ -8,6 +8,7 @@ import type { RunningSystem } from './systems.js';
 import { chatBody } from './requests.js';
 import type { LoadGenerator } from './load.js';
 import { runProbe, type ProbeSummary } from './probe.js';
+import { runInterleavedProbe } from './interleaved-probe.js';
 import { RssSampler, cpuDelta, cpuMs, cpuSnapshot, postgresBackendPids } from './proc-stats.js';
 import { MachineWindow } from './machine-window.js';
 import { round } from './stats.js';
@@ -88,19 +89,27 @@ export async function measureRun(
   };
 }
 
-/** The c=1 precise probe of one scenario (streams paced and stamped, so buffering would show). */
-export async function measureProbe(ctx: MeasureContext, system: RunningSystem, scenario: Scenario, rep: number): Promise<ProbeRecord> {
+/**
+ * The c=1 precise probes of one scenario, every system in turn, slice by slice (interleaved-probe.ts); streams are
+ * paced and stamped, so buffering would show.
+ */
+export async function measureProbes(ctx: MeasureContext, systems: readonly RunningSystem[], scenario: Scenario, rep: number): Promise<ProbeRecord[]> {
+  const { probe, paceMs } = ctx.plan;
   const stream = scenario === 'stream';
-  const machine = new MachineWindow(() => ownProcesses(ctx));
-  const summary = await runProbe({
-    target: system,
-    body: chatBody(scenario, system.model, stream ? { probePaceMs: ctx.plan.paceMs } : {}),
+  const results = await runInterleavedProbe({
+    systems: systems.map((system) => ({
+      name: system.name,
+      target: system,
+      body: chatBody(scenario, system.model, stream ? { probePaceMs: paceMs } : {}),
+    })),
     stream,
-    warmupRequests: ctx.plan.probe.warmupRequests,
-    maxRequests: ctx.plan.probe.maxRequests,
-    seconds: ctx.plan.probe.seconds,
+    rounds: probe.rounds,
+    sliceSeconds: probe.seconds / probe.rounds,
+    warmupRequestsPerSlice: probe.sliceWarmupRequests[scenario],
+    maxRequestsPerSlice: Math.ceil(probe.maxRequests / probe.rounds),
+    openMachineWindow: () => new MachineWindow(() => ownProcesses(ctx)),
   });
-  return { rep, system: system.name, scenario, ...summary, machine: machine.close() };
+  return results.map(({ system, ...result }) => ({ rep, system, scenario, ...result }));
 }
 
 function dbBackends(ctx: MeasureContext): number[] {

@@ -32,8 +32,19 @@ export interface Plan {
   /** autocannon's sampling interval (LoadJob.sampleMs): full runs keep its 1 s; quick ones, with fractional
    * seconds, stop on time. */
   loadSampleMs: number;
-  /** c=1 precise probes (sub-millisecond timing): which requests, and the bound of each. */
-  probe: { scenarios: Scenario[]; seconds: number; maxRequests: number; warmupRequests: number; warmupSeconds: number };
+  /**
+   * c=1 precise probes (sub-millisecond timing): which requests, and the bounds of each. `seconds` and
+   * `maxRequests` are per system and repetition, spread over `rounds` interleaved slices (interleaved-probe.ts).
+   */
+  probe: {
+    scenarios: Scenario[];
+    seconds: number;
+    maxRequests: number;
+    rounds: number;
+    /** Unrecorded requests at the start of each slice. */
+    sliceWarmupRequests: Record<Scenario, number>;
+    warmupSeconds: number;
+  };
   /** Milliseconds between stamped chunks of probe streams. */
   paceMs: number;
   /** Leak check: seconds of mixed load at c=64 on Modelgate (0 = skip). */
@@ -90,8 +101,12 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
     probe: {
       scenarios: full ? ['json', 'stream', 'prompt64k'] : ['json', 'stream'],
       seconds: envNumber(env, 'BENCH_PROBE_SECONDS', full ? 2 : 0.5),
-      maxRequests: 2_000,
-      warmupRequests: full ? 50 : 10,
+      maxRequests: 4_000,
+      // Slices of 250 ms (full) or 125 ms (quick): short against the bursts of foreign load, long enough for a p50
+      // of ~10 streams or hundreds of JSON requests.
+      rounds: full ? 8 : 4,
+      // A few requests after the system sat idle through the other systems' slices (streams take ~20 ms each).
+      sliceWarmupRequests: { json: 10, stream: 3, prompt64k: 10 },
       // Unrecorded sequential requests to every system before the first probe (see run-bench.ts).
       warmupSeconds: full ? 1 : 0.5,
     },

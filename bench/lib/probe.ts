@@ -110,27 +110,49 @@ export interface ProbeLoopOptions {
 
 /** Sequential requests over one keep-alive connection; a failure is counted, never thrown. */
 export async function runProbe(options: ProbeLoopOptions): Promise<ProbeSummary> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const samples: ProbeSample[] = [];
-  let failures = 0;
-  let firstFailure: string | undefined;
+  const client = new ProbeClient(options.target);
   try {
+    const slice = await client.run(options);
+    return summarizeProbe(slice.samples, slice.failures, slice.firstFailure);
+  } finally {
+    client.close();
+  }
+}
+
+export interface ProbeSlice {
+  samples: ProbeSample[];
+  failures: number;
+  firstFailure?: string;
+}
+
+/** One client's keep-alive connection to one target, kept across several runs (the slices of interleaved probes). */
+export class ProbeClient {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+  constructor(private readonly target: ProbeTarget) {}
+
+  async run(options: Omit<ProbeLoopOptions, 'target'>): Promise<ProbeSlice> {
+    const samples: ProbeSample[] = [];
+    let failures = 0;
+    let firstFailure: string | undefined;
     for (let i = 0; i < options.warmupRequests; i++) {
-      await probeOnce(agent, options.target, options.body, options.stream).catch(() => undefined);
+      await probeOnce(this.agent, this.target, options.body, options.stream).catch(() => undefined);
     }
     const deadline = performance.now() + options.seconds * 1000;
     while (samples.length + failures < options.maxRequests && performance.now() < deadline && !options.stop?.()) {
       try {
-        samples.push(await probeOnce(agent, options.target, options.body, options.stream));
+        samples.push(await probeOnce(this.agent, this.target, options.body, options.stream));
       } catch (err) {
         failures++;
         firstFailure ??= (err as Error).message;
       }
     }
-  } finally {
-    agent.destroy();
+    return { samples, failures, ...(firstFailure ? { firstFailure } : {}) };
   }
-  return summarizeProbe(samples, failures, firstFailure);
+
+  close(): void {
+    this.agent.destroy();
+  }
 }
 
 function spread(values: number[]): { p50: number; p99: number; max: number } | undefined {

@@ -1,7 +1,7 @@
 // results/<mode>.md: targets first, then each figure side by side with its ratio to the peers, then every run.
 import { SCENARIO_LABELS, SYSTEM_LABELS, steadyStateSummary, type Scenario, type SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
-import { DISTURBED_FOREIGN_PCT, cell, difference, probeCell, ratio } from './aggregate.js';
+import { DISTURBED_FOREIGN_PCT, cell, difference, pairedAdded, probeCell, ratio } from './aggregate.js';
 
 function table(headers: string[], rows: (string | number | undefined)[][]): string {
   const line = (cells: (string | number | undefined)[]) => `| ${cells.map((c) => (c === undefined ? '—' : String(c))).join(' | ')} |`;
@@ -31,7 +31,11 @@ function header(results: BenchResults): string {
     `First, ${steadyStateSummary(p)} (JIT and heap reach steady state). ` +
     `Every configuration: ${p.warmupSeconds} s warm-up, then ${p.measureSeconds} s measured with autocannon (closed loop, its own process), ` +
       `${p.reps} repetition(s), systems interleaved. Figures are medians over repetitions; ratios compare systems measured in the same run. ` +
-      `Added latency at c=1 comes from a sequential probe (one connection, sub-millisecond timing). ` +
+      `Added latency at c=1 comes from a sequential probe (one connection per system, sub-millisecond timing)` +
+      (p.probe.rounds > 1
+        ? `, interleaved: every system in turn, ${p.probe.rounds} slices of ${ms((p.probe.seconds / p.probe.rounds) * 1000, 0)} ms each per repetition, so all sample the same moments; ` +
+          `"paired" added figures are the median, over all rounds, of a system's slice p50 minus the mock's slice p50 of the same round. `
+        : '. ') +
       `Streams in probes are stamped by the mock and paced ${p.paceMs} ms apart. Reproduce with \`make bench${results.mode === 'quick' ? '-quick' : ''}\`.`,
     ...(results.skipped.length ? ['', ...results.skipped.map((s) => `**Skipped:** ${SYSTEM_LABELS[s.system]} — ${s.reason}`)] : []),
     ...noise(results),
@@ -102,11 +106,12 @@ function probeSection(results: BenchResults): string {
       const p = probeCell(results, s, scenario);
       if (!p) continue;
       rows.push([SCENARIO_LABELS[scenario], SYSTEM_LABELS[s], ms(p.p50, 3), ms(p.p99, 3),
-        s === 'mock' ? undefined : signed(difference(p.p50, mock?.p50)), s === 'mock' ? undefined : signed(difference(p.p99, mock?.p99)),
+        s === 'mock' ? undefined : signed(difference(p.p50, mock?.p50)), s === 'mock' ? undefined : signed(pairedAdded(results, s, scenario, 'p50')?.ms),
+        s === 'mock' ? undefined : signed(difference(p.p99, mock?.p99)),
         `${p.requests}${p.failures ? ` ⚠ ${p.failures} failed` : ''}`]);
     }
   }
-  out.push(table(['request', 'system', 'p50', 'p99', 'added p50', 'added p99', 'requests'], rows), '');
+  out.push(table(['request', 'system', 'p50', 'p99', 'added p50', 'added p50, paired', 'added p99', 'requests'], rows), '');
   out.push('## Streaming: time to first content chunk and per-chunk delay (ms)', '');
   out.push('Chunk delay: from the mock writing a stamped chunk to the client reading it, for the first content chunk (which includes the system\'s stream set-up) ' +
     'and for every later chunk (a system that held chunks back would add at least one pacing interval there). Under load: one extra probe connection beside the autocannon connections.', '');
@@ -115,13 +120,14 @@ function probeSection(results: BenchResults): string {
   const streamRows = results.systems.map((s) => {
     const p = probeCell(results, s, 'stream');
     return [SYSTEM_LABELS[s as SystemName], ms(p?.firstChunkP50, 3), ms(p?.firstChunkP99, 3), s === 'mock' ? undefined : signed(difference(p?.firstChunkP50, mock?.firstChunkP50)),
+      s === 'mock' ? undefined : signed(pairedAdded(results, s, 'stream', 'firstChunkP50')?.ms),
       ms(p?.firstChunkDelayP50, 3), ms(p?.firstChunkDelayP99, 3), ms(p?.chunkDelayP50, 3), ms(p?.chunkDelayP99, 3), ms(p?.chunkDelayMax, 3),
       ...loadC.map((c) => {
         const v = cell(results, s, 'stream', c);
         return v?.firstChunkP50 === undefined ? undefined : `${ms(v.firstChunkP50)} / ${ms(v.firstChunkP99)}`;
       })];
   });
-  out.push(table(['system', 'first chunk p50', 'p99', 'added p50', 'first chunk delay p50', 'p99', 'later chunks delay p50', 'p99', 'max', ...loadC.map((c) => `first chunk at c=${c} (p50 / p99)`)], streamRows));
+  out.push(table(['system', 'first chunk p50', 'p99', 'added p50', 'added p50, paired', 'first chunk delay p50', 'p99', 'later chunks delay p50', 'p99', 'max', ...loadC.map((c) => `first chunk at c=${c} (p50 / p99)`)], streamRows));
   return out.join('\n');
 }
 
@@ -174,9 +180,15 @@ function rawSection(results: BenchResults): string {
     r.load.non2xx + r.load.errors, r.rssMaxMb, r.cpuMsPerRequest, r.observer?.firstChunk ? `${r.observer.firstChunk.p50} / ${r.observer.firstChunk.p99}` : undefined,
     r.machine ? `${r.machine.busyPct} / ${r.machine.foreignPct}` : undefined]);
   const probes = results.probes.map((p) => [p.rep, SYSTEM_LABELS[p.system], SCENARIO_LABELS[p.scenario], p.requests, p.failures, ms(p.latency?.p50, 3), ms(p.latency?.p99, 3),
-    ms(p.firstChunk?.p50, 3), ms(p.chunkDelay?.p99, 3)]);
+    ms(p.firstChunk?.p50, 3), ms(p.chunkDelay?.p99, 3), roundsCell(p), p.machine ? `${p.machine.busyPct} / ${p.machine.foreignPct}` : undefined]);
   return ['## Every run', '', table(['rep', 'system', 'request', 'c', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'peak RSS MB', 'CPU ms/req', 'first chunk ms (p50 / p99)', 'machine busy % / foreign %'], rows), '',
-    table(['rep', 'system', 'probe', 'requests', 'failed', 'p50 ms', 'p99 ms', 'first chunk p50', 'later chunks delay p99'], probes)].join('\n');
+    table(['rep', 'system', 'probe', 'requests', 'failed', 'p50 ms', 'p99 ms', 'first chunk p50', 'later chunks delay p99', 'p50 (first chunk for streams) per round', 'machine busy % / foreign %'], probes)].join('\n');
+}
+
+/** The slice medians of an interleaved probe, round by round: where a burst of foreign load shows. */
+function roundsCell(p: BenchResults['probes'][number]): string | undefined {
+  if (!p.rounds?.length) return undefined;
+  return p.rounds.map((r) => ms(p.scenario === 'stream' ? r.firstChunkP50 : r.p50) ?? '—').join(' ');
 }
 
 export function renderMarkdown(results: BenchResults, chartFile: string): string {

@@ -5,6 +5,7 @@ import type { ProbeSummary } from './probe.js';
 import type { AccountingSummary } from './scratch-database.js';
 import type { ProfileSummary } from './cpu-profile.js';
 import type { MachineShare } from './machine-window.js';
+import type { RoundFigures } from './interleaved-probe.js';
 
 export interface RunRecord {
   rep: number;
@@ -28,6 +29,8 @@ export interface ProbeRecord extends ProbeSummary {
   system: SystemName;
   scenario: Scenario;
   machine?: MachineShare;
+  /** Interleaved probes: each slice's p50s, by round (runs before interleaving have none). */
+  rounds?: RoundFigures[];
 }
 
 export interface LeakResult {

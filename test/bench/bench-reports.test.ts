@@ -7,7 +7,7 @@ import { renderSvg } from '../../bench/lib/report-svg.js';
 import { makePlan, type Scenario, type SystemName } from '../../bench/lib/plan.js';
 import type { BenchResults, RunRecord, ProbeRecord } from '../../bench/lib/results.js';
 import { summarizeLeak } from '../../bench/lib/leak-check.js';
-import { cell } from '../../bench/lib/aggregate.js';
+import { cell, pairedAdded } from '../../bench/lib/aggregate.js';
 
 describe('cpu profile summary', () => {
   const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
@@ -98,6 +98,42 @@ describe('targets', () => {
     const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
     expect(byId['added-latency-p50'].pass).toBe(false);
     expect(byId['added-latency-p99'].pass).toBe(false);
+  });
+});
+
+describe('paired added latency (interleaved probes)', () => {
+  /** One repetition's json and stream probes of `system`, with the given slice p50s by round. */
+  const withRounds = (r: BenchResults, system: SystemName, rep: number, p50s: (number | undefined)[]) => {
+    for (const scenario of ['json', 'stream'] as const) {
+      const base = r.probes.find((p) => p.system === system && p.scenario === scenario)!;
+      const rounds = p50s.map((v) => (v === undefined ? {} : scenario === 'stream' ? { p50: 20, firstChunkP50: v } : { p50: v }));
+      r.probes = r.probes.filter((p) => !(p.system === system && p.scenario === scenario && p.rep === rep));
+      r.probes.push({ ...base, rep, rounds });
+    }
+  };
+
+  it('takes the median of round-by-round differences, so a burst in a few rounds does not move it', () => {
+    const r = results();
+    // Rep 1: a burst hits the gateway's round 2 and the mock's round 3; round 1 has no gateway sample.
+    withRounds(r, 'mock', 1, [0.1, 0.1, 0.1, 5, 0.1]);
+    withRounds(r, 'modelgate', 1, [0.7, undefined, 9, 0.75, 0.8]);
+    // Rep 2: quiet.
+    withRounds(r, 'mock', 2, [0.2, 0.2]);
+    withRounds(r, 'modelgate', 2, [0.8, 0.85]);
+    // Differences: 0.6, 8.9, -4.25, 0.7 (rep 1) and 0.6, 0.65 (rep 2) → median (0.6 + 0.65) / 2.
+    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 0.625, rounds: 6 });
+    expect(pairedAdded(r, 'modelgate', 'stream', 'firstChunkP50')).toEqual({ ms: 0.625, rounds: 6 });
+    const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
+    expect(byId['added-latency-p50'].measured).toMatch(/^0\.625 ms \(median of 6 paired rounds/);
+    expect(byId['first-chunk-added-p50'].measured).toMatch(/^0\.625 ms \(median of 6 paired rounds/);
+    const md = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
+    expect(md).toContain('| 1 | Modelgate | non-streaming | 100 | 0 | 1.200 | 3.000 | — | — | 0.70 — 9.00 0.75 0.80 | — |');
+  });
+
+  it('is absent for probes without rounds, and the targets fall back to the difference of the medians', () => {
+    const r = results();
+    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toBeUndefined();
+    expect(evaluateTargets(r).find((t) => t.id === 'added-latency-p50')!.measured).toMatch(/^0\.800 ms \(1\.200 vs/);
   });
 });
 

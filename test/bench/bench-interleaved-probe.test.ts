@@ -1,0 +1,115 @@
+// Interleaved probes: every system is probed in short slices, in turn, round after round, each on its own kept
+// connection; each slice's p50 is kept by round, and the machine share is weighted over a system's slices.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { rotate, runInterleavedProbe } from '../../bench/lib/interleaved-probe.js';
+import { chatBody, UPSTREAM_MODEL } from '../../bench/lib/requests.js';
+
+const arrivals: string[] = [];
+const connections = new Map<string, number>();
+const servers: http.Server[] = [];
+
+/** A completion answered at once; every request's arrival is logged under `name`. */
+async function completionServer(name: string): Promise<string> {
+  const server = http.createServer((req, res) => {
+    req.resume().once('end', () => {
+      arrivals.push(name);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }));
+    });
+  });
+  server.on('connection', () => connections.set(name, (connections.get(name) ?? 0) + 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+}
+
+let mockUrl = '';
+let gatewayUrl = '';
+
+beforeAll(async () => {
+  mockUrl = await completionServer('mock');
+  gatewayUrl = await completionServer('modelgate');
+});
+
+afterAll(async () => {
+  for (const server of servers) await new Promise((resolve) => server.close(resolve));
+});
+
+describe('interleaved probe', () => {
+  it('probes the systems in turn, slice by slice, and keeps every slice p50 by round', async () => {
+    arrivals.length = 0;
+    const body = chatBody('json', UPSTREAM_MODEL);
+    let windows = 0;
+    const results = await runInterleavedProbe({
+      systems: [
+        { name: 'mock', target: { url: mockUrl, headers: {} }, body },
+        { name: 'modelgate', target: { url: gatewayUrl, headers: {} }, body },
+      ],
+      stream: false,
+      rounds: 4,
+      sliceSeconds: 5,
+      warmupRequestsPerSlice: 1,
+      maxRequestsPerSlice: 3,
+      openMachineWindow: () => {
+        const busyPct = 50 + 10 * windows++;
+        return { close: () => ({ busyPct, foreignPct: 2 }) };
+      },
+    });
+    // Each slice: 1 unrecorded + 3 recorded requests. Rounds alternate the order (rotate), so consecutive slices
+    // of one system meet at round boundaries: mock | modelgate modelgate | mock mock | modelgate modelgate | mock.
+    const runs = arrivals.reduce<{ name: string; n: number }[]>((acc, name) => {
+      const last = acc.at(-1);
+      if (last?.name === name) last.n++;
+      else acc.push({ name, n: 1 });
+      return acc;
+    }, []);
+    expect(runs).toEqual([
+      { name: 'mock', n: 4 }, { name: 'modelgate', n: 8 }, { name: 'mock', n: 8 }, { name: 'modelgate', n: 8 }, { name: 'mock', n: 4 },
+    ]);
+    // One kept connection per system for the whole probe.
+    expect(connections.get('mock')).toBe(1);
+    expect(connections.get('modelgate')).toBe(1);
+    for (const result of results) {
+      expect(result.requests).toBe(12);
+      expect(result.failures).toBe(0);
+      expect(result.rounds).toHaveLength(4);
+      for (const round of result.rounds) expect(round.p50).toBeGreaterThan(0);
+      expect(result.latency!.p50).toBeGreaterThan(0);
+    }
+    // Slices opened windows at busy 50, 60 (round 0: mock, modelgate), 70, 80 (round 1: modelgate, mock), …: each
+    // system's share is the duration-weighted mean of its own slices' windows.
+    const mock = results.find((r) => r.system === 'mock')!;
+    expect(mock.machine!.foreignPct).toBe(2);
+    expect(mock.machine!.busyPct).toBeGreaterThan(50);
+    expect(mock.machine!.busyPct).toBeLessThan(110);
+  });
+
+  it('counts failures per system without stopping the others', async () => {
+    const body = chatBody('json', UPSTREAM_MODEL);
+    const results = await runInterleavedProbe({
+      systems: [
+        { name: 'mock', target: { url: mockUrl, headers: {} }, body },
+        { name: 'portkey', target: { url: 'http://127.0.0.1:9/v1/chat/completions', headers: {} }, body },
+      ],
+      stream: false,
+      rounds: 2,
+      sliceSeconds: 5,
+      warmupRequestsPerSlice: 0,
+      maxRequestsPerSlice: 2,
+    });
+    const [mock, unreachable] = results;
+    expect(mock.requests).toBe(4);
+    expect(unreachable.requests).toBe(0);
+    expect(unreachable.failures).toBe(4);
+    expect(unreachable.firstFailure).toMatch(/ECONNREFUSED/);
+    expect(unreachable.rounds).toEqual([{}, {}]);
+    expect(unreachable.machine).toBeUndefined();
+  });
+
+  it('rotates the order by round', () => {
+    expect(rotate(['a', 'b', 'c'], 0)).toEqual(['a', 'b', 'c']);
+    expect(rotate(['a', 'b', 'c'], 4)).toEqual(['b', 'c', 'a']);
+  });
+});
