@@ -2,7 +2,6 @@
 // keeping every individual value too, so reports can show both.
 import type { Scenario, SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
-import type { RoundFigures } from './interleaved-probe.js';
 import { median, round } from './stats.js';
 
 /**
@@ -106,22 +105,31 @@ export function probeCell(results: BenchResults, system: SystemName, scenario: S
 /**
  * Added latency of `system` over the mock from interleaved probes: per round of every repetition, the system's
  * slice p50 minus the mock's slice p50 of the same round; the median of those differences. A burst of foreign load
- * that covers a few rounds moves a few differences, not the median. Undefined when the probes carry no rounds
- * (results from before interleaving): callers fall back to the difference of the medians.
+ * that covers a few rounds moves a few differences, not the median; and as with runs, rounds in which either slice
+ * was disturbed are left out when undisturbed ones exist. Undefined when the probes carry no rounds (results from
+ * before interleaving): callers fall back to the difference of the medians.
  */
-export function pairedAdded(results: BenchResults, system: SystemName, scenario: Scenario, figure: keyof RoundFigures): { ms: number; rounds: number } | undefined {
-  const differences: number[] = [];
+export function pairedAdded(
+  results: BenchResults,
+  system: SystemName,
+  scenario: Scenario,
+  figure: 'p50' | 'firstChunkP50',
+): { ms: number; rounds: number; disturbedLeftOut: number } | undefined {
+  const pairs: { difference: number; disturbed: boolean }[] = [];
   for (const probe of results.probes) {
     if (probe.system !== system || probe.scenario !== scenario || !probe.rounds) continue;
     const mock = results.probes.find((p) => p.system === 'mock' && p.scenario === scenario && p.rep === probe.rep);
-    probe.rounds.forEach((round, k) => {
-      const own = round?.[figure];
-      const floor = mock?.rounds?.[k]?.[figure];
-      if (own !== undefined && floor !== undefined) differences.push(own - floor);
+    probe.rounds.forEach((own, k) => {
+      const floor = mock?.rounds?.[k];
+      if (own?.[figure] === undefined || floor?.[figure] === undefined) return;
+      const disturbed = Math.max(own.foreignPct ?? 0, floor.foreignPct ?? 0) > DISTURBED_FOREIGN_PCT;
+      pairs.push({ difference: own[figure] - floor[figure], disturbed });
     });
   }
-  const m = median(differences);
-  return m === undefined ? undefined : { ms: round(m, 3), rounds: differences.length };
+  const clean = pairs.filter((p) => !p.disturbed);
+  const used = clean.length > 0 ? clean : pairs;
+  const m = median(used.map((p) => p.difference));
+  return m === undefined ? undefined : { ms: round(m, 3), rounds: used.length, disturbedLeftOut: pairs.length - used.length };
 }
 
 /** a ÷ b, or undefined when either is missing or b is zero. */

@@ -9,10 +9,12 @@ import type { SystemName } from './plan.js';
 import { ProbeClient, summarizeProbe, type ProbeSample, type ProbeSummary, type ProbeTarget } from './probe.js';
 import { percentile, round } from './stats.js';
 
-/** One slice's medians; absent when the slice had no successful request. */
+/** One slice's medians (absent when the slice had no successful request) and the machine's load during it. */
 export interface RoundFigures {
   p50?: number;
   firstChunkP50?: number;
+  /** CPU % used by processes outside the benchmark during the slice. */
+  foreignPct?: number;
 }
 
 export interface InterleavedProbeSystem {
@@ -79,7 +81,7 @@ export async function runInterleavedProbe(options: InterleavedProbeOptions): Pro
         s.samples.push(...slice.samples);
         s.failures += slice.failures;
         s.firstFailure ??= slice.firstFailure;
-        s.rounds[roundIndex] = roundFigures(slice.samples);
+        s.rounds[roundIndex] = { ...roundFigures(slice.samples), ...(share ? { foreignPct: share.foreignPct } : {}) };
       }
     }
   } finally {

@@ -34,7 +34,8 @@ function header(results: BenchResults): string {
       `Added latency at c=1 comes from a sequential probe (one connection per system, sub-millisecond timing)` +
       (p.probe.rounds > 1
         ? `, interleaved: every system in turn, ${p.probe.rounds} slices of ${ms((p.probe.seconds / p.probe.rounds) * 1000, 0)} ms each per repetition, so all sample the same moments; ` +
-          `"paired" added figures are the median, over all rounds, of a system's slice p50 minus the mock's slice p50 of the same round. `
+          `"paired" added figures are the median, over all rounds, of a system's slice p50 minus the mock's slice p50 of the same round ` +
+          `(rounds in which either slice had more than ${DISTURBED_FOREIGN_PCT}% foreign load, marked †, are left out when others exist). `
         : '. ') +
       `Streams in probes are stamped by the mock and paced ${p.paceMs} ms apart. Reproduce with \`make bench${results.mode === 'quick' ? '-quick' : ''}\`.`,
     ...(results.skipped.length ? ['', ...results.skipped.map((s) => `**Skipped:** ${SYSTEM_LABELS[s.system]} — ${s.reason}`)] : []),
@@ -188,7 +189,7 @@ function rawSection(results: BenchResults): string {
 /** The slice medians of an interleaved probe, round by round: where a burst of foreign load shows. */
 function roundsCell(p: BenchResults['probes'][number]): string | undefined {
   if (!p.rounds?.length) return undefined;
-  return p.rounds.map((r) => ms(p.scenario === 'stream' ? r.firstChunkP50 : r.p50) ?? '—').join(' ');
+  return p.rounds.map((r) => `${ms(p.scenario === 'stream' ? r.firstChunkP50 : r.p50) ?? '—'}${(r.foreignPct ?? 0) > DISTURBED_FOREIGN_PCT ? '†' : ''}`).join(' ');
 }
 
 export function renderMarkdown(results: BenchResults, chartFile: string): string {

@@ -8,8 +8,10 @@ function fmt(value: number | undefined, unit = '', digits = 2): string {
 }
 
 /** How a paired figure was formed, before the medians of the repetitions it is shown beside. */
-function pairedNote(paired: { rounds: number } | undefined): string {
-  return paired ? `median of ${paired.rounds} paired rounds; medians of repetitions ` : '';
+function pairedNote(paired: { rounds: number; disturbedLeftOut: number } | undefined): string {
+  if (!paired) return '';
+  const leftOut = paired.disturbedLeftOut > 0 ? `, ${paired.disturbedLeftOut} disturbed left out` : '';
+  return `median of ${paired.rounds} paired rounds${leftOut}; medians of repetitions `;
 }
 
 function check(value: number | undefined, ok: (v: number) => boolean): boolean | null {

@@ -75,7 +75,10 @@ describe('interleaved probe', () => {
       expect(result.requests).toBe(12);
       expect(result.failures).toBe(0);
       expect(result.rounds).toHaveLength(4);
-      for (const round of result.rounds) expect(round.p50).toBeGreaterThan(0);
+      for (const round of result.rounds) {
+        expect(round.p50).toBeGreaterThan(0);
+        expect(round.foreignPct).toBe(2);
+      }
       expect(result.latency!.p50).toBeGreaterThan(0);
     }
     // Slices opened windows at busy 50, 60 (round 0: mock, modelgate), 70, 80 (round 1: modelgate, mock), …: each

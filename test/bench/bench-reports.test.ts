@@ -121,13 +121,29 @@ describe('paired added latency (interleaved probes)', () => {
     withRounds(r, 'mock', 2, [0.2, 0.2]);
     withRounds(r, 'modelgate', 2, [0.8, 0.85]);
     // Differences: 0.6, 8.9, -4.25, 0.7 (rep 1) and 0.6, 0.65 (rep 2) → median (0.6 + 0.65) / 2.
-    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 0.625, rounds: 6 });
-    expect(pairedAdded(r, 'modelgate', 'stream', 'firstChunkP50')).toEqual({ ms: 0.625, rounds: 6 });
+    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 0.625, rounds: 6, disturbedLeftOut: 0 });
+    expect(pairedAdded(r, 'modelgate', 'stream', 'firstChunkP50')).toEqual({ ms: 0.625, rounds: 6, disturbedLeftOut: 0 });
     const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
     expect(byId['added-latency-p50'].measured).toMatch(/^0\.625 ms \(median of 6 paired rounds/);
     expect(byId['first-chunk-added-p50'].measured).toMatch(/^0\.625 ms \(median of 6 paired rounds/);
     const md = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
     expect(md).toContain('| 1 | Modelgate | non-streaming | 100 | 0 | 1.200 | 3.000 | — | — | 0.70 — 9.00 0.75 0.80 | — |');
+  });
+
+  it('leaves out rounds in which either slice was disturbed, unless no round was undisturbed', () => {
+    const r = results();
+    withRounds(r, 'mock', 1, [0.1, 0.1, 0.1]);
+    withRounds(r, 'modelgate', 1, [0.7, 3, 2.5]);
+    const json = (system: SystemName) => r.probes.find((p) => p.system === system && p.scenario === 'json')!;
+    // Round 1: the gateway's slice disturbed; round 2: the mock's.
+    json('modelgate').rounds![1].foreignPct = 40;
+    json('mock').rounds![2].foreignPct = 30;
+    json('mock').rounds![0].foreignPct = 10;
+    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 0.6, rounds: 1, disturbedLeftOut: 2 });
+    expect(evaluateTargets(r).find((t) => t.id === 'added-latency-p50')!.measured).toMatch(/^0\.600 ms \(median of 1 paired rounds, 2 disturbed left out;/);
+    json('mock').rounds![0].foreignPct = 26;
+    // All disturbed: all three count (differences 0.6, 2.9, 2.4).
+    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 2.4, rounds: 3, disturbedLeftOut: 0 });
   });
 
   it('is absent for probes without rounds, and the targets fall back to the difference of the medians', () => {
