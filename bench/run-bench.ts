@@ -153,8 +153,8 @@ async function main(): Promise<void> {
   for (let rep = 1; rep <= plan.reps; rep++) {
     for (const scenario of plan.probe.scenarios) {
       // All systems in one interleaved measurement (redone whole if any system had to be restarted).
-      const [first, ...others] = rotate(systems, rep);
-      const records = await measureSupervised(first, () => measureProbes(ctx, rotate(systems, rep).map((s) => s.current), scenario, rep), others);
+      const order = rotate(systems, rep);
+      const records = await measureSupervised(order[0], () => measureProbes(ctx, order.map((s) => s.current), scenario, rep), order.slice(1));
       for (const p of records) {
         probes.push(p);
         log(`${progress()} rep ${rep} probe c=1 ${scenario.padEnd(9)} ${p.system.padEnd(11)} p50 ${p.latency?.p50 ?? '—'} ms, p99 ${p.latency?.p99 ?? '—'} ms` +
