@@ -1,4 +1,4 @@
-// What one benchmark run measures and for how long. `full` is `make bench` (< 15 min), `quick` is
+// What one benchmark run measures and for how long. `full` is `make bench` (~18 min), `quick` is
 // `make bench-quick` (~35 s plus the build): a smoke check of the targets on shorter windows, noisier than full
 // runs. BENCH_* variables shorten runs while developing the benchmark itself.
 
