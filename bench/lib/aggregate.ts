@@ -115,19 +115,18 @@ export function pairedAdded(
   scenario: Scenario,
   figure: 'p50' | 'firstChunkP50',
 ): { ms: number; rounds: number; disturbedLeftOut: number } | undefined {
-  const pairs: { difference: number; disturbed: boolean }[] = [];
+  // A pair is as disturbed as the more disturbed of its two slices; the rule is the one runs and probes follow.
+  const pairs: { difference: number; machine: { foreignPct: number } }[] = [];
   for (const probe of results.probes) {
     if (probe.system !== system || probe.scenario !== scenario || !probe.rounds) continue;
     const mock = results.probes.find((p) => p.system === 'mock' && p.scenario === scenario && p.rep === probe.rep);
     probe.rounds.forEach((own, k) => {
       const floor = mock?.rounds?.[k];
       if (own?.[figure] === undefined || floor?.[figure] === undefined) return;
-      const disturbed = Math.max(own.foreignPct ?? 0, floor.foreignPct ?? 0) > DISTURBED_FOREIGN_PCT;
-      pairs.push({ difference: own[figure] - floor[figure], disturbed });
+      pairs.push({ difference: own[figure] - floor[figure], machine: { foreignPct: Math.max(own.foreignPct ?? 0, floor.foreignPct ?? 0) } });
     });
   }
-  const clean = pairs.filter((p) => !p.disturbed);
-  const used = clean.length > 0 ? clean : pairs;
+  const used = preferUndisturbed(pairs);
   const m = median(used.map((p) => p.difference));
   return m === undefined ? undefined : { ms: round(m, 3), rounds: used.length, disturbedLeftOut: pairs.length - used.length };
 }

@@ -7,7 +7,7 @@
 import type { MachineShare } from './machine-window.js';
 import type { SystemName } from './plan.js';
 import { ProbeClient, summarizeProbe, type ProbeSample, type ProbeSummary, type ProbeTarget } from './probe.js';
-import { percentile, round } from './stats.js';
+import { round } from './stats.js';
 
 /** One slice's medians (absent when the slice had no successful request) and the machine's load during it. */
 export interface RoundFigures {
@@ -98,10 +98,9 @@ export async function runInterleavedProbe(options: InterleavedProbeOptions): Pro
 }
 
 function roundFigures(samples: ProbeSample[]): RoundFigures {
-  const p50 = percentile(samples.map((s) => s.totalMs), 50);
-  const firstChunkP50 = percentile(samples.flatMap((s) => (s.firstChunkMs === undefined ? [] : [s.firstChunkMs])), 50);
+  const { latency, firstChunk } = summarizeProbe(samples, 0);
   return {
-    ...(p50 === undefined ? {} : { p50: round(p50, 3) }),
-    ...(firstChunkP50 === undefined ? {} : { firstChunkP50: round(firstChunkP50, 3) }),
+    ...(latency ? { p50: latency.p50 } : {}),
+    ...(firstChunk ? { firstChunkP50: firstChunk.p50 } : {}),
   };
 }
