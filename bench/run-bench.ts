@@ -20,7 +20,7 @@ import { evaluateTargets } from './lib/targets.js';
 import { renderMarkdown } from './lib/report-markdown.js';
 import { renderSvg } from './lib/report-svg.js';
 import { gitInfo, logStats, machineInfo } from './lib/environment.js';
-import type { BenchResults, ProbeRecord, RunRecord } from './lib/results.js';
+import type { BenchResults, ProbeRecord, RoundRunRecord, RunRecord } from './lib/results.js';
 
 const plan = makePlan(process.argv[2] ?? 'quick');
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,6 +42,14 @@ let database: ScratchDatabase | undefined;
 
 function log(line: string): void {
   process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+}
+
+function logRun(prefix: string, r: RunRecord): void {
+  const failed = r.load.non2xx + r.load.errors;
+  log(`${prefix} ${r.scenario.padEnd(9)} c=${String(r.concurrency).padEnd(2)} ${r.system.padEnd(11)} ${r.load.rps} req/s, p50 ${r.load.latency.p50} ms, ` +
+    `p99 ${r.load.latency.p99} ms, RSS ${r.rssMaxMb} MB, CPU ${r.cpuMsPerRequest} ms/req` +
+    (r.observer?.firstChunk ? `, first chunk p50 ${r.observer.firstChunk.p50} ms` : '') + (failed ? `, ${failed} FAILED` : '') +
+    (r.machine ? ` [machine ${r.machine.busyPct}% busy, ${r.machine.foreignPct}% foreign]` : ''));
 }
 
 async function cleanup(): Promise<void> {
@@ -147,7 +155,10 @@ async function main(): Promise<void> {
 
   const runs: RunRecord[] = [];
   const probes: ProbeRecord[] = [];
-  const total = plan.reps * (plan.probe.scenarios.length + plan.grid.length) * systems.length;
+  const throughputRounds: RoundRunRecord[] = [];
+  const rounds = plan.throughputRounds;
+  const roundSystems = systems.filter((s) => rounds.systems.includes(s.current.name));
+  const total = plan.reps * ((plan.probe.scenarios.length + plan.grid.length) * systems.length + rounds.roundsPerRep * roundSystems.length);
   let step = 0;
   const progress = () => `[${String(++step).padStart(3)}/${total}]`;
   for (let rep = 1; rep <= plan.reps; rep++) {
@@ -166,11 +177,15 @@ async function main(): Promise<void> {
       for (const system of rotate(systems, rep + i)) {
         const r = await measureSupervised(system, (current) => measureRun(ctx, current, scenario, concurrency, rep), systems);
         runs.push(r);
-        const failed = r.load.non2xx + r.load.errors;
-        log(`${progress()} rep ${rep} ${scenario.padEnd(9)} c=${String(concurrency).padEnd(2)} ${r.system.padEnd(11)} ${r.load.rps} req/s, p50 ${r.load.latency.p50} ms, ` +
-          `p99 ${r.load.latency.p99} ms, RSS ${r.rssMaxMb} MB, CPU ${r.cpuMsPerRequest} ms/req` +
-          (r.observer?.firstChunk ? `, first chunk p50 ${r.observer.firstChunk.p50} ms` : '') + (failed ? `, ${failed} FAILED` : '') +
-          (r.machine ? ` [machine ${r.machine.busyPct}% busy, ${r.machine.foreignPct}% foreign]` : ''));
+        logRun(`${progress()} rep ${rep}`, r);
+      }
+    }
+    for (let k = 0; k < rounds.roundsPerRep; k++) {
+      const round = (rep - 1) * rounds.roundsPerRep + k + 1;
+      for (const system of rotate(roundSystems, round)) {
+        const r = await measureSupervised(system, (current) => measureRun(ctx, current, rounds.scenario, rounds.concurrency, rep, rounds), systems);
+        throughputRounds.push({ ...r, round });
+        logRun(`${progress()} round ${round}`, r);
       }
     }
   }
@@ -210,6 +225,7 @@ async function main(): Promise<void> {
     incidents,
     runs,
     probes,
+    throughputRounds,
     leak,
     profile,
     accounting,

@@ -104,7 +104,8 @@ export function probeCell(results: BenchResults, system: SystemName, scenario: S
 
 /**
  * Added latency of `system` over the mock from interleaved probes: per round of every repetition, the system's
- * slice p50 minus the mock's slice p50 of the same round; the median of those differences. A burst of foreign load
+ * slice figure (p50, first-chunk p50 or p99 chunk delay) minus the mock's of the same round; the median of those
+ * differences. A burst of foreign load
  * that covers a few rounds moves a few differences, not the median; and as with runs, rounds in which either slice
  * was disturbed are left out when undisturbed ones exist. Undefined when the probes carry no rounds (results from
  * before interleaving): callers fall back to the difference of the medians.
@@ -113,7 +114,7 @@ export function pairedAdded(
   results: BenchResults,
   system: SystemName,
   scenario: Scenario,
-  figure: 'p50' | 'firstChunkP50',
+  figure: 'p50' | 'firstChunkP50' | 'chunkDelayP99',
 ): { ms: number; rounds: number; disturbedLeftOut: number } | undefined {
   // A pair is as disturbed as the more disturbed of its two slices; the rule is the one runs and probes follow.
   const pairs: { difference: number; machine: { foreignPct: number } }[] = [];
@@ -129,6 +130,30 @@ export function pairedAdded(
   const used = preferUndisturbed(pairs);
   const m = median(used.map((p) => p.difference));
   return m === undefined ? undefined : { ms: round(m, 3), rounds: used.length, disturbedLeftOut: pairs.length - used.length };
+}
+
+/**
+ * Modelgate's throughput over a reference system's from the paired rounds: per round, the ratio of the two runs'
+ * req/s; the median of those ratios, rounds in which either run was disturbed left out when others exist.
+ * Undefined without rounds (results from before them, or a system skipped): callers fall back to the ratio of the
+ * grid's medians.
+ */
+export function pairedRatio(
+  results: BenchResults,
+  system: SystemName,
+  reference: SystemName,
+): { ratio: number; rounds: number; disturbedLeftOut: number } | undefined {
+  const runs = results.throughputRounds ?? [];
+  const pairs: { ratio: number; machine: { foreignPct: number } }[] = [];
+  for (const own of runs.filter((r) => r.system === system)) {
+    const other = runs.find((r) => r.system === reference && r.round === own.round);
+    if (!other || other.load.rps === 0) continue;
+    const foreignPct = Math.max(own.machine?.foreignPct ?? 0, other.machine?.foreignPct ?? 0);
+    pairs.push({ ratio: own.load.rps / other.load.rps, machine: { foreignPct } });
+  }
+  const used = preferUndisturbed(pairs);
+  const m = median(used.map((p) => p.ratio));
+  return m === undefined ? undefined : { ratio: round(m, 2), rounds: used.length, disturbedLeftOut: pairs.length - used.length };
 }
 
 /** a ÷ b, or undefined when either is missing or b is zero. */

@@ -13,6 +13,8 @@ import { round } from './stats.js';
 export interface RoundFigures {
   p50?: number;
   firstChunkP50?: number;
+  /** p99 delay of the chunks after the first, from the mock's stamp to arrival (streams only). */
+  chunkDelayP99?: number;
   /** CPU % used by processes outside the benchmark during the slice. */
   foreignPct?: number;
 }
@@ -98,9 +100,10 @@ export async function runInterleavedProbe(options: InterleavedProbeOptions): Pro
 }
 
 function roundFigures(samples: ProbeSample[]): RoundFigures {
-  const { latency, firstChunk } = summarizeProbe(samples, 0);
+  const { latency, firstChunk, chunkDelay } = summarizeProbe(samples, 0);
   return {
     ...(latency ? { p50: latency.p50 } : {}),
     ...(firstChunk ? { firstChunkP50: firstChunk.p50 } : {}),
+    ...(chunkDelay ? { chunkDelayP99: chunkDelay.p99 } : {}),
   };
 }

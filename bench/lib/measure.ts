@@ -32,6 +32,7 @@ export async function measureRun(
   scenario: Scenario,
   concurrency: number,
   rep: number,
+  window: { warmupSeconds: number; measureSeconds: number } = ctx.plan,
 ): Promise<RunRecord> {
   const { plan } = ctx;
   let sampler: RssSampler | undefined;
@@ -46,8 +47,8 @@ export async function measureRun(
       headers: { ...system.headers, 'content-type': 'application/json' },
       body: chatBody(scenario, system.model),
       connections: concurrency,
-      warmupSeconds: plan.warmupSeconds,
-      measureSeconds: plan.measureSeconds,
+      warmupSeconds: window.warmupSeconds,
+      measureSeconds: window.measureSeconds,
       sampleMs: plan.loadSampleMs,
     },
     () => {
@@ -62,7 +63,7 @@ export async function measureRun(
           stream: true,
           warmupRequests: 2,
           maxRequests: plan.probe.maxRequests,
-          seconds: plan.measureSeconds,
+          seconds: window.measureSeconds,
           stop: () => finished,
         });
       }

@@ -1,4 +1,4 @@
-// What one benchmark run measures and for how long. `full` is `make bench` (~18 min), `quick` is
+// What one benchmark run measures and for how long. `full` is `make bench` (~20 min), `quick` is
 // `make bench-quick` (~35 s plus the build): a smoke check of the targets on shorter windows, noisier than full
 // runs. BENCH_* variables shorten runs while developing the benchmark itself.
 
@@ -44,6 +44,19 @@ export interface Plan {
     /** Unrecorded requests at the start of each slice. */
     sliceWarmupRequests: Record<Scenario, number>;
     warmupSeconds: number;
+  };
+  /**
+   * Paired throughput: after each repetition's grid, `roundsPerRep` more short runs of one configuration on the
+   * listed systems, back to back in a rotating order. Each round's ratios (Modelgate ÷ each reference) pair runs
+   * minutes apart at most seconds, so a burst of foreign load that covers one run moves one ratio, not the median.
+   */
+  throughputRounds: {
+    scenario: Scenario;
+    concurrency: number;
+    systems: SystemName[];
+    roundsPerRep: number;
+    warmupSeconds: number;
+    measureSeconds: number;
   };
   /** Milliseconds between stamped chunks of probe streams. */
   paceMs: number;
@@ -110,6 +123,16 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       sliceWarmupRequests: { json: 10, stream: 3, prompt64k: 10 },
       // Unrecorded sequential requests to every system before the first probe (see run-bench.ts).
       warmupSeconds: full ? 1 : 0.5,
+    },
+    // The throughput targets' configuration. Runs of 3 s after the usual warm-up: short against the bursts, yet
+    // thousands of requests each; 9 rounds in full mode give the median of the ratios room to drop a few.
+    throughputRounds: {
+      scenario: 'json',
+      concurrency: 16,
+      systems: ['passthrough', 'modelgate', 'portkey'],
+      roundsPerRep: envNumber(env, 'BENCH_THROUGHPUT_ROUNDS', full ? 3 : 2),
+      warmupSeconds: full ? 1.5 : 1,
+      measureSeconds: full ? 3 : 1,
     },
     paceMs: 1,
     leakSeconds: envNumber(env, 'BENCH_LEAK_SECONDS', full ? 60 : 0),

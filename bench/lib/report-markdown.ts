@@ -84,6 +84,36 @@ function throughputSection(results: BenchResults, grid: Map<Scenario, number[]>)
   return out.join('\n');
 }
 
+/** The paired throughput rounds, one row per round: where the paired ratios of the throughput targets come from. */
+function throughputRoundsSection(results: BenchResults): string | undefined {
+  const runs = results.throughputRounds ?? [];
+  if (runs.length === 0) return undefined;
+  const { scenario, concurrency, warmupSeconds, measureSeconds } = results.plan.throughputRounds;
+  const systems = results.systems.filter((s) => runs.some((r) => r.system === s));
+  const roundNumbers = [...new Set(runs.map((r) => r.round))].sort((a, b) => a - b);
+  const rows = roundNumbers.map((round) => {
+    const own = new Map(runs.filter((r) => r.round === round).map((r) => [r.system, r] as const));
+    const rps = (s: SystemName) => own.get(s)?.load.rps;
+    const foreign = Math.max(...[...own.values()].map((r) => r.machine?.foreignPct ?? 0));
+    return [
+      `${round}${foreign > DISTURBED_FOREIGN_PCT ? '†' : ''}`,
+      ...systems.map((s) => rps(s)),
+      x(ratio(rps('modelgate'), rps('portkey'))),
+      x(ratio(rps('modelgate'), rps('passthrough'))),
+      ms(foreign, 1),
+    ];
+  });
+  return [
+    `## Paired throughput rounds (${SCENARIO_LABELS[scenario]}, c=${concurrency})`,
+    '',
+    `After each repetition's grid, these systems ran back to back again, ${warmupSeconds} s warm-up and ${measureSeconds} s measured each, in a rotating order. ` +
+      `The throughput targets take the median of the rounds' ratios (rounds in which any run had more than ${DISTURBED_FOREIGN_PCT}% foreign load, marked †, ` +
+      'are left out when others exist): a burst of foreign load moves the ratios of the rounds it covers, not the median.',
+    '',
+    table(['round', ...systems.map((s) => `${SYSTEM_LABELS[s]} req/s`), 'Modelgate ÷ Portkey', 'Modelgate ÷ pass-through', 'max foreign %'], rows),
+  ].join('\n');
+}
+
 function latencySection(results: BenchResults, grid: Map<Scenario, number[]>): string {
   const systems = results.systems;
   const rows: (string | undefined)[][] = [];
@@ -195,5 +225,6 @@ function roundsCell(p: BenchResults['probes'][number]): string | undefined {
 export function renderMarkdown(results: BenchResults, chartFile: string): string {
   const grid = scenarioGrid(results);
   return [header(results), targetsSection(results), `![throughput and latency against concurrency](${chartFile})`, throughputSection(results, grid),
-    latencySection(results, grid), probeSection(results), resourcesSection(results, grid), extrasSection(results), rawSection(results), ''].join('\n\n');
+    throughputRoundsSection(results), latencySection(results, grid), probeSection(results), resourcesSection(results, grid), extrasSection(results),
+    rawSection(results), ''].filter((section) => section !== undefined).join('\n\n');
 }

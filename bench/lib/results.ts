@@ -24,6 +24,11 @@ export interface RunRecord {
   observer?: ProbeSummary;
 }
 
+/** A run of the paired throughput rounds (plan.throughputRounds): `round` counts from 1 over the whole benchmark. */
+export interface RoundRunRecord extends RunRecord {
+  round: number;
+}
+
 export interface ProbeRecord extends ProbeSummary {
   rep: number;
   system: SystemName;
@@ -70,6 +75,8 @@ export interface BenchResults {
   incidents: string[];
   runs: RunRecord[];
   probes: ProbeRecord[];
+  /** Absent in results from before paired throughput rounds. */
+  throughputRounds?: RoundRunRecord[];
   leak?: LeakResult;
   profile?: ProfileSummary;
   accounting?: AccountingSummary;

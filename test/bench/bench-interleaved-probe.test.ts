@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rotate, runInterleavedProbe } from '../../bench/lib/interleaved-probe.js';
 import { chatBody, UPSTREAM_MODEL } from '../../bench/lib/requests.js';
+import { CONTENT_WORDS, contentFrame, roleFrame, stamp, tailFrames } from '../../bench/mock-replies.js';
 
 const arrivals: string[] = [];
 const connections = new Map<string, number>();
@@ -20,6 +21,32 @@ async function completionServer(name: string): Promise<string> {
     });
   });
   server.on('connection', () => connections.set(name, (connections.get(name) ?? 0) + 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+}
+
+/**
+ * A stamped stream like the mock's probe streams, content chunks 1 ms apart. With `holdMs`, each content chunk is
+ * stamped when made but written only `holdMs` later, as a gateway that held chunks back would deliver it.
+ */
+async function streamServer(holdMs: number): Promise<string> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const server = http.createServer((req, res) => {
+    req.resume().once('end', async () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(roleFrame(UPSTREAM_MODEL));
+      for (const word of CONTENT_WORDS) {
+        await sleep(1);
+        const frame = contentFrame(UPSTREAM_MODEL, `${word}${stamp(process.hrtime.bigint())}`);
+        if (holdMs > 0) setTimeout(() => res.write(frame), holdMs);
+        else res.write(frame);
+      }
+      await sleep(holdMs);
+      for (const frame of tailFrames(UPSTREAM_MODEL, 10, true)) res.write(frame);
+      res.end();
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
@@ -109,6 +136,27 @@ describe('interleaved probe', () => {
     expect(unreachable.firstFailure).toMatch(/ECONNREFUSED/);
     expect(unreachable.rounds).toEqual([{}, {}]);
     expect(unreachable.machine).toBeUndefined();
+  });
+
+  it('keeps the p99 chunk delay of every stream slice by round: a system that holds chunks back shows the hold in every round', async () => {
+    const body = chatBody('stream', UPSTREAM_MODEL);
+    const results = await runInterleavedProbe({
+      systems: [
+        { name: 'mock', target: { url: await streamServer(0), headers: {} }, body },
+        { name: 'modelgate', target: { url: await streamServer(8), headers: {} }, body },
+      ],
+      stream: true,
+      rounds: 2,
+      sliceSeconds: 5,
+      warmupRequestsPerSlice: 0,
+      maxRequestsPerSlice: 2,
+    });
+    const [faithful, holding] = results;
+    expect(faithful.failures).toBe(0);
+    expect(holding.failures).toBe(0);
+    for (const round of faithful.rounds) expect(round.chunkDelayP99).toBeGreaterThanOrEqual(0);
+    // Delays are measured from the stamp to arrival, so a chunk written 8 ms after its stamp arrives ≥ 8 ms late.
+    for (const round of holding.rounds) expect(round.chunkDelayP99).toBeGreaterThanOrEqual(8);
   });
 
   it('rotates the order by round', () => {

@@ -9,12 +9,21 @@ describe('makePlan', () => {
     expect(plan).toMatchObject({ steadyStateSeconds: 20, warmupSeconds: 1.5, measureSeconds: 5, loadSampleMs: 1000, reps: 3 });
     expect(plan.steadyStateSecondsOf).toBeUndefined();
     expect(steadyStateSummary(plan)).toBe('20 s of unmeasured load on each system');
+    // The throughput targets come from 9 paired rounds of the three systems they compare.
+    expect(plan.throughputRounds).toMatchObject({ scenario: 'json', concurrency: 16, roundsPerRep: 3, systems: ['passthrough', 'modelgate', 'portkey'] });
+    expect(plan.reps * plan.throughputRounds.roundsPerRep).toBe(9);
+  });
+
+  it('measures whole seconds where autocannon samples once a second', () => {
+    const plan = makePlan('full', {});
+    for (const seconds of [plan.measureSeconds, plan.throughputRounds.measureSeconds]) expect(Number.isInteger(seconds), `${seconds} s`).toBe(true);
   });
 
   it('gives quick runs windows that end on time', () => {
     const plan = makePlan('quick', {});
     const halves = [plan.steadyStateSeconds, ...Object.values(plan.steadyStateSecondsOf ?? {})].map((s) => s / 2);
-    for (const seconds of [plan.warmupSeconds, plan.measureSeconds, ...halves]) {
+    const rounds = [plan.throughputRounds.warmupSeconds, plan.throughputRounds.measureSeconds];
+    for (const seconds of [plan.warmupSeconds, plan.measureSeconds, ...rounds, ...halves]) {
       expect(Math.round(seconds * 1000) % plan.loadSampleMs, `${seconds} s`).toBe(0);
     }
   });

@@ -7,7 +7,7 @@ import { renderSvg } from '../../bench/lib/report-svg.js';
 import { makePlan, type Scenario, type SystemName } from '../../bench/lib/plan.js';
 import type { BenchResults, RunRecord, ProbeRecord } from '../../bench/lib/results.js';
 import { summarizeLeak } from '../../bench/lib/leak-check.js';
-import { cell, pairedAdded } from '../../bench/lib/aggregate.js';
+import { cell, pairedAdded, pairedRatio } from '../../bench/lib/aggregate.js';
 
 describe('cpu profile summary', () => {
   const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
@@ -146,10 +146,73 @@ describe('paired added latency (interleaved probes)', () => {
     expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 2.4, rounds: 3, disturbedLeftOut: 0 });
   });
 
+  it('judges held-back chunks by the paired p99 chunk delay, so a VM stall in one slice does not fail it', () => {
+    const r = results();
+    const stream = (system: SystemName) => r.probes.find((p) => p.system === system && p.scenario === 'stream')!;
+    // Pooled over the repetition, a stall in the gateway's round 2 sets its p99 chunk delay: 6 ms against 0.5.
+    stream('mock').chunkDelay = { p50: 0.1, p99: 0.5, max: 0.9 };
+    stream('modelgate').chunkDelay = { p50: 0.2, p99: 6, max: 9 };
+    stream('mock').rounds = [0.4, 0.5, 0.45, 0.5].map((d) => ({ p50: 20, chunkDelayP99: d }));
+    stream('modelgate').rounds = [0.6, 0.7, 6, 0.65].map((d) => ({ p50: 20, chunkDelayP99: d }));
+    expect(pairedAdded(r, 'modelgate', 'stream', 'chunkDelayP99')).toEqual({ ms: 0.2, rounds: 4, disturbedLeftOut: 0 });
+    const held = () => evaluateTargets(r).find((t) => t.id === 'no-chunk-buffered')!;
+    expect(held().pass).toBe(true);
+    expect(held().measured).toMatch(/^0\.200 ms added p99 chunk delay \(median of 4 paired rounds; medians of repetitions 6\.000 vs 0\.500 ms\)/);
+    // A gateway that held every chunk back for one 1 ms pacing interval fails in every round.
+    stream('modelgate').rounds = [1.5, 1.6, 6, 1.55].map((d) => ({ p50: 20, chunkDelayP99: d }));
+    expect(held().pass).toBe(false);
+  });
+
   it('is absent for probes without rounds, and the targets fall back to the difference of the medians', () => {
     const r = results();
     expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toBeUndefined();
     expect(evaluateTargets(r).find((t) => t.id === 'added-latency-p50')!.measured).toMatch(/^0\.800 ms \(1\.200 vs/);
+  });
+});
+
+describe('paired throughput rounds', () => {
+  /** Round `round`'s runs: req/s of the pass-through, Modelgate and Portkey, and the foreign load of Modelgate's run. */
+  const addRound = (r: BenchResults, round: number, [bare, mg, pk]: number[], mgForeignPct = 5) => {
+    r.throughputRounds ??= [];
+    for (const [system, rps] of [['passthrough', bare], ['modelgate', mg], ['portkey', pk]] as const) {
+      r.throughputRounds.push({ ...run(system, 'json', 16, rps), round, machine: { busyPct: 90, foreignPct: system === 'modelgate' ? mgForeignPct : 5 } });
+    }
+  };
+
+  it('take the median of the rounds\' ratios, leaving disturbed rounds out', () => {
+    const r = results();
+    addRound(r, 1, [3000, 2500, 500]); // 5.0× Portkey, 83% of the pass-through
+    addRound(r, 2, [3000, 900, 520], 40); // a burst on Modelgate's run: disturbed, left out
+    addRound(r, 3, [2800, 2200, 600]); // 3.67×, 79%
+    addRound(r, 4, [3100, 2700, 630]); // 4.29×, 87%
+    expect(pairedRatio(r, 'modelgate', 'portkey')).toEqual({ ratio: 4.29, rounds: 3, disturbedLeftOut: 1 });
+    expect(pairedRatio(r, 'modelgate', 'passthrough')).toEqual({ ratio: 0.83, rounds: 3, disturbedLeftOut: 1 });
+    const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
+    // The grid alone gives 4.10× (2050 vs 500); the paired rounds decide.
+    expect(byId['throughput-vs-portkey'].measured).toBe('4.29× (median of 3 paired rounds, 1 disturbed left out; grid medians 2050 vs 500 req/s)');
+    expect(byId['throughput-vs-passthrough'].measured).toMatch(/^83% \(median of 3 paired rounds/);
+    const md = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
+    expect(md).toContain('## Paired throughput rounds (non-streaming, c=16)');
+    expect(md).toContain('| 2† | 3000 | 900 | 520 | 1.73× | 0.30× | 40.0 |');
+    expect(md).toContain('| 4 | 3100 | 2700 | 630 | 4.29× | 0.87× | 5.0 |');
+  });
+
+  it('fail the target when Modelgate is under 4× Portkey in most rounds, whatever the grid says', () => {
+    const r = results();
+    addRound(r, 1, [3000, 1900, 500]);
+    addRound(r, 2, [3000, 2100, 550]);
+    addRound(r, 3, [3000, 2600, 600]);
+    expect(evaluateTargets(r).find((t) => t.id === 'throughput-vs-portkey')!.pass).toBe(false);
+  });
+
+  it('pair only runs of the same round, and are absent without rounds', () => {
+    const r = results();
+    expect(pairedRatio(r, 'modelgate', 'portkey')).toBeUndefined();
+    expect(renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg')).not.toContain('Paired throughput rounds');
+    addRound(r, 1, [3000, 2500, 500]);
+    r.throughputRounds = r.throughputRounds!.filter((run) => run.system !== 'portkey');
+    expect(pairedRatio(r, 'modelgate', 'portkey')).toBeUndefined();
+    expect(evaluateTargets(r).find((t) => t.id === 'throughput-vs-portkey')!.measured).toMatch(/^4\.10× \(2050 vs 500/);
   });
 });
 
