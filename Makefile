@@ -53,11 +53,11 @@ clean:
 	rm -rf dist .modelgate
 
 ## Gateway overhead side by side with the mock upstream, a bare Koa pass-through and Portkey, on PostgreSQL with
-## real metering; writes bench/results/full.{md,json,svg} (bench/README.md). About 18 minutes.
+## real metering; writes bench/results/full.{md,json,svg} (bench/README.md). About 20 minutes.
 bench: build
 	bash bench/run.sh full
 
-## A ~40 s subset of `make bench` (shorter windows: a smoke check of the targets); writes bench/results/quick.*.
+## A ~50 s subset of `make bench` (shorter windows: a smoke check of the targets); writes bench/results/quick.*.
 bench-quick: build
 	bash bench/run.sh quick
 

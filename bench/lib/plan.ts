@@ -1,5 +1,5 @@
 // What one benchmark run measures and for how long. `full` is `make bench` (~20 min), `quick` is
-// `make bench-quick` (~35 s plus the build): a smoke check of the targets on shorter windows, noisier than full
+// `make bench-quick` (~50 s plus the build): a smoke check of the targets on shorter windows, noisier than full
 // runs. BENCH_* variables shorten runs while developing the benchmark itself.
 
 export type Scenario = 'json' | 'stream' | 'prompt64k';
