@@ -104,7 +104,7 @@ export function probeCell(results: BenchResults, system: SystemName, scenario: S
 
 /**
  * Added latency of `system` over the mock from interleaved probes: per round of every repetition, the system's
- * slice figure (p50, first-chunk p50 or p99 chunk delay) minus the mock's of the same round; the median of those
+ * slice figure (p50, p99, first-chunk p50 or p99 chunk delay) minus the mock's of the same round; the median of those
  * differences. A burst of foreign load
  * that covers a few rounds moves a few differences, not the median; and as with runs, rounds in which either slice
  * was disturbed are left out when undisturbed ones exist. Undefined when the probes carry no rounds (results from
@@ -114,7 +114,7 @@ export function pairedAdded(
   results: BenchResults,
   system: SystemName,
   scenario: Scenario,
-  figure: 'p50' | 'firstChunkP50' | 'chunkDelayP99',
+  figure: 'p50' | 'p99' | 'firstChunkP50' | 'chunkDelayP99',
 ): { ms: number; rounds: number; disturbedLeftOut: number } | undefined {
   // A pair is as disturbed as the more disturbed of its two slices; the rule is the one runs and probes follow.
   const pairs: { difference: number; machine: { foreignPct: number } }[] = [];

@@ -12,6 +12,7 @@ import { round } from './stats.js';
 /** One slice's medians (absent when the slice had no successful request) and the machine's load during it. */
 export interface RoundFigures {
   p50?: number;
+  p99?: number;
   firstChunkP50?: number;
   /** p99 delay of the chunks after the first, from the mock's stamp to arrival (streams only). */
   chunkDelayP99?: number;
@@ -102,7 +103,7 @@ export async function runInterleavedProbe(options: InterleavedProbeOptions): Pro
 function roundFigures(samples: ProbeSample[]): RoundFigures {
   const { latency, firstChunk, chunkDelay } = summarizeProbe(samples, 0);
   return {
-    ...(latency ? { p50: latency.p50 } : {}),
+    ...(latency ? { p50: latency.p50, p99: latency.p99 } : {}),
     ...(firstChunk ? { firstChunkP50: firstChunk.p50 } : {}),
     ...(chunkDelay ? { chunkDelayP99: chunkDelay.p99 } : {}),
   };

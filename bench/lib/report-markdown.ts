@@ -34,7 +34,7 @@ function header(results: BenchResults): string {
       `Added latency at c=1 comes from a sequential probe (one connection per system, sub-millisecond timing)` +
       (p.probe.rounds > 1
         ? `, interleaved: every system in turn, ${p.probe.rounds} slices of ${ms((p.probe.seconds / p.probe.rounds) * 1000, 0)} ms each per repetition, so all sample the same moments; ` +
-          `"paired" added figures are the median, over all rounds, of a system's slice p50 minus the mock's slice p50 of the same round ` +
+          `"paired" added figures are the median, over all rounds, of a system's slice figure (p50, p99, first chunk, chunk delay) minus the mock's of the same round ` +
           `(rounds in which either slice had more than ${DISTURBED_FOREIGN_PCT}% foreign load, marked †, are left out when others exist). `
         : '. ') +
       `Streams in probes are stamped by the mock and paced ${p.paceMs} ms apart. Reproduce with \`make bench${results.mode === 'quick' ? '-quick' : ''}\`.`,
@@ -138,11 +138,11 @@ function probeSection(results: BenchResults): string {
       if (!p) continue;
       rows.push([SCENARIO_LABELS[scenario], SYSTEM_LABELS[s], ms(p.p50, 3), ms(p.p99, 3),
         s === 'mock' ? undefined : signed(difference(p.p50, mock?.p50)), s === 'mock' ? undefined : signed(pairedAdded(results, s, scenario, 'p50')?.ms),
-        s === 'mock' ? undefined : signed(difference(p.p99, mock?.p99)),
+        s === 'mock' ? undefined : signed(difference(p.p99, mock?.p99)), s === 'mock' ? undefined : signed(pairedAdded(results, s, scenario, 'p99')?.ms),
         `${p.requests}${p.failures ? ` ⚠ ${p.failures} failed` : ''}`]);
     }
   }
-  out.push(table(['request', 'system', 'p50', 'p99', 'added p50', 'added p50, paired', 'added p99', 'requests'], rows), '');
+  out.push(table(['request', 'system', 'p50', 'p99', 'added p50', 'added p50, paired', 'added p99', 'added p99, paired', 'requests'], rows), '');
   out.push('## Streaming: time to first content chunk and per-chunk delay (ms)', '');
   out.push('Chunk delay: from the mock writing a stamped chunk to the client reading it, for the first content chunk (which includes the system\'s stream set-up) ' +
     'and for every later chunk (a system that held chunks back would add at least one pacing interval there). Under load: one extra probe connection beside the autocannon connections.', '');
@@ -152,13 +152,14 @@ function probeSection(results: BenchResults): string {
     const p = probeCell(results, s, 'stream');
     return [SYSTEM_LABELS[s as SystemName], ms(p?.firstChunkP50, 3), ms(p?.firstChunkP99, 3), s === 'mock' ? undefined : signed(difference(p?.firstChunkP50, mock?.firstChunkP50)),
       s === 'mock' ? undefined : signed(pairedAdded(results, s, 'stream', 'firstChunkP50')?.ms),
-      ms(p?.firstChunkDelayP50, 3), ms(p?.firstChunkDelayP99, 3), ms(p?.chunkDelayP50, 3), ms(p?.chunkDelayP99, 3), ms(p?.chunkDelayMax, 3),
+      ms(p?.firstChunkDelayP50, 3), ms(p?.firstChunkDelayP99, 3), ms(p?.chunkDelayP50, 3), ms(p?.chunkDelayP99, 3),
+      s === 'mock' ? undefined : signed(pairedAdded(results, s, 'stream', 'chunkDelayP99')?.ms), ms(p?.chunkDelayMax, 3),
       ...loadC.map((c) => {
         const v = cell(results, s, 'stream', c);
         return v?.firstChunkP50 === undefined ? undefined : `${ms(v.firstChunkP50)} / ${ms(v.firstChunkP99)}`;
       })];
   });
-  out.push(table(['system', 'first chunk p50', 'p99', 'added p50', 'added p50, paired', 'first chunk delay p50', 'p99', 'later chunks delay p50', 'p99', 'max', ...loadC.map((c) => `first chunk at c=${c} (p50 / p99)`)], streamRows));
+  out.push(table(['system', 'first chunk p50', 'p99', 'added p50', 'added p50, paired', 'first chunk delay p50', 'p99', 'later chunks delay p50', 'p99', 'added p99, paired', 'max', ...loadC.map((c) => `first chunk at c=${c} (p50 / p99)`)], streamRows));
   return out.join('\n');
 }
 

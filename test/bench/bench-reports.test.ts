@@ -146,6 +146,25 @@ describe('paired added latency (interleaved probes)', () => {
     expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 2.4, rounds: 3, disturbedLeftOut: 0 });
   });
 
+  it('takes the p99 target from paired slice p99s too, so one stalled slice cannot decide it', () => {
+    const r = results();
+    const json = (system: SystemName) => r.probes.find((p) => p.system === system && p.scenario === 'json')!;
+    // Pooled, one stall in the gateway's third slice makes its p99 20 ms against the mock's 1.
+    json('mock').latency = { p50: 0.2, p99: 1, max: 2 };
+    json('modelgate').latency = { p50: 1, p99: 20, max: 25 };
+    json('mock').rounds = [0.9, 1, 1.1, 0.8].map((p99) => ({ p50: 0.2, p99 }));
+    json('modelgate').rounds = [3, 3.4, 20, 2.9].map((p99) => ({ p50: 1, p99 }));
+    expect(pairedAdded(r, 'modelgate', 'json', 'p99')).toEqual({ ms: 2.25, rounds: 4, disturbedLeftOut: 0 });
+    const p99 = () => evaluateTargets(r).find((t) => t.id === 'added-latency-p99')!;
+    expect(p99().pass).toBe(true);
+    expect(p99().measured).toBe('2.250 ms (median of 4 paired rounds; medians of repetitions 20.000 vs 1.000 ms)');
+    const md = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
+    expect(md).toContain('| non-streaming | Modelgate | 1.000 | 20.000 | +0.800 | +0.800 | +19.000 | +2.250 | 100 |');
+    // Slow in every slice fails.
+    json('modelgate').rounds = [7, 7.4, 20, 6.9].map((p99) => ({ p50: 1, p99 }));
+    expect(p99().pass).toBe(false);
+  });
+
   it('judges held-back chunks by the paired p99 chunk delay, so a VM stall in one slice does not fail it', () => {
     const r = results();
     const stream = (system: SystemName) => r.probes.find((p) => p.system === system && p.scenario === 'stream')!;
