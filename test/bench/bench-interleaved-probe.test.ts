@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rotate, runInterleavedProbe } from '../../bench/lib/interleaved-probe.js';
 import { chatBody, UPSTREAM_MODEL } from '../../bench/lib/requests.js';
+import type { SystemName } from '../../bench/lib/plan.js';
 import { CONTENT_WORDS, contentFrame, roleFrame, stamp, tailFrames } from '../../bench/mock-replies.js';
 
 const arrivals: string[] = [];
@@ -50,6 +51,19 @@ async function streamServer(holdMs: number): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+}
+
+/** Two rounds of two recorded requests per system, no warm-up requests. */
+function twoShortRounds(stream: boolean, systems: [SystemName, string][]) {
+  const body = chatBody(stream ? 'stream' : 'json', UPSTREAM_MODEL);
+  return runInterleavedProbe({
+    systems: systems.map(([name, url]) => ({ name, target: { url, headers: {} }, body })),
+    stream,
+    rounds: 2,
+    sliceSeconds: 5,
+    warmupRequestsPerSlice: 0,
+    maxRequestsPerSlice: 2,
+  });
 }
 
 let mockUrl = '';
@@ -117,19 +131,7 @@ describe('interleaved probe', () => {
   });
 
   it('counts failures per system without stopping the others', async () => {
-    const body = chatBody('json', UPSTREAM_MODEL);
-    const results = await runInterleavedProbe({
-      systems: [
-        { name: 'mock', target: { url: mockUrl, headers: {} }, body },
-        { name: 'portkey', target: { url: 'http://127.0.0.1:9/v1/chat/completions', headers: {} }, body },
-      ],
-      stream: false,
-      rounds: 2,
-      sliceSeconds: 5,
-      warmupRequestsPerSlice: 0,
-      maxRequestsPerSlice: 2,
-    });
-    const [mock, unreachable] = results;
+    const [mock, unreachable] = await twoShortRounds(false, [['mock', mockUrl], ['portkey', 'http://127.0.0.1:9/v1/chat/completions']]);
     expect(mock.requests).toBe(4);
     expect(unreachable.requests).toBe(0);
     expect(unreachable.failures).toBe(4);
@@ -139,19 +141,7 @@ describe('interleaved probe', () => {
   });
 
   it('keeps the p99 chunk delay of every stream slice by round: a system that holds chunks back shows the hold in every round', async () => {
-    const body = chatBody('stream', UPSTREAM_MODEL);
-    const results = await runInterleavedProbe({
-      systems: [
-        { name: 'mock', target: { url: await streamServer(0), headers: {} }, body },
-        { name: 'modelgate', target: { url: await streamServer(8), headers: {} }, body },
-      ],
-      stream: true,
-      rounds: 2,
-      sliceSeconds: 5,
-      warmupRequestsPerSlice: 0,
-      maxRequestsPerSlice: 2,
-    });
-    const [faithful, holding] = results;
+    const [faithful, holding] = await twoShortRounds(true, [['mock', await streamServer(0)], ['modelgate', await streamServer(8)]]);
     expect(faithful.failures).toBe(0);
     expect(holding.failures).toBe(0);
     for (const round of faithful.rounds) expect(round.chunkDelayP99).toBeGreaterThanOrEqual(0);
