@@ -105,9 +105,8 @@ export function probeCell(results: BenchResults, system: SystemName, scenario: S
 /**
  * Added latency of `system` over the mock from interleaved probes: per round of every repetition, the system's
  * slice figure (p50, p99, first-chunk p50 or p99 chunk delay) minus the mock's of the same round; the median of those
- * differences. A burst of foreign load
- * that covers a few rounds moves a few differences, not the median; and as with runs, rounds in which either slice
- * was disturbed are left out when undisturbed ones exist. Undefined when the probes carry no rounds (results from
+ * differences. A burst of foreign load that covers a few rounds moves a few differences, not the median; and as
+ * with runs, rounds in which either slice was disturbed are left out when undisturbed ones exist. Undefined when the probes carry no rounds (results from
  * before interleaving): callers fall back to the difference of the medians.
  */
 export function pairedAdded(
