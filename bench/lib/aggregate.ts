@@ -102,57 +102,64 @@ export function probeCell(results: BenchResults, system: SystemName, scenario: S
   };
 }
 
+/** A figure taken round by round against a reference measured in the same round: the median over the rounds. */
+export interface PairedFigure {
+  value: number;
+  rounds: number;
+  disturbedLeftOut: number;
+}
+
+/**
+ * The median of per-round values, leaving out rounds in which either side was disturbed when undisturbed ones exist
+ * (a pair is as disturbed as the more disturbed of its two sides; the rule runs and probes follow). A burst of
+ * foreign load that covers a few rounds moves a few values, not the median.
+ */
+function medianOfRounds(pairs: { value: number; foreignPct: number[] }[], digits: number): PairedFigure | undefined {
+  const judged = pairs.map((p) => ({ value: p.value, machine: { foreignPct: Math.max(...p.foreignPct) } }));
+  const used = preferUndisturbed(judged);
+  const m = median(used.map((p) => p.value));
+  return m === undefined ? undefined : { value: round(m, digits), rounds: used.length, disturbedLeftOut: judged.length - used.length };
+}
+
 /**
  * Added latency of `system` over the mock from interleaved probes: per round of every repetition, the system's
- * slice figure (p50, p99, first-chunk p50 or p99 chunk delay) minus the mock's of the same round; the median of those
- * differences. A burst of foreign load that covers a few rounds moves a few differences, not the median; and as
- * with runs, rounds in which either slice was disturbed are left out when undisturbed ones exist. Undefined when the probes carry no rounds (results from
- * before interleaving): callers fall back to the difference of the medians.
+ * slice figure (p50, p99, first-chunk p50 or p99 chunk delay) minus the mock's of the same round; the median of
+ * those differences (medianOfRounds). Undefined when the probes carry no rounds (results from before
+ * interleaving): callers fall back to the difference of the medians.
  */
 export function pairedAdded(
   results: BenchResults,
   system: SystemName,
   scenario: Scenario,
   figure: 'p50' | 'p99' | 'firstChunkP50' | 'chunkDelayP99',
-): { ms: number; rounds: number; disturbedLeftOut: number } | undefined {
-  // A pair is as disturbed as the more disturbed of its two slices; the rule is the one runs and probes follow.
-  const pairs: { difference: number; machine: { foreignPct: number } }[] = [];
+): PairedFigure | undefined {
+  const pairs: { value: number; foreignPct: number[] }[] = [];
   for (const probe of results.probes) {
     if (probe.system !== system || probe.scenario !== scenario || !probe.rounds) continue;
     const mock = results.probes.find((p) => p.system === 'mock' && p.scenario === scenario && p.rep === probe.rep);
     probe.rounds.forEach((own, k) => {
       const floor = mock?.rounds?.[k];
       if (own?.[figure] === undefined || floor?.[figure] === undefined) return;
-      pairs.push({ difference: own[figure] - floor[figure], machine: { foreignPct: Math.max(own.foreignPct ?? 0, floor.foreignPct ?? 0) } });
+      pairs.push({ value: own[figure] - floor[figure], foreignPct: [own.foreignPct ?? 0, floor.foreignPct ?? 0] });
     });
   }
-  const used = preferUndisturbed(pairs);
-  const m = median(used.map((p) => p.difference));
-  return m === undefined ? undefined : { ms: round(m, 3), rounds: used.length, disturbedLeftOut: pairs.length - used.length };
+  return medianOfRounds(pairs, 3);
 }
 
 /**
- * Modelgate's throughput over a reference system's from the paired rounds: per round, the ratio of the two runs'
- * req/s; the median of those ratios, rounds in which either run was disturbed left out when others exist.
- * Undefined without rounds (results from before them, or a system skipped): callers fall back to the ratio of the
- * grid's medians.
+ * Throughput of `system` over a reference system's from the paired throughput rounds: per round, the ratio of the
+ * two runs' req/s; the median of those ratios (medianOfRounds). Undefined without rounds (results from before
+ * them, or a system skipped): callers fall back to the ratio of the grid's medians.
  */
-export function pairedRatio(
-  results: BenchResults,
-  system: SystemName,
-  reference: SystemName,
-): { ratio: number; rounds: number; disturbedLeftOut: number } | undefined {
+export function pairedRatio(results: BenchResults, system: SystemName, reference: SystemName): PairedFigure | undefined {
   const runs = results.throughputRounds ?? [];
-  const pairs: { ratio: number; machine: { foreignPct: number } }[] = [];
+  const pairs: { value: number; foreignPct: number[] }[] = [];
   for (const own of runs.filter((r) => r.system === system)) {
     const other = runs.find((r) => r.system === reference && r.round === own.round);
     if (!other || other.load.rps === 0) continue;
-    const foreignPct = Math.max(own.machine?.foreignPct ?? 0, other.machine?.foreignPct ?? 0);
-    pairs.push({ ratio: own.load.rps / other.load.rps, machine: { foreignPct } });
+    pairs.push({ value: own.load.rps / other.load.rps, foreignPct: [own.machine?.foreignPct ?? 0, other.machine?.foreignPct ?? 0] });
   }
-  const used = preferUndisturbed(pairs);
-  const m = median(used.map((p) => p.ratio));
-  return m === undefined ? undefined : { ratio: round(m, 2), rounds: used.length, disturbedLeftOut: pairs.length - used.length };
+  return medianOfRounds(pairs, 2);
 }
 
 /** a ÷ b, or undefined when either is missing or b is zero. */

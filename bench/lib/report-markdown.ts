@@ -137,8 +137,8 @@ function probeSection(results: BenchResults): string {
       const p = probeCell(results, s, scenario);
       if (!p) continue;
       rows.push([SCENARIO_LABELS[scenario], SYSTEM_LABELS[s], ms(p.p50, 3), ms(p.p99, 3),
-        s === 'mock' ? undefined : signed(difference(p.p50, mock?.p50)), s === 'mock' ? undefined : signed(pairedAdded(results, s, scenario, 'p50')?.ms),
-        s === 'mock' ? undefined : signed(difference(p.p99, mock?.p99)), s === 'mock' ? undefined : signed(pairedAdded(results, s, scenario, 'p99')?.ms),
+        s === 'mock' ? undefined : signed(difference(p.p50, mock?.p50)), s === 'mock' ? undefined : signed(pairedAdded(results, s, scenario, 'p50')?.value),
+        s === 'mock' ? undefined : signed(difference(p.p99, mock?.p99)), s === 'mock' ? undefined : signed(pairedAdded(results, s, scenario, 'p99')?.value),
         `${p.requests}${p.failures ? ` ⚠ ${p.failures} failed` : ''}`]);
     }
   }
@@ -151,9 +151,9 @@ function probeSection(results: BenchResults): string {
   const streamRows = results.systems.map((s) => {
     const p = probeCell(results, s, 'stream');
     return [SYSTEM_LABELS[s as SystemName], ms(p?.firstChunkP50, 3), ms(p?.firstChunkP99, 3), s === 'mock' ? undefined : signed(difference(p?.firstChunkP50, mock?.firstChunkP50)),
-      s === 'mock' ? undefined : signed(pairedAdded(results, s, 'stream', 'firstChunkP50')?.ms),
+      s === 'mock' ? undefined : signed(pairedAdded(results, s, 'stream', 'firstChunkP50')?.value),
       ms(p?.firstChunkDelayP50, 3), ms(p?.firstChunkDelayP99, 3), ms(p?.chunkDelayP50, 3), ms(p?.chunkDelayP99, 3),
-      s === 'mock' ? undefined : signed(pairedAdded(results, s, 'stream', 'chunkDelayP99')?.ms), ms(p?.chunkDelayMax, 3),
+      s === 'mock' ? undefined : signed(pairedAdded(results, s, 'stream', 'chunkDelayP99')?.value), ms(p?.chunkDelayMax, 3),
       ...loadC.map((c) => {
         const v = cell(results, s, 'stream', c);
         return v?.firstChunkP50 === undefined ? undefined : `${ms(v.firstChunkP50)} / ${ms(v.firstChunkP99)}`;

@@ -121,8 +121,8 @@ describe('paired added latency (interleaved probes)', () => {
     withRounds(r, 'mock', 2, [0.2, 0.2]);
     withRounds(r, 'modelgate', 2, [0.8, 0.85]);
     // Differences: 0.6, 8.9, -4.25, 0.7 (rep 1) and 0.6, 0.65 (rep 2) → median (0.6 + 0.65) / 2.
-    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 0.625, rounds: 6, disturbedLeftOut: 0 });
-    expect(pairedAdded(r, 'modelgate', 'stream', 'firstChunkP50')).toEqual({ ms: 0.625, rounds: 6, disturbedLeftOut: 0 });
+    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ value: 0.625, rounds: 6, disturbedLeftOut: 0 });
+    expect(pairedAdded(r, 'modelgate', 'stream', 'firstChunkP50')).toEqual({ value: 0.625, rounds: 6, disturbedLeftOut: 0 });
     const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
     expect(byId['added-latency-p50'].measured).toMatch(/^0\.625 ms \(median of 6 paired rounds/);
     expect(byId['first-chunk-added-p50'].measured).toMatch(/^0\.625 ms \(median of 6 paired rounds/);
@@ -139,11 +139,11 @@ describe('paired added latency (interleaved probes)', () => {
     json('modelgate').rounds![1].foreignPct = 40;
     json('mock').rounds![2].foreignPct = 30;
     json('mock').rounds![0].foreignPct = 10;
-    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 0.6, rounds: 1, disturbedLeftOut: 2 });
+    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ value: 0.6, rounds: 1, disturbedLeftOut: 2 });
     expect(evaluateTargets(r).find((t) => t.id === 'added-latency-p50')!.measured).toMatch(/^0\.600 ms \(median of 1 paired rounds, 2 disturbed left out;/);
     json('mock').rounds![0].foreignPct = 26;
     // All disturbed: all three count (differences 0.6, 2.9, 2.4).
-    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ ms: 2.4, rounds: 3, disturbedLeftOut: 0 });
+    expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ value: 2.4, rounds: 3, disturbedLeftOut: 0 });
   });
 
   it('takes the p99 target from paired slice p99s too, so one stalled slice cannot decide it', () => {
@@ -154,7 +154,7 @@ describe('paired added latency (interleaved probes)', () => {
     json('modelgate').latency = { p50: 1, p99: 20, max: 25 };
     json('mock').rounds = [0.9, 1, 1.1, 0.8].map((p99) => ({ p50: 0.2, p99 }));
     json('modelgate').rounds = [3, 3.4, 20, 2.9].map((p99) => ({ p50: 1, p99 }));
-    expect(pairedAdded(r, 'modelgate', 'json', 'p99')).toEqual({ ms: 2.25, rounds: 4, disturbedLeftOut: 0 });
+    expect(pairedAdded(r, 'modelgate', 'json', 'p99')).toEqual({ value: 2.25, rounds: 4, disturbedLeftOut: 0 });
     const p99 = () => evaluateTargets(r).find((t) => t.id === 'added-latency-p99')!;
     expect(p99().pass).toBe(true);
     expect(p99().measured).toBe('2.250 ms (median of 4 paired rounds; medians of repetitions 20.000 vs 1.000 ms)');
@@ -173,7 +173,7 @@ describe('paired added latency (interleaved probes)', () => {
     stream('modelgate').chunkDelay = { p50: 0.2, p99: 6, max: 9 };
     stream('mock').rounds = [0.4, 0.5, 0.45, 0.5].map((d) => ({ p50: 20, chunkDelayP99: d }));
     stream('modelgate').rounds = [0.6, 0.7, 6, 0.65].map((d) => ({ p50: 20, chunkDelayP99: d }));
-    expect(pairedAdded(r, 'modelgate', 'stream', 'chunkDelayP99')).toEqual({ ms: 0.2, rounds: 4, disturbedLeftOut: 0 });
+    expect(pairedAdded(r, 'modelgate', 'stream', 'chunkDelayP99')).toEqual({ value: 0.2, rounds: 4, disturbedLeftOut: 0 });
     const held = () => evaluateTargets(r).find((t) => t.id === 'no-chunk-buffered')!;
     expect(held().pass).toBe(true);
     expect(held().measured).toMatch(/^0\.200 ms added p99 chunk delay \(median of 4 paired rounds; medians of repetitions 6\.000 vs 0\.500 ms\)/);
@@ -204,8 +204,8 @@ describe('paired throughput rounds', () => {
     addRound(r, 2, [3000, 900, 520], 40); // a burst on Modelgate's run: disturbed, left out
     addRound(r, 3, [2800, 2200, 600]); // 3.67×, 79%
     addRound(r, 4, [3100, 2700, 630]); // 4.29×, 87%
-    expect(pairedRatio(r, 'modelgate', 'portkey')).toEqual({ ratio: 4.29, rounds: 3, disturbedLeftOut: 1 });
-    expect(pairedRatio(r, 'modelgate', 'passthrough')).toEqual({ ratio: 0.83, rounds: 3, disturbedLeftOut: 1 });
+    expect(pairedRatio(r, 'modelgate', 'portkey')).toEqual({ value: 4.29, rounds: 3, disturbedLeftOut: 1 });
+    expect(pairedRatio(r, 'modelgate', 'passthrough')).toEqual({ value: 0.83, rounds: 3, disturbedLeftOut: 1 });
     const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
     // The grid alone gives 4.10× (2050 vs 500); the paired rounds decide.
     expect(byId['throughput-vs-portkey'].measured).toBe('4.29× (median of 3 paired rounds, 1 disturbed left out; grid medians 2050 vs 500 req/s)');
