@@ -1,7 +1,7 @@
 // Credit admission without a database round trip per request. This process leases a slice of a user's unreserved
 // balance (a durable hold in credit_accounts.reserved_nanos, recorded in credit_leases) and reserves each request's
 // upper bound against that slice in memory. Settlement pays the real cost out of the lease (the settle_generations
-// function, migration 0005) and the rest of the request's hold returns to the slice for the next request. The
+// function, migrations 0005 and 0006) and the rest of the request's hold returns to the slice for the next request. The
 // lease grows when requests need more, shrinks back to the account when the user goes idle, is renewed by a
 // heartbeat, and is reclaimed by any other process when this one dies. No overdraft: the database only grants a
 // lease out of the unreserved balance, and this process never reserves more than its lease in memory.

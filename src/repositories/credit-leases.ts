@@ -5,7 +5,7 @@ import { inTransaction } from '../db/in-transaction.js';
 import { lockCreditAccounts } from './credits.js';
 
 // A lease is part of its user's credit_accounts.reserved_nanos; every function here moves both together.
-// Lock order everywhere (here and in the settle_generations function, migration 0005): credit_accounts rows (by user id), then credit_leases rows.
+// Lock order everywhere (here and in the settle_generations function, migrations 0005 and 0006): credit_accounts rows (by user id), then credit_leases rows.
 
 export type ExtendLeaseResult = { ok: true; grantedNanos: bigint } | { ok: false; availableNanos: bigint };
 

@@ -17,7 +17,7 @@ export type GenerationSettlement =
 
 /**
  * Writes the records and settles those new to the table, atomically, in one statement (the `settle_generations`
- * function of migration 0005, which holds the debit rule and the lock order): a credits request's debit and
+ * function of migrations 0005 and 0006, which hold the debit rule and the lock order): a credits request's debit and
  * ledger row, its hold released or its cost paid out of its lease; a pass request's quota reservation turned into
  * its reference cost. A record already written is skipped with its settlement. Returns how many records were new.
  */

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { settleGenerations, type Settlement } from '../../src/billing/accounting.js';
 import { getCreditAccount, grantCredits, listLedger, reserveCredits } from '../../src/repositories/credits.js';
+import { reservePassUsage } from '../../src/repositories/pass-usage.js';
 import { creditsGenerationRecord } from '../helpers/generation-records.js';
 import { describeEachDatabase, insertTestUser } from '../helpers/databases.js';
 
@@ -76,6 +77,31 @@ describeEachDatabase('batched settlement', ({ db }) => {
     ]);
     expect(await settleGenerations(db(), [settlement])).toBe(0);
     expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 880n, reservedNanos: 0n });
+  });
+
+  it('settles credits, pass and free records of several users in one batch, each as if alone', async () => {
+    const [payer, other, subscriber] = await Promise.all([0, 1, 2].map(async () => (await insertTestUser(db())).id));
+    for (const userId of [payer, other]) {
+      await grantCredits(db(), { userId, amountNanos: 1000n });
+      expect((await reserveCredits(db(), { userId, amountNanos: 200n })).ok).toBe(true);
+    }
+    const at = new Date();
+    const [usedPass, unusedPass] = await Promise.all([reservePassUsage(db(), { userId: subscriber, amountNanos: 500n, at }), reservePassUsage(db(), { userId: subscriber, amountNanos: 500n, at })]);
+    const passRecord = (referenceCost: bigint) => ({ ...creditsGenerationRecord(subscriber, 0n), access_mode: 'pass' as const, reference_cost_nanos: referenceCost });
+    const used = passRecord(70n);
+    const batch: Settlement[] = [
+      { admission: { mode: 'pass', userId: subscriber, reservedNanos: 500n, passUsageId: usedPass }, record: used },
+      { admission: { mode: 'credits', userId: other, reservedNanos: 200n }, record: creditsGenerationRecord(other, 150n) },
+      { admission: { mode: 'free', userId: payer, reservedNanos: 0n }, record: { ...creditsGenerationRecord(payer, 0n), access_mode: 'free' } },
+      { admission: { mode: 'pass', userId: subscriber, reservedNanos: 500n, passUsageId: unusedPass }, record: passRecord(0n) },
+      { admission: { mode: 'credits', userId: payer, reservedNanos: 200n }, record: creditsGenerationRecord(payer, 40n) },
+    ];
+    expect(await settleGenerations(db(), batch)).toBe(5);
+    expect(await getCreditAccount(db(), payer)).toMatchObject({ balanceNanos: 960n, reservedNanos: 0n, totalUsedNanos: 40n });
+    expect(await getCreditAccount(db(), other)).toMatchObject({ balanceNanos: 850n, reservedNanos: 0n, totalUsedNanos: 150n });
+    const passRows = await db().selectFrom('pass_usage').select(['id', 'status', 'generation_id', 'reference_cost_nanos']).where('user_id', '=', subscriber).execute();
+    expect(passRows).toEqual([{ id: usedPass, status: 'settled', generation_id: used.id, reference_cost_nanos: 70n }]);
+    expect(await db().selectFrom('generations').select((eb) => eb.fn.countAll<bigint>().as('n')).where('id', 'in', batch.map((s) => s.record.id)).executeTakeFirst()).toEqual({ n: 5n });
   });
 
   it('writes every column of a record as given', async () => {
