@@ -24,7 +24,7 @@ export type GenerationSettlement =
 export async function settleGenerationBatch(db: DbOrTrx, items: readonly GenerationSettlement[]): Promise<number> {
   if (items.length === 0) return 0;
   const batch = JSON.stringify(items.map(settlementRow));
-  const result = await sql<{ fresh: number }>`select settle_generations(${batch}::jsonb) as fresh`.execute(db);
+  const result = await sql<{ fresh: number }>`select settle_generations(${batch}::json) as fresh`.execute(db);
   return Number(result.rows[0]?.fresh ?? 0);
 }
 
