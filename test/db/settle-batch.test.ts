@@ -2,6 +2,7 @@
 // then settled in random batches, some twice. Whatever the split: no overdraft, every reservation returned,
 // one debit per generation, and the ledger equals the recorded costs.
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { settleGenerations, type Settlement } from '../../src/billing/accounting.js';
 import { getCreditAccount, grantCredits, listLedger, reserveCredits } from '../../src/repositories/credits.js';
@@ -102,6 +103,17 @@ describeEachDatabase('batched settlement', ({ db }) => {
     const passRows = await db().selectFrom('pass_usage').select(['id', 'status', 'generation_id', 'reference_cost_nanos']).where('user_id', '=', subscriber).execute();
     expect(passRows).toEqual([{ id: usedPass, status: 'settled', generation_id: used.id, reference_cost_nanos: 70n }]);
     expect(await db().selectFrom('generations').select((eb) => eb.fn.countAll<bigint>().as('n')).where('id', 'in', batch.map((s) => s.record.id)).executeTakeFirst()).toEqual({ n: 5n });
+  });
+
+  it("still settles through the previous release's jsonb signature (processes not yet upgraded)", async () => {
+    const userId = (await insertTestUser(db())).id;
+    await grantCredits(db(), { userId, amountNanos: 1000n });
+    expect((await reserveCredits(db(), { userId, amountNanos: 300n })).ok).toBe(true);
+    const { cost_nanos: cost, ...record } = creditsGenerationRecord(userId, 120n);
+    const batch = JSON.stringify([{ ...record, cost_nanos: String(cost), settle: 'credits', reserved_nanos: '300' }]);
+    const { rows } = await sql<{ fresh: number }>`select settle_generations(${batch}::jsonb) as fresh`.execute(db());
+    expect(rows).toEqual([{ fresh: 1 }]);
+    expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 880n, reservedNanos: 0n, totalUsedNanos: 120n });
   });
 
   it('writes every column of a record as given', async () => {

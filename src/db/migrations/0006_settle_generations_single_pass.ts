@@ -12,15 +12,21 @@ import * as previous from './0005_settle_generations.js';
 // then batch position; the loops and statements read that array; the pass statements run only when the batch holds
 // pass records.
 //
-// The batch now arrives as `json`, not `jsonb` (so the function is a new overload; 0005's is dropped). Building a
-// jsonb value sorts every object's keys, and reading a record's columns back out of it searches each key:
-// on a batch of 135 records (a batch at c=16 in the benchmark) parsing and reading took 3.6 ms as jsonb and 2.0 ms
-// as json, whose reader takes the text in one pass. Together, PostgreSQL's CPU per request under load went from
-// ~0.09 to ~0.08 ms for the rewrite and less again for json (dev harness, c=16 non-streaming, alternated rounds).
+// The batch now arrives as `json`, not `jsonb`, so the function is a new overload. Building a jsonb value sorts
+// every object's keys, and reading a record's columns back out of it searches each key: on a batch of 135 records
+// (a batch at c=16 in the benchmark) parsing and reading took 3.6 ms as jsonb and 2.0 ms as json, whose reader
+// takes the text in one pass. PostgreSQL's CPU per request under load went from ~0.09 to ~0.08 ms with the rewrite
+// and to ~0.07 ms with json (dev harness, c=16 non-streaming, alternated rounds). 0005's jsonb signature stays, as
+// a call of the new function: processes still running the previous release during a rolling upgrade call it, and
+// their settlements must not fail.
 const SETTLEMENT_ITEM = sql`
 create type settlement_item as (
   n bigint, id text, user_id text, settle text, reserved_nanos bigint, cost_nanos bigint, lease_holder text,
   pass_usage_id bigint, reference_cost_nanos bigint)`;
+
+const SETTLE_GENERATIONS_JSONB = sql`
+create or replace function settle_generations(batch jsonb) returns integer
+language sql as $fn$ select settle_generations(batch::json) $fn$`;
 
 const SETTLE_GENERATIONS = sql`
 create function settle_generations(batch json) returns integer
@@ -149,8 +155,8 @@ $fn$`;
 
 export async function up(db: Kysely<any>): Promise<void> {
   await SETTLEMENT_ITEM.execute(db);
-  await sql`drop function settle_generations(jsonb)`.execute(db);
   await SETTLE_GENERATIONS.execute(db);
+  await SETTLE_GENERATIONS_JSONB.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
