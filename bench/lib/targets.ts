@@ -1,14 +1,14 @@
 // The issue's targets, checked against what this run measured (never asserted): each gets the measured
 // figure and pass/fail, or null when this run did not measure it.
 import type { BenchResults, TargetResult } from './results.js';
-import { cell, difference, pairedAdded, pairedRatio, probeCell, ratio } from './aggregate.js';
+import { cell, difference, pairedAdded, pairedRatio, probeCell, ratio, type PairedFigure } from './aggregate.js';
 
 function fmt(value: number | undefined, unit = '', digits = 2): string {
   return value === undefined ? 'not measured' : `${value.toFixed(digits)}${unit}`;
 }
 
 /** How a paired figure was formed, before the unpaired medians (named by `beside`) it is shown with. */
-function pairedNote(paired: { rounds: number; disturbedLeftOut: number } | undefined, beside = 'medians of repetitions'): string {
+function pairedNote(paired: PairedFigure | undefined, beside = 'medians of repetitions'): string {
   if (!paired) return '';
   const leftOut = paired.disturbedLeftOut > 0 ? `, ${paired.disturbedLeftOut} disturbed left out` : '';
   return `median of ${paired.rounds} paired rounds${leftOut}; ${beside} `;
