@@ -7,7 +7,7 @@ import type { Db, DbOrTrx } from '../db/database.js';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { AccessMode, CatalogEntry } from '../catalog/types.js';
 import type { Principal } from '../auth/principal.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { releaseCredits, reserveCredits } from '../repositories/credits.js';
 import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
 import { maxCostNanos } from './pricing.js';

@@ -12,7 +12,7 @@
 // abovePromptTokens; the threshold itself stays on the lower tier) prices the whole request.
 // Rounding: the sum is computed exactly in (nano-dollars × 1e6) and divided by 1e6 once, at the
 // end, rounding half up — so splitting a request into parts never accumulates rounding drift.
-import type { NormalizedUsage } from '../providers/adapter.js';
+import type { NormalizedUsage } from '../core/generation.js';
 import type { CatalogEntry, ModelPricing, PriceSet } from '../catalog/types.js';
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000n;

@@ -1,7 +1,7 @@
 // Catalog entry → the /models wire shape. Prices follow OpenRouter's convention: decimal strings of
 // USD per single token, without exponent ("0.0000025"), so clients that already parse OpenRouter's
 // list read ours unchanged. Tiered models show their base (shortest-prompt) prices, as OpenRouter does.
-import type { Model } from '../chat/types.js';
+import type { Model } from '../core/chat-types.js';
 import { formatScaledDecimal } from '../billing/money.js';
 import type { CatalogEntry } from './types.js';
 

@@ -1,6 +1,6 @@
 // AdapterCompletion → the spec's non-streamed Completion object.
-import type { AdapterCompletion } from '../providers/adapter.js';
-import type { AssistantResponseMessage, ChatCompletion, Usage } from './types.js';
+import type { AdapterCompletion } from '../core/generation.js';
+import type { AssistantResponseMessage, ChatCompletion, Usage } from '../core/chat-types.js';
 
 export interface CompletionIdentity {
   id: string;

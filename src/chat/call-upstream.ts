@@ -2,8 +2,8 @@
 // spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503).
 import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../providers/adapter.js';
 import { UpstreamTransportError, type CallSignal, type HttpClient, type UpstreamResponse } from '../providers/http-client.js';
-import { GatewayError } from '../http/gateway-error.js';
-import type { ChatCompletionRequest } from './types.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { ChatCompletionRequest } from '../core/chat-types.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 

@@ -7,7 +7,7 @@ import type { Admission } from '../billing/accounting.js';
 import { costNanos } from '../billing/pricing.js';
 import type { AdapterContext } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { abortOnDisconnect } from '../http/abort-on-disconnect.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
 import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
@@ -21,7 +21,7 @@ import { streamCompletion } from './stream-completion.js';
 import { toWireUsage } from './wire-usage.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
 import { limitsFor } from '../limits/admit-rate.js';
-import type { ChatCompletionRequest, Usage } from './types.js';
+import type { ChatCompletionRequest, Usage } from '../core/chat-types.js';
 
 export interface ChatRunInput {
   principal: Principal;

@@ -1,7 +1,7 @@
 // A cheap, deliberately generous token estimate used before the upstream reports real counts: for context-window
 // checks, credit reservations and usage of requests cut off before any usage arrived. ~4 characters a token is
 // the usual rule for English text with BPE tokenizers; images count a flat amount.
-import type { ChatCompletionRequest } from './types.js';
+import type { ChatCompletionRequest } from '../core/chat-types.js';
 
 const CHARS_PER_TOKEN = 4;
 const MESSAGE_OVERHEAD_TOKENS = 4;

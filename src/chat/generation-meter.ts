@@ -1,5 +1,5 @@
 // What one request did, gathered while it runs and turned into its generation record once, at settlement.
-import type { FinishReason, NormalizedUsage, StreamEvent } from '../providers/adapter.js';
+import type { FinishReason, NormalizedUsage, StreamEvent } from '../core/generation.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
 import { RandomBytePool } from './random-byte-pool.js';
 

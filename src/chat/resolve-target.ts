@@ -4,7 +4,7 @@ import type { CatalogEntry } from '../catalog/types.js';
 import type { AdapterModel, ProviderAdapter, ProviderConfig } from '../providers/adapter.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { providerEnvPrefix } from '../providers/registry.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 export interface Target {
   entry: CatalogEntry;

@@ -1,13 +1,14 @@
 // Steps 6 and 8 for streams: vendor SSE → translator → gateway chunks → client SSE.
 // role chunk … content/reasoning/tool-call deltas … one finish (or error) chunk carrying usage … [DONE].
 import type { Context } from 'koa';
-import type { StreamErrorCode, StreamEvent, StreamTranslator } from '../providers/adapter.js';
+import type { StreamTranslator } from '../providers/adapter.js';
+import type { StreamErrorCode, StreamEvent } from '../core/generation.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import { readSseBatches } from '../providers/sse/parse-sse.js';
 import { SseWriter } from '../http/sse-writer.js';
 import type { ChunkFactory } from './chunk-factory.js';
 import type { GenerationMeter } from './generation-meter.js';
-import type { Usage } from './types.js';
+import type { Usage } from '../core/chat-types.js';
 
 export interface StreamCompletionOptions {
   ctx: Context;

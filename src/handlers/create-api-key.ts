@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { toWireApiKey } from './wire-api-key.js';
 
 export function createApiKey(deps: Deps): Handler {

@@ -1,7 +1,7 @@
 // POST /chat/completions — the eight steps of ARCHITECTURE.md, in order; each lives in its own module.
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
-import type { ChatCompletionRequest } from '../chat/types.js';
+import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { principalOf } from '../http/authenticate.js';
 import { resolveTarget } from '../chat/resolve-target.js';
 import { checkRequest } from '../chat/check-request.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { findApiKeyForUser } from '../repositories/api-keys.js';
 import { sumUsageForKey } from '../repositories/generations.js';
 import { getCreditAccount } from '../repositories/credits.js';

@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { passUsageReport, toWirePassUsage } from '../pass/usage-report.js';
 
 export function getPassUsage(deps: Deps): Handler {

@@ -9,7 +9,7 @@ import type { LastUsedTracker } from '../auth/last-used.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import { findActiveApiKeyByHash } from '../repositories/api-keys.js';
 import { findActiveAccountTokenByHash } from '../repositories/account-tokens.js';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

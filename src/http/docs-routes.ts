@@ -8,7 +8,7 @@ import { readGeneratedFile, readScalarBundle } from '../docs/asset-files.js';
 import { renderDocsInit, renderDocsPage } from '../docs/docs-page.js';
 import { createAsset, sendAsset, type StaticAsset } from '../docs/static-asset.js';
 import { API_ROOT } from './openapi-router.js';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 export const DOCS_PATH = '/docs';
 export const OPENAPI_JSON_PATH = `${API_ROOT}/openapi.json`;

@@ -2,7 +2,7 @@
 // 500 with a generic message and the cause in the log.
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger.js';
-import { GatewayError, errorBody } from './gateway-error.js';
+import { GatewayError, errorBody } from '../core/gateway-error.js';
 
 export function errorEnvelope(logger: Logger): Middleware {
   return async (ctx, next) => {

@@ -4,7 +4,7 @@ import type { Context as KoaContext, Middleware } from 'koa';
 import { OpenAPIBackend, type Context as ApiContext, type Document, type Request } from 'openapi-backend';
 import addFormats from 'ajv-formats';
 import definition from '../../generated/openapi.json' with { type: 'json' };
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { describeValidationErrors } from './validation-errors.js';
 import { headerPicker, memoizeOpenApiBackend } from './openapi-backend-memo.js';
 import type { BodyState } from './read-json-body.js';

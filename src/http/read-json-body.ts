@@ -2,7 +2,7 @@
 // with bad credentials is answered 401 before its body is judged (see openapi-router.ts).
 import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY = Buffer.alloc(0);

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { Principal } from '../auth/principal.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { Config } from '../config.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import type { FreeRequestCounter } from './free-requests.js';
 import type { RateLimiter, RateLimits } from './rate-limiter.js';
 

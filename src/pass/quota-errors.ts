@@ -2,7 +2,7 @@
 // used up (Retry-After = when the blocking windows have room again), 400 when one request is larger
 // than a whole window (waiting would never help).
 import { nanosToUsd } from '../billing/money.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import type { QuotaRefusal } from './quota-decision.js';
 import { secondsUntil, type PassWindow } from './windows.js';
 

@@ -1,6 +1,7 @@
 // The one interface every provider adapter implements. Adapters are pure: they build a vendor HTTP
 // request description and translate vendor payloads back; the transport (http-client.ts) does the I/O.
-import type { ChatCompletionRequest, ChunkDelta, ReasoningDetail, ToolCall } from '../chat/types.js';
+import type { ChatCompletionRequest } from '../core/chat-types.js';
+import type { AdapterCompletion, StreamErrorCode, StreamEvent } from '../core/generation.js';
 
 /** Where and how to reach one vendor; built from <PROVIDER>_API_KEY / <PROVIDER>_BASE_URL. */
 export interface ProviderConfig {
@@ -43,41 +44,6 @@ export interface UpstreamRequest {
   /** Serialized JSON body. */
   body: string;
 }
-
-/** Token counts as the gateway accounts them (prompt includes cached reads and cache writes;
- *  completion includes reasoning). */
-export interface NormalizedUsage {
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  cacheWriteTokens: number;
-  reasoningTokens: number;
-}
-
-export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
-
-/** Mid-stream and choice-level error codes of the spec. */
-export type StreamErrorCode = 'context_length_exceeded' | 'content_filter' | 'rate_limit' | 'server_error';
-
-/** A full (non-streamed) reply, normalized. */
-export interface AdapterCompletion {
-  upstreamId?: string;
-  content: string | null;
-  reasoning?: string;
-  reasoningDetails?: ReasoningDetail[];
-  toolCalls?: ToolCall[];
-  refusal?: string;
-  finishReason: FinishReason;
-  usage?: NormalizedUsage;
-}
-
-/** What a stream translator emits; the gateway turns these into ChatCompletionChunks. */
-export type StreamEvent =
-  | { type: 'upstream-id'; id: string }
-  | { type: 'delta'; delta: Omit<ChunkDelta, 'role'> }
-  | { type: 'finish'; finishReason: FinishReason }
-  | { type: 'usage'; usage: NormalizedUsage }
-  | { type: 'error'; code: StreamErrorCode; message: string };
 
 /** One Server-Sent Event as parsed from the upstream byte stream. */
 export interface SseEvent {

@@ -8,7 +8,7 @@ import { passUsageReport, toWirePassUsage } from '../../src/pass/usage-report.js
 import { releaseAdmission, settleGeneration, type Admission } from '../../src/billing/accounting.js';
 import { insertSubscription, revokeSubscriptions } from '../../src/repositories/subscriptions.js';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
-import { GatewayError } from '../../src/http/gateway-error.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
 
 const at = (iso: string) => new Date(iso);

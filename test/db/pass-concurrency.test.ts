@@ -10,7 +10,7 @@ import { insertSubscription } from '../../src/repositories/subscriptions.js';
 import { sumPassWindows } from '../../src/repositories/pass-usage.js';
 import { STALE_RESERVATION_MS } from '../../src/pass/plan.js';
 import { windowStarts } from '../../src/pass/windows.js';
-import { GatewayError } from '../../src/http/gateway-error.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
 
 interface Operation {

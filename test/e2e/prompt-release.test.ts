@@ -5,7 +5,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
-import type { ChatCompletionRequest } from '../../src/chat/types.js';
+import type { ChatCompletionRequest } from '../../src/core/chat-types.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;

@@ -1,7 +1,8 @@
 // Test helpers: load recorded vendor fixtures and replay them through the SSE parser and a translator.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AdapterContext, ProviderConfig, StreamEvent, StreamTranslator } from '../../src/providers/adapter.js';
+import type { AdapterContext, ProviderConfig, StreamTranslator } from '../../src/providers/adapter.js';
+import type { StreamEvent } from '../../src/core/generation.js';
 import { createSseParser } from '../../src/providers/sse/parse-sse.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));

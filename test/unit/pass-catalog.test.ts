@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { loadProviderConfigs, ProviderConfigError } from '../../src/providers/registry.js';
 import { resolveTarget } from '../../src/chat/resolve-target.js';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
-import type { NormalizedUsage } from '../../src/providers/adapter.js';
+import type { NormalizedUsage } from '../../src/core/generation.js';
 
 const catalog = loadCatalog({});
 const passModels = catalog.list().filter((m) => m.accessMode === 'pass');

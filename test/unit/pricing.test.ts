@@ -6,7 +6,7 @@ import { costNanos, costNanosFor, maxCostNanos, selectPriceSet } from '../../src
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
 import { parseCatalog } from '../../src/catalog/parse-catalog.js';
 import type { CatalogEntry } from '../../src/catalog/types.js';
-import type { NormalizedUsage } from '../../src/providers/adapter.js';
+import type { NormalizedUsage } from '../../src/core/generation.js';
 
 const catalog = loadCatalog({});
 const entry = (id: string): CatalogEntry => catalog.get(id)!;

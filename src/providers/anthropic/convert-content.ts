@@ -1,6 +1,6 @@
 // Gateway content parts → Anthropic content blocks. Anthropic rejects text blocks that are empty or only
 // whitespace, so such text is dropped here rather than sent; images become base64 or URL image sources.
-import type { ContentPart } from '../../chat/types.js';
+import type { ContentPart } from '../../core/chat-types.js';
 import { invalidRequest } from './invalid-request.js';
 import type { AnthropicImageBlock, AnthropicImageMediaType, AnthropicTextBlock } from './wire-types.js';
 

@@ -5,7 +5,7 @@
 // - consecutive turns of the same role are merged into one, as Anthropic's turn model requires;
 // - an assistant turn replays its reasoning blocks first, then its text, then its tool calls, which is
 //   the order Claude produced them in (thinking always precedes the text and tool_use it led to).
-import type { ChatMessage, ToolCall } from '../../chat/types.js';
+import type { ChatMessage, ToolCall } from '../../core/chat-types.js';
 import { isRecord } from '../payload-readers.js';
 import { hasText, joinText, textBlocks, userBlocks } from './convert-content.js';
 import { invalidRequest } from './invalid-request.js';

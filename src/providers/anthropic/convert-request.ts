@@ -1,7 +1,7 @@
 // Gateway ChatCompletionRequest → one POST /v1/messages. Only fields Anthropic accepts are written; the
 // credential is the operator's key from ProviderConfig, never anything the client sent.
 // Dropped on purpose (no Anthropic equivalent): seed, presence/frequency_penalty, response_format, logit_bias.
-import type { ChatCompletionRequest } from '../../chat/types.js';
+import type { ChatCompletionRequest } from '../../core/chat-types.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
 import { convertMessages } from './convert-messages.js';
 import { convertTools } from './convert-tools.js';

@@ -1,8 +1,8 @@
 // A non-streamed Anthropic Message → AdapterCompletion. The body is untrusted: anything that cannot be
 // a Message raises UpstreamPayloadError (the pipeline answers 502). Block types the gateway format cannot
 // carry (server tool results, citations' extras) are skipped; the reply's text and tool calls still count.
-import type { ReasoningDetail, ToolCall } from '../../chat/types.js';
-import type { AdapterCompletion } from '../adapter.js';
+import type { ReasoningDetail, ToolCall } from '../../core/chat-types.js';
+import type { AdapterCompletion } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { normalizeUsage, readUsage } from './convert-usage.js';

@@ -1,5 +1,5 @@
 // Gateway tools / tool_choice / parallel_tool_calls → Anthropic `tools` and `tool_choice`.
-import type { ChatCompletionRequest, ToolDefinition } from '../../chat/types.js';
+import type { ChatCompletionRequest, ToolDefinition } from '../../core/chat-types.js';
 import type { AnthropicTool, AnthropicToolChoice } from './wire-types.js';
 
 export interface ConvertedTools {

@@ -1,7 +1,7 @@
 // Anthropic usage → NormalizedUsage. Anthropic's input_tokens counts only the uncached part of the
 // prompt; cache reads and cache writes are reported beside it, so the gateway's promptTokens is the sum.
 // Thinking tokens are billed inside output_tokens and not reported separately, so reasoningTokens is 0.
-import type { NormalizedUsage } from '../adapter.js';
+import type { NormalizedUsage } from '../../core/generation.js';
 import { readCount, readRecord } from '../payload-readers.js';
 
 export interface UsageCounts {

@@ -1,7 +1,8 @@
 // Anthropic HTTP errors and in-stream error events → the gateway's error table, with the same rules as
 // the OpenAI-compatible adapter: the client learns what it can fix (400, 404, 429) and nothing about the
 // gateway's own Anthropic account, whose failures (key, billing, spend limits) become 502.
-import type { StreamErrorCode, UpstreamErrorInfo } from '../adapter.js';
+import type { UpstreamErrorInfo } from '../adapter.js';
+import type { StreamErrorCode } from '../../core/generation.js';
 import { parseRetryAfter } from '../parse-retry-after.js';
 import { readAnthropicError, redactMessage, STATUS_OF_TYPE, type AnthropicError } from './read-error.js';
 

@@ -1,5 +1,5 @@
 // Anthropic stop_reason → the gateway's finish reasons.
-import type { FinishReason } from '../adapter.js';
+import type { FinishReason } from '../../core/generation.js';
 
 const KNOWN: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',

@@ -1,6 +1,6 @@
 // `max_tokens` (required by Anthropic) and the extended-thinking budget, decided together because the
 // budget must be at least 1024 and strictly below max_tokens.
-import type { ChatCompletionRequest, ReasoningConfig } from '../../chat/types.js';
+import type { ChatCompletionRequest, ReasoningConfig } from '../../core/chat-types.js';
 import type { AnthropicThinking } from './wire-types.js';
 
 /** Output cap sent when the client sets none: enough for a long answer, without reserving a model's

@@ -1,7 +1,7 @@
 // Anthropic thinking blocks ⇄ the gateway's reasoning_details. Claude verifies the signature of every
 // thinking block it gets back, so blocks travel byte for byte: the text and signature (or the redacted
 // data) are copied, never trimmed, re-encoded or merged.
-import type { ReasoningDetail } from '../../chat/types.js';
+import type { ReasoningDetail } from '../../core/chat-types.js';
 import { REASONING_FORMAT, type AnthropicReasoningBlock } from './wire-types.js';
 
 /** A thinking block of a reply → `reasoning.text` with its signature. */

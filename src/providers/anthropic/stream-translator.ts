@@ -4,8 +4,9 @@
 // tool_calls deltas (id and name first, then the partial JSON as argument fragments).
 // Anthropic's versioning policy says new event and delta types may appear and must be tolerated, so
 // unknown ones are skipped; events that break the protocol become one `server_error` and end the stream.
-import type { ChunkDelta } from '../../chat/types.js';
-import type { SseEvent, StreamEvent, StreamTranslator } from '../adapter.js';
+import type { ChunkDelta } from '../../core/chat-types.js';
+import type { SseEvent, StreamTranslator } from '../adapter.js';
+import type { StreamEvent } from '../../core/generation.js';
 import { isRecord, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { mergeUsage, normalizeUsage, readUsage, type UsageCounts } from './convert-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';

@@ -1,8 +1,8 @@
 // Gateway user content → Gemini parts: text, inline images (`data:` URLs → inlineData) and image URLs
 // (http(s) → fileData, which the Gemini API fetches itself). Empty text is left out: Gemini answers 400
 // ("empty text parameter") to a part with no text.
-import type { ContentPart } from '../../chat/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import type { ContentPart } from '../../core/chat-types.js';
+import { GatewayError } from '../../core/gateway-error.js';
 
 export type GeminiPart = Record<string, unknown>;
 

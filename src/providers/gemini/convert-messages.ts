@@ -2,8 +2,8 @@
 // function responses) and `model` (text, thoughts and function calls), and wants them alternating, so
 // consecutive turns of one role are merged into one content: parallel tool results travel together, as the
 // function-calling guide requires. System and developer messages become the system instruction.
-import type { ChatMessage, ToolCall } from '../../chat/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import type { ChatMessage, ToolCall } from '../../core/chat-types.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { convertUserContent, joinText, type GeminiPart } from './convert-content.js';
 import { planSignatures, SKIP_SIGNATURE_VALIDATION } from './thought-signatures.js';
 

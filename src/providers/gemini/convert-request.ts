@@ -2,7 +2,7 @@
 // (https://ai.google.dev/api/generate-content). Only fields Gemini documents are written. Not forwarded:
 // `user` (no Gemini field), `parallel_tool_calls` (no switch: Gemini decides), zero penalties (several models
 // reject the penalty fields outright, and zero is the default anyway).
-import type { ChatCompletionRequest, ToolDefinition } from '../../chat/types.js';
+import type { ChatCompletionRequest, ToolDefinition } from '../../core/chat-types.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
 import { convertMessages } from './convert-messages.js';
 import { toGeminiParameters, toGeminiSchema } from './convert-schema.js';

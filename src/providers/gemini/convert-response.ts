@@ -2,8 +2,8 @@
 // candidates[0] is read. A prompt blocked before generation has no candidates and a
 // `promptFeedback.blockReason`: that is a content_filter finish, not a failure. An error object in place of a
 // response, or a body that cannot be one, raises UpstreamPayloadError.
-import type { ReasoningDetail, ToolCall } from '../../chat/types.js';
-import type { AdapterCompletion } from '../adapter.js';
+import type { ReasoningDetail, ToolCall } from '../../core/chat-types.js';
+import type { AdapterCompletion } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { normalizeGeminiUsage } from './convert-usage.js';

@@ -2,7 +2,7 @@
 // (candidatesTokenCount excludes thoughtsTokenCount) while the gateway counts reasoning inside completion
 // tokens; promptTokenCount already includes cachedContentTokenCount; tool-use prompt tokens (built-in tools)
 // are billed as input, so they join the prompt. Gemini has no cache-write charge per request.
-import type { NormalizedUsage } from '../adapter.js';
+import type { NormalizedUsage } from '../../core/generation.js';
 import { readCount, readRecord } from '../payload-readers.js';
 
 export function normalizeGeminiUsage(raw: unknown): NormalizedUsage | undefined {

@@ -3,7 +3,8 @@
 // with Gemini's explanation (400 INVALID_ARGUMENT, an over-long prompt, 404 for a model Gemini does not
 // serve, 429); what only the operator can fix (API key, billing, region, permissions) and Gemini's own
 // failures become 502, overload 503, all in the gateway's words.
-import type { StreamErrorCode, UpstreamErrorInfo } from '../adapter.js';
+import type { UpstreamErrorInfo } from '../adapter.js';
+import type { StreamErrorCode } from '../../core/generation.js';
 import { parseRetryAfter } from '../parse-retry-after.js';
 import { readGeminiError, type GeminiError } from './read-gemini-error.js';
 

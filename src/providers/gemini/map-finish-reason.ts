@@ -1,7 +1,7 @@
 // Gemini `Candidate.finishReason` → the gateway's five (https://ai.google.dev/api/generate-content#FinishReason).
 // Safety-type stops are content filters; stops that mean the model produced something unusable are errors;
 // anything else (OTHER, LANGUAGE, unspecified or new values) reads as a plain stop, since the reply did end.
-import type { FinishReason } from '../adapter.js';
+import type { FinishReason } from '../../core/generation.js';
 
 const KNOWN: Readonly<Record<string, FinishReason>> = {
   STOP: 'stop',

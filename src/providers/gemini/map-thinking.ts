@@ -3,7 +3,7 @@
 // turn thinking off; Gemini 2.5 take a `thinkingBudget` in a per-tier range (Pro 128..32768 and always on,
 // Flash 0..24576, Flash-Lite 0 or 512..24576). Sending both, or a level the model lacks, is a 400
 // (https://ai.google.dev/gemini-api/docs/thinking), so levels are snapped and budgets clamped here.
-import type { ReasoningConfig } from '../../chat/types.js';
+import type { ReasoningConfig } from '../../core/chat-types.js';
 import { geminiModelInfo, isGemini3OrLater, type GeminiModelInfo } from './model-family.js';
 
 type Level = 'minimal' | 'low' | 'medium' | 'high';

@@ -2,7 +2,7 @@
 // `thought: true`), or a function call with a generated id; plus the reasoning block that carries the part's
 // thought signature, if any. Shared by the JSON and the stream translation so both name calls and number
 // blocks alike. Part kinds the gateway never asks for (inline data, code execution, ...) are skipped.
-import type { ReasoningDetail, ToolCall } from '../../chat/types.js';
+import type { ReasoningDetail, ToolCall } from '../../core/chat-types.js';
 import { isRecord, readRecord, readString } from '../payload-readers.js';
 import { signatureDetail, thoughtDetail } from './thought-signatures.js';
 import { toolCallId } from './tool-call-ids.js';

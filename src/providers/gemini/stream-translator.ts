@@ -3,8 +3,9 @@
 // functionCall arrives complete and becomes one tool_calls delta with the full arguments. usageMetadata is
 // cumulative (the last one wins) and goes out once, at the end. One translator per request; it never throws:
 // bad JSON, unknown shapes and in-stream error objects become one `error` event, after which it is silent.
-import type { ChunkDelta } from '../../chat/types.js';
-import type { NormalizedUsage, SseEvent, StreamErrorCode, StreamEvent, StreamTranslator } from '../adapter.js';
+import type { ChunkDelta } from '../../core/chat-types.js';
+import type { SseEvent, StreamTranslator } from '../adapter.js';
+import type { NormalizedUsage, StreamErrorCode, StreamEvent } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';

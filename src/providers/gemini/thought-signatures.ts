@@ -6,7 +6,7 @@
 //   signed thought part   ⇄ {type: "reasoning.text", text, signature, format: "google-gemini-v1", index}
 //   signed text part      ⇄ {type: "reasoning.encrypted", data, format: "google-gemini-v1", index}
 //   signed functionCall   ⇄ {type: "reasoning.encrypted", data, id: <tool call id>, format: "google-gemini-v1", index}
-import type { ReasoningDetail } from '../../chat/types.js';
+import type { ReasoningDetail } from '../../core/chat-types.js';
 
 export const GEMINI_REASONING_FORMAT = 'google-gemini-v1';
 

@@ -1,6 +1,6 @@
 // Vendor message/delta content → text, reasoning text and reasoning blocks. Most vendors send a string;
 // Mistral's reasoning models send an array of `text` and `thinking` chunks instead.
-import type { ReasoningDetail, ToolCallDelta } from '../../chat/types.js';
+import type { ReasoningDetail, ToolCallDelta } from '../../core/chat-types.js';
 import { isRecord, readArray, readRecord, readString } from '../payload-readers.js';
 
 const REASONING_DETAIL_TYPES = new Set(['reasoning.text', 'reasoning.summary', 'reasoning.encrypted']);

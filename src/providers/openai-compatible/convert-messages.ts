@@ -1,6 +1,6 @@
 // Gateway messages → the vendor's chat-completions messages. Every output message is built field by field
 // from what the vendor accepts, so nothing a client adds to a message reaches a strict vendor by accident.
-import type { ChatMessage, ContentPart, ToolCall } from '../../chat/types.js';
+import type { ChatMessage, ContentPart, ToolCall } from '../../core/chat-types.js';
 import type { VendorProfile } from './vendors.js';
 
 type VendorMessage = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // Gateway ChatCompletionRequest → one vendor HTTP request. Only fields the vendor is known to accept are
 // written; client headers and credentials never reach the vendor (the transport sends exactly this).
-import type { ChatCompletionRequest, ToolDefinition } from '../../chat/types.js';
+import type { ChatCompletionRequest, ToolDefinition } from '../../core/chat-types.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
 import { convertMessages } from './convert-messages.js';
 import { mapReasoning } from './map-reasoning.js';

@@ -1,8 +1,8 @@
 // A vendor's non-streamed chat completion → AdapterCompletion. The body is untrusted: anything that
 // cannot be a completion raises UpstreamPayloadError (502), an embedded error object is mapped like an
 // HTTP error.
-import type { ToolCall } from '../../chat/types.js';
-import type { AdapterCompletion } from '../adapter.js';
+import type { ToolCall } from '../../core/chat-types.js';
+import type { AdapterCompletion } from '../../core/generation.js';
 import { argumentsText, readReasoningDetails, readReasoningText, splitContent } from './convert-content.js';
 import { normalizeUsage } from './convert-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';

@@ -1,6 +1,6 @@
 // Vendor usage objects → NormalizedUsage (prompt includes cache reads and writes; completion includes
 // reasoning). Billing depends on this, so each vendor's way of reporting cache and reasoning is handled here.
-import type { NormalizedUsage } from '../adapter.js';
+import type { NormalizedUsage } from '../../core/generation.js';
 import { readCount, readRecord } from '../payload-readers.js';
 
 export function normalizeUsage(raw: unknown): NormalizedUsage | undefined {

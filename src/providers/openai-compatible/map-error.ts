@@ -1,7 +1,8 @@
 // Vendor HTTP errors → the gateway's error table. The client must learn what it can fix (400, 404, 429)
 // and nothing about the gateway's own vendor account: credential, billing and outage failures become
 // 502/503 with the gateway's own wording.
-import type { StreamErrorCode, UpstreamErrorInfo } from '../adapter.js';
+import type { UpstreamErrorInfo } from '../adapter.js';
+import type { StreamErrorCode } from '../../core/generation.js';
 import { parseRetryAfter } from '../parse-retry-after.js';
 import { readVendorError, redactVendorMessage, type VendorError } from './read-vendor-error.js';
 

@@ -1,6 +1,6 @@
 // Vendor finish reasons → the gateway's five. Vendors drift from OpenAI's list (Mistral `model_length`,
 // Anthropic-style `max_tokens`/`tool_use`, Gemini upper case, DeepSeek `insufficient_system_resource`).
-import type { FinishReason } from '../adapter.js';
+import type { FinishReason } from '../../core/generation.js';
 
 const KNOWN: Readonly<Record<string, FinishReason>> = {
   stop: 'stop',

@@ -1,5 +1,5 @@
 // Maps the gateway's `reasoning` object (OpenRouter's shape) to each vendor's own reasoning control.
-import type { ReasoningConfig } from '../../chat/types.js';
+import type { ReasoningConfig } from '../../core/chat-types.js';
 import type { Effort, VendorProfile } from './vendors.js';
 
 const EFFORT_ORDER: readonly Effort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];

@@ -1,8 +1,9 @@
 // Vendor chat.completion.chunk events → gateway StreamEvents. One translator per request; it never throws:
 // bad JSON, unknown shapes and in-stream error objects all become one `error` event, after which the
 // stream is over. Usage is held back until the stream completes so exactly one usage event is emitted.
-import type { ChunkDelta } from '../../chat/types.js';
-import type { NormalizedUsage, SseEvent, StreamErrorCode, StreamEvent, StreamTranslator } from '../adapter.js';
+import type { ChunkDelta } from '../../core/chat-types.js';
+import type { SseEvent, StreamTranslator } from '../adapter.js';
+import type { NormalizedUsage, StreamErrorCode, StreamEvent } from '../../core/generation.js';
 import { readReasoningDetails, readReasoningText, readToolCallDeltas, splitContent } from './convert-content.js';
 import { normalizeUsage } from './convert-usage.js';
 import { mapEmbeddedError } from './map-error.js';

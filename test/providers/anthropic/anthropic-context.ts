@@ -1,5 +1,5 @@
 // Test helpers for the Anthropic adapter: an AdapterContext and a parsed request body.
-import type { ChatCompletionRequest } from '../../../src/chat/types.js';
+import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
 import type { AdapterContext, AdapterModel, ProviderConfig } from '../../../src/providers/adapter.js';
 import { buildRequest } from '../../../src/providers/anthropic/index.js';
 

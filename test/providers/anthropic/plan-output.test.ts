@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ChatCompletionRequest } from '../../../src/chat/types.js';
+import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
 import { MIN_THINKING_BUDGET, planOutput } from '../../../src/providers/anthropic/index.js';
 
 const request = (fields: Partial<ChatCompletionRequest>): ChatCompletionRequest => ({ model: 'anthropic/m', messages: [], ...fields });

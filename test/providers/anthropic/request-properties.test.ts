@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Ajv } from 'ajv';
-import type { ChatCompletionRequest, ChatMessage, ContentPart, ReasoningDetail, ToolCall } from '../../../src/chat/types.js';
+import type { ChatCompletionRequest, ChatMessage, ContentPart, ReasoningDetail, ToolCall } from '../../../src/core/chat-types.js';
 import { buildRequest } from '../../../src/providers/anthropic/index.js';
 import { ANTHROPIC_REQUEST_SCHEMA, anthropicRuleViolations } from './anthropic-request-schema.js';
 import { anthropicContext } from './anthropic-context.js';

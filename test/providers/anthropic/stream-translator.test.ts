@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../src/providers/adapter.js';
+import type { StreamEvent } from '../../../src/core/generation.js';
 import { createAnthropicAdapter, createStreamTranslator } from '../../../src/providers/anthropic/index.js';
 import { collect, loadChunks, loadJson, replay } from '../../helpers/stream-replay.js';
 import { anthropicContext } from './anthropic-context.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest } from '../../../src/chat/types.js';
-import { GatewayError } from '../../../src/http/gateway-error.js';
+import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
+import { GatewayError } from '../../../src/core/gateway-error.js';
 import { buildBody, buildRequest, generateContentUrl } from '../../../src/providers/gemini/index.js';
 import { geminiContext } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest, ReasoningConfig } from '../../../src/chat/types.js';
+import type { ChatCompletionRequest, ReasoningConfig } from '../../../src/core/chat-types.js';
 import { buildBody, mapThinking } from '../../../src/providers/gemini/index.js';
 import { geminiContext } from './helpers.js';
 

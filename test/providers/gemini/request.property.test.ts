@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import AjvModule from 'ajv';
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest, ChatMessage, ReasoningDetail, ToolDefinition } from '../../../src/chat/types.js';
+import type { ChatCompletionRequest, ChatMessage, ReasoningDetail, ToolDefinition } from '../../../src/core/chat-types.js';
 import type { AdapterContext } from '../../../src/providers/adapter.js';
 import { buildRequest } from '../../../src/providers/gemini/index.js';
 import { loadDocument, schemaValidators } from '../../unit/spec-document.js';

@@ -1,7 +1,7 @@
 // Multi-turn with thinking: signatures Gemini returned must come back on the same part, unmodified.
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest, ChatMessage, ReasoningDetail } from '../../../src/chat/types.js';
-import type { AdapterCompletion } from '../../../src/providers/adapter.js';
+import type { ChatCompletionRequest, ChatMessage, ReasoningDetail } from '../../../src/core/chat-types.js';
+import type { AdapterCompletion } from '../../../src/core/generation.js';
 import { buildBody, createGeminiStreamTranslator, parseGeminiCompletion, SKIP_SIGNATURE_VALIDATION } from '../../../src/providers/gemini/index.js';
 import { collect, geminiContext, loadChunks, loadJson, replay } from './helpers.js';
 

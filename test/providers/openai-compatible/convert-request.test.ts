@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest } from '../../../src/chat/types.js';
+import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
 import { buildRequest, chatCompletionsUrl } from '../../../src/providers/openai-compatible/index.js';
 import { context } from '../../helpers/stream-replay.js';
 
