@@ -192,6 +192,8 @@ export interface components {
          * @enum {string}
          */
         AccessMode: "credits" | "free" | "pass";
+        /** @description The request format (front door) of a generation. */
+        ApiFormat: string | ("chat_completions" | "messages" | "responses");
         /**
          * @description An API key record. The secret itself is never returned after creation.
          * @example {
@@ -764,7 +766,8 @@ export interface components {
          *       "latency": 812,
          *       "app_title": "My App",
          *       "http_referer": "https://example.com",
-         *       "task_id": null
+         *       "task_id": null,
+         *       "api_format": "chat_completions"
          *     }
          */
         GenerationData: {
@@ -834,6 +837,11 @@ export interface components {
             http_referer: string | null;
             /** @description The `X-Task-ID` header of the request. */
             task_id: string | null;
+            /**
+             * @description The front door the request came through: `chat_completions` (`POST /chat/completions`), `messages`
+             *     (Anthropic Messages, `POST /messages`) or `responses` (OpenAI Responses, `POST /responses`).
+             */
+            api_format: components["schemas"]["ApiFormat"];
         };
         /**
          * @description Outcome of a generation: `success`, `error` (failed; see `error_code`), `aborted` (the client disconnected).
@@ -1518,6 +1526,7 @@ export interface components {
     pathItems: never;
 }
 export type AccessMode = components['schemas']['AccessMode'];
+export type ApiFormat = components['schemas']['ApiFormat'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type AssistantMessage = components['schemas']['AssistantMessage'];

@@ -37,6 +37,7 @@ export function getGeneration(deps: Deps): Handler {
         app_title: row.app_title,
         http_referer: row.app_referer,
         task_id: row.task_id,
+        api_format: row.api_format,
       },
     };
   };

@@ -1,8 +1,9 @@
-// Writes Server-Sent Events to the client: one `data:` line per event, keep-alive comments while the upstream is
-// silent, and backpressure (a slow client pauses us instead of growing a buffer). Events produced together (one
+// Writes Server-Sent Events to the client: a `data:` line per event (after an `event:` line when the format names
+// its events), the format's keep-alive while the upstream is silent, and backpressure (a slow client pauses us instead of growing a buffer). Events produced together (one
 // upstream read) can be corked into one socket write; the caller uncorks before it waits for anything else.
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import type { SseFrame } from '../core/stream-renderer.js';
 
 export class SseWriter {
   private lastWrite = Date.now();
@@ -12,6 +13,8 @@ export class SseWriter {
   constructor(
     private readonly res: ServerResponse,
     private readonly keepAliveMs: number,
+    /** What is sent while the upstream is silent: an SSE comment by default, a ping event in some formats. */
+    private readonly keepAlive = ': keep-alive\n\n',
   ) {}
 
   get closed(): boolean {
@@ -33,7 +36,7 @@ export class SseWriter {
     });
     // No flushHeaders(): the first event follows at once, and the headers leave with it in one socket write.
     this.timer = setInterval(() => {
-      if (Date.now() - this.lastWrite >= this.keepAliveMs) void this.write(': keep-alive\n\n');
+      if (Date.now() - this.lastWrite >= this.keepAliveMs) void this.write(this.keepAlive);
     }, Math.max(250, Math.floor(this.keepAliveMs / 2)));
     this.timer.unref();
   }
@@ -44,6 +47,11 @@ export class SseWriter {
    */
   data(payload: string): Promise<void> | undefined {
     return this.write(`data: ${payload}\n\n`);
+  }
+
+  /** Sends one frame, named (`event:` line) or not; returns as data() does. */
+  frame(frame: SseFrame): Promise<void> | undefined {
+    return frame.event === undefined ? this.data(frame.data) : this.write(`event: ${frame.event}\ndata: ${frame.data}\n\n`);
   }
 
   /** Holds the following writes in the socket until uncork(), which sends them in one write. */

@@ -71,6 +71,8 @@ function settlementRow(item: GenerationSettlement): SettlementRow {
     app_referer: r.app_referer ?? null,
     task_id: r.task_id ?? null,
     created_at: r.created_at instanceof Date ? r.created_at.toISOString() : (r.created_at ?? null),
+    api_format: r.api_format ?? null,
+    attempts: r.attempts ?? null,
     settle: item.settle === 'none' ? null : item.settle,
     reserved_nanos: item.settle === 'credits' ? String(item.reservedNanos) : null,
     lease_holder: item.settle === 'credits' ? (item.leaseHolder ?? null) : null,

@@ -1,7 +1,7 @@
 // Content chunks are serialized from a per-stream prefix: the bytes must be exactly those of serializing the whole
 // chunk object, whatever the delta, id and model hold.
 import { describe, expect, it } from 'vitest';
-import { ChunkFactory } from '../../src/chat/chunk-factory.js';
+import { ChunkFactory } from '../../src/formats/chat-completions/chunk-factory.js';
 import type { ChunkDelta } from '../../src/core/chat-types.js';
 
 const deltas: ChunkDelta[] = [

@@ -1,8 +1,8 @@
 // The pooled random source behind generation ids: each byte handed out once, refilled whole at the boundary, and
 // ids keep their format.
 import { describe, expect, it } from 'vitest';
-import { RandomBytePool } from '../../src/chat/random-byte-pool.js';
-import { newGenerationId } from '../../src/chat/generation-meter.js';
+import { RandomBytePool } from '../../src/pipeline/random-byte-pool.js';
+import { newGenerationId } from '../../src/pipeline/generation-meter.js';
 
 /** A fill that writes a known, changing byte sequence and counts its calls. */
 function countingFill() {

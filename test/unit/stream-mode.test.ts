@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wantsStream } from '../../src/chat/stream-mode.js';
+import { wantsStream } from '../../src/formats/chat-completions/stream-mode.js';
 
 describe('stream negotiation', () => {
   it('lets an explicit stream win over everything', () => {

@@ -33,6 +33,22 @@ export interface GenerationsTable {
   app_referer: string | null;
   task_id: string | null;
   created_at: Generated<Date>;
+  /** The front door the request came through. */
+  api_format: Generated<ApiFormat>;
+  /** Every upstream attempt when routing tried more than one endpoint; null for a single attempt. */
+  attempts: GenerationAttempt[] | null;
+}
+
+export type ApiFormat = 'chat_completions' | 'messages' | 'responses';
+
+/** One upstream attempt of a routed request, as kept in `generations.attempts`. */
+export interface GenerationAttempt {
+  provider: string;
+  model: string;
+  /** Upstream HTTP status, or null when no response arrived (connection failure, timeout). */
+  status: number | null;
+  error_code: string | null;
+  latency_ms: number;
 }
 
 export type GenerationRow = Selectable<GenerationsTable>;

@@ -1,22 +1,15 @@
 // GenerationMeter + request context → the generation row, written once at settlement.
-import type { Context } from 'koa';
-import type { NewGeneration } from '../db/tables/generations.js';
+import type { ApiFormat, NewGeneration } from '../db/tables/generations.js';
 import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/accounting.js';
+export type { ApiFormat };
 import type { GenerationMeter } from './generation-meter.js';
 import type { Target } from './resolve-target.js';
-
-const MAX_TRACKING_HEADER = 512;
 
 export interface TrackingHeaders {
   appTitle: string | null;
   appReferer: string | null;
   taskId: string | null;
-}
-
-export function trackingHeaders(ctx: Context): TrackingHeaders {
-  const read = (name: string) => ctx.get(name).slice(0, MAX_TRACKING_HEADER) || null;
-  return { appTitle: read('x-title'), appReferer: read('http-referer'), taskId: read('x-task-id') };
 }
 
 export function generationRecord(input: {
@@ -28,6 +21,7 @@ export function generationRecord(input: {
   /** Usage valued at the entry's prices: the charge for credits, the reference cost for pass. */
   costNanos: bigint;
   tracking: TrackingHeaders;
+  apiFormat: ApiFormat;
 }): NewGeneration {
   const { meter, principal, target, admission, tracking } = input;
   const usage = meter.finalUsage();
@@ -60,5 +54,6 @@ export function generationRecord(input: {
     app_title: tracking.appTitle,
     app_referer: tracking.appReferer,
     task_id: tracking.taskId,
+    api_format: input.apiFormat,
   };
 }

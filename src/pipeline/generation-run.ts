@@ -1,62 +1,68 @@
-// The state of one chat completion between admission and settlement: its meter, its abort signal, and the
-// pieces that translate the upstream answer. Settlement runs exactly once, whatever happened before.
-import type { Context } from 'koa';
+// The state of one generation between admission and settlement, whatever front door it came through: its meter,
+// its client signal, and the steps that call the upstream and translate its answer into internal results or stream
+// events. It knows no wire format and no HTTP framework. Settlement runs exactly once, whatever happened before.
 import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/accounting.js';
 import { costNanos } from '../billing/pricing.js';
 import type { AdapterContext } from '../providers/adapter.js';
-import type { UpstreamResponse } from '../providers/http-client.js';
-import { GatewayError } from '../core/gateway-error.js';
-import { abortOnDisconnect } from '../http/abort-on-disconnect.js';
-import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
+import type { CallSignal, UpstreamResponse } from '../providers/http-client.js';
 import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { ChatCompletionRequest } from '../core/chat-types.js';
+import type { AdapterCompletion, StreamEvent } from '../core/generation.js';
+import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
+import { limitsFor } from '../limits/admit-rate.js';
+import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
 import type { CheckedRequest } from './check-request.js';
 import { GenerationMeter } from './generation-meter.js';
-import { generationRecord, trackingHeaders } from './generation-record.js';
+import { generationRecord, type ApiFormat, type TrackingHeaders } from './generation-record.js';
 import type { Target } from './resolve-target.js';
-import { ChunkFactory } from './chunk-factory.js';
-import { buildCompletion } from './build-completion.js';
-import { streamCompletion } from './stream-completion.js';
-import { toWireUsage } from './wire-usage.js';
+import { generationStream } from './generation-stream.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
-import { limitsFor } from '../limits/admit-rate.js';
-import type { ChatCompletionRequest, Usage } from '../core/chat-types.js';
 
-export interface ChatRunInput {
+/** The client's side of the exchange: aborted when it went away before the response finished. */
+export interface ClientConnection {
+  signal: CallSignal & { readonly aborted: boolean };
+  /** Stops listening for the disconnect (called once, at settlement). */
+  dispose(): void;
+}
+
+export interface GenerationRunInput {
   principal: Principal;
   request: ChatCompletionRequest;
   target: Target;
   admission: Admission;
   stream: boolean;
   checked: CheckedRequest;
+  client: ClientConnection;
+  tracking: TrackingHeaders;
+  /** The front door the request came through, kept in its generation record. */
+  apiFormat: ApiFormat;
 }
 
-export class ChatRun {
+export class GenerationRun {
   readonly meter: GenerationMeter;
-  private readonly abort: ReturnType<typeof abortOnDisconnect>;
+  readonly identity: GenerationIdentity;
   private readonly adapterCtx: AdapterContext;
-  private readonly created = Math.floor(Date.now() / 1000);
   private settled = false;
   /** Tokens taken from the key's rate budget so far: the prompt estimate at admission, then generated text. */
   private tokensCounted: number;
 
   constructor(
     private readonly deps: Deps,
-    private readonly ctx: Context,
-    private readonly input: ChatRunInput,
+    private readonly input: GenerationRunInput,
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
     this.tokensCounted = input.checked.estimatedPromptTokens;
-    this.abort = abortOnDisconnect(ctx);
     this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream };
-    ctx.set('x-generation-id', this.meter.id);
+    this.identity = { id: this.meter.id, model: input.target.entry.id, created: Math.floor(Date.now() / 1000) };
   }
 
   callUpstream(): Promise<UpstreamResponse> {
     const { target, request } = this.input;
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.abort.signal);
+    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal);
     // From here the prompt lives on only in the bytes sent upstream. Nothing after this step reads the messages,
     // while the parsed request stays referenced (Koa state, openapi-backend's context, this run) until the
     // response ends: a long prompt would stay alive, and be copied from young to old generation by the GC, for
@@ -65,15 +71,17 @@ export class ChatRun {
     return sending;
   }
 
-  async respondJson(upstream: UpstreamResponse): Promise<void> {
-    const body = await readUpstreamJson(upstream, this.input.target.provider.id);
-    let result;
+  /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
+  async complete(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
+    const { provider } = this.input.target;
+    const body = await readUpstreamJson(upstream, provider.id);
+    let result: AdapterCompletion;
     try {
       result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
     } catch (err) {
-      if (err instanceof UpstreamPayloadError) throw new UpstreamHttpError(err.info, this.input.target.provider.id, 200);
-      throw new GatewayError(502, `Provider ${this.input.target.provider.id} returned an unexpected response`, {
-        provider: this.input.target.provider.id,
+      if (err instanceof UpstreamPayloadError) throw new UpstreamHttpError(err.info, provider.id, 200);
+      throw new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, {
+        provider: provider.id,
         reason: 'upstream_malformed',
       });
     }
@@ -81,30 +89,25 @@ export class ChatRun {
     if (result.usage) this.meter.observe({ type: 'usage', usage: result.usage });
     this.meter.observe({ type: 'finish', finishReason: result.finishReason });
     this.meter.observe({ type: 'delta', delta: { content: result.content ?? '', reasoning: result.reasoning } });
-    this.ctx.body = buildCompletion(
-      result,
-      { id: this.meter.id, model: this.input.target.entry.id, created: this.created, excludeReasoning: this.excludeReasoning },
-      this.usage(),
-    );
+    const completion = this.excludeReasoning ? { ...result, reasoning: undefined, reasoningDetails: undefined } : result;
+    return { completion, totals: this.totals() };
   }
 
-  streamBack(upstream: UpstreamResponse): Promise<void> {
-    return streamCompletion({
-      ctx: this.ctx,
+  /** Step 6 for streams: the upstream's events, translated and metered, in batches, then how the stream ended. */
+  events(upstream: UpstreamResponse): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
+    return generationStream({
       upstream,
       translator: this.input.target.adapter.createStreamTranslator(this.adapterCtx),
       meter: this.meter,
-      chunks: new ChunkFactory(this.meter.id, this.input.target.entry.id, this.created),
-      keepAliveMs: this.deps.config.keepAliveSeconds * 1000,
       excludeReasoning: this.excludeReasoning,
-      signal: this.abort.signal,
-      finalUsage: () => this.usage(),
+      signal: this.input.client.signal,
+      totals: () => this.totals(),
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
     });
   }
 
   recordFailure(err: unknown): void {
-    if (this.abort.signal.aborted) this.meter.abort();
+    if (this.input.client.signal.aborted) this.meter.abort();
     else if (err instanceof GatewayError) this.meter.fail(err.status, String(err.metadata.reason ?? err.code), err.message);
     else this.meter.fail(500, 'internal_error', (err as Error)?.message ?? 'internal error');
   }
@@ -113,7 +116,7 @@ export class ChatRun {
   async settle(): Promise<void> {
     if (this.settled) return;
     this.settled = true;
-    this.abort.dispose();
+    this.input.client.dispose();
     try {
       await this.deps.settlements.settle(this.input.admission, this.buildRecord());
     } catch (err) {
@@ -123,7 +126,7 @@ export class ChatRun {
   }
 
   private buildRecord() {
-    if (this.abort.signal.aborted) this.meter.abort();
+    if (this.input.client.signal.aborted) this.meter.abort();
     const usage = this.meter.finalUsage();
     // Real usage replaces the estimates in the key's token budget.
     this.takeTokens(usage.promptTokens + usage.completionTokens - this.tokensCounted);
@@ -134,7 +137,8 @@ export class ChatRun {
       admission: this.input.admission,
       streamed: this.input.stream,
       costNanos: this.costNanos(),
-      tracking: trackingHeaders(this.ctx),
+      tracking: this.input.tracking,
+      apiFormat: this.input.apiFormat,
     });
   }
 
@@ -155,7 +159,7 @@ export class ChatRun {
     return costNanos(this.input.target.entry, this.meter.finalUsage());
   }
 
-  private usage(): Usage {
-    return toWireUsage(this.meter.finalUsage(), this.costNanos(), this.input.admission.mode);
+  private totals(): GenerationTotals {
+    return { usage: this.meter.finalUsage(), costNanos: this.costNanos(), accessMode: this.input.admission.mode };
   }
 }

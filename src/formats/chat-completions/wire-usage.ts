@@ -1,8 +1,8 @@
 // Normalized usage + cost → the spec's Usage object. Cost is USD at the API edge, nano-dollars inside.
-import type { AccessMode } from '../catalog/types.js';
-import { nanosToUsd } from '../billing/money.js';
-import type { NormalizedUsage } from '../core/generation.js';
-import type { Usage } from '../core/chat-types.js';
+import type { AccessMode } from '../../catalog/types.js';
+import { nanosToUsd } from '../../billing/money.js';
+import type { NormalizedUsage } from '../../core/generation.js';
+import type { Usage } from '../../core/chat-types.js';
 
 export function toWireUsage(usage: NormalizedUsage, costNanos: bigint, accessMode: AccessMode): Usage {
   return {

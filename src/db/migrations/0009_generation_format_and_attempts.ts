@@ -1,0 +1,277 @@
+import { sql, type Kysely } from 'kysely';
+
+// Frozen in time: never import app code here or change this file once released (a later change is a new
+// migration with `create or replace function`).
+//
+// Generation records of the second release say which front door a request came through (`api_format`:
+// chat_completions, messages, responses) and, when routing tried more than one upstream endpoint, every attempt
+// (`attempts`: a JSON array of {provider, model, status, error_code, latency_ms}). settle_generations (0006, whose
+// debit rule, lock order and batch format are unchanged) writes the two new fields of its batch; a batch from a
+// process of the previous release has neither and gets the defaults.
+const ADD_COLUMNS = sql`
+alter table generations
+  add column api_format text not null default 'chat_completions',
+  add column attempts jsonb`;
+
+const SETTLE_GENERATIONS = sql`
+create or replace function settle_generations(batch json) returns integer
+language plpgsql as $fn$
+declare
+  -- The batch's records new to the table, each once, by user then batch position.
+  items settlement_item[];
+  item settlement_item;
+  credit_users text[];
+  account record;
+  leases jsonb;
+  own_hold bigint;
+  debit bigint;
+  consumed bigint;
+  balance bigint;
+  reserved bigint;
+  used bigint;
+  ledger_users text[] := '{}';
+  ledger_generations text[] := '{}';
+  ledger_amounts bigint[] := '{}';
+begin
+  with source as materialized (
+    select * from rows from (json_to_recordset(batch) as (
+      id text, user_id text, api_key_id text, access_mode text, model text, provider text, upstream_model text,
+      upstream_id text, streamed boolean, finish_reason text, status text, http_status integer, error_code text,
+      error_message text, prompt_tokens integer, completion_tokens integer, cached_tokens integer,
+      cache_write_tokens integer, reasoning_tokens integer, cost_nanos bigint, reference_cost_nanos bigint,
+      latency_ms integer, time_to_first_token_ms integer, app_title text, app_referer text, task_id text,
+      created_at timestamptz, settle text, reserved_nanos bigint, lease_holder text, pass_usage_id bigint,
+      api_format text, attempts jsonb))
+      with ordinality as r
+  ), inserted as (
+    insert into generations (
+      id, user_id, api_key_id, access_mode, model, provider, upstream_model, upstream_id, streamed, finish_reason,
+      status, http_status, error_code, error_message, prompt_tokens, completion_tokens, cached_tokens,
+      cache_write_tokens, reasoning_tokens, cost_nanos, reference_cost_nanos, latency_ms, time_to_first_token_ms,
+      app_title, app_referer, task_id, created_at, api_format, attempts)
+    select
+      r.id, r.user_id, r.api_key_id, r.access_mode, r.model, r.provider, r.upstream_model, r.upstream_id, r.streamed,
+      r.finish_reason, r.status, r.http_status, r.error_code, r.error_message, coalesce(r.prompt_tokens, 0),
+      coalesce(r.completion_tokens, 0), coalesce(r.cached_tokens, 0), coalesce(r.cache_write_tokens, 0),
+      coalesce(r.reasoning_tokens, 0), coalesce(r.cost_nanos, 0), r.reference_cost_nanos, r.latency_ms,
+      r.time_to_first_token_ms, r.app_title, r.app_referer, r.task_id, coalesce(r.created_at, now()),
+      coalesce(r.api_format, 'chat_completions'), r.attempts
+    from source r
+    -- A record listed twice is inserted as its first listing, the one kept in items below.
+    order by r.ordinality
+    on conflict (id) do nothing
+    returning generations.id
+  )
+  select coalesce(array_agg(row(s.ordinality, s.id, s.user_id, s.settle, s.reserved_nanos, coalesce(s.cost_nanos, 0),
+      s.lease_holder, s.pass_usage_id, s.reference_cost_nanos)::settlement_item order by s.user_id, s.ordinality), '{}')
+  into items
+  from (select distinct on (source.id) source.* from source join inserted on inserted.id = source.id
+        order by source.id, source.ordinality) s;
+
+  credit_users := array(select distinct i.user_id from unnest(items) i where i.settle = 'credits' order by 1);
+  if cardinality(credit_users) > 0 then
+    perform 1 from credit_accounts a where a.user_id = any(credit_users) order by a.user_id for update;
+    perform 1 from credit_leases l
+    where (l.holder, l.user_id) in (
+      select i.lease_holder, i.user_id from unnest(items) i where i.settle = 'credits' and i.lease_holder is not null)
+    order by l.user_id, l.holder
+    for update;
+
+    for account in
+      select a.user_id, a.balance_nanos, a.reserved_nanos from credit_accounts a
+      where a.user_id = any(credit_users) order by a.user_id
+    loop
+      balance := account.balance_nanos;
+      reserved := account.reserved_nanos;
+      used := 0;
+      -- The leases this user's requests pay from (locked above; only those are written back).
+      select coalesce(jsonb_object_agg(l.holder, l.amount_nanos), '{}') into leases
+      from credit_leases l
+      where l.user_id = account.user_id and l.holder in (
+        select i.lease_holder from unnest(items) i where i.settle = 'credits' and i.user_id = account.user_id);
+
+      for item in select * from unnest(items) i where i.settle = 'credits' and i.user_id = account.user_id order by i.n loop
+        if item.lease_holder is not null then
+          own_hold := coalesce((leases ->> item.lease_holder)::bigint, 0);
+          debit := least(item.cost_nanos, greatest(balance - greatest(reserved - own_hold, 0), 0));
+          consumed := least(debit, own_hold);
+          reserved := greatest(reserved - consumed, 0);
+          if leases ? item.lease_holder then
+            leases := jsonb_set(leases, array[item.lease_holder], to_jsonb(own_hold - consumed));
+          end if;
+        else
+          own_hold := coalesce(item.reserved_nanos, 0);
+          debit := least(item.cost_nanos, greatest(balance - greatest(reserved - own_hold, 0), 0));
+          reserved := greatest(reserved - own_hold, 0);
+        end if;
+        balance := balance - debit;
+        used := used + debit;
+        if item.cost_nanos > 0 then
+          ledger_users := ledger_users || account.user_id;
+          ledger_generations := ledger_generations || item.id;
+          ledger_amounts := ledger_amounts || (-debit);
+        end if;
+      end loop;
+
+      update credit_accounts
+      set balance_nanos = balance, reserved_nanos = reserved, total_used_nanos = total_used_nanos + used, updated_at = now()
+      where user_id = account.user_id;
+      update credit_leases l
+      set amount_nanos = (leases ->> l.holder)::bigint
+      where l.user_id = account.user_id and leases ? l.holder and l.amount_nanos <> (leases ->> l.holder)::bigint;
+    end loop;
+
+    insert into credit_ledger (user_id, kind, amount_nanos, generation_id)
+    select d.user_id, 'debit', d.amount_nanos, d.generation_id
+    from unnest(ledger_users, ledger_amounts, ledger_generations) as d(user_id, amount_nanos, generation_id);
+  end if;
+
+  if exists (select 1 from unnest(items) i where i.settle = 'pass') then
+    update pass_usage p
+    set status = 'settled', generation_id = i.id, reference_cost_nanos = i.reference_cost_nanos
+    from unnest(items) i
+    where i.settle = 'pass' and i.reference_cost_nanos > 0 and p.id = i.pass_usage_id and p.status = 'reserved';
+    delete from pass_usage p
+    using unnest(items) i
+    where i.settle = 'pass' and coalesce(i.reference_cost_nanos, 0) <= 0 and p.id = i.pass_usage_id and p.status = 'reserved';
+  end if;
+
+  return cardinality(items);
+end
+$fn$`;
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await ADD_COLUMNS.execute(db);
+  await SETTLE_GENERATIONS.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  // 0006's function, as it was: it names no column that is dropped here.
+  await PREVIOUS_SETTLE_GENERATIONS.execute(db);
+  await sql`alter table generations drop column attempts, drop column api_format`.execute(db);
+}
+
+const PREVIOUS_SETTLE_GENERATIONS = sql`
+create or replace function settle_generations(batch json) returns integer
+language plpgsql as $fn$
+declare
+  -- The batch's records new to the table, each once, by user then batch position.
+  items settlement_item[];
+  item settlement_item;
+  credit_users text[];
+  account record;
+  leases jsonb;
+  own_hold bigint;
+  debit bigint;
+  consumed bigint;
+  balance bigint;
+  reserved bigint;
+  used bigint;
+  ledger_users text[] := '{}';
+  ledger_generations text[] := '{}';
+  ledger_amounts bigint[] := '{}';
+begin
+  with source as materialized (
+    select * from rows from (json_to_recordset(batch) as (
+      id text, user_id text, api_key_id text, access_mode text, model text, provider text, upstream_model text,
+      upstream_id text, streamed boolean, finish_reason text, status text, http_status integer, error_code text,
+      error_message text, prompt_tokens integer, completion_tokens integer, cached_tokens integer,
+      cache_write_tokens integer, reasoning_tokens integer, cost_nanos bigint, reference_cost_nanos bigint,
+      latency_ms integer, time_to_first_token_ms integer, app_title text, app_referer text, task_id text,
+      created_at timestamptz, settle text, reserved_nanos bigint, lease_holder text, pass_usage_id bigint))
+      with ordinality as r
+  ), inserted as (
+    insert into generations (
+      id, user_id, api_key_id, access_mode, model, provider, upstream_model, upstream_id, streamed, finish_reason,
+      status, http_status, error_code, error_message, prompt_tokens, completion_tokens, cached_tokens,
+      cache_write_tokens, reasoning_tokens, cost_nanos, reference_cost_nanos, latency_ms, time_to_first_token_ms,
+      app_title, app_referer, task_id, created_at)
+    select
+      r.id, r.user_id, r.api_key_id, r.access_mode, r.model, r.provider, r.upstream_model, r.upstream_id, r.streamed,
+      r.finish_reason, r.status, r.http_status, r.error_code, r.error_message, coalesce(r.prompt_tokens, 0),
+      coalesce(r.completion_tokens, 0), coalesce(r.cached_tokens, 0), coalesce(r.cache_write_tokens, 0),
+      coalesce(r.reasoning_tokens, 0), coalesce(r.cost_nanos, 0), r.reference_cost_nanos, r.latency_ms,
+      r.time_to_first_token_ms, r.app_title, r.app_referer, r.task_id, coalesce(r.created_at, now())
+    from source r
+    -- A record listed twice is inserted as its first listing, the one kept in items below.
+    order by r.ordinality
+    on conflict (id) do nothing
+    returning generations.id
+  )
+  select coalesce(array_agg(row(s.ordinality, s.id, s.user_id, s.settle, s.reserved_nanos, coalesce(s.cost_nanos, 0),
+      s.lease_holder, s.pass_usage_id, s.reference_cost_nanos)::settlement_item order by s.user_id, s.ordinality), '{}')
+  into items
+  from (select distinct on (source.id) source.* from source join inserted on inserted.id = source.id
+        order by source.id, source.ordinality) s;
+
+  credit_users := array(select distinct i.user_id from unnest(items) i where i.settle = 'credits' order by 1);
+  if cardinality(credit_users) > 0 then
+    perform 1 from credit_accounts a where a.user_id = any(credit_users) order by a.user_id for update;
+    perform 1 from credit_leases l
+    where (l.holder, l.user_id) in (
+      select i.lease_holder, i.user_id from unnest(items) i where i.settle = 'credits' and i.lease_holder is not null)
+    order by l.user_id, l.holder
+    for update;
+
+    for account in
+      select a.user_id, a.balance_nanos, a.reserved_nanos from credit_accounts a
+      where a.user_id = any(credit_users) order by a.user_id
+    loop
+      balance := account.balance_nanos;
+      reserved := account.reserved_nanos;
+      used := 0;
+      -- The leases this user's requests pay from (locked above; only those are written back).
+      select coalesce(jsonb_object_agg(l.holder, l.amount_nanos), '{}') into leases
+      from credit_leases l
+      where l.user_id = account.user_id and l.holder in (
+        select i.lease_holder from unnest(items) i where i.settle = 'credits' and i.user_id = account.user_id);
+
+      for item in select * from unnest(items) i where i.settle = 'credits' and i.user_id = account.user_id order by i.n loop
+        if item.lease_holder is not null then
+          own_hold := coalesce((leases ->> item.lease_holder)::bigint, 0);
+          debit := least(item.cost_nanos, greatest(balance - greatest(reserved - own_hold, 0), 0));
+          consumed := least(debit, own_hold);
+          reserved := greatest(reserved - consumed, 0);
+          if leases ? item.lease_holder then
+            leases := jsonb_set(leases, array[item.lease_holder], to_jsonb(own_hold - consumed));
+          end if;
+        else
+          own_hold := coalesce(item.reserved_nanos, 0);
+          debit := least(item.cost_nanos, greatest(balance - greatest(reserved - own_hold, 0), 0));
+          reserved := greatest(reserved - own_hold, 0);
+        end if;
+        balance := balance - debit;
+        used := used + debit;
+        if item.cost_nanos > 0 then
+          ledger_users := ledger_users || account.user_id;
+          ledger_generations := ledger_generations || item.id;
+          ledger_amounts := ledger_amounts || (-debit);
+        end if;
+      end loop;
+
+      update credit_accounts
+      set balance_nanos = balance, reserved_nanos = reserved, total_used_nanos = total_used_nanos + used, updated_at = now()
+      where user_id = account.user_id;
+      update credit_leases l
+      set amount_nanos = (leases ->> l.holder)::bigint
+      where l.user_id = account.user_id and leases ? l.holder and l.amount_nanos <> (leases ->> l.holder)::bigint;
+    end loop;
+
+    insert into credit_ledger (user_id, kind, amount_nanos, generation_id)
+    select d.user_id, 'debit', d.amount_nanos, d.generation_id
+    from unnest(ledger_users, ledger_amounts, ledger_generations) as d(user_id, amount_nanos, generation_id);
+  end if;
+
+  if exists (select 1 from unnest(items) i where i.settle = 'pass') then
+    update pass_usage p
+    set status = 'settled', generation_id = i.id, reference_cost_nanos = i.reference_cost_nanos
+    from unnest(items) i
+    where i.settle = 'pass' and i.reference_cost_nanos > 0 and p.id = i.pass_usage_id and p.status = 'reserved';
+    delete from pass_usage p
+    using unnest(items) i
+    where i.settle = 'pass' and coalesce(i.reference_cost_nanos, 0) <= 0 and p.id = i.pass_usage_id and p.status = 'reserved';
+  end if;
+
+  return cardinality(items);
+end
+$fn$`;

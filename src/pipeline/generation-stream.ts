@@ -1,0 +1,97 @@
+// Step 6 for streams, in no wire format: vendor SSE → translator → metered internal events, one batch per upstream
+// read, then how the stream ended. A front door's renderer turns the batches into its own frames; the consumer
+// writes one batch in one socket write, so nothing waits for a later upstream read.
+import type { StreamTranslator } from '../providers/adapter.js';
+import type { UpstreamResponse } from '../providers/http-client.js';
+import { readSseBatches } from '../providers/sse/parse-sse.js';
+import type { StreamErrorCode, StreamEvent } from '../core/generation.js';
+import type { GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
+import type { GenerationMeter } from './generation-meter.js';
+
+export interface GenerationStreamOptions {
+  upstream: UpstreamResponse;
+  translator: StreamTranslator;
+  meter: GenerationMeter;
+  /** The client asked for reasoning to be used but not returned: reasoning deltas are metered, not yielded. */
+  excludeReasoning: boolean;
+  /** Aborted when the client went away. */
+  signal: { readonly aborted: boolean };
+  /** Usage (with cost) of the request as far as it went; called once, at the end. */
+  totals: () => GenerationTotals;
+  /** Counts generated characters against the key's token rate; false ends the stream with `rate_limit`. */
+  withinTokenRate: (generatedChars: number) => boolean;
+}
+
+type DeltaEvent = StreamEvent & { type: 'delta' };
+
+/**
+ * Yields the delta events to render, batch by batch; returns the end of the stream, or undefined when the client
+ * went away (the consumer may also stop early with `return()`: the upstream is released either way).
+ */
+export async function* generationStream(options: GenerationStreamOptions): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
+  const { upstream, translator, meter, signal } = options;
+  let failure: { code: StreamErrorCode; message: string } | undefined;
+
+  // Meters every event and collects the ones to render; false once the stream must end (error, token rate).
+  const take = (events: StreamEvent[], out: StreamEvent[]): boolean => {
+    for (const event of events) {
+      meter.observe(event);
+      if (event.type === 'error') {
+        failure = { code: event.code, message: event.message };
+        return false;
+      }
+      if (event.type === 'delta') {
+        const shown = options.excludeReasoning ? withoutReasoning(event) : event;
+        if (Object.keys(shown.delta).length > 0) out.push(shown);
+        if (!options.withinTokenRate(deltaChars(event.delta))) {
+          failure = { code: 'rate_limit', message: 'Rate limit reached during generation: this key used its tokens-per-minute budget' };
+          return false;
+        }
+      }
+    }
+    return true;
+  };
+
+  try {
+    let open = true;
+    for await (const batch of readSseBatches(upstream.body)) {
+      const out: StreamEvent[] = [];
+      for (const sse of batch) {
+        open = take(translator.push(sse), out);
+        if (!open) break;
+      }
+      if (out.length > 0) yield out;
+      if (!open) break;
+    }
+    if (open) {
+      const out: StreamEvent[] = [];
+      take(translator.end(), out);
+      if (out.length > 0) yield out;
+    }
+  } catch (err) {
+    if (!signal.aborted) failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
+  } finally {
+    // Also when the consumer stopped early (the client is gone; settlement records the abort).
+    upstream.body.destroy();
+  }
+
+  if (failure) meter.fail(200, failure.code, failure.message);
+  if (signal.aborted) {
+    meter.abort();
+    return undefined;
+  }
+  const totals = options.totals();
+  return failure
+    ? { type: 'error', code: failure.code, message: failure.message, totals }
+    : { type: 'finish', finishReason: meter.finishReason ?? 'stop', totals };
+}
+
+function deltaChars(delta: DeltaEvent['delta']): number {
+  return (delta.content?.length ?? 0) + (delta.reasoning?.length ?? 0) +
+    (delta.tool_calls ?? []).reduce((n, call) => n + (call.function?.arguments?.length ?? 0), 0);
+}
+
+function withoutReasoning(event: DeltaEvent): DeltaEvent {
+  const { reasoning: _reasoning, reasoning_details: _details, ...rest } = event.delta;
+  return { type: 'delta', delta: rest };
+}
