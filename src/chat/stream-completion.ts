@@ -75,7 +75,11 @@ export async function streamCompletion(options: StreamCompletionOptions): Promis
     if (open) await emit(translator.end());
   } catch (err) {
     if (signal.aborted || writer.closed) meter.abort();
-    else failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
+    else {
+      failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
+      // Usage the upstream reported before it failed (translators hold it until the end) is what it bills.
+      for (const event of translator.end()) if (event.type === 'usage') meter.observe(event);
+    }
   } finally {
     upstream.body.destroy();
   }
