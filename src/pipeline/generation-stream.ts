@@ -69,7 +69,11 @@ export async function* generationStream(options: GenerationStreamOptions): Async
       if (out.length > 0) yield out;
     }
   } catch (err) {
-    if (!signal.aborted) failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
+    if (!signal.aborted) {
+      failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
+      // Usage the upstream reported before it failed (translators hold it until the end) is what it bills.
+      for (const event of translator.end()) if (event.type === 'usage') meter.observe(event);
+    }
   } finally {
     // Also when the consumer stopped early (the client is gone; settlement records the abort).
     upstream.body.destroy();

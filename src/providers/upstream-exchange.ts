@@ -6,8 +6,14 @@ import type { Dispatcher } from 'undici';
 import { errors as undiciErrors } from 'undici';
 import type { CallSignal } from './http-client.js';
 
-/** Bytes queued before the upstream socket is paused, as undici's own body streams do (their high-water mark). */
-const QUEUE_HIGH_WATER_BYTES = 64 * 1024;
+/**
+ * Bytes queued before the upstream socket is paused: only a reader that has all but stopped reading (a stalled
+ * client) gets here. Not undici's 64 KiB: pausing leaves what the socket already read inside undici, which drops
+ * those bytes when the connection then fails with a reset (measured: ~22 KB of SSE events read, never delivered),
+ * and undici suspends the body timeout while paused. An LLM stream a reader falls this far behind on is rare and
+ * worth holding; the cap only bounds memory against one that never reads again.
+ */
+export const QUEUE_PAUSE_BYTES = 1024 * 1024;
 
 export interface UpstreamResponse {
   status: number;
@@ -16,8 +22,9 @@ export interface UpstreamResponse {
 }
 
 /**
- * A response body that is read once: whole (`json`, `text`) or as an async iterable of chunks. Reading pauses the
- * upstream socket when the reader falls behind; `destroy` stops the exchange if it has not ended.
+ * A response body that is read once: whole (`json`, `text`) or as an async iterable of chunks. Every byte that
+ * arrived before the body failed is handed out before the failure is thrown. Reading pauses the upstream socket
+ * when the reader falls far behind; `destroy` stops the exchange if it has not ended.
  */
 export class UpstreamBody implements AsyncIterable<Buffer> {
   private queue: Buffer[] = [];
@@ -36,7 +43,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     if (this.ended) return;
     this.queue.push(chunk);
     this.queuedBytes += chunk.length;
-    if (!this.whole && this.queuedBytes >= QUEUE_HIGH_WATER_BYTES) this.controller.pause();
+    if (!this.whole && this.queuedBytes >= QUEUE_PAUSE_BYTES) this.controller.pause();
     this.notify();
   }
 
@@ -54,6 +61,11 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     this.notify();
   }
 
+  /** The exchange is over, completed or failed: what is queued is all the reader will get before the end or error. */
+  get settled(): boolean {
+    return this.ended;
+  }
+
   async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
     this.claim();
     try {
@@ -61,7 +73,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
         const chunk = this.queue.shift();
         if (chunk) {
           this.queuedBytes -= chunk.length;
-          if (this.queuedBytes < QUEUE_HIGH_WATER_BYTES && this.controller.paused) this.controller.resume();
+          if (this.queuedBytes < QUEUE_PAUSE_BYTES && this.controller.paused) this.controller.resume();
           yield chunk;
           continue;
         }

@@ -224,6 +224,56 @@ describe('streaming', () => {
     expect(sse.done).toBe(true);
   });
 
+  describe.each(['destroy', 'reset'] as const)('an upstream whose socket closes (%s) in the tick it sends its last bytes', (close) => {
+    const contents = (chunks: any[]) => chunks.map((c) => c.choices[0]?.delta?.content).filter((text) => text !== undefined && text !== '');
+
+    async function expectDeliveredThenError(res: Response, texts: string[]) {
+      expect(res.status).toBe(200);
+      const sse = await readSse(res);
+      expect(contents(sse.chunks)).toEqual(texts);
+      expect(sse.chunks[sse.chunks.length - 1].choices[0]).toMatchObject({ finish_reason: 'error', error: { code: 'server_error' } });
+      expect(sse.chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null)).toBe(true);
+      expect(sse.done).toBe(true);
+    }
+
+    it('head, first chunks and close together: every chunk in order, then the error chunk and [DONE]', async () => {
+      upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' })], false), close });
+      await expectDeliveredThenError(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }), ['Hel', 'lo']);
+    });
+
+    it('later, one more chunk and the close together: that last chunk is delivered too', async () => {
+      upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ content: 'Hel' }), chunk({ content: 'lo' })], false), late: openAiSse([chunk({ content: '!' })], false), close });
+      await expectDeliveredThenError(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }), ['Hel', 'lo', '!']);
+    });
+
+    it('a close before any byte, when the upstream produced nothing, is a 502 in the error envelope', async () => {
+      upstream.reply({ kind: 'sse-drop', chunks: [], head: false, close });
+      const res = await chat({ model: 'openai/gpt-test', messages: hello, stream: true });
+      expect(res.status).toBe(502);
+      const body: any = await res.json();
+      expect(body.error).toMatchObject({ code: 502, metadata: { provider: 'openai', reason: 'upstream_error' } });
+    });
+  });
+
+  it('a stream cut after the upstream reported usage bills that usage; without a report, an estimate of the delivered text', async () => {
+    upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ content: 'Hello' }), chunk({}, 'stop'), usageChunk(100, 50)], false), close: 'reset' });
+    const reported = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
+    const last = reported.chunks[reported.chunks.length - 1];
+    expect(last.choices[0].finish_reason).toBe('error');
+    expect(last.usage).toMatchObject({ prompt_tokens: 100, completion_tokens: 50 });
+    // 100 × $2/M + 50 × $8/M
+    expect(last.usage.cost).toBeCloseTo(0.0006, 12);
+    const record = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
+    expect(record).toMatchObject({ status: 'error', finish_reason: 'error', error_code: 'server_error', prompt_tokens: 100, completion_tokens: 50 });
+    expect(BigInt(record.cost_nanos)).toBe(600_000n);
+
+    upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ content: 'Hello there' })], false), close: 'reset' });
+    const estimated = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
+    const estimatedRecord = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', estimated.chunks[0].id).executeTakeFirstOrThrow();
+    expect(estimatedRecord.completion_tokens).toBeGreaterThan(0);
+    expect(BigInt(estimatedRecord.cost_nanos)).toBeGreaterThan(0n);
+  });
+
   it('reports an in-stream upstream error object as an error chunk with its mapped code', async () => {
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ content: 'x' }), { error: { message: 'Rate limit reached', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }]) });
     const sse = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));

@@ -15,7 +15,23 @@ export type Reply =
   | { kind: 'json'; status?: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'text'; status: number; body: string; headers?: Record<string, string> }
   | { kind: 'sse'; chunks: (string | { pauseMs: number })[]; cutAfter?: number; headers?: Record<string, string> }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  | SseDropReply;
+
+/**
+ * An SSE answer whose connection dies with the bytes: the head (chunked) and `chunks` are written to the raw socket
+ * and the socket is closed in the same tick, so bytes and close reach the gateway together. With `late`, the first
+ * chunks go out alone, and after `lateAfterMs` the late chunks are written and the socket closed in one tick.
+ * `close: 'reset'` sends a TCP RST (resetAndDestroy), 'destroy' a FIN. `head: false` drops before any byte.
+ */
+export interface SseDropReply {
+  kind: 'sse-drop';
+  chunks: string[];
+  late?: string[];
+  lateAfterMs?: number;
+  close: 'destroy' | 'reset';
+  head?: boolean;
+}
 
 export class MockUpstream {
   readonly requests: RecordedRequest[] = [];
@@ -90,6 +106,9 @@ export class MockUpstream {
         return;
       case 'hang':
         return;
+      case 'sse-drop':
+        await dropMidStream(res, reply);
+        return;
       case 'sse': {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
         let sent = 0;
@@ -113,6 +132,22 @@ export class MockUpstream {
       }
     }
   }
+}
+
+async function dropMidStream(res: http.ServerResponse, reply: SseDropReply): Promise<void> {
+  // Raw socket writes: ServerResponse corks its writes until the next tick, so `res.write(x); res.destroy()` never
+  // sends x (the gateway then rightly sees nothing). A real upstream's bytes are on the wire when its connection dies.
+  const socket = res.socket!;
+  const frame = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+  const close = () => (reply.close === 'reset' ? socket.resetAndDestroy() : socket.destroy());
+  const head = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n';
+  const first = (reply.head === false ? '' : head) + reply.chunks.map(frame).join('');
+  if (first) socket.write(first);
+  if (reply.late) {
+    await new Promise((resolve) => setTimeout(resolve, reply.lateAfterMs ?? 30));
+    socket.write(reply.late.map(frame).join(''));
+  }
+  close();
 }
 
 /** SSE `data:` frames of OpenAI-format chunks, ending with [DONE]. */

@@ -1,9 +1,9 @@
 // The upstream exchange: head, body queue with back-pressure, aborts; against a fake dispatch controller and a real
 // local HTTP server through HttpClient.
-import { createServer, type Server } from 'node:http';
+import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamBody, UpstreamExchange } from '../../src/providers/upstream-exchange.js';
+import { QUEUE_PAUSE_BYTES, UpstreamBody, UpstreamExchange } from '../../src/providers/upstream-exchange.js';
 import { HttpClient, UpstreamTransportError } from '../../src/providers/http-client.js';
 import { DisconnectSignal } from '../../src/http/abort-on-disconnect.js';
 
@@ -27,20 +27,71 @@ class FakeController {
 
 const kib = (n: number, fill = 'a') => Buffer.alloc(n * 1024, fill);
 
+// SSE answers written to the raw socket, HTTP/1.1 chunked framing by hand: ServerResponse corks its writes until the
+// next tick, so a socket closed in the same tick would never send them. A real upstream's bytes are on the wire
+// when its connection dies; these are too.
+const SSE_HEAD = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n';
+const sseEvents = (from: number, to: number, pad = 0) => {
+  let out = '';
+  for (let i = from; i < to; i++) {
+    const event = `data: ${i} ${'x'.repeat(pad)}\n\n`;
+    out += `${Buffer.byteLength(event).toString(16)}\r\n${event}\r\n`;
+  }
+  return out;
+};
+const closeSocket = (res: ServerResponse, how: string | undefined) => (how === 'reset' ? res.socket!.resetAndDestroy() : res.socket!.destroy());
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** Reads a body to its end or failure: the text handed out, and the error that ended it. */
+async function readToFailure(chunks: AsyncIterable<Buffer>, text = ''): Promise<{ text: string; error?: Error }> {
+  try {
+    for await (const chunk of chunks) text += chunk.toString();
+    return { text };
+  } catch (error) {
+    return { text, error: error as Error };
+  }
+}
+
+const eventNumbers = (text: string) => [...text.matchAll(/^data: (\d+)/gm)].map((m) => Number(m[1]));
+const upTo = (n: number) => Array.from({ length: n }, (_, i) => i);
+
 describe('UpstreamBody', () => {
-  it('pauses the socket at 64 KiB queued and resumes once the reader drains below it', async () => {
+  it('pauses the socket only once a reader is far behind (not at 64 KiB) and resumes once it drains below that', async () => {
     const controller = new FakeController();
     const body = new UpstreamBody(controller as never);
-    body.pushChunk(kib(40));
+    const half = QUEUE_PAUSE_BYTES / 2;
+    body.pushChunk(Buffer.alloc(half));
     expect(controller.paused).toBe(false);
-    body.pushChunk(kib(40));
+    body.pushChunk(Buffer.alloc(half));
     expect(controller.paused).toBe(true);
     const reader = body[Symbol.asyncIterator]();
-    expect((await reader.next()).value).toHaveLength(40 * 1024);
+    expect((await reader.next()).value).toHaveLength(half);
     expect(controller.paused).toBe(false);
     body.finish();
-    expect((await reader.next()).value).toHaveLength(40 * 1024);
+    expect((await reader.next()).value).toHaveLength(half);
     expect((await reader.next()).done).toBe(true);
+  });
+
+  it('hands out every chunk that arrived before a failure, in order, then throws the failure', async () => {
+    const body = new UpstreamBody(new FakeController() as never);
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const chunk of body) seen.push(chunk.toString());
+    })();
+    body.pushChunk(Buffer.from('a'));
+    await Promise.resolve();
+    // The last bytes and the reset in one tick, as a socket reports them.
+    body.pushChunk(Buffer.from('b'));
+    body.pushChunk(Buffer.from('c'));
+    body.fail(new Error('read ECONNRESET'));
+    await expect(reading).rejects.toThrow('ECONNRESET');
+    expect(seen).toEqual(['a', 'b', 'c']);
   });
 
   it('hands chunks to a waiting reader in order, then ends', async () => {
@@ -62,7 +113,7 @@ describe('UpstreamBody', () => {
     const controller = new FakeController();
     const body = new UpstreamBody(controller as never);
     body.pushChunk(Buffer.from('{"a":'));
-    body.pushChunk(kib(70, ' '));
+    body.pushChunk(Buffer.alloc(QUEUE_PAUSE_BYTES, ' '));
     expect(controller.paused).toBe(true);
     const json = body.json();
     expect(controller.paused).toBe(false);
@@ -153,12 +204,39 @@ describe('HttpClient over a local server', () => {
   let base: string;
   const client = new HttpClient({ connectTimeoutMs: 2_000, headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000 });
 
+  /** The reader of /reset-behind-reader stands still from `stalled` until the server has reset the connection. */
+  let behindReader = { stalled: deferred(), resetSent: deferred() };
+
   beforeAll(async () => {
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (part) => (body += part));
-      req.on('end', () => {
-        if (req.url === '/echo') {
+      req.on('end', async () => {
+        const [, route, how] = req.url!.split('/');
+        if (route === 'drop-together') {
+          // The head, three events and the close reach the client together.
+          res.socket!.write(SSE_HEAD + sseEvents(0, 3));
+          closeSocket(res, how);
+        } else if (route === 'drop-late') {
+          // Two events; later, one more event and the close in one tick.
+          res.socket!.write(SSE_HEAD + sseEvents(0, 2));
+          await pause(20);
+          res.socket!.write(sseEvents(2, 3));
+          closeSocket(res, how);
+        } else if (route === 'drop-before-head') {
+          closeSocket(res, how);
+        } else if (route === 'reset-behind-reader') {
+          // One event; once the reader has it and stands still, ~80 KB more (past undici's own 64 KiB high-water
+          // mark), then 8 more and a reset once the client's socket has taken them in.
+          res.socket!.write(SSE_HEAD + sseEvents(0, 1, 1000));
+          await behindReader.stalled.promise;
+          res.socket!.write(sseEvents(1, 80, 1000));
+          await pause(30);
+          res.socket!.write(sseEvents(80, 88, 1000));
+          await pause(30);
+          res.socket!.resetAndDestroy();
+          behindReader.resetSent.resolve();
+        } else if (req.url === '/echo') {
           res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' });
           res.end(JSON.stringify({ method: req.method, body: JSON.parse(body), auth: req.headers.authorization }));
         } else if (req.url === '/big') {
@@ -226,6 +304,40 @@ describe('HttpClient over a local server', () => {
     signal.abort();
     await expect(next).rejects.toMatchObject({ name: 'AbortError' });
     expect((await send('/echo')).status).toBe(200);
+  });
+
+  describe.each(['destroy', 'reset'])('an upstream that closes its socket (%s) right after its bytes', (how) => {
+    it('bytes and close together: every event is handed out, in order, then the failure', async () => {
+      const response = await send(`/drop-together/${how}`);
+      expect(response.status).toBe(200);
+      const { text, error } = await readToFailure(response.body);
+      expect(eventNumbers(text)).toEqual([0, 1, 2]);
+      expect(error).toBeInstanceOf(Error);
+    });
+
+    it('one more event and the close together, later: that last event is handed out too', async () => {
+      const { text, error } = await readToFailure((await send(`/drop-late/${how}`)).body);
+      expect(eventNumbers(text)).toEqual([0, 1, 2]);
+      expect(error).toBeInstanceOf(Error);
+    });
+
+    it('a close before any byte rejects the head as a transport failure', async () => {
+      await expect(send(`/drop-before-head/${how}`)).rejects.toMatchObject({ name: 'UpstreamTransportError', reason: 'failed' });
+    });
+  });
+
+  it('a reset while the reader is behind loses none of the bytes the socket had read', async () => {
+    behindReader = { stalled: deferred(), resetSent: deferred() };
+    const response = await send('/reset-behind-reader');
+    const reader = response.body[Symbol.asyncIterator]();
+    const first = (await reader.next()).value!.toString();
+    behindReader.stalled.resolve();
+    await behindReader.resetSent.promise;
+    // Still standing still until the gateway's side has seen the reset too.
+    while (!response.body.settled) await pause(5);
+    const { text, error } = await readToFailure({ [Symbol.asyncIterator]: () => reader }, first);
+    expect(eventNumbers(text)).toEqual(upTo(88));
+    expect(error).toBeInstanceOf(Error);
   });
 
   it('an already aborted signal and an unreachable or invalid URL fail as transport errors', async () => {

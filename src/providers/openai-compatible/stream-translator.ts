@@ -46,6 +46,9 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
 
   function fail(code: StreamErrorCode, message: string, out: StreamEvent[] = []): StreamEvent[] {
     failed = true;
+    // Usage reported before the failure goes out first: it is what the upstream bills, and a consumer stops at the
+    // error event (as the Anthropic and Gemini translators order it).
+    flushUsage(out);
     out.push({ type: 'error', code, message });
     return out;
   }
@@ -125,9 +128,9 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       if (closed) return [];
       closed = true;
       const out: StreamEvent[] = [];
-      // No [DONE] and no finish: the connection dropped mid-generation.
-      if (!done && !finished && !failed) fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
-      // Usage still goes out after a failure: whatever was generated is billed.
+      // No [DONE] and no finish: the connection dropped mid-generation. Usage still goes out (before the error):
+      // whatever was generated is billed.
+      if (!done && !finished && !failed) return fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
       return flushUsage(out);
     },
   };

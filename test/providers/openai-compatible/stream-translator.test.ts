@@ -134,9 +134,20 @@ describe('stream translator: never throws on bad input', () => {
     ]);
   });
 
-  it('a stream that ends without finish or [DONE] reports a truncation error, but still its usage', () => {
+  it('a stream that ends without finish or [DONE] reports a truncation error, after its usage', () => {
     const events = run('{"id":"a","choices":[{"delta":{"content":"x"}}],"usage":{"prompt_tokens":1,"completion_tokens":1}}');
-    expect(events.map((e) => e.type)).toEqual(['upstream-id', 'delta', 'error', 'usage']);
+    // Usage first: the pipeline stops reading events at an error, and the reported usage is what the upstream bills.
+    expect(events.map((e) => e.type)).toEqual(['upstream-id', 'delta', 'usage', 'error']);
+  });
+
+  it('an in-stream error after a usage report still reports that usage, before the error', () => {
+    const events = run(
+      '{"choices":[{"delta":{"content":"x"}}]}',
+      '{"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}',
+      '{"error":{"message":"overloaded","type":"server_error"}}',
+    );
+    expect(events.map((e) => e.type)).toEqual(['delta', 'usage', 'error']);
+    expect(events[1]).toMatchObject({ usage: { promptTokens: 7, completionTokens: 3 } });
   });
 
   it('[DONE] without a finish_reason implies stop; keep-alive empty data is ignored', () => {
