@@ -2,12 +2,12 @@
 // the steps taken so far, and turns any broken expectation into a ConformanceFailure carrying those steps.
 import type { OpenApiDocument, Operation } from './openapi-document.js';
 import type { Sender, Exchange } from './http-exchange.js';
-import { checkExchange, RESPONSE_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
+import { checkExchange, RESPONSE_CHECKS, STREAM_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
 import { ConformanceFailure } from './counterexample.js';
 import { buildRequest, type Credential, type Expectation, type RequestParts, type RequestSpec } from './request-spec.js';
 
 // The per-response checks a stateful step must pass; the semantic ones are asserted by the sequence itself.
-const STEP_CHECKS = new Set<CheckName>([...RESPONSE_CHECKS, 'use_after_free']);
+const STEP_CHECKS = new Set<CheckName>([...RESPONSE_CHECKS, ...STREAM_CHECKS, 'use_after_free']);
 
 export class StatefulClient {
   readonly steps: string[] = [];

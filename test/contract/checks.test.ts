@@ -10,7 +10,7 @@ import { formatReport } from '../../src/conformance/report.js';
 import { ConformanceFailure, toCounterexample } from '../../src/conformance/counterexample.js';
 
 const doc = await loadDocument();
-const ctx: CheckContext = { doc, validator: createSchemaValidator(doc), eventSchemaPointer: '#/components/schemas/ChatCompletionChunk' };
+const ctx: CheckContext = { doc, validator: createSchemaValidator(doc) };
 const op = (id: string) => doc.operations.find((o) => o.operationId === id)!;
 
 const request = (extra: Partial<RequestSpec> = {}): RequestSpec => ({
