@@ -2,7 +2,7 @@
 // valid, invalid and unauthenticated inputs, undefined methods (405 + Allow), the mid-stream error trigger (with a
 // hook), the model-based key lifecycle and (with a hook to add credits) the credits sequence. Used by `modelgate conformance`
 // against any deployment and by test/contract against the in-process gateway.
-import { loadDocument, type OpenApiDocument } from './openapi-document.js';
+import { loadDocument, type OpenApiDocument, type Operation } from './openapi-document.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { RequestArbitraries } from './request-arbitraries.js';
 import { createSender, type Exchange, type Sender } from './http-exchange.js';
@@ -81,9 +81,11 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     }
   });
   const results: CheckResult[] = [];
+  let implemented: Operation[] = [];
   const sequences = createSequenceEnvironment({
     doc, sender, checks, secrets, main, numRuns: options.sequenceRuns ?? Math.max(3, Math.ceil(runs / 5)), seed, timeLimitMs,
     maxCommands: options.maxCommands ?? 10,
+    available: (id) => implemented.some((op) => op.operationId === id),
   });
   let model: string | undefined;
   const parts = options.parts ?? {};
@@ -95,7 +97,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     const selected = selectOperations(doc.operations, profile, options.operations);
     const routes = await probeRoutes(selected, sender, main, secrets);
     results.push(...routes.results);
-    const implemented = routes.implemented;
+    implemented = routes.implemented;
     const absent = routes.results.filter((r) => r.outcome === 'not_implemented');
     if (absent.length > 0) log(`not implemented (404): ${absent.map((r) => r.target).join('; ')}`);
 

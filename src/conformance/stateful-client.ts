@@ -18,6 +18,8 @@ export class StatefulClient {
     private readonly checks: CheckContext,
     /** The check a broken expectation of this sequence is reported under. */
     readonly check: CheckName,
+    /** Operations the deployment implements (and the run selected); by default every one of the document. */
+    private readonly available: (operationId: string) => boolean = () => true,
   ) {}
 
   operation(operationId: string): Operation {
@@ -26,8 +28,9 @@ export class StatefulClient {
     return op;
   }
 
+  /** Whether the sequence may use an operation: in the document, and implemented by the deployment. */
   hasOperation(operationId: string): boolean {
-    return this.doc.operations.some((o) => o.operationId === operationId);
+    return this.doc.operations.some((o) => o.operationId === operationId) && this.available(operationId);
   }
 
   /** Send, record the step, and fail on any response check. */
