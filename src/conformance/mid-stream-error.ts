@@ -2,12 +2,14 @@
 // phrase, say) that makes generation fail after the stream began. The answer must be a 200 event stream whose last
 // chunk has `finish_reason: "error"` with `error.code` and `error.message`, followed by `data: [DONE]`. Without a trigger the path cannot be reached from outside: skipped.
 import { createSseParser } from '../providers/sse/parse-sse.js';
-import { describeOperation, type Operation } from './openapi-document.js';
+import type { Operation } from './openapi-document.js';
 import type { Sender } from './http-exchange.js';
 import { checkExchange, type CheckContext } from './response-checks.js';
 import { buildRequest, type Credential } from './request-spec.js';
 import { ConformanceFailure, toCounterexample } from './counterexample.js';
 import type { CheckResult } from './report.js';
+
+export const MID_STREAM_ERROR_TARGET = 'POST /chat/completions (createChatCompletion) [mid-stream error trigger]';
 
 export async function checkMidStreamError(
   ctx: CheckContext,
@@ -16,7 +18,7 @@ export async function checkMidStreamError(
   request: { main: Credential; model: string; prompt: string },
   secrets: Iterable<string>,
 ): Promise<CheckResult> {
-  const target = `${describeOperation(op)} [mid-stream error trigger]`;
+  const target = MID_STREAM_ERROR_TARGET;
   const body = { model: request.model, messages: [{ role: 'user', content: request.prompt }], stream: true };
   const ex = await sender.send(
     buildRequest(op, { params: {}, body: JSON.stringify(body), contentType: 'application/json', accept: 'text/event-stream' }, { credential: request.main, description: 'streamed request with the mid-stream error trigger' }),

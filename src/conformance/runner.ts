@@ -18,7 +18,7 @@ import { selectOperations, type Profile } from './profiles.js';
 import { probeRoutes } from './route-probes.js';
 import { runProperties, sampleRequests } from './run-properties.js';
 import { checkUnsupportedMethods } from './unsupported-method.js';
-import { checkMidStreamError } from './mid-stream-error.js';
+import { checkMidStreamError, MID_STREAM_ERROR_TARGET } from './mid-stream-error.js';
 
 export interface RunnerOptions {
   /** API root, e.g. `http://127.0.0.1:8080/api/v1`; a bare origin gets the document's server path appended. */
@@ -111,7 +111,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     const chat = implemented.find((op) => op.operationId === 'createChatCompletion');
     if (parts.midStreamError !== false && chat) {
       const skip = !options.midStreamErrorPrompt ? 'no trigger (--mid-stream-error-prompt)' : !model ? 'no model for valid requests' : undefined;
-      if (skip) results.push({ check: 'mid_stream_error', target: 'mid-stream error trigger', outcome: 'skipped', runs: 0, note: skip });
+      if (skip) results.push({ check: 'mid_stream_error', target: MID_STREAM_ERROR_TARGET, outcome: 'skipped', runs: 0, note: skip });
       else results.push(await checkMidStreamError(checks, chat, sender, { main, model: model!, prompt: options.midStreamErrorPrompt! }, secrets));
     }
     // A sequence runs when every operation it needs is in the document, selected and implemented.

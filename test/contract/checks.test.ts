@@ -151,7 +151,7 @@ describe('report', () => {
         { check: 'route_implemented' as const, target: 'GET /models (listModels)', outcome: 'not_implemented' as const, runs: 1, note: 'extension: GET /models answered 404' },
         { check: 'route_implemented' as const, target: 'GET /api-keys (listApiKeys)', outcome: 'passed' as const, runs: 1 },
         { check: 'not_a_server_error' as const, target: 'GET /api-keys (listApiKeys) [valid inputs]', outcome: 'failed' as const, runs: 3, counterexample },
-        { check: 'mid_stream_error' as const, target: 'mid-stream error trigger', outcome: 'skipped' as const, runs: 0, note: 'no trigger' },
+        { check: 'mid_stream_error' as const, target: 'POST /chat/completions (createChatCompletion) [mid-stream error trigger]', outcome: 'skipped' as const, runs: 0, note: 'no trigger' },
       ],
     };
     const text = formatReport(report);
