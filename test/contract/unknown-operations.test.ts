@@ -30,13 +30,18 @@ const document = parseDocument({
         responses: { ...answer('200', { 'text/event-stream': { schema: { type: 'string' } } }), ...errors },
       },
     },
-    '/impossible': {
-      post: {
-        operationId: 'createImpossible',
-        requestBody: { required: true, content: json({ type: 'object', required: ['a'], properties: { a: { type: 'string', minLength: 5, maxLength: 2 } } }) },
-        responses: { ...answer('201', json({ type: 'object' })), ...errors },
-      },
-    },
+    // Schemas no value satisfies, in three ways the walker meets them: bounds fast-check refuses, a pattern that never
+    // fits the length, and allOf branches that contradict each other. Each must end as "untested", not as a hang.
+    ...Object.fromEntries(
+      [
+        ['Impossible', { type: 'string', minLength: 5, maxLength: 2 }],
+        ['Unmatchable', { type: 'string', pattern: '^a$', minLength: 3 }],
+        ['Contradictory', { allOf: [{ type: 'integer', maximum: 1 }, { type: 'integer', minimum: 5 }] }],
+      ].map(([name, a]) => [
+        `/${String(name).toLowerCase()}`,
+        { post: { operationId: `create${name}`, requestBody: { required: true, content: json({ type: 'object', required: ['a'], properties: { a } }) }, responses: { ...answer('201', json({ type: 'object' })), ...errors } } },
+      ]),
+    ),
   },
 });
 
@@ -54,7 +59,7 @@ beforeAll(async () => {
     const fail = (status: number) => send(status, JSON.stringify({ error: { code: status, message: 'no' } }));
     const path = (req.url ?? '').split('?')[0];
     if (path === '/api/v1/health') return req.method === 'GET' ? send(200, '{"status":"ok"}') : res.writeHead(405, { allow: 'GET', 'x-request-id': 'r' }).end();
-    if (path !== '/api/v1/messages' && path !== '/api/v1/impossible') return fail(404);
+    if (!['/api/v1/messages', '/api/v1/impossible', '/api/v1/unmatchable', '/api/v1/contradictory'].includes(path)) return fail(404);
     if (req.method !== 'POST') return res.writeHead(405, { allow: 'POST', 'x-request-id': 'r' }).end();
     if (req.headers.authorization !== `Bearer ${KEY}`) return fail(401);
     let body: any;
@@ -86,9 +91,14 @@ it('exercises unknown extensions from their schemas and lists the ones it cannot
   expect(outcomes('createMessage')).toContain('negative_data_rejection:passed');
   expect(outcomes('createMessage')).toContain('ignored_auth:passed');
   expect(outcomes('createMessage')).toContain('stream_framing:passed');
-  const impossible = report.results.filter((r) => r.target === 'POST /impossible (createImpossible) [valid inputs]');
-  expect(impossible.length).toBeGreaterThan(0);
-  expect(impossible.every((r) => r.outcome === 'skipped' && r.note?.startsWith('untested: the kit could not exercise it'))).toBe(true);
-  expect(text).toContain('skipped: POST /impossible (createImpossible) [valid inputs]: untested');
+  for (const name of ['Impossible', 'Unmatchable', 'Contradictory']) {
+    const target = `POST /${name.toLowerCase()} (create${name}) [valid inputs]`;
+    const results = report.results.filter((r) => r.target === target);
+    expect(results.length, target).toBeGreaterThan(0);
+    expect(results.every((r) => r.outcome === 'skipped' && r.note?.startsWith('untested: the kit could not exercise it')), text).toBe(true);
+    expect(text).toContain(`skipped: ${target}: untested`);
+    expect(report.results.some((r) => r.target.includes(`(create${name})`) && r.check === 'route_implemented' && r.outcome === 'passed')).toBe(true);
+  }
+  expect(text).toContain('no value of a body valid against');
   expect(report.results.filter((r) => r.check === 'unsupported_method').every((r) => r.outcome === 'passed')).toBe(true);
 }, 60_000);
