@@ -11,7 +11,8 @@ import { CORE_SERVER_TRIGGER, startCoreServer, type CoreServer, type CoreServerF
 
 const doc = await loadDocument();
 const extensions = doc.operations.map((op) => op.operationId).filter((id) => !CORE_OPERATIONS.includes(id));
-const bounds = { runs: 10, seed: 7, timeLimitMs: 3_000, sequenceRuns: 4, maxCommands: 8, model: 'any/model', midStreamErrorPrompt: CORE_SERVER_TRIGGER };
+// The run count bounds every property; the time limit is only a backstop, so a loaded machine changes nothing.
+const bounds = { runs: 10, seed: 7, timeLimitMs: 60_000, sequenceRuns: 4, maxCommands: 8, model: 'any/model', midStreamErrorPrompt: CORE_SERVER_TRIGGER };
 
 async function run(server: CoreServer, options: Partial<RunnerOptions>): Promise<{ report: ConformanceReport; text: string }> {
   const report = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, ...bounds, ...options });

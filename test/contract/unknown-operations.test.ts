@@ -80,7 +80,7 @@ afterAll(() => {
 });
 
 it('exercises unknown extensions from their schemas and lists the ones it cannot draw inputs for as untested', async () => {
-  const report = await runConformance({ baseUrl: url, apiKey: KEY, document, runs: 10, seed: 3, timeLimitMs: 2_000, model: 'm' });
+  const report = await runConformance({ baseUrl: url, apiKey: KEY, document, runs: 10, seed: 3, timeLimitMs: 60_000, model: 'm' });
   const text = formatReport(report);
   expect(report.ok, text).toBe(true);
   const outcomes = (id: string) => new Set(report.results.filter((r) => r.target.includes(`(${id})`)).map((r) => `${r.check}:${r.outcome}`));
