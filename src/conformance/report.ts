@@ -47,6 +47,7 @@ export function formatReport(report: ConformanceReport): string {
   const byCheck = new Map<CheckName, CheckResult[]>();
   for (const result of report.results) byCheck.set(result.check, [...(byCheck.get(result.check) ?? []), result]);
   const width = Math.max(...CHECK_NAMES.map((c) => c.length)) + 2;
+  const said = new Set<string>();
   for (const check of CHECK_NAMES) {
     const results = byCheck.get(check);
     if (!results) continue;
@@ -56,7 +57,12 @@ export function formatReport(report: ConformanceReport): string {
     const status = failed.length > 0 ? 'FAILED' : ran.length === 0 ? 'SKIPPED' : 'passed';
     const detail = failed.length > 0 ? `${failed.length} of ${results.length} targets failed` : ran.length > 0 ? `${ran.length} targets, ${runs} runs` : '';
     lines.push(`${check.padEnd(width)}${status.padEnd(9)}${detail}`.trimEnd());
-    for (const skipped of results.filter((r) => r.outcome === 'skipped')) lines.push(`${' '.repeat(width)}skipped: ${skipped.target}: ${skipped.note ?? ''}`);
+    for (const skipped of results.filter((r) => r.outcome === 'skipped')) {
+      // A target skipped for one reason is skipped under every check: say it once, under the first.
+      const line = `skipped: ${skipped.target}: ${skipped.note ?? ''}`;
+      if (!said.has(line)) lines.push(`${' '.repeat(width)}${line}`);
+      said.add(line);
+    }
     for (const absent of results.filter((r) => r.outcome === 'not_implemented')) lines.push(`${' '.repeat(width)}not implemented: ${absent.target}`);
   }
   const failures = report.results.filter((r) => r.outcome === 'failed');

@@ -57,6 +57,7 @@ describe('a core-only implementation', () => {
     const lines: string[] = [];
     const { report, text } = await run(server, { profile: 'core', model: undefined, parts: { properties: ['valid'], keys: false, credits: false }, log: (l) => lines.push(l) });
     expect(lines.filter((l) => l.startsWith('no model for valid requests'))).toHaveLength(1);
+    expect(text.match(/no model for valid requests/g)).toHaveLength(2); // chat [valid inputs] and the mid-stream trigger
     expect(report.ok, text).toBe(true);
     const skipped = report.results.filter((r) => r.outcome === 'skipped');
     expect(new Set(skipped.map((r) => r.target))).toEqual(new Set(['POST /chat/completions (createChatCompletion) [valid inputs]', 'POST /chat/completions (createChatCompletion) [mid-stream error trigger]']));
