@@ -9,7 +9,7 @@
 #
 # Tuning: CONFORMANCE_RUNS (default 100), CONFORMANCE_SEED, CONFORMANCE_TIME_LIMIT_SECONDS (per operation and input
 # kind, default 30), MODELGATE_DIST (compiled tree, default dist). Extra arguments go to the runner
-# (e.g. --operation createChatCompletion --json).
+# (e.g. --operation createChatCompletion --json, --profile core, --junit conformance.xml).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -67,7 +67,9 @@ wait_for 300 node -e 'fetch(process.argv[1]).then(()=>process.exit(0),()=>proces
   exit 1
 }
 
-args=(--base-url "$BASE_URL" --model openai/gpt-test --runs "${CONFORMANCE_RUNS:-100}" --time-limit-seconds "${CONFORMANCE_TIME_LIMIT_SECONDS:-30}")
+# The mock upstream fails a stream mid-way when a message carries its trigger phrase (MID_STREAM_ERROR_TRIGGER).
+args=(--base-url "$BASE_URL" --model openai/gpt-test --runs "${CONFORMANCE_RUNS:-100}" --time-limit-seconds "${CONFORMANCE_TIME_LIMIT_SECONDS:-30}"
+  --mid-stream-error-prompt "conformance: fail mid-stream")
 [ -n "${CONFORMANCE_SEED:-}" ] && args+=(--seed "$CONFORMANCE_SEED")
 set +e
 MODELGATE_API_KEY="$KEY" node "$DIST/src/cli.js" conformance "${args[@]}" "$@"

@@ -2,21 +2,33 @@
 // implementation), printing a report; exit code 1 when a check fails. The key can come from MODELGATE_API_KEY so it
 // stays out of shell history and process listings; reports never print it.
 import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { parseOptions, UsageError, type Command } from './command.js';
 
-export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--runs N] [--seed S] [--model M]
-         [--timeout-seconds T] [--time-limit-seconds L] [--admin-cli "COMMAND {usd}"] [--operation ID]... [--spec FILE|URL] [--json] [--quiet]
+export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--profile core|modelgate] [--runs N] [--seed S]
+         [--model M] [--timeout-seconds T] [--time-limit-seconds L] [--admin-cli "COMMAND {usd}"]
+         [--mid-stream-error-prompt TEXT] [--operation ID]... [--spec FILE|URL] [--json] [--junit FILE] [--quiet]
 
   --base-url            API root, e.g. http://127.0.0.1:8080/api/v1 (a bare origin gets /api/v1 from the spec)
   --api-key             a key of a test account (default: $MODELGATE_API_KEY)
+  --profile             core: only what the seed API defines (chat completions, API keys); modelgate (default):
+                        the extensions too — those answering 404 are reported as not implemented
   --runs                generated inputs per operation and input kind (default 100)
   --seed                replay a run (the report prints its seed)
-  --model               model for valid chat requests (default: a free one from GET /models, else the cheapest)
+  --model               model for valid chat requests (default: a free one from GET /models, else the cheapest;
+                        without either, valid inputs of operations that name a model are skipped)
   --timeout-seconds     per-request timeout (default 30)
   --time-limit-seconds  time budget per operation and input kind, shrinking included (default 60)
   --admin-cli           shell command that adds {usd} USD of credits to the key's account; enables the credits sequence
+  --mid-stream-error-prompt  a user message that makes the deployment fail a stream after it began (e.g. a test
+                        upstream's trigger phrase); enables the mid-stream error chunk check
   --operation           test only this operationId (repeatable)
-  --spec                OpenAPI 3.0 document to test against (default: the one this build was generated from)`;
+  --spec                OpenAPI 3.0 document to test against (default: the one this build was generated from)
+  --json                print the report as JSON instead of the table
+  --junit               also write the report as JUnit XML to FILE (for CI test reports)
+
+Exit code: 0 when every selected check passed (not-implemented extensions do not fail a run), 1 otherwise, 2 for
+usage errors.`;
 
 export const conformanceCommand: Command = async ({ args, io }) => {
   const { values } = parseOptions(args, {
@@ -28,6 +40,9 @@ export const conformanceCommand: Command = async ({ args, io }) => {
     'timeout-seconds': { type: 'string' },
     'time-limit-seconds': { type: 'string' },
     'admin-cli': { type: 'string' },
+    'mid-stream-error-prompt': { type: 'string' },
+    profile: { type: 'string' },
+    junit: { type: 'string' },
     operation: { type: 'string', multiple: true },
     spec: { type: 'string' },
     json: { type: 'boolean' },
@@ -42,6 +57,8 @@ export const conformanceCommand: Command = async ({ args, io }) => {
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${CONFORMANCE_USAGE}`);
   const apiKey = values['api-key'] ?? process.env.MODELGATE_API_KEY;
   if (!apiKey) throw new UsageError(`--api-key or MODELGATE_API_KEY is required\n\n${CONFORMANCE_USAGE}`);
+  const profile = values.profile ?? 'modelgate';
+  if (profile !== 'core' && profile !== 'modelgate') throw new UsageError(`--profile must be core or modelgate, got "${profile}"`);
   // Loaded on demand: fast-check and Ajv are not needed by `serve` and the other commands.
   const { runConformance } = await import('../conformance/runner.js');
   const { loadDocument } = await import('../conformance/openapi-document.js');
@@ -49,17 +66,23 @@ export const conformanceCommand: Command = async ({ args, io }) => {
   const report = await runConformance({
     baseUrl,
     apiKey,
+    profile,
     runs: whole(values.runs, 'runs', 1),
     seed: whole(values.seed, 'seed', 0),
     model: values.model,
     requestTimeoutMs: seconds(values['timeout-seconds'], 'timeout-seconds'),
     timeLimitMs: seconds(values['time-limit-seconds'], 'time-limit-seconds'),
     addCredits: values['admin-cli'] ? adminHook(values['admin-cli']) : undefined,
+    midStreamErrorPrompt: values['mid-stream-error-prompt'],
     operations: values.operation,
     document: values.spec ? await loadDocument(values.spec) : undefined,
     log: values.quiet ? undefined : (line) => io.err(`conformance: ${line}`),
   });
   io.out(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  if (values.junit) {
+    const { junitReport } = await import('../conformance/junit-report.js');
+    await writeFile(values.junit, junitReport(report));
+  }
   return report.ok ? 0 : 1;
 };
 

@@ -1,6 +1,8 @@
 // A local stand-in for an OpenAI-compatible vendor, for conformance runs on one machine: it answers every chat
 // completion at once — JSON, or SSE with streamed usage when asked to stream — and calls the first tool when the
-// request offers tools, so the gateway's text, tool-call, streaming and metering paths all run.
+// request offers tools, so the gateway's text, tool-call, streaming and metering paths all run. A streamed request
+// whose messages contain MID_STREAM_ERROR_TRIGGER fails after the first content chunk (an in-stream error object, as
+// OpenAI-compatible vendors send), so `--mid-stream-error-prompt` can reach the gateway's mid-stream error path.
 // Run as a process: `node dist/src/conformance/mock-upstream-server.js [--port N]` prints `listening <url>`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +17,8 @@ export interface MockUpstreamServer {
 }
 
 const REPLY = 'Hello from the conformance mock upstream.';
+/** A user message containing this makes a streamed answer fail mid-way. */
+export const MID_STREAM_ERROR_TRIGGER = 'conformance: fail mid-stream';
 const COMPLETION_TOKENS = 8;
 
 export async function startMockUpstreamServer(options: { port?: number; host?: string } = {}): Promise<MockUpstreamServer> {
@@ -42,6 +46,11 @@ export async function startMockUpstreamServer(options: { port?: number; host?: s
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const chunk = (delta: object, finish: string | null = null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
         const events: object[] = [chunk({ role: 'assistant', content: '' })];
+        if (JSON.stringify(body.messages ?? []).includes(MID_STREAM_ERROR_TRIGGER)) {
+          events.push(chunk({ content: 'Hello' }), { error: { message: 'mock upstream: generation failed mid-stream', type: 'server_error', code: 'server_error' } });
+          res.end(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
+          return;
+        }
         if (toolName) {
           events.push(chunk({ tool_calls: [{ index: 0, id: `call_mock${requests}`, type: 'function', function: { name: toolName, arguments: '' } }] }));
           events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }));

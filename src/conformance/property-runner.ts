@@ -6,12 +6,12 @@ import type { Operation } from './openapi-document.js';
 import { describeOperation } from './openapi-document.js';
 import type { Sender } from './http-exchange.js';
 import type { RequestSpec } from './request-spec.js';
-import { checkExchange, RESPONSE_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
+import { checkExchange, RESPONSE_CHECKS, STREAM_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
+import { streamsEvents } from './stream-checks.js';
 import { ConformanceFailure, toCounterexample } from './counterexample.js';
 import type { CheckResult } from './report.js';
 
 export type InputKind = 'valid' | 'invalid' | 'unauthorized';
-
 
 const CHECKS_BY_KIND: Record<InputKind, CheckName[]> = {
   valid: [...RESPONSE_CHECKS],
@@ -31,7 +31,12 @@ export interface PropertyEnvironment {
   secrets: Set<string>;
 }
 
-function targetName(op: Operation, kind: InputKind): string {
+/** The checks a property reports: stream checks only where the operation documents an event stream. */
+export function checksFor(op: Operation, kind: InputKind): CheckName[] {
+  return kind !== 'unauthorized' && streamsEvents(op) ? [...CHECKS_BY_KIND[kind], ...STREAM_CHECKS] : CHECKS_BY_KIND[kind];
+}
+
+export function targetName(op: Operation, kind: InputKind): string {
   return `${describeOperation(op)} [${KIND_LABEL[kind]}]`;
 }
 
@@ -42,7 +47,7 @@ export async function runProperty(
   arbitrary: fc.Arbitrary<RequestSpec>,
 ): Promise<CheckResult[]> {
   const target = targetName(op, kind);
-  const checks = CHECKS_BY_KIND[kind];
+  const checks = checksFor(op, kind);
   const failed = new Map<CheckName, CheckResult>();
   const deadline = Date.now() + env.timeLimitMs;
   let runs = 0;
@@ -64,7 +69,7 @@ export async function runProperty(
     const error = details.errorInstance;
     if (!(error instanceof ConformanceFailure)) {
       // A bug in the runner or its generators, not in the server: say so rather than blame a check.
-      throw new Error(`conformance runner error on ${target}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      throw new Error(`conformance runner error on ${target}: ${error instanceof Error ? error.message : String(error)}`);
     }
     for (const f of error.failures) {
       failed.set(f.check, {

@@ -3,7 +3,8 @@
 import { CHECK_NAMES, type CheckName } from './response-checks.js';
 import type { Counterexample } from './counterexample.js';
 
-export type Outcome = 'passed' | 'failed' | 'skipped';
+/** `not_implemented`: an extension operation whose route answers 404 — reported, not a failure. */
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'not_implemented';
 
 export interface CheckResult {
   check: CheckName;
@@ -19,6 +20,8 @@ export interface CheckResult {
 export interface ConformanceReport {
   baseUrl: string;
   spec: { title: string; version: string };
+  /** The profile run (profiles.ts); absent in reports of older builds. */
+  profile?: string;
   seed: number;
   runs: number;
   model?: string;
@@ -35,7 +38,7 @@ export function isOk(results: CheckResult[]): boolean {
 
 export function formatReport(report: ConformanceReport): string {
   const lines: string[] = [];
-  lines.push(`Conformance report: ${report.spec.title} ${report.spec.version} at ${report.baseUrl}`);
+  lines.push(`Conformance report: ${report.spec.title} ${report.spec.version} at ${report.baseUrl}${report.profile ? `, profile ${report.profile}` : ''}`);
   lines.push(
     `seed ${report.seed}, up to ${report.runs} runs per property, ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s` +
       (report.model ? `, model ${report.model}` : ''),
@@ -44,16 +47,23 @@ export function formatReport(report: ConformanceReport): string {
   const byCheck = new Map<CheckName, CheckResult[]>();
   for (const result of report.results) byCheck.set(result.check, [...(byCheck.get(result.check) ?? []), result]);
   const width = Math.max(...CHECK_NAMES.map((c) => c.length)) + 2;
+  const said = new Set<string>();
   for (const check of CHECK_NAMES) {
     const results = byCheck.get(check);
     if (!results) continue;
     const failed = results.filter((r) => r.outcome === 'failed');
-    const ran = results.filter((r) => r.outcome !== 'skipped');
+    const ran = results.filter((r) => r.outcome === 'passed' || r.outcome === 'failed');
     const runs = ran.reduce((sum, r) => sum + r.runs, 0);
     const status = failed.length > 0 ? 'FAILED' : ran.length === 0 ? 'SKIPPED' : 'passed';
     const detail = failed.length > 0 ? `${failed.length} of ${results.length} targets failed` : ran.length > 0 ? `${ran.length} targets, ${runs} runs` : '';
     lines.push(`${check.padEnd(width)}${status.padEnd(9)}${detail}`.trimEnd());
-    for (const skipped of results.filter((r) => r.outcome === 'skipped')) lines.push(`${' '.repeat(width)}skipped: ${skipped.target}: ${skipped.note ?? ''}`);
+    for (const skipped of results.filter((r) => r.outcome === 'skipped')) {
+      // A target skipped for one reason is skipped under every check: say it once, under the first.
+      const line = `skipped: ${skipped.target}: ${skipped.note ?? ''}`;
+      if (!said.has(line)) lines.push(`${' '.repeat(width)}${line}`);
+      said.add(line);
+    }
+    for (const absent of results.filter((r) => r.outcome === 'not_implemented')) lines.push(`${' '.repeat(width)}not implemented: ${absent.target}`);
   }
   const failures = report.results.filter((r) => r.outcome === 'failed');
   if (failures.length > 0) {
@@ -61,8 +71,10 @@ export function formatReport(report: ConformanceReport): string {
     for (const f of failures) lines.push('', ...formatFailure(f));
   }
   lines.push('');
-  const checks = new Set(report.results.map((r) => r.check));
+  const checks = new Set(report.results.filter((r) => r.outcome === 'passed' || r.outcome === 'failed').map((r) => r.check));
   const failedChecks = new Set(failures.map((r) => r.check));
+  const absent = report.results.filter((r) => r.outcome === 'not_implemented').length;
+  if (absent > 0) lines.push(`${absent} extension operation(s) not implemented (their routes answer 404): not tested, not failed.`);
   lines.push(
     report.ok
       ? `OK: ${checks.size} checks passed.`

@@ -6,6 +6,7 @@ import type { OpenApiDocument, Operation, Parameter, Schema, SchemaNode } from '
 import type { SchemaValidator } from './schema-validator.js';
 import { SchemaArbitraries, type ArbitraryOptions } from './schema-arbitrary.js';
 import { mutationsOf } from './schema-mutations.js';
+import { boundedFilter } from './bounded-filter.js';
 import { API_KEY_VARIABLE, buildRequest, mainCredential, type Credential, type RequestParts, type RequestSpec } from './request-spec.js';
 
 export interface RequestContext {
@@ -90,7 +91,7 @@ export class RequestArbitraries {
   private bodyArbitrary(node: SchemaNode): fc.Arbitrary<unknown> {
     const arbitraries = new SchemaArbitraries(this.doc, { ...this.options, overrides: this.servedModelOverrides(node) });
     // A last guard: only values the document's own validator accepts count as valid.
-    return arbitraries.of(node).filter((value) => this.validator.isValid(node.pointer, value));
+    return boundedFilter(arbitraries.of(node), (value) => this.validator.isValid(node.pointer, value), `a body valid against ${node.pointer}`);
   }
 
   /**

@@ -1,9 +1,9 @@
 // The checks every response gets (the Schemathesis set), each a pure function of the operation, the exchange and
 // the document. A check returns a failure message or nothing; checks that do not apply stay silent.
-import { createSseParser } from '../providers/sse/parse-sse.js';
 import { documentedResponse, type OpenApiDocument, type Operation } from './openapi-document.js';
 import type { SchemaValidator } from './schema-validator.js';
 import type { Exchange } from './http-exchange.js';
+import { eventStreamFailures } from './stream-checks.js';
 
 /** The checks every single response gets, whatever the input. */
 const PER_RESPONSE_CHECKS = [
@@ -15,8 +15,15 @@ const PER_RESPONSE_CHECKS = [
   'response_schema_conformance',
 ] as const;
 
+/** Checks of event-stream answers (stream-checks.ts), on operations that document one. */
+export const STREAM_CHECKS = ['stream_framing', 'mid_stream_error'] as const;
+
 export const CHECK_NAMES = [
+  // Whether the route answers at all (404 from an extension → "not implemented", from a core operation → failed).
+  'route_implemented',
   ...PER_RESPONSE_CHECKS,
+  ...STREAM_CHECKS,
+  'unsupported_method',
   'negative_data_rejection',
   'ignored_auth',
   'use_after_free',
@@ -36,8 +43,6 @@ export interface CheckFailure {
 export interface CheckContext {
   doc: OpenApiDocument;
   validator: SchemaValidator;
-  /** Schema of one `data:` payload of an event stream (ChatCompletionChunk). */
-  eventSchemaPointer?: string;
 }
 
 /** Every response must carry it (ARCHITECTURE.md: request id on every response), documented or not. */
@@ -58,7 +63,8 @@ export function checkExchange(ctx: CheckContext, op: Operation, ex: Exchange): C
     add('content_type_conformance', contentTypeProblem(Object.keys(documented.content), mediaType, ex.body));
     add('response_headers_conformance', headersProblem(ctx, documented.headers, ex.headers));
     const schema = documented.content[mediaType];
-    if (schema) add('response_schema_conformance', bodyProblem(ctx, mediaType, schema.pointer, ex.body));
+    if (mediaType === 'text/event-stream' && schema) failures.push(...eventStreamFailures(ctx.doc, ctx.validator, op, ex.body));
+    else if (schema) add('response_schema_conformance', bodyProblem(ctx, mediaType, schema.pointer, ex.body));
   } else {
     add('response_headers_conformance', ex.headers[REQUEST_ID_HEADER] ? undefined : `missing ${REQUEST_ID_HEADER} header`);
   }
@@ -100,7 +106,6 @@ function coerceHeader(ctx: CheckContext, pointer: string, value: string): unknow
 }
 
 function bodyProblem(ctx: CheckContext, mediaType: string, pointer: string, body: string): string | undefined {
-  if (mediaType === 'text/event-stream') return ctx.eventSchemaPointer ? eventStreamProblem(ctx, ctx.eventSchemaPointer, body) : undefined;
   if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) return undefined;
   let value: unknown;
   try {
@@ -110,28 +115,4 @@ function bodyProblem(ctx: CheckContext, mediaType: string, pointer: string, body
   }
   const result = ctx.validator.validate(pointer, value);
   return result.valid ? undefined : `body does not match ${pointer}: ${result.errors.join('; ')}`;
-}
-
-/** Every `data:` payload is a valid chunk, the stream ends with `[DONE]`, and all chunks share one id. */
-function eventStreamProblem(ctx: Pick<CheckContext, 'validator'>, pointer: string, body: string): string | undefined {
-  const parser = createSseParser();
-  const events = [...parser.push(body), ...parser.end()];
-  if (events.length === 0) return 'empty event stream';
-  const done = events.findIndex((e) => e.data === '[DONE]');
-  if (done === -1) return `stream does not end with data: [DONE] (${events.length} events)`;
-  if (done !== events.length - 1) return `${events.length - 1 - done} event(s) after data: [DONE]`;
-  const ids = new Set<unknown>();
-  for (const [i, event] of events.slice(0, done).entries()) {
-    let chunk: any;
-    try {
-      chunk = JSON.parse(event.data);
-    } catch {
-      return `event ${i} is not JSON: ${event.data.slice(0, 120)}`;
-    }
-    const result = ctx.validator.validate(pointer, chunk);
-    if (!result.valid) return `event ${i} does not match ${pointer}: ${result.errors.join('; ')}`;
-    ids.add(chunk?.id);
-  }
-  if (ids.size > 1) return `one stream carries ${ids.size} ids: ${[...ids].map((id) => JSON.stringify(id)).join(', ')}`;
-  return undefined;
 }

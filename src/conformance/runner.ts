@@ -1,28 +1,35 @@
-// The conformance run: every operation of the document × valid, invalid and unauthenticated inputs, then the
-// model-based key lifecycle and (with a hook to add credits) the credits sequence. Used by `modelgate conformance`
+// The conformance run: which operations of the profile the deployment implements, then every implemented one ×
+// valid, invalid and unauthenticated inputs, undefined methods (405 + Allow), the mid-stream error trigger (with a
+// hook), the model-based key lifecycle and (with a hook to add credits) the credits sequence. Used by `modelgate conformance`
 // against any deployment and by test/contract against the in-process gateway.
-import fc from 'fast-check';
-import { loadDocument, type OpenApiDocument } from './openapi-document.js';
+import { loadDocument, type OpenApiDocument, type Operation } from './openapi-document.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { RequestArbitraries } from './request-arbitraries.js';
 import { createSender, type Exchange, type Sender } from './http-exchange.js';
 import type { CheckContext } from './response-checks.js';
-import { runProperty, type InputKind } from './property-runner.js';
+import type { InputKind } from './property-runner.js';
 import { createSequenceEnvironment } from './stateful-environment.js';
 import { KEY_OPERATIONS, KEYS_TARGET, runKeySequences } from './stateful-keys.js';
 import { CREDITS_OPERATIONS, CREDITS_TARGET, runCreditSequences } from './stateful-credits.js';
 import { mainCredential } from './request-spec.js';
 import { isOk, type CheckResult, type ConformanceReport } from './report.js';
 import { chooseModels } from './choose-models.js';
+import { selectOperations, type Profile } from './profiles.js';
+import { probeRoutes } from './route-probes.js';
+import { runProperties, sampleRequests } from './run-properties.js';
+import { checkUnsupportedMethods } from './unsupported-method.js';
+import { checkMidStreamError, MID_STREAM_ERROR_TARGET } from './mid-stream-error.js';
 
 export interface RunnerOptions {
   /** API root, e.g. `http://127.0.0.1:8080/api/v1`; a bare origin gets the document's server path appended. */
   baseUrl: string;
   apiKey: string;
+  /** `core`: the seed API's operations only; `modelgate` (default): the extensions too (profiles.ts). */
+  profile?: Profile;
   /** Generated inputs per property (operation × input kind) and command sequences per stateful test. */
   runs?: number;
   seed?: number;
-  /** Model for valid chat requests; default: chosen from GET /models. */
+  /** Model for valid chat requests; default: chosen from GET /models when the deployment has it. */
   model?: string;
   /** Per-request timeout. */
   requestTimeoutMs?: number;
@@ -32,10 +39,12 @@ export interface RunnerOptions {
   document?: OpenApiDocument;
   /** Adds credits to the key's account; without it the credits sequence is skipped. */
   addCredits?: (usd: number) => Promise<void>;
-  /** Run only these operationIds (all by default). */
+  /** A user message that makes the deployment fail a stream mid-way; without it the mid-stream error probe is skipped. */
+  midStreamErrorPrompt?: string;
+  /** Run only these operationIds (all of the profile by default). */
   operations?: string[];
   /** Which parts to run (all by default). */
-  parts?: { properties?: InputKind[]; keys?: boolean; credits?: boolean };
+  parts?: { properties?: InputKind[]; keys?: boolean; credits?: boolean; methods?: boolean; midStreamError?: boolean };
   /** Generated command sequences per stateful test (default: a fifth of `runs`, at least 3). */
   sequenceRuns?: number;
   /** Longest generated command sequence. */
@@ -47,19 +56,21 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   const started = Date.now();
   const doc = options.document ?? (await loadDocument());
   const baseUrl = apiRoot(options.baseUrl, doc.serverPath);
+  const profile = options.profile ?? 'modelgate';
   const runs = options.runs ?? 100;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const timeLimitMs = options.timeLimitMs ?? 60_000;
   const log = options.log ?? (() => undefined);
   const validator = createSchemaValidator(doc);
-  const checks: CheckContext = { doc, validator, eventSchemaPointer: chunkSchema(doc) };
+  const checks: CheckContext = { doc, validator };
   const secrets = new Set([options.apiKey]);
+  const main = mainCredential(options.apiKey);
   const createdKeys: string[] = [];
   let requests = 0;
   const sender = observe(createSender(baseUrl, { timeoutMs: options.requestTimeoutMs ?? 30_000 }), (ex) => {
     requests++;
-    // Keys created by generated createApiKey requests: never printed, deleted at the end.
-    if (ex.request.operationId === 'createApiKey' && ex.status === 201) {
+    // Keys created by generated createApiKey requests (and route probes): never printed, deleted at the end.
+    if (ex.request.operationId === 'createApiKey' && ex.request.method === 'POST' && ex.status === 201) {
       try {
         const body = JSON.parse(ex.body);
         if (typeof body.key === 'string') secrets.add(body.key);
@@ -70,44 +81,57 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     }
   });
   const results: CheckResult[] = [];
+  let implemented: Operation[] = [];
   const sequences = createSequenceEnvironment({
-    doc, sender, checks, secrets, main: mainCredential(options.apiKey), numRuns: options.sequenceRuns ?? Math.max(3, Math.ceil(runs / 5)), seed, timeLimitMs,
+    doc, sender, checks, secrets, main, numRuns: options.sequenceRuns ?? Math.max(3, Math.ceil(runs / 5)), seed, timeLimitMs,
     maxCommands: options.maxCommands ?? 10,
+    available: (id) => implemented.some((op) => op.operationId === id),
   });
   let model: string | undefined;
+  const parts = options.parts ?? {};
   try {
     const models = await chooseModels(doc, sender, options.apiKey, options.model);
     model = models.model;
-    log(`model for valid requests: ${models.model ?? '(none: GET /models lists none)'}${models.freeModel ? `, free model: ${models.freeModel}` : ''}`);
+    if (models.model) log(`model for valid requests: ${models.model}${models.freeModel ? `, free model: ${models.freeModel}` : ''}`);
+    else log(`no model for valid requests (${models.unlisted ?? 'GET /models lists none'}; give --model): valid inputs of operations that name a model are skipped`);
+    const selected = selectOperations(doc.operations, profile, options.operations);
+    const routes = await probeRoutes(selected, sender, main, secrets);
+    results.push(...routes.results);
+    implemented = routes.implemented;
+    const absent = routes.results.filter((r) => r.outcome === 'not_implemented');
+    if (absent.length > 0) log(`not implemented (404): ${absent.map((r) => r.target).join('; ')}`);
+
     const requestArbs = new RequestArbitraries(doc, validator, { apiKey: options.apiKey, model: models.model });
     const env = { sender, checks, numRuns: runs, seed, timeLimitMs, secrets };
-    const kinds = options.parts?.properties ?? ['valid', 'invalid', 'unauthorized'];
-    const operations = doc.operations.filter((op) => !options.operations || options.operations.includes(op.operationId));
-    for (const op of operations) {
-      for (const kind of kinds) {
-        const arbitrary = kind === 'valid' ? requestArbs.valid(op) : kind === 'invalid' ? requestArbs.invalid(op) : op.secured ? requestArbs.unauthorized(op) : undefined;
-        if (!arbitrary) continue;
-        log(`${op.operationId} [${kind}]`);
-        results.push(...(await runProperty(env, op, kind, arbitrary)));
-      }
+    results.push(...(await runProperties(doc, env, requestArbs, { operations: implemented, kinds: parts.properties ?? ['valid', 'invalid', 'unauthorized'], model, log })));
+    if (parts.methods !== false) {
+      log('unsupported methods');
+      results.push(...(await checkUnsupportedMethods(doc, implemented, sender, main, secrets)));
     }
-    // A sequence runs when the document has every operation it needs and --operation (if given) selects them all.
+    const chat = implemented.find((op) => op.operationId === 'createChatCompletion');
+    if (parts.midStreamError !== false && chat) {
+      const skip = !options.midStreamErrorPrompt ? 'no trigger (--mid-stream-error-prompt)' : !model ? 'no model for valid requests' : undefined;
+      if (skip) results.push({ check: 'mid_stream_error', target: MID_STREAM_ERROR_TARGET, outcome: 'skipped', runs: 0, note: skip });
+      else results.push(await checkMidStreamError(checks, chat, sender, { main, model: model!, prompt: options.midStreamErrorPrompt! }, secrets));
+    }
+    // A sequence runs when every operation it needs is in the document, selected and implemented.
     const missing = (ids: string[]) =>
       !ids.every((id) => doc.operations.some((op) => op.operationId === id)) ? `the document lacks ${ids.join('/')}`
-        : options.operations && !ids.every((id) => options.operations!.includes(id)) ? `not selected (needs ${ids.join(', ')})`
-          : undefined;
-    if (options.parts?.keys !== false) {
+        : !ids.every((id) => selected.some((op) => op.operationId === id)) ? `not selected (needs ${ids.join(', ')})`
+          : !ids.every((id) => implemented.some((op) => op.operationId === id)) ? `not implemented (needs ${ids.join(', ')})`
+            : undefined;
+    if (parts.keys !== false) {
       const skip = missing(KEY_OPERATIONS);
       if (!skip) {
         log('stateful: API key lifecycle');
         // One valid request per operation, to be replayed with a deleted key.
-        const samples = doc.operations.filter((op) => op.secured).map((op) => fc.sample(requestArbs.valid(op), { numRuns: 1, seed })[0]);
+        const samples = sampleRequests(implemented.filter((op) => op.secured), requestArbs, seed);
         results.push(...(await runKeySequences(sequences, samples)));
       } else {
         results.push({ check: 'stateful_keys', target: KEYS_TARGET, outcome: 'skipped', runs: 0, note: skip });
       }
     }
-    if (options.parts?.credits !== false) {
+    if (parts.credits !== false) {
       const skip = !options.addCredits ? 'no hook to add credits (--admin-cli)' : (missing(CREDITS_OPERATIONS) ?? (!models.paidModel ? 'no paid model served' : undefined));
       if (skip) {
         results.push({ check: 'stateful_credits', target: CREDITS_TARGET, outcome: 'skipped', runs: 0, note: skip });
@@ -124,6 +148,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   return {
     baseUrl,
     spec: { title: doc.title, version: doc.version },
+    profile,
     seed,
     runs,
     model,
@@ -139,10 +164,6 @@ export function apiRoot(baseUrl: string, serverPath: string): string {
   const url = new URL(baseUrl);
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.origin}${path === '' ? serverPath : path}`;
-}
-
-function chunkSchema(doc: OpenApiDocument): string | undefined {
-  return doc.raw.components?.schemas?.ChatCompletionChunk ? '#/components/schemas/ChatCompletionChunk' : undefined;
 }
 
 function observe(sender: Sender, onExchange: (ex: Exchange) => void): Sender {

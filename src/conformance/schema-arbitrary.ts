@@ -9,6 +9,7 @@
 // counts, patterns, date-time / int32 / int64 formats, and free-form objects (`additionalProperties`).
 import fc from 'fast-check';
 import type { OpenApiDocument, Schema, SchemaNode } from './openapi-document.js';
+import { boundedFilter } from './bounded-filter.js';
 
 export interface ArbitraryOptions {
   /** Below this depth optional properties are left out and arrays take their minimum length. */
@@ -112,7 +113,7 @@ export class SchemaArbitraries {
       const length = [...s].length; // Ajv counts code points, like this
       return length >= min && length <= max;
     };
-    if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits);
+    if (schema.pattern) return boundedFilter(fc.stringMatching(new RegExp(schema.pattern, 'u')), fits, `a string matching ${schema.pattern} of length ${min}..${max}`);
     switch (schema.format) {
       case 'date-time':
         return fc

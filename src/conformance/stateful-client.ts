@@ -2,12 +2,12 @@
 // the steps taken so far, and turns any broken expectation into a ConformanceFailure carrying those steps.
 import type { OpenApiDocument, Operation } from './openapi-document.js';
 import type { Sender, Exchange } from './http-exchange.js';
-import { checkExchange, RESPONSE_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
+import { checkExchange, RESPONSE_CHECKS, STREAM_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
 import { ConformanceFailure } from './counterexample.js';
 import { buildRequest, type Credential, type Expectation, type RequestParts, type RequestSpec } from './request-spec.js';
 
 // The per-response checks a stateful step must pass; the semantic ones are asserted by the sequence itself.
-const STEP_CHECKS = new Set<CheckName>([...RESPONSE_CHECKS, 'use_after_free']);
+const STEP_CHECKS = new Set<CheckName>([...RESPONSE_CHECKS, ...STREAM_CHECKS, 'use_after_free']);
 
 export class StatefulClient {
   readonly steps: string[] = [];
@@ -18,6 +18,8 @@ export class StatefulClient {
     private readonly checks: CheckContext,
     /** The check a broken expectation of this sequence is reported under. */
     readonly check: CheckName,
+    /** Operations the deployment implements (and the run selected); by default every one of the document. */
+    private readonly available: (operationId: string) => boolean = () => true,
   ) {}
 
   operation(operationId: string): Operation {
@@ -26,8 +28,9 @@ export class StatefulClient {
     return op;
   }
 
+  /** Whether the sequence may use an operation: in the document, and implemented by the deployment. */
   hasOperation(operationId: string): boolean {
-    return this.doc.operations.some((o) => o.operationId === operationId);
+    return this.doc.operations.some((o) => o.operationId === operationId) && this.available(operationId);
   }
 
   /** Send, record the step, and fail on any response check. */

@@ -38,6 +38,8 @@ export function createSequenceEnvironment(options: {
   seed: number;
   timeLimitMs: number;
   maxCommands: number;
+  /** Operations the sequences may use beyond those they require (e.g. GET /key): the implemented ones. */
+  available?: (operationId: string) => boolean;
 }): SequenceEnvironment {
   const { doc, sender, checks, main, secrets } = options;
   return {
@@ -46,7 +48,7 @@ export function createSequenceEnvironment(options: {
     main,
     secrets,
     maxCommands: options.maxCommands,
-    client: (check) => new StatefulClient(doc, sender, checks, check),
+    client: (check) => new StatefulClient(doc, sender, checks, check, options.available),
     async deleteKey(keyId) {
       const op = doc.operations.find((o) => o.operationId === 'deleteApiKey');
       if (op) await sender.send(buildRequest(op, { params: { 'path:key_id': keyId } }, { credential: main, description: 'cleanup' }));

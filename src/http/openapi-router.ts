@@ -11,6 +11,8 @@ import type { BodyState } from './read-json-body.js';
 
 export const API_ROOT = '/api/v1';
 
+const ROUTABLE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 export type Handler = (api: ApiContext, ctx: KoaContext) => Promise<void> | void;
 
 export interface RouterOptions {
@@ -41,7 +43,9 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
       throw new GatewayError(404, `No such endpoint: ${ctx.method} ${ctx.path}`);
     },
     methodNotAllowed: (_api: ApiContext, ctx: KoaContext) => {
-      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`);
+      // RFC 9110 §15.5.6: a 405 names the methods the resource does support.
+      const allowed = ROUTABLE_METHODS.filter((method) => api.router.matchOperation({ method, path: ctx.path, headers: {} }, false));
+      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`, {}, { Allow: allowed.join(', ') });
     },
     unauthorizedHandler: (apiCtx: ApiContext) => {
       const result = apiCtx.security?.BearerAuth as { error?: unknown } | undefined;

@@ -8,6 +8,7 @@ import { runCli } from '../../src/cli.js';
 import { adminHook } from '../../src/cli/conformance.js';
 import { SERVED_MODEL, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
 import { startFaultyProxy } from './helpers/faulty-proxy.js';
+import { CORE_SERVER_TRIGGER, startCoreServer } from './helpers/core-server.js';
 
 let target: ContractGateway;
 beforeAll(async () => {
@@ -85,4 +86,51 @@ describe('modelgate conformance', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('modelgate conformance against another implementation (core routes only)', () => {
+  it('--profile core passes (exit 0) and writes JUnit XML; --profile modelgate lists the extensions as not implemented', async () => {
+    const server = await startCoreServer();
+    const dir = mkdtempSync(path.join(tmpdir(), 'conformance-junit-'));
+    try {
+      const junit = path.join(dir, 'report.xml');
+      const core = await cli('--base-url', server.url, '--api-key', server.apiKey, '--profile', 'core', '--model', 'any/model', ...quick, '--quiet',
+        '--mid-stream-error-prompt', CORE_SERVER_TRIGGER, '--junit', junit);
+      expect(core.code, core.out).toBe(0);
+      expect(core.out).toContain('profile core');
+      expect(core.out).toMatch(/^unsupported_method\s+passed/m);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="modelgate conformance: /);
+      expect(xml).toContain(' failures="0" ');
+      expect(xml).toContain('<testsuite name="stream_framing"');
+      expect(xml).not.toContain(server.apiKey);
+      // The run from the issue: a plain chat proxy, --model, one operation. It used to abort on GET /models.
+      const chatOnly = await cli('--base-url', server.url, '--api-key', server.apiKey, '--model', 'any/model', '--operation', 'createChatCompletion', ...quick, '--quiet');
+      expect(chatOnly.code, chatOnly.out + chatOnly.err).toBe(0);
+      const full = await cli('--base-url', server.url, '--api-key', server.apiKey, ...quick, '--junit', junit);
+      expect(full.code, full.out).toBe(0);
+      expect(full.out).toContain('not implemented: GET /models (listModels)');
+      expect(full.err.match(/no model for valid requests/g)).toHaveLength(1);
+      expect(readFileSync(junit, 'utf8')).toContain('<skipped message="not implemented: extension: GET /models answered 404"/>');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  }, 120_000);
+
+  it('a broken implementation exits 1, the JUnit file carries each failure with its curl line; a bad --profile is a usage error', async () => {
+    const server = await startCoreServer({ noAllowHeader: true });
+    const dir = mkdtempSync(path.join(tmpdir(), 'conformance-junit-'));
+    try {
+      const junit = path.join(dir, 'report.xml');
+      const res = await cli('--base-url', server.url, '--api-key', server.apiKey, '--profile', 'core', '--model', 'any/model', ...quick, '--quiet', '--junit', junit);
+      expect(res.code).toBe(1);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toMatch(/<failure message="405 without an Allow header" type="unsupported_method">[^<]*curl -sS -i -N -X (GET|PUT|PATCH|DELETE|POST) /);
+      expect((await cli('--base-url', server.url, '--api-key', 'k', '--profile', 'enterprise')).code).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  }, 120_000);
 });
