@@ -13,6 +13,7 @@ import type { PGliteInterface } from '@electric-sql/pglite';
 import { touchApiKeysLastUsed } from './repositories/api-keys.js';
 import { createApp } from './app.js';
 import { InFlight } from './http/in-flight.js';
+import { answerClientErrors } from './http/client-error-envelope.js';
 import type { Deps } from './deps.js';
 import { loadCatalog } from './catalog/load-catalog.js';
 import { loadProviderConfigs } from './providers/registry.js';
@@ -93,6 +94,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const inFlight = new InFlight();
     app.middleware.unshift(inFlight.middleware());
     const server = http.createServer(app.callback());
+    answerClientErrors(server, logger);
     // Long generations stream for minutes: Node's default request timeout would cut them.
     server.requestTimeout = 0;
     server.keepAliveTimeout = 65_000;
