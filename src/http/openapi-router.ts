@@ -19,6 +19,13 @@ export interface RouterOptions {
   authenticate: (ctx: KoaContext) => Promise<void>;
 }
 
+const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
+
+/** The methods the document defines for `path`, asked of the library's own router so they are exactly what it routes. */
+export function allowedMethods(api: OpenAPIBackend, path: string): string[] {
+  return HTTP_METHODS.filter((method) => api.router.matchOperation({ method, path, headers: {} }, false)).map((m) => m.toUpperCase());
+}
+
 export async function createOpenApiRouter(options: RouterOptions): Promise<Middleware> {
   const api = new OpenAPIBackend({
     definition: structuredClone(definition) as unknown as Document,
@@ -40,8 +47,10 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     notFound: (_api: ApiContext, ctx: KoaContext) => {
       throw new GatewayError(404, `No such endpoint: ${ctx.method} ${ctx.path}`);
     },
-    methodNotAllowed: (_api: ApiContext, ctx: KoaContext) => {
-      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`);
+    methodNotAllowed: (apiCtx: ApiContext, ctx: KoaContext) => {
+      // RFC 9110 §15.5.6: a 405 names the methods the path does have.
+      const allow = allowedMethods(api, apiCtx.request.path).join(', ');
+      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, {}, { Allow: allow });
     },
     unauthorizedHandler: (apiCtx: ApiContext) => {
       const result = apiCtx.security?.BearerAuth as { error?: unknown } | undefined;
