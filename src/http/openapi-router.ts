@@ -11,6 +11,15 @@ import type { BodyState } from './read-json-body.js';
 
 export const API_ROOT = '/api/v1';
 
+/**
+ * The probes are also served at the server root, where load balancers and orchestrators look by default; the
+ * document has them under the API root (decision in spec/health/routes.tsp). Same operation, same handler.
+ */
+const ROOT_ALIASES = new Map([
+  ['/health', `${API_ROOT}/health`],
+  ['/ready', `${API_ROOT}/ready`],
+]);
+
 export type Handler = (api: ApiContext, ctx: KoaContext) => Promise<void> | void;
 
 export interface RouterOptions {
@@ -75,7 +84,7 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
   return async (ctx) => {
     const request: Request & { cookies: undefined; requestBody: undefined } = {
       method: ctx.method,
-      path: ctx.path,
+      path: ROOT_ALIASES.get(ctx.path) ?? ctx.path,
       query: ctx.querystring,
       headers: pickHeaders(ctx.headers),
       body: (ctx.state as BodyState).body,
