@@ -2408,7 +2408,8 @@ export interface operations {
             };
             /**
              * @description 503: not ready; take this instance out of rotation and probe again. `error.metadata.reason` says why:
-             *     `shutting_down` (a graceful stop began: the instance finishes its requests in flight and takes no new ones),
+             *     `shutting_down` (a graceful stop began: the instance finishes its requests in flight and takes no new ones; the
+             *     answer carries `Connection: close`),
              *     `database_unreachable` (the database failed or did not answer within 2 s) or `migrations_pending` (the database
              *     lacks migrations this release needs; `error.metadata.pending` lists them).
              */

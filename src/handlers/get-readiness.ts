@@ -3,13 +3,15 @@ import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { quietWhenOk } from '../http/access-log.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { checkReadiness } from '../health/check-readiness.js';
+import { readinessCheck } from '../health/check-readiness.js';
+import { pendingMigrations } from '../db/migrate.js';
 
 export function getReadiness(deps: Deps): Handler {
   const body = JSON.stringify({ status: 'ready' });
+  const check = readinessCheck(() => pendingMigrations(deps.db), deps.lifecycle);
   return async (_api, ctx) => {
     quietWhenOk(ctx);
-    const notReady = await checkReadiness(deps.db, deps.lifecycle);
+    const notReady = await check();
     if (notReady) {
       if (notReady.cause !== undefined) deps.logger.warn({ request_id: ctx.state.requestId, err: notReady.cause }, 'readiness: database check failed');
       const { reason, pending } = notReady;

@@ -36,7 +36,7 @@ export function describeParserError(code: string | undefined, maxHeaderSize: num
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return { status: 413, reason: 'chunk_extensions_too_large', message: 'The chunk extensions of the request body are too large' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, reason: 'request_timeout', message: 'The request headers did not arrive in time' };
+      return { status: 408, reason: 'request_timeout', message: 'The request did not arrive in time' };
     case 'HPE_INVALID_HEADER_TOKEN':
       return {
         status: 400,
@@ -76,12 +76,15 @@ function answerable(socket: Socket): boolean {
 
 const answered = new WeakSet<Socket>();
 
+/** Transport failures reported through the same event: the peer is gone, there is nobody to answer. */
+const TRANSPORT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT']);
+
 /** Installs the `clientError` listener (which replaces Node's default answer). */
 export function answerClientErrors(server: Server, logger: Logger): void {
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
     // The parser reports again when more bytes of a refused request arrive: the first answer stands.
     if (answered.has(socket)) return;
-    if (!answerable(socket)) {
+    if (!answerable(socket) || (err.code !== undefined && TRANSPORT_CODES.has(err.code))) {
       // A peer that reset or went away (ECONNRESET, EPIPE) is not a refusal; nothing can be sent to it.
       logger.debug({ parser_code: err.code }, 'client connection error');
       socket.destroy();
