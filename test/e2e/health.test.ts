@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { openTestDatabase } from '../helpers/databases.js';
+import { openTestDatabase, type OpenTestDatabase } from '../helpers/databases.js';
 import { parseRawResponse, sendRaw } from '../helpers/raw-http.js';
 import { Lifecycle } from '../../src/health/lifecycle.js';
 import { migrations } from '../../src/db/migrations/index.js';
@@ -69,20 +69,24 @@ describe('probes on a healthy gateway', () => {
 });
 
 describe('readiness without a database', () => {
+  let database: OpenTestDatabase;
+  let gw: TestGateway;
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite', { migrated: true });
+    gw = await startTestGateway({ database });
+  });
+  afterAll(async () => {
+    // Its database is gone: the stop's last writes fail, which is not what this test is about.
+    await gw?.close().catch(() => undefined);
+  });
+
   it('turns 503 database_unreachable when the database is closed, while /health stays 200', async () => {
-    const database = await openTestDatabase('pglite', { migrated: true });
-    const gw = await startTestGateway({ database });
-    try {
-      await database.close();
-      const res = await gw.fetch('/ready');
-      expect(res.status).toBe(503);
-      const body = await res.json();
-      expect(body.error).toMatchObject({ code: 503, metadata: { reason: 'database_unreachable', request_id: res.headers.get('x-request-id') } });
-      expect((await gw.fetch('/health')).status).toBe(200);
-    } finally {
-      // Its database is gone: the stop's last writes fail, which is not what this test is about.
-      await gw.close().catch(() => undefined);
-    }
+    await database.close();
+    const res = await gw.fetch('/ready');
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body.error).toMatchObject({ code: 503, metadata: { reason: 'database_unreachable', request_id: res.headers.get('x-request-id') } });
+    expect((await gw.fetch('/health')).status).toBe(200);
   });
 });
 
@@ -107,19 +111,20 @@ describe('readiness during a graceful stop', () => {
     return { server, received, release };
   }
 
-  it('answers 503 shutting_down before the request in flight finishes, which still completes', async () => {
-    const upstream = holdingUpstream();
+  const upstream = holdingUpstream();
+  // Tells the test when a readiness check has looked at the lifecycle, so nothing below waits on time.
+  let checked!: () => void;
+  const readinessChecked = new Promise<void>((resolve) => (checked = resolve));
+  const lifecycle = new (class extends Lifecycle {
+    override get shuttingDown(): boolean {
+      if (super.shuttingDown) checked();
+      return super.shuttingDown;
+    }
+  })();
+  let gw: TestGateway;
+  beforeAll(async () => {
     await new Promise<void>((resolve) => upstream.server.listen(0, '127.0.0.1', resolve));
-    // Tells the test when a readiness check has looked at the lifecycle, so nothing below waits on time.
-    let checked!: () => void;
-    const readinessChecked = new Promise<void>((resolve) => (checked = resolve));
-    const lifecycle = new (class extends Lifecycle {
-      override get shuttingDown(): boolean {
-        if (super.shuttingDown) checked();
-        return super.shuttingDown;
-      }
-    })();
-    const gw = await startTestGateway({
+    gw = await startTestGateway({
       env: {
         MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
         OPENAI_API_KEY: 'sk-test',
@@ -128,40 +133,42 @@ describe('readiness during a graceful stop', () => {
       },
       overrides: { lifecycle },
     });
-    try {
-      const user = await gw.createUser();
-      await gw.grant(user.userId, 1);
-      const chat = JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: false });
-      let closing: Promise<void> | undefined;
-      // One connection: the completion, held upstream; then, once the stop has begun, a readiness probe pipelined
-      // behind it (a new connection would be refused: the listener closes at once).
-      const raw = await sendRaw(
-        gw.url,
-        `POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.key}\r\n` +
-          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(chat)}\r\n\r\n${chat}`,
-        async () => {
-          await upstream.received;
-          closing = gw.close();
-        },
-        'GET /ready HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
-        async () => {
-          await readinessChecked;
-          upstream.release();
-        },
-      );
-      await closing;
-      const first = parseRawResponse(raw.raw);
-      expect(first.status).toBe(200);
-      expect(JSON.parse(first.body).choices[0].message.content).toBe('done');
-      const second = parseRawResponse(raw.raw.slice(raw.raw.indexOf('HTTP/1.1', 1)));
-      expect(second.status).toBe(503);
-      expect(JSON.parse(second.body).error).toMatchObject({ code: 503, message: 'Not ready: shutting down', metadata: { reason: 'shutting_down' } });
-      // The stopping instance closes the prober's connection (which is how this exchange ended).
-      expect(second.headers.connection).toBe('close');
-    } finally {
-      await gw.close();
-      upstream.server.closeAllConnections();
-      await new Promise((resolve) => upstream.server.close(resolve));
-    }
   });
+  afterAll(async () => {
+    await gw?.close();
+    upstream.server.closeAllConnections();
+    await new Promise((resolve) => upstream.server.close(resolve));
+  });
+
+  it('answers 503 shutting_down before the request in flight finishes, which still completes', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 1);
+    const chat = JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: false });
+    let closing: Promise<void> | undefined;
+    // One connection: the completion, held upstream; then, once the stop has begun, a readiness probe pipelined
+    // behind it (a new connection would be refused: the listener closes at once).
+    const raw = await sendRaw(
+      gw.url,
+      `POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(chat)}\r\n\r\n${chat}`,
+      async () => {
+        await upstream.received;
+        closing = gw.close();
+      },
+      'GET /ready HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+      async () => {
+        await readinessChecked;
+        upstream.release();
+      },
+    );
+    await closing;
+    const first = parseRawResponse(raw.raw);
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body).choices[0].message.content).toBe('done');
+    const second = parseRawResponse(raw.raw.slice(raw.raw.indexOf('HTTP/1.1', 1)));
+    expect(second.status).toBe(503);
+    expect(JSON.parse(second.body).error).toMatchObject({ code: 503, message: 'Not ready: shutting down', metadata: { reason: 'shutting_down' } });
+    // The stopping instance closes the prober's connection (which is how this exchange ended).
+    expect(second.headers.connection).toBe('close');
+  }, 60_000);
 });
