@@ -119,6 +119,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Extension: liveness. The process serves HTTP; nothing else is checked (no database call), so it stays cheap.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/key": {
         parameters: {
             query?: never;
@@ -174,6 +194,28 @@ export interface paths {
          *     subscription the answer is 403.
          */
         get: operations["getPassUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Extension: readiness. 200 when the database answers, every migration of this release is applied and no graceful
+         *     stop has begun; 503 otherwise. During a graceful stop this turns 503 first, before the instance stops accepting
+         *     connections and while its requests in flight finish.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -685,7 +727,9 @@ export interface components {
              *     `image_input_not_supported`, `context_length_exceeded`, `rate_limit`, `free_requests_per_day`,
              *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`), `available` and `required`
              *     (USD, on 402), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
-             *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400).
+             *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
+             *     migrations not applied, on a readiness 503). Requests refused as malformed HTTP, before any operation, carry
+             *     only `request_id` and `reason` (see the API description).
              */
             metadata?: {
                 [key: string]: unknown;
@@ -848,6 +892,19 @@ export interface components {
          * @enum {string}
          */
         GenerationStatus: "success" | "error" | "aborted";
+        /**
+         * @description Liveness: the process serves HTTP.
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        Health: {
+            /**
+             * @description Always `ok`; a process that cannot answer gives no answer at all.
+             * @enum {string}
+             */
+            status: "ok";
+        };
         /**
          * @description An image part. Accepted only by models whose `supportsImages` is true; otherwise the request fails with 400 and `error.metadata.reason` = `image_input_not_supported`.
          * @example {
@@ -1181,6 +1238,19 @@ export interface components {
              * @description Tokens (prompt plus completion) per minute.
              */
             tokens_per_minute: number;
+        };
+        /**
+         * @description Readiness: the gateway can serve API requests now.
+         * @example {
+         *       "status": "ready"
+         *     }
+         */
+        Readiness: {
+            /**
+             * @description Always `ready`; a gateway that is not ready answers 503 instead.
+             * @enum {string}
+             */
+            status: "ready";
         };
         /**
          * @description Decision on the seed's unnamed reasoning parameter: OpenRouter's `reasoning` object. Set either `effort` or
@@ -1557,6 +1627,7 @@ export type FunctionDefinition = components['schemas']['FunctionDefinition'];
 export type Generation = components['schemas']['Generation'];
 export type GenerationData = components['schemas']['GenerationData'];
 export type GenerationStatus = components['schemas']['GenerationStatus'];
+export type Health = components['schemas']['Health'];
 export type ImageContentPart = components['schemas']['ImageContentPart'];
 export type ImageUrl = components['schemas']['ImageUrl'];
 export type JsonSchemaFormat = components['schemas']['JsonSchemaFormat'];
@@ -1574,6 +1645,7 @@ export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
 export type RateLimit = components['schemas']['RateLimit'];
+export type Readiness = components['schemas']['Readiness'];
 export type ReasoningConfig = components['schemas']['ReasoningConfig'];
 export type ReasoningDetail = components['schemas']['ReasoningDetail'];
 export type ReasoningEffort = components['schemas']['ReasoningEffort'];
@@ -2092,6 +2164,39 @@ export interface operations {
             };
         };
     };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the process serves. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getCurrentKey: {
         parameters: {
             query?: never;
@@ -2267,6 +2372,56 @@ export interface operations {
                 };
             };
             /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: ready for traffic. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: not ready; take this instance out of rotation and probe again. `error.metadata.reason` says why:
+             *     `shutting_down` (a graceful stop began: the instance finishes its requests in flight and takes no new ones; the
+             *     answer carries `Connection: close`),
+             *     `database_unreachable` (the database failed or did not answer within 2 s) or `migrations_pending` (the database
+             *     lacks migrations this release needs; `error.metadata.pending` lists them).
+             */
             503: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */

@@ -12,6 +12,7 @@ import type { RateLimiter } from './limits/rate-limiter.js';
 import type { FreeRequestCounter } from './limits/free-requests.js';
 import type { SettlementQueue } from './billing/settlement-queue.js';
 import type { CreditLeases } from './billing/credit-leases.js';
+import type { Lifecycle } from './health/lifecycle.js';
 
 export interface Deps {
   config: Config;
@@ -30,4 +31,6 @@ export interface Deps {
   settlements: SettlementQueue;
   leases: CreditLeases;
   now: () => Date;
+  /** Whether a graceful stop has begun (readiness turns 503). */
+  lifecycle: Lifecycle;
 }

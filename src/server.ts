@@ -13,6 +13,8 @@ import type { PGliteInterface } from '@electric-sql/pglite';
 import { touchApiKeysLastUsed } from './repositories/api-keys.js';
 import { createApp } from './app.js';
 import { InFlight } from './http/in-flight.js';
+import { answerClientErrors } from './http/client-error-envelope.js';
+import { Lifecycle } from './health/lifecycle.js';
 import type { Deps } from './deps.js';
 import { loadCatalog } from './catalog/load-catalog.js';
 import { loadProviderConfigs } from './providers/registry.js';
@@ -81,6 +83,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       leases: new CreditLeases(database.db, logger, { ...DEFAULT_LEASE_OPTIONS, holder: leaseHolderId() }),
       freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),
       now: () => new Date(),
+      lifecycle: new Lifecycle(),
       ...options.overrides,
     };
     credentialListener = await listenWhereAvailable(
@@ -93,6 +96,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const inFlight = new InFlight();
     app.middleware.unshift(inFlight.middleware());
     const server = http.createServer(app.callback());
+    answerClientErrors(server, logger);
     // Long generations stream for minutes: Node's default request timeout would cut them.
     server.requestTimeout = 0;
     server.keepAliveTimeout = 65_000;
@@ -108,6 +112,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        // Readiness turns 503 first, while requests in flight still finish.
+        deps.lifecycle.beginShutdown();
         logger.info({ in_flight: inFlight.size }, 'shutting down');
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

@@ -24,6 +24,8 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   getCredits: ['get', '/credits'],
   getGeneration: ['get', '/generation'],
   getPassUsage: ['get', '/pass/usage'],
+  getHealth: ['get', '/health'],
+  getReadiness: ['get', '/ready'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
@@ -47,6 +49,11 @@ describe('generated OpenAPI document in openapi-backend', () => {
     expect(doc.openapi).toBe('3.0.0');
     expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:8080/api/v1' })]);
     expect(doc.security).toEqual([{ BearerAuth: [] }]);
+    // The probes alone opt out (an empty requirement): load balancers hold no credential.
+    const open = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, item]) =>
+      Object.values(item).filter((op) => op.security !== undefined).map((op) => [path, op.security]),
+    );
+    expect(open).toEqual([['/health', [{}]], ['/ready', [{}]]]);
     expect(doc.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'Bearer' });
   });
 
