@@ -6,7 +6,7 @@
 import type { Db } from '../db/database.js';
 import { createLogger, type Logger } from '../logger.js';
 import { grantCredits, InsufficientCreditsError } from '../repositories/credits.js';
-import { listLeases, reclaimExpiredLeases } from '../repositories/credit-leases.js';
+import { reclaimExpiredLeases, recallableCredit } from '../repositories/credit-leases.js';
 import { DEFAULT_LEASE_OPTIONS } from './credit-lease.js';
 import { LeaseRecalls } from './lease-recalls.js';
 
@@ -46,9 +46,9 @@ export async function adjustCredits(deps: AdjustCreditsDeps, input: AdjustCredit
       if (!(err instanceof InsufficientCreditsError)) throw err;
       // Leases of gateways that stopped renewing them are no one's: the periodic reclamation may not run (no gateway up).
       if (round === 0 && (await reclaimExpiredLeases(db, DEFAULT_LEASE_OPTIONS.ttlSeconds)) > 0) continue;
-      const leases = await listLeases(db, input.userId);
+      const { availableNanos, leases } = await recallableCredit(db, input.userId);
       const leased = leases.reduce((sum, lease) => sum + lease.amountNanos, 0n);
-      if (err.availableNanos + leased < removal || clock() >= deadline) throw err;
+      if (availableNanos + leased < removal || clock() >= deadline) throw err;
       await recalls.recall(input.userId, leases.map((lease) => lease.holder));
       // What is left is held by requests in flight: give them a moment to settle instead of spinning.
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(10 * round, 100)));

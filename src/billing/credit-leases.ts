@@ -19,7 +19,7 @@ import {
   answerLeaseRecall,
   dropHolderLeases,
   extendLease,
-  listLeases,
+  recallableCredit,
   reclaimExpiredLeases,
   renewLeases,
   shrinkLease,
@@ -222,9 +222,9 @@ export class CreditLeases {
     for (;;) {
       const reserved = await reserveCredits(this.db, { userId, amountNanos });
       if (reserved.ok) return { ok: true };
-      const others = await listLeases(this.db, userId, this.holder);
-      if (reserved.availableNanos + leasedNanos(others) < amountNanos || this.clock() >= deadline) return reserved;
-      await recalls.recall(userId, others.map((other) => other.holder));
+      const { availableNanos, leases } = await recallableCredit(this.db, userId, this.holder);
+      if (availableNanos + leasedNanos(leases) < amountNanos || this.clock() >= deadline) return { ok: false, availableNanos };
+      await recalls.recall(userId, leases.map((other) => other.holder));
     }
   }
 

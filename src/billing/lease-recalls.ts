@@ -14,20 +14,21 @@ import { CREDIT_LEASE_CHANNEL, notifyLeaseChannel } from '../repositories/credit
 export type LeaseMessage = { t: 'recall'; u: string; h: string[] } | { t: 'released'; u: string; h: string };
 
 /** NOTIFY payloads are limited to 8000 bytes: a long list of holders goes out in several messages. */
-const MAX_PAYLOAD_CHARS = 7000;
+const MAX_PAYLOAD_BYTES = 7000;
 
 export function encodeRecall(userId: string, holders: readonly string[]): string[] {
   const payloads: string[] = [];
   let batch: string[] = [];
   let size = 0;
   for (const holder of holders) {
-    if (batch.length > 0 && size + holder.length + 4 > MAX_PAYLOAD_CHARS) {
+    const bytes = Buffer.byteLength(JSON.stringify(holder)) + 1;
+    if (batch.length > 0 && size + bytes > MAX_PAYLOAD_BYTES) {
       payloads.push(JSON.stringify({ t: 'recall', u: userId, h: batch }));
       batch = [];
       size = 0;
     }
     batch.push(holder);
-    size += holder.length + 4;
+    size += bytes;
   }
   if (batch.length > 0) payloads.push(JSON.stringify({ t: 'recall', u: userId, h: batch }));
   return payloads;
@@ -58,9 +59,11 @@ export interface LeaseRecallOptions {
   timeoutMs: number;
   /** How long an asker that cannot hear answers waits before it looks again. */
   pollMs: number;
+  /** First delay before listening again after the connection was lost (doubles up to 30 s). */
+  reconnectDelayMs: number;
 }
 
-export const DEFAULT_RECALL_OPTIONS: LeaseRecallOptions = { timeoutMs: 1_000, pollMs: 25 };
+export const DEFAULT_RECALL_OPTIONS: LeaseRecallOptions = { timeoutMs: 1_000, pollMs: 25, reconnectDelayMs: 500 };
 
 /** What a process that holds leases does with what it hears on the channel. */
 export interface LeaseHolderHandlers {
@@ -94,6 +97,7 @@ export class LeaseRecalls {
     this.listener ??= await listenOnChannel(source, {
       channel: CREDIT_LEASE_CHANNEL,
       logger: this.logger,
+      initialDelayMs: this.options.reconnectDelayMs,
       onPayload: (payload) => this.heard(payload),
       onListening: (listening) => {
         // Answers sent while we were deaf are lost: nobody may wait for them any longer.

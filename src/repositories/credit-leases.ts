@@ -99,6 +99,32 @@ export async function listLeases(db: DbOrTrx, userId: string, exceptHolder?: str
   return rows.map((row) => ({ holder: row.holder, amountNanos: row.amount_nanos }));
 }
 
+/**
+ * The user's unreserved balance and the non-empty leases of holders other than `exceptHolder`, read in one statement
+ * (one snapshot: read apart, a lease given back between the two reads would be counted in neither).
+ */
+export async function recallableCredit(
+  db: DbOrTrx,
+  userId: string,
+  exceptHolder?: string,
+): Promise<{ availableNanos: bigint; leases: HeldLease[] }> {
+  const rows = await db
+    .selectFrom('credit_accounts as a')
+    .leftJoin('credit_leases as l', (join) => {
+      let on = join.onRef('l.user_id', '=', 'a.user_id').on('l.amount_nanos', '>', 0n);
+      if (exceptHolder !== undefined) on = on.on('l.holder', '<>', exceptHolder);
+      return on;
+    })
+    .select(['a.balance_nanos', 'a.reserved_nanos', 'l.holder', 'l.amount_nanos'])
+    .where('a.user_id', '=', userId)
+    .orderBy('l.holder')
+    .execute();
+  if (rows.length === 0) return { availableNanos: 0n, leases: [] };
+  const leases: HeldLease[] = [];
+  for (const row of rows) if (row.holder !== null && row.amount_nanos !== null) leases.push({ holder: row.holder, amountNanos: row.amount_nanos });
+  return { availableNanos: max0(rows[0].balance_nanos - rows[0].reserved_nanos), leases };
+}
+
 /** Sends one message on the lease channel (delivered at commit when `db` is a transaction). */
 export async function notifyLeaseChannel(db: DbOrTrx, payload: string): Promise<void> {
   await sql`select pg_notify(${CREDIT_LEASE_CHANNEL}, ${payload})`.execute(db);

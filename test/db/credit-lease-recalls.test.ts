@@ -2,8 +2,8 @@
 // lease managers (one per "instance", each with its own holder and its own LISTEN) over one database: an instance
 // that cannot lease enough recalls the others' unused leases; 402 only when the account truly lacks the credit.
 import fc from 'fast-check';
-import type { KyselyPlugin } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sql, type KyselyPlugin } from 'kysely';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS, type CreditLeaseOptions } from '../../src/billing/credit-leases.js';
 import { returnLeasedHold, settleGenerations, type Admission, type Settlement } from '../../src/billing/accounting.js';
 import { getCreditAccount, grantCredits, listLedger, releaseCredits, reserveCredits } from '../../src/repositories/credits.js';
@@ -111,6 +111,33 @@ describeEachBackend('credit lease recalls', (backend) => {
     expect(queries).toBe(before);
     await a.close();
   });
+
+  if (backend === 'postgres') {
+    it('an instance that cannot hear recalls gives its unused leases back and reserves on the account row until it hears again', async () => {
+      const userId = await userWith(100_000n);
+      const [a] = await instances(1, { recall: { ...DEFAULT_LEASE_OPTIONS.recall, reconnectDelayMs: 3_000 } });
+      const leased = await admit(a, userId, 100n);
+      expect(leased?.lease).toBeDefined();
+      returnLeasedHold(leased!, 0n);
+      expect((await getCreditAccount(db(), userId)).reservedNanos).toBe(1_600n);
+      // The LISTEN connection dies (a network cut, a database restart).
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                where datname = current_database() and query = 'listen modelgate_credit_leases'`.execute(db());
+      await vi.waitFor(async () => expect((await getCreditAccount(db(), userId)).reservedNanos).toBe(0n), { timeout: 5_000, interval: 20 });
+      expect(a.recalls?.listening).toBe(false);
+      const direct = await admit(a, userId, 100n);
+      expect(direct?.lease).toBeUndefined();
+      expect((await getCreditAccount(db(), userId)).reservedNanos).toBe(100n);
+      await settle(direct!, 100n);
+      // Listening again: leases again.
+      await vi.waitFor(() => expect(a.recalls?.listening).toBe(true), { timeout: 10_000, interval: 50 });
+      const again = await admit(a, userId, 100n);
+      expect(again?.lease).toBeDefined();
+      await settle(again!, 0n);
+      await a.close();
+      expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 99_900n, reservedNanos: 0n });
+    });
+  }
 
   it('never refuses what a single database reservation would admit, and never overdraws (random sequences)', async () => {
     type Op =
