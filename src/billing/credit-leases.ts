@@ -10,8 +10,9 @@
 // the unreserved balance (beyond what the request needs), so one process cannot take it all ahead of need; a process
 // that cannot get what a request needs recalls the other processes' leases (src/billing/lease-recalls.ts: they give
 // back what no request of theirs holds, within milliseconds) and asks again; for a while after a recall every
-// process that heard it leases only what each request needs, with no top-ups. A process that cannot hear recalls (its LISTEN connection
-// is down) holds no unused lease: it gives its leases back and reserves each request directly on the account row.
+// process that heard it leases only what each request needs, with no top-ups. A process that cannot hear recalls
+// (its LISTEN connection is down) holds no unused lease: it gives its leases back and reserves each request
+// directly on the account row.
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { NotificationSource } from '../db/notification-listener.js';
@@ -264,7 +265,7 @@ export class CreditLeases {
     const held = await renewLeases(this.db, this.holder);
     for (const lease of this.leases.values()) {
       // Never granted (a request refused, or only heard of in a recall): there was no row to lose.
-      if (lease.extendedAt === 0 || held.has(lease.userId) || lease.extending || lease.extendedAt >= startedAt) continue;
+      if (lease.lastGrantNanos === 0n || held.has(lease.userId) || lease.extending || lease.extendedAt >= startedAt) continue;
       // Another process took this lease back (we looked dead): stop admitting against it.
       lease.lost = true;
       lease.free = 0n;

@@ -44,6 +44,8 @@ describeEachDatabase('credit leases', ({ db }) => {
             expect(r.availableNanos).toBeLessThan(BigInt(amounts[i]));
           }
         }
+        // A background top-up may still be landing: the two reads below must see the same state.
+        await manager.extensionsDone();
         const account = await getCreditAccount(db(), user.id);
         const [row] = await leaseRows(db(), user.id);
         expect(account.reservedNanos).toBe(row?.amount_nanos ?? 0n);
