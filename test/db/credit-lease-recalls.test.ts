@@ -92,6 +92,26 @@ describeEachBackend('credit lease recalls', (backend) => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('after a recall, the instances lease only what each request needs (they do not take the credit back)', async () => {
+    const userId = await userWith(10_000n);
+    const [a, b] = await instances(2, { contendedMs: 600_000 }); // the whole test long, however slow the machine
+    returnLeasedHold((await admit(a, userId, 100n))!, 0n); // a leases 1 600
+    const big = await admit(b, userId, 9_000n); // 8 400 unreserved: b recalls a's lease
+    expect(big).toBeDefined();
+    const leaseOf = async (leases: CreditLeases) =>
+      (await db().selectFrom('credit_leases').select('amount_nanos').where('holder', '=', leases.holder).where('user_id', '=', userId).executeTakeFirst())?.amount_nanos;
+    expect(await leaseOf(a)).toBe(0n);
+    expect(await leaseOf(b)).toBe(9_000n);
+    // a's next request gets exactly its 100, not a share of the 1 000 left, and no top-up follows.
+    const small = await admit(a, userId, 100n);
+    await a.extensionsDone();
+    expect(await leaseOf(a)).toBe(100n);
+    await settle(small!, 0n);
+    await settle(big!, 0n);
+    await Promise.all([a.close(), b.close()]);
+    expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 10_000n, reservedNanos: 0n });
+  });
+
   it('admits a request whose lease has room without any database round trip', async () => {
     let queries = 0;
     const counting: KyselyPlugin = {
