@@ -135,7 +135,7 @@ describeEachBackend('credit lease recalls', (backend) => {
   if (backend === 'postgres') {
     it('an instance that cannot hear recalls gives its unused leases back and reserves on the account row until it hears again', async () => {
       const userId = await userWith(100_000n);
-      const [a] = await instances(1, { recall: { ...DEFAULT_LEASE_OPTIONS.recall, reconnectDelayMs: 3_000 } });
+      const [a] = await instances(1, { recall: { ...DEFAULT_LEASE_OPTIONS.recall, reconnectDelayMs: 5_000 } });
       const leased = await admit(a, userId, 100n);
       expect(leased?.lease).toBeDefined();
       returnLeasedHold(leased!, 0n);
@@ -150,7 +150,7 @@ describeEachBackend('credit lease recalls', (backend) => {
       expect((await getCreditAccount(db(), userId)).reservedNanos).toBe(100n);
       await settle(direct!, 100n);
       // Listening again: leases again.
-      await vi.waitFor(() => expect(a.recalls?.listening).toBe(true), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(() => expect(a.recalls?.listening).toBe(true), { timeout: 20_000, interval: 50 });
       const again = await admit(a, userId, 100n);
       expect(again?.lease).toBeDefined();
       await settle(again!, 0n);
