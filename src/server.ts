@@ -66,6 +66,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     ? { ...options.database, dialect: options.database.dialect ?? 'external', close: async () => undefined }
     : { ...(await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })), url: config.databaseUrl };
   let credentialListener: CredentialListener | undefined;
+  let leases: CreditLeases | undefined;
   try {
     await migrateToLatest(database.db);
     const deps: Deps = {
@@ -91,6 +92,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       deps.credentials,
       logger,
     );
+    // Other instances recall this one's unused credit leases (and it theirs) over NOTIFY.
+    leases = deps.leases;
+    await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
     const app = await createApp(deps);
     deps.leases.start();
     const inFlight = new InFlight();
@@ -136,6 +140,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       })());
     return { url, deps, server, close };
   } catch (err) {
+    await leases?.close().catch(() => undefined);
     await credentialListener?.close();
     await httpClient.close();
     await database.close();

@@ -1,5 +1,6 @@
 import { usdToNanos, nanosToUsd } from '../billing/money.js';
-import { grantCredits, getCreditAccount } from '../repositories/credits.js';
+import { getCreditAccount } from '../repositories/credits.js';
+import { adjustCredits } from '../billing/adjust-credits.js';
 import { findUserByEmail } from '../repositories/users.js';
 import { parseOptions, requireEmail, requireOption, UsageError, withDatabase, type Command } from './command.js';
 import { ensureUser } from './users.js';
@@ -37,7 +38,8 @@ export const creditsCommand: Command = async ({ args, config, io }) => {
   if (amountNanos === 0n) throw new UsageError('--usd must not be zero');
   return withDatabase(config, async (db) => {
     const user = await ensureUser(db, email);
-    const result = await grantCredits(db, { userId: user.id, amountNanos, note: values.note ?? 'cli' });
+    // A removal recalls the credit that running gateways lease (they hear it through NOTIFY) instead of failing.
+    const result = await adjustCredits({ db }, { userId: user.id, amountNanos, note: values.note ?? 'cli' });
     io.out(`balance of ${email}: ${nanosToUsd(result.balanceNanos)} USD`);
     return 0;
   });
