@@ -2,12 +2,9 @@
 // implementation), printing a report; exit code 1 when a check fails. The key can come from MODELGATE_API_KEY so it
 // stays out of shell history and process listings; reports never print it.
 import { execFile } from 'node:child_process';
-import { parseOptions, UsageError, type Command } from './command.js';
+import { parseOptions, UsageError, type Command, type CommandDefinition } from './command.js';
 
-export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--runs N] [--seed S] [--model M]
-         [--timeout-seconds T] [--time-limit-seconds L] [--admin-cli "COMMAND {usd}"] [--operation ID]... [--spec FILE|URL] [--json] [--quiet]
-
-  --base-url            API root, e.g. http://127.0.0.1:8080/api/v1 (a bare origin gets /api/v1 from the spec)
+const CONFORMANCE_OPTIONS = `  --base-url            API root, e.g. http://127.0.0.1:8080/api/v1 (a bare origin gets /api/v1 from the spec)
   --api-key             a key of a test account (default: $MODELGATE_API_KEY)
   --runs                generated inputs per operation and input kind (default 100)
   --seed                replay a run (the report prints its seed)
@@ -16,9 +13,16 @@ export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [-
   --time-limit-seconds  time budget per operation and input kind, shrinking included (default 60)
   --admin-cli           shell command that adds {usd} USD of credits to the key's account; enables the credits sequence
   --operation           test only this operationId (repeatable)
-  --spec                OpenAPI 3.0 document to test against (default: the one this build was generated from)`;
+  --spec                OpenAPI 3.0 document to test against (default: the one this build was generated from)
+  --json                print the report as JSON
+  --quiet               no progress lines on stderr`;
 
-export const conformanceCommand: Command = async ({ args, io }) => {
+export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--runs N] [--seed S] [--model M]
+         [--timeout-seconds T] [--time-limit-seconds L] [--admin-cli "COMMAND {usd}"] [--operation ID]... [--spec FILE|URL] [--json] [--quiet]
+
+${CONFORMANCE_OPTIONS}`;
+
+const runConformanceCommand: Command = async ({ args, io }) => {
   const { values } = parseOptions(args, {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
@@ -32,12 +36,7 @@ export const conformanceCommand: Command = async ({ args, io }) => {
     spec: { type: 'string' },
     json: { type: 'boolean' },
     quiet: { type: 'boolean' },
-    help: { type: 'boolean' },
   });
-  if (values.help) {
-    io.out(CONFORMANCE_USAGE);
-    return 0;
-  }
   const baseUrl = values['base-url'];
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${CONFORMANCE_USAGE}`);
   const apiKey = values['api-key'] ?? process.env.MODELGATE_API_KEY;
@@ -75,6 +74,13 @@ function seconds(value: string | undefined, name: string): number | undefined {
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number of seconds, got "${value}"`);
   return n * 1000;
 }
+
+export const conformanceCommand: CommandDefinition = {
+  name: 'conformance',
+  usage: [['conformance --base-url URL [--api-key KEY] [--runs N] [--seed S] [--model M] [--json] ...', 'property-based conformance run against a deployment']],
+  details: CONFORMANCE_OPTIONS,
+  run: runConformanceCommand,
+};
 
 /** `{usd}` in the command is replaced by the amount (also in $MODELGATE_CONFORMANCE_USD); without it, appended. */
 export function adminHook(template: string): (usd: number) => Promise<void> {
