@@ -25,6 +25,7 @@ interface Connection {
 const READY_FOR_QUERY = 0x5a; // 'Z'
 const IDLE = 0x49; // 'I'
 const SYNC = Uint8Array.from([0x53, 0, 0, 0, 4]); // 'S', length 4
+const ROLLBACK = simpleQuery('rollback');
 
 /**
  * The contract pglite-socket's PGLiteSocketHandler expects from its `queryQueue` (its own QueryQueueManager is not
@@ -63,8 +64,8 @@ export class PgliteSessionQueue {
       connection.release = undefined;
       try {
         // Sync ends an unfinished Parse/Bind/Execute exchange (and the "skip until Sync" state after an error in one).
-        const { data } = await this.pglite.runExclusive(() => this.pglite.execProtocol(SYNC, { throwOnError: false }));
-        if (readyStatus(data) !== IDLE) await this.pglite.runExclusive(() => this.pglite.exec('rollback'));
+        const { data } = await this.#exec(SYNC);
+        if (readyStatus(data) !== IDLE) await this.#exec(ROLLBACK);
       } finally {
         release();
       }
@@ -82,7 +83,7 @@ export class PgliteSessionQueue {
       }
       connection.release = release;
     }
-    const { data } = await this.pglite.runExclusive(() => this.pglite.execProtocol(message, { throwOnError: false }));
+    const { data } = await this.#exec(message);
     if (readyStatus(data) === IDLE) {
       const release = connection.release;
       connection.release = undefined;
@@ -90,6 +91,11 @@ export class PgliteSessionQueue {
     }
     if (data.length > 0) onData(data);
     return data.length;
+  }
+
+  /** One frontend message; errors are PostgreSQL's to report to the client, in the reply. */
+  #exec(message: Uint8Array) {
+    return this.pglite.runExclusive(() => this.pglite.execProtocol(message, { throwOnError: false }));
   }
 
   #connection(handlerId: number): Connection {
@@ -100,6 +106,16 @@ export class PgliteSessionQueue {
     }
     return connection;
   }
+}
+
+/** A simple-protocol Query message: 'Q', int32 length, the text, NUL. */
+function simpleQuery(text: string): Uint8Array {
+  const body = new TextEncoder().encode(`${text}\0`);
+  const message = new Uint8Array(5 + body.length);
+  message[0] = 0x51;
+  new DataView(message.buffer).setInt32(1, 4 + body.length);
+  message.set(body, 5);
+  return message;
 }
 
 /**
