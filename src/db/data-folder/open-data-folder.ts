@@ -9,7 +9,7 @@ import { openDatabase, type OpenDatabaseOptions, type OpenedDatabase } from '../
 import type { Db } from '../database.js';
 import { openPglite } from '../dialects/pglite-instance.js';
 import { PGliteDialect } from '../dialects/pglite-dialect.js';
-import { DataFolderBusyError, describeHolder, isAlive, readLock, removeStaleLock, tryLock, type HeldLock, type LockHolder } from './data-folder-lock.js';
+import { DataFolderBusyError, describeHolder, isAlive, lockPath, readLock, removeStaleLock, tryLock, type HeldLock, type LockHolder } from './data-folder-lock.js';
 import { serveDataFolderSocket, socketConnectionString, socketPathFor } from './data-folder-socket.js';
 
 /** How long to wait for a folder that a command holds (commands take well under a second) or that is starting. */
@@ -109,7 +109,10 @@ export async function openCommandDatabase(options: OpenDatabaseOptions & DataFol
       }
     }
     if (Date.now() > deadline) {
-      throw new DataFolderBusyError(`data folder ${dataDir} is served by a gateway (pid ${pid}) whose socket ${socket} does not answer`);
+      throw new DataFolderBusyError(
+        `data folder ${dataDir} is served by a gateway (pid ${pid}) whose socket ${socket} does not answer; ` +
+          `if no modelgate process has that pid, the lock is left over: delete ${lockPath(dataDir)}`,
+      );
     }
     await sleep(POLL_MS * 2);
   }
