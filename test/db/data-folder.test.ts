@@ -75,7 +75,7 @@ describe('a served data folder', () => {
   beforeAll(async () => {
     served = await openServingDatabase({ dataDir: dir });
     await sql`create table t (n int)`.execute(served.db);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     await served?.close();
@@ -153,7 +153,7 @@ describe('a data folder whose holder is gone', () => {
       await opened.close();
     }
     expect(existsSync(path.join(dir, 'modelgate.lock'))).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('is taken over by a server, which reports it', async () => {
     const dir = mkdtempSync(path.join(work, 'stale-serve-'));
@@ -166,5 +166,5 @@ describe('a data folder whose holder is gone', () => {
     } finally {
       await opened.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -108,7 +108,7 @@ describe('a served data folder', () => {
     expect(await gw.stop()).toBe(0);
   });
 
-  it('takes over the lock of a gateway that was killed: the command runs, then a new gateway serves everything', { timeout: 180_000 }, async () => {
+  it('takes over the lock of a gateway that was killed: the command runs, then a new gateway serves everything', { timeout: 300_000 }, async () => {
     const dir = path.join(work, 'killed');
     const gw = await serve(dir);
     await ok(['users', 'create', '--email', 'bo@example.com'], dir);
