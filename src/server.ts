@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { openDatabase } from './db/connect.js';
+import { openServingDatabase } from './db/data-folder/open-data-folder.js';
 import { migrateToLatest } from './db/migrate.js';
 import { LastUsedTracker } from './auth/last-used.js';
 import { CredentialCache } from './auth/credential-cache.js';
@@ -64,7 +64,15 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   });
   const database = options.database
     ? { ...options.database, dialect: options.database.dialect ?? 'external', close: async () => undefined }
-    : { ...(await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })), url: config.databaseUrl };
+    : {
+        // Embedded: this process owns the folder and serves it to the CLI (src/db/data-folder/); a served folder fails here.
+        ...(await openServingDatabase({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          onStaleLock: (holder) => logger.warn({ pid: holder.pid }, 'removed the data folder lock of a process that is gone'),
+        })),
+        url: config.databaseUrl,
+      };
   let credentialListener: CredentialListener | undefined;
   let leases: CreditLeases | undefined;
   try {
@@ -111,7 +119,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // The heap limit shows whether the process was started with the node options of src/cli/serve-node-options.ts.
-    logger.info({ url, database: database.dialect, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
+    logger.info({ url, database: database.dialect, database_socket: 'socket' in database ? database.socket : undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
 
     let closing: Promise<void> | undefined;
     const close = () =>
