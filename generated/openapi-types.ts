@@ -1562,10 +1562,10 @@ export interface components {
             created_at: number;
             /** @description `in_progress` (stream events before the end), `completed`, `incomplete` (see `incomplete_details`) or `failed` (see `error`). */
             status: components["schemas"]["ResponseStatus"];
-            /** @description Set when `status` is `failed`. */
-            error: components["schemas"]["ResponseError"] | null;
-            /** @description Set when `status` is `incomplete`. */
-            incomplete_details: components["schemas"]["ResponseIncompleteDetails"] | null;
+            /** @description Set when `status` is `failed`, else null. (`NullableString` only spells null in OpenAPI 3.0: never a string.) */
+            error: components["schemas"]["ResponseError"] | components["schemas"]["NullableString"];
+            /** @description Set when `status` is `incomplete`, else null. (`NullableString` only spells null in OpenAPI 3.0: never a string.) */
+            incomplete_details: components["schemas"]["ResponseIncompleteDetails"] | components["schemas"]["NullableString"];
             /** @description Model id used (as requested). */
             model: string;
             /** @description The output items in the order the model produced them: `reasoning`, `message` and `function_call` items. */
@@ -1583,8 +1583,8 @@ export interface components {
             parallel_tool_calls?: boolean;
             /** @description Always null: the gateway keeps no state. */
             previous_response_id?: string | null;
-            /** @description The request's `reasoning`, echoed. */
-            reasoning?: components["schemas"]["ResponseReasoningConfig"] | null;
+            /** @description The request's `reasoning`, echoed (absent when the request had none). */
+            reasoning?: components["schemas"]["ResponseReasoningConfig"];
             /** @description Always false: the gateway stores no responses. */
             store?: boolean;
             /**
@@ -1767,7 +1767,7 @@ export interface components {
              */
             top_p?: number | null;
             /** @description Reasoning control for reasoning models; ignored by models whose `supportsReasoning` is false. */
-            reasoning?: components["schemas"]["ResponseReasoningConfig"] | null;
+            reasoning?: components["schemas"]["ResponseReasoningConfig"];
             /** @description Output format. */
             text?: components["schemas"]["ResponseTextConfig"];
             /**

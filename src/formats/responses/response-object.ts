@@ -11,11 +11,10 @@ export type ResponseEcho = Pick<ResponseObject,
   'instructions' | 'max_output_tokens' | 'parallel_tool_calls' | 'reasoning' | 'temperature' | 'text' | 'tool_choice' | 'tools' | 'top_p' | 'user' | 'metadata'>;
 
 export function echoOf(body: ResponseRequest): ResponseEcho {
-  return {
+  const echo: ResponseEcho = {
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     parallel_tool_calls: body.parallel_tool_calls ?? true,
-    reasoning: body.reasoning ?? null,
     temperature: body.temperature ?? null,
     text: body.text ?? { format: { type: 'text' } },
     tool_choice: body.tool_choice ?? 'auto',
@@ -24,6 +23,8 @@ export function echoOf(body: ResponseRequest): ResponseEcho {
     user: body.user ?? null,
     metadata: body.metadata ?? {},
   };
+  if (body.reasoning) echo.reasoning = body.reasoning;
+  return echo;
 }
 
 type Outcome = Pick<ResponseObject, 'status' | 'error' | 'incomplete_details'>;
@@ -46,8 +47,12 @@ const ERROR_CODES: Record<StreamErrorCode, string> = {
   server_error: 'server_error',
 };
 
+export function errorCode(code: StreamErrorCode): string {
+  return ERROR_CODES[code];
+}
+
 export function failedOutcome(code: StreamErrorCode, message: string): Outcome {
-  return { status: 'failed', error: { code: ERROR_CODES[code], message }, incomplete_details: null };
+  return { status: 'failed', error: { code: errorCode(code), message }, incomplete_details: null };
 }
 
 export function responseObject(

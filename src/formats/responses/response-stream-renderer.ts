@@ -6,7 +6,7 @@ import type { StreamEvent } from '../../core/generation.js';
 import type { GenerationIdentity, SseFrame, StreamEnd, StreamRenderer } from '../../core/stream-renderer.js';
 import { OutputBlockSequencer, type BlockOp, type ClosedBlock } from '../shared/output-blocks.js';
 import { itemId, outputItem, type ItemOptions } from './output-items.js';
-import { failedOutcome, finishOutcome, IN_PROGRESS, responseObject, type ResponseEcho } from './response-object.js';
+import { errorCode, failedOutcome, finishOutcome, IN_PROGRESS, responseObject, type ResponseEcho } from './response-object.js';
 import type { ResponseOutputItem } from './wire-types.js';
 
 const NONE: SseFrame[] = [];
@@ -42,7 +42,7 @@ export class ResponseStreamRenderer implements StreamRenderer {
     const frames = this.render(this.blocks.finish());
     if (end.type === 'error') {
       const outcome = failedOutcome(end.code, end.message);
-      frames.push(this.frame('error', { code: outcome.error!.code, message: end.message, param: null }));
+      frames.push(this.frame('error', { code: errorCode(end.code), message: end.message, param: null }));
       frames.push(this.frame('response.failed', { response: responseObject(this.identity, this.echo, outcome, this.output, end.totals) }));
       return frames;
     }
