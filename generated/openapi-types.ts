@@ -1671,9 +1671,9 @@ export interface components {
         ResponseReasoningConfig: {
             /**
              * @description Relative reasoning effort (the levels of `ReasoningEffort`), mapped to each provider's control as for `/chat/completions`.
-             * @enum {string|null}
+             * @enum {string}
              */
-            effort?: "xhigh" | "high" | "medium" | "low" | "minimal" | "none" | null;
+            effort?: "xhigh" | "high" | "medium" | "low" | "minimal" | "none";
             /**
              * @description Accepted for compatibility (`auto`, `concise`, `detailed`): the reasoning the provider returns is reported as
              *     the reasoning item's `summary` whatever the value.
