@@ -152,4 +152,28 @@ describe('client.responses against an OpenAI-compatible upstream', () => {
     await expect(client.responses.create({ model: 'openai/does-not-exist', input: 'x' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     expect(upstream.requests).toHaveLength(0);
   });
+
+  it('same credits and errors as /chat/completions: 402 without credits, 401 with a wrong key, 429 from upstream', async () => {
+    const poor = await gw.createUser();
+    const broke = new OpenAI({ baseURL: `${gw.url}/api/v1`, apiKey: poor.key, maxRetries: 0 });
+    await expect(broke.responses.create({ model: 'openai/gpt-test', input: 'x' })).rejects.toMatchObject({ status: 402 });
+    const bad = new OpenAI({ baseURL: `${gw.url}/api/v1`, apiKey: 'mg-v1-wrong', maxRetries: 0 });
+    await expect(bad.responses.create({ model: 'openai/gpt-test', input: 'x' })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    upstream.reply({ kind: 'json', status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'slow down', type: 'rate_limit_error' } } });
+    await expect(client.responses.create({ model: 'openai/gpt-test', input: 'x' })).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+  });
+
+  it('stream omitted is one JSON object even without an Accept header (OpenAI\'s default for this API)', async () => {
+    upstream.reply({ kind: 'json', body: reply({ content: 'plain' }) });
+    const res = await fetch(`${gw.url}/api/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${(client as unknown as { apiKey: string }).apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-test', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const body = await res.json();
+    expect(body.output[0].content[0].text).toBe('plain');
+    expect(res.headers.get('x-generation-id')).toBe(body.id);
+  });
 });
