@@ -7,6 +7,7 @@ import { deleteApiKey } from './delete-api-key.js';
 import { listModels } from './list-models.js';
 import { getCredits } from './get-credits.js';
 import { createChatCompletion } from './create-chat-completion.js';
+import { createResponse } from './create-response.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
 import { getPassUsage } from './get-pass-usage.js';
@@ -21,6 +22,7 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     listModels: listModels(deps),
     getCredits: getCredits(deps),
     createChatCompletion: createChatCompletion(deps),
+    createResponse: createResponse(deps),
     getCurrentKey: getCurrentKey(deps),
     getGeneration: getGeneration(deps),
     getPassUsage: getPassUsage(deps),

@@ -16,6 +16,7 @@ const addFormats = addFormatsModule.default;
 
 const expectedOperations: Record<string, [method: string, path: string]> = {
   createChatCompletion: ['post', '/chat/completions'],
+  createResponse: ['post', '/responses'],
   listModels: ['get', '/models'],
   listApiKeys: ['get', '/api-keys'],
   createApiKey: ['post', '/api-keys'],
