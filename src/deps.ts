@@ -9,9 +9,10 @@ import type { ProviderRegistry } from './providers/registry.js';
 import type { ProviderAdapter, ProviderConfig } from './providers/adapter.js';
 import type { HttpClient } from './providers/http-client.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
-import type { FreeRequestCounter } from './limits/free-requests.js';
+import type { FreeRequestAllowance } from './limits/free-requests.js';
 import type { SettlementQueue } from './billing/settlement-queue.js';
 import type { CreditLeases } from './billing/credit-leases.js';
+import type { GatewayMetrics } from './observability/metrics.js';
 
 export interface Deps {
   config: Config;
@@ -26,8 +27,10 @@ export interface Deps {
   adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>;
   http: HttpClient;
   limiter: RateLimiter;
-  freeRequests: FreeRequestCounter;
+  freeRequests: FreeRequestAllowance;
   settlements: SettlementQueue;
   leases: CreditLeases;
   now: () => Date;
+  /** Prometheus metrics, when MODELGATE_METRICS_TOKEN makes them readable. */
+  metrics?: GatewayMetrics;
 }
