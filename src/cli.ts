@@ -27,7 +27,8 @@ const COMMANDS: Record<string, Command> = {
 
 const HELP = `modelgate — LLM model gateway
 
-  modelgate serve                                   start the gateway (PORT, HOST, DATABASE_URL, ...)
+  modelgate serve [--workers N|auto]                start the gateway (PORT, HOST, DATABASE_URL, ...); N > 1 needs
+                                                    DATABASE_URL and MODELGATE_REDIS_URL
   modelgate migrate                                 bring the database schema up to date
   modelgate users create --email E                  create a user
   modelgate keys create --email E [--name N] [--json]   create an API key (creates the user if needed)

@@ -5,7 +5,9 @@ import { grantCredits } from '../repositories/credits.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
 import type { Db } from '../db/database.js';
 import { usdToNanos } from '../billing/money.js';
-import { withDatabase, type Command } from './command.js';
+import cluster from 'node:cluster';
+import { parseOptions, withDatabase, type Command } from './command.js';
+import { checkWorkersConfig, parseWorkers, runClusterPrimary } from './serve-workers.js';
 import { ensureUser } from './users.js';
 
 export const DEV_EMAIL = 'dev@localhost';
@@ -19,7 +21,12 @@ async function bootstrapDevUser(db: Db): Promise<string | undefined> {
   return (await issueApiKey(db, { userId: user.id, name: 'development' })).secret;
 }
 
-export const serveCommand: Command = async ({ config, io }) => {
+export const serveCommand: Command = async ({ args, config, io }) => {
+  const { values } = parseOptions(args, { workers: { type: 'string' } });
+  const workers = parseWorkers(values.workers);
+  checkWorkersConfig(config, workers);
+  // The primary of `--workers N` only supervises; each worker (same command line) runs the gateway below.
+  if (workers > 1 && cluster.isPrimary) return runClusterPrimary(config, workers);
   // Asynchronous, buffered log writes (see createProcessLogger): every exit path below flushes them.
   const log = createProcessLogger(config.logLevel);
   const { logger } = log;
@@ -44,6 +51,8 @@ export const serveCommand: Command = async ({ config, io }) => {
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
     });
+    // A cluster worker's IPC channel to the primary would keep the stopped process alive.
+    if (cluster.isWorker) cluster.worker?.disconnect();
     return 0;
   } finally {
     // After "stopped" (or a failed start), before the process exits: no line is left in the buffer.
