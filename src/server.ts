@@ -102,7 +102,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       logger,
     );
     if (config.metricsToken) {
-      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size });
+      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size }, { redis: limits.store === 'redis' });
       if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
       deps.metrics = metrics;
       httpClient.observer = metrics;

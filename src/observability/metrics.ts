@@ -21,9 +21,9 @@ export class GatewayMetrics implements SharedLimitsObserver {
   private readonly upstreamAttempts: Counter<'provider' | 'outcome'>;
   private readonly rateLimitedTotal: Counter<'reason'>;
   private readonly redisFallbacks: Counter<'operation'>;
-  private readonly redisConnected: Gauge;
+  private readonly redisConnected?: Gauge;
 
-  constructor(sources: { settlementQueueDepth: () => number; creditLeases: () => number }, options: { processMetrics?: boolean } = {}) {
+  constructor(sources: { settlementQueueDepth: () => number; creditLeases: () => number }, options: { processMetrics?: boolean; redis?: boolean } = {}) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'modelgate_requests_total', registers,
@@ -67,10 +67,13 @@ export class GatewayMetrics implements SharedLimitsObserver {
       help: 'Limit decisions taken by this instance alone because Redis did not answer (fail-open policy).',
       labelNames: ['operation'],
     });
-    this.redisConnected = new Gauge({
-      name: 'modelgate_redis_up', registers, aggregator: 'min',
-      help: '1 while the shared-limits Redis answers, 0 while limits fall back to each instance (absent without MODELGATE_REDIS_URL).',
-    });
+    // Only with MODELGATE_REDIS_URL: a 0 on a gateway without Redis would read as an outage.
+    if (options.redis) {
+      this.redisConnected = new Gauge({
+        name: 'modelgate_redis_up', registers, aggregator: 'min',
+        help: '1 while the shared-limits Redis answers, 0 while limits fall back to each instance.',
+      });
+    }
     new Gauge({
       name: 'modelgate_settlement_queue_depth', registers,
       help: 'Generation records waiting to be written to the database.',
@@ -96,11 +99,15 @@ export class GatewayMetrics implements SharedLimitsObserver {
     this.requests.inc({ api_format: record.api_format ?? 'chat_completions', provider, model, status: record.status });
     if (record.latency_ms != null) this.duration.observe({ provider, model }, record.latency_ms / 1000);
     if (record.time_to_first_token_ms != null) this.timeToFirstToken.observe({ provider, model }, record.time_to_first_token_ms / 1000);
-    this.addTokens('prompt', model, record.prompt_tokens);
-    this.addTokens('completion', model, record.completion_tokens);
-    this.addTokens('cached', model, record.cached_tokens);
-    this.addTokens('reasoning', model, record.reasoning_tokens);
     const nanos = BigInt(record.cost_nanos ?? 0n) + BigInt(record.reference_cost_nanos ?? 0n);
+    // A request that failed before the upstream generated anything used no tokens (its record keeps the prompt
+    // estimate, and it costs nothing): counting them would inflate the totals with every upstream outage.
+    if (record.status === 'success' || record.time_to_first_token_ms != null || nanos > 0n) {
+      this.addTokens('prompt', model, record.prompt_tokens);
+      this.addTokens('completion', model, record.completion_tokens);
+      this.addTokens('cached', model, record.cached_tokens);
+      this.addTokens('reasoning', model, record.reasoning_tokens);
+    }
     if (nanos > 0n) this.cost.inc({ model }, Number(nanos) / NANOS_PER_USD);
   }
 
@@ -117,7 +124,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
   }
 
   redisUp(up: boolean): void {
-    this.redisConnected.set(up ? 1 : 0);
+    this.redisConnected?.set(up ? 1 : 0);
   }
 
   private addTokens(type: string, model: string, count: number | undefined | null): void {
