@@ -108,7 +108,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       httpClient.observer = metrics;
     }
     // Traces only when exported (OTEL_EXPORTER_OTLP_ENDPOINT), or when a test installed its own tracer.
-    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing();
+    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env);
     const tracer = activeTracer();
     const recorded = metrics;
     if (recorded && tracer) {

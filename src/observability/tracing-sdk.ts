@@ -9,7 +9,15 @@ export interface RunningTracing {
   shutdown(): Promise<void>;
 }
 
-export async function startOtlpTracing(): Promise<RunningTracing> {
+/** The traces URL the OTLP/HTTP exporter would derive from the standard variables, from the gateway's environment. */
+export function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
+}
+
+export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env): Promise<RunningTracing> {
   const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, resources] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/sdk-trace-base'),
@@ -19,7 +27,7 @@ export async function startOtlpTracing(): Promise<RunningTracing> {
   const resource = resources
     .resourceFromAttributes({ 'service.name': 'modelgate' })
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: otlpTracesUrl(env) }))] });
   // Registers the AsyncLocalStorage context manager and the W3C trace-context propagator along with the provider.
   provider.register();
   setActiveTracer(trace.getTracer('modelgate'));
