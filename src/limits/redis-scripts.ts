@@ -48,7 +48,10 @@ local full_requests = 0
 if rpm > 0 then full_requests = math.ceil((rpm - r) * 60000 / rpm) end
 local full_tokens = 0
 if tpm > 0 then full_tokens = math.ceil((tpm - t) * 60000 / tpm) end
-redis.call('HSET', KEYS[1], 'r', tostring(r), 't', tostring(t), 'ts', tostring(now))
+-- A bucket is stored only while its limit is on: a limit switched on later starts from a full bucket.
+redis.call('HSET', KEYS[1], 'ts', tostring(now))
+if rpm > 0 then redis.call('HSET', KEYS[1], 'r', tostring(r)) else redis.call('HDEL', KEYS[1], 'r') end
+if tpm > 0 then redis.call('HSET', KEYS[1], 't', tostring(t)) else redis.call('HDEL', KEYS[1], 't') end
 -- Once both buckets are full again the hash says nothing a missing one would not: let it expire then.
 redis.call('PEXPIRE', KEYS[1], math.max(full_requests, full_tokens, 1000) + 1000)
 return { status, wait, math.floor(r), full_requests, math.floor(t) }

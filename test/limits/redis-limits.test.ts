@@ -70,6 +70,15 @@ describeWithRedis('shared limits on Redis', () => {
     expect((await limiters[1].admit('key-b', limits, 5, Date.now())).ok).toBe(true);
   });
 
+  it('starts a limit switched on later from a full bucket', async () => {
+    const limiter = new RedisRateLimiter(await openStore({ prefix: uniqueRedisPrefix() }));
+    // Only a token limit at first: the request bucket is not kept.
+    expect((await limiter.admit('k', { rpm: 0, tpm: 1000 }, 10, Date.now())).ok).toBe(true);
+    const decisions = [];
+    for (let i = 0; i < 3; i++) decisions.push((await limiter.admit('k', { rpm: 2, tpm: 1000 }, 10, Date.now())).ok);
+    expect(decisions).toEqual([true, true, false]);
+  });
+
   it('shares the token budget: tokens used on one instance refuse admission on the other', async () => {
     const prefix = uniqueRedisPrefix();
     const [one, two] = [new RedisRateLimiter(await openStore({ prefix })), new RedisRateLimiter(await openStore({ prefix }))];
