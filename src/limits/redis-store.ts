@@ -31,11 +31,19 @@ export interface RedisStoreOptions {
 
 /** How long start-up waits for the first connection before serving on per-instance limits. */
 const CONNECT_WAIT_MS = 2000;
+/**
+ * After a command failed on an open connection (a stalled or overloaded Redis answers nothing until the command
+ * timeout), only one request per this interval tries Redis again; the others decide locally at once instead of
+ * each waiting out the timeout.
+ */
+const PROBE_INTERVAL_MS = 1000;
 
 export class RedisLimitStore {
   readonly prefix: string;
   private readonly redis: Redis & LimitCommands;
   private down = false;
+  /** While down on an open connection: when the next request may try Redis again. */
+  private nextProbeAt = 0;
   private readonly recoveries: (() => void)[] = [];
 
   constructor(private readonly options: RedisStoreOptions) {
@@ -91,11 +99,16 @@ export class RedisLimitStore {
       this.options.observer?.redisFallback(operation);
       return undefined;
     }
+    if (this.down && Date.now() < this.nextProbeAt) {
+      this.options.observer?.redisFallback(operation);
+      return undefined;
+    }
     try {
       const reply = await command(this.redis);
       this.markUp();
       return reply;
     } catch (err) {
+      this.nextProbeAt = Date.now() + PROBE_INTERVAL_MS;
       this.markDown(err);
       this.options.observer?.redisFallback(operation);
       return undefined;
@@ -124,6 +137,7 @@ export class RedisLimitStore {
   }
 
   private markUp(): void {
+    this.nextProbeAt = 0;
     if (!this.down) return;
     this.down = false;
     this.options.observer?.redisUp(true);

@@ -125,6 +125,47 @@ describeWithRedis('shared limits on Redis', () => {
     expect(lines.filter((l) => l.msg.startsWith('Redis unreachable'))).toHaveLength(1);
   });
 
+  describe('a Redis that stalls', () => {
+    let server: ChildProcess | undefined;
+    afterAll(() => {
+      server?.kill('SIGCONT');
+      server?.kill('SIGKILL');
+    });
+
+    it('decides locally once commands time out, and shares again when Redis answers', { timeout: 30_000 }, async () => {
+      const port = await freePort();
+      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      const { seen, observer } = countingObserver();
+      let store: RedisLimitStore;
+      for (;;) {
+        store = await openStore({ url: `redis://127.0.0.1:${port}`, prefix: uniqueRedisPrefix(), observer });
+        if (!store.isDown) break;
+        await store.close();
+      }
+      const limiter = new RedisRateLimiter(store);
+      const limits = { rpm: 3, tpm: 0 };
+      expect((await limiter.admit('k', limits, 1, Date.now())).ok).toBe(true);
+      // Stopped, not gone: the connection stays open and commands get no answer (the command timeout ends them).
+      server.kill('SIGSTOP');
+      const during = [];
+      for (let i = 0; i < 4; i++) during.push((await limiter.admit('k', limits, 1, Date.now())).ok);
+      expect(store.isDown).toBe(true);
+      // This instance's own bucket, full at the start of the stall.
+      expect(during).toEqual([true, true, true, false]);
+      expect(seen.fallbacks).toBe(4);
+      server.kill('SIGCONT');
+      // One request per second probes Redis; the first probe that is answered shares the limits again.
+      while (store.isDown) {
+        await limiter.admit('k', limits, 1, Date.now());
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Redis kept its count (1 taken before the stall, plus the probe that was answered).
+      const after = await limiter.admit('k', limits, 1, Date.now());
+      expect(after.state.limit).toBe(3);
+      expect(after.state.remaining).toBeLessThanOrEqual(1);
+    });
+  });
+
   describe('a Redis that goes away and comes back', () => {
     let server: ChildProcess | undefined;
     const startRedis = (port: number) => {
