@@ -84,8 +84,10 @@ describeWithPostgres('serve --workers 2 on PostgreSQL', () => {
           OPENAI_BASE_URL: `${upstream.url}/v1`,
         },
       });
-      const listening = serve.logLines().filter((line) => line.msg === 'modelgate listening');
-      expect(listening).toHaveLength(2);
+      // Each worker logs its own start (its buffered log reaches the file within a second).
+      const listening = () => serve!.logLines().filter((line) => line.msg === 'modelgate listening');
+      while (listening().length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(listening()).toHaveLength(2);
 
       const user = await findOrCreateUserByEmail(database.db, `w-${newId('')}@example.com`, () => newId('usr_'));
       await grantCredits(database.db, { userId: user.id, amountNanos: 100_000_000_000n, note: 'test' });

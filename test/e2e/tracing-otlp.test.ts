@@ -27,7 +27,7 @@ afterAll(async () => {
   await new Promise((resolve) => sink.close(resolve));
 });
 
-it('exports the request and attempt spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set', async () => {
+it('exports the request and attempt spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set', { timeout: 90_000 }, async () => {
   expect(activeTracer()).toBeUndefined();
   const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const gw = await startTestGateway({
