@@ -9,10 +9,11 @@ import type { ProviderRegistry } from './providers/registry.js';
 import type { ProviderAdapter, ProviderConfig } from './providers/adapter.js';
 import type { HttpClient } from './providers/http-client.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
-import type { FreeRequestCounter } from './limits/free-requests.js';
+import type { FreeRequestAllowance } from './limits/free-requests.js';
 import type { SettlementQueue } from './billing/settlement-queue.js';
 import type { CreditLeases } from './billing/credit-leases.js';
 import type { Lifecycle } from './health/lifecycle.js';
+import type { GatewayMetrics } from './observability/metrics.js';
 
 export interface Deps {
   config: Config;
@@ -27,10 +28,12 @@ export interface Deps {
   adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>;
   http: HttpClient;
   limiter: RateLimiter;
-  freeRequests: FreeRequestCounter;
+  freeRequests: FreeRequestAllowance;
   settlements: SettlementQueue;
   leases: CreditLeases;
   now: () => Date;
   /** Whether a graceful stop has begun (readiness turns 503). */
   lifecycle: Lifecycle;
+  /** Prometheus metrics, when MODELGATE_METRICS_TOKEN makes them readable. */
+  metrics?: GatewayMetrics;
 }

@@ -22,12 +22,17 @@ import { HttpClient } from './providers/http-client.js';
 import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
 import { createAnthropicAdapter } from './providers/anthropic/index.js';
 import { createGeminiAdapter } from './providers/gemini/index.js';
-import { TokenBucketRateLimiter } from './limits/rate-limiter.js';
-import { FreeRequestCounter } from './limits/free-requests.js';
+import { createLimits } from './limits/create-limits.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from './billing/credit-leases.js';
 import { leaseHolderId } from './billing/lease-holder.js';
+import { GatewayMetrics } from './observability/metrics.js';
+import { metricsRenderer } from './observability/cluster-metrics.js';
+import { metricsEndpoint } from './observability/metrics-endpoint.js';
+import { activeTracer } from './observability/tracer.js';
+import { startOtlpTracing, type RunningTracing } from './observability/tracing-sdk.js';
+import { annotateRequestSpan, requestSpans } from './observability/request-span.js';
 
 export interface RunningGateway {
   url: string;
@@ -75,8 +80,16 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       };
   let credentialListener: CredentialListener | undefined;
   let leases: CreditLeases | undefined;
+  let limits: Awaited<ReturnType<typeof createLimits>> | undefined;
+  let tracing: RunningTracing | undefined;
   try {
     await migrateToLatest(database.db);
+    // Metrics exist only when they can be read (MODELGATE_METRICS_TOKEN): otherwise nothing is counted at all.
+    let metrics: GatewayMetrics | undefined;
+    limits = await createLimits(config, (keyId, since) => countFreeGenerationsSince(database.db, keyId, since), logger, {
+      redisFallback: (operation) => metrics?.redisFallback(operation),
+      redisUp: (up) => metrics?.redisUp(up),
+    });
     const deps: Deps = {
       config,
       db: database.db,
@@ -87,10 +100,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       providers,
       adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter(), gemini: createGeminiAdapter() },
       http: httpClient,
-      limiter: new TokenBucketRateLimiter(),
+      limiter: limits.limiter,
       settlements: new SettlementQueue(database.db, logger),
       leases: new CreditLeases(database.db, logger, { ...DEFAULT_LEASE_OPTIONS, holder: leaseHolderId() }),
-      freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),
+      freeRequests: limits.freeRequests,
       now: () => new Date(),
       lifecycle: new Lifecycle(),
       ...options.overrides,
@@ -103,9 +116,29 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     // Other instances recall this one's unused credit leases (and it theirs) over NOTIFY.
     leases = deps.leases;
     await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
+    if (config.metricsToken) {
+      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size }, { redis: limits.store === 'redis' });
+      if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
+      deps.metrics = metrics;
+      httpClient.observer = metrics;
+    }
+    // Traces only when exported (OTEL_EXPORTER_OTLP_ENDPOINT), or when a test installed its own tracer.
+    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env);
+    const tracer = activeTracer();
+    const recorded = metrics;
+    if (recorded && tracer) {
+      deps.settlements.observer = (record) => {
+        recorded.observeGeneration(record);
+        annotateRequestSpan(record);
+      };
+    } else if (recorded) deps.settlements.observer = (record) => recorded.observeGeneration(record);
+    else if (tracer) deps.settlements.observer = annotateRequestSpan;
     const app = await createApp(deps);
     deps.leases.start();
     const inFlight = new InFlight();
+    // Ahead of the error envelope: the span sees the final status of every answer, errors included.
+    if (tracer) app.middleware.unshift(requestSpans(tracer));
+    if (metrics && config.metricsToken) app.middleware.unshift(metricsEndpoint(config.metricsToken, metricsRenderer(metrics.registry), logger));
     app.middleware.unshift(inFlight.middleware());
     const server = http.createServer(app.callback());
     answerClientErrors(server, logger);
@@ -120,6 +153,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // The heap limit shows whether the process was started with the node options of src/cli/serve-node-options.ts.
     logger.info({ url, database: database.dialect, database_socket: 'socket' in database ? database.socket : undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
+    logger.info({ url, database: database.dialect, limits: limits.store, metrics: metrics !== undefined, tracing: tracer !== undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -141,6 +175,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         // After the last settlement paid out of them: the leases go back to the accounts.
         await deps.leases.close();
         await deps.lastUsed.flush();
+        await limits?.close();
+        await tracing?.shutdown();
         await credentialListener?.close();
         await httpClient.close();
         await database.close();
@@ -149,6 +185,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     return { url, deps, server, close };
   } catch (err) {
     await leases?.close().catch(() => undefined);
+    await limits?.close();
+    await tracing?.shutdown();
     await credentialListener?.close();
     await httpClient.close();
     await database.close();

@@ -60,6 +60,11 @@ export class CreditLeases {
     return this.recallChannel;
   }
 
+  /** Users with a lease in this process (Prometheus modelgate_credit_leases). */
+  get size(): number {
+    return this.leases.size;
+  }
+
   start(): void {
     this.timer ??= setInterval(() => void this.tick(), this.options.renewIntervalMs).unref();
   }

@@ -8,6 +8,8 @@ import type { Db } from '../db/database.js';
 import { usdToNanos } from '../billing/money.js';
 import type { Logger } from '../logger.js';
 import { parseOptions, type CommandDefinition } from './command.js';
+import cluster from 'node:cluster';
+import { checkWorkersConfig, parseWorkers, runClusterPrimary } from './serve-workers.js';
 
 export const DEV_EMAIL = 'dev@localhost';
 const DEV_CREDITS_USD = '5';
@@ -37,13 +39,17 @@ folder exits with code 2 without touching it. A fresh folder gets a development 
 
 export const serveCommand: CommandDefinition = {
   name: 'serve',
-  usage: [['serve', 'start the gateway (configured by PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...)']],
+  usage: [['serve [--workers N|auto]', 'start the gateway (configured by PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...); N > 1 needs DATABASE_URL and MODELGATE_REDIS_URL']],
   details: SERVE_DETAILS,
   run: serve,
 };
 
 async function serve({ args, config, io }: Parameters<CommandDefinition['run']>[0]): Promise<number> {
-  parseOptions(args, {});
+  const { values } = parseOptions(args, { workers: { type: 'string' } });
+  const workers = parseWorkers(values.workers);
+  checkWorkersConfig(config, workers);
+  // The primary of `--workers N` only supervises; each worker (same command line) runs the gateway below.
+  if (workers > 1 && cluster.isPrimary) return runClusterPrimary(config, workers);
   // Asynchronous, buffered log writes (see createProcessLogger): every exit path below flushes them.
   const log = createProcessLogger(config.logLevel);
   const { logger } = log;
@@ -70,6 +76,8 @@ async function serve({ args, config, io }: Parameters<CommandDefinition['run']>[
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
     });
+    // A cluster worker's IPC channel to the primary would keep the stopped process alive.
+    if (cluster.isWorker) cluster.worker?.disconnect();
     return 0;
   } finally {
     // After "stopped" (or a failed start), before the process exits: no line is left in the buffer.
