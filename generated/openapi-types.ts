@@ -19,7 +19,8 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Extension: creates an API key for the caller's account. The response holds the key value, shown once.
+         * @description Extension: creates an API key for the caller's account, optionally with a USD limit that resets, an expiry and a
+         *     model allow-list. The response holds the key value, shown once.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -46,7 +47,14 @@ export interface paths {
         delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update an API key
+         * @description Extension: changes one of the caller's keys: rename, set or remove its limit, reset period, expiry and model
+         *     allow-list, or disable it (`disabled: true` takes effect on the next request, on every gateway instance).
+         *     Fields left out stay as they are; `null` clears a setting. An unknown id, a deleted key and another account's
+         *     key all yield 404.
+         */
+        patch: operations["updateApiKey"];
         trace?: never;
     };
     "/chat/completions": {
@@ -199,7 +207,20 @@ export interface components {
          *       "name": "CI",
          *       "prefix": "mg-v1-ab12",
          *       "created_at": "2025-11-01T09:30:00Z",
-         *       "last_used_at": null
+         *       "last_used_at": null,
+         *       "usage": 1.25,
+         *       "usage_daily": 0.25,
+         *       "usage_weekly": 0.75,
+         *       "usage_monthly": 1.25,
+         *       "limit": 5,
+         *       "limit_remaining": 4.75,
+         *       "limit_reset": "daily",
+         *       "expires_at": null,
+         *       "disabled": false,
+         *       "allowed_models": [
+         *         "openai/*",
+         *         "anthropic/claude-sonnet-4.5"
+         *       ]
          *     }
          */
         ApiKey: {
@@ -219,6 +240,58 @@ export interface components {
              * @description Last time the key authenticated a request; null if never. Updated at most about once a minute.
              */
             last_used_at: string | null;
+            /**
+             * Format: double
+             * @description USD charged to credits through this key, over its whole life.
+             */
+            usage: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since 00:00 UTC today.
+             */
+            usage_daily: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since Monday 00:00 UTC.
+             */
+            usage_weekly: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since the 1st of this month, 00:00 UTC.
+             */
+            usage_monthly: number;
+            /**
+             * Format: double
+             * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
+             *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
+             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
+             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
+             *     current period.
+             */
+            limit: number | null;
+            /**
+             * Format: double
+             * @description USD left under `limit` in the current period; null when there is no limit.
+             */
+            limit_remaining: number | null;
+            /**
+             * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
+             *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
+             *     hold null.)
+             */
+            limit_reset: string | null;
+            /**
+             * Format: date-time
+             * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
+             */
+            expires_at: string | null;
+            /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
+            disabled: boolean;
+            /**
+             * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
+             *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
+             */
+            allowed_models: string[] | null;
         };
         /** @description The caller's keys. */
         ApiKeyList: {
@@ -572,7 +645,12 @@ export interface components {
         /**
          * @description Body of `createApiKey` (extension).
          * @example {
-         *       "name": "CI"
+         *       "name": "CI",
+         *       "limit": 5,
+         *       "limit_reset": "daily",
+         *       "allowed_models": [
+         *         "openai/*"
+         *       ]
          *     }
          */
         CreateApiKeyRequest: {
@@ -581,6 +659,24 @@ export interface components {
              * @default API key
              */
             name?: string;
+            /**
+             * Format: double
+             * @description Spending limit in USD (see `ApiKey.limit`); null removes it.
+             */
+            limit?: number | null;
+            /**
+             * @description When the limit starts over: `daily`, `weekly` or `monthly` (UTC day, ISO week, calendar month); null: never.
+             *     Other values yield 400. (A string rather than an enum in the schema: OpenAPI 3.0 validators do not let a
+             *     nullable enum accept null.)
+             */
+            limit_reset?: string | null;
+            /**
+             * Format: date-time
+             * @description Expiry time (RFC 3339, in the future); null: never.
+             */
+            expires_at?: string | null;
+            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
+            allowed_models?: string[] | null;
         };
         /**
          * @description A newly created key, including its secret.
@@ -590,6 +686,18 @@ export interface components {
          *       "prefix": "mg-v1-ab12",
          *       "created_at": "2025-11-01T09:30:00Z",
          *       "last_used_at": null,
+         *       "usage": 0,
+         *       "usage_daily": 0,
+         *       "usage_weekly": 0,
+         *       "usage_monthly": 0,
+         *       "limit": 5,
+         *       "limit_remaining": 5,
+         *       "limit_reset": "daily",
+         *       "expires_at": null,
+         *       "disabled": false,
+         *       "allowed_models": [
+         *         "openai/*"
+         *       ],
          *       "key": "mg-v1-ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34"
          *     }
          */
@@ -610,6 +718,58 @@ export interface components {
              * @description Last time the key authenticated a request; null if never. Updated at most about once a minute.
              */
             last_used_at: string | null;
+            /**
+             * Format: double
+             * @description USD charged to credits through this key, over its whole life.
+             */
+            usage: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since 00:00 UTC today.
+             */
+            usage_daily: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since Monday 00:00 UTC.
+             */
+            usage_weekly: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since the 1st of this month, 00:00 UTC.
+             */
+            usage_monthly: number;
+            /**
+             * Format: double
+             * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
+             *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
+             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
+             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
+             *     current period.
+             */
+            limit: number | null;
+            /**
+             * Format: double
+             * @description USD left under `limit` in the current period; null when there is no limit.
+             */
+            limit_remaining: number | null;
+            /**
+             * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
+             *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
+             *     hold null.)
+             */
+            limit_reset: string | null;
+            /**
+             * Format: date-time
+             * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
+             */
+            expires_at: string | null;
+            /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
+            disabled: boolean;
+            /**
+             * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
+             *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
+             */
+            allowed_models: string[] | null;
             /** @description The key value. It is shown once, in this response, and cannot be shown again: store it now. */
             key: string;
         };
@@ -681,8 +841,10 @@ export interface components {
              *     `provider` (the upstream provider of a 502), `upstream_status` (the HTTP status the provider answered),
              *     `field` (the request field that failed validation), `reason` (a machine-readable cause such as
              *     `image_input_not_supported`, `context_length_exceeded`, `rate_limit`, `free_requests_per_day`,
-             *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`), `available` and `required`
-             *     (USD, on 402), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
+             *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`, `key_limit_exceeded`,
+             *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`),
+             *     `available` and `required` (USD, on 402), `limit`, `limit_remaining`, `limit_reset` and `resets_at` (on a 402
+             *     `key_limit_exceeded`), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
              *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400).
              */
             metadata?: {
@@ -899,8 +1061,15 @@ export interface components {
          *       "name": "CI",
          *       "prefix": "mg-v1-ab12",
          *       "usage": 1.25,
+         *       "usage_daily": 0.25,
+         *       "usage_weekly": 0.75,
+         *       "usage_monthly": 1.25,
          *       "limit": null,
          *       "limit_remaining": null,
+         *       "limit_reset": null,
+         *       "expires_at": null,
+         *       "disabled": false,
+         *       "allowed_models": null,
          *       "is_free_tier": false,
          *       "rate_limit": {
          *         "requests_per_minute": 60,
@@ -918,19 +1087,56 @@ export interface components {
             prefix: string;
             /**
              * Format: double
-             * @description USD charged to credits through this key so far.
+             * @description USD charged to credits through this key, over its whole life.
              */
             usage: number;
             /**
              * Format: double
-             * @description Spending limit of this key in USD; null when the key has none (it draws on its owner's credits).
+             * @description USD charged through this key since 00:00 UTC today.
+             */
+            usage_daily: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since Monday 00:00 UTC.
+             */
+            usage_weekly: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since the 1st of this month, 00:00 UTC.
+             */
+            usage_monthly: number;
+            /**
+             * Format: double
+             * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
+             *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
+             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
+             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
+             *     current period.
              */
             limit: number | null;
             /**
              * Format: double
-             * @description USD left under `limit`; null when there is no limit.
+             * @description USD left under `limit` in the current period; null when there is no limit.
              */
             limit_remaining: number | null;
+            /**
+             * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
+             *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
+             *     hold null.)
+             */
+            limit_reset: string | null;
+            /**
+             * Format: date-time
+             * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
+             */
+            expires_at: string | null;
+            /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
+            disabled: boolean;
+            /**
+             * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
+             *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
+             */
+            allowed_models: string[] | null;
             /** @description True while the owner has never been granted paid credits. */
             is_free_tier: boolean;
             /** @description Rate limits that apply to this key (deployment configuration, or a per-key override). */
@@ -1442,6 +1648,36 @@ export interface components {
             tool_call_id: string;
         };
         /**
+         * @description Body of `updateApiKey`: fields left out stay as they are.
+         * @example {
+         *       "disabled": true
+         *     }
+         */
+        UpdateApiKeyRequest: {
+            /** @description New display name. */
+            name?: string;
+            /** @description true: refuse the key (401) from the next request on, on every instance; false: accept it again. */
+            disabled?: boolean;
+            /**
+             * Format: double
+             * @description Spending limit in USD (see `ApiKey.limit`); null removes it.
+             */
+            limit?: number | null;
+            /**
+             * @description When the limit starts over: `daily`, `weekly` or `monthly` (UTC day, ISO week, calendar month); null: never.
+             *     Other values yield 400. (A string rather than an enum in the schema: OpenAPI 3.0 validators do not let a
+             *     nullable enum accept null.)
+             */
+            limit_reset?: string | null;
+            /**
+             * Format: date-time
+             * @description Expiry time (RFC 3339, in the future); null: never.
+             */
+            expires_at?: string | null;
+            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
+            allowed_models?: string[] | null;
+        };
+        /**
          * @description Token usage and cost of one completion. Reasoning tokens are included in `completion_tokens` and also reported
          *     separately in `completion_tokens_details.reasoning_tokens`, as OpenAI does.
          * @example {
@@ -1584,6 +1820,7 @@ export type ToolCallDelta = components['schemas']['ToolCallDelta'];
 export type ToolChoice = components['schemas']['ToolChoice'];
 export type ToolDefinition = components['schemas']['ToolDefinition'];
 export type ToolMessage = components['schemas']['ToolMessage'];
+export type UpdateApiKeyRequest = components['schemas']['UpdateApiKeyRequest'];
 export type Usage = components['schemas']['Usage'];
 export type UserMessage = components['schemas']['UserMessage'];
 export type $defs = Record<string, never>;
@@ -1608,7 +1845,10 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -1678,7 +1918,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -1736,7 +1979,97 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedApiKey"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key to change. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the key as it is now. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -1829,7 +2162,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -1842,7 +2178,9 @@ export interface operations {
             };
             /**
              * @description 402: the account's credits cannot cover the upper bound of this request's cost.
-             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry.
+             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry. Or the API key's
+             *     own USD limit cannot (`metadata.reason: "key_limit_exceeded"`, with `limit`, `limit_remaining`, `required` and
+             *     `resets_at`, null when the limit never resets).
              */
             402: {
                 headers: {
@@ -1854,7 +2192,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 403: the credential is valid but has no access to this resource (for example a `pass/` model without an active subscription). */
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
             403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -1968,7 +2310,10 @@ export interface operations {
                     "application/json": components["schemas"]["Credits"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2037,7 +2382,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2103,7 +2451,10 @@ export interface operations {
                     "application/json": components["schemas"]["KeyInfo"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2169,7 +2520,10 @@ export interface operations {
                     "application/json": components["schemas"]["ModelList"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2224,7 +2578,10 @@ export interface operations {
                     "application/json": components["schemas"]["PassUsage"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2235,7 +2592,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 403: the credential is valid but has no access to this resource (for example a `pass/` model without an active subscription). */
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
             403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */

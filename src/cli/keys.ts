@@ -1,7 +1,6 @@
-import { issueApiKey } from '../auth/issue-credentials.js';
 import { findUserByEmail } from '../repositories/users.js';
 import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, type ApiKeyLimits } from '../repositories/api-keys.js';
-import { softDeleteApiKey } from '../repositories/api-keys.js';
+import { createKey, deleteKey } from '../services/api-keys.js';
 import { parseOptions, requireEmail, requireOption, UsageError, withDatabase, type Command } from './command.js';
 import { ensureUser } from './users.js';
 
@@ -33,7 +32,7 @@ export const keysCommand: Command = async ({ args, config, io }) => {
     case 'create':
       return withDatabase(config, async (db) => {
         const user = await ensureUser(db, email);
-        const { row, secret } = await issueApiKey(db, { userId: user.id, name: values.name?.trim() || 'default' });
+        const { row, secret } = await createKey(db, { userId: user.id, settings: { name: values.name?.trim() || 'default' }, now: new Date() });
         if (values.json) io.out(JSON.stringify({ key_id: row.id, key: secret }));
         else io.out(`created key ${row.id} for ${email}\n${secret}\n(shown once: store it now)`);
         return 0;
@@ -54,7 +53,7 @@ export const keysCommand: Command = async ({ args, config, io }) => {
       const keyId = requireOption(values.id, 'id');
       return withDatabase(config, async (db) => {
         const user = await findUserByEmail(db, email);
-        const deleted = user ? await softDeleteApiKey(db, { userId: user.id, keyId, now: new Date() }) : false;
+        const deleted = user ? await deleteKey(db, undefined, { userId: user.id, keyId, now: new Date() }) : false;
         if (!deleted) {
           io.err(`no active key ${keyId} for ${email}`);
           return 1;

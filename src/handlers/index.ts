@@ -4,6 +4,7 @@ import type { Handler } from '../http/openapi-router.js';
 import { listApiKeys } from './list-api-keys.js';
 import { createApiKey } from './create-api-key.js';
 import { deleteApiKey } from './delete-api-key.js';
+import { updateApiKey } from './update-api-key.js';
 import { listModels } from './list-models.js';
 import { getCredits } from './get-credits.js';
 import { createChatCompletion } from './create-chat-completion.js';
@@ -16,6 +17,7 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     listApiKeys: listApiKeys(deps),
     createApiKey: createApiKey(deps),
     deleteApiKey: deleteApiKey(deps),
+    updateApiKey: updateApiKey(deps),
     listModels: listModels(deps),
     getCredits: getCredits(deps),
     createChatCompletion: createChatCompletion(deps),

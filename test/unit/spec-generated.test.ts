@@ -20,6 +20,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   listApiKeys: ['get', '/api-keys'],
   createApiKey: ['post', '/api-keys'],
   deleteApiKey: ['delete', '/api-keys/{key_id}'],
+  updateApiKey: ['patch', '/api-keys/{key_id}'],
   getCurrentKey: ['get', '/key'],
   getCredits: ['get', '/credits'],
   getGeneration: ['get', '/generation'],
