@@ -11,6 +11,7 @@ import { tokensCommand } from './cli/tokens.js';
 import { creditsCommand } from './cli/credits.js';
 import { conformanceCommand } from './cli/conformance.js';
 import { passCommand } from './cli/pass.js';
+import { adminKeysCommand } from './cli/admin-keys.js';
 import { ProviderConfigError } from './providers/registry.js';
 import { CatalogError } from './catalog/catalog-error.js';
 
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   credits: creditsCommand,
   conformance: conformanceCommand,
   pass: passCommand,
+  'admin-keys': adminKeysCommand,
 };
 
 const HELP = `modelgate — LLM model gateway
@@ -41,7 +43,10 @@ const HELP = `modelgate — LLM model gateway
                                                     property-based conformance run against a deployment (--help)
   modelgate pass grant --email E [--months N]       add N months (default 1) of the 9.99 USD flat subscription
   modelgate pass revoke --email E                   end a user's current and prepaid subscription periods
-  modelgate pass show --email E                     show subscription periods and quota usage (JSON)`;
+  modelgate pass show --email E                     show subscription periods and quota usage (JSON)
+  modelgate admin-keys create --name N [--json]     create an admin key for the operator API (/api/v1/admin)
+  modelgate admin-keys list [--json]                list active admin keys
+  modelgate admin-keys delete --id ADMIN_KEY_ID     revoke an admin key`;
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = defaultIo): Promise<number> {
   const [name, ...args] = argv;

@@ -1,5 +1,5 @@
 import { usdToNanos, nanosToUsd } from '../billing/money.js';
-import { grantCredits, getCreditAccount } from '../repositories/credits.js';
+import { adjustCredits, creditAccount } from '../services/credits.js';
 import { findUserByEmail } from '../repositories/users.js';
 import { parseOptions, requireEmail, requireOption, UsageError, withDatabase, type Command } from './command.js';
 import { ensureUser } from './users.js';
@@ -17,7 +17,7 @@ export const creditsCommand: Command = async ({ args, config, io }) => {
         io.err(`no user ${email}`);
         return 1;
       }
-      const account = await getCreditAccount(db, user.id);
+      const account = await creditAccount(db, user.id);
       io.out(JSON.stringify({
         balance: nanosToUsd(account.balanceNanos),
         reserved: nanosToUsd(account.reservedNanos),
@@ -37,7 +37,7 @@ export const creditsCommand: Command = async ({ args, config, io }) => {
   if (amountNanos === 0n) throw new UsageError('--usd must not be zero');
   return withDatabase(config, async (db) => {
     const user = await ensureUser(db, email);
-    const result = await grantCredits(db, { userId: user.id, amountNanos, note: values.note ?? 'cli' });
+    const result = await adjustCredits(db, { userId: user.id, amountNanos, note: values.note ?? 'cli' });
     io.out(`balance of ${email}: ${nanosToUsd(result.balanceNanos)} USD`);
     return 0;
   });

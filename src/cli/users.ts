@@ -1,5 +1,6 @@
 import { newId } from '../auth/secrets.js';
-import { createUser, findUserByEmail, findOrCreateUserByEmail } from '../repositories/users.js';
+import { findOrCreateUserByEmail } from '../repositories/users.js';
+import { createUserAccount, UserExistsError } from '../services/users.js';
 import type { Db } from '../db/database.js';
 import { parseOptions, requireEmail, UsageError, withDatabase, type Command } from './command.js';
 
@@ -13,11 +14,14 @@ export const usersCommand: Command = async ({ args, config, io }) => {
   const { values } = parseOptions(rest, { email: { type: 'string' }, json: { type: 'boolean' } });
   const email = requireEmail(values.email);
   return withDatabase(config, async (db) => {
-    if (await findUserByEmail(db, email)) {
+    let user;
+    try {
+      user = await createUserAccount(db, { email });
+    } catch (err) {
+      if (!(err instanceof UserExistsError)) throw err;
       io.err(`user ${email} already exists`);
       return 1;
     }
-    const user = await createUser(db, { id: newId('usr_'), email });
     io.out(values.json ? JSON.stringify({ user_id: user.id, email: user.email }) : `created user ${user.email} (${user.id})`);
     return 0;
   });

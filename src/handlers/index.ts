@@ -11,6 +11,19 @@ import { createChatCompletion } from './create-chat-completion.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
 import { getPassUsage } from './get-pass-usage.js';
+import { adminCreateUser } from './admin-create-user.js';
+import { adminListUsers } from './admin-list-users.js';
+import { adminGetUser } from './admin-get-user.js';
+import { adminAdjustCredits } from './admin-adjust-credits.js';
+import { adminListLedger } from './admin-list-ledger.js';
+import { adminGrantPass } from './admin-grant-pass.js';
+import { adminRevokePass } from './admin-revoke-pass.js';
+import { adminGetPass } from './admin-get-pass.js';
+import { adminCreateUserKey } from './admin-create-user-key.js';
+import { adminListUserKeys } from './admin-list-user-keys.js';
+import { adminUpdateUserKey } from './admin-update-user-key.js';
+import { adminDeleteUserKey } from './admin-delete-user-key.js';
+import { adminUsageReport } from './admin-usage-report.js';
 
 export function buildHandlers(deps: Deps): Record<string, Handler> {
   return {
@@ -24,5 +37,18 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     getCurrentKey: getCurrentKey(deps),
     getGeneration: getGeneration(deps),
     getPassUsage: getPassUsage(deps),
+    adminCreateUser: adminCreateUser(deps),
+    adminListUsers: adminListUsers(deps),
+    adminGetUser: adminGetUser(deps),
+    adminAdjustCredits: adminAdjustCredits(deps),
+    adminListLedger: adminListLedger(deps),
+    adminGrantPass: adminGrantPass(deps),
+    adminRevokePass: adminRevokePass(deps),
+    adminGetPass: adminGetPass(deps),
+    adminCreateUserKey: adminCreateUserKey(deps),
+    adminListUserKeys: adminListUserKeys(deps),
+    adminUpdateUserKey: adminUpdateUserKey(deps),
+    adminDeleteUserKey: adminDeleteUserKey(deps),
+    adminUsageReport: adminUsageReport(deps),
   };
 }

@@ -25,6 +25,19 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   getCredits: ['get', '/credits'],
   getGeneration: ['get', '/generation'],
   getPassUsage: ['get', '/pass/usage'],
+  adminCreateUser: ['post', '/admin/users'],
+  adminListUsers: ['get', '/admin/users'],
+  adminGetUser: ['get', '/admin/users/{user_id}'],
+  adminAdjustCredits: ['post', '/admin/users/{user_id}/credits'],
+  adminListLedger: ['get', '/admin/users/{user_id}/ledger'],
+  adminGrantPass: ['post', '/admin/users/{user_id}/pass'],
+  adminRevokePass: ['delete', '/admin/users/{user_id}/pass'],
+  adminGetPass: ['get', '/admin/users/{user_id}/pass'],
+  adminCreateUserKey: ['post', '/admin/users/{user_id}/keys'],
+  adminListUserKeys: ['get', '/admin/users/{user_id}/keys'],
+  adminUpdateUserKey: ['patch', '/admin/users/{user_id}/keys/{key_id}'],
+  adminDeleteUserKey: ['delete', '/admin/users/{user_id}/keys/{key_id}'],
+  adminUsageReport: ['get', '/admin/usage'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
