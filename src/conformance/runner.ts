@@ -19,6 +19,8 @@ export interface RunnerOptions {
   /** API root, e.g. `http://127.0.0.1:8080/api/v1`; a bare origin gets the document's server path appended. */
   baseUrl: string;
   apiKey: string;
+  /** An admin key: drives the operator API's operations (paths under /admin), which refuse `apiKey` with 403. */
+  adminApiKey?: string;
   /** Generated inputs per property (operation × input kind) and command sequences per stateful test. */
   runs?: number;
   seed?: number;
@@ -53,7 +55,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   const log = options.log ?? (() => undefined);
   const validator = createSchemaValidator(doc);
   const checks: CheckContext = { doc, validator, eventSchemaPointer: chunkSchema(doc) };
-  const secrets = new Set([options.apiKey]);
+  const secrets = new Set([options.apiKey, ...(options.adminApiKey === undefined ? [] : [options.adminApiKey])]);
   const createdKeys: string[] = [];
   let requests = 0;
   const sender = observe(createSender(baseUrl, { timeoutMs: options.requestTimeoutMs ?? 30_000 }), (ex) => {
@@ -79,7 +81,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     const models = await chooseModels(doc, sender, options.apiKey, options.model);
     model = models.model;
     log(`model for valid requests: ${models.model ?? '(none: GET /models lists none)'}${models.freeModel ? `, free model: ${models.freeModel}` : ''}`);
-    const requestArbs = new RequestArbitraries(doc, validator, { apiKey: options.apiKey, model: models.model });
+    const requestArbs = new RequestArbitraries(doc, validator, { apiKey: options.apiKey, adminApiKey: options.adminApiKey, model: models.model });
     const env = { sender, checks, numRuns: runs, seed, timeLimitMs, secrets };
     const kinds = options.parts?.properties ?? ['valid', 'invalid', 'unauthorized'];
     const operations = doc.operations.filter((op) => !options.operations || options.operations.includes(op.operationId));
