@@ -1,4 +1,5 @@
 // Users of the gateway, as the operator manages them (CLI `users`, API /admin/users).
+import { sql } from 'kysely';
 import type { Db, DbOrTrx } from '../db/database.js';
 import type { UserRow } from '../db/tables/users.js';
 import { newId } from '../auth/secrets.js';
@@ -41,31 +42,30 @@ export async function requireUser(db: DbOrTrx, userId: string): Promise<UserRow>
   return user;
 }
 
-/** One page of users, newest first; `cursor` is the last user of the previous page (opaque to clients). */
+/**
+ * One page of users, newest first; `cursor` is the last user of the previous page (opaque to clients). The
+ * position is compared in SQL against that user's own row, so timestamps keep their full (microsecond) precision.
+ */
 export async function listUsers(db: DbOrTrx, page: { limit: number; cursor?: string }): Promise<{ rows: UserRow[]; nextCursor: string | null }> {
   let query = db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1);
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
-    );
+  if (page.cursor !== undefined) {
+    const after = await findUser(db, { id: decodeCursor(page.cursor) });
+    if (!after) throw invalidCursor();
+    query = query.where(sql<boolean>`(created_at, id) < (select u.created_at, u.id from users u where u.id = ${after.id})`);
   }
   const rows = await query.execute();
   const more = rows.length > page.limit;
   const pageRows = more ? rows.slice(0, page.limit) : rows;
   const last = pageRows[pageRows.length - 1];
-  return { rows: pageRows, nextCursor: more && last ? encodeCursor(last) : null };
+  return { rows: pageRows, nextCursor: more && last ? Buffer.from(last.id).toString('base64url') : null };
 }
 
-function encodeCursor(row: UserRow): string {
-  return Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (id === '' || id.length > 200 || id.includes('\u0000')) throw invalidCursor();
+  return id;
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || id.includes('\u0000')) {
-    throw new GatewayError(400, 'Invalid request: cursor is not one this API returned', { field: 'cursor' });
-  }
-  return { createdAt, id };
+function invalidCursor(): GatewayError {
+  return new GatewayError(400, 'Invalid request: cursor is not one this API returned', { field: 'cursor' });
 }

@@ -1,5 +1,6 @@
 // The operator API (/api/v1/admin/...): admin keys and their separation from user credentials, users, credits,
 // pass, a user's keys and the usage report, end to end.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
@@ -81,6 +82,10 @@ describe('users', () => {
     expect((await call('GET', '/admin/users?email=nobody@example.com', admin)).body.data).toEqual([]);
 
     await call('POST', '/admin/users', admin, { email: 'bob@example.com' });
+    // Two users within one millisecond (timestamps have microseconds): paging must not skip either.
+    await sql`insert into users (id, email, created_at) values
+      ('usr_micro_a', 'micro-a@example.com', '2026-01-01T00:00:00.123789Z'),
+      ('usr_micro_b', 'micro-b@example.com', '2026-01-01T00:00:00.123456Z')`.execute(gw.deps.db);
     const seen = new Set<string>();
     let cursor: string | null = null;
     let pages = 0;
@@ -94,6 +99,7 @@ describe('users', () => {
     } while (cursor !== null && pages < 100);
     const total = Number((await gw.deps.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     expect(seen.size).toBe(total);
+    expect(seen.has('usr_micro_a') && seen.has('usr_micro_b')).toBe(true);
     expect((await call('GET', '/admin/users?cursor=garbage', admin)).status).toBe(400);
   });
 });
