@@ -4,6 +4,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { describeWithPostgres, openTestDatabase, type OpenTestDatabase } from '../helpers/databases.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { listLedger } from '../../src/repositories/credits.js';
+import { createAdminKey, deleteAdminKey } from '../../src/services/admin-keys.js';
 
 const WAIT = { timeout: 5000, interval: 20 };
 const hello = [{ role: 'user', content: 'hi' }];
@@ -79,5 +80,13 @@ describeWithPostgres('key limits across instances [postgres]', () => {
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).error.metadata.reason).toBe('key_disabled');
     }, WAIT);
+  });
+
+  it('refuses an admin key deleted elsewhere (the CLI) on an instance that had it cached', async () => {
+    const { row, secret } = await createAdminKey(database.db, { name: 'ops' });
+    expect((await b.fetch('/api/v1/admin/users', { key: secret })).status).toBe(200);
+    // As `modelgate admin-keys delete` does: no cache of its own to invalidate, the row's trigger tells the gateways.
+    expect(await deleteAdminKey(database.db, undefined, { keyId: row.id, now: new Date() })).toBe(true);
+    await vi.waitFor(async () => expect((await b.fetch('/api/v1/admin/users', { key: secret })).status).toBe(401), WAIT);
   });
 });
