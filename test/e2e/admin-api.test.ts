@@ -124,6 +124,7 @@ describe('credits', () => {
     const second = await call('GET', `/admin/users/${user.userId}/ledger?limit=1&cursor=${first.body.next_cursor}`, admin);
     expect(second.body.data).toEqual([expect.objectContaining({ kind: 'grant', amount: 5, note: 'invoice 7' })]);
     expect(second.body.next_cursor).toBeNull();
+    expect((await call('GET', `/admin/users/${user.userId}/ledger?cursor=9999999999999999999`, admin)).status).toBe(400);
   });
 });
 
