@@ -65,6 +65,23 @@ function passRows(userId: string) {
   return gw.deps.db.selectFrom('pass_usage').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }
 
+describe('pass/ models and per-key limits', () => {
+  it('count toward the pass windows, not toward a key\'s USD limit (a 0 USD limit still serves them)', async () => {
+    const user = await subscriber();
+    const created = await gw.fetch('/api/v1/api-keys', {
+      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'pass only', limit: 0, allowed_models: ['pass/*'] }),
+    });
+    const key: any = await created.json();
+    upstream.reply({ kind: 'json', body: completion(100, 50) });
+    const served = await chat(key.key, { stream: false, max_tokens: 1000 });
+    expect(served.status, await served.clone().text()).toBe(200);
+    expect(await passRows(user.userId)).toHaveLength(1);
+    const info: any = await (await gw.fetch('/api/v1/key', { key: key.key })).json();
+    expect(info.data).toMatchObject({ usage: 0, limit: 0, limit_remaining: 0 });
+  });
+});
+
 describe('pass/ models', () => {
   it('answer 403 without an active subscription, without calling upstream', async () => {
     const user = await gw.createUser();
