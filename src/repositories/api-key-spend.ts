@@ -5,6 +5,12 @@ import type { DbOrTrx } from '../db/database.js';
 // settle_generations function: spent + reserved <= the key's limit at the time of each reservation, so the spend
 // of a key never passes its limit, whatever the number of instances admitting its requests.
 
+/**
+ * A limit removed a moment ago (another instance's cache may still say the key has one): the hold is taken and
+ * settled as usual, never refused.
+ */
+const NO_LIMIT = 2n ** 62n;
+
 export type KeySpendReservation = { ok: true } | { ok: false; spentNanos: bigint; reservedNanos: bigint; limitNanos: bigint | null };
 
 /**
@@ -22,11 +28,11 @@ export async function reserveKeySpend(
   const reserved = await sql<{ key_id: string }>`
     insert into api_key_spend (key_id, period_start, reserved_nanos)
     select k.id, ${periodStart}, ${amountNanos} from api_keys k
-    where k.id = ${keyId} and k.credit_limit_nanos >= ${amountNanos}
+    where k.id = ${keyId} and coalesce(k.credit_limit_nanos, ${NO_LIMIT}) >= ${amountNanos}
     on conflict (key_id, period_start) do update
     set reserved_nanos = api_key_spend.reserved_nanos + excluded.reserved_nanos
     where api_key_spend.spent_nanos + api_key_spend.reserved_nanos + excluded.reserved_nanos
-      <= (select k.credit_limit_nanos from api_keys k where k.id = excluded.key_id)
+      <= (select coalesce(k.credit_limit_nanos, ${NO_LIMIT}) from api_keys k where k.id = excluded.key_id)
     returning key_id`.execute(db);
   if (reserved.rows.length > 0) return { ok: true };
   // Informational only (it may be stale when read): the decision was the upsert.
