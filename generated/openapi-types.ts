@@ -4,6 +4,188 @@
  */
 
 export interface paths {
+    "/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage report
+         * @description Requests, tokens and credits charged, summed from the generation records over [`from`, `to`) and grouped by
+         *     UTC day, model, key or user. `format=csv` answers `text/csv` for spreadsheets (same columns, `cost` in USD).
+         */
+        get: operations["adminUsageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description Lists users, newest first, one page at a time; `email` finds one user by address (a page of 0 or 1).
+         */
+        get: operations["adminListUsers"];
+        put?: never;
+        /**
+         * Create a user
+         * @description Creates a user (an account with no credits and no keys yet).
+         */
+        post: operations["adminCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user
+         * @description One user by id.
+         */
+        get: operations["adminGetUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{user_id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or remove credits
+         * @description Adds credits (positive `amount`) or removes them (negative), with a note on the ledger entry. A removal may not
+         *     take more than the unreserved balance: 409 says how much is available, and nothing changes.
+         */
+        post: operations["adminAdjustCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{user_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's keys
+         * @description The user's active keys with usage and limits, newest first.
+         */
+        get: operations["adminListUserKeys"];
+        put?: never;
+        /**
+         * Create a key for a user
+         * @description Creates a key for the user, optionally with a USD limit, reset period, expiry and model allow-list. The value is shown once.
+         */
+        post: operations["adminCreateUserKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{user_id}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user's key
+         * @description Deletes a key of the user; it stops working on the next request on every instance.
+         */
+        delete: operations["adminDeleteUserKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a user's key
+         * @description Changes a key of the user (as `updateApiKey`): limits, expiry, allow-list, name, `disabled`.
+         */
+        patch: operations["adminUpdateUserKey"];
+        trace?: never;
+    };
+    "/admin/users/{user_id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's ledger
+         * @description The user's credit ledger, newest first, one page at a time.
+         */
+        get: operations["adminListLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{user_id}/pass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show the pass
+         * @description The user's live periods and, while one runs, its quota windows.
+         */
+        get: operations["adminGetPass"];
+        put?: never;
+        /**
+         * Grant pass months
+         * @description Adds monthly periods (9.99 USD each), chained after the user's last live period or starting now.
+         */
+        post: operations["adminGrantPass"];
+        /**
+         * Revoke the pass
+         * @description Ends the user's current and prepaid periods at once.
+         */
+        delete: operations["adminRevokePass"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -19,7 +201,8 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Extension: creates an API key for the caller's account. The response holds the key value, shown once.
+         * @description Extension: creates an API key for the caller's account, optionally with a USD limit that resets, an expiry and a
+         *     model allow-list. The response holds the key value, shown once.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -46,7 +229,14 @@ export interface paths {
         delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update an API key
+         * @description Extension: changes one of the caller's keys: rename, set or remove its limit, reset period, expiry and model
+         *     allow-list, or disable it (`disabled: true` takes effect on the next request, on every gateway instance).
+         *     Fields left out stay as they are; `null` clears a setting. An unknown id, a deleted key and another account's
+         *     key all yield 404.
+         */
+        patch: operations["updateApiKey"];
         trace?: never;
     };
     "/chat/completions": {
@@ -262,6 +452,78 @@ export interface components {
          * @enum {string}
          */
         AccessMode: "credits" | "free" | "pass";
+        /**
+         * @description Body of `adminAdjustCredits`.
+         * @example {
+         *       "amount": 25,
+         *       "note": "invoice 2025-118"
+         *     }
+         */
+        AdjustCreditsRequest: {
+            /**
+             * Format: double
+             * @description USD to add (positive) or remove (negative); not zero. A removal may not take more than the unreserved
+             *     balance (409 otherwise).
+             */
+            amount: number;
+            /** @description Why, recorded on the ledger entry. */
+            note?: string;
+        };
+        /** @description A user's keys, as the operator sees them (same shape as `GET /api-keys`). */
+        AdminApiKeyList: {
+            /** @description Active keys, newest first. */
+            data: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * @description A user's flat subscription: live periods and, while active, its quota windows.
+         * @example {
+         *       "user_id": "usr_5f0c2a9b7e1d4c3a8b6f0e2d",
+         *       "active": true,
+         *       "periods": [
+         *         {
+         *           "id": "sub_0a1b2c3d4e5f60718293a4b5",
+         *           "period_start": "2025-11-03T08:00:00Z",
+         *           "period_end": "2025-12-03T08:00:00Z"
+         *         }
+         *       ]
+         *     }
+         */
+        AdminPass: {
+            /** @description The user. */
+            user_id: string;
+            /** @description Whether a period is running now. */
+            active: boolean;
+            /** @description The current and prepaid periods, oldest first. */
+            periods: components["schemas"]["PassPeriod"][];
+            /** @description Quota usage of the running period; absent when there is none. */
+            usage?: components["schemas"]["PassUsage"];
+        };
+        /**
+         * @description A user account as the operator API shows it.
+         * @example {
+         *       "user_id": "usr_5f0c2a9b7e1d4c3a8b6f0e2d",
+         *       "email": "ada@example.com",
+         *       "created_at": "2025-11-01T09:30:00Z"
+         *     }
+         */
+        AdminUser: {
+            /** @description User identifier, used in paths. */
+            user_id: string;
+            /** @description E-mail address, stored lower-cased; unique. */
+            email: string;
+            /**
+             * Format: date-time
+             * @description Creation time.
+             */
+            created_at: string;
+        };
+        /** @description One page of users, newest first. */
+        AdminUserList: {
+            /** @description The users of this page. */
+            data: components["schemas"]["AdminUser"][];
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            next_cursor: string | null;
+        };
         /** @description The request format (front door) of a generation. */
         ApiFormat: string | ("chat_completions" | "messages" | "responses");
         /**
@@ -271,7 +533,20 @@ export interface components {
          *       "name": "CI",
          *       "prefix": "mg-v1-ab12",
          *       "created_at": "2025-11-01T09:30:00Z",
-         *       "last_used_at": null
+         *       "last_used_at": null,
+         *       "usage": 1.25,
+         *       "usage_daily": 0.25,
+         *       "usage_weekly": 0.75,
+         *       "usage_monthly": 1.25,
+         *       "limit": 5,
+         *       "limit_remaining": 4.75,
+         *       "limit_reset": "daily",
+         *       "expires_at": null,
+         *       "disabled": false,
+         *       "allowed_models": [
+         *         "openai/*",
+         *         "anthropic/claude-sonnet-4.5"
+         *       ]
          *     }
          */
         ApiKey: {
@@ -291,6 +566,58 @@ export interface components {
              * @description Last time the key authenticated a request; null if never. Updated at most about once a minute.
              */
             last_used_at: string | null;
+            /**
+             * Format: double
+             * @description USD charged to credits through this key, over its whole life.
+             */
+            usage: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since 00:00 UTC today.
+             */
+            usage_daily: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since Monday 00:00 UTC.
+             */
+            usage_weekly: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since the 1st of this month, 00:00 UTC.
+             */
+            usage_monthly: number;
+            /**
+             * Format: double
+             * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
+             *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
+             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
+             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
+             *     current period.
+             */
+            limit: number | null;
+            /**
+             * Format: double
+             * @description USD left under `limit` in the current period; null when there is no limit.
+             */
+            limit_remaining: number | null;
+            /**
+             * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
+             *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
+             *     hold null.)
+             */
+            limit_reset: string | null;
+            /**
+             * Format: date-time
+             * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
+             */
+            expires_at: string | null;
+            /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
+            disabled: boolean;
+            /**
+             * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
+             *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
+             */
+            allowed_models: string[] | null;
         };
         /** @description The caller's keys. */
         ApiKeyList: {
@@ -644,7 +971,12 @@ export interface components {
         /**
          * @description Body of `createApiKey` (extension).
          * @example {
-         *       "name": "CI"
+         *       "name": "CI",
+         *       "limit": 5,
+         *       "limit_reset": "daily",
+         *       "allowed_models": [
+         *         "openai/*"
+         *       ]
          *     }
          */
         CreateApiKeyRequest: {
@@ -653,6 +985,34 @@ export interface components {
              * @default API key
              */
             name?: string;
+            /**
+             * Format: double
+             * @description Spending limit in USD (see `ApiKey.limit`); null removes it.
+             */
+            limit?: number | null;
+            /**
+             * @description When the limit starts over: `daily`, `weekly` or `monthly` (UTC day, ISO week, calendar month); null: never.
+             *     Other values yield 400. (A string rather than an enum in the schema: OpenAPI 3.0 validators do not let a
+             *     nullable enum accept null.)
+             */
+            limit_reset?: string | null;
+            /**
+             * Format: date-time
+             * @description Expiry time (RFC 3339, in the future); null: never.
+             */
+            expires_at?: string | null;
+            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
+            allowed_models?: string[] | null;
+        };
+        /**
+         * @description Body of `adminCreateUser`.
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         */
+        CreateUserRequest: {
+            /** @description E-mail address of the new user (case-insensitive; stored lower-cased). */
+            email: string;
         };
         /**
          * @description A newly created key, including its secret.
@@ -662,6 +1022,18 @@ export interface components {
          *       "prefix": "mg-v1-ab12",
          *       "created_at": "2025-11-01T09:30:00Z",
          *       "last_used_at": null,
+         *       "usage": 0,
+         *       "usage_daily": 0,
+         *       "usage_weekly": 0,
+         *       "usage_monthly": 0,
+         *       "limit": 5,
+         *       "limit_remaining": 5,
+         *       "limit_reset": "daily",
+         *       "expires_at": null,
+         *       "disabled": false,
+         *       "allowed_models": [
+         *         "openai/*"
+         *       ],
          *       "key": "mg-v1-ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34"
          *     }
          */
@@ -682,8 +1054,85 @@ export interface components {
              * @description Last time the key authenticated a request; null if never. Updated at most about once a minute.
              */
             last_used_at: string | null;
+            /**
+             * Format: double
+             * @description USD charged to credits through this key, over its whole life.
+             */
+            usage: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since 00:00 UTC today.
+             */
+            usage_daily: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since Monday 00:00 UTC.
+             */
+            usage_weekly: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since the 1st of this month, 00:00 UTC.
+             */
+            usage_monthly: number;
+            /**
+             * Format: double
+             * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
+             *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
+             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
+             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
+             *     current period.
+             */
+            limit: number | null;
+            /**
+             * Format: double
+             * @description USD left under `limit` in the current period; null when there is no limit.
+             */
+            limit_remaining: number | null;
+            /**
+             * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
+             *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
+             *     hold null.)
+             */
+            limit_reset: string | null;
+            /**
+             * Format: date-time
+             * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
+             */
+            expires_at: string | null;
+            /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
+            disabled: boolean;
+            /**
+             * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
+             *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
+             */
+            allowed_models: string[] | null;
             /** @description The key value. It is shown once, in this response, and cannot be shown again: store it now. */
             key: string;
+        };
+        /**
+         * @description The result of a credit adjustment.
+         * @example {
+         *       "user_id": "usr_5f0c2a9b7e1d4c3a8b6f0e2d",
+         *       "amount": 25,
+         *       "balance": 37.5,
+         *       "ledger_id": "1042"
+         *     }
+         */
+        CreditAdjustment: {
+            /** @description The user. */
+            user_id: string;
+            /**
+             * Format: double
+             * @description USD added (positive) or removed (negative).
+             */
+            amount: number;
+            /**
+             * Format: double
+             * @description The user's balance after the adjustment, in USD.
+             */
+            balance: number;
+            /** @description The ledger entry written. */
+            ledger_id: string;
         };
         /**
          * @description The account's credits (OpenRouter's `GET /credits` shape).
@@ -753,8 +1202,10 @@ export interface components {
              *     `provider` (the upstream provider of a 502), `upstream_status` (the HTTP status the provider answered),
              *     `field` (the request field that failed validation), `reason` (a machine-readable cause such as
              *     `image_input_not_supported`, `context_length_exceeded`, `rate_limit`, `free_requests_per_day`,
-             *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`), `available` and `required`
-             *     (USD, on 402), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
+             *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`, `key_limit_exceeded`,
+             *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`),
+             *     `available` and `required` (USD, on 402), `limit`, `limit_remaining`, `limit_reset` and `resets_at` (on a 402
+             *     `key_limit_exceeded`), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
              *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
              *     migrations not applied, on a readiness 503). Requests refused as malformed HTTP, before any operation, carry
              *     only `request_id` and `reason` (see the API description).
@@ -921,6 +1372,20 @@ export interface components {
          */
         GenerationStatus: "success" | "error" | "aborted";
         /**
+         * @description Body of `adminGrantPass`.
+         * @example {
+         *       "months": 3
+         *     }
+         */
+        GrantPassRequest: {
+            /**
+             * Format: int32
+             * @description Monthly periods to add after the user's last live period (or from now).
+             * @default 1
+             */
+            months?: number;
+        };
+        /**
          * @description Liveness: the process serves HTTP.
          * @example {
          *       "status": "ok"
@@ -992,8 +1457,15 @@ export interface components {
          *       "name": "CI",
          *       "prefix": "mg-v1-ab12",
          *       "usage": 1.25,
+         *       "usage_daily": 0.25,
+         *       "usage_weekly": 0.75,
+         *       "usage_monthly": 1.25,
          *       "limit": null,
          *       "limit_remaining": null,
+         *       "limit_reset": null,
+         *       "expires_at": null,
+         *       "disabled": false,
+         *       "allowed_models": null,
          *       "is_free_tier": false,
          *       "rate_limit": {
          *         "requests_per_minute": 60,
@@ -1011,19 +1483,56 @@ export interface components {
             prefix: string;
             /**
              * Format: double
-             * @description USD charged to credits through this key so far.
+             * @description USD charged to credits through this key, over its whole life.
              */
             usage: number;
             /**
              * Format: double
-             * @description Spending limit of this key in USD; null when the key has none (it draws on its owner's credits).
+             * @description USD charged through this key since 00:00 UTC today.
+             */
+            usage_daily: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since Monday 00:00 UTC.
+             */
+            usage_weekly: number;
+            /**
+             * Format: double
+             * @description USD charged through this key since the 1st of this month, 00:00 UTC.
+             */
+            usage_monthly: number;
+            /**
+             * Format: double
+             * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
+             *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
+             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
+             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
+             *     current period.
              */
             limit: number | null;
             /**
              * Format: double
-             * @description USD left under `limit`; null when there is no limit.
+             * @description USD left under `limit` in the current period; null when there is no limit.
              */
             limit_remaining: number | null;
+            /**
+             * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
+             *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
+             *     hold null.)
+             */
+            limit_reset: string | null;
+            /**
+             * Format: date-time
+             * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
+             */
+            expires_at: string | null;
+            /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
+            disabled: boolean;
+            /**
+             * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
+             *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
+             */
+            allowed_models: string[] | null;
             /** @description True while the owner has never been granted paid credits. */
             is_free_tier: boolean;
             /** @description Rate limits that apply to this key (deployment configuration, or a per-key override). */
@@ -1033,6 +1542,47 @@ export interface components {
              * @description Requests per UTC day allowed to `free` models.
              */
             free_requests_per_day: number;
+        };
+        /**
+         * @description One entry of a user's credit ledger.
+         * @example {
+         *       "id": "1042",
+         *       "kind": "grant",
+         *       "amount": 25,
+         *       "generation_id": null,
+         *       "note": "invoice 2025-118",
+         *       "created_at": "2025-11-01T09:30:00Z"
+         *     }
+         */
+        LedgerEntry: {
+            /** @description Entry identifier (increasing). */
+            id: string;
+            /**
+             * @description `grant` (credits added), `debit` (a generation's cost) or `adjustment` (credits removed).
+             * @enum {string}
+             */
+            kind: "grant" | "debit" | "adjustment";
+            /**
+             * Format: double
+             * @description USD; debits and removals are negative.
+             */
+            amount: number;
+            /** @description The generation a debit paid for; null for other kinds. */
+            generation_id: string | null;
+            /** @description The note given with a grant or adjustment. */
+            note: string | null;
+            /**
+             * Format: date-time
+             * @description When the entry was written.
+             */
+            created_at: string;
+        };
+        /** @description One page of a user's ledger, newest first. */
+        LedgerPage: {
+            /** @description The entries of this page. */
+            data: components["schemas"]["LedgerEntry"][];
+            /** @description Pass as `cursor` to get the next (older) page; null on the last page. */
+            next_cursor: string | null;
         };
         /** @description A long-prompt tier (one subscription model changes rates above 256K prompt tokens). */
         LongPromptPricing: {
@@ -1161,6 +1711,21 @@ export interface components {
         };
         /** @description A string that may be null. Used instead of `string | null` inside unions, which OpenAPI 3.0 cannot express safely. */
         NullableString: string | null;
+        /** @description One monthly period of the flat subscription. */
+        PassPeriod: {
+            /** @description Period identifier. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Start of the period.
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description End of the period (exclusive).
+             */
+            period_end: string;
+        };
         /** @description The current subscription period. */
         PassSubscription: {
             /**
@@ -1951,6 +2516,22 @@ export interface components {
             /** @description How `cost` relates to the account's money. */
             cost_details?: components["schemas"]["CostDetails"];
         };
+        /**
+         * @description The result of a revocation.
+         * @example {
+         *       "user_id": "usr_5f0c2a9b7e1d4c3a8b6f0e2d",
+         *       "revoked_periods": 2
+         *     }
+         */
+        RevokedPass: {
+            /** @description The user. */
+            user_id: string;
+            /**
+             * Format: int32
+             * @description How many current or prepaid periods were ended.
+             */
+            revoked_periods: number;
+        };
         /** @description A list of stop sequences. */
         StopSequences: string[];
         /** @description Streaming options. */
@@ -2082,6 +2663,36 @@ export interface components {
             tool_call_id: string;
         };
         /**
+         * @description Body of `updateApiKey`: fields left out stay as they are.
+         * @example {
+         *       "disabled": true
+         *     }
+         */
+        UpdateApiKeyRequest: {
+            /** @description New display name. */
+            name?: string;
+            /** @description true: refuse the key (401) from the next request on, on every instance; false: accept it again. */
+            disabled?: boolean;
+            /**
+             * Format: double
+             * @description Spending limit in USD (see `ApiKey.limit`); null removes it.
+             */
+            limit?: number | null;
+            /**
+             * @description When the limit starts over: `daily`, `weekly` or `monthly` (UTC day, ISO week, calendar month); null: never.
+             *     Other values yield 400. (A string rather than an enum in the schema: OpenAPI 3.0 validators do not let a
+             *     nullable enum accept null.)
+             */
+            limit_reset?: string | null;
+            /**
+             * Format: date-time
+             * @description Expiry time (RFC 3339, in the future); null: never.
+             */
+            expires_at?: string | null;
+            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
+            allowed_models?: string[] | null;
+        };
+        /**
          * @description Token usage and cost of one completion. Reasoning tokens are included in `completion_tokens` and also reported
          *     separately in `completion_tokens_details.reasoning_tokens`, as OpenAI does.
          * @example {
@@ -2133,6 +2744,82 @@ export interface components {
             cost_details?: components["schemas"]["CostDetails"];
         };
         /**
+         * @description Usage summed from the generation records over [from, to).
+         * @example {
+         *       "from": "2025-11-01T00:00:00Z",
+         *       "to": "2025-12-01T00:00:00Z",
+         *       "group_by": "model",
+         *       "data": [
+         *         {
+         *           "group": "openai/gpt-4o-mini",
+         *           "requests": 1200,
+         *           "prompt_tokens": 2400000,
+         *           "completion_tokens": 600000,
+         *           "cached_tokens": 300000,
+         *           "reasoning_tokens": 0,
+         *           "cost": 0.69
+         *         }
+         *       ]
+         *     }
+         */
+        UsageReport: {
+            /**
+             * Format: date-time
+             * @description Start of the range (inclusive).
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the range (exclusive).
+             */
+            to: string;
+            /**
+             * @description What the rows are grouped by.
+             * @enum {string}
+             */
+            group_by: "day" | "model" | "key" | "user";
+            /** @description One row per group, ordered by group. */
+            data: components["schemas"]["UsageReportRow"][];
+        };
+        /** @description One group of the usage report. */
+        UsageReportRow: {
+            /**
+             * @description The UTC day (`YYYY-MM-DD`), model id, key id or user id, after `group_by`; null for requests made without a
+             *     key (account tokens) when grouping by key.
+             */
+            group: string | null;
+            /**
+             * Format: int64
+             * @description Requests recorded (successful, failed and aborted).
+             */
+            requests: number;
+            /**
+             * Format: int64
+             * @description Prompt tokens, as the providers reported them.
+             */
+            prompt_tokens: number;
+            /**
+             * Format: int64
+             * @description Completion tokens, reasoning included.
+             */
+            completion_tokens: number;
+            /**
+             * Format: int64
+             * @description Prompt tokens read from the provider's cache.
+             */
+            cached_tokens: number;
+            /**
+             * Format: int64
+             * @description Reasoning tokens.
+             */
+            reasoning_tokens: number;
+            /**
+             * Format: double
+             * @description USD charged to credits (pass requests cost 0 here; they count toward the pass windows).
+             */
+            cost: number;
+        };
+        /**
          * @description Human input: text, or a list of text and image parts for multimodal models.
          * @example {
          *       "role": "user",
@@ -2158,6 +2845,11 @@ export interface components {
     pathItems: never;
 }
 export type AccessMode = components['schemas']['AccessMode'];
+export type AdjustCreditsRequest = components['schemas']['AdjustCreditsRequest'];
+export type AdminApiKeyList = components['schemas']['AdminApiKeyList'];
+export type AdminPass = components['schemas']['AdminPass'];
+export type AdminUser = components['schemas']['AdminUser'];
+export type AdminUserList = components['schemas']['AdminUserList'];
 export type ApiFormat = components['schemas']['ApiFormat'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyList = components['schemas']['ApiKeyList'];
@@ -2176,7 +2868,9 @@ export type CompletionTokensDetails = components['schemas']['CompletionTokensDet
 export type ContentPart = components['schemas']['ContentPart'];
 export type CostDetails = components['schemas']['CostDetails'];
 export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
+export type CreateUserRequest = components['schemas']['CreateUserRequest'];
 export type CreatedApiKey = components['schemas']['CreatedApiKey'];
+export type CreditAdjustment = components['schemas']['CreditAdjustment'];
 export type Credits = components['schemas']['Credits'];
 export type CreditsData = components['schemas']['CreditsData'];
 export type DeletedApiKey = components['schemas']['DeletedApiKey'];
@@ -2189,12 +2883,15 @@ export type FunctionDefinition = components['schemas']['FunctionDefinition'];
 export type Generation = components['schemas']['Generation'];
 export type GenerationData = components['schemas']['GenerationData'];
 export type GenerationStatus = components['schemas']['GenerationStatus'];
+export type GrantPassRequest = components['schemas']['GrantPassRequest'];
 export type Health = components['schemas']['Health'];
 export type ImageContentPart = components['schemas']['ImageContentPart'];
 export type ImageUrl = components['schemas']['ImageUrl'];
 export type JsonSchemaFormat = components['schemas']['JsonSchemaFormat'];
 export type KeyInfo = components['schemas']['KeyInfo'];
 export type KeyInfoData = components['schemas']['KeyInfoData'];
+export type LedgerEntry = components['schemas']['LedgerEntry'];
+export type LedgerPage = components['schemas']['LedgerPage'];
 export type LongPromptPricing = components['schemas']['LongPromptPricing'];
 export type Model = components['schemas']['Model'];
 export type ModelArchitecture = components['schemas']['ModelArchitecture'];
@@ -2202,6 +2899,7 @@ export type ModelList = components['schemas']['ModelList'];
 export type ModelPricing = components['schemas']['ModelPricing'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
 export type NullableString = components['schemas']['NullableString'];
+export type PassPeriod = components['schemas']['PassPeriod'];
 export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
@@ -2249,6 +2947,7 @@ export type ResponseTextFormatJsonSchema = components['schemas']['ResponseTextFo
 export type ResponseTool = components['schemas']['ResponseTool'];
 export type ResponseToolChoice = components['schemas']['ResponseToolChoice'];
 export type ResponseUsage = components['schemas']['ResponseUsage'];
+export type RevokedPass = components['schemas']['RevokedPass'];
 export type StopSequences = components['schemas']['StopSequences'];
 export type StreamOptions = components['schemas']['StreamOptions'];
 export type SystemMessage = components['schemas']['SystemMessage'];
@@ -2258,10 +2957,1258 @@ export type ToolCallDelta = components['schemas']['ToolCallDelta'];
 export type ToolChoice = components['schemas']['ToolChoice'];
 export type ToolDefinition = components['schemas']['ToolDefinition'];
 export type ToolMessage = components['schemas']['ToolMessage'];
+export type UpdateApiKeyRequest = components['schemas']['UpdateApiKeyRequest'];
 export type Usage = components['schemas']['Usage'];
+export type UsageReport = components['schemas']['UsageReport'];
+export type UsageReportRow = components['schemas']['UsageReportRow'];
 export type UserMessage = components['schemas']['UserMessage'];
 export type $defs = Record<string, never>;
 export interface operations {
+    adminUsageReport: {
+        parameters: {
+            query: {
+                /** @description Start of the range (inclusive, RFC 3339). */
+                from: string;
+                /** @description End of the range (exclusive, RFC 3339); at most 366 days after `from`. */
+                to: string;
+                /** @description How rows are grouped. */
+                group_by?: "day" | "model" | "key" | "user";
+                /** @description `json` (default) or `csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the usage report as JSON. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminListUsers: {
+        parameters: {
+            query?: {
+                /** @description Only the user with this e-mail address (case-insensitive). */
+                email?: string;
+                /** @description Users per page. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: a page of users. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminCreateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description 201: the user was created. */
+            201: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUser"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 409: the request conflicts with the current state (an email already taken, a removal larger than the unreserved balance). */
+            409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminGetUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one user. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUser"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminAdjustCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustCreditsRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the credits were adjusted. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditAdjustment"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 409: the request conflicts with the current state (an email already taken, a removal larger than the unreserved balance). */
+            409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminListUserKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the user's keys. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminApiKeyList"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminCreateUserKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description 201: the key was created; `key` holds its value, shown only this once. */
+            201: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminDeleteUserKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+                /** @description The key. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the key is deleted and stops working on the next request. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedApiKey"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminUpdateUserKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+                /** @description The key. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the key as it is now. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminListLedger: {
+        parameters: {
+            query?: {
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: a page of the ledger. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerPage"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminGetPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the user's subscription. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPass"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminGrantPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantPassRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the user's subscription. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPass"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminRevokePass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the subscription periods were ended. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedPass"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -2282,7 +4229,10 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2352,7 +4302,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2410,7 +4363,97 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedApiKey"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key to change. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the key as it is now. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2503,7 +4546,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2516,7 +4562,9 @@ export interface operations {
             };
             /**
              * @description 402: the account's credits cannot cover the upper bound of this request's cost.
-             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry.
+             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry. Or the API key's
+             *     own USD limit cannot (`metadata.reason: "key_limit_exceeded"`, with `limit`, `limit_remaining`, `required` and
+             *     `resets_at`, null when the limit never resets).
              */
             402: {
                 headers: {
@@ -2528,7 +4576,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 403: the credential is valid but has no access to this resource (for example a `pass/` model without an active subscription). */
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
             403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2642,7 +4694,10 @@ export interface operations {
                     "application/json": components["schemas"]["Credits"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2711,7 +4766,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2810,7 +4868,10 @@ export interface operations {
                     "application/json": components["schemas"]["KeyInfo"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2876,7 +4937,10 @@ export interface operations {
                     "application/json": components["schemas"]["ModelList"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2931,7 +4995,10 @@ export interface operations {
                     "application/json": components["schemas"]["PassUsage"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -2942,7 +5009,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 403: the credential is valid but has no access to this resource (for example a `pass/` model without an active subscription). */
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
             403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -3070,7 +5141,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -3083,7 +5157,9 @@ export interface operations {
             };
             /**
              * @description 402: the account's credits cannot cover the upper bound of this request's cost.
-             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry.
+             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry. Or the API key's
+             *     own USD limit cannot (`metadata.reason: "key_limit_exceeded"`, with `limit`, `limit_remaining`, `required` and
+             *     `resets_at`, null when the limit never resets).
              */
             402: {
                 headers: {
@@ -3095,7 +5171,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 403: the credential is valid but has no access to this resource (for example a `pass/` model without an active subscription). */
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route.
+             */
             403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */

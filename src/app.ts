@@ -19,6 +19,6 @@ export async function createApp(deps: Deps): Promise<Koa> {
   app.use(errorEnvelope(deps.logger));
   app.use(readJsonBody(deps.config.bodyLimitBytes));
   app.use(docsRoutes());
-  app.use(await createOpenApiRouter({ handlers: buildHandlers(deps), authenticate: authenticator(deps.db, deps.lastUsed, deps.credentials) }));
+  app.use(await createOpenApiRouter({ handlers: buildHandlers(deps), authenticate: authenticator(deps.db, deps.lastUsed, deps.credentials, deps.now) }));
   return app;
 }

@@ -14,6 +14,7 @@ import { tokensCommand } from './cli/tokens.js';
 import { creditsCommand } from './cli/credits.js';
 import { conformanceCommand } from './cli/conformance.js';
 import { passCommand } from './cli/pass.js';
+import { adminKeysCommand } from './cli/admin-keys.js';
 import { ProviderConfigError } from './providers/registry.js';
 import { CatalogError } from './catalog/catalog-error.js';
 import { DataFolderBusyError } from './db/data-folder/data-folder-lock.js';
@@ -26,6 +27,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   tokensCommand,
   creditsCommand,
   passCommand,
+  adminKeysCommand,
   conformanceCommand,
 ];
 

@@ -1,10 +1,10 @@
 // Credential secrets: generated with 192 bits of entropy, stored only as a SHA-256 hash plus a short display prefix.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type SecretKind = 'api_key' | 'account_token';
+export type SecretKind = 'api_key' | 'account_token' | 'admin_key';
 
 /** Readable prefixes tell a leaked secret's kind at a glance (and let secret scanners match them). */
-const PREFIX: Record<SecretKind, string> = { api_key: 'mg-v1-', account_token: 'mgt-v1-' };
+const PREFIX: Record<SecretKind, string> = { api_key: 'mg-v1-', account_token: 'mgt-v1-', admin_key: 'mga-v1-' };
 const DISPLAY_CHARS = 8;
 
 export interface NewSecret {
@@ -25,12 +25,13 @@ export function newSecret(kind: SecretKind): NewSecret {
 }
 
 export function displayPrefix(secret: string): string {
-  const kind = secret.startsWith(PREFIX.account_token) ? PREFIX.account_token : PREFIX.api_key;
+  const kind = PREFIX[secretKindOf(secret) ?? 'api_key'];
   return `${secret.slice(0, kind.length + DISPLAY_CHARS)}...`;
 }
 
 export function secretKindOf(secret: string): SecretKind | undefined {
   if (secret.startsWith(PREFIX.account_token)) return 'account_token';
+  if (secret.startsWith(PREFIX.admin_key)) return 'admin_key';
   if (secret.startsWith(PREFIX.api_key)) return 'api_key';
   return undefined;
 }

@@ -16,6 +16,9 @@ import type { PassQuotaConfig } from '../config.js';
 import { admitPass } from '../pass/admit-pass.js';
 import type { CreditLease, CreditLeases } from './credit-leases.js';
 import { releasePassUsage } from '../repositories/pass-usage.js';
+import { releaseKeySpend, reserveKeySpend } from '../repositories/api-key-spend.js';
+import { checkModelAllowed } from '../auth/authorize-route.js';
+import { periodEnd, periodStart } from './key-periods.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
@@ -29,6 +32,14 @@ export interface Admission {
   passUsageId?: bigint;
   /** Credits admitted against this process's lease (the hold lives in memory, the lease in the database). */
   lease?: CreditLease;
+  /** Credits through a key with a USD limit: the hold on the key's spend row of this period (api_key_spend). */
+  keySpend?: KeySpendHold;
+}
+
+export interface KeySpendHold {
+  keyId: string;
+  periodStart: Date;
+  heldNanos: bigint;
 }
 
 export interface AdmissionDeps {
@@ -45,7 +56,7 @@ export function reservationOutputTokens(entry: CatalogEntry, requested: number |
 }
 
 export async function admitCredits(
-  deps: Pick<AdmissionDeps, 'db' | 'leases'>,
+  deps: Pick<AdmissionDeps, 'db' | 'leases'> & { now?: () => Date },
   principal: Principal,
   entry: CatalogEntry,
   estimatedPromptTokens: number,
@@ -54,10 +65,20 @@ export async function admitCredits(
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
-  const reserved = deps.leases
-    ? await deps.leases.reserve(principal.userId, amountNanos)
-    : await reserveCredits(deps.db, { userId: principal.userId, amountNanos });
+  // The key's limit first (a key without one costs nothing here): its hold is one more SQL statement, while the
+  // account's credits are usually admitted in memory against a lease.
+  const keySpend = await reserveKeyLimit(deps, principal, amountNanos);
+  let reserved;
+  try {
+    reserved = deps.leases
+      ? await deps.leases.reserve(principal.userId, amountNanos)
+      : await reserveCredits(deps.db, { userId: principal.userId, amountNanos });
+  } catch (err) {
+    if (keySpend) await releaseKeySpend(deps.db, { keyId: keySpend.keyId, periodStart: keySpend.periodStart, amountNanos: keySpend.heldNanos });
+    throw err;
+  }
   if (!reserved.ok) {
+    if (keySpend) await releaseKeySpend(deps.db, { keyId: keySpend.keyId, periodStart: keySpend.periodStart, amountNanos: keySpend.heldNanos });
     throw new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(reserved.availableNanos)} USD is available. Add credits or lower max_tokens.`, {
       available: nanosToUsd(reserved.availableNanos),
       required: nanosToUsd(amountNanos),
@@ -66,7 +87,39 @@ export async function admitCredits(
     });
   }
   const lease = 'lease' in reserved ? (reserved.lease as CreditLease) : undefined;
-  return { mode: 'credits', userId: principal.userId, reservedNanos: amountNanos, lease };
+  return { mode: 'credits', userId: principal.userId, reservedNanos: amountNanos, lease, keySpend };
+}
+
+/**
+ * Holds the request's upper bound against the key's USD limit in this reset period, or answers 402
+ * `key_limit_exceeded`. Only credits count toward a key's limit: pass requests use the subscription's windows.
+ */
+async function reserveKeyLimit(
+  deps: { db: Db; now?: () => Date },
+  principal: Principal,
+  amountNanos: bigint,
+): Promise<KeySpendHold | undefined> {
+  if (principal.kind !== 'api_key' || principal.limits.creditLimitNanos === null) return undefined;
+  const now = deps.now?.() ?? new Date();
+  const reset = principal.limits.limitReset ?? null;
+  const hold = { keyId: principal.credentialId, periodStart: periodStart(reset, now), heldNanos: amountNanos };
+  const result = await reserveKeySpend(deps.db, { keyId: hold.keyId, periodStart: hold.periodStart, amountNanos });
+  if (result.ok) return hold;
+  const limit = result.limitNanos ?? 0n;
+  const left = limit - result.spentNanos - result.reservedNanos;
+  const remaining = left > 0n ? left : 0n;
+  const resetsAt = periodEnd(reset, now)?.toISOString() ?? null;
+  throw new GatewayError(402, `Key limit exceeded: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(remaining)} USD of this key's ${nanosToUsd(limit)} USD limit is left` +
+    (resetsAt ? ` (it resets at ${resetsAt})` : ' (it does not reset)') + '. Raise the key\'s limit or lower max_tokens.', {
+    reason: 'key_limit_exceeded',
+    key_id: principal.credentialId,
+    limit: nanosToUsd(limit),
+    limit_remaining: nanosToUsd(remaining),
+    required: nanosToUsd(amountNanos),
+    limit_reset: reset,
+    resets_at: resetsAt,
+    currency: 'USD',
+  });
 }
 
 /** Step 4 for every access mode: pass/ models reserve subscription quota, all others go through admitCredits. */
@@ -77,6 +130,7 @@ export async function admitRequest(
   estimatedPromptTokens: number,
   requestedMaxTokens: number | undefined,
 ): Promise<Admission> {
+  checkModelAllowed(principal, entry.id);
   if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, estimatedPromptTokens, requestedMaxTokens);
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
@@ -97,6 +151,8 @@ export function returnLeasedHold(admission: Admission, costNanos: bigint): void 
 
 /** Gives back a reservation when the request ends before anything was generated or recorded. */
 export async function releaseAdmission(db: Db, admission: Admission): Promise<void> {
+  const { keySpend } = admission;
+  if (keySpend) await releaseKeySpend(db, { keyId: keySpend.keyId, periodStart: keySpend.periodStart, amountNanos: keySpend.heldNanos });
   if (admission.lease) returnLeasedHold(admission, 0n);
   else if (admission.mode === 'credits' && admission.reservedNanos > 0n) {
     await releaseCredits(db, { userId: admission.userId, amountNanos: admission.reservedNanos });
@@ -132,6 +188,7 @@ function settlementOf(admission: Admission, record: NewGeneration): GenerationSe
     settle: 'credits',
     reservedNanos: lease === undefined || leased ? admission.reservedNanos : 0n,
     leaseHolder: leased ? lease.holder : undefined,
+    keySpend: admission.keySpend,
   };
 }
 

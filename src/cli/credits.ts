@@ -1,7 +1,6 @@
 // `modelgate credits add|show`: a user's prepaid credit account (USD at this edge, nano-dollars inside).
 import { usdToNanos, nanosToUsd } from '../billing/money.js';
-import { getCreditAccount } from '../repositories/credits.js';
-import { adjustCredits } from '../billing/adjust-credits.js';
+import { adjustCredits, creditAccount } from '../services/credits.js';
 import {
   JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase, type CommandDefinition,
 } from './command.js';
@@ -18,7 +17,7 @@ export const creditsCommand: CommandDefinition = {
     const email = requireEmail(values.email);
     if (sub === 'show') {
       return withDatabase(config, async (db) => {
-        const account = await getCreditAccount(db, (await requireUser(db, email)).id);
+        const account = await creditAccount(db, (await requireUser(db, email)).id);
         const shown = {
           balance: nanosToUsd(account.balanceNanos),
           reserved: nanosToUsd(account.reservedNanos),

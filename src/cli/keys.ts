@@ -1,6 +1,6 @@
 // `modelgate keys create|list|delete|limits`: a user's API keys (secrets shown once; only their hashes are stored).
-import { issueApiKey } from '../auth/issue-credentials.js';
-import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, softDeleteApiKey, type ApiKeyLimits } from '../repositories/api-keys.js';
+import { createKey, deleteKey } from '../services/api-keys.js';
+import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, type ApiKeyLimits } from '../repositories/api-keys.js';
 import {
   CommandFailedError, JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase,
   type CommandDefinition,
@@ -41,7 +41,7 @@ export const keysCommand: CommandDefinition = {
       case 'create':
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
-          const { row, secret } = await issueApiKey(db, { userId: user.id, name: values.name?.trim() || 'default' });
+          const { row, secret } = await createKey(db, { userId: user.id, settings: { name: values.name?.trim() || 'default' }, now: new Date() });
           print(io, json, `created key ${row.id} for ${email}\n${secret}\n(shown once: store it now)`, { key_id: row.id, key: secret });
           return 0;
         });
@@ -57,7 +57,7 @@ export const keysCommand: CommandDefinition = {
         const keyId = requireOption(values.id, 'id');
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
-          if (!(await softDeleteApiKey(db, { userId: user.id, keyId, now: new Date() }))) {
+          if (!(await deleteKey(db, undefined, { userId: user.id, keyId, now: new Date() }))) {
             throw new CommandFailedError(`no active key ${keyId} for ${email}`);
           }
           print(io, json, `deleted key ${keyId}`, { key_id: keyId, deleted: true });

@@ -1,6 +1,5 @@
 // `modelgate users create`: the account that keys, tokens, credits and subscriptions belong to.
-import { newId } from '../auth/secrets.js';
-import { createUser, findUserByEmail } from '../repositories/users.js';
+import { createUserAccount, UserExistsError } from '../services/users.js';
 import { CommandFailedError, JSON_OPTION, parseOptions, print, requireEmail, subcommand, withDatabase, type CommandDefinition } from './command.js';
 
 export const usersCommand: CommandDefinition = {
@@ -11,8 +10,9 @@ export const usersCommand: CommandDefinition = {
     const { values } = parseOptions(rest, { email: { type: 'string' }, ...JSON_OPTION });
     const email = requireEmail(values.email);
     return withDatabase(config, async (db) => {
-      if (await findUserByEmail(db, email)) throw new CommandFailedError(`user ${email} already exists`);
-      const user = await createUser(db, { id: newId('usr_'), email });
+      const user = await createUserAccount(db, { email }).catch((err) => {
+        throw err instanceof UserExistsError ? new CommandFailedError(`user ${email} already exists`) : err;
+      });
       print(io, values.json, `created user ${user.email} (${user.id})`, { user_id: user.id, email: user.email });
       return 0;
     });

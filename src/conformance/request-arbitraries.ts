@@ -11,6 +11,8 @@ import { API_KEY_VARIABLE, buildRequest, mainCredential, type Credential, type R
 
 export interface RequestContext {
   apiKey: string;
+  /** Credential for the operator API (paths under /admin); without it those requests carry `apiKey` too. */
+  adminApiKey?: string;
   /** A model the deployment serves: valid bodies with a `model` property mostly name it. */
   model?: string;
 }
@@ -53,7 +55,7 @@ export class RequestArbitraries {
 
   /** Valid or invalid requests with a missing, malformed or unknown credential. */
   unauthorized(op: Operation): fc.Arbitrary<RequestSpec> {
-    const key = this.context.apiKey;
+    const key = this.keyFor(op);
     const credentials: fc.Arbitrary<{ credential?: Credential; what: string }> = fc.oneof(
       fc.constant({ what: 'no Authorization header' }),
       fc.constant({ credential: { header: 'Basic dXNlcjpwYXNzd29yZA==', shown: 'Basic dXNlcjpwYXNzd29yZA==' }, what: 'Basic instead of Bearer' }),
@@ -195,7 +197,11 @@ export class RequestArbitraries {
   }
 
   private toSpec(op: Operation, parts: RequestParts, description: string, expect?: RequestSpec['expect']): RequestSpec {
-    return buildRequest(op, parts, { credential: op.secured ? mainCredential(this.context.apiKey) : undefined, description, expect });
+    return buildRequest(op, parts, { credential: op.secured ? mainCredential(this.keyFor(op)) : undefined, description, expect });
+  }
+
+  private keyFor(op: Operation): string {
+    return op.path.startsWith('/admin/') && this.context.adminApiKey !== undefined ? this.context.adminApiKey : this.context.apiKey;
   }
 }
 

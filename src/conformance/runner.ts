@@ -26,6 +26,8 @@ export interface RunnerOptions {
   apiKey: string;
   /** `core`: the seed API's operations only; `modelgate` (default): the extensions too (profiles.ts). */
   profile?: Profile;
+  /** An admin key: drives the operator API's operations (paths under /admin), which refuse `apiKey` with 403. */
+  adminApiKey?: string;
   /** Generated inputs per property (operation × input kind) and command sequences per stateful test. */
   runs?: number;
   seed?: number;
@@ -63,7 +65,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   const log = options.log ?? (() => undefined);
   const validator = createSchemaValidator(doc);
   const checks: CheckContext = { doc, validator };
-  const secrets = new Set([options.apiKey]);
+  const secrets = new Set([options.apiKey, ...(options.adminApiKey === undefined ? [] : [options.adminApiKey])]);
   const main = mainCredential(options.apiKey);
   const createdKeys: string[] = [];
   let requests = 0;
@@ -101,7 +103,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     const absent = routes.results.filter((r) => r.outcome === 'not_implemented');
     if (absent.length > 0) log(`not implemented (404): ${absent.map((r) => r.target).join('; ')}`);
 
-    const requestArbs = new RequestArbitraries(doc, validator, { apiKey: options.apiKey, model: models.model });
+    const requestArbs = new RequestArbitraries(doc, validator, { apiKey: options.apiKey, adminApiKey: options.adminApiKey, model: models.model });
     const env = { sender, checks, numRuns: runs, seed, timeLimitMs, secrets };
     results.push(...(await runProperties(doc, env, requestArbs, { operations: implemented, kinds: parts.properties ?? ['valid', 'invalid', 'unauthorized'], model, log })));
     if (parts.methods !== false) {

@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AccountTokensTable } from './tables/account-tokens.js';
 import type { ApiKeysTable } from './tables/api-keys.js';
+import type { ApiKeySpendTable } from './tables/api-key-spend.js';
+import type { AdminKeysTable } from './tables/admin-keys.js';
 import type { CreditAccountsTable } from './tables/credit-accounts.js';
 import type { CreditLeasesTable } from './tables/credit-leases.js';
 import type { CreditLedgerTable } from './tables/credit-ledger.js';
@@ -13,6 +15,8 @@ import type { UsersTable } from './tables/users.js';
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
+  api_key_spend: ApiKeySpendTable;
+  admin_keys: AdminKeysTable;
   account_tokens: AccountTokensTable;
   credit_accounts: CreditAccountsTable;
   credit_ledger: CreditLedgerTable;

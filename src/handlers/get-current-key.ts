@@ -2,10 +2,9 @@ import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { findApiKeyForUser } from '../repositories/api-keys.js';
-import { sumUsageForKey } from '../repositories/generations.js';
 import { getCreditAccount } from '../repositories/credits.js';
-import { nanosToUsd } from '../billing/money.js';
+import { describeKey } from '../services/api-keys.js';
+import { toWireKeyLimits } from './wire-api-key.js';
 
 export function getCurrentKey(deps: Deps): Handler {
   return async (_api, ctx) => {
@@ -14,23 +13,20 @@ export function getCurrentKey(deps: Deps): Handler {
       // As documented in the spec: an account token is not an API key, so there is no key to describe.
       throw new GatewayError(404, 'GET /key describes API keys; this request was made with an account token', { credential: 'account_token' });
     }
-    const [key, usage, account] = await Promise.all([
-      findApiKeyForUser(deps.db, principal.userId, principal.credentialId),
-      sumUsageForKey(deps.db, principal.credentialId),
+    await deps.settlements.flushed();
+    const [view, account] = await Promise.all([
+      describeKey(deps.db, principal.userId, principal.credentialId, deps.now()),
       getCreditAccount(deps.db, principal.userId),
     ]);
     // Deleted between authentication and here.
-    if (!key) throw new GatewayError(401, 'Invalid or deleted credential');
-    const limitNanos = key.credit_limit_nanos;
-    const remaining = limitNanos === null ? null : limitNanos - usage.costNanos;
+    if (!view) throw new GatewayError(401, 'Invalid or deleted credential');
+    const key = view.row;
     ctx.body = {
       data: {
         key_id: key.id,
         name: key.name,
         prefix: key.display_prefix,
-        usage: nanosToUsd(usage.costNanos),
-        limit: limitNanos === null ? null : nanosToUsd(limitNanos),
-        limit_remaining: remaining === null ? null : nanosToUsd(remaining > 0n ? remaining : 0n),
+        ...toWireKeyLimits(view),
         is_free_tier: account.totalGrantedNanos === 0n,
         rate_limit: {
           requests_per_minute: key.rate_limit_rpm ?? deps.config.rateLimitRpm,

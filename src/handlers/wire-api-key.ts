@@ -1,20 +1,36 @@
-// DB row → the ApiKey wire shape. The secret is never part of it; only its display prefix.
+// A key with its usage (src/services/api-keys.ts) → the ApiKey wire shape. The secret is never part of it; only
+// its display prefix. Money in USD.
 import type { components } from '../../generated/openapi-types.js';
+import type { KeyView } from '../services/api-keys.js';
+import { nanosToUsd } from '../billing/money.js';
 
 type ApiKey = components['schemas']['ApiKey'];
+/** The usage, limit and policy fields, shared by ApiKey and KeyInfoData. */
+type KeyLimits = Omit<ApiKey, 'key_id' | 'name' | 'prefix' | 'created_at' | 'last_used_at'>;
 
-export function toWireApiKey(row: {
-  id: string;
-  name: string;
-  display_prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-}): ApiKey {
+export function toWireKeyLimits({ row, usage, limitRemainingNanos }: KeyView): KeyLimits {
+  return {
+    usage: nanosToUsd(usage.totalNanos),
+    usage_daily: nanosToUsd(usage.dailyNanos),
+    usage_weekly: nanosToUsd(usage.weeklyNanos),
+    usage_monthly: nanosToUsd(usage.monthlyNanos),
+    limit: row.credit_limit_nanos === null ? null : nanosToUsd(row.credit_limit_nanos),
+    limit_remaining: limitRemainingNanos === null ? null : nanosToUsd(limitRemainingNanos),
+    limit_reset: row.limit_reset,
+    expires_at: row.expires_at ? row.expires_at.toISOString() : null,
+    disabled: row.disabled,
+    allowed_models: row.allowed_models,
+  };
+}
+
+export function toWireApiKey(view: KeyView): ApiKey {
+  const { row } = view;
   return {
     key_id: row.id,
     name: row.name,
     prefix: row.display_prefix,
     created_at: row.created_at.toISOString(),
     last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
+    ...toWireKeyLimits(view),
   };
 }

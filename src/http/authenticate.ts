@@ -9,9 +9,12 @@ import type { LastUsedTracker } from '../auth/last-used.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import { findActiveApiKeyByHash } from '../repositories/api-keys.js';
 import { findActiveAccountTokenByHash } from '../repositories/account-tokens.js';
+import { findActiveAdminKeyByHash } from '../repositories/admin-keys.js';
+import { authorizeRoute } from '../auth/authorize-route.js';
 import { GatewayError } from '../core/gateway-error.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const NO_LIMITS: Principal['limits'] = { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null, limitReset: null };
 
 export function bearerToken(header: string | undefined): string {
   if (!header) throw new GatewayError(401, 'Missing Authorization header: send "Authorization: Bearer <API_KEY>"');
@@ -44,8 +47,15 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
           rateLimitTpm: key.rate_limit_tpm,
           freeRequestsPerDay: key.free_requests_per_day,
           creditLimitNanos: key.credit_limit_nanos,
+          limitReset: key.limit_reset,
         },
+        policy: { disabled: key.disabled, expiresAt: key.expires_at, allowedModels: key.allowed_models },
       };
+    }
+  } else if (kind === 'admin_key') {
+    const key = await findActiveAdminKeyByHash(db, hash);
+    if (key && hashesEqual(key.key_hash, hash)) {
+      return { kind, userId: '', email: '', credentialId: key.id, limits: NO_LIMITS };
     }
   } else {
     const token = await findActiveAccountTokenByHash(db, hash);
@@ -55,7 +65,7 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
         userId: token.user_id,
         email: token.email,
         credentialId: token.id,
-        limits: { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null },
+        limits: NO_LIMITS,
       };
     }
   }
@@ -90,12 +100,16 @@ function invalidCredential(): GatewayError {
   return new GatewayError(401, 'Invalid or deleted credential');
 }
 
-export function authenticator(db: Db, lastUsed?: LastUsedTracker, credentials?: CredentialCache) {
+export function authenticator(db: Db, lastUsed?: LastUsedTracker, credentials?: CredentialCache, now: () => Date = () => new Date()) {
   return async (ctx: Context): Promise<void> => {
     const secret = bearerToken(ctx.get('authorization') || undefined);
-    ctx.state.principal = credentials
+    const principal = credentials
       ? await resolvePrincipalCached(db, credentials, secret, lastUsed)
       : await resolvePrincipal(db, secret, lastUsed);
+    // Checked on every request, from the cache too: expiry needs no change to the row, and a disabled key's
+    // cached principal is dropped by the change notification.
+    authorizeRoute(principal, ctx.path, now());
+    ctx.state.principal = principal;
   };
 }
 

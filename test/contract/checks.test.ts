@@ -28,7 +28,13 @@ const exchange = (status: number, body: unknown, headers: Record<string, string>
   elapsedMs: 1,
 });
 const failed = (id: string, ex: Exchange) => checkExchange(ctx, op(id), ex).map((f) => f.check);
-const keyList = { data: [{ key_id: 'key_1', name: 'n', prefix: 'mg-v1-abc...', created_at: '2026-01-01T00:00:00.000Z', last_used_at: null }] };
+const keyList = {
+  data: [{
+    key_id: 'key_1', name: 'n', prefix: 'mg-v1-abc...', created_at: '2026-01-01T00:00:00.000Z', last_used_at: null,
+    usage: 0, usage_daily: 0, usage_weekly: 0, usage_monthly: 0, limit: null, limit_remaining: null, limit_reset: null,
+    expires_at: null, disabled: false, allowed_models: null,
+  }],
+};
 const error = (code: number) => ({ error: { code, message: 'm', metadata: {} } });
 
 describe('response checks', () => {

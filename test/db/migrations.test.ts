@@ -8,6 +8,8 @@ import { describeEachBackend, openTestDatabase } from '../helpers/databases.js';
 
 const TABLES = [
   'account_tokens',
+  'admin_keys',
+  'api_key_spend',
   'api_keys',
   'credit_accounts',
   'credit_leases',

@@ -75,6 +75,8 @@ describe('API keys', () => {
       prefix: created.body.prefix,
       created_at: expect.any(String),
       last_used_at: null,
+      usage: 0, usage_daily: 0, usage_weekly: 0, usage_monthly: 0,
+      limit: null, limit_remaining: null, limit_reset: null, expires_at: null, disabled: false, allowed_models: null,
     });
 
     // The new key works.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
-import { grantPass } from '../../src/cli/pass.js';
+import { grantPass } from '../../src/services/pass.js';
 import { listLedger } from '../../src/repositories/credits.js';
 
 let gw: TestGateway;
@@ -64,6 +64,23 @@ async function subscriber() {
 function passRows(userId: string) {
   return gw.deps.db.selectFrom('pass_usage').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }
+
+describe('pass/ models and per-key limits', () => {
+  it('count toward the pass windows, not toward a key\'s USD limit (a 0 USD limit still serves them)', async () => {
+    const user = await subscriber();
+    const created = await gw.fetch('/api/v1/api-keys', {
+      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'pass only', limit: 0, allowed_models: ['pass/*'] }),
+    });
+    const key: any = await created.json();
+    upstream.reply({ kind: 'json', body: completion(100, 50) });
+    const served = await chat(key.key, { stream: false, max_tokens: 1000 });
+    expect(served.status, await served.clone().text()).toBe(200);
+    expect(await passRows(user.userId)).toHaveLength(1);
+    const info: any = await (await gw.fetch('/api/v1/key', { key: key.key })).json();
+    expect(info.data).toMatchObject({ usage: 0, limit: 0, limit_remaining: 0 });
+  });
+});
 
 describe('pass/ models', () => {
   it('answer 403 without an active subscription, without calling upstream', async () => {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { grantPass } from '../../src/cli/pass.js';
+import { grantPass } from '../../src/services/pass.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { loadJson } from '../helpers/stream-replay.js';

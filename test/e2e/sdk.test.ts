@@ -6,6 +6,7 @@ import { buildSdkPackage, type BuiltPackage } from '../../src/sdk/build/build-pa
 import type * as Sdk from '../../src/sdk/lib/index.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
+import { createAdminKey } from '../../src/services/admin-keys.js';
 
 // Inside the repository (git-ignored), so the package's `openapi-fetch` import resolves to this node_modules.
 const OUT = new URL(`../../.test-data/sdk-package-${process.pid}/`, import.meta.url).pathname;
@@ -14,7 +15,7 @@ let built: BuiltPackage;
 let sdk: typeof Sdk;
 let gw: TestGateway;
 let upstream: MockUpstream;
-let user: { userId: string; key: string; keyId: string };
+let user: { userId: string; email: string; key: string; keyId: string };
 let client: Sdk.ModelgateClient;
 
 beforeAll(async () => {
@@ -52,6 +53,26 @@ describe('the built package', () => {
     for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/openapi-types.d.ts', 'src/openapi-types.ts', 'openapi.json', 'README.md']) {
       expect(existsSync(`${OUT}${file}`), file).toBe(true);
     }
+  });
+});
+
+describe('key limits and the operator API through the typed client', () => {
+  it('patches a key\'s limit and drives /admin routes with an admin key', async () => {
+    const created = await sdk.unwrap(client.POST('/api-keys', { body: { name: 'limited', limit: 1.5, limit_reset: 'daily' } }));
+    expect(created).toMatchObject({ limit: 1.5, limit_remaining: 1.5, limit_reset: 'daily' });
+    const patched = await sdk.unwrap(client.PATCH('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } }, body: { disabled: true } }));
+    expect(patched.disabled).toBe(true);
+
+    const admin = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1`, apiKey: (await createAdminKey(gw.deps.db, { name: 'sdk' })).secret });
+    const found = await sdk.unwrap(admin.GET('/admin/users', { params: { query: { email: user.email } } }));
+    expect(found.data.map((u) => u.user_id)).toEqual([user.userId]);
+    const keys = await sdk.unwrap(admin.GET('/admin/users/{user_id}/keys', { params: { path: { user_id: user.userId } } }));
+    expect(keys.data.find((k) => k.key_id === created.key_id)?.disabled).toBe(true);
+    const adjusted = await sdk.unwrap(admin.POST('/admin/users/{user_id}/credits', { params: { path: { user_id: user.userId } }, body: { amount: 1, note: 'sdk' } }));
+    expect(adjusted.amount).toBe(1);
+    // A user key on an admin route: 403, typed as a ModelgateError.
+    const refused = await sdk.unwrap(client.GET('/admin/users', { params: { query: {} } })).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 403 });
   });
 });
 

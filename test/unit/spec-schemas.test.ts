@@ -167,7 +167,11 @@ describe('ErrorResponse', () => {
 
 describe('management schemas', () => {
   it('accepts key records with and without last use, and rejects a malformed date', () => {
-    const key = { key_id: 'key_1', name: 'CI', prefix: 'mg-v1-ab12', created_at: '2025-11-01T09:30:00Z', last_used_at: null };
+    const key = {
+      key_id: 'key_1', name: 'CI', prefix: 'mg-v1-ab12', created_at: '2025-11-01T09:30:00Z', last_used_at: null,
+      usage: 0, usage_daily: 0, usage_weekly: 0, usage_monthly: 0, limit: null, limit_remaining: null, limit_reset: null,
+      expires_at: null, disabled: false, allowed_models: null,
+    };
     expect(valid('ApiKey', key)).toBe(true);
     expect(valid('ApiKey', { ...key, last_used_at: '2025-11-02T10:00:00.123Z' })).toBe(true);
     expect(valid('ApiKey', { ...key, created_at: 'yesterday' })).not.toBe(true);

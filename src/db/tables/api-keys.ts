@@ -16,8 +16,17 @@ export interface ApiKeysTable {
   rate_limit_rpm: number | null;
   rate_limit_tpm: number | null;
   free_requests_per_day: number | null;
+  /** The key's USD spend limit (`limit` on the wire); null: no limit, it draws on its owner's credits. */
   credit_limit_nanos: bigint | null;
+  /** When the limit starts over (UTC boundaries); null: never. */
+  limit_reset: Generated<KeyLimitReset | null>;
+  expires_at: Generated<Date | null>;
+  disabled: Generated<boolean>;
+  /** Model ids and `provider/*` patterns the key may use (jsonb array); null: every model. */
+  allowed_models: Generated<string[] | null>;
 }
+
+export type KeyLimitReset = 'daily' | 'weekly' | 'monthly';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKey = Insertable<ApiKeysTable>;

@@ -5,9 +5,9 @@ import { sql, type Kysely } from 'kysely';
 //
 // Generation records of the second release say which front door a request came through (`api_format`:
 // chat_completions, messages, responses) and, when routing tried more than one upstream endpoint, every attempt
-// (`attempts`: a JSON array of {provider, model, status, error_code, latency_ms}). settle_generations (0006, whose
-// debit rule, lock order and batch format are unchanged) writes the two new fields of its batch; a batch from a
-// process of the previous release has neither and gets the defaults.
+// (`attempts`: a JSON array of {provider, model, status, error_code, latency_ms}). settle_generations (0007, whose
+// debit rule, key spend, lock order and batch format are unchanged) writes the two new fields of its batch; a batch
+// from a process of the previous release has neither and gets the defaults.
 const ADD_COLUMNS = sql`
 alter table generations
   add column api_format text not null default 'chat_completions',
@@ -32,6 +32,11 @@ declare
   ledger_users text[] := '{}';
   ledger_generations text[] := '{}';
   ledger_amounts bigint[] := '{}';
+  -- Key spend of the fresh credits records that reserved against their key's limit (one entry per record).
+  key_ids text[];
+  key_periods timestamptz[];
+  key_costs bigint[];
+  key_helds bigint[];
 begin
   with source as materialized (
     select * from rows from (json_to_recordset(batch) as (
@@ -41,7 +46,7 @@ begin
       cache_write_tokens integer, reasoning_tokens integer, cost_nanos bigint, reference_cost_nanos bigint,
       latency_ms integer, time_to_first_token_ms integer, app_title text, app_referer text, task_id text,
       created_at timestamptz, settle text, reserved_nanos bigint, lease_holder text, pass_usage_id bigint,
-      api_format text, attempts jsonb))
+      key_spend_period timestamptz, key_held_nanos bigint, api_format text, attempts jsonb))
       with ordinality as r
   ), inserted as (
     insert into generations (
@@ -63,8 +68,12 @@ begin
     returning generations.id
   )
   select coalesce(array_agg(row(s.ordinality, s.id, s.user_id, s.settle, s.reserved_nanos, coalesce(s.cost_nanos, 0),
-      s.lease_holder, s.pass_usage_id, s.reference_cost_nanos)::settlement_item order by s.user_id, s.ordinality), '{}')
-  into items
+      s.lease_holder, s.pass_usage_id, s.reference_cost_nanos)::settlement_item order by s.user_id, s.ordinality), '{}'),
+    coalesce(array_agg(s.api_key_id) filter (where s.key_spend_period is not null), '{}'),
+    coalesce(array_agg(s.key_spend_period) filter (where s.key_spend_period is not null), '{}'),
+    coalesce(array_agg(coalesce(s.cost_nanos, 0)) filter (where s.key_spend_period is not null), '{}'),
+    coalesce(array_agg(coalesce(s.key_held_nanos, 0)) filter (where s.key_spend_period is not null), '{}')
+  into items, key_ids, key_periods, key_costs, key_helds
   from (select distinct on (source.id) source.* from source join inserted on inserted.id = source.id
         order by source.id, source.ordinality) s;
 
@@ -136,6 +145,28 @@ begin
     where i.settle = 'pass' and coalesce(i.reference_cost_nanos, 0) <= 0 and p.id = i.pass_usage_id and p.status = 'reserved';
   end if;
 
+  if cardinality(key_ids) > 0 then
+    -- Last in the lock order (credit_accounts, credit_leases, then api_key_spend), rows sorted: no deadlock
+    -- between batches. Each key's spend grows by its records' cost, clamped so that it never exceeds the key's
+    -- limit given the other requests' holds (a cost above its own upper bound is not charged to the limit), and
+    -- the records' holds are released.
+    perform 1 from api_key_spend s
+    where (s.key_id, s.period_start) in (select * from unnest(key_ids, key_periods))
+    order by s.key_id, s.period_start
+    for update;
+    update api_key_spend s
+    set spent_nanos = s.spent_nanos + least(k.cost, greatest(
+          coalesce(a.credit_limit_nanos, s.spent_nanos + k.cost) - s.spent_nanos - greatest(s.reserved_nanos - k.held, 0), 0)),
+        reserved_nanos = greatest(s.reserved_nanos - k.held, 0)
+    from (
+      select u.key_id, u.period_start, sum(u.cost)::bigint as cost, sum(u.held)::bigint as held
+      from unnest(key_ids, key_periods, key_costs, key_helds) as u(key_id, period_start, cost, held)
+      group by u.key_id, u.period_start
+    ) k
+    join api_keys a on a.id = k.key_id
+    where s.key_id = k.key_id and s.period_start = k.period_start;
+  end if;
+
   return cardinality(items);
 end
 $fn$`;
@@ -146,7 +177,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  // 0006's function, as it was: it names no column that is dropped here.
+  // 0007's function, as it was: it names no column that is dropped here.
   await PREVIOUS_SETTLE_GENERATIONS.execute(db);
   await sql`alter table generations drop column attempts, drop column api_format`.execute(db);
 }
@@ -170,6 +201,11 @@ declare
   ledger_users text[] := '{}';
   ledger_generations text[] := '{}';
   ledger_amounts bigint[] := '{}';
+  -- Key spend of the fresh credits records that reserved against their key's limit (one entry per record).
+  key_ids text[];
+  key_periods timestamptz[];
+  key_costs bigint[];
+  key_helds bigint[];
 begin
   with source as materialized (
     select * from rows from (json_to_recordset(batch) as (
@@ -178,7 +214,8 @@ begin
       error_message text, prompt_tokens integer, completion_tokens integer, cached_tokens integer,
       cache_write_tokens integer, reasoning_tokens integer, cost_nanos bigint, reference_cost_nanos bigint,
       latency_ms integer, time_to_first_token_ms integer, app_title text, app_referer text, task_id text,
-      created_at timestamptz, settle text, reserved_nanos bigint, lease_holder text, pass_usage_id bigint))
+      created_at timestamptz, settle text, reserved_nanos bigint, lease_holder text, pass_usage_id bigint,
+      key_spend_period timestamptz, key_held_nanos bigint))
       with ordinality as r
   ), inserted as (
     insert into generations (
@@ -199,8 +236,12 @@ begin
     returning generations.id
   )
   select coalesce(array_agg(row(s.ordinality, s.id, s.user_id, s.settle, s.reserved_nanos, coalesce(s.cost_nanos, 0),
-      s.lease_holder, s.pass_usage_id, s.reference_cost_nanos)::settlement_item order by s.user_id, s.ordinality), '{}')
-  into items
+      s.lease_holder, s.pass_usage_id, s.reference_cost_nanos)::settlement_item order by s.user_id, s.ordinality), '{}'),
+    coalesce(array_agg(s.api_key_id) filter (where s.key_spend_period is not null), '{}'),
+    coalesce(array_agg(s.key_spend_period) filter (where s.key_spend_period is not null), '{}'),
+    coalesce(array_agg(coalesce(s.cost_nanos, 0)) filter (where s.key_spend_period is not null), '{}'),
+    coalesce(array_agg(coalesce(s.key_held_nanos, 0)) filter (where s.key_spend_period is not null), '{}')
+  into items, key_ids, key_periods, key_costs, key_helds
   from (select distinct on (source.id) source.* from source join inserted on inserted.id = source.id
         order by source.id, source.ordinality) s;
 
@@ -270,6 +311,28 @@ begin
     delete from pass_usage p
     using unnest(items) i
     where i.settle = 'pass' and coalesce(i.reference_cost_nanos, 0) <= 0 and p.id = i.pass_usage_id and p.status = 'reserved';
+  end if;
+
+  if cardinality(key_ids) > 0 then
+    -- Last in the lock order (credit_accounts, credit_leases, then api_key_spend), rows sorted: no deadlock
+    -- between batches. Each key's spend grows by its records' cost, clamped so that it never exceeds the key's
+    -- limit given the other requests' holds (a cost above its own upper bound is not charged to the limit), and
+    -- the records' holds are released.
+    perform 1 from api_key_spend s
+    where (s.key_id, s.period_start) in (select * from unnest(key_ids, key_periods))
+    order by s.key_id, s.period_start
+    for update;
+    update api_key_spend s
+    set spent_nanos = s.spent_nanos + least(k.cost, greatest(
+          coalesce(a.credit_limit_nanos, s.spent_nanos + k.cost) - s.spent_nanos - greatest(s.reserved_nanos - k.held, 0), 0)),
+        reserved_nanos = greatest(s.reserved_nanos - k.held, 0)
+    from (
+      select u.key_id, u.period_start, sum(u.cost)::bigint as cost, sum(u.held)::bigint as held
+      from unnest(key_ids, key_periods, key_costs, key_helds) as u(key_id, period_start, cost, held)
+      group by u.key_id, u.period_start
+    ) k
+    join api_keys a on a.id = k.key_id
+    where s.key_id = k.key_id and s.period_start = k.period_start;
   end if;
 
   return cardinality(items);

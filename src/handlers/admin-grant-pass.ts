@@ -1,0 +1,21 @@
+import type { Deps } from '../deps.js';
+import type { Handler } from '../http/openapi-router.js';
+import { requireUser } from '../services/users.js';
+import { grantPass, showPass } from '../services/pass.js';
+
+export function adminGrantPass(deps: Deps): Handler {
+  return async (api, ctx) => {
+    const user = await requireUser(deps.db, String(api.request.params.user_id));
+    const { months = 1 } = (api.request.requestBody ?? {}) as { months?: number };
+    const now = deps.now();
+    await grantPass(deps.db, user.id, months, now);
+    ctx.body = { user_id: user.id, ...withoutNullUsage(await showPass(deps.db, deps.config.passQuota, user.id, now)) };
+  };
+}
+
+/** The wire shape leaves `usage` out when no period runs (instead of null). */
+export function withoutNullUsage<T extends { usage: unknown }>(pass: T): Omit<T, 'usage'> | T {
+  if (pass.usage !== null) return pass;
+  const { usage: _usage, ...rest } = pass;
+  return rest;
+}

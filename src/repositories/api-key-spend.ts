@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+
+// Spend of limited keys per reset period (migration 0007). Invariant kept by every function here and by the
+// settle_generations function: spent + reserved <= the key's limit at the time of each reservation, so the spend
+// of a key never passes its limit, whatever the number of instances admitting its requests.
+
+/**
+ * A limit removed a moment ago (another instance's cache may still say the key has one): the hold is taken and
+ * settled as usual, never refused.
+ */
+const NO_LIMIT = 2n ** 62n;
+
+export type KeySpendReservation = { ok: true } | { ok: false; spentNanos: bigint; reservedNanos: bigint; limitNanos: bigint | null };
+
+/**
+ * Holds `amountNanos` of the key's limit in this period: one conditional upsert, which PostgreSQL serialises on
+ * the period's row (a concurrent insert of the same row waits, then re-checks the condition on the committed
+ * row). The limit is read from api_keys in the same statement, so a limit lowered a moment ago on another
+ * instance already applies.
+ */
+export async function reserveKeySpend(
+  db: DbOrTrx,
+  input: { keyId: string; periodStart: Date; amountNanos: bigint },
+): Promise<KeySpendReservation> {
+  const { keyId, periodStart, amountNanos } = input;
+  if (amountNanos < 0n) throw new RangeError('amountNanos must not be negative');
+  const reserved = await sql<{ key_id: string }>`
+    insert into api_key_spend (key_id, period_start, reserved_nanos)
+    select k.id, ${periodStart}, ${amountNanos} from api_keys k
+    where k.id = ${keyId} and coalesce(k.credit_limit_nanos, ${NO_LIMIT}) >= ${amountNanos}
+    on conflict (key_id, period_start) do update
+    set reserved_nanos = api_key_spend.reserved_nanos + excluded.reserved_nanos
+    where api_key_spend.spent_nanos + api_key_spend.reserved_nanos + excluded.reserved_nanos
+      <= (select coalesce(k.credit_limit_nanos, ${NO_LIMIT}) from api_keys k where k.id = excluded.key_id)
+    returning key_id`.execute(db);
+  if (reserved.rows.length > 0) return { ok: true };
+  // Informational only (it may be stale when read): the decision was the upsert.
+  const [row, key] = await Promise.all([
+    findKeySpend(db, keyId, periodStart),
+    db.selectFrom('api_keys').select('credit_limit_nanos').where('id', '=', keyId).executeTakeFirst(),
+  ]);
+  return { ok: false, spentNanos: row?.spent_nanos ?? 0n, reservedNanos: row?.reserved_nanos ?? 0n, limitNanos: key?.credit_limit_nanos ?? null };
+}
+
+/** Gives a hold back unused (the request ended before anything was generated). Clamped at zero. */
+export async function releaseKeySpend(
+  db: DbOrTrx,
+  input: { keyId: string; periodStart: Date; amountNanos: bigint },
+): Promise<void> {
+  if (input.amountNanos <= 0n) return;
+  await db
+    .updateTable('api_key_spend')
+    .set((eb) => ({ reserved_nanos: sql<bigint>`greatest(${eb.ref('reserved_nanos')} - ${input.amountNanos}, 0)` }))
+    .where('key_id', '=', input.keyId)
+    .where('period_start', '=', input.periodStart)
+    .execute();
+}
+
+export async function findKeySpend(db: DbOrTrx, keyId: string, periodStart: Date) {
+  return db
+    .selectFrom('api_key_spend')
+    .select(['spent_nanos', 'reserved_nanos'])
+    .where('key_id', '=', keyId)
+    .where('period_start', '=', periodStart)
+    .executeTakeFirst();
+}
+
+/** Settled spend of these keys in the given periods (one period per key), by key id. */
+export async function spentInPeriods(
+  db: DbOrTrx,
+  periods: readonly { keyId: string; periodStart: Date }[],
+): Promise<Map<string, bigint>> {
+  const spent = new Map<string, bigint>();
+  if (periods.length === 0) return spent;
+  const rows = await db
+    .selectFrom('api_key_spend')
+    .select(['key_id', 'period_start', 'spent_nanos'])
+    .where('key_id', 'in', periods.map((p) => p.keyId))
+    .execute();
+  const wanted = new Map(periods.map((p) => [p.keyId, p.periodStart.getTime()]));
+  for (const row of rows) if (wanted.get(row.key_id) === row.period_start.getTime()) spent.set(row.key_id, row.spent_nanos);
+  return spent;
+}
+
+/**
+ * Starts a period's row at the spend the key's generations already recorded in it, when the row does not exist
+ * yet: a limit set on a key that was used before counts that use (as OpenRouter's limits count the key's usage).
+ */
+export async function seedKeySpend(db: DbOrTrx, input: { keyId: string; periodStart: Date }): Promise<void> {
+  await sql`
+    insert into api_key_spend (key_id, period_start, spent_nanos)
+    select ${input.keyId}, ${input.periodStart}, coalesce(sum(g.cost_nanos), 0)::bigint
+    from generations g where g.api_key_id = ${input.keyId} and g.created_at >= ${input.periodStart}
+    on conflict (key_id, period_start) do nothing`.execute(db);
+}

@@ -1,0 +1,130 @@
+// API key operations, shared by the user routes (/api-keys, /key), the operator API (/admin/users/{id}/keys) and
+// the CLI: one implementation each.
+import { sql } from 'kysely';
+import type { Db, DbOrTrx } from '../db/database.js';
+import type { ApiKeyRow, ApiKeyUpdate } from '../db/tables/api-keys.js';
+import { issueApiKey } from '../auth/issue-credentials.js';
+import { findApiKeyForUser, listApiKeysForUser, softDeleteApiKeyReturningHash } from '../repositories/api-keys.js';
+import { seedKeySpend, spentInPeriods } from '../repositories/api-key-spend.js';
+import { sumKeyUsage, type KeyUsage } from '../repositories/key-usage.js';
+import { periodStart } from '../billing/key-periods.js';
+import { inTransaction } from '../db/in-transaction.js';
+import type { KeySettings } from './key-settings.js';
+
+/** A key row with its usage and what is left of its limit in the current period (nano-dollars). */
+export interface KeyView {
+  row: ApiKeyRow;
+  usage: KeyUsage;
+  /** null when the key has no limit. */
+  limitRemainingNanos: bigint | null;
+}
+
+/** Something that forgets a credential hash at once in this process (the CredentialCache). */
+export interface CredentialInvalidator {
+  invalidate(hash: string): void;
+}
+
+function changesOf(settings: KeySettings): ApiKeyUpdate {
+  const changes: ApiKeyUpdate = {};
+  if (settings.name !== undefined) changes.name = settings.name;
+  if (settings.limitNanos !== undefined) changes.credit_limit_nanos = settings.limitNanos;
+  if (settings.limitReset !== undefined) changes.limit_reset = settings.limitReset;
+  if (settings.expiresAt !== undefined) changes.expires_at = settings.expiresAt;
+  if (settings.disabled !== undefined) changes.disabled = settings.disabled;
+  if (settings.allowedModels !== undefined) {
+    // jsonb written as text so both dialects (pg, PGlite) send the same parameter.
+    changes.allowed_models = (settings.allowedModels === null ? null : sql`${JSON.stringify(settings.allowedModels)}::jsonb`) as never;
+  }
+  return changes;
+}
+
+/** A limit set on a key counts what the key already spent in the current period. */
+async function seedIfLimited(db: DbOrTrx, row: ApiKeyRow, now: Date): Promise<void> {
+  if (row.credit_limit_nanos === null) return;
+  await seedKeySpend(db, { keyId: row.id, periodStart: periodStart(row.limit_reset, now) });
+}
+
+export async function createKey(
+  db: Db,
+  input: { userId: string; settings: KeySettings; now: Date },
+): Promise<{ row: ApiKeyRow; secret: string }> {
+  return inTransaction(db, async (trx) => {
+    const { settings } = input;
+    const issued = await issueApiKey(trx, { userId: input.userId, name: settings.name ?? 'API key' });
+    const changes = changesOf({ ...settings, name: undefined });
+    if (Object.keys(changes).length === 0) return issued;
+    const row = await trx.updateTable('api_keys').set(changes).where('id', '=', issued.row.id).returningAll().executeTakeFirstOrThrow();
+    await seedIfLimited(trx, row, input.now);
+    return { row, secret: issued.secret };
+  });
+}
+
+/**
+ * Changes an active key of this user; `undefined` when there is none. The row's change notifies every
+ * instance (migration 0003's trigger), and `credentials` forgets it in this one, so a disabled key is refused on
+ * the next request everywhere.
+ */
+export async function updateKey(
+  db: Db,
+  credentials: CredentialInvalidator | undefined,
+  input: { userId: string; keyId: string; settings: KeySettings; now: Date },
+): Promise<ApiKeyRow | undefined> {
+  const changes = changesOf(input.settings);
+  if (Object.keys(changes).length === 0) return findApiKeyForUser(db, input.userId, input.keyId);
+  const row = await inTransaction(db, async (trx) => {
+    const updated = await trx
+      .updateTable('api_keys')
+      .set(changes)
+      .where('id', '=', input.keyId)
+      .where('user_id', '=', input.userId)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (updated) await seedIfLimited(trx, updated, input.now);
+    return updated;
+  });
+  if (row) credentials?.invalidate(row.key_hash);
+  return row;
+}
+
+/** Soft-deletes an active key of this user; false when there is none. */
+export async function deleteKey(
+  db: Db,
+  credentials: CredentialInvalidator | undefined,
+  input: { userId: string; keyId: string; now: Date },
+): Promise<boolean> {
+  // No id holds a NUL character (PostgreSQL text cannot even be asked for one): such a key does not exist.
+  if (input.keyId.includes('\u0000')) return false;
+  const hash = await softDeleteApiKeyReturningHash(db, input);
+  if (hash === undefined) return false;
+  credentials?.invalidate(hash);
+  return true;
+}
+
+/** Usage and remaining limit of these keys (of any users), in one query each. */
+export async function describeKeys(db: DbOrTrx, rows: readonly ApiKeyRow[], now: Date): Promise<KeyView[]> {
+  const limited = rows.filter((r) => r.credit_limit_nanos !== null);
+  const [usage, spent] = await Promise.all([
+    sumKeyUsage(db, rows.map((r) => r.id), now),
+    spentInPeriods(db, limited.map((r) => ({ keyId: r.id, periodStart: periodStart(r.limit_reset, now) }))),
+  ]);
+  return rows.map((row) => {
+    const limit = row.credit_limit_nanos;
+    const left = limit === null ? null : limit - (spent.get(row.id) ?? 0n);
+    return {
+      row,
+      usage: usage.get(row.id) ?? { totalNanos: 0n, dailyNanos: 0n, weeklyNanos: 0n, monthlyNanos: 0n },
+      limitRemainingNanos: left === null ? null : left > 0n ? left : 0n,
+    };
+  });
+}
+
+export async function listKeys(db: DbOrTrx, userId: string, now: Date): Promise<KeyView[]> {
+  return describeKeys(db, await listApiKeysForUser(db, userId), now);
+}
+
+export async function describeKey(db: DbOrTrx, userId: string, keyId: string, now: Date): Promise<KeyView | undefined> {
+  if (keyId.includes('\u0000')) return undefined;
+  const row = await findApiKeyForUser(db, userId, keyId);
+  return row ? (await describeKeys(db, [row], now))[0] : undefined;
+}

@@ -1,0 +1,78 @@
+// A key's settings as the API and the CLI send them (USD numbers, RFC 3339 text) → validated internal values.
+// One parser for both, so the rules (limit >= 0, expiry in the future, model patterns) are the same everywhere.
+import type { KeyLimitReset } from '../db/tables/api-keys.js';
+import { GatewayError } from '../core/gateway-error.js';
+import { usdToNanos } from '../billing/money.js';
+
+/** A field left out stays as it is; `null` clears it. */
+export interface KeySettings {
+  name?: string;
+  limitNanos?: bigint | null;
+  limitReset?: KeyLimitReset | null;
+  expiresAt?: Date | null;
+  allowedModels?: string[] | null;
+  disabled?: boolean;
+}
+
+export interface WireKeySettings {
+  name?: string;
+  limit?: number | string | null;
+  limit_reset?: string | null;
+  expires_at?: string | null;
+  allowed_models?: string[] | null;
+  disabled?: boolean;
+}
+
+const RESETS: readonly string[] = ['daily', 'weekly', 'monthly'];
+/** `provider/model-name` or `provider/*`. */
+const MODEL_PATTERN = /^[^\s/*]+\/(\*|[^\s*]+)$/;
+const MAX_LIMIT_NANOS = 1_000_000_000n * 1_000_000_000n; // 1e9 USD: far above any real budget, far below int8
+
+function invalid(field: string, message: string): GatewayError {
+  return new GatewayError(400, `Invalid request: ${field} ${message}`, { field });
+}
+
+export function parseKeySettings(wire: WireKeySettings, now: Date): KeySettings {
+  const settings: KeySettings = {};
+  if (wire.name !== undefined) {
+    const name = wire.name.trim();
+    if (name === '' || name.includes('\u0000')) throw invalid('name', 'must be a non-empty name without NUL characters');
+    settings.name = name;
+  }
+  if (wire.limit !== undefined) {
+    if (wire.limit === null) settings.limitNanos = null;
+    else {
+      let nanos: bigint;
+      try {
+        nanos = usdToNanos(wire.limit);
+      } catch {
+        throw invalid('limit', 'must be a USD amount');
+      }
+      if (nanos < 0n || nanos > MAX_LIMIT_NANOS) throw invalid('limit', 'must be between 0 and 1000000000 USD');
+      settings.limitNanos = nanos;
+    }
+  }
+  if (wire.limit_reset !== undefined) {
+    if (wire.limit_reset !== null && !RESETS.includes(wire.limit_reset)) throw invalid('limit_reset', 'must be daily, weekly, monthly or null');
+    settings.limitReset = wire.limit_reset as KeyLimitReset | null;
+  }
+  if (wire.expires_at !== undefined) {
+    if (wire.expires_at === null) settings.expiresAt = null;
+    else {
+      const at = new Date(wire.expires_at);
+      if (Number.isNaN(at.getTime())) throw invalid('expires_at', 'must be an RFC 3339 date-time');
+      if (at.getTime() <= now.getTime()) throw invalid('expires_at', 'must be in the future');
+      settings.expiresAt = at;
+    }
+  }
+  if (wire.allowed_models !== undefined) {
+    if (wire.allowed_models === null) settings.allowedModels = null;
+    else {
+      const bad = wire.allowed_models.find((m) => !MODEL_PATTERN.test(m));
+      if (bad !== undefined) throw invalid('allowed_models', `entries must be "<provider>/<model>" or "<provider>/*", got "${bad}"`);
+      settings.allowedModels = [...new Set(wire.allowed_models)];
+    }
+  }
+  if (wire.disabled !== undefined) settings.disabled = wire.disabled;
+  return settings;
+}

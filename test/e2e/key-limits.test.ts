@@ -1,0 +1,201 @@
+// Per-key spend limits, reset periods, expiry, kill switch and model allow-lists, end to end through /api-keys.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
+import { listLedger } from '../../src/repositories/credits.js';
+
+let gw: TestGateway;
+let upstream: MockUpstream;
+/** The gateway's clock (deps.now): tests move it across UTC boundaries. */
+let clock = new Date('2026-03-10T23:59:30Z');
+
+beforeAll(async () => {
+  upstream = await new MockUpstream().start();
+  gw = await startTestGateway({
+    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    overrides: { now: () => clock },
+  });
+});
+afterAll(async () => {
+  await gw?.close();
+  await upstream?.close();
+});
+beforeEach(() => upstream.reset());
+
+const hello = [{ role: 'user', content: 'hi' }];
+/** 5 prompt + 10 completion tokens of openai/gpt-test ($2/M in, $8/M out): 0.00009 USD. */
+const reply = (prompt = 5, completion = 10) => ({
+  kind: 'json' as const,
+  body: {
+    id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  },
+});
+
+function chat(key: string, model = 'openai/gpt-test') {
+  return gw.fetch('/api/v1/chat/completions', {
+    method: 'POST', key, headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: hello, stream: false, max_tokens: 10 }),
+  });
+}
+
+async function createKey(ownerKey: string, body: Record<string, unknown>) {
+  const res = await gw.fetch('/api/v1/api-keys', { method: 'POST', key: ownerKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function patchKey(ownerKey: string, keyId: string, body: Record<string, unknown>) {
+  const res = await gw.fetch(`/api/v1/api-keys/${keyId}`, { method: 'PATCH', key: ownerKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('creating and changing keys', () => {
+  it('creates a key with a limit, reset, expiry and allow-list, shows them in GET /api-keys and GET /key, and patches them', async () => {
+    const owner = await gw.createUser();
+    const created = await createKey(owner.key, {
+      name: 'app', limit: 2.5, limit_reset: 'weekly', expires_at: '2030-01-01T00:00:00Z', allowed_models: ['openai/*', 'deepseek/deepseek-reasoner'],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: 'app', limit: 2.5, limit_remaining: 2.5, limit_reset: 'weekly', expires_at: '2030-01-01T00:00:00.000Z',
+      disabled: false, allowed_models: ['openai/*', 'deepseek/deepseek-reasoner'], usage: 0, usage_daily: 0, usage_weekly: 0, usage_monthly: 0,
+    });
+    const listed: any = await (await gw.fetch('/api/v1/api-keys', { key: owner.key })).json();
+    expect(listed.data.find((k: any) => k.key_id === created.body.key_id)).toMatchObject({ limit: 2.5, limit_reset: 'weekly' });
+    const info: any = await (await gw.fetch('/api/v1/key', { key: created.body.key })).json();
+    expect(info.data).toMatchObject({ key_id: created.body.key_id, limit: 2.5, limit_remaining: 2.5, limit_reset: 'weekly', disabled: false });
+
+    const patched = await patchKey(owner.key, created.body.key_id, { name: 'renamed', limit: null, limit_reset: null, expires_at: null, allowed_models: null });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body).toMatchObject({ name: 'renamed', limit: null, limit_remaining: null, limit_reset: null, expires_at: null, allowed_models: null });
+  });
+
+  it('rejects bad settings with 400 and another account\'s key with 404', async () => {
+    const owner = await gw.createUser();
+    const other = await gw.createUser();
+    expect((await createKey(owner.key, { limit: -1 })).status).toBe(400);
+    expect((await createKey(owner.key, { limit_reset: 'hourly' })).status).toBe(400);
+    expect((await createKey(owner.key, { expires_at: '2001-01-01T00:00:00Z' })).status).toBe(400);
+    expect((await createKey(owner.key, { allowed_models: ['gpt-4o'] })).status).toBe(400);
+    expect((await patchKey(other.key, owner.keyId, { disabled: true })).status).toBe(404);
+  });
+});
+
+describe('enforcement', () => {
+  it('answers 401 key_disabled for a disabled key on its next request, and serves it again once re-enabled', async () => {
+    const owner = await gw.createUser();
+    const { body: key } = await createKey(owner.key, { name: 'k' });
+    expect((await gw.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
+    expect((await patchKey(owner.key, key.key_id, { disabled: true })).body.disabled).toBe(true);
+    const refused = await gw.fetch('/api/v1/key', { key: key.key });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as any).error.metadata).toMatchObject({ reason: 'key_disabled', key_id: key.key_id });
+    expect((await patchKey(owner.key, key.key_id, { disabled: false })).status).toBe(200);
+    expect((await gw.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
+  });
+
+  it('answers 401 key_expired once the clock passes expires_at (also for a key served from the cache)', async () => {
+    const owner = await gw.createUser();
+    const saved = clock;
+    try {
+      const expiresAt = new Date(clock.getTime() + 60_000).toISOString();
+      const { body: key } = await createKey(owner.key, { expires_at: expiresAt });
+      expect((await gw.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
+      clock = new Date(clock.getTime() + 60_000);
+      const res = await gw.fetch('/api/v1/key', { key: key.key });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as any).error.metadata).toMatchObject({ reason: 'key_expired' });
+    } finally {
+      clock = saved;
+    }
+  });
+
+  it('answers 403 naming the model outside allowed_models, without calling upstream; provider/* allows the provider', async () => {
+    const owner = await gw.createUser();
+    await gw.grant(owner.userId, 1);
+    const { body: key } = await createKey(owner.key, { allowed_models: ['deepseek/*'] });
+    const res = await chat(key.key, 'openai/gpt-test');
+    expect(res.status).toBe(403);
+    const err: any = await res.json();
+    expect(err.error.metadata).toMatchObject({ reason: 'model_not_allowed', model: 'openai/gpt-test' });
+    expect(err.error.message).toContain('openai/gpt-test');
+    expect(upstream.requests).toHaveLength(0);
+    await patchKey(owner.key, key.key_id, { allowed_models: ['openai/*'] });
+    upstream.reply(reply());
+    expect((await chat(key.key, 'openai/gpt-test')).status).toBe(200);
+  });
+
+  it('never lets 20 concurrent requests spend more than a 0.001 USD limit; the rest get 402 key_limit_exceeded', async () => {
+    const owner = await gw.createUser();
+    await gw.grant(owner.userId, 10);
+    const { body: key } = await createKey(owner.key, { limit: 0.001 });
+    upstream.always(reply());
+    const responses = await Promise.all(Array.from({ length: 20 }, () => chat(key.key)));
+    const bodies: any[] = await Promise.all(responses.map((r) => r.json()));
+    const ok = responses.filter((r) => r.status === 200).length;
+    const refused = bodies.filter((b, i) => responses[i].status === 402);
+    expect(ok + refused.length).toBe(20);
+    expect(ok).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0].error.metadata).toMatchObject({ reason: 'key_limit_exceeded', limit: 0.001, limit_reset: null, resets_at: null });
+    await gw.settled();
+    const debits = (await listLedger(gw.deps.db, owner.userId, 100)).filter((row) => row.kind === 'debit');
+    const spent = debits.reduce((sum, row) => sum - row.amount_nanos, 0n);
+    expect(debits).toHaveLength(ok);
+    expect(spent).toBeLessThanOrEqual(1_000_000n);
+    const info: any = await (await gw.fetch('/api/v1/key', { key: key.key })).json();
+    expect(info.data.usage).toBeCloseTo(Number(spent) / 1e9, 12);
+    expect(info.data.limit_remaining).toBeCloseTo((1_000_000 - Number(spent)) / 1e9, 12);
+    // Nothing stays held once every request settled.
+    const row = await gw.deps.db.selectFrom('api_key_spend').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ reserved_nanos: 0n, spent_nanos: spent });
+  });
+
+  it('releases the key hold when the upstream fails', async () => {
+    const owner = await gw.createUser();
+    await gw.grant(owner.userId, 1);
+    const { body: key } = await createKey(owner.key, { limit: 0.001 });
+    upstream.reply({ kind: 'json', status: 503, body: { error: { message: 'down' } } });
+    expect((await chat(key.key)).status).toBe(503);
+    await gw.settled();
+    const row = await gw.deps.db.selectFrom('api_key_spend').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ reserved_nanos: 0n, spent_nanos: 0n });
+  });
+
+  it('starts a daily limit over at 00:00 UTC (injected clock)', async () => {
+    const owner = await gw.createUser();
+    await gw.grant(owner.userId, 1);
+    const saved = clock;
+    try {
+      clock = new Date('2026-03-10T23:59:30Z');
+      // Room for one request (upper bound ~0.0001 USD) but not two.
+      const { body: key } = await createKey(owner.key, { limit: 0.00015, limit_reset: 'daily' });
+      upstream.always(reply());
+      expect((await chat(key.key)).status).toBe(200);
+      const refused = await chat(key.key);
+      expect(refused.status).toBe(402);
+      expect(((await refused.json()) as any).error.metadata).toMatchObject({
+        reason: 'key_limit_exceeded', limit_reset: 'daily', resets_at: '2026-03-11T00:00:00.000Z',
+      });
+      clock = new Date('2026-03-11T00:00:00Z');
+      expect((await chat(key.key)).status).toBe(200);
+      const info: any = await (await gw.fetch('/api/v1/key', { key: key.key })).json();
+      expect(info.data.limit_remaining).toBeCloseTo(0.00015 - 0.00009, 12);
+    } finally {
+      clock = saved;
+    }
+  });
+
+  it('counts what a key spent before it got a limit (setting a limit seeds the period)', async () => {
+    const owner = await gw.createUser();
+    await gw.grant(owner.userId, 1);
+    const { body: key } = await createKey(owner.key, {});
+    upstream.always(reply());
+    expect((await chat(key.key)).status).toBe(200);
+    await gw.settled();
+    const patched = await patchKey(owner.key, key.key_id, { limit: 0.0001 });
+    expect(patched.body.limit_remaining).toBeCloseTo(0.0001 - 0.00009, 12);
+    expect((await chat(key.key)).status).toBe(402);
+  });
+});
