@@ -152,8 +152,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // The heap limit shows whether the process was started with the node options of src/cli/serve-node-options.ts.
-    logger.info({ url, database: database.dialect, database_socket: 'socket' in database ? database.socket : undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
-    logger.info({ url, database: database.dialect, limits: limits.store, metrics: metrics !== undefined, tracing: tracer !== undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
+    logger.info({
+      url, database: database.dialect, database_socket: 'socket' in database ? database.socket : undefined, limits: limits.store,
+      metrics: metrics !== undefined, tracing: tracer !== undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
+    }, 'modelgate listening');
 
     let closing: Promise<void> | undefined;
     const close = () =>

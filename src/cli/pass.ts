@@ -2,7 +2,6 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { grantPass, MAX_PASS_MONTHS as MAX_MONTHS, revokePass, showPass, wirePeriod } from '../services/pass.js';
-
 import {
   JSON_OPTION, parseOptions, print, requireEmail, requireUser, subcommand, UsageError, withDatabase, type CommandDefinition,
 } from './command.js';

@@ -34,6 +34,7 @@ describeWithPostgres('two serve processes as one gateway', () => {
     };
     const newKey = async (usd?: string) => {
       const email = `two-${Math.random().toString(36).slice(2)}@example.com`;
+      await cli('users', 'create', '--email', email);
       const { key_id: keyId, key } = JSON.parse(await cli('keys', 'create', '--email', email, '--json')) as { key_id: string; key: string };
       if (usd) await cli('credits', 'add', '--email', email, '--usd', usd);
       const user = await database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
