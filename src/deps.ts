@@ -12,6 +12,8 @@ import type { RateLimiter } from './limits/rate-limiter.js';
 import type { FreeRequestCounter } from './limits/free-requests.js';
 import type { SettlementQueue } from './billing/settlement-queue.js';
 import type { CreditLeases } from './billing/credit-leases.js';
+import type { CircuitBreaker } from './routing/circuit-breaker.js';
+import type { EndpointStats } from './routing/endpoint-stats.js';
 
 export interface Deps {
   config: Config;
@@ -30,4 +32,8 @@ export interface Deps {
   settlements: SettlementQueue;
   leases: CreditLeases;
   now: () => Date;
+  /** Per-endpoint circuit breaker (routing skips endpoints it holds open). */
+  breaker: CircuitBreaker;
+  /** Observed latency and throughput per endpoint (provider.sort). */
+  endpointStats: EndpointStats;
 }

@@ -25,6 +25,8 @@ import { FreeRequestCounter } from './limits/free-requests.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from './billing/credit-leases.js';
+import { InMemoryCircuitBreaker } from './routing/circuit-breaker.js';
+import { EndpointStats } from './routing/endpoint-stats.js';
 import { leaseHolderId } from './billing/lease-holder.js';
 
 export interface RunningGateway {
@@ -81,6 +83,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       leases: new CreditLeases(database.db, logger, { ...DEFAULT_LEASE_OPTIONS, holder: leaseHolderId() }),
       freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),
       now: () => new Date(),
+      breaker: new InMemoryCircuitBreaker(config.breaker),
+      endpointStats: new EndpointStats(),
       ...options.overrides,
     };
     credentialListener = await listenWhereAvailable(

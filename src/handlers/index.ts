@@ -10,6 +10,7 @@ import { createChatCompletion } from './create-chat-completion.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
 import { getPassUsage } from './get-pass-usage.js';
+import { listModelEndpoints } from './list-model-endpoints.js';
 
 export function buildHandlers(deps: Deps): Record<string, Handler> {
   return {
@@ -22,5 +23,6 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     getCurrentKey: getCurrentKey(deps),
     getGeneration: getGeneration(deps),
     getPassUsage: getPassUsage(deps),
+    listModelEndpoints: listModelEndpoints(deps),
   };
 }

@@ -7,6 +7,7 @@ import { providerEnvPrefix } from '../providers/registry.js';
 import { GatewayError } from '../core/gateway-error.js';
 
 export interface Target {
+  /** The model as the chosen endpoint serves it (its upstream provider and model, prices, context). */
   entry: CatalogEntry;
   provider: ProviderConfig;
   adapter: ProviderAdapter;
@@ -39,10 +40,19 @@ export function resolveTarget(
       reason: 'provider_not_configured',
     });
   }
+  return targetFor(entry, provider, adapters);
+}
+
+/** The target for one endpoint (entry as that endpoint serves it) whose provider is configured. */
+export function targetFor(
+  entry: CatalogEntry,
+  provider: ProviderConfig,
+  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>,
+): Target {
   return {
     entry,
     provider,
-    adapter,
+    adapter: adapters[provider.kind]!,
     model: {
       id: entry.id,
       upstreamModel: entry.upstreamModel,
