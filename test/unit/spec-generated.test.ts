@@ -24,6 +24,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   getCredits: ['get', '/credits'],
   getGeneration: ['get', '/generation'],
   getPassUsage: ['get', '/pass/usage'],
+  listModelEndpoints: ['get', '/models/{author}/{slug}/endpoints'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
