@@ -171,7 +171,7 @@ export interface paths {
         /**
          * List a model's endpoints
          * @description Lists the endpoints of one model (OpenRouter has this route) with their circuit-breaker state on this instance.
-         *     The model id is `{author}/{slug}`; an id with more segments (e.g. `openrouter/test/free-model:free`) is asked for
+         *     The model id is `{author}/{slug}` (an id that is not in the catalog, malformed ones included, is a 404); an id with more segments (e.g. `openrouter/test/free-model:free`) is asked for
          *     with the rest of the slug percent-encoded (`test%2Ffree-model:free`). Unknown models: 404.
          */
         get: operations["listModelEndpoints"];

@@ -8,14 +8,15 @@ export function listModelEndpoints(deps: Deps): Handler {
   return (api, ctx) => {
     const { author, slug } = api.request.params as { author: string; slug: string };
     // openapi-backend hands over the raw path segment: a slug with an encoded "/" arrives as "%2F".
-    let id: string;
+    let id = `${author}/${slug}`;
     try {
       id = `${decodeURIComponent(String(author))}/${decodeURIComponent(String(slug))}`;
     } catch {
-      throw new GatewayError(400, 'The model id in the path is not valid percent-encoding', { reason: 'malformed' });
+      // Not valid percent-encoding: no model has that id (looked up as sent, it is found by none).
     }
     const resolved = deps.catalog.resolve(id);
-    if (!resolved.ok) throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, { model: id, reason: resolved.reason });
+    // A path names a resource: a malformed id is a model that does not exist (404), not a bad request body.
+    if (!resolved.ok) throw new GatewayError(404, resolved.message, { model: id, reason: resolved.reason });
     const { entry } = resolved;
     const endpoints = entry.endpoints ?? [{ key: `${entry.id}@${entry.upstreamProvider}`, provider: entry.upstreamProvider, entry }];
     ctx.body = {

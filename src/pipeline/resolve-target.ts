@@ -24,7 +24,15 @@ export function resolveTarget(
   if (!resolved.ok) {
     throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, { model: modelId, reason: resolved.reason });
   }
-  const { entry } = resolved;
+  return targetForEntry(resolved.entry, providers, adapters);
+}
+
+/** The target of a resolved entry's own (primary) endpoint; 503 when its provider is not configured here. */
+export function targetForEntry(
+  entry: CatalogEntry,
+  providers: ProviderRegistry,
+  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>,
+): Target {
   const provider = providers.getProvider(entry.upstreamProvider);
   if (!provider?.apiKey) {
     throw new GatewayError(503, `Provider ${entry.upstreamProvider} is not configured on this gateway (the operator has not set ${providerEnvPrefix(entry.upstreamProvider)}_API_KEY)`, {

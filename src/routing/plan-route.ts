@@ -10,7 +10,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../billing/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
 import { reservationOutputTokens } from '../billing/accounting.js';
-import { resolveTarget, targetFor, type Target } from '../pipeline/resolve-target.js';
+import { targetFor, targetForEntry, type Target } from '../pipeline/resolve-target.js';
 import { checkRequest, hasImage, requireUserMessage, type CheckedRequest } from '../pipeline/check-request.js';
 import { estimatePromptTokens } from '../pipeline/estimate-tokens.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
@@ -45,7 +45,7 @@ export function planRoute(deps: RoutingDeps, request: ChatCompletionRequest): Ro
   if (request.models === undefined && request.provider === undefined) {
     const resolved = deps.catalog.resolve(request.model);
     if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
-      const target = resolveTarget(deps.catalog, deps.providers, deps.adapters, request.model);
+      const target = targetForEntry(resolved.entry, deps.providers, deps.adapters);
       return { targets: [target], checked: checkRequest(request, target.entry), reservationEntry: target.entry };
     }
   }
