@@ -100,7 +100,7 @@ export class GenerationRun {
       sleep,
       signal: this.input.client.signal,
       attempt,
-      onRetry: () => this.meter.resetAttempt(),
+      onFailedAttempt: () => this.meter.resetAttempt(),
       attempts: this.attempts,
     });
     // No further attempt needs the prompt (see callUpstream).

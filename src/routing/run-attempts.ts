@@ -27,8 +27,8 @@ export interface RunAttemptsInput<T> {
   signal: { readonly aborted: boolean };
   /** One attempt; `last` is true when no other endpoint can follow it. */
   attempt: (target: Target, last: boolean) => Promise<T>;
-  /** Called when an attempt failed and another may follow (reset what it left behind). */
-  onRetry: () => void;
+  /** Called after every failed attempt (reset what it left behind: a failed attempt is never billed). */
+  onFailedAttempt: () => void;
   /** Every attempt, in order. */
   attempts: GenerationAttempt[];
 }
@@ -64,6 +64,9 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
     } catch (err) {
       tried++;
       lastError = err;
+      input.onFailedAttempt();
+      // Which endpoint failed, also for failures raised past the HTTP exchange (a stream broken before its first event).
+      if (err instanceof GatewayError && err.metadata.provider === undefined) err.metadata.provider = provider;
       input.attempts.push({ provider, model: target.entry.id, status: upstreamStatusOf(err), error_code: errorCodeOf(err), latency_ms: Math.round(now() - t0) });
       if (input.signal.aborted || !isRetryable(err)) {
         // The endpoint answered; the request was at fault (or the client left): no verdict on its health.
@@ -79,7 +82,6 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
           (skipped ??= new Set()).add(provider);
         }
       }
-      input.onRetry();
     }
   }
   if (lastError !== undefined) throw lastError;

@@ -168,7 +168,7 @@ describe('fallback before the first byte', () => {
     up.alpha.reply(drop);
     const res = await chat({ model: 'alpha/chat', stream: true });
     expect(res.status).toBe(502);
-    expect(((await res.json()) as any).error.metadata.reason).toBe('upstream_stream_failed');
+    expect(((await res.json()) as any).error.metadata).toMatchObject({ reason: 'upstream_stream_failed', provider: 'alpha' });
   });
 });
 

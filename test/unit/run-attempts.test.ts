@@ -25,7 +25,7 @@ function setup(outcomes: Record<string, (() => Error) | 'ok'>, options: { maxAtt
     now: () => clock.now,
     sleep: async (ms) => { slept.push(ms); clock.now += ms; },
     signal: { aborted: false },
-    onRetry: () => undefined,
+    onFailedAttempt: () => undefined,
     attempt: async (t) => {
       const key = `${t.entry.id}@${t.provider.id}`;
       tried.push(key);
