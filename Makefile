@@ -3,8 +3,14 @@ SHELL := /bin/bash
 NPM ?= npm
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 
-.PHONY: install generate check-generated build run test test-unit typecheck lint clean bench bench-quick docs sdk conformance conformance-long schemathesis
+# `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
+.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale docs sdk conformance conformance-long schemathesis
 
+## List the targets and what they do (this text: the `##` lines above each target).
+help:
+	@awk -f scripts/make-help.awk $(firstword $(MAKEFILE_LIST))
+
+## Install the locked dependencies (npm ci), again only when package.json or package-lock.json changed.
 install: $(NODE_MODULES_STAMP)
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
@@ -29,6 +35,7 @@ build: install
 run: build
 	node --max-old-space-size=1536 dist/src/cli.js serve
 
+## Type-check src/, test/, bench/ and generated/ without emitting.
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit
 
@@ -49,6 +56,7 @@ sdk: install check-generated
 test: install check-generated typecheck
 	npx vitest run
 
+## Remove dist/ and the default embedded database folder .modelgate/ (its data is lost).
 clean:
 	rm -rf dist .modelgate
 
@@ -60,6 +68,12 @@ bench: build
 ## A ~50 s subset of `make bench` (shorter windows: a smoke check of the targets); writes bench/results/quick.*.
 bench-quick: build
 	bash bench/run.sh quick
+
+## Observability cost and workers side by side (bench/scale-compare.ts): metrics + tracing on vs off at c=16,
+## `serve --workers 2` vs 1 at c=64 (needs PostgreSQL and redis-server); writes bench/results/scale.{md,json}. ~5 minutes.
+bench-scale: build
+	bash scripts/ensure-postgres.sh
+	node dist/bench/scale-compare.js
 
 ## Property-based conformance run (`modelgate conformance`) against a gateway started here with a mock upstream, on
 ## PGlite in a temp folder, all on 127.0.0.1. Tune with CONFORMANCE_RUNS, CONFORMANCE_SEED, CONFORMANCE_TIME_LIMIT_SECONDS.

@@ -3,6 +3,7 @@
 // "cli.js serve", and a benchmark run must not lose its gateway to that.
 import { runCli } from '../src/cli.js';
 
-runCli(['serve']).then((code) => {
+// Arguments after the script go to serve (`--workers N` in bench/scale-compare.ts; cluster workers get the same).
+runCli(['serve', ...process.argv.slice(2)]).then((code) => {
   process.exitCode = code;
 });

@@ -13,7 +13,8 @@ import { measureProbes, measureRun, type MeasureContext } from './lib/measure.js
 import { rotate } from './lib/interleaved-probe.js';
 import { runProbe } from './lib/probe.js';
 import { LoadGenerator } from './lib/load.js';
-import { chatBody } from './lib/requests.js';
+import { chatBody, responsesStreamBody, responsesUrl } from './lib/requests.js';
+import { checkResponsesStream } from './lib/responses-smoke.js';
 import { leakCheck } from './lib/leak-check.js';
 import { profileGateway } from './lib/profile-run.js';
 import { evaluateTargets } from './lib/targets.js';
@@ -67,6 +68,7 @@ async function smokeTest(system: RunningSystem): Promise<void> {
       throw new Error(`${system.name} failed a ${scenario} smoke request: ${result.firstFailure ?? 'no answer'} (log: ${system.logFile})`);
     }
   }
+  if (system.name === 'modelgate') await checkResponsesStream(responsesUrl(system.url), system.headers, responsesStreamBody(system.model));
 }
 
 async function reachSteadyState(system: Supervised, seconds: number): Promise<void> {
@@ -158,7 +160,8 @@ async function main(): Promise<void> {
   const throughputRounds: RoundRunRecord[] = [];
   const rounds = plan.throughputRounds;
   const roundSystems = systems.filter((s) => rounds.systems.includes(s.current.name));
-  const total = plan.reps * ((plan.probe.scenarios.length + plan.grid.length) * systems.length + rounds.roundsPerRep * roundSystems.length);
+  const responsesRuns: RunRecord[] = [];
+  const total = plan.reps * ((plan.probe.scenarios.length + plan.grid.length) * systems.length + rounds.roundsPerRep * roundSystems.length + 1);
   let step = 0;
   const progress = () => `[${String(++step).padStart(3)}/${total}]`;
   for (let rep = 1; rep <= plan.reps; rep++) {
@@ -179,6 +182,15 @@ async function main(): Promise<void> {
         runs.push(r);
         logRun(`${progress()} rep ${rep}`, r);
       }
+    }
+    {
+      // The Responses front door on the same pipeline: one streaming run on Modelgate (the other systems serve only
+      // chat completions).
+      const { concurrency } = plan.responsesStream;
+      const r = await measureSupervised(gateway, (current) =>
+        measureRun(ctx, current, 'stream', concurrency, rep, plan, { url: responsesUrl(current.url), body: responsesStreamBody(current.model) }), systems);
+      responsesRuns.push(r);
+      logRun(`${progress()} rep ${rep} /responses`, r);
     }
     for (let k = 0; k < rounds.roundsPerRep; k++) {
       const round = (rep - 1) * rounds.roundsPerRep + k + 1;
@@ -226,6 +238,7 @@ async function main(): Promise<void> {
     runs,
     probes,
     throughputRounds,
+    responsesRuns,
     leak,
     profile,
     accounting,

@@ -119,6 +119,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Extension: liveness. The process serves HTTP; nothing else is checked (no database call), so it stays cheap.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/key": {
         parameters: {
             query?: never;
@@ -198,6 +218,56 @@ export interface paths {
         get: operations["getPassUsage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Extension: readiness. 200 when the database answers, every migration of this release is applied and no graceful
+         *     stop has begun; 503 otherwise. During a graceful stop this turns 503 first, before the instance stops accepting
+         *     connections and while its requests in flight finish.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a response (OpenAI Responses API)
+         * @description Extension. The OpenAI Responses API in front of every catalog model (Codex CLI and `client.responses` of the
+         *     OpenAI SDKs), on the same pipeline as `/chat/completions`: same keys, credits, `pass/` quotas, rate limits and
+         *     generation records (`api_format` = `responses`). Stateless: send the whole conversation in `input` each time;
+         *     function calls come back as `function_call` output items and are answered with `function_call_output` items.
+         *
+         *     Errors before output begins are HTTP errors with the gateway's envelope and the same codes as
+         *     `/chat/completions`: 400 (invalid body, no user message, `previous_response_id` or `conversation` given, a
+         *     built-in tool type, an image for a model without image support), 401, 402, 403, 404, 413, 429, 502/503.
+         *     Failures after the stream began arrive in the stream (see `ResponseEventStream`).
+         */
+        post: operations["createResponse"];
         delete?: never;
         options?: never;
         head?: never;
@@ -718,7 +788,9 @@ export interface components {
              *     `image_input_not_supported`, `context_length_exceeded`, `rate_limit`, `free_requests_per_day`,
              *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`), `available` and `required`
              *     (USD, on 402), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
-             *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400).
+             *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
+             *     migrations not applied, on a readiness 503). Requests refused as malformed HTTP, before any operation, carry
+             *     only `request_id` and `reason` (see the API description).
              */
             metadata?: {
                 [key: string]: unknown;
@@ -915,6 +987,19 @@ export interface components {
          * @enum {string}
          */
         GenerationStatus: "success" | "error" | "aborted";
+        /**
+         * @description Liveness: the process serves HTTP.
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        Health: {
+            /**
+             * @description Always `ok`; a process that cannot answer gives no answer at all.
+             * @enum {string}
+             */
+            status: "ok";
+        };
         /**
          * @description An image part. Accepted only by models whose `supportsImages` is true; otherwise the request fails with 400 and `error.metadata.reason` = `image_input_not_supported`.
          * @example {
@@ -1401,6 +1486,19 @@ export interface components {
             tokens_per_minute: number;
         };
         /**
+         * @description Readiness: the gateway can serve API requests now.
+         * @example {
+         *       "status": "ready"
+         *     }
+         */
+        Readiness: {
+            /**
+             * @description Always `ready`; a gateway that is not ready answers 503 instead.
+             * @enum {string}
+             */
+            status: "ready";
+        };
+        /**
          * @description Decision on the seed's unnamed reasoning parameter: OpenRouter's `reasoning` object. Set either `effort` or
          *     `max_tokens` (budget); the gateway maps it to each provider's own control (OpenAI `reasoning_effort`, Anthropic
          *     and Gemini thinking budgets). On models whose `supportsReasoning` is false it is ignored.
@@ -1509,6 +1607,37 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Why a response failed after it started. */
+        ResponseError: {
+            /** @description `server_error`, `rate_limit_exceeded`, `context_length_exceeded` or `content_filter`. */
+            code: string;
+            /** @description Human-readable description. */
+            message: string;
+        };
+        /**
+         * @description The `text/event-stream` body of a streamed response, as OpenAI sends it: each event is an `event: <type>` line and
+         *     a `data: <JSON>` line whose JSON carries the same `type` and a `sequence_number` counting from 0. Order:
+         *     `response.created` and `response.in_progress` (the Response object with `status` = `in_progress`); then per output
+         *     item `response.output_item.added`, its content events, `response.output_item.done`. Message items:
+         *     `response.content_part.added`, `response.output_text.delta`…, `response.output_text.done`,
+         *     `response.content_part.done`. Function calls: `response.function_call_arguments.delta`…,
+         *     `response.function_call_arguments.done`. Reasoning: `response.reasoning_summary_part.added`,
+         *     `response.reasoning_summary_text.delta`…, `response.reasoning_summary_text.done`,
+         *     `response.reasoning_summary_part.done`. Events carry `item_id`, `output_index` and (for parts) `content_index` or
+         *     `summary_index`. The last event is `response.completed` (or `response.incomplete`), whose Response carries `usage`
+         *     with `cost`. A failure after the stream began sends an `error` event and then `response.failed` (the Response with
+         *     `status` = `failed`, `error` and the usage so far). Nothing is buffered: deltas leave as the provider sends them.
+         *     Lines starting with `:` are keep-alive comments. There is no `[DONE]` line.
+         * @example event: response.created
+         *     data: {"type":"response.created","sequence_number":0,"response":{"id":"gen-1","object":"response","created_at":1732200000,"status":"in_progress","error":null,"incomplete_details":null,"model":"openai/gpt-4o-mini","output":[]}}
+         *
+         *     event: response.output_text.delta
+         *     data: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_gen-1_0","output_index":0,"content_index":0,"delta":"2, 3 and 5.","logprobs":[]}
+         *
+         *     event: response.completed
+         *     data: {"type":"response.completed","sequence_number":8,"response":{"id":"gen-1","object":"response","created_at":1732200000,"status":"completed","error":null,"incomplete_details":null,"model":"openai/gpt-4o-mini","output":[],"usage":{"input_tokens":14,"input_tokens_details":{"cached_tokens":0},"output_tokens":7,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":21,"cost":0.0000063}}}
+         */
+        ResponseEventStream: string;
         /** @description Output format, discriminated by `type`. */
         ResponseFormat: components["schemas"]["ResponseFormatText"] | components["schemas"]["ResponseFormatJsonObject"] | components["schemas"]["ResponseFormatJsonSchema"];
         /** @description Any valid JSON object. Also tell the model to answer in JSON in a message. */
@@ -1536,6 +1665,513 @@ export interface components {
              * @enum {string}
              */
             type: "text";
+        };
+        /**
+         * @description A function call the model made (in a response's `output`, and sent back in a later `input`).
+         * @example {
+         *       "type": "function_call",
+         *       "id": "fc_gen-1_1",
+         *       "call_id": "call_9f2c",
+         *       "name": "get_weather",
+         *       "arguments": "{\"city\":\"Oslo\"}",
+         *       "status": "completed"
+         *     }
+         */
+        ResponseFunctionCallItem: {
+            /**
+             * @description Always `function_call`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "function_call";
+            /** @description Item id. */
+            id?: string;
+            /** @description Call id; the `function_call_output` that answers it carries the same `call_id`. */
+            call_id: string;
+            /** @description Function name. */
+            name: string;
+            /** @description The arguments, a JSON document inside a string. */
+            arguments: string;
+            /** @description `completed` (the gateway only returns whole calls). */
+            status?: string;
+        };
+        /** @description The result of a function call. */
+        ResponseFunctionCallOutputItem: {
+            /**
+             * @description Always `function_call_output`.
+             * @enum {string}
+             */
+            type: "function_call_output";
+            /** @description Item id; ignored. */
+            id?: string | null;
+            /** @description The `call_id` of the function call this answers. */
+            call_id: string;
+            /** @description The result, as a string or as text parts (joined). */
+            output: string | components["schemas"]["ResponseInputContent"][];
+            /** @description Ignored. */
+            status?: string | null;
+        };
+        /** @description Why a response is incomplete. */
+        ResponseIncompleteDetails: {
+            /** @description `max_output_tokens` (hit the token limit) or `content_filter` (a safety filter cut the output). */
+            reason: string;
+        };
+        /** @description A part of a message's content, discriminated by `type`. */
+        ResponseInputContent: components["schemas"]["ResponseInputText"] | components["schemas"]["ResponseInputImage"] | components["schemas"]["ResponseOutputTextInput"] | components["schemas"]["ResponseRefusalContent"];
+        /** @description An image input, by data URL or https URL (`file_id` is not supported: the gateway stores no files). */
+        ResponseInputImage: {
+            /**
+             * @description Always `input_image`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "input_image";
+            /** @description `data:image/<subtype>;base64,...` or an `https://` URL. */
+            image_url: string;
+            /**
+             * @description Resolution hint for providers that support it (OpenAI); ignored elsewhere.
+             * @enum {string}
+             */
+            detail?: "auto" | "low" | "high";
+        };
+        /**
+         * @description One item of a request's `input`: a message, a function call the model made earlier, its output, or a reasoning
+         *     item from an earlier response. A message may omit `type`.
+         */
+        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseFunctionCallOutputItem"] | components["schemas"]["ResponseReasoningItem"];
+        /**
+         * @description A message of the conversation. `system` and `developer` set behaviour; `assistant` replays an earlier reply.
+         * @example {
+         *       "type": "message",
+         *       "role": "user",
+         *       "content": [
+         *         {
+         *           "type": "input_text",
+         *           "text": "Hello"
+         *         }
+         *       ]
+         *     }
+         */
+        ResponseInputMessage: {
+            /**
+             * @description `message` (may be omitted).
+             * @enum {string}
+             */
+            type?: "message";
+            /**
+             * @description Who wrote it.
+             * @enum {string}
+             */
+            role: "user" | "assistant" | "system" | "developer";
+            /** @description Text, or a list of parts. Image parts need a model whose `supportsImages` is true (otherwise 400). */
+            content: string | components["schemas"]["ResponseInputContent"][];
+            /** @description Item id of an earlier output message; ignored. */
+            id?: string;
+            /** @description Status of an earlier output message; ignored. */
+            status?: string;
+        };
+        /** @description Text input. */
+        ResponseInputText: {
+            /**
+             * @description Always `input_text`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "input_text";
+            /** @description The text. */
+            text: string;
+        };
+        /** @description Breakdown of input tokens. */
+        ResponseInputTokensDetails: {
+            /**
+             * Format: int32
+             * @description Input tokens read from the provider's prompt cache.
+             */
+            cached_tokens: number;
+        };
+        /** @description Forces a call to one named function. */
+        ResponseNamedToolChoice: {
+            /**
+             * @description Always `function`.
+             * @enum {string}
+             */
+            type: "function";
+            /** @description Name of a function from `tools`. */
+            name: string;
+        };
+        /**
+         * @description A generated response (stateless: it is not stored, so it cannot be retrieved or continued by id).
+         * @example {
+         *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "object": "response",
+         *       "created_at": 1732200000,
+         *       "status": "completed",
+         *       "error": null,
+         *       "incomplete_details": null,
+         *       "model": "openai/gpt-4o-mini",
+         *       "output": [
+         *         {
+         *           "type": "message",
+         *           "id": "msg_gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O_0",
+         *           "status": "completed",
+         *           "role": "assistant",
+         *           "content": [
+         *             {
+         *               "type": "output_text",
+         *               "text": "2, 3 and 5.",
+         *               "annotations": []
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "usage": {
+         *         "input_tokens": 14,
+         *         "input_tokens_details": {
+         *           "cached_tokens": 0
+         *         },
+         *         "output_tokens": 7,
+         *         "output_tokens_details": {
+         *           "reasoning_tokens": 0
+         *         },
+         *         "total_tokens": 21,
+         *         "cost": 0.0000063
+         *       }
+         *     }
+         */
+        ResponseObject: {
+            /** @description Generation id (`gen-…`); look the record up with `GET /generation?id=`. */
+            id: string;
+            /**
+             * @description Always `response`.
+             * @enum {string}
+             */
+            object: "response";
+            /**
+             * Format: int64
+             * @description Creation time, Unix seconds.
+             */
+            created_at: number;
+            /** @description `in_progress` (stream events before the end), `completed`, `incomplete` (see `incomplete_details`) or `failed` (see `error`). */
+            status: components["schemas"]["ResponseStatus"];
+            /** @description Set when `status` is `failed`, else null. (`NullableString` only spells null in OpenAPI 3.0: never a string.) */
+            error: components["schemas"]["ResponseError"] | components["schemas"]["NullableString"];
+            /** @description Set when `status` is `incomplete`, else null. (`NullableString` only spells null in OpenAPI 3.0: never a string.) */
+            incomplete_details: components["schemas"]["ResponseIncompleteDetails"] | components["schemas"]["NullableString"];
+            /** @description Model id used (as requested). */
+            model: string;
+            /** @description The output items in the order the model produced them: `reasoning`, `message` and `function_call` items. */
+            output: components["schemas"]["ResponseOutputItem"][];
+            /** @description Token usage and cost; absent in stream events before the end. */
+            usage?: components["schemas"]["ResponseUsage"];
+            /** @description The request's `instructions`, echoed. */
+            instructions?: string | null;
+            /**
+             * Format: int32
+             * @description The request's `max_output_tokens`, echoed.
+             */
+            max_output_tokens?: number | null;
+            /** @description The request's `parallel_tool_calls`, echoed (default true). */
+            parallel_tool_calls?: boolean;
+            /** @description Always null: the gateway keeps no state. */
+            previous_response_id?: string | null;
+            /** @description The request's `reasoning`, echoed (absent when the request had none). */
+            reasoning?: components["schemas"]["ResponseReasoningConfig"];
+            /** @description Always false: the gateway stores no responses. */
+            store?: boolean;
+            /**
+             * Format: double
+             * @description The request's `temperature`, echoed.
+             */
+            temperature?: number | null;
+            /** @description The request's `text`, echoed (default `{format: {type: "text"}}`). */
+            text?: components["schemas"]["ResponseTextConfig"];
+            /** @description The request's `tool_choice`, echoed (default `auto`). */
+            tool_choice?: unknown;
+            /** @description The request's `tools`, echoed. */
+            tools?: unknown[];
+            /**
+             * Format: double
+             * @description The request's `top_p`, echoed.
+             */
+            top_p?: number | null;
+            /** @description Always `disabled`. */
+            truncation?: string;
+            /** @description The request's `user`, echoed. */
+            user?: string | null;
+            /** @description The request's `metadata`, echoed. */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+        };
+        /** @description A part of an output message, discriminated by `type`. */
+        ResponseOutputContent: components["schemas"]["ResponseOutputText"] | components["schemas"]["ResponseRefusalContent"];
+        /** @description An output item, discriminated by `type`. */
+        ResponseOutputItem: components["schemas"]["ResponseOutputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseReasoningItem"];
+        /** @description The model's text. */
+        ResponseOutputMessage: {
+            /**
+             * @description Always `message`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "message";
+            /** @description Item id. */
+            id: string;
+            /** @description `completed`, or `in_progress` in stream events before the item is done. */
+            status: string;
+            /**
+             * @description Always `assistant`.
+             * @enum {string}
+             */
+            role: "assistant";
+            /** @description The text parts. */
+            content: components["schemas"]["ResponseOutputContent"][];
+        };
+        /** @description Output text. */
+        ResponseOutputText: {
+            /**
+             * @description Always `output_text`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "output_text";
+            /** @description The text. */
+            text: string;
+            /** @description Always empty (the gateway adds no citations). */
+            annotations: unknown[];
+        };
+        /** @description Text of an earlier assistant message, sent back. */
+        ResponseOutputTextInput: {
+            /**
+             * @description Always `output_text`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "output_text";
+            /** @description The text. */
+            text: string;
+            /** @description Accepted and ignored. */
+            annotations?: unknown[];
+        };
+        /** @description Breakdown of output tokens. */
+        ResponseOutputTokensDetails: {
+            /**
+             * Format: int32
+             * @description Reasoning tokens (already in `output_tokens`).
+             */
+            reasoning_tokens: number;
+        };
+        /** @description Reasoning options of the Responses API. */
+        ResponseReasoningConfig: {
+            /**
+             * @description Relative reasoning effort (the levels of `ReasoningEffort`), mapped to each provider's control as for `/chat/completions`.
+             * @enum {string}
+             */
+            effort?: "xhigh" | "high" | "medium" | "low" | "minimal" | "none";
+            /**
+             * @description Accepted for compatibility (`auto`, `concise`, `detailed`): the reasoning the provider returns is reported as
+             *     the reasoning item's `summary` whatever the value.
+             */
+            summary?: string | null;
+        };
+        /**
+         * @description Reasoning the model did. In a response: `summary` holds the reasoning text the provider returned, and
+         *     `encrypted_content` (when `include` asks for `reasoning.encrypted_content`) the provider's signed or encrypted
+         *     reasoning (Anthropic thinking signatures, Gemini thought signatures, OpenAI encrypted reasoning) as an opaque
+         *     string. Send the item back unmodified in the next request's `input` so the provider can continue its trace; the
+         *     gateway keeps no state.
+         */
+        ResponseReasoningItem: {
+            /**
+             * @description Always `reasoning`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "reasoning";
+            /** @description Item id. */
+            id?: string;
+            /** @description The reasoning text, as summary parts. */
+            summary: components["schemas"]["ResponseSummaryText"][];
+            /** @description Opaque; send back unmodified. */
+            encrypted_content?: string | null;
+            /** @description Accepted on input and ignored. */
+            content?: unknown[] | null;
+            /** @description `completed` in responses. */
+            status?: string | null;
+        };
+        /** @description A refusal of an earlier assistant message, sent back. */
+        ResponseRefusalContent: {
+            /**
+             * @description Always `refusal`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "refusal";
+            /** @description The refusal text. */
+            refusal: string;
+        };
+        /**
+         * @description An OpenAI Responses API request (`POST /responses`), served statelessly in front of every catalog model: the
+         *     gateway keeps no conversation state, so the client sends the whole conversation in `input` each time. Fields not
+         *     listed here (for example `prompt_cache_key`, `service_tier`, `truncation`, `safety_identifier`) are accepted and
+         *     ignored. Sampling fields also accept null, which means the same as omitting them.
+         * @example {
+         *       "model": "openai/gpt-4o-mini",
+         *       "instructions": "You are a concise assistant.",
+         *       "input": "Name three prime numbers.",
+         *       "max_output_tokens": 200
+         *     }
+         */
+        ResponseRequest: {
+            /**
+             * @description Model id: `<provider>/<model-name>` (e.g. `anthropic/claude-sonnet-4`), or `pass/<model-slug>` for a
+             *     subscription model; the same ids as `/chat/completions`. Unknown ids yield 404.
+             */
+            model: string;
+            /**
+             * @description The conversation: a string (one user message) or a list of items. Items: `message` (roles `user`, `system`,
+             *     `developer`, `assistant`; parts `input_text`, `input_image`, `output_text`, `refusal`), `function_call` and
+             *     `function_call_output` (a tool round trip), and `reasoning` items sent back from an earlier response. Other item
+             *     types (built-in tool calls) answer 400 naming the type. At least one `user` message is required (400 otherwise).
+             */
+            input: string | components["schemas"]["ResponseInputItem"][];
+            /** @description System instructions, placed first (as a `system` message for providers that take one). */
+            instructions?: string | null;
+            /**
+             * @description Tools the model may call. Decision: only `function` tools are served; a built-in tool type (`web_search`,
+             *     `file_search`, `computer_use_preview`, `code_interpreter`, `local_shell`, `custom`, `mcp`, ...) answers 400
+             *     naming the type, since the gateway runs no tools and most providers have no equivalent.
+             */
+            tools?: components["schemas"]["ResponseTool"][];
+            /** @description `none`, `auto` (the default when tools are given), `required`, or `{type: "function", name}` to force one function. */
+            tool_choice?: components["schemas"]["ResponseToolChoice"];
+            /** @description Allow several function calls in one response, where the provider supports the switch. */
+            parallel_tool_calls?: boolean | null;
+            /**
+             * Format: int32
+             * @description Maximum output tokens (reasoning included). Capped at the model's `max_completion_tokens`.
+             */
+            max_output_tokens?: number | null;
+            /**
+             * Format: double
+             * @description Sampling temperature, 0.0 to 2.0. Default: the model's.
+             */
+            temperature?: number | null;
+            /**
+             * Format: double
+             * @description Nucleus sampling, 0.0 to 1.0.
+             */
+            top_p?: number | null;
+            /** @description Reasoning control for reasoning models; ignored by models whose `supportsReasoning` is false. */
+            reasoning?: components["schemas"]["ResponseReasoningConfig"];
+            /** @description Output format. */
+            text?: components["schemas"]["ResponseTextConfig"];
+            /**
+             * @description Extra output to include. `reasoning.encrypted_content` adds `encrypted_content` to reasoning items: the
+             *     provider's signed or encrypted reasoning, to send back in the next request's `input`. Other values are accepted
+             *     and ignored.
+             */
+            include?: string[] | null;
+            /** @description Up to 16 key-value pairs, echoed in the Response object; not sent to providers. */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            /** @description Stable identifier of the end user, forwarded to providers for abuse monitoring. */
+            user?: string;
+            /**
+             * @description true: Server-Sent Events of typed `response.*` events; false or omitted: one Response object (OpenAI's default
+             *     for this API).
+             */
+            stream?: boolean | null;
+            /** @description Decision: the gateway stores no responses. `false` is the default and `true` is answered as `false` (the Response object says `store: false`). */
+            store?: boolean | null;
+            /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
+            previous_response_id?: string | null;
+            /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
+            conversation?: unknown;
+            /** @description Extension (OpenRouter's): fallback models, with the same rules as `models` of `/chat/completions`. */
+            models?: string[];
+            /** @description Extension (OpenRouter's): provider routing preferences, as in `/chat/completions` (see `ProviderPreferences`). */
+            provider?: components["schemas"]["ProviderPreferences"];
+        };
+        /** @description Lifecycle state of a response. Open: new values may appear. */
+        ResponseStatus: string | ("completed" | "incomplete" | "failed" | "in_progress");
+        /** @description A part of a reasoning summary. */
+        ResponseSummaryText: {
+            /**
+             * @description Always `summary_text`.
+             * @enum {string}
+             */
+            type: "summary_text";
+            /** @description The text. */
+            text: string;
+        };
+        /** @description Text output options. */
+        ResponseTextConfig: {
+            /** @description Free text (default), any JSON object, or JSON matching a schema. */
+            format?: Omit<components["schemas"]["ResponseTextFormat"], "type">;
+            /** @description Accepted for compatibility and ignored. */
+            verbosity?: string | null;
+        };
+        /** @description Output format, discriminated by `type`. */
+        ResponseTextFormat: components["schemas"]["ResponseFormatText"] | components["schemas"]["ResponseFormatJsonObject"] | components["schemas"]["ResponseTextFormatJsonSchema"];
+        /** @description JSON matching a schema (structured outputs), in the Responses API's flat shape. */
+        ResponseTextFormatJsonSchema: {
+            /**
+             * @description Always `json_schema`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "json_schema";
+            /** @description Schema name: letters, digits, underscores and dashes, at most 64 characters. */
+            name: string;
+            /** @description What the output is for. */
+            description?: string;
+            /** @description The JSON Schema the output must match. */
+            schema: {
+                [key: string]: unknown;
+            };
+            /** @description Ask for strict adherence where the provider supports it. */
+            strict?: boolean | null;
+        };
+        /** @description A tool of the request. Only `type: "function"` is served (see `ResponseRequest.tools`). */
+        ResponseTool: {
+            /** @description `function`; other (built-in) types answer 400. */
+            type: string;
+            /** @description Function name: letters, digits, underscores and dashes, at most 64 characters. */
+            name?: string;
+            /** @description What the function does. */
+            description?: string | null;
+            /** @description The arguments as a JSON Schema object. */
+            parameters?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Ask for strict schema adherence where the provider supports it (OpenAI); ignored elsewhere. */
+            strict?: boolean | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Whether and which tool the model must call. */
+        ResponseToolChoice: ("none" | "auto" | "required") | components["schemas"]["ResponseNamedToolChoice"];
+        /** @description Token usage and cost of a response, in the Responses API's names plus the gateway's `cost`. */
+        ResponseUsage: {
+            /**
+             * Format: int32
+             * @description Input tokens, including cached ones.
+             */
+            input_tokens: number;
+            /** @description Breakdown of the input tokens. */
+            input_tokens_details: components["schemas"]["ResponseInputTokensDetails"];
+            /**
+             * Format: int32
+             * @description Output tokens, including reasoning tokens.
+             */
+            output_tokens: number;
+            /** @description Breakdown of the output tokens. */
+            output_tokens_details: components["schemas"]["ResponseOutputTokensDetails"];
+            /**
+             * Format: int32
+             * @description `input_tokens + output_tokens`.
+             */
+            total_tokens: number;
+            /**
+             * Format: double
+             * @description Cost in USD, as `Usage.cost` of `/chat/completions` (a reference value for `pass/` models, 0 for free ones).
+             */
+            cost: number;
+            /** @description How `cost` relates to the account's money. */
+            cost_details?: components["schemas"]["CostDetails"];
         };
         /** @description A list of stop sequences. */
         StopSequences: string[];
@@ -1777,6 +2413,7 @@ export type Generation = components['schemas']['Generation'];
 export type GenerationAttempt = components['schemas']['GenerationAttempt'];
 export type GenerationData = components['schemas']['GenerationData'];
 export type GenerationStatus = components['schemas']['GenerationStatus'];
+export type Health = components['schemas']['Health'];
 export type ImageContentPart = components['schemas']['ImageContentPart'];
 export type ImageUrl = components['schemas']['ImageUrl'];
 export type JsonSchemaFormat = components['schemas']['JsonSchemaFormat'];
@@ -1801,16 +2438,48 @@ export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
 export type RateLimit = components['schemas']['RateLimit'];
+export type Readiness = components['schemas']['Readiness'];
 export type ReasoningConfig = components['schemas']['ReasoningConfig'];
 export type ReasoningDetail = components['schemas']['ReasoningDetail'];
 export type ReasoningEffort = components['schemas']['ReasoningEffort'];
 export type ReasoningEncryptedDetail = components['schemas']['ReasoningEncryptedDetail'];
 export type ReasoningSummaryDetail = components['schemas']['ReasoningSummaryDetail'];
 export type ReasoningTextDetail = components['schemas']['ReasoningTextDetail'];
+export type ResponseError = components['schemas']['ResponseError'];
+export type ResponseEventStream = components['schemas']['ResponseEventStream'];
 export type ResponseFormat = components['schemas']['ResponseFormat'];
 export type ResponseFormatJsonObject = components['schemas']['ResponseFormatJsonObject'];
 export type ResponseFormatJsonSchema = components['schemas']['ResponseFormatJsonSchema'];
 export type ResponseFormatText = components['schemas']['ResponseFormatText'];
+export type ResponseFunctionCallItem = components['schemas']['ResponseFunctionCallItem'];
+export type ResponseFunctionCallOutputItem = components['schemas']['ResponseFunctionCallOutputItem'];
+export type ResponseIncompleteDetails = components['schemas']['ResponseIncompleteDetails'];
+export type ResponseInputContent = components['schemas']['ResponseInputContent'];
+export type ResponseInputImage = components['schemas']['ResponseInputImage'];
+export type ResponseInputItem = components['schemas']['ResponseInputItem'];
+export type ResponseInputMessage = components['schemas']['ResponseInputMessage'];
+export type ResponseInputText = components['schemas']['ResponseInputText'];
+export type ResponseInputTokensDetails = components['schemas']['ResponseInputTokensDetails'];
+export type ResponseNamedToolChoice = components['schemas']['ResponseNamedToolChoice'];
+export type ResponseObject = components['schemas']['ResponseObject'];
+export type ResponseOutputContent = components['schemas']['ResponseOutputContent'];
+export type ResponseOutputItem = components['schemas']['ResponseOutputItem'];
+export type ResponseOutputMessage = components['schemas']['ResponseOutputMessage'];
+export type ResponseOutputText = components['schemas']['ResponseOutputText'];
+export type ResponseOutputTextInput = components['schemas']['ResponseOutputTextInput'];
+export type ResponseOutputTokensDetails = components['schemas']['ResponseOutputTokensDetails'];
+export type ResponseReasoningConfig = components['schemas']['ResponseReasoningConfig'];
+export type ResponseReasoningItem = components['schemas']['ResponseReasoningItem'];
+export type ResponseRefusalContent = components['schemas']['ResponseRefusalContent'];
+export type ResponseRequest = components['schemas']['ResponseRequest'];
+export type ResponseStatus = components['schemas']['ResponseStatus'];
+export type ResponseSummaryText = components['schemas']['ResponseSummaryText'];
+export type ResponseTextConfig = components['schemas']['ResponseTextConfig'];
+export type ResponseTextFormat = components['schemas']['ResponseTextFormat'];
+export type ResponseTextFormatJsonSchema = components['schemas']['ResponseTextFormatJsonSchema'];
+export type ResponseTool = components['schemas']['ResponseTool'];
+export type ResponseToolChoice = components['schemas']['ResponseToolChoice'];
+export type ResponseUsage = components['schemas']['ResponseUsage'];
 export type StopSequences = components['schemas']['StopSequences'];
 export type StreamOptions = components['schemas']['StreamOptions'];
 export type SystemMessage = components['schemas']['SystemMessage'];
@@ -2319,6 +2988,39 @@ export interface operations {
             };
         };
     };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the process serves. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getCurrentKey: {
         parameters: {
             query?: never;
@@ -2555,6 +3257,218 @@ export interface operations {
             };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: ready for traffic. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: not ready; take this instance out of rotation and probe again. `error.metadata.reason` says why:
+             *     `shutting_down` (a graceful stop began: the instance finishes its requests in flight and takes no new ones; the
+             *     answer carries `Connection: close`),
+             *     `database_unreachable` (the database failed or did not answer within 2 s) or `migrations_pending` (the database
+             *     lacks migrations this release needs; `error.metadata.pending` lists them).
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createResponse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description URL of the calling application, for usage tracking. */
+                "HTTP-Referer"?: string;
+                /** @description Name of the calling application, shown in usage logs. */
+                "X-Title"?: string;
+                /** @description Unique task identifier sent by the vendor's own clients; stored as `task_id` on the generation record. */
+                "X-Task-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResponseRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the Response object (`stream` false or omitted). */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseObject"];
+                    "text/event-stream": components["schemas"]["ResponseEventStream"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 402: the account's credits cannot cover the upper bound of this request's cost.
+             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry.
+             */
+            402: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 403: the credential is valid but has no access to this resource (for example a `pass/` model without an active subscription). */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 413: the request body is larger than 10 MB. Send smaller images or pass them by https URL. */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
+             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
+             *     are available by contacting support.
+             */
+            429: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    "Retry-After": number;
+                    /** @description The limit that was exceeded, in requests per window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window (0 when this response was sent). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 502: the upstream provider failed or answered with an error before any output was sent.
+             *     `error.metadata.provider` and `error.metadata.upstream_status` say which and how. Retry up to 3 times with backoff.
+             */
+            502: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;

@@ -53,6 +53,7 @@ export MODELGATE_RATE_LIMIT_RPM=0 MODELGATE_RATE_LIMIT_TPM=0
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 
 EMAIL=conformance@example.com
+node "$DIST/src/cli.js" users create --email "$EMAIL" >/dev/null
 KEY="$(node "$DIST/src/cli.js" keys create --email "$EMAIL" --name conformance --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).key))')"
 node "$DIST/src/cli.js" credits add --email "$EMAIL" --usd 1000 >/dev/null
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Operator CLI: `modelgate <command>`. Exit codes: 0 ok, 1 failed, 2 usage or configuration error.
+// A command is one file in src/cli/ exporting a CommandDefinition, listed once in COMMANDS below.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError } from './config.js';
-import { UsageError, type Command, type CliIo } from './cli/command.js';
-import { serveCommand, migrateCommand } from './cli/serve.js';
+import { CommandFailedError, UsageError, type CliIo, type CommandDefinition } from './cli/command.js';
+import { commandHelp, generalHelp, packageVersion } from './cli/help.js';
+import { serveCommand } from './cli/serve.js';
+import { migrateCommand } from './cli/migrate.js';
 import { usersCommand } from './cli/users.js';
 import { keysCommand } from './cli/keys.js';
 import { tokensCommand } from './cli/tokens.js';
@@ -13,53 +16,57 @@ import { conformanceCommand } from './cli/conformance.js';
 import { passCommand } from './cli/pass.js';
 import { ProviderConfigError } from './providers/registry.js';
 import { CatalogError } from './catalog/catalog-error.js';
+import { DataFolderBusyError } from './db/data-folder/data-folder-lock.js';
 
-const COMMANDS: Record<string, Command> = {
-  serve: serveCommand,
-  migrate: migrateCommand,
-  users: usersCommand,
-  keys: keysCommand,
-  tokens: tokensCommand,
-  credits: creditsCommand,
-  conformance: conformanceCommand,
-  pass: passCommand,
-};
+const COMMANDS: readonly CommandDefinition[] = [
+  serveCommand,
+  migrateCommand,
+  usersCommand,
+  keysCommand,
+  tokensCommand,
+  creditsCommand,
+  passCommand,
+  conformanceCommand,
+];
 
-const HELP = `modelgate — LLM model gateway
-
-  modelgate serve                                   start the gateway (PORT, HOST, DATABASE_URL, ...)
-  modelgate migrate                                 bring the database schema up to date
-  modelgate users create --email E                  create a user
-  modelgate keys create --email E [--name N] [--json]   create an API key (creates the user if needed)
-  modelgate keys list --email E [--json]            list a user's active keys
-  modelgate keys delete --email E --id KEY_ID       revoke a key
-  modelgate keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N]   per-key limits ("default" resets)
-  modelgate tokens create --email E [--json]        create an account auth token
-  modelgate credits add --email E --usd N           add (or, negative, remove) credits
-  modelgate credits show --email E                  show a user's credit account
-  modelgate conformance --base-url URL [--api-key KEY] [--runs N] [--seed S] [--model M] [--timeout-seconds T]
-                                                    property-based conformance run against a deployment (--help)
-  modelgate pass grant --email E [--months N]       add N months (default 1) of the 9.99 USD flat subscription
-  modelgate pass revoke --email E                   end a user's current and prepaid subscription periods
-  modelgate pass show --email E                     show subscription periods and quota usage (JSON)`;
+const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = defaultIo): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    io.out(HELP);
-    return name ? 0 : 2;
-  }
-  const command = COMMANDS[name];
-  if (!command) {
-    io.err(`unknown command "${name}"\n\n${HELP}`);
+  if (name === undefined) {
+    io.err(generalHelp(COMMANDS));
     return 2;
   }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.out(packageVersion());
+    return 0;
+  }
+  const find = (word: string | undefined) => COMMANDS.find((c) => c.name === word);
+  if (name === 'help' || isHelp(name)) {
+    const topic = find(args[0]);
+    io.out(topic ? commandHelp(topic, args.slice(1)) : generalHelp(COMMANDS));
+    return 0;
+  }
+  const command = find(name);
+  if (!command) {
+    io.err(`unknown command "${name}"\n\n${generalHelp(COMMANDS)}`);
+    return 2;
+  }
+  // Answered here, before the configuration is read or anything is opened: help has no side effects.
+  if (args.some(isHelp)) {
+    io.out(commandHelp(command, args));
+    return 0;
+  }
   try {
-    return await command({ args, config: loadConfig(env), io });
+    return await command.run({ args, config: loadConfig(env), io });
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof ProviderConfigError || err instanceof CatalogError) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof ProviderConfigError || err instanceof CatalogError || err instanceof DataFolderBusyError) {
       io.err(err.message);
       return 2;
+    }
+    if (err instanceof CommandFailedError) {
+      io.err(err.message);
+      return 1;
     }
     io.err(`error: ${(err as Error).message}`);
     return 1;

@@ -37,6 +37,16 @@ export interface Config {
   route: { maxAttempts: number; budgetMs: number };
   /** Circuit breaker: consecutive failures that open an endpoint, and how long it stays open (ms). */
   breaker: { failureThreshold: number; cooldownMs: number };
+  /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (README "Running several instances"). */
+  redisUrl?: string;
+  /** Key prefix of everything the gateway stores in Redis (several deployments may share one server). */
+  redisPrefix: string;
+  /** A Redis command slower than this counts as Redis unreachable: the request falls back to this instance's limits. */
+  redisTimeoutMs: number;
+  /** Bearer token of GET /metrics on the public port; without it the endpoint is off (404). */
+  metricsToken?: string;
+  /** OpenTelemetry traces are exported over OTLP: OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set and the SDK not disabled. */
+  tracing: boolean;
 }
 
 export interface PassQuotaConfig {
@@ -96,6 +106,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   }
   const host = env.HOST?.trim() || '127.0.0.1';
+  const redisUrl = env.MODELGATE_REDIS_URL?.trim() || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('MODELGATE_REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  const metricsToken = env.MODELGATE_METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    throw new ConfigError('MODELGATE_METRICS_TOKEN', 'must be at least 16 characters long');
+  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
@@ -127,5 +145,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failureThreshold: integer(env, 'MODELGATE_BREAKER_FAILURES', 5, 1, 1000),
       cooldownMs: integer(env, 'MODELGATE_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
     },
+    redisUrl,
+    redisPrefix: env.MODELGATE_REDIS_PREFIX?.trim() || 'modelgate:',
+    redisTimeoutMs: integer(env, 'MODELGATE_REDIS_TIMEOUT_MS', 250, 10, 60_000),
+    metricsToken,
+    tracing: tracingEnabled(env),
   };
+}
+
+/** The standard OpenTelemetry variables decide: an OTLP endpoint is configured and the SDK is not switched off. */
+function tracingEnabled(env: NodeJS.ProcessEnv): boolean {
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!endpoint) return false;
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  return env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() !== 'none';
 }

@@ -9,11 +9,13 @@ import type { ProviderRegistry } from './providers/registry.js';
 import type { ProviderAdapter, ProviderConfig } from './providers/adapter.js';
 import type { HttpClient } from './providers/http-client.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
-import type { FreeRequestCounter } from './limits/free-requests.js';
+import type { FreeRequestAllowance } from './limits/free-requests.js';
 import type { SettlementQueue } from './billing/settlement-queue.js';
 import type { CreditLeases } from './billing/credit-leases.js';
 import type { CircuitBreaker } from './routing/circuit-breaker.js';
 import type { EndpointStats } from './routing/endpoint-stats.js';
+import type { Lifecycle } from './health/lifecycle.js';
+import type { GatewayMetrics } from './observability/metrics.js';
 
 export interface Deps {
   config: Config;
@@ -28,7 +30,7 @@ export interface Deps {
   adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>;
   http: HttpClient;
   limiter: RateLimiter;
-  freeRequests: FreeRequestCounter;
+  freeRequests: FreeRequestAllowance;
   settlements: SettlementQueue;
   leases: CreditLeases;
   now: () => Date;
@@ -36,4 +38,8 @@ export interface Deps {
   breaker: CircuitBreaker;
   /** Observed latency and throughput per endpoint (provider.sort). */
   endpointStats: EndpointStats;
+  /** Whether a graceful stop has begun (readiness turns 503). */
+  lifecycle: Lifecycle;
+  /** Prometheus metrics, when MODELGATE_METRICS_TOKEN makes them readable. */
+  metrics?: GatewayMetrics;
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { openDatabase } from './db/connect.js';
+import { openServingDatabase } from './db/data-folder/open-data-folder.js';
 import { migrateToLatest } from './db/migrate.js';
 import { LastUsedTracker } from './auth/last-used.js';
 import { CredentialCache } from './auth/credential-cache.js';
@@ -13,6 +13,8 @@ import type { PGliteInterface } from '@electric-sql/pglite';
 import { touchApiKeysLastUsed } from './repositories/api-keys.js';
 import { createApp } from './app.js';
 import { InFlight } from './http/in-flight.js';
+import { answerClientErrors } from './http/client-error-envelope.js';
+import { Lifecycle } from './health/lifecycle.js';
 import type { Deps } from './deps.js';
 import { loadCatalog } from './catalog/load-catalog.js';
 import { loadProviderConfigs } from './providers/registry.js';
@@ -20,14 +22,19 @@ import { HttpClient } from './providers/http-client.js';
 import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
 import { createAnthropicAdapter } from './providers/anthropic/index.js';
 import { createGeminiAdapter } from './providers/gemini/index.js';
-import { TokenBucketRateLimiter } from './limits/rate-limiter.js';
-import { FreeRequestCounter } from './limits/free-requests.js';
+import { createLimits } from './limits/create-limits.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from './billing/credit-leases.js';
 import { InMemoryCircuitBreaker } from './routing/circuit-breaker.js';
 import { EndpointStats } from './routing/endpoint-stats.js';
 import { leaseHolderId } from './billing/lease-holder.js';
+import { GatewayMetrics } from './observability/metrics.js';
+import { metricsRenderer } from './observability/cluster-metrics.js';
+import { metricsEndpoint } from './observability/metrics-endpoint.js';
+import { activeTracer } from './observability/tracer.js';
+import { startOtlpTracing, type RunningTracing } from './observability/tracing-sdk.js';
+import { annotateRequestSpan, requestSpans } from './observability/request-span.js';
 
 export interface RunningGateway {
   url: string;
@@ -64,10 +71,27 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   });
   const database = options.database
     ? { ...options.database, dialect: options.database.dialect ?? 'external', close: async () => undefined }
-    : { ...(await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })), url: config.databaseUrl };
+    : {
+        // Embedded: this process owns the folder and serves it to the CLI (src/db/data-folder/); a served folder fails here.
+        ...(await openServingDatabase({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          onStaleLock: (holder) => logger.warn({ pid: holder.pid }, 'removed the data folder lock of a process that is gone'),
+        })),
+        url: config.databaseUrl,
+      };
   let credentialListener: CredentialListener | undefined;
+  let leases: CreditLeases | undefined;
+  let limits: Awaited<ReturnType<typeof createLimits>> | undefined;
+  let tracing: RunningTracing | undefined;
   try {
     await migrateToLatest(database.db);
+    // Metrics exist only when they can be read (MODELGATE_METRICS_TOKEN): otherwise nothing is counted at all.
+    let metrics: GatewayMetrics | undefined;
+    limits = await createLimits(config, (keyId, since) => countFreeGenerationsSince(database.db, keyId, since), logger, {
+      redisFallback: (operation) => metrics?.redisFallback(operation),
+      redisUp: (up) => metrics?.redisUp(up),
+    });
     const deps: Deps = {
       config,
       db: database.db,
@@ -78,13 +102,14 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       providers,
       adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter(), gemini: createGeminiAdapter() },
       http: httpClient,
-      limiter: new TokenBucketRateLimiter(),
+      limiter: limits.limiter,
       settlements: new SettlementQueue(database.db, logger),
       leases: new CreditLeases(database.db, logger, { ...DEFAULT_LEASE_OPTIONS, holder: leaseHolderId() }),
-      freeRequests: new FreeRequestCounter((keyId, since) => countFreeGenerationsSince(database.db, keyId, since)),
+      freeRequests: limits.freeRequests,
       now: () => new Date(),
       breaker: new InMemoryCircuitBreaker(config.breaker),
       endpointStats: new EndpointStats(),
+      lifecycle: new Lifecycle(),
       ...options.overrides,
     };
     credentialListener = await listenWhereAvailable(
@@ -92,11 +117,35 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       deps.credentials,
       logger,
     );
+    // Other instances recall this one's unused credit leases (and it theirs) over NOTIFY.
+    leases = deps.leases;
+    await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
+    if (config.metricsToken) {
+      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size }, { redis: limits.store === 'redis' });
+      if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
+      deps.metrics = metrics;
+      httpClient.observer = metrics;
+    }
+    // Traces only when exported (OTEL_EXPORTER_OTLP_ENDPOINT), or when a test installed its own tracer.
+    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env);
+    const tracer = activeTracer();
+    const recorded = metrics;
+    if (recorded && tracer) {
+      deps.settlements.observer = (record) => {
+        recorded.observeGeneration(record);
+        annotateRequestSpan(record);
+      };
+    } else if (recorded) deps.settlements.observer = (record) => recorded.observeGeneration(record);
+    else if (tracer) deps.settlements.observer = annotateRequestSpan;
     const app = await createApp(deps);
     deps.leases.start();
     const inFlight = new InFlight();
+    // Ahead of the error envelope: the span sees the final status of every answer, errors included.
+    if (tracer) app.middleware.unshift(requestSpans(tracer));
+    if (metrics && config.metricsToken) app.middleware.unshift(metricsEndpoint(config.metricsToken, metricsRenderer(metrics.registry), logger));
     app.middleware.unshift(inFlight.middleware());
     const server = http.createServer(app.callback());
+    answerClientErrors(server, logger);
     // Long generations stream for minutes: Node's default request timeout would cut them.
     server.requestTimeout = 0;
     server.keepAliveTimeout = 65_000;
@@ -107,11 +156,14 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // The heap limit shows whether the process was started with the node options of src/cli/serve-node-options.ts.
-    logger.info({ url, database: database.dialect, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
+    logger.info({ url, database: database.dialect, database_socket: 'socket' in database ? database.socket : undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
+    logger.info({ url, database: database.dialect, limits: limits.store, metrics: metrics !== undefined, tracing: tracer !== undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) }, 'modelgate listening');
 
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        // Readiness turns 503 first, while requests in flight still finish.
+        deps.lifecycle.beginShutdown();
         logger.info({ in_flight: inFlight.size }, 'shutting down');
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
@@ -127,6 +179,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         // After the last settlement paid out of them: the leases go back to the accounts.
         await deps.leases.close();
         await deps.lastUsed.flush();
+        await limits?.close();
+        await tracing?.shutdown();
         await credentialListener?.close();
         await httpClient.close();
         await database.close();
@@ -134,6 +188,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       })());
     return { url, deps, server, close };
   } catch (err) {
+    await leases?.close().catch(() => undefined);
+    await limits?.close();
+    await tracing?.shutdown();
     await credentialListener?.close();
     await httpClient.close();
     await database.close();

@@ -33,6 +33,8 @@ export async function measureRun(
   concurrency: number,
   rep: number,
   window: { warmupSeconds: number; measureSeconds: number } = ctx.plan,
+  /** Another endpoint and body than the scenario's chat request (the Responses door); no observer probe then. */
+  request?: { url: string; body: string },
 ): Promise<RunRecord> {
   const { plan } = ctx;
   let sampler: RssSampler | undefined;
@@ -43,9 +45,9 @@ export async function measureRun(
   let observer: Promise<ProbeSummary> | undefined;
   const load = await ctx.load.run(
     {
-      url: system.url,
+      url: request?.url ?? system.url,
       headers: { ...system.headers, 'content-type': 'application/json' },
-      body: chatBody(scenario, system.model),
+      body: request?.body ?? chatBody(scenario, system.model),
       connections: concurrency,
       warmupSeconds: window.warmupSeconds,
       measureSeconds: window.measureSeconds,
@@ -56,7 +58,7 @@ export async function measureRun(
       cpuAtStart = cpuMs(system.pid);
       machine = new MachineWindow(() => ownProcesses(ctx));
       if (system.name === 'modelgate') dbAtStart = cpuSnapshot(dbBackends(ctx));
-      if (scenario === 'stream' && concurrency > 1) {
+      if (scenario === 'stream' && concurrency > 1 && !request) {
         observer = runProbe({
           target: system,
           body: chatBody('stream', system.model, { probePaceMs: plan.paceMs }),

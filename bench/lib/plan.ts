@@ -58,6 +58,11 @@ export interface Plan {
     warmupSeconds: number;
     measureSeconds: number;
   };
+  /**
+   * Modelgate only, once per repetition after the grid: the streaming request through the Responses front door
+   * (POST /responses) at this concurrency, beside the chat-completions streaming figure of the same concurrency.
+   */
+  responsesStream: { concurrency: number };
   /** Milliseconds between stamped chunks of probe streams. */
   paceMs: number;
   /** Leak check: seconds of mixed load at c=64 on Modelgate (0 = skip). */
@@ -134,6 +139,7 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       warmupSeconds: full ? 1.5 : 1,
       measureSeconds: full ? 3 : 1,
     },
+    responsesStream: { concurrency: 16 },
     paceMs: 1,
     leakSeconds: envNumber(env, 'BENCH_LEAK_SECONDS', full ? 60 : 0),
     profileSeconds: envNumber(env, 'BENCH_PROFILE_SECONDS', full ? 8 : 0),

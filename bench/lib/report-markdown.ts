@@ -2,6 +2,7 @@
 import { SCENARIO_LABELS, SYSTEM_LABELS, steadyStateSummary, type Scenario, type SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
 import { DISTURBED_FOREIGN_PCT, cell, difference, pairedAdded, probeCell, ratio } from './aggregate.js';
+import { median } from './stats.js';
 
 function table(headers: string[], rows: (string | number | undefined)[][]): string {
   const line = (cells: (string | number | undefined)[]) => `| ${cells.map((c) => (c === undefined ? '—' : String(c))).join(' | ')} |`;
@@ -85,6 +86,20 @@ function throughputSection(results: BenchResults, grid: Map<Scenario, number[]>)
 }
 
 /** The paired throughput rounds, one row per round: where the paired ratios of the throughput targets come from. */
+/** Modelgate's streaming request through POST /responses beside the same request through /chat/completions. */
+function responsesSection(results: BenchResults): string | undefined {
+  const runs = results.responsesRuns ?? [];
+  if (runs.length === 0) return undefined;
+  const c = runs[0].concurrency;
+  const chat = results.runs.filter((r) => r.system === 'modelgate' && r.scenario === 'stream' && r.concurrency === c);
+  const row = (label: string, rs: typeof runs) => [label, rs.length, ms(median(rs.map((r) => r.load.rps)), 0), ms(median(rs.map((r) => r.load.latency.p50))),
+    ms(median(rs.map((r) => r.load.latency.p99))), ms(median(rs.map((r) => r.cpuMsPerRequest)), 3), rs.reduce((n, r) => n + r.load.non2xx + r.load.errors, 0)];
+  return [`## Streaming through the Responses front door (Modelgate, c=${c})`, '',
+    'The same streamed generation (the mock\'s 20 chunks) requested as an OpenAI Responses API call (`POST /responses`, typed `response.*` events) ' +
+      'and as a chat completion. Medians over repetitions; the other systems serve only chat completions.', '',
+    table(['request', 'runs', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'failed'], [row('POST /responses, stream', runs), row('POST /chat/completions, stream', chat)])].join('\n');
+}
+
 function throughputRoundsSection(results: BenchResults): string | undefined {
   const runs = results.throughputRounds ?? [];
   if (runs.length === 0) return undefined;
@@ -226,6 +241,6 @@ function roundsCell(p: BenchResults['probes'][number]): string | undefined {
 export function renderMarkdown(results: BenchResults, chartFile: string): string {
   const grid = scenarioGrid(results);
   return [header(results), targetsSection(results), `![throughput and latency against concurrency](${chartFile})`, throughputSection(results, grid),
-    throughputRoundsSection(results), latencySection(results, grid), probeSection(results), resourcesSection(results, grid), extrasSection(results),
+    throughputRoundsSection(results), responsesSection(results), latencySection(results, grid), probeSection(results), resourcesSection(results, grid), extrasSection(results),
     rawSection(results), ''].filter((section) => section !== undefined).join('\n\n');
 }

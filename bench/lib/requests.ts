@@ -34,3 +34,20 @@ export function chatBody(scenario: Scenario, model: string, options: BodyOptions
   if (scenario === 'stream') body.stream_options = { include_usage: true };
   return JSON.stringify(body);
 }
+
+/** The streaming request of `chatBody('stream', …)` as an OpenAI Responses API request (POST /responses). */
+export function responsesStreamBody(model: string): string {
+  return JSON.stringify({
+    model,
+    instructions: 'You are a concise assistant.',
+    input: 'Say hello in about twenty words.',
+    max_output_tokens: 64,
+    stream: true,
+  });
+}
+
+/** The gateway's /responses endpoint, next to its chat-completions one. */
+export function responsesUrl(chatCompletionsUrl: string): string {
+  return chatCompletionsUrl.replace(/\/chat\/completions$/, '/responses');
+}
+

@@ -77,6 +77,8 @@ export interface BenchResults {
   probes: ProbeRecord[];
   /** Absent in results from before paired throughput rounds. */
   throughputRounds?: RoundRunRecord[];
+  /** Modelgate's streaming runs through POST /responses (plan.responsesStream); absent in older results. */
+  responsesRuns?: RunRecord[];
   leak?: LeakResult;
   profile?: ProfileSummary;
   accounting?: AccountingSummary;

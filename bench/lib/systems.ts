@@ -78,11 +78,12 @@ export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseU
 
 /**
  * Migrates the scratch database and creates a user with a key and plenty of credits, through the real CLI. (Every
- * command brings the schema up to date before it runs, as `modelgate migrate` does: `keys create` migrates.)
+ * command brings the schema up to date before it runs, as `modelgate migrate` does: `users create` migrates.)
  */
 export async function provisionGateway(paths: BenchPaths, env: NodeJS.ProcessEnv): Promise<string> {
   const cli = path.join(paths.distDir, 'src/cli.js');
   const run = async (args: string[]) => (await promisify(execFile)(process.execPath, [cli, ...args], { env, encoding: 'utf8' })).stdout;
+  await run(['users', 'create', '--email', 'bench@modelgate.test']);
   const created = JSON.parse((await run(['keys', 'create', '--email', 'bench@modelgate.test', '--name', 'bench', '--json'])).trim()) as { key: string };
   await run(['credits', 'add', '--email', 'bench@modelgate.test', '--usd', '1000000', '--note', 'benchmark']);
   return created.key;

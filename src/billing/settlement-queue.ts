@@ -39,6 +39,12 @@ export class SettlementQueue {
   /** The newest settlement queued: batches are written in queue order, so when it is written all earlier ones are. */
   private lastQueued?: Promise<void>;
 
+  /**
+   * Sees every generation record as it is queued (metrics, the request's trace span): the one place where a request's
+   * model, provider, status, usage, cost and timings are all known. Runs synchronously inside the request's context.
+   */
+  observer?: (record: NewGeneration) => void;
+
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
@@ -52,6 +58,13 @@ export class SettlementQueue {
   /** Resolves once the record is committed (or, after retries, logged as lost); never rejects. */
   settle(admission: Admission, record: NewGeneration): Promise<void> {
     returnLeasedHold(admission, BigInt(record.cost_nanos ?? 0n));
+    if (this.observer) {
+      try {
+        this.observer(record);
+      } catch (err) {
+        this.logger.warn({ err, generation_id: record.id }, 'generation observer failed');
+      }
+    }
     const queued = new Promise<void>((done) => {
       this.pending.push({ admission, record, done, seq: ++this.queuedCount });
       this.flushing ??= this.flushAll();

@@ -1,11 +1,18 @@
-// Shared plumbing for operator commands: argument parsing, a database session, and a usage error type.
+// Shared plumbing for operator commands: the shape of a command, argument parsing, a database session, the output
+// rule (human text by default, one JSON document with --json) and the two error types (usage → exit 2, failed → 1).
+// A new command is one file exporting a CommandDefinition and one line in src/cli.ts.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
-import { openDatabase } from '../db/connect.js';
+import { openCommandDatabase } from '../db/data-folder/open-data-folder.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Db } from '../db/database.js';
+import { findUserByEmail } from '../repositories/users.js';
 
+/** Bad arguments: the message (and the usage) go to stderr, exit code 2. */
 export class UsageError extends Error {}
+
+/** The command ran and could not do what was asked (unknown user, no such key): the message goes to stderr, exit 1. */
+export class CommandFailedError extends Error {}
 
 export interface CliIo {
   out: (line: string) => void;
@@ -13,12 +20,28 @@ export interface CliIo {
 }
 
 export interface CommandContext {
+  /** The arguments after the command's name (subcommand first, if it has any). */
   args: string[];
   config: Config;
   io: CliIo;
 }
 
 export type Command = (ctx: CommandContext) => Promise<number>;
+
+export interface CommandDefinition {
+  /** The word after `modelgate`. */
+  name: string;
+  /**
+   * One entry per form, `[synopsis, what it does]`, the synopsis starting with the name and the subcommand
+   * (`keys create --email E [--json]`). `modelgate --help` lists every entry, `modelgate keys --help` this command's,
+   * `modelgate keys create --help` the ones of that subcommand.
+   */
+  usage: Array<[synopsis: string, summary: string]>;
+  /** More help (options explained), shown by `modelgate <name> --help`. */
+  details?: string;
+  /** Never called with --help/-h among the arguments: src/cli.ts answers those. */
+  run: Command;
+}
 
 /** `--usd -2.5` would read "-2.5" as an option; glue negative numbers to their option first. */
 function joinNegativeNumbers(args: string[]): string[] {
@@ -40,14 +63,27 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
+/** Splits `[sub, ...rest]` and checks the subcommand; the error lists the valid ones. */
+export function subcommand<S extends string>(args: string[], name: string, valid: readonly S[]): [S, string[]] {
+  const [sub, ...rest] = args;
+  if (!valid.includes(sub as S)) {
+    const got = sub === undefined ? 'none' : `"${sub}"`;
+    throw new UsageError(`modelgate ${name} needs a subcommand (${valid.join(', ')}), got ${got}: see modelgate ${name} --help`);
+  }
+  return [sub as S, rest];
+}
+
 export function requireOption(value: unknown, name: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
 }
 
-/** Opens the configured database, brings it up to date and runs `fn` with it. */
+/**
+ * Opens the configured database, brings it up to date and runs `fn` with it. The embedded database is reached through
+ * the gateway that serves it, if one runs (src/db/data-folder/): never opened a second time.
+ */
 export async function withDatabase<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openCommandDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(database.db);
     return await fn(database.db);
@@ -63,3 +99,18 @@ export function requireEmail(value: unknown): string {
   if (!EMAIL.test(email)) throw new UsageError(`--email must be an e-mail address, got "${value}"`);
   return email;
 }
+
+/** Commands act on existing users only: a mistyped address must fail, not create a second account. */
+export async function requireUser(db: Db, email: string) {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new CommandFailedError(`no user ${email}: create it first with "modelgate users create --email ${email}"`);
+  return user;
+}
+
+/** The one output rule: human text by default, one JSON document (a single line) with --json. */
+export function print(io: CliIo, json: boolean | undefined, human: string, data: unknown): void {
+  io.out(json ? JSON.stringify(data) : human);
+}
+
+/** The `--json` option every command takes. */
+export const JSON_OPTION = { json: { type: 'boolean' } } as const;

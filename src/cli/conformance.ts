@@ -3,13 +3,9 @@
 // stays out of shell history and process listings; reports never print it.
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { parseOptions, UsageError, type Command } from './command.js';
+import { parseOptions, UsageError, type Command, type CommandDefinition } from './command.js';
 
-export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--profile core|modelgate] [--runs N] [--seed S]
-         [--model M] [--timeout-seconds T] [--time-limit-seconds L] [--admin-cli "COMMAND {usd}"]
-         [--mid-stream-error-prompt TEXT] [--operation ID]... [--spec FILE|URL] [--json] [--junit FILE] [--quiet]
-
-  --base-url            API root, e.g. http://127.0.0.1:8080/api/v1 (a bare origin gets /api/v1 from the spec)
+const CONFORMANCE_OPTIONS = `  --base-url            API root, e.g. http://127.0.0.1:8080/api/v1 (a bare origin gets /api/v1 from the spec)
   --api-key             a key of a test account (default: $MODELGATE_API_KEY)
   --profile             core: only what the seed API defines (chat completions, API keys); modelgate (default):
                         the extensions too — those answering 404 are reported as not implemented
@@ -30,7 +26,13 @@ export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [-
 Exit code: 0 when every selected check passed (not-implemented extensions do not fail a run), 1 otherwise, 2 for
 usage errors.`;
 
-export const conformanceCommand: Command = async ({ args, io }) => {
+export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--profile core|modelgate] [--runs N] [--seed S]
+         [--model M] [--timeout-seconds T] [--time-limit-seconds L] [--admin-cli "COMMAND {usd}"]
+         [--mid-stream-error-prompt TEXT] [--operation ID]... [--spec FILE|URL] [--json] [--junit FILE] [--quiet]
+
+${CONFORMANCE_OPTIONS}`;
+
+const runConformanceCommand: Command = async ({ args, io }) => {
   const { values } = parseOptions(args, {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
@@ -98,6 +100,13 @@ function seconds(value: string | undefined, name: string): number | undefined {
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number of seconds, got "${value}"`);
   return n * 1000;
 }
+
+export const conformanceCommand: CommandDefinition = {
+  name: 'conformance',
+  usage: [['conformance --base-url URL [--api-key KEY] [--profile core|modelgate] [--model M] [--json] [--junit FILE] ...', 'property-based conformance run against a deployment']],
+  details: CONFORMANCE_OPTIONS,
+  run: runConformanceCommand,
+};
 
 /** `{usd}` in the command is replaced by the amount (also in $MODELGATE_CONFORMANCE_USD); without it, appended. */
 export function adminHook(template: string): (usd: number) => Promise<void> {

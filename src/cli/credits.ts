@@ -1,44 +1,51 @@
+// `modelgate credits add|show`: a user's prepaid credit account (USD at this edge, nano-dollars inside).
 import { usdToNanos, nanosToUsd } from '../billing/money.js';
-import { grantCredits, getCreditAccount } from '../repositories/credits.js';
-import { findUserByEmail } from '../repositories/users.js';
-import { parseOptions, requireEmail, requireOption, UsageError, withDatabase, type Command } from './command.js';
-import { ensureUser } from './users.js';
+import { getCreditAccount } from '../repositories/credits.js';
+import { adjustCredits } from '../billing/adjust-credits.js';
+import {
+  JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase, type CommandDefinition,
+} from './command.js';
 
-const USAGE = 'usage: modelgate credits add --email E --usd N [--note TEXT] | credits show --email E';
-
-export const creditsCommand: Command = async ({ args, config, io }) => {
-  const [sub, ...rest] = args;
-  const { values } = parseOptions(rest, { email: { type: 'string' }, usd: { type: 'string' }, note: { type: 'string' } });
-  const email = requireEmail(values.email);
-  if (sub === 'show') {
+export const creditsCommand: CommandDefinition = {
+  name: 'credits',
+  usage: [
+    ['credits add --email E --usd N [--note TEXT] [--json]', 'add (or, negative, remove) credits'],
+    ['credits show --email E [--json]', "show a user's credit account"],
+  ],
+  async run({ args, config, io }) {
+    const [sub, rest] = subcommand(args, 'credits', ['add', 'show']);
+    const { values } = parseOptions(rest, { email: { type: 'string' }, usd: { type: 'string' }, note: { type: 'string' }, ...JSON_OPTION });
+    const email = requireEmail(values.email);
+    if (sub === 'show') {
+      return withDatabase(config, async (db) => {
+        const account = await getCreditAccount(db, (await requireUser(db, email)).id);
+        const shown = {
+          balance: nanosToUsd(account.balanceNanos),
+          reserved: nanosToUsd(account.reservedNanos),
+          total_credits: nanosToUsd(account.totalGrantedNanos),
+          total_usage: nanosToUsd(account.totalUsedNanos),
+        };
+        const human =
+          `credits of ${email}: balance ${shown.balance} USD (${shown.reserved} USD reserved by requests in flight)\n` +
+          `granted ${shown.total_credits} USD in total, used ${shown.total_usage} USD`;
+        print(io, values.json, human, shown);
+        return 0;
+      });
+    }
+    let amountNanos: bigint;
+    try {
+      amountNanos = usdToNanos(requireOption(values.usd, 'usd'));
+    } catch (err) {
+      throw new UsageError(`--usd must be a decimal amount of USD: ${(err as Error).message}`);
+    }
+    if (amountNanos === 0n) throw new UsageError('--usd must not be zero');
     return withDatabase(config, async (db) => {
-      const user = await findUserByEmail(db, email);
-      if (!user) {
-        io.err(`no user ${email}`);
-        return 1;
-      }
-      const account = await getCreditAccount(db, user.id);
-      io.out(JSON.stringify({
-        balance: nanosToUsd(account.balanceNanos),
-        reserved: nanosToUsd(account.reservedNanos),
-        total_credits: nanosToUsd(account.totalGrantedNanos),
-        total_usage: nanosToUsd(account.totalUsedNanos),
-      }));
+      const user = await requireUser(db, email);
+      // A removal recalls the credit that running gateways lease (they hear it through NOTIFY) instead of failing.
+      const result = await adjustCredits({ db }, { userId: user.id, amountNanos, note: values.note ?? 'cli' });
+      const balance = nanosToUsd(result.balanceNanos);
+      print(io, values.json, `balance of ${email}: ${balance} USD`, { email, added: nanosToUsd(amountNanos), balance });
       return 0;
     });
-  }
-  if (sub !== 'add') throw new UsageError(USAGE);
-  let amountNanos: bigint;
-  try {
-    amountNanos = usdToNanos(requireOption(values.usd, 'usd'));
-  } catch (err) {
-    throw new UsageError(`--usd must be a decimal amount of USD: ${(err as Error).message}`);
-  }
-  if (amountNanos === 0n) throw new UsageError('--usd must not be zero');
-  return withDatabase(config, async (db) => {
-    const user = await ensureUser(db, email);
-    const result = await grantCredits(db, { userId: user.id, amountNanos, note: values.note ?? 'cli' });
-    io.out(`balance of ${email}: ${nanosToUsd(result.balanceNanos)} USD`);
-    return 0;
-  });
+  },
 };

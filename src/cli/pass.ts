@@ -7,11 +7,10 @@ import { PASS_PLAN, PASS_PRICE_NANOS } from '../pass/plan.js';
 import { passUsageReport, toWirePassUsage } from '../pass/usage-report.js';
 import { addMonthsUtc } from '../pass/windows.js';
 import { insertSubscription, listLiveSubscriptions, revokeSubscriptions } from '../repositories/subscriptions.js';
-import { findUserByEmail } from '../repositories/users.js';
-import { parseOptions, requireEmail, UsageError, withDatabase, type CliIo, type Command } from './command.js';
-import { ensureUser } from './users.js';
+import {
+  JSON_OPTION, parseOptions, print, requireEmail, requireUser, subcommand, UsageError, withDatabase, type CommandDefinition,
+} from './command.js';
 
-const USAGE = 'usage: modelgate pass grant --email E [--months N] | pass revoke --email E | pass show --email E';
 const MAX_MONTHS = 120;
 
 function wirePeriod(row: SubscriptionRow) {
@@ -50,45 +49,52 @@ export async function grantPass(db: Db, userId: string, months: number, now: Dat
   });
 }
 
-async function show(db: Db, config: Config, email: string, io: CliIo): Promise<number> {
-  const user = await findUserByEmail(db, email);
-  if (!user) {
-    io.err(`no user ${email}`);
-    return 1;
-  }
+async function show(db: Db, config: Config, email: string): Promise<{ human: string; data: unknown }> {
+  const user = await requireUser(db, email);
   const now = new Date();
   const report = await passUsageReport({ db, now: () => now, passQuota: config.passQuota }, user.id);
-  io.out(JSON.stringify({
-    email,
-    active: report !== undefined,
-    periods: (await listLiveSubscriptions(db, user.id, now)).map(wirePeriod),
-    usage: report ? toWirePassUsage(report) : null,
-  }));
-  return 0;
+  const periods = (await listLiveSubscriptions(db, user.id, now)).map(wirePeriod);
+  const usage = report ? toWirePassUsage(report) : null;
+  const data = { email, active: report !== undefined, periods, usage };
+  const lines = [usage ? `subscription of ${email}: active, current period ends ${usage.subscription.period_end}` : `subscription of ${email}: not active`];
+  for (const p of periods) lines.push(`  period ${p.id}: ${p.period_start} → ${p.period_end}`);
+  if (usage) {
+    lines.push('usage at reference rates (USD):');
+    for (const [label, w] of [['5 hours', usage.five_hour], ['week', usage.weekly], ['month', usage.monthly]] as const) {
+      lines.push(`  ${label.padEnd(8)} ${w.used} of ${w.limit} used, ${w.remaining} left, resets ${w.resets_at}`);
+    }
+  }
+  return { human: lines.join('\n'), data };
 }
 
-export const passCommand: Command = async ({ args, config, io }) => {
-  const [sub, ...rest] = args;
-  const { values } = parseOptions(rest, { email: { type: 'string' }, months: { type: 'string' }, json: { type: 'boolean' } });
-  if (sub !== 'grant' && sub !== 'revoke' && sub !== 'show') throw new UsageError(USAGE);
-  const email = requireEmail(values.email);
-  const months = sub === 'grant' ? parseMonths(values.months) : 0;
-  return withDatabase(config, async (db) => {
-    if (sub === 'show') return show(db, config, email, io);
-    if (sub === 'grant') {
-      const user = await ensureUser(db, email);
-      const rows = await grantPass(db, user.id, months, new Date());
-      const until = rows[rows.length - 1].period_end.toISOString();
-      io.out(values.json ? JSON.stringify({ email, periods: rows.map(wirePeriod) }) : `subscription of ${email}: ${months} month(s) added, active until ${until}`);
+export const passCommand: CommandDefinition = {
+  name: 'pass',
+  usage: [
+    ['pass grant --email E [--months N] [--json]', 'add N months (default 1) of the 9.99 USD flat subscription'],
+    ['pass revoke --email E [--json]', "end a user's current and prepaid subscription periods"],
+    ['pass show --email E [--json]', 'show subscription periods and quota usage'],
+  ],
+  async run({ args, config, io }) {
+    const [sub, rest] = subcommand(args, 'pass', ['grant', 'revoke', 'show']);
+    const { values } = parseOptions(rest, { email: { type: 'string' }, months: { type: 'string' }, ...JSON_OPTION });
+    const email = requireEmail(values.email);
+    const months = sub === 'grant' ? parseMonths(values.months) : 0;
+    return withDatabase(config, async (db) => {
+      if (sub === 'show') {
+        const { human, data } = await show(db, config, email);
+        print(io, values.json, human, data);
+        return 0;
+      }
+      const user = await requireUser(db, email);
+      if (sub === 'grant') {
+        const rows = await grantPass(db, user.id, months, new Date());
+        const until = rows[rows.length - 1].period_end.toISOString();
+        print(io, values.json, `subscription of ${email}: ${months} month(s) added, active until ${until}`, { email, periods: rows.map(wirePeriod) });
+        return 0;
+      }
+      const revoked = await revokeSubscriptions(db, user.id, new Date());
+      print(io, values.json, `revoked ${revoked} subscription period(s) of ${email}`, { email, revoked });
       return 0;
-    }
-    const user = await findUserByEmail(db, email);
-    if (!user) {
-      io.err(`no user ${email}`);
-      return 1;
-    }
-    const revoked = await revokeSubscriptions(db, user.id, new Date());
-    io.out(`revoked ${revoked} subscription period(s) of ${email}`);
-    return 0;
-  });
+    });
+  },
 };

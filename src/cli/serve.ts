@@ -1,12 +1,15 @@
 import { startGateway } from '../server.js';
 import { createProcessLogger } from '../logger.js';
-import { countUsers } from '../repositories/users.js';
+import { countUsers, findOrCreateUserByEmail, findUserByEmail } from '../repositories/users.js';
+import { newId } from '../auth/secrets.js';
 import { grantCredits } from '../repositories/credits.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
 import type { Db } from '../db/database.js';
 import { usdToNanos } from '../billing/money.js';
-import { withDatabase, type Command } from './command.js';
-import { ensureUser } from './users.js';
+import type { Logger } from '../logger.js';
+import { parseOptions, type CommandDefinition } from './command.js';
+import cluster from 'node:cluster';
+import { checkWorkersConfig, parseWorkers, runClusterPrimary } from './serve-workers.js';
 
 export const DEV_EMAIL = 'dev@localhost';
 const DEV_CREDITS_USD = '5';
@@ -14,12 +17,39 @@ const DEV_CREDITS_USD = '5';
 /** A fresh embedded database gets one development user, key and a little credit, so the README's curl example works at once. */
 async function bootstrapDevUser(db: Db): Promise<string | undefined> {
   if ((await countUsers(db)) > 0) return undefined;
-  const user = await ensureUser(db, DEV_EMAIL);
+  const user = await findOrCreateUserByEmail(db, DEV_EMAIL, () => newId('usr_'));
   await grantCredits(db, { userId: user.id, amountNanos: usdToNanos(DEV_CREDITS_USD), note: 'development bootstrap' });
   return (await issueApiKey(db, { userId: user.id, name: 'development' })).secret;
 }
 
-export const serveCommand: Command = async ({ config, io }) => {
+/** A restart creates no key (the first start showed it once): say how to get one. */
+async function logDevKeyHint(db: Db, logger: Logger): Promise<void> {
+  const command = (await findUserByEmail(db, DEV_EMAIL))
+    ? `modelgate keys create --email ${DEV_EMAIL}`
+    : 'modelgate users create --email E, then modelgate keys create --email E';
+  logger.info({ command }, `no development key created at this start (only a fresh database gets one): get a key with \`${command}\``);
+}
+
+const SERVE_DETAILS = `Configuration comes from the environment (README, "Configuration"): PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...
+
+Without DATABASE_URL the gateway keeps its data in the embedded database in MODELGATE_DATA_DIR (default ./.modelgate)
+and owns that folder while it runs: it holds modelgate.lock there and serves the database on the unix socket
+.s.PGSQL.5432 in the folder, through which every other modelgate command reaches it. A second serve on a served
+folder exits with code 2 without touching it. A fresh folder gets a development user (${DEV_EMAIL}) with a key.`;
+
+export const serveCommand: CommandDefinition = {
+  name: 'serve',
+  usage: [['serve [--workers N|auto]', 'start the gateway (configured by PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...); N > 1 needs DATABASE_URL and MODELGATE_REDIS_URL']],
+  details: SERVE_DETAILS,
+  run: serve,
+};
+
+async function serve({ args, config, io }: Parameters<CommandDefinition['run']>[0]): Promise<number> {
+  const { values } = parseOptions(args, { workers: { type: 'string' } });
+  const workers = parseWorkers(values.workers);
+  checkWorkersConfig(config, workers);
+  // The primary of `--workers N` only supervises; each worker (same command line) runs the gateway below.
+  if (workers > 1 && cluster.isPrimary) return runClusterPrimary(config, workers);
   // Asynchronous, buffered log writes (see createProcessLogger): every exit path below flushes them.
   const log = createProcessLogger(config.logLevel);
   const { logger } = log;
@@ -33,26 +63,24 @@ export const serveCommand: Command = async ({ config, io }) => {
   try {
     const gateway = await startGateway(config, { logger });
     const devKey = config.databaseUrl ? undefined : await bootstrapDevUser(gateway.deps.db);
+    if (!devKey && !config.databaseUrl) await logDevKeyHint(gateway.deps.db, logger);
     // The start-up lines come before the development key on the terminal.
     await log.flush();
     if (devKey) {
       io.out(`\nCreated development user ${DEV_EMAIL} with ${DEV_CREDITS_USD} USD of credits and this API key (shown once):\n\n  ${devKey}\n`);
       io.out(`Try: curl ${gateway.url}/api/v1/models -H "Authorization: Bearer ${devKey}"\n`);
+      io.out(`Another key for it, any time: modelgate keys create --email ${DEV_EMAIL}\n`);
     }
     await new Promise<void>((resolve) => {
       const stop = () => void gateway.close().then(resolve);
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
     });
+    // A cluster worker's IPC channel to the primary would keep the stopped process alive.
+    if (cluster.isWorker) cluster.worker?.disconnect();
     return 0;
   } finally {
     // After "stopped" (or a failed start), before the process exits: no line is left in the buffer.
     await log.flush();
   }
-};
-
-export const migrateCommand: Command = async ({ config, io }) => {
-  await withDatabase(config, async () => undefined);
-  io.out('database is up to date');
-  return 0;
-};
+}

@@ -60,7 +60,7 @@ export interface Operation {
   requestBody?: { required: boolean; content: Record<string, SchemaNode> };
   /** Status code (or `default`, `4XX`) → documented response. */
   responses: Record<string, DocumentedResponse>;
-  /** Whether the operation declares a security requirement (every Modelgate operation does). */
+  /** Whether the operation declares a security requirement (every Modelgate operation but the health probes). */
   secured: boolean;
 }
 

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 // An explicit list instead of Kysely's FileMigrationProvider: no directory scanning, so it works the
@@ -26,4 +26,21 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Migrations of this release that the database has not applied, oldest first; all of them when it has none. Names
+ * the database has and this release does not (a newer release migrated ahead) are not counted: migrations only add.
+ */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  let applied: Set<string>;
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+    applied = new Set(rows.map((row) => row.name));
+  } catch (err) {
+    // undefined_table: nothing was ever migrated. Anything else (connection lost) is the caller's to report.
+    if ((err as { code?: unknown }).code !== '42P01') throw err;
+    applied = new Set();
+  }
+  return migrations.map(([name]) => name).filter((name) => !applied.has(name));
 }

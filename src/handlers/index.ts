@@ -7,10 +7,13 @@ import { deleteApiKey } from './delete-api-key.js';
 import { listModels } from './list-models.js';
 import { getCredits } from './get-credits.js';
 import { createChatCompletion } from './create-chat-completion.js';
+import { createResponse } from './create-response.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
 import { getPassUsage } from './get-pass-usage.js';
 import { listModelEndpoints } from './list-model-endpoints.js';
+import { getHealth } from './get-health.js';
+import { getReadiness } from './get-readiness.js';
 
 export function buildHandlers(deps: Deps): Record<string, Handler> {
   return {
@@ -20,9 +23,12 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     listModels: listModels(deps),
     getCredits: getCredits(deps),
     createChatCompletion: createChatCompletion(deps),
+    createResponse: createResponse(deps),
     getCurrentKey: getCurrentKey(deps),
     getGeneration: getGeneration(deps),
     getPassUsage: getPassUsage(deps),
     listModelEndpoints: listModelEndpoints(deps),
+    getHealth: getHealth(deps),
+    getReadiness: getReadiness(deps),
   };
 }

@@ -1,5 +1,5 @@
 // One structured line per request. Headers and bodies are never logged: they may hold credentials or prompts.
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from '../logger.js';
 
 export function accessLog(logger: Logger): Middleware {
@@ -9,6 +9,7 @@ export function accessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     ctx.res.once('close', () => {
+      if (ctx.state.quietWhenOk === true && ctx.status < 400 && ctx.res.writableFinished) return;
       lines.info(
         {
           request_id: ctx.state.requestId,
@@ -23,4 +24,9 @@ export function accessLog(logger: Logger): Middleware {
     });
     await next();
   };
+}
+
+/** Health probes arrive every few seconds from every load balancer: only the ones that fail are worth a line. */
+export function quietWhenOk(ctx: Context): void {
+  ctx.state.quietWhenOk = true;
 }

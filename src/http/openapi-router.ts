@@ -11,7 +11,14 @@ import type { BodyState } from './read-json-body.js';
 
 export const API_ROOT = '/api/v1';
 
-const ROUTABLE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/**
+ * The probes are also served at the server root, where load balancers and orchestrators look by default; the
+ * document has them under the API root (decision in spec/health/routes.tsp). Same operation, same handler.
+ */
+const ROOT_ALIASES = new Map([
+  ['/health', `${API_ROOT}/health`],
+  ['/ready', `${API_ROOT}/ready`],
+]);
 
 export type Handler = (api: ApiContext, ctx: KoaContext) => Promise<void> | void;
 
@@ -19,6 +26,13 @@ export interface RouterOptions {
   handlers: Record<string, Handler>;
   /** Resolves the caller or throws GatewayError(401). Stores the principal on ctx.state. */
   authenticate: (ctx: KoaContext) => Promise<void>;
+}
+
+const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
+
+/** The methods the document defines for `path`, asked of the library's own router so they are exactly what it routes. */
+export function allowedMethods(api: OpenAPIBackend, path: string): string[] {
+  return HTTP_METHODS.filter((method) => api.router.matchOperation({ method, path, headers: {} }, false)).map((m) => m.toUpperCase());
 }
 
 export async function createOpenApiRouter(options: RouterOptions): Promise<Middleware> {
@@ -42,10 +56,10 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     notFound: (_api: ApiContext, ctx: KoaContext) => {
       throw new GatewayError(404, `No such endpoint: ${ctx.method} ${ctx.path}`);
     },
-    methodNotAllowed: (_api: ApiContext, ctx: KoaContext) => {
-      // RFC 9110 §15.5.6: a 405 names the methods the resource does support.
-      const allowed = ROUTABLE_METHODS.filter((method) => api.router.matchOperation({ method, path: ctx.path, headers: {} }, false));
-      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`, {}, { Allow: allowed.join(', ') });
+    methodNotAllowed: (apiCtx: ApiContext, ctx: KoaContext) => {
+      // RFC 9110 §15.5.6: a 405 names the methods the path does have.
+      const allow = allowedMethods(api, apiCtx.request.path).join(', ');
+      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, {}, { Allow: allow });
     },
     unauthorizedHandler: (apiCtx: ApiContext) => {
       const result = apiCtx.security?.BearerAuth as { error?: unknown } | undefined;
@@ -70,7 +84,7 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
   return async (ctx) => {
     const request: Request & { cookies: undefined; requestBody: undefined } = {
       method: ctx.method,
-      path: ctx.path,
+      path: ROOT_ALIASES.get(ctx.path) ?? ctx.path,
       query: ctx.querystring,
       headers: pickHeaders(ctx.headers),
       body: (ctx.state as BodyState).body,

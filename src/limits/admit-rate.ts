@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { Config } from '../config.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { FreeRequestCounter } from './free-requests.js';
+import type { FreeRequestAllowance } from './free-requests.js';
 import type { RateLimiter, RateLimits } from './rate-limiter.js';
 
 export function limitsFor(principal: Principal, config: Config): RateLimits {
@@ -16,7 +16,11 @@ export function limitsFor(principal: Principal, config: Config): RateLimits {
 }
 
 export async function admitRate(
-  input: { limiter: RateLimiter; freeRequests: FreeRequestCounter; config: Config; now: () => Date },
+  input: {
+    limiter: RateLimiter; freeRequests: FreeRequestAllowance; config: Config; now: () => Date;
+    /** Counts refusals (Prometheus modelgate_rate_limited_total); absent in tests that do not look. */
+    metrics?: { rateLimited(reason: 'requests_per_minute' | 'tokens_per_minute' | 'free_requests_per_day'): void };
+  },
   ctx: Context,
   principal: Principal,
   entry: CatalogEntry,
@@ -24,13 +28,16 @@ export async function admitRate(
 ): Promise<void> {
   const nowMs = input.now().getTime();
   const limits = limitsFor(principal, input.config);
-  const decision = input.limiter.admit(principal.credentialId, limits, estimatedTokens, nowMs);
+  const pending = input.limiter.admit(principal.credentialId, limits, estimatedTokens, nowMs);
+  // The in-process limiter answers synchronously: no extra turn of the event loop for it.
+  const decision = pending instanceof Promise ? await pending : pending;
   if (limits.rpm > 0) {
     ctx.set('x-ratelimit-limit', String(decision.state.limit));
     ctx.set('x-ratelimit-remaining', String(decision.state.remaining));
     ctx.set('x-ratelimit-reset', String(decision.state.resetAtMs));
   }
   if (!decision.ok) {
+    input.metrics?.rateLimited(decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute');
     const what = decision.exceeded === 'requests' ? `${limits.rpm} requests` : `${limits.tpm} tokens`;
     throw new GatewayError(429, `Rate limit exceeded: this key may use ${what} per minute; retry in ${decision.retryAfterSeconds} s`, {
       reason: 'rate_limit', limit: decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute',
@@ -40,6 +47,7 @@ export async function admitRate(
     const limit = principal.limits.freeRequestsPerDay ?? input.config.freeRequestsPerDay;
     const free = await input.freeRequests.take(principal.credentialId, limit, nowMs);
     if (!free.ok) {
+      input.metrics?.rateLimited('free_requests_per_day');
       throw new GatewayError(429, `Free-model limit reached: this key may make ${free.limit} requests to free models per UTC day`, {
         reason: 'free_requests_per_day', limit: free.limit, used: free.used,
       }, { 'retry-after': String(free.retryAfterSeconds) });

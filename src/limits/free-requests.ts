@@ -9,6 +9,12 @@ export interface FreeRequestDecision {
   retryAfterSeconds: number;
 }
 
+/** What admission uses: FreeRequestCounter in this process, RedisFreeRequests shared between instances. */
+export interface FreeRequestAllowance {
+  /** Counts one request to a free model against the key's allowance of the UTC day of `nowMs`, or refuses it. */
+  take(keyId: string, limit: number, nowMs: number): Promise<FreeRequestDecision>;
+}
+
 export type CountFreeRequestsSince = (keyId: string, since: Date) => Promise<number>;
 
 export function utcDayStart(nowMs: number): number {
@@ -16,7 +22,7 @@ export function utcDayStart(nowMs: number): number {
   return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
 }
 
-export class FreeRequestCounter {
+export class FreeRequestCounter implements FreeRequestAllowance {
   private readonly counts = new Map<string, { dayStartMs: number; used: Promise<number> }>();
 
   constructor(private readonly countSince: CountFreeRequestsSince) {}

@@ -1,5 +1,5 @@
 // Per-key request and token rate limits. The interface is what the pipeline uses; TokenBucketRateLimiter keeps
-// state in this process, and a shared store (Redis) can implement the same interface for many instances.
+// state in this process, RedisRateLimiter (redis-rate-limiter.ts) shares it between instances.
 
 export interface RateLimits {
   /** Requests per minute; 0 = unlimited. */
@@ -20,9 +20,15 @@ export type RateDecision =
   | { ok: false; state: RateState; exceeded: 'requests' | 'tokens'; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  /** Takes one request and `tokens` (an estimate) from the key's budget, or says why not and for how long. */
-  admit(key: string, limits: RateLimits, tokens: number, nowMs: number): RateDecision;
-  /** Takes tokens used during generation; false once the key is past its token budget. */
+  /**
+   * Takes one request and `tokens` (an estimate) from the key's budget, or says why not and for how long. The
+   * in-process limiter answers synchronously; a shared store answers after a round trip.
+   */
+  admit(key: string, limits: RateLimits, tokens: number, nowMs: number): RateDecision | Promise<RateDecision>;
+  /**
+   * Takes tokens used during generation; false once the key is past its token budget. Synchronous on purpose (it
+   * runs per streamed chunk): a shared store answers from what it last heard and counts in the background.
+   */
   consumeTokens(key: string, limits: RateLimits, tokens: number, nowMs: number): boolean;
 }
 

@@ -4,6 +4,7 @@ import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../prov
 import { UpstreamTransportError, type CallSignal, type HttpClient, type UpstreamResponse } from '../providers/http-client.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
+import { observeUpstreamAttempt } from '../observability/upstream-attempt.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -18,7 +19,18 @@ export class UpstreamHttpError extends GatewayError {
   }
 }
 
-export async function callUpstream(
+export function callUpstream(
+  http: HttpClient,
+  adapter: ProviderAdapter,
+  request: ChatCompletionRequest,
+  ctx: AdapterContext,
+  signal: CallSignal,
+): Promise<UpstreamResponse> {
+  // Counted (metrics) and traced (a span per attempt) when those are on; otherwise just the attempt.
+  return observeUpstreamAttempt(http.observer, ctx, () => sendAttempt(http, adapter, request, ctx, signal));
+}
+
+async function sendAttempt(
   http: HttpClient,
   adapter: ProviderAdapter,
   request: ChatCompletionRequest,

@@ -5,6 +5,9 @@ import type { EventEmitter } from 'node:events';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
 import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
+import { context, propagation } from '@opentelemetry/api';
+import { activeTracer } from '../observability/tracer.js';
+import type { UpstreamAttemptObserver } from '../observability/upstream-attempt.js';
 
 export type { UpstreamBody, UpstreamResponse } from './upstream-exchange.js';
 
@@ -38,6 +41,8 @@ const MAX_TARGETS = 256;
 export class HttpClient {
   private readonly agent: Agent;
   private readonly targets = new Map<string, { origin: string; path: string }>();
+  /** Counts attempts by outcome (metrics); set by the server when metrics are on. */
+  observer?: UpstreamAttemptObserver;
 
   constructor(options: HttpClientOptions) {
     this.agent = new Agent({
@@ -58,7 +63,9 @@ export class HttpClient {
     const exchange = new UpstreamExchange(signal);
     try {
       const { origin, path } = this.target(upstream.url);
-      this.agent.dispatch({ origin, path, method: upstream.method, headers: upstream.headers, body: Buffer.from(upstream.body) }, exchange);
+      // With tracing on, the upstream continues the trace: traceparent names the current attempt's span.
+      const headers = activeTracer() === undefined ? upstream.headers : withTraceContext(upstream.headers);
+      this.agent.dispatch({ origin, path, method: upstream.method, headers, body: Buffer.from(upstream.body) }, exchange);
     } catch (err) {
       // An invalid URL or option fails at once; callers expect every failure as a rejection.
       exchange.abandon();
@@ -85,6 +92,12 @@ export class HttpClient {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+function withTraceContext(headers: Record<string, string>): Record<string, string> {
+  const carrier = { ...headers };
+  propagation.inject(context.active(), carrier);
+  return carrier;
 }
 
 export function classifyTransportError(err: unknown, signal?: { readonly aborted: boolean }): UpstreamTransportError {

@@ -7,23 +7,42 @@ import { lockCreditAccounts } from './credits.js';
 // A lease is part of its user's credit_accounts.reserved_nanos; every function here moves both together.
 // Lock order everywhere (here and in the settle_generations function, migrations 0005 and 0006): credit_accounts rows (by user id), then credit_leases rows.
 
-export type ExtendLeaseResult = { ok: true; grantedNanos: bigint } | { ok: false; availableNanos: bigint };
+/** Must match nothing else: every gateway LISTENs here for lease recalls and their answers (src/billing/lease-recalls.ts). */
+export const CREDIT_LEASE_CHANNEL = 'modelgate_credit_leases';
+
+/** One holder's lease of one user, as recorded. */
+export interface HeldLease {
+  holder: string;
+  amountNanos: bigint;
+}
+
+export type ExtendLeaseResult =
+  | { ok: true; grantedNanos: bigint }
+  /** `others`: the other holders' leases of this user (what a recall could bring back), read under the same lock. */
+  | { ok: false; availableNanos: bigint; others: HeldLease[] };
 
 /**
- * Adds at least `minNanos` and at most `wantNanos` of the user's unreserved balance to the holder's lease.
+ * Adds at least `minNanos` and at most `wantNanos` of the user's unreserved balance to the holder's lease, but no more
+ * than `1/shareDivisor` of that balance unless `minNanos` needs more (so one holder cannot take it all for later requests).
  * Fails, changing nothing, when less than `minNanos` is unreserved.
  */
 export async function extendLease(
   db: DbOrTrx,
-  input: { holder: string; userId: string; minNanos: bigint; wantNanos: bigint },
+  input: { holder: string; userId: string; minNanos: bigint; wantNanos: bigint; shareDivisor?: bigint },
 ): Promise<ExtendLeaseResult> {
-  const { holder, userId, minNanos, wantNanos } = input;
+  const { holder, userId, minNanos } = input;
   if (minNanos <= 0n) throw new RangeError('minNanos must be positive');
+  const shareDivisor = input.shareDivisor ?? 1n;
+  if (shareDivisor < 1n) throw new RangeError('shareDivisor must be at least 1');
   return inTransaction(db, async (trx) => {
     const [account] = await lockCreditAccounts(trx, [userId]);
     const available = account === undefined ? 0n : max0(account.balance_nanos - account.reserved_nanos);
-    if (available < minNanos) return { ok: false, availableNanos: available };
-    const granted = min(available, wantNanos > minNanos ? wantNanos : minNanos);
+    if (available < minNanos) {
+      return { ok: false, availableNanos: available, others: await listLeases(trx, userId, holder) };
+    }
+    const share = available / shareDivisor;
+    const want = input.wantNanos < share ? input.wantNanos : share;
+    const granted = min(available, want > minNanos ? want : minNanos);
     await trx
       .updateTable('credit_accounts')
       .set((eb) => ({ reserved_nanos: eb('reserved_nanos', '+', granted) }))
@@ -68,6 +87,60 @@ export async function shrinkLease(
       .where('user_id', '=', userId)
       .execute();
     await unreserve(trx, userId, given);
+    return given;
+  });
+}
+
+/** The non-empty leases of one user, except `exceptHolder`'s (a snapshot: holders admit against them in memory). */
+export async function listLeases(db: DbOrTrx, userId: string, exceptHolder?: string): Promise<HeldLease[]> {
+  let query = db.selectFrom('credit_leases').select(['holder', 'amount_nanos']).where('user_id', '=', userId).where('amount_nanos', '>', 0n);
+  if (exceptHolder !== undefined) query = query.where('holder', '<>', exceptHolder);
+  const rows = await query.orderBy('holder').execute();
+  return rows.map((row) => ({ holder: row.holder, amountNanos: row.amount_nanos }));
+}
+
+/**
+ * The user's unreserved balance and the non-empty leases of holders other than `exceptHolder`, read in one statement
+ * (one snapshot: read apart, a lease given back between the two reads would be counted in neither).
+ */
+export async function recallableCredit(
+  db: DbOrTrx,
+  userId: string,
+  exceptHolder?: string,
+): Promise<{ availableNanos: bigint; leases: HeldLease[] }> {
+  const rows = await db
+    .selectFrom('credit_accounts as a')
+    .leftJoin('credit_leases as l', (join) => {
+      let on = join.onRef('l.user_id', '=', 'a.user_id').on('l.amount_nanos', '>', 0n);
+      if (exceptHolder !== undefined) on = on.on('l.holder', '<>', exceptHolder);
+      return on;
+    })
+    .select(['a.balance_nanos', 'a.reserved_nanos', 'l.holder', 'l.amount_nanos'])
+    .where('a.user_id', '=', userId)
+    .orderBy('l.holder')
+    .execute();
+  if (rows.length === 0) return { availableNanos: 0n, leases: [] };
+  const leases: HeldLease[] = [];
+  for (const row of rows) if (row.holder !== null && row.amount_nanos !== null) leases.push({ holder: row.holder, amountNanos: row.amount_nanos });
+  return { availableNanos: max0(rows[0].balance_nanos - rows[0].reserved_nanos), leases };
+}
+
+/** Sends one message on the lease channel (delivered at commit when `db` is a transaction). */
+export async function notifyLeaseChannel(db: DbOrTrx, payload: string): Promise<void> {
+  await sql`select pg_notify(${CREDIT_LEASE_CHANNEL}, ${payload})`.execute(db);
+}
+
+/**
+ * A holder's answer to a recall: gives up to `amountNanos` of its lease back and announces `payload` in the same
+ * transaction, so whoever hears the answer finds the credit already returned.
+ */
+export async function answerLeaseRecall(
+  db: DbOrTrx,
+  input: { holder: string; userId: string; amountNanos: bigint; payload: string },
+): Promise<bigint> {
+  return inTransaction(db, async (trx) => {
+    const given = input.amountNanos > 0n ? await shrinkLease(trx, input) : 0n;
+    await notifyLeaseChannel(trx, input.payload);
     return given;
   });
 }

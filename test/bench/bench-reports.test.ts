@@ -289,3 +289,15 @@ describe('reports', () => {
     expect(svg).not.toMatch(/NaN|undefined/);
   });
 });
+
+describe('Responses front door figure', () => {
+  it('is absent without /responses runs, and shows their medians beside the chat stream at the same concurrency', () => {
+    const r = results();
+    expect(renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg')).not.toContain('Responses front door');
+    r.responsesRuns = [run('modelgate', 'stream', 16, 1800), run('modelgate', 'stream', 16, 1900, 2), run('modelgate', 'stream', 16, 1000, 3)];
+    const md = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
+    expect(md).toContain('## Streaming through the Responses front door (Modelgate, c=16)');
+    expect(md).toContain('| POST /responses, stream | 3 | 1800 | 2.00 | 5.00 | 0.300 | 0 |');
+    expect(md).toContain('| POST /chat/completions, stream | 2 | 2050 | 2.00 | 5.00 | 0.300 | 0 |');
+  });
+});

@@ -27,6 +27,9 @@ const ARGS = [
   '--disable-sync',
 ];
 
+// Every operation's texts are waited for one by one: on a loaded machine a page with eleven operations took ~26 s.
+const RENDER_TIMEOUT_MS = 90_000;
+
 type Operation = { summary?: string; description?: string };
 const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
 const operations: Operation[] = Object.values(doc.paths as Record<string, Record<string, Operation>>).flatMap((item) => Object.values(item));
@@ -111,7 +114,7 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
     } finally {
       await gw.close();
     }
-  });
+  }, RENDER_TIMEOUT_MS);
 
   it('renders the static copy written by make docs', async () => {
     const site = await serveFolder(writeStaticDocs(join(OUT_DIR, 'static-docs')));
@@ -121,5 +124,5 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
     } finally {
       await site.close();
     }
-  });
+  }, RENDER_TIMEOUT_MS);
 });

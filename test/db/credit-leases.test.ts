@@ -44,6 +44,8 @@ describeEachDatabase('credit leases', ({ db }) => {
             expect(r.availableNanos).toBeLessThan(BigInt(amounts[i]));
           }
         }
+        // A background top-up may still be landing: the two reads below must see the same state.
+        await manager.extensionsDone();
         const account = await getCreditAccount(db(), user.id);
         const [row] = await leaseRows(db(), user.id);
         expect(account.reservedNanos).toBe(row?.amount_nanos ?? 0n);
@@ -147,13 +149,14 @@ describeEachDatabase('credit leases', ({ db }) => {
   it("reclaims a dead process's lease; the process then stops admitting against it", async () => {
     const user = await insertTestUser(db());
     await grantCredits(db(), { userId: user.id, amountNanos: 1_000n });
-    const dead = leases(db(), uniqueId('dead-'));
+    // Share divisor 1: one grant may take the whole unreserved balance (the default takes a quarter).
+    const dead = leases(db(), uniqueId('dead-'), undefined, { shareDivisor: 1n });
     const held = await dead.reserve(user.id, 100n);
     expect(held.ok).toBe(true);
     expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(1_000n);
 
     // Another process, with a TTL of 0, finds the lease unrenewed and takes it back.
-    const other = leases(db(), uniqueId('alive-'), undefined, { ttlSeconds: 0 });
+    const other = leases(db(), uniqueId('alive-'), undefined, { ttlSeconds: 0, shareDivisor: 1n });
     await new Promise((resolve) => setTimeout(resolve, 5)); // the database clock must move past renewed_at
     await other.tick();
     expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(0n);
@@ -163,7 +166,7 @@ describeEachDatabase('credit leases', ({ db }) => {
     // The "dead" process wakes up: its heartbeat finds the lease gone; its request in flight settles from the
     // unreserved balance only (here none is left: the other process holds it all).
     await dead.tick();
-    expect(held.ok && held.lease.lost).toBe(true);
+    expect(held.ok && held.lease!.lost).toBe(true);
     const admission: Admission = { mode: 'credits', userId: user.id, reservedNanos: 100n, lease: held.ok ? held.lease : undefined };
     await settleGenerations(db(), [settlementOf(admission, 50n)]);
     expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 1_000n, reservedNanos: 1_000n });

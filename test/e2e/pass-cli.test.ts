@@ -8,6 +8,7 @@ const DAY = 86_400_000;
 
 describe('modelgate pass', () => {
   it('grants chained monthly periods, shows them with the quota usage, and revokes them', async () => {
+    expect((await cli('users', 'create', '--email', 'sub@example.com')).code).toBe(0);
     const before = Date.now();
     const granted = await cli('pass', 'grant', '--email', 'Sub@Example.com', '--json');
     expect(granted.code).toBe(0);
@@ -19,7 +20,7 @@ describe('modelgate pass', () => {
     const more = await cli('pass', 'grant', '--email', 'sub@example.com', '--months', '2');
     expect(more.code).toBe(0);
     expect(more.out).toContain('2 month(s) added');
-    const shown = JSON.parse((await cli('pass', 'show', '--email', 'sub@example.com')).out);
+    const shown = JSON.parse((await cli('pass', 'show', '--email', 'sub@example.com', '--json')).out);
     expect(shown.active).toBe(true);
     expect(shown.periods).toHaveLength(3);
     expect(shown.periods[1].period_start).toBe(first.period_end);
@@ -31,7 +32,7 @@ describe('modelgate pass', () => {
 
     const revoked = await cli('pass', 'revoke', '--email', 'sub@example.com');
     expect(revoked.out).toContain('revoked 3 subscription period(s)');
-    const after = JSON.parse((await cli('pass', 'show', '--email', 'sub@example.com')).out);
+    const after = JSON.parse((await cli('pass', 'show', '--email', 'sub@example.com', '--json')).out);
     expect(after).toMatchObject({ active: false, periods: [], usage: null });
   });
 

@@ -350,3 +350,25 @@ describe('circuit breaker', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('other front doors', () => {
+  it('the Responses door routes through the same pipeline: provider preferences and models[] apply', async () => {
+    up.gamma.reply(ok('gamma via responses'));
+    const res = await gw.fetch('/api/v1/responses', {
+      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'alpha/chat', input: 'hi', provider: { only: ['gamma'] } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-modelgate-provider')).toBe('gamma');
+    expect(JSON.stringify(await res.json())).toContain('gamma via responses');
+
+    up.beta.reply(fail500);
+    up.alpha.reply(ok('backup via responses'));
+    const fallback = await gw.fetch('/api/v1/responses', {
+      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'beta/solo', input: 'hi', models: ['alpha/backup'] }),
+    });
+    expect(fallback.status).toBe(200);
+    expect(fallback.headers.get('x-modelgate-model')).toBe('alpha/backup');
+  });
+});

@@ -1,8 +1,24 @@
-// Local runs start the machine's PostgreSQL the same way CI does, so the PostgreSQL suites run rather than skip.
+// Local runs start the machine's PostgreSQL and Redis the same way CI does, so their suites run rather than skip.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 export default function setup(): void {
+  startPostgres();
+  startRedis();
+}
+
+function startRedis(): void {
+  if (process.env.TEST_REDIS_URL || process.env.MODELGATE_TEST_SKIP_REDIS_START) return;
+  if (!existsSync('/usr/bin/redis-server')) return;
+  try {
+    execFileSync('bash', ['scripts/ensure-redis.sh'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 30_000 });
+  } catch (err) {
+    // The Redis suites report (and under CI=true fail) on their own when no server answers.
+    console.warn(`could not start local Redis: ${(err as Error).message}`);
+  }
+}
+
+function startPostgres(): void {
   if (process.env.TEST_DATABASE_URL || process.env.MODELGATE_TEST_SKIP_PG_START) return;
   if (!existsSync('/usr/bin/pg_lsclusters') || process.getuid?.() !== 0) return;
   try {

@@ -16,6 +16,7 @@ const addFormats = addFormatsModule.default;
 
 const expectedOperations: Record<string, [method: string, path: string]> = {
   createChatCompletion: ['post', '/chat/completions'],
+  createResponse: ['post', '/responses'],
   listModels: ['get', '/models'],
   listApiKeys: ['get', '/api-keys'],
   createApiKey: ['post', '/api-keys'],
@@ -25,6 +26,8 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   getGeneration: ['get', '/generation'],
   getPassUsage: ['get', '/pass/usage'],
   listModelEndpoints: ['get', '/models/{author}/{slug}/endpoints'],
+  getHealth: ['get', '/health'],
+  getReadiness: ['get', '/ready'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
@@ -48,6 +51,11 @@ describe('generated OpenAPI document in openapi-backend', () => {
     expect(doc.openapi).toBe('3.0.0');
     expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:8080/api/v1' })]);
     expect(doc.security).toEqual([{ BearerAuth: [] }]);
+    // The probes alone opt out (an empty requirement): load balancers hold no credential.
+    const open = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, item]) =>
+      Object.values(item).filter((op) => op.security !== undefined).map((op) => [path, op.security]),
+    );
+    expect(open).toEqual([['/health', [{}]], ['/ready', [{}]]]);
     expect(doc.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'Bearer' });
   });
 

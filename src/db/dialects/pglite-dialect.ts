@@ -18,6 +18,11 @@ import {
 export interface PGliteDialectConfig {
   /** The instance to run on. The dialect owns it: `Kysely#destroy()` closes it. */
   pglite: PGliteInterface | (() => Promise<PGliteInterface>);
+  /**
+   * The lock on PGlite's one session. Pass the same lock to every other user of the instance (the socket bridge of
+   * src/db/data-folder/) so that their transactions and ours take turns instead of interleaving. Default: our own.
+   */
+  session?: Mutex;
 }
 
 /**
@@ -58,13 +63,14 @@ export class PGliteDialect implements Dialect {
  */
 class PGliteDriver implements Driver {
   readonly #config: PGliteDialectConfig;
-  readonly #mutex = new Mutex();
+  readonly #mutex: Mutex;
   #pglite: PGliteInterface | undefined;
   #connection: PGliteConnection | undefined;
   #release: (() => void) | undefined;
 
   constructor(config: PGliteDialectConfig) {
     this.#config = config;
+    this.#mutex = config.session ?? new Mutex();
   }
 
   async init(): Promise<void> {

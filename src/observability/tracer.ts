@@ -1,0 +1,14 @@
+// The tracer of this process, set only when tracing is on (tracing-sdk.ts or a test). Every instrumented place asks
+// `activeTracer()` first, so with tracing off no span object, context switch or header is created at all.
+import type { Tracer } from '@opentelemetry/api';
+
+let tracer: Tracer | undefined;
+
+export function activeTracer(): Tracer | undefined {
+  return tracer;
+}
+
+/** Turns tracing on for this process with `next` (undefined turns it off again: tests). */
+export function setActiveTracer(next: Tracer | undefined): void {
+  tracer = next;
+}

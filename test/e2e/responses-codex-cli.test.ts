@@ -1,0 +1,150 @@
+// The real client: Codex CLI (npm @openai/codex) run headless with `codex exec`, its model provider pointed at the
+// gateway (wire_api = "responses"), the gateway in front of mock upstreams (OpenAI-compatible, Anthropic). Codex must
+// print the mock's answer, and run a tool loop whose signed reasoning reaches Claude again. Nothing leaves loopback:
+// a dead proxy takes every non-loopback connection Codex might try.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
+
+const CODEX = join(process.cwd(), 'node_modules/.bin/codex');
+let gw: TestGateway;
+let upstream: MockUpstream;
+let key: string;
+let home: string;
+
+beforeAll(async () => {
+  upstream = await new MockUpstream().start();
+  gw = await startTestGateway({
+    env: { OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`, ANTHROPIC_API_KEY: 'sk-ant-up', ANTHROPIC_BASE_URL: upstream.url },
+  });
+  const user = await gw.createUser();
+  await gw.grant(user.userId, 5);
+  key = user.key;
+  home = mkdtempSync(join(tmpdir(), 'modelgate-codex-'));
+  // The README's provider block, plus what a headless test needs: no approvals, no built-in tools the gateway
+  // answers 400 for (web_search, the multi-agent namespace), no update check, no analytics.
+  writeFileSync(join(home, 'config.toml'), `
+model = "openai/gpt-5.4-mini"
+model_provider = "modelgate"
+approval_policy = "never"
+sandbox_mode = "read-only"
+web_search = "disabled"
+check_for_update_on_startup = false
+
+[features]
+multi_agent = false
+
+[analytics]
+enabled = false
+
+[model_providers.modelgate]
+name = "Modelgate"
+base_url = "${gw.url}/api/v1"
+env_key = "MODELGATE_API_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+`);
+});
+afterAll(async () => {
+  await gw?.close();
+  await upstream?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+beforeEach(() => upstream.reset());
+
+function codexExec(prompt: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const dead = 'http://127.0.0.1:9';
+  const child = spawn(CODEX, ['exec', '--skip-git-repo-check', '--strict-config', '--color', 'never', ...args, prompt], {
+    cwd: home,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: home, MODELGATE_API_KEY: key,
+      HTTP_PROXY: dead, HTTPS_PROXY: dead, ALL_PROXY: dead, http_proxy: dead, https_proxy: dead, all_proxy: dead,
+      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost',
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (data) => (stdout += data));
+  child.stderr.on('data', (data) => (stderr += data));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'chatcmpl-codex', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2026', choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+describe('Codex CLI through the Responses front door', () => {
+  it('codex exec prints the answer of the mock upstream', async () => {
+    upstream.always({
+      kind: 'sse',
+      chunks: openAiSse([
+        chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hello from the ' }), chunk({ content: 'modelgate mock.' }), chunk({}, 'stop'),
+        { ...chunk({}), choices: [], usage: { prompt_tokens: 900, completion_tokens: 6, total_tokens: 906 } },
+      ]),
+    });
+    const run = await codexExec('Say hello');
+    expect(run.stdout + run.stderr).toContain('Hello from the modelgate mock.');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Hello from the modelgate mock.');
+    // Codex's request reached the upstream as chat completions: its developer instructions and the prompt.
+    const sent = upstream.requests.find((request) => request.path === '/v1/chat/completions');
+    expect(sent?.body.model).toBe('gpt-5.4-mini');
+    expect(sent?.body.messages.some((m: { role: string }) => m.role === 'developer' || m.role === 'system')).toBe(true);
+    expect(JSON.stringify(sent?.body.messages.at(-1))).toContain('Say hello');
+    await gw.settled();
+    const rows = await gw.deps.db.selectFrom('generations').select(['api_format', 'streamed', 'status']).execute();
+    expect(rows).toContainEqual({ api_format: 'responses', streamed: true, status: 'success' });
+  }, 120_000);
+
+  it('runs a tool loop with Claude: the function_call_output and the signed thinking go back upstream', async () => {
+    const sse = (events: Array<Record<string, unknown>>) => events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    const start = { type: 'message_start', message: { id: 'msg_codex', type: 'message', role: 'assistant', content: [], model: 'claude-haiku-5-5', usage: { input_tokens: 900, output_tokens: 1 } } };
+    upstream.reply({
+      kind: 'sse',
+      chunks: sse([
+        start,
+        { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'I should run echo.' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-codex-thinking' } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_codex_1', name: 'exec_command', input: {} } },
+        { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"cmd":"echo codex-tool-ran"}' } },
+        { type: 'content_block_stop', index: 1 },
+        { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 30 } },
+        { type: 'message_stop' },
+      ]),
+    });
+    upstream.always({
+      kind: 'sse',
+      chunks: sse([
+        start,
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'The tool loop through Modelgate is done.' } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } },
+        { type: 'message_stop' },
+      ]),
+    });
+    const run = await codexExec('Run echo codex-tool-ran', '-m', 'anthropic/claude-haiku-5-5');
+    expect(run.stdout, run.stderr).toContain('The tool loop through Modelgate is done.');
+    const calls = upstream.requests.filter((request) => request.path === '/v1/messages');
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    const messages = calls[1].body.messages as Array<{ role: string; content: any }>;
+    const assistant = messages.find((message) => message.role === 'assistant' && Array.isArray(message.content) && message.content.some((block: any) => block.type === 'tool_use'));
+    expect(assistant?.content).toEqual([
+      { type: 'thinking', thinking: 'I should run echo.', signature: 'sig-codex-thinking' },
+      { type: 'tool_use', id: 'toolu_codex_1', name: 'exec_command', input: { cmd: 'echo codex-tool-ran' } },
+    ]);
+    const result = messages[messages.indexOf(assistant!) + 1];
+    expect(result.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_codex_1' });
+  }, 120_000);
+});
