@@ -371,6 +371,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/models/{author}/{slug}/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a model's endpoints
+         * @description Lists the endpoints of one model (OpenRouter has this route) with their circuit-breaker state on this instance.
+         *     The model id is `{author}/{slug}` (an id that is not in the catalog, malformed ones included, is a 404); an id with more segments (e.g. `openrouter/test/free-model:free`) is asked for
+         *     with the rest of the slug percent-encoded (`test%2Ffree-model:free`). Unknown models: 404.
+         */
+        get: operations["listModelEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pass/usage": {
         parameters: {
             query?: never;
@@ -725,9 +747,9 @@ export interface components {
              * @description Creation time, Unix seconds.
              */
             created: number;
-            /** @description Model id used (as requested). */
+            /** @description Gateway id of the model that served: the requested `model`, or the `models` fallback that answered. */
             model: string;
-            /** @description Provider that served the request. */
+            /** @description Id of the provider whose endpoint served the request (also the `x-modelgate-provider` header). */
             provider?: string;
             /** @description The replies; the gateway returns exactly one. */
             choices: components["schemas"]["ChatCompletionChoice"][];
@@ -779,9 +801,9 @@ export interface components {
              * @description Creation time, Unix seconds; identical in every chunk of one stream.
              */
             created: number;
-            /** @description Model id used (as requested). */
+            /** @description Gateway id of the model that served (the same in every chunk of one stream). */
             model: string;
-            /** @description Provider that served the request. */
+            /** @description Id of the provider whose endpoint served the request (the same in every chunk of one stream). */
             provider?: string;
             /** @description The increments; one entry (index 0) while content flows. */
             choices: components["schemas"]["ChunkChoice"][];
@@ -896,6 +918,15 @@ export interface components {
             user?: string;
             /** @description Reasoning control for reasoning models. */
             reasoning?: components["schemas"]["ReasoningConfig"];
+            /**
+             * @description Fallback models (OpenRouter's `models`): when every endpoint of `model` fails with a retryable error, these
+             *     models are tried in order. Each id must exist (404 otherwise). Pass (`pass/`) and credit models cannot be mixed
+             *     in one request (400 `models_mixed_access`). The reservation covers the most expensive candidate; the charge is
+             *     what the serving endpoint costs. The response's `model` names the model that served.
+             */
+            models?: string[];
+            /** @description Provider routing preferences (OpenRouter's `provider` object); see `ProviderPreferences` for the rules. */
+            provider?: components["schemas"]["ProviderPreferences"];
         };
         /**
          * @description One message of the conversation, discriminated by `role`. `system` (and `developer`, which newer OpenAI clients
@@ -1188,6 +1219,8 @@ export interface components {
             /** @description Optional participant name; forwarded where the provider supports it, otherwise dropped. */
             name?: string;
         };
+        /** @description Circuit breaker state of an endpoint. */
+        EndpointStatus: string | ("closed" | "open" | "half_open");
         /** @description Details of an error. */
         ErrorObject: {
             /**
@@ -1266,6 +1299,25 @@ export interface components {
             /** @description The record. */
             data: components["schemas"]["GenerationData"];
         };
+        /** @description One upstream attempt of a generation. */
+        GenerationAttempt: {
+            /** @description Provider id of the endpoint tried. */
+            provider: string;
+            /** @description Gateway model id the endpoint serves. */
+            model: string;
+            /**
+             * Format: int32
+             * @description Upstream HTTP status, or null when no response arrived (connection failure, timeout).
+             */
+            status: number | null;
+            /** @description Why the attempt failed (`upstream_unreachable`, `rate_limit`, …); null for the attempt that served. */
+            error_code: string | null;
+            /**
+             * Format: int32
+             * @description Time from the start of this attempt to its outcome, milliseconds.
+             */
+            latency_ms: number;
+        };
         /**
          * @description What one chat completion did and cost. Written once, when the request settles.
          * @example {
@@ -1290,7 +1342,16 @@ export interface components {
          *       "app_title": "My App",
          *       "http_referer": "https://example.com",
          *       "task_id": null,
-         *       "api_format": "chat_completions"
+         *       "api_format": "chat_completions",
+         *       "attempts": [
+         *         {
+         *           "provider": "openai",
+         *           "model": "openai/gpt-4o-mini",
+         *           "status": 200,
+         *           "error_code": null,
+         *           "latency_ms": 412
+         *         }
+         *       ]
          *     }
          */
         GenerationData: {
@@ -1365,6 +1426,12 @@ export interface components {
              *     (Anthropic Messages, `POST /messages`) or `responses` (OpenAI Responses, `POST /responses`).
              */
             api_format: components["schemas"]["ApiFormat"];
+            /**
+             * @description Every upstream attempt of this request, in order (routing may try several endpoints): for a request that reached
+             *     an upstream, always at least one entry, the last being the one that served (or failed last). null for records
+             *     written before routing existed or when no upstream was called.
+             */
+            attempts: components["schemas"]["GenerationAttempt"][] | null;
         };
         /**
          * @description Outcome of a generation: `success`, `error` (failed; see `error_code`), `aborted` (the client disconnected).
@@ -1600,6 +1667,19 @@ export interface components {
             /** @description USD per cache-write input token in this tier. */
             input_cache_write?: string;
         };
+        /** @description Price ceilings, USD per million tokens (OpenRouter's unit). */
+        MaxPrice: {
+            /**
+             * Format: double
+             * @description Highest acceptable prompt (input) price, USD per million tokens.
+             */
+            prompt?: number;
+            /**
+             * Format: double
+             * @description Highest acceptable completion (output) price, USD per million tokens.
+             */
+            completion?: number;
+        };
         /**
          * @description A catalog entry.
          * @example {
@@ -1667,6 +1747,11 @@ export interface components {
             access_mode: components["schemas"]["AccessMode"];
             /** @description Input and output modalities. */
             architecture?: components["schemas"]["ModelArchitecture"];
+            /**
+             * @description The endpoints (provider + upstream model) that can serve this model, in catalog order; the first is the one
+             *     the fields above describe. Requests are routed between them (see `ProviderPreferences`).
+             */
+            endpoints?: components["schemas"]["ModelEndpoint"][];
         };
         /** @description Modalities of a model. */
         ModelArchitecture: {
@@ -1674,6 +1759,86 @@ export interface components {
             input_modalities: string[];
             /** @description Produced output kinds, e.g. `text`. */
             output_modalities: string[];
+        };
+        /** @description One way to serve a model: a provider and the name that provider knows the model by, with its own prices. */
+        ModelEndpoint: {
+            /** @description Provider id (e.g. `groq`), as used in `provider.order`, `only` and `ignore`, and in the response's `provider`. */
+            provider: string;
+            /** @description Display name of the provider. */
+            provider_name: string;
+            /**
+             * Format: int32
+             * @description Context window of this endpoint, tokens.
+             */
+            context_length: number;
+            /**
+             * Format: int32
+             * @description Largest `max_tokens` this endpoint accepts, when below its context window.
+             */
+            max_completion_tokens?: number;
+            /** @description This endpoint's prices (what a request it serves is charged, or its reference rates for `pass/`). */
+            pricing: components["schemas"]["ModelPricing"];
+            /** @description This endpoint accepts image input. */
+            supports_images: boolean;
+            /** @description This endpoint supports tool calling. */
+            supports_tools: boolean;
+            /** @description This endpoint supports the `reasoning` parameter. */
+            supports_reasoning: boolean;
+        };
+        /** @description An endpoint with its health. */
+        ModelEndpointHealth: {
+            /** @description Provider id (e.g. `groq`), as used in `provider.order`, `only` and `ignore`, and in the response's `provider`. */
+            provider: string;
+            /** @description Display name of the provider. */
+            provider_name: string;
+            /**
+             * Format: int32
+             * @description Context window of this endpoint, tokens.
+             */
+            context_length: number;
+            /**
+             * Format: int32
+             * @description Largest `max_tokens` this endpoint accepts, when below its context window.
+             */
+            max_completion_tokens?: number;
+            /** @description This endpoint's prices (what a request it serves is charged, or its reference rates for `pass/`). */
+            pricing: components["schemas"]["ModelPricing"];
+            /** @description This endpoint accepts image input. */
+            supports_images: boolean;
+            /** @description This endpoint supports tool calling. */
+            supports_tools: boolean;
+            /** @description This endpoint supports the `reasoning` parameter. */
+            supports_reasoning: boolean;
+            /**
+             * @description Circuit breaker state on this instance: `closed` (healthy, routed normally), `open` (failed repeatedly; skipped
+             *     until its cooldown ends), `half_open` (cooldown over; the next request is a trial that closes or reopens it).
+             */
+            status: components["schemas"]["EndpointStatus"];
+            /** @description false when the operator has not configured the provider's API key: the endpoint is never used. */
+            available: boolean;
+        };
+        /** @description A model and its endpoints with their health (`GET /models/{author}/{slug}/endpoints`). */
+        ModelEndpointList: {
+            /** @description The model and its endpoints. */
+            data: components["schemas"]["ModelEndpoints"];
+        };
+        /** @description A model with the health of each endpoint. */
+        ModelEndpoints: {
+            /** @description Model id. */
+            id: string;
+            /** @description Display name. */
+            name: string;
+            /**
+             * Format: int64
+             * @description When the model was added to the catalog, Unix seconds.
+             */
+            created: number;
+            /** @description Short description. */
+            description?: string;
+            /** @description Input and output modalities. */
+            architecture?: components["schemas"]["ModelArchitecture"];
+            /** @description Every endpoint, in catalog order, with its health on this gateway instance. */
+            endpoints: components["schemas"]["ModelEndpointHealth"][];
         };
         /** @description The model catalog. */
         ModelList: {
@@ -1819,6 +1984,59 @@ export interface components {
              */
             cache_write_tokens?: number;
         };
+        /**
+         * @description Which endpoints (provider + upstream model) may serve a request, and in what order. Routing rules:
+         *
+         *     - Candidates: the endpoints of `model`, then those of each `models` entry, in that order. Within one model the
+         *     default order is healthy endpoints first (circuit breaker closed, then half-open), then by price (prompt price,
+         *     then completion price), then catalog order: deterministic. Endpoints whose breaker is open are skipped.
+         *     - Endpoints that cannot serve the request are never tried: images sent to an endpoint without image input, tools
+         *     to one without tool calling, a prompt larger than its context window, a provider this gateway has no key for.
+         *     - A failed attempt moves on to the next candidate only for retryable failures: connection refused or reset,
+         *     timeout to the first byte, upstream 408, 429, 5xx or overloaded, a stream that fails before its first event.
+         *     Never on 400/401/403/404-type errors, which another endpoint would repeat: those answer at once. At most
+         *     `MODELGATE_ROUTE_MAX_ATTEMPTS` attempts within `MODELGATE_ROUTE_BUDGET_MS`; a short `Retry-After` is waited for
+         *     before the same provider is tried again, a long one skips that provider's remaining candidates.
+         *     - Streams fail over only before the first byte reaches the client (the response is held until the upstream's
+         *     first event); after that, a failure ends the stream with an error chunk, as without routing.
+         *     - When no endpoint is left the answer is a 4xx saying why (`metadata.reason`: `provider_excluded`,
+         *     `max_price_exceeded`, `parameters_not_supported`, `image_input_not_supported`, `tools_not_supported`,
+         *     `context_length_exceeded`, or `no_endpoint_available` with one reason per endpoint in `metadata.endpoints`);
+         *     503 when the only obstacles are unconfigured providers or open circuit breakers.
+         *
+         *     Fields OpenRouter defines that this gateway does not act on (`data_collection`, `quantizations`, `zdr`, …) are
+         *     accepted and ignored.
+         */
+        ProviderPreferences: {
+            /** @description Provider ids to try first, in this order (e.g. `["groq", "openrouter"]`); other endpoints follow unless `allow_fallbacks` is false. */
+            order?: string[];
+            /** @description Only these provider ids may serve the request. */
+            only?: string[];
+            /** @description These provider ids never serve the request. */
+            ignore?: string[];
+            /**
+             * @description Default true. false: only the providers named in `order` are tried (without `order`: only the first endpoint in
+             *     the default order). Fallback `models` are still tried.
+             * @default true
+             */
+            allow_fallbacks?: boolean;
+            /**
+             * @description Orders endpoints by `price` (prompt then completion price, ascending), `latency` (lowest observed time to the
+             *     upstream's first byte on this instance first; unmeasured endpoints after, in price order) or `throughput`
+             *     (highest observed completion tokens per second first; unmeasured after). Healthy endpoints still come first.
+             */
+            sort?: components["schemas"]["ProviderSort"];
+            /**
+             * @description true: only endpoints that support every parameter sent (tools, image input, `reasoning`, `response_format`,
+             *     sampling fields an endpoint lists as unsupported). false (default): unsupported optional parameters are dropped.
+             * @default false
+             */
+            require_parameters?: boolean;
+            /** @description Endpoints whose prices exceed these are not used. */
+            max_price?: components["schemas"]["MaxPrice"];
+        };
+        /** @description How `provider.sort` orders endpoints. */
+        ProviderSort: string | ("price" | "latency" | "throughput");
         /** @description Rate limits of a key. Exceeding them yields 429. */
         RateLimit: {
             /**
@@ -2428,6 +2646,10 @@ export interface components {
             previous_response_id?: string | null;
             /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
             conversation?: unknown;
+            /** @description Extension (OpenRouter's): fallback models, with the same rules as `models` of `/chat/completions`. */
+            models?: string[];
+            /** @description Extension (OpenRouter's): provider routing preferences, as in `/chat/completions` (see `ProviderPreferences`). */
+            provider?: components["schemas"]["ProviderPreferences"];
         };
         /** @description Lifecycle state of a response. Open: new values may appear. */
         ResponseStatus: string | ("completed" | "incomplete" | "failed" | "in_progress");
@@ -2875,12 +3097,14 @@ export type Credits = components['schemas']['Credits'];
 export type CreditsData = components['schemas']['CreditsData'];
 export type DeletedApiKey = components['schemas']['DeletedApiKey'];
 export type DeveloperMessage = components['schemas']['DeveloperMessage'];
+export type EndpointStatus = components['schemas']['EndpointStatus'];
 export type ErrorObject = components['schemas']['ErrorObject'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
 export type FinishReason = components['schemas']['FinishReason'];
 export type FunctionCall = components['schemas']['FunctionCall'];
 export type FunctionDefinition = components['schemas']['FunctionDefinition'];
 export type Generation = components['schemas']['Generation'];
+export type GenerationAttempt = components['schemas']['GenerationAttempt'];
 export type GenerationData = components['schemas']['GenerationData'];
 export type GenerationStatus = components['schemas']['GenerationStatus'];
 export type GrantPassRequest = components['schemas']['GrantPassRequest'];
@@ -2893,8 +3117,13 @@ export type KeyInfoData = components['schemas']['KeyInfoData'];
 export type LedgerEntry = components['schemas']['LedgerEntry'];
 export type LedgerPage = components['schemas']['LedgerPage'];
 export type LongPromptPricing = components['schemas']['LongPromptPricing'];
+export type MaxPrice = components['schemas']['MaxPrice'];
 export type Model = components['schemas']['Model'];
 export type ModelArchitecture = components['schemas']['ModelArchitecture'];
+export type ModelEndpoint = components['schemas']['ModelEndpoint'];
+export type ModelEndpointHealth = components['schemas']['ModelEndpointHealth'];
+export type ModelEndpointList = components['schemas']['ModelEndpointList'];
+export type ModelEndpoints = components['schemas']['ModelEndpoints'];
 export type ModelList = components['schemas']['ModelList'];
 export type ModelPricing = components['schemas']['ModelPricing'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
@@ -2904,6 +3133,8 @@ export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
+export type ProviderPreferences = components['schemas']['ProviderPreferences'];
+export type ProviderSort = components['schemas']['ProviderSort'];
 export type RateLimit = components['schemas']['RateLimit'];
 export type Readiness = components['schemas']['Readiness'];
 export type ReasoningConfig = components['schemas']['ReasoningConfig'];
@@ -4942,6 +5173,77 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listModelEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description First segment of the model id (e.g. `meta-llama`, `pass`). */
+                author: string;
+                /** @description The rest of the model id. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: a model's endpoints with their health. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelEndpointList"];
+                };
+            };
+            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;

@@ -33,6 +33,10 @@ export interface Config {
   credentialCacheTtlMs: number;
   /** Subscription (pass/) quota windows, nano-dollars of reference-rate usage (src/pass/plan.ts explains the defaults). */
   passQuota: PassQuotaConfig;
+  /** Routing: attempts per request and their total time budget (ms). */
+  route: { maxAttempts: number; budgetMs: number };
+  /** Circuit breaker: consecutive failures that open an endpoint, and how long it stays open (ms). */
+  breaker: { failureThreshold: number; cooldownMs: number };
   /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (README "Running several instances"). */
   redisUrl?: string;
   /** Key prefix of everything the gateway stores in Redis (several deployments may share one server). */
@@ -132,6 +136,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fiveHourNanos: usd(env, 'MODELGATE_PASS_QUOTA_5H', DEFAULT_PASS_QUOTA_USD.fiveHour),
       weeklyNanos: usd(env, 'MODELGATE_PASS_QUOTA_WEEKLY', DEFAULT_PASS_QUOTA_USD.weekly),
       monthlyNanos: usd(env, 'MODELGATE_PASS_QUOTA_MONTHLY', DEFAULT_PASS_QUOTA_USD.monthly),
+    },
+    route: {
+      maxAttempts: integer(env, 'MODELGATE_ROUTE_MAX_ATTEMPTS', 3, 1, 20),
+      budgetMs: integer(env, 'MODELGATE_ROUTE_BUDGET_MS', 60_000, 100, 3_600_000),
+    },
+    breaker: {
+      failureThreshold: integer(env, 'MODELGATE_BREAKER_FAILURES', 5, 1, 1000),
+      cooldownMs: integer(env, 'MODELGATE_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
     },
     redisUrl,
     redisPrefix: env.MODELGATE_REDIS_PREFIX?.trim() || 'modelgate:',

@@ -12,6 +12,8 @@ import type { RateLimiter } from './limits/rate-limiter.js';
 import type { FreeRequestAllowance } from './limits/free-requests.js';
 import type { SettlementQueue } from './billing/settlement-queue.js';
 import type { CreditLeases } from './billing/credit-leases.js';
+import type { CircuitBreaker } from './routing/circuit-breaker.js';
+import type { EndpointStats } from './routing/endpoint-stats.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import type { GatewayMetrics } from './observability/metrics.js';
 
@@ -32,6 +34,10 @@ export interface Deps {
   settlements: SettlementQueue;
   leases: CreditLeases;
   now: () => Date;
+  /** Per-endpoint circuit breaker (routing skips endpoints it holds open). */
+  breaker: CircuitBreaker;
+  /** Observed latency and throughput per endpoint (provider.sort). */
+  endpointStats: EndpointStats;
   /** Whether a graceful stop has begun (readiness turns 503). */
   lifecycle: Lifecycle;
   /** Prometheus metrics, when MODELGATE_METRICS_TOKEN makes them readable. */

@@ -4,6 +4,7 @@
 import type { ProviderConfig } from '../providers/adapter.js';
 import { parseModelId } from './model-id.js';
 import { isZeroPricing, readModelPricing } from './read-pricing.js';
+import { attachEndpoints, readParameterList } from './parse-endpoints.js';
 import {
   fail,
   readBoolean,
@@ -23,7 +24,7 @@ const PROVIDER_KEYS = ['name', 'kind', 'base_url', 'native_base_url', 'docs'];
 const MODEL_KEYS = [
   'id', 'upstream_model', 'upstream_provider', 'name', 'description', 'created', 'context_length',
   'max_output_tokens', 'supports_reasoning', 'supports_images', 'supports_tools', 'access_mode',
-  'pricing', 'reference', 'tiers', 'notes',
+  'pricing', 'reference', 'tiers', 'notes', 'endpoints', 'unsupported_parameters',
 ];
 const KINDS: readonly ProviderConfig['kind'][] = ['openai-compatible', 'anthropic', 'gemini'];
 const ACCESS_MODES: readonly AccessMode[] = ['credits', 'free', 'pass'];
@@ -93,7 +94,7 @@ function parseModel(raw: unknown, index: number, providers: Map<string, CatalogP
     fail(where, `access_mode "${String(declaredMode)}" contradicts the prices (they make it "${accessMode}")`);
   }
 
-  return {
+  const entry: CatalogEntry = {
     id,
     provider: parts.provider,
     upstreamProvider,
@@ -108,7 +109,10 @@ function parseModel(raw: unknown, index: number, providers: Map<string, CatalogP
     supportsTools: readBoolean(obj, 'supports_tools', where),
     accessMode,
     pricing,
+    unsupportedParameters: readParameterList(obj.unsupported_parameters, where),
   };
+  attachEndpoints(entry, obj.endpoints, providers, where);
+  return entry;
 }
 
 /** Validates and converts catalog JSON. `source` names the origin in error messages. */

@@ -53,6 +53,26 @@ export interface CatalogEntry {
   /** Credits/free models: list prices charged. Pass models: the published reference rates (the
    *  value of usage measured against the quota; not charged). */
   pricing: ModelPricing;
+  /** Request parameters this (primary) endpoint does not support; `provider.require_parameters` avoids it then. */
+  unsupportedParameters?: readonly string[];
+  /**
+   * Every endpoint that can serve the model, primary first (endpoints[0].entry is this entry). Optional so code
+   * that builds entries by hand keeps working; the parser always fills it.
+   */
+  endpoints?: readonly CatalogEndpoint[];
+  /** The circuit-breaker key of the endpoint this entry describes (set with `endpoints`). */
+  endpointKey?: string;
+}
+
+/**
+ * One way to serve a model: a provider and its upstream model name. `entry` is the model as this endpoint serves
+ * it (upstream provider and model, prices, context, capabilities), so pricing and records need no routing logic.
+ */
+export interface CatalogEndpoint {
+  /** "<model id>@<provider>": the endpoint's circuit-breaker key. */
+  key: string;
+  provider: string;
+  entry: CatalogEntry;
 }
 
 /** Provider defaults from the catalog; credentials never live here. */

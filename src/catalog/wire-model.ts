@@ -3,7 +3,10 @@
 // list read ours unchanged. Tiered models show their base (shortest-prompt) prices, as OpenRouter does.
 import type { Model } from '../core/chat-types.js';
 import { formatScaledDecimal } from '../billing/money.js';
-import type { CatalogEntry } from './types.js';
+import type { CatalogEntry, CatalogEndpoint } from './types.js';
+
+export type ModelEndpoint = Schemas['ModelEndpoint'];
+type Schemas = import('../../generated/openapi-types.js').components['schemas'];
 
 // Stored prices are nano-dollars per 1M tokens: USD per token = value × 1e-9 × 1e-6.
 const PER_TOKEN_USD_SCALE = 15;
@@ -12,20 +15,40 @@ export function usdPerTokenString(nanosPerMillion: bigint): string {
   return formatScaledDecimal(nanosPerMillion, PER_TOKEN_USD_SCALE);
 }
 
-export function toWireModel(entry: CatalogEntry): Model {
+function wirePricing(entry: CatalogEntry): Model['pricing'] {
   const base = entry.pricing.base;
+  return {
+    prompt: usdPerTokenString(base.input),
+    completion: usdPerTokenString(base.output),
+    input_cache_read: usdPerTokenString(base.cachedRead),
+    input_cache_write: usdPerTokenString(base.cachedWrite),
+  };
+}
+
+/** One endpoint of a model: its provider, prices, context and capabilities. */
+export function toWireEndpoint(endpoint: CatalogEndpoint, providerName: string): ModelEndpoint {
+  const { entry } = endpoint;
+  const wire: ModelEndpoint = {
+    provider: endpoint.provider,
+    provider_name: providerName,
+    context_length: entry.contextLength,
+    pricing: wirePricing(entry),
+    supports_images: entry.supportsImages,
+    supports_tools: entry.supportsTools,
+    supports_reasoning: entry.supportsReasoning,
+  };
+  if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens < entry.contextLength) wire.max_completion_tokens = entry.maxOutputTokens;
+  return wire;
+}
+
+export function toWireModel(entry: CatalogEntry, providerName: (id: string) => string = (id) => id): Model {
   const model: Model = {
     id: entry.id,
     name: entry.name,
     created: entry.created,
     context_length: entry.contextLength,
     // The effective prices the gateway charges (cache fallbacks applied; see read-pricing.ts).
-    pricing: {
-      prompt: usdPerTokenString(base.input),
-      completion: usdPerTokenString(base.output),
-      input_cache_read: usdPerTokenString(base.cachedRead),
-      input_cache_write: usdPerTokenString(base.cachedWrite),
-    },
+    pricing: wirePricing(entry),
     supportsReasoning: entry.supportsReasoning,
     supportsImages: entry.supportsImages,
     supports_tools: entry.supportsTools,
@@ -40,5 +63,6 @@ export function toWireModel(entry: CatalogEntry): Model {
   if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens < entry.contextLength) {
     model.max_completion_tokens = entry.maxOutputTokens;
   }
+  if (entry.endpoints) model.endpoints = entry.endpoints.map((e) => toWireEndpoint(e, providerName(e.provider)));
   return model;
 }

@@ -22,8 +22,10 @@ export interface GenerationTotals {
 export interface GenerationIdentity {
   /** Gateway generation id (`gen-…`), also the `x-generation-id` header. */
   id: string;
-  /** Gateway id of the model that served. */
+  /** Gateway id of the model that served (a `models` fallback when the requested model's endpoints failed). */
   model: string;
+  /** Id of the provider whose endpoint served (`x-modelgate-provider`). */
+  provider: string;
   /** Unix seconds. */
   created: number;
 }

@@ -38,6 +38,7 @@ export function getGeneration(deps: Deps): Handler {
         http_referer: row.app_referer,
         task_id: row.task_id,
         api_format: row.api_format,
+        attempts: row.attempts ?? null,
       },
     };
   };

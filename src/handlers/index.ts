@@ -12,6 +12,7 @@ import { createResponse } from './create-response.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
 import { getPassUsage } from './get-pass-usage.js';
+import { listModelEndpoints } from './list-model-endpoints.js';
 import { getHealth } from './get-health.js';
 import { getReadiness } from './get-readiness.js';
 import { adminCreateUser } from './admin-create-user.js';
@@ -41,6 +42,7 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     getCurrentKey: getCurrentKey(deps),
     getGeneration: getGeneration(deps),
     getPassUsage: getPassUsage(deps),
+    listModelEndpoints: listModelEndpoints(deps),
     getHealth: getHealth(deps),
     getReadiness: getReadiness(deps),
     adminCreateUser: adminCreateUser(deps),

@@ -9,8 +9,7 @@ import { principalOf } from './authenticate.js';
 import { abortOnDisconnect } from './abort-on-disconnect.js';
 import { trackingHeaders } from './tracking-headers.js';
 import { writeEventStream } from './write-event-stream.js';
-import { resolveTarget } from '../pipeline/resolve-target.js';
-import { checkRequest } from '../pipeline/check-request.js';
+import { planRoute } from '../routing/plan-route.js';
 import { admitRequest } from '../billing/accounting.js';
 import { admitRate } from '../limits/admit-rate.js';
 import { GenerationRun } from '../pipeline/generation-run.js';
@@ -29,23 +28,28 @@ export interface FrontDoorRequest {
 export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorRequest): Promise<void> {
   const { request, stream } = door;
   const principal = principalOf(ctx); //                                          1 authenticate
-  const target = resolveTarget(deps.catalog, deps.providers, deps.adapters, request.model); // 2 resolve model
-  const checked = checkRequest(request, target.entry); //                          3 check request
+  // 2 resolve model → candidate endpoints (routing), 3 check request (per endpoint when routed)
+  const { targets, checked, reservationEntry } = planRoute(deps, request);
+  const target = targets[0];
   await admitRate(deps, ctx, principal, target.entry, checked.estimatedPromptTokens); //   4 admit: rate limits,
-  const admission = await admitRequest(deps, principal, target.entry, checked.estimatedPromptTokens, //   then credits or quota
+  // then credits or quota, covering the most expensive candidate (the charge is the serving endpoint's price)
+  const admission = await admitRequest(deps, principal, reservationEntry, checked.estimatedPromptTokens,
     request.max_completion_tokens ?? request.max_tokens ?? undefined);
   const run = new GenerationRun(deps, {
-    principal, request, target, admission, stream, checked,
+    principal, request, target, targets, admission, stream, checked,
     client: abortOnDisconnect(ctx), tracking: trackingHeaders(ctx), apiFormat: door.apiFormat,
   });
   ctx.set('x-generation-id', run.identity.id);
   try {
-    const upstream = await run.callUpstream(); //                                  5 call upstream
+    // 5 call upstream, failing over between endpoints until one answers (streams: until its first event batch)
     if (stream) {
+      const { events, first } = await run.openStream();
+      servedBy(ctx, run);
       const renderer = door.createStreamRenderer(run.identity); //                 6+8 translate, respond (SSE)
-      await writeEventStream(ctx, run.events(upstream), renderer, deps.config.keepAliveSeconds * 1000);
+      await writeEventStream(ctx, events, renderer, deps.config.keepAliveSeconds * 1000, first);
     } else {
-      const { completion, totals } = await run.complete(upstream); //              6+8 translate, respond (JSON)
+      const { completion, totals } = await run.completeRouted(); //                6+8 translate, respond (JSON)
+      servedBy(ctx, run);
       ctx.body = door.renderJson(completion, totals, run.identity);
     }
   } catch (err) {
@@ -56,4 +60,10 @@ export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorR
     // queue is drained before shutdown closes the database.
     void run.settle();
   }
+}
+
+/** Which endpoint served, for clients and logs (the body and every chunk say it too). */
+function servedBy(ctx: Context, run: GenerationRun): void {
+  ctx.set('x-modelgate-provider', run.identity.provider);
+  ctx.set('x-modelgate-model', run.identity.model);
 }

@@ -10,6 +10,8 @@ export async function writeEventStream(
   stream: AsyncGenerator<StreamEvent[], StreamEnd | undefined>,
   renderer: StreamRenderer,
   keepAliveMs: number,
+  /** The stream's first step when the caller already read it (routing's failover window). */
+  first?: IteratorResult<StreamEvent[], StreamEnd | undefined>,
 ): Promise<void> {
   const writer = new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
   ctx.respond = false;
@@ -17,8 +19,8 @@ export async function writeEventStream(
   try {
     for (const frame of renderer.start()) await writer.frame(frame);
     let end: StreamEnd | undefined;
-    for (;;) {
-      const step = await stream.next();
+    for (let peeked = first; ; peeked = undefined) {
+      const step = peeked ?? (await stream.next());
       if (step.done) {
         end = step.value;
         break;

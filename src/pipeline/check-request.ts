@@ -9,19 +9,23 @@ export interface CheckedRequest {
   estimatedPromptTokens: number;
 }
 
-function hasImage(request: ChatCompletionRequest): boolean {
+export function hasImage(request: ChatCompletionRequest): boolean {
   return request.messages.some((message) => {
     const content = (message as { content?: unknown }).content;
     return Array.isArray(content) && content.some((part: { type?: string }) => part?.type === 'image_url');
   });
 }
 
-export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry): CheckedRequest {
+export function requireUserMessage(request: ChatCompletionRequest): void {
   if (!request.messages.some((message) => message.role === 'user')) {
     throw new GatewayError(400, 'Invalid request: messages must contain at least one user message', {
       field: 'messages',
     });
   }
+}
+
+export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry): CheckedRequest {
+  requireUserMessage(request);
   if (!model.supportsImages && hasImage(request)) {
     throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supportsImages`, {
       reason: 'image_input_not_supported',

@@ -68,6 +68,19 @@ export class GenerationMeter {
     this.finishReason = 'error';
   }
 
+  /** Forgets what a failed attempt left behind (routing tries another endpoint): it generated nothing billable. */
+  resetAttempt(): void {
+    this.firstTokenAt = undefined;
+    this.upstreamId = undefined;
+    this.usage = undefined;
+    this.finishReason = undefined;
+    this.outcome = 'success';
+    this.httpStatus = 200;
+    this.errorCode = undefined;
+    this.errorMessage = undefined;
+    this.generatedChars = 0;
+  }
+
   abort(): void {
     if (this.outcome === 'success') this.outcome = 'aborted';
     this.errorCode ??= 'client_disconnected';

@@ -1,5 +1,5 @@
 // GenerationMeter + request context → the generation row, written once at settlement.
-import type { ApiFormat, NewGeneration } from '../db/tables/generations.js';
+import type { ApiFormat, GenerationAttempt, NewGeneration } from '../db/tables/generations.js';
 import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/accounting.js';
 export type { ApiFormat };
@@ -22,6 +22,8 @@ export function generationRecord(input: {
   costNanos: bigint;
   tracking: TrackingHeaders;
   apiFormat: ApiFormat;
+  /** Every upstream attempt (the last one served or failed last); null when no upstream was called. */
+  attempts: GenerationAttempt[] | null;
 }): NewGeneration {
   const { meter, principal, target, admission, tracking } = input;
   const usage = meter.finalUsage();
@@ -55,5 +57,6 @@ export function generationRecord(input: {
     app_referer: tracking.appReferer,
     task_id: tracking.taskId,
     api_format: input.apiFormat,
+    attempts: input.attempts,
   };
 }

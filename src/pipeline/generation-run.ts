@@ -20,6 +20,16 @@ import { generationRecord, type ApiFormat, type TrackingHeaders } from './genera
 import type { Target } from './resolve-target.js';
 import { generationStream } from './generation-stream.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
+import type { GenerationAttempt } from '../db/tables/generations.js';
+import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
+
+/** A stream whose first batch was read (the failover window), ready for the writer. */
+export interface OpenedStream {
+  events: AsyncGenerator<StreamEvent[], StreamEnd | undefined>;
+  first: IteratorResult<StreamEvent[], StreamEnd | undefined>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The client's side of the exchange: aborted when it went away before the response finished. */
 export interface ClientConnection {
@@ -31,7 +41,10 @@ export interface ClientConnection {
 export interface GenerationRunInput {
   principal: Principal;
   request: ChatCompletionRequest;
+  /** The first candidate; the serving one once an attempt succeeded. */
   target: Target;
+  /** Every candidate endpoint in the order to try them (routing); [target] when omitted. */
+  targets?: readonly Target[];
   admission: Admission;
   stream: boolean;
   checked: CheckedRequest;
@@ -44,8 +57,10 @@ export interface GenerationRunInput {
 export class GenerationRun {
   readonly meter: GenerationMeter;
   readonly identity: GenerationIdentity;
-  private readonly adapterCtx: AdapterContext;
+  private adapterCtx: AdapterContext;
   private settled = false;
+  /** Every upstream attempt, kept in the generation record. */
+  private readonly attempts: GenerationAttempt[] = [];
   /** Tokens taken from the key's rate budget so far: the prompt estimate at admission, then generated text. */
   private tokensCounted: number;
 
@@ -56,23 +71,75 @@ export class GenerationRun {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
     this.tokensCounted = input.checked.estimatedPromptTokens;
     this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream };
-    this.identity = { id: this.meter.id, model: input.target.entry.id, created: Math.floor(Date.now() / 1000) };
+    this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
   }
 
-  callUpstream(): Promise<UpstreamResponse> {
-    const { target, request } = this.input;
+  /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, translated and metered. */
+  completeRouted(): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
+    return this.route(async (target, last) => this.complete(await this.callUpstream(target, last)));
+  }
+
+  /**
+   * Step 5+6 for streams: attempts endpoints until one streams its first event batch. Until then nothing has
+   * reached the client, so a failure (status, connection, a stream that breaks before its first event) fails over;
+   * after it, failures are the mid-stream error chunk.
+   */
+  openStream(): Promise<OpenedStream> {
+    return this.route(async (target, last) => {
+      const events = this.events(await this.callUpstream(target, last));
+      return { events, first: await events.next() };
+    });
+  }
+
+  private async route<T>(attempt: (target: Target, last: boolean) => Promise<T>): Promise<T> {
+    const { value, target } = await runAttempts({
+      targets: this.input.targets ?? [this.input.target],
+      breaker: this.deps.breaker,
+      limits: this.deps.config.route,
+      now: Date.now,
+      sleep,
+      signal: this.input.client.signal,
+      attempt,
+      onFailedAttempt: () => this.meter.resetAttempt(),
+      attempts: this.attempts,
+    });
+    // No further attempt needs the prompt (see callUpstream).
+    this.input.request.messages = [];
+    if (target !== this.input.target || target.provider.id !== this.identity.provider) {
+      this.input.target = target;
+      this.identity.model = target.entry.id;
+      this.identity.provider = target.provider.id;
+    }
+    return value;
+  }
+
+  /** One attempt: send the request to this endpoint (status and headers). */
+  private callUpstream(target: Target, last: boolean): Promise<UpstreamResponse> {
+    const { request } = this.input;
+    this.input.target = target;
+    if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
+      this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream };
+    }
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
     const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal);
-    // From here the prompt lives on only in the bytes sent upstream. Nothing after this step reads the messages,
-    // while the parsed request stays referenced (Koa state, openapi-backend's context, this run) until the
-    // response ends: a long prompt would stay alive, and be copied from young to old generation by the GC, for
-    // the whole generation, minutes for a long stream. (64 concurrent 64 KB prompts: ~80 MB less peak RSS.)
-    request.messages = [];
+    // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
+    // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
+    // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
+    // generation by the GC, for the whole generation, minutes for a long stream. (64 concurrent 64 KB prompts:
+    // ~80 MB less peak RSS.)
+    if (last) request.messages = [];
+    if ((target.entry.endpoints?.length ?? 1) > 1) {
+      // Observed only where there is a choice to make (provider.sort = latency).
+      const started = Date.now();
+      const key = endpointKeyOf(target);
+      void sending.then(() => this.deps.endpointStats.observeLatency(key, Date.now() - started), () => undefined);
+    }
     return sending;
   }
 
+
   /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
-  async complete(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
+  private async complete(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
     const { provider } = this.input.target;
     const body = await readUpstreamJson(upstream, provider.id);
     let result: AdapterCompletion;
@@ -117,6 +184,7 @@ export class GenerationRun {
     if (this.settled) return;
     this.settled = true;
     this.input.client.dispose();
+    this.observeThroughput();
     try {
       await this.deps.settlements.settle(this.input.admission, this.buildRecord());
     } catch (err) {
@@ -139,7 +207,17 @@ export class GenerationRun {
       costNanos: this.costNanos(),
       tracking: this.input.tracking,
       apiFormat: this.input.apiFormat,
+      attempts: this.attempts.length > 0 ? this.attempts : null,
     });
+  }
+
+  /** Completion tokens per second of a stream that succeeded, for provider.sort = throughput. */
+  private observeThroughput(): void {
+    const { target } = this.input;
+    if ((target.entry.endpoints?.length ?? 1) < 2 || this.meter.outcome !== 'success' || this.meter.usageIsEstimated) return;
+    const firstToken = this.meter.timeToFirstTokenMs();
+    const generatingMs = this.meter.latencyMs() - (firstToken ?? 0);
+    if (generatingMs > 0) this.deps.endpointStats.observeThroughput(endpointKeyOf(target), this.meter.finalUsage().completionTokens / (generatingMs / 1000));
   }
 
   /** Counts tokens against the key's per-minute budget (the prompt estimate was taken at admission). */

@@ -7,6 +7,7 @@ import { readSseBatches } from '../providers/sse/parse-sse.js';
 import type { StreamErrorCode, StreamEvent } from '../core/generation.js';
 import type { GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import type { GenerationMeter } from './generation-meter.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 export interface GenerationStreamOptions {
   upstream: UpstreamResponse;
@@ -24,13 +25,24 @@ export interface GenerationStreamOptions {
 
 type DeltaEvent = StreamEvent & { type: 'delta' };
 
+/** Gateway status for a stream that failed before its first event (nothing reached the client yet). */
+const START_FAILURE_STATUS: Record<StreamErrorCode, number> = {
+  rate_limit: 429,
+  server_error: 502,
+  context_length_exceeded: 400,
+  content_filter: 400,
+};
+
 /**
  * Yields the delta events to render, batch by batch; returns the end of the stream, or undefined when the client
  * went away (the consumer may also stop early with `return()`: the upstream is released either way).
+ * A stream that fails before its first batch throws a GatewayError instead: no byte has reached the client, so the
+ * failure is an ordinary error response (or, with routing, a failed attempt to fail over from).
  */
 export async function* generationStream(options: GenerationStreamOptions): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
   const { upstream, translator, meter, signal } = options;
   let failure: { code: StreamErrorCode; message: string } | undefined;
+  let yielded = false;
 
   // Meters every event and collects the ones to render; false once the stream must end (error, token rate).
   const take = (events: StreamEvent[], out: StreamEvent[]): boolean => {
@@ -60,15 +72,26 @@ export async function* generationStream(options: GenerationStreamOptions): Async
         open = take(translator.push(sse), out);
         if (!open) break;
       }
-      if (out.length > 0) yield out;
+      if (out.length > 0) {
+        yielded = true;
+        yield out;
+      }
       if (!open) break;
     }
     if (open) {
       const out: StreamEvent[] = [];
       take(translator.end(), out);
-      if (out.length > 0) yield out;
+      if (out.length > 0) {
+        yielded = true;
+        yield out;
+      }
     }
   } catch (err) {
+    if (!yielded && !signal.aborted) {
+      throw new GatewayError(502, `Upstream stream failed before its first event: ${(err as Error)?.message ?? 'connection error'}`, {
+        reason: 'upstream_stream_failed',
+      });
+    }
     if (!signal.aborted) {
       failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
       // Usage the upstream reported before it failed (translators hold it until the end) is what it bills.
@@ -79,6 +102,9 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     upstream.body.destroy();
   }
 
+  if (failure && !yielded && !signal.aborted) {
+    throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, { reason: 'upstream_stream_failed', stream_code: failure.code });
+  }
   if (failure) meter.fail(200, failure.code, failure.message);
   if (signal.aborted) {
     meter.abort();

@@ -7,6 +7,7 @@ import { providerEnvPrefix } from '../providers/registry.js';
 import { GatewayError } from '../core/gateway-error.js';
 
 export interface Target {
+  /** The model as the chosen endpoint serves it (its upstream provider and model, prices, context). */
   entry: CatalogEntry;
   provider: ProviderConfig;
   adapter: ProviderAdapter;
@@ -23,7 +24,15 @@ export function resolveTarget(
   if (!resolved.ok) {
     throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, { model: modelId, reason: resolved.reason });
   }
-  const { entry } = resolved;
+  return targetForEntry(resolved.entry, providers, adapters);
+}
+
+/** The target of a resolved entry's own (primary) endpoint; 503 when its provider is not configured here. */
+export function targetForEntry(
+  entry: CatalogEntry,
+  providers: ProviderRegistry,
+  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>,
+): Target {
   const provider = providers.getProvider(entry.upstreamProvider);
   if (!provider?.apiKey) {
     throw new GatewayError(503, `Provider ${entry.upstreamProvider} is not configured on this gateway (the operator has not set ${providerEnvPrefix(entry.upstreamProvider)}_API_KEY)`, {
@@ -39,10 +48,19 @@ export function resolveTarget(
       reason: 'provider_not_configured',
     });
   }
+  return targetFor(entry, provider, adapters);
+}
+
+/** The target for one endpoint (entry as that endpoint serves it) whose provider is configured. */
+export function targetFor(
+  entry: CatalogEntry,
+  provider: ProviderConfig,
+  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>,
+): Target {
   return {
     entry,
     provider,
-    adapter,
+    adapter: adapters[provider.kind]!,
     model: {
       id: entry.id,
       upstreamModel: entry.upstreamModel,

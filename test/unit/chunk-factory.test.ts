@@ -32,3 +32,17 @@ describe('ChunkFactory.deltaJson', () => {
     });
   });
 });
+
+describe('ChunkFactory with the serving provider', () => {
+  it('puts a top-level provider in every chunk, the fast delta path included', () => {
+    const chunks = new ChunkFactory('gen-1', 'alpha/chat', 1_795_317_228, 'gamma');
+    for (const delta of deltas) {
+      expect(chunks.deltaJson(delta)).toBe(JSON.stringify(chunks.delta(delta)));
+      expect(JSON.parse(chunks.deltaJson(delta)).provider).toBe('gamma');
+    }
+    expect(chunks.role().provider).toBe('gamma');
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } as never;
+    expect(chunks.finish('stop', usage).provider).toBe('gamma');
+    expect(chunks.error('server_error', 'x', usage).provider).toBe('gamma');
+  });
+});

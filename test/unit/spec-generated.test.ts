@@ -26,6 +26,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   getCredits: ['get', '/credits'],
   getGeneration: ['get', '/generation'],
   getPassUsage: ['get', '/pass/usage'],
+  listModelEndpoints: ['get', '/models/{author}/{slug}/endpoints'],
   getHealth: ['get', '/health'],
   getReadiness: ['get', '/ready'],
   adminCreateUser: ['post', '/admin/users'],

@@ -15,6 +15,7 @@ export function buildCompletion(result: AdapterCompletion, totals: GenerationTot
     object: 'chat.completion',
     created: identity.created,
     model: identity.model,
+    provider: identity.provider,
     choices: [{ index: 0, message, finish_reason: result.finishReason }],
     usage: toWireUsage(totals.usage, totals.costNanos, totals.accessMode),
   } as ChatCompletion;

@@ -11,7 +11,7 @@ export class ChatStreamRenderer implements StreamRenderer {
   private readonly chunks: ChunkFactory;
 
   constructor(identity: GenerationIdentity) {
-    this.chunks = new ChunkFactory(identity.id, identity.model, identity.created);
+    this.chunks = new ChunkFactory(identity.id, identity.model, identity.created, identity.provider);
   }
 
   start(): SseFrame[] {

@@ -13,6 +13,8 @@ export class ChunkFactory {
     private readonly id: string,
     private readonly model: string,
     private readonly created: number,
+    /** The serving provider id, a top-level `provider` in every chunk (OpenRouter does the same). */
+    private readonly provider?: string,
   ) {
     // Serialized with an empty delta, `{}`, the chunk ends in `{}` + DELTA_SUFFIX; what comes before is the prefix.
     const empty = JSON.stringify(this.chunk({}, null));
@@ -25,6 +27,7 @@ export class ChunkFactory {
       object: 'chat.completion.chunk',
       created: this.created,
       model: this.model,
+      ...(this.provider !== undefined ? { provider: this.provider } : {}),
       choices: [{ index: 0, delta, finish_reason: finishReason, ...(error ? { error } : {}) }],
       ...extra,
     } as ChatCompletionChunk;

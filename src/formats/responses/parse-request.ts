@@ -18,6 +18,9 @@ export function parseResponseRequest(body: ResponseRequest): ChatCompletionReque
   if (typeof body.temperature === 'number') request.temperature = body.temperature;
   if (typeof body.top_p === 'number') request.top_p = body.top_p;
   if (body.reasoning?.effort) request.reasoning = { effort: body.reasoning.effort };
+  // Routing fields mean the same on every door; the shared pipeline acts on them.
+  if (body.models !== undefined) request.models = body.models;
+  if (body.provider !== undefined) request.provider = body.provider;
   const format = body.text?.format;
   if (format) request.response_format = toResponseFormat(format);
   if (typeof body.user === 'string') request.user = body.user;

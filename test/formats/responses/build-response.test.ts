@@ -7,7 +7,7 @@ import type { GenerationTotals } from '../../../src/core/stream-renderer.js';
 import { loadJson } from '../../helpers/stream-replay.js';
 import { anthropicContext } from '../../providers/anthropic/anthropic-context.js';
 
-const identity = { id: 'gen-2', model: 'anthropic/claude-test', created: 1732200000 };
+const identity = { id: 'gen-2', model: 'anthropic/claude-test', created: 1732200000, provider: 'anthropic' };
 const totals: GenerationTotals = {
   usage: { promptTokens: 20, completionTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
   costNanos: 0n,

@@ -7,7 +7,7 @@ import { echoOf } from '../../../src/formats/responses/response-object.js';
 import { createStreamTranslator } from '../../../src/providers/anthropic/index.js';
 import { loadChunks, replay } from '../../helpers/stream-replay.js';
 
-const identity = { id: 'gen-1', model: 'anthropic/claude-test', created: 1732200000 };
+const identity = { id: 'gen-1', model: 'anthropic/claude-test', created: 1732200000, provider: 'anthropic' };
 const totals: GenerationTotals = {
   usage: { promptTokens: 100, completionTokens: 40, cachedTokens: 30, cacheWriteTokens: 10, reasoningTokens: 12 },
   costNanos: 1_500_000n,

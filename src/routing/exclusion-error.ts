@@ -1,0 +1,61 @@
+// The 4xx (or 503) that says why no endpoint can serve a request: one reason per endpoint, in metadata.endpoints.
+import type { CatalogEntry } from '../catalog/types.js';
+import type { ChatCompletionRequest } from '../core/chat-types.js';
+import { GatewayError } from '../core/gateway-error.js';
+import { checkRequest } from '../pipeline/check-request.js';
+import { resolveTarget } from '../pipeline/resolve-target.js';
+import type { RoutingDeps } from './plan-route.js';
+
+export type ExclusionReason =
+  | 'provider_excluded'
+  | 'provider_not_configured'
+  | 'image_input_not_supported'
+  | 'tools_not_supported'
+  | 'context_length_exceeded'
+  | 'max_price_exceeded'
+  | 'parameters_not_supported'
+  | 'endpoint_unavailable';
+
+export interface Exclusion {
+  model: string;
+  provider: string;
+  reason: ExclusionReason;
+  entry: CatalogEntry;
+}
+
+const DESCRIPTIONS: Record<ExclusionReason, string> = {
+  provider_excluded: 'excluded by provider.only, provider.ignore or provider.order with allow_fallbacks false',
+  provider_not_configured: 'provider not configured on this gateway',
+  image_input_not_supported: 'does not accept image input',
+  tools_not_supported: 'does not support tool calling',
+  context_length_exceeded: 'prompt exceeds its context window',
+  max_price_exceeded: 'priced above provider.max_price',
+  parameters_not_supported: 'does not support every parameter sent (provider.require_parameters)',
+  endpoint_unavailable: 'circuit breaker open after repeated failures',
+};
+
+/** Temporary or operator-side obstacles: the request itself is fine. */
+const UNAVAILABLE: readonly ExclusionReason[] = ['provider_not_configured', 'endpoint_unavailable'];
+/** Reasons checkRequest and resolveTarget already word for a single endpoint. */
+const SINGLE_MESSAGES: readonly ExclusionReason[] = ['provider_not_configured', 'image_input_not_supported', 'tools_not_supported', 'context_length_exceeded'];
+
+export function exclusionError(exclusions: Exclusion[], request: ChatCompletionRequest, deps: RoutingDeps): GatewayError {
+  const reasons = [...new Set(exclusions.map((e) => e.reason))];
+  if (exclusions.length === 1 && SINGLE_MESSAGES.includes(exclusions[0].reason)) {
+    // The same answer as without routing (resolveTarget / checkRequest throw it).
+    try {
+      if (exclusions[0].reason === 'provider_not_configured') resolveTarget(deps.catalog, deps.providers, deps.adapters, exclusions[0].model);
+      else checkRequest(request, exclusions[0].entry);
+    } catch (err) {
+      if (err instanceof GatewayError) return err;
+      throw err;
+    }
+  }
+  const status = reasons.every((r) => UNAVAILABLE.includes(r)) ? 503 : 400;
+  const reason = reasons.length === 1 ? reasons[0] : 'no_endpoint_available';
+  const list = exclusions.map((e) => `${e.model} via ${e.provider}: ${DESCRIPTIONS[e.reason]}`).join('; ');
+  return new GatewayError(status, `No endpoint can serve this request: ${list}`, {
+    reason,
+    endpoints: exclusions.map((e) => ({ model: e.model, provider: e.provider, reason: e.reason })),
+  });
+}

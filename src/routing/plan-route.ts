@@ -1,0 +1,194 @@
+// Step 2 with routing: the request's model (and `models` fallbacks) → the endpoints that may serve it, in the order
+// to try them, filtered by the `provider` preferences and by what each endpoint can do. The common request (one
+// endpoint, no routing fields) takes the single-target path: no extra allocation beyond the one-element list.
+import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogEndpoint, CatalogEntry } from '../catalog/types.js';
+import type { ProviderAdapter, ProviderConfig } from '../providers/adapter.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { ChatCompletionRequest } from '../core/chat-types.js';
+import { GatewayError } from '../core/gateway-error.js';
+import { usdToNanos } from '../billing/money.js';
+import { maxCostNanos } from '../billing/pricing.js';
+import { reservationOutputTokens } from '../billing/accounting.js';
+import { targetFor, targetForEntry, type Target } from '../pipeline/resolve-target.js';
+import { checkRequest, hasImage, requireUserMessage, type CheckedRequest } from '../pipeline/check-request.js';
+import { estimatePromptTokens } from '../pipeline/estimate-tokens.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import type { EndpointStats } from './endpoint-stats.js';
+import { exclusionError, type Exclusion, type ExclusionReason } from './exclusion-error.js';
+
+export interface RoutingDeps {
+  catalog: Catalog;
+  providers: ProviderRegistry;
+  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>;
+  breaker: CircuitBreaker;
+  endpointStats: EndpointStats;
+}
+
+export interface RoutePlan {
+  /** Candidates in the order to try them; never empty. */
+  targets: Target[];
+  checked: CheckedRequest;
+  /** The candidate whose worst case costs most: what admission reserves (credits) or holds (pass quota). */
+  reservationEntry: CatalogEntry;
+}
+
+type Preferences = NonNullable<ChatCompletionRequest['provider']>;
+
+/** Sampling and format parameters an endpoint can list as unsupported (`unsupported_parameters` in the catalog). */
+const OPTIONAL_PARAMETERS = [
+  'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty',
+  'frequency_penalty', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning',
+] as const;
+
+export function planRoute(deps: RoutingDeps, request: ChatCompletionRequest): RoutePlan {
+  if (request.models === undefined && request.provider === undefined) {
+    const resolved = deps.catalog.resolve(request.model);
+    if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
+      const target = targetForEntry(resolved.entry, deps.providers, deps.adapters);
+      return { targets: [target], checked: checkRequest(request, target.entry), reservationEntry: target.entry };
+    }
+  }
+  return planRoutedRequest(deps, request);
+}
+
+function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): RoutePlan {
+  const models = resolveModels(deps.catalog, request);
+  requireUserMessage(request);
+  const estimatedPromptTokens = estimatePromptTokens(request);
+  const prefs: Preferences = request.provider ?? {};
+  const needs = {
+    images: hasImage(request),
+    tools: (request.tools?.length ?? 0) > 0,
+    sent: OPTIONAL_PARAMETERS.filter((name) => request[name] !== undefined && request[name] !== null),
+    tokens: estimatedPromptTokens,
+  };
+  const maxPrompt = prefs.max_price?.prompt === undefined ? undefined : usdToNanos(prefs.max_price.prompt);
+  const maxCompletion = prefs.max_price?.completion === undefined ? undefined : usdToNanos(prefs.max_price.completion);
+
+  const exclusions: Exclusion[] = [];
+  const targets: Target[] = [];
+  for (const model of models) {
+    const kept: CatalogEndpoint[] = [];
+    for (const endpoint of model.endpoints ?? [{ key: `${model.id}@${model.upstreamProvider}`, provider: model.upstreamProvider, entry: model }]) {
+      const reason = exclusionOf(deps, endpoint, prefs, needs, maxPrompt, maxCompletion);
+      if (reason) exclusions.push({ model: model.id, provider: endpoint.provider, reason, entry: endpoint.entry });
+      else kept.push(endpoint);
+    }
+    const ordered = orderEndpoints(deps, kept, prefs);
+    const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
+    for (const endpoint of chosen) targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
+  }
+  if (targets.length === 0) throw exclusionError(exclusions, request, deps);
+
+  let reservationEntry = targets[0].entry;
+  if (targets.length > 1) {
+    const requested = request.max_completion_tokens ?? request.max_tokens ?? undefined;
+    const worst = (entry: CatalogEntry) => maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens));
+    let most = worst(reservationEntry);
+    for (const target of targets) {
+      const cost = worst(target.entry);
+      if (cost > most) {
+        most = cost;
+        reservationEntry = target.entry;
+      }
+    }
+  }
+  return { targets, checked: { estimatedPromptTokens }, reservationEntry };
+}
+
+function resolveModels(catalog: Catalog, request: ChatCompletionRequest): CatalogEntry[] {
+  const ids = [request.model];
+  for (const id of request.models ?? []) if (!ids.includes(id)) ids.push(id);
+  const entries = ids.map((id, i) => {
+    const resolved = catalog.resolve(id);
+    if (!resolved.ok) {
+      throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, {
+        model: id, reason: resolved.reason, ...(i > 0 ? { field: 'models' } : {}),
+      });
+    }
+    return resolved.entry;
+  });
+  // One admission per request: its access mode (pass quota or credits) must hold for whichever model serves.
+  const pass = entries[0].accessMode === 'pass';
+  const mixed = entries.find((e) => (e.accessMode === 'pass') !== pass);
+  if (mixed) {
+    throw new GatewayError(400, `models cannot mix pass/ subscription models and pay-as-you-go models (${entries[0].id} and ${mixed.id})`, {
+      reason: 'models_mixed_access', field: 'models',
+    });
+  }
+  return entries;
+}
+
+interface Needs {
+  images: boolean;
+  tools: boolean;
+  sent: readonly string[];
+  tokens: number;
+}
+
+function exclusionOf(
+  deps: RoutingDeps,
+  endpoint: CatalogEndpoint,
+  prefs: Preferences,
+  needs: Needs,
+  maxPrompt: bigint | undefined,
+  maxCompletion: bigint | undefined,
+): ExclusionReason | undefined {
+  const { provider, entry } = endpoint;
+  if (prefs.only && !prefs.only.includes(provider)) return 'provider_excluded';
+  if (prefs.ignore?.includes(provider)) return 'provider_excluded';
+  if (prefs.allow_fallbacks === false && prefs.order?.length && !prefs.order.includes(provider)) return 'provider_excluded';
+  const config = deps.providers.getProvider(provider);
+  if (!config?.apiKey || !deps.adapters[config.kind]) return 'provider_not_configured';
+  if (needs.images && !entry.supportsImages) return 'image_input_not_supported';
+  if (needs.tools && !entry.supportsTools) return 'tools_not_supported';
+  if (needs.tokens > entry.contextLength) return 'context_length_exceeded';
+  if (maxPrompt !== undefined && entry.pricing.base.input > maxPrompt) return 'max_price_exceeded';
+  if (maxCompletion !== undefined && entry.pricing.base.output > maxCompletion) return 'max_price_exceeded';
+  if (prefs.require_parameters === true) {
+    if (needs.sent.includes('reasoning') && !entry.supportsReasoning) return 'parameters_not_supported';
+    if (entry.unsupportedParameters?.some((name) => needs.sent.includes(name))) return 'parameters_not_supported';
+  }
+  if (deps.breaker.state(endpoint.key) === 'open') return 'endpoint_unavailable';
+  return undefined;
+}
+
+/** `order` first (in its order), then healthy before half-open, then the `sort` metric (default price), then catalog order. */
+function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: Preferences): CatalogEndpoint[] {
+  if (endpoints.length < 2) return endpoints;
+  const order = prefs.order ?? [];
+  const rank = (e: CatalogEndpoint) => {
+    const at = order.indexOf(e.provider);
+    return at < 0 ? order.length : at;
+  };
+  const sort = prefs.sort;
+  const metric = (e: CatalogEndpoint): number | undefined =>
+    sort === 'latency' ? deps.endpointStats.latencyMs(e.key)
+      : sort === 'throughput' ? negate(deps.endpointStats.tokensPerSecond(e.key))
+        : undefined;
+  const decorated = endpoints.map((endpoint, index) => ({
+    endpoint, index, rank: rank(endpoint), half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0, metric: metric(endpoint),
+  }));
+  decorated.sort((a, b) =>
+    a.rank - b.rank || a.half - b.half || compareMetric(a.metric, b.metric) || comparePrice(a.endpoint.entry, b.endpoint.entry) || a.index - b.index);
+  return decorated.map((d) => d.endpoint);
+}
+
+function negate(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : -value;
+}
+
+/** Measured before unmeasured; lower first. */
+function compareMetric(a: number | undefined, b: number | undefined): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  return a - b;
+}
+
+function comparePrice(a: CatalogEntry, b: CatalogEntry): number {
+  const pa = a.pricing.base;
+  const pb = b.pricing.base;
+  if (pa.input !== pb.input) return pa.input < pb.input ? -1 : 1;
+  if (pa.output !== pb.output) return pa.output < pb.output ? -1 : 1;
+  return 0;
+}
