@@ -12,6 +12,8 @@ import { getGeneration } from './get-generation.js';
 import { getPassUsage } from './get-pass-usage.js';
 import { getHealth } from './get-health.js';
 import { getReadiness } from './get-readiness.js';
+import { getActivity } from './get-activity.js';
+import { listGenerations } from './list-generations.js';
 
 export function buildHandlers(deps: Deps): Record<string, Handler> {
   return {
@@ -26,5 +28,7 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     getPassUsage: getPassUsage(deps),
     getHealth: getHealth(deps),
     getReadiness: getReadiness(deps),
+    getActivity: getActivity(deps),
+    listGenerations: listGenerations(deps),
   };
 }
