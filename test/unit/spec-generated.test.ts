@@ -26,6 +26,8 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   getPassUsage: ['get', '/pass/usage'],
   getHealth: ['get', '/health'],
   getReadiness: ['get', '/ready'],
+  getActivity: ['get', '/activity'],
+  listGenerations: ['get', '/generations'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
