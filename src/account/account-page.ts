@@ -45,6 +45,29 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
   <div id="account" hidden>
     <h2 id="account-title" tabindex="-1" class="hint">Your account <button type="button" id="reload">Reload</button></h2>
 
+    <section id="keys" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <form id="create-key-form" class="inline-form">
+        <div><label for="key-name">New key name</label><input id="key-name" name="name" maxlength="100" placeholder="e.g. CI"></div>
+        <button type="submit">Create key</button>
+      </form>
+      <div id="new-key" class="new-key" role="region" aria-labelledby="new-key-title" hidden>
+        <h3 id="new-key-title">New key "<span id="new-key-name"></span>"</h3>
+        <p><strong>Copy it now: it is shown only this once</strong> and cannot be shown again. Treat it like a password.</p>
+        <label for="new-key-value">Key value</label>
+        <input id="new-key-value" readonly spellcheck="false">
+        <button type="button" id="copy-key">Copy key</button>
+        <button type="button" id="dismiss-key">I stored it, hide it</button>
+      </div>
+      <p id="keys-empty" class="hint" hidden>No active keys.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="keys-title">
+        <table id="keys-table">
+          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" id="keys-col-usage">Usage</th><th scope="col" id="keys-col-limit">Limit</th><th scope="col" id="keys-col-remaining">Remaining</th><th scope="col" id="keys-col-state">State</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="keys-rows"></tbody>
+        </table>
+      </div>
+    </section>
+
     <section id="credits" aria-labelledby="credits-title">
       <h2 id="credits-title">Credits</h2>
       <dl class="totals">
@@ -54,7 +77,7 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       </dl>
       <h3 id="generations-title">Last 50 generations</h3>
       <p id="generations-empty" class="hint" hidden>No requests yet.</p>
-      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="generations-title">
+      <div class="table-wrap tall" tabindex="0" role="region" aria-labelledby="generations-title">
         <table id="generations-table">
           <thead><tr><th scope="col">Time</th><th scope="col">Model (open record)</th><th scope="col">Provider</th><th scope="col">Tokens in + out</th><th scope="col">Cost</th><th scope="col">Status</th></tr></thead>
           <tbody id="generation-rows"></tbody>
@@ -88,28 +111,6 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       <div id="pass-meters"></div>
     </section>
 
-    <section id="keys" aria-labelledby="keys-title">
-      <h2 id="keys-title">API keys</h2>
-      <form id="create-key-form" class="inline-form">
-        <div><label for="key-name">New key name</label><input id="key-name" name="name" maxlength="100" placeholder="e.g. CI"></div>
-        <button type="submit">Create key</button>
-      </form>
-      <div id="new-key" class="new-key" role="region" aria-labelledby="new-key-title" hidden>
-        <h3 id="new-key-title">New key "<span id="new-key-name"></span>"</h3>
-        <p><strong>Copy it now: it is shown only this once</strong> and cannot be shown again. Treat it like a password.</p>
-        <label for="new-key-value">Key value</label>
-        <input id="new-key-value" readonly spellcheck="false">
-        <button type="button" id="copy-key">Copy key</button>
-        <button type="button" id="dismiss-key">I stored it, hide it</button>
-      </div>
-      <p id="keys-empty" class="hint" hidden>No active keys.</p>
-      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="keys-title">
-        <table id="keys-table">
-          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" id="keys-col-usage">Usage</th><th scope="col" id="keys-col-limit">Limit</th><th scope="col" id="keys-col-remaining">Remaining</th><th scope="col" id="keys-col-state">State</th><th scope="col">Actions</th></tr></thead>
-          <tbody id="keys-rows"></tbody>
-        </table>
-      </div>
-    </section>
   </div>
 </main>
 </body>

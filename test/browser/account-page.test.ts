@@ -139,6 +139,8 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       expect(await page.locator('#new-key-value').inputValue()).toBe('');
 
       await page.screenshot({ path: join(OUT_DIR, 'account-1280.png'), fullPage: true });
+      // The README's picture (src/account/screenshot.png is a copy of it): the first screen only, to stay small.
+      await page.screenshot({ path: join(OUT_DIR, 'account-overview.png') });
       await page.setViewportSize({ width: 360, height: 780 });
       await page.screenshot({ path: join(OUT_DIR, 'account-360.png'), fullPage: true });
       // At 360 px nothing but the scrollable tables may be wider than the screen.
@@ -152,6 +154,33 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       await page.getByRole('button', { name: 'Yes, delete' }).click();
       await expect.poll(() => page.locator('#keys-rows').textContent()).not.toContain('browser-test');
       expect((await gw.fetch('/api/v1/key', { key: secret })).status).toBe(401);
+
+      // Per-key limits are hidden while the API's keys do not carry them ...
+      expect(await page.locator('#keys-col-limit').isHidden()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Disable test' }).count()).toBe(0);
+      // ... and offered once they do (the operator-API branch adds them): the page detects the fields.
+      const patches: unknown[] = [];
+      await page.route('**/api/v1/api-keys', async (route) => {
+        const real = await route.fetch();
+        const body = await real.json();
+        body.data = body.data.map((k: object) => ({ ...k, usage: 1.5, limit: 5, limit_remaining: 3.5, disabled: false }));
+        await route.fulfill({ response: real, json: body });
+      });
+      await page.route('**/api/v1/api-keys/*', async (route) => {
+        patches.push({ method: route.request().method(), body: route.request().postDataJSON() });
+        await route.fulfill({ status: 200, json: {} });
+      });
+      await page.getByRole('button', { name: 'Reload' }).click();
+      await expect.poll(() => page.locator('#keys-rows').textContent()).toContain('$3.50');
+      expect(await page.locator('#keys-col-limit').isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Disable test' }).click();
+      await expect.poll(() => patches.length).toBe(1);
+      await page.getByRole('button', { name: 'Edit limit of test' }).click();
+      await page.getByLabel('Limit for test in USD (empty: none)').fill('7');
+      await page.getByRole('button', { name: 'Save limit' }).click();
+      await expect.poll(() => patches.length).toBe(2);
+      expect(patches).toEqual([{ method: 'PATCH', body: { disabled: true } }, { method: 'PATCH', body: { limit: 7 } }]);
+      await page.unrouteAll();
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await expect.poll(() => page.getByLabel('Account token or API key').isVisible()).toBe(true);

@@ -28,7 +28,7 @@ function keyRow(key, features) {
     'tr',
     {},
     el('th', { scope: 'row' }, key.name),
-    el('td', {}, el('code', {}, `${key.prefix}…`)),
+    el('td', {}, el('code', {}, key.prefix)),
     el('td', {}, when(key.created_at)),
     el('td', {}, when(key.last_used_at)),
     features.usage ? el('td', { class: 'num' }, usd(key.usage)) : null,
@@ -42,13 +42,14 @@ function keyRow(key, features) {
 }
 
 function showKeyActions(cell, key, features) {
-  cell.replaceChildren(
+  const buttons = [
     features.disabling
       ? el('button', { type: 'button', onclick: () => updateKey(key, { disabled: !key.disabled }) }, `${key.disabled ? 'Enable' : 'Disable'} ${key.name}`)
       : null,
     features.limits ? el('button', { type: 'button', onclick: () => showLimitForm(cell, key, features) }, `Edit limit of ${key.name}`) : null,
     el('button', { type: 'button', class: 'danger', onclick: () => confirmDelete(cell, key, features) }, `Delete ${key.name}`),
-  );
+  ];
+  cell.replaceChildren(...buttons.filter(Boolean));
 }
 
 function confirmDelete(cell, key, features) {
