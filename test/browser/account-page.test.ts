@@ -140,6 +140,7 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
 
       await page.screenshot({ path: join(OUT_DIR, 'account-1280.png'), fullPage: true });
       // The README's picture (src/account/screenshot.png is a copy of it): the first screen only, to stay small.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(OUT_DIR, 'account-overview.png') });
       await page.setViewportSize({ width: 360, height: 780 });
       await page.screenshot({ path: join(OUT_DIR, 'account-360.png'), fullPage: true });
