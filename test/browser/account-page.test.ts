@@ -60,8 +60,8 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
     const now = new Date();
     await grantPass(gw.deps.db, user.userId, 1, now);
     await insertPassUsage(gw.deps.db, { user_id: user.userId, generation_id: null, reference_cost_nanos: 1_200_000_000n, status: 'settled', created_at: now });
-    // 24 records over 12 days, three models; the newest is an hour old.
-    const rows = Array.from({ length: 24 }, (_, i) => record(user.userId, new Date(now.getTime() - 3_600_000 - Math.floor(i / 2) * DAY), i));
+    // 24 records over 12 days (two a day, a minute apart), three models; the newest is an hour old.
+    const rows = Array.from({ length: 24 }, (_, i) => record(user.userId, new Date(now.getTime() - 3_600_000 - i * 60_000 - Math.floor(i / 2) * DAY), i));
     await settleGenerationBatch(gw.deps.db, rows.map((r) => ({ record: r, settle: 'none' as const })));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
   }, 90_000);
@@ -117,6 +117,11 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       await expect.poll(() => page.locator('#generation-rows tr').count()).toBe(24);
       await page.locator('#generation-rows button').first().click();
       await expect.poll(() => page.locator('#generation-detail').textContent()).toContain('latency');
+      // Keyboard: the record takes focus when it opens and gives it back to its row when it closes.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('generation-detail-title');
+      await page.getByRole('button', { name: 'Close record' }).press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(await page.locator('#generation-rows button').first().textContent());
+      await page.locator('#generation-rows button').first().click();
 
       // Chart: two SVGs with bars, a legend per model, the table alternative.
       await expect.poll(() => page.locator('#chart-cost rect[fill^="url("]').count()).toBeGreaterThan(10);
@@ -187,6 +192,8 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       await expect.poll(() => page.getByLabel('Account token or API key').isVisible()).toBe(true);
       expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
       expect(await page.locator('#account').isHidden()).toBe(true);
+      expect(await page.locator('#generation-rows tr').count()).toBe(0);
+      expect(await page.locator('#balance').textContent()).toBe('—');
       expect(await runAxe(page)).toEqual([]);
 
       expect(problems).toEqual([]);

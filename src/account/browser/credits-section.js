@@ -14,7 +14,7 @@ async function loadGenerations() {
     body.append(
       el('tr', {},
         el('td', {}, when(gen.created_at)),
-        el('th', { scope: 'row' }, el('button', { type: 'button', class: 'link', onclick: () => openGeneration(gen.id) }, gen.model)),
+        el('th', { scope: 'row' }, el('button', { type: 'button', class: 'link', onclick: (event) => openGeneration(gen.id, event.currentTarget) }, gen.model)),
         el('td', {}, gen.provider_name),
         el('td', { class: 'num' }, `${integer(gen.tokens_prompt)} + ${integer(gen.tokens_completion)}`),
         el('td', { class: 'num' }, usd(gen.total_cost)),
@@ -25,7 +25,7 @@ async function loadGenerations() {
   byId('generations-table').hidden = data.length === 0;
 }
 
-async function openGeneration(id) {
+async function openGeneration(id, opener) {
   await guarded(async () => {
     const record = (await api('GET', `/generation?id=${encodeURIComponent(id)}`)).data;
     const list = el('dl', { class: 'record' });
@@ -36,7 +36,11 @@ async function openGeneration(id) {
     panel.replaceChildren(
       el('h3', { id: 'generation-detail-title', tabindex: '-1' }, `Generation ${record.id}`),
       list,
-      el('button', { type: 'button', onclick: () => { panel.hidden = true; } }, 'Close record'),
+      el('button', { type: 'button', onclick: () => {
+        panel.hidden = true;
+        // Back to where the keyboard user was, not to the top of the page.
+        if (opener && opener.isConnected) opener.focus();
+      } }, 'Close record'),
     );
     panel.hidden = false;
     byId('generation-detail-title').focus();
