@@ -186,7 +186,8 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       await page.getByRole('button', { name: 'Save limit' }).click();
       await expect.poll(() => patches.length).toBe(2);
       expect(patches).toEqual([{ method: 'PATCH', body: { disabled: true } }, { method: 'PATCH', body: { limit: 7 } }]);
-      await page.unrouteAll();
+      // 'wait': the reload that follows each PATCH may still be inside the GET handler.
+      await page.unrouteAll({ behavior: 'wait' });
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await expect.poll(() => page.getByLabel('Account token or API key').isVisible()).toBe(true);
