@@ -4,6 +4,27 @@
  */
 
 export interface paths {
+    "/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage per day and model
+         * @description Extension (OpenRouter-like): the caller's usage grouped by UTC day and model over the last `days` days, today
+         *     included. Every credential of the account sees the whole account (keys have no scopes).
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/usage": {
         parameters: {
             query?: never;
@@ -309,6 +330,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent generations
+         * @description Extension: the caller's latest generation records, newest first (the same records as `GET /generation`).
+         *     Records are written when a request settles, so a completion that just ended may take a moment to appear.
+         */
+        get: operations["listGenerations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -474,6 +516,55 @@ export interface components {
          * @enum {string}
          */
         AccessMode: "credits" | "free" | "pass";
+        /** @description Usage of one model on one UTC day. */
+        ActivityItem: {
+            /** @description The UTC day, `YYYY-MM-DD`. */
+            date: string;
+            /** @description Model id as requested. */
+            model: string;
+            /**
+             * Format: int32
+             * @description Requests recorded (every outcome: success, error, aborted).
+             */
+            requests: number;
+            /**
+             * Format: int32
+             * @description Prompt tokens reported by the providers.
+             */
+            prompt_tokens: number;
+            /**
+             * Format: int32
+             * @description Completion tokens reported by the providers (reasoning included).
+             */
+            completion_tokens: number;
+            /**
+             * Format: double
+             * @description USD charged to credits (requests to `free` and `pass/` models cost 0 here).
+             */
+            usage: number;
+        };
+        /**
+         * @description The caller's usage per UTC day and model (OpenRouter's `GET /activity` shape, without its BYOK fields).
+         * @example {
+         *       "data": [
+         *         {
+         *           "date": "2025-11-21",
+         *           "model": "openai/gpt-4o-mini",
+         *           "requests": 12,
+         *           "prompt_tokens": 3400,
+         *           "completion_tokens": 910,
+         *           "usage": 0.0012
+         *         }
+         *       ]
+         *     }
+         */
+        ActivityList: {
+            /**
+             * @description One entry per UTC day and model that had at least one request in the window, oldest day first, then by
+             *     model id. Days without requests are absent (a chart fills them with zeros).
+             */
+            data: components["schemas"]["ActivityItem"][];
+        };
         /**
          * @description Body of `adminAdjustCredits`.
          * @example {
@@ -1432,6 +1523,11 @@ export interface components {
              *     written before routing existed or when no upstream was called.
              */
             attempts: components["schemas"]["GenerationAttempt"][] | null;
+        };
+        /** @description The caller's most recent generation records. */
+        GenerationList: {
+            /** @description Records of the caller's account, newest first, each shaped as in `GET /generation`. */
+            data: components["schemas"]["GenerationData"][];
         };
         /**
          * @description Outcome of a generation: `success`, `error` (failed; see `error_code`), `aborted` (the client disconnected).
@@ -3067,6 +3163,8 @@ export interface components {
     pathItems: never;
 }
 export type AccessMode = components['schemas']['AccessMode'];
+export type ActivityItem = components['schemas']['ActivityItem'];
+export type ActivityList = components['schemas']['ActivityList'];
 export type AdjustCreditsRequest = components['schemas']['AdjustCreditsRequest'];
 export type AdminApiKeyList = components['schemas']['AdminApiKeyList'];
 export type AdminPass = components['schemas']['AdminPass'];
@@ -3106,6 +3204,7 @@ export type FunctionDefinition = components['schemas']['FunctionDefinition'];
 export type Generation = components['schemas']['Generation'];
 export type GenerationAttempt = components['schemas']['GenerationAttempt'];
 export type GenerationData = components['schemas']['GenerationData'];
+export type GenerationList = components['schemas']['GenerationList'];
 export type GenerationStatus = components['schemas']['GenerationStatus'];
 export type GrantPassRequest = components['schemas']['GrantPassRequest'];
 export type Health = components['schemas']['Health'];
@@ -3195,6 +3294,78 @@ export type UsageReportRow = components['schemas']['UsageReportRow'];
 export type UserMessage = components['schemas']['UserMessage'];
 export type $defs = Record<string, never>;
 export interface operations {
+    getActivity: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days to cover, today included. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the caller's usage per day and model. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     adminUsageReport: {
         parameters: {
             query: {
@@ -5046,6 +5217,78 @@ export interface operations {
             };
         };
     };
+    listGenerations: {
+        parameters: {
+            query?: {
+                /** @description How many records to return at most. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the caller's latest generation records. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -5231,7 +5474,10 @@ export interface operations {
                     "application/json": components["schemas"]["ModelEndpointList"];
                 };
             };
-            /** @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential. Do not retry. */
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */

@@ -7,6 +7,7 @@ import { errorEnvelope } from './http/error-envelope.js';
 import { readJsonBody } from './http/read-json-body.js';
 import { createOpenApiRouter } from './http/openapi-router.js';
 import { docsRoutes } from './http/docs-routes.js';
+import { accountRoutes } from './http/account-routes.js';
 import { authenticator } from './http/authenticate.js';
 import { buildHandlers } from './handlers/index.js';
 
@@ -19,6 +20,7 @@ export async function createApp(deps: Deps): Promise<Koa> {
   app.use(errorEnvelope(deps.logger));
   app.use(readJsonBody(deps.config.bodyLimitBytes));
   app.use(docsRoutes());
+  app.use(accountRoutes());
   app.use(await createOpenApiRouter({ handlers: buildHandlers(deps), authenticate: authenticator(deps.db, deps.lastUsed, deps.credentials, deps.now) }));
   return app;
 }

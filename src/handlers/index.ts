@@ -28,6 +28,8 @@ import { adminListUserKeys } from './admin-list-user-keys.js';
 import { adminUpdateUserKey } from './admin-update-user-key.js';
 import { adminDeleteUserKey } from './admin-delete-user-key.js';
 import { adminUsageReport } from './admin-usage-report.js';
+import { getActivity } from './get-activity.js';
+import { listGenerations } from './list-generations.js';
 
 export function buildHandlers(deps: Deps): Record<string, Handler> {
   return {
@@ -58,5 +60,7 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     adminUpdateUserKey: adminUpdateUserKey(deps),
     adminDeleteUserKey: adminDeleteUserKey(deps),
     adminUsageReport: adminUsageReport(deps),
+    getActivity: getActivity(deps),
+    listGenerations: listGenerations(deps),
   };
 }

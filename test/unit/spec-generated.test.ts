@@ -42,6 +42,8 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   adminUpdateUserKey: ['patch', '/admin/users/{user_id}/keys/{key_id}'],
   adminDeleteUserKey: ['delete', '/admin/users/{user_id}/keys/{key_id}'],
   adminUsageReport: ['get', '/admin/usage'],
+  getActivity: ['get', '/activity'],
+  listGenerations: ['get', '/generations'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {

@@ -1,0 +1,119 @@
+// The account page's HTML shell. Everything dynamic is filled in by the script (with textContent); the shell holds
+// no inline script or style, so the page runs under a CSP without 'unsafe-inline'.
+
+export interface AccountPageOptions {
+  /** Fingerprinted URL of the script bundle. */
+  scriptUrl: string;
+  /** Fingerprinted URL of the stylesheet. */
+  styleUrl: string;
+}
+
+export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Modelgate account</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${styleUrl}">
+<script src="${scriptUrl}" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header>
+  <h1>Modelgate account</h1>
+  <nav aria-label="Gateway"><a href="/docs">API reference</a></nav>
+  <button type="button" id="sign-out" hidden>Sign out</button>
+</header>
+<main id="main">
+  <div id="status" role="status" aria-live="polite" class="hint"></div>
+  <div id="error" role="alert" hidden></div>
+  <noscript><p>This page needs JavaScript. The same data is available from the API: see <a href="/docs">/docs</a>.</p></noscript>
+
+  <section id="sign-in" aria-labelledby="sign-in-title">
+    <h2 id="sign-in-title">Sign in</h2>
+    <form id="sign-in-form">
+      <label for="credential">Account token or API key</label>
+      <input id="credential" name="credential" type="password" autocomplete="off" spellcheck="false" aria-describedby="credential-help" size="48">
+      <p id="credential-help" class="hint">Create a token with <code>modelgate tokens create --email you@example.com</code>. It is kept in this tab only (session storage) and removed when you sign out or close the tab.</p>
+      <button type="submit">Sign in</button>
+    </form>
+  </section>
+
+  <div id="account" hidden>
+    <h2 id="account-title" tabindex="-1" class="hint">Your account <button type="button" id="reload">Reload</button></h2>
+
+    <section id="keys" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <form id="create-key-form" class="inline-form">
+        <div><label for="key-name">New key name</label><input id="key-name" name="name" maxlength="100" placeholder="e.g. CI"></div>
+        <button type="submit">Create key</button>
+      </form>
+      <div id="new-key" class="new-key" role="region" aria-labelledby="new-key-title" hidden>
+        <h3 id="new-key-title">New key "<span id="new-key-name"></span>"</h3>
+        <p><strong>Copy it now: it is shown only this once</strong> and cannot be shown again. Treat it like a password.</p>
+        <label for="new-key-value">Key value</label>
+        <input id="new-key-value" readonly spellcheck="false">
+        <button type="button" id="copy-key">Copy key</button>
+        <button type="button" id="dismiss-key">I stored it, hide it</button>
+      </div>
+      <p id="keys-empty" class="hint" hidden>No active keys.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="keys-title">
+        <table id="keys-table">
+          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" id="keys-col-usage">Usage</th><th scope="col" id="keys-col-limit">Limit</th><th scope="col" id="keys-col-remaining">Remaining</th><th scope="col" id="keys-col-state">State</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="keys-rows"></tbody>
+        </table>
+      </div>
+    </section>
+
+    <section id="credits" aria-labelledby="credits-title">
+      <h2 id="credits-title">Credits</h2>
+      <dl class="totals">
+        <div><dt>Balance</dt><dd id="balance">—</dd></div>
+        <div><dt>Total granted</dt><dd id="total-credits">—</dd></div>
+        <div><dt>Total used</dt><dd id="total-used">—</dd></div>
+      </dl>
+      <h3 id="generations-title">Last 50 generations</h3>
+      <p id="generations-empty" class="hint" hidden>No requests yet.</p>
+      <div class="table-wrap tall" tabindex="0" role="region" aria-labelledby="generations-title">
+        <table id="generations-table">
+          <thead><tr><th scope="col">Time</th><th scope="col">Model (open record)</th><th scope="col">Provider</th><th scope="col">Tokens in + out</th><th scope="col">Cost</th><th scope="col">Status</th></tr></thead>
+          <tbody id="generation-rows"></tbody>
+        </table>
+      </div>
+      <div id="generation-detail" role="region" aria-labelledby="generation-detail-title" hidden></div>
+    </section>
+
+    <section id="usage" aria-labelledby="usage-title">
+      <h2 id="usage-title">Usage, last 30 days</h2>
+      <p id="usage-empty" class="hint" hidden>No usage in the last 30 days.</p>
+      <div id="usage-body">
+        <div id="usage-charts" class="charts"></div>
+        <h3 id="legend-title">Models</h3>
+        <ul id="usage-legend" class="legend" aria-labelledby="legend-title"></ul>
+        <details>
+          <summary>Usage as a table</summary>
+          <div class="table-wrap" tabindex="0" role="region" aria-label="Usage per day and model">
+            <table>
+              <thead><tr><th scope="col">Day (UTC)</th><th scope="col">Model</th><th scope="col">Requests</th><th scope="col">Tokens in + out</th><th scope="col">Cost</th></tr></thead>
+              <tbody id="usage-rows"></tbody>
+            </table>
+          </div>
+        </details>
+      </div>
+    </section>
+
+    <section id="pass" aria-labelledby="pass-title" hidden>
+      <h2 id="pass-title">Pass subscription</h2>
+      <p id="pass-period" class="hint"></p>
+      <div id="pass-meters"></div>
+    </section>
+
+  </div>
+</main>
+</body>
+</html>
+`;
+}
