@@ -9,6 +9,7 @@ import { createOpenApiRouter } from './http/openapi-router.js';
 import { docsRoutes } from './http/docs-routes.js';
 import { authenticator } from './http/authenticate.js';
 import { buildHandlers } from './handlers/index.js';
+import { MESSAGES_ERROR_SHAPE } from './formats/messages/error-body.js';
 
 export async function createApp(deps: Deps): Promise<Koa> {
   const app = new Koa();
@@ -16,7 +17,7 @@ export async function createApp(deps: Deps): Promise<Koa> {
   app.silent = true;
   app.use(requestId());
   app.use(accessLog(deps.logger));
-  app.use(errorEnvelope(deps.logger));
+  app.use(errorEnvelope(deps.logger, [MESSAGES_ERROR_SHAPE]));
   app.use(readJsonBody(deps.config.bodyLimitBytes));
   app.use(docsRoutes());
   app.use(await createOpenApiRouter({ handlers: buildHandlers(deps), authenticate: authenticator(deps.db, deps.lastUsed, deps.credentials) }));

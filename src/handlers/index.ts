@@ -10,6 +10,8 @@ import { createChatCompletion } from './create-chat-completion.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
 import { getPassUsage } from './get-pass-usage.js';
+import { createMessage } from './create-message.js';
+import { countMessageTokens } from './count-message-tokens.js';
 
 export function buildHandlers(deps: Deps): Record<string, Handler> {
   return {
@@ -22,5 +24,7 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     getCurrentKey: getCurrentKey(deps),
     getGeneration: getGeneration(deps),
     getPassUsage: getPassUsage(deps),
+    createMessage: createMessage(deps),
+    countMessageTokens: countMessageTokens(deps),
   };
 }

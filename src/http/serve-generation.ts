@@ -24,6 +24,8 @@ export interface FrontDoorRequest {
   stream: boolean;
   renderJson: CompletionRenderer;
   createStreamRenderer: (identity: GenerationIdentity) => StreamRenderer;
+  /** Protocol headers to forward to an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
+  clientHeaders?: Readonly<Record<string, string>>;
 }
 
 export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorRequest): Promise<void> {
@@ -37,6 +39,7 @@ export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorR
   const run = new GenerationRun(deps, {
     principal, request, target, admission, stream, checked,
     client: abortOnDisconnect(ctx), tracking: trackingHeaders(ctx), apiFormat: door.apiFormat,
+    clientHeaders: door.clientHeaders,
   });
   ctx.set('x-generation-id', run.identity.id);
   try {

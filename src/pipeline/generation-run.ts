@@ -39,6 +39,8 @@ export interface GenerationRunInput {
   tracking: TrackingHeaders;
   /** The front door the request came through, kept in its generation record. */
   apiFormat: ApiFormat;
+  /** Client protocol headers for an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
+  clientHeaders?: Readonly<Record<string, string>>;
 }
 
 export class GenerationRun {
@@ -55,7 +57,7 @@ export class GenerationRun {
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
     this.tokensCounted = input.checked.estimatedPromptTokens;
-    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream };
+    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.clientHeaders };
     this.identity = { id: this.meter.id, model: input.target.entry.id, created: Math.floor(Date.now() / 1000) };
   }
 

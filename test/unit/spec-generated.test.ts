@@ -24,6 +24,8 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   getCredits: ['get', '/credits'],
   getGeneration: ['get', '/generation'],
   getPassUsage: ['get', '/pass/usage'],
+  createMessage: ['post', '/messages'],
+  countMessageTokens: ['post', '/messages/count_tokens'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {

@@ -1,0 +1,32 @@
+// NormalizedUsage → Anthropic's usage object (input_tokens without cache reads and writes) and the internal finish
+// reason → stop_reason. Only the shape is Anthropic's: the counts are what the gateway bills.
+import type { FinishReason, NormalizedUsage } from '../../core/generation.js';
+import { usageBreakdown } from '../shared/usage-breakdown.js';
+import type { MessagesStopReason, MessagesUsage } from './wire-types.js';
+
+export function toMessagesUsage(usage: NormalizedUsage): MessagesUsage {
+  const counts = usageBreakdown(usage);
+  return {
+    input_tokens: counts.uncachedInputTokens,
+    output_tokens: counts.outputTokens,
+    cache_read_input_tokens: counts.cacheReadTokens,
+    cache_creation_input_tokens: counts.cacheWriteTokens,
+  };
+}
+
+/**
+ * `stop` is end_turn (the internal result does not say whether a stop sequence matched, so stop_sequence is
+ * null); a content filter is Anthropic's `refusal`.
+ */
+export function toStopReason(reason: FinishReason): NonNullable<MessagesStopReason> {
+  switch (reason) {
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+      return 'tool_use';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'end_turn';
+  }
+}
