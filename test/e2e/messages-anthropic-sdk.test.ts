@@ -17,6 +17,8 @@ let upstream: MockUpstream;
 let user: { userId: string; key: string };
 let client: Anthropic;
 
+type ApiError = InstanceType<typeof Anthropic.APIError>;
+
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/anthropic/${name}`, import.meta.url), 'utf8');
 
 beforeAll(async () => {
@@ -47,7 +49,7 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
         metadata: { user_id: 'end-user-7' },
         top_k: 5,
         stop_sequences: ['END'],
-      }, { headers: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'extended-cache-ttl-2025-04-11' } })
+      } as Anthropic.MessageCreateParamsNonStreaming, { headers: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'extended-cache-ttl-2025-04-11' } })
       .withResponse();
     const cacheUsage = loadJson('anthropic', 'cache-usage') as { usage: Record<string, number>; content: Array<{ text: string }> };
     expect(message).toMatchObject({ type: 'message', role: 'assistant', model: MODEL, stop_reason: 'end_turn', stop_sequence: null });
@@ -168,8 +170,8 @@ describe('errors in Anthropic\'s shape', () => {
     const bad = new Anthropic({ apiKey: 'mg-not-a-key', baseURL: `${gw.url}/api`, maxRetries: 0 });
     const err = await bad.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.AuthenticationError);
-    expect((err as Anthropic.APIError).error).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
-    expect((err as Anthropic.APIError).headers?.get('x-request-id')).toBeTruthy();
+    expect((err as ApiError).error).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    expect((err as ApiError).headers?.get('x-request-id')).toBeTruthy();
   });
 
   it('Authorization: Bearer works too (Claude Code\'s ANTHROPIC_AUTH_TOKEN), and so do account tokens', async () => {
@@ -185,22 +187,22 @@ describe('errors in Anthropic\'s shape', () => {
     const sdk = new Anthropic({ apiKey: poor.key, baseURL: `${gw.url}/api`, maxRetries: 0 });
     const err = await sdk.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.APIError);
-    expect((err as Anthropic.APIError).status).toBe(402);
-    expect((err as Anthropic.APIError).error).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
+    expect((err as ApiError).status).toBe(402);
+    expect((err as ApiError).error).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
   });
 
   it('404 not_found_error for an unknown model', async () => {
     const err = await client.messages.create({ model: 'claude-unknown-9', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.NotFoundError);
-    expect((err as Anthropic.APIError).error).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+    expect((err as ApiError).error).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
   });
 
   it('429 rate_limit_error with Retry-After when the upstream is rate limited', async () => {
     upstream.reply({ kind: 'json', status: 429, body: loadJson('anthropic', 'error-429'), headers: { 'retry-after': '7' } });
     const err = await client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.RateLimitError);
-    expect((err as Anthropic.APIError).error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
-    expect((err as Anthropic.APIError).headers?.get('retry-after')).toBe('7');
+    expect((err as ApiError).error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    expect((err as ApiError).headers?.get('retry-after')).toBe('7');
   });
 
   it('400 invalid_request_error from schema validation (max_tokens missing)', async () => {
