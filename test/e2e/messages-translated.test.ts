@@ -52,7 +52,7 @@ describe('openai/ models through /messages', () => {
     const message = await client.messages.create({
       model: 'openai/gpt-5.4-mini', max_tokens: 200, system: 'Be brief.', temperature: 0.3, stop_sequences: ['STOP'],
       metadata: { user_id: 'u-1' }, messages: [{ role: 'user', content: 'Hi' }],
-    });
+    } as Anthropic.MessageCreateParamsNonStreaming); // this SDK release's types no longer list temperature
     expect(upstream.last.path).toBe('/v1/chat/completions');
     expect(upstream.last.headers.authorization).toBe('Bearer sk-openai-upstream');
     expect(upstream.last.body).toMatchObject({ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], temperature: 0.3, stop: ['STOP'], user: 'u-1' });
