@@ -1239,6 +1239,11 @@ export interface components {
         };
         /** @description An output content block, discriminated by `type`. */
         MessagesOutputBlock: components["schemas"]["MessagesOutputTextBlock"] | components["schemas"]["MessagesOutputThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"] | components["schemas"]["MessagesOutputToolUseBlock"];
+        /** @description Output settings of a Messages request. */
+        MessagesOutputConfig: {
+            /** @description Reasoning effort: `low`, `medium`, `high` or `max`. */
+            effort?: string;
+        };
         /** @description Generated text. */
         MessagesOutputTextBlock: {
             /**
@@ -1349,6 +1354,11 @@ export interface components {
             stream?: boolean;
             /** @description Request metadata. */
             metadata?: components["schemas"]["MessagesMetadata"];
+            /**
+             * @description Output settings. `effort` (`low`, `medium`, `high`, `max`) sets the reasoning effort when `thinking` names no
+             *     budget; other fields are ignored.
+             */
+            output_config?: components["schemas"]["MessagesOutputConfig"];
         };
         /**
          * @description A generated message.
@@ -1398,10 +1408,11 @@ export interface components {
             usage: components["schemas"]["MessagesUsage"];
         };
         /**
-         * @description The role of an input turn.
+         * @description The role of an input turn. `system` turns (sent by recent Claude Code releases for context added mid-conversation)
+         *     are accepted: their text joins the system prompt, in order, as the chat format's system messages do.
          * @enum {string}
          */
-        MessagesRole: "user" | "assistant";
+        MessagesRole: "user" | "assistant" | "system";
         /** @description The thinking block's signature, just before it stops. */
         MessagesSignatureDelta: {
             /**
@@ -2227,6 +2238,7 @@ export type MessagesInputMessage = components['schemas']['MessagesInputMessage']
 export type MessagesMessageDelta = components['schemas']['MessagesMessageDelta'];
 export type MessagesMetadata = components['schemas']['MessagesMetadata'];
 export type MessagesOutputBlock = components['schemas']['MessagesOutputBlock'];
+export type MessagesOutputConfig = components['schemas']['MessagesOutputConfig'];
 export type MessagesOutputTextBlock = components['schemas']['MessagesOutputTextBlock'];
 export type MessagesOutputThinkingBlock = components['schemas']['MessagesOutputThinkingBlock'];
 export type MessagesOutputToolUseBlock = components['schemas']['MessagesOutputToolUseBlock'];
@@ -2850,7 +2862,10 @@ export interface operations {
     };
     createMessage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sent by Anthropic SDKs on beta calls (`?beta=true`); accepted and ignored. */
+                beta?: string;
+            };
             header?: {
                 /** @description Anthropic API version, e.g. `2023-06-01`; the gateway sends `2023-06-01` when omitted. */
                 "anthropic-version"?: string;
@@ -3002,7 +3017,10 @@ export interface operations {
     };
     countMessageTokens: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sent by Anthropic SDKs on beta calls (`?beta=true`); accepted and ignored. */
+                beta?: string;
+            };
             header?: {
                 /** @description Anthropic API version, e.g. `2023-06-01`; the gateway sends `2023-06-01` when omitted. */
                 "anthropic-version"?: string;

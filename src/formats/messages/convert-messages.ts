@@ -115,8 +115,20 @@ function assistantMessage(content: MessagesInputMessage['content'], field: strin
   return message;
 }
 
+function systemTurn(content: MessagesInputMessage['content'], field: string): ChatMessage[] {
+  if (typeof content === 'string') return systemMessages(content);
+  const texts = content.map((block, i) => {
+    if (block.type !== 'text') throw invalidRequest(`${field}.content[${i}]: a system turn holds text blocks only`, `${field}.content[${i}].type`);
+    return block;
+  });
+  return systemMessages(texts);
+}
+
 export function convertMessages(messages: readonly MessagesInputMessage[]): ChatMessage[] {
-  return messages.flatMap((message, i) =>
-    message.role === 'assistant' ? [assistantMessage(message.content, `messages[${i}]`)] : userMessages(message.content, `messages[${i}]`),
-  );
+  return messages.flatMap((message, i) => {
+    const field = `messages[${i}]`;
+    if (message.role === 'assistant') return [assistantMessage(message.content, field)];
+    if (message.role === 'system') return systemTurn(message.content, field);
+    return userMessages(message.content, field);
+  });
 }

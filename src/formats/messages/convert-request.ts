@@ -50,6 +50,20 @@ export function toInternalPrompt(body: MessagesCountTokensRequest, model: string
   return request;
 }
 
+/** output_config.effort → the gateway's effort levels (Anthropic's `max` is the top one, `xhigh`). */
+function reasoningEffort(effort: string | undefined): 'low' | 'medium' | 'high' | 'xhigh' | undefined {
+  switch (effort) {
+    case 'low':
+    case 'medium':
+    case 'high':
+      return effort;
+    case 'max':
+      return 'xhigh';
+    default:
+      return undefined;
+  }
+}
+
 export function toInternalRequest(body: MessagesRequest, model: string, stream: boolean): ChatCompletionRequest {
   const request = toInternalPrompt(body, model);
   request.max_tokens = body.max_tokens;
