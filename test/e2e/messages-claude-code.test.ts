@@ -93,7 +93,6 @@ describe('Claude Code headless against the Messages door', () => {
       console.log('claude exit', run.code, '\nstdout:', run.stdout, '\nstderr:', run.stderr.slice(-3000));
       console.log(gw.logs.filter((l) => l.includes('"request"') || l.includes('error')).slice(-30).join('\n'));
     }
-    console.log(gw.logs.filter((l) => l.includes('"msg":"request"')).join('\n'));
     expect(run.stdout).toContain(ANSWER);
     expect(upstreamBodies.length).toBeGreaterThan(0);
     expect(upstreamBodies.some((body) => body.model === 'gpt-5.4-mini')).toBe(true);
