@@ -72,6 +72,11 @@ export function toInternalRequest(body: MessagesRequest, model: string, stream: 
   if (typeof body.top_p === 'number') request.top_p = body.top_p;
   if (typeof body.top_k === 'number') (request as { top_k?: number }).top_k = body.top_k;
   if (body.stop_sequences?.length) request.stop = body.stop_sequences;
+  // Claude Code sends `thinking: {type: "adaptive"}` with `output_config.effort`: the effort is the reasoning level.
+  const effort = reasoningEffort(body.output_config?.effort);
+  if (effort && request.reasoning?.enabled !== false && request.reasoning?.max_tokens === undefined) {
+    request.reasoning = { effort };
+  }
   if (typeof body.metadata?.user_id === 'string' && body.metadata.user_id !== '') request.user = body.metadata.user_id;
   return request;
 }
