@@ -1227,8 +1227,8 @@ export interface components {
         };
         /** @description Top-level changes of a `message_delta`. */
         MessagesMessageDelta: {
-            /** @description Why generation stopped. */
-            stop_reason: components["schemas"]["MessagesStopReason"];
+            /** @description Why generation stopped (see `MessagesResponse.stop_reason`). */
+            stop_reason: string | null;
             /** @description The stop sequence that ended generation, if one did. */
             stop_sequence: string | null;
         };
@@ -1400,8 +1400,11 @@ export interface components {
             model: string;
             /** @description What the model produced, in order. */
             content: components["schemas"]["MessagesOutputBlock"][];
-            /** @description Why generation stopped; null only inside a stream's `message_start`. */
-            stop_reason: components["schemas"]["MessagesStopReason"];
+            /**
+             * @description Why generation stopped: `end_turn`, `max_tokens`, `stop_sequence`, `tool_use` or `refusal` (an open set, as at
+             *     Anthropic); null only inside a stream's `message_start`.
+             */
+            stop_reason: string | null;
             /** @description The stop sequence that ended generation, if one did. */
             stop_sequence: string | null;
             /** @description Token counts. */
@@ -1423,11 +1426,6 @@ export interface components {
             /** @description The signature. */
             signature: string;
         };
-        /**
-         * @description Why generation stopped; null until known (in a stream's `message_start`).
-         * @enum {string|null}
-         */
-        MessagesStopReason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "refusal" | null;
         /** @description One event of a streamed Messages reply (the JSON after `data: `), discriminated by `type`. */
         MessagesStreamEvent: components["schemas"]["MessageStartEvent"] | components["schemas"]["ContentBlockStartEvent"] | components["schemas"]["ContentBlockDeltaEvent"] | components["schemas"]["ContentBlockStopEvent"] | components["schemas"]["MessageDeltaEvent"] | components["schemas"]["MessageStopEvent"] | components["schemas"]["PingEvent"] | components["schemas"]["MessagesErrorResponse"];
         /** @description Text. */
@@ -2247,7 +2245,6 @@ export type MessagesRequest = components['schemas']['MessagesRequest'];
 export type MessagesResponse = components['schemas']['MessagesResponse'];
 export type MessagesRole = components['schemas']['MessagesRole'];
 export type MessagesSignatureDelta = components['schemas']['MessagesSignatureDelta'];
-export type MessagesStopReason = components['schemas']['MessagesStopReason'];
 export type MessagesStreamEvent = components['schemas']['MessagesStreamEvent'];
 export type MessagesTextBlock = components['schemas']['MessagesTextBlock'];
 export type MessagesTextDelta = components['schemas']['MessagesTextDelta'];

@@ -13,7 +13,6 @@ export type {
   MessagesResponse,
   MessagesOutputBlock,
   MessagesUsage,
-  MessagesStopReason,
   MessagesErrorResponse,
   MessagesErrorType,
   MessagesStreamEvent,

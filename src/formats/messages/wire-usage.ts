@@ -2,7 +2,9 @@
 // reason → stop_reason. Only the shape is Anthropic's: the counts are what the gateway bills.
 import type { FinishReason, NormalizedUsage } from '../../core/generation.js';
 import { usageBreakdown } from '../shared/usage-breakdown.js';
-import type { MessagesStopReason, MessagesUsage } from './wire-types.js';
+import type { MessagesUsage } from './wire-types.js';
+
+export type MessagesStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
 
 export function toMessagesUsage(usage: NormalizedUsage): MessagesUsage {
   const counts = usageBreakdown(usage);
@@ -18,7 +20,7 @@ export function toMessagesUsage(usage: NormalizedUsage): MessagesUsage {
  * `stop` is end_turn (the internal result does not say whether a stop sequence matched, so stop_sequence is
  * null); a content filter is Anthropic's `refusal`.
  */
-export function toStopReason(reason: FinishReason): NonNullable<MessagesStopReason> {
+export function toStopReason(reason: FinishReason): MessagesStopReason {
   switch (reason) {
     case 'length':
       return 'max_tokens';
