@@ -61,7 +61,7 @@ afterAll(async () => {
 
 function runClaude(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(CLAUDE, ['-p', 'What does the mock upstream say?'], {
+    const child = execFile(CLAUDE, ['-p', 'What does the mock upstream say?'], {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: home,
@@ -76,6 +76,8 @@ function runClaude(env: Record<string, string>): Promise<{ code: number | null; 
       cwd: home,
       timeout: 120_000,
     }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    // No piped prompt: without this, `claude -p` waits 3 s for stdin before it starts.
+    child.stdin?.end();
   });
 }
 
