@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
+import { createAnthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const ANSWER = 'The mock upstream says: forty-two.';
@@ -18,6 +19,8 @@ const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.me
 
 let gw: TestGateway;
 let mock: Server;
+let anthropicMock: Server;
+const anthropicBodies: Array<{ path: string; headers: Record<string, unknown>; body: Record<string, any> }> = [];
 let home: string;
 const upstreamBodies: Array<Record<string, unknown>> = [];
 
@@ -44,18 +47,50 @@ function startMock(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
+/** A native Anthropic upstream: Messages SSE or JSON with ANSWER, and a token count. */
+function startAnthropicMock(): Promise<Server> {
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      const body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
+      anthropicBodies.push({ path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' });
+      if (req.url?.endsWith('/count_tokens')) return res.end(JSON.stringify({ input_tokens: 321 }));
+      const usage = { input_tokens: 40, output_tokens: 9, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0 };
+      const message = { id: 'msg_cc', type: 'message', role: 'assistant', model: body.model, content: [] as unknown[], stop_reason: null, stop_sequence: null, usage };
+      if (!body.stream) return res.end(JSON.stringify({ ...message, content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn' }));
+      const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+      res.end(
+        event('message_start', { message }) +
+        event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+        event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ANSWER } }) +
+        event('content_block_stop', { index: 0 }) +
+        event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }) +
+        event('message_stop', {}),
+      );
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
 beforeAll(async () => {
   mock = await startMock();
+  anthropicMock = await startAnthropicMock();
   const mockUrl = `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
   gw = await startTestGateway({
-    env: { OPENAI_API_KEY: 'sk-openai-upstream', OPENAI_BASE_URL: `${mockUrl}/v1` },
-    overrides: { adapters: { 'openai-compatible': createOpenAICompatibleAdapter() } },
+    env: {
+      OPENAI_API_KEY: 'sk-openai-upstream', OPENAI_BASE_URL: `${mockUrl}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: `http://127.0.0.1:${(anthropicMock.address() as AddressInfo).port}`,
+    },
+    overrides: { adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter() } },
   });
   home = mkdtempSync(join(tmpdir(), 'modelgate-claude-home-'));
 });
 afterAll(async () => {
   await gw?.close();
   await new Promise((resolve) => mock?.close(resolve));
+  await new Promise((resolve) => anthropicMock?.close(resolve));
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
@@ -102,5 +137,23 @@ describe('Claude Code headless against the Messages door', () => {
     const served = gw.logs.filter((l) => l.includes('"path":"/api/v1/messages"')).map((l) => JSON.parse(l) as { status: number });
     expect(served.length).toBeGreaterThan(0);
     expect(served.every((entry) => entry.status === 200)).toBe(true);
+  }, 180_000);
+
+  it('with a bare Claude name: native Anthropic upstream, cache_control and Claude Code\'s beta header passed through', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 10);
+    const run = await runClaude({
+      ANTHROPIC_BASE_URL: `${gw.url}/api`,
+      ANTHROPIC_AUTH_TOKEN: user.key,
+      ANTHROPIC_MODEL: 'claude-sonnet-5-5',
+      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-5-5',
+    });
+    if (!run.stdout.includes(ANSWER)) console.log('claude exit', run.code, '\nstdout:', run.stdout, '\nstderr:', run.stderr.slice(-3000));
+    expect(run.stdout).toContain(ANSWER);
+    const main = anthropicBodies.find((r) => r.path === '/v1/messages' && r.body.model === 'claude-sonnet-5-5');
+    expect(main).toBeDefined();
+    expect(main!.headers['x-api-key']).toBe('sk-ant-upstream');
+    expect(String(main!.headers['anthropic-beta'] ?? '')).not.toBe('');
+    expect(JSON.stringify(main!.body.messages)).toContain('"cache_control"');
   }, 180_000);
 });
