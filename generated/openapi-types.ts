@@ -965,7 +965,7 @@ export interface components {
             /** @description The image. */
             image_url: components["schemas"]["ImageUrl"];
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
-            cache_control?: components["schemas"]["CacheControl"] | null;
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description Where the image comes from. */
         ImageUrl: {
@@ -1202,7 +1202,7 @@ export interface components {
             /** @description Where the image comes from. */
             source: Omit<components["schemas"]["MessagesImageSource"], "type">;
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
-            cache_control?: components["schemas"]["CacheControl"] | null;
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description Image source, discriminated by `type`. */
         MessagesImageSource: components["schemas"]["MessagesBase64ImageSource"] | components["schemas"]["MessagesUrlImageSource"];
@@ -1438,7 +1438,7 @@ export interface components {
             /** @description The text. */
             text: string;
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
-            cache_control?: components["schemas"]["CacheControl"] | null;
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description More text. */
         MessagesTextDelta: {
@@ -1518,7 +1518,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
-            cache_control?: components["schemas"]["CacheControl"] | null;
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description `auto` (the model decides), `any` (some tool must be called), `tool` (the named tool), `none` (no tool). */
         MessagesToolChoice: {
@@ -1548,7 +1548,7 @@ export interface components {
             /** @description The tool failed; the content describes the error. */
             is_error?: boolean;
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
-            cache_control?: components["schemas"]["CacheControl"] | null;
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description A block inside a tool result, discriminated by `type`. */
         MessagesToolResultContent: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"];
@@ -1568,7 +1568,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
-            cache_control?: components["schemas"]["CacheControl"] | null;
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description An image by https URL. */
         MessagesUrlImageSource: {
@@ -2009,7 +2009,7 @@ export interface components {
             /** @description The text. */
             text: string;
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
-            cache_control?: components["schemas"]["CacheControl"] | null;
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description A tool call requested by the model. */
         ToolCall: {
