@@ -158,6 +158,22 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(upstream.last.body).toEqual({ model: 'claude-haiku-5-5', system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] });
   });
 
+  it('while the upstream is silent the stream carries `event: ping`, as Anthropic sends it', async () => {
+    const bytes = fixture('text.chunks.txt');
+    const cut = bytes.indexOf('event: content_block_start');
+    upstream.reply({ kind: 'sse', chunks: [bytes.slice(0, cut), { pauseMs: 2500 }, bytes.slice(cut)] });
+    const res = await gw.fetch('/api/v1/messages', {
+      method: 'POST',
+      headers: { 'x-api-key': user.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await res.text();
+    expect(text).toContain('event: ping\ndata: {"type":"ping"}\n\n');
+    expect(text.indexOf('event: ping')).toBeLessThan(text.indexOf('event: content_block_start'));
+    expect(text.trimEnd().endsWith('event: message_stop\ndata: {"type":"message_stop"}')).toBe(true);
+  });
+
   it('an in-stream upstream error is an `event: error` with the Anthropic error object', async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('mid-stream-error.chunks.txt')] });
     const stream = client.messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
