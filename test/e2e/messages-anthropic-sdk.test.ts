@@ -174,6 +174,16 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(text.trimEnd().endsWith('event: message_stop\ndata: {"type":"message_stop"}')).toBe(true);
   });
 
+  it('stop sequences: which one matched comes back as stop_reason stop_sequence, streamed and not', async () => {
+    const streamed = fixture('text.chunks.txt').replace('"stop_reason":"end_turn","stop_sequence":null', '"stop_reason":"stop_sequence","stop_sequence":"END"');
+    upstream.reply({ kind: 'sse', chunks: [streamed] });
+    const message = await client.messages.stream({ model: MODEL, max_tokens: 50, stop_sequences: ['END'], messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+    expect(message).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: 'END' });
+    upstream.reply({ kind: 'json', body: { ...(loadJson('anthropic', 'text') as object), stop_reason: 'stop_sequence', stop_sequence: 'END' } });
+    const whole = await client.messages.create({ model: MODEL, max_tokens: 50, stop_sequences: ['END'], messages: [{ role: 'user', content: 'hi' }] });
+    expect(whole).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: 'END' });
+  });
+
   it('an in-stream upstream error is an `event: error` with the Anthropic error object', async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('mid-stream-error.chunks.txt')] });
     const stream = client.messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });

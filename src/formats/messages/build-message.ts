@@ -13,8 +13,8 @@ export function buildMessage(completion: AdapterCompletion, totals: GenerationTo
     role: 'assistant',
     model: identity.model,
     content: completionBlocks(completion).map(renderClosedBlock),
-    stop_reason: toStopReason(completion.finishReason),
-    stop_sequence: null,
+    stop_reason: toStopReason(completion.finishReason, completion.stopSequence),
+    stop_sequence: completion.stopSequence ?? null,
     usage: toMessagesUsage(totals.usage),
   };
 }

@@ -48,7 +48,10 @@ export class MessagesStreamRenderer implements StreamRenderer {
     }
     const frames = this.blocks.finish().flatMap((op) => this.render(op));
     frames.push(
-      frame('message_delta', { delta: { stop_reason: toStopReason(end.finishReason), stop_sequence: null }, usage: toMessagesUsage(end.totals.usage) }),
+      frame('message_delta', {
+        delta: { stop_reason: toStopReason(end.finishReason, end.stopSequence), stop_sequence: end.stopSequence ?? null },
+        usage: toMessagesUsage(end.totals.usage),
+      }),
       frame('message_stop', {}),
     );
     return frames;

@@ -17,10 +17,11 @@ export function toMessagesUsage(usage: NormalizedUsage): MessagesUsage {
 }
 
 /**
- * `stop` is end_turn (the internal result does not say whether a stop sequence matched, so stop_sequence is
- * null); a content filter is Anthropic's `refusal`.
+ * `stop` is end_turn, or stop_sequence when the provider said which stop sequence matched (Anthropic does; the
+ * chat-format providers do not, so theirs read end_turn); a content filter is Anthropic's `refusal`.
  */
-export function toStopReason(reason: FinishReason): MessagesStopReason {
+export function toStopReason(reason: FinishReason, stopSequence?: string): MessagesStopReason {
+  if (reason === 'stop' && stopSequence !== undefined) return 'stop_sequence';
   switch (reason) {
     case 'length':
       return 'max_tokens';
