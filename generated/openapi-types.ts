@@ -392,6 +392,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a message (Anthropic Messages format)
+         * @description Generates a reply to a Messages-format conversation with any catalog model: `anthropic/` models natively
+         *     (thinking signatures, `cache_control` and cache token counts kept exactly), others by translation (tools, tool
+         *     results, images, thinking ⇄ reasoning). Same keys, credits, pass quotas, rate limits and generation records as
+         *     `/chat/completions` (`api_format` = `messages`).
+         */
+        post: operations["createMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messages/count_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the tokens of a Messages request
+         * @description Counts the prompt tokens of a Messages request without generating: the provider's own count for `anthropic/`
+         *     models (Anthropic's count endpoint), otherwise the gateway's estimate (about 4 characters a token), which may
+         *     differ from what the provider bills. Free; not recorded as a generation.
+         */
+        post: operations["countMessageTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/models": {
         parameters: {
             query?: never;
@@ -796,6 +841,16 @@ export interface components {
             refusal?: string | null;
         };
         /**
+         * @description Prompt-caching breakpoint, as OpenRouter accepts it on content parts: kept for a native Anthropic upstream (cache
+         *     reads and writes are then reported and priced exactly), dropped for other providers, which cache on their own.
+         */
+        CacheControl: {
+            /** @description `ephemeral`. */
+            type: string;
+            /** @description Cache lifetime, e.g. `5m` or `1h`. */
+            ttl?: string;
+        };
+        /**
          * @description A complete (non-streamed) completion.
          * @example {
          *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
@@ -1080,6 +1135,49 @@ export interface components {
              * @description Reasoning (thinking) tokens; already included in `completion_tokens`.
              */
             reasoning_tokens: number;
+        };
+        /** @description The next piece of the open block. */
+        ContentBlockDeltaEvent: {
+            /**
+             * @description Always `content_block_delta`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "content_block_delta";
+            /**
+             * Format: int32
+             * @description Position of the block in `content`.
+             */
+            index: number;
+            /** @description The piece. */
+            delta: Omit<components["schemas"]["MessagesBlockDelta"], "type">;
+        };
+        /** @description A content block begins (empty text, thinking or tool input; redacted thinking whole). */
+        ContentBlockStartEvent: {
+            /**
+             * @description Always `content_block_start`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "content_block_start";
+            /**
+             * Format: int32
+             * @description Position of the block in `content`.
+             */
+            index: number;
+            /** @description The block, empty. */
+            content_block: Omit<components["schemas"]["MessagesOutputBlock"], "type">;
+        };
+        /** @description A content block ends. */
+        ContentBlockStopEvent: {
+            /**
+             * @description Always `content_block_stop`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "content_block_stop";
+            /**
+             * Format: int32
+             * @description Position of the block in `content`.
+             */
+            index: number;
         };
         /** @description A part of multimodal message content, discriminated by `type`. */
         ContentPart: components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"];
@@ -1579,6 +1677,8 @@ export interface components {
             type: "image_url";
             /** @description The image. */
             image_url: components["schemas"]["ImageUrl"];
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description Where the image comes from. */
         ImageUrl: {
@@ -1775,6 +1875,551 @@ export interface components {
              * @description Highest acceptable completion (output) price, USD per million tokens.
              */
             completion?: number;
+        };
+        /** @description The end of the message: stop reason and the final usage. */
+        MessageDeltaEvent: {
+            /**
+             * @description Always `message_delta`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "message_delta";
+            /** @description What changed at the top level. */
+            delta: components["schemas"]["MessagesMessageDelta"];
+            /** @description Final token counts. */
+            usage: components["schemas"]["MessagesUsage"];
+        };
+        /** @description First event: the message with empty content and the prompt's usage. */
+        MessageStartEvent: {
+            /**
+             * @description Always `message_start`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "message_start";
+            /** @description The message so far. */
+            message: components["schemas"]["MessagesResponse"];
+        };
+        /** @description The last event of a successful stream. */
+        MessageStopEvent: {
+            /**
+             * @description Always `message_stop`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "message_stop";
+        };
+        /** @description Inline image data. */
+        MessagesBase64ImageSource: {
+            /**
+             * @description Always `base64`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "base64";
+            /** @description `image/jpeg`, `image/png`, `image/gif` or `image/webp`. */
+            media_type: string;
+            /** @description Base64-encoded image bytes. */
+            data: string;
+        };
+        /** @description A piece of a content block, discriminated by `type`. */
+        MessagesBlockDelta: components["schemas"]["MessagesTextDelta"] | components["schemas"]["MessagesInputJsonDelta"] | components["schemas"]["MessagesThinkingDelta"] | components["schemas"]["MessagesSignatureDelta"];
+        /**
+         * @description `POST /messages/count_tokens`: the fields of a Messages request that make up the prompt.
+         * @example {
+         *       "model": "anthropic/claude-sonnet-5-5",
+         *       "messages": [
+         *         {
+         *           "role": "user",
+         *           "content": "Hello"
+         *         }
+         *       ]
+         *     }
+         */
+        MessagesCountTokensRequest: {
+            /** @description Model id, as in `MessagesRequest.model`. */
+            model: string;
+            /** @description The conversation. */
+            messages: components["schemas"]["MessagesInputMessage"][];
+            /** @description System prompt. */
+            system?: string | components["schemas"]["MessagesTextBlock"][];
+            /** @description Tools. */
+            tools?: components["schemas"]["MessagesTool"][];
+            /** @description Tool choice. */
+            tool_choice?: components["schemas"]["MessagesToolChoice"];
+            /** @description Thinking configuration. */
+            thinking?: components["schemas"]["MessagesThinkingConfig"];
+        };
+        /** @description Details of a Messages-route error. */
+        MessagesErrorObject: {
+            /** @description The error kind. */
+            type: components["schemas"]["MessagesErrorType"];
+            /** @description Human-readable description; never contains secrets. */
+            message: string;
+        };
+        /**
+         * @description The error body on the Messages routes, in Anthropic's shape so Anthropic SDKs raise their typed errors:
+         *     `invalid_request_error` 400, `authentication_error` 401, `billing_error` 402, `permission_error` 403,
+         *     `not_found_error` 404, `request_too_large` 413, `rate_limit_error` 429, `api_error` 500/502, `overloaded_error`
+         *     503. Inside a stream the same object is the data of an `event: error`.
+         * @example {
+         *       "type": "error",
+         *       "error": {
+         *         "type": "not_found_error",
+         *         "message": "Unknown model \"claude-9\""
+         *       }
+         *     }
+         */
+        MessagesErrorResponse: {
+            /**
+             * @description Always `error`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "error";
+            /** @description What went wrong. */
+            error: components["schemas"]["MessagesErrorObject"];
+        };
+        /** @description Anthropic's error kinds, by HTTP status (see `MessagesErrorResponse`). */
+        MessagesErrorType: string | ("invalid_request_error" | "authentication_error" | "billing_error" | "permission_error" | "not_found_error" | "request_too_large" | "rate_limit_error" | "api_error" | "overloaded_error");
+        /**
+         * @description The `text/event-stream` body of a streamed Messages reply, in Anthropic's event sequence: each event is an
+         *     `event: <type>` line and a `data: <JSON>` line (schema `MessagesStreamEvent`). Order: `message_start`; per content
+         *     block `content_block_start`, `content_block_delta`s (`text_delta`, `thinking_delta`, `signature_delta`,
+         *     `input_json_delta`), `content_block_stop`; then `message_delta` (stop reason and final usage) and `message_stop`.
+         *     `ping` events keep idle connections open. A failure after the stream began is an `event: error` whose data is a
+         *     `MessagesErrorResponse`, and the stream ends there.
+         * @example event: message_start
+         *     data: {"type":"message_start","message":{"id":"gen-1","type":"message","role":"assistant","model":"anthropic/claude-sonnet-5-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":14,"output_tokens":0}}}
+         *
+         *     event: content_block_start
+         *     data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+         *
+         *     event: content_block_delta
+         *     data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"2, 3 and 5."}}
+         *
+         *     event: content_block_stop
+         *     data: {"type":"content_block_stop","index":0}
+         *
+         *     event: message_delta
+         *     data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":14,"output_tokens":7,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}
+         *
+         *     event: message_stop
+         *     data: {"type":"message_stop"}
+         */
+        MessagesEventStream: string;
+        /** @description An image, inline (base64) or by URL. */
+        MessagesImageBlock: {
+            /**
+             * @description Always `image`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "image";
+            /** @description Where the image comes from. */
+            source: Omit<components["schemas"]["MessagesImageSource"], "type">;
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
+        };
+        /** @description Image source, discriminated by `type`. */
+        MessagesImageSource: components["schemas"]["MessagesBase64ImageSource"] | components["schemas"]["MessagesUrlImageSource"];
+        /** @description A content block of an input turn, discriminated by `type`. */
+        MessagesInputBlock: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"] | components["schemas"]["MessagesToolUseBlock"] | components["schemas"]["MessagesToolResultBlock"] | components["schemas"]["MessagesThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"];
+        /** @description The next fragment of a tool call's JSON input; concatenate the fragments of one block. */
+        MessagesInputJsonDelta: {
+            /**
+             * @description Always `input_json_delta`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "input_json_delta";
+            /** @description A fragment of JSON text. */
+            partial_json: string;
+        };
+        /** @description One turn of the conversation. */
+        MessagesInputMessage: {
+            /** @description `user` or `assistant`. */
+            role: components["schemas"]["MessagesRole"];
+            /** @description A string (one text block) or content blocks. */
+            content: string | components["schemas"]["MessagesInputBlock"][];
+        };
+        /** @description Top-level changes of a `message_delta`. */
+        MessagesMessageDelta: {
+            /** @description Why generation stopped (see `MessagesResponse.stop_reason`). */
+            stop_reason: string | null;
+            /** @description The stop sequence that ended generation, if one did. */
+            stop_sequence: string | null;
+        };
+        /** @description Request metadata. */
+        MessagesMetadata: {
+            /** @description An opaque id of the end user, forwarded as the provider's user id (Anthropic `metadata.user_id`, OpenAI `user`). */
+            user_id?: string | null;
+        };
+        /** @description An output content block, discriminated by `type`. */
+        MessagesOutputBlock: components["schemas"]["MessagesOutputTextBlock"] | components["schemas"]["MessagesOutputThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"] | components["schemas"]["MessagesOutputToolUseBlock"];
+        /** @description Output settings of a Messages request. */
+        MessagesOutputConfig: {
+            /** @description Reasoning effort: `low`, `medium`, `high` or `max`. */
+            effort?: string;
+        };
+        /** @description Generated text. */
+        MessagesOutputTextBlock: {
+            /**
+             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "text";
+            /** @description The text. */
+            text: string;
+        };
+        /** @description Generated thinking; send it back unmodified in the next `assistant` turn. */
+        MessagesOutputThinkingBlock: {
+            /**
+             * @description Always `thinking`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "thinking";
+            /** @description The thinking text. */
+            thinking: string;
+            /** @description Opaque signature (Anthropic's own, or the gateway's encoding of another provider's reasoning state; empty when the provider gave none). */
+            signature: string;
+        };
+        /** @description A tool call. */
+        MessagesOutputToolUseBlock: {
+            /**
+             * @description Always `tool_use`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "tool_use";
+            /** @description Tool call id. */
+            id: string;
+            /** @description Tool name. */
+            name: string;
+            /** @description The arguments. */
+            input: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A redacted (encrypted) thinking block of an earlier reply, sent back unmodified. */
+        MessagesRedactedThinkingBlock: {
+            /**
+             * @description Always `redacted_thinking`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "redacted_thinking";
+            /** @description Opaque data. */
+            data: string;
+        };
+        /**
+         * @description An Anthropic Messages API request (`POST /messages`), the format of the Anthropic SDKs and Claude Code. It runs
+         *     through the same pipeline as `/chat/completions` (keys, credits, pass quotas, rate limits, generation records).
+         *     Fields not listed here are accepted and ignored. `anthropic-version` and `anthropic-beta` headers are accepted and
+         *     forwarded unchanged to a native Anthropic upstream.
+         * @example {
+         *       "model": "anthropic/claude-sonnet-5-5",
+         *       "max_tokens": 1024,
+         *       "messages": [
+         *         {
+         *           "role": "user",
+         *           "content": "Name three prime numbers."
+         *         }
+         *       ]
+         *     }
+         */
+        MessagesRequest: {
+            /**
+             * @description A gateway model id (`anthropic/claude-sonnet-5-5`, `openai/gpt-5.4-mini`, `pass/kimi-k2.7-code`, ...), or a
+             *     bare Anthropic model name (`claude-sonnet-5-5`, also with a date suffix such as `-20250929`), which resolves to
+             *     the catalog's `anthropic/` model of that name. Unknown models yield 404 (`not_found_error`).
+             */
+            model: string;
+            /**
+             * Format: int32
+             * @description Upper bound of generated tokens (thinking included). Required, as at Anthropic.
+             */
+            max_tokens: number;
+            /** @description The conversation: alternating `user` and `assistant` turns (consecutive turns of one role are merged). */
+            messages: components["schemas"]["MessagesInputMessage"][];
+            /** @description System prompt: a string or text blocks. */
+            system?: string | components["schemas"]["MessagesTextBlock"][];
+            /** @description Tools the model may call. */
+            tools?: components["schemas"]["MessagesTool"][];
+            /** @description Whether and which tool the model must call. */
+            tool_choice?: components["schemas"]["MessagesToolChoice"];
+            /** @description Extended thinking. Sent as the reasoning budget to every provider that takes one; ignored by models without reasoning. */
+            thinking?: components["schemas"]["MessagesThinkingConfig"];
+            /**
+             * Format: double
+             * @description Sampling temperature, 0.0 to 1.0.
+             */
+            temperature?: number;
+            /**
+             * Format: double
+             * @description Nucleus sampling, 0.0 to 1.0.
+             */
+            top_p?: number;
+            /**
+             * Format: int32
+             * @description Sample only from the top K options for each token; dropped by providers without it.
+             */
+            top_k?: number;
+            /** @description Custom text sequences that stop generation. */
+            stop_sequences?: string[];
+            /**
+             * @description true: Server-Sent Events in Anthropic's event sequence; false or omitted: one `Message` JSON object.
+             * @default false
+             */
+            stream?: boolean;
+            /** @description Request metadata. */
+            metadata?: components["schemas"]["MessagesMetadata"];
+            /**
+             * @description Output settings. `effort` (`low`, `medium`, `high`, `max`) sets the reasoning effort when `thinking` names no
+             *     budget; other fields are ignored.
+             */
+            output_config?: components["schemas"]["MessagesOutputConfig"];
+            /** @description Extension (OpenRouter's): fallback models, with the same rules as `models` of `/chat/completions`. */
+            models?: string[];
+            /** @description Extension (OpenRouter's): provider routing preferences, as in `/chat/completions` (see `ProviderPreferences`). */
+            provider?: components["schemas"]["ProviderPreferences"];
+        };
+        /**
+         * @description A generated message.
+         * @example {
+         *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "type": "message",
+         *       "role": "assistant",
+         *       "model": "anthropic/claude-sonnet-5-5",
+         *       "content": [
+         *         {
+         *           "type": "text",
+         *           "text": "2, 3 and 5."
+         *         }
+         *       ],
+         *       "stop_reason": "end_turn",
+         *       "stop_sequence": null,
+         *       "usage": {
+         *         "input_tokens": 14,
+         *         "output_tokens": 7,
+         *         "cache_read_input_tokens": 0,
+         *         "cache_creation_input_tokens": 0
+         *       }
+         *     }
+         */
+        MessagesResponse: {
+            /** @description Gateway generation id (also the `x-generation-id` header); look the record up with `GET /generation?id=`. */
+            id: string;
+            /**
+             * @description Always `message`.
+             * @enum {string}
+             */
+            type: "message";
+            /**
+             * @description Always `assistant`.
+             * @enum {string}
+             */
+            role: "assistant";
+            /** @description Gateway id of the model that answered. */
+            model: string;
+            /** @description What the model produced, in order. */
+            content: components["schemas"]["MessagesOutputBlock"][];
+            /**
+             * @description Why generation stopped: `end_turn`, `max_tokens`, `stop_sequence`, `tool_use` or `refusal` (an open set, as at
+             *     Anthropic); null only inside a stream's `message_start`.
+             */
+            stop_reason: string | null;
+            /** @description The stop sequence that ended generation, if one did. */
+            stop_sequence: string | null;
+            /** @description Token counts. */
+            usage: components["schemas"]["MessagesUsage"];
+        };
+        /**
+         * @description The role of an input turn. `system` turns (sent by recent Claude Code releases for context added mid-conversation)
+         *     are accepted: their text joins the system prompt, in order, as the chat format's system messages do.
+         * @enum {string}
+         */
+        MessagesRole: "user" | "assistant" | "system";
+        /** @description The thinking block's signature, just before it stops. */
+        MessagesSignatureDelta: {
+            /**
+             * @description Always `signature_delta`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "signature_delta";
+            /** @description The signature. */
+            signature: string;
+        };
+        /** @description One event of a streamed Messages reply (the JSON after `data: `), discriminated by `type`. */
+        MessagesStreamEvent: components["schemas"]["MessageStartEvent"] | components["schemas"]["ContentBlockStartEvent"] | components["schemas"]["ContentBlockDeltaEvent"] | components["schemas"]["ContentBlockStopEvent"] | components["schemas"]["MessageDeltaEvent"] | components["schemas"]["MessageStopEvent"] | components["schemas"]["PingEvent"] | components["schemas"]["MessagesErrorResponse"];
+        /** @description Text. */
+        MessagesTextBlock: {
+            /**
+             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "text";
+            /** @description The text. */
+            text: string;
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
+        };
+        /** @description More text. */
+        MessagesTextDelta: {
+            /**
+             * @description Always `text_delta`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "text_delta";
+            /** @description The new text. */
+            text: string;
+        };
+        /**
+         * @description A thinking block of an earlier reply, sent back unmodified. Native Anthropic signatures go back to Anthropic as
+         *     they are; thinking of other providers carries their own reasoning state (e.g. Gemini thought signatures) in
+         *     `signature`, opaque to the client.
+         */
+        MessagesThinkingBlock: {
+            /**
+             * @description Always `thinking`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "thinking";
+            /** @description The thinking text. */
+            thinking: string;
+            /** @description Opaque signature proving the block is unmodified. */
+            signature?: string;
+        };
+        /** @description Extended thinking: `enabled` with a token budget, or `disabled`. */
+        MessagesThinkingConfig: {
+            /** @description `enabled`, `disabled`, or `adaptive` (the model's own default budget). */
+            type: components["schemas"]["MessagesThinkingType"];
+            /**
+             * Format: int32
+             * @description With `enabled`: the thinking token budget (at least 1024 at Anthropic).
+             */
+            budget_tokens?: number;
+        };
+        /** @description More thinking text. */
+        MessagesThinkingDelta: {
+            /**
+             * @description Always `thinking_delta`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "thinking_delta";
+            /** @description The new thinking text. */
+            thinking: string;
+        };
+        /**
+         * @description Thinking modes.
+         * @enum {string}
+         */
+        MessagesThinkingType: "enabled" | "disabled" | "adaptive";
+        /**
+         * @description The prompt's token count.
+         * @example {
+         *       "input_tokens": 12
+         *     }
+         */
+        MessagesTokenCount: {
+            /**
+             * Format: int32
+             * @description Prompt tokens: the provider's own count for `anthropic/` models (Anthropic's count endpoint); for every other
+             *     model the gateway's estimate (about 4 characters a token), which may differ from what the provider bills.
+             */
+            input_tokens: number;
+        };
+        /** @description A tool the model may call. */
+        MessagesTool: {
+            /** @description `custom` or omitted for client tools; Anthropic server tools (e.g. `web_search_20250305`) are not supported (400). */
+            type?: string | null;
+            /** @description Tool name. */
+            name: string;
+            /** @description What the tool does. */
+            description?: string;
+            /** @description JSON Schema of the tool's input (required for client tools). */
+            input_schema?: {
+                [key: string]: unknown;
+            };
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
+        };
+        /** @description `auto` (the model decides), `any` (some tool must be called), `tool` (the named tool), `none` (no tool). */
+        MessagesToolChoice: {
+            /** @description The kind of choice. */
+            type: components["schemas"]["MessagesToolChoiceType"];
+            /** @description With `tool`: the tool to call. */
+            name?: string;
+            /** @description At most one tool call per reply. */
+            disable_parallel_tool_use?: boolean;
+        };
+        /**
+         * @description Tool-choice kinds.
+         * @enum {string}
+         */
+        MessagesToolChoiceType: "auto" | "any" | "tool" | "none";
+        /** @description The result of a tool call (in a `user` turn). */
+        MessagesToolResultBlock: {
+            /**
+             * @description Always `tool_result`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "tool_result";
+            /** @description Id of the `tool_use` block this answers. */
+            tool_use_id: string;
+            /** @description The result: a string, or text and image blocks. */
+            content?: string | components["schemas"]["MessagesToolResultContent"][];
+            /** @description The tool failed; the content describes the error. */
+            is_error?: boolean;
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
+        };
+        /** @description A block inside a tool result, discriminated by `type`. */
+        MessagesToolResultContent: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"];
+        /** @description A tool call the assistant made (sent back in an `assistant` turn). */
+        MessagesToolUseBlock: {
+            /**
+             * @description Always `tool_use`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "tool_use";
+            /** @description Tool call id; the `tool_result` answering it names it in `tool_use_id`. */
+            id: string;
+            /** @description Tool name. */
+            name: string;
+            /** @description The call's arguments. */
+            input: {
+                [key: string]: unknown;
+            };
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
+        };
+        /** @description An image by https URL. */
+        MessagesUrlImageSource: {
+            /**
+             * @description Always `url`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "url";
+            /** @description The image URL. */
+            url: string;
+        };
+        /**
+         * @description Token counts in Anthropic's convention: `input_tokens` EXCLUDES cache reads and writes, which are reported beside
+         *     it (the gateway's `GET /generation` prompt count is their sum).
+         */
+        MessagesUsage: {
+            /**
+             * Format: int32
+             * @description Prompt tokens neither read from nor written to a cache.
+             */
+            input_tokens: number;
+            /**
+             * Format: int32
+             * @description Generated tokens, thinking included.
+             */
+            output_tokens: number;
+            /**
+             * Format: int32
+             * @description Prompt tokens read from the cache.
+             */
+            cache_read_input_tokens?: number | null;
+            /**
+             * Format: int32
+             * @description Prompt tokens written to the cache.
+             */
+            cache_creation_input_tokens?: number | null;
         };
         /**
          * @description A catalog entry.
@@ -2066,6 +2711,14 @@ export interface components {
              *     usage still inside the window ages out (now plus 5 hours when the window is empty).
              */
             resets_at: string;
+        };
+        /** @description Keep-alive; ignore it. */
+        PingEvent: {
+            /**
+             * @description Always `ping`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "ping";
         };
         /** @description Breakdown of input tokens. */
         PromptTokensDetails: {
@@ -2890,6 +3543,8 @@ export interface components {
             type: "text";
             /** @description The text. */
             text: string;
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description A tool call requested by the model. */
         ToolCall: {
@@ -3175,6 +3830,7 @@ export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type AssistantMessage = components['schemas']['AssistantMessage'];
 export type AssistantResponseMessage = components['schemas']['AssistantResponseMessage'];
+export type CacheControl = components['schemas']['CacheControl'];
 export type ChatCompletion = components['schemas']['ChatCompletion'];
 export type ChatCompletionChoice = components['schemas']['ChatCompletionChoice'];
 export type ChatCompletionChunk = components['schemas']['ChatCompletionChunk'];
@@ -3185,6 +3841,9 @@ export type ChoiceError = components['schemas']['ChoiceError'];
 export type ChunkChoice = components['schemas']['ChunkChoice'];
 export type ChunkDelta = components['schemas']['ChunkDelta'];
 export type CompletionTokensDetails = components['schemas']['CompletionTokensDetails'];
+export type ContentBlockDeltaEvent = components['schemas']['ContentBlockDeltaEvent'];
+export type ContentBlockStartEvent = components['schemas']['ContentBlockStartEvent'];
+export type ContentBlockStopEvent = components['schemas']['ContentBlockStopEvent'];
 export type ContentPart = components['schemas']['ContentPart'];
 export type CostDetails = components['schemas']['CostDetails'];
 export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
@@ -3217,6 +3876,49 @@ export type LedgerEntry = components['schemas']['LedgerEntry'];
 export type LedgerPage = components['schemas']['LedgerPage'];
 export type LongPromptPricing = components['schemas']['LongPromptPricing'];
 export type MaxPrice = components['schemas']['MaxPrice'];
+export type MessageDeltaEvent = components['schemas']['MessageDeltaEvent'];
+export type MessageStartEvent = components['schemas']['MessageStartEvent'];
+export type MessageStopEvent = components['schemas']['MessageStopEvent'];
+export type MessagesBase64ImageSource = components['schemas']['MessagesBase64ImageSource'];
+export type MessagesBlockDelta = components['schemas']['MessagesBlockDelta'];
+export type MessagesCountTokensRequest = components['schemas']['MessagesCountTokensRequest'];
+export type MessagesErrorObject = components['schemas']['MessagesErrorObject'];
+export type MessagesErrorResponse = components['schemas']['MessagesErrorResponse'];
+export type MessagesErrorType = components['schemas']['MessagesErrorType'];
+export type MessagesEventStream = components['schemas']['MessagesEventStream'];
+export type MessagesImageBlock = components['schemas']['MessagesImageBlock'];
+export type MessagesImageSource = components['schemas']['MessagesImageSource'];
+export type MessagesInputBlock = components['schemas']['MessagesInputBlock'];
+export type MessagesInputJsonDelta = components['schemas']['MessagesInputJsonDelta'];
+export type MessagesInputMessage = components['schemas']['MessagesInputMessage'];
+export type MessagesMessageDelta = components['schemas']['MessagesMessageDelta'];
+export type MessagesMetadata = components['schemas']['MessagesMetadata'];
+export type MessagesOutputBlock = components['schemas']['MessagesOutputBlock'];
+export type MessagesOutputConfig = components['schemas']['MessagesOutputConfig'];
+export type MessagesOutputTextBlock = components['schemas']['MessagesOutputTextBlock'];
+export type MessagesOutputThinkingBlock = components['schemas']['MessagesOutputThinkingBlock'];
+export type MessagesOutputToolUseBlock = components['schemas']['MessagesOutputToolUseBlock'];
+export type MessagesRedactedThinkingBlock = components['schemas']['MessagesRedactedThinkingBlock'];
+export type MessagesRequest = components['schemas']['MessagesRequest'];
+export type MessagesResponse = components['schemas']['MessagesResponse'];
+export type MessagesRole = components['schemas']['MessagesRole'];
+export type MessagesSignatureDelta = components['schemas']['MessagesSignatureDelta'];
+export type MessagesStreamEvent = components['schemas']['MessagesStreamEvent'];
+export type MessagesTextBlock = components['schemas']['MessagesTextBlock'];
+export type MessagesTextDelta = components['schemas']['MessagesTextDelta'];
+export type MessagesThinkingBlock = components['schemas']['MessagesThinkingBlock'];
+export type MessagesThinkingConfig = components['schemas']['MessagesThinkingConfig'];
+export type MessagesThinkingDelta = components['schemas']['MessagesThinkingDelta'];
+export type MessagesThinkingType = components['schemas']['MessagesThinkingType'];
+export type MessagesTokenCount = components['schemas']['MessagesTokenCount'];
+export type MessagesTool = components['schemas']['MessagesTool'];
+export type MessagesToolChoice = components['schemas']['MessagesToolChoice'];
+export type MessagesToolChoiceType = components['schemas']['MessagesToolChoiceType'];
+export type MessagesToolResultBlock = components['schemas']['MessagesToolResultBlock'];
+export type MessagesToolResultContent = components['schemas']['MessagesToolResultContent'];
+export type MessagesToolUseBlock = components['schemas']['MessagesToolUseBlock'];
+export type MessagesUrlImageSource = components['schemas']['MessagesUrlImageSource'];
+export type MessagesUsage = components['schemas']['MessagesUsage'];
 export type Model = components['schemas']['Model'];
 export type ModelArchitecture = components['schemas']['ModelArchitecture'];
 export type ModelEndpoint = components['schemas']['ModelEndpoint'];
@@ -3231,6 +3933,7 @@ export type PassPeriod = components['schemas']['PassPeriod'];
 export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
+export type PingEvent = components['schemas']['PingEvent'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
@@ -5387,6 +6090,313 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createMessage: {
+        parameters: {
+            query?: {
+                /** @description Sent by Anthropic SDKs on beta calls (`?beta=true`); accepted and ignored. */
+                beta?: string;
+            };
+            header?: {
+                /** @description Anthropic API version, e.g. `2023-06-01`; the gateway sends `2023-06-01` when omitted. */
+                "anthropic-version"?: string;
+                /** @description Comma-separated Anthropic beta features. */
+                "anthropic-beta"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessagesRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the message as one JSON object (`stream` false or omitted). */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description The gateway generation id (`GET /generation?id=`). */
+                    "x-generation-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesResponse"];
+                    "text/event-stream": components["schemas"]["MessagesEventStream"];
+                };
+            };
+            /** @description 400 `invalid_request_error`: the body does not match the schema, or a value the model cannot take. Do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 401 `authentication_error`: no usable `x-api-key` or `Authorization: Bearer` credential. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 402 `billing_error`: the account's credits cannot cover the request's upper-bound cost. */
+            402: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 403 `permission_error`: e.g. a `pass/` model without an active subscription. */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 404 `not_found_error`: unknown model. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 413 `request_too_large`: body over 10 MB. */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 429 `rate_limit_error`: a rate limit or a subscription window is used up; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    "Retry-After": number;
+                    /** @description The limit that was exceeded, in requests per window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window (0 when this response was sent). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 500 `api_error`: an internal error. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 502 `api_error`: the provider failed or answered malformed. */
+            502: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 503 `overloaded_error`: the provider is unreachable, overloaded or not configured. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+        };
+    };
+    countMessageTokens: {
+        parameters: {
+            query?: {
+                /** @description Sent by Anthropic SDKs on beta calls (`?beta=true`); accepted and ignored. */
+                beta?: string;
+            };
+            header?: {
+                /** @description Anthropic API version, e.g. `2023-06-01`; the gateway sends `2023-06-01` when omitted. */
+                "anthropic-version"?: string;
+                /** @description Comma-separated Anthropic beta features. */
+                "anthropic-beta"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessagesCountTokensRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the token count. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesTokenCount"];
+                };
+            };
+            /** @description 400 `invalid_request_error`: the body does not match the schema, or a value the model cannot take. Do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 401 `authentication_error`: no usable `x-api-key` or `Authorization: Bearer` credential. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 402 `billing_error`: the account's credits cannot cover the request's upper-bound cost. */
+            402: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 403 `permission_error`: e.g. a `pass/` model without an active subscription. */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 404 `not_found_error`: unknown model. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 413 `request_too_large`: body over 10 MB. */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 429 `rate_limit_error`: a rate limit or a subscription window is used up; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    "Retry-After": number;
+                    /** @description The limit that was exceeded, in requests per window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window (0 when this response was sent). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 500 `api_error`: an internal error. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 502 `api_error`: the provider failed or answered malformed. */
+            502: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 503 `overloaded_error`: the provider is unreachable, overloaded or not configured. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagesErrorResponse"];
                 };
             };
         };

@@ -10,6 +10,7 @@ import { docsRoutes } from './http/docs-routes.js';
 import { accountRoutes } from './http/account-routes.js';
 import { authenticator } from './http/authenticate.js';
 import { buildHandlers } from './handlers/index.js';
+import { MESSAGES_ERROR_SHAPE } from './formats/messages/error-body.js';
 
 export async function createApp(deps: Deps): Promise<Koa> {
   const app = new Koa();
@@ -17,7 +18,7 @@ export async function createApp(deps: Deps): Promise<Koa> {
   app.silent = true;
   app.use(requestId());
   app.use(accessLog(deps.logger));
-  app.use(errorEnvelope(deps.logger));
+  app.use(errorEnvelope(deps.logger, [MESSAGES_ERROR_SHAPE]));
   app.use(readJsonBody(deps.config.bodyLimitBytes));
   app.use(docsRoutes());
   app.use(accountRoutes());

@@ -1,5 +1,6 @@
 // The checks every response gets (the Schemathesis set), each a pure function of the operation, the exchange and
 // the document. A check returns a failure message or nothing; checks that do not apply stay silent.
+import { MESSAGES_EVENT_STREAM, messagesEventStreamProblem } from './messages-event-stream.js';
 import { documentedResponse, type OpenApiDocument, type Operation } from './openapi-document.js';
 import type { SchemaValidator } from './schema-validator.js';
 import type { Exchange } from './http-exchange.js';
@@ -106,6 +107,7 @@ function coerceHeader(ctx: CheckContext, pointer: string, value: string): unknow
 }
 
 function bodyProblem(ctx: CheckContext, mediaType: string, pointer: string, body: string): string | undefined {
+  if (mediaType === 'text/event-stream' && ctx.doc.at(pointer).pointer === MESSAGES_EVENT_STREAM) return messagesEventStreamProblem(ctx.validator, body);
   if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) return undefined;
   let value: unknown;
   try {

@@ -26,6 +26,8 @@ export interface AdapterCompletion {
   toolCalls?: ToolCall[];
   refusal?: string;
   finishReason: FinishReason;
+  /** The client's stop sequence that ended generation, when the provider says which (Anthropic does). */
+  stopSequence?: string;
   usage?: NormalizedUsage;
 }
 
@@ -33,6 +35,6 @@ export interface AdapterCompletion {
 export type StreamEvent =
   | { type: 'upstream-id'; id: string }
   | { type: 'delta'; delta: Omit<ChunkDelta, 'role'> }
-  | { type: 'finish'; finishReason: FinishReason }
+  | { type: 'finish'; finishReason: FinishReason; stopSequence?: string }
   | { type: 'usage'; usage: NormalizedUsage }
   | { type: 'error'; code: StreamErrorCode; message: string };

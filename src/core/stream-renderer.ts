@@ -32,7 +32,7 @@ export interface GenerationIdentity {
 
 /** How a stream ended: a finish reason, or a failure after the response started (rendered in-stream). */
 export type StreamEnd =
-  | { type: 'finish'; finishReason: FinishReason; totals: GenerationTotals }
+  | { type: 'finish'; finishReason: FinishReason; stopSequence?: string; totals: GenerationTotals }
   | { type: 'error'; code: StreamErrorCode; message: string; totals: GenerationTotals };
 
 export interface StreamRenderer {

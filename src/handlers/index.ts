@@ -30,6 +30,8 @@ import { adminDeleteUserKey } from './admin-delete-user-key.js';
 import { adminUsageReport } from './admin-usage-report.js';
 import { getActivity } from './get-activity.js';
 import { listGenerations } from './list-generations.js';
+import { createMessage } from './create-message.js';
+import { countMessageTokens } from './count-message-tokens.js';
 
 export function buildHandlers(deps: Deps): Record<string, Handler> {
   return {
@@ -62,5 +64,7 @@ export function buildHandlers(deps: Deps): Record<string, Handler> {
     adminUsageReport: adminUsageReport(deps),
     getActivity: getActivity(deps),
     listGenerations: listGenerations(deps),
+    createMessage: createMessage(deps),
+    countMessageTokens: countMessageTokens(deps),
   };
 }

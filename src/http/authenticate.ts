@@ -100,9 +100,23 @@ function invalidCredential(): GatewayError {
   return new GatewayError(401, 'Invalid or deleted credential');
 }
 
+/**
+ * The credential of a request: `Authorization: Bearer`, or, on operations that declare it (the Anthropic Messages
+ * routes, where the Anthropic SDK sends it), the `x-api-key` header. Authorization wins when both are sent.
+ */
+export function requestSecret(ctx: Context, acceptsApiKeyHeader: boolean): string {
+  const authorization = ctx.get('authorization') || undefined;
+  const apiKey = acceptsApiKeyHeader ? ctx.get('x-api-key') || undefined : undefined;
+  if (!authorization && apiKey) return apiKey.trim();
+  if (!authorization && acceptsApiKeyHeader) {
+    throw new GatewayError(401, 'Missing credential: send "x-api-key: <API_KEY>" or "Authorization: Bearer <API_KEY>"');
+  }
+  return bearerToken(authorization);
+}
+
 export function authenticator(db: Db, lastUsed?: LastUsedTracker, credentials?: CredentialCache, now: () => Date = () => new Date()) {
-  return async (ctx: Context): Promise<void> => {
-    const secret = bearerToken(ctx.get('authorization') || undefined);
+  return async (ctx: Context, acceptsApiKeyHeader = false): Promise<void> => {
+    const secret = requestSecret(ctx, acceptsApiKeyHeader);
     const principal = credentials
       ? await resolvePrincipalCached(db, credentials, secret, lastUsed)
       : await resolvePrincipal(db, secret, lastUsed);

@@ -1,10 +1,17 @@
-// Turns every thrown error into the spec's envelope. Only GatewayError texts reach clients; anything else is a
-// 500 with a generic message and the cause in the log.
+// Turns every thrown error into the spec's envelope, or into the shape of the front door whose routes it came from
+// (Anthropic Messages errors on /messages, so Anthropic SDKs raise their typed errors). Only GatewayError texts reach
+// clients; anything else is a 500 with a generic message and the cause in the log.
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger.js';
 import { GatewayError, errorBody } from '../core/gateway-error.js';
 
-export function errorEnvelope(logger: Logger): Middleware {
+/** A front door's error body for the routes under `pathPrefix` (authentication and validation errors included). */
+export interface DoorErrorShape {
+  pathPrefix: string;
+  render: (error: GatewayError, requestId: string | undefined) => unknown;
+}
+
+export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] = []): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -20,7 +27,10 @@ export function errorEnvelope(logger: Logger): Middleware {
       }
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-      ctx.body = errorBody(error.code, error.message, { ...error.metadata, request_id: ctx.state.requestId });
+      const door = doors.find((d) => ctx.path === d.pathPrefix || ctx.path.startsWith(`${d.pathPrefix}/`));
+      ctx.body = door
+        ? door.render(error, ctx.state.requestId)
+        : errorBody(error.code, error.message, { ...error.metadata, request_id: ctx.state.requestId });
     }
   };
 }

@@ -24,8 +24,11 @@ export type Handler = (api: ApiContext, ctx: KoaContext) => Promise<void> | void
 
 export interface RouterOptions {
   handlers: Record<string, Handler>;
-  /** Resolves the caller or throws GatewayError(401). Stores the principal on ctx.state. */
-  authenticate: (ctx: KoaContext) => Promise<void>;
+  /**
+   * Resolves the caller or throws GatewayError(401). Stores the principal on ctx.state. `acceptsApiKeyHeader`: the
+   * operation also declares the `x-api-key` scheme (Anthropic Messages routes).
+   */
+  authenticate: (ctx: KoaContext, acceptsApiKeyHeader?: boolean) => Promise<void>;
 }
 
 const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
@@ -47,10 +50,16 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
       return ajv;
     },
   });
-  api.registerSecurityHandler('BearerAuth', async (_api: ApiContext, ctx: KoaContext) => {
-    await options.authenticate(ctx);
+  // An operation may accept either scheme (BearerAuth or ApiKeyAuth, the `x-api-key` header); openapi-backend asks
+  // each declared scheme, so both share one authentication per request.
+  const authenticateOnce = async (apiCtx: ApiContext, ctx: KoaContext) => {
+    const state = ctx.state as { authentication?: Promise<void> };
+    state.authentication ??= options.authenticate(ctx, apiCtx.operation.security?.some((requirement) => 'ApiKeyAuth' in requirement) ?? false);
+    await state.authentication;
     return true;
-  });
+  };
+  api.registerSecurityHandler('BearerAuth', authenticateOnce);
+  api.registerSecurityHandler('ApiKeyAuth', authenticateOnce);
   api.register({
     ...options.handlers,
     notFound: (_api: ApiContext, ctx: KoaContext) => {

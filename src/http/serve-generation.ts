@@ -23,6 +23,8 @@ export interface FrontDoorRequest {
   stream: boolean;
   renderJson: CompletionRenderer;
   createStreamRenderer: (identity: GenerationIdentity) => StreamRenderer;
+  /** Protocol headers to forward to an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
+  clientHeaders?: Readonly<Record<string, string>>;
 }
 
 export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorRequest): Promise<void> {
@@ -38,6 +40,7 @@ export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorR
   const run = new GenerationRun(deps, {
     principal, request, target, targets, admission, stream, checked,
     client: abortOnDisconnect(ctx), tracking: trackingHeaders(ctx), apiFormat: door.apiFormat,
+    clientHeaders: door.clientHeaders,
   });
   ctx.set('x-generation-id', run.identity.id);
   try {

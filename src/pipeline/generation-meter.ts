@@ -19,6 +19,8 @@ export class GenerationMeter {
   upstreamId?: string;
   usage?: NormalizedUsage;
   finishReason?: FinishReason;
+  /** The stop sequence that ended generation, when the provider said which. */
+  stopSequence?: string;
   outcome: GenerationOutcome = 'success';
   httpStatus = 200;
   errorCode?: string;
@@ -43,6 +45,7 @@ export class GenerationMeter {
         break;
       case 'finish':
         this.finishReason = event.finishReason;
+        if (event.stopSequence !== undefined) this.stopSequence = event.stopSequence;
         break;
       case 'error':
         this.fail(200, event.code, event.message);

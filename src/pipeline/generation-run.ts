@@ -52,6 +52,8 @@ export interface GenerationRunInput {
   tracking: TrackingHeaders;
   /** The front door the request came through, kept in its generation record. */
   apiFormat: ApiFormat;
+  /** Client protocol headers for an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
+  clientHeaders?: Readonly<Record<string, string>>;
 }
 
 export class GenerationRun {
@@ -70,7 +72,7 @@ export class GenerationRun {
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
     this.tokensCounted = input.checked.estimatedPromptTokens;
-    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream };
+    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.clientHeaders };
     this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
   }
 
@@ -118,7 +120,7 @@ export class GenerationRun {
     const { request } = this.input;
     this.input.target = target;
     if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
-      this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream };
+      this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders };
     }
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
     const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal);

@@ -113,7 +113,7 @@ export async function* generationStream(options: GenerationStreamOptions): Async
   const totals = options.totals();
   return failure
     ? { type: 'error', code: failure.code, message: failure.message, totals }
-    : { type: 'finish', finishReason: meter.finishReason ?? 'stop', totals };
+    : { type: 'finish', finishReason: meter.finishReason ?? 'stop', ...(meter.stopSequence !== undefined ? { stopSequence: meter.stopSequence } : {}), totals };
 }
 
 function deltaChars(delta: DeltaEvent['delta']): number {

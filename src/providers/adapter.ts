@@ -33,6 +33,11 @@ export interface AdapterContext {
   provider: ProviderConfig;
   model: AdapterModel;
   stream: boolean;
+  /**
+   * Protocol headers of the client's request that an adapter of the same protocol forwards as they are (the
+   * Anthropic Messages door: `anthropic-version`, `anthropic-beta`). Never credentials.
+   */
+  clientHeaders?: Readonly<Record<string, string>>;
 }
 
 /** A vendor HTTP request, fully described; the transport sends it as is. */

@@ -44,6 +44,8 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   adminUsageReport: ['get', '/admin/usage'],
   getActivity: ['get', '/activity'],
   listGenerations: ['get', '/generations'],
+  createMessage: ['post', '/messages'],
+  countMessageTokens: ['post', '/messages/count_tokens'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {

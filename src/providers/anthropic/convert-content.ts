@@ -2,7 +2,23 @@
 // whitespace, so such text is dropped here rather than sent; images become base64 or URL image sources.
 import type { ContentPart } from '../../core/chat-types.js';
 import { invalidRequest } from './invalid-request.js';
-import type { AnthropicImageBlock, AnthropicImageMediaType, AnthropicTextBlock } from './wire-types.js';
+import type { AnthropicCacheControl, AnthropicImageBlock, AnthropicImageMediaType, AnthropicTextBlock } from './wire-types.js';
+
+/**
+ * A part's prompt-caching breakpoint (OpenRouter's `cache_control` on content parts): Anthropic is the provider that
+ * takes it, so only this adapter reads it; the others build their parts field by field and drop it.
+ */
+export function cacheControlOf(part: unknown): AnthropicCacheControl | undefined {
+  const value = (part as { cache_control?: unknown } | null)?.cache_control;
+  if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') return undefined;
+  const { type, ttl } = value as { type: string; ttl?: unknown };
+  return typeof ttl === 'string' ? { type, ttl } : { type };
+}
+
+function withCacheControl<T extends object>(block: T, part: unknown): T {
+  const cacheControl = cacheControlOf(part);
+  return cacheControl ? { ...block, cache_control: cacheControl } : block;
+}
 
 /** The image types Anthropic accepts (vision docs); anything else is a 400 before we call out. */
 const MEDIA_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
@@ -36,8 +52,8 @@ export function userBlocks(content: string | ContentPart[], field: string): Arra
   if (typeof content === 'string') return hasText(content) ? [{ type: 'text', text: content }] : [];
   const blocks: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
   content.forEach((part, i) => {
-    if (part.type === 'image_url') blocks.push(imageBlock(part.image_url.url, `${field}[${i}].image_url.url`));
-    else if (hasText(part.text)) blocks.push({ type: 'text', text: part.text });
+    if (part.type === 'image_url') blocks.push(withCacheControl(imageBlock(part.image_url.url, `${field}[${i}].image_url.url`), part));
+    else if (hasText(part.text)) blocks.push(withCacheControl<AnthropicTextBlock>({ type: 'text', text: part.text }, part));
   });
   return blocks;
 }
@@ -46,7 +62,7 @@ export function userBlocks(content: string | ContentPart[], field: string): Arra
 export function textBlocks(content: string | Array<{ text: string }> | null | undefined): AnthropicTextBlock[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return hasText(content) ? [{ type: 'text', text: content }] : [];
-  return content.filter((part) => hasText(part.text)).map((part) => ({ type: 'text', text: part.text }));
+  return content.filter((part) => hasText(part.text)).map((part) => withCacheControl<AnthropicTextBlock>({ type: 'text', text: part.text }, part));
 }
 
 /** Tool results travel as one string; text parts are joined as the gateway spec says. */

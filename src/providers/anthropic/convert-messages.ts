@@ -7,7 +7,7 @@
 //   the order Claude produced them in (thinking always precedes the text and tool_use it led to).
 import type { ChatMessage, ToolCall } from '../../core/chat-types.js';
 import { isRecord } from '../payload-readers.js';
-import { hasText, joinText, textBlocks, userBlocks } from './convert-content.js';
+import { cacheControlOf, hasText, joinText, textBlocks, userBlocks } from './convert-content.js';
 import { invalidRequest } from './invalid-request.js';
 import { restoreReasoningBlocks } from './reasoning-blocks.js';
 import type {
@@ -70,6 +70,12 @@ function turnOf(message: Exclude<ChatMessage, { role: 'system' | 'developer' }>,
       // Content is optional on a tool_result; blank text would be rejected.
       const result: AnthropicUserBlock = { type: 'tool_result', tool_use_id: toolUseId(message.tool_call_id) };
       if (hasText(text)) result.content = text;
+      // Extras the Anthropic Messages front door carries on the internal tool message: the failure flag and the
+      // caching breakpoint of its tool_result block (other adapters build tool messages field by field).
+      if ((message as { is_error?: unknown }).is_error === true) result.is_error = true;
+      const parts = typeof message.content === 'string' ? [] : message.content;
+      const cacheControl = cacheControlOf(message) ?? parts.map(cacheControlOf).filter((c) => c !== undefined).at(-1);
+      if (cacheControl) result.cache_control = cacheControl;
       return { role: 'user', blocks: [result] };
     }
     case 'assistant':
@@ -116,7 +122,7 @@ function trimPrefill(turns: Turn[]): void {
 function toMessage(turn: Turn): AnthropicMessage {
   // One plain text block is sent in the short string form; both mean the same to Anthropic.
   const only = turn.blocks.length === 1 ? turn.blocks[0] : undefined;
-  if (only?.type === 'text') return { role: turn.role, content: only.text };
+  if (only?.type === 'text' && !only.cache_control) return { role: turn.role, content: only.text };
   return turn.role === 'user' ? { role: 'user', content: turn.blocks } : { role: 'assistant', content: turn.blocks };
 }
 
@@ -130,7 +136,7 @@ export function convertMessages(messages: readonly ChatMessage[]): ConvertedMess
   const merged = mergeTurns(turns);
   trimPrefill(merged);
   const out: ConvertedMessages = { messages: merged.map(toMessage) };
-  if (system.length === 1) out.system = system[0].text;
-  else if (system.length > 1) out.system = system;
+  if (system.length === 1 && !system[0].cache_control) out.system = system[0].text;
+  else if (system.length > 0) out.system = system;
   return out;
 }

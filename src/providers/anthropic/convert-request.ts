@@ -82,7 +82,11 @@ export function buildRequest(request: ChatCompletionRequest, ctx: AdapterContext
   // Set after the operator's static headers so they can never replace the protocol or auth headers.
   headers['content-type'] = 'application/json';
   headers.accept = ctx.stream ? 'text/event-stream' : 'application/json';
-  headers['anthropic-version'] = ANTHROPIC_VERSION;
+  // The Anthropic Messages front door passes the client's protocol headers through (beta features such as
+  // interleaved thinking or 1h caching exist only with them); every other request speaks the default version.
+  headers['anthropic-version'] = ctx.clientHeaders?.['anthropic-version'] ?? ANTHROPIC_VERSION;
+  const beta = ctx.clientHeaders?.['anthropic-beta'];
+  if (beta) headers['anthropic-beta'] = beta;
   if (ctx.provider.apiKey) headers['x-api-key'] = ctx.provider.apiKey;
   return { method: 'POST', url: messagesUrl(ctx.provider.baseUrl), headers, body: JSON.stringify(buildBody(request, ctx)) };
 }

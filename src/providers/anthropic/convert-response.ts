@@ -64,6 +64,8 @@ export function parseCompletion(body: unknown, providerId = 'anthropic'): Adapte
     content: text === '' ? null : text,
     finishReason: mapFinishReason(payload.stop_reason, toolCalls.length > 0),
   };
+  const stopSequence = readString(payload.stop_sequence);
+  if (payload.stop_reason === 'stop_sequence' && stopSequence !== undefined) completion.stopSequence = stopSequence;
   const upstreamId = readString(payload.id);
   if (upstreamId) completion.upstreamId = upstreamId;
   if (reasoning !== '') completion.reasoning = reasoning;

@@ -163,7 +163,9 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
         const stopReason = readString(readRecord(event.delta)?.stop_reason);
         if (!stopReason || finished) return [];
         finished = true;
-        return [{ type: 'finish', finishReason: mapFinishReason(stopReason, toolCount > 0) }];
+        const stopSequence = stopReason === 'stop_sequence' ? readString(readRecord(event.delta)?.stop_sequence) : undefined;
+        const finish: StreamEvent = { type: 'finish', finishReason: mapFinishReason(stopReason, toolCount > 0) };
+        return [stopSequence !== undefined ? { ...finish, stopSequence } : finish];
       }
       case 'message_stop': {
         stopped = true;

@@ -2,9 +2,16 @@
 // writes. Only request shapes live here: responses and stream events are untrusted input and are read
 // field by field with the payload readers instead of being cast to a type.
 
+/** Prompt-caching breakpoint, passed through as the client sent it. */
+export interface AnthropicCacheControl {
+  type: string;
+  ttl?: string;
+}
+
 export interface AnthropicTextBlock {
   type: 'text';
   text: string;
+  cache_control?: AnthropicCacheControl;
 }
 
 export interface AnthropicImageBlock {
@@ -12,6 +19,7 @@ export interface AnthropicImageBlock {
   source:
     | { type: 'base64'; media_type: AnthropicImageMediaType; data: string }
     | { type: 'url'; url: string };
+  cache_control?: AnthropicCacheControl;
 }
 
 export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
@@ -38,6 +46,8 @@ export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
   content?: string;
+  is_error?: boolean;
+  cache_control?: AnthropicCacheControl;
 }
 
 export type AnthropicReasoningBlock = AnthropicThinkingBlock | AnthropicRedactedThinkingBlock;

@@ -1,0 +1,35 @@
+// NormalizedUsage → Anthropic's usage object (input_tokens without cache reads and writes) and the internal finish
+// reason → stop_reason. Only the shape is Anthropic's: the counts are what the gateway bills.
+import type { FinishReason, NormalizedUsage } from '../../core/generation.js';
+import { usageBreakdown } from '../shared/usage-breakdown.js';
+import type { MessagesUsage } from './wire-types.js';
+
+export type MessagesStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
+
+export function toMessagesUsage(usage: NormalizedUsage): MessagesUsage {
+  const counts = usageBreakdown(usage);
+  return {
+    input_tokens: counts.uncachedInputTokens,
+    output_tokens: counts.outputTokens,
+    cache_read_input_tokens: counts.cacheReadTokens,
+    cache_creation_input_tokens: counts.cacheWriteTokens,
+  };
+}
+
+/**
+ * `stop` is end_turn, or stop_sequence when the provider said which stop sequence matched (Anthropic does; the
+ * chat-format providers do not, so theirs read end_turn); a content filter is Anthropic's `refusal`.
+ */
+export function toStopReason(reason: FinishReason, stopSequence?: string): MessagesStopReason {
+  if (reason === 'stop' && stopSequence !== undefined) return 'stop_sequence';
+  switch (reason) {
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+      return 'tool_use';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'end_turn';
+  }
+}

@@ -1,0 +1,27 @@
+// POST /messages — the Anthropic Messages front door: its request is parsed into the internal request, its
+// renderers make the Message object and Anthropic's event stream. The eight steps run in serveGeneration.
+import type { Deps } from '../deps.js';
+import type { Handler } from '../http/openapi-router.js';
+import { serveGeneration } from '../http/serve-generation.js';
+import { toInternalRequest } from '../formats/messages/convert-request.js';
+import { gatewayModelId } from '../formats/messages/model-name.js';
+import { buildMessage } from '../formats/messages/build-message.js';
+import { MessagesStreamRenderer } from '../formats/messages/messages-stream-renderer.js';
+import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
+import type { MessagesRequest } from '../formats/messages/wire-types.js';
+
+export function createMessage(deps: Deps): Handler {
+  return (api, ctx) => {
+    const body = api.request.requestBody as MessagesRequest;
+    // Anthropic's default: one JSON object unless `stream` is true.
+    const stream = body.stream === true;
+    return serveGeneration(deps, ctx, {
+      apiFormat: 'messages',
+      request: toInternalRequest(body, gatewayModelId(deps.catalog, body.model), stream),
+      stream,
+      renderJson: buildMessage,
+      createStreamRenderer: (identity) => new MessagesStreamRenderer(identity),
+      clientHeaders: anthropicClientHeaders(ctx),
+    });
+  };
+}
