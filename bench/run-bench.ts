@@ -13,8 +13,8 @@ import { measureProbes, measureRun, type MeasureContext } from './lib/measure.js
 import { rotate } from './lib/interleaved-probe.js';
 import { runProbe } from './lib/probe.js';
 import { LoadGenerator } from './lib/load.js';
-import { chatBody, responsesStreamBody, responsesUrl } from './lib/requests.js';
-import { checkResponsesStream } from './lib/responses-smoke.js';
+import { chatBody, messagesStreamBody, messagesUrl, responsesStreamBody, responsesUrl } from './lib/requests.js';
+import { checkDoorStream, MESSAGES_STREAM, RESPONSES_STREAM } from './lib/front-door-smoke.js';
 import { leakCheck } from './lib/leak-check.js';
 import { profileGateway } from './lib/profile-run.js';
 import { evaluateTargets } from './lib/targets.js';
@@ -68,7 +68,10 @@ async function smokeTest(system: RunningSystem): Promise<void> {
       throw new Error(`${system.name} failed a ${scenario} smoke request: ${result.firstFailure ?? 'no answer'} (log: ${system.logFile})`);
     }
   }
-  if (system.name === 'modelgate') await checkResponsesStream(responsesUrl(system.url), system.headers, responsesStreamBody(system.model));
+  if (system.name === 'modelgate') {
+    await checkDoorStream(responsesUrl(system.url), system.headers, responsesStreamBody(system.model), RESPONSES_STREAM);
+    await checkDoorStream(messagesUrl(system.url), system.headers, messagesStreamBody(system.model), MESSAGES_STREAM);
+  }
 }
 
 async function reachSteadyState(system: Supervised, seconds: number): Promise<void> {
@@ -161,7 +164,8 @@ async function main(): Promise<void> {
   const rounds = plan.throughputRounds;
   const roundSystems = systems.filter((s) => rounds.systems.includes(s.current.name));
   const responsesRuns: RunRecord[] = [];
-  const total = plan.reps * ((plan.probe.scenarios.length + plan.grid.length) * systems.length + rounds.roundsPerRep * roundSystems.length + 1);
+  const messagesRuns: RunRecord[] = [];
+  const total = plan.reps * ((plan.probe.scenarios.length + plan.grid.length) * systems.length + rounds.roundsPerRep * roundSystems.length + 2);
   let step = 0;
   const progress = () => `[${String(++step).padStart(3)}/${total}]`;
   for (let rep = 1; rep <= plan.reps; rep++) {
@@ -184,13 +188,19 @@ async function main(): Promise<void> {
       }
     }
     {
-      // The Responses front door on the same pipeline: one streaming run on Modelgate (the other systems serve only
-      // chat completions).
+      // The Responses and Messages front doors on the same pipeline: one streaming run each on Modelgate (the other
+      // systems serve only chat completions).
       const { concurrency } = plan.responsesStream;
-      const r = await measureSupervised(gateway, (current) =>
-        measureRun(ctx, current, 'stream', concurrency, rep, plan, { url: responsesUrl(current.url), body: responsesStreamBody(current.model) }), systems);
-      responsesRuns.push(r);
-      logRun(`${progress()} rep ${rep} /responses`, r);
+      const doors = [
+        { path: '/responses', runs: responsesRuns, request: (url: string, model: string) => ({ url: responsesUrl(url), body: responsesStreamBody(model) }) },
+        { path: '/messages', runs: messagesRuns, request: (url: string, model: string) => ({ url: messagesUrl(url), body: messagesStreamBody(model) }) },
+      ];
+      for (const door of doors) {
+        const r = await measureSupervised(gateway, (current) =>
+          measureRun(ctx, current, 'stream', concurrency, rep, plan, door.request(current.url, current.model)), systems);
+        door.runs.push(r);
+        logRun(`${progress()} rep ${rep} ${door.path}`, r);
+      }
     }
     for (let k = 0; k < rounds.roundsPerRep; k++) {
       const round = (rep - 1) * rounds.roundsPerRep + k + 1;
@@ -239,6 +249,7 @@ async function main(): Promise<void> {
     probes,
     throughputRounds,
     responsesRuns,
+    messagesRuns,
     leak,
     profile,
     accounting,

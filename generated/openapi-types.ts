@@ -728,22 +728,22 @@ export interface components {
              * Format: double
              * @description USD charged to credits through this key, over its whole life.
              */
-            usage: number;
+            usage?: number;
             /**
              * Format: double
              * @description USD charged through this key since 00:00 UTC today.
              */
-            usage_daily: number;
+            usage_daily?: number;
             /**
              * Format: double
              * @description USD charged through this key since Monday 00:00 UTC.
              */
-            usage_weekly: number;
+            usage_weekly?: number;
             /**
              * Format: double
              * @description USD charged through this key since the 1st of this month, 00:00 UTC.
              */
-            usage_monthly: number;
+            usage_monthly?: number;
             /**
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
@@ -752,30 +752,30 @@ export interface components {
              *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
              *     current period.
              */
-            limit: number | null;
+            limit?: number | null;
             /**
              * Format: double
              * @description USD left under `limit` in the current period; null when there is no limit.
              */
-            limit_remaining: number | null;
+            limit_remaining?: number | null;
             /**
              * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
              *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
              *     hold null.)
              */
-            limit_reset: string | null;
+            limit_reset?: string | null;
             /**
              * Format: date-time
              * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
              */
-            expires_at: string | null;
+            expires_at?: string | null;
             /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
-            disabled: boolean;
+            disabled?: boolean;
             /**
              * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
              *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
              */
-            allowed_models: string[] | null;
+            allowed_models?: string[] | null;
         };
         /** @description The caller's keys. */
         ApiKeyList: {
@@ -1278,22 +1278,22 @@ export interface components {
              * Format: double
              * @description USD charged to credits through this key, over its whole life.
              */
-            usage: number;
+            usage?: number;
             /**
              * Format: double
              * @description USD charged through this key since 00:00 UTC today.
              */
-            usage_daily: number;
+            usage_daily?: number;
             /**
              * Format: double
              * @description USD charged through this key since Monday 00:00 UTC.
              */
-            usage_weekly: number;
+            usage_weekly?: number;
             /**
              * Format: double
              * @description USD charged through this key since the 1st of this month, 00:00 UTC.
              */
-            usage_monthly: number;
+            usage_monthly?: number;
             /**
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
@@ -1302,30 +1302,30 @@ export interface components {
              *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
              *     current period.
              */
-            limit: number | null;
+            limit?: number | null;
             /**
              * Format: double
              * @description USD left under `limit` in the current period; null when there is no limit.
              */
-            limit_remaining: number | null;
+            limit_remaining?: number | null;
             /**
              * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
              *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
              *     hold null.)
              */
-            limit_reset: string | null;
+            limit_reset?: string | null;
             /**
              * Format: date-time
              * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
              */
-            expires_at: string | null;
+            expires_at?: string | null;
             /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
-            disabled: boolean;
+            disabled?: boolean;
             /**
              * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
              *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
              */
-            allowed_models: string[] | null;
+            allowed_models?: string[] | null;
             /** @description The key value. It is shown once, in this response, and cannot be shown again: store it now. */
             key: string;
         };
@@ -1748,22 +1748,22 @@ export interface components {
              * Format: double
              * @description USD charged to credits through this key, over its whole life.
              */
-            usage: number;
+            usage?: number;
             /**
              * Format: double
              * @description USD charged through this key since 00:00 UTC today.
              */
-            usage_daily: number;
+            usage_daily?: number;
             /**
              * Format: double
              * @description USD charged through this key since Monday 00:00 UTC.
              */
-            usage_weekly: number;
+            usage_weekly?: number;
             /**
              * Format: double
              * @description USD charged through this key since the 1st of this month, 00:00 UTC.
              */
-            usage_monthly: number;
+            usage_monthly?: number;
             /**
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
@@ -1772,30 +1772,30 @@ export interface components {
              *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
              *     current period.
              */
-            limit: number | null;
+            limit?: number | null;
             /**
              * Format: double
              * @description USD left under `limit` in the current period; null when there is no limit.
              */
-            limit_remaining: number | null;
+            limit_remaining?: number | null;
             /**
              * @description When `limit` starts over: at 00:00 UTC every day (`daily`), every Monday (`weekly`) or on the 1st of every
              *     month (`monthly`); null: never. (A string in the schema: OpenAPI 3.0 validators do not let a nullable enum
              *     hold null.)
              */
-            limit_reset: string | null;
+            limit_reset?: string | null;
             /**
              * Format: date-time
              * @description After this time the key is refused with 401 (`metadata.reason: "key_expired"`); null: never expires.
              */
-            expires_at: string | null;
+            expires_at?: string | null;
             /** @description A disabled key is refused with 401 (`metadata.reason: "key_disabled"`) on the next request, on every instance. */
-            disabled: boolean;
+            disabled?: boolean;
             /**
              * @description Model ids the key may use; an entry `<provider>/*` allows every model of that provider (e.g. `pass/*`). Other
              *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
              */
-            allowed_models: string[] | null;
+            allowed_models?: string[] | null;
             /** @description True while the owner has never been granted paid credits. */
             is_free_tier: boolean;
             /** @description Rate limits that apply to this key (deployment configuration, or a per-key override). */

@@ -59,8 +59,9 @@ export interface Plan {
     measureSeconds: number;
   };
   /**
-   * Modelgate only, once per repetition after the grid: the streaming request through the Responses front door
-   * (POST /responses) at this concurrency, beside the chat-completions streaming figure of the same concurrency.
+   * Modelgate only, once per repetition after the grid: the streaming request through the Responses and Messages
+   * front doors (POST /responses, POST /messages) at this concurrency, beside the chat-completions streaming figure
+   * of the same concurrency.
    */
   responsesStream: { concurrency: number };
   /** Milliseconds between stamped chunks of probe streams. */

@@ -86,18 +86,21 @@ function throughputSection(results: BenchResults, grid: Map<Scenario, number[]>)
 }
 
 /** The paired throughput rounds, one row per round: where the paired ratios of the throughput targets come from. */
-/** Modelgate's streaming request through POST /responses beside the same request through /chat/completions. */
+/** Modelgate's streaming request through POST /responses and POST /messages beside the same through /chat/completions. */
 function responsesSection(results: BenchResults): string | undefined {
   const runs = results.responsesRuns ?? [];
   if (runs.length === 0) return undefined;
+  const messages = results.messagesRuns ?? [];
   const c = runs[0].concurrency;
   const chat = results.runs.filter((r) => r.system === 'modelgate' && r.scenario === 'stream' && r.concurrency === c);
   const row = (label: string, rs: typeof runs) => [label, rs.length, ms(median(rs.map((r) => r.load.rps)), 0), ms(median(rs.map((r) => r.load.latency.p50))),
     ms(median(rs.map((r) => r.load.latency.p99))), ms(median(rs.map((r) => r.cpuMsPerRequest)), 3), rs.reduce((n, r) => n + r.load.non2xx + r.load.errors, 0)];
-  return [`## Streaming through the Responses front door (Modelgate, c=${c})`, '',
-    'The same streamed generation (the mock\'s 20 chunks) requested as an OpenAI Responses API call (`POST /responses`, typed `response.*` events) ' +
-      'and as a chat completion. Medians over repetitions; the other systems serve only chat completions.', '',
-    table(['request', 'runs', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'failed'], [row('POST /responses, stream', runs), row('POST /chat/completions, stream', chat)])].join('\n');
+  const rows = [row('POST /responses, stream', runs), ...(messages.length > 0 ? [row('POST /messages, stream', messages)] : []), row('POST /chat/completions, stream', chat)];
+  return [`## Streaming through the ${messages.length > 0 ? 'Responses and Messages front doors' : 'Responses front door'} (Modelgate, c=${c})`, '',
+    'The same streamed generation (the mock\'s 20 chunks) requested as an OpenAI Responses API call (`POST /responses`, typed `response.*` events), ' +
+      'as an Anthropic Messages API call (`POST /messages`, Anthropic\'s event sequence) and as a chat completion. Medians over repetitions; the ' +
+      'other systems serve only chat completions.', '',
+    table(['request', 'runs', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'failed'], rows)].join('\n');
 }
 
 function throughputRoundsSection(results: BenchResults): string | undefined {

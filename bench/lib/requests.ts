@@ -46,8 +46,24 @@ export function responsesStreamBody(model: string): string {
   });
 }
 
+/** The same request as an Anthropic Messages API request (POST /messages). */
+export function messagesStreamBody(model: string): string {
+  return JSON.stringify({
+    model,
+    system: 'You are a concise assistant.',
+    messages: [{ role: 'user', content: 'Say hello in about twenty words.' }],
+    max_tokens: 64,
+    stream: true,
+  });
+}
+
 /** The gateway's /responses endpoint, next to its chat-completions one. */
 export function responsesUrl(chatCompletionsUrl: string): string {
   return chatCompletionsUrl.replace(/\/chat\/completions$/, '/responses');
+}
+
+/** The gateway's /messages endpoint, next to its chat-completions one. */
+export function messagesUrl(chatCompletionsUrl: string): string {
+  return chatCompletionsUrl.replace(/\/chat\/completions$/, '/messages');
 }
 

@@ -79,6 +79,8 @@ export interface BenchResults {
   throughputRounds?: RoundRunRecord[];
   /** Modelgate's streaming runs through POST /responses (plan.responsesStream); absent in older results. */
   responsesRuns?: RunRecord[];
+  /** The same through POST /messages (Anthropic Messages door), at the same concurrency; absent in older results. */
+  messagesRuns?: RunRecord[];
   leak?: LeakResult;
   profile?: ProfileSummary;
   accounting?: AccountingSummary;

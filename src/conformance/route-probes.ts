@@ -1,5 +1,5 @@
 // Before any property runs: which selected operations the deployment implements. A route that answers 404 to a
-// bare request is absent — an extension is then "not implemented" (reported, never an abort), a core operation
+// bare request (or 405: the path exists, the operation's method does not) is absent — an extension is then "not implemented" (reported, never an abort), a core operation
 // fails `route_implemented`. Operations with path parameters may answer 404 for an unknown resource, so for them
 // only the unauthenticated probe counts (routing comes before authentication, as in Modelgate).
 import { describeOperation, type Operation } from './openapi-document.js';
@@ -32,25 +32,27 @@ export async function probeRoutes(operations: Operation[], sender: Sender, main:
       implemented.push(op);
       results.push({ check: 'route_implemented', target, outcome: 'passed', runs: 1 });
     } else if (profileOf(op.operationId) === 'core') {
-      const failure = new ConformanceFailure(absent, [{ check: 'route_implemented', message: `${op.method} ${op.path} answered 404: the core operation ${op.operationId} is missing` }]);
+      const failure = new ConformanceFailure(absent, [{ check: 'route_implemented', message: `${op.method} ${op.path} answered ${absent.status}: the core operation ${op.operationId} is missing` }]);
       results.push({ check: 'route_implemented', target, outcome: 'failed', runs: 1, counterexample: toCounterexample(failure, 'route_implemented', sender.baseUrl, secrets) });
     } else {
-      results.push({ check: 'route_implemented', target, outcome: 'not_implemented', runs: 1, note: `extension: ${op.method} ${op.path} answered 404` });
+      results.push({ check: 'route_implemented', target, outcome: 'not_implemented', runs: 1, note: `extension: ${op.method} ${op.path} answered ${absent.status}` });
     }
   }
   return { results, implemented };
 }
 
-/** The 404 exchange that shows the route is absent, or nothing when it is there. */
+/** The 404 (or 405) exchange that shows the route is absent, or nothing when it is there. */
 async function answers404(op: Operation, sender: Sender, main: Credential): Promise<Exchange | undefined> {
   const hasPathParams = op.parameters.some((p) => p.in === 'path');
   if (op.secured) {
     const anonymous = await sender.send(probeRequest(op, undefined, 'route probe without credentials'));
-    if (anonymous.status === 404) return anonymous;
+    if (absentStatus(anonymous.status)) return anonymous;
     // 401 first tells nothing when the server authenticates before routing; a bare authenticated request does.
     if (anonymous.status !== 401 || hasPathParams) return undefined;
   }
   if (hasPathParams) return undefined;
   const authenticated = await sender.send(probeRequest(op, op.secured ? main : undefined, 'route probe (no body, no parameters)'));
-  return authenticated.status === 404 ? authenticated : undefined;
+  return absentStatus(authenticated.status) ? authenticated : undefined;
 }
+
+const absentStatus = (status: number | undefined) => status === 404 || status === 405;

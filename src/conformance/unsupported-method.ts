@@ -15,9 +15,11 @@ export async function checkUnsupportedMethods(doc: OpenApiDocument, operations: 
   const results: CheckResult[] = [];
   for (const path of [...new Set(operations.map((op) => op.path))]) {
     const defined = doc.operations.filter((op) => op.path === path);
-    const allowed = defined.map((op) => op.method);
+    // Allow must name the selected operations' methods (a server of the core profile need not have the
+    // extensions' methods on a shared path); a method the document defines at all is never probed.
+    const allowed = operations.filter((op) => op.path === path).map((op) => op.method);
     const concrete = path.replace(/\{[^}]+\}/g, PROBE_SEGMENT);
-    const probes = PROBED_METHODS.filter((m) => !allowed.includes(m));
+    const probes = PROBED_METHODS.filter((m) => !defined.some((op) => op.method === m));
     const target = `${probes.join(', ')} ${path}`;
     let failure: CheckResult | undefined;
     for (const method of probes) {

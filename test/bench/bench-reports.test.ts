@@ -299,5 +299,9 @@ describe('Responses front door figure', () => {
     expect(md).toContain('## Streaming through the Responses front door (Modelgate, c=16)');
     expect(md).toContain('| POST /responses, stream | 3 | 1800 | 2.00 | 5.00 | 0.300 | 0 |');
     expect(md).toContain('| POST /chat/completions, stream | 2 | 2050 | 2.00 | 5.00 | 0.300 | 0 |');
+    r.messagesRuns = [run('modelgate', 'stream', 16, 1700), run('modelgate', 'stream', 16, 1600, 2)];
+    const both = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
+    expect(both).toContain('## Streaming through the Responses and Messages front doors (Modelgate, c=16)');
+    expect(both).toContain('| POST /messages, stream | 2 | 1650 | 2.00 | 5.00 | 0.300 | 0 |');
   });
 });

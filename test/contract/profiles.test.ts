@@ -79,7 +79,7 @@ describe('a deliberately broken implementation', () => {
   it('reports every planted fault under its check, and nothing else', async () => {
     const server = await startCoreServer(Object.fromEntries(planted.map((p) => [p.fault, true])));
     try {
-      const { report, text } = await run(server, { profile: 'core' });
+      const { report, text } = await run(server, { profile: 'core', runs: 20 });
       expect(report.ok).toBe(false);
       const failed = report.results.filter((r) => r.outcome === 'failed');
       expect(new Set(failed.map((r) => r.check)), text).toEqual(new Set(planted.map((p) => p.check)));
