@@ -46,7 +46,7 @@ export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorR
   try {
     // 5 call upstream, failing over between endpoints until one answers (streams: until its first event batch)
     if (stream) {
-      const { events, first } = await run.openStream();
+      const { events, first } = await run.openStream(deps.config.keepAliveSeconds * 1000);
       servedBy(ctx, run);
       const renderer = door.createStreamRenderer(run.identity); //                 6+8 translate, respond (SSE)
       await writeEventStream(ctx, events, renderer, deps.config.keepAliveSeconds * 1000, first);

@@ -11,7 +11,7 @@ export async function writeEventStream(
   renderer: StreamRenderer,
   keepAliveMs: number,
   /** The stream's first step when the caller already read it (routing's failover window). */
-  first?: IteratorResult<StreamEvent[], StreamEnd | undefined>,
+  first?: IteratorResult<StreamEvent[], StreamEnd | undefined> | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>,
 ): Promise<void> {
   const writer = new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
   ctx.respond = false;
@@ -20,7 +20,7 @@ export async function writeEventStream(
     for (const frame of renderer.start()) await writer.frame(frame);
     let end: StreamEnd | undefined;
     for (let peeked = first; ; peeked = undefined) {
-      const step = peeked ?? (await stream.next());
+      const step = await (peeked ?? stream.next());
       if (step.done) {
         end = step.value;
         break;

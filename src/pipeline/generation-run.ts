@@ -26,7 +26,8 @@ import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
 /** A stream whose first batch was read (the failover window), ready for the writer. */
 export interface OpenedStream {
   events: AsyncGenerator<StreamEvent[], StreamEnd | undefined>;
-  first: IteratorResult<StreamEvent[], StreamEnd | undefined>;
+  /** The first step, or, when the failover window closed before it came, the promise of it. */
+  first: IteratorResult<StreamEvent[], StreamEnd | undefined> | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -86,10 +87,25 @@ export class GenerationRun {
    * reached the client, so a failure (status, connection, a stream that breaks before its first event) fails over;
    * after it, failures are the mid-stream error chunk.
    */
-  openStream(): Promise<OpenedStream> {
+  openStream(failoverWindowMs: number): Promise<OpenedStream> {
     return this.route(async (target, last) => {
-      const events = this.events(await this.callUpstream(target, last));
-      return { events, first: await events.next() };
+      // An upstream silent for longer than the window (long thinking, excluded reasoning) gets its response started,
+      // so keep-alives reach the client; a failure after that is rendered in the stream.
+      let committed = false;
+      const events = this.events(await this.callUpstream(target, last), () => committed);
+      const next = events.next();
+      let timer: NodeJS.Timeout | undefined;
+      const windowClosed = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => {
+          committed = true;
+          resolve(undefined);
+        }, failoverWindowMs);
+      });
+      try {
+        return { events, first: (await Promise.race([next, windowClosed])) ?? next };
+      } finally {
+        clearTimeout(timer);
+      }
     });
   }
 
@@ -163,8 +179,9 @@ export class GenerationRun {
   }
 
   /** Step 6 for streams: the upstream's events, translated and metered, in batches, then how the stream ended. */
-  events(upstream: UpstreamResponse): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
+  events(upstream: UpstreamResponse, committed?: () => boolean): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
     return generationStream({
+      committed,
       upstream,
       translator: this.input.target.adapter.createStreamTranslator(this.adapterCtx),
       meter: this.meter,

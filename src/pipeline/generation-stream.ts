@@ -21,6 +21,11 @@ export interface GenerationStreamOptions {
   totals: () => GenerationTotals;
   /** Counts generated characters against the key's token rate; false ends the stream with `rate_limit`. */
   withinTokenRate: (generatedChars: number) => boolean;
+  /**
+   * True once the response has started though no batch was yielded yet (the failover window closed): a failure is
+   * then rendered in the stream, never thrown.
+   */
+  committed?: () => boolean;
 }
 
 type DeltaEvent = StreamEvent & { type: 'delta' };
@@ -87,7 +92,7 @@ export async function* generationStream(options: GenerationStreamOptions): Async
       }
     }
   } catch (err) {
-    if (!yielded && !signal.aborted) {
+    if (!yielded && !signal.aborted && !options.committed?.()) {
       throw new GatewayError(502, `Upstream stream failed before its first event: ${(err as Error)?.message ?? 'connection error'}`, {
         reason: 'upstream_stream_failed',
       });
@@ -102,7 +107,7 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     upstream.body.destroy();
   }
 
-  if (failure && !yielded && !signal.aborted) {
+  if (failure && !yielded && !signal.aborted && !options.committed?.()) {
     throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, { reason: 'upstream_stream_failed', stream_code: failure.code });
   }
   if (failure) meter.fail(200, failure.code, failure.message);

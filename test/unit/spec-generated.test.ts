@@ -69,11 +69,13 @@ describe('generated OpenAPI document in openapi-backend', () => {
     expect(doc.openapi).toBe('3.0.0');
     expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:8080/api/v1' })]);
     expect(doc.security).toEqual([{ BearerAuth: [] }]);
-    // The probes alone opt out (an empty requirement): load balancers hold no credential.
-    const open = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, item]) =>
+    // The probes alone opt out (an empty requirement): load balancers hold no credential. The Anthropic Messages
+    // routes also take the x-api-key header, as the Anthropic SDK sends it.
+    const own = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, item]) =>
       Object.values(item).filter((op) => op.security !== undefined).map((op) => [path, op.security]),
     );
-    expect(open).toEqual([['/health', [{}]], ['/ready', [{}]]]);
+    const messagesAuth = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+    expect(own).toEqual([['/health', [{}]], ['/messages', messagesAuth], ['/messages/count_tokens', messagesAuth], ['/ready', [{}]]]);
     expect(doc.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'Bearer' });
   });
 
