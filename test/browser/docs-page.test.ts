@@ -36,7 +36,8 @@ const operations: Operation[] = Object.values(doc.paths as Record<string, Record
 const summaries = operations.map((op) => op.summary).filter((s): s is string => typeof s === 'string');
 // The first sentence of each description proves the operation bodies render, not only the navigation.
 const firstSentences = operations
-  .map((op) => op.description?.split(/[.:]/)[0])
+  // Rendered as Markdown: wrapped lines join, and code spans lose their backticks.
+  .map((op) => op.description?.split(/[.:]/)[0]?.replace(/\s+/g, ' ').replaceAll('`', ''))
   .filter((s): s is string => typeof s === 'string' && s.length > 10);
 
 if (!AVAILABLE && !REQUIRED) {
