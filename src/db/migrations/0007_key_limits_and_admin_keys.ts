@@ -24,7 +24,8 @@ import * as previous from './0006_settle_generations_single_pass.js';
 // `key_spend_period` and `key_held_nanos` (json_to_recordset ignored unknown keys before, so a previous-release
 // process and this function agree on the old fields). The jsonb overload of 0006 calls this one and stays.
 
-const SETTLE_GENERATIONS_WITH_KEY_SPEND = sql`
+/** Exported for 0008's down, which puts this version back. */
+export const SETTLE_GENERATIONS_WITH_KEY_SPEND = sql`
 create or replace function settle_generations(batch json) returns integer
 language plpgsql as $fn$
 declare
