@@ -64,8 +64,13 @@ describeEachBackend('two gateway instances on one database', (backend) => {
     const user = await userWith10Usd();
     const statuses: number[] = [];
     let stop = false;
+    // The rate: 2 requests/s, alternating between the instances.
     const flow = (async () => {
-      for (let i = 0; !stop; i++) statuses.push(await chat(gateways[i % 2], user.key));
+      for (let i = 0; !stop; i++) {
+        const started = Date.now();
+        statuses.push(await chat(gateways[i % 2], user.key));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, 500 - (Date.now() - started))));
+      }
     })();
     try {
       while (statuses.length < 4) await new Promise((resolve) => setTimeout(resolve, 10));
