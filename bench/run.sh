@@ -20,6 +20,9 @@ if [ "${BENCH_STAGE:-outer}" = outer ]; then
   # dist/ and generated/ side by side, as in the repository: the gateway finds generated/ relative to dist/.
   cp -R "$ROOT/dist" "$RUN_DIR/dist"
   cp -R "$ROOT/generated" "$RUN_DIR/generated"
+  # The account page's browser sources are read at run time from src/ beside dist/ (tsc does not copy them).
+  mkdir -p "$RUN_DIR/src/account"
+  cp -R "$ROOT/src/account/browser" "$RUN_DIR/src/account/browser"
   if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
     exec unshare -n -- env BENCH_STAGE=inner BENCH_NETNS=1 bash "${BASH_SOURCE[0]}" "$MODE"
   fi
@@ -43,7 +46,7 @@ stop_group() {
   kill -KILL -- "-$PID" 2>/dev/null || true
 }
 trap 'stop_group; exit 130' INT TERM
-trap 'kill -KILL -- "-$PID" 2>/dev/null || true; rm -rf "$RUN_DIR/dist" "$RUN_DIR/generated"' EXIT
+trap 'kill -KILL -- "-$PID" 2>/dev/null || true; rm -rf "$RUN_DIR/dist" "$RUN_DIR/generated" "$RUN_DIR/src"' EXIT
 status=0
 wait "$PID" || status=$?
 exit "$status"
