@@ -37,13 +37,16 @@ export interface ChannelListener {
  * URL or instance). Resolves after the first attempt, successful or not: start-up is not held hostage by it.
  */
 export async function listenOnChannel(source: NotificationSource, options: ChannelListenerOptions): Promise<ChannelListener | undefined> {
-  if (source.databaseUrl !== undefined) {
-    const listener = new PostgresChannelListener(source.databaseUrl, options);
-    await listener.connect();
-    return listener;
-  }
+  if (source.databaseUrl !== undefined) return listenOnPostgresChannel(source.databaseUrl, options);
   if (source.pglite !== undefined) return listenInPglite(source.db, source.pglite, options);
   return undefined;
+}
+
+/** PostgreSQL: a dedicated connection, reconnected with backoff; resolves after the first attempt. */
+export async function listenOnPostgresChannel(databaseUrl: string, options: ChannelListenerOptions): Promise<ChannelListener> {
+  const listener = new PostgresChannelListener(databaseUrl, options);
+  await listener.connect();
+  return listener;
 }
 
 async function listenInPglite(

@@ -129,12 +129,13 @@ describe('a served data folder', () => {
   });
 
   it("delivers a client's NOTIFY to the server's credential listener (the gateway's cache hears CLI changes)", async () => {
-    const cache = { invalidate: vi.fn(), invalidateAll: vi.fn() };
+    const cache = { invalidate: vi.fn(), invalidateAll: vi.fn(), setEnabled: vi.fn() };
     const listener = await listenForCredentialChangesInPglite(served.db, served.pglite!, cache as unknown as CredentialCache);
     try {
       const e = await client();
       await e.query(`select pg_notify('modelgate_credentials', 'hash-from-cli')`);
       await vi.waitFor(() => expect(cache.invalidate).toHaveBeenCalledWith('hash-from-cli'), { timeout: 5000, interval: 10 });
+      expect(cache.setEnabled).toHaveBeenLastCalledWith(true);
     } finally {
       await listener.close();
     }
