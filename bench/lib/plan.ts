@@ -164,11 +164,12 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       measureSeconds: full ? 3 : 1,
     },
     responsesStream: { concurrency: 16 },
-    // Four variants (two comparisons) of 3 rounds: with 8 s steady state per variant and 1.5 + 6 s per round,
-    // about 2.5 minutes including start-ups, which keeps the full run under ~25 min.
+    // Four variants (two comparisons) of 3 rounds: with 15 s of steady-state load per fresh variant (a cold gateway
+    // runs at a fraction of its throughput for seconds) and 1.5 + 6 s per round, about 3.5 minutes with start-ups,
+    // which keeps the full run under ~25 min.
     scale: {
       rounds: envNumber(env, 'BENCH_SCALE_ROUNDS', full ? 3 : 0),
-      steadyStateSeconds: full ? 8 : 2,
+      steadyStateSeconds: full ? 15 : 2,
       warmupSeconds: 1.5,
       measureSeconds: envNumber(env, 'BENCH_SCALE_SECONDS', full ? 6 : 2),
     },

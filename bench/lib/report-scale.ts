@@ -17,9 +17,10 @@ export function renderScaleSection(scale: ScaleResults, heading = '##'): string 
   const out = [
     `${heading} Observability cost and workers (Modelgate)`,
     '',
-    `Each comparison starts both variants at once (fresh processes, same scratch database, mock upstream), gives each ${scale.steadyStateSeconds} s of ` +
+    `Each comparison starts its two variants (fresh processes, same scratch database, mock upstream) and keeps both up across its rounds; each first gets ${scale.steadyStateSeconds} s of ` +
       `unmeasured load, then ${scale.rounds} alternating rounds of ${scale.warmupSeconds} s warm-up + ${scale.measureSeconds} s measured per variant ` +
-      '(the first variant of a round alternates). "Paired" is the median over rounds of the two runs\' req/s ratio; CPU counts the primary and its workers. ' +
+      '(the first variant of a round alternates). "Paired" is the median over rounds of the two runs\' req/s ratio, leaving out rounds in which either run ' +
+      `had more than ${DISTURBED_FOREIGN_PCT}% foreign load (†) when others exist; CPU counts the primary and its workers. ` +
       `Metrics: \`MODELGATE_METRICS_TOKEN\` set and \`/metrics\` scraped every second (${scale.metricsScrapes} scrapes answered); tracing: ` +
       `\`OTEL_EXPORTER_OTLP_ENDPOINT\` pointed at a local OTLP sink (${scale.otlpBatches} batches received). Workers: both variants on a private ` +
       '`redis-server` with per-key limits on, so every request goes through the shared limiter.',
@@ -33,7 +34,7 @@ export function renderScaleSection(scale: ScaleResults, heading = '##'): string 
       comparison.variants.map((v) => [v.name, fixed(median(v.runs.map((r) => r.rps)), 0), fixed(median(v.runs.map((r) => r.p99)), 2),
         fixed(median(v.runs.map((r) => r.cpuMsPerRequest)), 3), v.runs.reduce((n, r) => n + r.failures, 0),
         v.runs.map((r) => `${r.rps}${r.machine.foreignPct > DISTURBED_FOREIGN_PCT ? '†' : ''}`).join(', ')])));
-    out.push('', `${other.name} ÷ ${base.name}: **${pct(ratios.median)}** of the req/s (paired; per round ${ratios.perRound.map(pct).join(', ')}; ` +
+    out.push('', `${other.name} ÷ ${base.name}: **${pct(ratios.median)}** of the req/s (paired${ratios.disturbedLeftOut ? `, ${ratios.disturbedLeftOut} disturbed round(s) left out` : ''}; per round ${ratios.perRound.map(pct).join(', ')}; ` +
       `ratio of the medians ${pct(ratios.medianOfMedians)}). † more than ${DISTURBED_FOREIGN_PCT}% foreign load during the run.`, '');
   }
   return out.join('\n');

@@ -17,6 +17,7 @@ import { MachineWindow, type MachineShare } from './machine-window.js';
 import { childPids, cpuDelta, cpuSnapshot } from './proc-stats.js';
 import type { BenchPaths } from './systems.js';
 import { median, round } from './stats.js';
+import { DISTURBED_FOREIGN_PCT } from './aggregate.js';
 import { SERVE_NODE_OPTIONS } from '../../src/cli/serve-node-options.js';
 
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
@@ -183,19 +184,26 @@ async function startVariant(ctx: ScaleContext, variant: Variant): Promise<Runnin
   return { ...variant, child, port, pids: () => [pid, ...childPids(pid)] };
 }
 
-/** other ÷ baseline req/s per round (rounds pair runs seconds apart), and its median over the rounds. */
-export function scaleRatios(comparison: ScaleComparison): { perRound: number[]; median?: number; medianOfMedians?: number } {
+/**
+ * other ÷ baseline req/s per round (rounds pair runs seconds apart) and the median over the rounds, leaving out rounds
+ * in which either run had more than DISTURBED_FOREIGN_PCT foreign load when undisturbed rounds exist (as the paired
+ * figures of the rest of the benchmark do); beside it, the ratio of the two variants' median req/s over all rounds.
+ */
+export function scaleRatios(comparison: ScaleComparison): { perRound: number[]; median?: number; disturbedLeftOut: number; medianOfMedians?: number } {
   const [base, other] = comparison.variants;
-  const perRound = other.runs.flatMap((run) => {
+  const pairs = other.runs.flatMap((run) => {
     const ref = base.runs.find((r) => r.round === run.round);
-    return ref && ref.rps > 0 ? [round(run.rps / ref.rps, 3)] : [];
+    return ref && ref.rps > 0 ? [{ value: round(run.rps / ref.rps, 3), disturbed: Math.max(run.machine.foreignPct, ref.machine.foreignPct) > DISTURBED_FOREIGN_PCT }] : [];
   });
-  const m = median(perRound);
+  const clean = pairs.filter((p) => !p.disturbed);
+  const used = clean.length > 0 ? clean : pairs;
+  const m = median(used.map((p) => p.value));
   const a = median(other.runs.map((r) => r.rps));
   const b = median(base.runs.map((r) => r.rps));
   return {
-    perRound,
+    perRound: pairs.map((p) => p.value),
     ...(m === undefined ? {} : { median: round(m, 3) }),
+    disturbedLeftOut: pairs.length - used.length,
     ...(a === undefined || b === undefined || b === 0 ? {} : { medianOfMedians: round(a / b, 3) }),
   };
 }

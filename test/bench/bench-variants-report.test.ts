@@ -110,14 +110,23 @@ function comparison(id: ScaleComparison['id'], base: number[], other: number[], 
 
 describe('observability and workers comparison', () => {
   const scale = (observability: ScaleComparison): ScaleResults => ({
-    rounds: 3, steadyStateSeconds: 8, warmupSeconds: 1.5, measureSeconds: 6, otlpBatches: 42, metricsScrapes: 18,
+    rounds: 3, steadyStateSeconds: 15, warmupSeconds: 1.5, measureSeconds: 6, otlpBatches: 42, metricsScrapes: 18,
     comparisons: [observability, comparison('workers', [1500, 1600, 1400], [2400, 2500, 2300], 30)],
   });
 
   it('takes the median of the rounds\' ratios (runs seconds apart), beside the ratio of the medians', () => {
     // Rounds: 0.99, 0.95, 0.5 (a burst on one run) → 0.95; medians 1900 / 2000 → 0.95.
-    expect(scaleRatios(comparison('observability', [2000, 2000, 1800], [1980, 1900, 900]))).toEqual({ perRound: [0.99, 0.95, 0.5], median: 0.95, medianOfMedians: 0.95 });
-    expect(scaleRatios(comparison('observability', [], []))).toEqual({ perRound: [] });
+    expect(scaleRatios(comparison('observability', [2000, 2000, 1800], [1980, 1900, 900]))).toEqual({ perRound: [0.99, 0.95, 0.5], median: 0.95, disturbedLeftOut: 0, medianOfMedians: 0.95 });
+    expect(scaleRatios(comparison('observability', [], []))).toEqual({ perRound: [], disturbedLeftOut: 0 });
+  });
+
+  it('leaves out rounds in which either run was disturbed, unless every round was', () => {
+    const c = comparison('observability', [2000, 2000, 2000], [1990, 1000, 1960]);
+    // Round 2's baseline ran under 40% foreign load: the median of rounds 1 and 3 remains.
+    c.variants[0].runs[1].machine = { busyPct: 100, foreignPct: 40 };
+    expect(scaleRatios(c)).toMatchObject({ perRound: [0.995, 0.5, 0.98], median: 0.988, disturbedLeftOut: 1 });
+    // All disturbed (the workers fixture): none left out.
+    expect(scaleRatios(comparison('workers', [1000, 1000, 1000], [1500, 1600, 1400], 30))).toMatchObject({ median: 1.5, disturbedLeftOut: 0 });
   });
 
   it('passes the observability target at ≥ 97% of the req/s with both on, fails it under, and has no verdict without the comparison', () => {
