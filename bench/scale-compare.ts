@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     const apiKey = await provisionGateway(paths, env);
     const scale = await runScaleComparisons(
       { group, load, paths, env, apiKey, ownPids: () => [process.pid, ...group.pids()], log },
-      { rounds, steadyStateSeconds: 10, warmupSeconds: 2, measureSeconds },
+      { rounds, steadyStateSeconds: 15, warmupSeconds: 2, measureSeconds },
     );
     const accounting = await accountingSummary(database.url);
     const markdown = [
