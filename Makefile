@@ -61,15 +61,16 @@ clean:
 	rm -rf dist .modelgate
 
 ## Gateway overhead side by side with the mock upstream, a bare Koa pass-through and Portkey, on PostgreSQL with
-## real metering; writes bench/results/full.{md,json,svg} (bench/README.md). About 20 minutes.
+## real metering, then metrics+tracing on vs off and --workers 2 vs 1; writes bench/results/full.{md,json,svg}
+## (bench/README.md). About 23 minutes.
 bench: build
 	bash bench/run.sh full
 
-## A ~50 s subset of `make bench` (shorter windows: a smoke check of the targets); writes bench/results/quick.*.
+## A ~60 s subset of `make bench` (shorter windows: a smoke check of the targets); writes bench/results/quick.*.
 bench-quick: build
 	bash bench/run.sh quick
 
-## Observability cost and workers side by side (bench/scale-compare.ts): metrics + tracing on vs off at c=16,
+## The observability-cost and workers section of `make bench` alone, longer windows (bench/scale-compare.ts): metrics + tracing on vs off at c=16,
 ## `serve --workers 2` vs 1 at c=64 (needs PostgreSQL and redis-server); writes bench/results/scale.{md,json}. ~5 minutes.
 bench-scale: build
 	bash scripts/ensure-postgres.sh

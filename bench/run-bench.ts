@@ -4,17 +4,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makePlan, steadyStateSummary, type SystemName } from './lib/plan.js';
+import { makePlan, steadyStateSummary, VARIANT_LABELS, VARIANT_SCENARIO, type SystemName } from './lib/plan.js';
 import { ProcessGroup } from './lib/processes.js';
 import { startMock, startPassthrough, startModelgate, startPortkey, gatewayEnv, provisionGateway, type RunningSystem } from './lib/systems.js';
 import { Supervised, measureSupervised } from './lib/supervise.js';
 import { createScratchDatabase, accountingSummary, type ScratchDatabase } from './lib/scratch-database.js';
-import { measureProbes, measureRun, type MeasureContext } from './lib/measure.js';
+import { measureProbes, measureRun, ownProcesses, type MeasureContext } from './lib/measure.js';
 import { rotate } from './lib/interleaved-probe.js';
 import { runProbe } from './lib/probe.js';
 import { LoadGenerator } from './lib/load.js';
-import { chatBody, messagesStreamBody, messagesUrl, responsesStreamBody, responsesUrl } from './lib/requests.js';
-import { checkDoorStream, MESSAGES_STREAM, RESPONSES_STREAM } from './lib/front-door-smoke.js';
+import {
+  chatBody, messagesStreamBody, messagesUrl, responsesStreamBody, responsesUrl, routedChatBody, ROUTED_PROVIDER_ORDER, variantRequest,
+} from './lib/requests.js';
+import { checkDoorStream, checkRoutedCompletion, MESSAGES_STREAM, RESPONSES_STREAM } from './lib/front-door-smoke.js';
+import { runScaleComparisons } from './lib/scale-comparison.js';
 import { leakCheck } from './lib/leak-check.js';
 import { profileGateway } from './lib/profile-run.js';
 import { evaluateTargets } from './lib/targets.js';
@@ -71,6 +74,7 @@ async function smokeTest(system: RunningSystem): Promise<void> {
   if (system.name === 'modelgate') {
     await checkDoorStream(responsesUrl(system.url), system.headers, responsesStreamBody(system.model), RESPONSES_STREAM);
     await checkDoorStream(messagesUrl(system.url), system.headers, messagesStreamBody(system.model), MESSAGES_STREAM);
+    await checkRoutedCompletion(system.url, system.headers, routedChatBody('json'), ROUTED_PROVIDER_ORDER[0]);
   }
 }
 
@@ -94,6 +98,9 @@ interface StartedSystems {
   systems: Supervised[];
   gateway: Supervised;
   startGateway: (nodeArgs?: string[]) => Promise<RunningSystem>;
+  /** The gateway's environment and API key (the scale section starts gateways of its own on them). */
+  env: NodeJS.ProcessEnv;
+  apiKey: string;
   skipped: BenchResults['skipped'];
 }
 
@@ -125,7 +132,7 @@ async function startSystems(db: ScratchDatabase, incidents: string[]): Promise<S
     ...(portkey ? [supervised(portkey, () => startPortkey(group, paths, mock.baseUrl))] : []),
   ];
   for (const system of systems) await smokeTest(system.current);
-  return { systems, gateway: systems[2], startGateway, skipped };
+  return { systems, gateway: systems[2], startGateway, env, apiKey, skipped };
 }
 
 async function main(): Promise<void> {
@@ -136,7 +143,7 @@ async function main(): Promise<void> {
   log(`modelgate bench (${plan.mode}): logs and profiles in ${path.relative(repoRoot, runDir)}/`);
   database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
   const incidents: string[] = [];
-  const { systems, gateway, startGateway, skipped } = await startSystems(database, incidents);
+  const { systems, gateway, startGateway, env, apiKey, skipped } = await startSystems(database, incidents);
   log(`started ${systems.map((s) => s.current.name).join(', ')} (scratch database ${database.name}); smoke requests pass`);
 
   const warming = systems
@@ -157,15 +164,24 @@ async function main(): Promise<void> {
       await measureSupervised(system, (current) => runProbe({ target: current, body, stream, warmupRequests: 0, maxRequests: plan.probe.maxRequests, seconds: plan.probe.warmupSeconds / 2 }), systems);
     }
   }
+  for (const variant of plan.probe.variants) {
+    const stream = VARIANT_SCENARIO[variant] === 'stream';
+    await measureSupervised(gateway, (current) => {
+      const { url, body, format } = variantRequest(variant, current.url, stream ? { probePaceMs: plan.paceMs } : {});
+      return runProbe({ target: { url, headers: current.headers }, body, stream, format, warmupRequests: 0, maxRequests: plan.probe.maxRequests, seconds: plan.probe.warmupSeconds / 2 });
+    }, systems);
+  }
 
   const runs: RunRecord[] = [];
   const probes: ProbeRecord[] = [];
+  const variantProbes: ProbeRecord[] = [];
   const throughputRounds: RoundRunRecord[] = [];
   const rounds = plan.throughputRounds;
   const roundSystems = systems.filter((s) => rounds.systems.includes(s.current.name));
   const responsesRuns: RunRecord[] = [];
   const messagesRuns: RunRecord[] = [];
-  const total = plan.reps * ((plan.probe.scenarios.length + plan.grid.length) * systems.length + rounds.roundsPerRep * roundSystems.length + 2);
+  const probedVariants = plan.probe.variants.filter((v) => plan.probe.scenarios.includes(VARIANT_SCENARIO[v]));
+  const total = plan.reps * ((plan.probe.scenarios.length + plan.grid.length) * systems.length + probedVariants.length + rounds.roundsPerRep * roundSystems.length + 2);
   let step = 0;
   const progress = () => `[${String(++step).padStart(3)}/${total}]`;
   for (let rep = 1; rep <= plan.reps; rep++) {
@@ -174,8 +190,8 @@ async function main(): Promise<void> {
       const order = rotate(systems, rep);
       const records = await measureSupervised(order[0], () => measureProbes(ctx, order.map((s) => s.current), scenario, rep), order.slice(1));
       for (const p of records) {
-        probes.push(p);
-        log(`${progress()} rep ${rep} probe c=1 ${scenario.padEnd(9)} ${p.system.padEnd(11)} p50 ${p.latency?.p50 ?? '—'} ms, p99 ${p.latency?.p99 ?? '—'} ms` +
+        (p.variant ? variantProbes : probes).push(p);
+        log(`${progress()} rep ${rep} probe c=1 ${scenario.padEnd(9)} ${(p.variant ? VARIANT_LABELS[p.variant] : p.system).padEnd(11)} p50 ${p.latency?.p50 ?? '—'} ms, p99 ${p.latency?.p99 ?? '—'} ms` +
           (p.firstChunk ? `, first chunk p50 ${p.firstChunk.p50} ms, later chunks delay p99 ${p.chunkDelay?.p99} ms` : '') + (p.failures ? `, ${p.failures} FAILED: ${p.firstFailure}` : '') +
           (p.machine ? ` [machine ${p.machine.busyPct}% busy, ${p.machine.foreignPct}% foreign]` : ''));
       }
@@ -229,6 +245,15 @@ async function main(): Promise<void> {
       incidents.push(`profile not taken: ${(err as Error).message}`);
     }
   }
+  let scale: BenchResults['scale'];
+  if (plan.scale.rounds > 0) {
+    log(`observability cost and workers: ${plan.scale.rounds} alternating rounds of ${plan.scale.measureSeconds} s per variant`);
+    try {
+      scale = await runScaleComparisons({ group, load: ctx.load, paths, env, apiKey, ownPids: () => ownProcesses(ctx), log }, plan.scale);
+    } catch (err) {
+      incidents.push(`observability and workers comparison not completed: ${(err as Error).message}`);
+    }
+  }
   const accounting = await accountingSummary(database.url);
   await cleanup();
 
@@ -247,9 +272,11 @@ async function main(): Promise<void> {
     incidents,
     runs,
     probes,
+    variantProbes,
     throughputRounds,
     responsesRuns,
     messagesRuns,
+    scale,
     leak,
     profile,
     accounting,

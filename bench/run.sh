@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Entry of `make bench` (full, < 15 min) and `make bench-quick` (quick, ~35 s); expects `make build` done.
+# Entry of `make bench` (full, ~23 min) and `make bench-quick` (quick, ~60 s); expects `make build` done.
 # Outside: makes sure PostgreSQL is up, snapshots dist/ (a concurrent `make build` cannot pull files away
 # mid-run), then re-enters itself in a private network namespace (`unshare -n`, loopback only), where
 # Portkey's 0.0.0.0 listener is unreachable from outside. Inside: runs the orchestrator in its own process

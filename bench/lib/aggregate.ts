@@ -1,7 +1,7 @@
 // Collapses repeated runs into one figure per (system, scenario, concurrency): the median across repetitions,
 // keeping every individual value too, so reports can show both.
-import type { Scenario, SystemName } from './plan.js';
-import type { BenchResults } from './results.js';
+import type { ProbeVariant, Scenario, SystemName } from './plan.js';
+import type { BenchResults, ProbeRecord } from './results.js';
 import { median, round } from './stats.js';
 
 /**
@@ -81,8 +81,14 @@ export function cell(results: BenchResults, system: SystemName, scenario: Scenar
   };
 }
 
-export function probeCell(results: BenchResults, system: SystemName, scenario: Scenario): ProbeCell | undefined {
-  const all = results.probes.filter((p) => p.system === system && p.scenario === scenario);
+/** The probes of one system's plain request, or of one Modelgate variant (from variantProbes). */
+function probesOf(results: BenchResults, system: SystemName, scenario: Scenario, variant?: ProbeVariant): ProbeRecord[] {
+  const source = variant === undefined ? results.probes : (results.variantProbes ?? []);
+  return source.filter((p) => p.system === system && p.scenario === scenario && p.variant === variant);
+}
+
+export function probeCell(results: BenchResults, system: SystemName, scenario: Scenario, variant?: ProbeVariant): ProbeCell | undefined {
+  const all = probesOf(results, system, scenario, variant);
   if (all.length === 0) return undefined;
   const probes = preferUndisturbed(all);
   return {
@@ -132,10 +138,12 @@ export function pairedAdded(
   system: SystemName,
   scenario: Scenario,
   figure: 'p50' | 'p99' | 'firstChunkP50' | 'chunkDelayP99',
+  /** A Modelgate variant, paired against the mock's slices of the same rounds of its scenario. */
+  variant?: ProbeVariant,
 ): PairedFigure | undefined {
   const pairs: { value: number; foreignPct: number[] }[] = [];
-  for (const probe of results.probes) {
-    if (probe.system !== system || probe.scenario !== scenario || !probe.rounds) continue;
+  for (const probe of probesOf(results, system, scenario, variant)) {
+    if (!probe.rounds) continue;
     const mock = results.probes.find((p) => p.system === 'mock' && p.scenario === scenario && p.rep === probe.rep);
     probe.rounds.forEach((own, k) => {
       const floor = mock?.rounds?.[k];

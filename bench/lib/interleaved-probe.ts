@@ -5,7 +5,8 @@
 // Each slice's p50 is kept, so a system's added latency can be taken round by round against the mock's slice of
 // the same round (see pairedAdded in aggregate.ts).
 import type { MachineShare } from './machine-window.js';
-import type { SystemName } from './plan.js';
+import type { ProbeVariant, SystemName } from './plan.js';
+import type { StreamFormat } from './stream-formats.js';
 import { ProbeClient, summarizeProbe, type ProbeSample, type ProbeSummary, type ProbeTarget } from './probe.js';
 import { round } from './stats.js';
 
@@ -22,8 +23,12 @@ export interface RoundFigures {
 
 export interface InterleavedProbeSystem {
   name: SystemName;
+  /** A Modelgate variant (another door or request) taking its own slices beside the plain request's. */
+  variant?: ProbeVariant;
   target: ProbeTarget;
   body: string;
+  /** How its streams are read (default chat). */
+  format?: StreamFormat;
 }
 
 export interface InterleavedProbeOptions {
@@ -40,6 +45,7 @@ export interface InterleavedProbeOptions {
 
 export interface InterleavedProbeResult extends ProbeSummary {
   system: SystemName;
+  variant?: ProbeVariant;
   /** Index = round; every system's round k lies within the same cycle through all systems. */
   rounds: RoundFigures[];
   /** Over this system's slices, weighted by their duration. */
@@ -70,6 +76,7 @@ export async function runInterleavedProbe(options: InterleavedProbeOptions): Pro
         const slice = await s.client.run({
           body: s.system.body,
           stream: options.stream,
+          format: s.system.format,
           warmupRequests: options.warmupRequestsPerSlice,
           maxRequests: options.maxRequestsPerSlice,
           seconds: options.sliceSeconds,
@@ -92,6 +99,7 @@ export async function runInterleavedProbe(options: InterleavedProbeOptions): Pro
   }
   return state.map((s) => ({
     system: s.system.name,
+    ...(s.system.variant ? { variant: s.system.variant } : {}),
     ...summarizeProbe(s.samples, s.failures, s.firstFailure),
     rounds: s.rounds,
     ...(s.machine.weightMs > 0

@@ -1,11 +1,11 @@
 // One measured configuration: a load run against one system, with its RSS sampled and its CPU (and, for the
 // gateway, PostgreSQL's) taken around exactly the measured window; streams at c > 1 also carry an observer
 // probe timing the first chunk under that load.
-import type { Plan, Scenario } from './plan.js';
+import { VARIANT_SCENARIO, type Plan, type Scenario } from './plan.js';
 import type { ProcessGroup } from './processes.js';
 import type { ProbeRecord, RunRecord } from './results.js';
 import type { RunningSystem } from './systems.js';
-import { chatBody } from './requests.js';
+import { chatBody, variantRequest } from './requests.js';
 import type { LoadGenerator } from './load.js';
 import { runProbe, type ProbeSummary } from './probe.js';
 import { runInterleavedProbe } from './interleaved-probe.js';
@@ -94,17 +94,23 @@ export async function measureRun(
 
 /**
  * The c=1 precise probes of one scenario, every system in turn, slice by slice (interleaved-probe.ts); streams are
- * paced and stamped, so buffering would show.
+ * paced and stamped, so buffering would show. Modelgate's variants of this scenario (plan.probe.variants) take
+ * their slices in the same rotating rounds as the systems: their round figures pair with the mock's.
  */
 export async function measureProbes(ctx: MeasureContext, systems: readonly RunningSystem[], scenario: Scenario, rep: number): Promise<ProbeRecord[]> {
   const { probe, paceMs } = ctx.plan;
   const stream = scenario === 'stream';
+  const options = stream ? { probePaceMs: paceMs } : {};
+  const gateway = systems.find((system) => system.name === 'modelgate');
+  const variants = gateway ? probe.variants.filter((variant) => VARIANT_SCENARIO[variant] === scenario) : [];
   const results = await runInterleavedProbe({
-    systems: systems.map((system) => ({
-      name: system.name,
-      target: system,
-      body: chatBody(scenario, system.model, stream ? { probePaceMs: paceMs } : {}),
-    })),
+    systems: [
+      ...systems.map((system) => ({ name: system.name, target: system, body: chatBody(scenario, system.model, options) })),
+      ...variants.map((variant) => {
+        const { url, body, format } = variantRequest(variant, gateway!.url, options);
+        return { name: gateway!.name, variant, target: { url, headers: gateway!.headers }, body, format };
+      }),
+    ],
     stream,
     rounds: probe.rounds,
     sliceSeconds: probe.seconds / probe.rounds,
@@ -120,6 +126,7 @@ function dbBackends(ctx: MeasureContext): number[] {
   return name ? postgresBackendPids(name) : [];
 }
 
-function ownProcesses(ctx: MeasureContext): number[] {
+/** Every process of the benchmark, the scratch database's backends included (for MachineWindow). */
+export function ownProcesses(ctx: MeasureContext): number[] {
   return [...ctx.ownPids(), ...dbBackends(ctx)];
 }

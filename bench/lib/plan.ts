@@ -18,6 +18,21 @@ export const SCENARIO_LABELS: Record<Scenario, string> = {
   prompt64k: 'non-streaming, 64 KB prompt',
 };
 
+/**
+ * Modelgate probed another way beside its plain chat request, in the same interleaved c=1 probe as the scenario it
+ * varies: `routed` is the non-streaming request to a model with three endpoints (provider.order + models[]), `responses`
+ * and `messages` the streaming request through the Responses and Messages front doors.
+ */
+export type ProbeVariant = 'routed' | 'responses' | 'messages';
+
+export const VARIANT_SCENARIO: Record<ProbeVariant, Scenario> = { routed: 'json', responses: 'stream', messages: 'stream' };
+
+export const VARIANT_LABELS: Record<ProbeVariant, string> = {
+  routed: 'Modelgate, model with 3 endpoints (provider.order + models[])',
+  responses: 'Modelgate, POST /responses',
+  messages: 'Modelgate, POST /messages',
+};
+
 export interface Plan {
   mode: 'quick' | 'full';
   grid: { scenario: Scenario; concurrency: number }[];
@@ -44,6 +59,8 @@ export interface Plan {
     /** Unrecorded requests at the start of each slice. */
     sliceWarmupRequests: Record<Scenario, number>;
     warmupSeconds: number;
+    /** Modelgate variants probed in the same interleaved slices as their scenario (VARIANT_SCENARIO). */
+    variants: ProbeVariant[];
   };
   /**
    * Paired throughput: after each repetition's grid, `roundsPerRep` more short runs of one configuration on the
@@ -64,6 +81,11 @@ export interface Plan {
    * of the same concurrency.
    */
   responsesStream: { concurrency: number };
+  /**
+   * Observability cost and workers (scale-comparison.ts), after everything else: `rounds` alternating rounds per
+   * comparison, each variant warmed up then measured. rounds 0 = skip (quick mode; `make bench-scale` runs it alone).
+   */
+  scale: { rounds: number; steadyStateSeconds: number; warmupSeconds: number; measureSeconds: number };
   /** Milliseconds between stamped chunks of probe streams. */
   paceMs: number;
   /** Leak check: seconds of mixed load at c=64 on Modelgate (0 = skip). */
@@ -129,6 +151,7 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       sliceWarmupRequests: { json: 10, stream: 3, prompt64k: 10 },
       // Unrecorded sequential requests to every system before the first probe (see run-bench.ts).
       warmupSeconds: full ? 1 : 0.5,
+      variants: ['routed', 'responses', 'messages'],
     },
     // The throughput targets' configuration. Runs of 3 s after the usual warm-up: short against the bursts, yet
     // thousands of requests each; 9 rounds in full mode give the median of the ratios room to drop a few.
@@ -141,6 +164,15 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       measureSeconds: full ? 3 : 1,
     },
     responsesStream: { concurrency: 16 },
+    // Four variants (two comparisons) of 3 rounds: with 15 s of steady-state load per fresh variant (a cold gateway
+    // runs at a fraction of its throughput for seconds) and 1.5 + 6 s per round, about 3.5 minutes with start-ups,
+    // which keeps the full run under ~25 min.
+    scale: {
+      rounds: envNumber(env, 'BENCH_SCALE_ROUNDS', full ? 3 : 0),
+      steadyStateSeconds: full ? 15 : 2,
+      warmupSeconds: 1.5,
+      measureSeconds: envNumber(env, 'BENCH_SCALE_SECONDS', full ? 6 : 2),
+    },
     paceMs: 1,
     leakSeconds: envNumber(env, 'BENCH_LEAK_SECONDS', full ? 60 : 0),
     profileSeconds: envNumber(env, 'BENCH_PROFILE_SECONDS', full ? 8 : 0),

@@ -1,8 +1,10 @@
 // A precise client for one connection at a time, with no load generator in the way: latency with sub-millisecond
 // resolution, time to the first streamed content chunk, and how long each stamped chunk took from the
-// mock's write to our read (a system that holds chunks back shows it here). Also validates every answer.
+// mock's write to our read (a system that holds chunks back shows it here). Also validates every answer. Streams
+// are read in the format of the door they came through (stream-formats.ts).
 import http from 'node:http';
-import { SseEventSplitter, chunkContent } from './sse-events.js';
+import { SseEventSplitter } from './sse-events.js';
+import { END_EVENT, readStreamEvent, type StreamFormat } from './stream-formats.js';
 import { COMPLETION_TOKENS, readStamp } from '../mock-replies.js';
 import { percentile, round } from './stats.js';
 
@@ -34,7 +36,7 @@ export interface ProbeSummary {
 
 const MONOTONIC_TO_MS = 1e-6;
 
-export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, stream: boolean): Promise<ProbeSample> {
+export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, stream: boolean, format: StreamFormat = 'chat'): Promise<ProbeSample> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = http.request(target.url, {
@@ -60,8 +62,8 @@ export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, 
           return;
         }
         for (const data of splitter.push(piece)) {
-          if (data === '[DONE]') done = true;
-          const content = chunkContent(data);
+          const { content, end } = readStreamEvent(format, data);
+          if (end) done = true;
           if (content === undefined) continue;
           contentChunks++;
           firstChunkMs ??= Number(now - started) * MONOTONIC_TO_MS;
@@ -77,7 +79,7 @@ export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, 
         const totalMs = Number(process.hrtime.bigint() - started) * MONOTONIC_TO_MS;
         if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
         if (stream && (!done || contentChunks !== COMPLETION_TOKENS)) {
-          return reject(new Error(`stream ended with ${contentChunks}/${COMPLETION_TOKENS} content chunks${done ? '' : ' and no [DONE]'}`));
+          return reject(new Error(`stream ended with ${contentChunks}/${COMPLETION_TOKENS} content chunks${done ? '' : ` and no ${END_EVENT[format]}`}`));
         }
         if (!stream && !validCompletion(text)) return reject(new Error(`not a chat completion: ${text.slice(0, 300)}`));
         resolve({ totalMs, firstChunkMs, firstChunkDelayMs, chunkDelaysMs });
@@ -100,6 +102,8 @@ export interface ProbeLoopOptions {
   target: ProbeTarget;
   body: string;
   stream: boolean;
+  /** How to read the stream (default: chat-completions chunks). */
+  format?: StreamFormat;
   /** Unmeasured requests first (connection set-up, JIT). */
   warmupRequests: number;
   maxRequests: number;
@@ -136,12 +140,12 @@ export class ProbeClient {
     let failures = 0;
     let firstFailure: string | undefined;
     for (let i = 0; i < options.warmupRequests; i++) {
-      await probeOnce(this.agent, this.target, options.body, options.stream).catch(() => undefined);
+      await probeOnce(this.agent, this.target, options.body, options.stream, options.format).catch(() => undefined);
     }
     const deadline = performance.now() + options.seconds * 1000;
     while (samples.length + failures < options.maxRequests && performance.now() < deadline && !options.stop?.()) {
       try {
-        samples.push(await probeOnce(this.agent, this.target, options.body, options.stream));
+        samples.push(await probeOnce(this.agent, this.target, options.body, options.stream, options.format));
       } catch (err) {
         failures++;
         firstFailure ??= (err as Error).message;

@@ -101,3 +101,19 @@ export class RssSampler {
     if (bytes !== undefined) this.samples.push({ atMs: performance.now() - this.started, bytes });
   }
 }
+
+/** PIDs of the direct children of `parent` (the workers of `serve --workers N`), from each process's stat line. */
+export function childPids(parent: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Field 4 (ppid) is the second after the parenthesised command name.
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(entry));
+    } catch {
+      // Gone between readdir and read.
+    }
+  }
+  return pids;
+}

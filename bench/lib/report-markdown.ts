@@ -1,8 +1,10 @@
 // results/<mode>.md: targets first, then each figure side by side with its ratio to the peers, then every run.
-import { SCENARIO_LABELS, SYSTEM_LABELS, steadyStateSummary, type Scenario, type SystemName } from './plan.js';
+import { SCENARIO_LABELS, SYSTEM_LABELS, VARIANT_LABELS, steadyStateSummary, type Scenario, type SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
 import { DISTURBED_FOREIGN_PCT, cell, difference, pairedAdded, probeCell, ratio } from './aggregate.js';
 import { median } from './stats.js';
+import { variantsSection } from './report-variants.js';
+import { renderScaleSection } from './report-scale.js';
 
 function table(headers: string[], rows: (string | number | undefined)[][]): string {
   const line = (cells: (string | number | undefined)[]) => `| ${cells.map((c) => (c === undefined ? '—' : String(c))).join(' | ')} |`;
@@ -229,7 +231,7 @@ function rawSection(results: BenchResults): string {
   const rows = results.runs.map((r) => [r.rep, SYSTEM_LABELS[r.system], SCENARIO_LABELS[r.scenario], r.concurrency, r.load.rps, r.load.latency.p50, r.load.latency.p99,
     r.load.non2xx + r.load.errors, r.rssMaxMb, r.cpuMsPerRequest, r.observer?.firstChunk ? `${r.observer.firstChunk.p50} / ${r.observer.firstChunk.p99}` : undefined,
     r.machine ? `${r.machine.busyPct} / ${r.machine.foreignPct}` : undefined]);
-  const probes = results.probes.map((p) => [p.rep, SYSTEM_LABELS[p.system], SCENARIO_LABELS[p.scenario], p.requests, p.failures, ms(p.latency?.p50, 3), ms(p.latency?.p99, 3),
+  const probes = [...results.probes, ...(results.variantProbes ?? [])].map((p) => [p.rep, p.variant ? VARIANT_LABELS[p.variant] : SYSTEM_LABELS[p.system], SCENARIO_LABELS[p.scenario], p.requests, p.failures, ms(p.latency?.p50, 3), ms(p.latency?.p99, 3),
     ms(p.firstChunk?.p50, 3), ms(p.chunkDelay?.p99, 3), roundsCell(p), p.machine ? `${p.machine.busyPct} / ${p.machine.foreignPct}` : undefined]);
   return ['## Every run', '', table(['rep', 'system', 'request', 'c', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'peak RSS MB', 'CPU ms/req', 'first chunk ms (p50 / p99)', 'machine busy % / foreign %'], rows), '',
     table(['rep', 'system', 'probe', 'requests', 'failed', 'p50 ms', 'p99 ms', 'first chunk p50', 'later chunks delay p99', 'p50 (first chunk for streams) per round', 'machine busy % / foreign %'], probes)].join('\n');
@@ -244,6 +246,7 @@ function roundsCell(p: BenchResults['probes'][number]): string | undefined {
 export function renderMarkdown(results: BenchResults, chartFile: string): string {
   const grid = scenarioGrid(results);
   return [header(results), targetsSection(results), `![throughput and latency against concurrency](${chartFile})`, throughputSection(results, grid),
-    throughputRoundsSection(results), responsesSection(results), latencySection(results, grid), probeSection(results), resourcesSection(results, grid), extrasSection(results),
+    throughputRoundsSection(results), responsesSection(results), latencySection(results, grid), probeSection(results), variantsSection(results),
+    results.scale ? renderScaleSection(results.scale) : undefined, resourcesSection(results, grid), extrasSection(results),
     rawSection(results), ''].filter((section) => section !== undefined).join('\n\n');
 }

@@ -1,5 +1,6 @@
 // The shape of results/<mode>.json: every run and probe as measured, plus the derived checks.
-import type { Plan, Scenario, SystemName } from './plan.js';
+import type { Plan, ProbeVariant, Scenario, SystemName } from './plan.js';
+import type { ScaleResults } from './scale-comparison.js';
 import type { LoadSummary } from './load-types.js';
 import type { ProbeSummary } from './probe.js';
 import type { AccountingSummary } from './scratch-database.js';
@@ -33,6 +34,8 @@ export interface ProbeRecord extends ProbeSummary {
   rep: number;
   system: SystemName;
   scenario: Scenario;
+  /** Set on Modelgate variants (BenchResults.variantProbes). */
+  variant?: ProbeVariant;
   machine?: MachineShare;
   /** Interleaved probes: each slice's p50s, by round (runs before interleaving have none). */
   rounds?: RoundFigures[];
@@ -75,12 +78,20 @@ export interface BenchResults {
   incidents: string[];
   runs: RunRecord[];
   probes: ProbeRecord[];
+  /**
+   * Modelgate's probe variants (plan.probe.variants), measured in the same interleaved slices as `probes` of their
+   * scenario, so their rounds pair with the mock's; kept apart so every per-system figure stays the plain request's.
+   * Absent in older results.
+   */
+  variantProbes?: ProbeRecord[];
   /** Absent in results from before paired throughput rounds. */
   throughputRounds?: RoundRunRecord[];
   /** Modelgate's streaming runs through POST /responses (plan.responsesStream); absent in older results. */
   responsesRuns?: RunRecord[];
   /** The same through POST /messages (Anthropic Messages door), at the same concurrency; absent in older results. */
   messagesRuns?: RunRecord[];
+  /** Observability cost and workers (plan.scale); absent in quick runs and older results. */
+  scale?: ScaleResults;
   leak?: LeakResult;
   profile?: ProfileSummary;
   accounting?: AccountingSummary;

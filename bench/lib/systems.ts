@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import type { SystemName } from './plan.js';
 import { freePort, waitForPort, type ProcessGroup } from './processes.js';
-import { GATEWAY_MODEL, UPSTREAM_MODEL } from './requests.js';
+import { GATEWAY_MODEL, ROUTED_PROVIDER_ORDER, UPSTREAM_MODEL } from './requests.js';
 import { SERVE_NODE_OPTIONS } from '../../src/cli/serve-node-options.js';
 
 export interface BenchPaths {
@@ -59,7 +59,10 @@ export async function startPassthrough(group: ProcessGroup, paths: BenchPaths, u
   return { name: 'passthrough', child, pid: child.pid!, url: `http://127.0.0.1:${port}/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, model: UPSTREAM_MODEL, logFile };
 }
 
-/** The gateway's environment: production mode, info logging, real PostgreSQL, the test catalog, limits off. */
+/**
+ * The gateway's environment: production mode, info logging, real PostgreSQL, the bench catalog (the test catalog's
+ * model plus one with three endpoints; every provider pointed at the mock), limits off.
+ */
 export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseUrl: string, port = 0): NodeJS.ProcessEnv {
   return {
     ...baseEnv(),
@@ -67,9 +70,10 @@ export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseU
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'info',
-    MODELGATE_CATALOG: path.join(paths.repoRoot, 'test/fixtures/catalog/test-catalog.json'),
+    MODELGATE_CATALOG: path.join(paths.repoRoot, 'bench/fixtures/bench-catalog.json'),
     OPENAI_API_KEY: 'sk-bench',
     OPENAI_BASE_URL: upstreamBaseUrl,
+    ...Object.fromEntries(ROUTED_PROVIDER_ORDER.flatMap((p) => [[`${p.toUpperCase()}_API_KEY`, 'sk-bench'], [`${p.toUpperCase()}_BASE_URL`, upstreamBaseUrl]])),
     // One user drives thousands of requests a second here: per-key limits would measure the limiter instead.
     MODELGATE_RATE_LIMIT_RPM: '0',
     MODELGATE_RATE_LIMIT_TPM: '0',

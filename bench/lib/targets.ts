@@ -2,6 +2,8 @@
 // figure and pass/fail, or null when this run did not measure it.
 import type { BenchResults, TargetResult } from './results.js';
 import { cell, difference, pairedAdded, pairedRatio, probeCell, ratio, type PairedFigure } from './aggregate.js';
+import { VARIANT_LABELS, type ProbeVariant } from './plan.js';
+import { scaleRatios } from './scale-comparison.js';
 
 function fmt(value: number | undefined, unit = '', digits = 2): string {
   return value === undefined ? 'not measured' : `${value.toFixed(digits)}${unit}`;
@@ -43,6 +45,24 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   const rssMax = rss64.length ? Math.max(...rss64) : undefined;
   const leak = results.leak;
   const accounting = results.accounting;
+  const mockStreamFirst = mockStream?.firstChunkP50;
+  /** A Modelgate variant's paired added figure, against the same target as the plain request's. */
+  const variantTarget = (variant: ProbeVariant, id: string, description: string, figure: 'p50' | 'p99' | 'firstChunkP50', limit: number): TargetResult => {
+    const scenario = figure === 'firstChunkP50' ? 'stream' : 'json';
+    const own = probeCell(results, 'modelgate', scenario, variant);
+    const paired = pairedAdded(results, 'modelgate', scenario, figure, variant);
+    const floor = figure === 'firstChunkP50' ? mockStreamFirst : mockJson?.[figure];
+    const value = paired?.value ?? difference(own?.[figure], floor);
+    const malformed = own?.failures ? `; ${own.failures} failed` : '';
+    return {
+      id,
+      description: `${VARIANT_LABELS[variant]}: ${description}`,
+      measured: `${fmt(value, ' ms', 3)} (${pairedNote(paired)}${fmt(own?.[figure], '', 3)} vs ${fmt(floor, ' ms', 3)})${malformed}`,
+      pass: own?.failures ? false : check(value, (v) => v <= limit),
+    };
+  };
+  const observability = results.scale?.comparisons.find((c) => c.id === 'observability');
+  const observabilityRatio = observability ? scaleRatios(observability) : undefined;
   return [
     {
       id: 'throughput-vs-portkey',
@@ -79,6 +99,19 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       description: `streaming: no chunk held back (every chunk its own event; added p99 delay of chunks after the first < the ${pace} ms pacing)`,
       measured: `${fmt(delayAdded, ' ms', 3)} added p99 chunk delay (${pairedNote(pairedDelay)}${fmt(mgStream?.chunkDelayP99, '', 3)} vs ${fmt(mockStream?.chunkDelayP99, ' ms', 3)}); ${mgStream?.failures ?? 0} malformed streams`,
       pass: check(delayAdded, (v) => v < pace && (mgStream?.failures ?? 0) === 0),
+    },
+    variantTarget('routed', 'routed-added-latency-p50', 'added latency over the direct mock at c=1, p50 ≤ 1 ms', 'p50', 1),
+    variantTarget('routed', 'routed-added-latency-p99', 'added latency over the direct mock at c=1, p99 ≤ 5 ms', 'p99', 5),
+    variantTarget('messages', 'messages-first-event-added-p50', 'streaming: time to first content event added over the mock, p50 ≤ 1 ms', 'firstChunkP50', 1),
+    variantTarget('responses', 'responses-first-event-added-p50', 'streaming: time to first content event added over the mock, p50 ≤ 1 ms', 'firstChunkP50', 1),
+    {
+      id: 'observability-cost',
+      description: 'metrics (scraped every second) and tracing (OTLP to a local sink) on: non-streaming req/s at c=16 ≥ 97% of off',
+      measured: observabilityRatio?.median === undefined
+        ? 'not measured'
+        : `${(observabilityRatio.median * 100).toFixed(1)}% (median of ${observabilityRatio.perRound.length - observabilityRatio.disturbedLeftOut} paired rounds` +
+          `${observabilityRatio.disturbedLeftOut ? `, ${observabilityRatio.disturbedLeftOut} disturbed left out` : ''}; ratio of the medians ${((observabilityRatio.medianOfMedians ?? NaN) * 100).toFixed(1)}%)`,
+      pass: check(observabilityRatio?.median, (v) => v >= 0.97),
     },
     {
       id: 'rss-c64',

@@ -36,4 +36,14 @@ describe('makePlan', () => {
       '4 s of unmeasured load on each system, except 0 s on the mock upstream (direct) and 1 s on the bare Koa + undici pass-through',
     );
   });
+
+  it('probes the routing step and both doors in every mode, and runs the observability/workers comparison in full runs only', () => {
+    const full = makePlan('full', {});
+    const quick = makePlan('quick', {});
+    for (const plan of [full, quick]) expect(plan.probe.variants).toEqual(['routed', 'responses', 'messages']);
+    expect(full.scale).toEqual({ rounds: 3, steadyStateSeconds: 15, warmupSeconds: 1.5, measureSeconds: 6 });
+    expect(quick.scale.rounds).toBe(0);
+    expect(makePlan('quick', { BENCH_SCALE_ROUNDS: '1', BENCH_SCALE_SECONDS: '2' }).scale).toMatchObject({ rounds: 1, measureSeconds: 2 });
+    expect(() => makePlan('full', { BENCH_SCALE_ROUNDS: 'x' })).toThrow(/BENCH_SCALE_ROUNDS/);
+  });
 });

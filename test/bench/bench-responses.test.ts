@@ -1,12 +1,18 @@
-// The bench's Responses and Messages requests end to end: the bench mock upstream as a real process, the gateway
-// in-process in front of it; the smoke check accepts each door's stream of the mock's reply and rejects a failed one.
+// The bench's Responses and Messages requests and its routed request end to end: the bench mock upstream as a real
+// process, the gateway in-process in front of it on the bench catalog; the smoke checks accept each door's stream of
+// the mock's reply and reject a failed one; the c=1 probe reads each door's stamped stream and the routed request.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessGroup, freePort, waitForPort } from '../../bench/lib/processes.js';
-import { GATEWAY_MODEL, messagesStreamBody, messagesUrl, responsesStreamBody, responsesUrl } from '../../bench/lib/requests.js';
-import { checkDoorStream, MESSAGES_STREAM, RESPONSES_STREAM } from '../../bench/lib/front-door-smoke.js';
+import {
+  GATEWAY_MODEL, messagesStreamBody, messagesUrl, responsesStreamBody, responsesUrl, routedChatBody, ROUTED_PROVIDER_ORDER, variantRequest,
+} from '../../bench/lib/requests.js';
+import { checkDoorStream, checkRoutedCompletion, MESSAGES_STREAM, RESPONSES_STREAM } from '../../bench/lib/front-door-smoke.js';
+import { runProbe } from '../../bench/lib/probe.js';
+import { gatewayEnv } from '../../bench/lib/systems.js';
+import { COMPLETION_TOKENS } from '../../bench/mock-replies.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const group = new ProcessGroup();
@@ -22,9 +28,10 @@ beforeAll(async () => {
   });
   await waitForPort(port, child, 'mock', 20_000);
   mockUrl = `http://127.0.0.1:${port}`;
-  gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
-  });
+  // The benchmark's own catalog and provider settings (every provider on the mock); not its database or limits.
+  const { MODELGATE_CATALOG, ...bench } = gatewayEnv({ repoRoot: process.cwd(), distDir: 'dist', runDir: tmpdir() }, 'unused', `http://127.0.0.1:${port}/v1`);
+  const providers = Object.fromEntries(Object.entries(bench).filter(([name]) => /_(API_KEY|BASE_URL)$/.test(name))) as Record<string, string>;
+  gw = await startTestGateway({ env: { MODELGATE_CATALOG: MODELGATE_CATALOG!, ...providers } });
   const user = await gw.createUser();
   await gw.grant(user.userId, 5);
   key = user.key;
@@ -60,5 +67,38 @@ describe('bench: /messages streaming request', () => {
     await expect(checkDoorStream(`${gw.url}/api/v1/messages`, { authorization: 'Bearer mg-v1-wrong' }, messagesStreamBody(GATEWAY_MODEL), MESSAGES_STREAM)).rejects.toThrow(/HTTP 401/);
     const responses = responsesUrl(`${gw.url}/api/v1/chat/completions`);
     await expect(checkDoorStream(responses, { authorization: `Bearer ${key}` }, responsesStreamBody(GATEWAY_MODEL), MESSAGES_STREAM)).rejects.toThrow(/0\/\d+ text deltas, last event response.completed/);
+  });
+});
+
+describe('bench: c=1 probe of the front doors and of the routed request', () => {
+  const gatewayChat = () => `${gw.url}/api/v1/chat/completions`;
+
+  it.each(['messages', 'responses'] as const)('reads the stamped chunks of a paced stream through POST /%s as the door\'s content events', async (variant) => {
+    const { url, body, format } = variantRequest(variant, gatewayChat(), { probePaceMs: 2 });
+    const summary = await runProbe({ target: { url, headers: { authorization: `Bearer ${key}` } }, body, stream: true, format, warmupRequests: 0, maxRequests: 2, seconds: 20 });
+    expect(summary.firstFailure).toBeUndefined();
+    expect(summary.requests).toBe(2);
+    // Stamps reach the probe only if the marker reached the mock through the door and the probe read the door's events.
+    expect(summary.firstChunkDelay).toBeDefined();
+    expect(summary.chunkDelay).toBeDefined();
+    expect(summary.firstChunk!.p50).toBeLessThan(summary.latency!.p50);
+  });
+
+  it('fails a door\'s stream read as chat chunks (no content, no [DONE]), so a wrong reader cannot pass unnoticed', async () => {
+    const { url, body } = variantRequest('messages', gatewayChat(), { probePaceMs: 0 });
+    const summary = await runProbe({ target: { url, headers: { authorization: `Bearer ${key}` } }, body, stream: true, warmupRequests: 0, maxRequests: 1, seconds: 20 });
+    expect(summary.failures).toBe(1);
+    expect(summary.firstFailure).toBe(`stream ended with 0/${COMPLETION_TOKENS} content chunks and no [DONE]`);
+  });
+
+  it('serves the routed request from the first endpoint of provider.order, and the probe times it', async () => {
+    const headers = { authorization: `Bearer ${key}` };
+    await expect(checkRoutedCompletion(gatewayChat(), headers, routedChatBody('json'), ROUTED_PROVIDER_ORDER[0])).resolves.toBeUndefined();
+    // Without the order the cheapest endpoint (alpha) serves: the check tells the two apart.
+    await expect(checkRoutedCompletion(gatewayChat(), headers, routedChatBody('json'), 'alpha')).rejects.toThrow(/served by gamma, expected alpha/);
+    const { url, body, format } = variantRequest('routed', gatewayChat());
+    expect(format).toBe('chat');
+    const summary = await runProbe({ target: { url, headers }, body, stream: false, warmupRequests: 0, maxRequests: 3, seconds: 20 });
+    expect(summary).toMatchObject({ requests: 3, failures: 0 });
   });
 });
