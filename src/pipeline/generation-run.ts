@@ -22,6 +22,8 @@ import { generationStream } from './generation-stream.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
+import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
+import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
 
 /** A stream whose first batch was read (the failover window), ready for the writer. */
 export interface OpenedStream {
@@ -55,6 +57,8 @@ export interface GenerationRunInput {
   apiFormat: ApiFormat;
   /** Client protocol headers for an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
   clientHeaders?: Readonly<Record<string, string>>;
+  /** The client's W3C trace context, passed upstream when the gateway does not trace itself. */
+  clientTrace?: ClientTraceHeaders;
 }
 
 export class GenerationRun {
@@ -139,7 +143,7 @@ export class GenerationRun {
       this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders };
     }
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal);
+    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal, this.input.clientTrace);
     // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
     // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
     // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
@@ -158,6 +162,17 @@ export class GenerationRun {
 
   /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
   private async complete(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
+    try {
+      const done = await this.translateCompletion(upstream);
+      endUpstreamAttempt(upstream, { report: this.meter });
+      return done;
+    } catch (err) {
+      endUpstreamAttempt(upstream, { aborted: this.input.client.signal.aborted, error: err });
+      throw err;
+    }
+  }
+
+  private async translateCompletion(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
     const { provider } = this.input.target;
     const body = await readUpstreamJson(upstream, provider.id);
     let result: AdapterCompletion;

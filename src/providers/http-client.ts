@@ -8,6 +8,7 @@ import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js'
 import { context, propagation } from '@opentelemetry/api';
 import { activeTracer } from '../observability/tracer.js';
 import type { UpstreamAttemptObserver } from '../observability/upstream-attempt.js';
+import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 
 export type { UpstreamBody, UpstreamResponse } from './upstream-exchange.js';
 
@@ -59,12 +60,15 @@ export class HttpClient {
    * exchange ends, and a Buffer is the one copy it keeps (given a string it keeps both). The method is not async
    * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long.
    */
-  send(upstream: UpstreamRequest, signal: CallSignal): Promise<UpstreamResponse> {
+  send(upstream: UpstreamRequest, signal: CallSignal, clientTrace?: ClientTraceHeaders): Promise<UpstreamResponse> {
     const exchange = new UpstreamExchange(signal);
     try {
       const { origin, path } = this.target(upstream.url);
-      // With tracing on, the upstream continues the trace: traceparent names the current attempt's span.
-      const headers = activeTracer() === undefined ? upstream.headers : withTraceContext(upstream.headers);
+      // With tracing on, the upstream continues the trace: traceparent names the current attempt's span. With it
+      // off, the client's own trace context (validated, see client-trace-context.ts) goes on as it came.
+      const headers = activeTracer() === undefined
+        ? clientTrace === undefined ? upstream.headers : { ...upstream.headers, ...clientTrace }
+        : withTraceContext(upstream.headers);
       this.agent.dispatch({ origin, path, method: upstream.method, headers, body: Buffer.from(upstream.body) }, exchange);
     } catch (err) {
       // An invalid URL or option fails at once; callers expect every failure as a rejection.
