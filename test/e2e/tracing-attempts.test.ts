@@ -169,6 +169,7 @@ describe('a streaming attempt span', () => {
       'gen_ai.response.id': 'up-stream-1', 'gen_ai.response.finish_reasons': ['stop'],
       'gen_ai.usage.input_tokens': 30, 'gen_ai.usage.output_tokens': 4,
       'http.response.status_code': 200, 'modelgate.attempt.outcome': 'ok',
+      'server.address': '127.0.0.1', 'server.port': Number(new URL(beta.url).port),
     });
     expect(attempt.attributes['error.type']).toBeUndefined();
     // The request span carries the stream's usage too.
@@ -204,6 +205,34 @@ describe('a streaming attempt span', () => {
     expect(request.attributes).toMatchObject({ 'error.type': 'client_disconnected', 'modelgate.generation.status': 'aborted' });
     expect(request.attributes['gen_ai.usage.input_tokens']).toEqual(expect.any(Number));
     expect(request.attributes['gen_ai.usage.output_tokens']).toEqual(expect.any(Number));
+  });
+
+  it('ends once, as aborted, with the request span, when the client leaves before the first byte', async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    let asked!: () => void;
+    const upstreamAsked = new Promise<void>((resolve) => (asked = resolve));
+    beta.next(async (res) => {
+      // Silent: no head, no byte, until the gateway drops the exchange.
+      res.once('close', upstreamClosed);
+      asked();
+      await closed;
+    });
+    const controller = new AbortController();
+    const answer = chat({ model: 'beta/solo' }, controller.signal).catch((err: unknown) => err);
+    await upstreamAsked;
+    controller.abort();
+    expect(await answer).toBeInstanceOf(Error);
+    await closed;
+    await waitFor(() => serverSpans().length > 0);
+    await gw.settled();
+
+    expect(serverSpans()).toHaveLength(1);
+    expect(clientSpans()).toHaveLength(1);
+    const [attempt] = clientSpans();
+    expect(parentId(attempt)).toBe(serverSpans()[0].spanContext().spanId);
+    expect(attempt.attributes).toMatchObject({ 'error.type': 'aborted', 'modelgate.attempt.outcome': 'aborted' });
+    expect(serverSpans()[0].attributes['error.type']).toBe('client_disconnected');
   });
 
   it('ends with the stream\'s error code when the upstream reports an error mid-stream', async () => {
