@@ -162,33 +162,30 @@ export class GenerationRun {
 
   /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
   private async complete(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
+    const { provider } = this.input.target;
+    // The attempt's span (tracing on) ends with the body: read and translated, or not.
+    let body: unknown;
     try {
-      const done = await this.translateCompletion(upstream);
-      endUpstreamAttempt(upstream, { report: this.meter });
-      return done;
+      body = await readUpstreamJson(upstream, provider.id);
     } catch (err) {
       endUpstreamAttempt(upstream, { aborted: this.input.client.signal.aborted, error: err });
       throw err;
     }
-  }
-
-  private async translateCompletion(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
-    const { provider } = this.input.target;
-    const body = await readUpstreamJson(upstream, provider.id);
     let result: AdapterCompletion;
     try {
       result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
     } catch (err) {
-      if (err instanceof UpstreamPayloadError) throw new UpstreamHttpError(err.info, provider.id, 200);
-      throw new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, {
-        provider: provider.id,
-        reason: 'upstream_malformed',
-      });
+      const failure = err instanceof UpstreamPayloadError
+        ? new UpstreamHttpError(err.info, provider.id, 200)
+        : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, { provider: provider.id, reason: 'upstream_malformed' });
+      endUpstreamAttempt(upstream, { error: failure });
+      throw failure;
     }
     if (result.upstreamId) this.meter.observe({ type: 'upstream-id', id: result.upstreamId });
     if (result.usage) this.meter.observe({ type: 'usage', usage: result.usage });
     this.meter.observe({ type: 'finish', finishReason: result.finishReason });
     this.meter.observe({ type: 'delta', delta: { content: result.content ?? '', reasoning: result.reasoning } });
+    endUpstreamAttempt(upstream, { report: this.meter });
     const completion = this.excludeReasoning ? { ...result, reasoning: undefined, reasoningDetails: undefined } : result;
     return { completion, totals: this.totals() };
   }

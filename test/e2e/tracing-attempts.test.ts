@@ -302,4 +302,13 @@ describe('failover', () => {
     });
     expect(serverSpans()).toHaveLength(1);
   });
+
+  it('JSON: a body that does not parse ends its attempt span as failed', async () => {
+    beta.next((res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "cut sh'));
+    expect((await chat({ model: 'beta/solo', stream: false })).status).toBe(502);
+    await gw.settled();
+    expect(clientSpans()).toHaveLength(1);
+    expect(clientSpans()[0].attributes).toMatchObject({ 'http.response.status_code': 200, 'error.type': 'failed', 'modelgate.attempt.outcome': 'failed' });
+    expect(serverSpans()).toHaveLength(1);
+  });
 });
