@@ -11,6 +11,9 @@ import { classifyTransportError, type UpstreamResponse } from '../providers/http
 import { genAiProviderName } from './gen-ai-provider-name.js';
 import { activeTracer } from './tracer.js';
 
+/** Attempt spans whose body is still being read, by body: only ever filled with tracing on. */
+const openAttempts = new WeakMap<object, Span>();
+
 export interface UpstreamAttemptObserver {
   upstreamAttempt(provider: string, outcome: string): void;
 }
@@ -75,9 +78,6 @@ export function observeUpstreamAttempt<T extends { status: number; body: object 
     },
   );
 }
-
-/** Attempt spans whose body is still being read, by body: only ever filled with tracing on. */
-const openAttempts = new WeakMap<object, Span>();
 
 /** What the upstream reported during the attempt (the generation meter, reset between attempts). */
 export interface AttemptReport {
