@@ -5,6 +5,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { Middleware } from 'koa';
 import type { NewGeneration } from '../db/tables/generations.js';
+import { genAiProviderName } from './gen-ai-provider-name.js';
 
 /** The generation front doors: chat completions today, Messages and Responses as they land. */
 const GENERATION_PATH = /\/(chat\/completions|messages|responses)$/;
@@ -37,7 +38,8 @@ export function annotateRequestSpan(record: NewGeneration): void {
   if (!span || !span.isRecording()) return;
   span.updateName(`chat ${record.model}`);
   span.setAttributes({
-    'gen_ai.provider.name': record.provider,
+    'gen_ai.provider.name': genAiProviderName(record.provider),
+    'modelgate.provider': record.provider,
     'gen_ai.request.model': record.model,
     'gen_ai.response.model': record.upstream_model,
     'gen_ai.response.id': record.id,

@@ -1,11 +1,18 @@
-// One upstream attempt, observed: counted by outcome (modelgate_upstream_attempts_total) and, with tracing on,
-// wrapped in a CLIENT span (GenAI conventions) that is the active context while the request is handed to the
-// transport, so the transport's traceparent header names this span. The span ends when the response head arrives
-// (or the attempt fails); the body is the request span's time.
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+// One upstream attempt, observed: counted by outcome (modelgate_upstream_attempts_total, when the head arrives or the
+// attempt fails) and, with tracing on, wrapped in a CLIENT span (GenAI conventions) that is the active context while
+// the request is handed to the transport, so the transport's traceparent header names this span. The span covers the
+// whole exchange: an answer with an error status ends it at once; a successful head leaves it open until the
+// pipeline is done with the body (endUpstreamAttempt: the stream ended, failed or the client left), so its duration
+// is the stream's and its outcome how the stream ended, with what the upstream reported (id, finish, usage).
+import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import { GatewayError } from '../core/gateway-error.js';
 import type { AdapterContext } from '../providers/adapter.js';
+import { classifyTransportError, type UpstreamResponse } from '../providers/http-client.js';
+import { genAiProviderName } from './gen-ai-provider-name.js';
 import { activeTracer } from './tracer.js';
+
+/** Attempt spans whose body is still being read, by body: only ever filled with tracing on. */
+const openAttempts = new WeakMap<object, Span>();
 
 export interface UpstreamAttemptObserver {
   upstreamAttempt(provider: string, outcome: string): void;
@@ -31,7 +38,7 @@ export function attemptOutcome(err: unknown): string {
   }
 }
 
-export function observeUpstreamAttempt<T extends { status: number }>(
+export function observeUpstreamAttempt<T extends { status: number; body: object }>(
   observer: UpstreamAttemptObserver | undefined,
   ctx: AdapterContext,
   send: () => Promise<T>,
@@ -41,14 +48,20 @@ export function observeUpstreamAttempt<T extends { status: number }>(
   const provider = ctx.provider.id;
   const span = tracer?.startSpan(`chat ${ctx.model.upstreamModel}`, {
     kind: SpanKind.CLIENT,
-    attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider, 'gen_ai.request.model': ctx.model.upstreamModel },
+    attributes: {
+      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': genAiProviderName(provider), 'gen_ai.request.model': ctx.model.upstreamModel,
+      'modelgate.provider': provider,
+    },
   });
   const sending = span ? context.with(trace.setSpan(context.active(), span), send) : send();
   return sending.then(
     (response) => {
       observer?.upstreamAttempt(provider, 'ok');
-      span?.setAttribute('http.response.status_code', response.status);
-      span?.end();
+      if (span) {
+        span.setAttribute('http.response.status_code', response.status);
+        // The body is still to come: the span ends with it (endUpstreamAttempt).
+        openAttempts.set(response.body, span);
+      }
       return response;
     },
     (err: unknown) => {
@@ -57,11 +70,65 @@ export function observeUpstreamAttempt<T extends { status: number }>(
       if (span) {
         const upstreamStatus = err instanceof GatewayError ? Number(err.metadata.upstream_status) : NaN;
         if (Number.isFinite(upstreamStatus)) span.setAttribute('http.response.status_code', upstreamStatus);
-        span.setAttribute('error.type', outcome);
+        span.setAttributes({ 'error.type': outcome, 'modelgate.attempt.outcome': outcome });
         span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       }
       throw err;
     },
   );
+}
+
+/** What the upstream reported during the attempt (the generation meter, reset between attempts). */
+export interface AttemptReport {
+  upstreamId?: string;
+  finishReason?: string;
+  /** Absent when the upstream reported none (the gateway's estimate is not the upstream's word). */
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+/** How the pipeline finished with a successful head's body. */
+export interface AttemptEnd {
+  /** The client went away. */
+  aborted?: boolean;
+  /** Reading or translating the body failed (transport error, malformed payload). */
+  error?: unknown;
+  /** The stream ended with an error event (the upstream's, or the gateway's own cut: token rate). */
+  streamError?: string;
+  report?: AttemptReport;
+}
+
+/**
+ * Ends the attempt span of this response once (a no-op with tracing off, or when already ended). Called where the
+ * pipeline is done with the body: the end of the event stream (every way it ends) or of the JSON body.
+ */
+export function endUpstreamAttempt(response: UpstreamResponse, end: AttemptEnd): void {
+  const span = openAttempts.get(response.body);
+  if (span === undefined) return;
+  openAttempts.delete(response.body);
+  const report = end.report;
+  if (report?.upstreamId) span.setAttribute('gen_ai.response.id', report.upstreamId);
+  if (report?.finishReason) span.setAttribute('gen_ai.response.finish_reasons', [report.finishReason]);
+  if (report?.usage) {
+    span.setAttribute('gen_ai.usage.input_tokens', report.usage.promptTokens);
+    span.setAttribute('gen_ai.usage.output_tokens', report.usage.completionTokens);
+  }
+  const errorType = bodyOutcome(end);
+  span.setAttribute('modelgate.attempt.outcome', errorType ?? 'ok');
+  if (errorType !== undefined) {
+    span.setAttribute('error.type', errorType);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
+/** undefined for a body read to its end; else why it was not, in the outcome vocabulary (or the stream's error code). */
+function bodyOutcome(end: AttemptEnd): string | undefined {
+  if (end.aborted) return 'aborted';
+  if (end.error !== undefined) {
+    if (end.error instanceof GatewayError) return attemptOutcome(end.error);
+    const reason = classifyTransportError(end.error).reason;
+    return reason === 'aborted' ? 'aborted' : reason === 'timeout' ? 'timeout' : 'failed';
+  }
+  return end.streamError;
 }

@@ -5,6 +5,7 @@ import { UpstreamTransportError, type CallSignal, type HttpClient, type Upstream
 import { GatewayError } from '../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { observeUpstreamAttempt } from '../observability/upstream-attempt.js';
+import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -25,9 +26,11 @@ export function callUpstream(
   request: ChatCompletionRequest,
   ctx: AdapterContext,
   signal: CallSignal,
+  /** The client's W3C trace context, forwarded when the gateway does not trace itself. */
+  clientTrace?: ClientTraceHeaders,
 ): Promise<UpstreamResponse> {
   // Counted (metrics) and traced (a span per attempt) when those are on; otherwise just the attempt.
-  return observeUpstreamAttempt(http.observer, ctx, () => sendAttempt(http, adapter, request, ctx, signal));
+  return observeUpstreamAttempt(http.observer, ctx, () => sendAttempt(http, adapter, request, ctx, signal, clientTrace));
 }
 
 async function sendAttempt(
@@ -36,10 +39,11 @@ async function sendAttempt(
   request: ChatCompletionRequest,
   ctx: AdapterContext,
   signal: CallSignal,
+  clientTrace: ClientTraceHeaders | undefined,
 ): Promise<UpstreamResponse> {
   // No local holds the built request across the await: it carries the JSON body, as large as the prompt, and a
   // suspended frame keeps its locals alive (http.send keeps only the bytes).
-  const sending = http.send(adapter.buildRequest(request, ctx), signal);
+  const sending = http.send(adapter.buildRequest(request, ctx), signal, clientTrace);
   let response: UpstreamResponse;
   try {
     response = await sending;

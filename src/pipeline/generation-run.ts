@@ -22,6 +22,8 @@ import { generationStream } from './generation-stream.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
+import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
+import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
 
 /** A stream whose first batch was read (the failover window), ready for the writer. */
 export interface OpenedStream {
@@ -55,6 +57,8 @@ export interface GenerationRunInput {
   apiFormat: ApiFormat;
   /** Client protocol headers for an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
   clientHeaders?: Readonly<Record<string, string>>;
+  /** The client's W3C trace context, passed upstream when the gateway does not trace itself. */
+  clientTrace?: ClientTraceHeaders;
 }
 
 export class GenerationRun {
@@ -139,7 +143,7 @@ export class GenerationRun {
       this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders };
     }
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal);
+    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal, this.input.clientTrace);
     // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
     // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
     // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
@@ -159,21 +163,29 @@ export class GenerationRun {
   /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
   private async complete(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
     const { provider } = this.input.target;
-    const body = await readUpstreamJson(upstream, provider.id);
+    // The attempt's span (tracing on) ends with the body: read and translated, or not.
+    let body: unknown;
+    try {
+      body = await readUpstreamJson(upstream, provider.id);
+    } catch (err) {
+      endUpstreamAttempt(upstream, { aborted: this.input.client.signal.aborted, error: err });
+      throw err;
+    }
     let result: AdapterCompletion;
     try {
       result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
     } catch (err) {
-      if (err instanceof UpstreamPayloadError) throw new UpstreamHttpError(err.info, provider.id, 200);
-      throw new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, {
-        provider: provider.id,
-        reason: 'upstream_malformed',
-      });
+      const failure = err instanceof UpstreamPayloadError
+        ? new UpstreamHttpError(err.info, provider.id, 200)
+        : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, { provider: provider.id, reason: 'upstream_malformed' });
+      endUpstreamAttempt(upstream, { error: failure });
+      throw failure;
     }
     if (result.upstreamId) this.meter.observe({ type: 'upstream-id', id: result.upstreamId });
     if (result.usage) this.meter.observe({ type: 'usage', usage: result.usage });
     this.meter.observe({ type: 'finish', finishReason: result.finishReason });
     this.meter.observe({ type: 'delta', delta: { content: result.content ?? '', reasoning: result.reasoning } });
+    endUpstreamAttempt(upstream, { report: this.meter });
     const completion = this.excludeReasoning ? { ...result, reasoning: undefined, reasoningDetails: undefined } : result;
     return { completion, totals: this.totals() };
   }

@@ -8,6 +8,7 @@ import type { StreamErrorCode, StreamEvent } from '../core/generation.js';
 import type { GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import type { GenerationMeter } from './generation-meter.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
 
 export interface GenerationStreamOptions {
   upstream: UpstreamResponse;
@@ -48,6 +49,7 @@ export async function* generationStream(options: GenerationStreamOptions): Async
   const { upstream, translator, meter, signal } = options;
   let failure: { code: StreamErrorCode; message: string } | undefined;
   let yielded = false;
+  let broken: unknown;
 
   // Meters every event and collects the ones to render; false once the stream must end (error, token rate).
   const take = (events: StreamEvent[], out: StreamEvent[]): boolean => {
@@ -92,6 +94,7 @@ export async function* generationStream(options: GenerationStreamOptions): Async
       }
     }
   } catch (err) {
+    broken = err;
     if (!yielded && !signal.aborted && !options.committed?.()) {
       throw new GatewayError(502, `Upstream stream failed before its first event: ${(err as Error)?.message ?? 'connection error'}`, {
         reason: 'upstream_stream_failed',
@@ -105,6 +108,8 @@ export async function* generationStream(options: GenerationStreamOptions): Async
   } finally {
     // Also when the consumer stopped early (the client is gone; settlement records the abort).
     upstream.body.destroy();
+    // The upstream exchange is over, however it ended: its span (tracing on) ends here, with how and what it reported.
+    endUpstreamAttempt(upstream, { aborted: signal.aborted, error: broken, streamError: failure?.code, report: meter });
   }
 
   if (failure && !yielded && !signal.aborted && !options.committed?.()) {

@@ -5,9 +5,10 @@ import type { EventEmitter } from 'node:events';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
 import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { activeTracer } from '../observability/tracer.js';
 import type { UpstreamAttemptObserver } from '../observability/upstream-attempt.js';
+import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 
 export type { UpstreamBody, UpstreamResponse } from './upstream-exchange.js';
 
@@ -40,7 +41,7 @@ const MAX_TARGETS = 256;
 
 export class HttpClient {
   private readonly agent: Agent;
-  private readonly targets = new Map<string, { origin: string; path: string }>();
+  private readonly targets = new Map<string, UpstreamTarget>();
   /** Counts attempts by outcome (metrics); set by the server when metrics are on. */
   observer?: UpstreamAttemptObserver;
 
@@ -59,13 +60,16 @@ export class HttpClient {
    * exchange ends, and a Buffer is the one copy it keeps (given a string it keeps both). The method is not async
    * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long.
    */
-  send(upstream: UpstreamRequest, signal: CallSignal): Promise<UpstreamResponse> {
+  send(upstream: UpstreamRequest, signal: CallSignal, clientTrace?: ClientTraceHeaders): Promise<UpstreamResponse> {
     const exchange = new UpstreamExchange(signal);
     try {
-      const { origin, path } = this.target(upstream.url);
-      // With tracing on, the upstream continues the trace: traceparent names the current attempt's span.
-      const headers = activeTracer() === undefined ? upstream.headers : withTraceContext(upstream.headers);
-      this.agent.dispatch({ origin, path, method: upstream.method, headers, body: Buffer.from(upstream.body) }, exchange);
+      const target = this.target(upstream.url);
+      // With tracing on, the upstream continues the trace: traceparent names the current attempt's span. With it
+      // off, the client's own trace context (validated, see client-trace-context.ts) goes on as it came.
+      const headers = activeTracer() === undefined
+        ? clientTrace === undefined ? upstream.headers : { ...upstream.headers, ...clientTrace }
+        : withTraceContext(upstream.headers, target);
+      this.agent.dispatch({ origin: target.origin, path: target.path, method: upstream.method, headers, body: Buffer.from(upstream.body) }, exchange);
     } catch (err) {
       // An invalid URL or option fails at once; callers expect every failure as a rejection.
       exchange.abandon();
@@ -77,12 +81,15 @@ export class HttpClient {
   }
 
   /** Origin and path of an upstream URL. Provider URLs are few and fixed, so each is parsed once. */
-  private target(url: string): { origin: string; path: string } {
+  private target(url: string): UpstreamTarget {
     let target = this.targets.get(url);
     if (!target) {
       const parsed = new URL(url);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`unsupported upstream URL protocol ${parsed.protocol}`);
-      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      target = {
+        origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`,
+        host: parsed.hostname, port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)),
+      };
       if (this.targets.size >= MAX_TARGETS) this.targets.clear();
       this.targets.set(url, target);
     }
@@ -94,9 +101,19 @@ export class HttpClient {
   }
 }
 
-function withTraceContext(headers: Record<string, string>): Record<string, string> {
+interface UpstreamTarget {
+  origin: string;
+  path: string;
+  host: string;
+  port: number;
+}
+
+/** The active span is the attempt's (upstream-attempt.ts): it names the server, and its context goes upstream. */
+function withTraceContext(headers: Record<string, string>, target: UpstreamTarget): Record<string, string> {
+  const active = context.active();
+  trace.getSpan(active)?.setAttributes({ 'server.address': target.host, 'server.port': target.port });
   const carrier = { ...headers };
-  propagation.inject(context.active(), carrier);
+  propagation.inject(active, carrier);
   return carrier;
 }
 

@@ -1,6 +1,6 @@
 // OpenTelemetry spans (in-memory exporter): one SERVER span per request with the GenAI semantic conventions, a
 // CLIENT span per upstream attempt, the client's W3C trace continued and passed upstream, no prompt or completion
-// text on any span; with tracing off, nothing is created or sent.
+// text on any span; with tracing off, nothing is created and the client's own traceparent goes upstream as it came.
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -58,7 +58,7 @@ describe('tracing', () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk(COMPLETION), finish, usage]) });
-    const res = await chat(user.key, { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` });
+    const res = await chat(user.key, { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`, tracestate: 'congo=t61rcWkgMzE' });
     const sse = await readSse(res);
     expect(sse.done).toBe(true);
 
@@ -87,6 +87,7 @@ describe('tracing', () => {
     expect(attempt.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-test-2026', 'http.response.status_code': 200 });
     // The upstream continues the same trace, under the attempt span.
     expect(upstream.last.headers.traceparent).toBe(`00-${TRACE_ID}-${attempt.spanContext().spanId}-01`);
+    expect(upstream.last.headers.tracestate).toBe('congo=t61rcWkgMzE');
 
     // No prompt or completion text anywhere on a span.
     const everything = JSON.stringify(spans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })));
@@ -117,7 +118,22 @@ describe('tracing', () => {
     expect(clientSpans()).toHaveLength(0);
   });
 
-  it('with tracing off creates no span and sends no traceparent upstream', async () => {
+  it('starts a new trace for a malformed traceparent, and sends the attempt span upstream', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 1);
+    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk('x'), finish, usage]) });
+    const res = await chat(user.key, { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}`, tracestate: 'congo=t61rcWkgMzE' });
+    expect((await readSse(res)).done).toBe(true);
+    await gw.settled();
+    const request = serverSpan();
+    expect(request.spanContext().traceId).not.toBe(TRACE_ID);
+    expect(parentId(request)).toBeUndefined();
+    const [attempt] = clientSpans();
+    expect(upstream.last.headers.traceparent).toBe(`00-${request.spanContext().traceId}-${attempt.spanContext().spanId}-01`);
+    expect(upstream.last.headers.tracestate).toBeUndefined();
+  });
+
+  it('with tracing off creates no span and passes the client\'s traceparent upstream unchanged', async () => {
     setActiveTracer(undefined);
     const off = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1` } });
     try {
@@ -130,7 +146,8 @@ describe('tracing', () => {
       });
       await res.text();
       expect(spans()).toHaveLength(0);
-      expect(upstream.last.headers.traceparent).toBeUndefined();
+      // The caller's trace continues at the provider (see trace-forwarding.test.ts).
+      expect(upstream.last.headers.traceparent).toBe(`00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`);
     } finally {
       await off.close();
       setActiveTracer(trace.getTracer('modelgate-test'));
