@@ -139,7 +139,7 @@ export class RedisLimitStore {
     this.options.observer?.redisUp(false);
     this.options.logger.warn(
       { err: (err as Error)?.message ?? String(err) },
-      'Redis unreachable: per-key limits fall back to this instance alone until it answers again',
+      'Redis unreachable: per-key limits and circuit breakers fall back to this instance alone until it answers again',
     );
   }
 

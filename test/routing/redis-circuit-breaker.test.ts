@@ -1,6 +1,7 @@
 // The circuit breaker shared through Redis: two breaker instances (as two gateway processes hold) on one Redis see one
 // state per endpoint — failures seen by A open the endpoint for B, the half-open trial goes to one of them, the
 // failure-rate window counts both — and a Redis that does not answer leaves each instance deciding on its own.
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
@@ -149,5 +150,58 @@ describe('circuit breaker on an unreachable Redis', () => {
     expect(breaker.state('m@p')).toBe('closed');
     expect(fallbacks.length).toBeGreaterThan(0);
     expect(new Set(fallbacks)).toEqual(new Set(['breaker']));
+  });
+});
+
+describeWithRedis('circuit breaker when Redis goes away and comes back', () => {
+  let server: ChildProcess | undefined;
+  const startRedis = (port: number) => {
+    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  };
+  afterAll(() => {
+    server?.kill('SIGKILL');
+  });
+
+  async function until(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  it('decides on its own during the outage, never throwing, and shares again afterwards', { timeout: 30_000 }, async () => {
+    const port = await freePort();
+    startRedis(port);
+    const prefix = uniqueRedisPrefix();
+    const url = `redis://127.0.0.1:${port}`;
+    const open = async () => {
+      for (;;) {
+        const store = await openStore(prefix, url);
+        if (!store.isDown) return store;
+        await store.close();
+      }
+    };
+    const clock = { now: 1_000_000 };
+    const options = { failureThreshold: 2, cooldownMs: 1000, clock: () => clock.now };
+    const [storeA, storeB] = [await open(), await open()];
+    const a = new RedisCircuitBreaker(storeA, { ...options, instanceId: 'a' });
+    const b = new RedisCircuitBreaker(storeB, { ...options, instanceId: 'b' });
+    await a.recordFailure('m@p'); // shared: one failure
+
+    server!.kill('SIGKILL');
+    await until(() => storeA.isDown && storeB.isDown);
+    // Outage: A's own history (that failure, and this one) opens the endpoint on A alone.
+    await a.recordFailure('m@p');
+    expect(a.state('m@p')).toBe('open');
+    expect(await a.allowRequest('m@p')).toBe(false);
+    expect(await b.allowRequest('m@p')).toBe(true);
+    await b.refresh(['m@p']);
+    expect(b.state('m@p')).toBe('closed');
+
+    startRedis(port);
+    await until(() => !storeA.isDown && !storeB.isDown);
+    // The restarted Redis is empty: shared again from a clean state; B's failures open it for A.
+    clock.now += 1000;
+    await b.recordFailure('m@p');
+    await b.recordFailure('m@p');
+    await a.refresh(['m@p']);
+    expect(a.state('m@p')).toBe('open');
   });
 });
