@@ -467,7 +467,8 @@ export interface paths {
         };
         /**
          * List a model's endpoints
-         * @description Lists the endpoints of one model (OpenRouter has this route) with their circuit-breaker state on this instance.
+         * @description Lists the endpoints of one model (OpenRouter has this route) with their circuit-breaker state (every instance's
+         *     shared state when the gateway runs with Redis, else this instance's).
          *     The model id is `{author}/{slug}` (an id that is not in the catalog, malformed ones included, is a 404); an id with more segments (e.g. `openrouter/test/free-model:free`) is asked for
          *     with the rest of the slug percent-encoded (`test%2Ffree-model:free`). Unknown models: 404.
          */
@@ -1067,8 +1068,12 @@ export interface components {
             /**
              * @description Fallback models (OpenRouter's `models`): when every endpoint of `model` fails with a retryable error, these
              *     models are tried in order. Each id must exist (404 otherwise). Pass (`pass/`) and credit models cannot be mixed
-             *     in one request (400 `models_mixed_access`). The reservation covers the most expensive candidate; the charge is
-             *     what the serving endpoint costs. The response's `model` names the model that served.
+             *     in one request (400 `models_mixed_access`). A key's `allowed_models` must include every candidate model (403
+             *     `model_not_allowed`). The reservation covers the most expensive candidate; the charge is what the serving
+             *     endpoint costs. Free and paid models may be mixed: the free-model daily allowance is taken when a free model may
+             *     serve (also as a fallback); once it is spent the free models are left out and the paid ones serve, and when
+             *     credits do not cover the paid models they are left out and the free ones serve (OpenRouter: a free model needs
+             *     no credits). The response's `model` names the model that served.
              */
             models?: string[];
             /** @description Provider routing preferences (OpenRouter's `provider` object); see `ProviderPreferences` for the rules. */
@@ -2551,8 +2556,10 @@ export interface components {
             /** @description This endpoint supports the `reasoning` parameter. */
             supports_reasoning: boolean;
             /**
-             * @description Circuit breaker state on this instance: `closed` (healthy, routed normally), `open` (failed repeatedly; skipped
-             *     until its cooldown ends), `half_open` (cooldown over; the next request is a trial that closes or reopens it).
+             * @description Circuit breaker state: `closed` (healthy, routed normally), `open` (consecutive failures or a failure rate over
+             *     a window; skipped until its cooldown ends), `half_open` (cooldown over; the next request is a trial that closes
+             *     or reopens it). Shared by every gateway instance when they share a Redis; otherwise this instance's (also while
+             *     that Redis does not answer).
              */
             status: components["schemas"]["EndpointStatus"];
             /** @description false when the operator has not configured the provider's API key: the endpoint is never used. */
@@ -2578,7 +2585,7 @@ export interface components {
             description?: string;
             /** @description Input and output modalities. */
             architecture?: components["schemas"]["ModelArchitecture"];
-            /** @description Every endpoint, in catalog order, with its health on this gateway instance. */
+            /** @description Every endpoint, in catalog order, with its health (shared by every instance when they share a Redis). */
             endpoints: components["schemas"]["ModelEndpointHealth"][];
         };
         /** @description The model catalog. */
@@ -2738,7 +2745,9 @@ export interface components {
          *
          *     - Candidates: the endpoints of `model`, then those of each `models` entry, in that order. Within one model the
          *     default order is healthy endpoints first (circuit breaker closed, then half-open), then by price (prompt price,
-         *     then completion price), then catalog order: deterministic. Endpoints whose breaker is open are skipped.
+         *     then completion price), then catalog order: deterministic. Endpoints whose breaker is open are skipped. A
+         *     breaker opens after consecutive failures or a failure rate over a sliding window (given a minimum number of
+         *     attempts), and is shared by every gateway instance when the operator configures Redis.
          *     - Endpoints that cannot serve the request are never tried: images sent to an endpoint without image input, tools
          *     to one without tool calling, a prompt larger than its context window, a provider this gateway has no key for.
          *     - A failed attempt moves on to the next candidate only for retryable failures: connection refused or reset,

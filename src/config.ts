@@ -35,8 +35,11 @@ export interface Config {
   passQuota: PassQuotaConfig;
   /** Routing: attempts per request and their total time budget (ms). */
   route: { maxAttempts: number; budgetMs: number };
-  /** Circuit breaker: consecutive failures that open an endpoint, and how long it stays open (ms). */
-  breaker: { failureThreshold: number; cooldownMs: number };
+  /**
+   * Circuit breaker: consecutive failures that open an endpoint, how long it stays open (ms), and the failure-rate
+   * rule (percent of failures over a window of ms, given at least minRequests outcomes; percent 0 = off).
+   */
+  breaker: { failureThreshold: number; cooldownMs: number; failureRate: { percent: number; windowMs: number; minRequests: number } };
   /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (README "Running several instances"). */
   redisUrl?: string;
   /** Key prefix of everything the gateway stores in Redis (several deployments may share one server). */
@@ -144,6 +147,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     breaker: {
       failureThreshold: integer(env, 'MODELGATE_BREAKER_FAILURES', 5, 1, 1000),
       cooldownMs: integer(env, 'MODELGATE_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
+      failureRate: {
+        percent: integer(env, 'MODELGATE_BREAKER_FAILURE_RATE', 50, 0, 100),
+        windowMs: integer(env, 'MODELGATE_BREAKER_WINDOW_MS', 30_000, 1000, 3_600_000),
+        minRequests: integer(env, 'MODELGATE_BREAKER_MIN_REQUESTS', 20, 2, 1_000_000),
+      },
     },
     redisUrl,
     redisPrefix: env.MODELGATE_REDIS_PREFIX?.trim() || 'modelgate:',

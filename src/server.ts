@@ -26,7 +26,7 @@ import { createLimits } from './limits/create-limits.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from './billing/credit-leases.js';
-import { InMemoryCircuitBreaker } from './routing/circuit-breaker.js';
+import { createCircuitBreaker } from './routing/create-circuit-breaker.js';
 import { EndpointStats } from './routing/endpoint-stats.js';
 import { leaseHolderId } from './billing/lease-holder.js';
 import { GatewayMetrics } from './observability/metrics.js';
@@ -107,7 +107,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       leases: new CreditLeases(database.db, logger, { ...DEFAULT_LEASE_OPTIONS, holder: leaseHolderId() }),
       freeRequests: limits.freeRequests,
       now: () => new Date(),
-      breaker: new InMemoryCircuitBreaker(config.breaker),
+      breaker: createCircuitBreaker(config.breaker, limits.redis),
       endpointStats: new EndpointStats(),
       lifecycle: new Lifecycle(),
       ...options.overrides,

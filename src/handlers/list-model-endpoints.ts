@@ -1,11 +1,12 @@
-// GET /models/{author}/{slug}/endpoints: a model's endpoints with their circuit-breaker state on this instance.
+// GET /models/{author}/{slug}/endpoints: a model's endpoints with their circuit-breaker state (shared by every
+// instance when the breaker lives in Redis; this instance's own otherwise, or while Redis does not answer).
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { toWireEndpoint } from '../catalog/wire-model.js';
 
 export function listModelEndpoints(deps: Deps): Handler {
-  return (api, ctx) => {
+  return async (api, ctx) => {
     const { author, slug } = api.request.params as { author: string; slug: string };
     // openapi-backend hands over the raw path segment: a slug with an encoded "/" arrives as "%2F".
     let id = `${author}/${slug}`;
@@ -19,6 +20,7 @@ export function listModelEndpoints(deps: Deps): Handler {
     if (!resolved.ok) throw new GatewayError(404, resolved.message, { model: id, reason: resolved.reason });
     const { entry } = resolved;
     const endpoints = entry.endpoints ?? [{ key: `${entry.id}@${entry.upstreamProvider}`, provider: entry.upstreamProvider, entry }];
+    await deps.breaker.refresh?.(endpoints.map((endpoint) => endpoint.key));
     ctx.body = {
       data: {
         id: entry.id,

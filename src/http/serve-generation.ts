@@ -10,8 +10,7 @@ import { abortOnDisconnect } from './abort-on-disconnect.js';
 import { trackingHeaders } from './tracking-headers.js';
 import { writeEventStream } from './write-event-stream.js';
 import { planRoute } from '../routing/plan-route.js';
-import { admitRequest } from '../billing/accounting.js';
-import { admitRate } from '../limits/admit-rate.js';
+import { admitRoute } from '../routing/admit-route.js';
 import { GenerationRun } from '../pipeline/generation-run.js';
 import type { ApiFormat } from '../pipeline/generation-record.js';
 import { clientTraceHeaders } from '../observability/client-trace-context.js';
@@ -32,12 +31,12 @@ export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorR
   const { request, stream } = door;
   const principal = principalOf(ctx); //                                          1 authenticate
   // 2 resolve model → candidate endpoints (routing), 3 check request (per endpoint when routed)
-  const { targets, checked, reservationEntry } = planRoute(deps, request);
+  const plan = planRoute(deps, request);
+  const { checked } = plan;
+  // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
+  // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
+  const { targets, admission } = await admitRoute(deps, ctx, principal, plan, request.max_completion_tokens ?? request.max_tokens ?? undefined);
   const target = targets[0];
-  await admitRate(deps, ctx, principal, target.entry, checked.estimatedPromptTokens); //   4 admit: rate limits,
-  // then credits or quota, covering the most expensive candidate (the charge is the serving endpoint's price)
-  const admission = await admitRequest(deps, principal, reservationEntry, checked.estimatedPromptTokens,
-    request.max_completion_tokens ?? request.max_tokens ?? undefined);
   const run = new GenerationRun(deps, {
     principal, request, target, targets, admission, stream, checked,
     client: abortOnDisconnect(ctx), tracking: trackingHeaders(ctx), apiFormat: door.apiFormat,

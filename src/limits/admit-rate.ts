@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { Config } from '../config.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { FreeRequestAllowance } from './free-requests.js';
+import type { FreeRequestAllowance, FreeRequestDecision } from './free-requests.js';
 import type { RateLimiter, RateLimits } from './rate-limiter.js';
 
 export function limitsFor(principal: Principal, config: Config): RateLimits {
@@ -44,13 +44,27 @@ export async function admitRate(
     }, { 'retry-after': String(decision.retryAfterSeconds) });
   }
   if (entry.accessMode === 'free') {
-    const limit = principal.limits.freeRequestsPerDay ?? input.config.freeRequestsPerDay;
-    const free = await input.freeRequests.take(principal.credentialId, limit, nowMs);
-    if (!free.ok) {
-      input.metrics?.rateLimited('free_requests_per_day');
-      throw new GatewayError(429, `Free-model limit reached: this key may make ${free.limit} requests to free models per UTC day`, {
-        reason: 'free_requests_per_day', limit: free.limit, used: free.used,
-      }, { 'retry-after': String(free.retryAfterSeconds) });
-    }
+    const free = await takeFreeRequest(input, principal, nowMs);
+    if (!free.ok) throw freeLimitError(input, free);
   }
+}
+
+/** One request from the key's free-model daily allowance (routing decides what a refusal means for models[]). */
+export function takeFreeRequest(
+  input: { freeRequests: FreeRequestAllowance; config: Config },
+  principal: Principal,
+  nowMs: number,
+): Promise<FreeRequestDecision> {
+  const limit = principal.limits.freeRequestsPerDay ?? input.config.freeRequestsPerDay;
+  return input.freeRequests.take(principal.credentialId, limit, nowMs);
+}
+
+export function freeLimitError(
+  input: { metrics?: { rateLimited(reason: 'free_requests_per_day'): void } },
+  free: FreeRequestDecision,
+): GatewayError {
+  input.metrics?.rateLimited('free_requests_per_day');
+  return new GatewayError(429, `Free-model limit reached: this key may make ${free.limit} requests to free models per UTC day`, {
+    reason: 'free_requests_per_day', limit: free.limit, used: free.used,
+  }, { 'retry-after': String(free.retryAfterSeconds) });
 }

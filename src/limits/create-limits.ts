@@ -13,6 +13,8 @@ export interface GatewayLimits {
   freeRequests: FreeRequestAllowance;
   /** 'redis' or 'memory', for the start-up log line. */
   store: 'redis' | 'memory';
+  /** The Redis connection (with MODELGATE_REDIS_URL), for the other shared state: the routing circuit breaker. */
+  redis?: RedisLimitStore;
   /** Whether decisions currently fall back to this instance (Redis not answering). */
   isDown(): boolean;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export async function createLimits(
     limiter: new RedisRateLimiter(store),
     freeRequests: new RedisFreeRequests(store, countSince),
     store: 'redis',
+    redis: store,
     isDown: () => store.isDown,
     close: () => store.close(),
   };

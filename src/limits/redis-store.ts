@@ -5,20 +5,26 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { FREE_SCRIPT, RATE_SCRIPT } from './redis-scripts.js';
+import { BREAKER_SCRIPT } from '../routing/redis-breaker-script.js';
 
 export type RateReply = [status: number, waitMs: number, remaining: number, fullMs: number, tokenLevel: number];
 export type FreeReply = [taken: number, used: number];
+export type BreakerReply = [openedAt: number, granted: number];
+/** What a fallback decision was about: a rate limit, a free allowance, or an endpoint's circuit breaker. */
+export type SharedOperation = 'rate' | 'free' | 'breaker';
 
 /** What the store reports to metrics. */
 export interface SharedLimitsObserver {
   /** A limit decision was taken by this instance alone because Redis did not answer. */
-  redisFallback(operation: 'rate' | 'free'): void;
+  redisFallback(operation: SharedOperation): void;
   redisUp(up: boolean): void;
 }
 
 interface LimitCommands {
   mgRate(key: string, rpm: number, tpm: number, tokens: number, mode: 'admit' | 'consume'): Promise<RateReply>;
   mgFree(key: string, limit: number, ttlMs: number, initial: string): Promise<FreeReply>;
+  /** src/routing/redis-breaker-script.ts documents the arguments. */
+  mgBreaker(key: string, trialKey: string, ...args: (string | number)[]): Promise<BreakerReply>;
 }
 
 export interface RedisStoreOptions {
@@ -62,6 +68,7 @@ export class RedisLimitStore {
     }) as Redis & LimitCommands;
     this.redis.defineCommand('mgRate', { numberOfKeys: 1, lua: RATE_SCRIPT });
     this.redis.defineCommand('mgFree', { numberOfKeys: 1, lua: FREE_SCRIPT });
+    this.redis.defineCommand('mgBreaker', { numberOfKeys: 2, lua: BREAKER_SCRIPT });
     // Without a listener ioredis prints every connection error; the state changes are logged below instead.
     this.redis.on('error', () => undefined);
     this.redis.on('ready', () => this.markUp());
@@ -93,7 +100,7 @@ export class RedisLimitStore {
   }
 
   /** Runs a command; `undefined` means "decide without Redis" (and is counted). */
-  async run<T>(operation: 'rate' | 'free', command: (redis: LimitCommands) => Promise<T>): Promise<T | undefined> {
+  async run<T>(operation: SharedOperation, command: (redis: LimitCommands) => Promise<T>): Promise<T | undefined> {
     if (this.redis.status !== 'ready') {
       this.markDown(new Error(`connection ${this.redis.status}`));
       this.options.observer?.redisFallback(operation);
@@ -132,7 +139,7 @@ export class RedisLimitStore {
     this.options.observer?.redisUp(false);
     this.options.logger.warn(
       { err: (err as Error)?.message ?? String(err) },
-      'Redis unreachable: per-key limits fall back to this instance alone until it answers again',
+      'Redis unreachable: per-key limits and circuit breakers fall back to this instance alone until it answers again',
     );
   }
 

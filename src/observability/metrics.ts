@@ -64,7 +64,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
     });
     this.redisFallbacks = new Counter({
       name: 'modelgate_redis_fallbacks_total', registers,
-      help: 'Limit decisions taken by this instance alone because Redis did not answer (fail-open policy).',
+      help: 'Limit and circuit-breaker decisions taken by this instance alone because Redis did not answer (fail-open policy).',
       labelNames: ['operation'],
     });
     // Only with MODELGATE_REDIS_URL: a 0 on a gateway without Redis would read as an outage.
@@ -119,7 +119,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
     this.rateLimitedTotal.inc({ reason });
   }
 
-  redisFallback(operation: 'rate' | 'free'): void {
+  redisFallback(operation: 'rate' | 'free' | 'breaker'): void {
     this.redisFallbacks.inc({ operation });
   }
 

@@ -50,7 +50,8 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
     if (tried > 0 && now() - started >= limits.budgetMs) break;
     if (skipped?.has(provider)) continue;
     const key = endpointKeyOf(target);
-    if (!breaker.allowRequest(key)) continue;
+    const allowed = breaker.allowRequest(key);
+    if (allowed === false || (allowed !== true && !(await allowed))) continue;
     if (waitUntil) {
       const wait = (waitUntil.get(provider) ?? 0) - now();
       if (wait > 0) await input.sleep(wait);
@@ -61,7 +62,8 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
     const t0 = tried === 0 && i === 0 ? started : now();
     try {
       const value = await input.attempt(target, last);
-      breaker.recordSuccess(key);
+      // A shared breaker writes outcomes in the background: the answer does not wait for Redis.
+      void breaker.recordSuccess(key);
       input.attempts.push({ provider, model: target.entry.id, status: 200, error_code: null, latency_ms: Math.round(now() - t0) });
       return { value, target };
     } catch (err) {
@@ -73,10 +75,10 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
       input.attempts.push({ provider, model: target.entry.id, status: upstreamStatusOf(err), error_code: errorCodeOf(err), latency_ms: Math.round(now() - t0) });
       if (input.signal.aborted || !isRetryable(err)) {
         // The endpoint answered; the request was at fault (or the client left): no verdict on its health.
-        if (!input.signal.aborted) breaker.recordSuccess(key);
+        if (!input.signal.aborted) void breaker.recordSuccess(key);
         throw err;
       }
-      breaker.recordFailure(key);
+      void breaker.recordFailure(key);
       const retryAfterMs = err instanceof UpstreamHttpError && err.info.retryAfterSeconds !== undefined ? err.info.retryAfterSeconds * 1000 : undefined;
       if (retryAfterMs !== undefined) {
         if (retryAfterMs <= SHORT_RETRY_AFTER_MS && now() + retryAfterMs - started < limits.budgetMs) {

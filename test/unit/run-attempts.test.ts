@@ -86,3 +86,29 @@ describe('runAttempts', () => {
     await expect(run([target('m', 'a'), target('m', 'b')])).rejects.toMatchObject({ status: 503, metadata: { reason: 'endpoint_unavailable' } });
   });
 });
+
+describe('runAttempts with a breaker that answers asynchronously (shared on Redis)', () => {
+  it('waits for its answer: a refused endpoint is skipped, outcomes are reported without being awaited', async () => {
+    const reported: string[] = [];
+    const breaker = {
+      state: () => 'closed' as const,
+      allowRequest: async (key: string) => key !== 'm@a',
+      recordSuccess: (key: string) => new Promise<void>(() => void reported.push(`ok ${key}`)), // never settles
+      recordFailure: (key: string) => new Promise<void>(() => void reported.push(`failed ${key}`)),
+    };
+    const tried: string[] = [];
+    const { value } = await runAttempts({
+      targets: [target('m', 'a'), target('m', 'b'), target('m', 'c')], breaker, attempts: [],
+      limits: { maxAttempts: 10, budgetMs: 60_000 }, now: () => 0, sleep: async () => undefined, signal: { aborted: false },
+      onFailedAttempt: () => undefined,
+      attempt: async (t) => {
+        tried.push(t.provider.id);
+        if (t.provider.id === 'b') throw upstreamError(500);
+        return t.provider.id;
+      },
+    });
+    expect(value).toBe('c');
+    expect(tried).toEqual(['b', 'c']);
+    expect(reported).toEqual(['failed m@b', 'ok m@c']);
+  });
+});
