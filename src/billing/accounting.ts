@@ -40,6 +40,8 @@ export interface KeySpendHold {
   keyId: string;
   periodStart: Date;
   heldNanos: bigint;
+  /** The process whose heartbeat keeps the hold (its lease holder id); a dead holder's holds are reclaimed. */
+  holder?: string;
 }
 
 export interface AdmissionDeps {
@@ -74,11 +76,11 @@ export async function admitCredits(
       ? await deps.leases.reserve(principal.userId, amountNanos)
       : await reserveCredits(deps.db, { userId: principal.userId, amountNanos });
   } catch (err) {
-    if (keySpend) await releaseKeySpend(deps.db, { keyId: keySpend.keyId, periodStart: keySpend.periodStart, amountNanos: keySpend.heldNanos });
+    if (keySpend) await releaseKeyHold(deps.db, keySpend);
     throw err;
   }
   if (!reserved.ok) {
-    if (keySpend) await releaseKeySpend(deps.db, { keyId: keySpend.keyId, periodStart: keySpend.periodStart, amountNanos: keySpend.heldNanos });
+    if (keySpend) await releaseKeyHold(deps.db, keySpend);
     throw new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(reserved.availableNanos)} USD is available. Add credits or lower max_tokens.`, {
       available: nanosToUsd(reserved.availableNanos),
       required: nanosToUsd(amountNanos),
@@ -95,15 +97,15 @@ export async function admitCredits(
  * `key_limit_exceeded`. Only credits count toward a key's limit: pass requests use the subscription's windows.
  */
 async function reserveKeyLimit(
-  deps: { db: Db; now?: () => Date },
+  deps: { db: Db; now?: () => Date; leases?: Pick<CreditLeases, 'holder'> },
   principal: Principal,
   amountNanos: bigint,
 ): Promise<KeySpendHold | undefined> {
   if (principal.kind !== 'api_key' || principal.limits.creditLimitNanos === null) return undefined;
   const now = deps.now?.() ?? new Date();
   const reset = principal.limits.limitReset ?? null;
-  const hold = { keyId: principal.credentialId, periodStart: periodStart(reset, now), heldNanos: amountNanos };
-  const result = await reserveKeySpend(deps.db, { keyId: hold.keyId, periodStart: hold.periodStart, amountNanos });
+  const hold: KeySpendHold = { keyId: principal.credentialId, periodStart: periodStart(reset, now), heldNanos: amountNanos, holder: deps.leases?.holder };
+  const result = await reserveKeySpend(deps.db, { keyId: hold.keyId, periodStart: hold.periodStart, amountNanos, holder: hold.holder });
   if (result.ok) return hold;
   const limit = result.limitNanos ?? 0n;
   const left = limit - result.spentNanos - result.reservedNanos;
@@ -120,6 +122,10 @@ async function reserveKeyLimit(
     resets_at: resetsAt,
     currency: 'USD',
   });
+}
+
+function releaseKeyHold(db: Db, hold: KeySpendHold): Promise<void> {
+  return releaseKeySpend(db, { keyId: hold.keyId, periodStart: hold.periodStart, amountNanos: hold.heldNanos, holder: hold.holder });
 }
 
 /** Step 4 for every access mode: pass/ models reserve subscription quota, all others go through admitCredits. */
@@ -152,7 +158,7 @@ export function returnLeasedHold(admission: Admission, costNanos: bigint): void 
 /** Gives back a reservation when the request ends before anything was generated or recorded. */
 export async function releaseAdmission(db: Db, admission: Admission): Promise<void> {
   const { keySpend } = admission;
-  if (keySpend) await releaseKeySpend(db, { keyId: keySpend.keyId, periodStart: keySpend.periodStart, amountNanos: keySpend.heldNanos });
+  if (keySpend) await releaseKeyHold(db, keySpend);
   if (admission.lease) returnLeasedHold(admission, 0n);
   else if (admission.mode === 'credits' && admission.reservedNanos > 0n) {
     await releaseCredits(db, { userId: admission.userId, amountNanos: admission.reservedNanos });

@@ -28,6 +28,7 @@ import {
   type HeldLease,
 } from '../repositories/credit-leases.js';
 import { reserveCredits } from '../repositories/credits.js';
+import { dropHolderKeySpendHolds, reclaimExpiredKeySpendHolds, renewKeySpendHolds } from '../repositories/api-key-spend-holds.js';
 import { encodeAnswer, LeaseRecalls } from './lease-recalls.js';
 import { CreditLease, type CreditLeaseOptions } from './credit-lease.js';
 
@@ -120,14 +121,20 @@ export class CreditLeases {
     }
   }
 
-  /** Periodic work: heartbeat, reclaim dead processes' leases, give idle leases back. */
+  /**
+   * Periodic work: heartbeat, reclaim dead processes' leases and key-spend holds (this process's holder id and TTL
+   * keep both, migration 0009), give idle leases back.
+   */
   tick(): Promise<void> {
     return (this.ticking ??= this.runTick().finally(() => {
       this.ticking = undefined;
     }));
   }
 
-  /** Graceful stop, after every settlement has been written: all of this process's leases go back to the accounts. */
+  /**
+   * Graceful stop, after every settlement has been written: all of this process's leases go back to the accounts, and
+   * its key-spend holds (none should be left: a request that never settled) to their keys.
+   */
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
@@ -135,6 +142,7 @@ export class CreditLeases {
     await this.extensionsDone();
     this.leases.clear();
     await dropHolderLeases(this.db, this.holder);
+    await dropHolderKeySpendHolds(this.db, this.holder);
     await this.recallChannel?.close();
   }
 
@@ -257,8 +265,11 @@ export class CreditLeases {
   private async runTick(): Promise<void> {
     try {
       await this.renew();
+      await renewKeySpendHolds(this.db, this.holder);
       const reclaimed = await reclaimExpiredLeases(this.db, this.options.ttlSeconds);
       if (reclaimed > 0) this.logger.warn({ reclaimed }, 'reclaimed credit leases of gateway processes that stopped renewing them');
+      const keyHolds = await reclaimExpiredKeySpendHolds(this.db, this.options.ttlSeconds);
+      if (keyHolds > 0) this.logger.warn({ reclaimed: keyHolds }, 'reclaimed key spend holds of gateway processes that stopped renewing them');
       await this.releaseIdle();
     } catch (err) {
       this.logger.warn({ err }, 'credit lease upkeep failed; retrying on the next tick');

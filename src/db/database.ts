@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AccountTokensTable } from './tables/account-tokens.js';
 import type { ApiKeysTable } from './tables/api-keys.js';
 import type { ApiKeySpendTable } from './tables/api-key-spend.js';
+import type { ApiKeySpendHoldsTable } from './tables/api-key-spend-holds.js';
 import type { AdminKeysTable } from './tables/admin-keys.js';
 import type { CreditAccountsTable } from './tables/credit-accounts.js';
 import type { CreditLeasesTable } from './tables/credit-leases.js';
@@ -16,6 +17,7 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   api_key_spend: ApiKeySpendTable;
+  api_key_spend_holds: ApiKeySpendHoldsTable;
   admin_keys: AdminKeysTable;
   account_tokens: AccountTokensTable;
   credit_accounts: CreditAccountsTable;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 // Spend of limited keys per reset period (migration 0007). Invariant kept by every function here and by the
 // settle_generations function: spent + reserved <= the key's limit at the time of each reservation, so the spend
@@ -17,15 +18,16 @@ export type KeySpendReservation = { ok: true } | { ok: false; spentNanos: bigint
  * Holds `amountNanos` of the key's limit in this period: one conditional upsert, which PostgreSQL serialises on
  * the period's row (a concurrent insert of the same row waits, then re-checks the condition on the committed
  * row). The limit is read from api_keys in the same statement, so a limit lowered a moment ago on another
- * instance already applies.
+ * instance already applies. With `holder` (the gateway process, migration 0009) the hold is also recorded on the
+ * holder's row in the same statement, so it is given back when that process dies before settling it.
  */
 export async function reserveKeySpend(
   db: DbOrTrx,
-  input: { keyId: string; periodStart: Date; amountNanos: bigint },
+  input: { keyId: string; periodStart: Date; amountNanos: bigint; holder?: string },
 ): Promise<KeySpendReservation> {
-  const { keyId, periodStart, amountNanos } = input;
+  const { keyId, periodStart, amountNanos, holder } = input;
   if (amountNanos < 0n) throw new RangeError('amountNanos must not be negative');
-  const reserved = await sql<{ key_id: string }>`
+  const upsert = sql`
     insert into api_key_spend (key_id, period_start, reserved_nanos)
     select k.id, ${periodStart}, ${amountNanos} from api_keys k
     where k.id = ${keyId} and coalesce(k.credit_limit_nanos, ${NO_LIMIT}) >= ${amountNanos}
@@ -33,7 +35,17 @@ export async function reserveKeySpend(
     set reserved_nanos = api_key_spend.reserved_nanos + excluded.reserved_nanos
     where api_key_spend.spent_nanos + api_key_spend.reserved_nanos + excluded.reserved_nanos
       <= (select coalesce(k.credit_limit_nanos, ${NO_LIMIT}) from api_keys k where k.id = excluded.key_id)
-    returning key_id`.execute(db);
+    returning key_id, period_start`;
+  // The spend row first, then the holder's row (the lock order of every writer, settle_generations included).
+  const reserved = holder === undefined
+    ? await upsert.execute(db)
+    : await sql`
+        with spend as (${upsert})
+        insert into api_key_spend_holds (key_id, period_start, holder, held_nanos)
+        select spend.key_id, spend.period_start, ${holder}, ${amountNanos} from spend
+        on conflict (key_id, period_start, holder) do update
+        set held_nanos = api_key_spend_holds.held_nanos + excluded.held_nanos, renewed_at = now()
+        returning key_id`.execute(db);
   if (reserved.rows.length > 0) return { ok: true };
   // Informational only (it may be stale when read): the decision was the upsert.
   const [row, key] = await Promise.all([
@@ -43,17 +55,48 @@ export async function reserveKeySpend(
   return { ok: false, spentNanos: row?.spent_nanos ?? 0n, reservedNanos: row?.reserved_nanos ?? 0n, limitNanos: key?.credit_limit_nanos ?? null };
 }
 
-/** Gives a hold back unused (the request ended before anything was generated). Clamped at zero. */
+/**
+ * Gives a hold back unused (the request ended before anything was generated). Clamped at zero. With `holder`, no
+ * more than the holder's row still holds (nothing when it was reclaimed meanwhile: that already gave it back).
+ */
 export async function releaseKeySpend(
   db: DbOrTrx,
-  input: { keyId: string; periodStart: Date; amountNanos: bigint },
+  input: { keyId: string; periodStart: Date; amountNanos: bigint; holder?: string },
 ): Promise<void> {
+  const { keyId, periodStart, holder } = input;
   if (input.amountNanos <= 0n) return;
+  if (holder === undefined) return unreserveKeySpend(db, keyId, periodStart, input.amountNanos);
+  await inTransaction(db, async (trx) => {
+    // Lock order: the spend row, then the holder's row.
+    await trx.selectFrom('api_key_spend').select('key_id').where('key_id', '=', keyId).where('period_start', '=', periodStart).forUpdate().execute();
+    const row = await trx
+      .selectFrom('api_key_spend_holds')
+      .select('held_nanos')
+      .where('key_id', '=', keyId)
+      .where('period_start', '=', periodStart)
+      .where('holder', '=', holder)
+      .forUpdate()
+      .executeTakeFirst();
+    const given = row === undefined ? 0n : row.held_nanos < input.amountNanos ? row.held_nanos : input.amountNanos;
+    if (given === 0n) return;
+    await trx
+      .updateTable('api_key_spend_holds')
+      .set((eb) => ({ held_nanos: eb('held_nanos', '-', given) }))
+      .where('key_id', '=', keyId)
+      .where('period_start', '=', periodStart)
+      .where('holder', '=', holder)
+      .execute();
+    await unreserveKeySpend(trx, keyId, periodStart, given);
+  });
+}
+
+/** Takes `amountNanos` off a period's reserved total, clamped at zero (the caller keeps the holds rows in step). */
+export async function unreserveKeySpend(db: DbOrTrx, keyId: string, periodStart: Date, amountNanos: bigint): Promise<void> {
   await db
     .updateTable('api_key_spend')
-    .set((eb) => ({ reserved_nanos: sql<bigint>`greatest(${eb.ref('reserved_nanos')} - ${input.amountNanos}, 0)` }))
-    .where('key_id', '=', input.keyId)
-    .where('period_start', '=', input.periodStart)
+    .set((eb) => ({ reserved_nanos: sql<bigint>`greatest(${eb.ref('reserved_nanos')} - ${amountNanos}, 0)` }))
+    .where('key_id', '=', keyId)
+    .where('period_start', '=', periodStart)
     .execute();
 }
 

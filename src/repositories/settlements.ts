@@ -12,14 +12,17 @@ export type GenerationSettlement =
       reservedNanos: bigint;
       /** Admitted against this holder's credit lease (src/billing/credit-leases.ts). */
       leaseHolder?: string;
-      /** Through a key with a USD limit: the hold on its spend row (migration 0007), turned into the real cost. */
-      keySpend?: { periodStart: Date; heldNanos: bigint };
+      /**
+       * Through a key with a USD limit: the hold on its spend row (migration 0007), turned into the real cost; with
+       * `holder`, taken off that process's holds row (migration 0009).
+       */
+      keySpend?: { periodStart: Date; heldNanos: bigint; holder?: string };
     }
   | { record: NewGeneration; settle: 'pass'; passUsageId?: bigint };
 
 /**
  * Writes the records and settles those new to the table, atomically, in one statement (the `settle_generations`
- * function of migrations 0005, 0006 and 0007, which hold the debit rule and the lock order): a credits request's debit and
+ * function of migrations 0005 to 0009, which hold the debit rule and the lock order): a credits request's debit and
  * ledger row, its hold released or its cost paid out of its lease; a pass request's quota reservation turned into
  * its reference cost; a limited key's hold turned into its spend. A record already written is skipped with its settlement. Returns how many records were new.
  */
@@ -38,6 +41,7 @@ type SettlementRow = Record<keyof GenerationsTable, unknown> & {
   pass_usage_id: string | null;
   key_spend_period: string | null;
   key_held_nanos: string | null;
+  key_spend_holder: string | null;
 };
 
 /**
@@ -83,5 +87,6 @@ function settlementRow(item: GenerationSettlement): SettlementRow {
     pass_usage_id: item.settle === 'pass' && item.passUsageId !== undefined ? String(item.passUsageId) : null,
     key_spend_period: item.settle === 'credits' && item.keySpend ? item.keySpend.periodStart.toISOString() : null,
     key_held_nanos: item.settle === 'credits' && item.keySpend ? String(item.keySpend.heldNanos) : null,
+    key_spend_holder: item.settle === 'credits' ? (item.keySpend?.holder ?? null) : null,
   };
 }

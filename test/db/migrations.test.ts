@@ -10,6 +10,7 @@ const TABLES = [
   'account_tokens',
   'admin_keys',
   'api_key_spend',
+  'api_key_spend_holds',
   'api_keys',
   'credit_accounts',
   'credit_leases',

@@ -14,7 +14,8 @@ alter table generations
   add column api_format text not null default 'chat_completions',
   add column attempts jsonb`;
 
-const SETTLE_GENERATIONS = sql`
+/** Exported for 0009's down, which puts this version back. */
+export const SETTLE_GENERATIONS = sql`
 create or replace function settle_generations(batch json) returns integer
 language plpgsql as $fn$
 declare
