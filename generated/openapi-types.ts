@@ -1885,10 +1885,17 @@ export interface components {
             type: "message_delta";
             /** @description What changed at the top level. */
             delta: components["schemas"]["MessagesMessageDelta"];
-            /** @description Final token counts. */
+            /** @description Final token counts, cumulative for the whole message (input, cache reads and writes, output): they replace the estimate of `message_start`. */
             usage: components["schemas"]["MessagesUsage"];
         };
-        /** @description First event: the message with empty content and the prompt's usage. */
+        /**
+         * @description First event: the message with empty content and the prompt's usage. Decision: `message_start` leaves before the
+         *     upstream has counted anything, so its `usage.input_tokens` is the gateway's prompt estimate (the one the credit
+         *     reservation and the context-window check use; about 4 characters a token, 1000 per image or document) and
+         *     `output_tokens`, `cache_read_input_tokens` and `cache_creation_input_tokens` are 0, for every upstream. Clients that
+         *     show the context size (Claude Code) get a figure at once; the exact counts follow in `message_delta`, whose usage
+         *     is cumulative (input, cache reads, cache writes, output, as Anthropic's current API reports them) and replaces it.
+         */
         MessageStartEvent: {
             /**
              * @description Always `message_start`. (enum property replaced by openapi-typescript)

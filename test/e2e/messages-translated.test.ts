@@ -85,7 +85,7 @@ describe('openai/ models through /messages', () => {
       { id: 'c2', object: 'chat.completion.chunk', created: 1, model: 'gpt', choices: [{ index: 0, delta: { role: 'assistant', content: 'It is sunny.' }, finish_reason: null }] },
       { id: 'c2', object: 'chat.completion.chunk', created: 1, model: 'gpt', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 30, completion_tokens: 4, total_tokens: 34 } },
     ]) });
-    const second = await client.messages.stream({
+    const secondStream = client.messages.stream({
       model: 'openai/gpt-5.4-mini', max_tokens: 200, tools: [weatherTool],
       messages: [
         { role: 'user', content: 'Weather in Boston?' },
@@ -95,7 +95,18 @@ describe('openai/ models through /messages', () => {
           { type: 'text', text: 'Try again?' },
         ] },
       ],
-    }).finalMessage();
+    });
+    const usages: Array<{ event: string; usage: Record<string, unknown> }> = [];
+    secondStream.on('streamEvent', (event) => {
+      if (event.type === 'message_start') usages.push({ event: event.type, usage: { ...event.message.usage } });
+      if (event.type === 'message_delta') usages.push({ event: event.type, usage: { ...event.usage } });
+    });
+    const second = await secondStream.finalMessage();
+    // message_start: the gateway's prompt estimate (an upstream that is not Anthropic counts nothing before the end);
+    // message_delta: the upstream's exact counts, which the SDK's final message takes.
+    expect(usages[0].event).toBe('message_start');
+    expect(usages[0].usage.input_tokens).toBeGreaterThan(1000); // the tool result's image alone is estimated at 1000
+    expect(usages[1]).toEqual({ event: 'message_delta', usage: { input_tokens: 30, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } });
     expect(second.content).toEqual([{ type: 'text', text: 'It is sunny.' }]);
     expect(second.usage).toMatchObject({ input_tokens: 30, output_tokens: 4 });
     const sent = upstream.last.body.messages;
