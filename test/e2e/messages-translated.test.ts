@@ -115,6 +115,28 @@ describe('openai/ models through /messages', () => {
     expect(sent[3]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Try again?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] });
   });
 
+  it('documents: a PDF reaches OpenAI as a file part, a text document as text; a PDF by URL is a 400 naming the endpoint', async () => {
+    const request = JSON.parse(fixture('messages/document-blocks.request.json')) as Anthropic.MessageCreateParamsNonStreaming;
+    upstream.reply({ kind: 'json', body: loadJson('openai', 'text') });
+    await client.messages.create({ ...request, model: 'openai/gpt-5.4-mini' });
+    expect(upstream.last.body.messages).toEqual(JSON.parse(fixture('messages/document-blocks.openai-messages.json')));
+
+    upstream.reset();
+    const byUrl = JSON.parse(fixture('messages/document-url.request.json')) as Anthropic.MessageCreateParamsNonStreaming;
+    const err = await client.messages.create({ ...byUrl, model: 'openai/gpt-5.4-mini' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as ApiError).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('openai/gpt-5.4-mini at openai cannot fetch a PDF by URL') } });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('documents: a model without supportsImages refuses a PDF before anything is reserved or sent', async () => {
+    const request = JSON.parse(fixture('messages/document-blocks.request.json')) as Anthropic.MessageCreateParamsNonStreaming;
+    const err = await client.messages.create({ ...request, model: 'pass/glm-5.2' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as ApiError).error).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('does not accept PDF documents') } });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('count_tokens answers the gateway estimate for non-Anthropic models without calling out', async () => {
     const counted = await client.messages.countTokens({ model: 'openai/gpt-5.4-mini', messages: [{ role: 'user', content: 'x'.repeat(400) }] });
     expect(counted.input_tokens).toBeGreaterThanOrEqual(100);
