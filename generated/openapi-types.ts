@@ -1458,10 +1458,9 @@ export interface components {
          * @description A PDF document, as OpenAI and OpenRouter accept it. Accepted only by models whose `supportsImages` is true (every
          *     provider here reads PDFs as a vision model does); otherwise the request fails with 400 and
          *     `error.metadata.reason` = `file_input_not_supported`, and routing skips such endpoints. Decision (providers): OpenAI
-         *     takes inline PDFs; OpenRouter inline PDFs and URLs; Anthropic gets a `document` block (base64 or URL source);
-         *     Gemini inline data or a file URI. The other OpenAI-compatible vendors (DeepSeek, Mistral, Groq, xAI, ...) take no
-         *     file parts: 400 `file_input_not_supported`, naming the provider. A PDF URL sent to a provider that cannot fetch it
-         *     (OpenAI) is a 400 `file_url_not_supported`. Counted as 1000 tokens in the gateway's prompt estimate.
+         *     and OpenRouter get the part as it is; Anthropic a `document` block; Gemini inline data. The other OpenAI-compatible
+         *     vendors (DeepSeek, Mistral, Groq, xAI, ...) take no file parts: 400 `file_input_not_supported`, naming the
+         *     provider. Counted as 1000 tokens in the gateway's prompt estimate.
          * @example {
          *       "type": "file",
          *       "file": {
@@ -1485,7 +1484,11 @@ export interface components {
         FileData: {
             /** @description The file name shown to the model (OpenAI requires one with `file_data`; `document.pdf` when omitted). */
             filename?: string;
-            /** @description A base64 data URL, `data:application/pdf;base64,<data>`, or an `https://` URL of a PDF (see `FileContentPart`). */
+            /**
+             * @description A base64 data URL, `data:application/pdf;base64,<data>`, as in OpenAI's chat API. Decision: no URLs here (OpenAI's
+             *     chat API fetches none); a PDF by URL is the Messages door's `document` url source, which goes to Anthropic,
+             *     OpenRouter and Gemini, and is a 400 `file_url_not_supported` for OpenAI.
+             */
             file_data: string;
         };
         /**
@@ -2039,7 +2042,7 @@ export interface components {
             /** @description Context about the document (given to the model, not cited from). */
             context?: string | null;
             /** @description Whether Anthropic may cite from the document. */
-            citations?: components["schemas"]["MessagesCitationsConfig"] | null;
+            citations?: components["schemas"]["MessagesCitationsConfig"];
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
             cache_control?: components["schemas"]["CacheControl"];
         };
