@@ -18,6 +18,12 @@ import { estimatePromptTokens } from '../../../src/pipeline/estimate-tokens.js';
 import { anthropicContext } from '../../providers/anthropic/anthropic-context.js';
 import { geminiContext } from '../../providers/gemini/helpers.js';
 import type { CatalogEntry } from '../../../src/catalog/types.js';
+import { loadCatalog } from '../../../src/catalog/load-catalog.js';
+import { loadProviderConfigs } from '../../../src/providers/registry.js';
+import { createOpenAICompatibleAdapter } from '../../../src/providers/openai-compatible/index.js';
+import { planRoute } from '../../../src/routing/plan-route.js';
+import { InMemoryCircuitBreaker } from '../../../src/routing/circuit-breaker.js';
+import { EndpointStats } from '../../../src/routing/endpoint-stats.js';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../fixtures/messages/${name}.json`, import.meta.url), 'utf8')) as T;
 const documents = fixture<MessagesRequest>('document-blocks.request');
@@ -144,5 +150,21 @@ describe('capabilities', () => {
     expect(checkRequest(internal(documents), entry(true)).estimatedPromptTokens).toBe(estimatePromptTokens(internal(documents)));
     const text = { ...documents, messages: [{ role: 'user', content: [documents.messages[0].content[1]] }] } as MessagesRequest;
     expect(() => checkRequest(internal(text), entry(false))).not.toThrow();
+  });
+
+  it('routing skips endpoints without supportsImages for a PDF, and names them when none is left', () => {
+    // alpha/chat: endpoints alpha and beta take images, gamma does not (test/fixtures/catalog/routing-catalog.json).
+    const catalog = loadCatalog({ MODELGATE_CATALOG: 'test/fixtures/catalog/routing-catalog.json' });
+    const deps = {
+      catalog, providers: loadProviderConfigs({ ALPHA_API_KEY: 'a', BETA_API_KEY: 'b', GAMMA_API_KEY: 'g' }, catalog),
+      adapters: { 'openai-compatible': createOpenAICompatibleAdapter() },
+      breaker: new InMemoryCircuitBreaker({ failureThreshold: 3, cooldownMs: 60_000 }), endpointStats: new EndpointStats(),
+    };
+    const pdf = (provider: ChatCompletionRequest['provider']): ChatCompletionRequest => ({ ...internal(documents, 'alpha/chat'), provider });
+    expect(planRoute(deps, pdf({ order: ['gamma', 'alpha'] })).targets.map((t) => t.provider.id)).toEqual(['alpha', 'beta']);
+    const err = thrown(() => planRoute(deps, pdf({ only: ['gamma'] })));
+    expect(err.status).toBe(400);
+    expect(err.metadata?.endpoints).toContainEqual({ model: 'alpha/chat', provider: 'gamma', reason: 'file_input_not_supported' });
+    expect(err.message).toContain('does not accept PDF documents');
   });
 });
