@@ -2027,7 +2027,8 @@ export interface components {
          *     (`FileContentPart`: OpenAI inline only, OpenRouter inline or URL, Gemini inline or URL; other vendors, and models
          *     without `supportsImages`, answer 400 `file_input_not_supported`, a URL to OpenAI 400 `file_url_not_supported`);
          *     text and content sources become text (and image) parts, headed by the title and the context. Citations are an
-         *     Anthropic feature: elsewhere `citations` is ignored. The Files API source (`file`) is not supported (400).
+         *     Anthropic feature: elsewhere `citations` is ignored; from Anthropic the reply's text comes back without its
+         *     `citations` objects (not carried through the gateway yet). The Files API source (`file`) is not supported (400).
          */
         MessagesDocumentBlock: {
             /**
