@@ -1457,10 +1457,11 @@ export interface components {
         /**
          * @description A PDF document, as OpenAI and OpenRouter accept it. Accepted only by models whose `supportsImages` is true (every
          *     provider here reads PDFs as a vision model does); otherwise the request fails with 400 and
-         *     `error.metadata.reason` = `file_input_not_supported`, and routing skips such endpoints. Decision (providers): OpenAI
-         *     and OpenRouter get the part as it is; Anthropic a `document` block; Gemini inline data. The other OpenAI-compatible
-         *     vendors (DeepSeek, Mistral, Groq, xAI, ...) take no file parts: 400 `file_input_not_supported`, naming the
-         *     provider. Counted as 1000 tokens in the gateway's prompt estimate.
+         *     `error.metadata.reason` = `file_input_not_supported`. Decision (providers): OpenAI and OpenRouter get the part as it
+         *     is; Anthropic a `document` block; Gemini inline data. The other OpenAI-compatible vendors (DeepSeek, Mistral, Groq,
+         *     xAI, unknown servers, ...) take no file parts. Routing skips endpoints that cannot take the part (either reason);
+         *     a request whose only endpoint cannot is a 400 `file_input_not_supported` naming the model or provider. Counted as
+         *     1000 tokens in the gateway's prompt estimate.
          * @example {
          *       "type": "file",
          *       "file": {

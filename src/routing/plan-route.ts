@@ -144,7 +144,8 @@ function exclusionOf(
   const config = deps.providers.getProvider(provider);
   if (!config?.apiKey || !deps.adapters[config.kind]) return 'provider_not_configured';
   if (needs.images && !entry.supportsImages) return 'image_input_not_supported';
-  if (needs.files && !entry.supportsImages) return 'file_input_not_supported'; // PDFs need a vision model (check-request.ts)
+  // PDFs need a vision model (check-request.ts) and a provider that takes file parts (vendors.ts `fileParts`).
+  if (needs.files && (!entry.supportsImages || deps.adapters[config.kind]?.acceptsFileParts?.(config) === false)) return 'file_input_not_supported';
   if (needs.tools && !entry.supportsTools) return 'tools_not_supported';
   if (needs.tokens > entry.contextLength) return 'context_length_exceeded';
   if (maxPrompt !== undefined && entry.pricing.base.input > maxPrompt) return 'max_price_exceeded';

@@ -152,17 +152,23 @@ describe('capabilities', () => {
     expect(() => checkRequest(internal(text), entry(false))).not.toThrow();
   });
 
-  it('routing skips endpoints without supportsImages for a PDF, and names them when none is left', () => {
+  it('routing skips endpoints that cannot take a PDF (model without supportsImages, vendor without file parts)', () => {
     // alpha/chat: endpoints alpha and beta take images, gamma does not (test/fixtures/catalog/routing-catalog.json).
+    // All three are OpenAI-compatible servers the gateway knows nothing of: no file parts unless declared (quirks).
     const catalog = loadCatalog({ MODELGATE_CATALOG: 'test/fixtures/catalog/routing-catalog.json' });
-    const deps = {
-      catalog, providers: loadProviderConfigs({ ALPHA_API_KEY: 'a', BETA_API_KEY: 'b', GAMMA_API_KEY: 'g' }, catalog),
-      adapters: { 'openai-compatible': createOpenAICompatibleAdapter() },
-      breaker: new InMemoryCircuitBreaker({ failureThreshold: 3, cooldownMs: 60_000 }), endpointStats: new EndpointStats(),
+    const depsWith = (fileParts: Record<string, string>) => {
+      const providers = loadProviderConfigs({ ALPHA_API_KEY: 'a', BETA_API_KEY: 'b', GAMMA_API_KEY: 'g' }, catalog);
+      for (const [id, value] of Object.entries(fileParts)) providers.getProvider(id)!.quirks = { fileParts: value };
+      return {
+        catalog, providers, adapters: { 'openai-compatible': createOpenAICompatibleAdapter() },
+        breaker: new InMemoryCircuitBreaker({ failureThreshold: 3, cooldownMs: 60_000 }), endpointStats: new EndpointStats(),
+      };
     };
     const pdf = (provider: ChatCompletionRequest['provider']): ChatCompletionRequest => ({ ...internal(documents, 'alpha/chat'), provider });
-    expect(planRoute(deps, pdf({ order: ['gamma', 'alpha'] })).targets.map((t) => t.provider.id)).toEqual(['alpha', 'beta']);
-    const err = thrown(() => planRoute(deps, pdf({ only: ['gamma'] })));
+    const declared = depsWith({ alpha: 'inline', beta: 'inline', gamma: 'inline' });
+    expect(planRoute(declared, pdf({ order: ['gamma', 'alpha'] })).targets.map((t) => t.provider.id)).toEqual(['alpha', 'beta']);
+    expect(planRoute(depsWith({ beta: 'inline' }), pdf({})).targets.map((t) => t.provider.id)).toEqual(['beta']);
+    const err = thrown(() => planRoute(declared, pdf({ only: ['gamma'] })));
     expect(err.status).toBe(400);
     expect(err.metadata?.endpoints).toContainEqual({ model: 'alpha/chat', provider: 'gamma', reason: 'file_input_not_supported' });
     expect(err.message).toContain('does not accept PDF documents');
