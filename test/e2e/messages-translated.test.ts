@@ -198,6 +198,14 @@ describe('pass/ models through /messages', () => {
     const record = await (await gw.fetch(`/api/v1/generation?id=${response.headers.get('x-generation-id')}`, { key: subscriber.key })).json();
     expect(record.data).toMatchObject({ api_format: 'messages', model: 'pass/kimi-k2.7-code' });
     expect(JSON.stringify(record.data)).toContain('pass');
+
+    // The pass upstream is an OpenAI-compatible server without file parts: a PDF is refused before it is called.
+    upstream.reset();
+    const request = JSON.parse(fixture('messages/document-blocks.request.json')) as Anthropic.MessageCreateParamsNonStreaming;
+    const err = await sdk.messages.create({ ...request, model: 'pass/kimi-k2.7-code' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as ApiError).error).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('pass/kimi-k2.7-code at pass does not accept PDF documents') } });
+    expect(upstream.requests).toHaveLength(0);
   });
 
   it('403 permission_error for a pass/ model without a subscription', async () => {
