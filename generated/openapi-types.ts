@@ -1185,7 +1185,7 @@ export interface components {
             index: number;
         };
         /** @description A part of multimodal message content, discriminated by `type`. */
-        ContentPart: components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"];
+        ContentPart: components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"] | components["schemas"]["FileContentPart"];
         /** @description Billing context of `Usage.cost`. */
         CostDetails: {
             /** @description The access mode that served the request. */
@@ -1458,6 +1458,44 @@ export interface components {
         ErrorResponse: {
             /** @description What went wrong. */
             error: components["schemas"]["ErrorObject"];
+        };
+        /**
+         * @description A PDF document, as OpenAI and OpenRouter accept it. Accepted only by models whose `supportsImages` is true (every
+         *     provider here reads PDFs as a vision model does); otherwise the request fails with 400 and
+         *     `error.metadata.reason` = `file_input_not_supported`. Decision (providers): OpenAI and OpenRouter get the part as it
+         *     is; Anthropic a `document` block; Gemini inline data. The other OpenAI-compatible vendors (DeepSeek, Mistral, Groq,
+         *     xAI, unknown servers, ...) take no file parts. Routing skips endpoints that cannot take the part (either reason);
+         *     a request whose only endpoint cannot is a 400 `file_input_not_supported` naming the model or provider. Counted as
+         *     1000 tokens in the gateway's prompt estimate.
+         * @example {
+         *       "type": "file",
+         *       "file": {
+         *         "filename": "report.pdf",
+         *         "file_data": "data:application/pdf;base64,JVBERi0xLjQK"
+         *       }
+         *     }
+         */
+        FileContentPart: {
+            /**
+             * @description Always `file`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "file";
+            /** @description The document. */
+            file: components["schemas"]["FileData"];
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
+        };
+        /** @description A PDF document's name and bytes (or URL). */
+        FileData: {
+            /** @description The file name shown to the model (OpenAI requires one with `file_data`; `document.pdf` when omitted). */
+            filename?: string;
+            /**
+             * @description A base64 data URL, `data:application/pdf;base64,<data>`, as in OpenAI's chat API. Decision: no URLs here (OpenAI's
+             *     chat API fetches none); a PDF by URL is the Messages door's `document` url source, which goes to Anthropic,
+             *     OpenRouter and Gemini, and is a 400 `file_url_not_supported` for OpenAI.
+             */
+            file_data: string;
         };
         /**
          * @description Why generation ended: `stop` (finished normally or hit a stop sequence), `length` (hit the token limit),
@@ -1890,10 +1928,17 @@ export interface components {
             type: "message_delta";
             /** @description What changed at the top level. */
             delta: components["schemas"]["MessagesMessageDelta"];
-            /** @description Final token counts. */
+            /** @description Final token counts, cumulative for the whole message (input, cache reads and writes, output): they replace the estimate of `message_start`. */
             usage: components["schemas"]["MessagesUsage"];
         };
-        /** @description First event: the message with empty content and the prompt's usage. */
+        /**
+         * @description First event: the message with empty content and the prompt's usage. Decision: `message_start` leaves before the
+         *     upstream has counted anything, so its `usage.input_tokens` is the gateway's prompt estimate (the one the credit
+         *     reservation and the context-window check use; about 4 characters a token, 1000 per image or document) and
+         *     `output_tokens`, `cache_read_input_tokens` and `cache_creation_input_tokens` are 0, for every upstream. Clients that
+         *     show the context size (Claude Code) get a figure at once; the exact counts follow in `message_delta`, whose usage
+         *     is cumulative (input, cache reads, cache writes, output, as Anthropic's current API reports them) and replaces it.
+         */
         MessageStartEvent: {
             /**
              * @description Always `message_start`. (enum property replaced by openapi-typescript)
@@ -1923,8 +1968,38 @@ export interface components {
             /** @description Base64-encoded image bytes. */
             data: string;
         };
+        /** @description An inline PDF. */
+        MessagesBase64PdfSource: {
+            /**
+             * @description Always `base64`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "base64";
+            /**
+             * @description Always `application/pdf`.
+             * @enum {string}
+             */
+            media_type: "application/pdf";
+            /** @description Base64-encoded PDF bytes. */
+            data: string;
+        };
         /** @description A piece of a content block, discriminated by `type`. */
         MessagesBlockDelta: components["schemas"]["MessagesTextDelta"] | components["schemas"]["MessagesInputJsonDelta"] | components["schemas"]["MessagesThinkingDelta"] | components["schemas"]["MessagesSignatureDelta"];
+        /** @description Citation settings of a document. */
+        MessagesCitationsConfig: {
+            /** @description Cite from the document. */
+            enabled?: boolean;
+        };
+        /** @description A document made of content blocks (each text block a citable chunk). */
+        MessagesContentBlockSource: {
+            /**
+             * @description Always `content`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "content";
+            /** @description A string (one text block) or text and image blocks. */
+            content: string | components["schemas"]["MessagesDocumentContent"][];
+        };
         /**
          * @description `POST /messages/count_tokens`: the fields of a Messages request that make up the prompt.
          * @example {
@@ -1951,6 +2026,37 @@ export interface components {
             /** @description Thinking configuration. */
             thinking?: components["schemas"]["MessagesThinkingConfig"];
         };
+        /**
+         * @description A document in a `user` turn (or inside a `tool_result`, where it follows the result as images do): a PDF (inline or
+         *     by URL), plain text, or content blocks. Decision: to a native Anthropic upstream the block goes unchanged (title,
+         *     context, citations, cache_control included). To the other providers: a PDF becomes the chat format's `file` part
+         *     (`FileContentPart`: OpenAI inline only, OpenRouter inline or URL, Gemini inline or URL; other vendors, and models
+         *     without `supportsImages`, answer 400 `file_input_not_supported`, a URL to OpenAI 400 `file_url_not_supported`);
+         *     text and content sources become text (and image) parts, headed by the title and the context. Citations are an
+         *     Anthropic feature: elsewhere `citations` is ignored; from Anthropic the reply's text comes back without its
+         *     `citations` objects (not carried through the gateway yet). The Files API source (`file`) is not supported (400).
+         */
+        MessagesDocumentBlock: {
+            /**
+             * @description Always `document`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "document";
+            /** @description Where the document comes from. */
+            source: Omit<components["schemas"]["MessagesDocumentSource"], "type">;
+            /** @description The document's title (given to the model, not cited from). */
+            title?: string | null;
+            /** @description Context about the document (given to the model, not cited from). */
+            context?: string | null;
+            /** @description Whether Anthropic may cite from the document. */
+            citations?: components["schemas"]["MessagesCitationsConfig"];
+            /** @description Prompt-caching breakpoint (see `CacheControl`). */
+            cache_control?: components["schemas"]["CacheControl"];
+        };
+        /** @description A block inside a `content` document source, discriminated by `type`. */
+        MessagesDocumentContent: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"];
+        /** @description Document source, discriminated by `type`. */
+        MessagesDocumentSource: components["schemas"]["MessagesBase64PdfSource"] | components["schemas"]["MessagesPlainTextSource"] | components["schemas"]["MessagesUrlPdfSource"] | components["schemas"]["MessagesContentBlockSource"];
         /** @description Details of a Messages-route error. */
         MessagesErrorObject: {
             /** @description The error kind. */
@@ -2023,7 +2129,7 @@ export interface components {
         /** @description Image source, discriminated by `type`. */
         MessagesImageSource: components["schemas"]["MessagesBase64ImageSource"] | components["schemas"]["MessagesUrlImageSource"];
         /** @description A content block of an input turn, discriminated by `type`. */
-        MessagesInputBlock: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"] | components["schemas"]["MessagesToolUseBlock"] | components["schemas"]["MessagesToolResultBlock"] | components["schemas"]["MessagesThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"];
+        MessagesInputBlock: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"] | components["schemas"]["MessagesToolUseBlock"] | components["schemas"]["MessagesToolResultBlock"] | components["schemas"]["MessagesThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"] | components["schemas"]["MessagesDocumentBlock"];
         /** @description The next fragment of a tool call's JSON input; concatenate the fragments of one block. */
         MessagesInputJsonDelta: {
             /**
@@ -2097,6 +2203,21 @@ export interface components {
             input: {
                 [key: string]: unknown;
             };
+        };
+        /** @description A plain-text document. */
+        MessagesPlainTextSource: {
+            /**
+             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "text";
+            /**
+             * @description Always `text/plain`.
+             * @enum {string}
+             */
+            media_type: "text/plain";
+            /** @description The text. */
+            data: string;
         };
         /** @description A redacted (encrypted) thinking block of an earlier reply, sent back unmodified. */
         MessagesRedactedThinkingBlock: {
@@ -2371,7 +2492,7 @@ export interface components {
             cache_control?: components["schemas"]["CacheControl"];
         };
         /** @description A block inside a tool result, discriminated by `type`. */
-        MessagesToolResultContent: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"];
+        MessagesToolResultContent: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"] | components["schemas"]["MessagesDocumentBlock"];
         /** @description A tool call the assistant made (sent back in an `assistant` turn). */
         MessagesToolUseBlock: {
             /**
@@ -2398,6 +2519,16 @@ export interface components {
              */
             type: "url";
             /** @description The image URL. */
+            url: string;
+        };
+        /** @description A PDF by https URL. */
+        MessagesUrlPdfSource: {
+            /**
+             * @description Always `url`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "url";
+            /** @description The PDF's URL. */
             url: string;
         };
         /**
@@ -3866,6 +3997,8 @@ export type DeveloperMessage = components['schemas']['DeveloperMessage'];
 export type EndpointStatus = components['schemas']['EndpointStatus'];
 export type ErrorObject = components['schemas']['ErrorObject'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
+export type FileContentPart = components['schemas']['FileContentPart'];
+export type FileData = components['schemas']['FileData'];
 export type FinishReason = components['schemas']['FinishReason'];
 export type FunctionCall = components['schemas']['FunctionCall'];
 export type FunctionDefinition = components['schemas']['FunctionDefinition'];
@@ -3889,8 +4022,14 @@ export type MessageDeltaEvent = components['schemas']['MessageDeltaEvent'];
 export type MessageStartEvent = components['schemas']['MessageStartEvent'];
 export type MessageStopEvent = components['schemas']['MessageStopEvent'];
 export type MessagesBase64ImageSource = components['schemas']['MessagesBase64ImageSource'];
+export type MessagesBase64PdfSource = components['schemas']['MessagesBase64PdfSource'];
 export type MessagesBlockDelta = components['schemas']['MessagesBlockDelta'];
+export type MessagesCitationsConfig = components['schemas']['MessagesCitationsConfig'];
+export type MessagesContentBlockSource = components['schemas']['MessagesContentBlockSource'];
 export type MessagesCountTokensRequest = components['schemas']['MessagesCountTokensRequest'];
+export type MessagesDocumentBlock = components['schemas']['MessagesDocumentBlock'];
+export type MessagesDocumentContent = components['schemas']['MessagesDocumentContent'];
+export type MessagesDocumentSource = components['schemas']['MessagesDocumentSource'];
 export type MessagesErrorObject = components['schemas']['MessagesErrorObject'];
 export type MessagesErrorResponse = components['schemas']['MessagesErrorResponse'];
 export type MessagesErrorType = components['schemas']['MessagesErrorType'];
@@ -3907,6 +4046,7 @@ export type MessagesOutputConfig = components['schemas']['MessagesOutputConfig']
 export type MessagesOutputTextBlock = components['schemas']['MessagesOutputTextBlock'];
 export type MessagesOutputThinkingBlock = components['schemas']['MessagesOutputThinkingBlock'];
 export type MessagesOutputToolUseBlock = components['schemas']['MessagesOutputToolUseBlock'];
+export type MessagesPlainTextSource = components['schemas']['MessagesPlainTextSource'];
 export type MessagesRedactedThinkingBlock = components['schemas']['MessagesRedactedThinkingBlock'];
 export type MessagesRequest = components['schemas']['MessagesRequest'];
 export type MessagesResponse = components['schemas']['MessagesResponse'];
@@ -3927,6 +4067,7 @@ export type MessagesToolResultBlock = components['schemas']['MessagesToolResultB
 export type MessagesToolResultContent = components['schemas']['MessagesToolResultContent'];
 export type MessagesToolUseBlock = components['schemas']['MessagesToolUseBlock'];
 export type MessagesUrlImageSource = components['schemas']['MessagesUrlImageSource'];
+export type MessagesUrlPdfSource = components['schemas']['MessagesUrlPdfSource'];
 export type MessagesUsage = components['schemas']['MessagesUsage'];
 export type Model = components['schemas']['Model'];
 export type ModelArchitecture = components['schemas']['ModelArchitecture'];

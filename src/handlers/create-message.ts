@@ -20,7 +20,7 @@ export function createMessage(deps: Deps): Handler {
       request: toInternalRequest(body, gatewayModelId(deps.catalog, body.model), stream),
       stream,
       renderJson: buildMessage,
-      createStreamRenderer: (identity) => new MessagesStreamRenderer(identity),
+      createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
       clientHeaders: anthropicClientHeaders(ctx),
     });
   };

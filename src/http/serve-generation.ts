@@ -22,7 +22,9 @@ export interface FrontDoorRequest {
   /** Server-Sent Events or one JSON body. */
   stream: boolean;
   renderJson: CompletionRenderer;
-  createStreamRenderer: (identity: GenerationIdentity) => StreamRenderer;
+  /** `estimatedPromptTokens` is the prompt estimate admission used: what a format that reports prompt usage before
+   *  the upstream has answered (Messages' message_start) can show. */
+  createStreamRenderer: (identity: GenerationIdentity, estimatedPromptTokens: number) => StreamRenderer;
   /** Protocol headers to forward to an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
   clientHeaders?: Readonly<Record<string, string>>;
 }
@@ -48,7 +50,7 @@ export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorR
     if (stream) {
       const { events, first } = await run.openStream(deps.config.keepAliveSeconds * 1000);
       servedBy(ctx, run);
-      const renderer = door.createStreamRenderer(run.identity); //                 6+8 translate, respond (SSE)
+      const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //                 6+8 translate, respond (SSE)
       await writeEventStream(ctx, events, renderer, deps.config.keepAliveSeconds * 1000, first);
     } else {
       const { completion, totals } = await run.completeRouted(); //                6+8 translate, respond (JSON)

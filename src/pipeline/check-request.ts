@@ -16,6 +16,14 @@ export function hasImage(request: ChatCompletionRequest): boolean {
   });
 }
 
+/** PDF `file` parts (a Messages `document` with a PDF source becomes one). */
+export function hasFile(request: ChatCompletionRequest): boolean {
+  return request.messages.some((message) => {
+    const content = (message as { content?: unknown }).content;
+    return Array.isArray(content) && content.some((part: { type?: string }) => part?.type === 'file');
+  });
+}
+
 export function requireUserMessage(request: ChatCompletionRequest): void {
   if (!request.messages.some((message) => message.role === 'user')) {
     throw new GatewayError(400, 'Invalid request: messages must contain at least one user message', {
@@ -29,6 +37,13 @@ export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry
   if (!model.supportsImages && hasImage(request)) {
     throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supportsImages`, {
       reason: 'image_input_not_supported',
+      model: model.id,
+    });
+  }
+  // Every provider here reads PDFs as a vision model does (OpenAI: vision models only), so images stand for files.
+  if (!model.supportsImages && hasFile(request)) {
+    throw new GatewayError(400, `Model ${model.id} does not accept PDF documents; remove file parts (documents) or choose a model with supportsImages`, {
+      reason: 'file_input_not_supported',
       model: model.id,
     });
   }

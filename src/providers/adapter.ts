@@ -82,4 +82,6 @@ export interface ProviderAdapter {
   parseCompletion(body: unknown, ctx: AdapterContext): AdapterCompletion;
   createStreamTranslator(ctx: AdapterContext): StreamTranslator;
   mapError(status: number, body: unknown, headers: Record<string, string | string[] | undefined>, ctx: AdapterContext): UpstreamErrorInfo;
+  /** False when this provider takes no PDF `file` parts, so routing skips it for such requests (absent: it does). */
+  acceptsFileParts?(provider: ProviderConfig): boolean;
 }

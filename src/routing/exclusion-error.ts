@@ -10,6 +10,7 @@ export type ExclusionReason =
   | 'provider_excluded'
   | 'provider_not_configured'
   | 'image_input_not_supported'
+  | 'file_input_not_supported'
   | 'tools_not_supported'
   | 'context_length_exceeded'
   | 'max_price_exceeded'
@@ -27,6 +28,7 @@ const DESCRIPTIONS: Record<ExclusionReason, string> = {
   provider_excluded: 'excluded by provider.only, provider.ignore or provider.order with allow_fallbacks false',
   provider_not_configured: 'provider not configured on this gateway',
   image_input_not_supported: 'does not accept image input',
+  file_input_not_supported: 'does not accept PDF documents',
   tools_not_supported: 'does not support tool calling',
   context_length_exceeded: 'prompt exceeds its context window',
   max_price_exceeded: 'priced above provider.max_price',

@@ -11,7 +11,7 @@ import { usdToNanos } from '../billing/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
 import { reservationOutputTokens } from '../billing/accounting.js';
 import { targetFor, targetForEntry, type Target } from '../pipeline/resolve-target.js';
-import { checkRequest, hasImage, requireUserMessage, type CheckedRequest } from '../pipeline/check-request.js';
+import { checkRequest, hasFile, hasImage, requireUserMessage, type CheckedRequest } from '../pipeline/check-request.js';
 import { estimatePromptTokens } from '../pipeline/estimate-tokens.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { EndpointStats } from './endpoint-stats.js';
@@ -59,6 +59,7 @@ function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): R
   const prefs: Preferences = request.provider ?? {};
   const needs = {
     images: hasImage(request),
+    files: hasFile(request),
     tools: (request.tools?.length ?? 0) > 0,
     sent: OPTIONAL_PARAMETERS.filter((name) => request[name] !== undefined && request[name] !== null),
     tokens: estimatedPromptTokens,
@@ -122,6 +123,7 @@ function resolveModels(catalog: Catalog, request: ChatCompletionRequest): Catalo
 
 interface Needs {
   images: boolean;
+  files: boolean;
   tools: boolean;
   sent: readonly string[];
   tokens: number;
@@ -142,6 +144,8 @@ function exclusionOf(
   const config = deps.providers.getProvider(provider);
   if (!config?.apiKey || !deps.adapters[config.kind]) return 'provider_not_configured';
   if (needs.images && !entry.supportsImages) return 'image_input_not_supported';
+  // PDFs need a vision model (check-request.ts) and a provider that takes file parts (vendors.ts `fileParts`).
+  if (needs.files && (!entry.supportsImages || deps.adapters[config.kind]?.acceptsFileParts?.(config) === false)) return 'file_input_not_supported';
   if (needs.tools && !entry.supportsTools) return 'tools_not_supported';
   if (needs.tokens > entry.contextLength) return 'context_length_exceeded';
   if (maxPrompt !== undefined && entry.pricing.base.input > maxPrompt) return 'max_price_exceeded';

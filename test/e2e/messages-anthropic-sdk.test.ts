@@ -158,6 +158,28 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(upstream.last.body).toEqual({ model: 'claude-haiku-5-5', system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] });
   });
 
+  it('document blocks (PDF with citations, text, url, content) reach Anthropic unchanged, also in count_tokens and tool results', async () => {
+    const request = JSON.parse(readFileSync(new URL('../fixtures/messages/document-blocks.request.json', import.meta.url), 'utf8')) as Anthropic.MessageCreateParamsNonStreaming;
+    const byUrl = JSON.parse(readFileSync(new URL('../fixtures/messages/document-url.request.json', import.meta.url), 'utf8')) as Anthropic.MessageCreateParamsNonStreaming;
+    upstream.reply({ kind: 'json', body: loadJson('anthropic', 'text') });
+    await client.messages.create({ ...request, model: MODEL, messages: [...request.messages, { role: 'assistant', content: 'Noted.' }, ...byUrl.messages] });
+    expect(upstream.last.body.messages).toEqual([...request.messages, { role: 'assistant', content: 'Noted.' }, ...byUrl.messages]);
+
+    upstream.reply({ kind: 'json', body: { input_tokens: 4321 } });
+    expect(await client.messages.countTokens({ model: MODEL, messages: request.messages })).toEqual({ input_tokens: 4321 });
+    expect(upstream.last.body.messages).toEqual(request.messages);
+
+    // Claude Code's Read tool answers with a document inside tool_result: it follows the result in the same turn.
+    upstream.reply({ kind: 'json', body: loadJson('anthropic', 'text') });
+    const pdf = (request.messages[0].content as Anthropic.ContentBlockParam[])[0];
+    await client.messages.create({ model: MODEL, max_tokens: 100, messages: [
+      { role: 'user', content: 'Read a.pdf' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a.pdf' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'PDF file read' }, pdf as Anthropic.DocumentBlockParam] }] },
+    ] });
+    expect(upstream.last.body.messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'PDF file read' }, pdf] });
+  });
+
   it('while the upstream is silent the stream carries `event: ping`, as Anthropic sends it', async () => {
     const bytes = fixture('text.chunks.txt');
     const cut = bytes.indexOf('event: content_block_start');

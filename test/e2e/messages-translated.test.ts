@@ -85,7 +85,7 @@ describe('openai/ models through /messages', () => {
       { id: 'c2', object: 'chat.completion.chunk', created: 1, model: 'gpt', choices: [{ index: 0, delta: { role: 'assistant', content: 'It is sunny.' }, finish_reason: null }] },
       { id: 'c2', object: 'chat.completion.chunk', created: 1, model: 'gpt', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 30, completion_tokens: 4, total_tokens: 34 } },
     ]) });
-    const second = await client.messages.stream({
+    const secondStream = client.messages.stream({
       model: 'openai/gpt-5.4-mini', max_tokens: 200, tools: [weatherTool],
       messages: [
         { role: 'user', content: 'Weather in Boston?' },
@@ -95,13 +95,46 @@ describe('openai/ models through /messages', () => {
           { type: 'text', text: 'Try again?' },
         ] },
       ],
-    }).finalMessage();
+    });
+    const usages: Array<{ event: string; usage: Record<string, unknown> }> = [];
+    secondStream.on('streamEvent', (event) => {
+      if (event.type === 'message_start') usages.push({ event: event.type, usage: { ...event.message.usage } });
+      if (event.type === 'message_delta') usages.push({ event: event.type, usage: { ...event.usage } });
+    });
+    const second = await secondStream.finalMessage();
+    // message_start: the gateway's prompt estimate (an upstream that is not Anthropic counts nothing before the end);
+    // message_delta: the upstream's exact counts, which the SDK's final message takes.
+    expect(usages[0].event).toBe('message_start');
+    expect(usages[0].usage.input_tokens).toBeGreaterThan(1000); // the tool result's image alone is estimated at 1000
+    expect(usages[1]).toEqual({ event: 'message_delta', usage: { input_tokens: 30, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } });
     expect(second.content).toEqual([{ type: 'text', text: 'It is sunny.' }]);
     expect(second.usage).toMatchObject({ input_tokens: 30, output_tokens: 4 });
     const sent = upstream.last.body.messages;
     expect(sent[1]).toMatchObject({ role: 'assistant', tool_calls: [{ id: call.id, type: 'function', function: { name: 'get_current_weather', arguments: JSON.stringify(call.input) } }] });
     expect(sent[2]).toEqual({ role: 'tool', tool_call_id: call.id, content: 'timeout' });
     expect(sent[3]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Try again?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] });
+  });
+
+  it('documents: a PDF reaches OpenAI as a file part, a text document as text; a PDF by URL is a 400 naming the endpoint', async () => {
+    const request = JSON.parse(fixture('messages/document-blocks.request.json')) as Anthropic.MessageCreateParamsNonStreaming;
+    upstream.reply({ kind: 'json', body: loadJson('openai', 'text') });
+    await client.messages.create({ ...request, model: 'openai/gpt-5.4-mini' });
+    expect(upstream.last.body.messages).toEqual(JSON.parse(fixture('messages/document-blocks.openai-messages.json')));
+
+    upstream.reset();
+    const byUrl = JSON.parse(fixture('messages/document-url.request.json')) as Anthropic.MessageCreateParamsNonStreaming;
+    const err = await client.messages.create({ ...byUrl, model: 'openai/gpt-5.4-mini' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as ApiError).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('openai/gpt-5.4-mini at openai cannot fetch a PDF by URL') } });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('documents: a model without supportsImages refuses a PDF before anything is reserved or sent', async () => {
+    const request = JSON.parse(fixture('messages/document-blocks.request.json')) as Anthropic.MessageCreateParamsNonStreaming;
+    const err = await client.messages.create({ ...request, model: 'pass/glm-5.2' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as ApiError).error).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('does not accept PDF documents') } });
+    expect(upstream.requests).toHaveLength(0);
   });
 
   it('count_tokens answers the gateway estimate for non-Anthropic models without calling out', async () => {
@@ -165,6 +198,14 @@ describe('pass/ models through /messages', () => {
     const record = await (await gw.fetch(`/api/v1/generation?id=${response.headers.get('x-generation-id')}`, { key: subscriber.key })).json();
     expect(record.data).toMatchObject({ api_format: 'messages', model: 'pass/kimi-k2.7-code' });
     expect(JSON.stringify(record.data)).toContain('pass');
+
+    // The pass upstream is an OpenAI-compatible server without file parts: a PDF is refused before it is called.
+    upstream.reset();
+    const request = JSON.parse(fixture('messages/document-blocks.request.json')) as Anthropic.MessageCreateParamsNonStreaming;
+    const err = await sdk.messages.create({ ...request, model: 'pass/kimi-k2.7-code' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as ApiError).error).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('pass/kimi-k2.7-code at pass does not accept PDF documents') } });
+    expect(upstream.requests).toHaveLength(0);
   });
 
   it('403 permission_error for a pass/ model without a subscription', async () => {

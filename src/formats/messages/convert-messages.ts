@@ -1,7 +1,7 @@
 // Messages `system` + turns → internal (chat) messages.
 // - a user turn's tool_result blocks become `tool` messages (first, as they answer the previous assistant turn),
 //   its text and images one `user` message after them; images inside a tool result follow in that user message,
-//   since chat tool messages carry text only;
+//   since chat tool messages carry text only, and so do documents (convert-documents.ts);
 // - an assistant turn's thinking / redacted_thinking blocks become reasoning_details (see reasoning-signatures.ts),
 //   its text the content, its tool_use blocks tool_calls (input as a JSON string);
 // - `cache_control` stays on the parts it was set on, and `is_error` on the tool message: the Anthropic adapter
@@ -9,6 +9,7 @@
 import type { ChatMessage, ContentPart, ReasoningDetail, ToolCall } from '../../core/chat-types.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { detailsOfRedacted, detailsOfThinking } from './reasoning-signatures.js';
+import { documentParts } from './convert-documents.js';
 import type { MessagesImageBlock, MessagesInputMessage, MessagesRequest, MessagesTextBlock, MessagesToolResultBlock } from './wire-types.js';
 
 type TextPart = { type: 'text'; text: string; cache_control?: unknown };
@@ -49,6 +50,7 @@ function toolMessage(block: MessagesToolResultBlock, field: string, images: Cont
     content.forEach((inner, i) => {
       if (inner.type === 'text') parts.push(textPart(inner));
       else if (inner.type === 'image') images.push(imagePart(inner, `${field}.content[${i}]`));
+      else if (inner.type === 'document') images.push(...documentParts(inner, `${field}.content[${i}]`, imagePart, invalidRequest));
     });
   }
   const message: Record<string, unknown> = { role: 'tool', tool_call_id: block.tool_use_id, content: parts.length === 1 && !parts[0].cache_control ? parts[0].text : parts };
@@ -70,6 +72,9 @@ function userMessages(content: MessagesInputMessage['content'], field: string): 
         break;
       case 'image':
         parts.push(imagePart(block, at));
+        break;
+      case 'document':
+        parts.push(...documentParts(block, at, imagePart, invalidRequest));
         break;
       case 'tool_result':
         tools.push(toolMessage(block, at, toolImages));

@@ -24,14 +24,18 @@ export class MessagesStreamRenderer implements StreamRenderer {
   /** Open sequencer blocks rendered as thinking: their text goes out as thinking_delta. */
   private readonly thinking = new Set<number>();
 
-  constructor(private readonly identity: GenerationIdentity) {}
+  /** `estimatedPromptTokens`: the gateway's prompt estimate (the one admission reserved for), shown in message_start. */
+  constructor(private readonly identity: GenerationIdentity, private readonly estimatedPromptTokens: number) {}
 
   start(): SseFrame[] {
     const { id, model } = this.identity;
-    // Prompt usage is not known before the upstream answers; message_delta carries the final counts.
+    // Anthropic reports the prompt's input_tokens in message_start and clients read it there (Claude Code's context
+    // meter). message_start leaves before the upstream has counted anything, whatever the upstream, so it carries the
+    // gateway's estimate; message_delta then carries the upstream's exact, cumulative counts (input, cache, output),
+    // which replace it, as they replace Anthropic's own message_start counts.
     const message = {
       id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      usage: { input_tokens: this.estimatedPromptTokens, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
     };
     return [frame('message_start', { message })];
   }

@@ -6,6 +6,7 @@ export type {
   MessagesInputBlock,
   MessagesTextBlock,
   MessagesImageBlock,
+  MessagesDocumentBlock,
   MessagesToolResultBlock,
   MessagesTool,
   MessagesToolChoice,

@@ -1,8 +1,11 @@
 // Gateway content parts → Anthropic content blocks. Anthropic rejects text blocks that are empty or only
-// whitespace, so such text is dropped here rather than sent; images become base64 or URL image sources.
+// whitespace, so such text is dropped here rather than sent; images become base64 or URL image sources, PDF `file`
+// parts document blocks; a part made of a client's own Anthropic block (the Messages door's documents) sends that
+// block unchanged (src/core/native-blocks.ts).
 import type { ContentPart } from '../../core/chat-types.js';
+import { anthropicBlockOf } from '../../core/native-blocks.js';
 import { invalidRequest } from './invalid-request.js';
-import type { AnthropicCacheControl, AnthropicImageBlock, AnthropicImageMediaType, AnthropicTextBlock } from './wire-types.js';
+import type { AnthropicCacheControl, AnthropicDocumentBlock, AnthropicImageBlock, AnthropicImageMediaType, AnthropicTextBlock } from './wire-types.js';
 
 /**
  * A part's prompt-caching breakpoint (OpenRouter's `cache_control` on content parts): Anthropic is the provider that
@@ -42,17 +45,37 @@ function imageBlock(url: string, field: string): AnthropicImageBlock {
   throw invalidRequest('image URLs must be https:// URLs or base64 data URLs', field, 'invalid_image_url');
 }
 
+const PDF_DATA_URL = 'data:application/pdf;base64,';
+
+function documentSource(fileData: string, field: string): AnthropicDocumentBlock['source'] {
+  if (fileData.startsWith(PDF_DATA_URL)) return { type: 'base64', media_type: 'application/pdf', data: fileData.slice(PDF_DATA_URL.length) };
+  if (/^https:\/\//i.test(fileData)) return { type: 'url', url: fileData };
+  throw invalidRequest('file_data must be a base64 PDF data URL or an https:// URL', field, 'invalid_file_data');
+}
+
+function documentBlock(file: { filename?: string; file_data: string }, field: string): AnthropicDocumentBlock {
+  const block: AnthropicDocumentBlock = { type: 'document', source: documentSource(file.file_data, field) };
+  if (file.filename) block.title = file.filename;
+  return block;
+}
+
+type UserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock;
+
 /** True for text Anthropic accepts in a text block (it must contain something besides whitespace). */
 export function hasText(text: string): boolean {
   return text.trim() !== '';
 }
 
 /** User content → text and image blocks, in order, without blank text. */
-export function userBlocks(content: string | ContentPart[], field: string): Array<AnthropicTextBlock | AnthropicImageBlock> {
+export function userBlocks(content: string | ContentPart[], field: string): UserBlock[] {
   if (typeof content === 'string') return hasText(content) ? [{ type: 'text', text: content }] : [];
-  const blocks: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
+  const blocks: UserBlock[] = [];
   content.forEach((part, i) => {
-    if (part.type === 'image_url') blocks.push(withCacheControl(imageBlock(part.image_url.url, `${field}[${i}].image_url.url`), part));
+    const native = anthropicBlockOf(part);
+    if (native !== undefined) {
+      if (native !== null) blocks.push(native as UserBlock); // null: covered by the block of an earlier part
+    } else if (part.type === 'image_url') blocks.push(withCacheControl(imageBlock(part.image_url.url, `${field}[${i}].image_url.url`), part));
+    else if (part.type === 'file') blocks.push(withCacheControl(documentBlock(part.file, `${field}[${i}].file.file_data`), part));
     else if (hasText(part.text)) blocks.push(withCacheControl<AnthropicTextBlock>({ type: 'text', text: part.text }, part));
   });
   return blocks;

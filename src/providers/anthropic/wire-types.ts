@@ -22,6 +22,14 @@ export interface AnthropicImageBlock {
   cache_control?: AnthropicCacheControl;
 }
 
+/** A PDF built from a chat `file` part. Documents from the Messages door go as the client sent them (any source). */
+export interface AnthropicDocumentBlock {
+  type: 'document';
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string };
+  title?: string;
+  cache_control?: AnthropicCacheControl;
+}
+
 export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
 export interface AnthropicThinkingBlock {
@@ -51,7 +59,7 @@ export interface AnthropicToolResultBlock {
 }
 
 export type AnthropicReasoningBlock = AnthropicThinkingBlock | AnthropicRedactedThinkingBlock;
-export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
+export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicToolResultBlock;
 export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicReasoningBlock | AnthropicToolUseBlock;
 
 export type AnthropicMessage =

@@ -1,5 +1,5 @@
-// Gateway user content → Gemini parts: text, inline images (`data:` URLs → inlineData) and image URLs
-// (http(s) → fileData, which the Gemini API fetches itself). Empty text is left out: Gemini answers 400
+// Gateway user content → Gemini parts: text, inline images and PDFs (`data:` URLs → inlineData) and image and PDF
+// URLs (http(s) → fileData, which the Gemini API fetches itself). Empty text is left out: Gemini answers 400
 // ("empty text parameter") to a part with no text.
 import type { ContentPart } from '../../core/chat-types.js';
 import { GatewayError } from '../../core/gateway-error.js';
@@ -54,11 +54,20 @@ function remoteImage(url: string): GeminiPart {
   return { fileData: mimeType ? { mimeType, fileUri: url } : { fileUri: url } };
 }
 
+/** A PDF `file` part: inline data, or a URL the Gemini API fetches itself (fileData, as for image URLs). */
+function pdfPart(fileData: string): GeminiPart {
+  const data = fileData.trim();
+  if (/^data:application\/pdf;base64,/i.test(data)) return { inlineData: { mimeType: 'application/pdf', data: data.slice(data.indexOf(',') + 1).replace(/\s+/g, '') } };
+  if (/^https:\/\//i.test(data)) return { fileData: { mimeType: 'application/pdf', fileUri: data } };
+  throw new GatewayError(400, 'Invalid file: file_data must be a base64 PDF data URL or an https:// URL', { reason: 'invalid_file_data', field: 'messages' });
+}
+
 export function convertUserPart(part: ContentPart): GeminiPart | undefined {
   if (part.type === 'image_url') {
     const url = part.image_url.url.trim();
     return /^data:/i.test(url) ? inlineImage(url) : remoteImage(url);
   }
+  if (part.type === 'file') return pdfPart(part.file.file_data);
   return part.text === '' ? undefined : { text: part.text };
 }
 

@@ -45,7 +45,7 @@ export function buildBody(request: ChatCompletionRequest, ctx: AdapterContext, p
   const raw = request as unknown as Record<string, unknown>;
   const body: Record<string, unknown> = {
     model: ctx.model.upstreamModel,
-    messages: convertMessages(request.messages, profile),
+    messages: convertMessages(request.messages, profile, `${ctx.model.id} at ${ctx.provider.id}`),
   };
   // OpenAI rejects tool_choice / parallel_tool_calls without tools, so they only travel together.
   if (request.tools && request.tools.length > 0) {

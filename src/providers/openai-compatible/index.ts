@@ -5,6 +5,7 @@ import { buildRequest } from './convert-request.js';
 import { parseCompletion } from './convert-response.js';
 import { mapError } from './map-error.js';
 import { createStreamTranslator } from './stream-translator.js';
+import { resolveVendorProfile } from './vendors.js';
 
 export interface OpenAICompatibleAdapterOptions {
   /** Clock used for HTTP-date Retry-After values; injectable for tests. */
@@ -18,6 +19,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
     parseCompletion: (body) => parseCompletion(body),
     createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id, now }),
     mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+    acceptsFileParts: (provider) => resolveVendorProfile(provider).fileParts !== 'none',
   };
 }
 

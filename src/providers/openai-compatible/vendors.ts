@@ -48,6 +48,8 @@ export interface VendorProfile {
   acceptsRefusal: boolean;
   /** Client extras (not in the gateway schema) forwarded verbatim; everything else unknown is dropped. */
   passthroughFields: readonly string[];
+  /** PDF `file` parts the vendor takes: none, inline (base64 data URLs) only, or inline and https URLs. */
+  fileParts: 'none' | 'inline' | 'inline-or-url';
 }
 
 const ALL_EFFORTS: readonly Effort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
@@ -67,6 +69,7 @@ const BASE: Omit<VendorProfile, 'id' | 'defaultBaseUrl'> = {
   acceptsMessageName: false,
   acceptsRefusal: false,
   passthroughFields: [],
+  fileParts: 'none',
 };
 
 function profile(id: string, defaultBaseUrl: string, overrides: Partial<VendorProfile>): VendorProfile {
@@ -85,6 +88,8 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     acceptsMessageName: true,
     acceptsRefusal: true,
     passthroughFields: ['logit_bias', 'verbosity', 'prediction'],
+    // PDFs as `file` parts with base64 file_data; chat completions cannot fetch a URL (only the Files API ids).
+    fileParts: 'inline',
   }),
   // DeepSeek thinking mode returns reasoning_content and requires it back on tool-call turns.
   deepseek: profile('deepseek', 'https://api.deepseek.com', {
@@ -121,6 +126,8 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     passthroughFields: [
       'provider', 'transforms', 'top_k', 'min_p', 'top_a', 'repetition_penalty', 'logit_bias', 'verbosity',
     ],
+    // PDFs as `file` parts, file_data a base64 data URL or a URL it fetches.
+    fileParts: 'inline-or-url',
   }),
   // Anthropic's OpenAI SDK compatibility layer: hoists system/developer, needs an output cap, and takes
   // extended thinking as `thinking` (reasoning_effort is ignored there).
@@ -172,5 +179,8 @@ export function resolveVendorProfile(provider: Pick<ProviderConfig, 'id' | 'quir
   if (efforts && efforts.length > 0) overrides.efforts = ALL_EFFORTS.filter((e) => efforts.includes(e));
   const passthrough = pick(quirks.passthroughFields, isStringArray);
   if (passthrough) overrides.passthroughFields = passthrough;
+  // An operator whose server takes PDF file parts (a vLLM, a proxy in front of OpenAI) says so here.
+  const fileParts = quirks.fileParts;
+  if (fileParts === 'none' || fileParts === 'inline' || fileParts === 'inline-or-url') overrides.fileParts = fileParts;
   return { ...base, ...overrides };
 }

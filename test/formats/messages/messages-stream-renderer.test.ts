@@ -12,7 +12,7 @@ const identity = { id: 'gen-1', model: 'anthropic/claude-haiku-5-5', provider: '
 const totals = (usage: NormalizedUsage) => ({ usage, costNanos: 0n, accessMode: 'credits' as const });
 
 function render(events: StreamEvent[]): SseFrame[] {
-  const renderer = new MessagesStreamRenderer(identity);
+  const renderer = new MessagesStreamRenderer(identity, 0);
   const frames = renderer.start();
   let usage: NormalizedUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
   let finish: 'stop' | 'length' | 'tool_calls' = 'stop';
@@ -70,7 +70,7 @@ describe('MessagesStreamRenderer against recorded Anthropic streams', () => {
   });
 
   it('a failure after the start is one `event: error` in Anthropic\'s shape; ping is the keep-alive', () => {
-    const renderer = new MessagesStreamRenderer(identity);
+    const renderer = new MessagesStreamRenderer(identity, 0);
     const usage = { promptTokens: 1, completionTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
     expect(renderer.end({ type: 'error', code: 'rate_limit', message: 'slow down', totals: totals(usage) })).toEqual([
       { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }) },
@@ -79,10 +79,19 @@ describe('MessagesStreamRenderer against recorded Anthropic streams', () => {
   });
 
   it('usage: input_tokens excludes cache reads and writes', () => {
-    const renderer = new MessagesStreamRenderer(identity);
+    const renderer = new MessagesStreamRenderer(identity, 0);
     renderer.start();
     const usage = { promptTokens: 1000, completionTokens: 10, cachedTokens: 700, cacheWriteTokens: 200, reasoningTokens: 0 };
     const delta = JSON.parse(renderer.end({ type: 'finish', finishReason: 'length', totals: totals(usage) }).at(-2)!.data);
     expect(delta).toEqual({ type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 700, cache_creation_input_tokens: 200 } });
+  });
+
+  it('message_start carries the prompt estimate as input_tokens; message_delta the exact cumulative counts', () => {
+    const renderer = new MessagesStreamRenderer(identity, 1234);
+    const start = JSON.parse(renderer.start()[0].data);
+    expect(start.message.usage).toEqual({ input_tokens: 1234, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    const usage = { promptTokens: 900, completionTokens: 7, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
+    const delta = JSON.parse(renderer.end({ type: 'finish', finishReason: 'stop', totals: totals(usage) }).at(-2)!.data);
+    expect(delta.usage).toEqual({ input_tokens: 900, output_tokens: 7, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
   });
 });
