@@ -2,6 +2,8 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../logger.js';
 
+const CLIENT_CLOSED_REQUEST = 499;
+
 export function accessLog(logger: Logger): Middleware {
   // The line holds only the fields below, built here, none of which the logger's redaction paths name: a child
   // without redaction writes the same bytes and skips pino's redaction pass (~6 µs per line, ~2% of a request).
@@ -15,7 +17,9 @@ export function accessLog(logger: Logger): Middleware {
           request_id: ctx.state.requestId,
           method: ctx.method,
           path: ctx.path,
-          status: ctx.status,
+          // A client that left before the response began got none: Koa's default 404 would be a lie. 499 is the
+          // status proxies (nginx) log for "client closed request".
+          status: ctx.res.headersSent ? ctx.status : CLIENT_CLOSED_REQUEST,
           ms: Math.round((performance.now() - started) * 100) / 100,
           aborted: !ctx.res.writableFinished,
         },

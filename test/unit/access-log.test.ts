@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { accessLog } from '../../src/http/access-log.js';
 import { requestId } from '../../src/http/request-id.js';
 import { createLogger } from '../../src/logger.js';
@@ -46,6 +46,31 @@ describe('accessLog', () => {
     expect(typeof access[0]!.ms).toBe('number');
     expect(Object.keys(access[0]!).sort()).toEqual(['aborted', 'level', 'method', 'ms', 'msg', 'path', 'request_id', 'status', 'time']);
     expect(JSON.stringify(lines)).not.toContain('mg-v1-should-not-appear');
+  });
+
+  it('logs 499, not Koa\'s default 404, for a client that left before the response began', async () => {
+    const { logger, lines } = memoryLogger();
+    const app = new Koa();
+    app.use(accessLog(logger));
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+    app.use(async (ctx) => {
+      entered();
+      await new Promise((resolve) => ctx.res.once('close', resolve));
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const controller = new AbortController();
+      const pending = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/slow`, { signal: controller.signal }).catch(() => undefined);
+      await handlerEntered;
+      controller.abort();
+      await pending;
+      await vi.waitFor(() => expect(lines.filter((line) => line.msg === 'request')).toHaveLength(1));
+    } finally {
+      server.close();
+    }
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ path: '/api/v1/slow', status: 499, aborted: true });
   });
 
   it('leaves the redaction of the logger it was given in place', () => {
