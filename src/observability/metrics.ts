@@ -2,7 +2,8 @@
 // figures come from the generation record at settlement (SettlementQueue.observer), upstream attempts from
 // call-upstream.ts, refusals from admit-rate.ts. Labels are bounded: API format, provider and model are catalog
 // values (the record's model is the resolved catalog id, never the text a client sent), never user or key ids.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
+import { BucketHistogram, type HistogramSeries } from './bucket-histogram.js';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { SharedLimitsObserver } from '../limits/redis-store.js';
 
@@ -16,11 +17,11 @@ const TOKEN_TYPES = ['prompt', 'completion', 'cached', 'reasoning'] as const;
  * The series of one (provider, catalog model), looked up once per request. prom-client's inc() and observe() copy,
  * validate and hash their label object on every call, and so do its labels() children (they only bind the labels):
  * counts are summed here instead and handed to the counters when the registry is collected (a scrape), and the
- * histograms are observed through children made once.
+ * histograms are bucket-histogram.ts series made once.
  */
 interface ModelSeries {
-  duration: Histogram.Internal<'provider' | 'model'>;
-  timeToFirstToken: Histogram.Internal<'provider' | 'model'>;
+  duration: HistogramSeries;
+  timeToFirstToken: HistogramSeries;
   /** Requests not yet added to modelgate_requests_total, by `${api_format} ${status}` (both bounded). */
   requests: Map<string, Pending<'api_format' | 'provider' | 'model' | 'status'>>;
   /** Tokens not yet added to modelgate_tokens_total, in TOKEN_TYPES order. */
@@ -37,8 +38,8 @@ interface Pending<T extends string> {
 export class GatewayMetrics implements SharedLimitsObserver {
   readonly registry = new Registry();
   private readonly requests: Counter<'api_format' | 'provider' | 'model' | 'status'>;
-  private readonly duration: Histogram<'provider' | 'model'>;
-  private readonly timeToFirstToken: Histogram<'provider' | 'model'>;
+  private readonly duration: BucketHistogram;
+  private readonly timeToFirstToken: BucketHistogram;
   private readonly tokens: Counter<'type' | 'model'>;
   private readonly cost: Counter<'model'>;
   private readonly upstreamAttempts: Counter<'provider' | 'outcome'>;
@@ -59,18 +60,16 @@ export class GatewayMetrics implements SharedLimitsObserver {
       labelNames: ['api_format', 'provider', 'model', 'status'],
       collect: () => this.forEachSeries((series) => addPending(this.requests, series.requests)),
     });
-    this.duration = new Histogram({
-      name: 'modelgate_request_duration_seconds', registers,
-      help: 'Time from admission to the last byte of the response, by provider and catalog model.',
-      labelNames: ['provider', 'model'],
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-    });
-    this.timeToFirstToken = new Histogram({
-      name: 'modelgate_time_to_first_token_seconds', registers,
-      help: 'Time from admission to the first generated token, by provider and catalog model.',
-      labelNames: ['provider', 'model'],
-      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
-    });
+    this.duration = new BucketHistogram(
+      'modelgate_request_duration_seconds',
+      'Time from admission to the last byte of the response, by provider and catalog model.',
+      [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300], registers,
+    );
+    this.timeToFirstToken = new BucketHistogram(
+      'modelgate_time_to_first_token_seconds',
+      'Time from admission to the first generated token, by provider and catalog model.',
+      [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers,
+    );
     this.tokens = new Counter({
       name: 'modelgate_tokens_total', registers,
       help: 'Tokens as reported by the upstream (estimated when it reported none), by type (prompt, completion, cached, reasoning) and catalog model.',
@@ -190,8 +189,8 @@ export class GatewayMetrics implements SharedLimitsObserver {
     let series = byModel.get(model);
     if (!series) {
       series = {
-        duration: this.duration.labels({ provider, model }),
-        timeToFirstToken: this.timeToFirstToken.labels({ provider, model }),
+        duration: this.duration.series({ provider, model }),
+        timeToFirstToken: this.timeToFirstToken.series({ provider, model }),
         requests: new Map(), tokens: [0, 0, 0, 0], cost: 0,
       };
       byModel.set(model, series);

@@ -46,7 +46,8 @@ export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, opt
   const resource = resources
     .resourceFromAttributes({ 'service.name': 'modelgate' })
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-  const queue = env.OTEL_BSP_MAX_QUEUE_SIZE?.trim() ? {} : { maxQueueSize: DEFAULT_MAX_QUEUE_SIZE };
+  // The SDK reads OTEL_BSP_* from the process environment, so that is where an operator's own size would be.
+  const queue = process.env.OTEL_BSP_MAX_QUEUE_SIZE?.trim() ? {} : { maxQueueSize: DEFAULT_MAX_QUEUE_SIZE };
   // The sampler comes from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (the provider reads them when given none).
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: otlpTracesUrl(env) }), queue)] });
   // The W3C trace-context (and baggage) propagator and the global provider, but no context manager: the request's
