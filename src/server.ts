@@ -121,7 +121,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     leases = deps.leases;
     await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
     if (config.metricsToken) {
-      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size }, { redis: limits.store === 'redis' });
+      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size }, { redis: limits.store === 'redis', tracing: config.tracing });
       if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
       deps.metrics = metrics;
       httpClient.observer = metrics;

@@ -46,13 +46,13 @@ export class GatewayMetrics implements SharedLimitsObserver {
   private readonly rateLimitedTotal: Counter<'reason'>;
   private readonly redisFallbacks: Counter<'operation'>;
   private readonly redisConnected?: Gauge;
-  private readonly droppedSpansTotal: Counter;
+  private readonly droppedSpansTotal?: Counter;
   /** By provider, then catalog model: both bounded by the catalog. */
   private readonly series = new Map<string, Map<string, ModelSeries>>();
   /** Attempts not yet added to modelgate_upstream_attempts_total, by `${provider} ${outcome}`. */
   private readonly pendingAttempts = new Map<string, Pending<'provider' | 'outcome'>>();
 
-  constructor(sources: { settlementQueueDepth: () => number; creditLeases: () => number }, options: { processMetrics?: boolean; redis?: boolean } = {}) {
+  constructor(sources: { settlementQueueDepth: () => number; creditLeases: () => number }, options: { processMetrics?: boolean; redis?: boolean; tracing?: boolean } = {}) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'modelgate_requests_total', registers,
@@ -106,10 +106,13 @@ export class GatewayMetrics implements SharedLimitsObserver {
       help: 'Limit and circuit-breaker decisions taken by this instance alone because Redis did not answer (fail-open policy).',
       labelNames: ['operation'],
     });
-    this.droppedSpansTotal = new Counter({
-      name: 'modelgate_trace_spans_dropped_total', registers,
-      help: 'Finished trace spans dropped before export because the batch queue was full (OTEL_BSP_MAX_QUEUE_SIZE).',
-    });
+    // Only when the gateway exports traces itself.
+    if (options.tracing) {
+      this.droppedSpansTotal = new Counter({
+        name: 'modelgate_trace_spans_dropped_total', registers,
+        help: 'Finished trace spans dropped before export because the batch queue was full (OTEL_BSP_MAX_QUEUE_SIZE).',
+      });
+    }
     // Only with MODELGATE_REDIS_URL: a 0 on a gateway without Redis would read as an outage.
     if (options.redis) {
       this.redisConnected = new Gauge({
@@ -168,7 +171,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
 
   /** Spans the trace exporter's queue dropped (tracing-sdk.ts). */
   droppedSpans(count: number): void {
-    this.droppedSpansTotal.inc(count);
+    this.droppedSpansTotal?.inc(count);
   }
 
   rateLimited(reason: 'requests_per_minute' | 'tokens_per_minute' | 'free_requests_per_day'): void {

@@ -77,10 +77,9 @@ export function observeUpstreamAttempt<T extends { status: number; body: object 
       if (span) {
         if (span.isRecording()) {
           const upstreamStatus = err instanceof GatewayError ? Number(err.metadata.upstream_status) : NaN;
-          span.setAttributes({
-            'http.response.status_code': Number.isFinite(upstreamStatus) ? upstreamStatus : undefined,
-            'error.type': outcome, 'modelgate.attempt.outcome': outcome,
-          });
+          if (Number.isFinite(upstreamStatus)) span.setAttribute('http.response.status_code', upstreamStatus);
+          span.setAttribute('error.type', outcome);
+          span.setAttribute('modelgate.attempt.outcome', outcome);
           span.setStatus({ code: SpanStatusCode.ERROR });
         }
         span.end();
@@ -119,15 +118,18 @@ export function endUpstreamAttempt(response: UpstreamResponse, end: AttemptEnd):
   openAttempts.delete(response.body);
   const report = end.report;
   const errorType = bodyOutcome(end);
-  span.setAttributes({
-    'gen_ai.response.id': report?.upstreamId || undefined,
-    'gen_ai.response.finish_reasons': report?.finishReason ? [report.finishReason] : undefined,
-    'gen_ai.usage.input_tokens': report?.usage?.promptTokens,
-    'gen_ai.usage.output_tokens': report?.usage?.completionTokens,
-    'modelgate.attempt.outcome': errorType ?? 'ok',
-    'error.type': errorType,
-  });
-  if (errorType !== undefined) span.setStatus({ code: SpanStatusCode.ERROR });
+  // setAttribute per attribute: the SDK's setAttributes(object) loops over Object.entries(), measured slower.
+  if (report?.upstreamId) span.setAttribute('gen_ai.response.id', report.upstreamId);
+  if (report?.finishReason) span.setAttribute('gen_ai.response.finish_reasons', [report.finishReason]);
+  if (report?.usage) {
+    span.setAttribute('gen_ai.usage.input_tokens', report.usage.promptTokens);
+    span.setAttribute('gen_ai.usage.output_tokens', report.usage.completionTokens);
+  }
+  span.setAttribute('modelgate.attempt.outcome', errorType ?? 'ok');
+  if (errorType !== undefined) {
+    span.setAttribute('error.type', errorType);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
   span.end();
 }
 

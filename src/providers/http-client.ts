@@ -110,7 +110,10 @@ interface UpstreamTarget {
 /** The attempt's span (upstream-attempt.ts) names the server, and its context goes upstream. */
 function withTraceContext(headers: Record<string, string>, target: UpstreamTarget, attempt: TraceContext): Record<string, string> {
   const span = trace.getSpan(attempt);
-  if (span?.isRecording()) span.setAttributes({ 'server.address': target.host, 'server.port': target.port });
+  if (span?.isRecording()) {
+    span.setAttribute('server.address', target.host);
+    span.setAttribute('server.port', target.port);
+  }
   const carrier = { ...headers };
   propagation.inject(attempt, carrier);
   return carrier;

@@ -57,8 +57,9 @@ describe('GatewayMetrics', () => {
     expect(await sample(m, 'modelgate_tokens_total{type="prompt",model="openai/gpt-test"}')).toBe(10);
   });
 
-  it('counts trace spans dropped by the exporter queue', async () => {
-    const m = metrics();
+  it('counts trace spans dropped by the exporter queue, when tracing is on', async () => {
+    expect(await sample(metrics(), 'modelgate_trace_spans_dropped_total')).toBeUndefined();
+    const m = new GatewayMetrics({ settlementQueueDepth: () => 0, creditLeases: () => 0 }, { processMetrics: false, tracing: true });
     m.droppedSpans(5);
     m.droppedSpans(2);
     expect(await sample(m, 'modelgate_trace_spans_dropped_total')).toBe(7);
