@@ -42,7 +42,7 @@ export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, opt
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
   ]);
-  reportSdkWarnings(options);
+  const reporting = reportSdkWarnings(options);
   const resource = resources
     .resourceFromAttributes({ 'service.name': 'modelgate' })
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
@@ -59,12 +59,15 @@ export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, opt
     async shutdown() {
       setActiveTracer(undefined);
       await provider.shutdown();
+      // The SDK's warnings went to this gateway's logger: not after its stop.
+      if (reporting) diag.disable();
     },
   };
 }
 
-function reportSdkWarnings({ logger, droppedSpans }: TracingOptions): void {
-  if (!logger && !droppedSpans) return;
+/** Routes the SDK's warnings to the logger and the drop counter; false when there is neither. */
+function reportSdkWarnings({ logger, droppedSpans }: TracingOptions): boolean {
+  if (!logger && !droppedSpans) return false;
   const warn = (message: string, ...args: unknown[]) => {
     const dropped = DROPPED.exec(message);
     if (dropped) droppedSpans?.(Number(dropped[1]));
@@ -72,4 +75,5 @@ function reportSdkWarnings({ logger, droppedSpans }: TracingOptions): void {
   };
   const ignore = () => undefined;
   diag.setLogger({ error: warn, warn, info: ignore, debug: ignore, verbose: ignore }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  return true;
 }
