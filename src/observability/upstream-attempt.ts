@@ -5,7 +5,7 @@
 // pipeline is done with the body (endUpstreamAttempt: the stream ended, failed or the client left), so its duration
 // is the stream's and its outcome how the stream ended, with what the upstream reported (id, finish, usage).
 // Contexts are passed explicitly (see request-span.ts): nothing here reads or sets an active context.
-import { SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
 import { GatewayError } from '../core/gateway-error.js';
 import type { AdapterContext } from '../providers/adapter.js';
 import { classifyTransportError, type UpstreamResponse } from '../providers/http-client.js';
@@ -44,8 +44,8 @@ export function observeUpstreamAttempt<T extends { status: number; body: object 
   ctx: AdapterContext,
   /** The request span's context (tracing on), the parent of the attempt span. */
   parent: Context | undefined,
-  /** Sends the attempt; `attempt` is the context whose trace headers go upstream (tracing on). */
-  send: (attempt?: Context) => Promise<T>,
+  /** Sends the attempt; `attempt` is the span whose context goes upstream (tracing on). */
+  send: (attempt?: Span) => Promise<T>,
 ): Promise<T> {
   const tracer = parent === undefined ? undefined : activeTracer();
   if (tracer === undefined && observer === undefined) return send();
@@ -58,7 +58,7 @@ export function observeUpstreamAttempt<T extends { status: number; body: object 
       'modelgate.provider': provider,
     },
   }, parent);
-  const sending = span ? send(trace.setSpan(parent!, span)) : send();
+  const sending = send(span);
   return sending.then(
     (response) => {
       observer?.upstreamAttempt(provider, 'ok');

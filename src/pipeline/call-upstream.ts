@@ -6,7 +6,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { observeUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
-import type { Context as TraceContext } from '@opentelemetry/api';
+import type { Context as TraceContext, Span } from '@opentelemetry/api';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -43,11 +43,11 @@ async function sendAttempt(
   ctx: AdapterContext,
   signal: CallSignal,
   clientTrace: ClientTraceHeaders | undefined,
-  attemptTrace: TraceContext | undefined,
+  attemptSpan: Span | undefined,
 ): Promise<UpstreamResponse> {
   // No local holds the built request across the await: it carries the JSON body, as large as the prompt, and a
   // suspended frame keeps its locals alive (http.send keeps only the bytes).
-  const sending = http.send(adapter.buildRequest(request, ctx), signal, clientTrace, attemptTrace);
+  const sending = http.send(adapter.buildRequest(request, ctx), signal, clientTrace, attemptSpan);
   let response: UpstreamResponse;
   try {
     response = await sending;
