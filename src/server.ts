@@ -34,7 +34,7 @@ import { metricsRenderer } from './observability/cluster-metrics.js';
 import { metricsEndpoint } from './observability/metrics-endpoint.js';
 import { activeTracer } from './observability/tracer.js';
 import { startOtlpTracing, type RunningTracing } from './observability/tracing-sdk.js';
-import { annotateRequestSpan, requestSpans } from './observability/request-span.js';
+import { requestSpans } from './observability/request-span.js';
 
 export interface RunningGateway {
   url: string;
@@ -121,22 +121,17 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     leases = deps.leases;
     await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
     if (config.metricsToken) {
-      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size }, { redis: limits.store === 'redis' });
+      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size }, { redis: limits.store === 'redis', tracing: config.tracing });
       if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
       deps.metrics = metrics;
       httpClient.observer = metrics;
     }
     // Traces only when exported (OTEL_EXPORTER_OTLP_ENDPOINT), or when a test installed its own tracer.
-    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env);
+    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env, { logger, droppedSpans: (count) => metrics?.droppedSpans(count) });
     const tracer = activeTracer();
+    // The request span is annotated by its GenerationRun (request-span.ts), metrics from every queued record.
     const recorded = metrics;
-    if (recorded && tracer) {
-      deps.settlements.observer = (record) => {
-        recorded.observeGeneration(record);
-        annotateRequestSpan(record);
-      };
-    } else if (recorded) deps.settlements.observer = (record) => recorded.observeGeneration(record);
-    else if (tracer) deps.settlements.observer = annotateRequestSpan;
+    if (recorded) deps.settlements.observer = (record) => recorded.observeGeneration(record);
     const app = await createApp(deps);
     deps.leases.start();
     const inFlight = new InFlight();

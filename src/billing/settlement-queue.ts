@@ -40,8 +40,8 @@ export class SettlementQueue {
   private lastQueued?: Promise<void>;
 
   /**
-   * Sees every generation record as it is queued (metrics, the request's trace span): the one place where a request's
-   * model, provider, status, usage, cost and timings are all known. Runs synchronously inside the request's context.
+   * Sees every generation record as it is queued (metrics): the one place where a request's model, provider, status,
+   * usage, cost and timings are all known.
    */
   observer?: (record: NewGeneration) => void;
 

@@ -14,6 +14,7 @@ import { admitRoute } from '../routing/admit-route.js';
 import { GenerationRun } from '../pipeline/generation-run.js';
 import type { ApiFormat } from '../pipeline/generation-record.js';
 import { clientTraceHeaders } from '../observability/client-trace-context.js';
+import { requestTraceOf } from '../observability/request-span.js';
 
 export interface FrontDoorRequest {
   apiFormat: ApiFormat;
@@ -42,7 +43,7 @@ export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorR
   const run = new GenerationRun(deps, {
     principal, request, target, targets, admission, stream, checked,
     client: abortOnDisconnect(ctx), tracking: trackingHeaders(ctx), apiFormat: door.apiFormat,
-    clientHeaders: door.clientHeaders, clientTrace: clientTraceHeaders(ctx.req.headers),
+    clientHeaders: door.clientHeaders, clientTrace: clientTraceHeaders(ctx.req.headers), requestTrace: requestTraceOf(ctx),
   });
   ctx.set('x-generation-id', run.identity.id);
   try {

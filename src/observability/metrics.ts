@@ -2,7 +2,8 @@
 // figures come from the generation record at settlement (SettlementQueue.observer), upstream attempts from
 // call-upstream.ts, refusals from admit-rate.ts. Labels are bounded: API format, provider and model are catalog
 // values (the record's model is the resolved catalog id, never the text a client sent), never user or key ids.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
+import { BucketHistogram, type HistogramSeries } from './bucket-histogram.js';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { SharedLimitsObserver } from '../limits/redis-store.js';
 
@@ -10,52 +11,90 @@ import type { SharedLimitsObserver } from '../limits/redis-store.js';
 type ObservedRecord = NewGeneration & { api_format?: string | null };
 
 const NANOS_PER_USD = 1e9;
+const TOKEN_TYPES = ['prompt', 'completion', 'cached', 'reasoning'] as const;
+
+/**
+ * The series of one (provider, catalog model), looked up once per request. prom-client's inc() and observe() copy,
+ * validate and hash their label object on every call, and so do its labels() children (they only bind the labels):
+ * counts are summed here instead and handed to the counters when the registry is collected (a scrape), and the
+ * histograms are bucket-histogram.ts series made once.
+ */
+interface ModelSeries {
+  duration: HistogramSeries;
+  timeToFirstToken: HistogramSeries;
+  /** Requests not yet added to modelgate_requests_total, by `${api_format} ${status}` (both bounded). */
+  requests: Map<string, Pending<'api_format' | 'provider' | 'model' | 'status'>>;
+  /** Tokens not yet added to modelgate_tokens_total, in TOKEN_TYPES order. */
+  tokens: number[];
+  /** USD not yet added to modelgate_cost_usd_total. */
+  cost: number;
+}
+
+interface Pending<T extends string> {
+  labels: LabelValues<T>;
+  value: number;
+}
 
 export class GatewayMetrics implements SharedLimitsObserver {
   readonly registry = new Registry();
   private readonly requests: Counter<'api_format' | 'provider' | 'model' | 'status'>;
-  private readonly duration: Histogram<'provider' | 'model'>;
-  private readonly timeToFirstToken: Histogram<'provider' | 'model'>;
+  private readonly duration: BucketHistogram;
+  private readonly timeToFirstToken: BucketHistogram;
   private readonly tokens: Counter<'type' | 'model'>;
   private readonly cost: Counter<'model'>;
   private readonly upstreamAttempts: Counter<'provider' | 'outcome'>;
   private readonly rateLimitedTotal: Counter<'reason'>;
   private readonly redisFallbacks: Counter<'operation'>;
   private readonly redisConnected?: Gauge;
+  private readonly droppedSpansTotal?: Counter;
+  /** By provider, then catalog model: both bounded by the catalog. */
+  private readonly series = new Map<string, Map<string, ModelSeries>>();
+  /** Attempts not yet added to modelgate_upstream_attempts_total, by `${provider} ${outcome}`. */
+  private readonly pendingAttempts = new Map<string, Pending<'provider' | 'outcome'>>();
 
-  constructor(sources: { settlementQueueDepth: () => number; creditLeases: () => number }, options: { processMetrics?: boolean; redis?: boolean } = {}) {
+  constructor(sources: { settlementQueueDepth: () => number; creditLeases: () => number }, options: { processMetrics?: boolean; redis?: boolean; tracing?: boolean } = {}) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'modelgate_requests_total', registers,
       help: 'Generations settled (requests that reached the provider step), by API format, provider, catalog model and status (success, error, aborted).',
       labelNames: ['api_format', 'provider', 'model', 'status'],
+      collect: () => this.forEachSeries((series) => addPending(this.requests, series.requests)),
     });
-    this.duration = new Histogram({
-      name: 'modelgate_request_duration_seconds', registers,
-      help: 'Time from admission to the last byte of the response, by provider and catalog model.',
-      labelNames: ['provider', 'model'],
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-    });
-    this.timeToFirstToken = new Histogram({
-      name: 'modelgate_time_to_first_token_seconds', registers,
-      help: 'Time from admission to the first generated token, by provider and catalog model.',
-      labelNames: ['provider', 'model'],
-      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
-    });
+    this.duration = new BucketHistogram(
+      'modelgate_request_duration_seconds',
+      'Time from admission to the last byte of the response, by provider and catalog model.',
+      [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300], registers,
+    );
+    this.timeToFirstToken = new BucketHistogram(
+      'modelgate_time_to_first_token_seconds',
+      'Time from admission to the first generated token, by provider and catalog model.',
+      [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers,
+    );
     this.tokens = new Counter({
       name: 'modelgate_tokens_total', registers,
       help: 'Tokens as reported by the upstream (estimated when it reported none), by type (prompt, completion, cached, reasoning) and catalog model.',
       labelNames: ['type', 'model'],
+      collect: () => this.forEachSeries((series, model) => {
+        series.tokens.forEach((count, i) => {
+          if (count > 0) this.tokens.inc({ type: TOKEN_TYPES[i]!, model }, count);
+        });
+        series.tokens.fill(0);
+      }),
     });
     this.cost = new Counter({
       name: 'modelgate_cost_usd_total', registers,
       help: 'Usage valued at the catalog prices, USD: credits charged, and for pass/ models the reference value counted against quotas.',
       labelNames: ['model'],
+      collect: () => this.forEachSeries((series, model) => {
+        if (series.cost > 0) this.cost.inc({ model }, series.cost);
+        series.cost = 0;
+      }),
     });
     this.upstreamAttempts = new Counter({
       name: 'modelgate_upstream_attempts_total', registers,
       help: 'Calls to provider endpoints by outcome: ok, http_4xx, http_429, http_5xx, timeout, unreachable, aborted, failed.',
       labelNames: ['provider', 'outcome'],
+      collect: () => addPending(this.upstreamAttempts, this.pendingAttempts),
     });
     this.rateLimitedTotal = new Counter({
       name: 'modelgate_rate_limited_total', registers,
@@ -67,6 +106,13 @@ export class GatewayMetrics implements SharedLimitsObserver {
       help: 'Limit and circuit-breaker decisions taken by this instance alone because Redis did not answer (fail-open policy).',
       labelNames: ['operation'],
     });
+    // Only when the gateway exports traces itself.
+    if (options.tracing) {
+      this.droppedSpansTotal = new Counter({
+        name: 'modelgate_trace_spans_dropped_total', registers,
+        help: 'Finished trace spans dropped before export because the batch queue was full (OTEL_BSP_MAX_QUEUE_SIZE).',
+      });
+    }
     // Only with MODELGATE_REDIS_URL: a 0 on a gateway without Redis would read as an outage.
     if (options.redis) {
       this.redisConnected = new Gauge({
@@ -96,23 +142,36 @@ export class GatewayMetrics implements SharedLimitsObserver {
   observeGeneration(record: ObservedRecord): void {
     const provider = record.provider;
     const model = record.model;
-    this.requests.inc({ api_format: record.api_format ?? 'chat_completions', provider, model, status: record.status });
-    if (record.latency_ms != null) this.duration.observe({ provider, model }, record.latency_ms / 1000);
-    if (record.time_to_first_token_ms != null) this.timeToFirstToken.observe({ provider, model }, record.time_to_first_token_ms / 1000);
+    const series = this.seriesOf(provider, model);
+    const apiFormat = record.api_format ?? 'chat_completions';
+    const requestKey = `${apiFormat} ${record.status}`;
+    const requests = series.requests.get(requestKey);
+    if (requests) requests.value += 1;
+    else series.requests.set(requestKey, { labels: { api_format: apiFormat, provider, model, status: record.status }, value: 1 });
+    if (record.latency_ms != null) series.duration.observe(record.latency_ms / 1000);
+    if (record.time_to_first_token_ms != null) series.timeToFirstToken.observe(record.time_to_first_token_ms / 1000);
     const nanos = BigInt(record.cost_nanos ?? 0n) + BigInt(record.reference_cost_nanos ?? 0n);
     // A request that failed before the upstream generated anything used no tokens (its record keeps the prompt
     // estimate, and it costs nothing): counting them would inflate the totals with every upstream outage.
     if (record.status === 'success' || record.time_to_first_token_ms != null || nanos > 0n) {
-      this.addTokens('prompt', model, record.prompt_tokens);
-      this.addTokens('completion', model, record.completion_tokens);
-      this.addTokens('cached', model, record.cached_tokens);
-      this.addTokens('reasoning', model, record.reasoning_tokens);
+      series.tokens[0]! += record.prompt_tokens || 0;
+      series.tokens[1]! += record.completion_tokens || 0;
+      series.tokens[2]! += record.cached_tokens || 0;
+      series.tokens[3]! += record.reasoning_tokens || 0;
     }
-    if (nanos > 0n) this.cost.inc({ model }, Number(nanos) / NANOS_PER_USD);
+    if (nanos > 0n) series.cost += Number(nanos) / NANOS_PER_USD;
   }
 
   upstreamAttempt(provider: string, outcome: string): void {
-    this.upstreamAttempts.inc({ provider, outcome });
+    const key = `${provider} ${outcome}`;
+    const pending = this.pendingAttempts.get(key);
+    if (pending) pending.value += 1;
+    else this.pendingAttempts.set(key, { labels: { provider, outcome }, value: 1 });
+  }
+
+  /** Spans the trace exporter's queue dropped (tracing-sdk.ts). */
+  droppedSpans(count: number): void {
+    this.droppedSpansTotal?.inc(count);
   }
 
   rateLimited(reason: 'requests_per_minute' | 'tokens_per_minute' | 'free_requests_per_day'): void {
@@ -127,7 +186,32 @@ export class GatewayMetrics implements SharedLimitsObserver {
     this.redisConnected?.set(up ? 1 : 0);
   }
 
-  private addTokens(type: string, model: string, count: number | undefined | null): void {
-    if (count) this.tokens.inc({ type, model }, count);
+  private seriesOf(provider: string, model: string): ModelSeries {
+    let byModel = this.series.get(provider);
+    if (!byModel) this.series.set(provider, (byModel = new Map()));
+    let series = byModel.get(model);
+    if (!series) {
+      series = {
+        duration: this.duration.series({ provider, model }),
+        timeToFirstToken: this.timeToFirstToken.series({ provider, model }),
+        requests: new Map(), tokens: [0, 0, 0, 0], cost: 0,
+      };
+      byModel.set(model, series);
+    }
+    return series;
+  }
+
+  private forEachSeries(visit: (series: ModelSeries, model: string) => void): void {
+    for (const byModel of this.series.values()) {
+      for (const [model, series] of byModel) visit(series, model);
+    }
+  }
+}
+
+/** Hands the counts summed since the last collection to the counter. */
+function addPending<T extends string>(counter: Counter<T>, pending: Map<string, Pending<T>>): void {
+  for (const entry of pending.values()) {
+    if (entry.value > 0) counter.inc(entry.labels, entry.value);
+    entry.value = 0;
   }
 }

@@ -24,6 +24,7 @@ import type { GenerationAttempt } from '../db/tables/generations.js';
 import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
+import { annotateRequestSpan, type RequestTrace } from '../observability/request-span.js';
 
 /** A stream whose first batch was read (the failover window), ready for the writer. */
 export interface OpenedStream {
@@ -59,6 +60,8 @@ export interface GenerationRunInput {
   clientHeaders?: Readonly<Record<string, string>>;
   /** The client's W3C trace context, passed upstream when the gateway does not trace itself. */
   clientTrace?: ClientTraceHeaders;
+  /** The request's span (tracing on): parent of the attempt spans, annotated from the record at settlement. */
+  requestTrace?: RequestTrace;
 }
 
 export class GenerationRun {
@@ -143,7 +146,7 @@ export class GenerationRun {
       this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders };
     }
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal, this.input.clientTrace);
+    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal, this.input.clientTrace, this.input.requestTrace?.context);
     // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
     // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
     // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
@@ -217,7 +220,9 @@ export class GenerationRun {
     this.input.client.dispose();
     this.observeThroughput();
     try {
-      await this.deps.settlements.settle(this.input.admission, this.buildRecord());
+      const record = this.buildRecord();
+      if (this.input.requestTrace) annotateRequestSpan(this.input.requestTrace, record);
+      await this.deps.settlements.settle(this.input.admission, record);
     } catch (err) {
       // Called without await from the handler's finally: it must never reject.
       this.deps.logger.error({ err, generation_id: this.meter.id }, 'could not queue settlement');

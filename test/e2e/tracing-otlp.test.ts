@@ -1,7 +1,9 @@
 // With OTEL_EXPORTER_OTLP_ENDPOINT set, the gateway loads the OpenTelemetry SDK itself and exports its spans over
-// OTLP/HTTP (here to a local sink); a graceful stop flushes what is still batched.
+// OTLP/HTTP (here to a local sink); a graceful stop flushes what is still batched. It installs no active-context
+// manager (the request's context is passed explicitly), and the client's trace still continues upstream.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ROOT_CONTEXT, context, trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { activeTracer } from '../../src/observability/tracer.js';
 import { startTestGateway } from '../helpers/gateway.js';
@@ -17,6 +19,8 @@ const sink = http.createServer((req, res) => {
   });
 });
 let upstream: MockUpstream;
+const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+const CLIENT_SPAN_ID = 'b7ad6b7169203331';
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
@@ -38,16 +42,21 @@ it('exports the request and attempt spans over OTLP when OTEL_EXPORTER_OTLP_ENDP
   });
   try {
     expect(activeTracer()).toBeDefined();
+    // No AsyncLocalStorage context manager: the API's no-op manager ignores the context given to context.with.
+    const probe = activeTracer()!.startSpan('probe');
+    expect(context.with(trace.setSpan(ROOT_CONTEXT, probe), () => trace.getActiveSpan())).toBeUndefined();
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } };
     upstream.reply({ kind: 'sse', chunks: openAiSse([{ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] }, usage]) });
     const res = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` },
       body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hello' }], stream: true }),
     });
     await res.text();
-    expect(upstream.last.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    // The client's trace continues to the provider, the attempt span (not the client's) as the parent.
+    expect(upstream.last.headers.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+    expect(upstream.last.headers.traceparent).not.toContain(CLIENT_SPAN_ID);
   } finally {
     await gw.close();
   }
@@ -58,4 +67,5 @@ it('exports the request and attempt spans over OTLP when OTEL_EXPORTER_OTLP_ENDP
   expect(exported).toContain('chat gpt-test-2026');
   expect(exported).toContain('gen_ai.usage.output_tokens');
   expect(exported).toContain('"modelgate"');
+  expect(exported).toContain(TRACE_ID);
 });

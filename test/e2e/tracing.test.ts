@@ -58,7 +58,7 @@ describe('tracing', () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk(COMPLETION), finish, usage]) });
-    const res = await chat(user.key, { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`, tracestate: 'congo=t61rcWkgMzE' });
+    const res = await chat(user.key, { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`, tracestate: 'congo=t61rcWkgMzE', baggage: 'user.id=alice' });
     const sse = await readSse(res);
     expect(sse.done).toBe(true);
 
@@ -88,6 +88,8 @@ describe('tracing', () => {
     // The upstream continues the same trace, under the attempt span.
     expect(upstream.last.headers.traceparent).toBe(`00-${TRACE_ID}-${attempt.spanContext().spanId}-01`);
     expect(upstream.last.headers.tracestate).toBe('congo=t61rcWkgMzE');
+    // Only the two trace-context headers leave: never the client's baggage.
+    expect(upstream.last.headers.baggage).toBeUndefined();
 
     // No prompt or completion text anywhere on a span.
     const everything = JSON.stringify(spans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })));
