@@ -40,7 +40,7 @@ export interface ScaleRun {
 }
 
 export interface ScaleComparison {
-  id: 'observability' | 'workers';
+  id: 'observability' | 'observability-sampled' | 'workers';
   title: string;
   concurrency: number;
   /** [baseline, other]: ratios are other ÷ baseline. */
@@ -98,6 +98,22 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
         variants: [
           { name: 'off', env, workers: 1, scraped: false },
           { name: 'metrics + tracing', env: { ...env, MODELGATE_METRICS_TOKEN: METRICS_TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, workers: 1, scraped: true },
+        ],
+      },
+      {
+        // The same at the sampling README "Metrics and traces" suggests for busy gateways (informational, no target):
+        // unsampled requests still get their metrics and non-recording spans.
+        id: 'observability-sampled',
+        title: 'Metrics and tracing with 10% of traces sampled on vs off (non-streaming, c=16)',
+        concurrency: 16,
+        variants: [
+          { name: 'off', env, workers: 1, scraped: false },
+          {
+            name: 'metrics + tracing (10% sampled)',
+            env: { ...env, MODELGATE_METRICS_TOKEN: METRICS_TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+            workers: 1,
+            scraped: true,
+          },
         ],
       },
       {
