@@ -2,23 +2,14 @@
 // buffered and asynchronous, so this checks that the last lines of a graceful stop reach the file anyway.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/serve-process.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'modelgate-serve-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Polls until `ready()`; fails as soon as the process is gone. */
 async function waitFor(ready: () => Promise<boolean> | boolean, exited: () => boolean): Promise<void> {

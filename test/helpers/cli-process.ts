@@ -1,7 +1,8 @@
 // `modelgate` as an operator runs it: each command and the gateway in a process of its own (tsx over src/, so no build
 // is needed), on an embedded data folder.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from './serve-process.js';
+export { freePort };
 
 export interface ProcessResult {
   code: number | null;
@@ -48,15 +49,6 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `modelgate serve` on the embedded folder of `env` and resolves once it is up; rejects if it exits first. */
 export async function startServeProcess(env: NodeJS.ProcessEnv): Promise<ServeProcess> {

@@ -1,7 +1,6 @@
 // Shared limits on a real Redis: several limiter instances (as several gateway processes would hold) count against
 // one budget per key, atomically; an unreachable Redis falls back to per-instance limits and recovers.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
@@ -9,6 +8,7 @@ import { RedisLimitStore, type SharedLimitsObserver } from '../../src/limits/red
 import { RedisRateLimiter } from '../../src/limits/redis-rate-limiter.js';
 import { RedisFreeRequests } from '../../src/limits/redis-free-requests.js';
 import { describeWithRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis-server.js';
+import { freePort } from '../helpers/serve-process.js';
 
 const stores: RedisLimitStore[] = [];
 afterAll(async () => {
@@ -42,15 +42,6 @@ async function openStore(options: { url?: string; prefix: string; observer?: Sha
   return store;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));

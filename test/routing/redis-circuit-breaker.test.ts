@@ -2,12 +2,12 @@
 // state per endpoint — failures seen by A open the endpoint for B, the half-open trial goes to one of them, the
 // failure-rate window counts both — and a Redis that does not answer leaves each instance deciding on its own.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { RedisLimitStore, type SharedLimitsObserver } from '../../src/limits/redis-store.js';
 import { RedisCircuitBreaker, type RedisBreakerOptions } from '../../src/routing/redis-circuit-breaker.js';
 import { describeWithRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis-server.js';
+import { freePort } from '../helpers/serve-process.js';
 
 const stores: RedisLimitStore[] = [];
 afterAll(async () => {
@@ -21,15 +21,6 @@ async function openStore(prefix: string, url = testRedisUrl(), observer?: Shared
   return store;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Two instances on one Redis prefix with one injected clock. */
 async function pair(options: Partial<RedisBreakerOptions> = {}) {
