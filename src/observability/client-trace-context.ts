@@ -5,6 +5,7 @@
 // A malformed traceparent is dropped, never an error (https://www.w3.org/TR/trace-context/#traceparent-header); a
 // malformed tracestate is dropped alone, as the recommendation asks (#tracestate-header).
 import type { IncomingHttpHeaders } from 'node:http';
+import { ROOT_CONTEXT, createTraceState, trace, type Context } from '@opentelemetry/api';
 import { activeTracer } from './tracer.js';
 
 export interface ClientTraceHeaders {
@@ -31,6 +32,23 @@ export function clientTraceHeaders(headers: IncomingHttpHeaders): ClientTraceHea
   if (typeof traceparent !== 'string' || !validTraceparent(traceparent)) return undefined;
   const tracestate = headers.tracestate;
   return typeof tracestate === 'string' && validTracestate(tracestate) ? { traceparent, tracestate } : { traceparent };
+}
+
+/**
+ * The client's span as the parent context of the request span (tracing on): the root context when it sent no valid
+ * traceparent; its tracestate only when valid too. What the W3C propagator extracts, with the validation above.
+ */
+export function clientParentContext(headers: IncomingHttpHeaders): Context {
+  const traceparent = headers.traceparent;
+  if (typeof traceparent !== 'string' || !validTraceparent(traceparent)) return ROOT_CONTEXT;
+  const tracestate = headers.tracestate;
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: traceparent.slice(3, 35),
+    spanId: traceparent.slice(36, 52),
+    traceFlags: parseInt(traceparent.slice(53, 55), 16),
+    isRemote: true,
+    ...(typeof tracestate === 'string' && tracestate.trim() !== '' && validTracestate(tracestate) ? { traceState: createTraceState(tracestate) } : {}),
+  });
 }
 
 export function validTraceparent(value: string): boolean {

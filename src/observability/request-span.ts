@@ -6,9 +6,10 @@
 // The span's context is passed along explicitly (Koa state → GenerationRun → attempt → transport), never through an
 // active-context manager: the AsyncLocalStorage manager that `provider.register()` installs makes every async
 // resource of every request carry the context, which measured as most of tracing's cost per request.
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { NewGeneration } from '../db/tables/generations.js';
+import { clientParentContext } from './client-trace-context.js';
 import { genAiProviderName } from './gen-ai-provider-name.js';
 
 /** The generation front doors: chat completions today, Messages and Responses as they land. */
@@ -26,7 +27,7 @@ export interface RequestTrace {
 export function requestSpans(tracer: Tracer): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !GENERATION_PATH.test(ctx.path)) return next();
-    const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
+    const parent = clientParentContext(ctx.headers);
     // Renamed to `chat {model}` once the model is resolved (at settlement).
     const span = tracer.startSpan('chat', { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'chat' } }, parent);
     const requestTrace: RequestTrace = { span, context: trace.setSpan(parent, span), typedError: false };

@@ -1,12 +1,15 @@
-// Starts the OpenTelemetry SDK when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set (config.tracing): spans go out over
-// OTLP/HTTP in batches, configured by the standard OTEL_* variables (endpoint, headers, OTEL_SERVICE_NAME,
-// OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*), which the SDK reads from the process
-// environment. The SDK is imported only then: with tracing off it is never loaded.
+// Starts tracing when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set (config.tracing): spans are recorded on the serving
+// thread (recording-tracer.ts) and exported by the OpenTelemetry SDK on a thread of their own (span-export-thread.ts),
+// over OTLP/HTTP in batches, configured by the standard OTEL_* variables (endpoint, headers, OTEL_SERVICE_NAME,
+// OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*) read from the process environment. None of it is
+// imported unless tracing is on.
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { setActiveTracer } from './tracer.js';
 
 export interface RunningTracing {
+  /** Resolves once every span ended so far has reached the exporting SDK's batch queue (tests). */
+  handed(): Promise<void>;
   /** Exports what is buffered and stops (graceful shutdown). */
   shutdown(): Promise<void>;
 }
@@ -36,44 +39,40 @@ export function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, options: TracingOptions = {}): Promise<RunningTracing> {
-  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, resources] = await Promise.all([
-    import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/sdk-trace-base'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
+  const [{ RecordingTracer }, { samplerFromEnv }, { SpanExportThread }] = await Promise.all([
+    import('./recording-tracer.js'),
+    import('./sampler-from-env.js'),
+    import('./span-export-thread.js'),
   ]);
-  const reporting = reportSdkWarnings(options);
-  const resource = resources
-    .resourceFromAttributes({ 'service.name': 'modelgate' })
-    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const warn = sdkWarning(options);
+  if (warn) diag.setLogger({ error: warn, warn, info: ignore, debug: ignore, verbose: ignore }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
   // The SDK reads OTEL_BSP_* from the process environment, so that is where an operator's own size would be.
-  const queue = process.env.OTEL_BSP_MAX_QUEUE_SIZE?.trim() ? {} : { maxQueueSize: DEFAULT_MAX_QUEUE_SIZE };
-  // The sampler comes from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (the provider reads them when given none).
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: otlpTracesUrl(env) }), queue)] });
-  // The W3C trace-context (and baggage) propagator and the global provider, but no context manager: the request's
-  // context is passed explicitly (request-span.ts), and the AsyncLocalStorage manager would make every async
-  // resource of every request carry it, the largest part of tracing's cost per request.
-  provider.register({ contextManager: null });
-  setActiveTracer(provider.getTracer('modelgate'));
+  const exportThread = await SpanExportThread.start({
+    url: otlpTracesUrl(env),
+    ...(process.env.OTEL_BSP_MAX_QUEUE_SIZE?.trim() ? {} : { maxQueueSize: DEFAULT_MAX_QUEUE_SIZE }),
+    diagnostic: (message, args) => warn?.(message, ...args),
+  });
+  // The sampler comes from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, as the SDK's provider would read them.
+  setActiveTracer(new RecordingTracer(samplerFromEnv(process.env), exportThread.add));
   return {
+    handed: () => exportThread.handed(),
     async shutdown() {
       setActiveTracer(undefined);
-      await provider.shutdown();
+      await exportThread.shutdown();
       // The SDK's warnings went to this gateway's logger: not after its stop.
-      if (reporting) diag.disable();
+      if (warn) diag.disable();
     },
   };
 }
 
-/** Routes the SDK's warnings to the logger and the drop counter; false when there is neither. */
-function reportSdkWarnings({ logger, droppedSpans }: TracingOptions): boolean {
-  if (!logger && !droppedSpans) return false;
-  const warn = (message: string, ...args: unknown[]) => {
+const ignore = () => undefined;
+
+/** The SDK's warnings (either thread's) to the logger, and dropped spans to the counter; undefined when neither. */
+function sdkWarning({ logger, droppedSpans }: TracingOptions): ((message: string, ...args: unknown[]) => void) | undefined {
+  if (!logger && !droppedSpans) return undefined;
+  return (message: string, ...args: unknown[]) => {
     const dropped = DROPPED.exec(message);
     if (dropped) droppedSpans?.(Number(dropped[1]));
     logger?.warn({ otel: args.length > 0 ? args.map(String) : undefined }, message);
   };
-  const ignore = () => undefined;
-  diag.setLogger({ error: warn, warn, info: ignore, debug: ignore, verbose: ignore }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
-  return true;
 }

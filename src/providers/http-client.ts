@@ -124,7 +124,12 @@ function withTraceContext(headers: Record<string, string>, target: UpstreamTarge
   const { traceId, spanId, traceFlags, traceState } = spanContext;
   const traceparent = `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, '0')}`;
   const tracestate = traceState?.serialize();
-  return tracestate ? { ...headers, traceparent, tracestate } : { ...headers, traceparent };
+  // Copied key by key: a spread measured several times slower here (see recording-tracer.ts).
+  const withContext: Record<string, string> = {};
+  for (const name in headers) withContext[name] = headers[name]!;
+  withContext.traceparent = traceparent;
+  if (tracestate) withContext.tracestate = tracestate;
+  return withContext;
 }
 
 export function classifyTransportError(err: unknown, signal?: { readonly aborted: boolean }): UpstreamTransportError {

@@ -3,18 +3,17 @@
 // gives one span per attempt; the request span ends exactly once on every path (no "ended Span" warning ever).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DiagLogLevel, SpanKind, SpanStatusCode, diag, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { DiagLogLevel, SpanKind, SpanStatusCode, diag } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setActiveTracer } from '../../src/observability/tracer.js';
+import { recordedSpans } from '../helpers/recorded-spans.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-provider.register();
+// The gateway's own tracer, its spans as they would be exported.
+const { tracer, exporter } = recordedSpans();
 /** The SDK warns (and ignores the call) when a span is ended, or written to, after its end. */
 const endedSpanWarnings: string[] = [];
 diag.setLogger({
@@ -67,7 +66,7 @@ let gw: TestGateway;
 let user: { key: string };
 
 beforeAll(async () => {
-  setActiveTracer(trace.getTracer('modelgate-test'));
+  setActiveTracer(tracer);
   beta = await new ScriptedUpstream().start();
   gamma = await new MockUpstream().start();
   alpha = await new MockUpstream().start();
@@ -90,7 +89,6 @@ afterAll(async () => {
   await beta?.close();
   await gamma?.close();
   await alpha?.close();
-  await provider.shutdown();
 });
 beforeEach(() => {
   exporter.reset();

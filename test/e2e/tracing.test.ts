@@ -1,18 +1,17 @@
 // OpenTelemetry spans (in-memory exporter): one SERVER span per request with the GenAI semantic conventions, a
 // CLIENT span per upstream attempt, the client's W3C trace continued and passed upstream, no prompt or completion
 // text on any span; with tracing off, nothing is created and the client's own traceparent goes upstream as it came.
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setActiveTracer } from '../../src/observability/tracer.js';
+import { recordedSpans } from '../helpers/recorded-spans.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-provider.register();
+// The gateway's own tracer, its spans as they would be exported.
+const { tracer, exporter } = recordedSpans();
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN_ID = '00f067aa0ba902b7';
@@ -27,7 +26,7 @@ let upstream: MockUpstream;
 let gw: TestGateway;
 
 beforeAll(async () => {
-  setActiveTracer(trace.getTracer('modelgate-test'));
+  setActiveTracer(tracer);
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1` } });
 });
@@ -35,7 +34,6 @@ afterAll(async () => {
   setActiveTracer(undefined);
   await gw?.close();
   await upstream?.close();
-  await provider.shutdown();
 });
 beforeEach(() => {
   upstream.reset();
@@ -152,7 +150,7 @@ describe('tracing', () => {
       expect(upstream.last.headers.traceparent).toBe(`00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`);
     } finally {
       await off.close();
-      setActiveTracer(trace.getTracer('modelgate-test'));
+      setActiveTracer(tracer);
     }
   });
 });

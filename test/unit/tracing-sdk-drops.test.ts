@@ -1,6 +1,6 @@
 // Spans the SDK's batch processor drops from a full queue are not lost silently: startOtlpTracing reports them
-// (metrics count them as modelgate_trace_spans_dropped_total). A sink that holds its answers keeps the one export in
-// flight while the tiny queue (OTEL_BSP_MAX_QUEUE_SIZE=2) fills up.
+// (metrics count them as modelgate_trace_spans_dropped_total), from the export thread. A sink that holds its answers
+// keeps the one export in flight while the tiny queue (OTEL_BSP_MAX_QUEUE_SIZE=2) fills up.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -42,18 +42,20 @@ it('reports the spans dropped from a full export queue', { timeout: 30_000 }, as
     const tracer = activeTracer()!;
     const span = () => tracer.startSpan('s').end();
     span();
-    span(); // a full batch: exported at once, and the sink holds the answer
+    span(); // a full batch: exported once on the export thread, and the sink holds the answer
     await until(() => exports === 1);
     span();
     span(); // queued
     span();
     span();
     span(); // dropped
+    await tracing.handed();
     expect(dropped).toEqual([]);
     holding = false;
     for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     await until(() => exports === 2); // the queued two went out: the queue has room again
-    span(); // accepted: the SDK now says how many it dropped
+    span(); // accepted: the SDK now says how many it dropped (from the export thread)
+    await until(() => dropped.length > 0);
     expect(dropped).toEqual([3]);
   } finally {
     await tracing.shutdown();
