@@ -183,7 +183,9 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
   it('while the upstream is silent the stream carries `event: ping`, as Anthropic sends it', async () => {
     const bytes = fixture('text.chunks.txt');
     const cut = bytes.indexOf('event: content_block_start');
-    upstream.reply({ kind: 'sse', chunks: [bytes.slice(0, cut), { pauseMs: 2500 }, bytes.slice(cut)] });
+    // The stream opens once the failover window (the keep-alive interval, 1 s here) has passed without content, and
+    // the first ping follows a second later at the earliest: 4 s of silence leave room for a loaded machine's timers.
+    upstream.reply({ kind: 'sse', chunks: [bytes.slice(0, cut), { pauseMs: 4000 }, bytes.slice(cut)] });
     const res = await gw.fetch('/api/v1/messages', {
       method: 'POST',
       headers: { 'x-api-key': user.key, 'content-type': 'application/json' },
