@@ -83,29 +83,24 @@ export class SpanExportThread {
     this.flush();
     if (this.exited) return;
     const id = ++this.handedRequests;
-    await new Promise<void>((resolve) => {
-      const worker = this.worker;
-      function onMessage(message: FromExportThread) {
-        if (message.type === 'handed' && message.id === id) done();
-      }
-      function done() {
-        worker.off('message', onMessage).off('exit', done);
-        resolve();
-      }
-      worker.on('message', onMessage).once('exit', done);
-      worker.postMessage({ type: 'handed', id } satisfies ToExportThread);
-    });
+    await this.request({ type: 'handed', id }, (answer) => answer.type === 'handed' && answer.id === id);
   }
 
   /** Posts the last spans, lets the export thread export everything it holds, and ends it. */
   async shutdown(): Promise<void> {
     this.flush();
     if (this.exited) return;
-    await new Promise<void>((resolve) => {
-      const timeout = setTimeout(done, SHUTDOWN_TIMEOUT_MS);
-      const worker = this.worker;
-      function onMessage(message: FromExportThread) {
-        if (message.type === 'shut') done();
+    await this.request({ type: 'shutdown' }, (answer) => answer.type === 'shut', SHUTDOWN_TIMEOUT_MS);
+    await this.worker.terminate();
+  }
+
+  /** Posts `message` and resolves at its answer, when the thread exits, or after `timeoutMs`. */
+  private request(message: ToExportThread, isAnswer: (answer: FromExportThread) => boolean, timeoutMs?: number): Promise<void> {
+    const worker = this.worker;
+    return new Promise<void>((resolve) => {
+      const timeout = timeoutMs === undefined ? undefined : setTimeout(done, timeoutMs);
+      function onMessage(answer: FromExportThread) {
+        if (isAnswer(answer)) done();
       }
       function done() {
         clearTimeout(timeout);
@@ -113,9 +108,8 @@ export class SpanExportThread {
         resolve();
       }
       worker.on('message', onMessage).once('exit', done);
-      worker.postMessage({ type: 'shutdown' } satisfies ToExportThread);
+      worker.postMessage(message);
     });
-    await this.worker.terminate();
   }
 }
 
