@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { toInternalRequest } from '../../../src/formats/messages/convert-request.js';
 import type { MessagesRequest } from '../../../src/formats/messages/wire-types.js';
 import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
-import { GatewayError } from '../../../src/core/gateway-error.js';
 import { anthropicBlockOf } from '../../../src/core/native-blocks.js';
 import { buildRequest as buildAnthropicRequest } from '../../../src/providers/anthropic/index.js';
 import { buildRequest as buildGeminiRequest } from '../../../src/providers/gemini/convert-request.js';
@@ -24,6 +23,7 @@ import { createOpenAICompatibleAdapter } from '../../../src/providers/openai-com
 import { planRoute } from '../../../src/routing/plan-route.js';
 import { InMemoryCircuitBreaker } from '../../../src/routing/circuit-breaker.js';
 import { EndpointStats } from '../../../src/routing/endpoint-stats.js';
+import { thrown } from '../../helpers/thrown.js';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../fixtures/messages/${name}.json`, import.meta.url), 'utf8')) as T;
 const documents = fixture<MessagesRequest>('document-blocks.request');
@@ -40,16 +40,6 @@ function chatContext(vendor: string, quirks?: ProviderConfig['quirks']): Adapter
 }
 
 const sent = (request: { body: string }) => JSON.parse(request.body) as Record<string, any>;
-
-function thrown(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GatewayError) return err;
-    throw err;
-  }
-  throw new Error('expected a GatewayError');
-}
 
 describe('document blocks → internal parts', () => {
   it('a PDF is a file part (context before it), text and content sources are text parts headed by title and context', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
-import { GatewayError } from '../../../src/core/gateway-error.js';
 import { buildRequest, messagesUrl } from '../../../src/providers/anthropic/index.js';
 import { anthropicContext, vendorBody } from './anthropic-context.js';
+import { thrown } from '../../helpers/thrown.js';
 
 const WEATHER_TOOL: NonNullable<ChatCompletionRequest['tools']>[number] = {
   type: 'function',
@@ -15,16 +15,6 @@ const WEATHER_TOOL: NonNullable<ChatCompletionRequest['tools']>[number] = {
 };
 
 const SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+vA2fYR==';
-
-function thrown(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GatewayError) return err;
-    throw err;
-  }
-  throw new Error('expected a GatewayError');
-}
 
 describe('buildRequest: transport', () => {
   it('POSTs <base>/v1/messages with the operator key, version header and no client headers', () => {
