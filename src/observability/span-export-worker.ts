@@ -1,12 +1,12 @@
 // The export thread (span-export-thread.ts starts it): spans recorded on the serving thread arrive here in batches
-// and go out through the OpenTelemetry SDK, its batch span processor and its OTLP/HTTP exporter, configured by the
-// standard OTEL_* variables (this thread has a copy of the process environment). The SDK's warnings, spans dropped
+// and go out through the OpenTelemetry SDK's batch span processor and OTLP/HTTP transport (otlp-trace-exporter.ts),
+// configured by the standard OTEL_* variables (this thread has a copy of the process environment). The SDK's warnings, spans dropped
 // from a full queue among them, go back to the serving thread, which logs and counts them.
 import { parentPort, workerData } from 'node:worker_threads';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { otlpTraceExporter, otlpTracesProtocol } from './otlp-trace-exporter.js';
 import { toReadableSpan } from './readable-span.js';
 import { SpanDecoder } from './span-wire.js';
 import type { FromExportThread, SpanExportWorkerData, ToExportThread } from './span-export-thread.js';
@@ -20,7 +20,7 @@ const ignore = () => undefined;
 diag.setLogger({ error: report, warn: report, info: ignore, debug: ignore, verbose: ignore }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
 
 const resource = resourceFromAttributes({ 'service.name': 'modelgate' }).merge(detectResources({ detectors: [envDetector] }));
-const processor = new BatchSpanProcessor(new OTLPTraceExporter({ url }), maxQueueSize === undefined ? {} : { maxQueueSize });
+const processor = new BatchSpanProcessor(otlpTraceExporter(url, otlpTracesProtocol(process.env)), maxQueueSize === undefined ? {} : { maxQueueSize });
 
 const decoder = new SpanDecoder();
 

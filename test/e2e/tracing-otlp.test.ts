@@ -1,5 +1,6 @@
 // With OTEL_EXPORTER_OTLP_ENDPOINT set, the gateway loads the OpenTelemetry SDK itself and exports its spans over
-// OTLP/HTTP (here to a local sink); a graceful stop flushes what is still batched. It installs no active-context
+// OTLP/HTTP (here to a local sink), in protobuf unless OTEL_EXPORTER_OTLP_PROTOCOL asks for http/json; a graceful stop
+// flushes what is still batched. It installs no active-context
 // manager (the request's context is passed explicitly), and the client's trace still continues upstream.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,13 +9,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { activeTracer } from '../../src/observability/tracer.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
+import { exportedSpans } from '../helpers/otlp-request.js';
 
-const received: { path: string; body: string }[] = [];
+const received: { path: string; contentType?: string; body: Buffer }[] = [];
 const sink = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    received.push({ path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+    received.push({ path: req.url ?? '', contentType: req.headers['content-type'], body: Buffer.concat(chunks) });
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
 });
@@ -31,7 +33,9 @@ afterAll(async () => {
   await new Promise((resolve) => sink.close(resolve));
 });
 
-it('exports the request and attempt spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set', { timeout: 90_000 }, async () => {
+async function servedAndExported(protocol?: string) {
+  received.length = 0;
+  if (protocol) process.env.OTEL_EXPORTER_OTLP_PROTOCOL = protocol;
   expect(activeTracer()).toBeUndefined();
   const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const gw = await startTestGateway({
@@ -39,7 +43,8 @@ it('exports the request and attempt spans over OTLP when OTEL_EXPORTER_OTLP_ENDP
       MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
     },
-  });
+  // The export thread took its copy of the environment as it started.
+  }).finally(() => delete process.env.OTEL_EXPORTER_OTLP_PROTOCOL);
   try {
     expect(activeTracer()).toBeDefined();
     // No AsyncLocalStorage context manager: the API's no-op manager ignores the context given to context.with.
@@ -62,10 +67,29 @@ it('exports the request and attempt spans over OTLP when OTEL_EXPORTER_OTLP_ENDP
   }
   // The stop flushed the batch and turned tracing off again.
   expect(activeTracer()).toBeUndefined();
-  const exported = received.filter((r) => r.path === '/v1/traces').map((r) => r.body).join('\n');
-  expect(exported).toContain('chat openai/gpt-test');
-  expect(exported).toContain('chat gpt-test-2026');
-  expect(exported).toContain('gen_ai.usage.output_tokens');
-  expect(exported).toContain('"modelgate"');
-  expect(exported).toContain(TRACE_ID);
+  const exports = received.filter((r) => r.path === '/v1/traces');
+  expect(exports.length).toBeGreaterThan(0);
+  return { exports, spans: exports.flatMap((r) => exportedSpans(r.body, r.contentType)) };
+}
+
+function expectRequestAndAttempt(spans: Awaited<ReturnType<typeof servedAndExported>>['spans']) {
+  const request = spans.find((span) => span.name === 'chat openai/gpt-test')!;
+  const attempt = spans.find((span) => span.name === 'chat gpt-test-2026')!;
+  expect(request).toMatchObject({ traceId: TRACE_ID, parentSpanId: CLIENT_SPAN_ID, scope: 'modelgate' });
+  expect(request.resource['service.name']).toBe('modelgate');
+  expect(request.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 3, 'gen_ai.usage.output_tokens': 2 });
+  expect(attempt).toMatchObject({ traceId: TRACE_ID, parentSpanId: request.spanId });
+  expect(attempt.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'http.response.status_code': 200 });
+}
+
+it('exports the request and attempt spans over OTLP/HTTP in protobuf when OTEL_EXPORTER_OTLP_ENDPOINT is set', { timeout: 90_000 }, async () => {
+  const { exports, spans } = await servedAndExported();
+  expect(exports.every((r) => r.contentType === 'application/x-protobuf')).toBe(true);
+  expectRequestAndAttempt(spans);
+});
+
+it('exports in JSON when OTEL_EXPORTER_OTLP_PROTOCOL is http/json', { timeout: 90_000 }, async () => {
+  const { exports, spans } = await servedAndExported('http/json');
+  expect(exports.every((r) => r.contentType === 'application/json')).toBe(true);
+  expectRequestAndAttempt(spans);
 });
