@@ -250,7 +250,9 @@ async function startSpanSink(): Promise<{ url: string; batches: () => number; cl
     req.resume();
     req.on('end', () => {
       batches++;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      // An empty ExportTraceServiceResponse in the request's encoding (protobuf unless the exporter sent JSON).
+      if (req.headers['content-type']?.includes('json')) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

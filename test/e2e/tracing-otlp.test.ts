@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { activeTracer } from '../../src/observability/tracer.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
-import { exportedSpans } from '../helpers/otlp-request.js';
+import { answerExport, exportedSpans } from '../helpers/otlp-request.js';
 
 const received: { path: string; contentType?: string; body: Buffer }[] = [];
 const sink = http.createServer((req, res) => {
@@ -17,7 +17,7 @@ const sink = http.createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     received.push({ path: req.url ?? '', contentType: req.headers['content-type'], body: Buffer.concat(chunks) });
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    answerExport(req, res);
   });
 });
 let upstream: MockUpstream;

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
+import { answerExport } from '../helpers/otlp-request.js';
 
 const received: string[] = [];
 const sink = http.createServer((req, res) => {
@@ -13,7 +14,7 @@ const sink = http.createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     if (req.url === '/v1/traces') received.push(Buffer.concat(chunks).toString('utf8'));
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    answerExport(req, res);
   });
 });
 let upstream: MockUpstream;

@@ -74,3 +74,9 @@ function hexBytes(value: unknown, key = ''): unknown {
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hexBytes(v, k)]));
   return value;
 }
+
+/** A collector's success answer to an export, in the request's encoding (an empty ExportTraceServiceResponse). */
+export function answerExport(req: { headers: { 'content-type'?: string } }, res: { writeHead(status: number, headers: Record<string, string>): { end(body?: string): unknown } }): void {
+  if (req.headers['content-type']?.includes('json')) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+}

@@ -6,16 +6,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { activeTracer } from '../../src/observability/tracer.js';
 import { startOtlpTracing } from '../../src/observability/tracing-sdk.js';
+import { answerExport } from '../helpers/otlp-request.js';
 
-const held: http.ServerResponse[] = [];
+const held: [http.IncomingMessage, http.ServerResponse][] = [];
 let exports = 0;
 let holding = true;
 const sink = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     exports += 1;
-    if (holding) held.push(res);
-    else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    if (holding) held.push([req, res]);
+    else answerExport(req, res);
   });
 });
 const saved = process.env.OTEL_BSP_MAX_QUEUE_SIZE;
@@ -52,7 +53,7 @@ it('reports the spans dropped from a full export queue', { timeout: 30_000 }, as
     await tracing.handed();
     expect(dropped).toEqual([]);
     holding = false;
-    for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    for (const [req, res] of held.splice(0)) answerExport(req, res);
     await until(() => exports === 2); // the queued two went out: the queue has room again
     span(); // accepted: the SDK now says how many it dropped (from the export thread)
     await until(() => dropped.length > 0);
