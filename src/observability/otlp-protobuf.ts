@@ -153,7 +153,10 @@ export class OtlpProtobufWriter {
     }
   }
 
-  /** Starts a length-delimited field, leaving `reserve` bytes for its length (endMessage moves the body if wrong). */
+  /**
+   * Starts a length-delimited field, leaving `reserve` (1–3) bytes for its length (endMessage moves the body if that
+   * was wrong). The mark it returns packs the length's offset and `reserve` into one number: nesting allocates nothing.
+   */
   private beginMessage(field: number, reserve: number): number {
     this.tag(field, LENGTH_DELIMITED);
     this.ensure(reserve);
