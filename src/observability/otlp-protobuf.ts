@@ -176,13 +176,7 @@ export class OtlpProtobufWriter {
       this.buf.copyWithin(start + size, bodyStart, this.pos);
       this.pos += size - reserve;
     }
-    let at = start;
-    let rest = length;
-    while (rest > 0x7f) {
-      this.buf[at++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    this.buf[at] = rest;
+    writeVarint(this.buf, start, length);
   }
 
   /** A string field, left out when empty or absent (proto3's default). */
@@ -265,11 +259,7 @@ export class OtlpProtobufWriter {
   /** An unsigned varint below 2^53. */
   private varint(value: number): void {
     this.ensure(10);
-    while (value > 0x7f) {
-      this.buf[this.pos++] = (value % 128) | 0x80;
-      value = Math.floor(value / 128);
-    }
-    this.buf[this.pos++] = value;
+    this.pos = writeVarint(this.buf, this.pos, value);
   }
 
   /** int64 as a varint: negatives (and integers beyond 2^53) in two's complement over 64 bits, ten bytes. */
@@ -300,6 +290,16 @@ const HEX_VALUE = new Uint8Array(128);
 for (let i = 0; i < 16; i++) {
   HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
   HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
+/** Writes `value` (below 2^53) as an unsigned varint at `at`; returns the offset after it. */
+function writeVarint(buf: Buffer, at: number, value: number): number {
+  while (value > 0x7f) {
+    buf[at++] = (value % 128) | 0x80;
+    value = Math.floor(value / 128);
+  }
+  buf[at++] = value;
+  return at;
 }
 
 function varintSize(value: number): number {

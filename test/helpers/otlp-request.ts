@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 // The generated classes of opentelemetry-proto that the SDK's protobuf serializer encodes with.
 const root = require('@opentelemetry/otlp-transformer/build/src/generated/root.js');
-export const ExportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+const ExportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
 /** A protobuf ExportTraceServiceRequest as a plain object: every field (defaults too), longs as strings, bytes as hex. */
 export function decodeProtobufTraces(body: Uint8Array): Record<string, unknown> {
