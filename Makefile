@@ -62,7 +62,7 @@ clean:
 
 ## Gateway overhead side by side with the mock upstream, a bare Koa pass-through and Portkey, on PostgreSQL with
 ## real metering, then metrics+tracing on vs off and --workers 2 vs 1; writes bench/results/full.{md,json,svg}
-## (bench/README.md). About 23 minutes.
+## (bench/README.md). About 27 minutes.
 bench: build
 	bash bench/run.sh full
 
@@ -70,11 +70,12 @@ bench: build
 bench-quick: build
 	bash bench/run.sh quick
 
-## The observability-cost and workers section of `make bench` alone, longer windows (bench/scale-compare.ts): metrics + tracing on vs off at c=16,
-## `serve --workers 2` vs 1 at c=64 (needs PostgreSQL and redis-server); writes bench/results/scale.{md,json}. ~5 minutes.
+## The observability-cost and workers section of `make bench` alone, more rounds (bench/scale-compare.ts): metrics + tracing on vs off at c=16,
+## `serve --workers 2` vs 1 at c=64 (needs PostgreSQL and redis-server); writes bench/results/scale.{md,json}. ~10 minutes.
+## SCALE_ARGS="[seconds per round] [rounds] [observability|observability-sampled|workers...]" narrows or lengthens it.
 bench-scale: build
 	bash scripts/ensure-postgres.sh
-	node dist/bench/scale-compare.js
+	node dist/bench/scale-compare.js $(SCALE_ARGS)
 
 ## Property-based conformance run (`modelgate conformance`) against a gateway started here with a mock upstream, on
 ## PGlite in a temp folder, all on 127.0.0.1. Tune with CONFORMANCE_RUNS, CONFORMANCE_SEED, CONFORMANCE_TIME_LIMIT_SECONDS.

@@ -1,18 +1,26 @@
 // `make bench-scale`: the observability-cost and workers comparisons of `make bench` (bench/lib/scale-comparison.ts)
 // alone, with longer windows: metrics + tracing on vs off at c=16, `serve --workers 2` vs 1 at c=64. Writes
-// bench/results/scale.{md,json}. Usage: node dist/bench/scale-compare.js [measure seconds, default 15] [rounds, default 3]
+// bench/results/scale.{md,json}. Usage:
+//   node dist/bench/scale-compare.js [measure seconds, default 5] [rounds, default 12] [comparison id...]
+// where the ids (all by default) are observability, observability-sampled and workers.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LoadGenerator } from './lib/load.js';
 import { ProcessGroup } from './lib/processes.js';
 import { accountingSummary, createScratchDatabase } from './lib/scratch-database.js';
 import { gatewayEnv, provisionGateway, startMock, type BenchPaths } from './lib/systems.js';
-import { runScaleComparisons } from './lib/scale-comparison.js';
+import { runScaleComparisons, type ScaleComparison } from './lib/scale-comparison.js';
 import { renderScaleSection } from './lib/report-scale.js';
 
 async function main(): Promise<void> {
-  const measureSeconds = Number(process.argv[2] ?? 15);
-  const rounds = Number(process.argv[3] ?? 3);
+  const measureSeconds = Number(process.argv[2] ?? 5);
+  const rounds = Number(process.argv[3] ?? 12);
+  const ids = process.argv.slice(4);
+  const known: readonly ScaleComparison['id'][] = ['observability', 'observability-sampled', 'workers'];
+  const unknown = ids.filter((id) => !(known as readonly string[]).includes(id));
+  if (unknown.length > 0 || !(measureSeconds > 0) || !(rounds > 0)) {
+    throw new Error(`usage: scale-compare.js [measure seconds] [rounds] [${known.join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  }
   const repoRoot = process.env.BENCH_REPO_ROOT ?? process.cwd();
   const runDir = path.join(repoRoot, 'bench/.run/scale');
   mkdirSync(runDir, { recursive: true });
@@ -27,7 +35,8 @@ async function main(): Promise<void> {
     const apiKey = await provisionGateway(paths, env);
     const scale = await runScaleComparisons(
       { group, load, paths, env, apiKey, ownPids: () => [process.pid, ...group.pids()], log },
-      { rounds, steadyStateSeconds: 15, warmupSeconds: 2, measureSeconds },
+      { rounds, steadyStateSeconds: 15, warmupSeconds: 1, measureSeconds },
+      ids.length > 0 ? (ids as ScaleComparison['id'][]) : undefined,
     );
     const accounting = await accountingSummary(database.url);
     const markdown = [

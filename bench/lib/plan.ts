@@ -164,14 +164,15 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       measureSeconds: full ? 3 : 1,
     },
     responsesStream: { concurrency: 16 },
-    // Four variants (two comparisons) of 3 rounds: with 15 s of steady-state load per fresh variant (a cold gateway
-    // runs at a fraction of its throughput for seconds) and 1.5 + 6 s per round, about 3.5 minutes with start-ups,
-    // which keeps the full run under ~25 min.
+    // Six variants (three comparisons) of 10 short rounds: 15 s of steady-state load per fresh variant (a cold gateway
+    // runs at a fraction of its throughput for seconds), then 1 + 4 s per variant and round, about 6.5 minutes with
+    // start-ups, which keeps the full run under ~27 min. Many short rounds pair runs that are seconds apart (this
+    // machine's foreign load drifts over seconds) and give the median a confidence interval (scaleRatios).
     scale: {
-      rounds: envNumber(env, 'BENCH_SCALE_ROUNDS', full ? 3 : 0),
+      rounds: envNumber(env, 'BENCH_SCALE_ROUNDS', full ? 10 : 0),
       steadyStateSeconds: full ? 15 : 2,
-      warmupSeconds: 1.5,
-      measureSeconds: envNumber(env, 'BENCH_SCALE_SECONDS', full ? 6 : 2),
+      warmupSeconds: 1,
+      measureSeconds: envNumber(env, 'BENCH_SCALE_SECONDS', full ? 4 : 2),
     },
     paceMs: 1,
     leakSeconds: envNumber(env, 'BENCH_LEAK_SECONDS', full ? 60 : 0),

@@ -16,7 +16,7 @@ import { chatBody, GATEWAY_MODEL } from './requests.js';
 import { MachineWindow, type MachineShare } from './machine-window.js';
 import { childPids, cpuDelta, cpuSnapshot } from './proc-stats.js';
 import type { BenchPaths } from './systems.js';
-import { median, round } from './stats.js';
+import { median, medianInterval, round } from './stats.js';
 import { DISTURBED_FOREIGN_PCT } from './aggregate.js';
 import { SERVE_NODE_OPTIONS } from '../../src/cli/serve-node-options.js';
 
@@ -79,7 +79,8 @@ interface RunningVariant extends Variant {
   pids: () => number[];
 }
 
-export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow): Promise<ScaleResults> {
+/** Runs the comparisons (`only` these, when given: `make bench-scale` can take a subset). */
+export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow, only?: readonly ScaleComparison['id'][]): Promise<ScaleResults> {
   const sink = await startSpanSink();
   let scrapes = 0;
   try {
@@ -127,7 +128,7 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
       },
     ];
     const comparisons: ScaleComparison[] = [];
-    for (const plan of plans) {
+    for (const plan of plans.filter((p) => only === undefined || only.includes(p.id))) {
       const running: RunningVariant[] = [];
       try {
         for (const variant of plan.variants) running.push(await startVariant(ctx, variant));
@@ -203,9 +204,16 @@ async function startVariant(ctx: ScaleContext, variant: Variant): Promise<Runnin
 /**
  * other ÷ baseline req/s per round (rounds pair runs seconds apart) and the median over the rounds, leaving out rounds
  * in which either run had more than DISTURBED_FOREIGN_PCT foreign load when undisturbed rounds exist (as the paired
- * figures of the rest of the benchmark do); beside it, the ratio of the two variants' median req/s over all rounds.
+ * figures of the rest of the benchmark do), with its 95% confidence interval when there are rounds enough (6); beside
+ * it, the ratio of the two variants' median req/s over all rounds.
  */
-export function scaleRatios(comparison: ScaleComparison): { perRound: number[]; median?: number; disturbedLeftOut: number; medianOfMedians?: number } {
+export function scaleRatios(comparison: ScaleComparison): {
+  perRound: number[];
+  median?: number;
+  interval?: [number, number];
+  disturbedLeftOut: number;
+  medianOfMedians?: number;
+} {
   const [base, other] = comparison.variants;
   const pairs = other.runs.flatMap((run) => {
     const ref = base.runs.find((r) => r.round === run.round);
@@ -214,11 +222,13 @@ export function scaleRatios(comparison: ScaleComparison): { perRound: number[]; 
   const clean = pairs.filter((p) => !p.disturbed);
   const used = clean.length > 0 ? clean : pairs;
   const m = median(used.map((p) => p.value));
+  const interval = medianInterval(used.map((p) => p.value));
   const a = median(other.runs.map((r) => r.rps));
   const b = median(base.runs.map((r) => r.rps));
   return {
     perRound: pairs.map((p) => p.value),
     ...(m === undefined ? {} : { median: round(m, 3) }),
+    ...(interval === undefined ? {} : { interval }),
     disturbedLeftOut: pairs.length - used.length,
     ...(a === undefined || b === undefined || b === 0 ? {} : { medianOfMedians: round(a / b, 3) }),
   };

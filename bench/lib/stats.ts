@@ -18,6 +18,27 @@ export function median(samples: readonly number[]): number | undefined {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/**
+ * A distribution-free confidence interval of the median of `samples` (order statistics: the true median lies between
+ * the k-th smallest and the k-th largest sample with probability 1 - 2·P(Binomial(n, ½) < k)), at the smallest such
+ * probability ≥ `confidence`. Undefined when there are too few samples for it (fewer than 6 for 95%).
+ */
+export function medianInterval(samples: readonly number[], confidence = 0.95): [number, number] | undefined {
+  const n = samples.length;
+  const sorted = [...samples].sort((a, b) => a - b);
+  // P(Binomial(n, ½) ≤ j) for j = 0, 1, ...: the widest k whose tails stay within 1 - confidence.
+  let tail = 0;
+  let term = 0.5 ** n;
+  let k = 0;
+  for (let j = 0; j < n; j++) {
+    tail += term;
+    if (2 * tail > 1 - confidence) break;
+    k = j + 1;
+    term = (term * (n - j)) / (j + 1);
+  }
+  return k === 0 ? undefined : [sorted[k - 1], sorted[n - k]];
+}
+
 /** Least-squares slope of y over x (units of y per unit of x); undefined for fewer than two distinct x. */
 export function linearSlope(xs: readonly number[], ys: readonly number[]): number | undefined {
   if (xs.length !== ys.length) throw new RangeError('xs and ys must have the same length');

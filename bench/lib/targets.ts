@@ -110,6 +110,7 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       measured: observabilityRatio?.median === undefined
         ? 'not measured'
         : `${(observabilityRatio.median * 100).toFixed(1)}% (median of ${observabilityRatio.perRound.length - observabilityRatio.disturbedLeftOut} paired rounds` +
+          `${observabilityRatio.interval ? `, 95% CI ${observabilityRatio.interval.map((v) => (v * 100).toFixed(1)).join('–')}%` : ''}` +
           `${observabilityRatio.disturbedLeftOut ? `, ${observabilityRatio.disturbedLeftOut} disturbed left out` : ''}; ratio of the medians ${((observabilityRatio.medianOfMedians ?? NaN) * 100).toFixed(1)}%)`,
       pass: check(observabilityRatio?.median, (v) => v >= 0.97),
     },

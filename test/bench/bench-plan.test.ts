@@ -41,7 +41,7 @@ describe('makePlan', () => {
     const full = makePlan('full', {});
     const quick = makePlan('quick', {});
     for (const plan of [full, quick]) expect(plan.probe.variants).toEqual(['routed', 'responses', 'messages']);
-    expect(full.scale).toEqual({ rounds: 3, steadyStateSeconds: 15, warmupSeconds: 1.5, measureSeconds: 6 });
+    expect(full.scale).toEqual({ rounds: 10, steadyStateSeconds: 15, warmupSeconds: 1, measureSeconds: 4 });
     expect(quick.scale.rounds).toBe(0);
     expect(makePlan('quick', { BENCH_SCALE_ROUNDS: '1', BENCH_SCALE_SECONDS: '2' }).scale).toMatchObject({ rounds: 1, measureSeconds: 2 });
     expect(() => makePlan('full', { BENCH_SCALE_ROUNDS: 'x' })).toThrow(/BENCH_SCALE_ROUNDS/);

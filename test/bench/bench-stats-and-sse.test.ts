@@ -1,6 +1,7 @@
 // The benchmark's own arithmetic and parsing: if these are wrong, every reported figure is wrong.
 import { describe, it, expect } from 'vitest';
-import { percentile, median, linearSlope } from '../../bench/lib/stats.js';
+import fc from 'fast-check';
+import { percentile, median, medianInterval, linearSlope } from '../../bench/lib/stats.js';
 import { SseEventSplitter, chunkContent } from '../../bench/lib/sse-events.js';
 import { probePace, probeMarker, readStamp, stamp, tailFrames, completionJson, contentFrame } from '../../bench/mock-replies.js';
 
@@ -19,6 +20,36 @@ describe('stats', () => {
     expect(median([4, 1])).toBe(2.5);
     expect(median([3, 1, 2])).toBe(2);
     expect(median([])).toBeUndefined();
+  });
+
+  it('bounds the median by order statistics at ≥ 95% confidence, from 6 samples', () => {
+    const ranks = (n: number) => Array.from({ length: n }, (_, i) => n - i);
+    // n = 6: only the extremes (1 - 2/64 = 96.9%); n = 12: 3rd to 10th (96.1%; 4th to 9th would be 85.4%);
+    // n = 20: 6th to 15th (95.9%).
+    expect(medianInterval(ranks(5))).toBeUndefined();
+    expect(medianInterval(ranks(6))).toEqual([1, 6]);
+    expect(medianInterval(ranks(12))).toEqual([3, 10]);
+    expect(medianInterval(ranks(20))).toEqual([6, 15]);
+    expect(medianInterval(ranks(12), 0.8)).toEqual([4, 9]);
+  });
+
+  it('gives an interval that holds the median and covers it as often as it claims', () => {
+    fc.assert(fc.property(fc.array(fc.double({ min: 0.5, max: 1.5, noNaN: true }), { minLength: 6, maxLength: 40 }), (samples) => {
+      const [low, high] = medianInterval(samples)!;
+      const m = median(samples)!;
+      return low <= m && m <= high;
+    }));
+    // Coverage, by simulation with a fixed generator: the interval contains the true median (0) of a symmetric
+    // distribution in at least 95% of 2000 samples of 12.
+    let seed = 42;
+    const uniform = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+    let covered = 0;
+    for (let trial = 0; trial < 2000; trial++) {
+      const [low, high] = medianInterval(Array.from({ length: 12 }, uniform))!;
+      if (low <= 0 && 0 <= high) covered++;
+    }
+    expect(covered / 2000).toBeGreaterThanOrEqual(0.95);
+    expect(covered / 2000).toBeLessThan(0.98);
   });
 
   it('fits a least-squares slope', () => {

@@ -120,6 +120,17 @@ describe('observability and workers comparison', () => {
     expect(scaleRatios(comparison('observability', [], []))).toEqual({ perRound: [], disturbedLeftOut: 0 });
   });
 
+  it('gives the paired median its 95% confidence interval from 6 rounds on', () => {
+    const base = Array.from({ length: 12 }, () => 2000);
+    const other = [1900, 1920, 1940, 1950, 1960, 1970, 1980, 1990, 2000, 2010, 1800, 2100];
+    // Ratios sorted: 0.9, 0.95, 0.96, ..., 1.005, 1.05: the 3rd and 10th.
+    const ratios = scaleRatios(comparison('observability', base, other));
+    expect(ratios.interval).toEqual([0.96, 1]);
+    expect(ratios.median).toBeCloseTo(0.9825, 2);
+    expect(renderScaleSection({ ...scale(comparison('observability', base, other)), rounds: 12 })).toContain('(paired, 95% confidence interval 96.0%–100.0%; per round');
+    expect(scaleRatios(comparison('observability', base.slice(0, 5), other.slice(0, 5)))).not.toHaveProperty('interval');
+  });
+
   it('leaves out rounds in which either run was disturbed, unless every round was', () => {
     const c = comparison('observability', [2000, 2000, 2000], [1990, 1000, 1960]);
     // Round 2's baseline ran under 40% foreign load: the median of rounds 1 and 3 remains.
