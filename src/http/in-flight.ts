@@ -6,16 +6,21 @@ export class InFlight {
   private waiters: (() => void)[] = [];
 
   middleware(): Middleware {
-    return async (_ctx, next) => {
+    // Chained with then() rather than an async function with `await next()` in try/finally: that form measured ~5%
+    // more CPU per request on the serving thread (see request-span.ts). Koa's next() never throws, it rejects.
+    return (_ctx, next) => {
       this.count++;
-      try {
-        await next();
-      } finally {
-        this.count--;
-        if (this.count === 0) this.waiters.splice(0).forEach((wake) => wake());
-      }
+      return next().then(this.leave, (err: unknown) => {
+        this.leave();
+        throw err;
+      });
     };
   }
+
+  private readonly leave = (): void => {
+    this.count--;
+    if (this.count === 0) this.waiters.splice(0).forEach((wake) => wake());
+  };
 
   get size(): number {
     return this.count;

@@ -25,27 +25,37 @@ export interface RequestTrace {
 }
 
 export function requestSpans(tracer: Tracer): Middleware {
-  return async (ctx, next) => {
+  // Not an async function: an `await next()` inside try/finally measured ~5% more CPU per request on the serving
+  // thread than the same work chained with then() (side by side, c=16).
+  return (ctx, next) => {
     if (ctx.method !== 'POST' || !GENERATION_PATH.test(ctx.path)) return next();
     const parent = clientParentContext(ctx.headers);
     // Renamed to `chat {model}` once the model is resolved (at settlement).
     const span = tracer.startSpan('chat', { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'chat' } }, parent);
     const requestTrace: RequestTrace = { span, context: trace.setSpan(parent, span), typedError: false };
     ctx.state.requestTrace = requestTrace;
-    try {
-      await next();
-    } finally {
-      if (span.isRecording()) {
-        span.setAttribute('http.response.status_code', ctx.status);
-        if (ctx.status >= 400) {
-          // A refusal before any upstream call (401, 402, 429...) has no record: the HTTP status is the error type.
-          if (!requestTrace.typedError) span.setAttribute('error.type', String(ctx.status));
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-      }
-      span.end();
-    }
+    return next().then(
+      () => endRequestSpan(requestTrace, ctx.status),
+      (err: unknown) => {
+        endRequestSpan(requestTrace, ctx.status);
+        throw err;
+      },
+    );
   };
+}
+
+/** Ends the request span with the answer's final status (the error envelope has run: errors have theirs too). */
+function endRequestSpan(requestTrace: RequestTrace, status: number): void {
+  const { span } = requestTrace;
+  if (span.isRecording()) {
+    span.setAttribute('http.response.status_code', status);
+    if (status >= 400) {
+      // A refusal before any upstream call (401, 402, 429...) has no record: the HTTP status is the error type.
+      if (!requestTrace.typedError) span.setAttribute('error.type', String(status));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+  }
+  span.end();
 }
 
 /** The request's trace (set by requestSpans), or undefined with tracing off. */
