@@ -9,17 +9,16 @@ import { LoadGenerator } from './lib/load.js';
 import { ProcessGroup } from './lib/processes.js';
 import { accountingSummary, createScratchDatabase } from './lib/scratch-database.js';
 import { gatewayEnv, provisionGateway, startMock, type BenchPaths } from './lib/systems.js';
-import { runScaleComparisons, type ScaleComparison } from './lib/scale-comparison.js';
+import { runScaleComparisons, SCALE_COMPARISON_IDS, type ScaleComparison } from './lib/scale-comparison.js';
 import { renderScaleSection } from './lib/report-scale.js';
 
 async function main(): Promise<void> {
   const measureSeconds = Number(process.argv[2] ?? 5);
   const rounds = Number(process.argv[3] ?? 12);
   const ids = process.argv.slice(4);
-  const known: readonly ScaleComparison['id'][] = ['observability', 'observability-sampled', 'workers'];
-  const unknown = ids.filter((id) => !(known as readonly string[]).includes(id));
+  const unknown = ids.filter((id) => !(SCALE_COMPARISON_IDS as readonly string[]).includes(id));
   if (unknown.length > 0 || !(measureSeconds > 0) || !(rounds > 0)) {
-    throw new Error(`usage: scale-compare.js [measure seconds] [rounds] [${known.join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+    throw new Error(`usage: scale-compare.js [measure seconds] [rounds] [${SCALE_COMPARISON_IDS.join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
   }
   const repoRoot = process.env.BENCH_REPO_ROOT ?? process.cwd();
   const runDir = path.join(repoRoot, 'bench/.run/scale');

@@ -39,8 +39,11 @@ export interface ScaleRun {
   machine: MachineShare;
 }
 
+/** The comparisons, in the order they run (`make bench-scale` can name a subset). */
+export const SCALE_COMPARISON_IDS = ['observability', 'observability-sampled', 'workers'] as const;
+
 export interface ScaleComparison {
-  id: 'observability' | 'observability-sampled' | 'workers';
+  id: (typeof SCALE_COMPARISON_IDS)[number];
   title: string;
   concurrency: number;
   /** [baseline, other]: ratios are other ÷ baseline. */
