@@ -5,7 +5,7 @@
 // A malformed traceparent is dropped, never an error (https://www.w3.org/TR/trace-context/#traceparent-header); a
 // malformed tracestate is dropped alone, as the recommendation asks (#tracestate-header).
 import type { IncomingHttpHeaders } from 'node:http';
-import { ROOT_CONTEXT, createTraceState, trace, type Context } from '@opentelemetry/api';
+import { ROOT_CONTEXT, createTraceState, trace, type Context, type SpanContext } from '@opentelemetry/api';
 import { activeTracer } from './tracer.js';
 
 export interface ClientTraceHeaders {
@@ -35,20 +35,26 @@ export function clientTraceHeaders(headers: IncomingHttpHeaders): ClientTraceHea
 }
 
 /**
- * The client's span as the parent context of the request span (tracing on): the root context when it sent no valid
- * traceparent; its tracestate only when valid too. What the W3C propagator extracts, with the validation above.
+ * The client's span, the parent of the request span (tracing on): undefined when it sent no valid traceparent; its
+ * tracestate only when valid too. What the W3C propagator extracts, with the validation above.
  */
-export function clientParentContext(headers: IncomingHttpHeaders): Context {
+export function clientParentSpanContext(headers: IncomingHttpHeaders): SpanContext | undefined {
   const traceparent = headers.traceparent;
-  if (typeof traceparent !== 'string' || !validTraceparent(traceparent)) return ROOT_CONTEXT;
+  if (typeof traceparent !== 'string' || !validTraceparent(traceparent)) return undefined;
   const tracestate = headers.tracestate;
-  return trace.setSpanContext(ROOT_CONTEXT, {
+  return {
     traceId: traceparent.slice(3, 35),
     spanId: traceparent.slice(36, 52),
     traceFlags: parseInt(traceparent.slice(53, 55), 16),
     isRemote: true,
     ...(typeof tracestate === 'string' && tracestate.trim() !== '' && validTracestate(tracestate) ? { traceState: createTraceState(tracestate) } : {}),
-  });
+  };
+}
+
+/** The client's span as a parent context (the root context when it sent none). */
+export function clientParentContext(headers: IncomingHttpHeaders): Context {
+  const parent = clientParentSpanContext(headers);
+  return parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent);
 }
 
 export function validTraceparent(value: string): boolean {

@@ -1,6 +1,8 @@
-// The gateway's tracer when it exports traces itself (tracing-sdk.ts). A span is recorded here, on the request's
-// thread, as plain data: ids, times, attributes, status. Once ended, it is handed on as a FinishedSpan, and the
-// OpenTelemetry SDK turns it into an exported span on a worker thread (span-export-worker.ts). The SDK's own Span
+// The `@opentelemetry/api` Tracer of the gateway when it exports traces itself (tracing-sdk.ts), for any span other
+// than its own request and attempt spans (those are recorded as fields: gateway-tracer.ts, which extends this). A span
+// is recorded here, on the request's thread, as plain data: ids, times, attributes, status. Once ended, it is handed
+// on as a FinishedSpan, and the OpenTelemetry SDK turns it into an exported span on a worker thread
+// (span-export-worker.ts). The SDK's own Span
 // (attribute sanitising, limits, processors on the request's path) and its OTLP encoding measured ~50 µs per request,
 // an eighth of a request's CPU: on the thread that serves, that is an eighth of the throughput.
 //
@@ -57,7 +59,7 @@ export interface SpanLink {
 
 export class RecordingTracer implements Tracer {
   constructor(
-    private readonly sampler: Sampler,
+    protected readonly sampler: Sampler,
     /** Receives each sampled span once it has ended (unsampled ones are never recorded). */
     private readonly finished: (span: FinishedSpan) => void,
   ) {}
@@ -247,7 +249,7 @@ const ZERO_IDS: Record<number, string> = { 8: '0'.repeat(16), 16: '0'.repeat(32)
 const pool = Buffer.alloc(8192);
 let poolOffset = pool.length;
 
-function randomHex(bytes: number): string {
+export function randomHex(bytes: number): string {
   for (;;) {
     if (poolOffset + bytes > pool.length) {
       randomFillSync(pool);

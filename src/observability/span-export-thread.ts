@@ -4,6 +4,7 @@
 // frequent batches: what a batch holds lives until it is posted, and a batch held for 50 ms outlived the young
 // generation's collections and was copied into the old one (measured as more GC time than the copy to the thread).
 import { Worker } from 'node:worker_threads';
+import type { AttemptTrace, GatewaySpanSink, RequestTrace } from './gateway-tracer.js';
 import type { FinishedSpan } from './recording-tracer.js';
 import { SpanEncoder, type SpanBatch } from './span-wire.js';
 
@@ -30,7 +31,7 @@ export interface SpanExportThreadOptions extends SpanExportWorkerData {
   diagnostic: (message: string, args: string[]) => void;
 }
 
-export class SpanExportThread {
+export class SpanExportThread implements GatewaySpanSink {
   private readonly encoder = new SpanEncoder();
   private timer: NodeJS.Timeout | undefined;
   private exited = false;
@@ -60,12 +61,26 @@ export class SpanExportThread {
     return new SpanExportThread(worker);
   }
 
-  /** Queues an ended span for export (the tracer's `finished`). */
-  readonly add = (span: FinishedSpan): void => {
+  /** Queues an ended span for export (the tracer's sink). */
+  readonly span = (span: FinishedSpan): void => {
     this.encoder.add(span);
+    this.added();
+  };
+
+  readonly request = (request: RequestTrace): void => {
+    this.encoder.addRequest(request);
+    this.added();
+  };
+
+  readonly attempt = (attempt: AttemptTrace): void => {
+    this.encoder.addAttempt(attempt);
+    this.added();
+  };
+
+  private added(): void {
     if (this.encoder.spans >= BATCH_SIZE) this.flush();
     else this.timer ??= setTimeout(this.flush, BATCH_DELAY_MS).unref();
-  };
+  }
 
   /** Posts what is collected now. */
   readonly flush = (): void => {
@@ -83,19 +98,19 @@ export class SpanExportThread {
     this.flush();
     if (this.exited) return;
     const id = ++this.handedRequests;
-    await this.request({ type: 'handed', id }, (answer) => answer.type === 'handed' && answer.id === id);
+    await this.ask({ type: 'handed', id }, (answer) => answer.type === 'handed' && answer.id === id);
   }
 
   /** Posts the last spans, lets the export thread export everything it holds, and ends it. */
   async shutdown(): Promise<void> {
     this.flush();
     if (this.exited) return;
-    await this.request({ type: 'shutdown' }, (answer) => answer.type === 'shut', SHUTDOWN_TIMEOUT_MS);
+    await this.ask({ type: 'shutdown' }, (answer) => answer.type === 'shut', SHUTDOWN_TIMEOUT_MS);
     await this.worker.terminate();
   }
 
   /** Posts `message` and resolves at its answer, when the thread exits, or after `timeoutMs`. */
-  private request(message: ToExportThread, isAnswer: (answer: FromExportThread) => boolean, timeoutMs?: number): Promise<void> {
+  private ask(message: ToExportThread, isAnswer: (answer: FromExportThread) => boolean, timeoutMs?: number): Promise<void> {
     const worker = this.worker;
     return new Promise<void>((resolve) => {
       const timeout = timeoutMs === undefined ? undefined : setTimeout(done, timeoutMs);

@@ -1,5 +1,5 @@
 // Starts tracing when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set (config.tracing): spans are recorded on the serving
-// thread (recording-tracer.ts) and exported by the OpenTelemetry SDK on a thread of their own (span-export-thread.ts),
+// thread (gateway-tracer.ts) and exported by the OpenTelemetry SDK on a thread of their own (span-export-thread.ts),
 // over OTLP/HTTP in batches, configured by the standard OTEL_* variables (endpoint, headers, OTEL_SERVICE_NAME,
 // OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*) read from the process environment. None of it is
 // imported unless tracing is on.
@@ -39,8 +39,8 @@ export function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, options: TracingOptions = {}): Promise<RunningTracing> {
-  const [{ RecordingTracer }, { samplerFromEnv }, { SpanExportThread }] = await Promise.all([
-    import('./recording-tracer.js'),
+  const [{ GatewayTracer }, { samplerFromEnv }, { SpanExportThread }] = await Promise.all([
+    import('./gateway-tracer.js'),
     import('./sampler-from-env.js'),
     import('./span-export-thread.js'),
   ]);
@@ -53,7 +53,7 @@ export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, opt
     diagnostic: (message, args) => warn?.(message, ...args),
   });
   // The sampler comes from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, as the SDK's provider would read them.
-  setActiveTracer(new RecordingTracer(samplerFromEnv(process.env), exportThread.add));
+  setActiveTracer(new GatewayTracer(samplerFromEnv(process.env), exportThread));
   return {
     handed: () => exportThread.handed(),
     async shutdown() {

@@ -5,15 +5,13 @@
 // pipeline is done with the body (endUpstreamAttempt: the stream ended, failed or the client left), so its duration
 // is the stream's and its outcome how the stream ended, with what the upstream reported (id, finish, usage).
 // Contexts are passed explicitly (see request-span.ts): nothing here reads or sets an active context.
-import { SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
 import { GatewayError } from '../core/gateway-error.js';
 import type { AdapterContext } from '../providers/adapter.js';
 import { classifyTransportError, type UpstreamResponse } from '../providers/http-client.js';
-import { genAiProviderName } from './gen-ai-provider-name.js';
-import { activeTracer } from './tracer.js';
+import type { AttemptTrace, RequestTrace } from './gateway-tracer.js';
 
 /** Attempt spans whose body is still being read, by body: only ever filled with tracing on. */
-const openAttempts = new WeakMap<object, Span>();
+const openAttempts = new WeakMap<object, AttemptTrace>();
 
 export interface UpstreamAttemptObserver {
   upstreamAttempt(provider: string, outcome: string): void;
@@ -42,47 +40,34 @@ export function attemptOutcome(err: unknown): string {
 export function observeUpstreamAttempt<T extends { status: number; body: object }>(
   observer: UpstreamAttemptObserver | undefined,
   ctx: AdapterContext,
-  /** The request span's context (tracing on), the parent of the attempt span. */
-  parent: Context | undefined,
+  /** The request's span (tracing on), the parent of the attempt span. */
+  requestTrace: RequestTrace | undefined,
   /** Sends the attempt; `attempt` is the span whose context goes upstream (tracing on). */
-  send: (attempt?: Span) => Promise<T>,
+  send: (attempt?: AttemptTrace) => Promise<T>,
 ): Promise<T> {
-  const tracer = parent === undefined ? undefined : activeTracer();
-  if (tracer === undefined && observer === undefined) return send();
+  if (requestTrace === undefined && observer === undefined) return send();
   const provider = ctx.provider.id;
-  // The attributes are the sampler's input too, so they are given at the start even when the span ends up unsampled.
-  const span = tracer?.startSpan(`chat ${ctx.model.upstreamModel}`, {
-    kind: SpanKind.CLIENT,
-    attributes: {
-      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': genAiProviderName(provider), 'gen_ai.request.model': ctx.model.upstreamModel,
-      'modelgate.provider': provider,
-    },
-  }, parent);
-  const sending = send(span);
+  const attempt = requestTrace?.startAttempt(provider, ctx.model.upstreamModel);
+  const sending = send(attempt);
   return sending.then(
     (response) => {
       observer?.upstreamAttempt(provider, 'ok');
-      if (span) {
-        if (span.isRecording()) {
-          span.setAttribute('http.response.status_code', response.status);
-          // The body is still to come: the span ends with it (endUpstreamAttempt).
-          openAttempts.set(response.body, span);
-        } else span.end();
+      if (attempt) {
+        attempt.httpStatus = response.status;
+        // The body is still to come: the span ends with it (endUpstreamAttempt). An unsampled one has nothing to wait for.
+        if (attempt.request.sampled) openAttempts.set(response.body, attempt);
+        else attempt.end();
       }
       return response;
     },
     (err: unknown) => {
       const outcome = attemptOutcome(err);
       observer?.upstreamAttempt(provider, outcome);
-      if (span) {
-        if (span.isRecording()) {
-          const upstreamStatus = err instanceof GatewayError ? Number(err.metadata.upstream_status) : NaN;
-          if (Number.isFinite(upstreamStatus)) span.setAttribute('http.response.status_code', upstreamStatus);
-          span.setAttribute('error.type', outcome);
-          span.setAttribute('modelgate.attempt.outcome', outcome);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-        span.end();
+      if (attempt) {
+        const upstreamStatus = err instanceof GatewayError ? Number(err.metadata.upstream_status) : NaN;
+        if (Number.isFinite(upstreamStatus)) attempt.httpStatus = upstreamStatus;
+        attempt.failedAtHead = outcome;
+        attempt.end();
       }
       throw err;
     },
@@ -113,24 +98,16 @@ export interface AttemptEnd {
  * pipeline is done with the body: the end of the event stream (every way it ends) or of the JSON body.
  */
 export function endUpstreamAttempt(response: UpstreamResponse, end: AttemptEnd): void {
-  const span = openAttempts.get(response.body);
-  if (span === undefined) return;
+  const attempt = openAttempts.get(response.body);
+  if (attempt === undefined) return;
   openAttempts.delete(response.body);
   const report = end.report;
-  const errorType = bodyOutcome(end);
-  // setAttribute per attribute: the SDK's setAttributes(object) loops over Object.entries(), measured slower.
-  if (report?.upstreamId) span.setAttribute('gen_ai.response.id', report.upstreamId);
-  if (report?.finishReason) span.setAttribute('gen_ai.response.finish_reasons', [report.finishReason]);
-  if (report?.usage) {
-    span.setAttribute('gen_ai.usage.input_tokens', report.usage.promptTokens);
-    span.setAttribute('gen_ai.usage.output_tokens', report.usage.completionTokens);
-  }
-  span.setAttribute('modelgate.attempt.outcome', errorType ?? 'ok');
-  if (errorType !== undefined) {
-    span.setAttribute('error.type', errorType);
-    span.setStatus({ code: SpanStatusCode.ERROR });
-  }
-  span.end();
+  attempt.upstreamId = report?.upstreamId;
+  attempt.finishReason = report?.finishReason;
+  attempt.inputTokens = report?.usage?.promptTokens;
+  attempt.outputTokens = report?.usage?.completionTokens;
+  attempt.bodyError = bodyOutcome(end);
+  attempt.end();
 }
 
 /** undefined for a body read to its end; else why it was not, in the outcome vocabulary (or the stream's error code). */

@@ -6,7 +6,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { observeUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
-import type { Context as TraceContext, Span } from '@opentelemetry/api';
+import type { AttemptTrace, RequestTrace } from '../observability/gateway-tracer.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -29,8 +29,8 @@ export function callUpstream(
   signal: CallSignal,
   /** The client's W3C trace context, forwarded when the gateway does not trace itself. */
   clientTrace?: ClientTraceHeaders,
-  /** The request span's context, when the gateway traces. */
-  requestTrace?: TraceContext,
+  /** The request's span, when the gateway traces. */
+  requestTrace?: RequestTrace,
 ): Promise<UpstreamResponse> {
   // Counted (metrics) and traced (a span per attempt) when those are on; otherwise just the attempt.
   return observeUpstreamAttempt(http.observer, ctx, requestTrace, (attempt) => sendAttempt(http, adapter, request, ctx, signal, clientTrace, attempt));
@@ -43,7 +43,7 @@ async function sendAttempt(
   ctx: AdapterContext,
   signal: CallSignal,
   clientTrace: ClientTraceHeaders | undefined,
-  attemptSpan: Span | undefined,
+  attemptSpan: AttemptTrace | undefined,
 ): Promise<UpstreamResponse> {
   // No local holds the built request across the await: it carries the JSON body, as large as the prompt, and a
   // suspended frame keeps its locals alive (http.send keeps only the bytes).

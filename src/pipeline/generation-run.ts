@@ -24,7 +24,8 @@ import type { GenerationAttempt } from '../db/tables/generations.js';
 import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
-import { annotateRequestSpan, type RequestTrace } from '../observability/request-span.js';
+import type { RequestTrace } from '../observability/gateway-tracer.js';
+import { annotateRequestSpan } from '../observability/request-span.js';
 
 /** A stream whose first batch was read (the failover window), ready for the writer. */
 export interface OpenedStream {
@@ -146,7 +147,7 @@ export class GenerationRun {
       this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders };
     }
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal, this.input.clientTrace, this.input.requestTrace?.context);
+    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal, this.input.clientTrace, this.input.requestTrace);
     // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
     // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
     // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
