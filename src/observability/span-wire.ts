@@ -15,6 +15,7 @@ const REQUEST = 1;
 const ATTEMPT = 2;
 /** Fields of a span before its attribute pairs, the last being how many attribute entries (2 per attribute) follow. */
 const FIXED_FIELDS = 16;
+/** Fields of a request and of an attempt entry after its first (addRequest, addAttempt). */
 const REQUEST_FIELDS = 18;
 const ATTEMPT_FIELDS = 17;
 
