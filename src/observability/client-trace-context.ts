@@ -5,7 +5,7 @@
 // A malformed traceparent is dropped, never an error (https://www.w3.org/TR/trace-context/#traceparent-header); a
 // malformed tracestate is dropped alone, as the recommendation asks (#tracestate-header).
 import type { IncomingHttpHeaders } from 'node:http';
-import { ROOT_CONTEXT, createTraceState, trace, type Context, type SpanContext } from '@opentelemetry/api';
+import { createTraceState, type SpanContext } from '@opentelemetry/api';
 import { activeTracer } from './tracer.js';
 
 export interface ClientTraceHeaders {
@@ -23,7 +23,7 @@ const TRACESTATE_VALUE = /^[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x
 const MAX_TRACESTATE_MEMBERS = 32;
 
 /**
- * The trace headers to forward for this request: undefined when tracing is on (the SDK propagates its own span),
+ * The trace headers to forward for this request: undefined when tracing is on (the attempt span goes upstream instead),
  * when the client sent none, or when its traceparent is malformed. Costs one header lookup when absent.
  */
 export function clientTraceHeaders(headers: IncomingHttpHeaders): ClientTraceHeaders | undefined {
@@ -49,12 +49,6 @@ export function clientParentSpanContext(headers: IncomingHttpHeaders): SpanConte
     isRemote: true,
     ...(typeof tracestate === 'string' && tracestate.trim() !== '' && validTracestate(tracestate) ? { traceState: createTraceState(tracestate) } : {}),
   };
-}
-
-/** The client's span as a parent context (the root context when it sent none). */
-export function clientParentContext(headers: IncomingHttpHeaders): Context {
-  const parent = clientParentSpanContext(headers);
-  return parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent);
 }
 
 export function validTraceparent(value: string): boolean {
