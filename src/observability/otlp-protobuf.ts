@@ -7,6 +7,7 @@
 // out, as proto3 encoders do.
 import type { AttributeValue, Attributes, HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { ExportedSpan, hrTime } from './readable-span.js';
 
 type Resource = ReadableSpan['resource'];
 type Scope = ReadableSpan['instrumentationScope'];
@@ -18,11 +19,15 @@ const FIXED32 = 5;
 /** SpanFlags: the low byte is the W3C trace flags; these say whether the parent is remote. */
 const FLAGS_HAS_IS_REMOTE = 0x100;
 const FLAGS_IS_REMOTE = 0x200;
+/** Attribute keys kept encoded (the gateway's are a few dozen; a span from elsewhere could bring any number). */
+const MAX_ENCODED_KEYS = 512;
 
 /** Encodes export requests into one buffer, grown as needed and reused: each request is copied out of it. */
 export class OtlpProtobufWriter {
   private buf = Buffer.allocUnsafe(1 << 16);
   private pos = 0;
+  /** KeyValue.key fields (tag, length, UTF-8), by key: every span has the same keys. */
+  private readonly encodedKeys = new Map<string, Uint8Array>();
 
   /** The ExportTraceServiceRequest of these spans: by resource, then by instrumentation scope, as the SDK groups them. */
   exportRequest(spans: readonly ReadableSpan[]): Uint8Array {
@@ -51,20 +56,24 @@ export class OtlpProtobufWriter {
   }
 
   private span(span: ReadableSpan): void {
+    // A span this gateway recorded is written from its fields (its attribute pairs, times in milliseconds); any
+    // other through the ReadableSpan interface.
+    const recorded = span instanceof ExportedSpan ? span.recorded : undefined;
     const context = span.spanContext();
     const parent = span.parentSpanContext;
     // ScopeSpans.spans = 2
     const message = this.beginMessage(2, 2);
     this.hexBytes(1, context.traceId);
     this.hexBytes(2, context.spanId);
-    this.string(3, context.traceState?.serialize());
+    this.string(3, recorded ? recorded.traceState : context.traceState?.serialize());
     if (parent?.spanId) this.hexBytes(4, parent.spanId);
     this.string(5, span.name);
     // The API's kinds start at INTERNAL = 0; the protocol keeps 0 for "unspecified".
     this.varintField(6, span.kind + 1);
-    this.fixed64Time(7, span.startTime);
-    this.fixed64Time(8, span.endTime);
-    this.attributes(9, span.attributes);
+    this.fixed64Time(7, recorded ? hrTime(recorded.startMs) : span.startTime);
+    this.fixed64Time(8, recorded ? hrTime(recorded.endMs) : span.endTime);
+    if (recorded) this.attributePairs(9, recorded.attributes);
+    else this.attributes(9, span.attributes);
     this.varintField(10, span.droppedAttributesCount);
     for (const event of span.events) {
       const eventMessage = this.beginMessage(11, 1);
@@ -96,16 +105,46 @@ export class OtlpProtobufWriter {
   }
 
   private attributes(field: number, attributes: Attributes): void {
-    for (const key in attributes) {
-      const value = attributes[key];
-      // KeyValue: key = 1, value = 2
-      const keyValue = this.beginMessage(field, 1);
-      this.string(1, key);
-      const anyValue = this.beginMessage(2, 1);
-      this.anyValue(value);
-      this.endMessage(anyValue);
-      this.endMessage(keyValue);
+    for (const key in attributes) this.keyValue(field, key, attributes[key]);
+  }
+
+  /** Attributes as recorded: key, value, key, value... */
+  private attributePairs(field: number, pairs: readonly (string | AttributeValue)[]): void {
+    for (let i = 0; i < pairs.length; i += 2) this.keyValue(field, pairs[i] as string, pairs[i + 1] as AttributeValue);
+  }
+
+  private keyValue(field: number, key: string, value: AttributeValue | undefined): void {
+    // KeyValue: key = 1, value = 2
+    const keyValue = this.beginMessage(field, 1);
+    this.bytes(this.encodedKey(key));
+    const anyValue = this.beginMessage(2, 1);
+    this.anyValue(value);
+    this.endMessage(anyValue);
+    this.endMessage(keyValue);
+  }
+
+  /** The KeyValue.key field of `key`, encoded once. */
+  private encodedKey(key: string): Uint8Array {
+    let encoded = this.encodedKeys.get(key);
+    if (encoded === undefined) {
+      const length = Buffer.byteLength(key);
+      const lengthSize = varintSize(length);
+      encoded = Buffer.allocUnsafe(1 + lengthSize + length);
+      encoded[0] = (1 << 3) | LENGTH_DELIMITED;
+      writeVarint(encoded as Buffer, 1, length);
+      (encoded as Buffer).write(key, 1 + lengthSize, 'utf8');
+      if (this.encodedKeys.size < MAX_ENCODED_KEYS) this.encodedKeys.set(key, encoded);
     }
+    return encoded;
+  }
+
+  /** Bytes as they are (a few dozen: a loop is cheaper than a call into the runtime). */
+  private bytes(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < bytes.length; i++) buf[pos++] = bytes[i]!;
+    this.pos = pos;
   }
 
   /** AnyValue's fields: string = 1, bool = 2, int = 3, double = 4, array = 5, kvlist = 6, bytes = 7 (none: empty). */
@@ -315,14 +354,22 @@ function spanFlags(traceFlags: number, isRemote: boolean | undefined): number {
   return (traceFlags & 0xff) | FLAGS_HAS_IS_REMOTE | (isRemote ? FLAGS_IS_REMOTE : 0);
 }
 
+/** Scopes' grouping keys, by scope object: the gateway's spans share one. */
+const scopeKeys = new WeakMap<Scope, string>();
+
+function scopeKey(scope: Scope): string {
+  let key = scopeKeys.get(scope);
+  if (key === undefined) scopeKeys.set(scope, (key = `${scope.name}@${scope.version ?? ''}:${scope.schemaUrl ?? ''}`));
+  return key;
+}
+
 /** By resource (the same object), then by scope name, version and schema URL, in order of first appearance. */
 function groupSpans(spans: readonly ReadableSpan[]): Map<Resource, Map<string, ReadableSpan[]>> {
   const byResource = new Map<Resource, Map<string, ReadableSpan[]>>();
   for (const span of spans) {
     let byScope = byResource.get(span.resource);
     if (!byScope) byResource.set(span.resource, (byScope = new Map()));
-    const scope: Scope = span.instrumentationScope;
-    const key = `${scope.name}@${scope.version ?? ''}:${scope.schemaUrl ?? ''}`;
+    const key = scopeKey(span.instrumentationScope);
     const group = byScope.get(key);
     if (group) group.push(span);
     else byScope.set(key, [span]);

@@ -1,40 +1,84 @@
 // A recorded span (recording-tracer.ts) as the SDK's ReadableSpan: what its span processors and exporters take. Used
-// on the export thread (span-export-worker.ts), and by tests with the SDK's in-memory exporter.
-import { createTraceState, type Attributes, type AttributeValue, type HrTime, type SpanContext } from '@opentelemetry/api';
+// on the export thread (span-export-worker.ts), and by tests with the SDK's in-memory exporter. The ReadableSpan view
+// (an attributes object, HrTime arrays, contexts) is built only when something reads it: the gateway's own exporter
+// (otlp-protobuf.ts) writes the recorded fields as they are, and the export thread's young generation, which holds
+// every span until its batch is exported, is spared those objects.
+import { createTraceState, type Attributes, type AttributeValue, type HrTime, type Link, type SpanContext, type SpanStatus } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import type { FinishedSpan } from './recording-tracer.js';
 
 type InstrumentationScope = ReadableSpan['instrumentationScope'];
 
 export const INSTRUMENTATION_SCOPE: InstrumentationScope = { name: 'modelgate' };
 
-export function toReadableSpan(span: FinishedSpan, resource: Resource, scope: InstrumentationScope = INSTRUMENTATION_SCOPE): ReadableSpan {
-  const spanContext: SpanContext = { traceId: span.traceId, spanId: span.spanId, traceFlags: span.traceFlags };
-  if (span.traceState) spanContext.traceState = createTraceState(span.traceState);
-  const attributes: Attributes = {};
-  for (let i = 0; i < span.attributes.length; i += 2) attributes[span.attributes[i] as string] = span.attributes[i + 1] as AttributeValue;
-  return {
-    name: span.name,
-    kind: span.kind,
-    spanContext: () => spanContext,
-    parentSpanContext: span.parentSpanId === undefined
-      ? undefined
-      : { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: span.parentTraceFlags, isRemote: span.parentIsRemote },
-    startTime: hrTime(span.startMs),
-    endTime: hrTime(span.endMs),
-    duration: hrTime(span.endMs - span.startMs),
-    status: span.statusMessage === undefined ? { code: span.statusCode } : { code: span.statusCode, message: span.statusMessage },
-    attributes,
-    links: (span.links ?? []).map(({ attributes, ...context }) => (attributes ? { context, attributes } : { context })),
-    events: (span.events ?? []).map(({ name, timeMs, attributes }) => (attributes ? { name, time: hrTime(timeMs), attributes } : { name, time: hrTime(timeMs) })),
-    ended: true,
-    resource,
-    instrumentationScope: scope,
-    droppedAttributesCount: 0,
-    droppedEventsCount: 0,
-    droppedLinksCount: 0,
-  };
+export function toReadableSpan(span: FinishedSpan, resource: Resource, scope: InstrumentationScope = INSTRUMENTATION_SCOPE): ExportedSpan {
+  return new ExportedSpan(span, resource, scope);
+}
+
+export class ExportedSpan implements ReadableSpan {
+  readonly name: string;
+  readonly kind: FinishedSpan['kind'];
+  readonly ended = true;
+  readonly droppedAttributesCount = 0;
+  readonly droppedEventsCount = 0;
+  readonly droppedLinksCount = 0;
+  private attributesObject: Attributes | undefined = undefined;
+
+  constructor(
+    /** The span as recorded: what otlp-protobuf.ts writes. */
+    readonly recorded: FinishedSpan,
+    readonly resource: Resource,
+    readonly instrumentationScope: InstrumentationScope,
+  ) {
+    this.name = recorded.name;
+    this.kind = recorded.kind;
+  }
+
+  spanContext(): SpanContext {
+    const { traceId, spanId, traceFlags, traceState } = this.recorded;
+    return traceState ? { traceId, spanId, traceFlags, traceState: createTraceState(traceState) } : { traceId, spanId, traceFlags };
+  }
+
+  get parentSpanContext(): SpanContext | undefined {
+    const { traceId, parentSpanId, parentTraceFlags, parentIsRemote } = this.recorded;
+    return parentSpanId === undefined ? undefined : { traceId, spanId: parentSpanId, traceFlags: parentTraceFlags, isRemote: parentIsRemote };
+  }
+
+  get startTime(): HrTime {
+    return hrTime(this.recorded.startMs);
+  }
+
+  get endTime(): HrTime {
+    return hrTime(this.recorded.endMs);
+  }
+
+  get duration(): HrTime {
+    return hrTime(this.recorded.endMs - this.recorded.startMs);
+  }
+
+  get status(): SpanStatus {
+    const { statusCode: code, statusMessage: message } = this.recorded;
+    return message === undefined ? { code } : { code, message };
+  }
+
+  get attributes(): Attributes {
+    if (this.attributesObject === undefined) {
+      const pairs = this.recorded.attributes;
+      const attributes: Attributes = {};
+      for (let i = 0; i < pairs.length; i += 2) attributes[pairs[i] as string] = pairs[i + 1] as AttributeValue;
+      this.attributesObject = attributes;
+    }
+    return this.attributesObject;
+  }
+
+  get links(): Link[] {
+    return (this.recorded.links ?? []).map(({ attributes, ...context }) => (attributes ? { context, attributes } : { context }));
+  }
+
+  get events(): TimedEvent[] {
+    return (this.recorded.events ?? []).map(({ name, timeMs, attributes }) => (attributes ? { name, time: hrTime(timeMs), attributes } : { name, time: hrTime(timeMs) }));
+  }
 }
 
 /**

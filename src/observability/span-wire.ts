@@ -99,9 +99,11 @@ export class SpanDecoder {
     while (i < fields.length) {
       const entry = fields[i++];
       if (entry === REQUEST) {
-        spans.push(decodeRequest(fields.slice(i, (i += REQUEST_FIELDS))));
+        spans.push(decodeRequest(fields, i));
+        i += REQUEST_FIELDS;
       } else if (entry === ATTEMPT) {
-        spans.push(decodeAttempt(fields.slice(i, (i += ATTEMPT_FIELDS))));
+        spans.push(decodeAttempt(fields, i));
+        i += ATTEMPT_FIELDS;
       } else {
         const f = fields.slice(i, i + FIXED_FIELDS);
         const end = i + FIXED_FIELDS + (f[15] as number);
@@ -119,18 +121,24 @@ export class SpanDecoder {
   }
 }
 
-function decodeRequest(f: unknown[]): FinishedSpan {
-  const [traceId, spanId, traceState, parentSpanId, parentTraceFlags, parentIsRemote, startMs, endMs, httpStatus] = f;
-  const [model, provider, upstream_model, id, prompt_tokens, completion_tokens, status, finish_reason, error_code] = f.slice(9);
-  const record = model === undefined ? undefined : { model, provider, upstream_model, id, prompt_tokens, completion_tokens, status, finish_reason, error_code };
-  return requestSpan({ traceId, spanId, traceState, parentSpanId, parentTraceFlags, parentIsRemote, startMs, endMs, httpStatus, record } as EndedRequest);
+/** The request entry whose fields start at `at`. */
+function decodeRequest(f: unknown[], at: number): FinishedSpan {
+  const model = f[at + 9];
+  const record = model === undefined ? undefined : {
+    model, provider: f[at + 10], upstream_model: f[at + 11], id: f[at + 12], prompt_tokens: f[at + 13], completion_tokens: f[at + 14],
+    status: f[at + 15], finish_reason: f[at + 16], error_code: f[at + 17],
+  };
+  return requestSpan({
+    traceId: f[at], spanId: f[at + 1], traceState: f[at + 2], parentSpanId: f[at + 3], parentTraceFlags: f[at + 4], parentIsRemote: f[at + 5],
+    startMs: f[at + 6], endMs: f[at + 7], httpStatus: f[at + 8], record,
+  } as EndedRequest);
 }
 
-function decodeAttempt(f: unknown[]): FinishedSpan {
-  const [traceId, requestSpanId, traceState, spanId, provider, upstreamModel, startMs, endMs, host, port, httpStatus, failedAtHead, bodyError] = f;
-  const [upstreamId, finishReason, inputTokens, outputTokens] = f.slice(13);
+/** The attempt entry whose fields start at `at`. */
+function decodeAttempt(f: unknown[], at: number): FinishedSpan {
   return attemptSpan({
-    request: { traceId, spanId: requestSpanId, traceState }, spanId, provider, upstreamModel, startMs, endMs, host, port, httpStatus,
-    failedAtHead, bodyError, upstreamId, finishReason, inputTokens, outputTokens,
+    request: { traceId: f[at], spanId: f[at + 1], traceState: f[at + 2] }, spanId: f[at + 3], provider: f[at + 4], upstreamModel: f[at + 5],
+    startMs: f[at + 6], endMs: f[at + 7], host: f[at + 8], port: f[at + 9], httpStatus: f[at + 10], failedAtHead: f[at + 11], bodyError: f[at + 12],
+    upstreamId: f[at + 13], finishReason: f[at + 14], inputTokens: f[at + 15], outputTokens: f[at + 16],
   } as EndedAttempt);
 }

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { OtlpProtobufWriter } from '../../src/observability/otlp-protobuf.js';
 import { otlpTracesProtocol } from '../../src/observability/otlp-trace-exporter.js';
 import { hrTime, toReadableSpan } from '../../src/observability/readable-span.js';
+import type { FinishedSpan } from '../../src/observability/recording-tracer.js';
 import { decodeProtobufTraces } from '../helpers/otlp-request.js';
 
 const resource = resourceFromAttributes({ 'service.name': 'modelgate', 'process.pid': 4242, 'host.arch': 'amd64' });
@@ -21,37 +22,73 @@ function sameMessage(spans: ReadableSpan[], writer = new OtlpProtobufWriter()): 
   expect(ours).toEqual(sdk);
 }
 
+const RECORDED: FinishedSpan = {
+  name: 'chat openai/gpt-test', kind: SpanKind.SERVER, traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331',
+  traceFlags: TraceFlags.SAMPLED, traceState: undefined, parentSpanId: undefined, parentTraceFlags: 0, parentIsRemote: false,
+  startMs: 1_790_000_000_123.456, endMs: 1_790_000_000_125.5, statusCode: SpanStatusCode.UNSET, statusMessage: undefined,
+  attributes: ['gen_ai.operation.name', 'chat', 'gen_ai.usage.input_tokens', 12], events: undefined, links: undefined,
+};
+
+/** A span as the gateway records and exports it: the writer takes its recorded fields. */
+function recorded(overrides: Partial<FinishedSpan> = {}, on = resource): ReadableSpan {
+  return toReadableSpan({ ...RECORDED, ...overrides }, on);
+}
+
+/** A span as any other ReadableSpan (a plain object, as the SDK's own spans are read): the writer takes its interface. */
 function span(overrides: Partial<ReadableSpan> & { attributes?: Attributes } = {}): ReadableSpan {
-  const base = toReadableSpan({
-    name: 'chat openai/gpt-test', kind: SpanKind.SERVER, traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331',
-    traceFlags: TraceFlags.SAMPLED, traceState: undefined, parentSpanId: undefined, parentTraceFlags: 0, parentIsRemote: false,
-    startMs: 1_790_000_000_123.456, endMs: 1_790_000_000_125.5, statusCode: SpanStatusCode.UNSET, statusMessage: undefined,
-    attributes: ['gen_ai.operation.name', 'chat', 'gen_ai.usage.input_tokens', 12], events: undefined, links: undefined,
-  }, resource);
-  return { ...base, ...overrides };
+  const base = recorded();
+  return {
+    name: base.name, kind: base.kind, spanContext: () => base.spanContext(), parentSpanContext: base.parentSpanContext,
+    startTime: base.startTime, endTime: base.endTime, duration: base.duration, status: base.status, attributes: base.attributes,
+    links: base.links, events: base.events, ended: true, resource: base.resource, instrumentationScope: base.instrumentationScope,
+    droppedAttributesCount: 0, droppedEventsCount: 0, droppedLinksCount: 0,
+    ...overrides,
+  };
 }
 
 describe('OTLP protobuf export request', () => {
-  it('is the SDK serializer\'s message for a request span and its attempt', () => {
-    const request = span({
-      attributes: {
-        'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'openai/gpt-test',
-        'gen_ai.response.finish_reasons': ['stop'], 'gen_ai.usage.output_tokens': 34, 'http.response.status_code': 200,
-      },
+  it('is the SDK serializer\'s message for a request span and its attempt, as recorded', () => {
+    const request = recorded({
+      attributes: [
+        'gen_ai.operation.name', 'chat', 'gen_ai.provider.name', 'openai', 'gen_ai.request.model', 'openai/gpt-test',
+        'gen_ai.response.finish_reasons', ['stop'], 'gen_ai.usage.output_tokens', 34, 'http.response.status_code', 200,
+      ],
+      traceState: 'vendor=a,other=b', parentSpanId: '00f067aa0ba902b7', parentTraceFlags: 1, parentIsRemote: true,
     });
-    const attempt = span({
-      name: 'chat gpt-test-2026', kind: SpanKind.CLIENT,
-      spanContext: () => ({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: '00f067aa0ba902b7', traceFlags: 1 }),
-      parentSpanContext: { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 },
-      status: { code: SpanStatusCode.ERROR, message: 'upstream answered 503' },
+    const attempt = recorded({
+      name: 'chat gpt-test-2026', kind: SpanKind.CLIENT, spanId: '00f067aa0ba902b7', parentSpanId: 'b7ad6b7169203331', parentTraceFlags: 1,
+      statusCode: SpanStatusCode.ERROR, statusMessage: 'upstream answered 503', startMs: 1_790_000_000_999.9996, endMs: 1_790_000_001_000.0004,
+      attributes: ['error.type', 'http_5xx', 'server.port', 443, 'cjk', '模型网关', 'long', 'x'.repeat(300)],
+      events: [{ name: 'retry', timeMs: 1_790_000_001_000, attributes: { 'retry.count': 1 } }],
+      links: [{ traceId: '11111111111111111111111111111111', spanId: '2222222222222222', traceFlags: 1, attributes: { why: 'retry' } }],
     });
-    sameMessage([request, attempt]);
+    // With a span from elsewhere in the same request, and the same keys again (the writer keeps them encoded).
+    sameMessage([request, attempt, span(), request]);
+  });
+
+  it('is the SDK serializer\'s message for any recorded attributes and times (property)', () => {
+    const value = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.boolean(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.array(fc.string(), { maxLength: 3 }));
+    const writer = new OtlpProtobufWriter();
+    fc.assert(
+      fc.property(
+        // Keys as a span records them (each once). Not array indexes: an object (the SDK's view) lists those first, and
+        // the order of attributes carries no meaning in OTLP, while the comparison here is by position.
+        fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 60 }).filter((key) => !/^(0|[1-9]\d*)$/.test(key)), value), { selector: ([key]) => key, maxLength: 12 }),
+        fc.integer({ min: 0, max: 4_000_000_000_000 }), fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 10_000_000 }),
+        (pairs, wholeMs, micros, durationMicros) => {
+          const startMs = wholeMs + micros / 1000;
+          sameMessage([recorded({ attributes: pairs.flat(), startMs, endMs: startMs + durationMicros / 1000 }), recorded()], writer);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('groups spans by resource and by scope as the SDK does', () => {
     sameMessage([
       span(),
       span({ resource: otherResource }),
+      recorded({}, otherResource),
       span({ instrumentationScope: { name: 'other-scope', version: '1.2.3', schemaUrl: 'https://opentelemetry.io/schemas/1.30.0' } }),
       span(),
     ]);
