@@ -12,10 +12,6 @@ type InstrumentationScope = ReadableSpan['instrumentationScope'];
 
 export const INSTRUMENTATION_SCOPE: InstrumentationScope = { name: 'modelgate' };
 
-export function toReadableSpan(span: FinishedSpan, resource: Resource, scope: InstrumentationScope = INSTRUMENTATION_SCOPE): ExportedSpan {
-  return new ExportedSpan(span, resource, scope);
-}
-
 export class ExportedSpan implements ReadableSpan {
   readonly name: string;
   readonly kind: FinishedSpan['kind'];
@@ -29,7 +25,7 @@ export class ExportedSpan implements ReadableSpan {
     /** The span as recorded: what otlp-protobuf.ts writes. */
     readonly recorded: FinishedSpan,
     readonly resource: Resource,
-    readonly instrumentationScope: InstrumentationScope,
+    readonly instrumentationScope: InstrumentationScope = INSTRUMENTATION_SCOPE,
   ) {
     this.name = recorded.name;
     this.kind = recorded.kind;
@@ -65,9 +61,10 @@ export class ExportedSpan implements ReadableSpan {
   get attributes(): Attributes {
     if (this.attributesObject === undefined) {
       const pairs = this.recorded.attributes;
-      const attributes: Attributes = {};
-      for (let i = 0; i < pairs.length; i += 2) attributes[pairs[i] as string] = pairs[i + 1] as AttributeValue;
-      this.attributesObject = attributes;
+      const entries: [string, AttributeValue][] = [];
+      for (let i = 0; i < pairs.length; i += 2) entries.push([pairs[i] as string, pairs[i + 1] as AttributeValue]);
+      // Own properties for every key, `__proto__` included (an assignment would set the prototype instead).
+      this.attributesObject = Object.fromEntries(entries);
     }
     return this.attributesObject;
   }

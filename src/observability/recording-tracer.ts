@@ -2,9 +2,9 @@
 // than its own request and attempt spans (those are recorded as fields: gateway-tracer.ts, which extends this). A span
 // is recorded here, on the request's thread, as plain data: ids, times, attributes, status. Once ended, it is handed
 // on as a FinishedSpan, and the OpenTelemetry SDK turns it into an exported span on a worker thread
-// (span-export-worker.ts). The SDK's own Span
-// (attribute sanitising, limits, processors on the request's path) and its OTLP encoding measured ~50 µs per request,
-// an eighth of a request's CPU: on the thread that serves, that is an eighth of the throughput.
+// (span-export-worker.ts). The SDK's own Span (attribute sanitising, limits, processors on the request's path) and its
+// OTLP encoding measured ~50 µs per request, an eighth of a request's CPU: on the thread that serves, that is an
+// eighth of the throughput.
 //
 // It follows the API's contract as the SDK's tracer does: the sampler decides at the start (unsampled: a
 // non-recording span that still carries a valid context upstream), a child continues its parent's trace and trace

@@ -7,7 +7,7 @@ import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { otlpTraceExporter, otlpTracesProtocol } from './otlp-trace-exporter.js';
-import { toReadableSpan } from './readable-span.js';
+import { ExportedSpan } from './readable-span.js';
 import { SpanDecoder } from './span-wire.js';
 import type { FromExportThread, SpanExportWorkerData, ToExportThread } from './span-export-thread.js';
 
@@ -26,7 +26,7 @@ const decoder = new SpanDecoder();
 
 port.on('message', (message: ToExportThread) => {
   if (message.type === 'spans') {
-    for (const span of decoder.decode(message.batch)) processor.onEnd(toReadableSpan(span, resource));
+    for (const span of decoder.decode(message.batch)) processor.onEnd(new ExportedSpan(span, resource));
   } else if (message.type === 'handed') {
     port.postMessage({ type: 'handed', id: message.id } satisfies FromExportThread);
   } else if (message.type === 'shutdown') {

@@ -4,7 +4,7 @@
 import { InMemorySpanExporter, AlwaysOnSampler, ParentBasedSampler, type Sampler } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { GatewayTracer, type GatewaySpanSink } from '../../src/observability/gateway-tracer.js';
-import { toReadableSpan } from '../../src/observability/readable-span.js';
+import { ExportedSpan } from '../../src/observability/readable-span.js';
 import { SpanDecoder, SpanEncoder } from '../../src/observability/span-wire.js';
 
 export function recordedSpans(sampler: Sampler = new ParentBasedSampler({ root: new AlwaysOnSampler() })): { tracer: GatewayTracer; exporter: InMemorySpanExporter } {
@@ -12,7 +12,7 @@ export function recordedSpans(sampler: Sampler = new ParentBasedSampler({ root: 
   const resource = resourceFromAttributes({ 'service.name': 'modelgate-test' });
   const encoder = new SpanEncoder();
   const decoder = new SpanDecoder();
-  const exportNow = () => exporter.export(decoder.decode(structuredClone(encoder.take())).map((span) => toReadableSpan(span, resource)), () => undefined);
+  const exportNow = () => exporter.export(decoder.decode(structuredClone(encoder.take())).map((span) => new ExportedSpan(span, resource)), () => undefined);
   const sink: GatewaySpanSink = {
     span: (span) => (encoder.add(span), exportNow()),
     request: (request) => (encoder.addRequest(request), exportNow()),

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OtlpProtobufWriter } from '../../src/observability/otlp-protobuf.js';
 import { otlpTracesProtocol } from '../../src/observability/otlp-trace-exporter.js';
-import { hrTime, toReadableSpan } from '../../src/observability/readable-span.js';
+import { ExportedSpan, hrTime } from '../../src/observability/readable-span.js';
 import type { FinishedSpan } from '../../src/observability/recording-tracer.js';
 import { decodeProtobufTraces } from '../helpers/otlp-request.js';
 
@@ -31,7 +31,7 @@ const RECORDED: FinishedSpan = {
 
 /** A span as the gateway records and exports it: the writer takes its recorded fields. */
 function recorded(overrides: Partial<FinishedSpan> = {}, on = resource): ReadableSpan {
-  return toReadableSpan({ ...RECORDED, ...overrides }, on);
+  return new ExportedSpan({ ...RECORDED, ...overrides }, on);
 }
 
 /** A span as any other ReadableSpan (a plain object, as the SDK's own spans are read): the writer takes its interface. */
@@ -58,7 +58,7 @@ describe('OTLP protobuf export request', () => {
     const attempt = recorded({
       name: 'chat gpt-test-2026', kind: SpanKind.CLIENT, spanId: '00f067aa0ba902b7', parentSpanId: 'b7ad6b7169203331', parentTraceFlags: 1,
       statusCode: SpanStatusCode.ERROR, statusMessage: 'upstream answered 503', startMs: 1_790_000_000_999.9996, endMs: 1_790_000_001_000.0004,
-      attributes: ['error.type', 'http_5xx', 'server.port', 443, 'cjk', '模型网关', 'long', 'x'.repeat(300)],
+      attributes: ['error.type', 'http_5xx', 'server.port', 443, 'cjk', '模型网关', 'long', 'x'.repeat(300), '__proto__', 'an attribute like any other'],
       events: [{ name: 'retry', timeMs: 1_790_000_001_000, attributes: { 'retry.count': 1 } }],
       links: [{ traceId: '11111111111111111111111111111111', spanId: '2222222222222222', traceFlags: 1, attributes: { why: 'retry' } }],
     });
