@@ -793,6 +793,18 @@ export interface components {
         /**
          * @description What a key may do, fixed when it is created (Modelgate's key scopes).
          *
+         *     | credential | list keys, `GET /key` | create | change | delete |
+         *     |---|---|---|---|---|
+         *     | API key (`inference`, `mg-v1-`) | yes | no (403) | no, not even itself (403) | itself only (403 for any other id) |
+         *     | management key (`mgm-v1-`) | yes | inference keys | inference keys | inference keys and itself |
+         *     | account auth token (`mgt-v1-`) | yes (`GET /key`: 404) | either kind | any key | any key |
+         *
+         *     So no key can widen itself (lift its limit, allow-list, expiry or kill switch) or mint a wider key, and a leaked
+         *     key's holder can revoke it. A refusal is 403 with `metadata.reason` `management_credential_required` or
+         *     `account_token_required` and a message naming the credential needed; an API key is refused before any key is
+         *     looked up, so it learns nothing about other ids. A management key calling a model is 403
+         *     `inference_credential_required`.
+         *
          *     - `inference` (secret `mg-v1-...`): calls models (within its `limit` and `allowed_models`), reads its own
          *     account (`GET /key`, `/credits`, `/api-keys`, `/generation`, ...) and may delete (revoke) itself. It cannot
          *     create, change or delete other keys, nor change itself.
