@@ -126,7 +126,9 @@ export interface paths {
         put?: never;
         /**
          * Create a key for a user
-         * @description Creates a key for the user, optionally with a USD limit, reset period, expiry and model allow-list. The value is shown once.
+         * @description Creates a key for the user, optionally with a USD limit, reset period, expiry and model allow-list; or, with
+         *     `kind: "management"`, a management key (manages the user's inference keys, calls no model). The value is shown
+         *     once.
          */
         post: operations["adminCreateUserKey"];
         delete?: never;
@@ -223,7 +225,9 @@ export interface paths {
         /**
          * Create an API key
          * @description Extension: creates an API key for the caller's account, optionally with a USD limit that resets, an expiry and a
-         *     model allow-list. The response holds the key value, shown once.
+         *     model allow-list. The response holds the key value, shown once. Needs the account auth token or a management
+         *     key; a management key creates inference keys only (`kind: "management"` takes the account auth token). An API
+         *     key (inference) answers 403: it could otherwise mint a key without its own limit.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -245,7 +249,10 @@ export interface paths {
         /**
          * Delete an API key
          * @description Deletes (revokes) one of the caller's API keys. It stops working immediately, on every gateway instance.
-         *     An unknown id, an already deleted key and another account's key all yield 404.
+         *     Any key may delete itself (the holder of a leaked key can kill it). Deleting another key needs the account auth
+         *     token or a management key (which deletes inference keys and itself; other management keys take the account
+         *     auth token); an API key answers 403 for any id but its own. For those credentials, an unknown id, an already
+         *     deleted key and another account's key all yield 404.
          */
         delete: operations["deleteApiKey"];
         options?: never;
@@ -254,8 +261,10 @@ export interface paths {
          * Update an API key
          * @description Extension: changes one of the caller's keys: rename, set or remove its limit, reset period, expiry and model
          *     allow-list, or disable it (`disabled: true` takes effect on the next request, on every gateway instance).
-         *     Fields left out stay as they are; `null` clears a setting. An unknown id, a deleted key and another account's
-         *     key all yield 404.
+         *     Fields left out stay as they are; `null` clears a setting. Needs the account auth token or a management key
+         *     (which changes inference keys only; a management key is changed with the account auth token). An API key
+         *     answers 403 for every id, its own included, since any change to itself could widen it. An unknown id, a deleted
+         *     key and another account's key all yield 404.
          */
         patch: operations["updateApiKey"];
         trace?: never;
@@ -380,8 +389,8 @@ export interface paths {
         };
         /**
          * Get the calling key
-         * @description Extension: describes the API key that authenticated this request: usage, limits and rate limits. A request
-         *     authenticated with an account token (not a key) yields 404.
+         * @description Extension: describes the API key (inference or management) that authenticated this request: kind, usage, limits
+         *     and rate limits. A request authenticated with an account token (not a key) yields 404.
          */
         get: operations["getCurrentKey"];
         put?: never;
@@ -691,6 +700,7 @@ export interface components {
          *       "key_id": "key_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
          *       "name": "CI",
          *       "prefix": "mg-v1-ab12",
+         *       "kind": "inference",
          *       "created_at": "2025-11-01T09:30:00Z",
          *       "last_used_at": null,
          *       "usage": 1.25,
@@ -715,6 +725,8 @@ export interface components {
             name: string;
             /** @description The first characters of the key, to recognise it. */
             prefix: string;
+            /** @description `inference` or `management` (see `ApiKeyKind`). Optional in the schema: an extension of the seed API's key. */
+            kind?: components["schemas"]["ApiKeyKind"];
             /**
              * Format: date-time
              * @description Creation time.
@@ -778,6 +790,31 @@ export interface components {
              */
             allowed_models?: string[] | null;
         };
+        /**
+         * @description What a key may do, fixed when it is created (Modelgate's key scopes).
+         *
+         *     | credential | list keys, `GET /key` | create | change | delete |
+         *     |---|---|---|---|---|
+         *     | API key (`inference`, `mg-v1-`) | yes | no (403) | no, not even itself (403) | itself only (403 for any other id) |
+         *     | management key (`mgm-v1-`) | yes | inference keys | inference keys | inference keys and itself |
+         *     | account auth token (`mgt-v1-`) | yes (`GET /key`: 404) | either kind | any key | any key |
+         *
+         *     So no key can widen itself (lift its limit, allow-list, expiry or kill switch) or mint a wider key, and a leaked
+         *     key's holder can revoke it. A refusal is 403 with `metadata.reason` `management_credential_required` or
+         *     `account_token_required` and a message naming the credential needed; an API key is refused before any key is
+         *     looked up, so it learns nothing about other ids. A management key calling a model is 403
+         *     `inference_credential_required`.
+         *
+         *     - `inference` (secret `mg-v1-...`): calls models (within its `limit` and `allowed_models`), reads its own
+         *     account (`GET /key`, `/credits`, `/api-keys`, `/generation`, ...) and may delete (revoke) itself. It cannot
+         *     create, change or delete other keys, nor change itself.
+         *     - `management` (secret `mgm-v1-...`, like OpenRouter's management keys): creates, changes and deletes the
+         *     account's inference keys, may delete itself and reads the account; it calls no model (403 on every generation
+         *     route) and has no `limit`, `limit_reset` or `allowed_models`. Management keys are created and changed only with
+         *     the account auth token (or by the operator: `modelgate keys create --manage`, the admin API).
+         * @enum {string}
+         */
+        ApiKeyKind: "inference" | "management";
         /** @description The caller's keys. */
         ApiKeyList: {
             /** @description Active keys, newest first. Deleted keys are not listed. */
@@ -1211,6 +1248,12 @@ export interface components {
              */
             name?: string;
             /**
+             * @description The new key's kind, fixed for its life. `management` only with the account auth token (a management key
+             *     creates inference keys only: 403 otherwise), and without `limit`, `limit_reset` or `allowed_models` (400).
+             * @default inference
+             */
+            kind?: components["schemas"]["ApiKeyKind"];
+            /**
              * Format: double
              * @description Spending limit in USD (see `ApiKey.limit`); null removes it.
              */
@@ -1245,6 +1288,7 @@ export interface components {
          *       "key_id": "key_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
          *       "name": "CI",
          *       "prefix": "mg-v1-ab12",
+         *       "kind": "inference",
          *       "created_at": "2025-11-01T09:30:00Z",
          *       "last_used_at": null,
          *       "usage": 0,
@@ -1269,6 +1313,8 @@ export interface components {
             name: string;
             /** @description The first characters of the key, to recognise it. */
             prefix: string;
+            /** @description `inference` or `management` (see `ApiKeyKind`). Optional in the schema: an extension of the seed API's key. */
+            kind?: components["schemas"]["ApiKeyKind"];
             /**
              * Format: date-time
              * @description Creation time.
@@ -1430,7 +1476,8 @@ export interface components {
              *     `field` (the request field that failed validation), `reason` (a machine-readable cause such as
              *     `image_input_not_supported`, `context_length_exceeded`, `rate_limit`, `free_requests_per_day`,
              *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`, `key_limit_exceeded`,
-             *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`),
+             *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`,
+             *     `management_credential_required`, `account_token_required`, `inference_credential_required`),
              *     `available` and `required` (USD, on 402), `limit`, `limit_remaining`, `limit_reset` and `resets_at` (on a 402
              *     `key_limit_exceeded`), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
              *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
@@ -1762,6 +1809,7 @@ export interface components {
          *       "key_id": "key_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
          *       "name": "CI",
          *       "prefix": "mg-v1-ab12",
+         *       "kind": "inference",
          *       "usage": 1.25,
          *       "usage_daily": 0.25,
          *       "usage_weekly": 0.75,
@@ -1787,6 +1835,8 @@ export interface components {
             name: string;
             /** @description The first characters of the key. */
             prefix: string;
+            /** @description `inference` or `management` (see `ApiKeyKind`). */
+            kind?: components["schemas"]["ApiKeyKind"];
             /**
              * Format: double
              * @description USD charged to credits through this key, over its whole life.
@@ -3967,6 +4017,7 @@ export type AdminUser = components['schemas']['AdminUser'];
 export type AdminUserList = components['schemas']['AdminUserList'];
 export type ApiFormat = components['schemas']['ApiFormat'];
 export type ApiKey = components['schemas']['ApiKey'];
+export type ApiKeyKind = components['schemas']['ApiKeyKind'];
 export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type AssistantMessage = components['schemas']['AssistantMessage'];
 export type AssistantResponseMessage = components['schemas']['AssistantResponseMessage'];
@@ -4277,7 +4328,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -4368,7 +4421,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -4456,7 +4511,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -4543,7 +4600,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -4645,7 +4704,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -4743,7 +4804,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -4845,7 +4908,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -4934,7 +4999,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -5038,7 +5105,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -5141,7 +5210,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -5228,7 +5299,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -5330,7 +5403,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -5417,7 +5492,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -5571,6 +5648,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -5623,6 +5717,23 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -5710,6 +5821,23 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -5834,7 +5962,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -6720,7 +6850,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {
@@ -6882,7 +7014,9 @@ export interface operations {
             /**
              * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
              *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route.
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
                 headers: {

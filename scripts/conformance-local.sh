@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `make conformance`: runs `modelgate conformance` against a gateway started here, everything on 127.0.0.1:
 #   1. the conformance mock upstream (its own process), standing in for every provider of the test catalog;
-#   2. a user, an API key and credits, created with the CLI BEFORE the gateway starts (the embedded PGlite
-#      database in a temp MODELGATE_DATA_DIR serves one process at a time);
+#   2. a user, an API key, a management key (creating and deleting keys takes one: an API key may only revoke
+#      itself) and credits, created with the CLI BEFORE the gateway starts (the embedded PGlite database in a temp
+#      MODELGATE_DATA_DIR serves one process at a time);
 #   3. the built gateway (`node dist/src/cli.js serve`) on a free port;
-#   4. the runner, with the key in MODELGATE_API_KEY (never on a command line).
+#   4. the runner, with the keys in MODELGATE_API_KEY and MODELGATE_MANAGEMENT_KEY (never on a command line).
 # Everything is torn down on exit; the exit code is the runner's. Needs `make build` first.
 #
 # Tuning: CONFORMANCE_RUNS (default 100), CONFORMANCE_SEED, CONFORMANCE_TIME_LIMIT_SECONDS (per operation and input
@@ -54,7 +55,9 @@ export LOG_LEVEL="${LOG_LEVEL:-warn}"
 
 EMAIL=conformance@example.com
 node "$DIST/src/cli.js" users create --email "$EMAIL" >/dev/null
-KEY="$(node "$DIST/src/cli.js" keys create --email "$EMAIL" --name conformance --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).key))')"
+json_key() { node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).key))'; }
+KEY="$(node "$DIST/src/cli.js" keys create --email "$EMAIL" --name conformance --json | json_key)"
+MANAGEMENT_KEY="$(node "$DIST/src/cli.js" keys create --email "$EMAIL" --name conformance-manager --manage --json | json_key)"
 node "$DIST/src/cli.js" credits add --email "$EMAIL" --usd 1000 >/dev/null
 
 PORT="$(node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
@@ -73,7 +76,7 @@ args=(--base-url "$BASE_URL" --model openai/gpt-test --runs "${CONFORMANCE_RUNS:
   --mid-stream-error-prompt "conformance: fail mid-stream")
 [ -n "${CONFORMANCE_SEED:-}" ] && args+=(--seed "$CONFORMANCE_SEED")
 set +e
-MODELGATE_API_KEY="$KEY" node "$DIST/src/cli.js" conformance "${args[@]}" "$@"
+MODELGATE_API_KEY="$KEY" MODELGATE_MANAGEMENT_KEY="$MANAGEMENT_KEY" node "$DIST/src/cli.js" conformance "${args[@]}" "$@"
 status=$?
 set -e
 if [ "$status" -ne 0 ]; then

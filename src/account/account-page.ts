@@ -37,7 +37,7 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
     <form id="sign-in-form">
       <label for="credential">Account token or API key</label>
       <input id="credential" name="credential" type="password" autocomplete="off" spellcheck="false" aria-describedby="credential-help" size="48">
-      <p id="credential-help" class="hint">Create a token with <code>modelgate tokens create --email you@example.com</code>. It is kept in this tab only (session storage) and removed when you sign out or close the tab.</p>
+      <p id="credential-help" class="hint">Create a token with <code>modelgate tokens create --email you@example.com</code>. It is kept in this tab only (session storage) and removed when you sign out or close the tab. Creating, changing and deleting keys takes the account token or a management key; an API key shows the account and can only revoke itself.</p>
       <button type="submit">Sign in</button>
     </form>
   </section>
@@ -47,8 +47,10 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
 
     <section id="keys" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
-      <form id="create-key-form" class="inline-form">
+      <p id="keys-scope" class="hint" hidden></p>
+      <form id="create-key-form" class="inline-form" hidden>
         <div><label for="key-name">New key name</label><input id="key-name" name="name" maxlength="100" placeholder="e.g. CI"></div>
+        <div id="key-manage-field" hidden><label><input type="checkbox" id="key-manage" name="manage"> Management key (manages keys, calls no model)</label></div>
         <button type="submit">Create key</button>
       </form>
       <div id="new-key" class="new-key" role="region" aria-labelledby="new-key-title" hidden>
@@ -62,7 +64,7 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       <p id="keys-empty" class="hint" hidden>No active keys.</p>
       <div class="table-wrap" tabindex="0" role="region" aria-labelledby="keys-title">
         <table id="keys-table">
-          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" id="keys-col-usage">Usage</th><th scope="col" id="keys-col-limit">Limit</th><th scope="col" id="keys-col-remaining">Remaining</th><th scope="col" id="keys-col-state">State</th><th scope="col">Actions</th></tr></thead>
+          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col" id="keys-col-kind">Kind</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" id="keys-col-usage">Usage</th><th scope="col" id="keys-col-limit">Limit</th><th scope="col" id="keys-col-remaining">Remaining</th><th scope="col" id="keys-col-state">State</th><th scope="col">Actions</th></tr></thead>
           <tbody id="keys-rows"></tbody>
         </table>
       </div>

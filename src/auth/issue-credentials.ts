@@ -1,17 +1,21 @@
 // Creating credentials: the secret is generated here, returned to the caller once and only its hash is stored.
 import type { DbOrTrx } from '../db/database.js';
+import type { ApiKeyKind } from '../db/tables/api-keys.js';
 import { insertApiKey } from '../repositories/api-keys.js';
 import { insertAccountToken } from '../repositories/account-tokens.js';
 import { newId, newSecret } from './secrets.js';
 
-export async function issueApiKey(db: DbOrTrx, input: { userId: string; name: string }) {
-  const { secret, hash, displayPrefix } = newSecret('api_key');
+/** An inference key unless `kind` says otherwise; a management key gets the `mgm-v1-` prefix. */
+export async function issueApiKey(db: DbOrTrx, input: { userId: string; name: string; kind?: ApiKeyKind }) {
+  const kind = input.kind ?? 'inference';
+  const { secret, hash, displayPrefix } = newSecret(kind === 'management' ? 'management_key' : 'api_key');
   const row = await insertApiKey(db, {
     id: newId('key_'),
     user_id: input.userId,
     name: input.name,
     key_hash: hash,
     display_prefix: displayPrefix,
+    kind,
   });
   return { row, secret };
 }

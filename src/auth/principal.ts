@@ -5,11 +5,16 @@ import type { KeyLimitReset } from '../db/tables/api-keys.js';
  * changes invalidate it, so they still apply at once). Shared between requests: never mutate one.
  */
 export interface Principal {
-  /** `admin_key`: the operator API's credential; it owns no wallet (userId is empty) and only opens admin routes. */
-  kind: 'api_key' | 'account_token' | 'admin_key';
+  /**
+   * `api_key`: an inference key (calls models, reads its account, may revoke itself). `management_key`: a row of
+   * api_keys too, but it manages the account's keys and calls no model (src/auth/key-scopes.ts). `account_token`:
+   * the account's own credential, which may do both. `admin_key`: the operator API's credential; it owns no wallet
+   * (userId is empty) and only opens admin routes.
+   */
+  kind: 'api_key' | 'management_key' | 'account_token' | 'admin_key';
   userId: string;
   email: string;
-  /** api_keys.id or account_tokens.id. */
+  /** api_keys.id (API and management keys), account_tokens.id or admin_keys.id. */
   credentialId: string;
   /** Per-key overrides (null = gateway default); only for API keys. */
   limits: {
@@ -20,7 +25,7 @@ export interface Principal {
     /** When the USD limit starts over; null: never. */
     limitReset?: KeyLimitReset | null;
   };
-  /** API keys only: what the key may do besides its limits (checked on every request, also from the cache). */
+  /** Rows of api_keys only: what the key may do besides its limits (checked on every request, also from the cache). */
   policy?: KeyPolicy;
 }
 
@@ -29,4 +34,9 @@ export interface KeyPolicy {
   expiresAt: Date | null;
   /** Model ids and `provider/*` patterns; null: every model. */
   allowedModels: readonly string[] | null;
+}
+
+/** Whether the credential is a row of api_keys (an inference or a management key): what GET /key describes. */
+export function isApiKeyRow(principal: Principal): boolean {
+  return principal.kind === 'api_key' || principal.kind === 'management_key';
 }

@@ -1,10 +1,14 @@
 // Credential secrets: generated with 192 bits of entropy, stored only as a SHA-256 hash plus a short display prefix.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type SecretKind = 'api_key' | 'account_token' | 'admin_key';
+export type SecretKind = 'api_key' | 'management_key' | 'account_token' | 'admin_key';
 
-/** Readable prefixes tell a leaked secret's kind at a glance (and let secret scanners match them). */
-const PREFIX: Record<SecretKind, string> = { api_key: 'mg-v1-', account_token: 'mgt-v1-', admin_key: 'mga-v1-' };
+/**
+ * Readable prefixes tell a leaked secret's kind at a glance (and let secret scanners match them). A management key
+ * is a row of api_keys like an inference key, but its own prefix keeps it from ever reading as one (a gateway of
+ * the release before management keys refuses `mgm-v1-` outright).
+ */
+const PREFIX: Record<SecretKind, string> = { api_key: 'mg-v1-', management_key: 'mgm-v1-', account_token: 'mgt-v1-', admin_key: 'mga-v1-' };
 const DISPLAY_CHARS = 8;
 
 export interface NewSecret {
@@ -32,6 +36,7 @@ export function displayPrefix(secret: string): string {
 export function secretKindOf(secret: string): SecretKind | undefined {
   if (secret.startsWith(PREFIX.account_token)) return 'account_token';
   if (secret.startsWith(PREFIX.admin_key)) return 'admin_key';
+  if (secret.startsWith(PREFIX.management_key)) return 'management_key';
   if (secret.startsWith(PREFIX.api_key)) return 'api_key';
   return undefined;
 }

@@ -1,12 +1,15 @@
 // `modelgate conformance`: property-based conformance run against any deployment of this API (ours or another
-// implementation), printing a report; exit code 1 when a check fails. The key can come from MODELGATE_API_KEY so it
-// stays out of shell history and process listings; reports never print it.
+// implementation), printing a report; exit code 1 when a check fails. The keys can come from MODELGATE_API_KEY and
+// MODELGATE_MANAGEMENT_KEY so they stay out of shell history and process listings; reports never print them.
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { parseOptions, UsageError, type Command, type CommandDefinition } from './command.js';
 
 const CONFORMANCE_OPTIONS = `  --base-url            API root, e.g. http://127.0.0.1:8080/api/v1 (a bare origin gets /api/v1 from the spec)
   --api-key             a key of a test account (default: $MODELGATE_API_KEY)
+  --management-key      the same account's account token or management key (default: $MODELGATE_MANAGEMENT_KEY):
+                        creates, changes and deletes keys, which an API key may not; without it the key lifecycle
+                        is skipped on a deployment with key scopes
   --profile             core: only what the seed API defines (chat completions, API keys); modelgate (default):
                         the extensions too — those answering 404 are reported as not implemented
   --runs                generated inputs per operation and input kind (default 100)
@@ -26,7 +29,7 @@ const CONFORMANCE_OPTIONS = `  --base-url            API root, e.g. http://127.0
 Exit code: 0 when every selected check passed (not-implemented extensions do not fail a run), 1 otherwise, 2 for
 usage errors.`;
 
-export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--profile core|modelgate] [--runs N] [--seed S]
+export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--management-key KEY] [--profile core|modelgate] [--runs N] [--seed S]
          [--model M] [--timeout-seconds T] [--time-limit-seconds L] [--admin-cli "COMMAND {usd}"]
          [--mid-stream-error-prompt TEXT] [--operation ID]... [--spec FILE|URL] [--json] [--junit FILE] [--quiet]
 
@@ -36,6 +39,7 @@ const runConformanceCommand: Command = async ({ args, io }) => {
   const { values } = parseOptions(args, {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
+    'management-key': { type: 'string' },
     runs: { type: 'string' },
     seed: { type: 'string' },
     model: { type: 'string' },
@@ -59,6 +63,7 @@ const runConformanceCommand: Command = async ({ args, io }) => {
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${CONFORMANCE_USAGE}`);
   const apiKey = values['api-key'] ?? process.env.MODELGATE_API_KEY;
   if (!apiKey) throw new UsageError(`--api-key or MODELGATE_API_KEY is required\n\n${CONFORMANCE_USAGE}`);
+  const managementKey = values['management-key'] ?? (process.env.MODELGATE_MANAGEMENT_KEY || undefined);
   const profile = values.profile ?? 'modelgate';
   if (profile !== 'core' && profile !== 'modelgate') throw new UsageError(`--profile must be core or modelgate, got "${profile}"`);
   // Loaded on demand: fast-check and Ajv are not needed by `serve` and the other commands.
@@ -68,6 +73,7 @@ const runConformanceCommand: Command = async ({ args, io }) => {
   const report = await runConformance({
     baseUrl,
     apiKey,
+    managementKey,
     profile,
     runs: whole(values.runs, 'runs', 1),
     seed: whole(values.seed, 'seed', 0),
@@ -103,7 +109,7 @@ function seconds(value: string | undefined, name: string): number | undefined {
 
 export const conformanceCommand: CommandDefinition = {
   name: 'conformance',
-  usage: [['conformance --base-url URL [--api-key KEY] [--profile core|modelgate] [--model M] [--json] [--junit FILE] ...', 'property-based conformance run against a deployment']],
+  usage: [['conformance --base-url URL [--api-key KEY] [--management-key KEY] [--profile core|modelgate] [--model M] [--json] [--junit FILE] ...', 'property-based conformance run against a deployment']],
   details: CONFORMANCE_OPTIONS,
   run: runConformanceCommand,
 };

@@ -1,4 +1,6 @@
 // `modelgate keys create|list|delete|limits`: a user's API keys (secrets shown once; only their hashes are stored).
+// The CLI acts for the operator, so it may create either kind: `--manage` makes a management key (manages the
+// account's inference keys, calls no model), the only kind of key that can create keys over HTTP.
 import { createKey, deleteKey } from '../services/api-keys.js';
 import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, type ApiKeyLimits } from '../repositories/api-keys.js';
 import {
@@ -19,8 +21,8 @@ const SUBCOMMANDS = ['create', 'list', 'delete', 'limits'] as const;
 export const keysCommand: CommandDefinition = {
   name: 'keys',
   usage: [
-    ['keys create --email E [--name N] [--json]', 'create an API key (shown once)'],
-    ['keys list --email E [--json]', "list a user's active keys"],
+    ['keys create --email E [--name N] [--manage] [--json]', 'create an API key, or with --manage a management key (shown once)'],
+    ['keys list --email E [--json]', "list a user's active keys and their kind"],
     ['keys delete --email E --id KEY_ID [--json]', 'revoke a key (the running gateway refuses it at once)'],
     ['keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N] [--json]', 'show or set per-key limits ("default" resets)'],
   ],
@@ -33,6 +35,7 @@ export const keysCommand: CommandDefinition = {
       rpm: { type: 'string' },
       tpm: { type: 'string' },
       'free-per-day': { type: 'string' },
+      manage: { type: 'boolean' },
       ...JSON_OPTION,
     });
     const email = requireEmail(values.email);
@@ -41,16 +44,18 @@ export const keysCommand: CommandDefinition = {
       case 'create':
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
-          const { row, secret } = await createKey(db, { userId: user.id, settings: { name: values.name?.trim() || 'default' }, now: new Date() });
-          print(io, json, `created key ${row.id} for ${email}\n${secret}\n(shown once: store it now)`, { key_id: row.id, key: secret });
+          const kind = values.manage ? 'management' : 'inference';
+          const { row, secret } = await createKey(db, { userId: user.id, settings: { name: values.name?.trim() || 'default' }, kind, now: new Date() });
+          const what = kind === 'management' ? 'management key (manages keys, calls no model)' : 'key';
+          print(io, json, `created ${what} ${row.id} for ${email}\n${secret}\n(shown once: store it now)`, { key_id: row.id, key: secret, kind });
           return 0;
         });
       case 'list':
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
           const keys = await listApiKeysForUser(db, user.id);
-          const human = keys.length === 0 ? `no active keys for ${email}` : keys.map((k) => `${k.id}\t${k.display_prefix}\t${k.name}\t${k.created_at.toISOString()}`).join('\n');
-          print(io, json, human, keys.map((k) => ({ key_id: k.id, name: k.name, prefix: k.display_prefix, created_at: k.created_at })));
+          const human = keys.length === 0 ? `no active keys for ${email}` : keys.map((k) => `${k.id}\t${k.kind}\t${k.display_prefix}\t${k.name}\t${k.created_at.toISOString()}`).join('\n');
+          print(io, json, human, keys.map((k) => ({ key_id: k.id, kind: k.kind, name: k.name, prefix: k.display_prefix, created_at: k.created_at })));
           return 0;
         });
       case 'delete': {

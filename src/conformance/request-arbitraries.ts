@@ -7,12 +7,16 @@ import type { SchemaValidator } from './schema-validator.js';
 import { SchemaArbitraries, type ArbitraryOptions } from './schema-arbitrary.js';
 import { mutationsOf } from './schema-mutations.js';
 import { boundedFilter } from './bounded-filter.js';
-import { API_KEY_VARIABLE, buildRequest, mainCredential, type Credential, type RequestParts, type RequestSpec } from './request-spec.js';
+import {
+  API_KEY_VARIABLE, buildRequest, KEY_MANAGEMENT_OPERATIONS, MANAGEMENT_KEY_VARIABLE, type Credential, type RequestParts, type RequestSpec,
+} from './request-spec.js';
 
 export interface RequestContext {
   apiKey: string;
   /** Credential for the operator API (paths under /admin); without it those requests carry `apiKey` too. */
   adminApiKey?: string;
+  /** Credential for the key-management operations (KEY_MANAGEMENT_OPERATIONS); without it they carry `apiKey`. */
+  managementKey?: string;
   /** A model the deployment serves: valid bodies with a `model` property mostly name it. */
   model?: string;
 }
@@ -55,14 +59,14 @@ export class RequestArbitraries {
 
   /** Valid or invalid requests with a missing, malformed or unknown credential. */
   unauthorized(op: Operation): fc.Arbitrary<RequestSpec> {
-    const key = this.keyFor(op);
+    const { secret: key, variable } = this.keyFor(op);
     const credentials: fc.Arbitrary<{ credential?: Credential; what: string }> = fc.oneof(
       fc.constant({ what: 'no Authorization header' }),
       fc.constant({ credential: { header: 'Basic dXNlcjpwYXNzd29yZA==', shown: 'Basic dXNlcjpwYXNzd29yZA==' }, what: 'Basic instead of Bearer' }),
       fc.constant({ credential: { header: 'Bearer', shown: 'Bearer' }, what: 'Bearer without a token' }),
       fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/).map((token) => ({ credential: { header: `Bearer ${token}`, shown: `Bearer ${token}` }, what: 'unknown token' })),
-      fc.constant({ credential: { header: `Bearer ${key}x`, shown: `Bearer \${${API_KEY_VARIABLE}}x` }, what: 'valid key with a character appended' }),
-      fc.constant({ credential: { header: `Bearer ${key.slice(0, -1)}`, shown: `Bearer \${${API_KEY_VARIABLE}%?}` }, what: 'valid key with its last character removed' }),
+      fc.constant({ credential: { header: `Bearer ${key}x`, shown: `Bearer \${${variable}}x` }, what: 'valid key with a character appended' }),
+      fc.constant({ credential: { header: `Bearer ${key.slice(0, -1)}`, shown: `Bearer \${${variable}%?}` }, what: 'valid key with its last character removed' }),
     );
     const requests = this.invalid(op) ? fc.oneof({ weight: 3, arbitrary: this.valid(op) }, { weight: 1, arbitrary: this.invalid(op)! }) : this.valid(op);
     return fc.tuple(requests, credentials).map(([req, c]) => ({
@@ -197,11 +201,16 @@ export class RequestArbitraries {
   }
 
   private toSpec(op: Operation, parts: RequestParts, description: string, expect?: RequestSpec['expect']): RequestSpec {
-    return buildRequest(op, parts, { credential: op.secured ? mainCredential(this.keyFor(op)) : undefined, description, expect });
+    const { secret, variable } = this.keyFor(op);
+    return buildRequest(op, parts, { credential: op.secured ? { header: `Bearer ${secret}`, shown: `Bearer $${variable}` } : undefined, description, expect });
   }
 
-  private keyFor(op: Operation): string {
-    return op.path.startsWith('/admin/') && this.context.adminApiKey !== undefined ? this.context.adminApiKey : this.context.apiKey;
+  /** The secret an operation's requests carry, and the shell variable that stands for it in reports. */
+  private keyFor(op: Operation): { secret: string; variable: string } {
+    const { apiKey, adminApiKey, managementKey } = this.context;
+    if (op.path.startsWith('/admin/') && adminApiKey !== undefined) return { secret: adminApiKey, variable: API_KEY_VARIABLE };
+    if (KEY_MANAGEMENT_OPERATIONS.has(op.operationId) && managementKey !== undefined) return { secret: managementKey, variable: MANAGEMENT_KEY_VARIABLE };
+    return { secret: apiKey, variable: API_KEY_VARIABLE };
   }
 }
 

@@ -34,9 +34,21 @@ export interface RequestSpec {
 }
 
 export const API_KEY_VARIABLE = 'MODELGATE_API_KEY';
+export const MANAGEMENT_KEY_VARIABLE = 'MODELGATE_MANAGEMENT_KEY';
+
+/**
+ * The operations that create, change or delete keys. Modelgate gives them to the account token and management keys
+ * only (an API key may only revoke itself), so the kit sends them with the management credential when it has one.
+ */
+export const KEY_MANAGEMENT_OPERATIONS: ReadonlySet<string> = new Set(['createApiKey', 'updateApiKey', 'deleteApiKey']);
 
 export function mainCredential(apiKey: string): Credential {
   return { header: `Bearer ${apiKey}`, shown: `Bearer $${API_KEY_VARIABLE}` };
+}
+
+/** The credential that manages keys (an account token or a management key), shown as `$MODELGATE_MANAGEMENT_KEY`. */
+export function managementCredential(secret: string): Credential {
+  return { header: `Bearer ${secret}`, shown: `Bearer $${MANAGEMENT_KEY_VARIABLE}` };
 }
 
 /** A key created during the run (then deleted): its value is never printed either. */

@@ -8,10 +8,10 @@ import { RequestArbitraries } from './request-arbitraries.js';
 import { createSender, type Exchange, type Sender } from './http-exchange.js';
 import type { CheckContext } from './response-checks.js';
 import type { InputKind } from './property-runner.js';
-import { createSequenceEnvironment } from './stateful-environment.js';
+import { createSequenceEnvironment, type SequenceEnvironment } from './stateful-environment.js';
 import { KEY_OPERATIONS, KEYS_TARGET, runKeySequences } from './stateful-keys.js';
 import { CREDITS_OPERATIONS, CREDITS_TARGET, runCreditSequences } from './stateful-credits.js';
-import { mainCredential } from './request-spec.js';
+import { buildRequest, mainCredential, managementCredential } from './request-spec.js';
 import { isOk, type CheckResult, type ConformanceReport } from './report.js';
 import { chooseModels } from './choose-models.js';
 import { selectOperations, type Profile } from './profiles.js';
@@ -28,6 +28,13 @@ export interface RunnerOptions {
   profile?: Profile;
   /** An admin key: drives the operator API's operations (paths under /admin), which refuse `apiKey` with 403. */
   adminApiKey?: string;
+  /**
+   * A credential that may manage the account's keys (Modelgate: the account auth token or a management key, since an
+   * API key may only revoke itself): drives createApiKey, updateApiKey, deleteApiKey and the key lifecycle, which
+   * then also checks that a created key stays in its scope. Without it those use `apiKey` (implementations without
+   * key scopes), and the lifecycle is skipped when `apiKey` may not create keys.
+   */
+  managementKey?: string;
   /** Generated inputs per property (operation × input kind) and command sequences per stateful test. */
   runs?: number;
   seed?: number;
@@ -65,8 +72,9 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   const log = options.log ?? (() => undefined);
   const validator = createSchemaValidator(doc);
   const checks: CheckContext = { doc, validator };
-  const secrets = new Set([options.apiKey, ...(options.adminApiKey === undefined ? [] : [options.adminApiKey])]);
+  const secrets = new Set([options.apiKey, ...[options.adminApiKey, options.managementKey].filter((k): k is string => k !== undefined)]);
   const main = mainCredential(options.apiKey);
+  const manager = options.managementKey === undefined ? main : managementCredential(options.managementKey);
   const createdKeys: string[] = [];
   let requests = 0;
   const sender = observe(createSender(baseUrl, { timeoutMs: options.requestTimeoutMs ?? 30_000 }), (ex) => {
@@ -85,7 +93,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   const results: CheckResult[] = [];
   let implemented: Operation[] = [];
   const sequences = createSequenceEnvironment({
-    doc, sender, checks, secrets, main, numRuns: options.sequenceRuns ?? Math.max(3, Math.ceil(runs / 5)), seed, timeLimitMs,
+    doc, sender, checks, secrets, main, manager, numRuns: options.sequenceRuns ?? Math.max(3, Math.ceil(runs / 5)), seed, timeLimitMs,
     maxCommands: options.maxCommands ?? 10,
     available: (id) => implemented.some((op) => op.operationId === id),
   });
@@ -103,7 +111,9 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     const absent = routes.results.filter((r) => r.outcome === 'not_implemented');
     if (absent.length > 0) log(`not implemented (404): ${absent.map((r) => r.target).join('; ')}`);
 
-    const requestArbs = new RequestArbitraries(doc, validator, { apiKey: options.apiKey, adminApiKey: options.adminApiKey, model: models.model });
+    const requestArbs = new RequestArbitraries(doc, validator, {
+      apiKey: options.apiKey, adminApiKey: options.adminApiKey, managementKey: options.managementKey, model: models.model,
+    });
     const env = { sender, checks, numRuns: runs, seed, timeLimitMs, secrets };
     results.push(...(await runProperties(doc, env, requestArbs, { operations: implemented, kinds: parts.properties ?? ['valid', 'invalid', 'unauthorized'], model, log })));
     if (parts.methods !== false) {
@@ -123,12 +133,14 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
           : !ids.every((id) => implemented.some((op) => op.operationId === id)) ? `not implemented (needs ${ids.join(', ')})`
             : undefined;
     if (parts.keys !== false) {
-      const skip = missing(KEY_OPERATIONS);
+      const skip = missing(KEY_OPERATIONS) ?? (options.managementKey === undefined ? await keysNeedManager(sequences) : undefined);
       if (!skip) {
         log('stateful: API key lifecycle');
         // One valid request per operation, to be replayed with a deleted key.
         const samples = sampleRequests(implemented.filter((op) => op.secured), requestArbs, seed);
-        results.push(...(await runKeySequences(sequences, samples)));
+        // Key scopes are Modelgate's: judged under its profile, and only with a credential that can make keys to judge.
+        const scoped = profile === 'modelgate' && options.managementKey !== undefined;
+        results.push(...(await runKeySequences(sequences, samples, { scoped })));
       } else {
         results.push({ check: 'stateful_keys', target: KEYS_TARGET, outcome: 'skipped', runs: 0, note: skip });
       }
@@ -159,6 +171,17 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     requests,
     ok: isOk(results),
   };
+}
+
+/**
+ * Without a management credential the lifecycle runs with the API key, which a deployment with key scopes refuses
+ * (403): then the lifecycle is skipped with a note naming the option, rather than failed for a missing credential.
+ */
+async function keysNeedManager(env: SequenceEnvironment): Promise<string | undefined> {
+  const op = env.doc.operations.find((o) => o.operationId === 'createApiKey')!;
+  const probe = await env.sender.send(buildRequest(op, { params: {}, body: '{"name":"conformance-probe"}', contentType: 'application/json' }, { credential: env.main, description: 'may the API key create keys?' }));
+  // A key the probe created is deleted at the end with every other key the run created (the sender records them).
+  return probe.status === 403 ? 'the API key may not manage keys (403): give --management-key (an account token or management key)' : undefined;
 }
 
 /** The API root: the given URL, or its origin plus the document's server path when it has no path of its own. */

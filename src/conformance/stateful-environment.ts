@@ -14,6 +14,8 @@ export interface SequenceEnvironment {
   doc: OpenApiDocument;
   sender: Sender;
   main: Credential;
+  /** Creates, lists and deletes keys: the management credential, or `main` when the run has none. */
+  manager: Credential;
   secrets: Set<string>;
   maxCommands: number;
   client(check: CheckName): StatefulClient;
@@ -33,6 +35,7 @@ export function createSequenceEnvironment(options: {
   sender: Sender;
   checks: CheckContext;
   main: Credential;
+  manager: Credential;
   secrets: Set<string>;
   numRuns: number;
   seed: number;
@@ -41,17 +44,18 @@ export function createSequenceEnvironment(options: {
   /** Operations the sequences may use beyond those they require (e.g. GET /key): the implemented ones. */
   available?: (operationId: string) => boolean;
 }): SequenceEnvironment {
-  const { doc, sender, checks, main, secrets } = options;
+  const { doc, sender, checks, main, manager, secrets } = options;
   return {
     doc,
     sender,
     main,
+    manager,
     secrets,
     maxCommands: options.maxCommands,
     client: (check) => new StatefulClient(doc, sender, checks, check, options.available),
     async deleteKey(keyId) {
       const op = doc.operations.find((o) => o.operationId === 'deleteApiKey');
-      if (op) await sender.send(buildRequest(op, { params: { 'path:key_id': keyId } }, { credential: main, description: 'cleanup' }));
+      if (op) await sender.send(buildRequest(op, { params: { 'path:key_id': keyId } }, { credential: manager, description: 'cleanup' }));
     },
     async runSequences(target, reported, commands, run, canonical) {
       const failed = new Map<CheckName, CheckResult>();

@@ -1,6 +1,9 @@
 // Model-based test of the API-key lifecycle (fc.commands + fc.asyncModelRun): create → list → use → delete → use
 // (401) → list, in generated orders. The model is the set of keys this run created and whether each is live; the
-// deployment must agree with it after every step, and a deleted key must be refused by every operation.
+// deployment must agree with it after every step, and a deleted key must be refused by every operation. Keys are
+// created, listed and deleted with the management credential (an account token or management key; the API key when
+// the run has none). With `scoped` (Modelgate's key scopes), a created key must also stay in its scope: it may not
+// create a key, change itself or delete another key (403 each).
 import fc from 'fast-check';
 import type { StatefulClient } from './stateful-client.js';
 import { runCredential, type Credential, type RequestSpec } from './request-spec.js';
@@ -21,7 +24,8 @@ interface KeysModel {
 
 interface KeysReal {
   client: StatefulClient;
-  main: Credential;
+  /** Creates, lists and deletes keys. */
+  manager: Credential;
   /** One valid request per operation, replayed with a deleted key. */
   samples: RequestSpec[];
   secrets: Set<string>;
@@ -37,7 +41,7 @@ class CreateKey implements KeyCommand {
   constructor(readonly name: string) {}
   check = () => true;
   async run(m: KeysModel, r: KeysReal): Promise<void> {
-    const ex = await r.client.call('createApiKey', r.main, { json: { name: this.name } }, this.toString());
+    const ex = await r.client.call('createApiKey', r.manager, { json: { name: this.name } }, this.toString());
     r.client.expect(ex.status === 201, ex, `creating a key answered ${ex.status}, expected 201`);
     const body = r.client.json(ex);
     r.client.expect(typeof body.key === 'string' && typeof body.key_id === 'string', ex, 'the created key has no `key` or `key_id`');
@@ -51,7 +55,7 @@ class CreateKey implements KeyCommand {
 class ListKeys implements KeyCommand {
   check = () => true;
   async run(m: KeysModel, r: KeysReal): Promise<void> {
-    const ex = await r.client.call('listApiKeys', r.main, {}, this.toString());
+    const ex = await r.client.call('listApiKeys', r.manager, {}, this.toString());
     r.client.expect(ex.status === 200, ex, `listing keys answered ${ex.status}, expected 200`);
     const listed = new Set<string>((r.client.json(ex).data ?? []).map((k: { key_id: string }) => k.key_id));
     for (const key of m.keys) {
@@ -87,7 +91,7 @@ class DeleteKey implements KeyCommand {
   check = (m: Readonly<KeysModel>) => m.keys.length > 0;
   async run(m: KeysModel, r: KeysReal): Promise<void> {
     const key = m.keys[this.pick % m.keys.length];
-    const ex = await r.client.call('deleteApiKey', r.main, { params: { 'path:key_id': key.id } }, `delete ${key.id} ($${key.variable})`);
+    const ex = await r.client.call('deleteApiKey', r.manager, { params: { 'path:key_id': key.id } }, `delete ${key.id} ($${key.variable})`);
     if (key.live) {
       r.client.expect(ex.status === 200, ex, `deleting a live key answered ${ex.status}, expected 200`);
       const body = r.client.json(ex);
@@ -118,6 +122,35 @@ class UseDeletedKeyEverywhere implements KeyCommand {
   toString = () => `use deleted key #${this.pick} on every operation`;
 }
 
+class CreatedKeyStaysInScope implements KeyCommand {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<KeysModel>) => m.keys.some((k) => k.live);
+  async run(m: KeysModel, r: KeysReal): Promise<void> {
+    const live = m.keys.filter((k) => k.live);
+    const key = live[this.pick % live.length];
+    const credential = runCredential(key.secret, key.variable);
+    const create = await r.client.call('createApiKey', credential, { json: { name: 'out-of-scope' } }, `create a key with $${key.variable}`);
+    if (create.status === 201) {
+      // Still deleted at the end, then reported.
+      const body = r.client.json(create);
+      r.secrets.add(body.key);
+      m.keys.push({ id: body.key_id, secret: body.key, live: true, variable: `CREATED_KEY_${m.keys.length + 1}` });
+    }
+    r.client.expect(create.status === 403, create, `an API key created a key (answered ${create.status}, expected 403)`);
+    if (r.client.hasOperation('updateApiKey')) {
+      const widen = await r.client.call('updateApiKey', credential, { params: { 'path:key_id': key.id }, json: { limit: null, allowed_models: null } }, `widen $${key.variable} with itself`);
+      r.client.expect(widen.status === 403, widen, `an API key changed itself (answered ${widen.status}, expected 403)`);
+    }
+    const other = live.find((k) => k.id !== key.id);
+    if (other) {
+      const del = await r.client.call('deleteApiKey', credential, { params: { 'path:key_id': other.id } }, `delete ${other.id} ($${other.variable}) with $${key.variable}`);
+      if (del.status === 200) other.live = false;
+      r.client.expect(del.status === 403, del, `an API key deleted another key (answered ${del.status}, expected 403)`);
+    }
+  }
+  toString = () => `live key #${this.pick} stays in its scope`;
+}
+
 const commandArbitraries = [
   fc.stringMatching(/^[a-z0-9-]{1,20}$/).map((name): KeyCommand => new CreateKey(name)),
   fc.constant<KeyCommand>(new ListKeys()),
@@ -127,12 +160,17 @@ const commandArbitraries = [
 ];
 
 /** The canonical sequence, always run first so it is covered whatever the generated sequences are. */
-const CANONICAL: KeyCommand[] = [new CreateKey('conformance'), new ListKeys(), new UseKey(0), new DeleteKey(0), new UseDeletedKeyEverywhere(0), new ListKeys()];
+function canonical(scoped: boolean): KeyCommand[] {
+  const lifecycle = [new CreateKey('conformance'), new ListKeys(), new UseKey(0), new DeleteKey(0), new UseDeletedKeyEverywhere(0), new ListKeys()];
+  // Two live keys, so the scope step can also try to delete one with the other.
+  return scoped ? [...lifecycle, new CreateKey('conformance-2'), new CreateKey('conformance-3'), new CreatedKeyStaysInScope(0)] : lifecycle;
+}
 
-export async function runKeySequences(env: SequenceEnvironment, samples: RequestSpec[]): Promise<CheckResult[]> {
+/** `scoped`: the deployment has Modelgate's key scopes and the run has a management credential to test them with. */
+export async function runKeySequences(env: SequenceEnvironment, samples: RequestSpec[], options: { scoped: boolean }): Promise<CheckResult[]> {
   const probes = { count: 0 };
   const runSequence = async (commands: Iterable<KeyCommand>) => {
-    const real: KeysReal = { client: env.client('stateful_keys'), main: env.main, samples, secrets: env.secrets, useAfterFreeProbes: probes };
+    const real: KeysReal = { client: env.client('stateful_keys'), manager: env.manager, samples, secrets: env.secrets, useAfterFreeProbes: probes };
     const model: KeysModel = { keys: [] };
     try {
       await fc.asyncModelRun(() => ({ model, real }), commands);
@@ -141,8 +179,9 @@ export async function runKeySequences(env: SequenceEnvironment, samples: Request
       for (const key of model.keys.filter((k) => k.live)) await env.deleteKey(key.id);
     }
   };
-  const commands = fc.commands(commandArbitraries, { maxCommands: env.maxCommands });
-  const results = await env.runSequences(KEYS_TARGET, ['stateful_keys', 'use_after_free'], commands, runSequence, CANONICAL);
+  const arbitraries = options.scoped ? [...commandArbitraries, fc.nat().map((i): KeyCommand => new CreatedKeyStaysInScope(i))] : commandArbitraries;
+  const commands = fc.commands(arbitraries, { maxCommands: env.maxCommands });
+  const results = await env.runSequences(KEYS_TARGET, ['stateful_keys', 'use_after_free'], commands, runSequence, canonical(options.scoped));
   return results.map((r) =>
     r.check === 'use_after_free' && r.outcome === 'passed' && probes.count === 0 ? { ...r, outcome: 'skipped', note: 'no sequence deleted a key' } : r,
   );

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
+import { isApiKeyRow } from '../auth/principal.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { getCreditAccount } from '../repositories/credits.js';
 import { describeKey } from '../services/api-keys.js';
@@ -9,7 +10,7 @@ import { toWireKeyLimits } from './wire-api-key.js';
 export function getCurrentKey(deps: Deps): Handler {
   return async (_api, ctx) => {
     const principal = principalOf(ctx);
-    if (principal.kind !== 'api_key') {
+    if (!isApiKeyRow(principal)) {
       // As documented in the spec: an account token is not an API key, so there is no key to describe.
       throw new GatewayError(404, 'GET /key describes API keys; this request was made with an account token', { credential: 'account_token' });
     }
@@ -26,6 +27,7 @@ export function getCurrentKey(deps: Deps): Handler {
         key_id: key.id,
         name: key.name,
         prefix: key.display_prefix,
+        kind: key.kind,
         ...toWireKeyLimits(view),
         is_free_tier: account.totalGrantedNanos === 0n,
         rate_limit: {

@@ -6,7 +6,7 @@ import { nanosToUsd } from '../billing/money.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 /** The usage, limit and policy fields, shared by ApiKey and KeyInfoData. */
-type KeyLimits = Omit<ApiKey, 'key_id' | 'name' | 'prefix' | 'created_at' | 'last_used_at'>;
+type KeyLimits = Omit<ApiKey, 'key_id' | 'name' | 'prefix' | 'created_at' | 'last_used_at' | 'kind'>;
 
 export function toWireKeyLimits({ row, usage, limitRemainingNanos }: KeyView): KeyLimits {
   return {
@@ -29,6 +29,7 @@ export function toWireApiKey(view: KeyView): ApiKey {
     key_id: row.id,
     name: row.name,
     prefix: row.display_prefix,
+    kind: row.kind,
     created_at: row.created_at.toISOString(),
     last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
     ...toWireKeyLimits(view),

@@ -4,7 +4,7 @@
 import type { Context } from 'koa';
 import type { Db } from '../db/database.js';
 import { hashSecret, hashesEqual, secretKindOf, type SecretKind } from '../auth/secrets.js';
-import type { Principal } from '../auth/principal.js';
+import { isApiKeyRow, type Principal } from '../auth/principal.js';
 import type { LastUsedTracker } from '../auth/last-used.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import { findActiveApiKeyByHash } from '../repositories/api-keys.js';
@@ -34,9 +34,11 @@ export async function resolvePrincipal(db: Db, secret: string, lastUsed?: LastUs
 
 /** The database path: the row is found by hash, then its stored hash is compared in constant time. */
 export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Promise<Principal | undefined> {
-  if (kind === 'api_key') {
+  if (kind === 'api_key' || kind === 'management_key') {
     const key = await findActiveApiKeyByHash(db, hash);
-    if (key && hashesEqual(key.key_hash, hash)) {
+    // The row's kind decides; the prefix must agree (it always does: the hash covers the prefix), so a row can
+    // never be served under the other kind's scope.
+    if (key && hashesEqual(key.key_hash, hash) && (key.kind === 'management') === (kind === 'management_key')) {
       return {
         kind,
         userId: key.user_id,
@@ -93,7 +95,7 @@ export async function resolvePrincipalCached(
 }
 
 function markUsed(principal: Principal, lastUsed: LastUsedTracker | undefined): void {
-  if (principal.kind === 'api_key') lastUsed?.mark(principal.credentialId);
+  if (isApiKeyRow(principal)) lastUsed?.mark(principal.credentialId);
 }
 
 function invalidCredential(): GatewayError {
@@ -115,14 +117,14 @@ export function requestSecret(ctx: Context, acceptsApiKeyHeader: boolean): strin
 }
 
 export function authenticator(db: Db, lastUsed?: LastUsedTracker, credentials?: CredentialCache, now: () => Date = () => new Date()) {
-  return async (ctx: Context, acceptsApiKeyHeader = false): Promise<void> => {
+  return async (ctx: Context, acceptsApiKeyHeader = false, operationId?: string): Promise<void> => {
     const secret = requestSecret(ctx, acceptsApiKeyHeader);
     const principal = credentials
       ? await resolvePrincipalCached(db, credentials, secret, lastUsed)
       : await resolvePrincipal(db, secret, lastUsed);
     // Checked on every request, from the cache too: expiry needs no change to the row, and a disabled key's
     // cached principal is dropped by the change notification.
-    authorizeRoute(principal, ctx.path, now());
+    authorizeRoute(principal, ctx.path, now(), operationId);
     ctx.state.principal = principal;
   };
 }

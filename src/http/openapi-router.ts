@@ -25,10 +25,11 @@ export type Handler = (api: ApiContext, ctx: KoaContext) => Promise<void> | void
 export interface RouterOptions {
   handlers: Record<string, Handler>;
   /**
-   * Resolves the caller or throws GatewayError(401). Stores the principal on ctx.state. `acceptsApiKeyHeader`: the
-   * operation also declares the `x-api-key` scheme (Anthropic Messages routes).
+   * Resolves the caller or throws GatewayError(401), or 403 when its kind may not use the operation. Stores the
+   * principal on ctx.state. `acceptsApiKeyHeader`: the operation also declares the `x-api-key` scheme (Anthropic
+   * Messages routes). `operationId`: the routed operation, which decides what a management key may open.
    */
-  authenticate: (ctx: KoaContext, acceptsApiKeyHeader?: boolean) => Promise<void>;
+  authenticate: (ctx: KoaContext, acceptsApiKeyHeader?: boolean, operationId?: string) => Promise<void>;
 }
 
 const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
@@ -59,7 +60,11 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
   // each declared scheme, so both share one authentication per request.
   const authenticateOnce = async (apiCtx: ApiContext, ctx: KoaContext) => {
     const state = ctx.state as { authentication?: Promise<void> };
-    state.authentication ??= options.authenticate(ctx, apiCtx.operation.security?.some((requirement) => 'ApiKeyAuth' in requirement) ?? false);
+    state.authentication ??= options.authenticate(
+      ctx,
+      apiCtx.operation.security?.some((requirement) => 'ApiKeyAuth' in requirement) ?? false,
+      apiCtx.operation.operationId,
+    );
     await state.authentication;
     return true;
   };

@@ -2,14 +2,14 @@
 // the CLI: one implementation each.
 import { sql } from 'kysely';
 import type { Db, DbOrTrx } from '../db/database.js';
-import type { ApiKeyRow, ApiKeyUpdate } from '../db/tables/api-keys.js';
+import type { ApiKeyKind, ApiKeyRow, ApiKeyUpdate } from '../db/tables/api-keys.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
 import { findApiKeyForUser, listApiKeysForUser, softDeleteApiKeyReturningHash } from '../repositories/api-keys.js';
 import { seedKeySpend, spentInPeriods } from '../repositories/api-key-spend.js';
 import { sumKeyUsage, type KeyUsage } from '../repositories/key-usage.js';
 import { periodStart } from '../billing/key-periods.js';
 import { inTransaction } from '../db/in-transaction.js';
-import type { KeySettings } from './key-settings.js';
+import { checkSettingsFitKind, type KeySettings } from './key-settings.js';
 
 /** A key row with its usage and what is left of its limit in the current period (nano-dollars). */
 export interface KeyView {
@@ -44,13 +44,16 @@ async function seedIfLimited(db: DbOrTrx, row: ApiKeyRow, now: Date): Promise<vo
   await seedKeySpend(db, { keyId: row.id, periodStart: periodStart(row.limit_reset, now) });
 }
 
+/** Who may create which kind is the caller's to check (src/auth/key-scopes.ts); `kind` defaults to inference. */
 export async function createKey(
   db: Db,
-  input: { userId: string; settings: KeySettings; now: Date },
+  input: { userId: string; settings: KeySettings; now: Date; kind?: ApiKeyKind },
 ): Promise<{ row: ApiKeyRow; secret: string }> {
+  const kind = input.kind ?? 'inference';
+  checkSettingsFitKind(kind, input.settings);
   return inTransaction(db, async (trx) => {
     const { settings } = input;
-    const issued = await issueApiKey(trx, { userId: input.userId, name: settings.name ?? 'API key' });
+    const issued = await issueApiKey(trx, { userId: input.userId, name: settings.name ?? 'API key', kind });
     const changes = changesOf({ ...settings, name: undefined });
     if (Object.keys(changes).length === 0) return issued;
     const row = await trx.updateTable('api_keys').set(changes).where('id', '=', issued.row.id).returningAll().executeTakeFirstOrThrow();
@@ -72,6 +75,12 @@ export async function updateKey(
   const changes = changesOf(input.settings);
   if (Object.keys(changes).length === 0) return findApiKeyForUser(db, input.userId, input.keyId);
   const row = await inTransaction(db, async (trx) => {
+    if (setsSpending(input.settings)) {
+      // The kind never changes after creation, so reading it first cannot race with a change of it.
+      const current = await findApiKeyForUser(trx, input.userId, input.keyId);
+      if (!current) return undefined;
+      checkSettingsFitKind(current.kind, input.settings);
+    }
     const updated = await trx
       .updateTable('api_keys')
       .set(changes)
@@ -85,6 +94,17 @@ export async function updateKey(
   });
   if (row) credentials?.invalidate(row.key_hash);
   return row;
+}
+
+/** Whether the settings give the key a limit, reset period or allow-list (none of which a management key has). */
+function setsSpending(settings: KeySettings): boolean {
+  return settings.limitNanos != null || settings.limitReset != null || settings.allowedModels != null;
+}
+
+/** One active key of this user; another user's key, a deleted one or an impossible id is `undefined`. */
+export async function findKey(db: DbOrTrx, userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+  if (keyId.includes('\u0000')) return undefined;
+  return findApiKeyForUser(db, userId, keyId);
 }
 
 /** Soft-deletes an active key of this user; false when there is none. */

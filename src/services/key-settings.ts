@@ -1,6 +1,6 @@
 // A key's settings as the API and the CLI send them (USD numbers, RFC 3339 text) → validated internal values.
 // One parser for both, so the rules (limit >= 0, expiry in the future, model patterns) are the same everywhere.
-import type { KeyLimitReset } from '../db/tables/api-keys.js';
+import type { ApiKeyKind, KeyLimitReset } from '../db/tables/api-keys.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../billing/money.js';
 
@@ -15,6 +15,8 @@ export interface KeySettings {
 }
 
 export interface WireKeySettings {
+  /** Only when creating: a key's kind is fixed for its life. */
+  kind?: string;
   name?: string;
   limit?: number | string | null;
   limit_reset?: string | null;
@@ -75,4 +77,22 @@ export function parseKeySettings(wire: WireKeySettings, now: Date): KeySettings 
   }
   if (wire.disabled !== undefined) settings.disabled = wire.disabled;
   return settings;
+}
+
+/** The kind a new key is created as: `inference` unless the request asks for `management`. */
+export function parseKeyKind(wire: string | undefined): ApiKeyKind {
+  if (wire === undefined || wire === 'inference') return 'inference';
+  if (wire === 'management') return 'management';
+  throw invalid('kind', 'must be inference or management');
+}
+
+/**
+ * A management key calls no model, so it spends nothing: a limit, reset period or allow-list on one would look like
+ * a protection that protects nothing. Refused instead (migration 0010's check says the same to the database).
+ */
+export function checkSettingsFitKind(kind: ApiKeyKind, settings: KeySettings): void {
+  if (kind === 'inference') return;
+  const field =
+    settings.limitNanos != null ? 'limit' : settings.limitReset != null ? 'limit_reset' : settings.allowedModels != null ? 'allowed_models' : undefined;
+  if (field !== undefined) throw invalid(field, 'does not apply to a management key, which calls no model');
 }

@@ -189,4 +189,63 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       await context.close();
     }
   }, 120_000);
+
+  it('follows key scopes: an API key sees no key management but its own revocation; the token creates management keys', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(msg.text());
+    });
+    page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+    const create = async (body: Record<string, unknown>) =>
+      (await (await gw.fetch('/api/v1/api-keys', { method: 'POST', key: token, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { key: string; key_id: string };
+    const ci = await create({ name: 'ci-scoped', limit: 1, allowed_models: ['openai/*'] });
+    await create({ name: 'sibling' });
+    const signIn = async (credential: string) => {
+      await page.getByLabel('Account token or API key').fill(credential);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.locator('#keys-rows').textContent()).toContain('sibling');
+    };
+    try {
+      await page.goto(`${gw.url}/account`);
+      await signIn(ci.key);
+      expect(await page.locator('#keys-scope').textContent()).toContain('revoke itself');
+      expect(await page.locator('#create-key-form').isHidden()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Delete sibling' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Edit limit of ci-scoped' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Disable ci-scoped' }).count()).toBe(0);
+      expect(await runAxe(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Delete ci-scoped' }).click();
+      await page.getByRole('button', { name: 'Yes, delete' }).click();
+      await expect.poll(() => page.getByLabel('Account token or API key').isVisible()).toBe(true);
+      expect(await page.locator('#status').textContent()).toContain('signed out');
+      expect((await gw.fetch('/api/v1/key', { key: ci.key })).status).toBe(401);
+
+      await signIn(token);
+      expect(await page.locator('#keys-scope').isHidden()).toBe(true);
+      await page.getByLabel('New key name').fill('provisioner');
+      await page.getByLabel('Management key (manages keys, calls no model)').check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await expect.poll(() => page.getByLabel('Key value').inputValue()).toMatch(/^mgm-v1-/);
+      const management = await page.getByLabel('Key value').inputValue();
+      await page.getByRole('button', { name: 'I stored it, hide it' }).click();
+      const row = page.locator('#keys-rows tr', { hasText: 'provisioner' });
+      expect(await row.textContent()).toContain('Management');
+      expect(await row.getByRole('button', { name: 'Edit limit of provisioner' }).count()).toBe(0);
+      const self: any = await (await gw.fetch('/api/v1/key', { key: management })).json();
+      expect(self.data).toMatchObject({ kind: 'management' });
+
+      // Signed in with the management key: it manages API keys, not the account token's management keys.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await signIn(management);
+      expect(await page.locator('#keys-scope').textContent()).toContain('management key');
+      expect(await page.locator('#key-manage-field').isHidden()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Delete sibling' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Disable provisioner' }).count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

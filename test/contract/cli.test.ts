@@ -43,6 +43,17 @@ describe('modelgate conformance', () => {
     expect(res.out + res.err).not.toContain(target.user.key);
   }, 60_000);
 
+  it('manages keys with --management-key (an API key may not): the key lifecycle passes, the token is never printed', async () => {
+    const keyOps = ['--operation', 'listApiKeys', '--operation', 'createApiKey', '--operation', 'deleteApiKey', '--operation', 'getCurrentKey'];
+    const res = await cli('--base-url', target.gw.url, '--api-key', target.user.key, '--management-key', target.user.token, '--model', SERVED_MODEL, ...quick, ...keyOps);
+    expect(res.code, res.out).toBe(0);
+    expect(res.out).toMatch(/^stateful_keys\s+passed/m);
+    expect(res.out + res.err).not.toContain(target.user.token);
+    const without = await cli('--base-url', target.gw.url, '--api-key', target.user.key, '--model', SERVED_MODEL, ...quick, ...keyOps, '--quiet');
+    expect(without.code, without.out).toBe(0);
+    expect(without.out).toContain('the API key may not manage keys (403): give --management-key');
+  }, 120_000);
+
   it('fails a broken deployment: exit 1, a curl line with $MODELGATE_API_KEY; --json gives the same as data', async () => {
     const proxy = await startFaultyProxy(target.gw.url, { alter: (req, res) => (req.path.startsWith('/api/v1/credits') ? { ...res, status: 500 } : res) });
     try {

@@ -21,6 +21,7 @@ async function runAgainst(fault: Fault, options: Partial<RunnerOptions>): Promis
     const report = await runConformance({
       baseUrl: proxy.url,
       apiKey: target.user.key,
+      managementKey: target.user.token,
       runs: 15,
       seed: 1,
       timeLimitMs: 3_000,
@@ -31,6 +32,7 @@ async function runAgainst(fault: Fault, options: Partial<RunnerOptions>): Promis
     });
     const text = formatReport(report);
     expect(text).not.toContain(target.user.key);
+    expect(text).not.toContain(target.user.token);
     return { report, text, failed: [...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))].sort() };
   } finally {
     await proxy.close();

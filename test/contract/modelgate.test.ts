@@ -22,9 +22,11 @@ afterAll(async () => {
 it('Modelgate passes every check of the modelgate profile', async () => {
   const account = await target.gw.createUser();
   await target.gw.grant(account.userId, 5);
+  const token = await target.gw.createToken(account.userId);
   const report = await runConformance({
     baseUrl: target.gw.url,
     apiKey: account.key,
+    managementKey: token,
     runs: 6,
     seed: 20261123,
     // Bounded by the run counts; the time limit is only a backstop.
@@ -49,4 +51,5 @@ it('Modelgate passes every check of the modelgate profile', async () => {
   const xml = junitReport(report);
   expect(xml).toContain(`failures="0" errors="0" skipped="0"`);
   expect(xml).not.toContain(account.key);
+  expect(xml).not.toContain(token);
 }, TEST_TIMEOUT_MS * 2);

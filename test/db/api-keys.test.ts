@@ -26,6 +26,18 @@ describeEachDatabase('api keys repository', (ctx) => {
     expect(await findActiveApiKeyByHash(db, key.key_hash)).toBeUndefined();
   });
 
+  it('makes keys inference keys unless told, and keeps limits and allow-lists off management keys (migration 0010)', async () => {
+    const db = ctx.db();
+    const user = await insertTestUser(db);
+    expect((await insertTestApiKey(db, user.id)).kind).toBe('inference');
+    const management = await insertApiKey(db, { id: uniqueId('key_'), user_id: user.id, name: 'm', key_hash: uniqueId('h'), display_prefix: 'mgm-v1-x...', kind: 'management' });
+    expect(management.kind).toBe('management');
+    await expect(setApiKeyLimits(db, management.id, { credit_limit_nanos: 1n })).rejects.toMatchObject({ code: '23514' });
+    await expect(db.updateTable('api_keys').set({ kind: 'admin' as never }).where('id', '=', management.id).execute()).rejects.toMatchObject({ code: '23514' });
+    // Rate-limit overrides are not spending: allowed.
+    expect(await setApiKeyLimits(db, management.id, { rate_limit_rpm: 5 })).toMatchObject({ rate_limit_rpm: 5 });
+  });
+
   it('rejects a duplicate key hash', async () => {
     const db = ctx.db();
     const user = await insertTestUser(db);

@@ -88,17 +88,26 @@ describe('credential cache in one process [pglite]', () => {
 
   it('answers 401 on the very next request after DELETE through the API, without any notification', async () => {
     const owner = await deafGw.createUser();
+    const token = await deafGw.createToken(owner.userId);
     const created = await deafGw.fetch('/api/v1/api-keys', {
       method: 'POST',
-      key: owner.key,
+      key: token,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'doomed' }),
     });
     const { key, key_id } = (await created.json()) as { key: string; key_id: string };
     expect(await status(deafGw, key)).toBe(200);
     expect(await status(deafGw, key)).toBe(200); // from memory now
-    expect((await deafGw.fetch(`/api/v1/api-keys/${key_id}`, { method: 'DELETE', key: owner.key })).status).toBe(200);
+    expect((await deafGw.fetch(`/api/v1/api-keys/${key_id}`, { method: 'DELETE', key: token })).status).toBe(200);
     expect(await status(deafGw, key)).toBe(401);
+  });
+
+  it('answers 401 on the very next request after a key revoked itself while served from memory', async () => {
+    const owner = await deafGw.createUser();
+    expect(await status(deafGw, owner.key)).toBe(200);
+    expect(await status(deafGw, owner.key)).toBe(200); // from memory now
+    expect((await deafGw.fetch(`/api/v1/api-keys/${owner.keyId}`, { method: 'DELETE', key: owner.key })).status).toBe(200);
+    expect(await status(deafGw, owner.key)).toBe(401);
   });
 
   it('asks the database on every request with MODELGATE_CREDENTIAL_CACHE_SECONDS=0', async () => {

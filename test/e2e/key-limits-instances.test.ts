@@ -44,8 +44,9 @@ describeWithPostgres('key limits across instances [postgres]', () => {
       body: JSON.stringify({ model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: 10 }),
     });
 
-  async function limitedKey(owner: { key: string }, body: Record<string, unknown>) {
-    const res = await a.fetch('/api/v1/api-keys', { method: 'POST', key: owner.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  /** Made with the owner's account token: an API key may not create keys. */
+  async function limitedKey(owner: { userId: string }, body: Record<string, unknown>) {
+    const res = await a.fetch('/api/v1/api-keys', { method: 'POST', key: await a.createToken(owner.userId), headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return (await res.json()) as any;
   }
 
@@ -71,7 +72,7 @@ describeWithPostgres('key limits across instances [postgres]', () => {
     expect((await b.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
     expect(b.deps.credentials.size).toBeGreaterThan(0);
     const patched = await a.fetch(`/api/v1/api-keys/${key.key_id}`, {
-      method: 'PATCH', key: owner.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ disabled: true }),
+      method: 'PATCH', key: await a.createToken(owner.userId), headers: { 'content-type': 'application/json' }, body: JSON.stringify({ disabled: true }),
     });
     expect(patched.status).toBe(200);
     // The change reaches b through the database notification (asynchronous, hence the wait).

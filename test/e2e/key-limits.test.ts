@@ -40,6 +40,12 @@ function chat(key: string, model = 'openai/gpt-test') {
   });
 }
 
+/** A user and its account token, which manages its keys (an API key may not: see key-scopes-*.test.ts). */
+async function accountOwner() {
+  const user = await gw.createUser();
+  return { ...user, token: await gw.createToken(user.userId) };
+}
+
 async function createKey(ownerKey: string, body: Record<string, unknown>) {
   const res = await gw.fetch('/api/v1/api-keys', { method: 'POST', key: ownerKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as any };
@@ -52,8 +58,8 @@ async function patchKey(ownerKey: string, keyId: string, body: Record<string, un
 
 describe('creating and changing keys', () => {
   it('creates a key with a limit, reset, expiry and allow-list, shows them in GET /api-keys and GET /key, and patches them', async () => {
-    const owner = await gw.createUser();
-    const created = await createKey(owner.key, {
+    const owner = await accountOwner();
+    const created = await createKey(owner.token, {
       name: 'app', limit: 2.5, limit_reset: 'weekly', expires_at: '2030-01-01T00:00:00Z', allowed_models: ['openai/*', 'deepseek/deepseek-reasoner'],
     });
     expect(created.status).toBe(201);
@@ -66,41 +72,41 @@ describe('creating and changing keys', () => {
     const info: any = await (await gw.fetch('/api/v1/key', { key: created.body.key })).json();
     expect(info.data).toMatchObject({ key_id: created.body.key_id, limit: 2.5, limit_remaining: 2.5, limit_reset: 'weekly', disabled: false });
 
-    const patched = await patchKey(owner.key, created.body.key_id, { name: 'renamed', limit: null, limit_reset: null, expires_at: null, allowed_models: null });
+    const patched = await patchKey(owner.token, created.body.key_id, { name: 'renamed', limit: null, limit_reset: null, expires_at: null, allowed_models: null });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body).toMatchObject({ name: 'renamed', limit: null, limit_remaining: null, limit_reset: null, expires_at: null, allowed_models: null });
   });
 
   it('rejects bad settings with 400 and another account\'s key with 404', async () => {
-    const owner = await gw.createUser();
-    const other = await gw.createUser();
-    expect((await createKey(owner.key, { limit: -1 })).status).toBe(400);
-    expect((await createKey(owner.key, { limit_reset: 'hourly' })).status).toBe(400);
-    expect((await createKey(owner.key, { expires_at: '2001-01-01T00:00:00Z' })).status).toBe(400);
-    expect((await createKey(owner.key, { allowed_models: ['gpt-4o'] })).status).toBe(400);
-    expect((await patchKey(other.key, owner.keyId, { disabled: true })).status).toBe(404);
+    const owner = await accountOwner();
+    const other = await accountOwner();
+    expect((await createKey(owner.token, { limit: -1 })).status).toBe(400);
+    expect((await createKey(owner.token, { limit_reset: 'hourly' })).status).toBe(400);
+    expect((await createKey(owner.token, { expires_at: '2001-01-01T00:00:00Z' })).status).toBe(400);
+    expect((await createKey(owner.token, { allowed_models: ['gpt-4o'] })).status).toBe(400);
+    expect((await patchKey(other.token, owner.keyId, { disabled: true })).status).toBe(404);
   });
 });
 
 describe('enforcement', () => {
   it('answers 401 key_disabled for a disabled key on its next request, and serves it again once re-enabled', async () => {
-    const owner = await gw.createUser();
-    const { body: key } = await createKey(owner.key, { name: 'k' });
+    const owner = await accountOwner();
+    const { body: key } = await createKey(owner.token, { name: 'k' });
     expect((await gw.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
-    expect((await patchKey(owner.key, key.key_id, { disabled: true })).body.disabled).toBe(true);
+    expect((await patchKey(owner.token, key.key_id, { disabled: true })).body.disabled).toBe(true);
     const refused = await gw.fetch('/api/v1/key', { key: key.key });
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as any).error.metadata).toMatchObject({ reason: 'key_disabled', key_id: key.key_id });
-    expect((await patchKey(owner.key, key.key_id, { disabled: false })).status).toBe(200);
+    expect((await patchKey(owner.token, key.key_id, { disabled: false })).status).toBe(200);
     expect((await gw.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
   });
 
   it('answers 401 key_expired once the clock passes expires_at (also for a key served from the cache)', async () => {
-    const owner = await gw.createUser();
+    const owner = await accountOwner();
     const saved = clock;
     try {
       const expiresAt = new Date(clock.getTime() + 60_000).toISOString();
-      const { body: key } = await createKey(owner.key, { expires_at: expiresAt });
+      const { body: key } = await createKey(owner.token, { expires_at: expiresAt });
       expect((await gw.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
       clock = new Date(clock.getTime() + 60_000);
       const res = await gw.fetch('/api/v1/key', { key: key.key });
@@ -112,24 +118,24 @@ describe('enforcement', () => {
   });
 
   it('answers 403 naming the model outside allowed_models, without calling upstream; provider/* allows the provider', async () => {
-    const owner = await gw.createUser();
+    const owner = await accountOwner();
     await gw.grant(owner.userId, 1);
-    const { body: key } = await createKey(owner.key, { allowed_models: ['deepseek/*'] });
+    const { body: key } = await createKey(owner.token, { allowed_models: ['deepseek/*'] });
     const res = await chat(key.key, 'openai/gpt-test');
     expect(res.status).toBe(403);
     const err: any = await res.json();
     expect(err.error.metadata).toMatchObject({ reason: 'model_not_allowed', model: 'openai/gpt-test' });
     expect(err.error.message).toContain('openai/gpt-test');
     expect(upstream.requests).toHaveLength(0);
-    await patchKey(owner.key, key.key_id, { allowed_models: ['openai/*'] });
+    await patchKey(owner.token, key.key_id, { allowed_models: ['openai/*'] });
     upstream.reply(reply());
     expect((await chat(key.key, 'openai/gpt-test')).status).toBe(200);
   });
 
   it('never lets 20 concurrent requests spend more than a 0.001 USD limit; the rest get 402 key_limit_exceeded', async () => {
-    const owner = await gw.createUser();
+    const owner = await accountOwner();
     await gw.grant(owner.userId, 10);
-    const { body: key } = await createKey(owner.key, { limit: 0.001 });
+    const { body: key } = await createKey(owner.token, { limit: 0.001 });
     upstream.always(reply());
     const responses = await Promise.all(Array.from({ length: 20 }, () => chat(key.key)));
     const bodies: any[] = await Promise.all(responses.map((r) => r.json()));
@@ -153,9 +159,9 @@ describe('enforcement', () => {
   });
 
   it('releases the key hold when the upstream fails', async () => {
-    const owner = await gw.createUser();
+    const owner = await accountOwner();
     await gw.grant(owner.userId, 1);
-    const { body: key } = await createKey(owner.key, { limit: 0.001 });
+    const { body: key } = await createKey(owner.token, { limit: 0.001 });
     upstream.reply({ kind: 'json', status: 503, body: { error: { message: 'down' } } });
     expect((await chat(key.key)).status).toBe(503);
     await gw.settled();
@@ -164,13 +170,13 @@ describe('enforcement', () => {
   });
 
   it('starts a daily limit over at 00:00 UTC (injected clock)', async () => {
-    const owner = await gw.createUser();
+    const owner = await accountOwner();
     await gw.grant(owner.userId, 1);
     const saved = clock;
     try {
       clock = new Date('2026-03-10T23:59:30Z');
       // Room for one request (upper bound ~0.0001 USD) but not two.
-      const { body: key } = await createKey(owner.key, { limit: 0.00015, limit_reset: 'daily' });
+      const { body: key } = await createKey(owner.token, { limit: 0.00015, limit_reset: 'daily' });
       upstream.always(reply());
       expect((await chat(key.key)).status).toBe(200);
       const refused = await chat(key.key);
@@ -188,13 +194,13 @@ describe('enforcement', () => {
   });
 
   it('counts what a key spent before it got a limit (setting a limit seeds the period)', async () => {
-    const owner = await gw.createUser();
+    const owner = await accountOwner();
     await gw.grant(owner.userId, 1);
-    const { body: key } = await createKey(owner.key, {});
+    const { body: key } = await createKey(owner.token, {});
     upstream.always(reply());
     expect((await chat(key.key)).status).toBe(200);
     await gw.settled();
-    const patched = await patchKey(owner.key, key.key_id, { limit: 0.0001 });
+    const patched = await patchKey(owner.token, key.key_id, { limit: 0.0001 });
     expect(patched.body.limit_remaining).toBeCloseTo(0.0001 - 0.00009, 12);
     expect((await chat(key.key)).status).toBe(402);
   });

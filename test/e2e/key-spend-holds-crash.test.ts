@@ -51,7 +51,7 @@ describeWithPostgres('key spend holds of a killed instance [postgres]', () => {
     const owner = await survivor.createUser();
     await survivor.grant(owner.userId, 10);
     const created = await survivor.fetch('/api/v1/api-keys', {
-      method: 'POST', key: owner.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ci job', limit: 1 }),
+      method: 'POST', key: await survivor.createToken(owner.userId), headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ci job', limit: 1 }),
     });
     const key = (await created.json()) as { key: string; key_id: string };
     const headers = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };

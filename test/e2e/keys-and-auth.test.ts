@@ -51,10 +51,12 @@ describe('authentication', () => {
 describe('API keys', () => {
   it('creates (value shown once), lists without secrets, deletes, and the deleted key is 401 on the next request', async () => {
     const owner = await gw.createUser();
+    // Keys are managed with the account token (or a management key): see key-scopes-*.test.ts.
+    const token = await gw.createToken(owner.userId);
     const created = await json(
       await gw.fetch('/api/v1/api-keys', {
         method: 'POST',
-        key: owner.key,
+        key: token,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'ci' }),
       }),
@@ -73,6 +75,7 @@ describe('API keys', () => {
       key_id: created.body.key_id,
       name: 'ci',
       prefix: created.body.prefix,
+      kind: 'inference',
       created_at: expect.any(String),
       last_used_at: null,
       usage: 0, usage_daily: 0, usage_weekly: 0, usage_monthly: 0,
@@ -82,22 +85,25 @@ describe('API keys', () => {
     // The new key works.
     expect((await gw.fetch('/api/v1/api-keys', { key: created.body.key })).status).toBe(200);
 
-    const deleted = await json(await gw.fetch(`/api/v1/api-keys/${created.body.key_id}`, { method: 'DELETE', key: owner.key }));
+    const deleted = await json(await gw.fetch(`/api/v1/api-keys/${created.body.key_id}`, { method: 'DELETE', key: token }));
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ deleted: true, key_id: created.body.key_id });
 
     const after = await json(await gw.fetch('/api/v1/api-keys', { key: created.body.key }));
     expect(after.status).toBe(401);
-    const again = await gw.fetch(`/api/v1/api-keys/${created.body.key_id}`, { method: 'DELETE', key: owner.key });
+    const again = await gw.fetch(`/api/v1/api-keys/${created.body.key_id}`, { method: 'DELETE', key: token });
     expect(again.status).toBe(404);
   });
 
   it("answers 404 for another user's key and leaves it untouched", async () => {
     const alice = await gw.createUser();
     const mallory = await gw.createUser();
-    const res = await json(await gw.fetch(`/api/v1/api-keys/${alice.keyId}`, { method: 'DELETE', key: mallory.key }));
+    const malloryToken = await gw.createToken(mallory.userId);
+    const res = await json(await gw.fetch(`/api/v1/api-keys/${alice.keyId}`, { method: 'DELETE', key: malloryToken }));
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe(404);
+    // Mallory's API key may delete only itself: 403 before any lookup, so it learns nothing about the id either.
+    expect((await json(await gw.fetch(`/api/v1/api-keys/${alice.keyId}`, { method: 'DELETE', key: mallory.key }))).status).toBe(403);
     expect((await gw.fetch('/api/v1/api-keys', { key: alice.key })).status).toBe(200);
   });
 
@@ -106,7 +112,7 @@ describe('API keys', () => {
     const res = await json(
       await gw.fetch('/api/v1/api-keys', {
         method: 'POST',
-        key: user.key,
+        key: await gw.createToken(user.userId),
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 42 }),
       }),
@@ -118,8 +124,9 @@ describe('API keys', () => {
 
   it('stores only hashes: no secret appears in the database or in the logs', async () => {
     const user = await gw.createUser();
+    const token = await gw.createToken(user.userId);
     const created = await json(
-      await gw.fetch('/api/v1/api-keys', { method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await gw.fetch('/api/v1/api-keys', { method: 'POST', key: token, headers: { 'content-type': 'application/json' }, body: '{}' }),
     );
     const secret: string = created.body.key;
     await gw.fetch('/api/v1/api-keys', { key: secret });
@@ -134,6 +141,7 @@ describe('API keys', () => {
     expect(logs).not.toContain(secret);
     expect(logs).not.toContain(user.key);
     expect(logs).not.toContain(secret.slice(6));
+    expect(logs).not.toContain(token);
   });
 
   it('records last use of a key (batched)', async () => {
@@ -186,12 +194,13 @@ describe('HTTP behaviour', () => {
 describe('inputs PostgreSQL cannot store', () => {
   it('answers 404 for ids and 400 for names holding a NUL byte, never 500', async () => {
     const user = await gw.createUser();
+    const token = await gw.createToken(user.userId);
     for (const [path, init, status] of [
       ['/api/v1/api-keys/%00', { method: 'DELETE' }, 404],
       ['/api/v1/generation?id=%00', {}, 404],
       ['/api/v1/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a\u0000b' }) }, 400],
     ] as const) {
-      const res = await gw.fetch(path, { ...init, key: user.key });
+      const res = await gw.fetch(path, { ...init, key: token });
       expect(res.status).toBe(status);
       expect(((await res.json()) as any).error.code).toBe(status);
     }

@@ -69,7 +69,7 @@ describe('pass/ models and per-key limits', () => {
   it('count toward the pass windows, not toward a key\'s USD limit (a 0 USD limit still serves them)', async () => {
     const user = await subscriber();
     const created = await gw.fetch('/api/v1/api-keys', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      method: 'POST', key: await gw.createToken(user.userId), headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'pass only', limit: 0, allowed_models: ['pass/*'] }),
     });
     const key: any = await created.json();

@@ -17,6 +17,8 @@ let gw: TestGateway;
 let upstream: MockUpstream;
 let user: { userId: string; email: string; key: string; keyId: string };
 let client: Sdk.ModelgateClient;
+/** Key management takes the account token or a management key: this client holds a management key. */
+let manager: Sdk.ModelgateClient;
 
 beforeAll(async () => {
   built = buildSdkPackage(OUT);
@@ -28,6 +30,9 @@ beforeAll(async () => {
   user = await gw.createUser();
   await gw.grant(user.userId, 5);
   client = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1/`, apiKey: user.key, appTitle: 'SDK test' });
+  const token = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1/`, apiKey: await gw.createToken(user.userId) });
+  const managementKey = await sdk.unwrap(token.POST('/api-keys', { body: { name: 'provisioner', kind: 'management' } }));
+  manager = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1/`, apiKey: managementKey.key });
 });
 afterAll(async () => {
   await gw?.close();
@@ -58,9 +63,9 @@ describe('the built package', () => {
 
 describe('key limits and the operator API through the typed client', () => {
   it('patches a key\'s limit and drives /admin routes with an admin key', async () => {
-    const created = await sdk.unwrap(client.POST('/api-keys', { body: { name: 'limited', limit: 1.5, limit_reset: 'daily' } }));
-    expect(created).toMatchObject({ limit: 1.5, limit_remaining: 1.5, limit_reset: 'daily' });
-    const patched = await sdk.unwrap(client.PATCH('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } }, body: { disabled: true } }));
+    const created = await sdk.unwrap(manager.POST('/api-keys', { body: { name: 'limited', limit: 1.5, limit_reset: 'daily' } }));
+    expect(created).toMatchObject({ kind: 'inference', limit: 1.5, limit_remaining: 1.5, limit_reset: 'daily' });
+    const patched = await sdk.unwrap(manager.PATCH('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } }, body: { disabled: true } }));
     expect(patched.disabled).toBe(true);
 
     const admin = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1`, apiKey: (await createAdminKey(gw.deps.db, { name: 'sdk' })).secret });
@@ -78,14 +83,14 @@ describe('key limits and the operator API through the typed client', () => {
 
 describe('keys through the typed client', () => {
   it('creates, lists and deletes keys; a deleted key stops working', async () => {
-    const created = await sdk.unwrap(client.POST('/api-keys', { body: { name: 'sdk-made' } }));
-    expect(created.key).toMatch(/^mg-/);
+    const created = await sdk.unwrap(manager.POST('/api-keys', { body: { name: 'sdk-made' } }));
+    expect(created.key).toMatch(/^mg-v1-/);
 
     const listed = await sdk.unwrap(client.GET('/api-keys'));
     expect(listed.data.map((k) => k.key_id)).toEqual(expect.arrayContaining([user.keyId, created.key_id]));
     expect(JSON.stringify(listed)).not.toContain(created.key);
 
-    const deleted = await sdk.unwrap(client.DELETE('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } } }));
+    const deleted = await sdk.unwrap(manager.DELETE('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } } }));
     expect(deleted).toEqual({ deleted: true, key_id: created.key_id });
     const after = await sdk.unwrap(client.GET('/api-keys'));
     expect(after.data.map((k) => k.key_id)).not.toContain(created.key_id);
@@ -96,8 +101,15 @@ describe('keys through the typed client', () => {
     expect(failure).toMatchObject({ status: 401, code: 401, retryable: false, requestId: expect.stringMatching(/^req_/) });
   });
 
+  it('refuses key management with an API key as a typed 403 naming the credential needed', async () => {
+    const failure = await sdk.unwrap(client.POST('/api-keys', { body: { name: 'escape' } })).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(sdk.ModelgateError);
+    expect(failure).toMatchObject({ status: 403, retryable: false, metadata: { reason: 'management_credential_required' } });
+    expect((failure as Error).message).toContain('management key');
+  });
+
   it('turns an error envelope into ModelgateError with the gateway message and metadata', async () => {
-    const failure = await sdk.unwrap(client.DELETE('/api-keys/{key_id}', { params: { path: { key_id: 'key_missing' } } })).catch((e: unknown) => e);
+    const failure = await sdk.unwrap(manager.DELETE('/api-keys/{key_id}', { params: { path: { key_id: 'key_missing' } } })).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(sdk.ModelgateError);
     expect(failure).toMatchObject({ status: 404, message: 'API key key_missing not found', metadata: { key_id: 'key_missing' } });
   });

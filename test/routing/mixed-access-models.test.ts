@@ -59,7 +59,7 @@ describe('allow-list', () => {
     const owner = await gw.createUser();
     await gw.grant(owner.userId, 10);
     const created = await gw.fetch('/api/v1/api-keys', {
-      method: 'POST', key: owner.key, headers: { 'content-type': 'application/json' },
+      method: 'POST', key: await gw.createToken(owner.userId), headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'beta only', allowed_models: ['beta/*'] }),
     });
     const limited = ((await created.json()) as any).key as string;

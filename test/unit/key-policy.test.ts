@@ -39,6 +39,32 @@ describe('authorizeRoute', () => {
   });
 });
 
+describe('management keys', () => {
+  const management = (policy: Partial<NonNullable<Principal['policy']>> = {}): Principal => ({ ...key(policy), kind: 'management_key' });
+
+  it('open the key and account routes and nothing that calls a model (deny by default)', () => {
+    for (const op of ['listApiKeys', 'createApiKey', 'updateApiKey', 'deleteApiKey', 'getCurrentKey', 'getCredits', 'getGeneration']) {
+      expect(() => authorizeRoute(management(), '/api/v1/x', NOW, op), op).not.toThrow();
+    }
+    for (const op of ['createChatCompletion', 'createMessage', 'countMessageTokens', 'createResponse', 'someFutureGeneration', undefined]) {
+      expect(failure(() => authorizeRoute(management(), '/api/v1/chat/completions', NOW, op)), String(op)).toMatchObject({
+        status: 403, metadata: { reason: 'inference_credential_required' },
+      });
+    }
+    // Other credentials are not limited by the list.
+    expect(() => authorizeRoute(key(), '/api/v1/chat/completions', NOW, 'createChatCompletion')).not.toThrow();
+  });
+
+  it('are refused as disabled or expired (401) before their scope is judged', () => {
+    expect(failure(() => authorizeRoute(management({ disabled: true }), '/api/v1/chat/completions', NOW, 'createChatCompletion')).status).toBe(401);
+    expect(failure(() => authorizeRoute(management({ expiresAt: NOW }), '/api/v1/api-keys', NOW, 'listApiKeys')).status).toBe(401);
+  });
+
+  it('never pass the model check, whatever their allow-list', () => {
+    expect(failure(() => checkModelAllowed(management(), 'openai/gpt-4o'))).toMatchObject({ status: 403, metadata: { reason: 'inference_credential_required' } });
+  });
+});
+
 describe('allowed models', () => {
   it('matches exact ids and provider/* patterns only', () => {
     expect(modelAllowed(null, 'openai/gpt-4o')).toBe(true);

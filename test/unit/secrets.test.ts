@@ -17,4 +17,12 @@ describe('secrets', () => {
     expect(hashesEqual(key.hash, hashSecret(`${key.secret}x`))).toBe(false);
     expect(secretKindOf(newSecret('account_token').secret)).toBe('account_token');
   });
+
+  it('gives management keys a prefix of their own that never reads as an inference key', () => {
+    const management = newSecret('management_key');
+    expect(management.secret).toMatch(/^mgm-v1-[A-Za-z0-9_-]{32}$/);
+    expect(secretKindOf(management.secret)).toBe('management_key');
+    expect(management.displayPrefix).toBe(`${management.secret.slice(0, 15)}...`);
+    expect(management.secret.startsWith('mg-v1-')).toBe(false);
+  });
 });

@@ -24,7 +24,12 @@ export interface ApiKeysTable {
   disabled: Generated<boolean>;
   /** Model ids and `provider/*` patterns the key may use (jsonb array); null: every model. */
   allowed_models: Generated<string[] | null>;
+  /** Fixed at creation (migration 0010): what the key may do; see src/auth/key-scopes.ts. */
+  kind: Generated<ApiKeyKind>;
 }
+
+/** `inference`: calls models, reads its own account, may revoke itself. `management`: manages keys, calls no model. */
+export type ApiKeyKind = 'inference' | 'management';
 
 export type KeyLimitReset = 'daily' | 'weekly' | 'monthly';
 

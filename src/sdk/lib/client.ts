@@ -9,7 +9,10 @@ export type ModelgateClient = Client<paths>;
 export interface ModelgateClientOptions {
   /** The gateway's API root, version prefix included, e.g. `http://127.0.0.1:8080/api/v1`. */
   baseUrl: string;
-  /** An API key (`mg-v1-...`) or an account token, sent as `Authorization: Bearer <apiKey>`. */
+  /**
+   * An API key (`mg-v1-...`: calls models), a management key (`mgm-v1-...`: manages keys, calls no model) or an
+   * account token, sent as `Authorization: Bearer <apiKey>`.
+   */
   apiKey: string;
   /** Sent as `X-Title`: your application's name in usage logs and generation records. */
   appTitle?: string;

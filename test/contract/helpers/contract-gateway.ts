@@ -7,8 +7,8 @@ import { startMockUpstreamServer, type MockUpstreamServer } from '../../../src/c
 export interface ContractGateway {
   gw: TestGateway;
   mock: MockUpstreamServer;
-  /** A user with plenty of credits. */
-  user: { userId: string; key: string; keyId: string };
+  /** A user with plenty of credits; `token` is its account token, which manages its keys (`managementKey`). */
+  user: { userId: string; key: string; keyId: string; token: string };
   close(): Promise<void>;
 }
 
@@ -40,8 +40,9 @@ export async function startContractGateway(): Promise<ContractGateway> {
       LOG_LEVEL: 'warn',
     },
   });
-  const user = await gw.createUser();
-  await gw.grant(user.userId, 1000);
+  const created = await gw.createUser();
+  await gw.grant(created.userId, 1000);
+  const user = { ...created, token: await gw.createToken(created.userId) };
   return {
     gw,
     mock,
