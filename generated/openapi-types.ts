@@ -1985,6 +1985,19 @@ export interface components {
         };
         /** @description A piece of a content block, discriminated by `type`. */
         MessagesBlockDelta: components["schemas"]["MessagesTextDelta"] | components["schemas"]["MessagesInputJsonDelta"] | components["schemas"]["MessagesThinkingDelta"] | components["schemas"]["MessagesSignatureDelta"];
+        /** @description Cache writes by lifetime (`cache_control.ttl`). */
+        MessagesCacheCreation: {
+            /**
+             * Format: int32
+             * @description Prompt tokens written to the cache with the 5-minute lifetime (the default).
+             */
+            ephemeral_5m_input_tokens: number;
+            /**
+             * Format: int32
+             * @description Prompt tokens written to the cache with the 1-hour lifetime.
+             */
+            ephemeral_1h_input_tokens: number;
+        };
         /** @description Citation settings of a document. */
         MessagesCitationsConfig: {
             /** @description Cite from the document. */
@@ -2553,9 +2566,16 @@ export interface components {
             cache_read_input_tokens?: number | null;
             /**
              * Format: int32
-             * @description Prompt tokens written to the cache.
+             * @description Prompt tokens written to the cache, whatever their lifetime (the sum of `cache_creation`).
              */
             cache_creation_input_tokens?: number | null;
+            /**
+             * @description The cache writes split by lifetime, as Anthropic reports them. A 1-hour write is priced at the model's
+             *     `input_cache_write_1h` (Anthropic: 2× input), a 5-minute write at `input_cache_write` (1.25×). Upstreams that
+             *     report no split count every write as a 5-minute one. In a stream it comes with `message_delta` (the gateway's
+             *     `message_start` is sent before the upstream has counted anything, so its split is zeros).
+             */
+            cache_creation?: components["schemas"]["MessagesCacheCreation"] | null;
         };
         /**
          * @description A catalog entry.
@@ -2735,8 +2755,13 @@ export interface components {
             completion: string;
             /** @description USD per input token served from the prompt cache. */
             input_cache_read?: string;
-            /** @description USD per input token written to the prompt cache. */
+            /** @description USD per input token written to the prompt cache (the vendor's default lifetime; Anthropic: 5 minutes). */
             input_cache_write?: string;
+            /**
+             * @description Extension: USD per input token written to the prompt cache with a 1-hour lifetime, for models that price it apart
+             *     (Anthropic: 2× input). Absent: 1-hour writes cost `input_cache_write`.
+             */
+            input_cache_write_1h?: string;
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
@@ -4024,6 +4049,7 @@ export type MessageStopEvent = components['schemas']['MessageStopEvent'];
 export type MessagesBase64ImageSource = components['schemas']['MessagesBase64ImageSource'];
 export type MessagesBase64PdfSource = components['schemas']['MessagesBase64PdfSource'];
 export type MessagesBlockDelta = components['schemas']['MessagesBlockDelta'];
+export type MessagesCacheCreation = components['schemas']['MessagesCacheCreation'];
 export type MessagesCitationsConfig = components['schemas']['MessagesCitationsConfig'];
 export type MessagesContentBlockSource = components['schemas']['MessagesContentBlockSource'];
 export type MessagesCountTokensRequest = components['schemas']['MessagesCountTokensRequest'];
