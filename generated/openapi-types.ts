@@ -1465,8 +1465,10 @@ export interface components {
          *     `error.metadata.reason` = `file_input_not_supported`. Decision (providers): OpenAI and OpenRouter get the part as it
          *     is; Anthropic a `document` block; Gemini inline data. The other OpenAI-compatible vendors (DeepSeek, Mistral, Groq,
          *     xAI, unknown servers, ...) take no file parts. Routing skips endpoints that cannot take the part (either reason);
-         *     a request whose only endpoint cannot is a 400 `file_input_not_supported` naming the model or provider. Counted as
-         *     1000 tokens in the gateway's prompt estimate.
+         *     a request whose only endpoint cannot is a 400 `file_input_not_supported` naming the model or provider. Decision:
+         *     the gateway's prompt estimate (credit reservation, context-window check, before any upstream call) counts 3,000
+         *     tokens a page, the pages counted from the file; a PDF whose pages cannot be read counts a token per byte, one by
+         *     URL 100 pages (docs/metering.md).
          * @example {
          *       "type": "file",
          *       "file": {
@@ -1728,7 +1730,9 @@ export interface components {
             /**
              * @description A base64 data URL, `data:image/<subtype>;base64,<data>` (png, jpeg, gif, webp). Decision: `https://` URLs are
              *     also accepted and forwarded to the provider as URLs. Inline images count toward the 10 MB request-body limit;
-             *     an image may be at most 20 MB (reachable only by URL).
+             *     an image may be at most 20 MB (reachable only by URL). Decision: the gateway's prompt estimate counts an inline
+             *     image by the width and height in its header (the largest of the vendors' formulas); a URL, or an image whose
+             *     size cannot be read, as an 8000 × 8000 px image (docs/metering.md).
              */
             url: string;
             /**
