@@ -10,7 +10,7 @@ import type { CallSignal, UpstreamResponse } from '../providers/http-client.js';
 import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
-import type { AdapterCompletion, StreamEvent } from '../core/generation.js';
+import type { AdapterCompletion, NormalizedUsage, StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import { limitsFor } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
@@ -20,6 +20,8 @@ import { generationRecord, type ApiFormat, type TrackingHeaders } from './genera
 import type { Target } from './resolve-target.js';
 import { generationStream } from './generation-stream.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
+import { UpstreamLink } from './upstream-link.js';
+import { reservationOutputTokens } from '../billing/accounting.js';
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
@@ -69,6 +71,10 @@ export class GenerationRun {
   readonly meter: GenerationMeter;
   readonly identity: GenerationIdentity;
   private adapterCtx: AdapterContext;
+  /** Cancels the upstream call: at once when the client leaves, or after a bounded drain (upstream-link.ts). */
+  private readonly link: UpstreamLink;
+  /** The endpoint being called streams, and may bill tokens it never streams (hidden reasoning). */
+  private hidesTokens = false;
   private settled = false;
   /** Every upstream attempt, kept in the generation record. */
   private readonly attempts: GenerationAttempt[] = [];
@@ -83,6 +89,7 @@ export class GenerationRun {
     this.tokensCounted = input.checked.estimatedPromptTokens;
     this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.clientHeaders };
     this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
+    this.link = new UpstreamLink(input.client.signal, { boundMs: deps.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: deps.drains });
   }
 
   /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, translated and metered. */
@@ -146,8 +153,9 @@ export class GenerationRun {
     if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
       this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders };
     }
+    this.hidesTokens = this.input.stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal, this.input.clientTrace, this.input.requestTrace);
+    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
     // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
     // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
     // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
@@ -205,7 +213,28 @@ export class GenerationRun {
       signal: this.input.client.signal,
       totals: () => this.totals(),
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
+      drain: { state: this.link, estimate: () => this.cutOffEstimate() },
     });
+  }
+
+  /**
+   * What a stream that may hide reasoning is billed when its drain was cut before the provider reported usage: the
+   * bound admission reserved for it, the prompt estimate plus the output cap (max_tokens, else the model's maximum
+   * output; never below the tokens already seen). The provider cannot bill more output than that, and it may have
+   * billed up to that much unseen: the charge is never below what it billed, never zero, and within the reservation.
+   */
+  private cutOffEstimate(): { usage: NormalizedUsage; why: string } {
+    const { request, target } = this.input;
+    const prompt = this.meter.estimatedPromptTokens;
+    const cap = reservationOutputTokens(target.entry, request.max_completion_tokens ?? request.max_tokens ?? undefined, prompt);
+    const visible = this.meter.generatedTokens;
+    const output = Math.max(cap, visible);
+    const seconds = this.deps.config.drainOnAbortMs / 1000;
+    return {
+      usage: { promptTokens: prompt, completionTokens: output, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: output - visible },
+      why: `The client disconnected and the upstream, which may reason without streaming it, reported no usage within ${seconds} s ` +
+        `(MODELGATE_DRAIN_ON_ABORT_S) or before the gateway stopped: billed the reserved bound, ${prompt} prompt and ${output} output tokens.`,
+    };
   }
 
   recordFailure(err: unknown): void {
@@ -218,6 +247,7 @@ export class GenerationRun {
   async settle(): Promise<void> {
     if (this.settled) return;
     this.settled = true;
+    this.link.finish();
     this.input.client.dispose();
     this.observeThroughput();
     try {
