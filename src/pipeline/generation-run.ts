@@ -10,7 +10,7 @@ import type { CallSignal, UpstreamResponse } from '../providers/http-client.js';
 import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
-import type { AdapterCompletion, NormalizedUsage, StreamEvent } from '../core/generation.js';
+import type { AdapterCompletion, StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import { limitsFor } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
@@ -21,7 +21,7 @@ import type { Target } from './resolve-target.js';
 import { generationStream } from './generation-stream.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
 import { UpstreamLink } from './upstream-link.js';
-import { reservationOutputTokens } from '../billing/accounting.js';
+import { cutOffEstimate } from './cut-off-estimate.js';
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
@@ -213,28 +213,11 @@ export class GenerationRun {
       signal: this.input.client.signal,
       totals: () => this.totals(),
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
-      drain: { state: this.link, estimate: () => this.cutOffEstimate() },
+      drain: {
+        state: this.link,
+        estimate: () => cutOffEstimate(this.input.target.entry, this.input.request, this.meter, this.deps.config.drainOnAbortMs),
+      },
     });
-  }
-
-  /**
-   * What a stream that may hide reasoning is billed when its drain was cut before the provider reported usage: the
-   * bound admission reserved for it, the prompt estimate plus the output cap (max_tokens, else the model's maximum
-   * output; never below the tokens already seen). The provider cannot bill more output than that, and it may have
-   * billed up to that much unseen: the charge is never below what it billed, never zero, and within the reservation.
-   */
-  private cutOffEstimate(): { usage: NormalizedUsage; why: string } {
-    const { request, target } = this.input;
-    const prompt = this.meter.estimatedPromptTokens;
-    const cap = reservationOutputTokens(target.entry, request.max_completion_tokens ?? request.max_tokens ?? undefined, prompt);
-    const visible = this.meter.generatedTokens;
-    const output = Math.max(cap, visible);
-    const seconds = this.deps.config.drainOnAbortMs / 1000;
-    return {
-      usage: { promptTokens: prompt, completionTokens: output, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: output - visible },
-      why: `The client disconnected and the upstream, which may reason without streaming it, reported no usage within ${seconds} s ` +
-        `(MODELGATE_DRAIN_ON_ABORT_S) or before the gateway stopped: billed the reserved bound, ${prompt} prompt and ${output} output tokens.`,
-    };
   }
 
   recordFailure(err: unknown): void {
