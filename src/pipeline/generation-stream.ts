@@ -132,8 +132,14 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     if (signal.aborted && options.drain) {
       if (!ended && !failure && options.drain.state.draining) await drainUpstream(batches, translator, meter, options.drain.state);
       if (options.drain.state.cutOff && meter.usage === undefined) {
-        const { usage, why } = options.drain.estimate();
-        meter.billEstimate(usage, why);
+        // A generation that finished before the cut has its final usage held by the translator (an upstream that
+        // never closed its stream): the provider's figure, not the estimate. Mid-generation reports (Gemini sends
+        // running totals) are not final, so an unfinished one gets the estimate.
+        if (meter.finishReason !== undefined) flushUsage(translator, meter);
+        if (meter.usage === undefined) {
+          const { usage, why } = options.drain.estimate();
+          meter.billEstimate(usage, why);
+        }
       }
     }
     upstream.body.destroy();

@@ -163,6 +163,26 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
     await waitFor(() => (cuts() > 0 ? true : undefined));
   });
 
+  it('past the bound after the usage arrived (an upstream that never closes its stream): bills the provider\'s usage', async () => {
+    const user = await userWithCredits(drain);
+    upstream.reply({
+      kind: 'sse',
+      chunks: [
+        ...openAiSse([chunk({ role: 'assistant', content: VISIBLE })], false),
+        { pauseMs: 300 },
+        ...openAiSse([chunk({}, 'stop'), usageChunk(8000, 7990)], false),
+        { pauseMs: 8_000 },
+        'data: [DONE]\n\n',
+      ],
+    });
+    const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'openai/gpt-5.4-nano', messages: [{ role: 'user', content: 'Think hard' }] });
+    const row = await recordOf(drain.deps.db, id);
+    expect(row).toMatchObject({ status: 'aborted', prompt_tokens: 50, completion_tokens: 8000, reasoning_tokens: 7990 });
+    expect(row.cost_nanos).toBe(10_010_000n);
+    await expectSettledOnce(drain.deps.db, user.userId, row);
+    await waitFor(() => (cuts() > 0 ? true : undefined));
+  });
+
   it('MODELGATE_DRAIN_ON_ABORT_S=0 keeps the old behaviour: the upstream is aborted at once, the visible tokens billed', async () => {
     const user = await userWithCredits(off);
     upstream.reply(reasoningStream(5_000));
