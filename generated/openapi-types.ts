@@ -1512,8 +1512,10 @@ export interface components {
          *     `error.metadata.reason` = `file_input_not_supported`. Decision (providers): OpenAI and OpenRouter get the part as it
          *     is; Anthropic a `document` block; Gemini inline data. The other OpenAI-compatible vendors (DeepSeek, Mistral, Groq,
          *     xAI, unknown servers, ...) take no file parts. Routing skips endpoints that cannot take the part (either reason);
-         *     a request whose only endpoint cannot is a 400 `file_input_not_supported` naming the model or provider. Counted as
-         *     1000 tokens in the gateway's prompt estimate.
+         *     a request whose only endpoint cannot is a 400 `file_input_not_supported` naming the model or provider. Decision:
+         *     the gateway's prompt estimate (credit reservation, context-window check, before any upstream call) counts 3,000
+         *     tokens a page, the pages counted from the file; a PDF whose pages cannot be read counts a token per byte, one by
+         *     URL 100 pages (docs/metering.md).
          * @example {
          *       "type": "file",
          *       "file": {
@@ -1775,7 +1777,9 @@ export interface components {
             /**
              * @description A base64 data URL, `data:image/<subtype>;base64,<data>` (png, jpeg, gif, webp). Decision: `https://` URLs are
              *     also accepted and forwarded to the provider as URLs. Inline images count toward the 10 MB request-body limit;
-             *     an image may be at most 20 MB (reachable only by URL).
+             *     an image may be at most 20 MB (reachable only by URL). Decision: the gateway's prompt estimate counts an inline
+             *     image by the width and height in its header (the largest of the vendors' formulas); a URL, or an image whose
+             *     size cannot be read, as an 8000 × 8000 px image (docs/metering.md).
              */
             url: string;
             /**
@@ -2035,6 +2039,19 @@ export interface components {
         };
         /** @description A piece of a content block, discriminated by `type`. */
         MessagesBlockDelta: components["schemas"]["MessagesTextDelta"] | components["schemas"]["MessagesInputJsonDelta"] | components["schemas"]["MessagesThinkingDelta"] | components["schemas"]["MessagesSignatureDelta"];
+        /** @description Cache writes by lifetime (`cache_control.ttl`). */
+        MessagesCacheCreation: {
+            /**
+             * Format: int32
+             * @description Prompt tokens written to the cache with the 5-minute lifetime (the default).
+             */
+            ephemeral_5m_input_tokens: number;
+            /**
+             * Format: int32
+             * @description Prompt tokens written to the cache with the 1-hour lifetime.
+             */
+            ephemeral_1h_input_tokens: number;
+        };
         /** @description Citation settings of a document. */
         MessagesCitationsConfig: {
             /** @description Cite from the document. */
@@ -2603,9 +2620,16 @@ export interface components {
             cache_read_input_tokens?: number | null;
             /**
              * Format: int32
-             * @description Prompt tokens written to the cache.
+             * @description Prompt tokens written to the cache, whatever their lifetime (the sum of `cache_creation`).
              */
             cache_creation_input_tokens?: number | null;
+            /**
+             * @description The cache writes split by lifetime, as Anthropic reports them. A 1-hour write is priced at the model's
+             *     `input_cache_write_1h` (Anthropic: 2× input), a 5-minute write at `input_cache_write` (1.25×). Upstreams that
+             *     report no split count every write as a 5-minute one. In a stream it comes with `message_delta` (the gateway's
+             *     `message_start` is sent before the upstream has counted anything, so its split is zeros).
+             */
+            cache_creation?: components["schemas"]["MessagesCacheCreation"] | null;
         };
         /**
          * @description A catalog entry.
@@ -2785,8 +2809,13 @@ export interface components {
             completion: string;
             /** @description USD per input token served from the prompt cache. */
             input_cache_read?: string;
-            /** @description USD per input token written to the prompt cache. */
+            /** @description USD per input token written to the prompt cache (the vendor's default lifetime; Anthropic: 5 minutes). */
             input_cache_write?: string;
+            /**
+             * @description Extension: USD per input token written to the prompt cache with a 1-hour lifetime, for models that price it apart
+             *     (Anthropic: 2× input). Absent: 1-hour writes cost `input_cache_write`.
+             */
+            input_cache_write_1h?: string;
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
@@ -4075,6 +4104,7 @@ export type MessageStopEvent = components['schemas']['MessageStopEvent'];
 export type MessagesBase64ImageSource = components['schemas']['MessagesBase64ImageSource'];
 export type MessagesBase64PdfSource = components['schemas']['MessagesBase64PdfSource'];
 export type MessagesBlockDelta = components['schemas']['MessagesBlockDelta'];
+export type MessagesCacheCreation = components['schemas']['MessagesCacheCreation'];
 export type MessagesCitationsConfig = components['schemas']['MessagesCitationsConfig'];
 export type MessagesContentBlockSource = components['schemas']['MessagesContentBlockSource'];
 export type MessagesCountTokensRequest = components['schemas']['MessagesCountTokensRequest'];

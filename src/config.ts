@@ -22,6 +22,11 @@ export interface Config {
   upstreamBodyTimeoutMs: number;
   /** Seconds SIGTERM waits for in-flight requests before closing connections. */
   shutdownGraceSeconds: number;
+  /**
+   * How long a stream whose model may reason invisibly is still read after its client left, so that the provider's
+   * own usage (hidden reasoning included) is billed, ms; 0 = abort the upstream at once (docs/metering.md).
+   */
+  drainOnAbortMs: number;
   /** Per-key defaults; a key's own override (modelgate keys limits) wins. 0 disables the limit. */
   rateLimitRpm: number;
   rateLimitTpm: number;
@@ -131,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstreamHeadersTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000, 100, 3_600_000),
     upstreamBodyTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_BODY_TIMEOUT_MS', 300_000, 100, 3_600_000),
     shutdownGraceSeconds: integer(env, 'MODELGATE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
+    drainOnAbortMs: integer(env, 'MODELGATE_DRAIN_ON_ABORT_S', 60, 0, 3600) * 1000,
     rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', 600, 0, 10_000_000),
     rateLimitTpm: integer(env, 'MODELGATE_RATE_LIMIT_TPM', 2_000_000, 0, 1_000_000_000),
     freeRequestsPerDay: integer(env, 'MODELGATE_FREE_REQUESTS_PER_DAY', 200, 0, 10_000_000),

@@ -16,6 +16,7 @@ import type { CircuitBreaker } from './routing/circuit-breaker.js';
 import type { EndpointStats } from './routing/endpoint-stats.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import type { GatewayMetrics } from './observability/metrics.js';
+import type { UpstreamDrains } from './pipeline/upstream-drains.js';
 
 export interface Deps {
   config: Config;
@@ -40,6 +41,8 @@ export interface Deps {
   endpointStats: EndpointStats;
   /** Whether a graceful stop has begun (readiness turns 503). */
   lifecycle: Lifecycle;
+  /** Streams read on after their client left (hidden reasoning); a graceful stop cuts them. */
+  drains: UpstreamDrains;
   /** Prometheus metrics, when MODELGATE_METRICS_TOKEN makes them readable. */
   metrics?: GatewayMetrics;
 }

@@ -35,6 +35,7 @@ import { metricsEndpoint } from './observability/metrics-endpoint.js';
 import { activeTracer } from './observability/tracer.js';
 import { startOtlpTracing, type RunningTracing } from './observability/tracing-sdk.js';
 import { requestSpans } from './observability/request-span.js';
+import { UpstreamDrains } from './pipeline/upstream-drains.js';
 
 export interface RunningGateway {
   url: string;
@@ -110,6 +111,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       breaker: createCircuitBreaker(config.breaker, limits.redis),
       endpointStats: new EndpointStats(),
       lifecycle: new Lifecycle(),
+      drains: new UpstreamDrains(),
       ...options.overrides,
     };
     credentialListener = await listenWhereAvailable(
@@ -165,7 +167,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         if (!(await inFlight.drained(config.shutdownGraceSeconds * 1000))) {
-          logger.warn({ in_flight: inFlight.size }, 'grace period over: closing open connections');
+          logger.warn({ in_flight: inFlight.size, draining: deps.drains.size }, 'grace period over: closing open connections');
+          // First: streams read on after their client left are cut (and billed the stated estimate), and those whose
+          // client the next line disconnects are cut at once instead of drained, so each settles before the
+          // database closes.
+          deps.drains.close();
           server.closeAllConnections();
           await inFlight.drained(10_000);
         }

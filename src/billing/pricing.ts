@@ -4,7 +4,10 @@
 //   promptTokens INCLUDES cached reads and cache writes; completionTokens INCLUDES reasoning.
 //   uncached = promptTokens − cachedTokens − cacheWriteTokens, floored at 0 (a vendor that reports
 //   overlapping counts is never credited back).
-//   cost = uncached×input + cached×cachedRead + cacheWrite×cachedWrite + completion×output
+//   cost = uncached×input + cached×cachedRead + cacheWrite5m×cachedWrite + cacheWrite1h×cachedWrite1h
+//        + completion×output
+//   where cacheWrite1h is the part of cacheWriteTokens written with a 1-hour TTL (capped at the total) and
+//   cacheWrite5m the rest: Anthropic prices a 1-hour write at 2× input, a 5-minute one at 1.25×.
 // Prices are nano-dollars per 1M tokens, already converted at catalog load, with the cache-price
 // fallback already applied (a model without cache pricing bills cached tokens at its input price;
 // see src/catalog/read-pricing.ts).
@@ -43,12 +46,15 @@ export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): big
   const prompt = tokens(usage.promptTokens, 'promptTokens');
   const cached = tokens(usage.cachedTokens, 'cachedTokens');
   const cacheWrite = tokens(usage.cacheWriteTokens, 'cacheWriteTokens');
+  const cacheWrite1hRaw = tokens(usage.cacheWrite1hTokens ?? 0, 'cacheWrite1hTokens');
+  const cacheWrite1h = cacheWrite1hRaw < cacheWrite ? cacheWrite1hRaw : cacheWrite;
   const completion = tokens(usage.completionTokens, 'completionTokens');
   const uncachedRaw = prompt - cached - cacheWrite;
   const uncached = uncachedRaw > 0n ? uncachedRaw : 0n;
 
   const p = selectPriceSet(pricing, usage.promptTokens);
-  const total = uncached * p.input + cached * p.cachedRead + cacheWrite * p.cachedWrite + completion * p.output;
+  const total = uncached * p.input + cached * p.cachedRead + (cacheWrite - cacheWrite1h) * p.cachedWrite +
+    cacheWrite1h * p.cachedWrite1h + completion * p.output;
   return perMillionToNanos(total);
 }
 
@@ -65,15 +71,15 @@ export function costNanos(entry: CatalogEntry, usage: NormalizedUsage): bigint {
  * Upper bound of costNanos for a request with `promptTokens` of input and at most
  * `maxOutputTokens` of output, for credit reservation before calling upstream. Every prompt token
  * is priced at the highest prompt-side price of any tier — input, or cache write when that is
- * dearer (Anthropic charges 1.25× input to write the cache) — and every output token at the highest
- * output price of any tier. Rounded up, so it is never below the real (half-up rounded) cost.
+ * dearer (Anthropic charges 1.25× input to write the cache for 5 minutes, 2× for an hour) — and
+ * every output token at the highest output price of any tier. Rounded up, so it is never below the real (half-up rounded) cost.
  */
 export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number): bigint {
   const prompt = tokens(promptTokens, 'promptTokens');
   const output = tokens(maxOutputTokens, 'maxOutputTokens');
   const sets: PriceSet[] = [entry.pricing.base, ...entry.pricing.tiers];
   const max = (pick: (s: PriceSet) => bigint) => sets.reduce((m, s) => (pick(s) > m ? pick(s) : m), 0n);
-  const promptPrice = max((s) => [s.input, s.cachedRead, s.cachedWrite].reduce((a, b) => (b > a ? b : a)));
+  const promptPrice = max((s) => [s.input, s.cachedRead, s.cachedWrite, s.cachedWrite1h].reduce((a, b) => (b > a ? b : a)));
   const outputPrice = max((s) => s.output);
   const total = prompt * promptPrice + output * outputPrice;
   return (total + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT;

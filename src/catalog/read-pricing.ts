@@ -6,11 +6,13 @@
 //   "the vendor publishes no separate cache price": those tokens are billed at that block's
 //   `input` price. Examples: OpenAI and DeepSeek bill cache writes as ordinary input; Mistral
 //   publishes no cache-read discount. A block with input 0 keeps 0 everywhere (free models).
+//   A `cached_write_1h` that is 0 or omitted means the vendor has one cache-write price whatever the lifetime:
+//   1-hour writes cost what `cached_write` (after its own fallback) costs. Anthropic's entries name it (2× input).
 import { usdToNanos } from '../billing/money.js';
 import type { ModelPricing, PriceSet, PriceTier } from './types.js';
 import { fail, readInteger, readObject, rejectUnknownKeys, type JsonObject } from './read-fields.js';
 
-const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write'] as const;
+const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write', 'cached_write_1h'] as const;
 const TIER_KEYS = ['above_prompt_tokens', ...PRICE_KEYS] as const;
 
 /** Largest accepted list price, USD per 1M tokens: a sanity bound against unit mistakes
@@ -33,12 +35,14 @@ function readPriceSet(obj: JsonObject, where: string): PriceSet {
   const input = readPrice(obj, 'input', where, true);
   const output = readPrice(obj, 'output', where, true);
   const cachedRead = readPrice(obj, 'cached_read', where, false);
-  const cachedWrite = readPrice(obj, 'cached_write', where, false);
+  const cachedWrite = readPrice(obj, 'cached_write', where, false) || input;
+  const cachedWrite1h = readPrice(obj, 'cached_write_1h', where, false);
   return {
     input,
     output,
     cachedRead: cachedRead === 0n ? input : cachedRead,
-    cachedWrite: cachedWrite === 0n ? input : cachedWrite,
+    cachedWrite,
+    cachedWrite1h: cachedWrite1h === 0n ? cachedWrite : cachedWrite1h,
   };
 }
 
@@ -72,8 +76,8 @@ export function readModelPricing(block: unknown, rawTiers: unknown, contextLengt
   return { base, tiers };
 }
 
-/** A free model is one whose four base prices are all 0 (tiers of a free model must be 0 too). */
+/** A free model is one whose base prices are all 0 (tiers of a free model must be 0 too). */
 export function isZeroPricing(p: ModelPricing): boolean {
-  const zero = (s: PriceSet) => s.input === 0n && s.output === 0n && s.cachedRead === 0n && s.cachedWrite === 0n;
+  const zero = (s: PriceSet) => s.input === 0n && s.output === 0n && s.cachedRead === 0n && s.cachedWrite === 0n && s.cachedWrite1h === 0n;
   return zero(p.base) && p.tiers.every(zero);
 }

@@ -15,8 +15,10 @@ export interface PriceSet {
   output: bigint;
   /** Prompt tokens read from the vendor's cache. */
   cachedRead: bigint;
-  /** Prompt tokens written to the vendor's cache. */
+  /** Prompt tokens written to the vendor's cache (with its default, 5-minute, lifetime). */
   cachedWrite: bigint;
+  /** Prompt tokens written to the cache with a 1-hour lifetime (Anthropic: 2× input, against 1.25× for 5 minutes). */
+  cachedWrite1h: bigint;
 }
 
 /** Long-prompt tier: applies to the WHOLE request when promptTokens > abovePromptTokens. */

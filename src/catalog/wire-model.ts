@@ -17,12 +17,15 @@ export function usdPerTokenString(nanosPerMillion: bigint): string {
 
 function wirePricing(entry: CatalogEntry): Model['pricing'] {
   const base = entry.pricing.base;
-  return {
+  const pricing: Model['pricing'] = {
     prompt: usdPerTokenString(base.input),
     completion: usdPerTokenString(base.output),
     input_cache_read: usdPerTokenString(base.cachedRead),
     input_cache_write: usdPerTokenString(base.cachedWrite),
   };
+  // Only models that price a 1-hour cache write apart (Anthropic) show it; elsewhere it is input_cache_write.
+  if (base.cachedWrite1h !== base.cachedWrite) pricing.input_cache_write_1h = usdPerTokenString(base.cachedWrite1h);
+  return pricing;
 }
 
 /** One endpoint of a model: its provider, prices, context and capabilities. */

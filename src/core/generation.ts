@@ -9,6 +9,9 @@ export interface NormalizedUsage {
   completionTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /** Of cacheWriteTokens, those written with a 1-hour TTL (Anthropic prices them apart); absent or 0: every write
+   *  was a 5-minute one, or the provider reports no split. */
+  cacheWrite1hTokens?: number;
   reasoningTokens: number;
 }
 

@@ -89,12 +89,27 @@ export class GenerationMeter {
     this.errorCode ??= 'client_disconnected';
   }
 
+  /**
+   * The client left, and the upstream, which may have generated tokens it never streamed, was cut before it reported
+   * its usage: `estimate` is billed in its place (upstream-link.ts), and the record says so.
+   */
+  billEstimate(estimate: NormalizedUsage, why: string): void {
+    this.usage = estimate;
+    this.abort();
+    this.errorMessage = why;
+  }
+
+  /** Generated text so far, as tokens (~4 characters a token). */
+  get generatedTokens(): number {
+    return estimateTokensForChars(this.generatedChars);
+  }
+
   /** Upstream-reported usage when there is one; otherwise an estimate of what was consumed. */
   finalUsage(): NormalizedUsage {
     if (this.usage) return this.usage;
     return {
       promptTokens: this.estimatedPromptTokens,
-      completionTokens: estimateTokensForChars(this.generatedChars),
+      completionTokens: this.generatedTokens,
       cachedTokens: 0,
       cacheWriteTokens: 0,
       reasoningTokens: 0,

@@ -20,6 +20,8 @@ import { generationRecord, type ApiFormat, type TrackingHeaders } from './genera
 import type { Target } from './resolve-target.js';
 import { generationStream } from './generation-stream.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
+import { UpstreamLink } from './upstream-link.js';
+import { cutOffEstimate } from './cut-off-estimate.js';
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
@@ -69,6 +71,10 @@ export class GenerationRun {
   readonly meter: GenerationMeter;
   readonly identity: GenerationIdentity;
   private adapterCtx: AdapterContext;
+  /** Cancels the upstream call: at once when the client leaves, or after a bounded drain (upstream-link.ts). */
+  private readonly link: UpstreamLink;
+  /** The endpoint being called streams, and may bill tokens it never streams (hidden reasoning). */
+  private hidesTokens = false;
   private settled = false;
   /** Every upstream attempt, kept in the generation record. */
   private readonly attempts: GenerationAttempt[] = [];
@@ -83,6 +89,7 @@ export class GenerationRun {
     this.tokensCounted = input.checked.estimatedPromptTokens;
     this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.clientHeaders };
     this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
+    this.link = new UpstreamLink(input.client.signal, { boundMs: deps.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: deps.drains });
   }
 
   /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, translated and metered. */
@@ -146,8 +153,9 @@ export class GenerationRun {
     if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
       this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders };
     }
+    this.hidesTokens = this.input.stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.input.client.signal, this.input.clientTrace, this.input.requestTrace);
+    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
     // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
     // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
     // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
@@ -205,6 +213,10 @@ export class GenerationRun {
       signal: this.input.client.signal,
       totals: () => this.totals(),
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
+      drain: {
+        state: this.link,
+        estimate: () => cutOffEstimate(this.input.target.entry, this.input.request, this.meter, this.deps.config.drainOnAbortMs),
+      },
     });
   }
 
@@ -218,6 +230,7 @@ export class GenerationRun {
   async settle(): Promise<void> {
     if (this.settled) return;
     this.settled = true;
+    this.link.finish();
     this.input.client.dispose();
     this.observeThroughput();
     try {

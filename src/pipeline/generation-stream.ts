@@ -1,14 +1,15 @@
 // Step 6 for streams, in no wire format: vendor SSE → translator → metered internal events, one batch per upstream
 // read, then how the stream ended. A front door's renderer turns the batches into its own frames; the consumer
 // writes one batch in one socket write, so nothing waits for a later upstream read.
-import type { StreamTranslator } from '../providers/adapter.js';
+import type { SseEvent, StreamTranslator } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import { readSseBatches } from '../providers/sse/parse-sse.js';
-import type { StreamErrorCode, StreamEvent } from '../core/generation.js';
+import type { NormalizedUsage, StreamErrorCode, StreamEvent } from '../core/generation.js';
 import type { GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import type { GenerationMeter } from './generation-meter.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
+import type { DrainState } from './upstream-link.js';
 
 export interface GenerationStreamOptions {
   upstream: UpstreamResponse;
@@ -27,6 +28,15 @@ export interface GenerationStreamOptions {
    * then rendered in the stream, never thrown.
    */
   committed?: () => boolean;
+  /**
+   * When the stream's upstream may bill tokens it never shows: the client's departure then leaves the upstream to be
+   * read on, out of sight, until its usage arrives or the drain is cut (upstream-link.ts).
+   */
+  drain?: {
+    state: DrainState;
+    /** What is billed when the drain was cut before the upstream reported usage, and why. */
+    estimate: () => { usage: NormalizedUsage; why: string };
+  };
 }
 
 type DeltaEvent = StreamEvent & { type: 'delta' };
@@ -71,29 +81,41 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     return true;
   };
 
+  // Read by hand, not with for-await: leaving a for-await would close the body, and a drain reads on after the
+  // consumer stopped.
+  const batches = readSseBatches(upstream.body);
+  let ended = false; // the upstream stream was read to its end, or failed
   try {
     let open = true;
-    for await (const batch of readSseBatches(upstream.body)) {
+    for (;;) {
+      const step = await batches.next();
+      if (step.done) {
+        ended = true;
+        break;
+      }
       const out: StreamEvent[] = [];
-      for (const sse of batch) {
+      for (const sse of step.value) {
         open = take(translator.push(sse), out);
         if (!open) break;
       }
+      // Once the client is gone nothing is rendered: what is left is metered (drained) or dropped.
+      if (signal.aborted) break;
       if (out.length > 0) {
         yielded = true;
         yield out;
       }
       if (!open) break;
     }
-    if (open) {
+    if (open && ended) {
       const out: StreamEvent[] = [];
       take(translator.end(), out);
-      if (out.length > 0) {
+      if (out.length > 0 && !signal.aborted) {
         yielded = true;
         yield out;
       }
     }
   } catch (err) {
+    ended = true;
     broken = err;
     if (!yielded && !signal.aborted && !options.committed?.()) {
       throw new GatewayError(502, `Upstream stream failed before its first event: ${(err as Error)?.message ?? 'connection error'}`, {
@@ -103,10 +125,23 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     if (!signal.aborted) {
       failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
       // Usage the upstream reported before it failed (translators hold it until the end) is what it bills.
-      for (const event of translator.end()) if (event.type === 'usage') meter.observe(event);
+      flushUsage(translator, meter);
     }
   } finally {
     // Also when the consumer stopped early (the client is gone; settlement records the abort).
+    if (signal.aborted && options.drain) {
+      if (!ended && !failure && options.drain.state.draining) await drainUpstream(batches, translator, meter, options.drain.state);
+      if (options.drain.state.cutOff && meter.usage === undefined) {
+        // A generation that finished before the cut has its final usage held by the translator (an upstream that
+        // never closed its stream): the provider's figure, not the estimate. Mid-generation reports (Gemini sends
+        // running totals) are not final, so an unfinished one gets the estimate.
+        if (meter.finishReason !== undefined) flushUsage(translator, meter);
+        if (meter.usage === undefined) {
+          const { usage, why } = options.drain.estimate();
+          meter.billEstimate(usage, why);
+        }
+      }
+    }
     upstream.body.destroy();
     // The upstream exchange is over, however it ended: its span (tracing on) ends here, with how and what it reported.
     endUpstreamAttempt(upstream, { aborted: signal.aborted, error: broken, streamError: failure?.code, report: meter });
@@ -134,4 +169,33 @@ function deltaChars(delta: DeltaEvent['delta']): number {
 function withoutReasoning(event: DeltaEvent): DeltaEvent {
   const { reasoning: _reasoning, reasoning_details: _details, ...rest } = event.delta;
   return { type: 'delta', delta: rest };
+}
+
+/** Usage the translator holds back until the end, observed (a stream that broke still bills what it reported). */
+function flushUsage(translator: StreamTranslator, meter: GenerationMeter): void {
+  for (const event of translator.end()) if (event.type === 'usage') meter.observe(event);
+}
+
+/**
+ * Reads what is left of an upstream stream whose client is gone, metering it without rendering it, until the
+ * upstream ends (its usage is then metered) or fails, or the drain is cut (the link aborts the exchange, which
+ * ends the read with an error).
+ */
+async function drainUpstream(batches: AsyncGenerator<SseEvent[]>, translator: StreamTranslator, meter: GenerationMeter, state: DrainState): Promise<void> {
+  try {
+    for (;;) {
+      const step = await batches.next();
+      if (step.done) break;
+      for (const sse of step.value) {
+        for (const event of translator.push(sse)) {
+          // An error ends the upstream's answer; the usage it reported before comes first (translators order it so).
+          if (event.type === 'error') return;
+          meter.observe(event);
+        }
+      }
+    }
+    for (const event of translator.end()) if (event.type !== 'error') meter.observe(event);
+  } catch {
+    if (!state.cutOff) flushUsage(translator, meter);
+  }
 }

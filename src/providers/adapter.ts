@@ -84,4 +84,9 @@ export interface ProviderAdapter {
   mapError(status: number, body: unknown, headers: Record<string, string | string[] | undefined>, ctx: AdapterContext): UpstreamErrorInfo;
   /** False when this provider takes no PDF `file` parts, so routing skips it for such requests (absent: it does). */
   acceptsFileParts?(provider: ProviderConfig): boolean;
+  /**
+   * True when a stream of this request may bill tokens it never shows (reasoning the vendor keeps to itself): a
+   * client that leaves early then has its upstream read on, bounded, for the vendor's own usage (absent: false).
+   */
+  hidesReasoning?(request: ChatCompletionRequest, ctx: AdapterContext): boolean;
 }

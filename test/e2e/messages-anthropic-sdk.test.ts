@@ -60,6 +60,7 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
       output_tokens: cacheUsage.usage.output_tokens,
       cache_read_input_tokens: cacheUsage.usage.cache_read_input_tokens,
       cache_creation_input_tokens: cacheUsage.usage.cache_creation_input_tokens,
+      cache_creation: { ephemeral_5m_input_tokens: cacheUsage.usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
     });
     const id = response.headers.get('x-generation-id');
     expect(id).toBe(message.id);

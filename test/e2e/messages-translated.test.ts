@@ -106,7 +106,7 @@ describe('openai/ models through /messages', () => {
     // message_delta: the upstream's exact counts, which the SDK's final message takes.
     expect(usages[0].event).toBe('message_start');
     expect(usages[0].usage.input_tokens).toBeGreaterThan(1000); // the tool result's image alone is estimated at 1000
-    expect(usages[1]).toEqual({ event: 'message_delta', usage: { input_tokens: 30, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } });
+    expect(usages[1]).toEqual({ event: 'message_delta', usage: { input_tokens: 30, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } } });
     expect(second.content).toEqual([{ type: 'text', text: 'It is sunny.' }]);
     expect(second.usage).toMatchObject({ input_tokens: 30, output_tokens: 4 });
     const sent = upstream.last.body.messages;

@@ -56,7 +56,7 @@ describe('shipped catalog', () => {
     expect(free.some((m) => !m.id.endsWith(':free'))).toBe(true);
     for (const m of free) {
       expect(m.accessMode).toBe('free');
-      expect(Object.values(m.pricing.base)).toEqual([0n, 0n, 0n, 0n]);
+      expect(Object.values(m.pricing.base)).toEqual([0n, 0n, 0n, 0n, 0n]);
     }
     for (const m of data.models.filter((e) => e.id.endsWith(':free'))) expect(catalog.isFree(m), m.id).toBe(true);
   });
@@ -88,6 +88,7 @@ describe('shipped catalog', () => {
       output: 4_500_000_000n,
       cachedRead: 75_000_000n,
       cachedWrite: 750_000_000n, // OpenAI bills cache writes as input
+      cachedWrite1h: 750_000_000n, // one cache-write price whatever the lifetime
     });
     expect(catalog.get('groq/openai/gpt-oss-20b')!.pricing.base.cachedRead).toBe(37_500_000n);
     expect(catalog.get('anthropic/claude-haiku-5-5')!.pricing.tiers[0]).toEqual({
@@ -96,7 +97,19 @@ describe('shipped catalog', () => {
       output: 2_500_000_000n,
       cachedRead: 50_000_000n,
       cachedWrite: 625_000_000n,
+      cachedWrite1h: 1_000_000_000n,
     });
+  });
+
+  it('prices a 1-hour cache write of every Claude model at 2× input, a 5-minute one at 1.25× (Anthropic\'s pricing page)', () => {
+    const claude = data.models.filter((m) => m.upstreamModel.includes('claude'));
+    expect(claude.length).toBeGreaterThanOrEqual(5);
+    for (const m of claude) {
+      for (const set of [m.pricing.base, ...m.pricing.tiers]) {
+        expect(set.cachedWrite1h, m.id).toBe(set.input * 2n);
+        expect(set.cachedWrite * 4n, m.id).toBe(set.input * 5n);
+      }
+    }
   });
 
   it('gives every entry sane limits and timestamps', () => {

@@ -83,6 +83,7 @@ describe('toWireModel', () => {
       architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'] },
     });
     expect(wire.pricing.input_cache_write).toBe('0.0000025');
+    expect(wire.pricing.input_cache_write_1h).toBe('0.000004'); // 2× input; absent where writes have one price
     expect(typeof wire.created).toBe('number');
   });
 

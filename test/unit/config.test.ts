@@ -15,9 +15,17 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['MODELGATE_STREAM_DEFAULT', 'maybe'],
     ['MODELGATE_RATE_LIMIT_RPM', '-1'],
+    ['MODELGATE_DRAIN_ON_ABORT_S', '1.5'],
+    ['MODELGATE_DRAIN_ON_ABORT_S', '3601'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('drains streams that may reason invisibly for 60 s after their client left, unless told otherwise (0: off)', () => {
+    expect(loadConfig({}).drainOnAbortMs).toBe(60_000);
+    expect(loadConfig({ MODELGATE_DRAIN_ON_ABORT_S: '5' }).drainOnAbortMs).toBe(5_000);
+    expect(loadConfig({ MODELGATE_DRAIN_ON_ABORT_S: '0' }).drainOnAbortMs).toBe(0);
   });
 
   it('reads the stream default switch', () => {

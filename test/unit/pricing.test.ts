@@ -53,6 +53,29 @@ describe('costNanos', () => {
     expect(costNanos(mini, usage({ promptTokens: 1_000_000, cachedTokens: 1_000_000 }))).toBe(75_000_000n);
   });
 
+  it('bills 1-hour cache writes at their own price (Anthropic: 2× input) and the rest at the 5-minute price', () => {
+    // claude-sonnet-5-5: in 2, 5-minute write 2.50 (1.25×), 1-hour write 4 (2×), out 10 (USD per 1M)
+    const u = usage({ promptTokens: 12_000, cacheWriteTokens: 10_000, cacheWrite1hTokens: 6_000, completionTokens: 100 });
+    // uncached 2000×2 + 4000×2.5 + 6000×4 + 100×10 = 4000 + 10,000 + 24,000 + 1000 = 39,000 → $0.039
+    expect(costNanos(entry('anthropic/claude-sonnet-5-5'), u)).toBe(39_000_000n);
+    // Every write 1-hour: twice the input price; none: the 5-minute price.
+    expect(costNanos(entry('anthropic/claude-sonnet-5-5'), usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 }))).toBe(4_000_000_000n);
+    expect(costNanos(entry('anthropic/claude-sonnet-5-5'), usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000 }))).toBe(2_500_000_000n);
+    // The long-prompt tier has its own 1-hour price (claude-sonnet-4-5 above 200K: input 6 → 12).
+    expect(costNanos(entry('anthropic/claude-sonnet-4-5'), usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 }))).toBe(12_000_000_000n);
+  });
+
+  it('never bills more 1-hour writes than cache writes, and bills them as 5-minute writes where the vendor has one price', () => {
+    const sonnet = entry('anthropic/claude-sonnet-5-5');
+    expect(costNanos(sonnet, usage({ promptTokens: 1_000, cacheWriteTokens: 1_000, cacheWrite1hTokens: 5_000 })))
+      .toBe(costNanos(sonnet, usage({ promptTokens: 1_000, cacheWriteTokens: 1_000, cacheWrite1hTokens: 1_000 })));
+    const m = synthetic({ input: 1, output: 1, cached_write: 1.25 });
+    expect(m.pricing.base.cachedWrite1h).toBe(1_250_000_000n);
+    expect(costNanos(m, usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 }))).toBe(1_250_000_000n);
+    expect(synthetic({ input: 1, output: 1 }).pricing.base.cachedWrite1h).toBe(1_000_000_000n); // no cache prices: input
+    expect(synthetic({ input: 1, output: 1, cached_write: 1.25, cached_write_1h: 2 }).pricing.base.cachedWrite1h).toBe(2_000_000_000n);
+  });
+
   it('never bills negative uncached input when a vendor over-reports cached tokens', () => {
     const u = usage({ promptTokens: 100, cachedTokens: 80, cacheWriteTokens: 40 });
     // uncached clamps to 0; the reported cache counts are still billed: 80×0.1 + 40×2.5 = 108 µUSD
@@ -103,8 +126,8 @@ describe('costNanos', () => {
 
 describe('maxCostNanos', () => {
   it('prices the whole prompt at the dearest prompt-side price and the output at the dearest output price, rounded up', () => {
-    // claude-sonnet-4-5 top tier: input 6, cache write 7.50, output 22.50
-    expect(maxCostNanos(entry('anthropic/claude-sonnet-4-5'), 1_000, 1_000)).toBe(7_500_000n + 22_500_000n);
+    // claude-sonnet-4-5 top tier: input 6, cache write 7.50 (5 minutes) and 12 (1 hour), output 22.50
+    expect(maxCostNanos(entry('anthropic/claude-sonnet-4-5'), 1_000, 1_000)).toBe(12_000_000n + 22_500_000n);
     const m = synthetic({ input: '0.000000001', output: 0 });
     expect(maxCostNanos(m, 1, 0)).toBe(1n); // 1e-6 nano rounds up, never down
     expect(maxCostNanos(entry('openrouter/openai/gpt-oss-20b:free'), 100_000, 100_000)).toBe(0n);
@@ -119,10 +142,12 @@ describe('maxCostNanos', () => {
         fc.integer({ min: 0, max: 200_000 }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.double({ min: 0, max: 1, noNaN: true }),
-        (id, prompt, maxOut, cachedShare, writeShare) => {
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (id, prompt, maxOut, cachedShare, writeShare, oneHourShare) => {
           const cached = Math.floor(prompt * cachedShare);
           const cacheWrite = Math.floor((prompt - cached) * writeShare);
-          const u = usage({ promptTokens: prompt, completionTokens: maxOut, cachedTokens: cached, cacheWriteTokens: cacheWrite });
+          const cacheWrite1h = Math.floor(cacheWrite * oneHourShare);
+          const u = usage({ promptTokens: prompt, completionTokens: maxOut, cachedTokens: cached, cacheWriteTokens: cacheWrite, cacheWrite1hTokens: cacheWrite1h });
           expect(maxCostNanos(entry(id), prompt, maxOut)).toBeGreaterThanOrEqual(costNanos(entry(id), u));
         },
       ),

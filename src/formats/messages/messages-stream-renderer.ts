@@ -32,10 +32,14 @@ export class MessagesStreamRenderer implements StreamRenderer {
     // Anthropic reports the prompt's input_tokens in message_start and clients read it there (Claude Code's context
     // meter). message_start leaves before the upstream has counted anything, whatever the upstream, so it carries the
     // gateway's estimate; message_delta then carries the upstream's exact, cumulative counts (input, cache, output),
-    // which replace it, as they replace Anthropic's own message_start counts.
+    // which replace it, as they replace Anthropic's own message_start counts. So the cache writes' lifetime split
+    // (`cache_creation`, which Anthropic sends in message_start only) comes in message_delta too.
     const message = {
       id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
-      usage: { input_tokens: this.estimatedPromptTokens, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      usage: {
+        input_tokens: this.estimatedPromptTokens, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+      },
     };
     return [frame('message_start', { message })];
   }

@@ -1,5 +1,7 @@
-// NormalizedUsage → Anthropic's usage object (input_tokens without cache reads and writes) and the internal finish
-// reason → stop_reason. Only the shape is Anthropic's: the counts are what the gateway bills.
+// NormalizedUsage → Anthropic's usage object (input_tokens without cache reads and writes, cache writes split by
+// lifetime in cache_creation) and the internal finish reason → stop_reason. Only the shape is Anthropic's: the
+// counts are what the gateway bills. A provider that reports no lifetime split wrote 5-minute entries as far as the
+// gateway knows (and billed them so).
 import type { FinishReason, NormalizedUsage } from '../../core/generation.js';
 import { usageBreakdown } from '../shared/usage-breakdown.js';
 import type { MessagesUsage } from './wire-types.js';
@@ -13,6 +15,10 @@ export function toMessagesUsage(usage: NormalizedUsage): MessagesUsage {
     output_tokens: counts.outputTokens,
     cache_read_input_tokens: counts.cacheReadTokens,
     cache_creation_input_tokens: counts.cacheWriteTokens,
+    cache_creation: {
+      ephemeral_5m_input_tokens: counts.cacheWriteTokens - counts.cacheWrite1hTokens,
+      ephemeral_1h_input_tokens: counts.cacheWrite1hTokens,
+    },
   };
 }
 

@@ -11,6 +11,8 @@ export interface UsageBreakdown {
   cacheReadTokens: number;
   /** Prompt tokens written to the cache. */
   cacheWriteTokens: number;
+  /** Of cacheWriteTokens, those written with a 1-hour lifetime. */
+  cacheWrite1hTokens: number;
   /** Every prompt token (OpenAI Responses' `input_tokens`). */
   inputTokens: number;
   /** Every generated token, reasoning included. */
@@ -27,6 +29,7 @@ export function usageBreakdown(usage: NormalizedUsage): UsageBreakdown {
     uncachedInputTokens: Math.max(0, usage.promptTokens - cacheReadTokens - cacheWriteTokens),
     cacheReadTokens,
     cacheWriteTokens,
+    cacheWrite1hTokens: Math.min(cacheWriteTokens, Math.max(0, usage.cacheWrite1hTokens ?? 0)),
     inputTokens: usage.promptTokens,
     outputTokens: usage.completionTokens,
     reasoningTokens: usage.reasoningTokens,

@@ -1,6 +1,8 @@
 // Anthropic usage → NormalizedUsage. Anthropic's input_tokens counts only the uncached part of the
 // prompt; cache reads and cache writes are reported beside it, so the gateway's promptTokens is the sum.
 // Thinking tokens are billed inside output_tokens and not reported separately, so reasoningTokens is 0.
+// `cache_creation` splits the cache writes by lifetime (ephemeral_5m_input_tokens, ephemeral_1h_input_tokens):
+// a 1-hour write costs 2× input, a 5-minute one 1.25×, so the split is carried to pricing.
 import type { NormalizedUsage } from '../../core/generation.js';
 import { readCount, readRecord } from '../payload-readers.js';
 
@@ -9,6 +11,8 @@ export interface UsageCounts {
   output?: number;
   cacheRead?: number;
   cacheCreation?: number;
+  /** Of cacheCreation, the tokens written with a 1-hour TTL (`cache_creation.ephemeral_1h_input_tokens`). */
+  cacheCreation1h?: number;
 }
 
 /** The counts present in one usage object (message, message_start or message_delta). */
@@ -24,6 +28,16 @@ export function readUsage(raw: unknown): UsageCounts {
   if (output !== undefined) counts.output = output;
   if (cacheRead !== undefined) counts.cacheRead = cacheRead;
   if (cacheCreation !== undefined) counts.cacheCreation = cacheCreation;
+  const split = readRecord(usage.cache_creation);
+  if (split) {
+    const fiveMinutes = readCount(split.ephemeral_5m_input_tokens);
+    const oneHour = readCount(split.ephemeral_1h_input_tokens);
+    if (oneHour !== undefined) counts.cacheCreation1h = oneHour;
+    // A breakdown without the total (not seen from Anthropic, but its sum is the total by definition).
+    if (cacheCreation === undefined && (fiveMinutes !== undefined || oneHour !== undefined)) {
+      counts.cacheCreation = (fiveMinutes ?? 0) + (oneHour ?? 0);
+    }
+  }
   return counts;
 }
 
@@ -36,11 +50,14 @@ export function normalizeUsage(counts: UsageCounts): NormalizedUsage | undefined
   if (counts.input === undefined && counts.output === undefined) return undefined;
   const cachedTokens = counts.cacheRead ?? 0;
   const cacheWriteTokens = counts.cacheCreation ?? 0;
-  return {
+  const usage: NormalizedUsage = {
     promptTokens: (counts.input ?? 0) + cachedTokens + cacheWriteTokens,
     completionTokens: counts.output ?? 0,
     cachedTokens,
     cacheWriteTokens,
     reasoningTokens: 0,
   };
+  const oneHour = Math.min(counts.cacheCreation1h ?? 0, cacheWriteTokens);
+  if (oneHour > 0) usage.cacheWrite1hTokens = oneHour;
+  return usage;
 }

@@ -18,6 +18,9 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): P
     parseCompletion: (body, ctx) => parseCompletion(body, ctx.provider.id),
     createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id }),
     mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+    // Thinking streams as thinking_delta (redacted thinking as whole blocks): a client that leaves has seen every
+    // token generated so far, so the upstream is aborted at once and what was streamed is billed.
+    hidesReasoning: () => false,
   };
 }
 

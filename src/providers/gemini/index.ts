@@ -5,6 +5,7 @@ import { buildRequest } from './convert-request.js';
 import { parseGeminiCompletion } from './convert-response.js';
 import { mapGeminiError } from './map-error.js';
 import { createGeminiStreamTranslator } from './stream-translator.js';
+import { thinksUnseen } from './map-thinking.js';
 
 export interface GeminiAdapterOptions {
   /** Clock for HTTP-date Retry-After values; injectable for tests. */
@@ -18,6 +19,7 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): Provide
     parseCompletion: (body, ctx) => parseGeminiCompletion(body, ctx.provider.id),
     createStreamTranslator: (ctx) => createGeminiStreamTranslator({ providerId: ctx.provider.id, now }),
     mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now()),
+    hidesReasoning: (request, ctx) => thinksUnseen(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning),
   };
 }
 

@@ -114,3 +114,13 @@ export function mapThinking(
   if (Object.keys(control).length === 0 && !includeThoughts) return undefined;
   return { ...control, includeThoughts };
 }
+
+/**
+ * Whether the model may bill thinking tokens its stream never shows. Gemini bills every thinking token
+ * (`thoughtsTokenCount`) and returns at most a summary of the thoughts (`includeThoughts` gives thought summaries),
+ * so any Gemini that thinks hides tokens; only thinking turned off (a 2.x budget of 0) shows all it bills.
+ */
+export function thinksUnseen(reasoning: ReasoningConfig | null | undefined, upstreamModel: string, supportsReasoning: boolean): boolean {
+  if (!supportsReasoning) return false;
+  return mapThinking(reasoning, upstreamModel, supportsReasoning, undefined)?.thinkingBudget !== 0;
+}

@@ -20,6 +20,10 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
     createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id, now }),
     mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
     acceptsFileParts: (provider) => resolveVendorProfile(provider).fileParts !== 'none',
+    // OpenAI's reasoning models bill reasoning tokens the chat-completions stream never carries, and an aggregator
+    // (OpenRouter) may route to them: any reasoning-capable model may hide tokens. Vendors that stream their
+    // reasoning (DeepSeek) are drained too; that costs a connection for a while, never money.
+    hidesReasoning: (_request, ctx) => ctx.model.supportsReasoning,
   };
 }
 

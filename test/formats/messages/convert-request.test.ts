@@ -132,7 +132,7 @@ describe('buildMessage', () => {
       id: 'gen-1', type: 'message', role: 'assistant', model: 'anthropic/x',
       content: [{ type: 'thinking', thinking: 'why', signature: 'S' }, { type: 'text', text: 'Answer' }, { type: 'tool_use', id: 't', name: 'f', input: { x: 1 } }],
       stop_reason: 'tool_use', stop_sequence: null,
-      usage: { input_tokens: 20, output_tokens: 5, cache_read_input_tokens: 20, cache_creation_input_tokens: 10 },
+      usage: { input_tokens: 20, output_tokens: 5, cache_read_input_tokens: 20, cache_creation_input_tokens: 10, cache_creation: { ephemeral_5m_input_tokens: 10, ephemeral_1h_input_tokens: 0 } },
     });
   });
 });

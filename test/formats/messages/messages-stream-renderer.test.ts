@@ -58,7 +58,7 @@ describe('MessagesStreamRenderer against recorded Anthropic streams', () => {
     const deltas = frames.filter((f) => f.type === 'content_block_delta').map((f) => f.delta);
     expect(deltas.filter((d) => d.type === 'thinking_delta').map((d) => d.thinking).join('')).toBe('Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3');
     expect(deltas.find((d) => d.type === 'signature_delta')).toEqual({ type: 'signature_delta', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+vA2fYR==' });
-    expect(frames.find((f) => f.type === 'message_delta').usage).toEqual({ input_tokens: 46, output_tokens: 212, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    expect(frames.find((f) => f.type === 'message_delta').usage).toEqual({ input_tokens: 46, output_tokens: 212, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } });
     expect(frames[0]).toMatchObject({ type: 'message_start', message: { id: 'gen-1', model: 'anthropic/claude-haiku-5-5', content: [], stop_reason: null } });
   });
 
@@ -83,15 +83,15 @@ describe('MessagesStreamRenderer against recorded Anthropic streams', () => {
     renderer.start();
     const usage = { promptTokens: 1000, completionTokens: 10, cachedTokens: 700, cacheWriteTokens: 200, reasoningTokens: 0 };
     const delta = JSON.parse(renderer.end({ type: 'finish', finishReason: 'length', totals: totals(usage) }).at(-2)!.data);
-    expect(delta).toEqual({ type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 700, cache_creation_input_tokens: 200 } });
+    expect(delta).toEqual({ type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 700, cache_creation_input_tokens: 200, cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 0 } } });
   });
 
   it('message_start carries the prompt estimate as input_tokens; message_delta the exact cumulative counts', () => {
     const renderer = new MessagesStreamRenderer(identity, 1234);
     const start = JSON.parse(renderer.start()[0].data);
-    expect(start.message.usage).toEqual({ input_tokens: 1234, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    expect(start.message.usage).toEqual({ input_tokens: 1234, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } });
     const usage = { promptTokens: 900, completionTokens: 7, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
     const delta = JSON.parse(renderer.end({ type: 'finish', finishReason: 'stop', totals: totals(usage) }).at(-2)!.data);
-    expect(delta.usage).toEqual({ input_tokens: 900, output_tokens: 7, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    expect(delta.usage).toEqual({ input_tokens: 900, output_tokens: 7, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } });
   });
 });

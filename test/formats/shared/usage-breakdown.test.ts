@@ -7,11 +7,18 @@ describe('usageBreakdown', () => {
       uncachedInputTokens: 100,
       cacheReadTokens: 600,
       cacheWriteTokens: 300,
+      cacheWrite1hTokens: 0,
       inputTokens: 1000,
       outputTokens: 50,
       reasoningTokens: 20,
       totalTokens: 1050,
     });
+  });
+
+  it('splits the cache writes by lifetime, the 1-hour part never above the total', () => {
+    const usage = { promptTokens: 1000, completionTokens: 1, cachedTokens: 0, cacheWriteTokens: 300, reasoningTokens: 0 };
+    expect(usageBreakdown({ ...usage, cacheWrite1hTokens: 200 }).cacheWrite1hTokens).toBe(200);
+    expect(usageBreakdown({ ...usage, cacheWrite1hTokens: 900 }).cacheWrite1hTokens).toBe(300);
   });
 
   it('never reports a negative uncached count when a provider reports more cached tokens than prompt tokens', () => {

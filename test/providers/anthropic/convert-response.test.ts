@@ -89,6 +89,10 @@ describe('parseCompletion: recorded Anthropic messages', () => {
     expect(parseCompletion(fixture('cache-usage')).usage).toEqual(usage(21 + 188086 + 1024, 393, 1024, 188086));
   });
 
+  it('carries the 1-hour part of the cache writes (usage.cache_creation), which is priced apart', () => {
+    expect(parseCompletion(fixture('cache-1h')).usage).toEqual({ ...usage(48 + 12000 + 2048, 120, 2048, 12000), cacheWrite1hTokens: 10000 });
+  });
+
   it('max_tokens → length, refusal → content_filter', () => {
     expect(parseCompletion(fixture('max-tokens')).finishReason).toBe('length');
     const refusal = parseCompletion(fixture('refusal'));

@@ -33,6 +33,13 @@ describe('stream translator: recorded Anthropic streams', () => {
     ]);
   });
 
+  it('cache writes split by lifetime: message_start\'s cache_creation survives message_delta\'s cumulative totals', () => {
+    const events = replay(chunks('cache-1h'), translator());
+    expect(events.filter((e) => e.type === 'usage')).toEqual([
+      { type: 'usage', usage: { ...usage(48 + 12000 + 2048, 120, 2048, 12000), cacheWrite1hTokens: 10000 } },
+    ]);
+  });
+
   it('gives the same events for every split of the bytes (multi-byte text included)', () => {
     for (const name of ['text', 'thinking-tool-use']) {
       const bytes = chunks(name);
