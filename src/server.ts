@@ -70,6 +70,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     bodyTimeoutMs: config.upstreamBodyTimeoutMs,
     maxInFlightPerOrigin: config.upstreamConcurrency,
     queueTimeoutMs: config.upstreamQueueTimeoutMs,
+    http2: config.upstreamHttp2,
   });
   const database = options.database
     ? { ...options.database, dialect: options.database.dialect ?? 'external', close: async () => undefined }

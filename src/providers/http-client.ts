@@ -1,6 +1,7 @@
 // Upstream HTTP over undici's dispatch API with a keep-alive pool (fetch costs ~3x the CPU per proxied request,
 // see BENCHMARKS.md; `request` another ~15 µs for its body stream, see upstream-exchange.ts). Timeouts and the
-// client-tied abort signal apply to every call; requests in flight per origin are capped (origin-limiter.ts).
+// client-tied abort signal apply to every call; requests in flight per origin are capped (origin-limiter.ts), and
+// the agent speaks HTTP/2 where the upstream offers it (upstream-agent.ts).
 import type { Agent } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
 import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
@@ -23,6 +24,10 @@ export interface HttpClientOptions {
   /** Requests in flight per upstream origin at most (0: no cap), and how long one may wait for a slot past it, ms. */
   maxInFlightPerOrigin: number;
   queueTimeoutMs: number;
+  /** Offer HTTP/2 to TLS upstreams. */
+  http2: boolean;
+  /** Certificates trusted for upstream TLS besides the system's: tests only (a local self-signed upstream). */
+  ca?: string | Buffer;
 }
 
 /** Distinct upstream URLs remembered (one per provider endpoint in practice); past this the memo starts over. */
@@ -64,7 +69,9 @@ export class HttpClient {
       const headers = attempt !== undefined
         ? withTraceContext(upstream.headers, target, attempt)
         : clientTrace === undefined ? upstream.headers : { ...upstream.headers, ...clientTrace };
-      dispatch = { origin: target.origin, path: target.path, method: upstream.method, headers, body: Buffer.from(upstream.body) };
+      // Idempotent, so that HTTP/2 multiplexes POSTs (upstream-agent.ts). undici reads the flag for nothing else here:
+      // it never retries by itself, and an HTTP/1.1 connection carries one request at a time.
+      dispatch = { origin: target.origin, path: target.path, method: upstream.method, headers, body: Buffer.from(upstream.body), idempotent: true };
     } catch (err) {
       // An invalid URL or option fails at once; callers expect every failure as a rejection.
       return Promise.reject(classifyTransportError(err, signal));
