@@ -1,7 +1,7 @@
 // `make bench-load` (also the last step of `make bench`): a thousand slow streams at once through one gateway
 // (issue 35 §5). The streams (24 content chunks 100 ms apart by default) go to the bench mock upstream: first
-// straight to it (the floor), then through Modelgate on PostgreSQL with real metering, `rounds` times, then once
-// with MODELGATE_UPSTREAM_CONCURRENCY=256 (the old pool's cap, now a queue /metrics shows). Fifty accounts with two
+// straight to it (the floor), then through Modelgate on PostgreSQL with real metering, `rounds` times, then through
+// a fresh gateway with MODELGATE_UPSTREAM_CONCURRENCY=256 (the old pool's cap, now a queue /metrics shows) twice. Fifty accounts with two
 // keys each share the streams. Reports time to first chunk, stream length, wall time, the gateway's peak RSS and
 // CPU, and whether every account was charged exactly what its streams' usage chunks reported (its /credits
 // total_usage and its ledger debits). Writes bench/results/load.{md,json}.
@@ -43,7 +43,8 @@ function body(model: string): string {
 
 /** Samples the gateway's RSS and its upstream queue (/metrics) while a round runs. */
 function watch(gateway: RunningSystem, baseUrl: string) {
-  let peakRss = rssBytes(gateway.pid) ?? 0;
+  const startRss = rssBytes(gateway.pid) ?? 0;
+  let peakRss = startRss;
   let maxQueued = 0;
   const rss = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(gateway.pid) ?? 0)), 100);
   const scrape = setInterval(() => {
@@ -58,7 +59,7 @@ function watch(gateway: RunningSystem, baseUrl: string) {
   return () => {
     clearInterval(rss);
     clearInterval(scrape);
-    return { peakRssMb: Math.round(peakRss / 2 ** 20), cpuSeconds: Math.round(cpuMs(gateway.pid) - cpuBefore) / 1000, maxQueued };
+    return { startRssMb: Math.round(startRss / 2 ** 20), peakRssMb: Math.round(peakRss / 2 ** 20), cpuSeconds: Math.round(cpuMs(gateway.pid) - cpuBefore) / 1000, maxQueued };
   };
 }
 
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
 
     const variants = [
       { name: 'modelgate', rounds: gatewayRounds, env: {} },
-      { name: 'modelgate, cap 256 per origin', rounds: 1, env: { MODELGATE_UPSTREAM_CONCURRENCY: '256', MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS: '60000' } },
+      { name: 'modelgate, cap 256 per origin', rounds: 2, env: { MODELGATE_UPSTREAM_CONCURRENCY: '256', MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS: '60000' } },
     ];
     let gateway: RunningSystem | undefined;
     let baseUrl = '';

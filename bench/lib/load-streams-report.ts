@@ -16,7 +16,8 @@ export interface RoundResult {
   streamMs: { p50: number; p99: number };
   /** From the first request sent to the last stream's end. */
   wallMs: number;
-  /** The gateway's process (absent for the upstream alone). */
+  /** The gateway's process (absent for the upstream alone): RSS as the round began, and its peak during it. */
+  startRssMb?: number;
   peakRssMb?: number;
   cpuSeconds?: number;
   /** Most requests seen waiting for an upstream slot (modelgate_upstream_requests_queued, scraped during the round). */
@@ -24,6 +25,7 @@ export interface RoundResult {
 }
 
 export interface RoundExtras {
+  startRssMb?: number;
   peakRssMb?: number;
   cpuSeconds?: number;
   maxQueued?: number;
@@ -111,16 +113,17 @@ export function renderLoadReport(result: LoadResult): string {
       `${result.stream.everyMs} ms apart (${(result.stream.chunks * result.stream.everyMs) / 1000} s), through one gateway on PostgreSQL to the bench mock; ` +
       `${result.accounts} accounts with ${result.keysPerAccount} keys each, streams spread over the keys.`,
     '',
-    '| variant | round | completed | first chunk p50 / p99 / max (ms) | stream p50 / p99 (ms) | all done (ms) | gateway peak RSS (MB) | gateway CPU (s) | most queued | failures |',
+    '| variant | round | completed | first chunk p50 / p99 / max (ms) | stream p50 / p99 (ms) | all done (ms) | gateway RSS at start → peak (MB) | gateway CPU (s) | most queued | failures |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of result.rounds) {
     const failures = Object.entries(r.failures).map(([what, n]) => `${n}× ${what}`).join('; ') || '–';
     const opt = (value: number | undefined) => (value === undefined ? '–' : String(value));
     lines.push(`| ${r.variant} | ${r.round} | ${r.completed}/${r.streams} | ${r.firstChunkMs.p50} / ${r.firstChunkMs.p99} / ${r.firstChunkMs.max} | ` +
-      `${r.streamMs.p50} / ${r.streamMs.p99} | ${r.wallMs} | ${opt(r.peakRssMb)} | ${opt(r.cpuSeconds)} | ${opt(r.maxQueued)} | ${failures} |`);
+      `${r.streamMs.p50} / ${r.streamMs.p99} | ${r.wallMs} | ${r.peakRssMb === undefined ? '–' : `${opt(r.startRssMb)} → ${r.peakRssMb}`} | ${opt(r.cpuSeconds)} | ${opt(r.maxQueued)} | ${failures} |`);
   }
-  lines.push('', '## The books', '');
+  lines.push('', 'Round 1 of each gateway variant is a freshly started gateway (JIT, credential and credit-lease caches cold); the later rounds run warm. ' +
+    '"Most queued": the highest `modelgate_upstream_requests_queued` of the scrapes every 250 ms.', '', '## The books', '');
   for (const check of result.checks) {
     const verdict = check.mismatches.length === 0 ? 'every account equal, to the nano-dollar' : `**${check.mismatches.length} accounts differ**`;
     lines.push(`- ${check.source}: ${check.accounts} accounts, ${usd(check.chargedTotalNanos)} USD charged against ${usd(check.reportedTotalNanos)} USD reported by the streams' usage chunks: ${verdict}.`);
