@@ -4,7 +4,7 @@ NPM ?= npm
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale docs sdk conformance conformance-long schemathesis
+.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-load docs sdk conformance conformance-long schemathesis
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
@@ -62,7 +62,7 @@ clean:
 
 ## Gateway overhead side by side with the mock upstream, a bare Koa pass-through and Portkey, on PostgreSQL with
 ## real metering, then metrics+tracing on vs off and --workers 2 vs 1; writes bench/results/full.{md,json,svg}
-## (bench/README.md). About 27 minutes.
+## (bench/README.md); then the concurrent-streams load test of `make bench-load`. About 29 minutes.
 bench: build
 	bash bench/run.sh full
 
@@ -76,6 +76,13 @@ bench-quick: build
 bench-scale: build
 	bash scripts/ensure-postgres.sh
 	node dist/bench/scale-compare.js $(SCALE_ARGS)
+
+## 1,000 concurrent slow streams (24 chunks 100 ms apart) through one gateway on PostgreSQL, 50 accounts
+## (bench/load-streams.ts, docs/concurrency.md): time to first chunk, peak RSS, and each account's usage against its
+## streams' reported costs; writes bench/results/load.{md,json}. About 1.5 minutes. LOAD_ARGS="[streams] [rounds]".
+bench-load: build
+	bash scripts/ensure-postgres.sh
+	ulimit -n 65536 2>/dev/null || ulimit -n "$$(ulimit -Hn)"; node dist/bench/load-streams.js $(LOAD_ARGS)
 
 ## Property-based conformance run (`modelgate conformance`) against a gateway started here with a mock upstream, on
 ## PGlite in a temp folder, all on 127.0.0.1. Tune with CONFORMANCE_RUNS, CONFORMANCE_SEED, CONFORMANCE_TIME_LIMIT_SECONDS.

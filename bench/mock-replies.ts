@@ -21,11 +21,30 @@ export function probeMarker(paceMs: number): string {
 
 /** The pace asked for by a parsed request body, or undefined for ordinary (instant, unstamped) requests. */
 export function probePace(body: unknown): number | undefined {
+  const match = PROBE_MARKER.exec(lastMessageText(body) ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Put in the last user message to ask for a slow stream, as long generations are (bench/load-streams.ts): after the
+ * role chunk, `chunks` content chunks `everyMs` apart, then the finish and usage chunks.
+ */
+export const SLOW_MARKER = /\[bench:slow chunks=(\d+) every=(\d+)\]/;
+
+export function slowMarker(chunks: number, everyMs: number): string {
+  return `[bench:slow chunks=${chunks} every=${everyMs}]`;
+}
+
+/** The slow stream asked for by a parsed request body, or undefined. */
+export function slowStream(body: unknown): { chunks: number; everyMs: number } | undefined {
+  const match = SLOW_MARKER.exec(lastMessageText(body) ?? '');
+  return match ? { chunks: Number(match[1]), everyMs: Number(match[2]) } : undefined;
+}
+
+function lastMessageText(body: unknown): string | undefined {
   const messages = (body as { messages?: { content?: unknown }[] } | null)?.messages;
   const last = Array.isArray(messages) ? messages[messages.length - 1] : undefined;
-  if (typeof last?.content !== 'string') return undefined;
-  const match = PROBE_MARKER.exec(last.content);
-  return match ? Number(match[1]) : undefined;
+  return typeof last?.content === 'string' ? last.content : undefined;
 }
 
 /** `[t:<ns>]` — a CLOCK_MONOTONIC reading (process.hrtime.bigint), comparable across processes on one host. */

@@ -1,11 +1,11 @@
 // The benchmark's mock OpenAI-compatible upstream, run as its own process: POST /v1/chat/completions answers
-// at once (JSON, or SSE with each chunk its own write), except probe requests, which are stamped and paced
-// (mock-replies.ts). Listens on 127.0.0.1 only. Usage: node mock-upstream.js <port>
+// at once (JSON, or SSE with each chunk its own write), except probe requests, which are stamped and paced, and slow
+// streams, which last as long as asked (mock-replies.ts). Listens on 127.0.0.1 only. Usage: node mock-upstream.js <port>
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  CONTENT_WORDS, completionJson, contentFrame, probePace, promptTokensFor, roleFrame, stamp, tailFrames,
+  CONTENT_WORDS, completionJson, contentFrame, probePace, promptTokensFor, roleFrame, slowStream, stamp, tailFrames,
 } from './mock-replies.js';
 
 // Frames of instant streams depend only on the model name: build them once, so the floor stays cheap.
@@ -47,7 +47,15 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const pace = probePace(body);
-  if (pace === undefined) {
+  const slow = slowStream(body);
+  if (slow !== undefined) {
+    res.write(roleFrame(model));
+    for (let i = 0; i < slow.chunks; i++) {
+      await sleep(slow.everyMs);
+      if (res.destroyed) return;
+      res.write(contentFrame(model, CONTENT_WORDS[i % CONTENT_WORDS.length]));
+    }
+  } else if (pace === undefined) {
     for (const frame of framesFor(model)) res.write(frame);
   } else {
     res.write(roleFrame(model));

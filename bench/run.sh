@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Entry of `make bench` (full, ~23 min) and `make bench-quick` (quick, ~60 s); expects `make build` done.
+# Entry of `make bench` (full, ~29 min: run-bench.js, then the load test load-streams.js) and `make bench-quick`
+# (quick, ~60 s); expects `make build` done.
 # Outside: makes sure PostgreSQL is up, snapshots dist/ (a concurrent `make build` cannot pull files away
 # mid-run), then re-enters itself in a private network namespace (`unshare -n`, loopback only), where
 # Portkey's 0.0.0.0 listener is unreachable from outside. Inside: runs the orchestrator in its own process
@@ -37,6 +38,9 @@ else
 fi
 export BENCH_REPO_ROOT="$ROOT" BENCH_RUN_DIR="$RUN_DIR"
 
+# A thousand streams hold three sockets each across the load test's processes.
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
 # setsid: the orchestrator leads a new process group that holds every process it starts.
 setsid node "$RUN_DIR/dist/bench/run-bench.js" "$MODE" &
 PID=$!
@@ -49,4 +53,10 @@ trap 'stop_group; exit 130' INT TERM
 trap 'kill -KILL -- "-$PID" 2>/dev/null || true; rm -rf "$RUN_DIR/dist" "$RUN_DIR/generated" "$RUN_DIR/src"' EXIT
 status=0
 wait "$PID" || status=$?
+if [ "$MODE" = full ] && [ "$status" = 0 ]; then
+  # The concurrent-streams load test (`make bench-load`), in its own process group likewise.
+  setsid node "$RUN_DIR/dist/bench/load-streams.js" &
+  PID=$!
+  wait "$PID" || status=$?
+fi
 exit "$status"

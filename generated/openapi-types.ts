@@ -288,8 +288,10 @@ export interface paths {
          *     Errors before output begins are HTTP errors: 400 (invalid body, no user message, or an image for a model without
          *     image support: `error.metadata.reason` = `image_input_not_supported`), 402 (credits cannot cover the request),
          *     403 (`pass/` model without an active subscription), 404 (unknown model id), 413 (body over 10 MB), 429 (rate
-         *     limit, or a subscription window used up: `error.metadata.window`), 502/503 (provider failure). Failures after the
-         *     stream began arrive in the stream (see `ChatCompletionEventStream`).
+         *     limit, or a subscription window used up: `error.metadata.window`), 502/503 (provider failure; a 503 with
+         *     `error.metadata.reason` = `upstream_queue_timeout` means this gateway's cap on requests in flight to the provider
+         *     stayed reached for its whole queue timeout: the request never reached the provider and cost nothing). Failures
+         *     after the stream began arrive in the stream (see `ChatCompletionEventStream`).
          */
         post: operations["createChatCompletion"];
         delete?: never;

@@ -20,6 +20,13 @@ export interface Config {
   upstreamConnectTimeoutMs: number;
   upstreamHeadersTimeoutMs: number;
   upstreamBodyTimeoutMs: number;
+  /**
+   * Requests in flight to one upstream origin at most (0: no cap), how long a request past it waits for a slot before
+   * a 503 (ms), and whether TLS upstreams are offered HTTP/2 (docs/concurrency.md).
+   */
+  upstreamConcurrency: number;
+  upstreamQueueTimeoutMs: number;
+  upstreamHttp2: boolean;
   /** Seconds SIGTERM waits for in-flight requests before closing connections. */
   shutdownGraceSeconds: number;
   /**
@@ -135,6 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstreamConnectTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     upstreamHeadersTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000, 100, 3_600_000),
     upstreamBodyTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_BODY_TIMEOUT_MS', 300_000, 100, 3_600_000),
+    upstreamConcurrency: integer(env, 'MODELGATE_UPSTREAM_CONCURRENCY', 4096, 0, 1_000_000),
+    upstreamQueueTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS', 10_000, 1, 600_000),
+    upstreamHttp2: boolean(env, 'MODELGATE_UPSTREAM_HTTP2', true),
     shutdownGraceSeconds: integer(env, 'MODELGATE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
     drainOnAbortMs: integer(env, 'MODELGATE_DRAIN_ON_ABORT_S', 60, 0, 3600) * 1000,
     rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', 600, 0, 10_000_000),

@@ -69,6 +69,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     headersTimeoutMs: config.upstreamHeadersTimeoutMs,
     bodyTimeoutMs: config.upstreamBodyTimeoutMs,
+    maxInFlightPerOrigin: config.upstreamConcurrency,
+    queueTimeoutMs: config.upstreamQueueTimeoutMs,
+    http2: config.upstreamHttp2,
   });
   const database = options.database
     ? { ...options.database, dialect: options.database.dialect ?? 'external', close: async () => undefined }
@@ -123,7 +126,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     leases = deps.leases;
     await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
     if (config.metricsToken) {
-      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size }, { redis: limits.store === 'redis', tracing: config.tracing });
+      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size, upstreamLoad: () => deps.http.load() }, { redis: limits.store === 'redis', tracing: config.tracing });
       if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
       deps.metrics = metrics;
       httpClient.observer = metrics;

@@ -6,6 +6,8 @@ import { Counter, Gauge, Registry, collectDefaultMetrics, type LabelValues } fro
 import { BucketHistogram, type HistogramSeries } from './bucket-histogram.js';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { SharedLimitsObserver } from '../limits/redis-store.js';
+import type { OriginLoad } from '../providers/origin-limiter.js';
+import { registerUpstreamLoad } from './upstream-load-metrics.js';
 
 /** The record as the front doors will write it: `api_format` once Messages and Responses land. */
 type ObservedRecord = NewGeneration & { api_format?: string | null };
@@ -52,7 +54,9 @@ export class GatewayMetrics implements SharedLimitsObserver {
   /** Attempts not yet added to modelgate_upstream_attempts_total, by `${provider} ${outcome}`. */
   private readonly pendingAttempts = new Map<string, Pending<'provider' | 'outcome'>>();
 
-  constructor(sources: { settlementQueueDepth: () => number; creditLeases: () => number }, options: { processMetrics?: boolean; redis?: boolean; tracing?: boolean } = {}) {
+  constructor(
+    sources: { settlementQueueDepth: () => number; creditLeases: () => number; upstreamLoad?: () => readonly OriginLoad[] },
+    options: { processMetrics?: boolean; redis?: boolean; tracing?: boolean } = {}) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'modelgate_requests_total', registers,
@@ -92,7 +96,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
     });
     this.upstreamAttempts = new Counter({
       name: 'modelgate_upstream_attempts_total', registers,
-      help: 'Calls to provider endpoints by outcome: ok, http_4xx, http_429, http_5xx, timeout, unreachable, aborted, failed.',
+      help: 'Calls to provider endpoints by outcome: ok, http_4xx, http_429, http_5xx, timeout, unreachable, aborted, failed, queue_timeout (no upstream slot in time).',
       labelNames: ['provider', 'outcome'],
       collect: () => addPending(this.upstreamAttempts, this.pendingAttempts),
     });
@@ -134,6 +138,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
         this.set(sources.creditLeases());
       },
     });
+    if (sources.upstreamLoad) registerUpstreamLoad(this.registry, sources.upstreamLoad);
     // Event-loop lag, heap, GC, CPU, file descriptors: the process_* and nodejs_* series.
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }

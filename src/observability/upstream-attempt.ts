@@ -17,7 +17,7 @@ export interface UpstreamAttemptObserver {
   upstreamAttempt(provider: string, outcome: string): void;
 }
 
-/** ok, http_429, http_4xx, http_5xx, timeout, unreachable, aborted, failed: a bounded set. */
+/** ok, http_429, http_4xx, http_5xx, timeout, unreachable, aborted, failed, queue_timeout: a bounded set. */
 export function attemptOutcome(err: unknown): string {
   if (!(err instanceof GatewayError)) return 'failed';
   const upstreamStatus = Number(err.metadata.upstream_status);
@@ -32,6 +32,8 @@ export function attemptOutcome(err: unknown): string {
       return 'unreachable';
     case 'client_disconnected':
       return 'aborted';
+    case 'upstream_queue_timeout':
+      return 'queue_timeout';
     default:
       return 'failed';
   }

@@ -1,5 +1,5 @@
 // Step 5: send the translated request. A non-2xx answer or a transport failure becomes a GatewayError in the
-// spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503).
+// spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503, and so is one this gateway has no free upstream slot for in time).
 import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../providers/adapter.js';
 import { UpstreamTransportError, type CallSignal, type HttpClient, type UpstreamResponse } from '../providers/http-client.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -68,6 +68,10 @@ export function transportFailure(err: unknown, provider: string): GatewayError {
   }
   if (reason === 'timeout') {
     return new GatewayError(502, `Provider ${provider} timed out`, { provider, reason: 'upstream_timeout' });
+  }
+  if (reason === 'queue_timeout') {
+    // The gateway's own cap on requests in flight to the provider (origin-limiter.ts), not a fault of the provider.
+    return new GatewayError(503, `Provider ${provider} is busy: ${(err as Error).message}; retry shortly`, { provider, reason: 'upstream_queue_timeout' });
   }
   if (reason === 'aborted') {
     return new GatewayError(499, 'Client closed the request', { provider, reason: 'client_disconnected' });

@@ -1,76 +1,94 @@
 // Upstream HTTP over undici's dispatch API with a keep-alive pool (fetch costs ~3x the CPU per proxied request,
 // see BENCHMARKS.md; `request` another ~15 µs for its body stream, see upstream-exchange.ts). Timeouts and the
-// client-tied abort signal apply to every call.
-import type { EventEmitter } from 'node:events';
-import { Agent, errors as undiciErrors } from 'undici';
+// client-tied abort signal apply to every call; requests in flight per origin are capped (origin-limiter.ts), and
+// the agent speaks HTTP/2 where the upstream offers it (upstream-agent.ts).
+import type { Agent } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
 import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
 import type { AttemptTrace } from '../observability/gateway-tracer.js';
 import type { UpstreamAttemptObserver } from '../observability/upstream-attempt.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
+import type { CallSignal } from './call-signal.js';
+import { classifyTransportError } from './transport-error.js';
+import { OriginLimiter, type OriginLoad, type OriginSlots } from './origin-limiter.js';
+import { createUpstreamAgent } from './upstream-agent.js';
 
 export type { UpstreamBody, UpstreamResponse } from './upstream-exchange.js';
+export type { CallSignal } from './call-signal.js';
+export { UpstreamTransportError, classifyTransportError } from './transport-error.js';
 
 export interface HttpClientOptions {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
-}
-
-/**
- * What cancels an upstream call: an AbortSignal, or what undici accepts in its place, an EventEmitter that emits
- * 'abort' and carries `aborted` and `reason` (the gateway's own, see src/http/abort-on-disconnect.ts).
- */
-export type CallSignal = AbortSignal | (EventEmitter & { readonly aborted: boolean; readonly reason?: unknown });
-
-/** Why an upstream call produced no HTTP response at all. */
-export class UpstreamTransportError extends Error {
-  constructor(
-    readonly reason: 'timeout' | 'unreachable' | 'aborted' | 'failed',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'UpstreamTransportError';
-  }
+  /** Requests in flight per upstream origin at most (0: no cap), and how long one may wait for a slot past it, ms. */
+  maxInFlightPerOrigin: number;
+  queueTimeoutMs: number;
+  /** Offer HTTP/2 to TLS upstreams. */
+  http2: boolean;
+  /** Certificates trusted for upstream TLS besides the system's: tests only (a local self-signed upstream). */
+  ca?: string | Buffer;
 }
 
 /** Distinct upstream URLs remembered (one per provider endpoint in practice); past this the memo starts over. */
 const MAX_TARGETS = 256;
 
+type Dispatch = Parameters<Agent['dispatch']>[0];
+
 export class HttpClient {
   private readonly agent: Agent;
+  private readonly limiter: OriginLimiter;
   private readonly targets = new Map<string, UpstreamTarget>();
   /** Counts attempts by outcome (metrics); set by the server when metrics are on. */
   observer?: UpstreamAttemptObserver;
 
   constructor(options: HttpClientOptions) {
-    this.agent = new Agent({
-      connect: { timeout: options.connectTimeoutMs },
-      headersTimeout: options.headersTimeoutMs,
-      bodyTimeout: options.bodyTimeoutMs,
-      keepAliveTimeout: 30_000,
-      connections: 256,
-    });
+    this.agent = createUpstreamAgent(options);
+    this.limiter = new OriginLimiter({ maxInFlight: options.maxInFlightPerOrigin, queueTimeoutMs: options.queueTimeoutMs });
+  }
+
+  /** Requests in flight and waiting, per origin (/metrics). */
+  load(): OriginLoad[] {
+    return this.limiter.load();
   }
 
   /**
    * The JSON body is as large as the prompt. It leaves as bytes: undici keeps the body it is given until the
    * exchange ends, and a Buffer is the one copy it keeps (given a string it keeps both). The method is not async
-   * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long.
+   * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long; a
+   * request waiting for an upstream slot keeps only the dispatch options, with the bytes.
    */
   send(upstream: UpstreamRequest, signal: CallSignal, clientTrace?: ClientTraceHeaders, attempt?: AttemptTrace): Promise<UpstreamResponse> {
-    const exchange = new UpstreamExchange(signal);
+    let slots: OriginSlots;
+    let dispatch: Dispatch;
     try {
       const target = this.target(upstream.url);
+      slots = target.slots;
       // With tracing on, the upstream continues the trace: traceparent names the attempt's span. With it off, the
       // client's own trace context (validated, see client-trace-context.ts) goes on as it came.
       const headers = attempt !== undefined
         ? withTraceContext(upstream.headers, target, attempt)
         : clientTrace === undefined ? upstream.headers : { ...upstream.headers, ...clientTrace };
-      this.agent.dispatch({ origin: target.origin, path: target.path, method: upstream.method, headers, body: Buffer.from(upstream.body) }, exchange);
+      // Idempotent, so that HTTP/2 multiplexes POSTs (upstream-agent.ts). undici reads the flag for nothing else here:
+      // it never retries by itself, and an HTTP/1.1 connection carries one request at a time.
+      dispatch = { origin: target.origin, path: target.path, method: upstream.method, headers, body: Buffer.from(upstream.body), idempotent: true };
     } catch (err) {
       // An invalid URL or option fails at once; callers expect every failure as a rejection.
+      return Promise.reject(classifyTransportError(err, signal));
+    }
+    const slot = slots.take(signal);
+    if (slot === true) return this.dispatch(dispatch, slots, signal);
+    return slot.then(() => this.dispatch(dispatch, slots, signal), (err: unknown) => {
+      throw classifyTransportError(err, signal);
+    });
+  }
+
+  private dispatch(dispatch: Dispatch, slots: OriginSlots, signal: CallSignal): Promise<UpstreamResponse> {
+    // The slot is given back once the exchange is over, however it ends (body read, failed, destroyed, never sent).
+    const exchange = new UpstreamExchange(signal, () => slots.give());
+    try {
+      this.agent.dispatch(dispatch, exchange);
+    } catch (err) {
       exchange.abandon();
       return Promise.reject(classifyTransportError(err, signal));
     }
@@ -88,6 +106,7 @@ export class HttpClient {
       target = {
         origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`,
         host: parsed.hostname, port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)),
+        slots: this.limiter.slotsOf(parsed.origin),
       };
       if (this.targets.size >= MAX_TARGETS) this.targets.clear();
       this.targets.set(url, target);
@@ -105,6 +124,7 @@ interface UpstreamTarget {
   path: string;
   host: string;
   port: number;
+  slots: OriginSlots;
 }
 
 /**
@@ -123,23 +143,4 @@ function withTraceContext(headers: Record<string, string>, target: UpstreamTarge
   withContext.traceparent = attempt.traceparent();
   if (tracestate) withContext.tracestate = tracestate;
   return withContext;
-}
-
-export function classifyTransportError(err: unknown, signal?: { readonly aborted: boolean }): UpstreamTransportError {
-  if (err instanceof UpstreamTransportError) return err;
-  if (signal?.aborted || (err as Error)?.name === 'AbortError' || err instanceof undiciErrors.RequestAbortedError) {
-    return new UpstreamTransportError('aborted', 'request aborted', { cause: err });
-  }
-  if (
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    err instanceof undiciErrors.ConnectTimeoutError
-  ) {
-    return new UpstreamTransportError('timeout', 'upstream timed out', { cause: err });
-  }
-  const code = (err as { code?: string })?.code;
-  if (code && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) {
-    return new UpstreamTransportError('unreachable', `upstream unreachable (${code})`, { cause: err });
-  }
-  return new UpstreamTransportError('failed', `upstream connection failed${code ? ` (${code})` : ''}`, { cause: err });
 }

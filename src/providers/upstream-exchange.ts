@@ -4,7 +4,7 @@
 // request on this machine (in-process A/B, c=16), more for streams.
 import type { Dispatcher } from 'undici';
 import { errors as undiciErrors } from 'undici';
-import type { CallSignal } from './http-client.js';
+import { abortReason, listen, unlisten, type CallSignal } from './call-signal.js';
 
 /**
  * Bytes queued before the upstream socket is paused: only a reader that has all but stopped reading (a stalled
@@ -132,8 +132,13 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   private body: UpstreamBody | undefined;
   private controller: Dispatcher.DispatchController | undefined;
   private readonly onAbort = () => this.controller?.abort(abortReason(this.signal));
+  private over = false;
 
-  constructor(private readonly signal: CallSignal) {
+  constructor(
+    private readonly signal: CallSignal,
+    /** Called once when the exchange is over, however it ended: its upstream slot is free (origin-limiter.ts). */
+    private readonly onOver?: () => void,
+  ) {
     this.head = new Promise<UpstreamResponse>((resolve, reject) => {
       this.resolveHead = resolve;
       this.rejectHead = reject;
@@ -173,21 +178,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   private done(): void {
+    if (this.over) return;
+    this.over = true;
     unlisten(this.signal, this.onAbort);
+    this.onOver?.();
   }
-}
-
-function abortReason(signal: CallSignal): Error {
-  const reason = signal.reason;
-  return reason instanceof Error ? reason : new undiciErrors.RequestAbortedError();
-}
-
-function listen(signal: CallSignal, onAbort: () => void): void {
-  if ('addEventListener' in signal) signal.addEventListener('abort', onAbort, { once: true });
-  else signal.once('abort', onAbort);
-}
-
-function unlisten(signal: CallSignal, onAbort: () => void): void {
-  if ('removeEventListener' in signal) signal.removeEventListener('abort', onAbort);
-  else signal.removeListener('abort', onAbort);
 }

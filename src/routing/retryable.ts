@@ -4,7 +4,16 @@
 import { GatewayError } from '../core/gateway-error.js';
 import { UpstreamHttpError } from '../pipeline/call-upstream.js';
 
-const RETRYABLE_REASONS = new Set(['upstream_unreachable', 'upstream_timeout', 'upstream_error', 'upstream_malformed', 'upstream_stream_failed']);
+const RETRYABLE_REASONS = new Set(['upstream_unreachable', 'upstream_timeout', 'upstream_error', 'upstream_malformed', 'upstream_stream_failed', 'upstream_queue_timeout']);
+
+/**
+ * The attempt never left the gateway: every upstream slot of the provider's origin stayed busy for the queue timeout
+ * (origin-limiter.ts). Another provider may serve; the same origin would only make the request wait again, and the
+ * endpoint did nothing wrong (no circuit-breaker verdict).
+ */
+export function isQueueTimeout(err: unknown): boolean {
+  return err instanceof GatewayError && err.metadata.reason === 'upstream_queue_timeout';
+}
 
 export function isRetryable(err: unknown): boolean {
   if (!(err instanceof GatewayError)) return false;

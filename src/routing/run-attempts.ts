@@ -7,7 +7,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { UpstreamHttpError } from '../pipeline/call-upstream.js';
 import type { Target } from '../pipeline/resolve-target.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
-import { errorCodeOf, isRetryable, upstreamStatusOf } from './retryable.js';
+import { errorCodeOf, isQueueTimeout, isRetryable, upstreamStatusOf } from './retryable.js';
 
 /** Retry-After values up to this are waited for (when the budget allows); longer ones skip that provider. */
 export const SHORT_RETRY_AFTER_MS = 2000;
@@ -77,6 +77,10 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
         // The endpoint answered; the request was at fault (or the client left): no verdict on its health.
         if (!input.signal.aborted) void breaker.recordSuccess(key);
         throw err;
+      }
+      if (isQueueTimeout(err)) {
+        (skipped ??= new Set()).add(provider);
+        continue;
       }
       void breaker.recordFailure(key);
       const retryAfterMs = err instanceof UpstreamHttpError && err.info.retryAfterSeconds !== undefined ? err.info.retryAfterSeconds * 1000 : undefined;

@@ -13,7 +13,7 @@ import { HttpClient, UpstreamTransportError } from '../../src/providers/http-cli
 let upstream: http.Server;
 let upstreamUrl: string;
 let upstreamClosed: (() => void)[] = [];
-const client = new HttpClient({ connectTimeoutMs: 5_000, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000 });
+const client = new HttpClient({ connectTimeoutMs: 5_000, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000, maxInFlightPerOrigin: 0, queueTimeoutMs: 10_000, http2: true });
 
 beforeAll(async () => {
   upstream = http.createServer((req) => req.socket.once('close', () => upstreamClosed.shift()?.()));

@@ -17,6 +17,9 @@ describe('configuration', () => {
     ['MODELGATE_RATE_LIMIT_RPM', '-1'],
     ['MODELGATE_DRAIN_ON_ABORT_S', '1.5'],
     ['MODELGATE_DRAIN_ON_ABORT_S', '3601'],
+    ['MODELGATE_UPSTREAM_CONCURRENCY', 'lots'],
+    ['MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS', '0'],
+    ['MODELGATE_UPSTREAM_HTTP2', 'h2'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -26,6 +29,11 @@ describe('configuration', () => {
     expect(loadConfig({}).drainOnAbortMs).toBe(60_000);
     expect(loadConfig({ MODELGATE_DRAIN_ON_ABORT_S: '5' }).drainOnAbortMs).toBe(5_000);
     expect(loadConfig({ MODELGATE_DRAIN_ON_ABORT_S: '0' }).drainOnAbortMs).toBe(0);
+  });
+
+  it('caps upstream requests per origin high by default, with a queue timeout, and offers HTTP/2', () => {
+    expect(loadConfig({})).toMatchObject({ upstreamConcurrency: 4096, upstreamQueueTimeoutMs: 10_000, upstreamHttp2: true });
+    expect(loadConfig({ MODELGATE_UPSTREAM_CONCURRENCY: '0', MODELGATE_UPSTREAM_HTTP2: 'false' })).toMatchObject({ upstreamConcurrency: 0, upstreamHttp2: false });
   });
 
   it('reads the stream default switch', () => {

@@ -57,6 +57,18 @@ describe('GatewayMetrics', () => {
     expect(await sample(m, 'modelgate_tokens_total{type="prompt",model="openai/gpt-test"}')).toBe(10);
   });
 
+  it('shows upstream slots per origin as the HTTP client counts them, queue timeouts once however many scrapes', async () => {
+    const load = [{ origin: 'https://api.example', inFlight: 3, queued: 2, queueTimeouts: 1 }];
+    const m = new GatewayMetrics({ settlementQueueDepth: () => 0, creditLeases: () => 0, upstreamLoad: () => load }, { processMetrics: false });
+    expect(await sample(m, 'modelgate_upstream_requests_in_flight{origin="https://api.example"}')).toBe(3);
+    expect(await sample(m, 'modelgate_upstream_requests_queued{origin="https://api.example"}')).toBe(2);
+    expect(await sample(m, 'modelgate_upstream_queue_timeouts_total{origin="https://api.example"}')).toBe(1);
+    load[0] = { origin: 'https://api.example', inFlight: 1, queued: 0, queueTimeouts: 4 };
+    expect(await sample(m, 'modelgate_upstream_requests_queued{origin="https://api.example"}')).toBe(0);
+    expect(await sample(m, 'modelgate_upstream_queue_timeouts_total{origin="https://api.example"}')).toBe(4);
+    expect(await sample(m, 'modelgate_upstream_queue_timeouts_total{origin="https://api.example"}')).toBe(4);
+  });
+
   it('counts trace spans dropped by the exporter queue, when tracing is on', async () => {
     expect(await sample(metrics(), 'modelgate_trace_spans_dropped_total')).toBeUndefined();
     const m = new GatewayMetrics({ settlementQueueDepth: () => 0, creditLeases: () => 0 }, { processMetrics: false, tracing: true });

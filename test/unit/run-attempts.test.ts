@@ -77,6 +77,16 @@ describe('runAttempts', () => {
     expect(long.tried).toEqual(['m@a', 'n@b']);
   });
 
+  it('after a queue timeout (no upstream slot in time) tries another provider, not the same one, and opens no breaker', async () => {
+    const busy = () => new GatewayError(503, 'Provider a is busy', { provider: 'a', reason: 'upstream_queue_timeout' });
+    const { run, tried, attempts, breaker } = setup({ 'm@a': busy, 'n@a': 'ok', 'm@b': 'ok' });
+    expect((await run([target('m', 'a'), target('n', 'a'), target('m', 'b')])).value).toBe('m@b');
+    expect(tried).toEqual(['m@a', 'm@b']);
+    expect(attempts.map((a) => [a.provider, a.error_code])).toEqual([['a', 'upstream_queue_timeout'], ['b', null]]);
+    // failureThreshold is 1 here: a failure verdict would have opened it.
+    expect(breaker.state('m@a')).toBe('closed');
+  });
+
   it('skips endpoints whose breaker refuses; with none left it answers 503', async () => {
     const { run, tried, breaker } = setup({ 'm@a': 'ok', 'm@b': 'ok' });
     breaker.recordFailure('m@a');

@@ -202,7 +202,7 @@ describe('UpstreamExchange', () => {
 describe('HttpClient over a local server', () => {
   let server: Server;
   let base: string;
-  const client = new HttpClient({ connectTimeoutMs: 2_000, headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000 });
+  const client = new HttpClient({ connectTimeoutMs: 2_000, headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000, maxInFlightPerOrigin: 0, queueTimeoutMs: 10_000, http2: true });
 
   /** The reader of /reset-behind-reader stands still from `stalled` until the server has reset the connection. */
   let behindReader = { stalled: deferred(), resetSent: deferred() };
