@@ -749,9 +749,10 @@ export interface components {
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
              *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
-             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
-             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
-             *     current period.
+             *     in what is left, however many requests run at once; otherwise 402 with `metadata.reason: "key_limit_exceeded"`.
+             *     A request whose real cost exceeds its upper bound (the provider reported more usage than asked for) is counted in
+             *     full, which may take the key's spend past the limit: the key is then refused until the period resets or the
+             *     limit is raised. Setting a limit counts what the key already spent in the current period.
              */
             limit?: number | null;
             /**
@@ -1303,9 +1304,10 @@ export interface components {
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
              *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
-             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
-             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
-             *     current period.
+             *     in what is left, however many requests run at once; otherwise 402 with `metadata.reason: "key_limit_exceeded"`.
+             *     A request whose real cost exceeds its upper bound (the provider reported more usage than asked for) is counted in
+             *     full, which may take the key's spend past the limit: the key is then refused until the period resets or the
+             *     limit is raised. Setting a limit counts what the key already spent in the current period.
              */
             limit?: number | null;
             /**
@@ -1372,7 +1374,12 @@ export interface components {
             /** @description Totals in USD. */
             data: components["schemas"]["CreditsData"];
         };
-        /** @description Credit totals in USD. The spendable balance is `total_credits - total_usage`. */
+        /**
+         * @description Credit totals in USD. The balance is `total_credits - total_usage`. It is negative when the account is in debt: a
+         *     request is charged its full cost, also when the provider reported more usage than the request's upper bound
+         *     assumed and the balance could not cover it (never written off). Paid requests then answer 402 until credits
+         *     bring the balance above zero again.
+         */
         CreditsData: {
             /**
              * Format: double
@@ -1381,7 +1388,8 @@ export interface components {
             total_credits: number;
             /**
              * Format: double
-             * @description USD spent in total (settled debits only; requests in flight are not included).
+             * @description USD spent in total: the sum of the settled debits, equal to the `total_cost` of the account's generation records
+             *     and to its usage report (requests in flight are not included).
              */
             total_usage: number;
         };
@@ -1811,9 +1819,10 @@ export interface components {
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
              *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
-             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
-             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
-             *     current period.
+             *     in what is left, however many requests run at once; otherwise 402 with `metadata.reason: "key_limit_exceeded"`.
+             *     A request whose real cost exceeds its upper bound (the provider reported more usage than asked for) is counted in
+             *     full, which may take the key's spend past the limit: the key is then refused until the period resets or the
+             *     limit is raised. Setting a limit counts what the key already spent in the current period.
              */
             limit?: number | null;
             /**
@@ -5816,8 +5825,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 402: the account's credits cannot cover the upper bound of this request's cost.
-             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry. Or the API key's
+             * @description 402: the account's credits cannot cover the upper bound of this request's cost, which is always the case while the
+             *     account is in debt (an earlier request cost more than its upper bound and more than the balance left; free and
+             *     `pass/` models keep working). `error.metadata.available` (0 in debt) and `error.metadata.required` are in USD. Add
+             *     credits; do not retry. Or the API key's
              *     own USD limit cannot (`metadata.reason: "key_limit_exceeded"`, with `limit`, `limit_remaining`, `required` and
              *     `resets_at`, null when the limit never resets).
              */
@@ -6864,8 +6875,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 402: the account's credits cannot cover the upper bound of this request's cost.
-             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry. Or the API key's
+             * @description 402: the account's credits cannot cover the upper bound of this request's cost, which is always the case while the
+             *     account is in debt (an earlier request cost more than its upper bound and more than the balance left; free and
+             *     `pass/` models keep working). `error.metadata.available` (0 in debt) and `error.metadata.required` are in USD. Add
+             *     credits; do not retry. Or the API key's
              *     own USD limit cannot (`metadata.reason: "key_limit_exceeded"`, with `limit`, `limit_remaining`, `required` and
              *     `resets_at`, null when the limit never resets).
              */

@@ -8,6 +8,7 @@ import * as m0006 from './0006_settle_generations_single_pass.js';
 import * as m0007 from './0007_key_limits_and_admin_keys.js';
 import * as m0008 from './0008_generation_format_and_attempts.js';
 import * as m0009 from './0009_key_spend_holders.js';
+import * as m0011 from './0011_debt_not_write_off.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -23,4 +24,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0007_key_limits_and_admin_keys', m0007],
   ['0008_generation_format_and_attempts', m0008],
   ['0009_key_spend_holders', m0009],
+  ['0011_debt_not_write_off', m0011],
 ];
