@@ -36,6 +36,10 @@ export interface paths {
          * Usage report
          * @description Requests, tokens and credits charged, summed from the generation records over [`from`, `to`) and grouped by
          *     UTC day, model, key or user. `format=csv` answers `text/csv` for spreadsheets (same columns, `cost` in USD).
+         *     Whole UTC days are read from running daily totals, so bounds at UTC midnights cost the same however many
+         *     requests the range holds; a bound inside a day reads that day's records. When the operator prunes old records
+         *     (`MODELGATE_GENERATION_RETENTION_DAYS`), their totals stay: a bound inside a pruned day answers 400 with
+         *     `error.metadata.reason: "pruned_history"` and `records_kept_since`, and bounds at UTC midnights keep working.
          */
         get: operations["adminUsageReport"];
         put?: never;
@@ -319,7 +323,9 @@ export interface paths {
         /**
          * Get a generation
          * @description Extension: one generation record of the caller's account. Records are written when a request settles, so a
-         *     completion that just ended may take a moment to appear; unknown ids and other accounts' records yield 404.
+         *     completion that just ended may take a moment to appear; unknown ids and other accounts' records yield 404, and so
+         *     do records older than the operator's retention (`MODELGATE_GENERATION_RETENTION_DAYS`; their totals, in
+         *     `GET /key` and `GET /activity`, and their ledger entries stay).
          */
         get: operations["getGeneration"];
         put?: never;
