@@ -84,7 +84,9 @@ export async function grantCredits(
         .executeTakeFirst();
       if (row === undefined) {
         const account = await getCreditAccount(trx, userId);
-        throw new InsufficientCreditsError(removal, account.balanceNanos - account.reservedNanos);
+        // In debt the unreserved balance is negative: nothing can be removed.
+        const available = account.balanceNanos - account.reservedNanos;
+        throw new InsufficientCreditsError(removal, available > 0n ? available : 0n);
       }
       balanceNanos = row.balance_nanos;
     }

@@ -141,8 +141,9 @@ describeEachDatabase('credits repository', (ctx) => {
       totalGrantedNanos: 100n,
       totalUsedNanos: 130n,
     });
-    // In debt: nothing more is admitted until a grant pays it off.
+    // In debt: nothing more is admitted, and nothing can be removed, until a grant pays it off.
     expect(await reserveCredits(db, { userId, amountNanos: 1n })).toEqual({ ok: false, availableNanos: 0n });
+    await expect(grantCredits(db, { userId, amountNanos: -1n })).rejects.toMatchObject({ requestedNanos: 1n, availableNanos: 0n });
     await grantCredits(db, { userId, amountNanos: 31n });
     expect(await reserveCredits(db, { userId, amountNanos: 1n })).toEqual({ ok: true });
   });
