@@ -4,7 +4,7 @@ NPM ?= npm
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-load docs sdk conformance conformance-long schemathesis
+.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-load bench-history docs sdk conformance conformance-long schemathesis
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
@@ -83,6 +83,13 @@ bench-scale: build
 bench-load: build
 	bash scripts/ensure-postgres.sh
 	ulimit -n 65536 2>/dev/null || ulimit -n "$$(ulimit -Hn)"; node dist/bench/load-streams.js $(LOAD_ARGS)
+
+## Read times of GET /key, /api-keys, /activity and /admin/usage as the settled history grows to 1M generation records
+## (inserted with generate_series into a scratch PostgreSQL database), beside the record sums they replaced; storage
+## per request and pruning. Writes bench/results/history-reads.{md,json}. HISTORY_RECORDS sets the size. ~3 minutes.
+bench-history: build
+	bash scripts/ensure-postgres.sh
+	node dist/bench/history-reads.js $(HISTORY_RECORDS)
 
 ## Property-based conformance run (`modelgate conformance`) against a gateway started here with a mock upstream, on
 ## PGlite in a temp folder, all on 127.0.0.1. Tune with CONFORMANCE_RUNS, CONFORMANCE_SEED, CONFORMANCE_TIME_LIMIT_SECONDS.

@@ -36,6 +36,10 @@ export interface paths {
          * Usage report
          * @description Requests, tokens and credits charged, summed from the generation records over [`from`, `to`) and grouped by
          *     UTC day, model, key or user. `format=csv` answers `text/csv` for spreadsheets (same columns, `cost` in USD).
+         *     Whole UTC days are read from running daily totals, so bounds at UTC midnights cost the same however many
+         *     requests the range holds; a bound inside a day reads that day's records. When the operator prunes old records
+         *     (`MODELGATE_GENERATION_RETENTION_DAYS`), their totals stay: a bound inside a pruned day answers 400 with
+         *     `error.metadata.reason: "pruned_history"` and `records_kept_since`, and bounds at UTC midnights keep working.
          */
         get: operations["adminUsageReport"];
         put?: never;
@@ -330,7 +334,9 @@ export interface paths {
         /**
          * Get a generation
          * @description Extension: one generation record of the caller's account. Records are written when a request settles, so a
-         *     completion that just ended may take a moment to appear; unknown ids and other accounts' records yield 404.
+         *     completion that just ended may take a moment to appear; unknown ids and other accounts' records yield 404, and so
+         *     do records older than the operator's retention (`MODELGATE_GENERATION_RETENTION_DAYS`; their totals, in
+         *     `GET /key` and `GET /activity`, and their ledger entries stay).
          */
         get: operations["getGeneration"];
         put?: never;
@@ -763,9 +769,10 @@ export interface components {
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
              *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
-             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
-             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
-             *     current period.
+             *     in what is left, however many requests run at once; otherwise 402 with `metadata.reason: "key_limit_exceeded"`.
+             *     A request whose real cost exceeds its upper bound (the provider reported more usage than asked for) is counted in
+             *     full, which may take the key's spend past the limit: the key is then refused until the period resets or the
+             *     limit is raised. Setting a limit counts what the key already spent in the current period.
              */
             limit?: number | null;
             /**
@@ -1351,9 +1358,10 @@ export interface components {
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
              *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
-             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
-             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
-             *     current period.
+             *     in what is left, however many requests run at once; otherwise 402 with `metadata.reason: "key_limit_exceeded"`.
+             *     A request whose real cost exceeds its upper bound (the provider reported more usage than asked for) is counted in
+             *     full, which may take the key's spend past the limit: the key is then refused until the period resets or the
+             *     limit is raised. Setting a limit counts what the key already spent in the current period.
              */
             limit?: number | null;
             /**
@@ -1420,7 +1428,12 @@ export interface components {
             /** @description Totals in USD. */
             data: components["schemas"]["CreditsData"];
         };
-        /** @description Credit totals in USD. The spendable balance is `total_credits - total_usage`. */
+        /**
+         * @description Credit totals in USD. The balance is `total_credits - total_usage`. It is negative when the account is in debt: a
+         *     request is charged its full cost, also when the provider reported more usage than the request's upper bound
+         *     assumed and the balance could not cover it (never written off). Paid requests then answer 402 until credits
+         *     bring the balance above zero again.
+         */
         CreditsData: {
             /**
              * Format: double
@@ -1429,7 +1442,8 @@ export interface components {
             total_credits: number;
             /**
              * Format: double
-             * @description USD spent in total (settled debits only; requests in flight are not included).
+             * @description USD spent in total: the sum of the settled debits, equal to the `total_cost` of the account's generation records
+             *     and to its usage report (requests in flight are not included).
              */
             total_usage: number;
         };
@@ -1867,9 +1881,10 @@ export interface components {
              * Format: double
              * @description Spending limit of this key in USD, per `limit_reset` period (or for its whole life when that is null); null:
              *     no limit, the key draws on its owner's credits only. A request is admitted only when its upper-bound cost fits
-             *     in what is left, so the key never spends more than this, however many requests run at once; otherwise 402
-             *     with `metadata.reason: "key_limit_exceeded"`. Setting a limit counts what the key already spent in the
-             *     current period.
+             *     in what is left, however many requests run at once; otherwise 402 with `metadata.reason: "key_limit_exceeded"`.
+             *     A request whose real cost exceeds its upper bound (the provider reported more usage than asked for) is counted in
+             *     full, which may take the key's spend past the limit: the key is then refused until the period resets or the
+             *     limit is raised. Setting a limit counts what the key already spent in the current period.
              */
             limit?: number | null;
             /**
@@ -5976,8 +5991,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 402: the account's credits cannot cover the upper bound of this request's cost.
-             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry. Or the API key's
+             * @description 402: the account's credits cannot cover the upper bound of this request's cost, which is always the case while the
+             *     account is in debt (an earlier request cost more than its upper bound and more than the balance left; free and
+             *     `pass/` models keep working). `error.metadata.available` (0 in debt) and `error.metadata.required` are in USD. Add
+             *     credits; do not retry. Or the API key's
              *     own USD limit cannot (`metadata.reason: "key_limit_exceeded"`, with `limit`, `limit_remaining`, `required` and
              *     `resets_at`, null when the limit never resets).
              */
@@ -7028,8 +7045,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 402: the account's credits cannot cover the upper bound of this request's cost.
-             *     `error.metadata.available` and `error.metadata.required` are in USD. Add credits; do not retry. Or the API key's
+             * @description 402: the account's credits cannot cover the upper bound of this request's cost, which is always the case while the
+             *     account is in debt (an earlier request cost more than its upper bound and more than the balance left; free and
+             *     `pass/` models keep working). `error.metadata.available` (0 in debt) and `error.metadata.required` are in USD. Add
+             *     credits; do not retry. Or the API key's
              *     own USD limit cannot (`metadata.reason: "key_limit_exceeded"`, with `limit`, `limit_remaining`, `required` and
              *     `resets_at`, null when the limit never resets).
              */

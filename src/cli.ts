@@ -15,6 +15,7 @@ import { creditsCommand } from './cli/credits.js';
 import { conformanceCommand } from './cli/conformance.js';
 import { passCommand } from './cli/pass.js';
 import { adminKeysCommand } from './cli/admin-keys.js';
+import { generationsCommand } from './cli/generations.js';
 import { ProviderConfigError } from './providers/registry.js';
 import { CatalogError } from './catalog/catalog-error.js';
 import { DataFolderBusyError } from './db/data-folder/data-folder-lock.js';
@@ -28,6 +29,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   creditsCommand,
   passCommand,
   adminKeysCommand,
+  generationsCommand,
   conformanceCommand,
 ];
 

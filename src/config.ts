@@ -60,6 +60,11 @@ export interface Config {
   redisTimeoutMs: number;
   /** Bearer token of GET /metrics on the public port; without it the endpoint is off (404). */
   metricsToken?: string;
+  /**
+   * Generation records older than this many whole UTC days are pruned every hour (their totals and ledger rows stay;
+   * docs/ledger-and-retention.md); undefined keeps every record.
+   */
+  generationRetentionDays?: number;
   /** OpenTelemetry traces are exported over OTLP: OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set and the SDK not disabled. */
   tracing: boolean;
 }
@@ -126,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('MODELGATE_REDIS_URL', 'must be a redis:// or rediss:// URL');
   }
   const metricsToken = env.MODELGATE_METRICS_TOKEN?.trim() || undefined;
+  // 0 or unset: keep every record.
+  const generationRetentionDays = integer(env, 'MODELGATE_GENERATION_RETENTION_DAYS', 0, 0, 36_500) || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) {
     throw new ConfigError('MODELGATE_METRICS_TOKEN', 'must be at least 16 characters long');
   }
@@ -173,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: env.MODELGATE_REDIS_PREFIX?.trim() || 'modelgate:',
     redisTimeoutMs: integer(env, 'MODELGATE_REDIS_TIMEOUT_MS', 250, 10, 60_000),
     metricsToken,
+    generationRetentionDays,
     tracing: tracingEnabled(env),
   };
 }

@@ -36,6 +36,7 @@ import { activeTracer } from './observability/tracer.js';
 import { startOtlpTracing, type RunningTracing } from './observability/tracing-sdk.js';
 import { requestSpans } from './observability/request-span.js';
 import { UpstreamDrains } from './pipeline/upstream-drains.js';
+import { GenerationRetention } from './services/generation-retention.js';
 
 export interface RunningGateway {
   url: string;
@@ -160,6 +161,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       url, database: database.dialect, database_socket: 'socket' in database ? database.socket : undefined, limits: limits.store,
       metrics: metrics !== undefined, tracing: tracer !== undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
     }, 'modelgate listening');
+    // Started once serving, so a failed start leaves no pruning behind.
+    const retention = config.generationRetentionDays === undefined ? undefined : new GenerationRetention(database.db, logger, config.generationRetentionDays);
+    retention?.start();
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -181,6 +185,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         // Connections that carried the last responses are idle now; without this, close() waits for keep-alive expiry.
         server.closeIdleConnections();
         await stopped;
+        await retention?.stop();
         await deps.settlements.drain();
         // After the last settlement paid out of them: the leases go back to the accounts.
         await deps.leases.close();

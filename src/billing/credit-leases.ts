@@ -3,8 +3,10 @@
 // upper bound against that slice in memory. Settlement pays the real cost out of the lease (the settle_generations
 // function, migrations 0005 and 0006) and the rest of the request's hold returns to the slice for the next request. The
 // lease grows when requests need more, shrinks back to the account when the user goes idle, is renewed by a
-// heartbeat, and is reclaimed by any other process when this one dies. No overdraft: the database only grants a
-// lease out of the unreserved balance, and this process never reserves more than its lease in memory.
+// heartbeat, and is reclaimed by any other process when this one dies. No admission beyond the money: the database
+// only grants a lease out of the unreserved balance, and this process never reserves more than its lease in memory. A
+// request that costs more than its hold is still paid in full (debt, migration 0011); when that leaves the account
+// owing more than it holds, settlement recalls every lease of the user, so no process admits against them any more.
 //
 // A lease is an optimisation and never refuses a request the account can pay for. A grant is at most a share of
 // the unreserved balance (beyond what the request needs), so one process cannot take it all ahead of need; a process

@@ -1,8 +1,9 @@
 // Model-based test of credits: add (through a hook — adding credits is not an HTTP operation) → spend → 402.
 // The model is the account's granted and used totals in USD. After every step the deployment must agree with it:
 // grants show up exactly, a completion's reported cost is what `total_usage` grows by, usage never exceeds
-// credits (no overdraft), a paid request with nothing left is refused with 402, and a 402 is never given when
-// the account could obviously pay. Free models must work at any balance and cost nothing.
+// credits (no overdraft: these 16-token requests cost less than their admission bound, and only a cost beyond it may
+// become debt), a paid request with nothing left is refused with 402, and a 402 is never given when the account
+// could obviously pay. Free models must work at any balance and cost nothing.
 import fc from 'fast-check';
 import { createSseParser } from '../providers/sse/parse-sse.js';
 import type { Exchange } from './http-exchange.js';

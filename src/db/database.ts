@@ -11,6 +11,7 @@ import type { GenerationsTable } from './tables/generations.js';
 import type { PassUsageTable } from './tables/pass-usage.js';
 import type { SubscriptionsTable } from './tables/subscriptions.js';
 import type { UsersTable } from './tables/users.js';
+import type { GenerationRetentionTable, UsageDailyTable, UsageKeyTotalsTable } from './tables/usage-totals.js';
 
 /** The one description of the schema that Kysely type-checks queries against (see migrations/). */
 export interface Database {
@@ -26,6 +27,9 @@ export interface Database {
   generations: GenerationsTable;
   subscriptions: SubscriptionsTable;
   pass_usage: PassUsageTable;
+  usage_daily: UsageDailyTable;
+  usage_key_totals: UsageKeyTotalsTable;
+  generation_retention: GenerationRetentionTable;
 }
 
 export type Db = Kysely<Database>;

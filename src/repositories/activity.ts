@@ -1,8 +1,10 @@
-// Read models for the account page and dashboards: usage per UTC day and model, and the latest records.
-// Both are plain queries over `generations` (one row per settled request), so they see exactly what was charged.
+// Read models for the account page and dashboards: usage per UTC day and model (from the daily totals, which the
+// same statement as each record keeps, so they hold exactly what was charged), and the latest records.
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { GenerationRow } from '../db/tables/generations.js';
+import { utcDayParam } from '../db/utc-day.js';
+import { dayStart } from '../billing/key-periods.js';
 
 export interface DailyModelUsage {
   /** UTC day, YYYY-MM-DD. */
@@ -21,26 +23,27 @@ export function activityWindowStart(now: Date, days: number): Date {
 }
 
 /**
- * Usage of one user grouped by UTC day and model since `since`, oldest day first then by model. The day is computed
- * in SQL in UTC whatever the session's time zone, identically on PGlite and PostgreSQL.
+ * Usage of one user grouped by UTC day and model since `since` (a UTC midnight), oldest day first then by model. Read
+ * from the daily totals (migration 0012): O(days × models), however many requests the user made.
  */
 export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since: Date }): Promise<DailyModelUsage[]> {
-  const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
+  if (input.since.getTime() !== dayStart(input.since).getTime()) throw new RangeError('since must be a UTC midnight');
+  const total = (column: 'requests' | 'prompt_tokens' | 'completion_tokens' | 'cost_nanos') =>
+    sql<bigint>`cast(sum(${sql.ref(column)}) as bigint)`;
   const rows = await db
-    .selectFrom('generations')
-    .select((eb) => [
-      day.as('date'),
+    .selectFrom('usage_daily')
+    .select([
+      sql<string>`to_char(day, 'YYYY-MM-DD')`.as('date'),
       'model',
-      eb.fn.countAll<string | number | bigint>().as('requests'),
-      // sum(int) is bigint and sum(bigint) numeric: cast so both parse like the other integer columns.
-      eb.cast<string | number | bigint>(eb.fn.coalesce(eb.fn.sum('prompt_tokens'), eb.lit(0)), 'bigint').as('prompt_tokens'),
-      eb.cast<string | number | bigint>(eb.fn.coalesce(eb.fn.sum('completion_tokens'), eb.lit(0)), 'bigint').as('completion_tokens'),
-      eb.cast<bigint>(eb.fn.coalesce(eb.fn.sum('cost_nanos'), eb.lit(0)), 'bigint').as('cost_nanos'),
+      total('requests').as('requests'),
+      total('prompt_tokens').as('prompt_tokens'),
+      total('completion_tokens').as('completion_tokens'),
+      total('cost_nanos').as('cost_nanos'),
     ])
     .where('user_id', '=', input.userId)
-    .where('created_at', '>=', input.since)
-    .groupBy([day, 'model'])
-    .orderBy(day)
+    .where(sql<boolean>`day >= ${utcDayParam(input.since)}`)
+    .groupBy(['day', 'model'])
+    .orderBy('day')
     .orderBy('model')
     .execute();
   return rows.map((row) => ({
@@ -49,7 +52,7 @@ export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since
     requests: Number(row.requests),
     promptTokens: Number(row.prompt_tokens),
     completionTokens: Number(row.completion_tokens),
-    costNanos: BigInt(row.cost_nanos),
+    costNanos: row.cost_nanos,
   }));
 }
 

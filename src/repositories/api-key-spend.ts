@@ -1,10 +1,13 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
+import { utcDayParam } from '../db/utc-day.js';
 
-// Spend of limited keys per reset period (migration 0007). Invariant kept by every function here and by the
-// settle_generations function: spent + reserved <= the key's limit at the time of each reservation, so the spend
-// of a key never passes its limit, whatever the number of instances admitting its requests.
+// Spend of limited keys per reset period (migration 0007). Invariant kept by every function here: a reservation is
+// taken only while spent + reserved + amount <= the key's limit, so the upper bounds of the requests in flight never
+// together pass it, whatever the number of instances admitting the key's requests. settle_generations (migration
+// 0011) adds each request's whole cost: a request that cost more than its upper bound may take the spend past the
+// limit (debt, not write-off), and the key's next request is then refused until the period resets.
 
 /**
  * A limit removed a moment ago (another instance's cache may still say the key has one): the hold is taken and
@@ -116,10 +119,11 @@ export async function spentInPeriods(
 ): Promise<Map<string, bigint>> {
   const spent = new Map<string, bigint>();
   if (periods.length === 0) return spent;
+  // Each key's current period only: a key that resets daily has a row per day it was used.
   const rows = await db
     .selectFrom('api_key_spend')
     .select(['key_id', 'period_start', 'spent_nanos'])
-    .where('key_id', 'in', periods.map((p) => p.keyId))
+    .where((eb) => eb.or(periods.map((p) => eb.and([eb('key_id', '=', p.keyId), eb('period_start', '=', p.periodStart)]))))
     .execute();
   const wanted = new Map(periods.map((p) => [p.keyId, p.periodStart.getTime()]));
   for (const row of rows) if (wanted.get(row.key_id) === row.period_start.getTime()) spent.set(row.key_id, row.spent_nanos);
@@ -129,11 +133,12 @@ export async function spentInPeriods(
 /**
  * Starts a period's row at the spend the key's generations already recorded in it, when the row does not exist
  * yet: a limit set on a key that was used before counts that use (as OpenRouter's limits count the key's usage).
+ * Periods start at UTC midnights, so the daily totals (migration 0012) answer it without reading the records.
  */
 export async function seedKeySpend(db: DbOrTrx, input: { keyId: string; periodStart: Date }): Promise<void> {
   await sql`
     insert into api_key_spend (key_id, period_start, spent_nanos)
-    select ${input.keyId}, ${input.periodStart}, coalesce(sum(g.cost_nanos), 0)::bigint
-    from generations g where g.api_key_id = ${input.keyId} and g.created_at >= ${input.periodStart}
+    select ${input.keyId}, ${input.periodStart}, coalesce(sum(d.cost_nanos), 0)::bigint
+    from usage_daily d where d.api_key_id = ${input.keyId} and d.day >= ${utcDayParam(input.periodStart)}
     on conflict (key_id, period_start) do nothing`.execute(db);
 }

@@ -4,9 +4,12 @@ import type { Database, DbOrTrx } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { LedgerRow } from '../db/tables/credit-ledger.js';
 
-// Invariants every function here keeps (the table CHECKs back the last two):
-//   balance = total_granted - total_used,  balance >= reserved >= 0.
-// `balance >= reserved` is what makes a successful reservation a promise that settle can keep.
+// Invariants every function here keeps (a table CHECK backs the last):
+//   balance = total_granted - total_used,  reserved >= 0,
+//   and a reservation (or lease grant) is taken only while balance - reserved >= amount.
+// Settlement debits a request's whole cost (migration 0011): a cost above the request's upper bound may take the
+// balance below what others hold, or below zero. That is debt, never written off: a negative balance admits no
+// paid request (402) until grants pay it off.
 
 export interface CreditAccount {
   balanceNanos: bigint;
@@ -81,7 +84,9 @@ export async function grantCredits(
         .executeTakeFirst();
       if (row === undefined) {
         const account = await getCreditAccount(trx, userId);
-        throw new InsufficientCreditsError(removal, account.balanceNanos - account.reservedNanos);
+        // In debt the unreserved balance is negative: nothing can be removed.
+        const available = account.balanceNanos - account.reservedNanos;
+        throw new InsufficientCreditsError(removal, available > 0n ? available : 0n);
       }
       balanceNanos = row.balance_nanos;
     }

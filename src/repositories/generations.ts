@@ -14,18 +14,14 @@ export async function findGenerationForUser(
     .executeTakeFirst();
 }
 
-/** Total recorded cost and request count of one API key, over its whole life. */
+/** Total recorded cost and request count of one API key, over its whole life (its running total, migration 0012). */
 export async function sumUsageForKey(db: DbOrTrx, keyId: string): Promise<{ costNanos: bigint; requests: number }> {
   const row = await db
-    .selectFrom('generations')
-    // sum(bigint) is numeric in PostgreSQL; cast back so it parses as bigint like every other money column.
-    .select((eb) => [
-      eb.cast<bigint>(eb.fn.coalesce(eb.fn.sum('cost_nanos'), eb.lit(0)), 'bigint').as('cost_nanos'),
-      eb.fn.countAll<bigint>().as('requests'),
-    ])
+    .selectFrom('usage_key_totals')
+    .select(['cost_nanos', 'requests'])
     .where('api_key_id', '=', keyId)
-    .executeTakeFirstOrThrow();
-  return { costNanos: row.cost_nanos, requests: Number(row.requests) };
+    .executeTakeFirst();
+  return { costNanos: row?.cost_nanos ?? 0n, requests: Number(row?.requests ?? 0n) };
 }
 
 /** Requests of one key to free models since `since`: the seed of the daily free allowance after a restart. */

@@ -163,15 +163,15 @@ describeEachDatabase('credit leases', ({ db }) => {
     expect(await leaseRows(db(), user.id)).toEqual([]);
     expect((await other.reserve(user.id, 1_000n)).ok).toBe(true);
 
-    // The "dead" process wakes up: its heartbeat finds the lease gone; its request in flight settles from the
-    // unreserved balance only (here none is left: the other process holds it all).
+    // The "dead" process wakes up: its heartbeat finds the lease gone; its request in flight is still charged in
+    // full, out of the balance (which the other process's lease now holds all of: the account owes it).
     await dead.tick();
     expect(held.ok && held.lease!.lost).toBe(true);
     const admission: Admission = { mode: 'credits', userId: user.id, reservedNanos: 100n, lease: held.ok ? held.lease : undefined };
     await settleGenerations(db(), [settlementOf(admission, 50n)]);
-    expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 1_000n, reservedNanos: 1_000n });
+    expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 950n, reservedNanos: 1_000n });
     await other.close();
     await dead.close();
-    expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 1_000n, reservedNanos: 0n });
+    expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 950n, reservedNanos: 0n });
   });
 });

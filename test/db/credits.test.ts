@@ -124,23 +124,28 @@ describeEachDatabase('credits repository', (ctx) => {
     expect(debits).toHaveLength(1);
   });
 
-  it('caps a cost above the reservation at what other requests have not reserved', async () => {
+  it('debits a cost above the reservation in full, into debt past what other requests hold, then refuses reservations', async () => {
     const db = ctx.db();
     const userId = await funded(db, 100n);
     await reserveCredits(db, { userId, amountNanos: 30n }); // ours
-    await reserveCredits(db, { userId, amountNanos: 50n }); // someone else's, must stay covered
+    await reserveCredits(db, { userId, amountNanos: 50n }); // someone else's
 
     const over = await settleCreditsRequest(db, { userId, generationId: uniqueId('gen-'), reservedNanos: 30n, costNanos: 80n });
-    expect(over).toEqual({ fresh: true, debitedNanos: 50n });
-    expect(await getCreditAccount(db, userId)).toMatchObject({ balanceNanos: 50n, reservedNanos: 50n });
+    expect(over).toEqual({ fresh: true, debitedNanos: 80n });
+    expect(await getCreditAccount(db, userId)).toMatchObject({ balanceNanos: 20n, reservedNanos: 50n });
     const theirs = await settleCreditsRequest(db, { userId, generationId: uniqueId('gen-'), reservedNanos: 50n, costNanos: 50n });
     expect(theirs).toEqual({ fresh: true, debitedNanos: 50n });
     expect(await getCreditAccount(db, userId)).toEqual({
-      balanceNanos: 0n,
+      balanceNanos: -30n,
       reservedNanos: 0n,
       totalGrantedNanos: 100n,
-      totalUsedNanos: 100n,
+      totalUsedNanos: 130n,
     });
+    // In debt: nothing more is admitted, and nothing can be removed, until a grant pays it off.
+    expect(await reserveCredits(db, { userId, amountNanos: 1n })).toEqual({ ok: false, availableNanos: 0n });
+    await expect(grantCredits(db, { userId, amountNanos: -1n })).rejects.toMatchObject({ requestedNanos: 1n, availableNanos: 0n });
+    await grantCredits(db, { userId, amountNanos: 31n });
+    expect(await reserveCredits(db, { userId, amountNanos: 1n })).toEqual({ ok: true });
   });
 
   it('records a zero-cost settle, also for a user without an account', async () => {

@@ -1,5 +1,5 @@
 // A limited key's spend row (migration 0007): concurrent reservations never pass the limit, settlement turns holds
-// into spend exactly once (with the generation record and its debit), and a cost above the limit is clamped.
+// into spend exactly once (with the generation record and its debit), and a cost above the limit is charged in full.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { settleGenerations, type Admission } from '../../src/billing/accounting.js';
@@ -39,7 +39,7 @@ describeEachDatabase('key spend', ({ db }) => {
     );
   });
 
-  it('settles holds into spend exactly once, clamps a cost above the limit, and releases unused holds', async () => {
+  it('settles holds into spend exactly once, charges a cost above the limit in full, and releases unused holds', async () => {
     const { userId, keyId } = await limitedKey(db(), 1000n);
     const admissions: Admission[] = [];
     for (const amount of [300n, 300n, 300n]) {
@@ -56,10 +56,11 @@ describeEachDatabase('key spend', ({ db }) => {
     // The same records again (a retried batch): nothing changes.
     expect(await settleGenerations(db(), batch)).toBe(0);
     expect(await findKeySpend(db(), keyId, PERIOD)).toEqual({ spent_nanos: 450n, reserved_nanos: 300n });
-    // The third request cost far more than it held: its spend is clamped to what the limit leaves (1000 - 450).
+    // The third request cost far more than it held: the key's spend counts all of it and passes the limit (debt, not
+    // write-off: raising the limit later does not forget what the key spent).
     const third = { ...creditsGenerationRecord(userId, 5000n), api_key_id: keyId };
     expect(await settleGenerations(db(), [{ admission: admissions[2], record: third }])).toBe(1);
-    expect(await findKeySpend(db(), keyId, PERIOD)).toEqual({ spent_nanos: 1000n, reserved_nanos: 0n });
+    expect(await findKeySpend(db(), keyId, PERIOD)).toEqual({ spent_nanos: 5450n, reserved_nanos: 0n });
     expect((await reserveKeySpend(db(), { keyId, periodStart: PERIOD, amountNanos: 1n })).ok).toBe(false);
     // Another period starts from zero.
     const next = new Date('2026-03-11T00:00:00Z');

@@ -15,9 +15,12 @@ const TABLES = [
   'credit_accounts',
   'credit_leases',
   'credit_ledger',
+  'generation_retention',
   'generations',
   'pass_usage',
   'subscriptions',
+  'usage_daily',
+  'usage_key_totals',
   'users',
 ];
 

@@ -17,7 +17,7 @@ const FORMS = [
   ['serve'], ['migrate'], ['users'], ['users', 'create'],
   ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'delete'], ['keys', 'limits'],
   ['tokens'], ['tokens', 'create'], ['credits'], ['credits', 'add'], ['credits', 'show'],
-  ['pass'], ['pass', 'grant'], ['pass', 'revoke'], ['pass', 'show'], ['conformance'],
+  ['pass'], ['pass', 'grant'], ['pass', 'revoke'], ['pass', 'show'], ['generations'], ['generations', 'prune'], ['conformance'],
 ];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {

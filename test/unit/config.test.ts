@@ -36,6 +36,15 @@ describe('configuration', () => {
     expect(loadConfig({ MODELGATE_UPSTREAM_CONCURRENCY: '0', MODELGATE_UPSTREAM_HTTP2: 'false' })).toMatchObject({ upstreamConcurrency: 0, upstreamHttp2: false });
   });
 
+  it('keeps every generation record unless a retention in days is set (0 also keeps them)', () => {
+    expect(loadConfig({}).generationRetentionDays).toBeUndefined();
+    expect(loadConfig({ MODELGATE_GENERATION_RETENTION_DAYS: '0' }).generationRetentionDays).toBeUndefined();
+    expect(loadConfig({ MODELGATE_GENERATION_RETENTION_DAYS: '90' }).generationRetentionDays).toBe(90);
+    for (const bad of ['-1', '1.5', 'forever', '36501']) {
+      expect(() => loadConfig({ MODELGATE_GENERATION_RETENTION_DAYS: bad })).toThrow('MODELGATE_GENERATION_RETENTION_DAYS');
+    }
+  });
+
   it('reads the stream default switch', () => {
     expect(loadConfig({ MODELGATE_STREAM_DEFAULT: 'false' }).streamDefault).toBe(false);
   });

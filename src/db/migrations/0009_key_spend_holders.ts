@@ -29,7 +29,8 @@ create table api_key_spend_holds (
   primary key (key_id, period_start, holder),
   foreign key (key_id, period_start) references api_key_spend (key_id, period_start))`;
 
-const SETTLE_GENERATIONS = sql`
+/** Exported for 0011's down, which puts this version back. */
+export const SETTLE_GENERATIONS = sql`
 create or replace function settle_generations(batch json) returns integer
 language plpgsql as $fn$
 declare

@@ -9,6 +9,8 @@ import * as m0007 from './0007_key_limits_and_admin_keys.js';
 import * as m0008 from './0008_generation_format_and_attempts.js';
 import * as m0009 from './0009_key_spend_holders.js';
 import * as m0010 from './0010_management_keys.js';
+import * as m0011 from './0011_debt_not_write_off.js';
+import * as m0012 from './0012_usage_totals.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -25,4 +27,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0008_generation_format_and_attempts', m0008],
   ['0009_key_spend_holders', m0009],
   ['0010_management_keys', m0010],
+  ['0011_debt_not_write_off', m0011],
+  ['0012_usage_totals', m0012],
 ];
