@@ -1,10 +1,9 @@
-// The Koa app: request id → access log → error envelope → body → openapi-backend (route, auth, validate, handler).
+// The Koa app: request id → access log → error envelope → openapi-backend (route, auth, body, validate, handler).
 import Koa from 'koa';
 import type { Deps } from './deps.js';
 import { requestId } from './http/request-id.js';
 import { accessLog } from './http/access-log.js';
 import { errorEnvelope } from './http/error-envelope.js';
-import { readJsonBody } from './http/read-json-body.js';
 import { createOpenApiRouter } from './http/openapi-router.js';
 import { docsRoutes } from './http/docs-routes.js';
 import { accountRoutes } from './http/account-routes.js';
@@ -19,9 +18,12 @@ export async function createApp(deps: Deps): Promise<Koa> {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorEnvelope(deps.logger, [MESSAGES_ERROR_SHAPE]));
-  app.use(readJsonBody(deps.config.bodyLimitBytes));
   app.use(docsRoutes());
   app.use(accountRoutes());
-  app.use(await createOpenApiRouter({ handlers: buildHandlers(deps), authenticate: authenticator(deps.db, deps.lastUsed, deps.credentials, deps.now) }));
+  app.use(await createOpenApiRouter({
+    handlers: buildHandlers(deps),
+    authenticate: authenticator(deps.db, deps.lastUsed, deps.credentials, deps.now),
+    generationBodyLimitBytes: deps.config.bodyLimitBytes,
+  }));
   return app;
 }

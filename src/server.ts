@@ -14,6 +14,7 @@ import { touchApiKeysLastUsed } from './repositories/api-keys.js';
 import { createApp } from './app.js';
 import { InFlight } from './http/in-flight.js';
 import { answerClientErrors } from './http/client-error-envelope.js';
+import { clientTimeouts } from './http/client-timeouts.js';
 import { Lifecycle } from './health/lifecycle.js';
 import type { Deps } from './deps.js';
 import { loadCatalog } from './catalog/load-catalog.js';
@@ -139,11 +140,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     if (tracer) app.middleware.unshift(requestSpans(tracer));
     if (metrics && config.metricsToken) app.middleware.unshift(metricsEndpoint(config.metricsToken, metricsRenderer(metrics.registry), logger));
     app.middleware.unshift(inFlight.middleware());
-    const server = http.createServer(app.callback());
+    const server = http.createServer(clientTimeouts(config), app.callback());
     answerClientErrors(server, logger);
-    // Long generations stream for minutes: Node's default request timeout would cut them.
-    server.requestTimeout = 0;
-    server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());

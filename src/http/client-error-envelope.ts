@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from '../logger.js';
 import { errorBody } from '../core/gateway-error.js';
 import { newRequestId } from './request-id.js';
+import { lingeringClose } from './lingering-close.js';
 
 /** What a refused request is told: the status, a machine-readable `metadata.reason` and the message. */
 export interface ParserRefusal {
@@ -14,11 +15,6 @@ export interface ParserRefusal {
   reason: string;
   message: string;
 }
-
-// After answering, the socket half-closes and lingers this long (as nginx's `lingering_timeout`) so that the client
-// can read the answer: closing at once, with the rest of a too-large request still unread, makes the kernel send a
-// reset, which may discard the answer on the client's side before it is read.
-const LINGER_MS = 5_000;
 
 // The error codes are llhttp's (`HPE_*`) and Node's own; anything not listed is a generic malformed request.
 const REQUEST_LINE_CODES = new Set(['HPE_INVALID_METHOD', 'HPE_INVALID_URL', 'HPE_INVALID_VERSION', 'HPE_INVALID_CONSTANT']);
@@ -100,9 +96,7 @@ export function answerClientErrors(server: Server, logger: Logger): void {
       { request_id: requestId, status: refusal.status, reason: refusal.reason, parser_code: err.code },
       'request refused by the HTTP parser',
     );
-    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
-    linger.unref();
-    socket.once('close', () => clearTimeout(linger));
-    socket.end(renderRefusal(refusal, requestId));
+    // After answering, the socket half-closes and lingers, so that the client can read the answer.
+    lingeringClose(socket, renderRefusal(refusal, requestId));
   });
 }

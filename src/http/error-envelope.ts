@@ -1,14 +1,22 @@
 // Turns every thrown error into the spec's envelope, or into the shape of the front door whose routes it came from
 // (Anthropic Messages errors on /messages, so Anthropic SDKs raise their typed errors). Only GatewayError texts reach
 // clients; anything else is a 500 with a generic message and the cause in the log.
+// An answer given before the request's body was read closes the connection (lingering-close.ts).
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger.js';
 import { GatewayError, errorBody } from '../core/gateway-error.js';
+import { requestBodyUnread } from './read-json-body.js';
+import { closeAfterAnswer } from './lingering-close.js';
 
 /** A front door's error body for the routes under `pathPrefix` (authentication and validation errors included). */
 export interface DoorErrorShape {
   pathPrefix: string;
   render: (error: GatewayError, requestId: string | undefined) => unknown;
+}
+
+/** The front door whose routes `path` belongs to, if any. */
+export function doorFor(doors: readonly DoorErrorShape[], path: string): DoorErrorShape | undefined {
+  return doors.find((d) => path === d.pathPrefix || path.startsWith(`${d.pathPrefix}/`));
 }
 
 export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] = []): Middleware {
@@ -27,7 +35,8 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
       }
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-      const door = doors.find((d) => ctx.path === d.pathPrefix || ctx.path.startsWith(`${d.pathPrefix}/`));
+      if (requestBodyUnread(ctx)) closeAfterAnswer(ctx);
+      const door = doorFor(doors, ctx.path);
       ctx.body = door
         ? door.render(error, ctx.state.requestId)
         : errorBody(error.code, error.message, { ...error.metadata, request_id: ctx.state.requestId });
