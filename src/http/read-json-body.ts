@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { GatewayError } from '../core/gateway-error.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY = Buffer.alloc(0);
@@ -57,6 +58,14 @@ async function readBody(ctx: Context, limitBytes: number): Promise<void> {
       state.body = JSON.parse(raw.toString('utf8'));
     } catch (err) {
       state.bodyError = new GatewayError(400, `Malformed JSON body: ${(err as Error).message}`);
+      return;
+    }
+    if (nestsDeeperThan(state.body, MAX_JSON_DEPTH)) {
+      state.body = undefined;
+      state.bodyError = new GatewayError(400, `JSON body nests deeper than ${MAX_JSON_DEPTH} levels`, {
+        reason: 'nesting_too_deep',
+        max_depth: MAX_JSON_DEPTH,
+      });
     }
   }
 }
