@@ -1,6 +1,7 @@
 // Turns every thrown error into the spec's envelope, or into the shape of the front door whose routes it came from
 // (Anthropic Messages errors on /messages, so Anthropic SDKs raise their typed errors). Only GatewayError texts reach
-// clients; anything else is a 500 with a generic message and the cause in the log.
+// clients; anything else is a 500 with a generic message and the cause in the log, at error level unless it is the
+// client's own doing (a connection reset mid-body): the process is fine, and alerts on error lines must not fire.
 // An answer given before the request's body was read closes the connection (lingering-close.ts).
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger.js';
@@ -25,7 +26,9 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
       await next();
     } catch (err) {
       const error = toGatewayError(err);
-      if (error.status >= 500 && !(err instanceof GatewayError)) {
+      if (clientWentAway(err)) {
+        logger.debug({ request_id: ctx.state.requestId, code: (err as { code?: unknown })?.code }, 'client closed the connection');
+      } else if (error.status >= 500 && !(err instanceof GatewayError)) {
         logger.error({ request_id: ctx.state.requestId, err }, 'unhandled error');
       }
       if (ctx.headerSent || !ctx.writable) {
@@ -42,6 +45,16 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
         : errorBody(error.code, error.message, { ...error.metadata, request_id: ctx.state.requestId });
     }
   };
+}
+
+/** Errors of a connection the client reset or closed (mid-body, mid-stream), as Node and its streams report them. */
+const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
+/** Judged by the error's code alone: a fault of the gateway's own that happens after the client left still logs as one. */
+function clientWentAway(err: unknown): boolean {
+  if (err instanceof GatewayError) return false;
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && CLIENT_GONE_CODES.has(code);
 }
 
 function toGatewayError(err: unknown): GatewayError {
