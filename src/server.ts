@@ -23,6 +23,8 @@ import { HttpClient } from './providers/http-client.js';
 import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
 import { createAnthropicAdapter } from './providers/anthropic/index.js';
 import { createGeminiAdapter } from './providers/gemini/index.js';
+import { credentialRedactor, redactingAdapters } from './providers/redact-credentials.js';
+import { credentialValues } from './providers/credential-values.js';
 import { createLimits } from './limits/create-limits.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
@@ -113,6 +115,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       lifecycle: new Lifecycle(),
       ...options.overrides,
     };
+    // Test adapters included: no upstream error text reaches a client with a configured credential in it.
+    deps.adapters = redactingAdapters(deps.adapters, credentialRedactor(credentialValues(env, deps.providers.list().map((p) => p.apiKey))));
     credentialListener = await listenWhereAvailable(
       { db: database.db, databaseUrl: database.url, pglite: database.pglite },
       deps.credentials,
