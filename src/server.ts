@@ -11,7 +11,7 @@ import { CredentialCache } from './auth/credential-cache.js';
 import { listenWhereAvailable, type CredentialListener } from './db/credential-notifications.js';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import { touchApiKeysLastUsed } from './repositories/api-keys.js';
-import { createApp } from './app.js';
+import { createApp, DOOR_ERROR_SHAPES } from './app.js';
 import { InFlight } from './http/in-flight.js';
 import { answerClientErrors } from './http/client-error-envelope.js';
 import { clientTimeouts } from './http/client-timeouts.js';
@@ -145,7 +145,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     if (metrics && config.metricsToken) app.middleware.unshift(metricsEndpoint(config.metricsToken, metricsRenderer(metrics.registry), logger));
     app.middleware.unshift(inFlight.middleware());
     const server = http.createServer(clientTimeouts(config), app.callback());
-    answerClientErrors(server, logger);
+    answerClientErrors(server, logger, DOOR_ERROR_SHAPES);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());

@@ -1,6 +1,6 @@
 // openapi-backend routes and validates every request against the emitted OpenAPI document and dispatches by
-// operationId. Order per request: route (404/405) → authenticate (401) → read the body (413, 400) → schema validation
-// (400) → handler. The credential is judged from the headers before one byte of the body is read, so a
+// operationId. Order per request: route (404/405) → authenticate (401) → query names (400) → read the body (413, 400)
+// → schema validation (400) → handler. The credential is judged from the headers before one byte of the body is read, so a
 // client without one cannot make the gateway take in (and hold) its body; that answer closes the connection.
 import type { Context as KoaContext, Middleware } from 'koa';
 import { OpenAPIBackend, type Context as ApiContext, type Document, type Operation, type Request } from 'openapi-backend';
@@ -11,6 +11,7 @@ import { describeValidationErrors } from './validation-errors.js';
 import { headerPicker, memoizeOpenApiBackend } from './openapi-backend-memo.js';
 import { readRequestBody, type BodyState } from './read-json-body.js';
 import { bodyLimitOf } from './body-limits.js';
+import { checkQueryNames } from './query-names.js';
 
 export const API_ROOT = '/api/v1';
 
@@ -116,6 +117,7 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     const operation = api.router.matchOperation(request) as Operation | undefined;
     if (operation) {
       if (needsCredential(operation)) await authenticateOnce(operation, ctx);
+      checkQueryNames(ctx.querystring);
       const state = ctx.state as BodyState;
       await readRequestBody(ctx, bodyLimitOf(operation.operationId, options.generationBodyLimitBytes));
       if (state.bodyError) throw state.bodyError;
