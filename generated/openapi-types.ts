@@ -278,7 +278,7 @@ export interface paths {
          *
          *     Errors before output begins are HTTP errors: 400 (invalid body, no user message, or an image for a model without
          *     image support: `error.metadata.reason` = `image_input_not_supported`), 402 (credits cannot cover the request),
-         *     403 (`pass/` model without an active subscription), 404 (unknown model id), 413 (body over 10 MB), 429 (rate
+         *     403 (`pass/` model without an active subscription), 404 (unknown model id), 413 (body over 32 MB), 429 (rate
          *     limit, or a subscription window used up: `error.metadata.window`), 502/503 (provider failure). Failures after the
          *     stream began arrive in the stream (see `ChatCompletionEventStream`).
          */
@@ -428,7 +428,8 @@ export interface paths {
          * Count the tokens of a Messages request
          * @description Counts the prompt tokens of a Messages request without generating: the provider's own count for `anthropic/`
          *     models (Anthropic's count endpoint), otherwise the gateway's estimate (about 4 characters a token), which may
-         *     differ from what the provider bills. Free; not recorded as a generation.
+         *     differ from what the provider bills. Free and not recorded as a generation, but counted against the key's requests
+         *     per minute like any other call (429 past it).
          */
         post: operations["countMessageTokens"];
         delete?: never;
@@ -1430,7 +1431,8 @@ export interface components {
              *     `field` (the request field that failed validation), `reason` (a machine-readable cause such as
              *     `image_input_not_supported`, `context_length_exceeded`, `rate_limit`, `free_requests_per_day`,
              *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`, `key_limit_exceeded`,
-             *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`),
+             *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`,
+             *     `nesting_too_deep`, `schema_too_large`, `empty_query_parameter_name`),
              *     `available` and `required` (USD, on 402), `limit`, `limit_remaining`, `limit_reset` and `resets_at` (on a 402
              *     `key_limit_exceeded`), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
              *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
@@ -1727,7 +1729,7 @@ export interface components {
         ImageUrl: {
             /**
              * @description A base64 data URL, `data:image/<subtype>;base64,<data>` (png, jpeg, gif, webp). Decision: `https://` URLs are
-             *     also accepted and forwarded to the provider as URLs. Inline images count toward the 10 MB request-body limit;
+             *     also accepted and forwarded to the provider as URLs. Inline images count toward the 32 MB request-body limit;
              *     an image may be at most 20 MB (reachable only by URL).
              */
             url: string;
@@ -4479,6 +4481,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -4679,6 +4696,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -4859,6 +4891,21 @@ export interface operations {
             };
             /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
             404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -5052,6 +5099,21 @@ export interface operations {
             };
             /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
             404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -5353,6 +5415,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -5571,6 +5648,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -5730,6 +5822,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -5857,7 +5964,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 413: the request body is larger than 10 MB. Send smaller images or pass them by https URL. */
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
             413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6334,7 +6445,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessagesErrorResponse"];
                 };
             };
-            /** @description 413 `request_too_large`: body over 10 MB. */
+            /** @description 413 `request_too_large`: body over 32 MB. */
             413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6486,7 +6597,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessagesErrorResponse"];
                 };
             };
-            /** @description 413 `request_too_large`: body over 10 MB. */
+            /** @description 413 `request_too_large`: body over 32 MB. */
             413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6905,7 +7016,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 413: the request body is larger than 10 MB. Send smaller images or pass them by https URL. */
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
             413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
