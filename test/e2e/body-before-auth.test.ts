@@ -125,6 +125,7 @@ describe('client timeouts', () => {
     const server = gw.gateway.server;
     expect(server.headersTimeout).toBe(1_000);
     expect(server.requestTimeout).toBe(1_000);
+    expect(server.keepAliveTimeout).toBe(65_000);
   });
 
   it('headers that do not finish arriving in time: 408 request_timeout', async () => {
