@@ -15,6 +15,7 @@ import { createApp, DOOR_ERROR_SHAPES } from './app.js';
 import { InFlight } from './http/in-flight.js';
 import { answerClientErrors } from './http/client-error-envelope.js';
 import { clientTimeouts } from './http/client-timeouts.js';
+import { awaitingContinue } from './http/read-json-body.js';
 import { Lifecycle } from './health/lifecycle.js';
 import type { Deps } from './deps.js';
 import { loadCatalog } from './catalog/load-catalog.js';
@@ -144,7 +145,14 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     if (tracer) app.middleware.unshift(requestSpans(tracer));
     if (metrics && config.metricsToken) app.middleware.unshift(metricsEndpoint(config.metricsToken, metricsRenderer(metrics.registry), logger));
     app.middleware.unshift(inFlight.middleware());
-    const server = http.createServer(clientTimeouts(config), app.callback());
+    const handle = app.callback();
+    const server = http.createServer(clientTimeouts(config), handle);
+    // A client that sends `Expect: 100-continue` waits for the go-ahead before its body: the body reader gives it only
+    // once the request passed routing and authentication (read-json-body.ts), not Node on arrival.
+    server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      awaitingContinue.add(res);
+      void handle(req, res);
+    });
     answerClientErrors(server, logger, DOOR_ERROR_SHAPES);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,13 +1,20 @@
 // Reads a JSON request body with a size limit. The router reads it only after the request's route and credential
 // passed (openapi-router.ts), so an unauthenticated client cannot make the gateway take in its body. Parse failures
 // are remembered, not thrown: the caller decides when they are answered.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { GatewayError } from '../core/gateway-error.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * Responses to requests sent with `Expect: 100-continue` whose `100 Continue` is still to be given (server.ts puts
+ * them here instead of letting Node answer on arrival): given when the body is about to be read, so a request refused
+ * before that (no credential, too large) never makes its client send the body.
+ */
+export const awaitingContinue = new WeakSet<ServerResponse>();
 
 export interface BodyState {
   body?: unknown;
@@ -29,6 +36,8 @@ export async function readRequestBody(ctx: Context, limitBytes: number): Promise
   if (!BODY_METHODS.has(ctx.method)) return;
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > limitBytes) throw tooLarge(limitBytes);
+  // The client waits for this before it sends its body.
+  if (awaitingContinue.delete(ctx.res)) ctx.res.writeContinue();
   // The raw bytes stay inside readBody: a local of this frame would live, suspended, until the response ends.
   await readBody(ctx, limitBytes);
 }

@@ -71,6 +71,18 @@ describe('authentication before the body', () => {
     expect(ms).toBeLessThan(3_000);
   });
 
+  it('Expect: 100-continue: no go-ahead without a credential; with one, 100 Continue and then the answer', async () => {
+    const refused = await timed(() => sendRaw(gw.url, post('/api/v1/chat/completions', ['Expect: 100-continue'], TEN_MB) + '\r\n'));
+    expect(refused.res.raw).toMatch(/^HTTP\/1\.1 401 /);
+    expect(refused.res.raw).not.toContain('100 Continue');
+    expect(refused.ms).toBeLessThan(3_000);
+
+    const body = JSON.stringify({ model: 'nobody/none', messages: [{ role: 'user', content: 'hi' }] });
+    const head = post('/api/v1/chat/completions', ['Expect: 100-continue', `Authorization: Bearer ${user.key}`, 'Connection: close'], Buffer.byteLength(body));
+    const accepted = await sendRaw(gw.url, `${head}\r\n`, () => new Promise((resolve) => setTimeout(resolve, 200)), body);
+    expect(accepted.raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 404 /);
+  });
+
   it('keeps the order route → 401 → 400: malformed JSON without a credential is 401, with one 400', async () => {
     const bad = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":' };
     expect((await gw.fetch('/api/v1/chat/completions', bad)).status).toBe(401);
