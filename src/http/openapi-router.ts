@@ -1,7 +1,7 @@
 // openapi-backend routes and validates every request against the emitted OpenAPI document and dispatches by
-// operationId. Order per request: route (404/405) → authenticate (401) → query names (400) → read the body (413, 400)
-// → schema validation (400) → handler. The credential is judged from the headers before one byte of the body is read, so a
-// client without one cannot make the gateway take in (and hold) its body; that answer closes the connection.
+// operationId. Order per request: route (404/405) → authenticate (401) → query names (400) → read the body (413,
+// 400) → schema validation (400) → handler. The credential is judged from the headers before one byte of the body is
+// read, so a client without one cannot make the gateway take in (and hold) its body; that answer closes the connection.
 import type { Context as KoaContext, Middleware } from 'koa';
 import { OpenAPIBackend, type Context as ApiContext, type Document, type Operation, type Request } from 'openapi-backend';
 import addFormats from 'ajv-formats';
