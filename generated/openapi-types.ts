@@ -291,7 +291,7 @@ export interface paths {
          *
          *     Errors before output begins are HTTP errors: 400 (invalid body, no user message, or an image for a model without
          *     image support: `error.metadata.reason` = `image_input_not_supported`), 402 (credits cannot cover the request),
-         *     403 (`pass/` model without an active subscription), 404 (unknown model id), 413 (body over 10 MB), 429 (rate
+         *     403 (`pass/` model without an active subscription), 404 (unknown model id), 413 (body over 32 MB), 429 (rate
          *     limit, or a subscription window used up: `error.metadata.window`), 502/503 (provider failure; a 503 with
          *     `error.metadata.reason` = `upstream_queue_timeout` means this gateway's cap on requests in flight to the provider
          *     stayed reached for its whole queue timeout: the request never reached the provider and cost nothing). Failures
@@ -445,7 +445,8 @@ export interface paths {
          * Count the tokens of a Messages request
          * @description Counts the prompt tokens of a Messages request without generating: the provider's own count for `anthropic/`
          *     models (Anthropic's count endpoint), otherwise the gateway's estimate (about 4 characters a token), which may
-         *     differ from what the provider bills. Free; not recorded as a generation.
+         *     differ from what the provider bills. Free and not recorded as a generation, but counted against the key's requests
+         *     per minute like any other call (429 past it).
          */
         post: operations["countMessageTokens"];
         delete?: never;
@@ -1493,7 +1494,8 @@ export interface components {
              *     `image_input_not_supported`, `context_length_exceeded`, `rate_limit`, `free_requests_per_day`,
              *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`, `key_limit_exceeded`,
              *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`,
-             *     `management_credential_required`, `account_token_required`, `inference_credential_required`),
+             *     `management_credential_required`, `account_token_required`, `inference_credential_required`,
+             *     `nesting_too_deep`, `schema_too_large`, `empty_query_parameter_name`),
              *     `available` and `required` (USD, on 402), `limit`, `limit_remaining`, `limit_reset` and `resets_at` (on a 402
              *     `key_limit_exceeded`), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
              *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
@@ -1792,7 +1794,7 @@ export interface components {
         ImageUrl: {
             /**
              * @description A base64 data URL, `data:image/<subtype>;base64,<data>` (png, jpeg, gif, webp). Decision: `https://` URLs are
-             *     also accepted and forwarded to the provider as URLs. Inline images count toward the 10 MB request-body limit;
+             *     also accepted and forwarded to the provider as URLs. Inline images count toward the 32 MB request-body limit;
              *     an image may be at most 20 MB (reachable only by URL). Decision: the gateway's prompt estimate counts an inline
              *     image by the width and height in its header (the largest of the vendors' formulas); a URL, or an image whose
              *     size cannot be read, as an 8000 × 8000 px image (docs/metering.md).
@@ -4583,6 +4585,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -4787,6 +4804,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -4971,6 +5003,21 @@ export interface operations {
             };
             /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
             404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -5168,6 +5215,21 @@ export interface operations {
             };
             /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
             404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -5475,6 +5537,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -5712,6 +5789,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -5905,6 +5997,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
                 headers: {
@@ -6036,7 +6143,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 413: the request body is larger than 10 MB. Send smaller images or pass them by https URL. */
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
             413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6513,7 +6624,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessagesErrorResponse"];
                 };
             };
-            /** @description 413 `request_too_large`: body over 10 MB. */
+            /** @description 413 `request_too_large`: body over 32 MB. */
             413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6665,7 +6776,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessagesErrorResponse"];
                 };
             };
-            /** @description 413 `request_too_large`: body over 10 MB. */
+            /** @description 413 `request_too_large`: body over 32 MB. */
             413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7090,7 +7201,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 413: the request body is larger than 10 MB. Send smaller images or pass them by https URL. */
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
             413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */

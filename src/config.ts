@@ -12,8 +12,14 @@ export interface Config {
   catalogPath?: string;
   /** What an omitted `stream` means when the Accept header does not decide (ARCHITECTURE.md "stream default"). */
   streamDefault: boolean;
-  /** Largest accepted request body, bytes. */
+  /** Largest accepted body of the generation operations, bytes (the others have a fixed cap: src/http/body-limits.ts). */
   bodyLimitBytes: number;
+  /**
+   * How long a client has to send its request line and headers, and its whole request (body included), ms. They bound
+   * what a slow or stalled client holds; the answer (a stream of minutes) is not covered by either.
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** Seconds without upstream bytes before an SSE keep-alive comment is sent. */
   keepAliveSeconds: number;
   /** Upstream timeouts, milliseconds. */
@@ -144,7 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     catalogPath: env.MODELGATE_CATALOG?.trim() || undefined,
     streamDefault: boolean(env, 'MODELGATE_STREAM_DEFAULT', true),
-    bodyLimitBytes: integer(env, 'MODELGATE_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    bodyLimitBytes: integer(env, 'MODELGATE_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    ...clientTimeouts(env),
     keepAliveSeconds: integer(env, 'MODELGATE_SSE_KEEPALIVE_SECONDS', 15, 1, 600),
     upstreamConnectTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     upstreamHeadersTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000, 100, 3_600_000),
@@ -183,6 +190,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationRetentionDays,
     tracing: tracingEnabled(env),
   };
+}
+
+/** Node requires the headers' deadline to fall within the request's. */
+function clientTimeouts(env: NodeJS.ProcessEnv): { headersTimeoutMs: number; requestTimeoutMs: number } {
+  const headersTimeoutMs = integer(env, 'MODELGATE_HEADERS_TIMEOUT_SECONDS', 60, 1, 600) * 1000;
+  const requestTimeoutMs = integer(env, 'MODELGATE_REQUEST_TIMEOUT_SECONDS', 300, 1, 3600) * 1000;
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('MODELGATE_HEADERS_TIMEOUT_SECONDS', `must not exceed MODELGATE_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000})`);
+  }
+  return { headersTimeoutMs, requestTimeoutMs };
 }
 
 /** The standard OpenTelemetry variables decide: an OTLP endpoint is configured and the SDK is not switched off. */

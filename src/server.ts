@@ -11,9 +11,11 @@ import { CredentialCache } from './auth/credential-cache.js';
 import { listenWhereAvailable, type CredentialListener } from './db/credential-notifications.js';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import { touchApiKeysLastUsed } from './repositories/api-keys.js';
-import { createApp } from './app.js';
+import { createApp, DOOR_ERROR_SHAPES } from './app.js';
 import { InFlight } from './http/in-flight.js';
 import { answerClientErrors } from './http/client-error-envelope.js';
+import { clientTimeouts } from './http/client-timeouts.js';
+import { awaitingContinue } from './http/read-json-body.js';
 import { Lifecycle } from './health/lifecycle.js';
 import type { Deps } from './deps.js';
 import { loadCatalog } from './catalog/load-catalog.js';
@@ -22,6 +24,8 @@ import { HttpClient } from './providers/http-client.js';
 import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
 import { createAnthropicAdapter } from './providers/anthropic/index.js';
 import { createGeminiAdapter } from './providers/gemini/index.js';
+import { credentialRedactor, redactingAdapters } from './providers/redact-credentials.js';
+import { credentialValues } from './providers/credential-values.js';
 import { createLimits } from './limits/create-limits.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
@@ -118,6 +122,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       drains: new UpstreamDrains(),
       ...options.overrides,
     };
+    // Test adapters included: no upstream error text reaches a client with a configured credential in it.
+    deps.adapters = redactingAdapters(deps.adapters, credentialRedactor(credentialValues(env, deps.providers.list().map((p) => p.apiKey))));
     credentialListener = await listenWhereAvailable(
       { db: database.db, databaseUrl: database.url, pglite: database.pglite },
       deps.credentials,
@@ -145,11 +151,15 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     if (tracer) app.middleware.unshift(requestSpans(tracer));
     if (metrics && config.metricsToken) app.middleware.unshift(metricsEndpoint(config.metricsToken, metricsRenderer(metrics.registry), logger));
     app.middleware.unshift(inFlight.middleware());
-    const server = http.createServer(app.callback());
-    answerClientErrors(server, logger);
-    // Long generations stream for minutes: Node's default request timeout would cut them.
-    server.requestTimeout = 0;
-    server.keepAliveTimeout = 65_000;
+    const handle = app.callback();
+    const server = http.createServer(clientTimeouts(config), handle);
+    // A client that sends `Expect: 100-continue` waits for the go-ahead before its body: the body reader gives it only
+    // once the request passed routing and authentication (read-json-body.ts), not Node on arrival.
+    server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      awaitingContinue.add(res);
+      void handle(req, res);
+    });
+    answerClientErrors(server, logger, DOOR_ERROR_SHAPES);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());

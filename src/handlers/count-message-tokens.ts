@@ -1,6 +1,7 @@
 // POST /messages/count_tokens — the prompt's token count: Anthropic's own counter for models served by a native
 // Anthropic upstream, else (and when that counter fails) the gateway's estimate. Free and not recorded: nothing
-// is generated. Authenticated like every route, so the counter is not an open proxy to the operator's key.
+// is generated. Authenticated like every route, so the counter is not an open proxy to the operator's key, and
+// counted against the key's requests per minute like any other call (with no tokens: it generates none).
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
@@ -14,13 +15,16 @@ import { toInternalPrompt } from '../formats/messages/convert-request.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
 import type { MessagesCountTokensRequest } from '../formats/messages/wire-types.js';
+import { admitRequestRate } from '../limits/admit-rate.js';
 
 export function countMessageTokens(deps: Deps): Handler {
   return async (api, ctx) => {
-    principalOf(ctx);
+    const principal = principalOf(ctx);
     const body = api.request.requestBody as MessagesCountTokensRequest;
     const request = toInternalPrompt(body, gatewayModelId(deps.catalog, body.model));
     const target = resolveTarget(deps.catalog, deps.providers, deps.adapters, request.model);
+    const admitted = admitRequestRate(deps, ctx, principal, 0);
+    if (admitted !== undefined) await admitted;
     const counted = target.provider.kind === 'anthropic' ? await countUpstream(deps, ctx, target, request) : undefined;
     ctx.body = { input_tokens: counted ?? estimatePromptTokens(request) };
   };

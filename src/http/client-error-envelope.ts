@@ -1,12 +1,15 @@
 // Requests that Node's HTTP parser refuses (a control character in a header, headers over the size limit, a
 // malformed request line, headers that never finish arriving) never reach Koa. Left alone, Node answers them with a
 // bare "400 Bad Request": no body, no Content-Type, no x-request-id. This answers them with the same envelope as
-// every other error, or destroys the socket when no answer can be given any more.
-import { STATUS_CODES, maxHeaderSize, type Server } from 'node:http';
+// every other error (the front door's own shape on its routes, e.g. Anthropic's on /messages, when the request line
+// was read), or destroys the socket when no answer can be given any more.
+import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from '../logger.js';
-import { errorBody } from '../core/gateway-error.js';
+import { GatewayError, errorBody } from '../core/gateway-error.js';
 import { newRequestId } from './request-id.js';
+import { doorFor, type DoorErrorShape } from './error-envelope.js';
+import { lingeringClose } from './lingering-close.js';
 
 /** What a refused request is told: the status, a machine-readable `metadata.reason` and the message. */
 export interface ParserRefusal {
@@ -14,11 +17,6 @@ export interface ParserRefusal {
   reason: string;
   message: string;
 }
-
-// After answering, the socket half-closes and lingers this long (as nginx's `lingering_timeout`) so that the client
-// can read the answer: closing at once, with the rest of a too-large request still unread, makes the kernel send a
-// reset, which may discard the answer on the client's side before it is read.
-const LINGER_MS = 5_000;
 
 // The error codes are llhttp's (`HPE_*`) and Node's own; anything not listed is a generic malformed request.
 const REQUEST_LINE_CODES = new Set(['HPE_INVALID_METHOD', 'HPE_INVALID_URL', 'HPE_INVALID_VERSION', 'HPE_INVALID_CONSTANT']);
@@ -54,8 +52,10 @@ export function describeParserError(code: string | undefined, maxHeaderSize: num
 }
 
 /** The whole answer, as bytes: the socket is written directly, there is no response object at this level. */
-export function renderRefusal(refusal: ParserRefusal, requestId: string): string {
-  const body = JSON.stringify(errorBody(refusal.status, refusal.message, { request_id: requestId, reason: refusal.reason }));
+export function renderRefusal(refusal: ParserRefusal, requestId: string, door?: DoorErrorShape): string {
+  const error = new GatewayError(refusal.status, refusal.message, { reason: refusal.reason });
+  const envelope = door ? door.render(error, requestId) : errorBody(refusal.status, refusal.message, { request_id: requestId, reason: refusal.reason });
+  const body = JSON.stringify(envelope);
   return [
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`,
     'Content-Type: application/json; charset=utf-8',
@@ -65,6 +65,16 @@ export function renderRefusal(refusal: ParserRefusal, requestId: string): string
     '',
     body,
   ].join('\r\n');
+}
+
+/**
+ * The path of the refused request, when known: from the request Node already made of it (a body that arrived too
+ * slowly), else from the request line at the start of the bytes the parser refused.
+ */
+export function refusedPath(socket: Socket, rawPacket: unknown): string | undefined {
+  const request = (socket as Socket & { _httpMessage?: { req?: IncomingMessage } })._httpMessage?.req;
+  const target = request?.url ?? (Buffer.isBuffer(rawPacket) ? /^[A-Z]+ (\S+) HTTP\//.exec(rawPacket.subarray(0, 2048).toString('latin1'))?.[1] : undefined);
+  return target?.split('?')[0];
 }
 
 /** An answer may still go out: the socket is writable and no response on it has started (as Node's own rule). */
@@ -79,9 +89,9 @@ const answered = new WeakSet<Socket>();
 /** Transport failures reported through the same event: the peer is gone, there is nobody to answer. */
 const TRANSPORT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT']);
 
-/** Installs the `clientError` listener (which replaces Node's default answer). */
-export function answerClientErrors(server: Server, logger: Logger): void {
-  server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
+/** Installs the `clientError` listener (which replaces Node's default answer); `doors` as for error-envelope.ts. */
+export function answerClientErrors(server: Server, logger: Logger, doors: readonly DoorErrorShape[] = []): void {
+  server.on('clientError', (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => {
     // The parser reports again when more bytes of a refused request arrive: the first answer stands.
     if (answered.has(socket)) return;
     if (!answerable(socket) || (err.code !== undefined && TRANSPORT_CODES.has(err.code))) {
@@ -100,9 +110,8 @@ export function answerClientErrors(server: Server, logger: Logger): void {
       { request_id: requestId, status: refusal.status, reason: refusal.reason, parser_code: err.code },
       'request refused by the HTTP parser',
     );
-    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
-    linger.unref();
-    socket.once('close', () => clearTimeout(linger));
-    socket.end(renderRefusal(refusal, requestId));
+    const path = refusedPath(socket, err.rawPacket);
+    // After answering, the socket half-closes and lingers, so that the client can read the answer.
+    lingeringClose(socket, renderRefusal(refusal, requestId, path === undefined ? undefined : doorFor(doors, path)));
   });
 }

@@ -1,14 +1,23 @@
 // Turns every thrown error into the spec's envelope, or into the shape of the front door whose routes it came from
 // (Anthropic Messages errors on /messages, so Anthropic SDKs raise their typed errors). Only GatewayError texts reach
-// clients; anything else is a 500 with a generic message and the cause in the log.
+// clients; anything else is a 500 with a generic message and the cause in the log, at error level unless it is the
+// client's own doing (a connection reset mid-body): the process is fine, and alerts on error lines must not fire.
+// An answer given before the request's body was read closes the connection (lingering-close.ts).
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger.js';
 import { GatewayError, errorBody } from '../core/gateway-error.js';
+import { requestBodyUnread } from './read-json-body.js';
+import { closeAfterAnswer } from './lingering-close.js';
 
 /** A front door's error body for the routes under `pathPrefix` (authentication and validation errors included). */
 export interface DoorErrorShape {
   pathPrefix: string;
   render: (error: GatewayError, requestId: string | undefined) => unknown;
+}
+
+/** The front door whose routes `path` belongs to, if any. */
+export function doorFor(doors: readonly DoorErrorShape[], path: string): DoorErrorShape | undefined {
+  return doors.find((d) => path === d.pathPrefix || path.startsWith(`${d.pathPrefix}/`));
 }
 
 export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] = []): Middleware {
@@ -17,7 +26,9 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
       await next();
     } catch (err) {
       const error = toGatewayError(err);
-      if (error.status >= 500 && !(err instanceof GatewayError)) {
+      if (clientWentAway(err)) {
+        logger.debug({ request_id: ctx.state.requestId, code: (err as { code?: unknown })?.code }, 'client closed the connection');
+      } else if (error.status >= 500 && !(err instanceof GatewayError)) {
         logger.error({ request_id: ctx.state.requestId, err }, 'unhandled error');
       }
       if (ctx.headerSent || !ctx.writable) {
@@ -27,12 +38,23 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
       }
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-      const door = doors.find((d) => ctx.path === d.pathPrefix || ctx.path.startsWith(`${d.pathPrefix}/`));
+      if (requestBodyUnread(ctx)) closeAfterAnswer(ctx);
+      const door = doorFor(doors, ctx.path);
       ctx.body = door
         ? door.render(error, ctx.state.requestId)
         : errorBody(error.code, error.message, { ...error.metadata, request_id: ctx.state.requestId });
     }
   };
+}
+
+/** Errors of a connection the client reset or closed (mid-body, mid-stream), as Node and its streams report them. */
+const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
+/** Judged by the error's code alone: a fault of the gateway's own that happens after the client left still logs as one. */
+function clientWentAway(err: unknown): boolean {
+  if (err instanceof GatewayError) return false;
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && CLIENT_GONE_CODES.has(code);
 }
 
 function toGatewayError(err: unknown): GatewayError {

@@ -1,13 +1,17 @@
 // openapi-backend routes and validates every request against the emitted OpenAPI document and dispatches by
-// operationId. Order per request: route (404/405) → authenticate (401) → body/schema validation (400) → handler.
+// operationId. Order per request: route (404/405) → authenticate (401) → query names (400) → read the body (413,
+// 400) → schema validation (400) → handler. The credential is judged from the headers before one byte of the body is
+// read, so a client without one cannot make the gateway take in (and hold) its body; that answer closes the connection.
 import type { Context as KoaContext, Middleware } from 'koa';
-import { OpenAPIBackend, type Context as ApiContext, type Document, type Request } from 'openapi-backend';
+import { OpenAPIBackend, type Context as ApiContext, type Document, type Operation, type Request } from 'openapi-backend';
 import addFormats from 'ajv-formats';
 import definition from '../../generated/openapi.json' with { type: 'json' };
 import { GatewayError } from '../core/gateway-error.js';
 import { describeValidationErrors } from './validation-errors.js';
 import { headerPicker, memoizeOpenApiBackend } from './openapi-backend-memo.js';
-import type { BodyState } from './read-json-body.js';
+import { readRequestBody, type BodyState } from './read-json-body.js';
+import { bodyLimitOf } from './body-limits.js';
+import { checkQueryNames } from './query-names.js';
 
 export const API_ROOT = '/api/v1';
 
@@ -30,6 +34,8 @@ export interface RouterOptions {
    * Messages routes). `operationId`: the routed operation, which decides what a management key may open.
    */
   authenticate: (ctx: KoaContext, acceptsApiKeyHeader?: boolean, operationId?: string) => Promise<void>;
+  /** Largest body of the generation operations, bytes (MODELGATE_BODY_LIMIT_BYTES); see body-limits.ts for the rest. */
+  generationBodyLimitBytes: number;
 }
 
 const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
@@ -57,19 +63,20 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     },
   });
   // An operation may accept either scheme (BearerAuth or ApiKeyAuth, the `x-api-key` header); openapi-backend asks
-  // each declared scheme, so both share one authentication per request.
-  const authenticateOnce = async (apiCtx: ApiContext, ctx: KoaContext) => {
+  // each declared scheme, so both share one authentication per request: the one run before the body was read.
+  const authenticateOnce = async (operation: Operation, ctx: KoaContext) => {
     const state = ctx.state as { authentication?: Promise<void> };
     state.authentication ??= options.authenticate(
       ctx,
-      apiCtx.operation.security?.some((requirement) => 'ApiKeyAuth' in requirement) ?? false,
-      apiCtx.operation.operationId,
+      operation.security?.some((requirement) => 'ApiKeyAuth' in requirement) ?? false,
+      operation.operationId,
     );
     await state.authentication;
     return true;
   };
-  api.registerSecurityHandler('BearerAuth', authenticateOnce);
-  api.registerSecurityHandler('ApiKeyAuth', authenticateOnce);
+  const securityHandler = (apiCtx: ApiContext, ctx: KoaContext) => authenticateOnce(apiCtx.operation, ctx);
+  api.registerSecurityHandler('BearerAuth', securityHandler);
+  api.registerSecurityHandler('ApiKeyAuth', securityHandler);
   api.register({
     ...options.handlers,
     notFound: (_api: ApiContext, ctx: KoaContext) => {
@@ -84,10 +91,6 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
       const result = apiCtx.security?.BearerAuth as { error?: unknown } | undefined;
       // Anything but a GatewayError here is an infrastructure failure (database down), not a bad credential.
       throw result?.error ?? new GatewayError(401, 'Missing or invalid credential');
-    },
-    postSecurityHandler: (apiCtx: ApiContext, ctx: KoaContext) => {
-      const bodyError = (ctx.state as BodyState).bodyError;
-      if (apiCtx.security?.authorized && bodyError) throw bodyError;
     },
     validationFail: (apiCtx: ApiContext) => {
       const described = describeValidationErrors(apiCtx.validation.errors ?? []);
@@ -107,7 +110,7 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
       path: ROOT_ALIASES.get(ctx.path) ?? ctx.path,
       query: ctx.querystring,
       headers: pickHeaders(ctx.headers),
-      body: (ctx.state as BodyState).body,
+      body: undefined,
       // openapi-backend builds its parsed requests as `{ ...req, params, headers, query, cookies, requestBody }`.
       // V8 copies such a literal fast only when the spread object already has those keys; adding new ones took
       // ~2 µs per literal, several literals per request. Declared here, they are overwritten, never read.
@@ -115,6 +118,22 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
       cookies: undefined,
       requestBody: undefined,
     };
+    // Unrouted requests (404, 405) go to the library as they are, their body unread: it answers them first.
+    const operation = api.router.matchOperation(request) as Operation | undefined;
+    if (operation) {
+      if (needsCredential(operation)) await authenticateOnce(operation, ctx);
+      checkQueryNames(ctx.querystring);
+      const state = ctx.state as BodyState;
+      await readRequestBody(ctx, bodyLimitOf(operation.operationId, options.generationBodyLimitBytes));
+      if (state.bodyError) throw state.bodyError;
+      request.body = state.body;
+    }
     await api.handleRequest(request, ctx);
   };
+}
+
+/** An operation whose every security requirement names a scheme; `{}` among them (the probes) means none is needed. */
+function needsCredential(operation: Operation): boolean {
+  const requirements = operation.security ?? [];
+  return requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
 }

@@ -1,31 +1,61 @@
-// Reads a JSON request body with a size limit. Parse failures are remembered, not thrown, so that a request
-// with bad credentials is answered 401 before its body is judged (see openapi-router.ts).
-import type { IncomingMessage } from 'node:http';
+// Reads a JSON request body with a size limit. The router reads it only after the request's route and credential
+// passed (openapi-router.ts), so an unauthenticated client cannot make the gateway take in its body. Parse failures
+// are remembered, not thrown: the caller decides when they are answered.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { GatewayError } from '../core/gateway-error.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Responses to requests sent with `Expect: 100-continue` whose `100 Continue` is still to be given (server.ts puts
+ * them here instead of letting Node answer on arrival): given when the body is about to be read, so a request refused
+ * before that (no credential, too large) never makes its client send the body.
+ */
+export const awaitingContinue = new WeakSet<ServerResponse>();
+
 export interface BodyState {
   body?: unknown;
   bodyError?: GatewayError;
+  /** The whole body was taken off the connection (set by readRequestBody). */
+  bodyRead?: boolean;
 }
 
+/** The reader as a middleware, for every request with a body method (the app itself reads per operation). */
 export function readJsonBody(limitBytes: number): Middleware {
   return async (ctx, next) => {
-    if (!BODY_METHODS.has(ctx.method)) return next();
-    const declared = Number(ctx.get('content-length') || 0);
-    if (declared > limitBytes) throw tooLarge(limitBytes);
-    // The raw bytes stay inside readBody: a local of this frame would live, suspended, until the response ends.
-    await readBody(ctx, limitBytes);
+    await readRequestBody(ctx, limitBytes);
     await next();
   };
+}
+
+/** Reads and parses the body of a POST, PUT or PATCH into ctx.state (BodyState); 413 over `limitBytes`. */
+export async function readRequestBody(ctx: Context, limitBytes: number): Promise<void> {
+  if (!BODY_METHODS.has(ctx.method)) return;
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > limitBytes) throw tooLarge(limitBytes);
+  // The client waits for this before it sends its body.
+  if (awaitingContinue.delete(ctx.res)) ctx.res.writeContinue();
+  // The raw bytes stay inside readBody: a local of this frame would live, suspended, until the response ends.
+  await readBody(ctx, limitBytes);
+}
+
+/**
+ * True when the request announced a body that was not (entirely) read: answering it then, the connection must close,
+ * or Node would take in the rest of the body, however long, to keep the connection for a next request.
+ */
+export function requestBodyUnread(ctx: Context): boolean {
+  if ((ctx.state as BodyState).bodyRead === true) return false;
+  const length = ctx.get('content-length');
+  return (length !== '' && length !== '0') || ctx.get('transfer-encoding') !== '';
 }
 
 async function readBody(ctx: Context, limitBytes: number): Promise<void> {
   const raw = await readLimited(ctx.req, limitBytes);
   const state = ctx.state as BodyState;
+  state.bodyRead = true;
   if (raw.length === 0) {
     state.body = undefined;
   } else if (!isJson(ctx)) {
@@ -37,6 +67,14 @@ async function readBody(ctx: Context, limitBytes: number): Promise<void> {
       state.body = JSON.parse(raw.toString('utf8'));
     } catch (err) {
       state.bodyError = new GatewayError(400, `Malformed JSON body: ${(err as Error).message}`);
+      return;
+    }
+    if (nestsDeeperThan(state.body, MAX_JSON_DEPTH)) {
+      state.body = undefined;
+      state.bodyError = new GatewayError(400, `JSON body nests deeper than ${MAX_JSON_DEPTH} levels`, {
+        reason: 'nesting_too_deep',
+        max_depth: MAX_JSON_DEPTH,
+      });
     }
   }
 }
@@ -58,7 +96,8 @@ function tooLarge(limitBytes: number): GatewayError {
 /**
  * Collects the body with plain stream listeners: `for await` builds an async iterator per request and hops through
  * microtasks per chunk (~2% of the gateway's CPU at concurrency 1). Over the limit it answers 413 at once and
- * stops buffering; the rest of the body still flows in and is dropped, so the 413 can be sent on this connection.
+ * stops buffering; the rest of the body is dropped while it flows in, and the gateway's answer closes the connection
+ * (error-envelope.ts: the body was not read whole).
  * A client that goes away mid-body fails the read (the stream's own error, or a reset), never leaves it pending.
  */
 function readLimited(stream: IncomingMessage, limitBytes: number): Promise<Buffer> {

@@ -6,7 +6,7 @@ import type { CatalogEntry } from '../catalog/types.js';
 import type { Config } from '../config.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { FreeRequestAllowance, FreeRequestDecision } from './free-requests.js';
-import type { RateLimiter, RateLimits } from './rate-limiter.js';
+import type { RateDecision, RateLimiter, RateLimits } from './rate-limiter.js';
 
 export function limitsFor(principal: Principal, config: Config): RateLimits {
   return {
@@ -16,21 +16,38 @@ export function limitsFor(principal: Principal, config: Config): RateLimits {
 }
 
 export async function admitRate(
-  input: {
-    limiter: RateLimiter; freeRequests: FreeRequestAllowance; config: Config; now: () => Date;
-    /** Counts refusals (Prometheus modelgate_rate_limited_total); absent in tests that do not look. */
-    metrics?: { rateLimited(reason: 'requests_per_minute' | 'tokens_per_minute' | 'free_requests_per_day'): void };
-  },
+  input: RateInput & { freeRequests: FreeRequestAllowance },
   ctx: Context,
   principal: Principal,
   entry: CatalogEntry,
   estimatedTokens: number,
 ): Promise<void> {
-  const nowMs = input.now().getTime();
+  const admitted = admitRequestRate(input, ctx, principal, estimatedTokens);
+  if (admitted !== undefined) await admitted;
+  if (entry.accessMode === 'free') {
+    const free = await takeFreeRequest(input, principal, input.now().getTime());
+    if (!free.ok) throw freeLimitError(input, free);
+  }
+}
+
+type RateInput = {
+  limiter: RateLimiter; config: Config; now: () => Date;
+  /** Counts refusals (Prometheus modelgate_rate_limited_total); absent in tests that do not look. */
+  metrics?: { rateLimited(reason: 'requests_per_minute' | 'tokens_per_minute' | 'free_requests_per_day'): void };
+};
+
+/**
+ * One request (and `estimatedTokens`) from the key's per-minute budgets, or 429. Every call that reaches a model's
+ * door counts, also one that generates nothing (POST /messages/count_tokens, with no tokens): the limit is on requests.
+ */
+export function admitRequestRate(input: RateInput, ctx: Context, principal: Principal, estimatedTokens: number): void | Promise<void> {
   const limits = limitsFor(principal, input.config);
-  const pending = input.limiter.admit(principal.credentialId, limits, estimatedTokens, nowMs);
+  const pending = input.limiter.admit(principal.credentialId, limits, estimatedTokens, input.now().getTime());
   // The in-process limiter answers synchronously: no extra turn of the event loop for it.
-  const decision = pending instanceof Promise ? await pending : pending;
+  return pending instanceof Promise ? pending.then((decision) => judge(input, ctx, limits, decision)) : judge(input, ctx, limits, pending);
+}
+
+function judge(input: RateInput, ctx: Context, limits: RateLimits, decision: RateDecision): void {
   if (limits.rpm > 0) {
     ctx.set('x-ratelimit-limit', String(decision.state.limit));
     ctx.set('x-ratelimit-remaining', String(decision.state.remaining));
@@ -42,10 +59,6 @@ export async function admitRate(
     throw new GatewayError(429, `Rate limit exceeded: this key may use ${what} per minute; retry in ${decision.retryAfterSeconds} s`, {
       reason: 'rate_limit', limit: decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute',
     }, { 'retry-after': String(decision.retryAfterSeconds) });
-  }
-  if (entry.accessMode === 'free') {
-    const free = await takeFreeRequest(input, principal, nowMs);
-    if (!free.ok) throw freeLimitError(input, free);
   }
 }
 

@@ -1,6 +1,6 @@
 // The embedded data folder's one owner (src/db/data-folder/): the lock, the socket the owner serves, and how socket
 // clients and the owner's own queries share PGlite's single session.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { type Stats, chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -169,3 +169,35 @@ describe('a data folder whose holder is gone', () => {
     }
   }, 120_000);
 });
+
+/** Every entry under `dir` (itself included) whose permission bits are not private (0700 folders, 0600 files). */
+function looseEntries(dir: string): string[] {
+  const loose = (name: string, stats: Stats) =>
+    !stats.isSymbolicLink() && (stats.mode & 0o777) !== (stats.isDirectory() ? 0o700 : 0o600) ? [`${name} ${(stats.mode & 0o777).toString(8)}`] : [];
+  const names = readdirSync(dir, { recursive: true }) as string[];
+  expect(names.length).toBeGreaterThan(100);
+  return [...loose('.', statSync(dir)), ...names.flatMap((name) => loose(name, lstatSync(path.join(dir, name))))];
+}
+
+describe('the data folder is private to the service user', () => {
+  it('folder 0700 and every file 0600, for a folder that existed as 0755 and a permissive umask, also for files written later', async () => {
+    const dir = path.join(work, 'private');
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    writeFileSync(path.join(dir, 'left-by-the-operator.txt'), 'x', { mode: 0o644 });
+    const umask = process.umask(0o000);
+    try {
+      const opened = await openServingDatabase({ dataDir: dir });
+      // New tables and rows: files PGlite creates while the gateway runs.
+      await sql`create table grow (id int primary key, filler text)`.execute(opened.db);
+      await sql`insert into grow select g, repeat('x', 500) from generate_series(1, 5000) g`.execute(opened.db);
+      await sql`checkpoint`.execute(opened.db);
+      expect(looseEntries(dir)).toEqual([]);
+      await opened.close();
+      expect(looseEntries(dir)).toEqual([]);
+    } finally {
+      process.umask(umask);
+    }
+  });
+});
+

@@ -8,7 +8,7 @@ import { createGeminiAdapter } from '../../src/providers/gemini/index.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
-import { loadJson } from '../providers/gemini/helpers.js';
+import { loadJson, selfReferencingSchema } from '../providers/gemini/helpers.js';
 
 const KEY = 'AIzaUpstreamSecret0123456789';
 const FIXTURES = fileURLToPath(new URL('../fixtures/gemini/', import.meta.url));
@@ -74,5 +74,18 @@ describe('Gemini through the gateway', () => {
     const res = await chat({ stream: false });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('35');
+  });
+
+  it('a recursive tool schema that inlining would blow up: 400 in the request\'s envelope, nothing sent upstream', async () => {
+    const tools = [{ type: 'function', function: { name: 'tree', parameters: selfReferencingSchema() } }];
+    for (const stream of [false, true]) {
+      const res = await chat({ stream, tools });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as any).error).toMatchObject({ code: 400, metadata: { reason: 'schema_too_large', field: 'tools' } });
+    }
+    const format = await chat({ stream: false, response_format: { type: 'json_schema', json_schema: { name: 'tree', schema: selfReferencingSchema() } } });
+    expect(format.status).toBe(400);
+    expect(((await format.json()) as any).error.metadata).toMatchObject({ reason: 'schema_too_large', field: 'response_format' });
+    expect(upstream.requests).toHaveLength(0);
   });
 });

@@ -78,4 +78,25 @@ describe('rate limits', () => {
     const row = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'error', error_code: 'rate_limit' });
   });
+
+  it('counts POST /messages/count_tokens against the key\'s requests per minute: rpm=3, the 4th call is 429', async () => {
+    const user = await gw.createUser();
+    await setApiKeyLimits(gw.deps.db, user.keyId, { rate_limit_rpm: 3 });
+    const count = () => gw.fetch('/api/v1/messages/count_tokens', {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': user.key },
+      body: JSON.stringify({ model: 'openai/gpt-test', messages: hello }),
+    });
+    for (let i = 0; i < 3; i++) {
+      const res = await count();
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(2 - i));
+    }
+    const limited = await count();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining('3 requests per minute') } });
+    // The same budget as every other call of the key.
+    expect((await chat(user.key)).status).toBe(429);
+    expect(upstream.requests).toHaveLength(0);
+  });
 });

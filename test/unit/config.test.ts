@@ -5,6 +5,7 @@ describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', logLevel: 'info', streamDefault: true, databaseUrl: undefined });
+    expect(config).toMatchObject({ bodyLimitBytes: 32 * 1024 * 1024, headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 });
     expect(config.dataDir.endsWith('.modelgate')).toBe(true);
   });
 
@@ -20,6 +21,8 @@ describe('configuration', () => {
     ['MODELGATE_UPSTREAM_CONCURRENCY', 'lots'],
     ['MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS', '0'],
     ['MODELGATE_UPSTREAM_HTTP2', 'h2'],
+    ['MODELGATE_HEADERS_TIMEOUT_SECONDS', '0'],
+    ['MODELGATE_REQUEST_TIMEOUT_SECONDS', 'forever'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -43,6 +46,11 @@ describe('configuration', () => {
     for (const bad of ['-1', '1.5', 'forever', '36501']) {
       expect(() => loadConfig({ MODELGATE_GENERATION_RETENTION_DAYS: bad })).toThrow('MODELGATE_GENERATION_RETENTION_DAYS');
     }
+  });
+
+  it('refuses a headers timeout longer than the request timeout (Node needs it within)', () => {
+    expect(() => loadConfig({ MODELGATE_HEADERS_TIMEOUT_SECONDS: '120', MODELGATE_REQUEST_TIMEOUT_SECONDS: '60' })).toThrow('MODELGATE_HEADERS_TIMEOUT_SECONDS');
+    expect(loadConfig({ MODELGATE_HEADERS_TIMEOUT_SECONDS: '60', MODELGATE_REQUEST_TIMEOUT_SECONDS: '60' }).requestTimeoutMs).toBe(60_000);
   });
 
   it('reads the stream default switch', () => {

@@ -11,6 +11,7 @@ import { openPglite } from '../dialects/pglite-instance.js';
 import { PGliteDialect } from '../dialects/pglite-dialect.js';
 import { DataFolderBusyError, describeHolder, isAlive, lockPath, readLock, removeStaleLock, tryLock, type HeldLock, type LockHolder } from './data-folder-lock.js';
 import { serveDataFolderSocket, socketConnectionString, socketPathFor } from './data-folder-socket.js';
+import { PRIVATE_FOLDER_MODE } from './private-folder.js';
 
 /** How long to wait for a folder that a command holds (commands take well under a second) or that is starting. */
 const WAIT_MS = 60_000;
@@ -50,7 +51,7 @@ async function claim(dataDir: string, role: LockHolder['role'], socket: string |
 export async function openServingDatabase(options: OpenDatabaseOptions & DataFolderEvents): Promise<OpenedDatabase & { socket?: string }> {
   if (options.databaseUrl !== undefined || options.dataDir === undefined) return openDatabase(options);
   const { dataDir } = options;
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const socketPath = socketPathFor(dataDir);
   const claimed = await claim(dataDir, 'serve', socketPath, options);
   if ('served' in claimed) {
@@ -94,7 +95,7 @@ export async function openServingDatabase(options: OpenDatabaseOptions & DataFol
 export async function openCommandDatabase(options: OpenDatabaseOptions & DataFolderEvents): Promise<OpenedDatabase> {
   if (options.databaseUrl !== undefined || options.dataDir === undefined) return openDatabase(options);
   const { dataDir } = options;
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const claimed = await claim(dataDir, 'cli', null, options);

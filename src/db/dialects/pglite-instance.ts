@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { INT8_OID, parseInt8 } from '../type-parsers.js';
+import { makeFolderPrivate, restrictUmask } from '../data-folder/private-folder.js';
 
 export interface PgliteInstanceOptions {
   /** Persist in this folder (created if missing). Without it the database lives in memory. */
@@ -9,12 +9,20 @@ export interface PgliteInstanceOptions {
   snapshot?: Blob;
 }
 
-/** Starts PGlite with the same value parsing as the `pg` pool (int8 → bigint, timestamptz → Date). */
+/**
+ * Starts PGlite with the same value parsing as the `pg` pool (int8 → bigint, timestamptz → Date). A data folder is
+ * made private to this user before PGlite opens it and again after (the files of a new database; private-folder.ts).
+ */
 export async function openPglite(options: PgliteInstanceOptions): Promise<PGlite> {
-  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
-  return PGlite.create({
+  if (options.dataDir !== undefined) {
+    restrictUmask();
+    await makeFolderPrivate(options.dataDir);
+  }
+  const pglite = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.snapshot,
     parsers: { [INT8_OID]: parseInt8 },
   });
+  if (options.dataDir !== undefined) await makeFolderPrivate(options.dataDir);
+  return pglite;
 }

@@ -5,7 +5,7 @@
 import type { ChatCompletionRequest, ToolDefinition } from '../../core/chat-types.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
 import { convertMessages } from './convert-messages.js';
-import { toGeminiParameters, toGeminiSchema } from './convert-schema.js';
+import { SchemaBudget, toGeminiParameters, toGeminiSchema } from './convert-schema.js';
 import { mapThinking } from './map-thinking.js';
 import { geminiModelInfo, isGemini3OrLater } from './model-family.js';
 
@@ -20,11 +20,11 @@ export function generateContentUrl(baseUrl: string, upstreamModel: string, strea
   return stream ? `${base}/${path}:streamGenerateContent?alt=sse` : `${base}/${path}:generateContent`;
 }
 
-function convertTools(tools: readonly ToolDefinition[]): Record<string, unknown>[] {
+function convertTools(tools: readonly ToolDefinition[], budget: SchemaBudget): Record<string, unknown>[] {
   const declarations = tools.map((tool) => {
     const declaration: Record<string, unknown> = { name: tool.function.name };
     if (tool.function.description) declaration.description = tool.function.description;
-    const parameters = toGeminiParameters(tool.function.parameters);
+    const parameters = toGeminiParameters(tool.function.parameters, budget, { field: 'tools', label: `tool ${tool.function.name}` });
     if (parameters) declaration.parameters = parameters;
     return declaration;
   });
@@ -51,7 +51,7 @@ export function outputCap(request: ChatCompletionRequest, ctx: AdapterContext): 
   return modelMax;
 }
 
-function generationConfig(request: ChatCompletionRequest, ctx: AdapterContext): Record<string, unknown> {
+function generationConfig(request: ChatCompletionRequest, ctx: AdapterContext, budget: SchemaBudget): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   if (typeof request.temperature === 'number') config.temperature = request.temperature;
   if (typeof request.top_p === 'number') config.topP = request.top_p;
@@ -66,7 +66,7 @@ function generationConfig(request: ChatCompletionRequest, ctx: AdapterContext): 
   const format = request.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
   if (format?.type === 'json_object' || format?.type === 'json_schema') {
     config.responseMimeType = 'application/json';
-    if (format.type === 'json_schema' && format.json_schema?.schema !== undefined) config.responseSchema = toGeminiSchema(format.json_schema.schema);
+    if (format.type === 'json_schema' && format.json_schema?.schema !== undefined) config.responseSchema = toGeminiSchema(format.json_schema.schema, budget);
   }
   const thinking = mapThinking(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning, cap);
   if (thinking) config.thinkingConfig = thinking;
@@ -78,12 +78,14 @@ export function buildBody(request: ChatCompletionRequest, ctx: AdapterContext): 
   const { systemInstruction, contents } = convertMessages(request.messages, { signaturesRequired });
   const body: Record<string, unknown> = { contents };
   if (systemInstruction) body.systemInstruction = systemInstruction;
+  // One budget for every schema of the request: many small recursive schemas must not add up to a huge body either.
+  const budget = new SchemaBudget();
   if (request.tools && request.tools.length > 0) {
-    body.tools = convertTools(request.tools);
+    body.tools = convertTools(request.tools, budget);
     const toolConfig = convertToolChoice(request.tool_choice);
     if (toolConfig) body.toolConfig = toolConfig;
   }
-  const config = generationConfig(request, ctx);
+  const config = generationConfig(request, ctx, budget);
   if (Object.keys(config).length > 0) body.generationConfig = config;
   return body;
 }

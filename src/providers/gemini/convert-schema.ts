@@ -11,6 +11,12 @@
 //              unevaluated*, propertyNames, dependent*, if/then/else, not, contains, uniqueItems,
 //              multipleOf, exclusiveMinimum/Maximum, prefixItems, content*, readOnly, writeOnly,
 //              deprecated, strict, x-* extensions, and anything else not listed as kept.
+// Inlining $refs can multiply a schema: a definition whose 6 properties each refer to itself grows 6-fold per level
+// (519 bytes became a 43 MB upstream body). Recursion is unrolled MAX_REF_DEPTH levels deep and cut there, and what
+// the inlined $refs emit, over the whole request, is bounded by a SchemaBudget: past it the request is refused with
+// 400 during translation, before anything is sent (docs/limits-and-hardening.md).
+import { GatewayError } from '../../core/gateway-error.js';
+
 type Json = Record<string, unknown>;
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -33,6 +39,47 @@ const COUNTS = ['minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLe
 
 /** Deeper $ref chains are cut: a recursive schema cannot be inlined and Gemini has no refs. */
 const MAX_REF_DEPTH = 8;
+
+/** Most bytes the inlined $refs of one request's schemas may emit (estimated as they are converted). */
+export const MAX_INLINED_REF_BYTES = 256 * 1024;
+
+/** Keys whose values are converted schemas, counted when those are converted. */
+const CHILD_SCHEMA_KEYS = new Set(['properties', 'items', 'anyOf']);
+
+/** What the inlined $refs of one request have emitted so far; shared by all its tool schemas and its response schema. */
+export class SchemaBudget {
+  private bytes = 0;
+
+  /** Counts a converted node's own bytes (its child schemas count themselves); 400 once the total passes the limit. */
+  spend(node: Json, place: SchemaPlace): void {
+    for (const [key, value] of Object.entries(node)) {
+      this.bytes += key.length + 4;
+      if (key === 'properties') for (const name of Object.keys(value as Json)) this.bytes += name.length + 4;
+      else if (!CHILD_SCHEMA_KEYS.has(key)) this.bytes += typeof value === 'string' ? value.length + 2 : JSON.stringify(value).length;
+    }
+    this.bytes += 2;
+    if (this.bytes > MAX_INLINED_REF_BYTES) {
+      throw new GatewayError(
+        400,
+        `Invalid request: the JSON Schema of ${place.label} grows past ${MAX_INLINED_REF_BYTES} bytes once its $refs are inlined ` +
+          '(Gemini schemas have no $ref); a recursive $ref that branches multiplies at every level. Send a smaller or non-recursive schema',
+        { reason: 'schema_too_large', field: place.field, limit_bytes: MAX_INLINED_REF_BYTES },
+      );
+    }
+  }
+}
+
+/** Where a schema sits in the request, for the error: the request field, and words for the message. */
+export interface SchemaPlace {
+  field: string;
+  label: string;
+}
+
+interface Conversion {
+  root: Json;
+  budget: SchemaBudget;
+  place: SchemaPlace;
+}
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -78,14 +125,14 @@ function convertEnum(schema: Json, out: Json): void {
   out.description = typeof out.description === 'string' && out.description !== '' ? `${out.description} ${note}` : note;
 }
 
-function convertNode(input: unknown, root: Json, depth: number): Json {
+function convertNode(input: unknown, conversion: Conversion, depth: number): Json {
   if (!isObject(input)) return {};
   let schema = input;
   if (typeof schema.$ref === 'string') {
-    const target = depth < MAX_REF_DEPTH ? resolveRef(schema.$ref, root) : undefined;
+    const target = depth < MAX_REF_DEPTH ? resolveRef(schema.$ref, conversion.root) : undefined;
     // Sibling keywords of a $ref (e.g. description) still apply on top of the target.
     const { $ref: _ref, ...siblings } = schema;
-    return merge(convertNode(siblings, root, depth), convertNode(target, root, depth + 1));
+    return merge(convertNode(siblings, conversion, depth), convertNode(target, conversion, depth + 1));
   }
 
   const out: Json = {};
@@ -108,7 +155,7 @@ function convertNode(input: unknown, root: Json, depth: number): Json {
 
   if (isObject(schema.properties)) {
     const properties: Json = {};
-    for (const [name, value] of Object.entries(schema.properties)) properties[name] = convertNode(value, root, depth);
+    for (const [name, value] of Object.entries(schema.properties)) properties[name] = convertNode(value, conversion, depth);
     // Gemini rejects an OBJECT with an empty `properties` map; leaving it out means "any object".
     if (Object.keys(properties).length > 0) out.properties = properties;
     const required = Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string' && n in properties) : [];
@@ -118,9 +165,9 @@ function convertNode(input: unknown, root: Json, depth: number): Json {
       if (ordering.length > 0) out.propertyOrdering = ordering;
     }
   }
-  if (isObject(schema.items)) out.items = convertNode(schema.items, root, depth);
+  if (isObject(schema.items)) out.items = convertNode(schema.items, conversion, depth);
   else if (Array.isArray(schema.items) && schema.items.length > 0) {
-    out.items = schema.items.length === 1 ? convertNode(schema.items[0], root, depth) : { anyOf: schema.items.map((s) => convertNode(s, root, depth)) };
+    out.items = schema.items.length === 1 ? convertNode(schema.items[0], conversion, depth) : { anyOf: schema.items.map((s) => convertNode(s, conversion, depth)) };
   }
 
   const alternatives = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])];
@@ -128,28 +175,35 @@ function convertNode(input: unknown, root: Json, depth: number): Json {
     // `{type: "null"}` alternatives become nullable; a single remaining alternative is inlined.
     const nonNull = alternatives.filter((s) => !(isObject(s) && s.type === 'null'));
     if (nonNull.length < alternatives.length) out.nullable = true;
-    const converted = nonNull.map((s) => convertNode(s, root, depth));
+    const converted = nonNull.map((s) => convertNode(s, conversion, depth));
     if (converted.length === 1) merge(out, converted[0]);
     else if (converted.length > 1) out.anyOf = converted;
   }
   if (Array.isArray(schema.allOf)) {
-    for (const part of schema.allOf) merge(out, convertNode(part, root, depth));
+    for (const part of schema.allOf) merge(out, convertNode(part, conversion, depth));
   }
+  // Only what an inlined $ref emits is counted: the rest is the client's own schema, no larger than its body.
+  if (depth > 0) conversion.budget.spend(out, conversion.place);
   return out;
 }
 
-/** A client JSON Schema → Gemini Schema. Never throws; unusable input yields `{}` (any value). */
-export function toGeminiSchema(schema: unknown): Record<string, unknown> {
-  return isObject(schema) ? convertNode(schema, schema, 0) : {};
+/**
+ * A client JSON Schema → Gemini Schema; unusable input yields `{}` (any value). Throws GatewayError(400) only when its
+ * inlined $refs pass the request's `budget` (one per request; `place` says where the schema sits in it).
+ */
+export function toGeminiSchema(schema: unknown, budget = new SchemaBudget(), place: SchemaPlace = RESPONSE_FORMAT): Record<string, unknown> {
+  return isObject(schema) ? convertNode(schema, { root: schema, budget, place }, 0) : {};
 }
+
+const RESPONSE_FORMAT: SchemaPlace = { field: 'response_format', label: 'response_format' };
 
 /**
  * Function parameters: Gemini wants an OBJECT schema or no `parameters` at all, and rejects an OBJECT with
  * no properties, so a function without arguments gets none.
  */
-export function toGeminiParameters(schema: unknown): Record<string, unknown> | undefined {
+export function toGeminiParameters(schema: unknown, budget = new SchemaBudget(), place: SchemaPlace = { field: 'tools', label: 'a tool' }): Record<string, unknown> | undefined {
   if (!isObject(schema)) return undefined;
-  const converted = toGeminiSchema(schema);
+  const converted = toGeminiSchema(schema, budget, place);
   if (converted.properties === undefined && (converted.type === 'OBJECT' || converted.type === undefined)) return undefined;
   return converted;
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toGeminiParameters, toGeminiSchema } from '../../../src/providers/gemini/index.js';
+import { MAX_INLINED_REF_BYTES, SchemaBudget } from '../../../src/providers/gemini/convert-schema.js';
+import { GatewayError } from '../../../src/core/gateway-error.js';
+import { selfReferencingSchema } from './helpers.js';
 
 describe('toGeminiSchema', () => {
   it('keeps the OpenAPI subset, upper-cases types and drops keywords Gemini rejects', () => {
@@ -83,4 +86,36 @@ describe('toGeminiSchema', () => {
     expect(toGeminiParameters({ type: 'object', properties: {} })).toBeUndefined();
     expect(toGeminiParameters({ type: 'object', properties: { q: { type: 'string' } } })).toEqual({ type: 'OBJECT', properties: { q: { type: 'STRING' } } });
   });
+
+  it('refuses, with 400 and quickly, a recursive $ref that would multiply the schema past the budget', () => {
+    const schema = selfReferencingSchema();
+    expect(JSON.stringify(schema).length).toBeLessThan(600);
+    const started = performance.now();
+    let thrown: unknown;
+    try {
+      toGeminiParameters(schema, new SchemaBudget(), { field: 'tools', label: 'tool tree' });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(thrown).toBeInstanceOf(GatewayError);
+    expect(thrown).toMatchObject({ status: 400, metadata: { reason: 'schema_too_large', field: 'tools', limit_bytes: MAX_INLINED_REF_BYTES } });
+    expect((thrown as Error).message).toContain('tool tree');
+  });
+
+  it('shares one budget across the schemas of a request, and counts only what inlined $refs emit', () => {
+    // Large but ref-free: the client's own bytes, not counted.
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(100) }])) };
+    expect(JSON.stringify(toGeminiSchema(wide, new SchemaBudget())).length).toBeGreaterThan(MAX_INLINED_REF_BYTES);
+    // A definition of ~40 KB used once is fine; used by ten schemas of one request it passes the budget.
+    const big = { $ref: '#/$defs/Big', $defs: { Big: { type: 'object', description: 'y'.repeat(40_000), properties: { a: { type: 'string' } } } } };
+    const budget = new SchemaBudget();
+    expect(() => {
+      for (let i = 0; i < 5; i++) toGeminiSchema(big, budget);
+    }).not.toThrow();
+    expect(() => {
+      for (let i = 0; i < 5; i++) toGeminiSchema(big, budget);
+    }).toThrow(GatewayError);
+  });
 });
+

@@ -22,4 +22,11 @@ export function geminiContext(model: Partial<AdapterModel> = {}, stream = false,
   };
 }
 
+/** Issue 35's schema: a definition whose 6 properties each refer to it again (~0.5 KB; 6^8 nodes once inlined 8 deep). */
+export function selfReferencingSchema(): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const name of ['left', 'right', 'up', 'down', 'next', 'prev']) properties[name] = { $ref: '#/$defs/Node', description: `The ${name} one` };
+  return { type: 'object', properties: { root: { $ref: '#/$defs/Node' } }, required: ['root'], $defs: { Node: { type: 'object', description: 'A node; each field is a node.', properties } } };
+}
+
 export { collect, replay, type Collected } from '../../helpers/stream-replay.js';

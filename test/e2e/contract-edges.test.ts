@@ -1,0 +1,86 @@
+// Contract edges (issue 35 §7): a query parameter with an empty name is 400 on every operation, in the door's own error
+// shape; /messages answers its parser-level errors (invalid JSON, wrong content type, and requests Node's HTTP parser
+// refuses) in Anthropic's error shape like every other /messages error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import definition from '../../generated/openapi.json' with { type: 'json' };
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { sendRaw } from '../helpers/raw-http.js';
+import { createAdminKey } from '../../src/services/admin-keys.js';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const operations = Object.entries(definition.paths as Record<string, Record<string, { operationId?: string }>>).flatMap(([template, item]) =>
+  METHODS.filter((method) => item[method]?.operationId).map((method) => ({
+    operationId: item[method].operationId!,
+    method: method.toUpperCase(),
+    path: `/api/v1${template.replace(/\{[^}]+\}/g, 'x_1')}`,
+  })),
+);
+
+let gw: TestGateway;
+let user: { key: string; userId: string };
+let admin: string;
+
+beforeAll(async () => {
+  gw = await startTestGateway();
+  user = await gw.createUser();
+  admin = (await createAdminKey(gw.deps.db, { name: 'ops' })).secret;
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+const isMessages = (path: string) => path.startsWith('/api/v1/messages');
+
+describe('a query parameter with an empty name', () => {
+  it.each(operations)('$operationId: 400 in the door\'s shape', async ({ method, path }) => {
+    for (const query of ['?=x', '?a=1&=2']) {
+      const res = await gw.fetch(`${path}${query}`, {
+        method,
+        key: path.startsWith('/api/v1/admin') ? admin : user.key,
+        ...(method === 'GET' || method === 'DELETE' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }),
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as any;
+      if (isMessages(path)) expect(body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('empty name') } });
+      else expect(body.error).toMatchObject({ code: 400, metadata: { reason: 'empty_query_parameter_name' } });
+    }
+  });
+
+  it('still comes after authentication, and empty pieces without "=" are only separators', async () => {
+    expect((await gw.fetch('/api/v1/models?=x')).status).toBe(401);
+    expect((await gw.fetch('/api/v1/models?&', { key: user.key })).status).toBe(200);
+    expect((await gw.fetch('/api/v1/generations?&limit=1&', { key: user.key })).status).toBe(200);
+  });
+});
+
+describe('/messages parser-level errors in Anthropic\'s shape', () => {
+  const messages = (init: RequestInit) => gw.fetch('/api/v1/messages', { method: 'POST', key: user.key, ...init });
+
+  it('invalid JSON and a wrong content type: 400 invalid_request_error', async () => {
+    for (const init of [
+      { headers: { 'content-type': 'application/json' }, body: '{"model":' },
+      { headers: { 'content-type': 'text/plain' }, body: 'hi' },
+    ]) {
+      const res = await messages(init);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
+    }
+  });
+
+  it.each([
+    ['a control character in a header', 400, 'invalid_request_error', 'POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad: a\x01b\r\nContent-Length: 2\r\n\r\n{}'],
+    ['headers over the size limit', 431, 'invalid_request_error', `POST /api/v1/messages/count_tokens?beta=true HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`],
+    ['a malformed Content-Length', 400, 'invalid_request_error', 'POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1x\r\n\r\n{}'],
+  ])('refused by the HTTP parser (%s): %i in Anthropic\'s shape, with a request id and Connection: close', async (_name, status, type, bytes) => {
+    const res = await sendRaw(gw.url, bytes);
+    expect(res.status).toBe(status);
+    expect(res.headers['x-request-id']).toMatch(/^req_/);
+    expect(res.headers.connection).toBe('close');
+    expect(JSON.parse(res.body)).toEqual({ type: 'error', error: { type, message: expect.any(String) } });
+  });
+
+  it('other paths keep the gateway\'s envelope for the same refusal', async () => {
+    const res = await sendRaw(gw.url, 'POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad: a\x01b\r\nContent-Length: 2\r\n\r\n{}');
+    expect(JSON.parse(res.body).error).toMatchObject({ code: 400, metadata: { reason: 'invalid_header' } });
+  });
+});
