@@ -40,10 +40,13 @@ function redactingTranslator(translator: StreamTranslator, redact: Redact): Stre
   };
 }
 
-/** `adapter` whose error texts (messages and vendor codes) never carry a configured credential. */
+/**
+ * `adapter` whose error texts (messages and vendor codes) never carry a configured credential. The wrapper inherits
+ * from the adapter, so every other member, optional ones included (routing tells an absent `acceptsFileParts` from one
+ * that answers false), is the adapter's own.
+ */
 export function redactingAdapter(adapter: ProviderAdapter, redact: Redact): ProviderAdapter {
-  const wrapped: ProviderAdapter = {
-    buildRequest: (request, ctx) => adapter.buildRequest(request, ctx),
+  const overrides: Pick<ProviderAdapter, 'parseCompletion' | 'createStreamTranslator' | 'mapError'> = {
     parseCompletion: (body, ctx) => {
       try {
         return adapter.parseCompletion(body, ctx);
@@ -55,9 +58,7 @@ export function redactingAdapter(adapter: ProviderAdapter, redact: Redact): Prov
     createStreamTranslator: (ctx) => redactingTranslator(adapter.createStreamTranslator(ctx), redact),
     mapError: (status, body, headers, ctx) => redactInfo(adapter.mapError(status, body, headers, ctx), redact),
   };
-  // Optional in the interface: routing tells an adapter without it from one that answers false.
-  if (adapter.acceptsFileParts) wrapped.acceptsFileParts = (provider) => adapter.acceptsFileParts!(provider);
-  return wrapped;
+  return Object.assign(Object.create(adapter) as ProviderAdapter, overrides);
 }
 
 export function redactingAdapters<K extends string>(

@@ -60,4 +60,18 @@ describe('credentialRedactor', () => {
     ]);
     expect('acceptsFileParts' in adapter).toBe(false);
   });
+
+  it("keeps the adapter's optional members (the drain on abort asks hidesReasoning)", () => {
+    const inner: ProviderAdapter = {
+      buildRequest: () => ({ method: 'POST', url: 'http://x', headers: {}, body: '' }),
+      parseCompletion: () => ({ content: '', finishReason: 'stop' }),
+      createStreamTranslator: () => ({ push: () => [], end: () => [] }),
+      mapError: () => ({ status: 502, message: '', streamCode: 'server_error' }),
+      acceptsFileParts: () => false,
+      hidesReasoning: () => true,
+    };
+    const adapter = redactingAdapter(inner, credentialRedactor(['k9Zq-secret-value']));
+    expect(adapter.hidesReasoning?.({} as never, {} as never)).toBe(true);
+    expect(adapter.acceptsFileParts?.({} as never)).toBe(false);
+  });
 });
