@@ -16,6 +16,7 @@ import { gatewayModelId } from '../formats/messages/model-name.js';
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
 import type { MessagesCountTokensRequest } from '../formats/messages/wire-types.js';
 import { admitRequestRate } from '../limits/admit-rate.js';
+import { checkModelAllowed } from '../auth/authorize-route.js';
 
 export function countMessageTokens(deps: Deps): Handler {
   return async (api, ctx) => {
@@ -23,6 +24,8 @@ export function countMessageTokens(deps: Deps): Handler {
     const body = api.request.requestBody as MessagesCountTokensRequest;
     const request = toInternalPrompt(body, gatewayModelId(deps.catalog, body.model));
     const target = resolveTarget(deps.catalog, deps.providers, deps.adapters, request.model);
+    // The key's allow-list holds here as on every model call: Anthropic's counter runs on the operator's key.
+    checkModelAllowed(principal, target.entry.id);
     const admitted = admitRequestRate(deps, ctx, principal, 0);
     if (admitted !== undefined) await admitted;
     const counted = target.provider.kind === 'anthropic' ? await countUpstream(deps, ctx, target, request) : undefined;

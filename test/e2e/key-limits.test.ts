@@ -132,6 +132,21 @@ describe('enforcement', () => {
     expect((await chat(key.key, 'openai/gpt-test')).status).toBe(200);
   });
 
+  it('holds allowed_models on POST /messages/count_tokens too (Anthropic\'s counter runs on the operator\'s key)', async () => {
+    const owner = await accountOwner();
+    const { body: key } = await createKey(owner.token, { allowed_models: ['deepseek/*'] });
+    const count = (model: string) => gw.fetch('/api/v1/messages/count_tokens', {
+      method: 'POST', key: key.key, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: hello }),
+    });
+    const res = await count('openai/gpt-test');
+    expect(res.status).toBe(403);
+    const err: any = await res.json();
+    expect(err).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
+    expect(err.error.message).toContain('openai/gpt-test');
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('never lets 20 concurrent requests spend more than a 0.001 USD limit; the rest get 402 key_limit_exceeded', async () => {
     const owner = await accountOwner();
     await gw.grant(owner.userId, 10);
