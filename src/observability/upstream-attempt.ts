@@ -55,7 +55,7 @@ export function observeUpstreamAttempt<T extends { status: number; body: object 
       if (attempt) {
         attempt.httpStatus = response.status;
         // The body is still to come: the span ends with it (endUpstreamAttempt). An unsampled one has nothing to wait for.
-        if (attempt.request.sampled) openAttempts.set(response.body, attempt);
+        if (attempt.sampled) openAttempts.set(response.body, attempt);
         else attempt.end();
       }
       return response;
