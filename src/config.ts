@@ -73,7 +73,14 @@ export interface Config {
   generationRetentionDays?: number;
   /** OpenTelemetry traces are exported over OTLP: OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set and the SDK not disabled. */
   tracing: boolean;
+  /**
+   * How traces travel (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL): http/protobuf, the
+   * standard's default, or http/json. gRPC is not shipped: asking for it with tracing on fails at start.
+   */
+  tracesProtocol: OtlpProtocol;
 }
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
 export interface PassQuotaConfig {
   fiveHourNanos: bigint;
@@ -189,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     generationRetentionDays,
     tracing: tracingEnabled(env),
+    tracesProtocol: tracesProtocol(env),
   };
 }
 
@@ -208,4 +216,17 @@ function tracingEnabled(env: NodeJS.ProcessEnv): boolean {
   if (!endpoint) return false;
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   return env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() !== 'none';
+}
+
+/**
+ * The OTLP protocol the standard variables ask for. Anything but the two HTTP encodings is refused when tracing is on
+ * rather than swapped for one of them: an endpoint set up for gRPC (port 4317) would refuse every HTTP export, and
+ * the spans would be lost with only a warning per batch to show for it.
+ */
+function tracesProtocol(env: NodeJS.ProcessEnv): OtlpProtocol {
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const asked = env[name]?.trim().toLowerCase() || 'http/protobuf';
+  if (asked === 'http/protobuf' || asked === 'http/json') return asked;
+  if (!tracingEnabled(env)) return 'http/protobuf';
+  throw new ConfigError(name, `must be http/protobuf or http/json (gRPC is not supported: point the endpoint at the collector's OTLP/HTTP port, 4318 by default), got "${env[name]}"`);
 }

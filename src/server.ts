@@ -139,7 +139,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       httpClient.observer = metrics;
     }
     // Traces only when exported (OTEL_EXPORTER_OTLP_ENDPOINT), or when a test installed its own tracer.
-    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env, { logger, droppedSpans: (count) => metrics?.droppedSpans(count) });
+    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env, { protocol: config.tracesProtocol, logger, droppedSpans: (count) => metrics?.droppedSpans(count) });
     const tracer = activeTracer();
     // The request span is annotated by its GenerationRun (request-span.ts), metrics from every queued record.
     const recorded = metrics;

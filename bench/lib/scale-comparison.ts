@@ -105,7 +105,7 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
         ],
       },
       {
-        // The same at the sampling README "Metrics and traces" suggests for busy gateways (informational, no target):
+        // The same at the sampling docs/observability.md suggests for busy gateways (informational, no target):
         // unsampled requests still get their metrics and non-recording spans.
         id: 'observability-sampled',
         title: 'Metrics and tracing with 10% of traces sampled on vs off (non-streaming, c=16)',

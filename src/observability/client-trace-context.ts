@@ -3,9 +3,10 @@
 // context). With tracing on, the request span continues the client's trace and the upstream gets the attempt span's
 // context instead (http-client.ts). Only these two headers ever leave: never the client's other headers (its key!).
 // A malformed traceparent is dropped, never an error (https://www.w3.org/TR/trace-context/#traceparent-header); a
-// malformed tracestate is dropped alone, as the recommendation asks (#tracestate-header).
+// malformed tracestate is dropped alone, as the recommendation asks (#tracestate-header). The validation is the
+// gateway's own because with tracing off nothing of the SDK (its propagator included) is loaded; with tracing on, the
+// SDK's W3C propagator reads these headers (gateway-tracer.ts).
 import type { IncomingHttpHeaders } from 'node:http';
-import { createTraceState, type SpanContext } from '@opentelemetry/api';
 import { activeTracer } from './tracer.js';
 
 export interface ClientTraceHeaders {
@@ -32,23 +33,6 @@ export function clientTraceHeaders(headers: IncomingHttpHeaders): ClientTraceHea
   if (typeof traceparent !== 'string' || !validTraceparent(traceparent)) return undefined;
   const tracestate = headers.tracestate;
   return typeof tracestate === 'string' && validTracestate(tracestate) ? { traceparent, tracestate } : { traceparent };
-}
-
-/**
- * The client's span, the parent of the request span (tracing on): undefined when it sent no valid traceparent; its
- * tracestate only when valid too. What the W3C propagator extracts, with the validation above.
- */
-export function clientParentSpanContext(headers: IncomingHttpHeaders): SpanContext | undefined {
-  const traceparent = headers.traceparent;
-  if (typeof traceparent !== 'string' || !validTraceparent(traceparent)) return undefined;
-  const tracestate = headers.tracestate;
-  return {
-    traceId: traceparent.slice(3, 35),
-    spanId: traceparent.slice(36, 52),
-    traceFlags: parseInt(traceparent.slice(53, 55), 16),
-    isRemote: true,
-    ...(typeof tracestate === 'string' && tracestate.trim() !== '' && validTracestate(tracestate) ? { traceState: createTraceState(tracestate) } : {}),
-  };
 }
 
 export function validTraceparent(value: string): boolean {

@@ -1,87 +1,86 @@
-// The gateway's own spans, a SERVER span per generation request and a CLIENT span per upstream attempt (GenAI
-// semantic conventions), recorded as a few plain fields: ids, times, the HTTP status, the generation record at
-// settlement, what the upstream reported. Their attributes are written on the export thread (gateway-spans.ts), not
-// here: as live API spans (a Span and a Context object each, a dozen attribute writes, their keys numbered for the
-// wire) they cost the thread that serves requests ~4% more CPU per request (side by side, c=16) than as fields, which
-// cost what ids, times and the traceparent header alone cost. Any other span still goes through the API
-// (RecordingTracer), to the same export.
-import { ROOT_CONTEXT, SpanKind, trace, type SpanContext } from '@opentelemetry/api';
-import { SamplingDecision, type Sampler } from '@opentelemetry/sdk-trace-base';
-import type { NewGeneration } from '../db/tables/generations.js';
-import { RecordingTracer, randomHex, timeMs, type FinishedSpan } from './recording-tracer.js';
+// The gateway's own spans on an OpenTelemetry SDK tracer (tracing-sdk.ts builds it): a SERVER span per generation
+// request, continuing the client's W3C trace, and a CLIENT span per upstream attempt, its child, whose context goes
+// upstream as `traceparent`. Their GenAI attributes are written once, as each ends (gateway-spans.ts), from what was
+// recorded on the way.
+//
+// The trace is passed along explicitly (Koa state → GenerationRun → attempt → transport), and a parent is given to
+// startSpan as `trace.setSpan(ROOT_CONTEXT, span)`: no context manager is installed. The AsyncLocalStorage manager that
+// `provider.register()` sets up makes every async step of every request carry the context, which measured as most of
+// tracing's cost per request.
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  ROOT_CONTEXT, SpanKind, defaultTextMapGetter, defaultTextMapSetter, trace,
+  type Context, type Span, type TextMapPropagator, type Tracer,
+} from '@opentelemetry/api';
+import { endAttemptSpan, endRequestSpan, type RequestSpanRecord } from './gateway-spans.js';
+import { genAiProviderName } from './gen-ai-provider-name.js';
 
-/** Where ended spans go: the export thread (span-export-thread.ts), or a test's exporter. */
-export interface GatewaySpanSink {
-  span(span: FinishedSpan): void;
-  request(request: RequestTrace): void;
-  attempt(attempt: AttemptTrace): void;
-}
+/** What the sampler sees of a request span at its start (its name and model are known only at settlement). */
+const REQUEST_SPAN_START = { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'chat' } };
 
-/** The sampler's view of a request span (its attributes at the start). */
-const REQUEST_SPAN_ATTRIBUTES = { 'gen_ai.operation.name': 'chat' };
+export class GatewayTracer {
+  constructor(
+    /** The SDK's tracer: any span the gateway starts, its own two kinds included. */
+    readonly tracer: Tracer,
+    /** The W3C trace-context propagator: it reads the client's headers and writes the upstream's. */
+    private readonly propagator: TextMapPropagator,
+  ) {}
 
-export class GatewayTracer extends RecordingTracer {
-  constructor(sampler: Sampler, private readonly sink: GatewaySpanSink) {
-    super(sampler, sink.span);
+  /** Starts the span of a generation request, continuing the client's trace when it sent a valid traceparent. */
+  startRequest(headers: IncomingHttpHeaders): RequestTrace {
+    // A malformed traceparent leaves the root context: the request starts a trace of its own, never an error.
+    const parent = headers.traceparent === undefined ? ROOT_CONTEXT : this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+    return new RequestTrace(this, this.tracer.startSpan('chat', REQUEST_SPAN_START, parent));
   }
 
-  /** Starts the span of a generation request, continuing the client's span when it sent one. */
-  startRequest(parent: SpanContext | undefined): RequestTrace {
-    const traceId = parent?.traceId ?? randomHex(16);
-    const parentContext = parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent);
-    // The samplers of OTEL_TRACES_SAMPLER add no attributes: only the decision and a trace state are kept.
-    const sampling = this.sampler.shouldSample(parentContext, traceId, 'chat', SpanKind.SERVER, REQUEST_SPAN_ATTRIBUTES, []);
-    const traceState = sampling.traceState ?? parent?.traceState;
-    const sampled = sampling.decision === SamplingDecision.RECORD_AND_SAMPLED;
-    return new RequestTrace(this.sink, traceId, randomHex(8), sampled, traceState?.serialize() || undefined, parent);
+  /** Writes `traceparent` (and `tracestate`) naming `span` into `headers`; only these two, never the client's baggage. */
+  injectInto(headers: Record<string, string>, span: Span): void {
+    this.propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
   }
 }
 
 export class RequestTrace {
-  readonly startMs = timeMs();
-  endMs = 0;
-  httpStatus = 0;
+  /** Sampled: the span records, and its attempts follow (every standard sampler decides the same for them). */
+  readonly sampled: boolean;
   /** The generation record (settlement): the model, provider, usage and outcome the span reports. */
-  record: NewGeneration | undefined = undefined;
-  readonly parentSpanId: string | undefined;
-  readonly parentTraceFlags: number;
-  readonly parentIsRemote: boolean;
+  record: RequestSpanRecord | undefined = undefined;
+  private context: Context | undefined = undefined;
+  private ended = false;
 
-  constructor(
-    readonly sink: GatewaySpanSink,
-    readonly traceId: string,
-    readonly spanId: string,
-    readonly sampled: boolean,
-    /** The W3C tracestate, serialised: the request's and its attempts'. */
-    readonly traceState: string | undefined,
-    parent: SpanContext | undefined,
-  ) {
-    this.parentSpanId = parent?.spanId;
-    this.parentTraceFlags = parent?.traceFlags ?? 0;
-    this.parentIsRemote = parent?.isRemote === true;
+  constructor(private readonly owner: GatewayTracer, readonly span: Span) {
+    this.sampled = span.isRecording();
   }
 
-  /**
-   * Starts the span of an upstream attempt, child of this one. It follows this span's sampling decision, as every
-   * sampler the OTEL_TRACES_SAMPLER variable names would decide for it (a parent-based one by the parent's flag, the
-   * others by the same trace id).
-   */
+  /** Starts the span of an upstream attempt, child of this one. */
   startAttempt(provider: string, upstreamModel: string): AttemptTrace {
-    return new AttemptTrace(this, randomHex(8), provider, upstreamModel);
+    this.context ??= trace.setSpan(ROOT_CONTEXT, this.span);
+    const span = this.owner.tracer.startSpan(`chat ${upstreamModel}`, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': genAiProviderName(provider),
+        'gen_ai.request.model': upstreamModel,
+        'modelgate.provider': provider,
+      },
+    }, this.context);
+    return new AttemptTrace(this.owner, span);
   }
 
-  /** Ends the span once (its record is set: annotateRequestSpan), handing it on when sampled. */
+  /** Ends the span once, with the answer's final status and the record set by annotateRequestSpan. */
   end(httpStatus: number): void {
-    if (this.endMs !== 0) return;
-    this.endMs = Math.max(this.startMs, timeMs());
-    this.httpStatus = httpStatus;
-    if (this.sampled) this.sink.request(this);
+    if (this.ended) return;
+    this.ended = true;
+    if (this.sampled) endRequestSpan(this.span, httpStatus, this.record);
+    else this.span.end();
+  }
+
+  get hasEnded(): boolean {
+    return this.ended;
   }
 }
 
 export class AttemptTrace {
-  readonly startMs = timeMs();
-  endMs = 0;
+  readonly sampled: boolean;
   /** The upstream server (http-client.ts). */
   host: string | undefined = undefined;
   port: number | undefined = undefined;
@@ -95,23 +94,26 @@ export class AttemptTrace {
   finishReason: string | undefined = undefined;
   inputTokens: number | undefined = undefined;
   outputTokens: number | undefined = undefined;
+  private ended = false;
 
-  constructor(
-    readonly request: RequestTrace,
-    readonly spanId: string,
-    readonly provider: string,
-    readonly upstreamModel: string,
-  ) {}
-
-  /** Ends the span once, handing it on when sampled. */
-  end(): void {
-    if (this.endMs !== 0) return;
-    this.endMs = Math.max(this.startMs, timeMs());
-    if (this.request.sampled) this.request.sink.attempt(this);
+  constructor(private readonly owner: GatewayTracer, readonly span: Span) {
+    this.sampled = span.isRecording();
   }
 
-  /** The W3C traceparent naming this span, as the upstream gets it. */
-  traceparent(): string {
-    return `00-${this.request.traceId}-${this.spanId}-${this.request.sampled ? '01' : '00'}`;
+  /** The upstream request's headers with this span's trace context (unsampled too: flagged 00). */
+  traceHeaders(headers: Record<string, string>): Record<string, string> {
+    // Copied key by key: a spread measured several times slower on this path.
+    const withContext: Record<string, string> = {};
+    for (const name in headers) withContext[name] = headers[name]!;
+    this.owner.injectInto(withContext, this.span);
+    return withContext;
+  }
+
+  /** Ends the span once, with what was recorded of the exchange. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.sampled) endAttemptSpan(this.span, this);
+    else this.span.end();
   }
 }

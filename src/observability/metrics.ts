@@ -2,8 +2,7 @@
 // figures come from the generation record at settlement (SettlementQueue.observer), upstream attempts from
 // call-upstream.ts, refusals from admit-rate.ts. Labels are bounded: API format, provider and model are catalog
 // values (the record's model is the resolved catalog id, never the text a client sent), never user or key ids.
-import { Counter, Gauge, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
-import { BucketHistogram, type HistogramSeries } from './bucket-histogram.js';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { SharedLimitsObserver } from '../limits/redis-store.js';
 import type { OriginLoad } from '../providers/origin-limiter.js';
@@ -15,15 +14,18 @@ type ObservedRecord = NewGeneration & { api_format?: string | null };
 const NANOS_PER_USD = 1e9;
 const TOKEN_TYPES = ['prompt', 'completion', 'cached', 'reasoning'] as const;
 
+/** A histogram's child with its labels bound (prom-client's `labels()`). */
+type HistogramChild = ReturnType<Histogram<'provider' | 'model'>['labels']>;
+
 /**
- * The series of one (provider, catalog model), looked up once per request. prom-client's inc() and observe() copy,
- * validate and hash their label object on every call, and so do its labels() children (they only bind the labels):
- * counts are summed here instead and handed to the counters when the registry is collected (a scrape), and the
- * histograms are bucket-histogram.ts series made once.
+ * The series of one (provider, catalog model), looked up once per request. prom-client's inc() copies, validates and
+ * hashes its label object on every call, and so do its labels() children (they only bind the labels): counts are
+ * summed here instead and handed to the counters when the registry is collected (a scrape). The histograms'
+ * children are bound once per series and observed directly: their buckets cannot be summed at the scrape.
  */
 interface ModelSeries {
-  duration: HistogramSeries;
-  timeToFirstToken: HistogramSeries;
+  duration: HistogramChild;
+  timeToFirstToken: HistogramChild;
   /** Requests not yet added to modelgate_requests_total, by `${api_format} ${status}` (both bounded). */
   requests: Map<string, Pending<'api_format' | 'provider' | 'model' | 'status'>>;
   /** Tokens not yet added to modelgate_tokens_total, in TOKEN_TYPES order. */
@@ -40,8 +42,8 @@ interface Pending<T extends string> {
 export class GatewayMetrics implements SharedLimitsObserver {
   readonly registry = new Registry();
   private readonly requests: Counter<'api_format' | 'provider' | 'model' | 'status'>;
-  private readonly duration: BucketHistogram;
-  private readonly timeToFirstToken: BucketHistogram;
+  private readonly duration: Histogram<'provider' | 'model'>;
+  private readonly timeToFirstToken: Histogram<'provider' | 'model'>;
   private readonly tokens: Counter<'type' | 'model'>;
   private readonly cost: Counter<'model'>;
   private readonly upstreamAttempts: Counter<'provider' | 'outcome'>;
@@ -64,16 +66,18 @@ export class GatewayMetrics implements SharedLimitsObserver {
       labelNames: ['api_format', 'provider', 'model', 'status'],
       collect: () => this.forEachSeries((series) => addPending(this.requests, series.requests)),
     });
-    this.duration = new BucketHistogram(
-      'modelgate_request_duration_seconds',
-      'Time from admission to the last byte of the response, by provider and catalog model.',
-      [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300], registers,
-    );
-    this.timeToFirstToken = new BucketHistogram(
-      'modelgate_time_to_first_token_seconds',
-      'Time from admission to the first generated token, by provider and catalog model.',
-      [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers,
-    );
+    this.duration = new Histogram({
+      name: 'modelgate_request_duration_seconds', registers,
+      help: 'Time from admission to the last byte of the response, by provider and catalog model.',
+      labelNames: ['provider', 'model'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    });
+    this.timeToFirstToken = new Histogram({
+      name: 'modelgate_time_to_first_token_seconds', registers,
+      help: 'Time from admission to the first generated token, by provider and catalog model.',
+      labelNames: ['provider', 'model'],
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+    });
     this.tokens = new Counter({
       name: 'modelgate_tokens_total', registers,
       help: 'Tokens as reported by the upstream (estimated when it reported none), by type (prompt, completion, cached, reasoning) and catalog model.',
@@ -153,8 +157,11 @@ export class GatewayMetrics implements SharedLimitsObserver {
     const requests = series.requests.get(requestKey);
     if (requests) requests.value += 1;
     else series.requests.set(requestKey, { labels: { api_format: apiFormat, provider, model, status: record.status }, value: 1 });
-    if (record.latency_ms != null) series.duration.observe(record.latency_ms / 1000);
-    if (record.time_to_first_token_ms != null) series.timeToFirstToken.observe(record.time_to_first_token_ms / 1000);
+    // prom-client throws on a value that is not a finite number; a metric must never fail a settlement.
+    if (record.latency_ms != null && Number.isFinite(record.latency_ms)) series.duration.observe(record.latency_ms / 1000);
+    if (record.time_to_first_token_ms != null && Number.isFinite(record.time_to_first_token_ms)) {
+      series.timeToFirstToken.observe(record.time_to_first_token_ms / 1000);
+    }
     const nanos = BigInt(record.cost_nanos ?? 0n) + BigInt(record.reference_cost_nanos ?? 0n);
     // A request that failed before the upstream generated anything used no tokens (its record keeps the prompt
     // estimate, and it costs nothing): counting them would inflate the totals with every upstream outage.
@@ -197,8 +204,8 @@ export class GatewayMetrics implements SharedLimitsObserver {
     let series = byModel.get(model);
     if (!series) {
       series = {
-        duration: this.duration.series({ provider, model }),
-        timeToFirstToken: this.timeToFirstToken.series({ provider, model }),
+        duration: this.duration.labels({ provider, model }),
+        timeToFirstToken: this.timeToFirstToken.labels({ provider, model }),
         requests: new Map(), tokens: [0, 0, 0, 0], cost: 0,
       };
       byModel.set(model, series);

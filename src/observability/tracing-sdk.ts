@@ -1,20 +1,19 @@
-// Starts tracing when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set (config.tracing): spans are recorded on the serving
-// thread (gateway-tracer.ts) and exported by the OpenTelemetry SDK on a thread of their own (span-export-thread.ts),
-// over OTLP/HTTP in batches, configured by the standard OTEL_* variables (endpoint, headers, OTEL_SERVICE_NAME,
-// OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*) read from the process environment. None of it is
-// imported unless tracing is on.
+// Starts tracing when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set (config.tracing): the OpenTelemetry SDK, configured
+// by the standard OTEL_* variables (otlp-tracer-provider.ts), becomes the process's tracer (tracer.ts). None of the SDK
+// is imported unless tracing is on.
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import type { OtlpProtocol } from '../config.js';
 import { setActiveTracer } from './tracer.js';
 
 export interface RunningTracing {
-  /** Resolves once every span ended so far has reached the exporting SDK's batch queue (tests). */
-  handed(): Promise<void>;
   /** Exports what is buffered and stops (graceful shutdown). */
   shutdown(): Promise<void>;
 }
 
 export interface TracingOptions {
+  /** http/protobuf unless given (config.tracesProtocol). */
+  protocol?: OtlpProtocol;
   /** Where the SDK's own warnings go (an export that failed, spans dropped from a full queue). */
   logger?: Logger;
   /** Spans the batch processor dropped because its queue was full (counted by metrics). */
@@ -27,7 +26,7 @@ export interface TracingOptions {
  * are some 20 MB at worst.
  */
 export const DEFAULT_MAX_QUEUE_SIZE = 16_384;
-/** The SDK reports spans it dropped as this warning, when it next accepts one (it has no counter of its own). */
+/** The batch processor reports spans it dropped as this warning, when it next accepts one (it has no counter). */
 const DROPPED = /^Dropped (\d+) spans because maxQueueSize reached/;
 
 /** The traces URL the OTLP/HTTP exporter would derive from the standard variables, from the gateway's environment. */
@@ -39,26 +38,20 @@ export function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, options: TracingOptions = {}): Promise<RunningTracing> {
-  const [{ GatewayTracer }, { samplerFromEnv }, { SpanExportThread }] = await Promise.all([
-    import('./gateway-tracer.js'),
-    import('./sampler-from-env.js'),
-    import('./span-export-thread.js'),
-  ]);
+  const { startOtlpTracer } = await import('./otlp-tracer-provider.js');
   const warn = sdkWarning(options);
   if (warn) diag.setLogger({ error: warn, warn, info: ignore, debug: ignore, verbose: ignore }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
-  // The SDK reads OTEL_BSP_* from the process environment, so that is where an operator's own size would be.
-  const exportThread = await SpanExportThread.start({
+  const otlp = await startOtlpTracer({
     url: otlpTracesUrl(env),
-    ...(process.env.OTEL_BSP_MAX_QUEUE_SIZE?.trim() ? {} : { maxQueueSize: DEFAULT_MAX_QUEUE_SIZE }),
-    diagnostic: (message, args) => warn?.(message, ...args),
+    protocol: options.protocol ?? 'http/protobuf',
+    // The SDK reads OTEL_BSP_* from the process environment, so that is where an operator's own size would be.
+    maxQueueSize: process.env.OTEL_BSP_MAX_QUEUE_SIZE?.trim() ? undefined : DEFAULT_MAX_QUEUE_SIZE,
   });
-  // The sampler comes from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, as the SDK's provider would read them.
-  setActiveTracer(new GatewayTracer(samplerFromEnv(process.env), exportThread));
+  setActiveTracer(otlp.tracer);
   return {
-    handed: () => exportThread.handed(),
     async shutdown() {
       setActiveTracer(undefined);
-      await exportThread.shutdown();
+      await otlp.shutdown().catch((err: unknown) => warn?.('span export failed at shutdown', err));
       // The SDK's warnings went to this gateway's logger: not after its stop.
       if (warn) diag.disable();
     },
@@ -67,7 +60,7 @@ export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, opt
 
 const ignore = () => undefined;
 
-/** The SDK's warnings (either thread's) to the logger, and dropped spans to the counter; undefined when neither. */
+/** The SDK's warnings to the logger, and dropped spans to the counter; undefined when neither is wanted. */
 function sdkWarning({ logger, droppedSpans }: TracingOptions): ((message: string, ...args: unknown[]) => void) | undefined {
   if (!logger && !droppedSpans) return undefined;
   return (message: string, ...args: unknown[]) => {

@@ -4,7 +4,7 @@
 // whole exchange: an answer with an error status ends it at once; a successful head leaves it open until the
 // pipeline is done with the body (endUpstreamAttempt: the stream ended, failed or the client left), so its duration
 // is the stream's and its outcome how the stream ended, with what the upstream reported (id, finish, usage).
-// Contexts are passed explicitly (see request-span.ts): nothing here reads or sets an active context.
+// Contexts are passed explicitly (see gateway-tracer.ts): nothing here reads or sets an active context.
 import { GatewayError } from '../core/gateway-error.js';
 import type { AdapterContext } from '../providers/adapter.js';
 import { classifyTransportError, type UpstreamResponse } from '../providers/http-client.js';
@@ -57,7 +57,7 @@ export function observeUpstreamAttempt<T extends { status: number; body: object 
       if (attempt) {
         attempt.httpStatus = response.status;
         // The body is still to come: the span ends with it (endUpstreamAttempt). An unsampled one has nothing to wait for.
-        if (attempt.request.sampled) openAttempts.set(response.body, attempt);
+        if (attempt.sampled) openAttempts.set(response.body, attempt);
         else attempt.end();
       }
       return response;

@@ -1,6 +1,7 @@
 // With tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT, no SDK in this process), the client's W3C trace context goes
 // upstream as it came, so the caller's trace continues at the provider: a valid traceparent (and its tracestate)
 // unchanged, a malformed one dropped without failing the request, and no other client header ever.
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { activeTracer } from '../../src/observability/tracer.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -46,8 +47,12 @@ async function chat(headers: Record<string, string>, stream: boolean): Promise<n
 }
 
 describe('tracing off', () => {
-  it('is really off in this process', () => {
+  it('is really off in this process: no tracer, and nothing of the OpenTelemetry SDK loaded', async () => {
     expect(activeTracer()).toBeUndefined();
+    expect(await chat({ traceparent: TRACEPARENT }, true)).toBe(200);
+    // The SDK's packages are CommonJS: loaded, they would be in the require cache (only the API package may be).
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => /@opentelemetry[\\/](?!api[\\/])/.test(file));
+    expect(loaded).toEqual([]);
   });
 
   it.each([true, false])('forwards traceparent and tracestate unchanged, and no other client header (stream: %s)', async (stream) => {

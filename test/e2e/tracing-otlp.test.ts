@@ -1,7 +1,7 @@
-// With OTEL_EXPORTER_OTLP_ENDPOINT set, the gateway loads the OpenTelemetry SDK itself and exports its spans over
-// OTLP/HTTP (here to a local sink), in protobuf unless OTEL_EXPORTER_OTLP_PROTOCOL asks for http/json; a graceful stop
-// flushes what is still batched. It installs no active-context
-// manager (the request's context is passed explicitly), and the client's trace still continues upstream.
+// With OTEL_EXPORTER_OTLP_ENDPOINT set, the gateway loads the OpenTelemetry SDK itself and exports its spans through
+// the official OTLP/HTTP exporters (here to a local sink acting as the collector), in protobuf unless
+// OTEL_EXPORTER_OTLP_PROTOCOL asks for http/json; a graceful stop flushes what is still batched. It installs no
+// active-context manager (the request's context is passed explicitly), and the client's trace still continues upstream.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ROOT_CONTEXT, context, trace } from '@opentelemetry/api';
@@ -35,20 +35,19 @@ afterAll(async () => {
 
 async function servedAndExported(protocol?: string) {
   received.length = 0;
-  if (protocol) process.env.OTEL_EXPORTER_OTLP_PROTOCOL = protocol;
   expect(activeTracer()).toBeUndefined();
   const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const gw = await startTestGateway({
     env: {
       MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: protocol } : {}),
     },
-  // The export thread took its copy of the environment as it started.
-  }).finally(() => delete process.env.OTEL_EXPORTER_OTLP_PROTOCOL);
+  });
   try {
     expect(activeTracer()).toBeDefined();
     // No AsyncLocalStorage context manager: the API's no-op manager ignores the context given to context.with.
-    const probe = activeTracer()!.startSpan('probe');
+    const probe = activeTracer()!.tracer.startSpan('probe');
     expect(context.with(trace.setSpan(ROOT_CONTEXT, probe), () => trace.getActiveSpan())).toBeUndefined();
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);

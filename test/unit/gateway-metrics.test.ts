@@ -1,5 +1,7 @@
 // GatewayMetrics sums the per-request counts per series and hands them to prom-client when the registry is collected:
-// every count must appear exactly once however many scrapes there are, and each series keeps its own labels.
+// every count must appear exactly once however many scrapes there are, and each series keeps its own labels. The
+// latency histograms are prom-client Histograms whose children are bound once per series; `--workers` sums them.
+import { AggregatorRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
 import { GatewayMetrics } from '../../src/observability/metrics.js';
@@ -75,5 +77,32 @@ describe('GatewayMetrics', () => {
     m.droppedSpans(5);
     m.droppedSpans(2);
     expect(await sample(m, 'modelgate_trace_spans_dropped_total')).toBe(7);
+  });
+
+  it('buckets latencies per (provider, model) series, ignores a value that is not a number, and sums across workers', async () => {
+    const a = metrics();
+    const b = metrics();
+    for (const latency of [40, 50, 300, 7_000]) a.observeGeneration(record({ latency_ms: latency, time_to_first_token_ms: 20 }));
+    a.observeGeneration(record({ latency_ms: Number.NaN, time_to_first_token_ms: Number.POSITIVE_INFINITY }));
+    b.observeGeneration(record({ latency_ms: 100 }));
+    b.observeGeneration(record({ model: 'anthropic/claude-test', provider: 'anthropic', latency_ms: 2_000 }));
+    const duration = (le: string, model = 'openai/gpt-test', provider = 'openai') =>
+      `modelgate_request_duration_seconds_bucket{le="${le}",provider="${provider}",model="${model}"}`;
+    // le is inclusive: 0.05 s lands in the 0.05 bucket; 7 s only from the 10 s bucket on.
+    expect(await sample(a, duration('0.05'))).toBe(2);
+    expect(await sample(a, duration('0.5'))).toBe(3);
+    expect(await sample(a, duration('5'))).toBe(3);
+    expect(await sample(a, duration('10'))).toBe(4);
+    expect(await sample(a, duration('+Inf'))).toBe(4);
+    expect(await sample(a, 'modelgate_request_duration_seconds_sum{provider="openai",model="openai/gpt-test"}')).toBeCloseTo(7.39, 9);
+    expect(await sample(a, 'modelgate_time_to_first_token_seconds_count{provider="openai",model="openai/gpt-test"}')).toBe(4);
+
+    const cluster = AggregatorRegistry.aggregate([await a.registry.getMetricsAsJSON(), await b.registry.getMetricsAsJSON()]);
+    const text = await cluster.metrics();
+    const line = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.slice(series.length + 1));
+    expect(line(duration('0.1'))).toBe(3);
+    expect(line(duration('+Inf'))).toBe(5);
+    expect(line(duration('2.5', 'anthropic/claude-test', 'anthropic'))).toBe(1);
+    expect(line(duration('1', 'anthropic/claude-test', 'anthropic'))).toBe(0);
   });
 });

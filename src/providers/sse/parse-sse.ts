@@ -1,7 +1,9 @@
-// Incremental Server-Sent Events parser following the WHATWG "event stream interpretation" rules
-// (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
-// Upstream bytes arrive in arbitrary splits: a UTF-8 sequence, a CRLF pair or a field name may be cut
-// across chunks, so decoding is streaming and line assembly keeps state between pushes.
+// Server-Sent Events from upstream bytes, on eventsource-parser (the WHATWG "event stream interpretation" rules:
+// https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation). Upstream bytes arrive
+// in arbitrary splits: a UTF-8 sequence cut across chunks is decoded in streaming mode here, and the parser keeps
+// partial lines between feeds. This adapter gives the events each chunk completed, as a batch, and adds what the
+// parser leaves to its caller: the end of the stream, and the last event ID that persists across events.
+import { createParser } from 'eventsource-parser';
 import type { SseEvent } from '../adapter.js';
 
 export interface SseParserOptions {
@@ -19,105 +21,55 @@ export interface SseParser {
   end(): SseEvent[];
 }
 
-// One regex scan per chunk is far cheaper than a per-character loop on large chunks.
-const LINE_BREAK = /\r\n|\r|\n/g;
-
 export function createSseParser(options: SseParserOptions = {}): SseParser {
   // Default TextDecoder (ignoreBOM: false) strips exactly one leading U+FEFF, as the spec requires.
   const decoder = new TextDecoder('utf-8');
-  let pending = ''; // text after the last complete line
-  let skipLeadingLf = false; // last chunk ended in CR: a following LF belongs to the same line break
-  let dataLines: string[] = [];
-  let eventType = '';
-  let lastEventId = ''; // persists across events, per spec
+  let completed: SseEvent[] = [];
+  // eventsource-parser forgets an event's id once it is dispatched; the spec's last event ID stays until an id field
+  // changes it (an empty one clears it).
+  let lastEventId = '';
+  let endsInCr = false;
   let ended = false;
+  const parser = createParser({
+    onEvent(message) {
+      if (message.id !== undefined) lastEventId = message.id;
+      const event: SseEvent = { data: message.data };
+      if (message.event) event.event = message.event;
+      if (lastEventId !== '') event.id = lastEventId;
+      completed.push(event);
+    },
+  });
 
-  function dispatch(out: SseEvent[]): void {
-    // Spec: an event with an empty data buffer is not dispatched; a single `data:` line still counts.
-    if (dataLines.length === 0) {
-      eventType = '';
-      return;
-    }
-    const event: SseEvent = { data: dataLines.join('\n') };
-    if (eventType !== '') event.event = eventType;
-    if (lastEventId !== '') event.id = lastEventId;
-    out.push(event);
-    dataLines = [];
-    eventType = '';
-  }
-
-  function processLine(line: string, out: SseEvent[]): void {
-    if (line === '') {
-      dispatch(out);
-      return;
-    }
-    if (line.charCodeAt(0) === 0x3a /* ':' */) return; // comment, e.g. ": OPENROUTER PROCESSING"
-    const colon = line.indexOf(':');
-    let field: string;
-    let value: string;
-    if (colon === -1) {
-      field = line;
-      value = '';
-    } else {
-      field = line.slice(0, colon);
-      value = line.charCodeAt(colon + 1) === 0x20 ? line.slice(colon + 2) : line.slice(colon + 1);
-    }
-    switch (field) {
-      case 'data':
-        dataLines.push(value);
-        break;
-      case 'event':
-        eventType = value;
-        break;
-      case 'id':
-        if (!value.includes('\u0000')) lastEventId = value;
-        break;
-      default:
-        // `retry` only matters to reconnecting EventSource clients; unknown fields are ignored.
-        break;
-    }
-  }
-
-  function feed(text: string, out: SseEvent[]): void {
+  function feed(text: string): void {
     if (text === '') return;
-    if (skipLeadingLf) {
-      skipLeadingLf = false;
-      if (text.charCodeAt(0) === 0x0a) text = text.slice(1);
-    }
-    // Scan only the new text: rescanning `pending` would be quadratic for one huge line in tiny chunks.
-    LINE_BREAK.lastIndex = 0;
-    let start = 0;
-    let match: RegExpExecArray | null;
-    while ((match = LINE_BREAK.exec(text)) !== null) {
-      // A CR at the very end may be the first half of a CRLF split across chunks.
-      if (match[0] === '\r' && match.index === text.length - 1) skipLeadingLf = true;
-      const tail = text.slice(start, match.index);
-      processLine(pending === '' ? tail : pending + tail, out);
-      pending = '';
-      start = match.index + match[0].length;
-    }
-    pending += text.slice(start);
+    endsInCr = text.charCodeAt(text.length - 1) === 0x0d;
+    parser.feed(text);
+  }
+
+  function take(): SseEvent[] {
+    const events = completed;
+    completed = [];
+    return events;
   }
 
   return {
     push(chunk) {
       if (ended) return [];
-      const out: SseEvent[] = [];
-      feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }), out);
-      return out;
+      feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+      return take();
     },
     end() {
       if (ended) return [];
       ended = true;
-      const out: SseEvent[] = [];
-      feed(decoder.decode(), out);
-      if (options.dispatchIncompleteOnEnd) {
-        if (pending !== '') processLine(pending, out);
-        dispatch(out);
-      }
-      pending = '';
-      dataLines = [];
-      return out;
+      feed(decoder.decode());
+      // The parser holds a CR at the end of what it was fed, in case an LF follows (one CRLF break). Nothing follows
+      // the end of the stream: the CR is a line break, and an LF after it ends the same line.
+      if (endsInCr) parser.feed('\n');
+      // A line and a blank line: whatever the stream ended in the middle of is dispatched.
+      if (options.dispatchIncompleteOnEnd) parser.feed('\n\n');
+      // Otherwise an unterminated event is discarded, as the spec says.
+      parser.reset();
+      return take();
     },
   };
 }
