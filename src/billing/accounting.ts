@@ -5,7 +5,8 @@
 // then replaced by the real reference cost; no credits are touched and no ledger row is written.
 import type { Db, DbOrTrx } from '../db/database.js';
 import type { NewGeneration } from '../db/tables/generations.js';
-import type { AccessMode, CatalogEntry } from '../catalog/types.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import type { AccessMode } from '../core/access-mode.js';
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { releaseCredits, reserveCredits } from '../repositories/credits.js';

@@ -1,5 +1,5 @@
 // Normalized usage + cost → the spec's Usage object. Cost is USD at the API edge, nano-dollars inside.
-import type { AccessMode } from '../../catalog/types.js';
+import type { AccessMode } from '../../core/access-mode.js';
 import { nanosToUsd } from '../../billing/money.js';
 import type { NormalizedUsage } from '../../core/generation.js';
 import type { Usage } from '../../core/chat-types.js';
