@@ -6,7 +6,6 @@ import type { Agent } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
 import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
 import type { AttemptTrace } from '../observability/gateway-tracer.js';
-import type { UpstreamAttemptObserver } from '../observability/upstream-attempt.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { CallSignal } from './call-signal.js';
 import { classifyTransportError } from './transport-error.js';
@@ -28,6 +27,11 @@ export interface HttpClientOptions {
   http2: boolean;
   /** Certificates trusted for upstream TLS besides the system's: tests only (a local self-signed upstream). */
   ca?: string | Buffer;
+}
+
+/** Counts upstream attempts by outcome (metrics.ts is one); the pipeline reports to it (observability/upstream-attempt.ts). */
+export interface UpstreamAttemptObserver {
+  upstreamAttempt(provider: string, outcome: string): void;
 }
 
 /** Distinct upstream URLs remembered (one per provider endpoint in practice); past this the memo starts over. */
