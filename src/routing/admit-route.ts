@@ -15,7 +15,7 @@ import { checkModelAllowed } from '../auth/authorize-route.js';
 import { admitRequest, type Admission } from '../billing/accounting.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { admitRate, takeFreeRequest } from '../limits/admit-rate.js';
-import type { Target } from '../pipeline/resolve-target.js';
+import type { Target } from './resolve-target.js';
 import type { RoutePlan } from './plan-route.js';
 
 export interface AdmittedRoute {

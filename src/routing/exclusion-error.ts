@@ -2,8 +2,8 @@
 import type { CatalogEntry } from '../catalog/types.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { checkRequest } from '../pipeline/check-request.js';
-import { resolveTarget } from '../pipeline/resolve-target.js';
+import { checkRequest } from './check-request.js';
+import { resolveTarget } from './resolve-target.js';
 import type { RoutingDeps } from './plan-route.js';
 
 export type ExclusionReason =

@@ -5,7 +5,7 @@
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { UpstreamHttpError } from '../pipeline/call-upstream.js';
-import type { Target } from '../pipeline/resolve-target.js';
+import type { Target } from './resolve-target.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { errorCodeOf, isQueueTimeout, isRetryable, upstreamStatusOf } from './retryable.js';
 
