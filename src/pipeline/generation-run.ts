@@ -23,7 +23,7 @@ import { estimateTokensForChars } from '../routing/token-estimate/estimate-token
 import { UpstreamLink } from './upstream-link.js';
 import { cutOffEstimate } from './cut-off-estimate.js';
 import type { GenerationAttempt } from '../db/tables/generations.js';
-import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
+import { endpointKeyOf, runAttempts } from './run-attempts.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
