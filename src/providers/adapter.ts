@@ -91,3 +91,6 @@ export interface ProviderAdapter {
    */
   hidesReasoning?(request: ChatCompletionRequest, ctx: AdapterContext): boolean;
 }
+
+/** The adapter for each API kind this build includes; a provider of a kind without one is answered 503. */
+export type ProviderAdapters = Partial<Record<ProviderKind, ProviderAdapter>>;
