@@ -26,8 +26,8 @@ export function countMessageTokens(deps: Deps): Handler {
     const target = resolveTarget(deps.catalog, deps.providers, deps.adapters, request.model);
     // The key's allow-list holds here as on every model call: Anthropic's counter runs on the operator's key.
     checkModelAllowed(principal, target.entry.id);
-    const admitted = admitRequestRate(deps, ctx, principal, 0);
-    if (admitted !== undefined) await admitted;
+    const admitted = admitRequestRate(deps, principal, 0);
+    ctx.set(admitted instanceof Promise ? await admitted : admitted);
     const counted = target.provider.kind === 'anthropic' ? await countUpstream(deps, ctx, target, request) : undefined;
     ctx.body = { input_tokens: counted ?? estimatePromptTokens(request) };
   };

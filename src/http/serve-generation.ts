@@ -10,7 +10,7 @@ import { abortOnDisconnect } from './abort-on-disconnect.js';
 import { trackingHeaders } from './tracking-headers.js';
 import { writeEventStream } from './write-event-stream.js';
 import { planRoute } from '../routing/plan-route.js';
-import { admitRoute } from '../routing/admit-route.js';
+import { admitRoute } from '../pipeline/admit-route.js';
 import { GenerationRun } from '../pipeline/generation-run.js';
 import type { ApiFormat } from '../pipeline/generation-record.js';
 import { clientTraceHeaders } from '../observability/client-trace-context.js';
@@ -38,7 +38,8 @@ export async function serveGeneration(deps: Deps, ctx: Context, door: FrontDoorR
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
-  const { targets, admission } = await admitRoute(deps, ctx, principal, plan, request.max_completion_tokens ?? request.max_tokens ?? undefined);
+  const { targets, admission, headers } = await admitRoute(deps, principal, plan, request.max_completion_tokens ?? request.max_tokens ?? undefined);
+  ctx.set(headers);
   const target = targets[0];
   const run = new GenerationRun(deps, {
     principal, request, target, targets, admission, stream, checked,

@@ -65,6 +65,21 @@ describe('rate limits', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('sends the key\'s X-RateLimit-* with a refusal that follows the rate step (402 credits, free allowance 429)', async () => {
+    const user = await gw.createUser();
+    await setApiKeyLimits(gw.deps.db, user.keyId, { rate_limit_rpm: 5 });
+    upstream.always({ kind: 'json', body: ok });
+    const broke = await chat(user.key);
+    expect(broke.status).toBe(402);
+    expect([broke.headers.get('x-ratelimit-limit'), broke.headers.get('x-ratelimit-remaining')]).toEqual(['5', '4']);
+    for (let i = 0; i < 2; i++) expect((await chat(user.key, 'openrouter/test/free-model:free')).status).toBe(200);
+    const noAllowance = await chat(user.key, 'openrouter/test/free-model:free');
+    expect(noAllowance.status).toBe(429);
+    expect(((await noAllowance.json()) as any).error.metadata.reason).toBe('free_requests_per_day');
+    expect([noAllowance.headers.get('x-ratelimit-remaining'), Number(noAllowance.headers.get('retry-after')) > 0]).toEqual(['1', true]);
+    expect(upstream.requests).toHaveLength(2);
+  });
+
   it('ends a stream with a rate_limit error chunk when the tokens-per-minute budget runs out during generation', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
