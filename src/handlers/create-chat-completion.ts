@@ -3,7 +3,8 @@
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
-import { serveGeneration } from '../http/serve-generation.js';
+import { serveGeneration } from '../pipeline/serve-generation.js';
+import { generationClient, generationResponse } from '../http/generation-exchange.js';
 import { wantsStream } from '../formats/chat-completions/stream-mode.js';
 import { buildCompletion } from '../formats/chat-completions/build-completion.js';
 import { ChatStreamRenderer } from '../formats/chat-completions/chat-stream-renderer.js';
@@ -11,12 +12,12 @@ import { ChatStreamRenderer } from '../formats/chat-completions/chat-stream-rend
 export function createChatCompletion(deps: Deps): Handler {
   return (api, ctx) => {
     const request = api.request.requestBody as ChatCompletionRequest;
-    return serveGeneration(deps, ctx, {
+    return serveGeneration(deps, generationClient(ctx), {
       apiFormat: 'chat_completions',
       request,
       stream: wantsStream(request.stream, ctx.get('accept'), deps.config.streamDefault),
       renderJson: buildCompletion,
       createStreamRenderer: (identity) => new ChatStreamRenderer(identity),
-    });
+    }, generationResponse(ctx));
   };
 }

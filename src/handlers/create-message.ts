@@ -2,7 +2,8 @@
 // renderers make the Message object and Anthropic's event stream. The eight steps run in serveGeneration.
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
-import { serveGeneration } from '../http/serve-generation.js';
+import { serveGeneration } from '../pipeline/serve-generation.js';
+import { generationClient, generationResponse } from '../http/generation-exchange.js';
 import { toInternalRequest } from '../formats/messages/convert-request.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 import { buildMessage } from '../formats/messages/build-message.js';
@@ -15,13 +16,13 @@ export function createMessage(deps: Deps): Handler {
     const body = api.request.requestBody as MessagesRequest;
     // Anthropic's default: one JSON object unless `stream` is true.
     const stream = body.stream === true;
-    return serveGeneration(deps, ctx, {
+    return serveGeneration(deps, generationClient(ctx), {
       apiFormat: 'messages',
       request: toInternalRequest(body, gatewayModelId(deps.catalog, body.model), stream),
       stream,
       renderJson: buildMessage,
       createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
       clientHeaders: anthropicClientHeaders(ctx),
-    });
+    }, generationResponse(ctx));
   };
 }
