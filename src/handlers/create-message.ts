@@ -22,7 +22,7 @@ export function createMessage(deps: Deps): Handler {
       stream,
       renderJson: buildMessage,
       createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
-      clientHeaders: anthropicClientHeaders(ctx),
+      clientHeaders: anthropicClientHeaders(ctx.headers),
     }, generationResponse(ctx));
   };
 }
