@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
-import { activityWindowStart, listDailyUsage } from '../repositories/activity.js';
+import { dailyUsage } from '../services/generations.js';
 import { nanosToUsd } from '../billing/money.js';
 
 export function getActivity(deps: Deps): Handler {
@@ -11,7 +11,7 @@ export function getActivity(deps: Deps): Handler {
     const days = raw === undefined ? 30 : Number(raw);
     // Read-your-writes: the last responses' records may still sit in this instance's settlement queue.
     await deps.settlements.flushed();
-    const rows = await listDailyUsage(deps.db, { userId: principalOf(ctx).userId, since: activityWindowStart(new Date(), days) });
+    const rows = await dailyUsage(deps.db, { userId: principalOf(ctx).userId, days, now: new Date() });
     ctx.body = {
       data: rows.map((row) => ({
         date: row.date,

@@ -3,7 +3,7 @@ import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { isApiKeyRow } from '../auth/principal.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { getCreditAccount } from '../repositories/credits.js';
+import { creditAccount } from '../services/credits.js';
 import { describeKey } from '../services/api-keys.js';
 import { toWireKeyLimits } from './wire-api-key.js';
 
@@ -17,7 +17,7 @@ export function getCurrentKey(deps: Deps): Handler {
     await deps.settlements.flushed();
     const [view, account] = await Promise.all([
       describeKey(deps.db, principal.userId, principal.credentialId, deps.now()),
-      getCreditAccount(deps.db, principal.userId),
+      creditAccount(deps.db, principal.userId),
     ]);
     // Deleted between authentication and here.
     if (!view) throw new GatewayError(401, 'Invalid or deleted credential');

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
-import { listRecentGenerations } from '../repositories/activity.js';
+import { recentGenerations } from '../services/generations.js';
 import { toWireGeneration } from './wire-generation.js';
 
 export function listGenerations(deps: Deps): Handler {
@@ -10,7 +10,7 @@ export function listGenerations(deps: Deps): Handler {
     const raw = api.request.query.limit;
     const limit = raw === undefined ? 50 : Number(raw);
     await deps.settlements.flushed();
-    const rows = await listRecentGenerations(deps.db, { userId: principalOf(ctx).userId, limit });
+    const rows = await recentGenerations(deps.db, { userId: principalOf(ctx).userId, limit });
     ctx.body = { data: rows.map(toWireGeneration) };
   };
 }

@@ -34,11 +34,14 @@ export function creditAccount(db: DbOrTrx, userId: string): Promise<CreditAccoun
   return getCreditAccount(db, userId);
 }
 
+/** One ledger row as the operator reads it. */
+export type LedgerEntry = LedgerRow;
+
 /** One page of a user's ledger, newest first; `before` is the id of the last entry of the previous page. */
 export async function ledgerPage(
   db: DbOrTrx,
   input: { userId: string; limit: number; before?: bigint },
-): Promise<{ rows: LedgerRow[]; nextCursor: string | null }> {
+): Promise<{ rows: LedgerEntry[]; nextCursor: string | null }> {
   let query = db.selectFrom('credit_ledger').selectAll().where('user_id', '=', input.userId).orderBy('id', 'desc').limit(input.limit + 1);
   if (input.before !== undefined) query = query.where('id', '<', input.before);
   const rows = await query.execute();
