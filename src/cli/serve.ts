@@ -62,8 +62,8 @@ async function serve({ args, config, io }: Parameters<CommandDefinition['run']>[
   });
   try {
     const gateway = await startGateway(config, { logger });
-    const devKey = config.databaseUrl ? undefined : await bootstrapDevUser(gateway.deps.db);
-    if (!devKey && !config.databaseUrl) await logDevKeyHint(gateway.deps.db, logger);
+    const devKey = config.databaseUrl ? undefined : await bootstrapDevUser(gateway.db);
+    if (!devKey && !config.databaseUrl) await logDevKeyHint(gateway.db, logger);
     // The start-up lines come before the development key on the terminal.
     await log.flush();
     if (devKey) {

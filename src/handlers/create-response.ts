@@ -1,6 +1,6 @@
 // POST /responses — the OpenAI Responses API front door: its request is parsed into the internal request, and its
 // renderers make the Response object and the typed event stream. The eight steps run in serveGeneration.
-import type { Deps } from '../deps.js';
+import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient, generationResponse } from '../http/generation-exchange.js';
@@ -10,13 +10,13 @@ import { buildResponse } from '../formats/responses/build-response.js';
 import { ResponseStreamRenderer } from '../formats/responses/response-stream-renderer.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
 
-export function createResponse(deps: Deps): Handler {
+export function createResponse(generations: GenerationParts): Handler {
   return (api, ctx) => {
     const body = api.request.requestBody as ResponseRequest;
     const request = parseResponseRequest(body);
     const echo = echoOf(body);
     const options = { encryptedReasoning: includesEncryptedReasoning(body) };
-    return serveGeneration(deps, generationClient(ctx), {
+    return serveGeneration(generations, generationClient(ctx), {
       apiFormat: 'responses',
       request,
       // OpenAI's default for this API: one JSON object unless `stream` is true.
