@@ -12,7 +12,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { releaseCredits, reserveCredits } from '../repositories/credits.js';
 import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
 import { maxCostNanos } from './pricing.js';
-import { nanosToUsd } from './money.js';
+import { nanosToUsd } from '../core/money.js';
 import type { PassQuotaConfig } from '../config.js';
 import { admitPass } from '../pass/admit-pass.js';
 import type { CreditLease, CreditLeases } from './credit-leases.js';

@@ -5,7 +5,7 @@ import { newId } from '../auth/secrets.js';
 import { grantCredits } from '../repositories/credits.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
 import type { Db } from '../db/database.js';
-import { usdToNanos } from '../billing/money.js';
+import { usdToNanos } from '../core/money.js';
 import type { Logger } from '../logger.js';
 import { parseOptions, type CommandDefinition } from './command.js';
 import cluster from 'node:cluster';

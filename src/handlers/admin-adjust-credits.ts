@@ -3,7 +3,7 @@ import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { requireUser } from '../services/users.js';
 import { adjustCredits } from '../services/credits.js';
-import { nanosToUsd, usdToNanos } from '../billing/money.js';
+import { nanosToUsd, usdToNanos } from '../core/money.js';
 
 export function adminAdjustCredits(parts: Pick<HandlerParts, 'db' | 'leases' | 'logger'>): Handler {
   return async (api, ctx) => {

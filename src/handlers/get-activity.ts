@@ -2,7 +2,7 @@ import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { dailyUsage } from '../services/generations.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 
 export function getActivity(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
   return async (api, ctx) => {

@@ -2,7 +2,7 @@
 import type { User } from '../services/users.js';
 import type { LedgerEntry } from '../services/credits.js';
 import type { UsageRow } from '../services/usage-report.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 
 export function toWireUser(row: User) {
   return { user_id: row.id, email: row.email, created_at: row.created_at.toISOString() };

@@ -1,7 +1,7 @@
 // A generation record → the GenerationData wire shape, shared by GET /generation and GET /generations.
 import type { components } from '../../generated/openapi-types.js';
 import type { GenerationView } from '../services/generations.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 
 type GenerationData = components['schemas']['GenerationData'];
 

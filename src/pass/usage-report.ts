@@ -1,7 +1,7 @@
 // What GET /pass/usage and `modelgate pass show` report: per window used, limit, remaining and reset time
 // (the same sums admission checks, in-flight reservations included), plus the current subscription period.
 import type { PassUsage, PassWindowUsage } from '../../generated/openapi-types.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { SubscriptionRow } from '../db/tables/subscriptions.js';
 import { listRollingUsage, sumPassWindows } from '../repositories/pass-usage.js';

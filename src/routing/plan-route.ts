@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEndpoint, CatalogEntry } from '../catalog/types.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { usdToNanos } from '../billing/money.js';
+import { usdToNanos } from '../core/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
 import { reservationOutputTokens } from '../billing/accounting.js';
 import { targetFor, targetForEntry, type Target, type TargetSources } from './resolve-target.js';

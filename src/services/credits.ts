@@ -5,7 +5,7 @@ import type { LedgerRow } from '../db/tables/credit-ledger.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { getCreditAccount, InsufficientCreditsError, type CreditAccount } from '../repositories/credits.js';
 import { adjustCredits as adjustLeasedCredits, type AdjustCreditsDeps } from '../billing/adjust-credits.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 
 /**
  * Adds (positive) or removes (negative) credits with a ledger note. A removal larger than what requests in flight
