@@ -10,7 +10,8 @@ import type { PassAdmissionDeps } from './admit-pass.js';
 import { activeSubscription } from './admit-pass.js';
 import { STALE_RESERVATION_MS } from './plan.js';
 import { toAgingUsage, windowStates } from './quota-decision.js';
-import { monthEnd, rollingResetAt, weekEnd, windowStarts, type PassWindow } from './windows.js';
+import { monthEnd, weekEnd } from '../core/utc-calendar.js';
+import { rollingResetAt, windowStarts, type PassWindow } from './windows.js';
 
 export interface WindowReport {
   usedNanos: bigint;
