@@ -1,6 +1,6 @@
 // Gateway configuration, read once from the environment. Invalid values fail at start with the variable's name.
 import path from 'node:path';
-import { usdToNanos } from './billing/money.js';
+import { usdToNanos } from './core/money.js';
 import { DEFAULT_PASS_QUOTA_USD, MAX_PASS_QUOTA_NANOS } from './pass/plan.js';
 
 export interface Config {

@@ -5,19 +5,20 @@ import { getHeapStatistics } from 'node:v8';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { openServingDatabase } from './db/data-folder/open-data-folder.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateToLatest, pendingMigrations } from './db/migrate.js';
+import type { Db } from './db/database.js';
 import { LastUsedTracker } from './auth/last-used.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import { listenWhereAvailable, type CredentialListener } from './db/credential-notifications.js';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import { touchApiKeysLastUsed } from './repositories/api-keys.js';
-import { createApp, DOOR_ERROR_SHAPES } from './app.js';
+import { createApp, DOOR_ERROR_SHAPES, type AppParts } from './app.js';
 import { InFlight } from './http/in-flight.js';
 import { answerClientErrors } from './http/client-error-envelope.js';
 import { clientTimeouts } from './http/client-timeouts.js';
 import { awaitingContinue } from './http/read-json-body.js';
 import { Lifecycle } from './health/lifecycle.js';
-import type { Deps } from './deps.js';
+import { readinessCheck } from './health/check-readiness.js';
 import { loadCatalog } from './catalog/load-catalog.js';
 import { loadProviderConfigs } from './providers/registry.js';
 import { HttpClient } from './providers/http-client.js';
@@ -42,9 +43,24 @@ import { requestSpans } from './observability/request-span.js';
 import { UpstreamDrains } from './pipeline/upstream-drains.js';
 import { GenerationRetention } from './services/generation-retention.js';
 
+/**
+ * The gateway's parts, composed once here and handed on: the app (and through it each handler) takes what it uses.
+ * Tests reach them on the running gateway, and may replace one (the breaker) for the requests that follow.
+ */
+export interface GatewayParts extends AppParts {
+  /** Whether a graceful stop has begun (readiness turns 503). */
+  lifecycle: Lifecycle;
+  /** Prometheus metrics, when MODELGATE_METRICS_TOKEN makes them readable. */
+  metrics?: GatewayMetrics;
+}
+
+/** Parts a test starts the gateway with instead of the ones built here (clock, adapters, HTTP client...). */
+export type GatewayOverrides = Partial<GatewayParts>;
+
 export interface RunningGateway {
   url: string;
-  deps: Deps;
+  db: Db;
+  parts: GatewayParts;
   server: http.Server;
   /** Stop accepting, let in-flight requests finish (up to the grace period), flush writes, close the database. */
   close(): Promise<void>;
@@ -59,9 +75,8 @@ export interface StartOptions {
    * `url` (PostgreSQL) or `pglite` (embedded) let it hear credential changes of other connections; without either
    * its credential cache relies on in-process invalidation and the TTL.
    */
-  database?: { db: Deps['db']; dialect?: string; url?: string; pglite?: PGliteInterface };
-  /** Overrides for tests (clock, providers, ...). */
-  overrides?: Partial<Deps>;
+  database?: { db: Db; dialect?: string; url?: string; pglite?: PGliteInterface };
+  overrides?: GatewayOverrides;
 }
 
 export async function startGateway(config: Config, options: StartOptions = {}): Promise<RunningGateway> {
@@ -101,7 +116,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       redisFallback: (operation) => metrics?.redisFallback(operation),
       redisUp: (up) => metrics?.redisUp(up),
     });
-    const deps: Deps = {
+    const composed = {
       config,
       db: database.db,
       logger,
@@ -122,20 +137,24 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       drains: new UpstreamDrains(),
       ...options.overrides,
     };
+    const parts: GatewayParts = {
+      readiness: readinessCheck(() => pendingMigrations(database.db), composed.lifecycle),
+      ...composed,
+    };
     // Test adapters included: no upstream error text reaches a client with a configured credential in it.
-    deps.adapters = redactingAdapters(deps.adapters, credentialRedactor(credentialValues(env, deps.providers.list().map((p) => p.apiKey))));
+    parts.adapters = redactingAdapters(parts.adapters, credentialRedactor(credentialValues(env, parts.providers.list().map((p) => p.apiKey))));
     credentialListener = await listenWhereAvailable(
       { db: database.db, databaseUrl: database.url, pglite: database.pglite },
-      deps.credentials,
+      parts.credentials,
       logger,
     );
     // Other instances recall this one's unused credit leases (and it theirs) over NOTIFY.
-    leases = deps.leases;
+    leases = parts.leases;
     await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
     if (config.metricsToken) {
-      metrics = new GatewayMetrics({ settlementQueueDepth: () => deps.settlements.size, creditLeases: () => deps.leases.size, upstreamLoad: () => deps.http.load() }, { redis: limits.store === 'redis', tracing: config.tracing });
+      metrics = new GatewayMetrics({ settlementQueueDepth: () => parts.settlements.size, creditLeases: () => parts.leases.size, upstreamLoad: () => parts.http.load() }, { redis: limits.store === 'redis', tracing: config.tracing });
       if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
-      deps.metrics = metrics;
+      parts.metrics = metrics;
       httpClient.observer = metrics;
     }
     // Traces only when exported (OTEL_EXPORTER_OTLP_ENDPOINT), or when a test installed its own tracer.
@@ -143,9 +162,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const tracer = activeTracer();
     // The request span is annotated by its GenerationRun (request-span.ts), metrics from every queued record.
     const recorded = metrics;
-    if (recorded) deps.settlements.observer = (record) => recorded.observeGeneration(record);
-    const app = await createApp(deps);
-    deps.leases.start();
+    if (recorded) parts.settlements.observer = (record) => recorded.observeGeneration(record);
+    const app = await createApp(parts);
+    parts.leases.start();
     const inFlight = new InFlight();
     // Ahead of the error envelope: the span sees the final status of every answer, errors included.
     if (tracer) app.middleware.unshift(requestSpans(tracer));
@@ -179,16 +198,16 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const close = () =>
       (closing ??= (async () => {
         // Readiness turns 503 first, while requests in flight still finish.
-        deps.lifecycle.beginShutdown();
+        parts.lifecycle.beginShutdown();
         logger.info({ in_flight: inFlight.size }, 'shutting down');
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         if (!(await inFlight.drained(config.shutdownGraceSeconds * 1000))) {
-          logger.warn({ in_flight: inFlight.size, draining: deps.drains.size }, 'grace period over: closing open connections');
+          logger.warn({ in_flight: inFlight.size, draining: parts.drains.size }, 'grace period over: closing open connections');
           // First: streams read on after their client left are cut (and billed the stated estimate), and those whose
           // client the next line disconnects are cut at once instead of drained, so each settles before the
           // database closes.
-          deps.drains.close();
+          parts.drains.close();
           server.closeAllConnections();
           await inFlight.drained(10_000);
         }
@@ -196,10 +215,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         server.closeIdleConnections();
         await stopped;
         await retention?.stop();
-        await deps.settlements.drain();
+        await parts.settlements.drain();
         // After the last settlement paid out of them: the leases go back to the accounts.
-        await deps.leases.close();
-        await deps.lastUsed.flush();
+        await parts.leases.close();
+        await parts.lastUsed.flush();
         await limits?.close();
         await tracing?.shutdown();
         await credentialListener?.close();
@@ -207,7 +226,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         await database.close();
         logger.info('stopped');
       })());
-    return { url, deps, server, close };
+    return { url, db: database.db, parts, server, close };
   } catch (err) {
     await leases?.close().catch(() => undefined);
     await limits?.close();

@@ -3,12 +3,7 @@
 import type { ProbeVariant, Scenario, SystemName } from './plan.js';
 import type { BenchResults, ProbeRecord } from './results.js';
 import { median, round } from './stats.js';
-
-/**
- * A run during which processes outside the benchmark used more than this share of the machine's CPU is
- * "disturbed": it is still reported, but left out of the median when an undisturbed repetition exists.
- */
-export const DISTURBED_FOREIGN_PCT = 25;
+import { DISTURBED_FOREIGN_PCT } from './machine-window.js';
 
 export function disturbed(record: { machine?: { foreignPct: number } }): boolean {
   return (record.machine?.foreignPct ?? 0) > DISTURBED_FOREIGN_PCT;

@@ -8,7 +8,7 @@ import { findOrCreateUserByEmail } from '../../src/repositories/users.js';
 import { grantCredits } from '../../src/repositories/credits.js';
 import { issueApiKey } from '../../src/auth/issue-credentials.js';
 import { newId } from '../../src/auth/secrets.js';
-import { usdToNanos } from '../../src/billing/money.js';
+import { usdToNanos } from '../../src/core/money.js';
 
 export interface LoadAccounts {
   /** Every key, account by account. */

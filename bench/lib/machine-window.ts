@@ -4,6 +4,12 @@ import os from 'node:os';
 import { cpuDelta, cpuSnapshot, machineCpuTicks } from './proc-stats.js';
 import { round } from './stats.js';
 
+/**
+ * A run during which processes outside the benchmark used more than this share of the machine's CPU is
+ * "disturbed": it is still reported, but left out of the median when an undisturbed repetition exists.
+ */
+export const DISTURBED_FOREIGN_PCT = 25;
+
 export interface MachineShare {
   busyPct: number;
   foreignPct: number;

@@ -2,8 +2,7 @@
 // only so `make bench-history` can show, on the same data, what the totals replaced.
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
-import { dayStart } from '../../src/billing/key-periods.js';
-import { monthStart, weekStart } from '../../src/pass/windows.js';
+import { dayStart, monthStart, weekStart } from '../../src/core/utc-calendar.js';
 
 /** sumKeyUsage before: lifetime, day, week and month of a key from its records. */
 export async function keyUsageFromRecords(db: Db, keyIds: string[], now: Date): Promise<unknown> {

@@ -1,7 +1,8 @@
 // results/<mode>.md: targets first, then each figure side by side with its ratio to the peers, then every run.
 import { SCENARIO_LABELS, SYSTEM_LABELS, VARIANT_LABELS, steadyStateSummary, type Scenario, type SystemName } from './plan.js';
 import type { BenchResults } from './results.js';
-import { DISTURBED_FOREIGN_PCT, cell, difference, pairedAdded, probeCell, ratio } from './aggregate.js';
+import { cell, difference, pairedAdded, probeCell, ratio } from './aggregate.js';
+import { DISTURBED_FOREIGN_PCT } from './machine-window.js';
 import { median } from './stats.js';
 import { variantsSection } from './report-variants.js';
 import { renderScaleSection } from './report-scale.js';

@@ -2,7 +2,7 @@
 // results/scale.md when `make bench-scale` runs them alone.
 import type { ScaleResults } from './scale-comparison.js';
 import { scaleRatios } from './scale-comparison.js';
-import { DISTURBED_FOREIGN_PCT } from './aggregate.js';
+import { DISTURBED_FOREIGN_PCT } from './machine-window.js';
 import { median } from './stats.js';
 
 function table(headers: string[], rows: (string | number | undefined)[][]): string {

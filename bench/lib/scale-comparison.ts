@@ -13,11 +13,10 @@ import path from 'node:path';
 import type { LoadGenerator } from './load.js';
 import { freePort, waitForPort, type ProcessGroup } from './processes.js';
 import { chatBody, GATEWAY_MODEL } from './requests.js';
-import { MachineWindow, type MachineShare } from './machine-window.js';
+import { DISTURBED_FOREIGN_PCT, MachineWindow, type MachineShare } from './machine-window.js';
 import { childPids, cpuDelta, cpuSnapshot } from './proc-stats.js';
 import type { BenchPaths } from './systems.js';
 import { median, medianInterval, round } from './stats.js';
-import { DISTURBED_FOREIGN_PCT } from './aggregate.js';
 import { SERVE_NODE_OPTIONS } from '../../src/cli/serve-node-options.js';
 
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';

@@ -3,7 +3,7 @@
 // needs: when its first chunk came, how it ended, and the cost its usage chunk reported. Cheap per event, so that
 // the client is not what limits a thousand streams.
 import http from 'node:http';
-import { usdToNanos } from '../../src/billing/money.js';
+import { usdToNanos } from '../../src/core/money.js';
 import { SseEventSplitter } from './sse-events.js';
 
 export interface StreamRecord {

@@ -5,13 +5,14 @@
 // then replaced by the real reference cost; no credits are touched and no ledger row is written.
 import type { Db, DbOrTrx } from '../db/database.js';
 import type { NewGeneration } from '../db/tables/generations.js';
-import type { AccessMode, CatalogEntry } from '../catalog/types.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import type { AccessMode } from '../core/access-mode.js';
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { releaseCredits, reserveCredits } from '../repositories/credits.js';
 import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
 import { maxCostNanos } from './pricing.js';
-import { nanosToUsd } from './money.js';
+import { nanosToUsd } from '../core/money.js';
 import type { PassQuotaConfig } from '../config.js';
 import { admitPass } from '../pass/admit-pass.js';
 import type { CreditLease, CreditLeases } from './credit-leases.js';

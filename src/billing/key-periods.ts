@@ -1,14 +1,10 @@
 // Reset periods of per-key spend limits: UTC day, ISO week (from Monday) or calendar month; a key whose limit
 // never resets has one period starting at the epoch.
 import type { KeyLimitReset } from '../db/tables/api-keys.js';
-import { monthEnd, monthStart, weekEnd, weekStart } from '../pass/windows.js';
+import { dayStart, monthEnd, monthStart, weekEnd, weekStart } from '../core/utc-calendar.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const NEVER_RESETS = new Date(0);
-
-export function dayStart(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
 
 /** Start of the period `now` falls in. */
 export function periodStart(reset: KeyLimitReset | null, now: Date): Date {

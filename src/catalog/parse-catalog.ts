@@ -1,7 +1,8 @@
 // Validates catalog JSON (the shipped file or a MODELGATE_CATALOG override) and converts it to the
 // in-memory CatalogData. Hand-written rather than a JSON Schema so every error can name the entry
 // by id and index, and so price conversion happens in the same pass.
-import type { ProviderConfig } from '../providers/adapter.js';
+import type { AccessMode } from '../core/access-mode.js';
+import { PROVIDER_KINDS, type ProviderKind } from '../core/provider-kind.js';
 import { parseModelId } from './model-id.js';
 import { isZeroPricing, readModelPricing } from './read-pricing.js';
 import { attachEndpoints, readParameterList } from './parse-endpoints.js';
@@ -17,7 +18,7 @@ import {
   rejectUnknownKeys,
   type JsonObject,
 } from './read-fields.js';
-import { PASS_NAMESPACE, type AccessMode, type CatalogData, type CatalogEntry, type CatalogProvider } from './types.js';
+import { PASS_NAMESPACE, type CatalogData, type CatalogEntry, type CatalogProvider } from './types.js';
 
 const TOP_KEYS = ['$schema', 'version', 'as_of', 'notes', 'sources', 'providers', 'models'];
 const PROVIDER_KEYS = ['name', 'kind', 'base_url', 'native_base_url', 'docs'];
@@ -26,7 +27,6 @@ const MODEL_KEYS = [
   'max_output_tokens', 'supports_reasoning', 'supports_images', 'supports_tools', 'access_mode',
   'pricing', 'reference', 'tiers', 'notes', 'endpoints', 'unsupported_parameters',
 ];
-const KINDS: readonly ProviderConfig['kind'][] = ['openai-compatible', 'anthropic', 'gemini'];
 const ACCESS_MODES: readonly AccessMode[] = ['credits', 'free', 'pass'];
 /** Unix seconds before this are fine; a value above is almost surely milliseconds. */
 const MAX_UNIX_SECONDS = 10_000_000_000;
@@ -38,11 +38,11 @@ function parseProvider(id: string, raw: unknown, source: string): CatalogProvide
   const obj = readObject(raw, where);
   rejectUnknownKeys(obj, PROVIDER_KEYS, where);
   const kind = obj.kind;
-  if (!KINDS.includes(kind as ProviderConfig['kind'])) fail(where, `kind must be one of ${KINDS.join(', ')}`);
+  if (!PROVIDER_KINDS.includes(kind as ProviderKind)) fail(where, `kind must be one of ${PROVIDER_KINDS.join(', ')}`);
   return {
     id,
     name: readOptionalString(obj, 'name', where) ?? id,
-    kind: kind as ProviderConfig['kind'],
+    kind: kind as ProviderKind,
     baseUrl: readHttpUrl(obj, 'base_url', where),
     nativeBaseUrl: obj.native_base_url === undefined ? undefined : readHttpUrl(obj, 'native_base_url', where),
   };

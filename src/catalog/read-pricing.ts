@@ -8,7 +8,7 @@
 //   publishes no cache-read discount. A block with input 0 keeps 0 everywhere (free models).
 //   A `cached_write_1h` that is 0 or omitted means the vendor has one cache-write price whatever the lifetime:
 //   1-hour writes cost what `cached_write` (after its own fallback) costs. Anthropic's entries name it (2× input).
-import { usdToNanos } from '../billing/money.js';
+import { usdToNanos } from '../core/money.js';
 import type { ModelPricing, PriceSet, PriceTier } from './types.js';
 import { fail, readInteger, readObject, rejectUnknownKeys, type JsonObject } from './read-fields.js';
 

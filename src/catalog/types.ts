@@ -1,11 +1,8 @@
 // In-memory shape of the model catalog after validation. Prices are already converted to integer
 // nano-dollars per 1M tokens, and cache prices already have the fallback rule applied (see
 // read-pricing.ts), so billing never touches floating point or re-derives anything.
-import type { ProviderConfig } from '../providers/adapter.js';
-
-/** How a model is paid for: credits (debited per request), free (all prices zero) or pass
- *  (flat subscription, reference prices measured against quotas, never charged). */
-export type AccessMode = 'credits' | 'free' | 'pass';
+import type { AccessMode } from '../core/access-mode.js';
+import type { ProviderKind } from '../core/provider-kind.js';
 
 /** One column set of prices, in nano-dollars per 1M tokens. */
 export interface PriceSet {
@@ -81,7 +78,7 @@ export interface CatalogEndpoint {
 export interface CatalogProvider {
   id: string;
   name: string;
-  kind: ProviderConfig['kind'];
+  kind: ProviderKind;
   /** Default base URL of the endpoint the current adapter speaks to. */
   baseUrl: string;
   /** Vendor's native API base, for the native adapters (anthropic, gemini) when they land. */

@@ -2,7 +2,7 @@
 // USD per single token, without exponent ("0.0000025"), so clients that already parse OpenRouter's
 // list read ours unchanged. Tiered models show their base (shortest-prompt) prices, as OpenRouter does.
 import type { Model } from '../core/chat-types.js';
-import { formatScaledDecimal } from '../billing/money.js';
+import { formatScaledDecimal } from '../core/money.js';
 import type { CatalogEntry, CatalogEndpoint } from './types.js';
 
 export type ModelEndpoint = Schemas['ModelEndpoint'];

@@ -1,5 +1,5 @@
 // `modelgate credits add|show`: a user's prepaid credit account (USD at this edge, nano-dollars inside).
-import { usdToNanos, nanosToUsd } from '../billing/money.js';
+import { usdToNanos, nanosToUsd } from '../core/money.js';
 import { adjustCredits, creditAccount } from '../services/credits.js';
 import {
   JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase, type CommandDefinition,

@@ -5,7 +5,7 @@ import { newId } from '../auth/secrets.js';
 import { grantCredits } from '../repositories/credits.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
 import type { Db } from '../db/database.js';
-import { usdToNanos } from '../billing/money.js';
+import { usdToNanos } from '../core/money.js';
 import type { Logger } from '../logger.js';
 import { parseOptions, type CommandDefinition } from './command.js';
 import cluster from 'node:cluster';
@@ -62,8 +62,8 @@ async function serve({ args, config, io }: Parameters<CommandDefinition['run']>[
   });
   try {
     const gateway = await startGateway(config, { logger });
-    const devKey = config.databaseUrl ? undefined : await bootstrapDevUser(gateway.deps.db);
-    if (!devKey && !config.databaseUrl) await logDevKeyHint(gateway.deps.db, logger);
+    const devKey = config.databaseUrl ? undefined : await bootstrapDevUser(gateway.db);
+    if (!devKey && !config.databaseUrl) await logDevKeyHint(gateway.db, logger);
     // The start-up lines come before the development key on the terminal.
     await log.flush();
     if (devKey) {

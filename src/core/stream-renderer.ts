@@ -1,7 +1,7 @@
 // What a front door (chat completions, Anthropic Messages, OpenAI Responses) supplies to render one generation in
 // its own wire format. The pipeline produces internal results and stream events; the HTTP layer writes the frames a
 // renderer makes of them. A renderer is stateful, one per request, and never does I/O.
-import type { AccessMode } from '../catalog/types.js';
+import type { AccessMode } from './access-mode.js';
 import type { AdapterCompletion, FinishReason, NormalizedUsage, StreamErrorCode, StreamEvent } from './generation.js';
 
 /** One Server-Sent Event to send: `event:` line when named, then the `data:` line. */

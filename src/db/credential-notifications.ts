@@ -1,9 +1,8 @@
 // Hears credential changes made by any process (migration 0003's triggers NOTIFY the changed hash) and drops them
-// from this process's CredentialCache. While it cannot hear them, caching is off: serving from memory is only
-// safe when every change would reach us. The LISTEN itself (dedicated PostgreSQL connection with reconnects, or
+// from this process's credential cache (auth/credential-cache.ts). While it cannot hear them, caching is off:
+// serving from memory is only safe when every change would reach us. The LISTEN itself (dedicated PostgreSQL connection with reconnects, or
 // the PGlite session) is notification-listener.ts's.
 import type { PGliteInterface } from '@electric-sql/pglite';
-import type { CredentialCache } from '../auth/credential-cache.js';
 import type { Db } from './database.js';
 import { createLogger, type Logger } from '../logger.js';
 import { listenOnChannel, listenOnPostgresChannel, type ChannelListener, type ChannelListenerOptions, type NotificationSource } from './notification-listener.js';
@@ -17,14 +16,25 @@ const ALL = '*';
 
 export type CredentialListener = Pick<ChannelListener, 'close'>;
 
-function apply(cache: CredentialCache, payload: string | undefined): void {
+/** What this listener does to a cache of resolved credentials (auth/credential-cache.ts is one): the data layer only
+ *  tells it what changed, and knows nothing of what it caches. */
+export interface CredentialCacheControl {
+  /** False when caching is configured off: nothing to keep fresh, so no listener. */
+  readonly active: boolean;
+  /** Off while changes could be missed (not yet listening, connection lost). */
+  setEnabled(enabled: boolean): void;
+  invalidate(hash: string): void;
+  invalidateAll(): void;
+}
+
+function apply(cache: CredentialCacheControl, payload: string | undefined): void {
   if (payload === undefined || payload === '' || payload === ALL) cache.invalidateAll();
   else cache.invalidate(payload);
 }
 
 export interface PostgresListenerOptions {
   databaseUrl: string;
-  cache: CredentialCache;
+  cache: CredentialCacheControl;
   logger: Logger;
   /** Reconnect delays double from `initialDelayMs` up to `maxDelayMs`. */
   initialDelayMs?: number;
@@ -32,7 +42,7 @@ export interface PostgresListenerOptions {
 }
 
 /** The channel's options for this cache; the cache is off until LISTEN succeeds and whenever a change could be missed. */
-function cacheOptions(cache: CredentialCache, logger: Logger, delays: { initialDelayMs?: number; maxDelayMs?: number } = {}): ChannelListenerOptions {
+function cacheOptions(cache: CredentialCacheControl, logger: Logger, delays: { initialDelayMs?: number; maxDelayMs?: number } = {}): ChannelListenerOptions {
   cache.setEnabled(false);
   return {
     channel: CREDENTIAL_CHANNEL,
@@ -60,7 +70,7 @@ export async function listenForCredentialChanges(options: PostgresListenerOption
 export async function listenForCredentialChangesInPglite(
   db: Db,
   pglite: Pick<PGliteInterface, 'onNotification'>,
-  cache: CredentialCache,
+  cache: CredentialCacheControl,
 ): Promise<CredentialListener> {
   const listener = await listenOnChannel({ db, pglite }, cacheOptions(cache, createLogger('silent')));
   return listener!; // with an instance there is always one
@@ -72,7 +82,7 @@ export async function listenForCredentialChangesInPglite(
  */
 export async function listenWhereAvailable(
   source: NotificationSource,
-  cache: CredentialCache,
+  cache: CredentialCacheControl,
   logger: Logger,
 ): Promise<CredentialListener | undefined> {
   if (!cache.active) return undefined;

@@ -1,17 +1,17 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { requireUser } from '../services/users.js';
 import { adjustCredits } from '../services/credits.js';
-import { nanosToUsd, usdToNanos } from '../billing/money.js';
+import { nanosToUsd, usdToNanos } from '../core/money.js';
 
-export function adminAdjustCredits(deps: Deps): Handler {
+export function adminAdjustCredits(parts: Pick<HandlerParts, 'db' | 'leases' | 'logger'>): Handler {
   return async (api, ctx) => {
-    const user = await requireUser(deps.db, String(api.request.params.user_id));
+    const user = await requireUser(parts.db, String(api.request.params.user_id));
     const body = api.request.requestBody as { amount: number; note?: string };
     if (body.note?.includes('\u0000')) throw new GatewayError(400, 'Invalid request: note must not contain a NUL character', { field: 'note' });
     const amountNanos = usdToNanos(body.amount);
-    const result = await adjustCredits({ db: deps.db, recalls: deps.leases.recalls, logger: deps.logger }, { userId: user.id, amountNanos, note: body.note ?? null });
+    const result = await adjustCredits({ db: parts.db, recalls: parts.leases.recalls, logger: parts.logger }, { userId: user.id, amountNanos, note: body.note ?? null });
     ctx.body = { user_id: user.id, amount: nanosToUsd(amountNanos), balance: nanosToUsd(result.balanceNanos), ledger_id: String(result.ledgerId) };
   };
 }

@@ -1,20 +1,20 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { requireUser } from '../services/users.js';
 import { createKey, describeKeys } from '../services/api-keys.js';
 import { parseKeyKind, parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function adminCreateUserKey(deps: Deps): Handler {
+export function adminCreateUserKey(parts: Pick<HandlerParts, 'db' | 'now'>): Handler {
   return async (api, ctx) => {
-    const user = await requireUser(deps.db, String(api.request.params.user_id));
-    const now = deps.now();
+    const user = await requireUser(parts.db, String(api.request.params.user_id));
+    const now = parts.now();
     const body = (api.request.requestBody ?? {}) as WireKeySettings;
     const settings = parseKeySettings(body, now);
     // The operator stands in for the account here, so it may create either kind, as the account token may.
-    const { row, secret } = await createKey(deps.db, { userId: user.id, settings, kind: parseKeyKind(body.kind), now });
+    const { row, secret } = await createKey(parts.db, { userId: user.id, settings, kind: parseKeyKind(body.kind), now });
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');
-    ctx.body = { ...toWireApiKey((await describeKeys(deps.db, [row], now))[0]), key: secret };
+    ctx.body = { ...toWireApiKey((await describeKeys(parts.db, [row], now))[0]), key: secret };
   };
 }

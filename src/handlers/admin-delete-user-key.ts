@@ -1,14 +1,14 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { requireUser } from '../services/users.js';
 import { deleteKey } from '../services/api-keys.js';
 
-export function adminDeleteUserKey(deps: Deps): Handler {
+export function adminDeleteUserKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
   return async (api, ctx) => {
-    const user = await requireUser(deps.db, String(api.request.params.user_id));
+    const user = await requireUser(parts.db, String(api.request.params.user_id));
     const keyId = String(api.request.params.key_id);
-    if (!(await deleteKey(deps.db, deps.credentials, { userId: user.id, keyId, now: deps.now() }))) {
+    if (!(await deleteKey(parts.db, parts.credentials, { userId: user.id, keyId, now: parts.now() }))) {
       throw new GatewayError(404, `API key ${keyId} of user ${user.id} not found`, { key_id: keyId, user_id: user.id });
     }
     ctx.body = { deleted: true, key_id: keyId };

@@ -1,15 +1,15 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { requireUser } from '../services/users.js';
 import { grantPass, showPass } from '../services/pass.js';
 
-export function adminGrantPass(deps: Deps): Handler {
+export function adminGrantPass(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>): Handler {
   return async (api, ctx) => {
-    const user = await requireUser(deps.db, String(api.request.params.user_id));
+    const user = await requireUser(parts.db, String(api.request.params.user_id));
     const { months = 1 } = (api.request.requestBody ?? {}) as { months?: number };
-    const now = deps.now();
-    await grantPass(deps.db, user.id, months, now);
-    ctx.body = { user_id: user.id, ...withoutNullUsage(await showPass(deps.db, deps.config.passQuota, user.id, now)) };
+    const now = parts.now();
+    await grantPass(parts.db, user.id, months, now);
+    ctx.body = { user_id: user.id, ...withoutNullUsage(await showPass(parts.db, parts.config.passQuota, user.id, now)) };
   };
 }
 

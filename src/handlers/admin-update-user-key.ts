@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { requireUser } from '../services/users.js';
@@ -6,14 +6,14 @@ import { describeKeys, updateKey } from '../services/api-keys.js';
 import { parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function adminUpdateUserKey(deps: Deps): Handler {
+export function adminUpdateUserKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
   return async (api, ctx) => {
-    const user = await requireUser(deps.db, String(api.request.params.user_id));
+    const user = await requireUser(parts.db, String(api.request.params.user_id));
     const keyId = String(api.request.params.key_id);
-    const now = deps.now();
+    const now = parts.now();
     const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now);
-    const row = keyId.includes('\u0000') ? undefined : await updateKey(deps.db, deps.credentials, { userId: user.id, keyId, settings, now });
+    const row = keyId.includes('\u0000') ? undefined : await updateKey(parts.db, parts.credentials, { userId: user.id, keyId, settings, now });
     if (!row) throw new GatewayError(404, `API key ${keyId} of user ${user.id} not found`, { key_id: keyId, user_id: user.id });
-    ctx.body = toWireApiKey((await describeKeys(deps.db, [row], now))[0]);
+    ctx.body = toWireApiKey((await describeKeys(parts.db, [row], now))[0]);
   };
 }

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usageReport, type UsageGroupBy } from '../services/usage-report.js';
@@ -7,7 +7,7 @@ import { queryString } from './query-params.js';
 
 const MAX_RANGE_MS = 366 * 24 * 60 * 60 * 1000;
 
-export function adminUsageReport(deps: Deps): Handler {
+export function adminUsageReport(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
   return async (api, ctx) => {
     const from = new Date(queryString(api, 'from') ?? '');
     const to = new Date(queryString(api, 'to') ?? '');
@@ -17,8 +17,8 @@ export function adminUsageReport(deps: Deps): Handler {
     // Bounds the scan a single request can ask for.
     if (to.getTime() - from.getTime() > MAX_RANGE_MS) throw new GatewayError(400, 'Invalid request: the range may span at most 366 days', { field: 'to' });
     const groupBy = (queryString(api, 'group_by') ?? 'day') as UsageGroupBy;
-    await deps.settlements.flushed();
-    const rows = await usageReport(deps.db, { from, to, groupBy });
+    await parts.settlements.flushed();
+    const rows = await usageReport(parts.db, { from, to, groupBy });
     if (queryString(api, 'format') === 'csv') {
       ctx.type = 'text/csv';
       ctx.set('content-disposition', `attachment; filename="usage-${groupBy}.csv"`);

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { authorizeKeyCreation } from '../auth/key-scopes.js';
@@ -6,17 +6,17 @@ import { createKey, describeKeys } from '../services/api-keys.js';
 import { parseKeyKind, parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function createApiKey(deps: Deps): Handler {
+export function createApiKey(parts: Pick<HandlerParts, 'db' | 'now'>): Handler {
   return async (api, ctx) => {
     const principal = principalOf(ctx);
     const body = (api.request.requestBody ?? {}) as WireKeySettings;
     const kind = parseKeyKind(body.kind);
     // Before the settings are read: a credential that may not create keys learns nothing else about its request.
     authorizeKeyCreation(principal, kind);
-    const now = deps.now();
+    const now = parts.now();
     const settings = parseKeySettings(body, now);
-    const { row, secret } = await createKey(deps.db, { userId: principal.userId, settings, kind, now });
-    const [view] = await describeKeys(deps.db, [row], now);
+    const { row, secret } = await createKey(parts.db, { userId: principal.userId, settings, kind, now });
+    const [view] = await describeKeys(parts.db, [row], now);
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');
     ctx.body = { ...toWireApiKey(view), key: secret };

@@ -1,17 +1,17 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
-import { activityWindowStart, listDailyUsage } from '../repositories/activity.js';
-import { nanosToUsd } from '../billing/money.js';
+import { dailyUsage } from '../services/generations.js';
+import { nanosToUsd } from '../core/money.js';
 
-export function getActivity(deps: Deps): Handler {
+export function getActivity(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
   return async (api, ctx) => {
     // openapi-backend validated the range (1..365); absent means the documented default.
     const raw = api.request.query.days;
     const days = raw === undefined ? 30 : Number(raw);
     // Read-your-writes: the last responses' records may still sit in this instance's settlement queue.
-    await deps.settlements.flushed();
-    const rows = await listDailyUsage(deps.db, { userId: principalOf(ctx).userId, since: activityWindowStart(new Date(), days) });
+    await parts.settlements.flushed();
+    const rows = await dailyUsage(parts.db, { userId: principalOf(ctx).userId, days, now: new Date() });
     ctx.body = {
       data: rows.map((row) => ({
         date: row.date,

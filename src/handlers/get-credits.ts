@@ -1,14 +1,14 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
-import { getCreditAccount } from '../repositories/credits.js';
-import { nanosToUsd } from '../billing/money.js';
+import { creditAccount } from '../services/credits.js';
+import { nanosToUsd } from '../core/money.js';
 
-export function getCredits(deps: Deps): Handler {
+export function getCredits(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
   return async (_api, ctx) => {
     // Read-your-writes: the last responses' debits may still sit in this instance's settlement queue.
-    await deps.settlements.flushed();
-    const account = await getCreditAccount(deps.db, principalOf(ctx).userId);
+    await parts.settlements.flushed();
+    const account = await creditAccount(parts.db, principalOf(ctx).userId);
     ctx.body = { data: { total_credits: nanosToUsd(account.totalGrantedNanos), total_usage: nanosToUsd(account.totalUsedNanos) } };
   };
 }

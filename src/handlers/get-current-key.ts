@@ -1,23 +1,23 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { isApiKeyRow } from '../auth/principal.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { getCreditAccount } from '../repositories/credits.js';
+import { creditAccount } from '../services/credits.js';
 import { describeKey } from '../services/api-keys.js';
 import { toWireKeyLimits } from './wire-api-key.js';
 
-export function getCurrentKey(deps: Deps): Handler {
+export function getCurrentKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now' | 'settlements'>): Handler {
   return async (_api, ctx) => {
     const principal = principalOf(ctx);
     if (!isApiKeyRow(principal)) {
       // As documented in the spec: an account token is not an API key, so there is no key to describe.
       throw new GatewayError(404, 'GET /key describes API keys; this request was made with an account token', { credential: 'account_token' });
     }
-    await deps.settlements.flushed();
+    await parts.settlements.flushed();
     const [view, account] = await Promise.all([
-      describeKey(deps.db, principal.userId, principal.credentialId, deps.now()),
-      getCreditAccount(deps.db, principal.userId),
+      describeKey(parts.db, principal.userId, principal.credentialId, parts.now()),
+      creditAccount(parts.db, principal.userId),
     ]);
     // Deleted between authentication and here.
     if (!view) throw new GatewayError(401, 'Invalid or deleted credential');
@@ -31,10 +31,10 @@ export function getCurrentKey(deps: Deps): Handler {
         ...toWireKeyLimits(view),
         is_free_tier: account.totalGrantedNanos === 0n,
         rate_limit: {
-          requests_per_minute: key.rate_limit_rpm ?? deps.config.rateLimitRpm,
-          tokens_per_minute: key.rate_limit_tpm ?? deps.config.rateLimitTpm,
+          requests_per_minute: key.rate_limit_rpm ?? parts.config.rateLimitRpm,
+          tokens_per_minute: key.rate_limit_tpm ?? parts.config.rateLimitTpm,
         },
-        free_requests_per_day: key.free_requests_per_day ?? deps.config.freeRequestsPerDay,
+        free_requests_per_day: key.free_requests_per_day ?? parts.config.freeRequestsPerDay,
       },
     };
   };

@@ -1,17 +1,16 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { findGenerationForUser } from '../repositories/generations.js';
+import { findGeneration } from '../services/generations.js';
 import { toWireGeneration } from './wire-generation.js';
 
-export function getGeneration(deps: Deps): Handler {
+export function getGeneration(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
   return async (api, ctx) => {
     const id = String(api.request.query.id);
     // Read-your-writes: a generation answered a moment ago may still sit in this instance's settlement queue.
-    await deps.settlements.flushed();
-    // No id holds a NUL character (PostgreSQL text cannot even be asked for one): such a record does not exist.
-    const row = id.includes('\u0000') ? undefined : await findGenerationForUser(deps.db, { userId: principalOf(ctx).userId, id });
+    await parts.settlements.flushed();
+    const row = await findGeneration(parts.db, { userId: principalOf(ctx).userId, id });
     // Another user's generation answers exactly like a missing one.
     if (!row) throw new GatewayError(404, `Generation ${id} not found`, { id });
     ctx.body = { data: toWireGeneration(row) };

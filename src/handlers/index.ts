@@ -1,5 +1,6 @@
-// operationId → handler. Every operation of the emitted OpenAPI has exactly one entry (checked by a test).
-import type { Deps } from '../deps.js';
+// operationId → handler. Every operation of the emitted OpenAPI has exactly one entry (checked by a test). Each
+// handler is given the parts it uses.
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { listApiKeys } from './list-api-keys.js';
 import { createApiKey } from './create-api-key.js';
@@ -33,38 +34,38 @@ import { listGenerations } from './list-generations.js';
 import { createMessage } from './create-message.js';
 import { countMessageTokens } from './count-message-tokens.js';
 
-export function buildHandlers(deps: Deps): Record<string, Handler> {
+export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
-    listApiKeys: listApiKeys(deps),
-    createApiKey: createApiKey(deps),
-    deleteApiKey: deleteApiKey(deps),
-    updateApiKey: updateApiKey(deps),
-    listModels: listModels(deps),
-    getCredits: getCredits(deps),
-    createChatCompletion: createChatCompletion(deps),
-    createResponse: createResponse(deps),
-    getCurrentKey: getCurrentKey(deps),
-    getGeneration: getGeneration(deps),
-    getPassUsage: getPassUsage(deps),
-    listModelEndpoints: listModelEndpoints(deps),
-    getHealth: getHealth(deps),
-    getReadiness: getReadiness(deps),
-    adminCreateUser: adminCreateUser(deps),
-    adminListUsers: adminListUsers(deps),
-    adminGetUser: adminGetUser(deps),
-    adminAdjustCredits: adminAdjustCredits(deps),
-    adminListLedger: adminListLedger(deps),
-    adminGrantPass: adminGrantPass(deps),
-    adminRevokePass: adminRevokePass(deps),
-    adminGetPass: adminGetPass(deps),
-    adminCreateUserKey: adminCreateUserKey(deps),
-    adminListUserKeys: adminListUserKeys(deps),
-    adminUpdateUserKey: adminUpdateUserKey(deps),
-    adminDeleteUserKey: adminDeleteUserKey(deps),
-    adminUsageReport: adminUsageReport(deps),
-    getActivity: getActivity(deps),
-    listGenerations: listGenerations(deps),
-    createMessage: createMessage(deps),
-    countMessageTokens: countMessageTokens(deps),
+    listApiKeys: listApiKeys(parts),
+    createApiKey: createApiKey(parts),
+    deleteApiKey: deleteApiKey(parts),
+    updateApiKey: updateApiKey(parts),
+    listModels: listModels(parts),
+    getCredits: getCredits(parts),
+    createChatCompletion: createChatCompletion(parts, parts.config.streamDefault),
+    createResponse: createResponse(parts),
+    getCurrentKey: getCurrentKey(parts),
+    getGeneration: getGeneration(parts),
+    getPassUsage: getPassUsage(parts),
+    listModelEndpoints: listModelEndpoints(parts),
+    getHealth: getHealth(),
+    getReadiness: getReadiness(parts),
+    adminCreateUser: adminCreateUser(parts),
+    adminListUsers: adminListUsers(parts),
+    adminGetUser: adminGetUser(parts),
+    adminAdjustCredits: adminAdjustCredits(parts),
+    adminListLedger: adminListLedger(parts),
+    adminGrantPass: adminGrantPass(parts),
+    adminRevokePass: adminRevokePass(parts),
+    adminGetPass: adminGetPass(parts),
+    adminCreateUserKey: adminCreateUserKey(parts),
+    adminListUserKeys: adminListUserKeys(parts),
+    adminUpdateUserKey: adminUpdateUserKey(parts),
+    adminDeleteUserKey: adminDeleteUserKey(parts),
+    adminUsageReport: adminUsageReport(parts),
+    getActivity: getActivity(parts),
+    listGenerations: listGenerations(parts),
+    createMessage: createMessage(parts),
+    countMessageTokens: countMessageTokens(parts),
   };
 }

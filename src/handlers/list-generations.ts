@@ -1,16 +1,16 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
-import { listRecentGenerations } from '../repositories/activity.js';
+import { recentGenerations } from '../services/generations.js';
 import { toWireGeneration } from './wire-generation.js';
 
-export function listGenerations(deps: Deps): Handler {
+export function listGenerations(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
   return async (api, ctx) => {
     // openapi-backend validated the range (1..100); absent means the documented default.
     const raw = api.request.query.limit;
     const limit = raw === undefined ? 50 : Number(raw);
-    await deps.settlements.flushed();
-    const rows = await listRecentGenerations(deps.db, { userId: principalOf(ctx).userId, limit });
+    await parts.settlements.flushed();
+    const rows = await recentGenerations(parts.db, { userId: principalOf(ctx).userId, limit });
     ctx.body = { data: rows.map(toWireGeneration) };
   };
 }

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -7,19 +7,19 @@ import { describeKeys, findKey, updateKey } from '../services/api-keys.js';
 import { parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function updateApiKey(deps: Deps): Handler {
+export function updateApiKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
   return async (api, ctx) => {
     const principal = principalOf(ctx);
     const keyId = String(api.request.params.key_id);
     // An API key is refused here, before any lookup: it changes no key, so it learns nothing about ids either.
     authorizeKeyChange(principal, 'update', keyId);
-    const now = deps.now();
+    const now = parts.now();
     const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now);
-    const target = await findKey(deps.db, principal.userId, keyId);
+    const target = await findKey(parts.db, principal.userId, keyId);
     if (target) authorizeKeyTarget(principal, 'update', target);
-    const row = target && (await updateKey(deps.db, deps.credentials, { userId: principal.userId, keyId, settings, now }));
+    const row = target && (await updateKey(parts.db, parts.credentials, { userId: principal.userId, keyId, settings, now }));
     // Another user's key answers exactly like a missing one, so ids cannot be probed.
     if (!row) throw new GatewayError(404, `API key ${keyId} not found`, { key_id: keyId });
-    ctx.body = toWireApiKey((await describeKeys(deps.db, [row], now))[0]);
+    ctx.body = toWireApiKey((await describeKeys(parts.db, [row], now))[0]);
   };
 }

@@ -1,14 +1,14 @@
 // Operator API wire shapes: users, ledger entries, usage rows (money in USD at this edge only).
-import type { UserRow } from '../db/tables/users.js';
-import type { LedgerRow } from '../db/tables/credit-ledger.js';
+import type { User } from '../services/users.js';
+import type { LedgerEntry } from '../services/credits.js';
 import type { UsageRow } from '../services/usage-report.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 
-export function toWireUser(row: UserRow) {
+export function toWireUser(row: User) {
   return { user_id: row.id, email: row.email, created_at: row.created_at.toISOString() };
 }
 
-export function toWireLedgerEntry(row: LedgerRow) {
+export function toWireLedgerEntry(row: LedgerEntry) {
   return {
     id: String(row.id),
     kind: row.kind,

@@ -2,7 +2,7 @@
 // its display prefix. Money in USD.
 import type { components } from '../../generated/openapi-types.js';
 import type { KeyView } from '../services/api-keys.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 /** The usage, limit and policy fields, shared by ApiKey and KeyInfoData. */

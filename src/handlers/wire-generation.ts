@@ -1,11 +1,11 @@
-// DB row → the GenerationData wire shape, shared by GET /generation and GET /generations.
+// A generation record → the GenerationData wire shape, shared by GET /generation and GET /generations.
 import type { components } from '../../generated/openapi-types.js';
-import type { GenerationRow } from '../db/tables/generations.js';
-import { nanosToUsd } from '../billing/money.js';
+import type { GenerationView } from '../services/generations.js';
+import { nanosToUsd } from '../core/money.js';
 
 type GenerationData = components['schemas']['GenerationData'];
 
-export function toWireGeneration(row: GenerationRow): GenerationData {
+export function toWireGeneration(row: GenerationView): GenerationData {
   return {
     id: row.id,
     model: row.model,

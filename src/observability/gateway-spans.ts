@@ -2,12 +2,12 @@
 // semantic conventions (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/), written in one call when
 // the span ends, from the fields recorded while serving (gateway-tracer.ts). Never any prompt or completion text.
 import { SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
-import type { NewGeneration } from '../db/tables/generations.js';
+import type { ObservedGeneration } from './observed-generation.js';
 import { genAiProviderName } from './gen-ai-provider-name.js';
 
 /** What a request span reports of its generation record. */
 export type RequestSpanRecord = Pick<
-  NewGeneration,
+  ObservedGeneration,
   'model' | 'provider' | 'upstream_model' | 'id' | 'prompt_tokens' | 'completion_tokens' | 'status' | 'finish_reason' | 'error_code'
 >;
 

@@ -66,16 +66,17 @@ export class RequestTrace {
     return new AttemptTrace(this.owner, span);
   }
 
-  /** Ends the span once, with the answer's final status and the record set by annotateRequestSpan. */
+  /** The generation record (settlement) for the span to report; kept only by a sampled span still open. */
+  annotate(record: RequestSpanRecord): void {
+    if (this.sampled && !this.ended) this.record = record;
+  }
+
+  /** Ends the span once, with the answer's final status and the record given to annotate(). */
   end(httpStatus: number): void {
     if (this.ended) return;
     this.ended = true;
     if (this.sampled) endRequestSpan(this.span, httpStatus, this.record);
     else this.span.end();
-  }
-
-  get hasEnded(): boolean {
-    return this.ended;
   }
 }
 

@@ -3,13 +3,10 @@
 // call-upstream.ts, refusals from admit-rate.ts. Labels are bounded: API format, provider and model are catalog
 // values (the record's model is the resolved catalog id, never the text a client sent), never user or key ids.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
-import type { NewGeneration } from '../db/tables/generations.js';
+import type { ObservedGeneration } from './observed-generation.js';
 import type { SharedLimitsObserver } from '../limits/redis-store.js';
 import type { OriginLoad } from '../providers/origin-limiter.js';
 import { registerUpstreamLoad } from './upstream-load-metrics.js';
-
-/** The record as the front doors will write it: `api_format` once Messages and Responses land. */
-type ObservedRecord = NewGeneration & { api_format?: string | null };
 
 const NANOS_PER_USD = 1e9;
 const TOKEN_TYPES = ['prompt', 'completion', 'cached', 'reasoning'] as const;
@@ -148,7 +145,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
   }
 
   /** One settled generation (SettlementQueue.observer). */
-  observeGeneration(record: ObservedRecord): void {
+  observeGeneration(record: ObservedGeneration): void {
     const provider = record.provider;
     const model = record.model;
     const series = this.seriesOf(provider, model);

@@ -1,9 +1,8 @@
 // One SERVER span per generation request, following the OpenTelemetry GenAI semantic conventions. It continues the
 // client's W3C trace (traceparent), is the parent of one CLIENT span per upstream attempt (upstream-attempt.ts), and
-// reports the generation record it is given at settlement (annotateRequestSpan). No prompt or completion text is
+// reports the generation record it is given at settlement (RequestTrace.annotate). No prompt or completion text is
 // ever put on a span. The trace is passed along explicitly from here (Koa state), see gateway-tracer.ts.
 import type { Context as KoaContext, Middleware } from 'koa';
-import type { RequestSpanRecord } from './gateway-spans.js';
 import type { GatewayTracer, RequestTrace } from './gateway-tracer.js';
 
 /** The generation front doors: chat completions, Messages and Responses. */
@@ -30,9 +29,4 @@ export function requestSpans(tracer: GatewayTracer): Middleware {
 /** The request's trace (set by requestSpans), or undefined with tracing off. */
 export function requestTraceOf(ctx: KoaContext): RequestTrace | undefined {
   return ctx.state.requestTrace as RequestTrace | undefined;
-}
-
-/** What the request span reports: the generation record (settlement). */
-export function annotateRequestSpan(requestTrace: RequestTrace, record: RequestSpanRecord): void {
-  if (requestTrace.sampled && !requestTrace.hasEnded) requestTrace.record = record;
 }

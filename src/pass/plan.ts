@@ -9,7 +9,7 @@
 //   5 hours   2 USD  = 1/8 of weekly: about eight full coding sessions a week; a single session cannot
 //                    drain the week.
 // Operators change them with MODELGATE_PASS_QUOTA_5H / _WEEKLY / _MONTHLY (USD, decimals allowed).
-import { NANOS_PER_USD } from '../billing/money.js';
+import { NANOS_PER_USD } from '../core/money.js';
 
 export const PASS_PLAN = 'pass' as const;
 

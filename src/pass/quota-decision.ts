@@ -3,7 +3,8 @@
 import type { PassQuotaConfig } from '../config.js';
 import type { CountedUsage, WindowSums } from '../repositories/pass-usage.js';
 import { STALE_RESERVATION_MS } from './plan.js';
-import { FIVE_HOURS_MS, PASS_WINDOWS, monthEnd, rollingFreeAt, weekEnd, type AgingUsage, type PassWindow } from './windows.js';
+import { monthEnd, weekEnd } from '../core/utc-calendar.js';
+import { FIVE_HOURS_MS, PASS_WINDOWS, rollingFreeAt, type AgingUsage, type PassWindow } from './windows.js';
 
 export interface WindowState {
   window: PassWindow;

@@ -1,7 +1,7 @@
 // The client-facing refusals of subscription admission: 403 without a subscription, 429 while a window is
 // used up (Retry-After = when the blocking windows have room again), 400 when one request is larger
 // than a whole window (waiting would never help).
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { QuotaRefusal } from './quota-decision.js';
 import { secondsUntil, type PassWindow } from './windows.js';

@@ -1,7 +1,7 @@
 // What GET /pass/usage and `modelgate pass show` report: per window used, limit, remaining and reset time
 // (the same sums admission checks, in-flight reservations included), plus the current subscription period.
 import type { PassUsage, PassWindowUsage } from '../../generated/openapi-types.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { SubscriptionRow } from '../db/tables/subscriptions.js';
 import { listRollingUsage, sumPassWindows } from '../repositories/pass-usage.js';
@@ -10,7 +10,8 @@ import type { PassAdmissionDeps } from './admit-pass.js';
 import { activeSubscription } from './admit-pass.js';
 import { STALE_RESERVATION_MS } from './plan.js';
 import { toAgingUsage, windowStates } from './quota-decision.js';
-import { monthEnd, rollingResetAt, weekEnd, windowStarts, type PassWindow } from './windows.js';
+import { monthEnd, weekEnd } from '../core/utc-calendar.js';
+import { rollingResetAt, windowStarts, type PassWindow } from './windows.js';
 
 export interface WindowReport {
   usedNanos: bigint;

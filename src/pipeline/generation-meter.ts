@@ -1,6 +1,6 @@
 // What one request did, gathered while it runs and turned into its generation record once, at settlement.
 import type { FinishReason, NormalizedUsage, StreamEvent } from '../core/generation.js';
-import { estimateTokensForChars } from './estimate-tokens.js';
+import { estimateTokensForChars } from '../routing/token-estimate/estimate-tokens.js';
 import { RandomBytePool } from './random-byte-pool.js';
 
 export type GenerationOutcome = 'success' | 'error' | 'aborted';

@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/accounting.js';
 export type { ApiFormat };
 import type { GenerationMeter } from './generation-meter.js';
-import type { Target } from './resolve-target.js';
+import type { Target } from '../routing/resolve-target.js';
 
 export interface TrackingHeaders {
   appTitle: string | null;

@@ -1,7 +1,6 @@
 // The state of one generation between admission and settlement, whatever front door it came through: its meter,
 // its client signal, and the steps that call the upstream and translate its answer into internal results or stream
 // events. It knows no wire format and no HTTP framework. Settlement runs exactly once, whatever happened before.
-import type { Deps } from '../deps.js';
 import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/accounting.js';
 import { costNanos } from '../billing/pricing.js';
@@ -14,20 +13,20 @@ import type { AdapterCompletion, StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import { limitsFor } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
-import type { CheckedRequest } from './check-request.js';
+import type { CheckedRequest } from '../routing/check-request.js';
 import { GenerationMeter } from './generation-meter.js';
 import { generationRecord, type ApiFormat, type TrackingHeaders } from './generation-record.js';
-import type { Target } from './resolve-target.js';
+import type { Target } from '../routing/resolve-target.js';
 import { generationStream } from './generation-stream.js';
-import { estimateTokensForChars } from './estimate-tokens.js';
+import { estimateTokensForChars } from '../routing/token-estimate/estimate-tokens.js';
 import { UpstreamLink } from './upstream-link.js';
+import type { GenerationParts } from './generation-parts.js';
 import { cutOffEstimate } from './cut-off-estimate.js';
 import type { GenerationAttempt } from '../db/tables/generations.js';
-import { endpointKeyOf, runAttempts } from '../routing/run-attempts.js';
+import { endpointKeyOf, runAttempts } from './run-attempts.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
-import { annotateRequestSpan } from '../observability/request-span.js';
 
 /** A stream whose first batch was read (the failover window), ready for the writer. */
 export interface OpenedStream {
@@ -82,14 +81,14 @@ export class GenerationRun {
   private tokensCounted: number;
 
   constructor(
-    private readonly deps: Deps,
+    private readonly parts: GenerationParts,
     private readonly input: GenerationRunInput,
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
     this.tokensCounted = input.checked.estimatedPromptTokens;
     this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.clientHeaders };
     this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
-    this.link = new UpstreamLink(input.client.signal, { boundMs: deps.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: deps.drains });
+    this.link = new UpstreamLink(input.client.signal, { boundMs: parts.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: parts.drains });
   }
 
   /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, translated and metered. */
@@ -127,8 +126,8 @@ export class GenerationRun {
   private async route<T>(attempt: (target: Target, last: boolean) => Promise<T>): Promise<T> {
     const { value, target } = await runAttempts({
       targets: this.input.targets ?? [this.input.target],
-      breaker: this.deps.breaker,
-      limits: this.deps.config.route,
+      breaker: this.parts.breaker,
+      limits: this.parts.config.route,
       now: Date.now,
       sleep,
       signal: this.input.client.signal,
@@ -155,7 +154,7 @@ export class GenerationRun {
     }
     this.hidesTokens = this.input.stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.deps.http, target.adapter, request, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
+    const sending = callUpstream(this.parts.http, target.adapter, request, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
     // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
     // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
     // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
@@ -166,7 +165,7 @@ export class GenerationRun {
       // Observed only where there is a choice to make (provider.sort = latency).
       const started = Date.now();
       const key = endpointKeyOf(target);
-      void sending.then(() => this.deps.endpointStats.observeLatency(key, Date.now() - started), () => undefined);
+      void sending.then(() => this.parts.endpointStats.observeLatency(key, Date.now() - started), () => undefined);
     }
     return sending;
   }
@@ -215,7 +214,7 @@ export class GenerationRun {
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
       drain: {
         state: this.link,
-        estimate: () => cutOffEstimate(this.input.target.entry, this.input.request, this.meter, this.deps.config.drainOnAbortMs),
+        estimate: () => cutOffEstimate(this.input.target.entry, this.input.request, this.meter, this.parts.config.drainOnAbortMs),
       },
     });
   }
@@ -235,11 +234,11 @@ export class GenerationRun {
     this.observeThroughput();
     try {
       const record = this.buildRecord();
-      if (this.input.requestTrace) annotateRequestSpan(this.input.requestTrace, record);
-      await this.deps.settlements.settle(this.input.admission, record);
+      this.input.requestTrace?.annotate(record);
+      await this.parts.settlements.settle(this.input.admission, record);
     } catch (err) {
       // Called without await from the handler's finally: it must never reject.
-      this.deps.logger.error({ err, generation_id: this.meter.id }, 'could not queue settlement');
+      this.parts.logger.error({ err, generation_id: this.meter.id }, 'could not queue settlement');
     }
   }
 
@@ -267,14 +266,14 @@ export class GenerationRun {
     if ((target.entry.endpoints?.length ?? 1) < 2 || this.meter.outcome !== 'success' || this.meter.usageIsEstimated) return;
     const firstToken = this.meter.timeToFirstTokenMs();
     const generatingMs = this.meter.latencyMs() - (firstToken ?? 0);
-    if (generatingMs > 0) this.deps.endpointStats.observeThroughput(endpointKeyOf(target), this.meter.finalUsage().completionTokens / (generatingMs / 1000));
+    if (generatingMs > 0) this.parts.endpointStats.observeThroughput(endpointKeyOf(target), this.meter.finalUsage().completionTokens / (generatingMs / 1000));
   }
 
   /** Counts tokens against the key's per-minute budget (the prompt estimate was taken at admission). */
   private takeTokens(tokens: number): boolean {
     if (tokens <= 0) return true;
     this.tokensCounted += tokens;
-    return this.deps.limiter.consumeTokens(this.input.principal.credentialId, limitsFor(this.input.principal, this.deps.config), tokens, this.deps.now().getTime());
+    return this.parts.limiter.consumeTokens(this.input.principal.credentialId, limitsFor(this.input.principal, this.parts.config), tokens, this.parts.now().getTime());
   }
 
   private get excludeReasoning(): boolean {

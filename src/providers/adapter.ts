@@ -2,13 +2,14 @@
 // request description and translate vendor payloads back; the transport (http-client.ts) does the I/O.
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 import type { AdapterCompletion, StreamErrorCode, StreamEvent } from '../core/generation.js';
+import type { ProviderKind } from '../core/provider-kind.js';
 
 /** Where and how to reach one vendor; built from <PROVIDER>_API_KEY / <PROVIDER>_BASE_URL. */
 export interface ProviderConfig {
   /** Provider slug as used in model ids: "openai", "deepseek", "anthropic", ... */
   id: string;
   /** Which adapter serves it. */
-  kind: 'openai-compatible' | 'anthropic' | 'gemini';
+  kind: ProviderKind;
   baseUrl: string;
   /** Absent when the operator configured no key: the gateway answers 503 without calling out. */
   apiKey?: string;
@@ -90,3 +91,6 @@ export interface ProviderAdapter {
    */
   hidesReasoning?(request: ChatCompletionRequest, ctx: AdapterContext): boolean;
 }
+
+/** The adapter for each API kind this build includes; a provider of a kind without one is answered 503. */
+export type ProviderAdapters = Partial<Record<ProviderKind, ProviderAdapter>>;

@@ -5,9 +5,6 @@
 import type { Agent } from 'undici';
 import type { UpstreamRequest } from './adapter.js';
 import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
-import type { AttemptTrace } from '../observability/gateway-tracer.js';
-import type { UpstreamAttemptObserver } from '../observability/upstream-attempt.js';
-import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { CallSignal } from './call-signal.js';
 import { classifyTransportError } from './transport-error.js';
 import { OriginLimiter, type OriginLoad, type OriginSlots } from './origin-limiter.js';
@@ -28,6 +25,26 @@ export interface HttpClientOptions {
   http2: boolean;
   /** Certificates trusted for upstream TLS besides the system's: tests only (a local self-signed upstream). */
   ca?: string | Buffer;
+}
+
+/** Counts upstream attempts by outcome (metrics.ts is one); the pipeline reports to it (observability/upstream-attempt.ts). */
+export interface UpstreamAttemptObserver {
+  upstreamAttempt(provider: string, outcome: string): void;
+}
+
+/** The client's W3C trace context, forwarded as it came when the gateway does not trace itself
+ *  (observability/client-trace-context.ts validates it). */
+export interface ForwardedTraceHeaders {
+  traceparent: string;
+  tracestate?: string;
+}
+
+/** An attempt's span as the transport sees it (observability/gateway-tracer.ts AttemptTrace): told which server the
+ *  attempt reached, it writes its trace context into the upstream request's headers. */
+export interface AttemptContext {
+  host: string | undefined;
+  port: number | undefined;
+  traceHeaders(headers: Record<string, string>): Record<string, string>;
 }
 
 /** Distinct upstream URLs remembered (one per provider endpoint in practice); past this the memo starts over. */
@@ -58,7 +75,7 @@ export class HttpClient {
    * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long; a
    * request waiting for an upstream slot keeps only the dispatch options, with the bytes.
    */
-  send(upstream: UpstreamRequest, signal: CallSignal, clientTrace?: ClientTraceHeaders, attempt?: AttemptTrace): Promise<UpstreamResponse> {
+  send(upstream: UpstreamRequest, signal: CallSignal, clientTrace?: ForwardedTraceHeaders, attempt?: AttemptContext): Promise<UpstreamResponse> {
     let slots: OriginSlots;
     let dispatch: Dispatch;
     try {
@@ -131,7 +148,7 @@ interface UpstreamTarget {
  * The attempt's span (upstream-attempt.ts) names the server, and its context goes upstream: `traceparent` and the
  * `tracestate` it continues, written by the W3C trace-context propagator, never the client's `baggage`.
  */
-function withAttemptContext(headers: Record<string, string>, target: UpstreamTarget, attempt: AttemptTrace): Record<string, string> {
+function withAttemptContext(headers: Record<string, string>, target: UpstreamTarget, attempt: AttemptContext): Record<string, string> {
   attempt.host = target.host;
   attempt.port = target.port;
   return attempt.traceHeaders(headers);

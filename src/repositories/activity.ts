@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { GenerationRow } from '../db/tables/generations.js';
 import { utcDayParam } from '../db/utc-day.js';
-import { dayStart } from '../billing/key-periods.js';
+import { dayStart } from '../core/utc-calendar.js';
 
 export interface DailyModelUsage {
   /** UTC day, YYYY-MM-DD. */

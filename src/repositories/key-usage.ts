@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { utcDayParam } from '../db/utc-day.js';
-import { dayStart } from '../billing/key-periods.js';
-import { monthStart, weekStart } from '../pass/windows.js';
+import { dayStart, monthStart, weekStart } from '../core/utc-calendar.js';
 
 /** Credits spent through a key (generation costs; pass requests cost 0 credits), all time and this UTC day/week/month. */
 export interface KeyUsage {

@@ -3,24 +3,20 @@
 // endpoint, no routing fields) takes the single-target path: no extra allocation beyond the one-element list.
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEndpoint, CatalogEntry } from '../catalog/types.js';
-import type { ProviderAdapter, ProviderConfig } from '../providers/adapter.js';
-import type { ProviderRegistry } from '../providers/registry.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { usdToNanos } from '../billing/money.js';
+import { usdToNanos } from '../core/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
 import { reservationOutputTokens } from '../billing/accounting.js';
-import { targetFor, targetForEntry, type Target } from '../pipeline/resolve-target.js';
-import { checkRequest, hasFile, hasImage, requireUserMessage, type CheckedRequest } from '../pipeline/check-request.js';
-import { estimatePromptTokens } from '../pipeline/estimate-tokens.js';
+import { targetFor, targetForEntry, type Target, type TargetSources } from './resolve-target.js';
+import { checkRequest, hasFile, hasImage, requireUserMessage, type CheckedRequest } from './check-request.js';
+import { estimatePromptTokens } from './token-estimate/estimate-tokens.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { EndpointStats } from './endpoint-stats.js';
 import { exclusionError, type Exclusion, type ExclusionReason } from './exclusion-error.js';
 
-export interface RoutingDeps {
-  catalog: Catalog;
-  providers: ProviderRegistry;
-  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>;
+/** What planning reads: where targets come from, and how each endpoint has been doing. */
+export interface RoutingDeps extends TargetSources {
   breaker: CircuitBreaker;
   endpointStats: EndpointStats;
 }

@@ -5,7 +5,7 @@ import type { LedgerRow } from '../db/tables/credit-ledger.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { getCreditAccount, InsufficientCreditsError, type CreditAccount } from '../repositories/credits.js';
 import { adjustCredits as adjustLeasedCredits, type AdjustCreditsDeps } from '../billing/adjust-credits.js';
-import { nanosToUsd } from '../billing/money.js';
+import { nanosToUsd } from '../core/money.js';
 
 /**
  * Adds (positive) or removes (negative) credits with a ledger note. A removal larger than what requests in flight
@@ -34,11 +34,14 @@ export function creditAccount(db: DbOrTrx, userId: string): Promise<CreditAccoun
   return getCreditAccount(db, userId);
 }
 
+/** One ledger row as the operator reads it. */
+export type LedgerEntry = LedgerRow;
+
 /** One page of a user's ledger, newest first; `before` is the id of the last entry of the previous page. */
 export async function ledgerPage(
   db: DbOrTrx,
   input: { userId: string; limit: number; before?: bigint },
-): Promise<{ rows: LedgerRow[]; nextCursor: string | null }> {
+): Promise<{ rows: LedgerEntry[]; nextCursor: string | null }> {
   let query = db.selectFrom('credit_ledger').selectAll().where('user_id', '=', input.userId).orderBy('id', 'desc').limit(input.limit + 1);
   if (input.before !== undefined) query = query.where('id', '<', input.before);
   const rows = await query.execute();

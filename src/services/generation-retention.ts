@@ -3,7 +3,7 @@
 // prune` and, with MODELGATE_GENERATION_RETENTION_DAYS, every hour by each gateway process.
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { dayStart } from '../billing/key-periods.js';
+import { dayStart } from '../core/utc-calendar.js';
 import { deleteGenerationsBefore, markPrunedBefore } from '../repositories/generation-retention.js';
 
 const DAY_MS = 86_400_000;

@@ -2,7 +2,7 @@
 // One parser for both, so the rules (limit >= 0, expiry in the future, model patterns) are the same everywhere.
 import type { ApiKeyKind, KeyLimitReset } from '../db/tables/api-keys.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { usdToNanos } from '../billing/money.js';
+import { usdToNanos } from '../core/money.js';
 
 /** A field left out stays as it is; `null` clears it. */
 export interface KeySettings {

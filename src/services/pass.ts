@@ -6,7 +6,7 @@ import type { SubscriptionRow } from '../db/tables/subscriptions.js';
 import type { PassQuotaConfig } from '../config.js';
 import { PASS_PLAN, PASS_PRICE_NANOS } from '../pass/plan.js';
 import { passUsageReport, toWirePassUsage } from '../pass/usage-report.js';
-import { addMonthsUtc } from '../pass/windows.js';
+import { addMonthsUtc } from '../core/utc-calendar.js';
 import { insertSubscription, listLiveSubscriptions, revokeSubscriptions } from '../repositories/subscriptions.js';
 
 export const MAX_PASS_MONTHS = 120;

@@ -10,7 +10,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { utcDayParam } from '../db/utc-day.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { dayStart } from '../billing/key-periods.js';
+import { dayStart } from '../core/utc-calendar.js';
 import { prunedBefore } from '../repositories/generation-retention.js';
 
 export type UsageGroupBy = 'day' | 'model' | 'key' | 'user';

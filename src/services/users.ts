@@ -6,6 +6,9 @@ import { newId } from '../auth/secrets.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { findUserByEmail, findUserById, normalizeEmail } from '../repositories/users.js';
 
+/** A user as the operator API and CLI show it. */
+export type User = UserRow;
+
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export class UserExistsError extends GatewayError {
@@ -15,7 +18,7 @@ export class UserExistsError extends GatewayError {
 }
 
 /** Creates a user; a taken email is UserExistsError (409), a malformed one 400. */
-export async function createUserAccount(db: Db, input: { email: string }): Promise<UserRow> {
+export async function createUserAccount(db: Db, input: { email: string }): Promise<User> {
   const email = normalizeEmail(input.email);
   if (!EMAIL.test(email) || email.includes('\u0000')) throw new GatewayError(400, `Invalid request: email must be an e-mail address`, { field: 'email' });
   const row = await db
@@ -29,14 +32,14 @@ export async function createUserAccount(db: Db, input: { email: string }): Promi
 }
 
 /** By id or by email; `undefined` when there is none. */
-export async function findUser(db: DbOrTrx, by: { id?: string; email?: string }): Promise<UserRow | undefined> {
+export async function findUser(db: DbOrTrx, by: { id?: string; email?: string }): Promise<User | undefined> {
   if (by.id !== undefined) return by.id.includes('\u0000') ? undefined : findUserById(db, by.id);
   if (by.email !== undefined) return by.email.includes('\u0000') ? undefined : findUserByEmail(db, by.email);
   return undefined;
 }
 
 /** The user or a 404 naming the id (the operator API's path parameter). */
-export async function requireUser(db: DbOrTrx, userId: string): Promise<UserRow> {
+export async function requireUser(db: DbOrTrx, userId: string): Promise<User> {
   const user = await findUser(db, { id: userId });
   if (!user) throw new GatewayError(404, `User ${userId} not found`, { user_id: userId });
   return user;
@@ -46,7 +49,7 @@ export async function requireUser(db: DbOrTrx, userId: string): Promise<UserRow>
  * One page of users, newest first; `cursor` is the last user of the previous page (opaque to clients). The
  * position is compared in SQL against that user's own row, so timestamps keep their full (microsecond) precision.
  */
-export async function listUsers(db: DbOrTrx, page: { limit: number; cursor?: string }): Promise<{ rows: UserRow[]; nextCursor: string | null }> {
+export async function listUsers(db: DbOrTrx, page: { limit: number; cursor?: string }): Promise<{ rows: User[]; nextCursor: string | null }> {
   let query = db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1);
   if (page.cursor !== undefined) {
     const after = await findUser(db, { id: decodeCursor(page.cursor) });

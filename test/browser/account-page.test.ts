@@ -58,11 +58,11 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
     token = await gw.createToken(user.userId);
     await gw.grant(user.userId, 20);
     const now = new Date();
-    await grantPass(gw.deps.db, user.userId, 1, now);
-    await insertPassUsage(gw.deps.db, { user_id: user.userId, generation_id: null, reference_cost_nanos: 1_200_000_000n, status: 'settled', created_at: now });
+    await grantPass(gw.db, user.userId, 1, now);
+    await insertPassUsage(gw.db, { user_id: user.userId, generation_id: null, reference_cost_nanos: 1_200_000_000n, status: 'settled', created_at: now });
     // 24 records over 12 days (two a day, a minute apart), three models; the newest is an hour old.
     const rows = Array.from({ length: 24 }, (_, i) => record(user.userId, new Date(now.getTime() - 3_600_000 - i * 60_000 - Math.floor(i / 2) * DAY), i));
-    await settleGenerationBatch(gw.deps.db, rows.map((r) => ({ record: r, settle: 'none' as const })));
+    await settleGenerationBatch(gw.db, rows.map((r) => ({ record: r, settle: 'none' as const })));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
   }, 90_000);
   afterAll(async () => {

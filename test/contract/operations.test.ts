@@ -16,7 +16,7 @@ let target: ContractGateway;
 let adminKey: string;
 beforeAll(async () => {
   target = await startContractGateway();
-  adminKey = (await createAdminKey(target.gw.deps.db, { name: 'contract' })).secret;
+  adminKey = (await createAdminKey(target.gw.db, { name: 'contract' })).secret;
 });
 afterAll(async () => {
   await target?.close();

@@ -9,7 +9,7 @@ import {
   sumPassWindows,
 } from '../../src/repositories/pass-usage.js';
 import { STALE_RESERVATION_MS } from '../../src/pass/plan.js';
-import { monthStart, weekStart } from '../../src/pass/windows.js';
+import { monthStart, weekStart } from '../../src/core/utc-calendar.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
 
 describeEachDatabase('pass usage repository', (ctx) => {

@@ -6,13 +6,13 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import type { AccessMode, NewGeneration } from '../../src/db/tables/generations.js';
+import type { NewGeneration } from '../../src/db/tables/generations.js';
+import type { AccessMode } from '../../src/core/access-mode.js';
 import { settleGenerationBatch } from '../../src/repositories/settlements.js';
 import { sumKeyUsage, type KeyUsage } from '../../src/repositories/key-usage.js';
 import { listDailyUsage } from '../../src/repositories/activity.js';
 import { usageReport, type UsageGroupBy, type UsageRow } from '../../src/services/usage-report.js';
-import { dayStart } from '../../src/billing/key-periods.js';
-import { monthStart, weekStart } from '../../src/pass/windows.js';
+import { dayStart, monthStart, weekStart } from '../../src/core/utc-calendar.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
 
 const DAY_MS = 86_400_000;

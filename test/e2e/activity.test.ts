@@ -37,7 +37,7 @@ describe('activity and generation list', () => {
       record(user.userId, new Date(now.getTime() - 40 * DAY)),
       record(other.userId, now),
     ];
-    await settleGenerationBatch(gw.deps.db, rows.map((r) => ({ record: r, settle: 'none' as const })));
+    await settleGenerationBatch(gw.db, rows.map((r) => ({ record: r, settle: 'none' as const })));
   }, 60_000);
   afterAll(async () => {
     await gw?.close();

@@ -16,7 +16,7 @@ beforeAll(async () => {
   gw = await startTestGateway({
     env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
   });
-  admin = (await createAdminKey(gw.deps.db, { name: 'ops' })).secret;
+  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
 });
 afterAll(async () => {
   await gw?.close();
@@ -62,9 +62,9 @@ describe('admin keys and user credentials are kept apart', () => {
   });
 
   it('refuses a deleted admin key with 401 on its next request', async () => {
-    const { row, secret } = await createAdminKey(gw.deps.db, { name: 'temp' });
+    const { row, secret } = await createAdminKey(gw.db, { name: 'temp' });
     expect((await call('GET', '/admin/users', secret)).status).toBe(200);
-    expect(await deleteAdminKey(gw.deps.db, gw.deps.credentials, { keyId: row.id, now: new Date() })).toBe(true);
+    expect(await deleteAdminKey(gw.db, gw.parts.credentials, { keyId: row.id, now: new Date() })).toBe(true);
     expect((await call('GET', '/admin/users', secret)).status).toBe(401);
   });
 });
@@ -85,7 +85,7 @@ describe('users', () => {
     // Two users within one millisecond (timestamps have microseconds): paging must not skip either.
     await sql`insert into users (id, email, created_at) values
       ('usr_micro_a', 'micro-a@example.com', '2026-01-01T00:00:00.123789Z'),
-      ('usr_micro_b', 'micro-b@example.com', '2026-01-01T00:00:00.123456Z')`.execute(gw.deps.db);
+      ('usr_micro_b', 'micro-b@example.com', '2026-01-01T00:00:00.123456Z')`.execute(gw.db);
     const seen = new Set<string>();
     let cursor: string | null = null;
     let pages = 0;
@@ -97,7 +97,7 @@ describe('users', () => {
       cursor = page.body.next_cursor;
       pages += 1;
     } while (cursor !== null && pages < 100);
-    const total = Number((await gw.deps.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const total = Number((await gw.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     expect(seen.size).toBe(total);
     expect(seen.has('usr_micro_a') && seen.has('usr_micro_b')).toBe(true);
     expect((await call('GET', '/admin/users?cursor=garbage', admin)).status).toBe(400);
@@ -188,7 +188,7 @@ describe('usage report', () => {
     expect(byUser.status).toBe(200);
     const mine = byUser.body.data.find((r: any) => r.group === user.userId);
     expect(mine).toMatchObject({ requests: 3, prompt_tokens: 300, completion_tokens: 150, cached_tokens: 60, reasoning_tokens: 0 });
-    const debits = (await listLedger(gw.deps.db, user.userId, 100)).filter((r) => r.kind === 'debit');
+    const debits = (await listLedger(gw.db, user.userId, 100)).filter((r) => r.kind === 'debit');
     const debited = debits.reduce((sum, r) => sum - r.amount_nanos, 0n);
     expect(debited).toBeGreaterThan(0n);
     expect(mine.cost).toBeCloseTo(Number(debited) / 1e9, 12);

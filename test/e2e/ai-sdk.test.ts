@@ -63,7 +63,7 @@ describe('Vercel AI SDK (openai-compatible provider)', () => {
   it('gets JSON from a gateway with the spec default when the client sends Accept: application/json', async () => {
     // A second gateway over the same database (closing it leaves the database to the first).
     const other = await startTestGateway({
-      database: { db: gw.deps.db, close: async () => undefined },
+      database: { db: gw.db, close: async () => undefined },
       env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
     });
     try {

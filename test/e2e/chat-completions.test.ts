@@ -263,13 +263,13 @@ describe('streaming', () => {
     expect(last.usage).toMatchObject({ prompt_tokens: 100, completion_tokens: 50 });
     // 100 × $2/M + 50 × $8/M
     expect(last.usage.cost).toBeCloseTo(0.0006, 12);
-    const record = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
+    const record = await gw.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
     expect(record).toMatchObject({ status: 'error', finish_reason: 'error', error_code: 'server_error', prompt_tokens: 100, completion_tokens: 50 });
     expect(BigInt(record.cost_nanos)).toBe(600_000n);
 
     upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ content: 'Hello there' })], false), close: 'reset' });
     const estimated = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
-    const estimatedRecord = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', estimated.chunks[0].id).executeTakeFirstOrThrow();
+    const estimatedRecord = await gw.db.selectFrom('generations').selectAll().where('id', '=', estimated.chunks[0].id).executeTakeFirstOrThrow();
     expect(estimatedRecord.completion_tokens).toBeGreaterThan(0);
     expect(BigInt(estimatedRecord.cost_nanos)).toBeGreaterThan(0n);
   });
@@ -301,7 +301,7 @@ describe('errors before the stream', () => {
 
     const down = await startTestGateway({
       env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
-      database: { db: gw.deps.db, close: async () => undefined },
+      database: { db: gw.db, close: async () => undefined },
     });
     try {
       const unreachable = await down.fetch('/api/v1/chat/completions', {

@@ -23,7 +23,7 @@ let admin: string;
 beforeAll(async () => {
   gw = await startTestGateway();
   user = await gw.createUser();
-  admin = (await createAdminKey(gw.deps.db, { name: 'ops' })).secret;
+  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
 });
 afterAll(async () => {
   await gw?.close();

@@ -39,7 +39,7 @@ describeWithPostgres('credential cache across processes [postgres]', () => {
     const user = await gw.createUser();
     expect(await status(gw, user.key)).toBe(200);
     expect(await status(control, user.key)).toBe(200);
-    expect(gw.deps.credentials.size).toBeGreaterThan(0);
+    expect(gw.parts.credentials.size).toBeGreaterThan(0);
 
     await other.query('update api_keys set deleted_at = now() where id = $1', [user.keyId]);
 
@@ -52,9 +52,9 @@ describeWithPostgres('credential cache across processes [postgres]', () => {
   it('forgets every credential when a user row changes in another process', async () => {
     const user = await gw.createUser();
     expect(await status(gw, user.key)).toBe(200);
-    expect(gw.deps.credentials.size).toBeGreaterThan(0);
+    expect(gw.parts.credentials.size).toBeGreaterThan(0);
     await other.query(`update users set email = 'renamed-' || email where id = $1`, [user.userId]);
-    await vi.waitFor(() => expect(gw.deps.credentials.size).toBe(0), WAIT);
+    await vi.waitFor(() => expect(gw.parts.credentials.size).toBe(0), WAIT);
     const listed = await gw.fetch('/api/v1/api-keys', { key: user.key });
     expect(listed.status).toBe(200);
   });
@@ -116,7 +116,7 @@ describe('credential cache in one process [pglite]', () => {
     expect(await status(deafGw, user.key)).toBe(200);
     await database.db.updateTable('api_keys').set({ deleted_at: new Date() }).where('id', '=', user.keyId).execute();
     expect(await status(uncached, user.key)).toBe(401);
-    expect(uncached.deps.credentials.size).toBe(0);
+    expect(uncached.parts.credentials.size).toBe(0);
     // Control: the cached, deaf gateway still serves it from memory.
     expect(await status(deafGw, user.key)).toBe(200);
   });

@@ -110,7 +110,7 @@ describe('configured credentials never reach a client', () => {
     upstream.reply(midStreamFailure('openai'));
     await rawAnswer('chat', 'openai', true);
     await gw.settled();
-    const rows = await gw.deps.db.selectFrom('generations').selectAll().execute();
+    const rows = await gw.db.selectFrom('generations').selectAll().execute();
     expectNoSecret(JSON.stringify(rows, (_key, value) => (typeof value === 'bigint' ? String(value) : value)));
   });
 });

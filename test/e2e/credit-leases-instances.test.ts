@@ -101,7 +101,7 @@ describeEachBackend('two gateway instances on one database', (backend) => {
   it('removes 9 USD of the 10 while the user keeps sending requests to both instances', async () => {
     const user = await userWith10Usd();
     const statuses = await whileSendingTwicePerSecond(user, async () => {
-      const { leases } = gateways[0].deps;
+      const { leases } = gateways[0].parts;
       await adjustCredits({ db: database.db, recalls: leases.recalls }, { userId: user.userId, amountNanos: -9n * USD, note: 'refund' });
     });
     // What is left (about 1 USD) still pays for one request in flight at a time.

@@ -70,10 +70,10 @@ describe('credits', () => {
     // 1000 × $2/M + 500 × $8/M = $0.006
     expect(res.usage.cost).toBeCloseTo(0.006, 12);
     expect(res.usage.cost_details).toEqual({ access_mode: 'credits', charged: true });
-    const account = await getCreditAccount(gw.deps.db, user.userId);
+    const account = await getCreditAccount(gw.db, user.userId);
     expect(account.balanceNanos).toBe(1_000_000_000n - 6_000_000n);
     expect(await gw.reservedNanos(user.userId)).toBe(0n);
-    const ledger = await listLedger(gw.deps.db, user.userId, 10);
+    const ledger = await listLedger(gw.db, user.userId, 10);
     const debits = ledger.filter((row) => row.kind === 'debit');
     expect(debits).toHaveLength(1);
     expect(debits[0]).toMatchObject({ amount_nanos: -6_000_000n, generation_id: res.id });
@@ -104,9 +104,9 @@ describe('credits', () => {
     upstream.reply({ kind: 'json', status: 503, body: { error: { message: 'down' } } });
     const res = await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false });
     expect(res.status).toBe(503);
-    expect((await getCreditAccount(gw.deps.db, user.userId)).balanceNanos).toBe(1_000_000_000n);
+    expect((await getCreditAccount(gw.db, user.userId)).balanceNanos).toBe(1_000_000_000n);
     expect(await gw.reservedNanos(user.userId)).toBe(0n);
-    const rows = await gw.deps.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute();
+    const rows = await gw.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'error', http_status: 503, cost_nanos: 0n });
   });
@@ -122,7 +122,7 @@ describe('free models', () => {
     expect(json.usage.cost).toBe(0);
     expect(json.usage.cost_details).toEqual({ access_mode: 'free', charged: false });
     expect(upstream.last.body.model).toBe('test/free-model:free');
-    expect(await listLedger(gw.deps.db, user.userId, 10)).toHaveLength(0);
+    expect(await listLedger(gw.db, user.userId, 10)).toHaveLength(0);
   });
 });
 
@@ -164,11 +164,11 @@ describe('generation records', () => {
     while (!seen.includes('xxxx')) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     const row = await waitFor(async () =>
-      (await gw.deps.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute())[0]);
+      (await gw.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute())[0]);
     expect(row).toMatchObject({ status: 'aborted', streamed: true });
     expect(row.completion_tokens).toBe(100);
     await waitFor(async () => (upstream.closedConnections > 0 ? true : undefined));
-    const debits = (await listLedger(gw.deps.db, user.userId, 10)).filter((r) => r.kind === 'debit');
+    const debits = (await listLedger(gw.db, user.userId, 10)).filter((r) => r.kind === 'debit');
     expect(debits).toHaveLength(1);
     expect(-debits[0].amount_nanos).toBe(row.cost_nanos);
     expect(row.cost_nanos).toBeGreaterThan(0n);
@@ -182,7 +182,7 @@ describe('generation records', () => {
     const sse = await readSse(await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: true }));
     const last = sse.chunks[sse.chunks.length - 1];
     expect(last.usage.cost).toBeCloseTo((100 * 2 + 50 * 8) / 1e6, 12);
-    const row = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
+    const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
     expect(row.cost_nanos).toBe(600_000n);
   });
 });

@@ -24,7 +24,7 @@ beforeAll(async () => {
       OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
     },
   });
-  admin = (await createAdminKey(gw.deps.db, { name: 'ops' })).secret;
+  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
 });
 afterAll(async () => {
   await gw?.close();
@@ -63,7 +63,7 @@ async function views(user: { userId: string; key: string }, generationId: string
   const debits = ledger.data.filter((entry: any) => entry.kind === 'debit');
   expect(debits).toHaveLength(1);
   expect(debits[0].generation_id).toBe(generationId);
-  const row = await gw.deps.db.selectFrom('generations').select('cost_nanos').where('id', '=', generationId).executeTakeFirstOrThrow();
+  const row = await gw.db.selectFrom('generations').select('cost_nanos').where('id', '=', generationId).executeTakeFirstOrThrow();
   return {
     record: row.cost_nanos,
     generation: usd(generation.data.total_cost),
@@ -96,7 +96,7 @@ describe('a cost above the balance', () => {
 
       const seen = await views(user, answer.id);
       expect(seen).toEqual({ record: cost, generation: cost, credits: cost, key: cost, ledger: cost, report: cost });
-      expect(await getCreditAccount(gw.deps.db, user.userId)).toMatchObject({ balanceNanos: usd(0.01) - cost, totalUsedNanos: cost });
+      expect(await getCreditAccount(gw.db, user.userId)).toMatchObject({ balanceNanos: usd(0.01) - cost, totalUsedNanos: cost });
       expect(await gw.reservedNanos(user.userId)).toBe(0n);
 
       const refused = await chat(user.key, { model: 'openai/gpt-test', stream: false });

@@ -105,10 +105,10 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
     const user = await userWithCredits(drain);
     upstream.reply(reasoningStream(500));
     const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'openai/gpt-5.4-nano', messages: [{ role: 'user', content: 'Think hard' }] });
-    const row = await recordOf(drain.deps.db, id);
+    const row = await recordOf(drain.db, id);
     expect(row).toMatchObject({ status: 'aborted', streamed: true, prompt_tokens: 50, completion_tokens: 8000, reasoning_tokens: 7990 });
     expect(row.cost_nanos).toBe(10_010_000n); // 50 × $0.20 + 8,000 × $1.25 per 1M
-    await expectSettledOnce(drain.deps.db, user.userId, row);
+    await expectSettledOnce(drain.db, user.userId, row);
     expect(cuts()).toBe(0); // read to its end, not cut
     expect(await drain.reservedNanos(user.userId)).toBe(0n);
   });
@@ -121,10 +121,10 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
     })}\n\n`;
     upstream.reply({ kind: 'sse', chunks: [gemini(VISIBLE, { candidatesTokenCount: 3, thoughtsTokenCount: 500 }), { pauseMs: 500 }, gemini('', { candidatesTokenCount: 5, thoughtsTokenCount: 6000 }, 'STOP')] });
     const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'google/gemini-2.5-flash', messages: [{ role: 'user', content: 'Think hard' }] });
-    const row = await recordOf(drain.deps.db, id);
+    const row = await recordOf(drain.db, id);
     expect(row).toMatchObject({ status: 'aborted', prompt_tokens: 20, completion_tokens: 6005, reasoning_tokens: 6000 });
     expect(row.cost_nanos).toBe(15_018_500n); // 20 × $0.30 + 6,005 × $2.50 per 1M
-    await expectSettledOnce(drain.deps.db, user.userId, row);
+    await expectSettledOnce(drain.db, user.userId, row);
     expect(cuts()).toBe(0);
   });
 
@@ -139,9 +139,9 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
     await waitFor(() => (upstream.requests.length > 0 ? true : undefined));
     controller.abort();
     expect(await answer).toBeInstanceOf(Error);
-    const row = await waitFor(() => drain.deps.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).executeTakeFirst());
+    const row = await waitFor(() => drain.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).executeTakeFirst());
     expect(row).toMatchObject({ status: 'aborted', prompt_tokens: 50, completion_tokens: 8000, reasoning_tokens: 7990 });
-    await expectSettledOnce(drain.deps.db, user.userId, row);
+    await expectSettledOnce(drain.db, user.userId, row);
     // Writing the response to a client that is gone is no error.
     expect(drain.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level >= 50)).toEqual([]);
   });
@@ -152,14 +152,14 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
     const { id, leftAt } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', {
       model: 'openai/gpt-5.4-nano', max_tokens: 2000, messages: [{ role: 'user', content: 'Think hard' }],
     });
-    const row = await recordOf(drain.deps.db, id);
+    const row = await recordOf(drain.db, id);
     expect(Date.now() - leftAt).toBeGreaterThanOrEqual(1_500); // it waited for the bound (2 s)
     // Prompt estimate: 3 + 4 per message + 10 characters / 4 = 10; output: max_tokens, of which all but the 3
     // visible tokens are counted as reasoning.
     expect(row).toMatchObject({ status: 'aborted', error_code: 'client_disconnected', prompt_tokens: 10, completion_tokens: 2000, reasoning_tokens: 1997 });
     expect(row.error_message).toMatch(/MODELGATE_DRAIN_ON_ABORT_S/);
     expect(row.cost_nanos).toBe(2_502_000n); // 10 × $0.20 + 2,000 × $1.25 per 1M
-    await expectSettledOnce(drain.deps.db, user.userId, row);
+    await expectSettledOnce(drain.db, user.userId, row);
     await waitFor(() => (cuts() > 0 ? true : undefined));
   });
 
@@ -176,10 +176,10 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
       ],
     });
     const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'openai/gpt-5.4-nano', messages: [{ role: 'user', content: 'Think hard' }] });
-    const row = await recordOf(drain.deps.db, id);
+    const row = await recordOf(drain.db, id);
     expect(row).toMatchObject({ status: 'aborted', prompt_tokens: 50, completion_tokens: 8000, reasoning_tokens: 7990 });
     expect(row.cost_nanos).toBe(10_010_000n);
-    await expectSettledOnce(drain.deps.db, user.userId, row);
+    await expectSettledOnce(drain.db, user.userId, row);
     await waitFor(() => (cuts() > 0 ? true : undefined));
   });
 
@@ -188,10 +188,10 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
     upstream.reply(reasoningStream(5_000));
     const { id, leftAt } = await streamAndLeave(off, user.key, '/api/v1/chat/completions', { model: 'openai/gpt-5.4-nano', messages: [{ role: 'user', content: 'Think hard' }] });
     await waitFor(() => (cuts() > 0 ? true : undefined), 2_000);
-    const row = await recordOf(off.deps.db, id);
+    const row = await recordOf(off.db, id);
     expect(Date.now() - leftAt).toBeLessThan(2_000);
     expect(row).toMatchObject({ status: 'aborted', prompt_tokens: 10, completion_tokens: 3, reasoning_tokens: 0 });
-    await expectSettledOnce(off.deps.db, user.userId, row);
+    await expectSettledOnce(off.db, user.userId, row);
   });
 });
 
@@ -215,10 +215,10 @@ describe('a client leaving a stream whose every token is visible', () => {
       model: 'anthropic/claude-haiku-5-5', max_tokens: 1000, messages: [{ role: 'user', content: 'Think hard' }],
     });
     await waitFor(() => (cuts() > 0 ? true : undefined), 1_500);
-    const row = await recordOf(drain.deps.db, id);
+    const row = await recordOf(drain.db, id);
     expect(Date.now() - leftAt).toBeLessThan(1_500);
     expect(row).toMatchObject({ status: 'aborted', completion_tokens: 3 });
-    await expectSettledOnce(drain.deps.db, user.userId, row);
+    await expectSettledOnce(drain.db, user.userId, row);
   });
 
   it('a non-reasoning model: the upstream is aborted at once, with draining on', async () => {
@@ -226,10 +226,10 @@ describe('a client leaving a stream whose every token is visible', () => {
     upstream.reply(reasoningStream(5_000));
     const { id, leftAt } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'mistral/mistral-large-2512', messages: [{ role: 'user', content: 'Hi' }] });
     await waitFor(() => (cuts() > 0 ? true : undefined), 1_500);
-    const row = await recordOf(drain.deps.db, id);
+    const row = await recordOf(drain.db, id);
     expect(Date.now() - leftAt).toBeLessThan(1_500);
     expect(row).toMatchObject({ status: 'aborted', completion_tokens: 3, reasoning_tokens: 0 });
-    await expectSettledOnce(drain.deps.db, user.userId, row);
+    await expectSettledOnce(drain.db, user.userId, row);
   });
 });
 
@@ -250,7 +250,7 @@ describe('a graceful stop while a stream drains', () => {
       model: 'openai/gpt-5.4-nano', max_tokens: 1000, messages: [{ role: 'user', content: 'Think hard' }],
     });
     await new Promise((r) => setTimeout(r, 100)); // the drain has begun
-    expect(gw.deps.drains.size).toBe(1);
+    expect(gw.parts.drains.size).toBe(1);
     const started = Date.now();
     await gw.close();
     expect(Date.now() - started).toBeLessThan(8_000); // the grace period (1 s), not the drain bound (60 s)

@@ -51,7 +51,7 @@ describe('probes on a healthy gateway', () => {
 
   it('turns 503 migrations_pending when the database lacks a migration of this release, and logs it', async () => {
     const last = migrations[migrations.length - 1][0];
-    const db = gw.deps.db as any;
+    const db = gw.db as any;
     const row = await db.selectFrom('kysely_migration').selectAll().where('name', '=', last).executeTakeFirstOrThrow();
     await db.deleteFrom('kysely_migration').where('name', '=', last).execute();
     try {

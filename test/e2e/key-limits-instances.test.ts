@@ -70,7 +70,7 @@ describeWithPostgres('key limits across instances [postgres]', () => {
     const owner = await a.createUser();
     const key = await limitedKey(owner, { name: 'to disable' });
     expect((await b.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
-    expect(b.deps.credentials.size).toBeGreaterThan(0);
+    expect(b.parts.credentials.size).toBeGreaterThan(0);
     const patched = await a.fetch(`/api/v1/api-keys/${key.key_id}`, {
       method: 'PATCH', key: await a.createToken(owner.userId), headers: { 'content-type': 'application/json' }, body: JSON.stringify({ disabled: true }),
     });

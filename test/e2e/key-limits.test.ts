@@ -6,7 +6,7 @@ import { listLedger } from '../../src/repositories/credits.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
-/** The gateway's clock (deps.now): tests move it across UTC boundaries. */
+/** The gateway's clock (parts.now): tests move it across UTC boundaries. */
 let clock = new Date('2026-03-10T23:59:30Z');
 
 beforeAll(async () => {
@@ -161,7 +161,7 @@ describe('enforcement', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0].error.metadata).toMatchObject({ reason: 'key_limit_exceeded', limit: 0.001, limit_reset: null, resets_at: null });
     await gw.settled();
-    const debits = (await listLedger(gw.deps.db, owner.userId, 100)).filter((row) => row.kind === 'debit');
+    const debits = (await listLedger(gw.db, owner.userId, 100)).filter((row) => row.kind === 'debit');
     const spent = debits.reduce((sum, row) => sum - row.amount_nanos, 0n);
     expect(debits).toHaveLength(ok);
     expect(spent).toBeLessThanOrEqual(1_000_000n);
@@ -169,7 +169,7 @@ describe('enforcement', () => {
     expect(info.data.usage).toBeCloseTo(Number(spent) / 1e9, 12);
     expect(info.data.limit_remaining).toBeCloseTo((1_000_000 - Number(spent)) / 1e9, 12);
     // Nothing stays held once every request settled.
-    const row = await gw.deps.db.selectFrom('api_key_spend').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
+    const row = await gw.db.selectFrom('api_key_spend').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ reserved_nanos: 0n, spent_nanos: spent });
   });
 
@@ -180,7 +180,7 @@ describe('enforcement', () => {
     upstream.reply({ kind: 'json', status: 503, body: { error: { message: 'down' } } });
     expect((await chat(key.key)).status).toBe(503);
     await gw.settled();
-    const row = await gw.deps.db.selectFrom('api_key_spend').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
+    const row = await gw.db.selectFrom('api_key_spend').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ reserved_nanos: 0n, spent_nanos: 0n });
   });
 

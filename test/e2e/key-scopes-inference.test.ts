@@ -19,7 +19,7 @@ beforeAll(async () => {
       DEEPSEEK_API_KEY: 'sk-up', DEEPSEEK_BASE_URL: upstream.url,
     },
   });
-  admin = (await createAdminKey(gw.deps.db, { name: 'ops' })).secret;
+  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
 });
 afterAll(async () => {
   await gw?.close();

@@ -14,7 +14,7 @@ beforeAll(async () => {
   gw = await startTestGateway({
     env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
   });
-  admin = (await createAdminKey(gw.deps.db, { name: 'ops' })).secret;
+  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
 });
 afterAll(async () => {
   await gw?.close();

@@ -62,7 +62,7 @@ describeWithPostgres('key spend holds of a killed instance [postgres]', () => {
     const onSurvivor = requestOnce(`${survivor.url}/api/v1/chat/completions`, { method: 'POST', headers, body });
     await vi.waitFor(() => expect(upstream.requests).toHaveLength(2), WAIT);
 
-    const live = survivor.deps.leases.holder;
+    const live = survivor.parts.leases.holder;
     const held = await holds(key.key_id);
     const dead = Object.keys(held).find((holder) => holder !== live)!;
     expect(Object.keys(held).sort()).toEqual([dead, live].sort());
@@ -76,14 +76,14 @@ describeWithPostgres('key spend holds of a killed instance [postgres]', () => {
     expect((await keySpend(key.key_id)).reserved_nanos).toBe(held[dead] + held[live]);
 
     // Within the TTL the survivor's heartbeat leaves it alone (the killed process might only be slow).
-    await survivor.deps.leases.tick();
+    await survivor.parts.leases.tick();
     expect(await holds(key.key_id)).toEqual(held);
 
     // The TTL passes by the database clock: both rows were last renewed longer ago than that. The survivor's tick
     // renews its own row and gives the killed instance's hold back.
     await sql`update api_key_spend_holds set renewed_at = now() - make_interval(secs => ${DEFAULT_LEASE_OPTIONS.ttlSeconds + 5})
       where key_id = ${key.key_id}`.execute(database.db);
-    await survivor.deps.leases.tick();
+    await survivor.parts.leases.tick();
     expect(await holds(key.key_id)).toEqual({ [live]: held[live] });
     expect(await keySpend(key.key_id)).toEqual({ spent_nanos: 0n, reserved_nanos: held[live] });
 

@@ -130,8 +130,8 @@ describe('API keys', () => {
     );
     const secret: string = created.body.key;
     await gw.fetch('/api/v1/api-keys', { key: secret });
-    await gw.deps.lastUsed.flush();
-    const rows = await gw.deps.db.selectFrom('api_keys').selectAll().execute();
+    await gw.parts.lastUsed.flush();
+    const rows = await gw.db.selectFrom('api_keys').selectAll().execute();
     const dump = JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
     expect(dump).not.toContain(secret);
     expect(dump).not.toContain(user.key);
@@ -147,7 +147,7 @@ describe('API keys', () => {
   it('records last use of a key (batched)', async () => {
     const user = await gw.createUser();
     await gw.fetch('/api/v1/api-keys', { key: user.key });
-    await gw.deps.lastUsed.flush();
+    await gw.parts.lastUsed.flush();
     const listed = await json(await gw.fetch('/api/v1/api-keys', { key: user.key }));
     expect(listed.body.data[0].last_used_at).not.toBeNull();
   });

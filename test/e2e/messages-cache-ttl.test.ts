@@ -48,8 +48,8 @@ function messages(key: string, stream: boolean) {
 }
 
 async function charged(userId: string, generationId: string) {
-  const row = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', generationId).executeTakeFirstOrThrow();
-  const debits = (await listLedger(gw.deps.db, userId, 10)).filter((r) => r.kind === 'debit');
+  const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', generationId).executeTakeFirstOrThrow();
+  const debits = (await listLedger(gw.db, userId, 10)).filter((r) => r.kind === 'debit');
   return { row, debits };
 }
 

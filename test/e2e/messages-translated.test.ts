@@ -185,7 +185,7 @@ describe('google/ models through /messages', () => {
 describe('pass/ models through /messages', () => {
   it('serves a subscriber from the pass upstream; the record says api_format messages and access_mode pass', async () => {
     const subscriber = await gw.createUser();
-    await grantPass(gw.deps.db, subscriber.userId, 1, new Date());
+    await grantPass(gw.db, subscriber.userId, 1, new Date());
     upstream.reply({ kind: 'json', body: {
       id: 'chatcmpl-p', object: 'chat.completion', created: 1, model: 'kimi',
       choices: [{ index: 0, message: { role: 'assistant', content: 'pass ok' }, finish_reason: 'stop' }],

@@ -65,10 +65,10 @@ describe('GET /metrics', () => {
     expect((await chat(user.key, { stream: false })).status).toBe(502);
     // A model that is not in the catalog never becomes a label value.
     expect((await chat(user.key, { model: 'evil/not-in-catalog-x1' })).status).toBeGreaterThanOrEqual(400);
-    await setApiKeyLimits(gw.deps.db, user.keyId, { rate_limit_rpm: 1 });
+    await setApiKeyLimits(gw.db, user.keyId, { rate_limit_rpm: 1 });
     const limited = await gw.createUser();
     await gw.grant(limited.userId, 10);
-    await setApiKeyLimits(gw.deps.db, limited.keyId, { rate_limit_rpm: 1 });
+    await setApiKeyLimits(gw.db, limited.keyId, { rate_limit_rpm: 1 });
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk('x'), usage]) });
     await (await chat(limited.key)).text();
     expect((await chat(limited.key)).status).toBe(429);

@@ -57,12 +57,12 @@ async function chat(key: string, payload: Record<string, unknown>) {
 
 async function subscriber() {
   const user = await gw.createUser();
-  await grantPass(gw.deps.db, user.userId, 1, clock);
+  await grantPass(gw.db, user.userId, 1, clock);
   return user;
 }
 
 function passRows(userId: string) {
-  return gw.deps.db.selectFrom('pass_usage').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  return gw.db.selectFrom('pass_usage').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }
 
 describe('pass/ models and per-key limits', () => {
@@ -107,8 +107,8 @@ describe('pass/ models', () => {
     expect(upstream.last.headers.authorization).toBe('Bearer sk-pass');
     expect(upstream.last.body.model).toBe('openai/gpt-oss-120b');
 
-    expect(await listLedger(gw.deps.db, user.userId, 10)).toEqual([]);
-    const generation = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
+    expect(await listLedger(gw.db, user.userId, 10)).toEqual([]);
+    const generation = await gw.db.selectFrom('generations').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
     expect(generation).toMatchObject({ access_mode: 'pass', provider: 'pass', cost_nanos: 0n, reference_cost_nanos: 750_000n });
     expect(await passRows(user.userId)).toEqual([
       expect.objectContaining({ status: 'settled', generation_id: body.id, reference_cost_nanos: 750_000n, created_at: clock }),
@@ -150,7 +150,7 @@ describe('pass/ models', () => {
     });
     expect(err.error.metadata.required).toBeGreaterThan(0.0005);
     expect(upstream.requests).toHaveLength(calls);
-    const record = await gw.deps.db.selectFrom('pass_usage').select('id').where('user_id', '=', user.userId).where('status', '=', 'reserved').execute();
+    const record = await gw.db.selectFrom('pass_usage').select('id').where('user_id', '=', user.userId).where('status', '=', 'reserved').execute();
     expect(record).toEqual([]);
 
     setClock('2026-11-20T17:00:00Z');
@@ -162,7 +162,7 @@ describe('pass/ models', () => {
     upstream.reply({ kind: 'json', status: 503, body: { error: { message: 'down' } } });
     expect((await chat(user.key, { stream: false, max_tokens: 1000 })).status).toBe(503);
     expect(await passRows(user.userId)).toEqual([]);
-    const rows = await gw.deps.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute();
+    const rows = await gw.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute();
     expect(rows).toEqual([expect.objectContaining({ access_mode: 'pass', status: 'error', reference_cost_nanos: 0n })]);
   });
 });

@@ -34,7 +34,7 @@ describe('rate limits', () => {
   it('answers 429 with Retry-After and X-RateLimit-* once a key spends its requests per minute', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    await setApiKeyLimits(gw.deps.db, user.keyId, { rate_limit_rpm: 2 });
+    await setApiKeyLimits(gw.db, user.keyId, { rate_limit_rpm: 2 });
     upstream.always({ kind: 'json', body: ok });
     const first = await chat(user.key);
     expect(first.status).toBe(200);
@@ -65,23 +65,38 @@ describe('rate limits', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('sends the key\'s X-RateLimit-* with a refusal that follows the rate step (402 credits, free allowance 429)', async () => {
+    const user = await gw.createUser();
+    await setApiKeyLimits(gw.db, user.keyId, { rate_limit_rpm: 5 });
+    upstream.always({ kind: 'json', body: ok });
+    const broke = await chat(user.key);
+    expect(broke.status).toBe(402);
+    expect([broke.headers.get('x-ratelimit-limit'), broke.headers.get('x-ratelimit-remaining')]).toEqual(['5', '4']);
+    for (let i = 0; i < 2; i++) expect((await chat(user.key, 'openrouter/test/free-model:free')).status).toBe(200);
+    const noAllowance = await chat(user.key, 'openrouter/test/free-model:free');
+    expect(noAllowance.status).toBe(429);
+    expect(((await noAllowance.json()) as any).error.metadata.reason).toBe('free_requests_per_day');
+    expect([noAllowance.headers.get('x-ratelimit-remaining'), Number(noAllowance.headers.get('retry-after')) > 0]).toEqual(['1', true]);
+    expect(upstream.requests).toHaveLength(2);
+  });
+
   it('ends a stream with a rate_limit error chunk when the tokens-per-minute budget runs out during generation', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    await setApiKeyLimits(gw.deps.db, user.keyId, { rate_limit_tpm: 200 });
+    await setApiKeyLimits(gw.db, user.keyId, { rate_limit_tpm: 200 });
     const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
     upstream.reply({ kind: 'sse', chunks: openAiSse(Array.from({ length: 20 }, () => chunk('y'.repeat(200)))) });
     const sse = await readSse(await chat(user.key, 'openai/gpt-test', true));
     const last = sse.chunks[sse.chunks.length - 1];
     expect(last.choices[0]).toMatchObject({ finish_reason: 'error', error: { code: 'rate_limit' } });
     expect(sse.done).toBe(true);
-    const row = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
+    const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'error', error_code: 'rate_limit' });
   });
 
   it('counts POST /messages/count_tokens against the key\'s requests per minute: rpm=3, the 4th call is 429', async () => {
     const user = await gw.createUser();
-    await setApiKeyLimits(gw.deps.db, user.keyId, { rate_limit_rpm: 3 });
+    await setApiKeyLimits(gw.db, user.keyId, { rate_limit_rpm: 3 });
     const count = () => gw.fetch('/api/v1/messages/count_tokens', {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': user.key },
       body: JSON.stringify({ model: 'openai/gpt-test', messages: hello }),

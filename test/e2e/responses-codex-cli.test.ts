@@ -101,7 +101,7 @@ describe('Codex CLI through the Responses front door', () => {
     expect(sent?.body.messages.some((m: { role: string }) => m.role === 'developer' || m.role === 'system')).toBe(true);
     expect(JSON.stringify(sent?.body.messages.at(-1))).toContain('Say hello');
     await gw.settled();
-    const rows = await gw.deps.db.selectFrom('generations').select(['api_format', 'streamed', 'status']).execute();
+    const rows = await gw.db.selectFrom('generations').select(['api_format', 'streamed', 'status']).execute();
     expect(rows).toContainEqual({ api_format: 'responses', streamed: true, status: 'success' });
   }, 120_000);
 

@@ -47,7 +47,7 @@ const addTool = {
 
 async function record(id: string) {
   await gw.settled();
-  return gw.deps.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return gw.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 describe('client.responses against an OpenAI-compatible upstream', () => {

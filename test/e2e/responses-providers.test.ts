@@ -36,7 +36,7 @@ beforeEach(() => upstream.reset());
 
 async function record(id: string) {
   await gw.settled();
-  return gw.deps.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return gw.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 const weatherTool = { type: 'function' as const, name: 'get_weather', strict: false, parameters: { type: 'object', properties: { location: { type: 'string' } } } };
@@ -124,7 +124,7 @@ describe('Gemini behind /responses', () => {
 describe('pass/ model behind /responses', () => {
   it('serves a subscriber: reference cost reported, not charged; record with api_format responses', async () => {
     const subscriber = await gw.createUser();
-    await grantPass(gw.deps.db, subscriber.userId, 1, new Date());
+    await grantPass(gw.db, subscriber.userId, 1, new Date());
     const pass = new OpenAI({ baseURL: `${gw.url}/api/v1`, apiKey: subscriber.key, maxRetries: 0 });
     upstream.reply({
       kind: 'sse',

@@ -58,12 +58,12 @@ describe('settlement under routing', () => {
     const outcome = fc.constantFrom<Outcome>('ok', '500', '429', '400', 'drop');
     await fc.assert(
       fc.asyncProperty(fc.tuple(outcome, outcome, outcome), fc.boolean(), async (outcomes, stream) => {
-        gw.deps.breaker = new InMemoryCircuitBreaker({ failureThreshold: 100, cooldownMs: 60_000 });
+        gw.parts.breaker = new InMemoryCircuitBreaker({ failureThreshold: 100, cooldownMs: 60_000 });
         ORDER.forEach((name, i) => {
           up[name].reset();
           up[name].reply(reply(outcomes[i], stream));
         });
-        const before = (await getCreditAccount(gw.deps.db, user.userId)).balanceNanos;
+        const before = (await getCreditAccount(gw.db, user.userId)).balanceNanos;
         const res = await gw.fetch('/api/v1/chat/completions', {
           method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ model: 'alpha/chat', messages: [{ role: 'user', content: 'hi' }], stream }),
@@ -83,10 +83,10 @@ describe('settlement under routing', () => {
         const last = outcomes[attempts - 1];
         expect(res.status).toBe(served ? 200 : last === '400' ? 400 : last === '429' ? 429 : 502);
 
-        const records = await gw.deps.db.selectFrom('generations').selectAll().where('id', '=', id).execute();
+        const records = await gw.db.selectFrom('generations').selectAll().where('id', '=', id).execute();
         expect(records).toHaveLength(1);
         expect(records[0].attempts).toHaveLength(attempts);
-        const debits = await gw.deps.db.selectFrom('credit_ledger').selectAll().where('generation_id', '=', id).execute();
+        const debits = await gw.db.selectFrom('credit_ledger').selectAll().where('generation_id', '=', id).execute();
         const cost = served ? COST_NANOS[served] : 0n;
         expect(records[0].cost_nanos).toBe(cost);
         expect(debits).toHaveLength(served ? 1 : 0);
@@ -94,7 +94,7 @@ describe('settlement under routing', () => {
           expect(records[0].provider).toBe(served);
           expect(-BigInt(debits[0].amount_nanos)).toBe(cost);
         }
-        expect(before - (await getCreditAccount(gw.deps.db, user.userId)).balanceNanos).toBe(cost);
+        expect(before - (await getCreditAccount(gw.db, user.userId)).balanceNanos).toBe(cost);
         expect(await gw.reservedNanos(user.userId)).toBe(0n);
       }),
       { numRuns: 25, seed: 2121 },

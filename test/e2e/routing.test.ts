@@ -45,8 +45,8 @@ afterAll(async () => {
 beforeEach(() => {
   for (const u of Object.values(up)) u.reset();
   // Fresh health for every test: failures scripted by one test must not open breakers in the next.
-  gw.deps.breaker = new InMemoryCircuitBreaker({ failureThreshold: 100, cooldownMs: 60_000 });
-  gw.deps.endpointStats = new EndpointStats();
+  gw.parts.breaker = new InMemoryCircuitBreaker({ failureThreshold: 100, cooldownMs: 60_000 });
+  gw.parts.endpointStats = new EndpointStats();
 });
 
 const hello = [{ role: 'user', content: 'Say hello' }];
@@ -105,7 +105,7 @@ describe('fallback before the first byte', () => {
     ['500', fail500],
     ['429', fail429],
   ])('JSON: upstream %s → the next endpoint serves; the charge is the serving endpoint\'s price', async (_name, failure) => {
-    const before = (await getCreditAccount(gw.deps.db, user.userId)).balanceNanos;
+    const before = (await getCreditAccount(gw.db, user.userId)).balanceNanos;
     up.beta.reply(failure);
     up.gamma.reply(ok('from gamma'));
     const res = await chat({ model: 'alpha/chat', stream: false });
@@ -115,7 +115,7 @@ describe('fallback before the first byte', () => {
     expect(calls()).toEqual({ alpha: 0, beta: 1, gamma: 1 });
     // gamma: 1000 × $3/M + 500 × $6/M = $0.006 (beta would be $0.004, alpha $0.008)
     expect(body.usage.cost).toBeCloseTo(0.006, 12);
-    const after = (await getCreditAccount(gw.deps.db, user.userId)).balanceNanos;
+    const after = (await getCreditAccount(gw.db, user.userId)).balanceNanos;
     expect(before - after).toBe(6_000_000n);
     const record = await generation(body.id);
     expect(record.total_cost).toBeCloseTo(0.006, 12);
@@ -292,12 +292,12 @@ describe('provider preferences', () => {
   });
 
   it('sort latency and throughput follow what this instance observed', async () => {
-    gw.deps.endpointStats.observeLatency('alpha/chat@gamma', 50);
-    gw.deps.endpointStats.observeLatency('alpha/chat@alpha', 10);
+    gw.parts.endpointStats.observeLatency('alpha/chat@gamma', 50);
+    gw.parts.endpointStats.observeLatency('alpha/chat@alpha', 10);
     up.alpha.reply(ok('fast'));
     expect(((await (await chat({ model: 'alpha/chat', provider: { sort: 'latency' }, stream: false })).json()) as any).provider).toBe('alpha');
-    gw.deps.endpointStats.observeThroughput('alpha/chat@gamma', 300);
-    gw.deps.endpointStats.observeThroughput('alpha/chat@beta', 100);
+    gw.parts.endpointStats.observeThroughput('alpha/chat@gamma', 300);
+    gw.parts.endpointStats.observeThroughput('alpha/chat@beta', 100);
     up.gamma.reply(ok('quick'));
     expect(((await (await chat({ model: 'alpha/chat', provider: { sort: 'throughput' }, stream: false })).json()) as any).provider).toBe('gamma');
     up.beta.reply(ok('cheap'));
@@ -314,7 +314,7 @@ describe('provider preferences', () => {
 describe('circuit breaker', () => {
   it('opens after consecutive failures (skipped, shown open), half-opens after the cooldown, closes on success', async () => {
     let now = 1_000_000;
-    gw.deps.breaker = new InMemoryCircuitBreaker({ failureThreshold: 2, cooldownMs: 10_000, clock: () => now });
+    gw.parts.breaker = new InMemoryCircuitBreaker({ failureThreshold: 2, cooldownMs: 10_000, clock: () => now });
     up.beta.always(fail500);
     up.gamma.always(ok('gamma'));
     for (let i = 0; i < 2; i++) expect((await chat({ model: 'alpha/chat', stream: false })).status).toBe(200);

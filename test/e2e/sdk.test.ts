@@ -68,7 +68,7 @@ describe('key limits and the operator API through the typed client', () => {
     const patched = await sdk.unwrap(manager.PATCH('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } }, body: { disabled: true } }));
     expect(patched.disabled).toBe(true);
 
-    const admin = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1`, apiKey: (await createAdminKey(gw.deps.db, { name: 'sdk' })).secret });
+    const admin = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1`, apiKey: (await createAdminKey(gw.db, { name: 'sdk' })).secret });
     const found = await sdk.unwrap(admin.GET('/admin/users', { params: { query: { email: user.email } } }));
     expect(found.data.map((u) => u.user_id)).toEqual([user.userId]);
     const keys = await sdk.unwrap(admin.GET('/admin/users/{user_id}/keys', { params: { path: { user_id: user.userId } } }));

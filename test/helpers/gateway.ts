@@ -2,8 +2,8 @@
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { startGateway, type RunningGateway } from '../../src/server.js';
-import type { Deps } from '../../src/deps.js';
+import { startGateway, type GatewayOverrides, type GatewayParts, type RunningGateway } from '../../src/server.js';
+import type { Db } from '../../src/db/database.js';
 import { issueApiKey, issueAccountToken } from '../../src/auth/issue-credentials.js';
 import { findOrCreateUserByEmail } from '../../src/repositories/users.js';
 import { getCreditAccount, grantCredits } from '../../src/repositories/credits.js';
@@ -12,7 +12,10 @@ import { openTestDatabase, type Backend, type OpenTestDatabase } from './databas
 
 export interface TestGateway {
   url: string;
-  deps: Deps;
+  /** The gateway's database (the test's own). */
+  db: Db;
+  /** The running gateway's parts (server.ts); replacing one changes what the next requests use. */
+  parts: GatewayParts;
   gateway: RunningGateway;
   /** Every log line written so far, raw JSON text. */
   logs: string[];
@@ -48,7 +51,7 @@ function settlesOnRead(res: Response, drain: () => Promise<void>): Response {
 export async function startTestGateway(options: {
   backend?: Backend;
   env?: Record<string, string>;
-  overrides?: Partial<Deps>;
+  overrides?: GatewayOverrides;
   database?: OpenTestDatabase;
 } = {}): Promise<TestGateway> {
   const ownDatabase = !options.database;
@@ -71,17 +74,18 @@ export async function startTestGateway(options: {
   let counter = 0;
   return {
     url: gateway.url,
-    deps: gateway.deps,
+    db: gateway.db,
+    parts: gateway.parts,
     gateway,
     logs,
     fetch(path, init = {}) {
       const { key, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
-      return fetch(`${gateway.url}${path}`, { ...rest, headers }).then((res) => settlesOnRead(res, () => gateway.deps.settlements.drain()));
+      return fetch(`${gateway.url}${path}`, { ...rest, headers }).then((res) => settlesOnRead(res, () => gateway.parts.settlements.drain()));
     },
     settled() {
-      return gateway.deps.settlements.drain();
+      return gateway.parts.settlements.drain();
     },
     async createUser(email) {
       const address = email ?? `user${++counter}-${newId('')}@example.com`;
@@ -93,8 +97,8 @@ export async function startTestGateway(options: {
       return (await issueAccountToken(database.db, { userId })).secret;
     },
     async reservedNanos(userId) {
-      await gateway.deps.settlements.drain();
-      await gateway.deps.leases.releaseIdle(0);
+      await gateway.parts.settlements.drain();
+      await gateway.parts.leases.releaseIdle(0);
       return (await getCreditAccount(database.db, userId)).reservedNanos;
     },
     async grant(userId, usd) {

@@ -42,7 +42,7 @@ describeWithRedis('circuit breaker shared by two gateways', () => {
 
   it('failures behind A open the endpoint on B: listed open, skipped', async () => {
     const [a, b] = gateways;
-    expect(a.deps.breaker).toBeInstanceOf(RedisCircuitBreaker);
+    expect(a.parts.breaker).toBeInstanceOf(RedisCircuitBreaker);
     const user = await a.createUser();
     await a.grant(user.userId, 10);
     up.beta.always({ kind: 'json', status: 500, body: { error: { message: 'boom', type: 'server_error' } } });

@@ -41,7 +41,7 @@ beforeEach(() => {
   up.alpha.always(completion('alpha'));
   up.beta.always(completion('beta'));
   up.gamma.always(completion('gamma (free)'));
-  gw.deps.breaker = new InMemoryCircuitBreaker({ failureThreshold: 100, cooldownMs: 60_000 });
+  gw.parts.breaker = new InMemoryCircuitBreaker({ failureThreshold: 100, cooldownMs: 60_000 });
 });
 
 async function chat(key: string, model: string, models?: string[]) {

@@ -1,13 +1,13 @@
 // The prompt estimate of attachments: image sizes read from header bytes, the vendors' image formulas (the largest
 // of them), PDF pages counted from the file (object streams included), and the stated bounds when nothing can be read.
 import { describe, expect, it } from 'vitest';
-import { readImageSize } from '../../src/pipeline/image-dimensions.js';
-import { countPdfPages } from '../../src/pipeline/pdf-pages.js';
+import { readImageSize } from '../../src/routing/token-estimate/image-dimensions.js';
+import { countPdfPages } from '../../src/routing/token-estimate/pdf-pages.js';
 import {
   anthropicImageTokens, geminiImageTokens, imageTokens, imageTokensForSize, openAiImageTokens, pdfTokens, PDF_PAGE_TOKENS,
   UNKNOWN_IMAGE_TOKENS,
-} from '../../src/pipeline/attachment-tokens.js';
-import { estimatePromptTokens } from '../../src/pipeline/estimate-tokens.js';
+} from '../../src/routing/token-estimate/attachment-tokens.js';
+import { estimatePromptTokens } from '../../src/routing/token-estimate/estimate-tokens.js';
 import type { ChatCompletionRequest } from '../../src/core/chat-types.js';
 import { dataUrl, gif, jpeg, pdf, png, webp } from '../helpers/attachments.js';
 

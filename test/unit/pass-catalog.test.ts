@@ -6,7 +6,7 @@ import { loadCatalog } from '../../src/catalog/load-catalog.js';
 import { costNanos, maxCostNanos } from '../../src/billing/pricing.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { loadProviderConfigs, ProviderConfigError } from '../../src/providers/registry.js';
-import { resolveTarget } from '../../src/pipeline/resolve-target.js';
+import { resolveTarget } from '../../src/routing/resolve-target.js';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
 import type { NormalizedUsage } from '../../src/core/generation.js';
 

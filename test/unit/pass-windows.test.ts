@@ -1,16 +1,12 @@
 // Window arithmetic of the subscription quotas with an injected clock: rolling edges, week and month
 // boundaries (Sunday→Monday, month ends, year end), month addition, and when the rolling window frees up.
 import { describe, expect, it } from 'vitest';
+import { addMonthsUtc, monthEnd, monthStart, weekEnd, weekStart } from '../../src/core/utc-calendar.js';
 import {
-  addMonthsUtc,
-  monthEnd,
-  monthStart,
   rollingFreeAt,
   rollingResetAt,
   rollingWindowStart,
   secondsUntil,
-  weekEnd,
-  weekStart,
   windowStarts,
   type AgingUsage,
 } from '../../src/pass/windows.js';

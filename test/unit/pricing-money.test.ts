@@ -1,6 +1,6 @@
 // USD ↔ nano-dollar conversions: exact for decimals, one rounding rule, no float drift.
 import { describe, expect, it } from 'vitest';
-import { formatScaledDecimal, nanosToUsd, usdToNanos } from '../../src/billing/money.js';
+import { formatScaledDecimal, nanosToUsd, usdToNanos } from '../../src/core/money.js';
 
 describe('usdToNanos', () => {
   it.each<[number | string, bigint]>([

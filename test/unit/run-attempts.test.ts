@@ -1,11 +1,11 @@
 // The attempt loop alone, with an injected clock: which failures fail over, the attempt and time budgets,
 // Retry-After, and endpoints the circuit breaker refuses.
 import { describe, expect, it } from 'vitest';
-import { runAttempts } from '../../src/routing/run-attempts.js';
+import { runAttempts } from '../../src/pipeline/run-attempts.js';
 import { InMemoryCircuitBreaker } from '../../src/routing/circuit-breaker.js';
 import { UpstreamHttpError } from '../../src/pipeline/call-upstream.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
-import type { Target } from '../../src/pipeline/resolve-target.js';
+import type { Target } from '../../src/routing/resolve-target.js';
 import type { GenerationAttempt } from '../../src/db/tables/generations.js';
 
 const target = (model: string, provider: string) => ({ entry: { id: model, endpointKey: `${model}@${provider}` }, provider: { id: provider } }) as unknown as Target;

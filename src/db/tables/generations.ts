@@ -1,6 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-
-export type AccessMode = 'credits' | 'free' | 'pass';
+import type { AccessMode } from '../../core/access-mode.js';
 export type GenerationStatus = 'success' | 'error' | 'aborted';
 
 /** `generations`: one row per completion request, written once when it is settled. */

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { AccessMode } from './generations.js';
+import type { AccessMode } from '../../core/access-mode.js';
 
 /**
  * `usage_daily`: the generation records summed per UTC day, user, key, model and access mode, kept by a trigger on

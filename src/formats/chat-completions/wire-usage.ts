@@ -1,6 +1,6 @@
 // Normalized usage + cost → the spec's Usage object. Cost is USD at the API edge, nano-dollars inside.
-import type { AccessMode } from '../../catalog/types.js';
-import { nanosToUsd } from '../../billing/money.js';
+import type { AccessMode } from '../../core/access-mode.js';
+import { nanosToUsd } from '../../core/money.js';
 import type { NormalizedUsage } from '../../core/generation.js';
 import type { Usage } from '../../core/chat-types.js';
 

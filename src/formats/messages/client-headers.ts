@@ -1,13 +1,14 @@
 // The Anthropic protocol headers a Messages client sends, for a native Anthropic upstream (never credentials).
-import type { Context } from 'koa';
+import type { IncomingHttpHeaders } from 'node:http';
 
 const FORWARDED = ['anthropic-version', 'anthropic-beta'] as const;
 
-export function anthropicClientHeaders(ctx: Pick<Context, 'get'>): Record<string, string> {
-  const headers: Record<string, string> = {};
+/** `headers` as Node parsed them: lower-case names, repeated headers joined with ", ". */
+export function anthropicClientHeaders(headers: Readonly<IncomingHttpHeaders>): Record<string, string> {
+  const forwarded: Record<string, string> = {};
   for (const name of FORWARDED) {
-    const value = ctx.get(name);
-    if (value) headers[name] = value;
+    const value = headers[name];
+    if (typeof value === 'string' && value) forwarded[name] = value;
   }
-  return headers;
+  return forwarded;
 }

@@ -1,6 +1,6 @@
 // The Response object around the output: what the request asked for, echoed as OpenAI does, the status a finish
 // reason gives, and usage with the gateway's cost. Shared by the JSON body and every lifecycle event of a stream.
-import { nanosToUsd } from '../../billing/money.js';
+import { nanosToUsd } from '../../core/money.js';
 import type { FinishReason, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationIdentity, GenerationTotals } from '../../core/stream-renderer.js';
 import { usageBreakdown } from '../shared/usage-breakdown.js';

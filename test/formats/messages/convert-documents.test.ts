@@ -12,8 +12,8 @@ import { buildRequest as buildAnthropicRequest } from '../../../src/providers/an
 import { buildRequest as buildGeminiRequest } from '../../../src/providers/gemini/convert-request.js';
 import { buildRequest as buildChatRequest } from '../../../src/providers/openai-compatible/convert-request.js';
 import type { AdapterContext, ProviderConfig } from '../../../src/providers/adapter.js';
-import { checkRequest } from '../../../src/pipeline/check-request.js';
-import { estimatePromptTokens } from '../../../src/pipeline/estimate-tokens.js';
+import { checkRequest } from '../../../src/routing/check-request.js';
+import { estimatePromptTokens } from '../../../src/routing/token-estimate/estimate-tokens.js';
 import { anthropicContext } from '../../providers/anthropic/anthropic-context.js';
 import { geminiContext } from '../../providers/gemini/helpers.js';
 import type { CatalogEntry } from '../../../src/catalog/types.js';

@@ -8,25 +8,29 @@
 //   ones serve alone (a free model needs no credits, as on OpenRouter).
 // A taken allowance may end up unused when a paid model serves: the allowance is an abuse limit, so it errs on
 // counting a request too many, never one too few.
-import type { Context } from 'koa';
-import type { Deps } from '../deps.js';
+// The key's X-RateLimit-* headers come back with the admission, and with any refusal after the rate step.
 import type { Principal } from '../auth/principal.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitRequest, type Admission } from '../billing/accounting.js';
+import { admitRequest, type Admission, type AdmissionDeps } from '../billing/accounting.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { admitRate, takeFreeRequest } from '../limits/admit-rate.js';
-import type { Target } from '../pipeline/resolve-target.js';
-import type { RoutePlan } from './plan-route.js';
+import type { FreeRequestAllowance } from '../limits/free-requests.js';
+import { admitRate, takeFreeRequest, withRateHeaders, type RateHeaders, type RateParts } from '../limits/admit-rate.js';
+import type { Target } from '../routing/resolve-target.js';
+import type { RoutePlan } from '../routing/plan-route.js';
 
 export interface AdmittedRoute {
   /** The candidates this request may use, in order (never empty). */
   targets: Target[];
   admission: Admission;
+  /** To send with the answer. */
+  headers: RateHeaders;
 }
 
+/** What admission uses: the rate limiter and free allowance, the credit leases and the database. */
+export type AdmissionParts = RateParts & AdmissionDeps & { freeRequests: FreeRequestAllowance };
+
 export async function admitRoute(
-  deps: Deps,
-  ctx: Context,
+  parts: AdmissionParts,
   principal: Principal,
   plan: RoutePlan,
   requestedMaxTokens: number | undefined,
@@ -41,24 +45,37 @@ export async function admitRoute(
     }
   }
   const freeCount = targets.length > 1 ? targets.filter(isFree).length : 0;
-  if (freeCount === 0 || freeCount === targets.length) {
-    // One access mode (the common case): as for a single model.
-    await admitRate(deps, ctx, principal, targets[0].entry, tokens);
-    return { targets, admission: await admitRequest(deps, principal, reservationEntry, tokens, requestedMaxTokens) };
+  // One access mode is the common case: admitted as for a single model.
+  const mixed = freeCount > 0 && freeCount < targets.length;
+  // Requests and tokens per minute (mixed: a paid entry, the free allowance is decided below, for the whole list).
+  const headers = await admitRate(parts, principal, mixed ? targets.find((t) => !isFree(t))!.entry : targets[0].entry, tokens);
+  try {
+    if (!mixed) return { targets, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens), headers };
+    return { ...(await admitMixed(parts, principal, plan, requestedMaxTokens)), headers };
+  } catch (err) {
+    throw withRateHeaders(err, headers);
   }
+}
+
+async function admitMixed(
+  parts: AdmissionParts,
+  principal: Principal,
+  plan: RoutePlan,
+  requestedMaxTokens: number | undefined,
+): Promise<Omit<AdmittedRoute, 'headers'>> {
+  const { targets, reservationEntry } = plan;
+  const tokens = plan.checked.estimatedPromptTokens;
   const paid = targets.filter((t) => !isFree(t));
   const free = targets.filter(isFree);
-  // Requests and tokens per minute (a paid entry: the free allowance is decided here, for the whole list).
-  await admitRate(deps, ctx, principal, paid[0].entry, tokens);
-  const allowance = await takeFreeRequest(deps, principal, deps.now().getTime());
+  const allowance = await takeFreeRequest(parts, principal, parts.now().getTime());
   const usable = allowance.ok ? targets : paid;
   try {
     // The reservation entry is the most expensive candidate, so a paid one.
-    return { targets: usable, admission: await admitRequest(deps, principal, reservationEntry, tokens, requestedMaxTokens) };
+    return { targets: usable, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens) };
   } catch (err) {
     // Credits (or the key's USD limit) do not cover the paid models; without the allowance nothing can serve.
     if (!(err instanceof GatewayError && err.status === 402) || !allowance.ok) throw err;
-    return { targets: free, admission: await admitRequest(deps, principal, free[0].entry, tokens, requestedMaxTokens) };
+    return { targets: free, admission: await admitRequest(parts, principal, free[0].entry, tokens, requestedMaxTokens) };
   }
 }
 

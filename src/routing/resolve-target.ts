@@ -1,7 +1,7 @@
 // Step 2: model id → catalog entry, provider configuration and the adapter that speaks its API.
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { AdapterModel, ProviderAdapter, ProviderConfig } from '../providers/adapter.js';
+import type { AdapterModel, ProviderAdapter, ProviderAdapters, ProviderConfig } from '../providers/adapter.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { providerEnvPrefix } from '../providers/registry.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -14,10 +14,17 @@ export interface Target {
   model: AdapterModel;
 }
 
+/** Where targets come from: the catalog, the providers configured here and the adapters of this build. */
+export interface TargetSources {
+  catalog: Catalog;
+  providers: ProviderRegistry;
+  adapters: ProviderAdapters;
+}
+
 export function resolveTarget(
   catalog: Catalog,
   providers: ProviderRegistry,
-  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>,
+  adapters: ProviderAdapters,
   modelId: string,
 ): Target {
   const resolved = catalog.resolve(modelId);
@@ -31,7 +38,7 @@ export function resolveTarget(
 export function targetForEntry(
   entry: CatalogEntry,
   providers: ProviderRegistry,
-  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>,
+  adapters: ProviderAdapters,
 ): Target {
   const provider = providers.getProvider(entry.upstreamProvider);
   if (!provider?.apiKey) {
@@ -55,7 +62,7 @@ export function targetForEntry(
 export function targetFor(
   entry: CatalogEntry,
   provider: ProviderConfig,
-  adapters: Partial<Record<ProviderConfig['kind'], ProviderAdapter>>,
+  adapters: ProviderAdapters,
 ): Target {
   return {
     entry,

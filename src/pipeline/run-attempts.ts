@@ -4,9 +4,9 @@
 // provider's remaining candidates.
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { UpstreamHttpError } from '../pipeline/call-upstream.js';
-import type { Target } from '../pipeline/resolve-target.js';
-import type { CircuitBreaker } from './circuit-breaker.js';
+import { UpstreamHttpError } from './call-upstream.js';
+import type { Target } from '../routing/resolve-target.js';
+import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { errorCodeOf, isQueueTimeout, isRetryable, upstreamStatusOf } from './retryable.js';
 
 /** Retry-After values up to this are waited for (when the budget allows); longer ones skip that provider. */

@@ -2,7 +2,7 @@
 // 408, 429, 5xx and overloaded answers, streams that broke before their first event. Never 400/401/403/404-type
 // answers (another endpoint would repeat them) nor a client that went away.
 import { GatewayError } from '../core/gateway-error.js';
-import { UpstreamHttpError } from '../pipeline/call-upstream.js';
+import { UpstreamHttpError } from './call-upstream.js';
 
 const RETRYABLE_REASONS = new Set(['upstream_unreachable', 'upstream_timeout', 'upstream_error', 'upstream_malformed', 'upstream_stream_failed', 'upstream_queue_timeout']);
 

@@ -2,7 +2,7 @@
 // checks, credit reservations and usage of requests cut off before any usage arrived. ~4 characters a token is
 // the usual rule for English text with BPE tokenizers; images and PDFs count from their size and pages
 // (attachment-tokens.ts), so that a large attachment is priced before it is sent, never after.
-import type { ChatCompletionRequest, ContentPart } from '../core/chat-types.js';
+import type { ChatCompletionRequest, ContentPart } from '../../core/chat-types.js';
 import { imageTokens, pdfTokens } from './attachment-tokens.js';
 
 const CHARS_PER_TOKEN = 4;

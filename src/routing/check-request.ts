@@ -1,7 +1,7 @@
 // Step 3: rules the OpenAPI schema cannot express, checked before anything is reserved or sent upstream.
 import type { CatalogEntry } from '../catalog/types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { estimatePromptTokens } from './estimate-tokens.js';
+import { estimatePromptTokens } from './token-estimate/estimate-tokens.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 
 export interface CheckedRequest {

@@ -1,0 +1,19 @@
+// What the handlers use, composed once at start (server.ts). Each handler takes only its own part of it
+// (`Pick<HandlerParts, ...>`), and reads a part when a request uses it, so a part replaced on the composed object
+// (tests swap the breaker) serves the next request. The database handle comes with the pipeline's parts: handlers
+// hand it to services and never query it.
+import type { Config } from '../config.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
+import type { CreditLeases } from '../billing/credit-leases.js';
+import type { NotReady } from '../health/check-readiness.js';
+import type { GenerationParts } from '../pipeline/generation-parts.js';
+
+export interface HandlerParts extends GenerationParts {
+  config: Config;
+  /** Resolved credentials by hash; a key changed or deleted here is dropped from it at once. */
+  credentials: CredentialCache;
+  /** Credit leases of this process: the operator's credit removals recall them first. */
+  leases: CreditLeases;
+  /** Readiness: undefined when ready, else why not (health/check-readiness.ts). */
+  readiness: () => Promise<NotReady | undefined>;
+}

@@ -1,0 +1,33 @@
+// The HTTP side of one generation: what the pipeline needs of the Koa request (the authenticated principal, the
+// tracking and trace headers, a watch on the client's connection), and the pipeline's response port written onto
+// Koa's response. The pipeline itself knows no Koa.
+import type { Context } from 'koa';
+import type { GenerationClient, GenerationResponse } from '../pipeline/serve-generation.js';
+import { clientTraceHeaders } from '../observability/client-trace-context.js';
+import { requestTraceOf } from '../observability/request-span.js';
+import { principalOf } from './authenticate.js';
+import { abortOnDisconnect } from './abort-on-disconnect.js';
+import { trackingHeaders } from './tracking-headers.js';
+import { writeEventStream } from './write-event-stream.js';
+
+export function generationClient(ctx: Context): GenerationClient {
+  return {
+    principal: principalOf(ctx),
+    tracking: trackingHeaders(ctx),
+    clientTrace: clientTraceHeaders(ctx.req.headers),
+    requestTrace: requestTraceOf(ctx),
+    watchConnection: () => abortOnDisconnect(ctx),
+  };
+}
+
+export function generationResponse(ctx: Context): GenerationResponse {
+  return {
+    headers(headers) {
+      for (const name of Object.keys(headers)) ctx.set(name, headers[name]);
+    },
+    json(body) {
+      ctx.body = body;
+    },
+    events: (stream, renderer, keepAliveMs, first) => writeEventStream(ctx, stream, renderer, keepAliveMs, first),
+  };
+}

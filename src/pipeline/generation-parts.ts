@@ -1,0 +1,26 @@
+// What the pipeline runs a generation with, composed once at start (server.ts) and handed to the front doors'
+// handlers: planning (catalog, providers, adapters, breaker, endpoint stats), admission (limits, leases, database),
+// the upstream call (HTTP client, drains) and settlement (queue, log). Parts are read when a request uses them, so a
+// part replaced on the composed object (tests swap the breaker) serves the next request.
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { HttpClient } from '../providers/http-client.js';
+import type { SettlementQueue } from '../billing/settlement-queue.js';
+import type { RoutingDeps } from '../routing/plan-route.js';
+import type { AdmissionParts } from './admit-route.js';
+import type { UpstreamDrains } from './upstream-drains.js';
+
+/** The settings a generation reads. */
+export type GenerationSettings = Pick<
+  Config,
+  'keepAliveSeconds' | 'drainOnAbortMs' | 'route' | 'rateLimitRpm' | 'rateLimitTpm' | 'freeRequestsPerDay' | 'passQuota'
+>;
+
+export interface GenerationParts extends RoutingDeps, AdmissionParts {
+  config: GenerationSettings;
+  http: HttpClient;
+  /** Streams read on after their client left (hidden reasoning); a graceful stop cuts them. */
+  drains: UpstreamDrains;
+  settlements: SettlementQueue;
+  logger: Logger;
+}

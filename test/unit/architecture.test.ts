@@ -1,0 +1,74 @@
+// The shape of the house (ARCHITECTURE.md, "Front doors, back doors, one pipeline, two lanes"), held against the
+// code's own imports, so that it stays: no import along one of the board's "never" arrows, no import circle, no Koa
+// below the HTTP layer, and a core that imports nothing of the project. The board is docs/architecture-board.json,
+// the repository's copy of the team's board (its parts, arrows and "never" arrows); a failure names the imports.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { importCircles, reachable, readImportGraph } from '../helpers/import-graph.js';
+
+interface Board {
+  parts: Record<string, { is: string[]; says: string }>;
+  arrows: [string, string][];
+  never: [string, string, string][];
+}
+
+const board = JSON.parse(readFileSync('docs/architecture-board.json', 'utf8')) as Board;
+const graph = readImportGraph(process.cwd(), ['src', 'bench']);
+const sources = graph.files.filter((file) => file.startsWith('src/'));
+
+const places = (place: string, file: string) => (place.endsWith('/') ? file.startsWith(place) : file === place);
+
+/** A file's part: the part whose `is` names the file or a folder above it. */
+function partOf(file: string): string | undefined {
+  return Object.entries(board.parts).find(([, part]) => part.is.some((place) => places(place, file)))?.[0];
+}
+
+/** Everything the HTTP layer calls takes and gives plain data: none of it, nor anything it uses, may name Koa. */
+const KOA_FREE = ['src/pipeline/', 'src/routing/', 'src/limits/', 'src/pass/', 'src/billing/', 'src/formats/', 'src/providers/', 'src/core/', 'src/catalog/'];
+const isKoa = (specifier: string) => specifier === 'koa' || specifier.startsWith('koa-') || specifier.startsWith('@koa/');
+
+const edges = sources.flatMap((from) => (graph.imports.get(from) ?? []).map((to) => ({ from, to })));
+
+describe('architecture: the board against the imports', () => {
+  it('reads the source tree and places its folders on the board', () => {
+    expect(sources.length).toBeGreaterThan(300);
+    // A part whose files moved away would hold its rules over nothing.
+    for (const [name, part] of Object.entries(board.parts)) {
+      for (const place of part.is) expect(sources.some((file) => places(place, file)), `${name}: ${place}`).toBe(true);
+    }
+    for (const [from, to] of [...board.arrows, ...board.never.map(([a, b]) => [a, b])]) {
+      expect(board.parts[from], from).toBeDefined();
+      expect(board.parts[to], to).toBeDefined();
+    }
+  });
+
+  it('keeps every "never" arrow', () => {
+    const broken = edges.flatMap(({ from, to }) => {
+      const rule = board.never.find(([a, b]) => a === partOf(from) && b === partOf(to));
+      return rule ? [`${rule[0]} -> ${rule[1]} (${rule[2]}): ${from} -> ${to}`] : [];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it('has no import circle in src/ or bench/', () => {
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('keeps Koa out of the pipeline and of everything it uses', () => {
+    const koa = new Set<string>();
+    for (const file of sources.filter((f) => KOA_FREE.some((dir) => f.startsWith(dir)))) {
+      for (const [used, chain] of reachable(graph, file)) {
+        const named = (graph.packages.get(used) ?? []).find(isKoa);
+        if (named) koa.add(`${chain.join(' -> ')} -> ${named}`);
+      }
+    }
+    expect([...koa]).toEqual([]);
+  });
+
+  it('keeps the core the bottom floor: it imports nothing of the project', () => {
+    // generated/ is no part of the board: core/chat-types.ts names the generated request types until the internal
+    // GenerationRequest replaces them.
+    const upward = edges.filter(({ from, to }) => from.startsWith('src/core/') && !to.startsWith('src/core/') && !to.startsWith('generated/'));
+    expect(upward.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+});
