@@ -1525,7 +1525,7 @@ export interface components {
             error: components["schemas"]["ErrorObject"];
         };
         /**
-         * @description A PDF document, as OpenAI and OpenRouter accept it. Accepted only by models whose `supportsImages` is true (every
+         * @description A PDF document, as OpenAI and OpenRouter accept it. Accepted only by models whose `supports_images` is true (every
          *     provider here reads PDFs as a vision model does); otherwise the request fails with 400 and
          *     `error.metadata.reason` = `file_input_not_supported`. Decision (providers): OpenAI and OpenRouter get the part as it
          *     is; Anthropic a `document` block; Gemini inline data. The other OpenAI-compatible vendors (DeepSeek, Mistral, Groq,
@@ -1770,7 +1770,7 @@ export interface components {
             status: "ok";
         };
         /**
-         * @description An image part. Accepted only by models whose `supportsImages` is true; otherwise the request fails with 400 and `error.metadata.reason` = `image_input_not_supported`.
+         * @description An image part. Accepted only by models whose `supports_images` is true; otherwise the request fails with 400 and `error.metadata.reason` = `image_input_not_supported`.
          * @example {
          *       "type": "image_url",
          *       "image_url": {
@@ -2665,9 +2665,11 @@ export interface components {
          *         "input_cache_read": "0.0000003",
          *         "input_cache_write": "0.00000375"
          *       },
+         *       "supports_reasoning": true,
+         *       "supports_images": true,
+         *       "supports_tools": true,
          *       "supportsReasoning": true,
          *       "supportsImages": true,
-         *       "supports_tools": true,
          *       "access_mode": "credits",
          *       "architecture": {
          *         "input_modalities": [
@@ -2708,11 +2710,23 @@ export interface components {
              */
             pricing: components["schemas"]["ModelPricing"];
             /** @description Capability: reasoning output (`reasoning`, `reasoning_details`) and the `reasoning` request parameter. */
-            supportsReasoning: boolean;
-            /** @description Capability: image input (`image_url` content parts). */
-            supportsImages: boolean;
+            supports_reasoning: boolean;
+            /** @description Capability: image input (`image_url` content parts) and PDF documents (`file` parts). */
+            supports_images: boolean;
             /** @description Capability: tool calling (`tools`, `tool_choice`). */
             supports_tools: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated: use `supports_reasoning` (always the same value). The seed contract's camelCase name, kept so that
+             *     clients written against it keep working; every other field of the listing is snake_case.
+             */
+            supportsReasoning: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated: use `supports_images` (always the same value). The seed contract's camelCase name, kept so that
+             *     clients written against it keep working; every other field of the listing is snake_case.
+             */
+            supportsImages: boolean;
             /** @description How requests for this model are paid for. */
             access_mode: components["schemas"]["AccessMode"];
             /** @description Input and output modalities. */
@@ -3053,7 +3067,7 @@ export interface components {
         /**
          * @description Decision on the seed's unnamed reasoning parameter: OpenRouter's `reasoning` object. Set either `effort` or
          *     `max_tokens` (budget); the gateway maps it to each provider's own control (OpenAI `reasoning_effort`, Anthropic
-         *     and Gemini thinking budgets). On models whose `supportsReasoning` is false it is ignored.
+         *     and Gemini thinking budgets). On models whose `supports_reasoning` is false it is ignored.
          * @example {
          *       "effort": "high",
          *       "exclude": false
@@ -3313,7 +3327,7 @@ export interface components {
              * @enum {string}
              */
             role: "user" | "assistant" | "system" | "developer";
-            /** @description Text, or a list of parts. Image parts need a model whose `supportsImages` is true (otherwise 400). */
+            /** @description Text, or a list of parts. Image parts need a model whose `supports_images` is true (otherwise 400). */
             content: string | components["schemas"]["ResponseInputContent"][];
             /** @description Item id of an earlier output message; ignored. */
             id?: string;
@@ -4043,7 +4057,7 @@ export interface components {
              * @enum {string}
              */
             role: "user";
-            /** @description Text, or a list of parts. Image parts need a model whose `supportsImages` is true (otherwise 400). */
+            /** @description Text, or a list of parts. Image parts need a model whose `supports_images` is true (otherwise 400). */
             content: string | components["schemas"]["ContentPart"][];
             /** @description Optional participant name; forwarded where the provider supports it, otherwise dropped. */
             name?: string;
