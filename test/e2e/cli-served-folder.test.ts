@@ -41,6 +41,8 @@ describe('a served data folder', () => {
   it('every README CLI command reaches the running gateway at once, a second serve is refused, and all of it survives a restart', { timeout: 300_000 }, async () => {
     const dir = path.join(work, 'readme');
     let gw = await serve(dir);
+    // Hints name the command as it runs from the checkout (no bare `modelgate` on PATH).
+    expect(gw.output()).toContain('Another key for it, any time: npx modelgate keys create --email dev@localhost');
     const lock = JSON.parse(readFileSync(path.join(dir, 'modelgate.lock'), 'utf8'));
     expect(lock).toMatchObject({ pid: gw.child.pid, role: 'serve', socket: path.join(dir, '.s.PGSQL.5432') });
     expect(statSync(lock.socket).isSocket()).toBe(true);
@@ -97,7 +99,7 @@ describe('a served data folder', () => {
 
     gw = await serve(dir);
     // A restart creates no development key and says how to get one.
-    expect(gw.output()).toContain('modelgate keys create --email dev@localhost');
+    expect(gw.output()).toContain('`npx modelgate keys create --email dev@localhost`');
     expect(gw.output()).not.toContain('Try: curl');
     expect((await get(gw, '/credits', first.key)).status).toBe(401);
     expect((await (await get(gw, '/credits', second.key)).json()).data).toEqual({ total_credits: 20, total_usage: 0 });

@@ -61,6 +61,12 @@ describe('first steps on a fresh gateway (default catalog, no provider keys)', (
     }
   });
 
+  it('a 403 that needs another credential says how to get it as a command that runs from the checkout', async () => {
+    const res = await gw.fetch('/api/v1/api-keys', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: '{"name":"ci"}' });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as any).error.message).toContain('`npx modelgate tokens create`');
+  });
+
   it('/models: every field snake_case, the two camelCase flags deprecated aliases of theirs', async () => {
     const res = await gw.fetch('/api/v1/models', { key });
     expect(res.status).toBe(200);
