@@ -508,8 +508,8 @@ export interface paths {
         };
         /**
          * Get subscription usage
-         * @description Extension: the caller's subscription usage in each window (5-hour rolling, weekly, monthly). Without an active
-         *     subscription the answer is 403.
+         * @description Extension: the caller's subscription state and usage in each window (5-hour rolling, weekly, monthly). Without
+         *     an active subscription the answer is still 200, with `active: false` and `subscription: null`.
          */
         get: operations["getPassUsage"];
         put?: never;
@@ -2896,9 +2896,13 @@ export interface components {
             period_end: string;
         };
         /**
-         * @description Subscription usage of the caller. Usage is the reference cost (USD at the published reference rates) of `pass/`
-         *     requests; it is counted against three windows at once and a request is refused with 429 when any is used up.
+         * @description Subscription state and usage of the caller. Usage is the reference cost (USD at the published reference rates) of
+         *     `pass/` requests; it is counted against three windows at once and a request is refused with 429 when any is used
+         *     up. An account without a subscription gets `active: false` and `subscription: null` (decision: a state, not an
+         *     error, so that a dashboard asks once and shows or hides its subscription panel without a failed request); its
+         *     windows then show the quota a subscription has and any usage still inside them.
          * @example {
+         *       "active": true,
          *       "five_hour": {
          *         "used": 1.2,
          *         "limit": 5,
@@ -2924,14 +2928,16 @@ export interface components {
          *     }
          */
         PassUsage: {
+            /** @description true while a subscription period covers the present; `pass/` models answer 403 otherwise. */
+            active: boolean;
             /** @description Rolling window over the last 5 hours. */
             five_hour: components["schemas"]["PassWindowUsage"];
             /** @description Calendar week, starting Monday 00:00 UTC. */
             weekly: components["schemas"]["PassWindowUsage"];
             /** @description Calendar month, UTC. */
             monthly: components["schemas"]["PassWindowUsage"];
-            /** @description The active subscription (9.99 USD per month, flat). */
-            subscription: components["schemas"]["PassSubscription"];
+            /** @description The current subscription period (9.99 USD per month, flat); null when `active` is false. */
+            subscription: components["schemas"]["PassSubscription"] | null;
         };
         /**
          * @description Usage within one window, in USD of reference-rate usage. Window sizes are deployment configuration; the defaults
