@@ -29,7 +29,7 @@ function classify(err: unknown): { type: CliErrorType; exitCode: number; message
   if (err instanceof ConfigError || err instanceof ProviderConfigError || err instanceof CatalogError) return { type: 'configuration', exitCode: 2, message };
   if (err instanceof DataFolderBusyError) return { type: 'data_folder_busy', exitCode: 2, message };
   if (err instanceof CommandFailedError) return { type: 'failed', exitCode: 1, message };
-  return { type: 'internal', exitCode: 1, message: `error: ${message}` };
+  return { type: 'internal', exitCode: 1, message };
 }
 
 /** Writes the error for `command` (its name, for the usage hint) and returns the exit code. */
@@ -40,7 +40,7 @@ export function reportCliError(err: unknown, io: CliIo, options: { json: boolean
   } else if (type === 'usage') {
     io.err(`${message}\n(see ${CLI}${options.command ? ` ${options.command}` : ''} --help)`);
   } else {
-    io.err(message);
+    io.err(type === 'internal' ? `error: ${message}` : message);
   }
   return exitCode;
 }

@@ -209,6 +209,7 @@ describe('modelgate usage errors', () => {
       [['users', 'create', '--json'], {}, 'usage', 2],
       [['conformance', '--json'], {}, 'usage', 2],
       [['migrate', '--json'], { PORT: 'eighty' }, 'configuration', 2],
+      [['migrate', '--json'], { DATABASE_URL: 'postgres://127.0.0.1:1/nothing-listens-here' }, 'internal', 1],
     ];
     for (const [argv, env, type, code] of cases) {
       const res = await run(argv, env);
