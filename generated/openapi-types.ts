@@ -509,7 +509,7 @@ export interface paths {
         /**
          * Get subscription usage
          * @description Extension: the caller's subscription state and usage in each window (5-hour rolling, weekly, monthly). Without
-         *     an active subscription the answer is still 200, with `active: false` and `subscription: null`.
+         *     an active subscription the answer is still 200, with `active: false` and no `subscription`.
          */
         get: operations["getPassUsage"];
         put?: never;
@@ -2898,9 +2898,9 @@ export interface components {
         /**
          * @description Subscription state and usage of the caller. Usage is the reference cost (USD at the published reference rates) of
          *     `pass/` requests; it is counted against three windows at once and a request is refused with 429 when any is used
-         *     up. An account without a subscription gets `active: false` and `subscription: null` (decision: a state, not an
-         *     error, so that a dashboard asks once and shows or hides its subscription panel without a failed request); its
-         *     windows then show the quota a subscription has and any usage still inside them.
+         *     up. An account without a subscription gets `active: false` and no `subscription` (decision: a state, not an error,
+         *     so that a dashboard asks once and shows or hides its subscription panel without a failed request); its windows
+         *     then show the quota a subscription has and any usage still inside them.
          * @example {
          *       "active": true,
          *       "five_hour": {
@@ -2936,8 +2936,8 @@ export interface components {
             weekly: components["schemas"]["PassWindowUsage"];
             /** @description Calendar month, UTC. */
             monthly: components["schemas"]["PassWindowUsage"];
-            /** @description The current subscription period (9.99 USD per month, flat); null when `active` is false. */
-            subscription: components["schemas"]["PassSubscription"] | null;
+            /** @description The current subscription period (9.99 USD per month, flat); absent when `active` is false. */
+            subscription?: components["schemas"]["PassSubscription"];
         };
         /**
          * @description Usage within one window, in USD of reference-rate usage. Window sizes are deployment configuration; the defaults

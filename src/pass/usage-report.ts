@@ -40,7 +40,7 @@ export async function passUsageOf(deps: Omit<PassAdmissionDeps, 'db'> & { db: Db
   const report = await passUsageReport(deps, userId);
   if (report) return toWirePassUsage(report);
   const windows = await windowReports(deps, userId, deps.now());
-  return { active: false, ...toWireWindows(windows), subscription: null };
+  return { active: false, ...toWireWindows(windows) };
 }
 
 /** Used, limit, remaining and reset time per window (in-flight reservations included), as admission sees them. */
