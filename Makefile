@@ -4,7 +4,7 @@ NPM ?= npm
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-load bench-history docs sdk conformance conformance-long schemathesis
+.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
@@ -51,6 +51,11 @@ docs: install check-generated
 ## Typed client SDK package (openapi-typescript types + openapi-fetch, streaming helper) into dist/sdk/.
 sdk: install check-generated
 	npx tsx src/sdk/build/build-package.ts dist/sdk
+
+## Photograph the account page (a seeded account on a temp embedded database, headless Chromium via playwright-core)
+## into docs/images/account-page.png. About 15 seconds; needs Chromium (/usr/bin/chromium or CHROMIUM_PATH).
+screenshot: install
+	npx tsx test/browser/account-screenshot.ts docs/images/account-page.png
 
 ## The whole suite: stale generated files, types, unit/db/provider/e2e/contract tests.
 test: install check-generated typecheck

@@ -508,8 +508,8 @@ export interface paths {
         };
         /**
          * Get subscription usage
-         * @description Extension: the caller's subscription usage in each window (5-hour rolling, weekly, monthly). Without an active
-         *     subscription the answer is 403.
+         * @description Extension: the caller's subscription state and usage in each window (5-hour rolling, weekly, monthly). Without
+         *     an active subscription the answer is still 200, with `active: false` and no `subscription`.
          */
         get: operations["getPassUsage"];
         put?: never;
@@ -1525,7 +1525,7 @@ export interface components {
             error: components["schemas"]["ErrorObject"];
         };
         /**
-         * @description A PDF document, as OpenAI and OpenRouter accept it. Accepted only by models whose `supportsImages` is true (every
+         * @description A PDF document, as OpenAI and OpenRouter accept it. Accepted only by models whose `supports_images` is true (every
          *     provider here reads PDFs as a vision model does); otherwise the request fails with 400 and
          *     `error.metadata.reason` = `file_input_not_supported`. Decision (providers): OpenAI and OpenRouter get the part as it
          *     is; Anthropic a `document` block; Gemini inline data. The other OpenAI-compatible vendors (DeepSeek, Mistral, Groq,
@@ -1770,7 +1770,7 @@ export interface components {
             status: "ok";
         };
         /**
-         * @description An image part. Accepted only by models whose `supportsImages` is true; otherwise the request fails with 400 and `error.metadata.reason` = `image_input_not_supported`.
+         * @description An image part. Accepted only by models whose `supports_images` is true; otherwise the request fails with 400 and `error.metadata.reason` = `image_input_not_supported`.
          * @example {
          *       "type": "image_url",
          *       "image_url": {
@@ -2665,9 +2665,11 @@ export interface components {
          *         "input_cache_read": "0.0000003",
          *         "input_cache_write": "0.00000375"
          *       },
+         *       "supports_reasoning": true,
+         *       "supports_images": true,
+         *       "supports_tools": true,
          *       "supportsReasoning": true,
          *       "supportsImages": true,
-         *       "supports_tools": true,
          *       "access_mode": "credits",
          *       "architecture": {
          *         "input_modalities": [
@@ -2708,11 +2710,23 @@ export interface components {
              */
             pricing: components["schemas"]["ModelPricing"];
             /** @description Capability: reasoning output (`reasoning`, `reasoning_details`) and the `reasoning` request parameter. */
-            supportsReasoning: boolean;
-            /** @description Capability: image input (`image_url` content parts). */
-            supportsImages: boolean;
+            supports_reasoning: boolean;
+            /** @description Capability: image input (`image_url` content parts) and PDF documents (`file` parts). */
+            supports_images: boolean;
             /** @description Capability: tool calling (`tools`, `tool_choice`). */
             supports_tools: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated: use `supports_reasoning` (always the same value). The seed contract's camelCase name, kept so that
+             *     clients written against it keep working; every other field of the listing is snake_case.
+             */
+            supportsReasoning: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated: use `supports_images` (always the same value). The seed contract's camelCase name, kept so that
+             *     clients written against it keep working; every other field of the listing is snake_case.
+             */
+            supportsImages: boolean;
             /** @description How requests for this model are paid for. */
             access_mode: components["schemas"]["AccessMode"];
             /** @description Input and output modalities. */
@@ -2882,9 +2896,13 @@ export interface components {
             period_end: string;
         };
         /**
-         * @description Subscription usage of the caller. Usage is the reference cost (USD at the published reference rates) of `pass/`
-         *     requests; it is counted against three windows at once and a request is refused with 429 when any is used up.
+         * @description Subscription state and usage of the caller. Usage is the reference cost (USD at the published reference rates) of
+         *     `pass/` requests; it is counted against three windows at once and a request is refused with 429 when any is used
+         *     up. An account without a subscription gets `active: false` and no `subscription` (decision: a state, not an error,
+         *     so that a dashboard asks once and shows or hides its subscription panel without a failed request); its windows
+         *     then show the quota a subscription has and any usage still inside them.
          * @example {
+         *       "active": true,
          *       "five_hour": {
          *         "used": 1.2,
          *         "limit": 5,
@@ -2910,14 +2928,16 @@ export interface components {
          *     }
          */
         PassUsage: {
+            /** @description true while a subscription period covers the present; `pass/` models answer 403 otherwise. */
+            active: boolean;
             /** @description Rolling window over the last 5 hours. */
             five_hour: components["schemas"]["PassWindowUsage"];
             /** @description Calendar week, starting Monday 00:00 UTC. */
             weekly: components["schemas"]["PassWindowUsage"];
             /** @description Calendar month, UTC. */
             monthly: components["schemas"]["PassWindowUsage"];
-            /** @description The active subscription (9.99 USD per month, flat). */
-            subscription: components["schemas"]["PassSubscription"];
+            /** @description The current subscription period (9.99 USD per month, flat); absent when `active` is false. */
+            subscription?: components["schemas"]["PassSubscription"];
         };
         /**
          * @description Usage within one window, in USD of reference-rate usage. Window sizes are deployment configuration; the defaults
@@ -3053,7 +3073,7 @@ export interface components {
         /**
          * @description Decision on the seed's unnamed reasoning parameter: OpenRouter's `reasoning` object. Set either `effort` or
          *     `max_tokens` (budget); the gateway maps it to each provider's own control (OpenAI `reasoning_effort`, Anthropic
-         *     and Gemini thinking budgets). On models whose `supportsReasoning` is false it is ignored.
+         *     and Gemini thinking budgets). On models whose `supports_reasoning` is false it is ignored.
          * @example {
          *       "effort": "high",
          *       "exclude": false
@@ -3313,7 +3333,7 @@ export interface components {
              * @enum {string}
              */
             role: "user" | "assistant" | "system" | "developer";
-            /** @description Text, or a list of parts. Image parts need a model whose `supportsImages` is true (otherwise 400). */
+            /** @description Text, or a list of parts. Image parts need a model whose `supports_images` is true (otherwise 400). */
             content: string | components["schemas"]["ResponseInputContent"][];
             /** @description Item id of an earlier output message; ignored. */
             id?: string;
@@ -4043,7 +4063,7 @@ export interface components {
              * @enum {string}
              */
             role: "user";
-            /** @description Text, or a list of parts. Image parts need a model whose `supportsImages` is true (otherwise 400). */
+            /** @description Text, or a list of parts. Image parts need a model whose `supports_images` is true (otherwise 400). */
             content: string | components["schemas"]["ContentPart"][];
             /** @description Optional participant name; forwarded where the provider supports it, otherwise dropped. */
             name?: string;

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Operator CLI: `modelgate <command>`. Exit codes: 0 ok, 1 failed, 2 usage or configuration error.
+// Operator CLI: `npx modelgate <command>`. Exit codes: 0 ok, 1 failed, 2 usage or configuration error; with --json an
+// error is one JSON object on stderr (src/cli/cli-errors.ts).
 // A command is one file in src/cli/ exporting a CommandDefinition, listed once in COMMANDS below.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { loadConfig, ConfigError } from './config.js';
-import { CommandFailedError, UsageError, type CliIo, type CommandDefinition } from './cli/command.js';
+import { loadConfig } from './config.js';
+import type { CommandDefinition } from './cli/command.js';
+import { CLI, reportCliError, UsageError, wantsJson, type CliIo } from './cli/cli-errors.js';
+import { closestWord } from './cli/closest-word.js';
 import { commandHelp, generalHelp, packageVersion } from './cli/help.js';
 import { serveCommand } from './cli/serve.js';
 import { migrateCommand } from './cli/migrate.js';
@@ -16,9 +19,6 @@ import { conformanceCommand } from './cli/conformance.js';
 import { passCommand } from './cli/pass.js';
 import { adminKeysCommand } from './cli/admin-keys.js';
 import { generationsCommand } from './cli/generations.js';
-import { ProviderConfigError } from './providers/registry.js';
-import { CatalogError } from './catalog/catalog-error.js';
-import { DataFolderBusyError } from './db/data-folder/data-folder-lock.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -53,8 +53,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   const command = find(name);
   if (!command) {
-    io.err(`unknown command "${name}"\n\n${generalHelp(COMMANDS)}`);
-    return 2;
+    const near = closestWord(name, COMMANDS.map((c) => c.name));
+    const message = near ? `unknown command "${name}"; did you mean ${CLI} ${near}?` : `unknown command "${name}"; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`;
+    return reportCliError(new UsageError(message), io, { json: wantsJson(args) });
   }
   // Answered here, before the configuration is read or anything is opened: help has no side effects.
   if (args.some(isHelp)) {
@@ -64,16 +65,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     return await command.run({ args, config: loadConfig(env), io });
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof ProviderConfigError || err instanceof CatalogError || err instanceof DataFolderBusyError) {
-      io.err(err.message);
-      return 2;
-    }
-    if (err instanceof CommandFailedError) {
-      io.err(err.message);
-      return 1;
-    }
-    io.err(`error: ${(err as Error).message}`);
-    return 1;
+    return reportCliError(err, io, { json: wantsJson(args), command: command.name });
   }
 }
 

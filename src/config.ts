@@ -58,7 +58,7 @@ export interface Config {
    * rule (percent of failures over a window of ms, given at least minRequests outcomes; percent 0 = off).
    */
   breaker: { failureThreshold: number; cooldownMs: number; failureRate: { percent: number; windowMs: number; minRequests: number } };
-  /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (README "Running several instances"). */
+  /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (docs/operations.md "Redis"). */
   redisUrl?: string;
   /** Key prefix of everything the gateway stores in Redis (several deployments may share one server). */
   redisPrefix: string;

@@ -37,7 +37,7 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
     <form id="sign-in-form">
       <label for="credential">Account token or API key</label>
       <input id="credential" name="credential" type="password" autocomplete="off" spellcheck="false" aria-describedby="credential-help" size="48">
-      <p id="credential-help" class="hint">Create a token with <code>modelgate tokens create --email you@example.com</code>. It is kept in this tab only (session storage) and removed when you sign out or close the tab. Creating, changing and deleting keys takes the account token or a management key; an API key shows the account and can only revoke itself.</p>
+      <p id="credential-help" class="hint">Create a token with <code>npx modelgate tokens create --email you@example.com</code>. It is kept in this tab only (session storage) and removed when you sign out or close the tab. Creating, changing and deleting keys takes the account token or a management key; an API key shows the account and can only revoke itself.</p>
       <button type="submit">Sign in</button>
     </form>
   </section>

@@ -35,8 +35,8 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'listModelEndpoints',
 ]);
 
-const MANAGER = 'the account auth token (account page, `modelgate tokens create`) or a management key (mgm-v1-...)';
-const ACCOUNT_TOKEN = 'the account auth token (account page, `modelgate tokens create`)';
+const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';
+const ACCOUNT_TOKEN = 'the account auth token (account page, `npx modelgate tokens create`)';
 
 function forbidden(message: string, required: 'management_credential' | 'account_token' | 'inference_credential'): GatewayError {
   return new GatewayError(403, message, { reason: `${required}_required` });

@@ -52,9 +52,12 @@ export function toWireModel(entry: CatalogEntry, providerName: (id: string) => s
     context_length: entry.contextLength,
     // The effective prices the gateway charges (cache fallbacks applied; see read-pricing.ts).
     pricing: wirePricing(entry),
+    supports_reasoning: entry.supportsReasoning,
+    supports_images: entry.supportsImages,
+    supports_tools: entry.supportsTools,
+    // The seed contract's camelCase names, deprecated aliases of the two above (spec/models/models.tsp).
     supportsReasoning: entry.supportsReasoning,
     supportsImages: entry.supportsImages,
-    supports_tools: entry.supportsTools,
     access_mode: entry.accessMode,
     architecture: {
       input_modalities: entry.supportsImages ? ['text', 'image'] : ['text'],

@@ -1,23 +1,17 @@
-// Shared plumbing for operator commands: the shape of a command, argument parsing, a database session, the output
-// rule (human text by default, one JSON document with --json) and the two error types (usage → exit 2, failed → 1).
-// A new command is one file exporting a CommandDefinition and one line in src/cli.ts.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+// Shared plumbing for operator commands: the shape of a command, argument parsing (parse-options.ts), a database
+// session, the output rule (human text by default, one JSON document with --json) and the two error types (usage →
+// exit 2, failed → 1; cli-errors.ts reports them). A new command is one file exporting a CommandDefinition and one
+// line in src/cli.ts.
 import type { Config } from '../config.js';
 import { openCommandDatabase } from '../db/data-folder/open-data-folder.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Db } from '../db/database.js';
 import { findUserByEmail } from '../repositories/users.js';
+import { CLI, CommandFailedError, UsageError, type CliIo } from './cli-errors.js';
+import { closestWord } from './closest-word.js';
 
-/** Bad arguments: the message (and the usage) go to stderr, exit code 2. */
-export class UsageError extends Error {}
-
-/** The command ran and could not do what was asked (unknown user, no such key): the message goes to stderr, exit 1. */
-export class CommandFailedError extends Error {}
-
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
+export { CLI, CommandFailedError, UsageError, type CliIo } from './cli-errors.js';
+export { parseOptions } from './parse-options.js';
 
 export interface CommandContext {
   /** The arguments after the command's name (subcommand first, if it has any). */
@@ -43,32 +37,15 @@ export interface CommandDefinition {
   run: Command;
 }
 
-/** `--usd -2.5` would read "-2.5" as an option; glue negative numbers to their option first. */
-function joinNegativeNumbers(args: string[]): string[] {
-  const joined: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i].startsWith('--') && !args[i].includes('=') && /^-\d/.test(args[i + 1] ?? '')) {
-      joined.push(`${args[i]}=${args[i + 1]}`);
-      i++;
-    } else joined.push(args[i]);
-  }
-  return joined;
-}
-
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
-  try {
-    return parseArgs({ args: joinNegativeNumbers(args), options, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
-
-/** Splits `[sub, ...rest]` and checks the subcommand; the error lists the valid ones. */
+/** Splits `[sub, ...rest]` and checks the subcommand; the error names the closest valid one, or lists them. */
 export function subcommand<S extends string>(args: string[], name: string, valid: readonly S[]): [S, string[]] {
   const [sub, ...rest] = args;
   if (!valid.includes(sub as S)) {
+    const near = sub === undefined || sub.startsWith('-') ? undefined : closestWord(sub, valid);
     const got = sub === undefined ? 'none' : `"${sub}"`;
-    throw new UsageError(`modelgate ${name} needs a subcommand (${valid.join(', ')}), got ${got}: see modelgate ${name} --help`);
+    throw new UsageError(near
+      ? `${CLI} ${name} has no subcommand ${got}; did you mean ${CLI} ${name} ${near}?`
+      : `${CLI} ${name} needs a subcommand (${valid.join(', ')}), got ${got}`);
   }
   return [sub as S, rest];
 }
@@ -103,7 +80,7 @@ export function requireEmail(value: unknown): string {
 /** Commands act on existing users only: a mistyped address must fail, not create a second account. */
 export async function requireUser(db: Db, email: string) {
   const user = await findUserByEmail(db, email);
-  if (!user) throw new CommandFailedError(`no user ${email}: create it first with "modelgate users create --email ${email}"`);
+  if (!user) throw new CommandFailedError(`no user ${email}: create it first with "${CLI} users create --email ${email}"`);
   return user;
 }
 

@@ -3,7 +3,7 @@
 // MODELGATE_MANAGEMENT_KEY so they stay out of shell history and process listings; reports never print them.
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { parseOptions, UsageError, type Command, type CommandDefinition } from './command.js';
+import { CLI, parseOptions, UsageError, type Command, type CommandDefinition } from './command.js';
 
 const CONFORMANCE_OPTIONS = `  --base-url            API root, e.g. http://127.0.0.1:8080/api/v1 (a bare origin gets /api/v1 from the spec)
   --api-key             a key of a test account (default: $MODELGATE_API_KEY)
@@ -29,7 +29,7 @@ const CONFORMANCE_OPTIONS = `  --base-url            API root, e.g. http://127.0
 Exit code: 0 when every selected check passed (not-implemented extensions do not fail a run), 1 otherwise, 2 for
 usage errors.`;
 
-export const CONFORMANCE_USAGE = `usage: modelgate conformance --base-url URL [--api-key KEY] [--management-key KEY] [--profile core|modelgate] [--runs N] [--seed S]
+export const CONFORMANCE_USAGE = `usage: ${CLI} conformance --base-url URL [--api-key KEY] [--management-key KEY] [--profile core|modelgate] [--runs N] [--seed S]
          [--model M] [--timeout-seconds T] [--time-limit-seconds L] [--admin-cli "COMMAND {usd}"]
          [--mid-stream-error-prompt TEXT] [--operation ID]... [--spec FILE|URL] [--json] [--junit FILE] [--quiet]
 
@@ -60,9 +60,9 @@ const runConformanceCommand: Command = async ({ args, io }) => {
     return 0;
   }
   const baseUrl = values['base-url'];
-  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${CONFORMANCE_USAGE}`);
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, e.g. http://127.0.0.1:8080/api/v1`);
   const apiKey = values['api-key'] ?? process.env.MODELGATE_API_KEY;
-  if (!apiKey) throw new UsageError(`--api-key or MODELGATE_API_KEY is required\n\n${CONFORMANCE_USAGE}`);
+  if (!apiKey) throw new UsageError('--api-key or MODELGATE_API_KEY is required');
   const managementKey = values['management-key'] ?? (process.env.MODELGATE_MANAGEMENT_KEY || undefined);
   const profile = values.profile ?? 'modelgate';
   if (profile !== 'core' && profile !== 'modelgate') throw new UsageError(`--profile must be core or modelgate, got "${profile}"`);
@@ -84,7 +84,8 @@ const runConformanceCommand: Command = async ({ args, io }) => {
     midStreamErrorPrompt: values['mid-stream-error-prompt'],
     operations: values.operation,
     document: values.spec ? await loadDocument(values.spec) : undefined,
-    log: values.quiet ? undefined : (line) => io.err(`conformance: ${line}`),
+    // Under --json stderr carries nothing but an error object (src/cli/cli-errors.ts): no progress lines.
+    log: values.quiet || values.json ? undefined : (line) => io.err(`conformance: ${line}`),
   });
   io.out(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   if (values.junit) {

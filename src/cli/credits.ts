@@ -5,6 +5,8 @@ import {
   JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase, type CommandDefinition,
 } from './command.js';
 
+const MAX_ADJUST_NANOS = 1_000_000_000n * 1_000_000_000n;
+
 export const creditsCommand: CommandDefinition = {
   name: 'credits',
   usage: [
@@ -31,13 +33,16 @@ export const creditsCommand: CommandDefinition = {
         return 0;
       });
     }
+    const raw = requireOption(values.usd, 'usd');
     let amountNanos: bigint;
     try {
-      amountNanos = usdToNanos(requireOption(values.usd, 'usd'));
-    } catch (err) {
-      throw new UsageError(`--usd must be a decimal amount of USD: ${(err as Error).message}`);
+      amountNanos = usdToNanos(raw);
+    } catch {
+      throw new UsageError(`--usd must be a USD amount like 5 or 0.25 (negative, like -2, removes credit), got "${raw}"`);
     }
     if (amountNanos === 0n) throw new UsageError('--usd must not be zero');
+    // The operator API's bound (AdjustCreditsRequest.amount): a typo of a few zeros is refused, not recorded.
+    if (amountNanos > MAX_ADJUST_NANOS || amountNanos < -MAX_ADJUST_NANOS) throw new UsageError(`--usd must be between -1000000000 and 1000000000, got "${raw}"`);
     return withDatabase(config, async (db) => {
       const user = await requireUser(db, email);
       // A removal recalls the credit that running gateways lease (they hear it through NOTIFY) instead of failing.

@@ -1,15 +1,15 @@
 // What `--help`, `-h`, `help [command]` and `--version` print. Built from the commands' own usage entries, so a new
 // command shows up in `modelgate --help` without touching this file.
 import { readFileSync } from 'node:fs';
-import type { CommandDefinition } from './command.js';
+import { CLI, type CommandDefinition } from './command.js';
 
-/** `  modelgate <synopsis>   <summary>` lines; a synopsis too long for the column puts its summary on the next line. */
+/** `  npx modelgate <synopsis>   <summary>` lines; a synopsis too long for the column puts its summary on the next line. */
 function table(entries: Array<[string, string]>): string {
   const width = Math.min(46, Math.max(...entries.map(([synopsis]) => synopsis.length)));
-  const column = '  modelgate '.length + width + 2;
+  const column = `  ${CLI} `.length + width + 2;
   return entries
     .map(([synopsis, summary]) => {
-      const left = `  modelgate ${synopsis}`;
+      const left = `  ${CLI} ${synopsis}`;
       return synopsis.length > width ? `${left}\n${' '.repeat(column)}${summary}` : `${left.padEnd(column)}${summary}`;
     })
     .join('\n');
@@ -21,8 +21,9 @@ export function generalHelp(commands: readonly CommandDefinition[]): string {
     '',
     table(commands.flatMap((c) => c.usage)),
     '',
-    'Every command answers --help (-h). Output is text for people; --json prints one JSON document for scripts.',
-    'Exit codes: 0 ok, 1 failed, 2 usage or configuration error. modelgate --version prints the version.',
+    'Every command answers --help (-h). Output is text for people; --json prints one JSON document for scripts',
+    '(and an error as one JSON object on stderr). Exit codes: 0 ok, 1 failed, 2 usage or configuration error.',
+    `${CLI} --version prints the version.`,
   ].join('\n');
 }
 

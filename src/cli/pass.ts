@@ -20,7 +20,7 @@ async function show(db: Db, config: Config, email: string): Promise<{ human: str
   const now = new Date();
   const { active, periods, usage } = await showPass(db, config.passQuota, user.id, now);
   const data = { email, active, periods, usage };
-  const lines = [usage ? `subscription of ${email}: active, current period ends ${usage.subscription.period_end}` : `subscription of ${email}: not active`];
+  const lines = [usage?.subscription ? `subscription of ${email}: active, current period ends ${usage.subscription.period_end}` : `subscription of ${email}: not active`];
   for (const p of periods) lines.push(`  period ${p.id}: ${p.period_start} → ${p.period_end}`);
   if (usage) {
     lines.push('usage at reference rates (USD):');

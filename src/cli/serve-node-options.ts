@@ -1,7 +1,7 @@
 // Node options for the `modelgate serve` process. V8 sizes its heap once, when the process starts, so the serve
 // command cannot apply them to itself: they go on node's command line (or in NODE_OPTIONS). `make run` and the
 // benchmark (bench/lib/systems.ts) start the gateway with them; any other production start should pass them the
-// same way (README, "Operating it"). The gateway logs its heap limit in its "modelgate listening" line.
+// same way (docs/operations.md, "Starting in production"). The gateway logs its heap limit in its "modelgate listening" line.
 //
 // Why a heap limit: V8 runs a full collection once the old generation has grown to a multiple of what survived the
 // previous one. That multiple goes up to 4 when the heap limit is 2 GB or more (Node's default here is ~4 GB) and

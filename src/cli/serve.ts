@@ -7,7 +7,7 @@ import { issueApiKey } from '../auth/issue-credentials.js';
 import type { Db } from '../db/database.js';
 import { usdToNanos } from '../core/money.js';
 import type { Logger } from '../logger.js';
-import { parseOptions, type CommandDefinition } from './command.js';
+import { CLI, parseOptions, type CommandDefinition } from './command.js';
 import cluster from 'node:cluster';
 import { checkWorkersConfig, parseWorkers, runClusterPrimary } from './serve-workers.js';
 
@@ -25,12 +25,12 @@ async function bootstrapDevUser(db: Db): Promise<string | undefined> {
 /** A restart creates no key (the first start showed it once): say how to get one. */
 async function logDevKeyHint(db: Db, logger: Logger): Promise<void> {
   const command = (await findUserByEmail(db, DEV_EMAIL))
-    ? `modelgate keys create --email ${DEV_EMAIL}`
-    : 'modelgate users create --email E, then modelgate keys create --email E';
+    ? `${CLI} keys create --email ${DEV_EMAIL}`
+    : `${CLI} users create --email E, then ${CLI} keys create --email E`;
   logger.info({ command }, `no development key created at this start (only a fresh database gets one): get a key with \`${command}\``);
 }
 
-const SERVE_DETAILS = `Configuration comes from the environment (README, "Configuration"): PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...
+const SERVE_DETAILS = `Configuration comes from the environment (docs/configuration.md): PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...
 
 Without DATABASE_URL the gateway keeps its data in the embedded database in MODELGATE_DATA_DIR (default ./.modelgate)
 and owns that folder while it runs: it holds modelgate.lock there and serves the database on the unix socket
@@ -69,7 +69,7 @@ async function serve({ args, config, io }: Parameters<CommandDefinition['run']>[
     if (devKey) {
       io.out(`\nCreated development user ${DEV_EMAIL} with ${DEV_CREDITS_USD} USD of credits and this API key (shown once):\n\n  ${devKey}\n`);
       io.out(`Try: curl ${gateway.url}/api/v1/models -H "Authorization: Bearer ${devKey}"\n`);
-      io.out(`Another key for it, any time: modelgate keys create --email ${DEV_EMAIL}\n`);
+      io.out(`Another key for it, any time: ${CLI} keys create --email ${DEV_EMAIL}\n`);
     }
     await new Promise<void>((resolve) => {
       const stop = () => void gateway.close().then(resolve);

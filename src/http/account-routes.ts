@@ -2,6 +2,8 @@
 // sends it to the API itself):
 //   GET /account                               the HTML shell (revalidated on every load: it names the asset URLs)
 //   GET /account/assets/account.<hash>.js|css  the script bundle and stylesheet, fingerprinted, cached for a year
+//   GET /                                      302 to /account: whoever opens the gateway in a browser is a user;
+//                                              the page links to the API reference (/docs) for developers
 import type { Context, Middleware } from 'koa';
 import { buildAccountAssets } from '../account/account-assets.js';
 import { renderAccountPage } from '../account/account-page.js';
@@ -47,11 +49,13 @@ function loadAssets(): Map<string, StaticAsset> {
 export function accountRoutes(): Middleware {
   const assets = loadAssets();
   return async (ctx: Context, next) => {
+    const root = ctx.path === '/';
     const asset = assets.get(ctx.path === `${ACCOUNT_PATH}/` ? ACCOUNT_PATH : ctx.path);
-    if (!asset) return next();
+    if (!asset && !root) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path}`, {}, { Allow: 'GET, HEAD' });
     }
-    sendAsset(ctx, asset);
+    if (root) ctx.redirect(ACCOUNT_PATH);
+    else sendAsset(ctx, asset!);
   };
 }

@@ -1,6 +1,6 @@
 // Per-key RPM/TPM shared by every instance through Redis (RATE_SCRIPT), with the same buckets and answers as
 // TokenBucketRateLimiter. When Redis does not answer, this instance's own TokenBucketRateLimiter decides
-// (fail-open with a per-instance limit: README "Running several instances").
+// (fail-open with a per-instance limit: docs/operations.md "Redis").
 import { TokenBucketRateLimiter, type RateDecision, type RateLimiter, type RateLimits } from './rate-limiter.js';
 import type { RateReply, RedisLimitStore } from './redis-store.js';
 

@@ -33,6 +33,19 @@ export async function passUsageReport(
   const now = deps.now();
   const subscription = activeSubscription(await listLiveSubscriptions(deps.db, userId, now), now);
   if (!subscription) return undefined;
+  return { windows: await windowReports(deps, userId, now), subscription };
+}
+
+/** What GET /pass/usage answers: the report of a subscriber, or for anyone else `active: false` and the windows. */
+export async function passUsageOf(deps: Omit<PassAdmissionDeps, 'db'> & { db: DbOrTrx }, userId: string): Promise<PassUsage> {
+  const report = await passUsageReport(deps, userId);
+  if (report) return toWirePassUsage(report);
+  const windows = await windowReports(deps, userId, deps.now());
+  return { active: false, ...toWireWindows(windows) };
+}
+
+/** Used, limit, remaining and reset time per window (in-flight reservations included), as admission sees them. */
+async function windowReports(deps: Omit<PassAdmissionDeps, 'db'> & { db: DbOrTrx }, userId: string, now: Date): Promise<Record<PassWindow, WindowReport>> {
   const starts = windowStarts(now);
   const reservationsAfter = new Date(now.getTime() - STALE_RESERVATION_MS);
   const sums = await sumPassWindows(deps.db, { userId, ...starts, reservationsAfter });
@@ -48,18 +61,21 @@ export async function passUsageReport(
       resetsAt: resets[state.window],
     };
   }
-  return { windows, subscription };
+  return windows;
 }
 
 function toWireWindow(w: WindowReport): PassWindowUsage {
   return { used: nanosToUsd(w.usedNanos), limit: nanosToUsd(w.limitNanos), remaining: nanosToUsd(w.remainingNanos), resets_at: w.resetsAt.toISOString() };
 }
 
+function toWireWindows(windows: Record<PassWindow, WindowReport>): Pick<PassUsage, PassWindow> {
+  return { five_hour: toWireWindow(windows.five_hour), weekly: toWireWindow(windows.weekly), monthly: toWireWindow(windows.monthly) };
+}
+
 export function toWirePassUsage(report: PassUsageReport): PassUsage {
   return {
-    five_hour: toWireWindow(report.windows.five_hour),
-    weekly: toWireWindow(report.windows.weekly),
-    monthly: toWireWindow(report.windows.monthly),
+    active: true,
+    ...toWireWindows(report.windows),
     subscription: {
       period_start: report.subscription.period_start.toISOString(),
       period_end: report.subscription.period_end.toISOString(),

@@ -35,14 +35,14 @@ export function requireUserMessage(request: ChatCompletionRequest): void {
 export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry): CheckedRequest {
   requireUserMessage(request);
   if (!model.supportsImages && hasImage(request)) {
-    throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supportsImages`, {
+    throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supports_images`, {
       reason: 'image_input_not_supported',
       model: model.id,
     });
   }
   // Every provider here reads PDFs as a vision model does (OpenAI: vision models only), so images stand for files.
   if (!model.supportsImages && hasFile(request)) {
-    throw new GatewayError(400, `Model ${model.id} does not accept PDF documents; remove file parts (documents) or choose a model with supportsImages`, {
+    throw new GatewayError(400, `Model ${model.id} does not accept PDF documents; remove file parts (documents) or choose a model with supports_images`, {
       reason: 'file_input_not_supported',
       model: model.id,
     });

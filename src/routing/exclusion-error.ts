@@ -4,6 +4,7 @@ import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { checkRequest } from './check-request.js';
 import { resolveTarget, type TargetSources } from './resolve-target.js';
+import { providerEnvPrefix } from '../providers/registry.js';
 
 export type ExclusionReason =
   | 'provider_excluded'
@@ -54,9 +55,24 @@ export function exclusionError(exclusions: Exclusion[], request: ChatCompletionR
   }
   const status = reasons.every((r) => UNAVAILABLE.includes(r)) ? 503 : 400;
   const reason = reasons.length === 1 ? reasons[0] : 'no_endpoint_available';
-  const list = exclusions.map((e) => `${e.model} via ${e.provider}: ${DESCRIPTIONS[e.reason]}`).join('; ');
-  return new GatewayError(status, `No endpoint can serve this request: ${list}`, {
+  const list = exclusions.map((e) => `${e.model} via ${e.provider}: ${describe(e)}`).join('; ');
+  // A fresh gateway without provider keys lands here for every model with fallbacks: say what to set first.
+  const message = reason === 'provider_not_configured'
+    ? `No provider of ${[...new Set(exclusions.map((e) => e.model))].join(', ')} is configured on this gateway: the operator sets ${
+      [...new Set(exclusions.map((e) => `${keyVariable(e.provider)} (${e.provider})`))].join(' or ')}`
+    : `No endpoint can serve this request: ${list}`;
+  return new GatewayError(status, message, {
     reason,
     endpoints: exclusions.map((e) => ({ model: e.model, provider: e.provider, reason: e.reason })),
   });
+}
+
+/** The variable that configures a provider (the registry reads `<PROVIDER>_API_KEY`, aliases aside). */
+function keyVariable(provider: string): string {
+  return `${providerEnvPrefix(provider)}_API_KEY`;
+}
+
+function describe(exclusion: Exclusion): string {
+  const text = DESCRIPTIONS[exclusion.reason];
+  return exclusion.reason === 'provider_not_configured' ? `${text} (set ${keyVariable(exclusion.provider)})` : text;
 }

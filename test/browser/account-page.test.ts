@@ -9,12 +9,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantPass } from '../../src/services/pass.js';
-import type { NewGeneration } from '../../src/db/tables/generations.js';
-import { insertPassUsage } from '../../src/repositories/pass-usage.js';
-import { settleGenerationBatch } from '../../src/repositories/settlements.js';
-import { uniqueId } from '../helpers/databases.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { HISTORY_MODELS as MODELS, seedAccountHistory } from './account-page-fixture.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REQUIRED = process.env.CI === 'true';
@@ -22,27 +18,8 @@ const AVAILABLE = existsSync(CHROMIUM);
 const OUT_DIR = new URL('../../.test-data/browser/', import.meta.url).pathname;
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const DAY = 86_400_000;
-const MODELS = [
-  { model: 'openai/gpt-4o-mini', provider: 'openai', cost: 12_000_000n },
-  { model: 'anthropic/claude-sonnet-4.5', provider: 'anthropic', cost: 95_000_000n },
-  { model: 'pass/gpt-oss-120b', provider: 'pass', cost: 0n },
-];
-
 if (!AVAILABLE && !REQUIRED) {
   console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
-}
-
-function record(userId: string, at: Date, index: number): NewGeneration {
-  const m = MODELS[index % MODELS.length];
-  return {
-    id: uniqueId('gen-'), user_id: userId, api_key_id: null, access_mode: m.cost === 0n ? 'pass' : 'credits', model: m.model,
-    provider: m.provider, upstream_model: m.model.split('/')[1], upstream_id: null, streamed: true, finish_reason: 'stop',
-    status: index % 7 === 6 ? 'error' : 'success', http_status: 200, error_code: index % 7 === 6 ? '502' : null, error_message: null,
-    prompt_tokens: 400 + index * 13, completion_tokens: 120 + index * 7, cost_nanos: m.cost * BigInt(1 + (index % 3)),
-    reference_cost_nanos: m.cost === 0n ? 40_000_000n : null, latency_ms: 800, time_to_first_token_ms: 200, app_title: null,
-    app_referer: null, task_id: null, created_at: at,
-  };
 }
 
 describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', () => {
@@ -57,12 +34,7 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
     const user = await gw.createUser('dev@localhost');
     token = await gw.createToken(user.userId);
     await gw.grant(user.userId, 20);
-    const now = new Date();
-    await grantPass(gw.db, user.userId, 1, now);
-    await insertPassUsage(gw.db, { user_id: user.userId, generation_id: null, reference_cost_nanos: 1_200_000_000n, status: 'settled', created_at: now });
-    // 24 records over 12 days (two a day, a minute apart), three models; the newest is an hour old.
-    const rows = Array.from({ length: 24 }, (_, i) => record(user.userId, new Date(now.getTime() - 3_600_000 - i * 60_000 - Math.floor(i / 2) * DAY), i));
-    await settleGenerationBatch(gw.db, rows.map((r) => ({ record: r, settle: 'none' as const })));
+    await seedAccountHistory(gw.db, user.userId);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
   }, 90_000);
   afterAll(async () => {
@@ -109,7 +81,9 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
 
       await page.getByLabel('Account token or API key').fill(token);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect.poll(() => page.locator('#balance').textContent()).toBe('$20.00');
+      // 20 USD granted, the history's 1.616 USD (account-page-fixture.ts) debited.
+      await expect.poll(() => page.locator('#balance').textContent()).toBe('$18.3840');
+      expect(await page.locator('#total-used').textContent()).toBe('$1.6160');
       expect(page.url()).toBe(`${gw.url}/account`);
       expect(await page.evaluate(() => document.cookie)).toBe('');
 
@@ -132,7 +106,15 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
 
       // Pass meters: three windows, 1.20 USD used in each.
       await expect.poll(() => page.locator('#pass-meters meter').count()).toBe(3);
-      expect(await page.locator('#pass-meters').textContent()).toContain('$1.20 of');
+      expect(await page.locator('#pass-meters').textContent()).toContain('$1.2000 of');
+
+      // One money format everywhere: balance, records, chart axis and tooltips, table, keys, pass meters.
+      const amounts = await page.evaluate(() => {
+        const texts = [...document.querySelectorAll('#account *')].flatMap((node) => [...node.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent ?? ''));
+        return texts.join(' ').match(/\S*\$\S*/g) ?? [];
+      });
+      expect(amounts.length).toBeGreaterThan(40);
+      for (const amount of amounts) expect(amount).toMatch(/^\(?-?(\$\d{1,3}(,\d{3})*\.\d{4}|<\$0\.0001)[),:.]?$/);
 
       // Create a key: shown once, works; then delete it with confirmation: refused.
       await page.getByLabel('New key name').fill('browser-test');
@@ -144,7 +126,7 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       expect(await page.locator('#new-key-value').inputValue()).toBe('');
 
       await page.screenshot({ path: join(OUT_DIR, 'account-1280.png'), fullPage: true });
-      // The README's picture (src/account/screenshot.png is a copy of it): the first screen only, to stay small.
+      // The first screen (what `make screenshot` writes to docs/images/account-page.png).
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(OUT_DIR, 'account-overview.png') });
       await page.setViewportSize({ width: 360, height: 780 });
@@ -189,6 +171,37 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       await context.close();
     }
   }, 120_000);
+
+  it('an account without a pass loads without a failed request or a console error, the pass panel hidden', async () => {
+    const user = await gw.createUser('no-pass@example.com');
+    const noPassToken = await gw.createToken(user.userId);
+    await gw.grant(user.userId, 1.5);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+    page.on('requestfailed', (req) => problems.push(`failed request ${req.url()}`));
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`${res.status()} ${res.url()}`);
+    });
+    try {
+      await page.goto(`${gw.url}/account`);
+      await page.getByLabel('Account token or API key').fill(noPassToken);
+      const passAsked = page.waitForResponse((res) => res.url().endsWith('/api/v1/pass/usage'));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      expect((await passAsked).status()).toBe(200);
+      await expect.poll(() => page.locator('#balance').textContent()).toBe('$1.5000');
+      await expect.poll(() => page.locator('#keys-rows').textContent()).toContain('test');
+      expect(await page.locator('#pass').isHidden()).toBe(true);
+      expect(await page.getByRole('alert').isHidden()).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it('follows key scopes: an API key sees no key management but its own revocation; the token creates management keys', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

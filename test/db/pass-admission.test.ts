@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { admitPass } from '../../src/pass/admit-pass.js';
-import { passUsageReport, toWirePassUsage } from '../../src/pass/usage-report.js';
+import { passUsageOf, passUsageReport, toWirePassUsage } from '../../src/pass/usage-report.js';
 import { releaseAdmission, settleGeneration, type Admission } from '../../src/billing/accounting.js';
 import { insertSubscription, revokeSubscriptions } from '../../src/repositories/subscriptions.js';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
@@ -133,10 +133,20 @@ describeEachDatabase('pass admission', (ctx) => {
     await admit(db, user.id, '2025-11-21T11:30:00Z', 100n); // in flight: counts at its upper bound
     const report = toWirePassUsage((await passUsageReport(deps('2025-11-21T12:00:00Z'), user.id))!);
     expect(report).toEqual({
+      active: true,
       five_hour: { used: 3.5e-7, limit: 1e-6, remaining: 6.5e-7, resets_at: '2025-11-21T12:30:00.000Z' },
       weekly: { used: 3.5e-7, limit: 3e-6, remaining: 2.65e-6, resets_at: '2025-11-24T00:00:00.000Z' },
       monthly: { used: 3.5e-7, limit: 5e-6, remaining: 4.65e-6, resets_at: '2025-12-01T00:00:00.000Z' },
       subscription: { period_start: '2025-11-01T00:00:00.000Z', period_end: '2025-12-31T00:00:00.000Z' },
     });
+    expect(await passUsageOf(deps('2025-11-21T12:00:00Z'), user.id)).toEqual(report);
+    // After the period: a state, not an error; what is still inside the windows shows (the week of Dec 31 ends Jan 5).
+    const after = await passUsageOf(deps('2025-12-31T00:00:01Z'), user.id);
+    expect(after).toMatchObject({
+      active: false,
+      five_hour: { used: 0, limit: 1e-6 },
+      monthly: { used: 0, limit: 5e-6, resets_at: '2026-01-01T00:00:00.000Z' },
+    });
+    expect(after).not.toHaveProperty('subscription');
   });
 });

@@ -1,5 +1,7 @@
 // Issue 18 §6: every command and subcommand answers --help/-h with its usage and exit 0 and does nothing else;
 // --version; one output rule (text by default, JSON with --json); an unknown user is an error for every command.
+// Issue 36 §3: a misspelt option, subcommand or command names the closest valid one (never Node's parser text);
+// under --json every error is one JSON object on stderr; no internal names in messages; hints say `npx modelgate`.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -77,7 +79,7 @@ describe('modelgate --help', () => {
   it('a missing or unknown subcommand is a usage error that points to --help', async () => {
     const users = await run(['users'], {});
     expect(users.code).toBe(2);
-    expect(users.err).toContain('see modelgate users --help');
+    expect(users.err).toContain('see npx modelgate users --help');
     expect((await run(['keys', 'frob', '--email', 'a@b.c'], {})).code).toBe(2);
   });
 });
@@ -139,11 +141,86 @@ describe('modelgate output and unknown users', () => {
       for (const json of [[], ['--json']]) {
         const res = await cli(command, sub, '--email', nobody, ...rest, ...json);
         expect(res.code, `${command} ${sub}`).toBe(1);
-        expect(res.err).toBe(`no user ${nobody}: create it first with "modelgate users create --email ${nobody}"`);
+        const message = `no user ${nobody}: create it first with "npx modelgate users create --email ${nobody}"`;
+        expect(res.err).toBe(json.length ? JSON.stringify({ error: { type: 'failed', message, exit_code: 1 } }) : message);
         expect(res.out).toBe('');
       }
     }
     expect((await cli('users', 'create', '--email', nobody)).code).toBe(0);
     expect((await cli('users', 'create', '--email', nobody)).err).toBe(`user ${nobody} already exists`);
+  });
+});
+
+describe('modelgate usage errors', () => {
+  /** Node's own parser wording, which names its workings instead of what to type. */
+  const NODE_TEXT = /To specify a positional|argument is ambiguous|ERR_PARSE_ARGS|Unexpected argument|Unknown option '/;
+
+  it('a misspelt option names the closest valid one; a far-off one lists the valid options', async () => {
+    const misspelt = await run(['users', 'create', '--emial', 'ana@example.com'], {});
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.err).toBe('unknown option --emial; did you mean --email?\n(see npx modelgate users --help)');
+    expect(misspelt.out).toBe('');
+    expect((await run(['keys', 'create', '--email', 'a@b.c', '--mange'], {})).err).toContain('did you mean --manage?');
+    expect((await run(['keys', 'limits', '--email', 'a@b.c', '--id', 'k', '--free-per-dya', '3'], {})).err).toContain('did you mean --free-per-day?');
+    expect((await run(['generations', 'prune', '--older-than', '3'], {})).err).toContain('did you mean --older-than-days?');
+    const far = await run(['credits', 'show', '--email', 'a@b.c', '--zzzzzz'], {});
+    expect(far.err).toContain('unknown option --zzzzzz; valid options: --email, --usd, --note, --json');
+    for (const argv of [
+      ['users', 'create', '--email'], ['keys', 'create', '--email', '--manage'], ['keys', 'list', '--email', 'a@b.c', '--manage=yes'],
+      ['users', 'create', 'ana@example.com'], ['serve', '--wrokers', '2'], ['conformance', '--base-ulr', 'http://x'],
+      ['pass', 'grant', '-e', 'a@b.c'],
+    ]) {
+      const res = await run(argv, {});
+      expect(res.code, argv.join(' ')).toBe(2);
+      expect(res.err, argv.join(' ')).not.toMatch(NODE_TEXT);
+      expect(res.err, argv.join(' ')).toMatch(/\(see npx modelgate \S+ --help\)$/);
+    }
+    expect((await run(['users', 'create', '--email'], {})).err).toContain('--email needs a value');
+    expect((await run(['keys', 'list', '--email', 'a@b.c', '--manage=yes'], {})).err).toContain('--manage takes no value');
+    expect((await run(['users', 'create', 'ana@example.com'], {})).err).toContain('unexpected argument "ana@example.com"');
+  });
+
+  it('a misspelt command or subcommand names the closest valid one', async () => {
+    const command = await run(['kyes', 'list'], {});
+    expect(command.code).toBe(2);
+    expect(command.err).toBe('unknown command "kyes"; did you mean npx modelgate keys?\n(see npx modelgate --help)');
+    expect((await run(['frobnicate'], {})).err).toContain('the commands are serve, migrate, users, keys');
+    const sub = await run(['keys', 'craete', '--email', 'a@b.c'], {});
+    expect(sub.code).toBe(2);
+    expect(sub.err).toContain('npx modelgate keys has no subcommand "craete"; did you mean npx modelgate keys create?');
+  });
+
+  it('a bad amount is worded for the operator, without internal names', async () => {
+    for (const usd of ['lots', '1,5', '$5', 'NaN']) {
+      const res = await run(['credits', 'add', '--email', 'a@b.c', '--usd', usd], {});
+      expect(res.code, usd).toBe(2);
+      expect(res.err).toContain(`--usd must be a USD amount like 5 or 0.25 (negative, like -2, removes credit), got "${usd}"`);
+      expect(res.err).not.toMatch(/usdToNanos|RangeError|nanos/i);
+    }
+    expect((await run(['credits', 'add', '--email', 'a@b.c', '--usd', '1e30'], {})).err).toContain('--usd must be between -1000000000 and 1000000000');
+  });
+
+  it('under --json every error is exactly one JSON object on stderr, nothing on stdout', async () => {
+    const cases: Array<[string[], NodeJS.ProcessEnv, string, number]> = [
+      [['users', 'create', '--emial', 'a@b.c', '--json'], {}, 'usage', 2],
+      [['keys', 'craete', '--email', 'a@b.c', '--json'], {}, 'usage', 2],
+      [['kyes', '--json'], {}, 'usage', 2],
+      [['credits', 'add', '--email', 'a@b.c', '--usd', 'lots', '--json'], {}, 'usage', 2],
+      [['users', 'create', '--json'], {}, 'usage', 2],
+      [['conformance', '--json'], {}, 'usage', 2],
+      [['migrate', '--json'], { PORT: 'eighty' }, 'configuration', 2],
+      [['migrate', '--json'], { DATABASE_URL: 'postgres://127.0.0.1:1/nothing-listens-here' }, 'internal', 1],
+    ];
+    for (const [argv, env, type, code] of cases) {
+      const res = await run(argv, env);
+      expect(res.code, argv.join(' ')).toBe(code);
+      expect(res.out, argv.join(' ')).toBe('');
+      expect(res.err.split('\n'), argv.join(' ')).toHaveLength(1);
+      const { error } = JSON.parse(res.err);
+      expect(error, argv.join(' ')).toEqual({ type, message: expect.any(String), exit_code: code });
+      expect(error.message).not.toMatch(NODE_TEXT);
+    }
+    const far = JSON.parse((await run(['kyes', '--json'], {})).err);
+    expect(far.error.message).toBe('unknown command "kyes"; did you mean npx modelgate keys?');
   });
 });

@@ -91,7 +91,12 @@ describe('pass/ models', () => {
     expect(err.error).toMatchObject({ code: 403, metadata: { reason: 'subscription_required', model: MODEL } });
     expect(err.error.message).toContain('no active subscription');
     expect(upstream.requests).toHaveLength(0);
-    expect((await gw.fetch('/api/v1/pass/usage', { key: user.key })).status).toBe(403);
+    // The usage route answers a state, not an error: a dashboard asks once and hides its subscription panel.
+    const usage = await gw.fetch('/api/v1/pass/usage', { key: user.key });
+    expect(usage.status).toBe(200);
+    const state = await usage.json();
+    expect(state).toMatchObject({ active: false, five_hour: { used: 0, limit: 0.002 }, monthly: { limit: 2 } });
+    expect(state).not.toHaveProperty('subscription');
   });
 
   it('serve subscribers without credits: reference cost reported, not charged, counted against the quota', async () => {
@@ -176,6 +181,7 @@ describe('GET /pass/usage', () => {
     const res = await gw.fetch('/api/v1/pass/usage', { key: user.key });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
+      active: true,
       five_hour: { used: 0.00075, limit: 0.002, remaining: 0.00125, resets_at: '2026-11-20T17:00:00.000Z' },
       weekly: { used: 0.00075, limit: 1, remaining: 0.99925, resets_at: '2026-11-23T00:00:00.000Z' },
       monthly: { used: 0.00075, limit: 2, remaining: 1.99925, resets_at: '2026-12-01T00:00:00.000Z' },

@@ -53,9 +53,9 @@ const usage = { ...chunk({}), choices: [], usage: { prompt_tokens: 4, completion
 
 describe('the built package', () => {
   it('is a self-contained ES module package with declarations and its OpenAPI document', () => {
-    expect(built.packageJson).toMatchObject({ name: '@modelgate/sdk', type: 'module', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(built.packageJson).toMatchObject({ name: '@modelgate/sdk', type: 'module', license: 'Apache-2.0', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(built.packageJson.dependencies).toEqual({ 'openapi-fetch': expect.stringMatching(/^\^?0\.\d+/) });
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/openapi-types.d.ts', 'src/openapi-types.ts', 'openapi.json', 'README.md']) {
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/openapi-types.d.ts', 'src/openapi-types.ts', 'openapi.json', 'README.md', 'LICENSE']) {
       expect(existsSync(`${OUT}${file}`), file).toBe(true);
     }
   });

@@ -76,9 +76,12 @@ describe('toWireModel', () => {
       name: 'Claude Sonnet 5.5',
       context_length: 1_000_000,
       max_completion_tokens: 128_000,
+      supports_reasoning: true,
+      supports_images: true,
+      supports_tools: true,
+      // Deprecated aliases (the seed contract's names): always the snake_case value.
       supportsReasoning: true,
       supportsImages: true,
-      supports_tools: true,
       access_mode: 'credits',
       architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'] },
     });

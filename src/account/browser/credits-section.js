@@ -1,9 +1,9 @@
 // Credits: balance, total used, and the latest 50 generations; each row opens its full record (GET /generation).
 async function loadCredits() {
   const credits = (await api('GET', '/credits')).data;
-  byId('balance').textContent = usd(credits.total_credits - credits.total_usage, 2);
-  byId('total-credits').textContent = usd(credits.total_credits, 2);
-  byId('total-used').textContent = usd(credits.total_usage, 4);
+  byId('balance').textContent = usd(credits.total_credits - credits.total_usage);
+  byId('total-credits').textContent = usd(credits.total_credits);
+  byId('total-used').textContent = usd(credits.total_usage);
 }
 
 async function loadGenerations() {
@@ -25,12 +25,21 @@ async function loadGenerations() {
   byId('generations-table').hidden = data.length === 0;
 }
 
+// The record's USD fields, shown in the page's one money format.
+const RECORD_MONEY = new Set(['total_cost', 'reference_cost']);
+
+function recordValue(name, value) {
+  if (value === null) return 'null';
+  if (RECORD_MONEY.has(name)) return usd(value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
 async function openGeneration(id, opener) {
   await guarded(async () => {
     const record = (await api('GET', `/generation?id=${encodeURIComponent(id)}`)).data;
     const list = el('dl', { class: 'record' });
     for (const [name, value] of Object.entries(record)) {
-      list.append(el('dt', {}, name), el('dd', {}, value === null ? 'null' : String(value)));
+      list.append(el('dt', {}, name), el('dd', {}, recordValue(name, value)));
     }
     const panel = byId('generation-detail');
     panel.replaceChildren(

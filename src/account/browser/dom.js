@@ -24,10 +24,17 @@ function svg(tag, attrs, ...children) {
 
 const byId = (id) => document.getElementById(id);
 
-function usd(value, digits) {
+/**
+ * Money, in one format everywhere on the page: US dollars with four decimals and thousands separators ($1,234.5000,
+ * -$0.2500). Four decimals show a hundredth of a cent, what a typical request costs; an amount that is not zero but
+ * would read $0.0000 reads <$0.0001, so a cheap request never looks free.
+ */
+function usd(value) {
   if (value === null || value === undefined) return '—';
-  const places = digits !== undefined ? digits : Math.abs(value) >= 1 ? 2 : value === 0 ? 2 : 6;
-  return `$${Number(value).toFixed(places)}`;
+  const amount = Number(value);
+  const sign = amount < 0 ? '-' : '';
+  if (amount !== 0 && Math.abs(amount) < 0.00005) return `${sign}<$0.0001`;
+  return `${sign}$${Math.abs(amount).toLocaleString('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 })}`;
 }
 
 function when(iso) {

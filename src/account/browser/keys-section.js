@@ -30,7 +30,7 @@ function mayChange(scope, key, change) {
 }
 
 const SCOPE_HINTS = {
-  inference: 'Signed in with an API key: it can see the account and revoke itself. To create, change or delete keys, sign in with your account token (modelgate tokens create) or a management key.',
+  inference: 'Signed in with an API key: it can see the account and revoke itself. To create, change or delete keys, sign in with your account token (npx modelgate tokens create) or a management key.',
   management: 'Signed in with a management key: it creates, changes and deletes API keys and can revoke itself; management keys are managed with the account token.',
 };
 

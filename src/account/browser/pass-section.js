@@ -1,4 +1,5 @@
-// Pass: the three quota windows as meters, shown only to subscribers (GET /pass/usage answers 403 otherwise).
+// Pass: the three quota windows as meters, shown only to subscribers. GET /pass/usage answers every account (active:
+// false without a subscription), so the page asks once and never logs a refused request in the console.
 const PASS_WINDOWS = [
   ['five_hour', 'Last 5 hours'],
   ['weekly', 'This week'],
@@ -6,15 +7,10 @@ const PASS_WINDOWS = [
 ];
 
 async function loadPass() {
-  let usage;
-  try {
-    usage = await api('GET', '/pass/usage');
-  } catch (error) {
-    if (error.status === 403) {
-      byId('pass').hidden = true;
-      return;
-    }
-    throw error;
+  const usage = await api('GET', '/pass/usage');
+  if (!usage.active) {
+    byId('pass').hidden = true;
+    return;
   }
   byId('pass-period').textContent = `Subscription period ${when(usage.subscription.period_start)} – ${when(usage.subscription.period_end)}`;
   byId('pass-meters').replaceChildren(...PASS_WINDOWS.map(([name, label]) => {
@@ -24,7 +20,7 @@ async function loadPass() {
     return el('div', { class: 'meter-row' },
       el('label', { for: id }, label),
       el('meter', { id, min: 0, max: window.limit, low: window.limit * 0.7, high: window.limit * 0.9, optimum: 0, value: window.used }),
-      el('p', { class: 'meter-text' }, `${usd(window.used, 2)} of ${usd(window.limit, 2)} used (${percent}%), resets ${when(window.resets_at)}`));
+      el('p', { class: 'meter-text' }, `${usd(window.used)} of ${usd(window.limit)} used (${percent}%), resets ${when(window.resets_at)}`));
   }));
   byId('pass').hidden = false;
 }

@@ -89,7 +89,7 @@ function renderUsage(items) {
   if (empty) return;
   byId('usage-charts').replaceChildren(
     el('figure', {}, el('figcaption', {}, 'Cost per day (USD)'),
-      stackedBars({ id: 'chart-cost', title: 'Cost per day in USD, stacked by model', models, days, values: cost, format: (v) => usd(v, v >= 1 ? 2 : 4) })),
+      stackedBars({ id: 'chart-cost', title: 'Cost per day in USD, stacked by model', models, days, values: cost, format: usd })),
     el('figure', {}, el('figcaption', {}, 'Requests per day'),
       stackedBars({ id: 'chart-requests', title: 'Requests per day, stacked by model', models, days, values: requests, format: (v) => integer(Math.round(v)) })),
   );

@@ -4,7 +4,7 @@
 //                  (openapi-typescript output, made from the OpenAPI document by make generate)
 //   dist/          compiled ES modules, .d.ts declarations and source maps
 //   openapi.json   the document the types were generated from
-//   README.md
+//   README.md, LICENSE (the gateway's own: Apache-2.0)
 // Usage: tsx src/sdk/build/build-package.ts [OUT_DIR]
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +50,7 @@ export function buildSdkPackage(outDir: string): BuiltPackage {
   copyFileSync(join(root, 'generated', TYPES_FILE), join(dir, 'src', TYPES_FILE));
   copyFileSync(join(root, 'generated/openapi.json'), join(dir, 'openapi.json'));
   copyFileSync(join(sdkDir, 'README.md'), join(dir, 'README.md'));
+  copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
 
   const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const packageJson = JSON.parse(readFileSync(join(sdkDir, 'package.template.json'), 'utf8'));
