@@ -25,7 +25,10 @@ import { HttpClient } from './providers/http-client.js';
 import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
 import { createAnthropicAdapter } from './providers/anthropic/index.js';
 import { createGeminiAdapter } from './providers/gemini/index.js';
+import { createOpenAICompatibleEmbeddings } from './providers/openai-compatible/convert-embeddings.js';
+import { createGeminiEmbeddings } from './providers/gemini/convert-embeddings.js';
 import { credentialRedactor, redactingAdapters } from './providers/redact-credentials.js';
+import { redactingEmbeddingAdapters } from './providers/redact-embedding-credentials.js';
 import { credentialValues } from './providers/credential-values.js';
 import { createLimits } from './limits/create-limits.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
@@ -125,6 +128,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       catalog,
       providers,
       adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter(), gemini: createGeminiAdapter() },
+      embeddingAdapters: { 'openai-compatible': createOpenAICompatibleEmbeddings(), gemini: createGeminiEmbeddings() },
       http: httpClient,
       limiter: limits.limiter,
       settlements: new SettlementQueue(database.db, logger),
@@ -142,7 +146,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       ...composed,
     };
     // Test adapters included: no upstream error text reaches a client with a configured credential in it.
-    parts.adapters = redactingAdapters(parts.adapters, credentialRedactor(credentialValues(env, parts.providers.list().map((p) => p.apiKey))));
+    const redact = credentialRedactor(credentialValues(env, parts.providers.list().map((p) => p.apiKey)));
+    parts.adapters = redactingAdapters(parts.adapters, redact);
+    parts.embeddingAdapters = redactingEmbeddingAdapters(parts.embeddingAdapters, redact);
     credentialListener = await listenWhereAvailable(
       { db: database.db, databaseUrl: database.url, pglite: database.pglite },
       parts.credentials,
