@@ -166,4 +166,23 @@ describe('observability', () => {
     expect(client.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
     expect(client.attributes).toMatchObject({ 'gen_ai.operation.name': 'embeddings', 'gen_ai.usage.input_tokens': 2, 'http.response.status_code': 200 });
   });
+
+  it('traces a response-cache hit as a request span without an upstream attempt', async () => {
+    upstream.reply(okReply);
+    const cached = (cache: string) => gw.fetch('/api/v1/embeddings', {
+      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': cache },
+      body: JSON.stringify({ model: 'openai/text-embedding-3-small', input: 'traced twice' }),
+    });
+    await (await cached('on')).json();
+    exporter.reset();
+    const hit = await cached('on');
+    expect(hit.headers.get('x-modelgate-cache')).toBe('hit');
+    await hit.json();
+    const spans = exporter.getFinishedSpans();
+    expect(spans.filter((s) => s.kind === SpanKind.CLIENT)).toEqual([]);
+    const server = spans.find((s) => s.kind === SpanKind.SERVER)!;
+    expect(server.name).toBe('embeddings openai/text-embedding-3-small');
+    expect(server.attributes).toMatchObject({ 'modelgate.response_cache': 'hit', 'gen_ai.response.id': hit.headers.get('x-generation-id'), 'gen_ai.usage.input_tokens': 0 });
+    expect(upstream.requests).toHaveLength(1);
+  });
 });
