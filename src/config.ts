@@ -78,6 +78,17 @@ export interface Config {
    * standard's default, or http/json. gRPC is not shipped: asking for it with tracing on fails at start.
    */
   tracesProtocol: OtlpProtocol;
+  /** The opt-in response cache (docs/response-cache.md). */
+  responseCache: ResponseCacheConfig;
+}
+
+export interface ResponseCacheConfig {
+  /** Bytes the in-process store may hold (MODELGATE_RESPONSE_CACHE_MB); unused when Redis is configured. */
+  memoryBytes: number;
+  /** An answer larger than this is not kept, in memory or in Redis (MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB). */
+  maxEntryBytes: number;
+  /** What a hit costs, in parts per million of the original charge (MODELGATE_RESPONSE_CACHE_PRICE_FRACTION, 0 to 1). */
+  priceFractionPpm: number;
 }
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
@@ -197,7 +208,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationRetentionDays,
     tracing: tracingEnabled(env),
     tracesProtocol: tracesProtocol(env),
+    responseCache: {
+      memoryBytes: integer(env, 'MODELGATE_RESPONSE_CACHE_MB', 64, 1, 1_048_576) * 1024 * 1024,
+      maxEntryBytes: integer(env, 'MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB', 1024, 1, 1_048_576) * 1024,
+      priceFractionPpm: fraction(env, 'MODELGATE_RESPONSE_CACHE_PRICE_FRACTION', 0),
+    },
   };
+}
+
+/** A decimal from 0 to 1 (at most 6 decimals), in parts per million: money is computed on integers. */
+function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(0|1)(?:\.(\d{1,6}))?$/.exec(raw);
+  const ppm = match ? Number(match[1]) * 1_000_000 + Number((match[2] ?? '').padEnd(6, '0')) : NaN;
+  if (!match || ppm > 1_000_000) throw new ConfigError(name, `must be a decimal from 0 to 1 with at most 6 decimals (e.g. "0.1"), got "${raw}"`);
+  return ppm;
 }
 
 /** Node requires the headers' deadline to fall within the request's. */

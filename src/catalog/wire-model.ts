@@ -44,6 +44,11 @@ export function toWireEndpoint(endpoint: CatalogEndpoint, providerName: string):
   return wire;
 }
 
+/** What a model produces, as OpenRouter names it: `text` for chat models, `embeddings` for embedding models. */
+export function outputModalities(entry: CatalogEntry): string[] {
+  return entry.embedding ? ['embeddings'] : ['text'];
+}
+
 export function toWireModel(entry: CatalogEntry, providerName: (id: string) => string = (id) => id): Model {
   const model: Model = {
     id: entry.id,
@@ -61,9 +66,16 @@ export function toWireModel(entry: CatalogEntry, providerName: (id: string) => s
     access_mode: entry.accessMode,
     architecture: {
       input_modalities: entry.supportsImages ? ['text', 'image'] : ['text'],
-      output_modalities: ['text'],
+      output_modalities: outputModalities(entry),
     },
   };
+  if (entry.embedding) {
+    model.embedding = {
+      default_dimensions: entry.embedding.defaultDimensions,
+      min_dimensions: entry.embedding.minDimensions,
+      max_dimensions: entry.embedding.maxDimensions,
+    };
+  }
   if (entry.description !== undefined) model.description = entry.description;
   // The spec lists max_completion_tokens only when it is below the context window.
   if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens < entry.contextLength) {

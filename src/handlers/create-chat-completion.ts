@@ -1,24 +1,29 @@
 // POST /chat/completions — the chat-completions front door: its request is the internal request, and its renderers
-// make the spec's Completion object and chunk stream. The eight steps run in serveGeneration.
+// make the spec's Completion object and chunk stream. The eight steps run in serveGeneration; the opt-in response
+// cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
-import { generationClient, generationResponse } from '../http/generation-exchange.js';
+import { generationClient } from '../http/generation-exchange.js';
+import { withResponseCache } from '../http/response-cache-exchange.js';
+import type { HitParts } from '../response-cache/serve-hit.js';
 import { wantsStream } from '../formats/chat-completions/stream-mode.js';
 import { buildCompletion } from '../formats/chat-completions/build-completion.js';
 import { ChatStreamRenderer } from '../formats/chat-completions/chat-stream-renderer.js';
 
 /** `streamDefault`: what an omitted `stream` means when the Accept header does not say (MODELGATE_STREAM_DEFAULT). */
-export function createChatCompletion(generations: GenerationParts, streamDefault: boolean): Handler {
+export function createChatCompletion(generations: GenerationParts & HitParts, streamDefault: boolean): Handler {
   return (api, ctx) => {
     const request = api.request.requestBody as ChatCompletionRequest;
-    return serveGeneration(generations, generationClient(ctx), {
-      apiFormat: 'chat_completions',
-      request,
-      stream: wantsStream(request.stream, ctx.get('accept'), streamDefault),
-      renderJson: buildCompletion,
-      createStreamRenderer: (identity) => new ChatStreamRenderer(identity),
-    }, generationResponse(ctx));
+    const stream = wantsStream(request.stream, ctx.get('accept'), streamDefault);
+    return withResponseCache(generations, ctx, { apiFormat: 'chat_completions', model: request.model, body: request, stream }, (response) =>
+      serveGeneration(generations, generationClient(ctx), {
+        apiFormat: 'chat_completions',
+        request,
+        stream,
+        renderJson: buildCompletion,
+        createStreamRenderer: (identity) => new ChatStreamRenderer(identity),
+      }, response));
   };
 }

@@ -1,9 +1,12 @@
 // POST /messages — the Anthropic Messages front door: its request is parsed into the internal request, its
-// renderers make the Message object and Anthropic's event stream. The eight steps run in serveGeneration.
+// renderers make the Message object and Anthropic's event stream. The eight steps run in serveGeneration; the opt-in
+// response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
-import { generationClient, generationResponse } from '../http/generation-exchange.js';
+import { generationClient } from '../http/generation-exchange.js';
+import { withResponseCache } from '../http/response-cache-exchange.js';
+import type { HitParts } from '../response-cache/serve-hit.js';
 import { toInternalRequest } from '../formats/messages/convert-request.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 import { buildMessage } from '../formats/messages/build-message.js';
@@ -11,18 +14,22 @@ import { MessagesStreamRenderer } from '../formats/messages/messages-stream-rend
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
 import type { MessagesRequest } from '../formats/messages/wire-types.js';
 
-export function createMessage(generations: GenerationParts): Handler {
+export function createMessage(generations: GenerationParts & HitParts): Handler {
   return (api, ctx) => {
     const body = api.request.requestBody as MessagesRequest;
     // Anthropic's default: one JSON object unless `stream` is true.
     const stream = body.stream === true;
-    return serveGeneration(generations, generationClient(ctx), {
-      apiFormat: 'messages',
-      request: toInternalRequest(body, gatewayModelId(generations.catalog, body.model), stream),
-      stream,
-      renderJson: buildMessage,
-      createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
-      clientHeaders: anthropicClientHeaders(ctx.headers),
-    }, generationResponse(ctx));
+    const model = gatewayModelId(generations.catalog, body.model);
+    const clientHeaders = anthropicClientHeaders(ctx.headers);
+    // The protocol headers change the answer: they are part of the cache key.
+    return withResponseCache(generations, ctx, { apiFormat: 'messages', model, body, stream, variant: clientHeaders }, (response) =>
+      serveGeneration(generations, generationClient(ctx), {
+        apiFormat: 'messages',
+        request: toInternalRequest(body, model, stream),
+        stream,
+        renderJson: buildMessage,
+        createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
+        clientHeaders,
+      }, response));
   };
 }

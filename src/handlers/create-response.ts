@@ -1,28 +1,33 @@
 // POST /responses — the OpenAI Responses API front door: its request is parsed into the internal request, and its
-// renderers make the Response object and the typed event stream. The eight steps run in serveGeneration.
+// renderers make the Response object and the typed event stream. The eight steps run in serveGeneration; the opt-in
+// response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
-import { generationClient, generationResponse } from '../http/generation-exchange.js';
+import { generationClient } from '../http/generation-exchange.js';
+import { withResponseCache } from '../http/response-cache-exchange.js';
+import type { HitParts } from '../response-cache/serve-hit.js';
 import { includesEncryptedReasoning, parseResponseRequest } from '../formats/responses/parse-request.js';
 import { echoOf } from '../formats/responses/response-object.js';
 import { buildResponse } from '../formats/responses/build-response.js';
 import { ResponseStreamRenderer } from '../formats/responses/response-stream-renderer.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
 
-export function createResponse(generations: GenerationParts): Handler {
+export function createResponse(generations: GenerationParts & HitParts): Handler {
   return (api, ctx) => {
     const body = api.request.requestBody as ResponseRequest;
     const request = parseResponseRequest(body);
     const echo = echoOf(body);
     const options = { encryptedReasoning: includesEncryptedReasoning(body) };
-    return serveGeneration(generations, generationClient(ctx), {
-      apiFormat: 'responses',
-      request,
-      // OpenAI's default for this API: one JSON object unless `stream` is true.
-      stream: body.stream === true,
-      renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
-      createStreamRenderer: (identity) => new ResponseStreamRenderer(identity, echo, options),
-    }, generationResponse(ctx));
+    // OpenAI's default for this API: one JSON object unless `stream` is true.
+    const stream = body.stream === true;
+    return withResponseCache(generations, ctx, { apiFormat: 'responses', model: request.model, body, stream }, (response) =>
+      serveGeneration(generations, generationClient(ctx), {
+        apiFormat: 'responses',
+        request,
+        stream,
+        renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
+        createStreamRenderer: (identity) => new ResponseStreamRenderer(identity, echo, options),
+      }, response));
   };
 }

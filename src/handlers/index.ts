@@ -33,6 +33,7 @@ import { getActivity } from './get-activity.js';
 import { listGenerations } from './list-generations.js';
 import { createMessage } from './create-message.js';
 import { countMessageTokens } from './count-message-tokens.js';
+import { createEmbedding } from './create-embedding.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -67,5 +68,6 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     listGenerations: listGenerations(parts),
     createMessage: createMessage(parts),
     countMessageTokens: countMessageTokens(parts),
+    createEmbedding: createEmbedding(parts),
   };
 }

@@ -8,7 +8,7 @@ import { genAiProviderName } from './gen-ai-provider-name.js';
 /** What a request span reports of its generation record. */
 export type RequestSpanRecord = Pick<
   ObservedGeneration,
-  'model' | 'provider' | 'upstream_model' | 'id' | 'prompt_tokens' | 'completion_tokens' | 'status' | 'finish_reason' | 'error_code'
+  'model' | 'provider' | 'upstream_model' | 'id' | 'prompt_tokens' | 'completion_tokens' | 'status' | 'finish_reason' | 'error_code' | 'cache_hit'
 >;
 
 /** What an attempt span reports of its exchange with the upstream. */
@@ -28,7 +28,7 @@ export interface AttemptSpanReport {
  * Ends the SERVER span `chat {model}` of a generation request. `record` is absent for a request refused before it
  * had one (401, 402, 429...): its span keeps the name `chat` and its HTTP status is the error type.
  */
-export function endRequestSpan(span: Span, httpStatus: number, record: RequestSpanRecord | undefined): void {
+export function endRequestSpan(span: Span, httpStatus: number, record: RequestSpanRecord | undefined, operation = 'chat'): void {
   // One setAttribute per attribute: the SDK's setAttributes(object) walks Object.entries, an array per attribute.
   const failed = record !== undefined && record.status !== 'success';
   if (record) {
@@ -43,7 +43,9 @@ export function endRequestSpan(span: Span, httpStatus: number, record: RequestSp
     if (record.finish_reason) span.setAttribute('gen_ai.response.finish_reasons', [record.finish_reason]);
     // The record's error is more precise than the HTTP status.
     if (failed) span.setAttribute('error.type', record.error_code ?? record.status);
-    span.updateName(`chat ${record.model}`);
+    // Answered from the response cache: no attempt span follows, and the usage is 0.
+    if (record.cache_hit) span.setAttribute('modelgate.response_cache', 'hit');
+    span.updateName(`${operation} ${record.model}`);
   }
   span.setAttribute('http.response.status_code', httpStatus);
   if (httpStatus >= 400 && !failed) span.setAttribute('error.type', String(httpStatus));

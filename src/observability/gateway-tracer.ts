@@ -15,8 +15,14 @@ import {
 import { endAttemptSpan, endRequestSpan, type RequestSpanRecord } from './gateway-spans.js';
 import { genAiProviderName } from './gen-ai-provider-name.js';
 
+/** The GenAI operation of a request: `chat` (every generation door) or `embeddings`. */
+export type GenAiOperation = 'chat' | 'embeddings';
+
 /** What the sampler sees of a request span at its start (its name and model are known only at settlement). */
-const REQUEST_SPAN_START = { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'chat' } };
+const REQUEST_SPAN_START = {
+  chat: { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'chat' } },
+  embeddings: { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'embeddings' } },
+};
 
 export class GatewayTracer {
   constructor(
@@ -27,10 +33,10 @@ export class GatewayTracer {
   ) {}
 
   /** Starts the span of a generation request, continuing the client's trace when it sent a valid traceparent. */
-  startRequest(headers: IncomingHttpHeaders): RequestTrace {
+  startRequest(headers: IncomingHttpHeaders, operation: GenAiOperation = 'chat'): RequestTrace {
     // A malformed traceparent leaves the root context: the request starts a trace of its own, never an error.
     const parent = headers.traceparent === undefined ? ROOT_CONTEXT : this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
-    return new RequestTrace(this, this.tracer.startSpan('chat', REQUEST_SPAN_START, parent));
+    return new RequestTrace(this, this.tracer.startSpan(operation, REQUEST_SPAN_START[operation], parent), operation);
   }
 
   /** Writes `traceparent` (and `tracestate`) naming `span` into `headers`; only these two, never the client's baggage. */
@@ -56,7 +62,7 @@ export class RequestTrace {
   private unsampledContext: Readonly<Record<string, string>> | undefined = undefined;
   private ended = false;
 
-  constructor(private readonly owner: GatewayTracer, readonly span: Span) {
+  constructor(private readonly owner: GatewayTracer, readonly span: Span, readonly operation: GenAiOperation = 'chat') {
     this.sampled = span.isRecording();
   }
 
@@ -68,10 +74,10 @@ export class RequestTrace {
     // gets this span's context, flagged not sampled, written once for all the request's attempts.
     if (!this.sampled) return new AttemptTrace(this.owner, this.span, (this.unsampledContext ??= this.owner.traceContextOf(this.span)));
     this.context ??= trace.setSpan(ROOT_CONTEXT, this.span);
-    const span = this.owner.tracer.startSpan(`chat ${upstreamModel}`, {
+    const span = this.owner.tracer.startSpan(`${this.operation} ${upstreamModel}`, {
       kind: SpanKind.CLIENT,
       attributes: {
-        'gen_ai.operation.name': 'chat',
+        'gen_ai.operation.name': this.operation,
         'gen_ai.provider.name': genAiProviderName(provider),
         'gen_ai.request.model': upstreamModel,
         'modelgate.provider': provider,
@@ -89,7 +95,7 @@ export class RequestTrace {
   end(httpStatus: number): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.sampled) endRequestSpan(this.span, httpStatus, this.record);
+    if (this.sampled) endRequestSpan(this.span, httpStatus, this.record, this.operation);
     else this.span.end();
   }
 }

@@ -32,7 +32,18 @@ export function requireUserMessage(request: ChatCompletionRequest): void {
   }
 }
 
+/** An embedding model answers only POST /embeddings: a chat door names the right route rather than failing upstream. */
+export function requireChatModel(model: CatalogEntry): void {
+  if (model.embedding) {
+    throw new GatewayError(400, `Model ${model.id} is an embedding model: send it to POST /embeddings, or choose a chat model`, {
+      reason: 'not_a_chat_model',
+      model: model.id,
+    });
+  }
+}
+
 export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry): CheckedRequest {
+  requireChatModel(model);
   requireUserMessage(request);
   if (!model.supportsImages && hasImage(request)) {
     throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supports_images`, {

@@ -9,7 +9,7 @@ import { usdToNanos } from '../core/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
 import { reservationOutputTokens } from '../billing/accounting.js';
 import { targetFor, targetForEntry, type Target, type TargetSources } from './resolve-target.js';
-import { checkRequest, hasFile, hasImage, requireUserMessage, type CheckedRequest } from './check-request.js';
+import { checkRequest, hasFile, hasImage, requireChatModel, requireUserMessage, type CheckedRequest } from './check-request.js';
 import { estimatePromptTokens } from './token-estimate/estimate-tokens.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { EndpointStats } from './endpoint-stats.js';
@@ -104,6 +104,7 @@ function resolveModels(catalog: Catalog, request: ChatCompletionRequest): Catalo
         model: id, reason: resolved.reason, ...(i > 0 ? { field: 'models' } : {}),
       });
     }
+    requireChatModel(resolved.entry);
     return resolved.entry;
   });
   // One admission per request: its access mode (pass quota or credits) must hold for whichever model serves.

@@ -46,6 +46,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   listGenerations: ['get', '/generations'],
   createMessage: ['post', '/messages'],
   countMessageTokens: ['post', '/messages/count_tokens'],
+  createEmbedding: ['post', '/embeddings'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
@@ -110,7 +111,7 @@ describe('generated OpenAPI document in openapi-backend', () => {
       ['200', '400', '401', '402', '403', '404', '413', '429', '500', '502', '503'],
     );
     const headerNames = (op.parameters as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
-    expect(headerNames).toEqual(['header:HTTP-Referer', 'header:X-Title', 'header:X-Task-ID']);
+    expect(headerNames).toEqual(['header:HTTP-Referer', 'header:X-Title', 'header:X-Task-ID', 'header:X-Modelgate-Cache']);
   });
 
   const chat = (body: unknown) =>
