@@ -6291,7 +6291,10 @@ export interface operations {
                  *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
                  *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
-                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits.
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
                  */
                 "X-Modelgate-Cache"?: string;
             };
@@ -6544,7 +6547,10 @@ export interface operations {
                  *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
                  *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
-                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits.
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
                  */
                 "X-Modelgate-Cache"?: string;
             };
@@ -6994,7 +7000,10 @@ export interface operations {
                  *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
                  *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
-                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits.
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
                  */
                 "X-Modelgate-Cache"?: string;
             };
@@ -7575,7 +7584,10 @@ export interface operations {
                  *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
                  *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
-                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits.
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
                  */
                 "X-Modelgate-Cache"?: string;
             };
