@@ -4,7 +4,7 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient, generationResponse } from '../http/generation-exchange.js';
-import { toInternalRequest } from '../formats/messages/convert-request.js';
+import { parseMessagesRequest } from '../formats/messages/parse-request.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 import { buildMessage } from '../formats/messages/build-message.js';
 import { MessagesStreamRenderer } from '../formats/messages/messages-stream-renderer.js';
@@ -18,7 +18,12 @@ export function createMessage(generations: GenerationParts): Handler {
     const stream = body.stream === true;
     return serveGeneration(generations, generationClient(ctx), {
       apiFormat: 'messages',
-      request: toInternalRequest(body, gatewayModelId(generations.catalog, body.model), stream),
+      request: parseMessagesRequest(body, gatewayModelId(generations.catalog, body.model), stream),
+      routing: { models: body.models, provider: body.provider },
+      releasePrompt: () => {
+        body.messages = [];
+        body.system = undefined;
+      },
       stream,
       renderJson: buildMessage,
       createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
