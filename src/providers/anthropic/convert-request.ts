@@ -20,7 +20,7 @@ export function messagesUrl(baseUrl: string): string {
 
 /**
  * With thinking on, Anthropic requires the last assistant turn that called tools to start with its
- * thinking block. A client that did not keep reasoning_details cannot satisfy that, so thinking stays
+ * thinking block. A client that did not keep its reasoning records cannot satisfy that, so thinking stays
  * off for that request instead of failing it.
  */
 function toolTurnCarriesThinking(messages: readonly AnthropicMessage[]): boolean {
@@ -38,7 +38,7 @@ function stopSequences(stop: readonly string[] | undefined): string[] {
 
 /**
  * Sampling, within Anthropic's rules:
- * - temperature is 0..1 there (0..2 in the gateway format): values above 1 are sent as 1, the closest
+ * - temperature is 0..1 there (0..2 at OpenAI-style doors): values above 1 are sent as 1, the closest
  *   Anthropic has; rescaling would change the meaning of every value the client sends;
  * - newer Claude models reject temperature and top_p together, so temperature (the common knob) wins;
  * - with thinking on, temperature and top_k cannot be changed and top_p must lie in 0.95..1.

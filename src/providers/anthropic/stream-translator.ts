@@ -81,7 +81,7 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
         return [{ type: 'tool-call-start', index: toolIndex, id, name, kind: 'function', input: '' }];
       }
       default:
-        blocks.set(index, { kind: 'other' }); // server tools, their results: nothing the gateway format carries
+        blocks.set(index, { kind: 'other' }); // server tools, their results: nothing the translated lane carries yet
         return [];
     }
   }

@@ -107,5 +107,5 @@ export interface AnthropicRequestBody {
   stream: boolean;
 }
 
-/** `format` of the reasoning_details entries this adapter emits and accepts back. */
+/** `format` of the reasoning records this adapter emits and accepts back. */
 export const REASONING_FORMAT = 'anthropic-claude-v1';

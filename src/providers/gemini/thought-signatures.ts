@@ -13,7 +13,7 @@ export const GEMINI_REASONING_FORMAT = 'google-gemini-v1';
 
 /**
  * Documented stand-in for a signature the client did not keep (most chat-completions clients drop
- * `reasoning_details`); it tells Gemini 3 to skip validation instead of failing the whole request.
+ * reasoning records); it tells Gemini 3 to skip validation instead of failing the whole request.
  */
 export const SKIP_SIGNATURE_VALIDATION = 'skip_thought_signature_validator';
 

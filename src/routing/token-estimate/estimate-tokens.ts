@@ -4,7 +4,7 @@
 // (attachment-tokens.ts), so that a large attachment is priced before it is sent, never after.
 import type { DocumentBlock, ImageBlock, MediaSource, TextBlock, UserBlock, AssistantBlock } from '../../core/content-blocks.js';
 import type { GenerationRequest } from '../../core/generation-request.js';
-import { imageTokens, pdfTokens } from './attachment-tokens.js';
+import { base64ImageTokens, base64PdfTokens, imageTokens, pdfTokens } from './attachment-tokens.js';
 
 const CHARS_PER_TOKEN = 4;
 const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -32,14 +32,13 @@ function textTokens(blocks: readonly TextBlock[]): number {
   return blocks.reduce((sum, block) => sum + estimateTextTokens(block.text), 0);
 }
 
-/** An attachment's bytes as a URL the attachment estimators read (a data URL for inline bytes). */
-function sourceUrl(source: MediaSource): string {
-  if (source.kind === 'base64') return `data:${source.mediaType};base64,${source.data}`;
-  return source.kind === 'url' ? source.url : '';
+/** Inline bytes are read as they are (no data URL is built around a large attachment); a URL or file id as unknown. */
+function imageBlockTokens(block: ImageBlock): number {
+  return block.source.kind === 'base64' ? base64ImageTokens(block.source.data) : imageTokens(urlOf(block.source));
 }
 
-function imageBlockTokens(block: ImageBlock): number {
-  return imageTokens(sourceUrl(block.source));
+function urlOf(source: MediaSource): string {
+  return source.kind === 'url' ? source.url : '';
 }
 
 /** A document as vendors without documents get it: text under a title and context header, or a PDF after its context. */
@@ -52,7 +51,7 @@ function documentTokens(block: DocumentBlock): number {
     case 'blocks':
       return header(true) + source.blocks.reduce((sum, inner) => sum + (inner.type === 'text' ? estimateTextTokens(inner.text) : imageBlockTokens(inner)), 0);
     default:
-      return header(false) + pdfTokens(sourceUrl(source));
+      return header(false) + (source.kind === 'base64' ? base64PdfTokens(source.data) : pdfTokens(urlOf(source)));
   }
 }
 
