@@ -1,12 +1,14 @@
 // Catalog entry → the /models wire shape. Prices follow OpenRouter's convention: decimal strings of
 // USD per single token, without exponent ("0.0000025"), so clients that already parse OpenRouter's
 // list read ours unchanged. Tiered models show their base (shortest-prompt) prices, as OpenRouter does.
-import type { Model } from '../core/chat-types.js';
+import type { components } from '../../generated/openapi-types.js';
 import { formatScaledDecimal } from '../core/money.js';
 import type { CatalogEntry, CatalogEndpoint } from './types.js';
 
+type Schemas = components['schemas'];
+/** The /models listing's entry, as spec/models emits it. */
+export type Model = Schemas['Model'];
 export type ModelEndpoint = Schemas['ModelEndpoint'];
-type Schemas = import('../../generated/openapi-types.js').components['schemas'];
 
 // Stored prices are nano-dollars per 1M tokens: USD per token = value × 1e-9 × 1e-6.
 const PER_TOKEN_USD_SCALE = 15;

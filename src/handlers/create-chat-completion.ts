@@ -1,26 +1,31 @@
-// POST /chat/completions — the chat-completions front door: its request is the internal request, and its renderers
-// make the spec's Completion object and chunk stream. The eight steps run in serveGeneration; the opt-in response
-// cache wraps the door's answer (X-Modelgate-Cache).
+// POST /chat/completions — the chat-completions front door: its request is parsed into the internal request, and its
+// renderers make the spec's Completion object and chunk stream. The eight steps run in serveGeneration; the opt-in
+// response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../response-cache/serve-hit.js';
 import { wantsStream } from '../formats/chat-completions/stream-mode.js';
+import { parseChatRequest } from '../formats/chat-completions/parse-request.js';
 import { buildCompletion } from '../formats/chat-completions/build-completion.js';
 import { ChatStreamRenderer } from '../formats/chat-completions/chat-stream-renderer.js';
+import type { ChatCompletionRequest } from '../formats/chat-completions/wire-types.js';
 
 /** `streamDefault`: what an omitted `stream` means when the Accept header does not say (MODELGATE_STREAM_DEFAULT). */
 export function createChatCompletion(generations: GenerationParts & HitParts, streamDefault: boolean): Handler {
   return (api, ctx) => {
-    const request = api.request.requestBody as ChatCompletionRequest;
-    const stream = wantsStream(request.stream, ctx.get('accept'), streamDefault);
-    return withResponseCache(generations, ctx, { apiFormat: 'chat_completions', model: request.model, body: request, stream }, (response) =>
+    const body = api.request.requestBody as ChatCompletionRequest;
+    const stream = wantsStream(body.stream, ctx.get('accept'), streamDefault);
+    return withResponseCache(generations, ctx, { apiFormat: 'chat_completions', model: body.model, body, stream }, (response) =>
       serveGeneration(generations, generationClient(ctx), {
         apiFormat: 'chat_completions',
-        request,
+        request: parseChatRequest(body, stream),
+        routing: { models: body.models, provider: body.provider },
+        releasePrompt: () => {
+          body.messages = [];
+        },
         stream,
         renderJson: buildCompletion,
         createStreamRenderer: (identity) => new ChatStreamRenderer(identity),

@@ -7,7 +7,7 @@ import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../response-cache/serve-hit.js';
-import { toInternalRequest } from '../formats/messages/convert-request.js';
+import { parseMessagesRequest } from '../formats/messages/parse-request.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 import { buildMessage } from '../formats/messages/build-message.js';
 import { MessagesStreamRenderer } from '../formats/messages/messages-stream-renderer.js';
@@ -25,7 +25,12 @@ export function createMessage(generations: GenerationParts & HitParts): Handler 
     return withResponseCache(generations, ctx, { apiFormat: 'messages', model, body, stream, variant: clientHeaders }, (response) =>
       serveGeneration(generations, generationClient(ctx), {
         apiFormat: 'messages',
-        request: toInternalRequest(body, model, stream),
+        request: parseMessagesRequest(body, model, stream),
+        routing: { models: body.models, provider: body.provider },
+        releasePrompt: () => {
+          body.messages = [];
+          body.system = undefined;
+        },
         stream,
         renderJson: buildMessage,
         createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),

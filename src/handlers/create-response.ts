@@ -16,15 +16,19 @@ import type { ResponseRequest } from '../formats/responses/wire-types.js';
 export function createResponse(generations: GenerationParts & HitParts): Handler {
   return (api, ctx) => {
     const body = api.request.requestBody as ResponseRequest;
-    const request = parseResponseRequest(body);
-    const echo = echoOf(body);
-    const options = { encryptedReasoning: includesEncryptedReasoning(body) };
     // OpenAI's default for this API: one JSON object unless `stream` is true.
     const stream = body.stream === true;
+    const request = parseResponseRequest(body, stream);
+    const echo = echoOf(body);
+    const options = { encryptedReasoning: includesEncryptedReasoning(body) };
     return withResponseCache(generations, ctx, { apiFormat: 'responses', model: request.model, body, stream }, (response) =>
       serveGeneration(generations, generationClient(ctx), {
         apiFormat: 'responses',
         request,
+        routing: { models: body.models, provider: body.provider },
+        releasePrompt: () => {
+          body.input = [];
+        },
         stream,
         renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
         createStreamRenderer: (identity) => new ResponseStreamRenderer(identity, echo, options),

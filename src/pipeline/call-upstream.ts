@@ -3,7 +3,7 @@
 import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../providers/adapter.js';
 import { UpstreamTransportError, type CallSignal, type HttpClient, type UpstreamResponse } from '../providers/http-client.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
+import type { GenerationRequest } from '../core/generation-request.js';
 import { observeUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { AttemptTrace, RequestTrace } from '../observability/gateway-tracer.js';
@@ -24,7 +24,7 @@ export class UpstreamHttpError extends GatewayError {
 export function callUpstream(
   http: HttpClient,
   adapter: ProviderAdapter,
-  request: ChatCompletionRequest,
+  request: GenerationRequest,
   ctx: AdapterContext,
   signal: CallSignal,
   /** The client's W3C trace context, forwarded when the gateway does not trace itself. */
@@ -39,7 +39,7 @@ export function callUpstream(
 async function sendAttempt(
   http: HttpClient,
   adapter: ProviderAdapter,
-  request: ChatCompletionRequest,
+  request: GenerationRequest,
   ctx: AdapterContext,
   signal: CallSignal,
   clientTrace: ClientTraceHeaders | undefined,

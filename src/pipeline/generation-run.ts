@@ -8,8 +8,8 @@ import type { AdapterContext } from '../providers/adapter.js';
 import type { CallSignal, UpstreamResponse } from '../providers/http-client.js';
 import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
-import type { AdapterCompletion, StreamEvent } from '../core/generation.js';
+import type { GenerationRequest } from '../core/generation-request.js';
+import type { GenerationResult, StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import { limitsFor } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
@@ -46,7 +46,9 @@ export interface ClientConnection {
 
 export interface GenerationRunInput {
   principal: Principal;
-  request: ChatCompletionRequest;
+  request: GenerationRequest;
+  /** Drops the door's own copy of the prompt (see FrontDoorRequest.releasePrompt). */
+  releasePrompt?: () => void;
   /** The first candidate; the serving one once an attempt succeeded. */
   target: Target;
   /** Every candidate endpoint in the order to try them (routing); [target] when omitted. */
@@ -92,7 +94,7 @@ export class GenerationRun {
   }
 
   /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, translated and metered. */
-  completeRouted(): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
+  completeRouted(): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
     return this.route(async (target, last) => this.complete(await this.callUpstream(target, last)));
   }
 
@@ -136,7 +138,7 @@ export class GenerationRun {
       attempts: this.attempts,
     });
     // No further attempt needs the prompt (see callUpstream).
-    this.input.request.messages = [];
+    this.releasePrompt();
     if (target !== this.input.target || target.provider.id !== this.identity.provider) {
       this.input.target = target;
       this.identity.model = target.entry.id;
@@ -160,7 +162,7 @@ export class GenerationRun {
     // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
     // generation by the GC, for the whole generation, minutes for a long stream. (64 concurrent 64 KB prompts:
     // ~80 MB less peak RSS.)
-    if (last) request.messages = [];
+    if (last) this.releasePrompt();
     if ((target.entry.endpoints?.length ?? 1) > 1) {
       // Observed only where there is a choice to make (provider.sort = latency).
       const started = Date.now();
@@ -171,8 +173,14 @@ export class GenerationRun {
   }
 
 
+  private releasePrompt(): void {
+    this.input.request.messages = [];
+    this.input.request.system = [];
+    this.input.releasePrompt?.();
+  }
+
   /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
-  private async complete(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
+  private async complete(upstream: UpstreamResponse): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
     const { provider } = this.input.target;
     // The attempt's span (tracing on) ends with the body: read and translated, or not.
     let body: unknown;
@@ -182,7 +190,7 @@ export class GenerationRun {
       endUpstreamAttempt(upstream, { aborted: this.input.client.signal.aborted, error: err });
       throw err;
     }
-    let result: AdapterCompletion;
+    let result: GenerationResult;
     try {
       result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
     } catch (err) {
@@ -195,9 +203,9 @@ export class GenerationRun {
     if (result.upstreamId) this.meter.observe({ type: 'upstream-id', id: result.upstreamId });
     if (result.usage) this.meter.observe({ type: 'usage', usage: result.usage });
     this.meter.observe({ type: 'finish', finishReason: result.finishReason });
-    this.meter.observe({ type: 'delta', delta: { content: result.content ?? '', reasoning: result.reasoning } });
+    this.meter.observeOutput(result.output);
     endUpstreamAttempt(upstream, { report: this.meter });
-    const completion = this.excludeReasoning ? { ...result, reasoning: undefined, reasoningDetails: undefined } : result;
+    const completion = this.excludeReasoning ? { ...result, output: result.output.filter((block) => block.type !== 'reasoning') } : result;
     return { completion, totals: this.totals() };
   }
 
@@ -214,7 +222,7 @@ export class GenerationRun {
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
       drain: {
         state: this.link,
-        estimate: () => cutOffEstimate(this.input.target.entry, this.input.request, this.meter, this.parts.config.drainOnAbortMs),
+        estimate: () => cutOffEstimate(this.input.target.entry, this.input.request.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs),
       },
     });
   }

@@ -1,14 +1,14 @@
 // One generation behind every front door (chat completions, Anthropic Messages, OpenAI Responses), in the order of
-// ARCHITECTURE.md. A door parses its request into the internal (chat) request and names its renderers; the HTTP
+// ARCHITECTURE.md. A door parses its request into the internal GenerationRequest and names its renderers; the HTTP
 // layer hands over who asks (the authenticated principal) and answers through the GenerationResponse port.
 // Admission, the upstream call, metering and settlement exist once, here and in the files beside this one.
 import type { Principal } from '../auth/principal.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
+import type { GenerationRequest } from '../core/generation-request.js';
 import type { StreamEvent } from '../core/generation.js';
 import type { CompletionRenderer, GenerationIdentity, StreamEnd, StreamRenderer } from '../core/stream-renderer.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
-import { planRoute } from '../routing/plan-route.js';
+import { planRoute, type RoutingFields } from '../routing/plan-route.js';
 import { admitRoute } from './admit-route.js';
 import type { GenerationParts } from './generation-parts.js';
 import type { ApiFormat, TrackingHeaders } from './generation-record.js';
@@ -17,7 +17,14 @@ import { GenerationRun, type ClientConnection } from './generation-run.js';
 export interface FrontDoorRequest {
   apiFormat: ApiFormat;
   /** The door's request, parsed into the internal request. */
-  request: ChatCompletionRequest;
+  request: GenerationRequest;
+  /** The request's routing fields (`models`, `provider`), read from the door's wire body. */
+  routing?: RoutingFields;
+  /**
+   * Drops the door's parsed wire body's prompt (messages, system, input) once the upstream request is built: the wire
+   * body stays referenced until the response ends, and a long prompt would otherwise live as long as the stream.
+   */
+  releasePrompt?: () => void;
   /** Server-Sent Events or one JSON body. */
   stream: boolean;
   renderJson: CompletionRenderer;
@@ -65,16 +72,16 @@ export async function serveGeneration(
   const { request, stream } = door;
   const { principal } = client; //                                               1 authenticated
   // 2 resolve model → candidate endpoints (routing), 3 check request (per endpoint when routed)
-  const plan = planRoute(parts, request);
+  const plan = planRoute(parts, request, door.routing);
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
-  const { targets, admission, headers } = await admitRoute(parts, principal, plan, request.max_completion_tokens ?? request.max_tokens ?? undefined);
+  const { targets, admission, headers } = await admitRoute(parts, principal, plan, request.maxOutputTokens);
   response.headers(headers);
   const target = targets[0];
   const run = new GenerationRun(parts, {
     principal, request, target, targets, admission, stream, checked,
-    client: client.watchConnection(), tracking: client.tracking, apiFormat: door.apiFormat,
+    client: client.watchConnection(), tracking: client.tracking, apiFormat: door.apiFormat, releasePrompt: door.releasePrompt,
     clientHeaders: door.clientHeaders, clientTrace: client.clientTrace, requestTrace: client.requestTrace,
   });
   response.headers({ 'x-generation-id': run.identity.id });

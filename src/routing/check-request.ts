@@ -2,30 +2,49 @@
 import type { CatalogEntry } from '../catalog/types.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { estimatePromptTokens } from './token-estimate/estimate-tokens.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
+import type { DocumentBlock, UserBlock } from '../core/content-blocks.js';
+import type { GenerationRequest } from '../core/generation-request.js';
 
 export interface CheckedRequest {
   /** Generous prompt estimate, reused for the credit reservation. */
   estimatedPromptTokens: number;
 }
 
-export function hasImage(request: ChatCompletionRequest): boolean {
-  return request.messages.some((message) => {
-    const content = (message as { content?: unknown }).content;
-    return Array.isArray(content) && content.some((part: { type?: string }) => part?.type === 'image_url');
-  });
+type Request = Pick<GenerationRequest, 'system' | 'messages' | 'tools'>;
+
+/** Every block of the user turns, those inside tool results and documents included. */
+function* userBlocks(request: Request): Generator<UserBlock> {
+  for (const turn of request.messages) {
+    if (turn.role !== 'user') continue;
+    for (const block of turn.content) {
+      yield block;
+      if (block.type === 'tool_result') yield* block.content;
+    }
+  }
 }
 
-/** PDF `file` parts (a Messages `document` with a PDF source becomes one). */
-export function hasFile(request: ChatCompletionRequest): boolean {
-  return request.messages.some((message) => {
-    const content = (message as { content?: unknown }).content;
-    return Array.isArray(content) && content.some((part: { type?: string }) => part?.type === 'file');
-  });
+function documentImages(block: DocumentBlock): boolean {
+  return block.source.kind === 'blocks' && block.source.blocks.some((inner) => inner.type === 'image');
 }
 
-export function requireUserMessage(request: ChatCompletionRequest): void {
-  if (!request.messages.some((message) => message.role === 'user')) {
+export function hasImage(request: Request): boolean {
+  for (const block of userBlocks(request)) {
+    if (block.type === 'image' || (block.type === 'document' && documentImages(block))) return true;
+  }
+  return false;
+}
+
+/** Documents that are files (PDFs inline, by URL or uploaded): text documents are text. */
+export function hasFile(request: Request): boolean {
+  for (const block of userBlocks(request)) {
+    if (block.type === 'document' && block.source.kind !== 'text' && block.source.kind !== 'blocks') return true;
+  }
+  return false;
+}
+
+/** A user turn that is not only tool results: something for the model to answer. */
+export function requireUserMessage(request: Request): void {
+  if (!request.messages.some((turn) => turn.role === 'user' && (turn.content.length === 0 || turn.content.some((block) => block.type !== 'tool_result')))) {
     throw new GatewayError(400, 'Invalid request: messages must contain at least one user message', {
       field: 'messages',
     });
@@ -42,7 +61,7 @@ export function requireChatModel(model: CatalogEntry): void {
   }
 }
 
-export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry): CheckedRequest {
+export function checkRequest(request: Request, model: CatalogEntry): CheckedRequest {
   requireChatModel(model);
   requireUserMessage(request);
   if (!model.supportsImages && hasImage(request)) {
@@ -58,7 +77,7 @@ export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry
       model: model.id,
     });
   }
-  if (!model.supportsTools && (request.tools?.length ?? 0) > 0) {
+  if (!model.supportsTools && request.tools.length > 0) {
     throw new GatewayError(400, `Model ${model.id} does not support tool calling`, {
       reason: 'tools_not_supported',
       model: model.id,

@@ -3,7 +3,8 @@
 // endpoint, no routing fields) takes the single-target path: no extra allocation beyond the one-element list.
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEndpoint, CatalogEntry } from '../catalog/types.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
+import type { GenerationRequest } from '../core/generation-request.js';
+import type { components } from '../../generated/openapi-types.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../core/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
@@ -29,35 +30,60 @@ export interface RoutePlan {
   reservationEntry: CatalogEntry;
 }
 
-type Preferences = NonNullable<ChatCompletionRequest['provider']>;
+type Preferences = components['schemas']['ProviderPreferences'];
 
-/** Sampling and format parameters an endpoint can list as unsupported (`unsupported_parameters` in the catalog). */
-const OPTIONAL_PARAMETERS = [
-  'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty',
-  'frequency_penalty', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning',
-] as const;
+/** The routing fields of a request (OpenRouter's), the same on every front door. */
+export interface RoutingFields {
+  /** Fallback models, tried after `model`'s endpoints. */
+  models?: readonly string[];
+  provider?: Preferences;
+}
 
-export function planRoute(deps: RoutingDeps, request: ChatCompletionRequest): RoutePlan {
-  if (request.models === undefined && request.provider === undefined) {
+/**
+ * The sampling and format parameters a request sets, by the names an endpoint lists as unsupported
+ * (`unsupported_parameters` in the catalog); an output cap counts under both of its chat-completions names.
+ */
+function sentParameters(request: GenerationRequest): string[] {
+  const sent: string[] = [];
+  const add = (present: boolean, ...names: string[]) => {
+    if (present) sent.push(...names);
+  };
+  add(request.temperature !== undefined, 'temperature');
+  add(request.topP !== undefined, 'top_p');
+  add(request.maxOutputTokens !== undefined, 'max_tokens', 'max_completion_tokens');
+  add((request.stop?.length ?? 0) > 0, 'stop');
+  add(request.seed !== undefined, 'seed');
+  add(request.presencePenalty !== undefined, 'presence_penalty');
+  add(request.frequencyPenalty !== undefined, 'frequency_penalty');
+  add(request.responseFormat !== undefined, 'response_format');
+  add(request.tools.length > 0, 'tools');
+  add(request.toolChoice !== undefined, 'tool_choice');
+  add(request.parallelToolCalls !== undefined, 'parallel_tool_calls');
+  add(request.reasoning !== undefined, 'reasoning');
+  return sent;
+}
+
+export function planRoute(deps: RoutingDeps, request: GenerationRequest, routing: RoutingFields = {}): RoutePlan {
+  if (routing.models === undefined && routing.provider === undefined) {
     const resolved = deps.catalog.resolve(request.model);
     if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
       const target = targetForEntry(resolved.entry, deps.providers, deps.adapters);
       return { targets: [target], checked: checkRequest(request, target.entry), reservationEntry: target.entry };
     }
   }
-  return planRoutedRequest(deps, request);
+  return planRoutedRequest(deps, request, routing);
 }
 
-function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): RoutePlan {
-  const models = resolveModels(deps.catalog, request);
+function planRoutedRequest(deps: RoutingDeps, request: GenerationRequest, routing: RoutingFields): RoutePlan {
+  const models = resolveModels(deps.catalog, request.model, routing.models);
   requireUserMessage(request);
   const estimatedPromptTokens = estimatePromptTokens(request);
-  const prefs: Preferences = request.provider ?? {};
+  const prefs: Preferences = routing.provider ?? {};
   const needs = {
     images: hasImage(request),
     files: hasFile(request),
-    tools: (request.tools?.length ?? 0) > 0,
-    sent: OPTIONAL_PARAMETERS.filter((name) => request[name] !== undefined && request[name] !== null),
+    tools: request.tools.length > 0,
+    sent: sentParameters(request),
     tokens: estimatedPromptTokens,
   };
   const maxPrompt = prefs.max_price?.prompt === undefined ? undefined : usdToNanos(prefs.max_price.prompt);
@@ -80,7 +106,7 @@ function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): R
 
   let reservationEntry = targets[0].entry;
   if (targets.length > 1) {
-    const requested = request.max_completion_tokens ?? request.max_tokens ?? undefined;
+    const requested = request.maxOutputTokens;
     const worst = (entry: CatalogEntry) => maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens));
     let most = worst(reservationEntry);
     for (const target of targets) {
@@ -94,9 +120,9 @@ function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): R
   return { targets, checked: { estimatedPromptTokens }, reservationEntry };
 }
 
-function resolveModels(catalog: Catalog, request: ChatCompletionRequest): CatalogEntry[] {
-  const ids = [request.model];
-  for (const id of request.models ?? []) if (!ids.includes(id)) ids.push(id);
+function resolveModels(catalog: Catalog, model: string, fallbacks: readonly string[] = []): CatalogEntry[] {
+  const ids = [model];
+  for (const id of fallbacks) if (!ids.includes(id)) ids.push(id);
   const entries = ids.map((id, i) => {
     const resolved = catalog.resolve(id);
     if (!resolved.ok) {

@@ -170,7 +170,7 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(await client.messages.countTokens({ model: MODEL, messages: request.messages })).toEqual({ input_tokens: 4321 });
     expect(upstream.last.body.messages).toEqual(request.messages);
 
-    // Claude Code's Read tool answers with a document inside tool_result: it follows the result in the same turn.
+    // Claude Code's Read tool answers with a document inside tool_result: it stays inside the result, as sent.
     upstream.reply({ kind: 'json', body: loadJson('anthropic', 'text') });
     const pdf = (request.messages[0].content as Anthropic.ContentBlockParam[])[0];
     await client.messages.create({ model: MODEL, max_tokens: 100, messages: [
@@ -178,7 +178,7 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a.pdf' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'PDF file read' }, pdf as Anthropic.DocumentBlockParam] }] },
     ] });
-    expect(upstream.last.body.messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'PDF file read' }, pdf] });
+    expect(upstream.last.body.messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'PDF file read' }, pdf] }] });
   });
 
   it('while the upstream is silent the stream carries `event: ping`, as Anthropic sends it', async () => {

@@ -1,17 +1,17 @@
 // A long prompt must not stay in memory for the whole generation: once the vendor request is built and sent, the
-// gateway drops the parsed messages (the prompt lives on only in the bytes sent upstream).
+// gateway drops the parsed messages, its own and the door's (the prompt lives on only in the bytes sent upstream).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
-import type { ChatCompletionRequest } from '../../src/core/chat-types.js';
+import type { GenerationRequest } from '../../src/core/generation-request.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
 let key: string;
 /** The parsed request objects the adapter was handed, in order. */
-const seen: ChatCompletionRequest[] = [];
+const seen: GenerationRequest[] = [];
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();

@@ -50,6 +50,8 @@ export interface VendorProfile {
   passthroughFields: readonly string[];
   /** PDF `file` parts the vendor takes: none, inline (base64 data URLs) only, or inline and https URLs. */
   fileParts: 'none' | 'inline' | 'inline-or-url';
+  /** Vendor takes `cache_control` breakpoints on content parts (OpenRouter passes them to Anthropic and Gemini). */
+  cacheControl: boolean;
 }
 
 const ALL_EFFORTS: readonly Effort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
@@ -70,6 +72,7 @@ const BASE: Omit<VendorProfile, 'id' | 'defaultBaseUrl'> = {
   acceptsRefusal: false,
   passthroughFields: [],
   fileParts: 'none',
+  cacheControl: false,
 };
 
 function profile(id: string, defaultBaseUrl: string, overrides: Partial<VendorProfile>): VendorProfile {
@@ -87,7 +90,7 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     disableWith: 'none',
     acceptsMessageName: true,
     acceptsRefusal: true,
-    passthroughFields: ['logit_bias', 'verbosity', 'prediction'],
+    passthroughFields: ['logit_bias', 'verbosity', 'prediction', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier'],
     // PDFs as `file` parts with base64 file_data; chat completions cannot fetch a URL (only the Files API ids).
     fileParts: 'inline',
   }),
@@ -128,6 +131,7 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     ],
     // PDFs as `file` parts, file_data a base64 data URL or a URL it fetches.
     fileParts: 'inline-or-url',
+    cacheControl: true,
   }),
   // Anthropic's OpenAI SDK compatibility layer: hoists system/developer, needs an output cap, and takes
   // extended thinking as `thinking` (reasoning_effort is ignored there).
@@ -165,7 +169,7 @@ export function resolveVendorProfile(provider: Pick<ProviderConfig, 'id' | 'quir
   const base = VENDOR_PROFILES[ALIASES[requested] ?? requested] ?? VENDOR_PROFILES.generic;
   const overrides: Partial<VendorProfile> = {};
   for (const key of ['developerRole', 'requiresMaxTokens', 'acceptsReasoningDetails', 'streamOptions', 'acceptsUser',
-    'acceptsMessageName', 'acceptsRefusal'] as const) {
+    'acceptsMessageName', 'acceptsRefusal', 'cacheControl'] as const) {
     const value = pick(quirks[key], isBool);
     if (value !== undefined) overrides[key] = value;
   }

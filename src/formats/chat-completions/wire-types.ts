@@ -1,5 +1,6 @@
-// Gateway wire types, taken from the OpenAPI document that spec/ emits. Never hand-write these shapes.
-import type { components } from '../../generated/openapi-types.js';
+// The chat-completions door's wire types, taken from the OpenAPI document that spec/chat emits. Never hand-write these
+// shapes. They are this door's alone: inside the gateway a request is a GenerationRequest (src/core).
+import type { components } from '../../../generated/openapi-types.js';
 
 type Schemas = components['schemas'];
 
@@ -17,5 +18,3 @@ export type ChatCompletionChunk = Schemas['ChatCompletionChunk'];
 export type ChunkDelta = Schemas['ChunkDelta'];
 export type ToolCallDelta = Schemas['ToolCallDelta'];
 export type Usage = Schemas['Usage'];
-export type ErrorResponse = Schemas['ErrorResponse'];
-export type Model = Schemas['Model'];

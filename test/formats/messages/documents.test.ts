@@ -1,13 +1,12 @@
 // Messages `document` blocks (the request shapes of Anthropic's PDF and citations docs, test/fixtures/messages/) →
-// the internal request → each provider adapter's upstream request: unchanged blocks to Anthropic, `file` parts to
-// OpenAI and OpenRouter, inline data or file URIs to Gemini, text parts for text and content sources, and clear 400s
-// where an endpoint cannot take a PDF.
+// internal document blocks → each provider adapter's upstream request: the blocks as they came to Anthropic (tool
+// results included), `file` parts to OpenAI and OpenRouter, inline data or file URIs to Gemini, text parts for text
+// and content sources, and clear 400s where an endpoint cannot take a PDF.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { toInternalRequest } from '../../../src/formats/messages/convert-request.js';
+import { parseMessagesRequest } from '../../../src/formats/messages/parse-request.js';
 import type { MessagesRequest } from '../../../src/formats/messages/wire-types.js';
-import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
-import { anthropicBlockOf } from '../../../src/core/native-blocks.js';
+import type { GenerationRequest } from '../../../src/core/generation-request.js';
 import { buildRequest as buildAnthropicRequest } from '../../../src/providers/anthropic/index.js';
 import { buildRequest as buildGeminiRequest } from '../../../src/providers/gemini/convert-request.js';
 import { buildRequest as buildChatRequest } from '../../../src/providers/openai-compatible/convert-request.js';
@@ -23,6 +22,7 @@ import { createOpenAICompatibleAdapter } from '../../../src/providers/openai-com
 import { planRoute } from '../../../src/routing/plan-route.js';
 import { InMemoryCircuitBreaker } from '../../../src/routing/circuit-breaker.js';
 import { EndpointStats } from '../../../src/routing/endpoint-stats.js';
+import { fromChat } from '../../helpers/chat-requests.js';
 import { thrown } from '../../helpers/thrown.js';
 
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../fixtures/messages/${name}.json`, import.meta.url), 'utf8')) as T;
@@ -30,8 +30,8 @@ const documents = fixture<MessagesRequest>('document-blocks.request');
 const urlDocument = fixture<MessagesRequest>('document-url.request');
 const PDF_URL = fixture<any>('document-url.request').messages[0].content[0].source.url as string;
 
-function internal(body: MessagesRequest, model = 'm/x'): ChatCompletionRequest {
-  return toInternalRequest(body, model, false);
+function internal(body: MessagesRequest, model = 'm/x'): GenerationRequest {
+  return parseMessagesRequest(body, model, false);
 }
 
 function chatContext(vendor: string, quirks?: ProviderConfig['quirks']): AdapterContext {
@@ -41,42 +41,31 @@ function chatContext(vendor: string, quirks?: ProviderConfig['quirks']): Adapter
 
 const sent = (request: { body: string }) => JSON.parse(request.body) as Record<string, any>;
 
-describe('document blocks → internal parts', () => {
-  it('a PDF is a file part (context before it), text and content sources are text parts headed by title and context', () => {
-    const [user] = internal(documents).messages;
-    expect(user).toEqual({ role: 'user', content: fixture<any[]>('document-blocks.openai-messages')[0].content });
-  });
+/** A conversation whose tool result holds a text document (Claude Code's Read tool answers that way). */
+const withToolResult = { ...documents, messages: [
+  { role: 'user', content: 'read it' },
+  { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read', input: {} }] },
+  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'done' }, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'file body' } }] }] },
+] } as MessagesRequest;
 
-  it('each document\'s original block rides on its first part only, for a native Anthropic upstream', () => {
-    const parts = internal(documents).messages[0].content as object[];
-    const blocks = (documents.messages[0].content as object[]);
-    expect(parts.map(anthropicBlockOf)).toEqual([blocks[0], null, blocks[1], blocks[2], undefined]);
-    expect(JSON.stringify(parts)).not.toContain('citations'); // invisible to JSON: never logged, never forwarded
-  });
-
-  it('a URL PDF is a file part whose file_data is the URL; documents inside a tool_result follow it like images', () => {
+describe('document blocks → internal blocks', () => {
+  it('a URL PDF is a document with a URL source; a document inside a tool_result stays inside it', () => {
     expect(internal(urlDocument).messages[0].content).toEqual([
-      { type: 'file', file: { filename: 'document.pdf', file_data: 'https://assets.anthropic.com/m/1cd9d098ac3e6467/original/Claude-3-Model-Card-October-Addendum.pdf' } },
+      { type: 'document', source: { kind: 'url', url: PDF_URL } },
       { type: 'text', text: 'What are the key findings in this document?' },
     ]);
-    const withToolResult = internal({ ...documents, messages: [
-      { role: 'user', content: 'read it' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'done' }, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'file body' } }] }] },
-    ] } as MessagesRequest);
-    expect(withToolResult.messages.slice(2)).toEqual([
-      { role: 'tool', tool_call_id: 't1', content: 'done' },
-      { role: 'user', content: [{ type: 'text', text: 'file body' }] },
-    ]);
+    expect(internal(withToolResult).messages[2]).toEqual({ role: 'user', content: [{
+      type: 'tool_result', callId: 't1', content: [{ type: 'text', text: 'done' }, { type: 'document', source: { kind: 'text', text: 'file body' } }],
+    }] });
   });
 
-  it('content sources keep their images as image parts; unsupported sources and non-PDF base64 are 400', () => {
+  it('content sources keep their images; unsupported sources and non-PDF base64 are 400', () => {
     const body = { ...documents, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'content', content: [
       { type: 'text', text: 'Figure 1:' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }, { type: 'text', text: 'caption' },
     ] } }] }] } as MessagesRequest;
-    expect(internal(body).messages[0].content).toEqual([
-      { type: 'text', text: 'Figure 1:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }, { type: 'text', text: 'caption' },
-    ]);
+    expect(internal(body).messages[0].content).toEqual([{ type: 'document', source: { kind: 'blocks', blocks: [
+      { type: 'text', text: 'Figure 1:' }, { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } }, { type: 'text', text: 'caption' },
+    ] } }]);
     const file = { ...documents, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'file_1' } }] }] } as unknown as MessagesRequest;
     expect(thrown(() => internal(file))).toMatchObject({ status: 400, metadata: { field: 'messages[0].content[0].source.type' } });
     const docx = { ...documents, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/msword', data: 'AA==' } }] }] } as unknown as MessagesRequest;
@@ -92,13 +81,26 @@ describe('document blocks → upstream requests', () => {
     expect(body.messages).toEqual([{ role: 'user', content: documents.messages[0].content }]);
     const byUrl = sent(buildAnthropicRequest(internal(urlDocument, 'anthropic/claude-sonnet-4-5'), anthropicContext()));
     expect(byUrl.messages).toEqual(urlDocument.messages);
+    // Inside a tool_result too: the result keeps its text and its document.
+    const result = sent(buildAnthropicRequest(internal(withToolResult, 'anthropic/claude-sonnet-4-5'), anthropicContext()));
+    expect(result.messages[2]).toEqual(withToolResult.messages[2]);
+  });
+
+  it('OpenAI-compatible and Gemini: a document inside a tool result follows the result, as an image would', () => {
+    expect(sent(buildChatRequest(internal(withToolResult), chatContext('openai'))).messages.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 't1', content: 'done' },
+      { role: 'user', content: 'file body' },
+    ]);
+    expect(sent(buildGeminiRequest(internal(withToolResult), geminiContext())).contents[2]).toEqual({
+      role: 'user', parts: [{ functionResponse: { name: 'read', response: { output: 'done' } } }, { text: 'file body' }],
+    });
   });
 
   it('Anthropic: a chat-format file part (from /chat/completions) becomes a document block', () => {
-    const request: ChatCompletionRequest = { model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: [
+    const request = fromChat({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: [
       { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' }, cache_control: { type: 'ephemeral' } },
       { type: 'file', file: { file_data: 'https://example.com/b.pdf' } },
-    ] }] };
+    ] }] });
     expect(sent(buildAnthropicRequest(request, anthropicContext())).messages[0].content).toEqual([
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'a.pdf', cache_control: { type: 'ephemeral' } },
       { type: 'document', source: { type: 'url', url: 'https://example.com/b.pdf' } },
@@ -121,7 +123,8 @@ describe('document blocks → upstream requests', () => {
     expect(sent(buildChatRequest(internal(documents), chatContext('my-vllm', { fileParts: 'inline' }))).messages).toEqual(fixture('document-blocks.openai-messages'));
     // Text documents are plain text: every vendor takes them.
     const text = { ...documents, messages: [{ role: 'user', content: [documents.messages[0].content[1]] }] } as MessagesRequest;
-    expect(sent(buildChatRequest(internal(text), chatContext('deepseek'))).messages[0].content).toEqual([fixture<any[]>('document-blocks.openai-messages')[0].content[2]]);
+    // (one text part goes as a plain string)
+    expect(sent(buildChatRequest(internal(text), chatContext('deepseek'))).messages[0].content).toEqual(fixture<any[]>('document-blocks.openai-messages')[0].content[2].text);
   });
 
   it('Gemini: inline PDFs as inlineData, URL PDFs as fileData', () => {
@@ -154,11 +157,11 @@ describe('capabilities', () => {
         breaker: new InMemoryCircuitBreaker({ failureThreshold: 3, cooldownMs: 60_000 }), endpointStats: new EndpointStats(),
       };
     };
-    const pdf = (provider: ChatCompletionRequest['provider']): ChatCompletionRequest => ({ ...internal(documents, 'alpha/chat'), provider });
+    const pdf = internal(documents, 'alpha/chat');
     const declared = depsWith({ alpha: 'inline', beta: 'inline', gamma: 'inline' });
-    expect(planRoute(declared, pdf({ order: ['gamma', 'alpha'] })).targets.map((t) => t.provider.id)).toEqual(['alpha', 'beta']);
-    expect(planRoute(depsWith({ beta: 'inline' }), pdf({})).targets.map((t) => t.provider.id)).toEqual(['beta']);
-    const err = thrown(() => planRoute(declared, pdf({ only: ['gamma'] })));
+    expect(planRoute(declared, pdf, { provider: { order: ['gamma', 'alpha'] } }).targets.map((t) => t.provider.id)).toEqual(['alpha', 'beta']);
+    expect(planRoute(depsWith({ beta: 'inline' }), pdf, { provider: {} }).targets.map((t) => t.provider.id)).toEqual(['beta']);
+    const err = thrown(() => planRoute(declared, pdf, { provider: { only: ['gamma'] } }));
     expect(err.status).toBe(400);
     expect(err.metadata?.endpoints).toContainEqual({ model: 'alpha/chat', provider: 'gamma', reason: 'file_input_not_supported' });
     expect(err.message).toContain('does not accept PDF documents');
