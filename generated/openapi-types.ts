@@ -466,6 +466,13 @@ export interface paths {
          * List models
          * @description Extension: lists the model catalog (decision: the seed leaves the retrieval endpoint open) with capabilities,
          *     context sizes and prices. The list is the same for every caller.
+         *
+         *     Two shapes, chosen by the request (decision: one route, as Claude Code and the Anthropic SDKs call
+         *     `{ANTHROPIC_BASE_URL}/v1/models` on the same base URL as `/messages`). Without `anthropic-version` and with a
+         *     Bearer credential: the gateway's own list (`ModelList`, OpenRouter's shape), the whole catalog in catalog order,
+         *     `limit`/`after_id`/`before_id` ignored. With `anthropic-version` (any value) or an `x-api-key` credential:
+         *     Anthropic's Models API list (`AnthropicModelList`), newest first, paged with `limit` (default 20, at most 1000),
+         *     `after_id` and `before_id` as Anthropic documents them, errors in Anthropic's error body.
          */
         get: operations["listModels"];
         put?: never;
@@ -491,6 +498,30 @@ export interface paths {
          *     with the rest of the slug percent-encoded (`test%2Ffree-model:free`). Unknown models: 404.
          */
         get: operations["listModelEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/models/{model_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a model
+         * @description Extension: one catalog model, as `GET /models` lists it (OpenAI's retrieve route; the SDKs' `models.retrieve()`),
+         *     or in Anthropic's shape with `anthropic-version` or `x-api-key` (the Anthropic SDK's `models.retrieve()`).
+         *     Catalog ids hold a `/`: send it percent-encoded as one path segment (`anthropic%2Fclaude-sonnet-5-5`), as the
+         *     SDKs do. In Anthropic's shape a bare Claude name (`claude-sonnet-5-5`, also with a date suffix) resolves to its
+         *     `anthropic/` model, as on `POST /messages`. Unknown models: 404.
+         */
+        get: operations["getModel"];
         put?: never;
         post?: never;
         delete?: never;
@@ -700,6 +731,92 @@ export interface components {
             data: components["schemas"]["AdminUser"][];
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /** @description A catalog model as Anthropic's Models API describes one (`ModelInfo`). */
+        AnthropicModelInfo: {
+            /**
+             * @description Always `model`.
+             * @enum {string}
+             */
+            type: "model";
+            /** @description The gateway's model id (`anthropic/claude-sonnet-5-5`), what `model` of a Messages request takes. */
+            id: string;
+            /** @description Display name. */
+            display_name: string;
+            /**
+             * Format: date-time
+             * @description When the model was added to the catalog (RFC 3339).
+             */
+            created_at: string;
+            /**
+             * Format: int32
+             * @description Context window in tokens.
+             */
+            max_input_tokens: number | null;
+            /**
+             * Format: int32
+             * @description Largest `max_tokens` the model accepts; null when the catalog does not say.
+             */
+            max_tokens: number | null;
+            /**
+             * @description Anthropic's per-capability details. Not tracked by the catalog, so always null (Anthropic's type allows null);
+             *     `GET /models` without `anthropic-version` tells images, tools and reasoning apart.
+             */
+            capabilities: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The model's lifecycle stage; always `active`: the catalog lists only models it serves. */
+            lifecycle: components["schemas"]["AnthropicModelLifecycle"];
+            /** @description Anthropic's model line (`opus`, `sonnet`…): not tracked, always null. */
+            line: string | null;
+            /**
+             * Format: date-time
+             * @description When the model was deprecated: always null (catalog models are active).
+             */
+            deprecated_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the model retires: always null (catalog models are active).
+             */
+            retires_at: string | null;
+        };
+        /** @description Anthropic's model lifecycle stages. */
+        AnthropicModelLifecycle: string | ("active" | "deprecated" | "retired");
+        /**
+         * @description The model catalog in Anthropic's Models API shape (`GET /v1/models`), answered when the request carries an
+         *     `anthropic-version` header or authenticates with `x-api-key` (Claude Code's gateway model discovery, Anthropic
+         *     SDKs' `models.list()`). Every catalog model is listed, newest first (`created` descending, then catalog order),
+         *     Claude models included; Claude Code keeps the ids that start with `claude` or `anthropic`.
+         * @example {
+         *       "data": [
+         *         {
+         *           "type": "model",
+         *           "id": "anthropic/claude-sonnet-5-5",
+         *           "display_name": "Claude Sonnet 5.5",
+         *           "created_at": "2026-09-28T00:00:00Z",
+         *           "max_input_tokens": 1000000,
+         *           "max_tokens": 128000,
+         *           "capabilities": null,
+         *           "lifecycle": "active",
+         *           "line": null,
+         *           "deprecated_at": null,
+         *           "retires_at": null
+         *         }
+         *       ],
+         *       "has_more": true,
+         *       "first_id": "anthropic/claude-sonnet-5-5",
+         *       "last_id": "anthropic/claude-sonnet-5-5"
+         *     }
+         */
+        AnthropicModelList: {
+            /** @description One page of models, newest first. */
+            data: components["schemas"]["AnthropicModelInfo"][];
+            /** @description Whether there are more models in the requested direction (after `last_id`, or before `first_id` with `before_id`). */
+            has_more: boolean;
+            /** @description Id of the first model of `data` (the `before_id` of the previous page); null when `data` is empty. */
+            first_id: string | null;
+            /** @description Id of the last model of `data` (the `after_id` of the next page); null when `data` is empty. */
+            last_id: string | null;
         };
         /** @description The request format (front door) of a generation. */
         ApiFormat: string | ("chat_completions" | "messages" | "responses");
@@ -4083,6 +4200,9 @@ export type AdminApiKeyList = components['schemas']['AdminApiKeyList'];
 export type AdminPass = components['schemas']['AdminPass'];
 export type AdminUser = components['schemas']['AdminUser'];
 export type AdminUserList = components['schemas']['AdminUserList'];
+export type AnthropicModelInfo = components['schemas']['AnthropicModelInfo'];
+export type AnthropicModelLifecycle = components['schemas']['AnthropicModelLifecycle'];
+export type AnthropicModelList = components['schemas']['AnthropicModelList'];
 export type ApiFormat = components['schemas']['ApiFormat'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyKind = components['schemas']['ApiKeyKind'];
@@ -6863,8 +6983,27 @@ export interface operations {
     };
     listModels: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Anthropic shape only: models per page, 1 to 1000 (default 20). The gateway's own shape lists the whole catalog. */
+                limit?: number;
+                /**
+                 * @description Anthropic shape only: a model id of the listing; the page starts right after it. An id that is not listed is a
+                 *     400, and so is `after_id` together with `before_id`.
+                 */
+                after_id?: string;
+                /** @description Anthropic shape only: a model id of the listing; the page ends right before it (paging backwards). */
+                before_id?: string;
+                /** @description Sent by Anthropic SDKs on beta calls (`client.beta.models.list()`, `?beta=true`); accepted and ignored. */
+                beta?: string;
+            };
+            header?: {
+                /**
+                 * @description Anthropic API version, as Claude Code and the Anthropic SDKs send it (`2023-06-01`). Present (any value), or with
+                 *     the credential in `x-api-key`: the answer is in Anthropic's Models API shape and errors in Anthropic's error
+                 *     body (`MessagesErrorResponse`). Absent: the gateway's own shape (`ModelList`, `Model`) and error envelope.
+                 */
+                "anthropic-version"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6878,7 +7017,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelList"];
+                    "application/json": components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
                 };
             };
             /**
@@ -6892,7 +7042,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
                 };
             };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
@@ -6903,7 +7070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
                 };
             };
             /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
@@ -6914,7 +7081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
                 };
             };
         };
@@ -6989,6 +7156,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getModel: {
+        parameters: {
+            query?: {
+                /** @description Sent by Anthropic SDKs on beta calls (`?beta=true`); accepted and ignored. */
+                beta?: string;
+            };
+            header?: {
+                /**
+                 * @description Anthropic API version, as Claude Code and the Anthropic SDKs send it (`2023-06-01`). Present (any value), or with
+                 *     the credential in `x-api-key`: the answer is in Anthropic's Models API shape and errors in Anthropic's error
+                 *     body (`MessagesErrorResponse`). Absent: the gateway's own shape (`ModelList`, `Model`) and error envelope.
+                 */
+                "anthropic-version"?: string;
+            };
+            path: {
+                /** @description The model id, its `/` percent-encoded (`openai%2Fgpt-4o-mini`). */
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one catalog entry. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"] | components["schemas"]["AnthropicModelInfo"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
                 };
             };
         };
