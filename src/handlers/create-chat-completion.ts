@@ -8,6 +8,7 @@ import { generationClient, generationResponse } from '../http/generation-exchang
 import { wantsStream } from '../formats/chat-completions/stream-mode.js';
 import { buildCompletion } from '../formats/chat-completions/build-completion.js';
 import { ChatStreamRenderer } from '../formats/chat-completions/chat-stream-renderer.js';
+import { chatSessionKey } from '../formats/chat-completions/session-key.js';
 
 /** `streamDefault`: what an omitted `stream` means when the Accept header does not say (MODELGATE_STREAM_DEFAULT). */
 export function createChatCompletion(generations: GenerationParts, streamDefault: boolean): Handler {
@@ -19,6 +20,7 @@ export function createChatCompletion(generations: GenerationParts, streamDefault
       stream: wantsStream(request.stream, ctx.get('accept'), streamDefault),
       renderJson: buildCompletion,
       createStreamRenderer: (identity) => new ChatStreamRenderer(identity),
+      sessionKey: chatSessionKey(request, ctx.headers),
     }, generationResponse(ctx));
   };
 }

@@ -10,6 +10,7 @@ import { buildMessage } from '../formats/messages/build-message.js';
 import { MessagesStreamRenderer } from '../formats/messages/messages-stream-renderer.js';
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
 import type { MessagesRequest } from '../formats/messages/wire-types.js';
+import { messagesSessionKey } from '../formats/messages/session-key.js';
 
 export function createMessage(generations: GenerationParts): Handler {
   return (api, ctx) => {
@@ -23,6 +24,7 @@ export function createMessage(generations: GenerationParts): Handler {
       renderJson: buildMessage,
       createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
       clientHeaders: anthropicClientHeaders(ctx.headers),
+      sessionKey: messagesSessionKey(body, ctx.headers),
     }, generationResponse(ctx));
   };
 }

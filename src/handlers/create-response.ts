@@ -9,6 +9,7 @@ import { echoOf } from '../formats/responses/response-object.js';
 import { buildResponse } from '../formats/responses/build-response.js';
 import { ResponseStreamRenderer } from '../formats/responses/response-stream-renderer.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
+import { responsesSessionKey } from '../formats/responses/session-key.js';
 
 export function createResponse(generations: GenerationParts): Handler {
   return (api, ctx) => {
@@ -23,6 +24,7 @@ export function createResponse(generations: GenerationParts): Handler {
       stream: body.stream === true,
       renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
       createStreamRenderer: (identity) => new ResponseStreamRenderer(identity, echo, options),
+      sessionKey: responsesSessionKey(body, ctx.headers),
     }, generationResponse(ctx));
   };
 }

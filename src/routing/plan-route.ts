@@ -37,7 +37,11 @@ const OPTIONAL_PARAMETERS = [
   'frequency_penalty', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning',
 ] as const;
 
-export function planRoute(deps: RoutingDeps, request: ChatCompletionRequest): RoutePlan {
+/**
+ * `affineEndpoint`: the endpoint key (`<model id>@<provider>`) that served this conversation's previous turn (session
+ * affinity, session-affinity.ts); it goes first among its model's endpoints while its breaker is closed.
+ */
+export function planRoute(deps: RoutingDeps, request: ChatCompletionRequest, affineEndpoint?: string): RoutePlan {
   if (request.models === undefined && request.provider === undefined) {
     const resolved = deps.catalog.resolve(request.model);
     if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
@@ -45,10 +49,21 @@ export function planRoute(deps: RoutingDeps, request: ChatCompletionRequest): Ro
       return { targets: [target], checked: checkRequest(request, target.entry), reservationEntry: target.entry };
     }
   }
-  return planRoutedRequest(deps, request);
+  return planRoutedRequest(deps, request, affineEndpoint);
 }
 
-function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): RoutePlan {
+/**
+ * Whether session affinity can change this request's route: one of its models has several endpoints to choose
+ * from, and no explicit `provider.order` decides (the client's order wins over affinity, as on OpenRouter). When
+ * not, the pipeline neither looks the conversation up nor remembers it.
+ */
+export function hasEndpointChoice(catalog: Catalog, request: ChatCompletionRequest): boolean {
+  if (request.provider?.order?.length) return false;
+  if ((catalog.get(request.model)?.endpoints?.length ?? 1) > 1) return true;
+  return request.models?.some((id) => (catalog.get(id)?.endpoints?.length ?? 1) > 1) ?? false;
+}
+
+function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest, affineEndpoint: string | undefined): RoutePlan {
   const models = resolveModels(deps.catalog, request);
   requireUserMessage(request);
   const estimatedPromptTokens = estimatePromptTokens(request);
@@ -72,7 +87,7 @@ function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): R
       if (reason) exclusions.push({ model: model.id, provider: endpoint.provider, reason, entry: endpoint.entry });
       else kept.push(endpoint);
     }
-    const ordered = orderEndpoints(deps, kept, prefs);
+    const ordered = orderEndpoints(deps, kept, prefs, affineEndpoint);
     const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
     for (const endpoint of chosen) targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
   }
@@ -154,8 +169,12 @@ function exclusionOf(
   return undefined;
 }
 
-/** `order` first (in its order), then healthy before half-open, then the `sort` metric (default price), then catalog order. */
-function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: Preferences): CatalogEndpoint[] {
+/**
+ * `order` first (in its order), then the conversation's affine endpoint when its breaker is closed (it holds the
+ * conversation's prompt cache; never with `order`, see hasEndpointChoice), then healthy before half-open, then the
+ * `sort` metric (default price), then catalog order.
+ */
+function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: Preferences, affineEndpoint: string | undefined): CatalogEndpoint[] {
   if (endpoints.length < 2) return endpoints;
   const order = prefs.order ?? [];
   const rank = (e: CatalogEndpoint) => {
@@ -167,11 +186,12 @@ function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: 
     sort === 'latency' ? deps.endpointStats.latencyMs(e.key)
       : sort === 'throughput' ? negate(deps.endpointStats.tokensPerSecond(e.key))
         : undefined;
+  const affine = (e: CatalogEndpoint) => (e.key === affineEndpoint && !order.length && deps.breaker.state(e.key) === 'closed' ? 0 : 1);
   const decorated = endpoints.map((endpoint, index) => ({
-    endpoint, index, rank: rank(endpoint), half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0, metric: metric(endpoint),
+    endpoint, index, rank: rank(endpoint), affine: affine(endpoint), half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0, metric: metric(endpoint),
   }));
   decorated.sort((a, b) =>
-    a.rank - b.rank || a.half - b.half || compareMetric(a.metric, b.metric) || comparePrice(a.endpoint.entry, b.endpoint.entry) || a.index - b.index);
+    a.rank - b.rank || a.affine - b.affine || a.half - b.half || compareMetric(a.metric, b.metric) || comparePrice(a.endpoint.entry, b.endpoint.entry) || a.index - b.index);
   return decorated.map((d) => d.endpoint);
 }
 
