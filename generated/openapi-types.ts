@@ -2861,6 +2861,8 @@ export interface components {
             /** @description Produced output kinds, e.g. `text`. */
             output_modalities: string[];
         };
+        /** @description One catalog model: as the gateway lists it, or in Anthropic's shape for Anthropic requests. */
+        ModelBody: components["schemas"]["Model"] | components["schemas"]["AnthropicModelInfo"];
         /** @description One way to serve a model: a provider and the name that provider knows the model by, with its own prices. */
         ModelEndpoint: {
             /** @description Provider id (e.g. `groq`), as used in `provider.order`, `only` and `ignore`, and in the response's `provider`. */
@@ -2948,6 +2950,8 @@ export interface components {
             /** @description All models the gateway serves, in catalog order. */
             data: components["schemas"]["Model"][];
         };
+        /** @description The catalog: the gateway's own list, or Anthropic's Models API list for Anthropic requests. */
+        ModelListBody: components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"];
         /**
          * @description Prices in the OpenRouter style: decimal strings (never exponent notation) of USD per token. Multiply by 1,000,000
          *     for the USD-per-1M-tokens rates. Optional prices are absent when the model has no such rate.
@@ -2969,6 +2973,8 @@ export interface components {
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
+        /** @description The error body of a model route: the gateway's envelope, or Anthropic's for Anthropic requests. */
+        ModelRouteErrorBody: components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
         /** @description Forces a call to one named function. */
         NamedToolChoice: {
             /**
@@ -4311,12 +4317,15 @@ export type MessagesUrlPdfSource = components['schemas']['MessagesUrlPdfSource']
 export type MessagesUsage = components['schemas']['MessagesUsage'];
 export type Model = components['schemas']['Model'];
 export type ModelArchitecture = components['schemas']['ModelArchitecture'];
+export type ModelBody = components['schemas']['ModelBody'];
 export type ModelEndpoint = components['schemas']['ModelEndpoint'];
 export type ModelEndpointHealth = components['schemas']['ModelEndpointHealth'];
 export type ModelEndpointList = components['schemas']['ModelEndpointList'];
 export type ModelEndpoints = components['schemas']['ModelEndpoints'];
 export type ModelList = components['schemas']['ModelList'];
+export type ModelListBody = components['schemas']['ModelListBody'];
 export type ModelPricing = components['schemas']['ModelPricing'];
+export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
 export type NullableString = components['schemas']['NullableString'];
 export type PassPeriod = components['schemas']['PassPeriod'];
@@ -7009,7 +7018,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 200: the catalog. */
+            /** @description 200: the catalog (`ModelList`; `AnthropicModelList` for a request with `anthropic-version` or `x-api-key`). */
             200: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7017,10 +7026,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"];
+                    "application/json": components["schemas"]["ModelListBody"];
                 };
             };
-            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            /** @description 400: a paging parameter out of range (`limit`), not the id of a listed model (`after_id`, `before_id`), or both cursors. */
             400: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7028,13 +7037,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
-            /**
-             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
-             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
-             */
+            /** @description 401: no usable credential (`Authorization: Bearer` or `x-api-key`), or a disabled or expired key. */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7042,16 +7048,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
-            /**
-             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
-             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
-             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
-             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
-             */
+            /** @description 403: an admin key (it opens only the operator API). */
             403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7059,7 +7059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
@@ -7070,10 +7070,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
-            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            /** @description 503: the gateway is temporarily unavailable. Retry up to 3 times with backoff. */
             503: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7081,7 +7081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
         };
@@ -7182,7 +7182,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 200: one catalog entry. */
+            /** @description 200: one catalog model (`Model`; `AnthropicModelInfo` for a request with `anthropic-version` or `x-api-key`). */
             200: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7190,13 +7190,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Model"] | components["schemas"]["AnthropicModelInfo"];
+                    "application/json": components["schemas"]["ModelBody"];
                 };
             };
-            /**
-             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
-             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
-             */
+            /** @description 401: no usable credential (`Authorization: Bearer` or `x-api-key`), or a disabled or expired key. */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7204,16 +7201,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
-            /**
-             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
-             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
-             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
-             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
-             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
-             */
+            /** @description 403: an admin key (it opens only the operator API). */
             403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7221,10 +7212,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
-            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            /** @description 404: no catalog model has this id. */
             404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7232,7 +7223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
@@ -7243,10 +7234,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
-            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            /** @description 503: the gateway is temporarily unavailable. Retry up to 3 times with backoff. */
             503: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7254,7 +7245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
         };
