@@ -493,8 +493,16 @@ export interface paths {
         /**
          * List models
          * @description Extension: lists the model catalog (decision: the seed leaves the retrieval endpoint open) with capabilities,
-         *     context sizes and prices. The list is the same for every caller. It includes embedding models
-         *     (`architecture.output_modalities` = `["embeddings"]`); a chat-only client asks for `?output_modalities=text`.
+         *     context sizes and prices. The list is the same for every caller. The gateway's own shape includes embedding models
+         *     (`architecture.output_modalities` = `["embeddings"]`; a chat-only client asks for `?output_modalities=text`);
+         *     Anthropic's shape leaves them out (the Messages API cannot call them).
+         *
+         *     Two shapes, chosen by the request (decision: one route, as Claude Code and the Anthropic SDKs call
+         *     `{ANTHROPIC_BASE_URL}/v1/models` on the same base URL as `/messages`). Without `anthropic-version` and with a
+         *     Bearer credential: the gateway's own list (`ModelList`, OpenRouter's shape), the whole catalog in catalog order,
+         *     `limit`/`after_id`/`before_id` ignored. With `anthropic-version` (any value) or an `x-api-key` credential:
+         *     Anthropic's Models API list (`AnthropicModelList`), newest first, paged with `limit` (default 20, at most 1000),
+         *     `after_id` and `before_id` as Anthropic documents them, errors in Anthropic's error body.
          */
         get: operations["listModels"];
         put?: never;
@@ -520,6 +528,30 @@ export interface paths {
          *     with the rest of the slug percent-encoded (`test%2Ffree-model:free`). Unknown models: 404.
          */
         get: operations["listModelEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/models/{model_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a model
+         * @description Extension: one catalog model, as `GET /models` lists it (OpenAI's retrieve route; the SDKs' `models.retrieve()`),
+         *     or in Anthropic's shape with `anthropic-version` or `x-api-key` (the Anthropic SDK's `models.retrieve()`).
+         *     Catalog ids hold a `/`: send it percent-encoded as one path segment (`anthropic%2Fclaude-sonnet-5-5`), as the
+         *     SDKs do. In Anthropic's shape a bare Claude name (`claude-sonnet-5-5`, also with a date suffix) resolves to its
+         *     `anthropic/` model, as on `POST /messages`. Unknown models: 404.
+         */
+        get: operations["getModel"];
         put?: never;
         post?: never;
         delete?: never;
@@ -741,6 +773,92 @@ export interface components {
             data: components["schemas"]["AdminUser"][];
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /** @description A catalog model as Anthropic's Models API describes one (`ModelInfo`). */
+        AnthropicModelInfo: {
+            /**
+             * @description Always `model`.
+             * @enum {string}
+             */
+            type: "model";
+            /** @description The gateway's model id (`anthropic/claude-sonnet-5-5`), what `model` of a Messages request takes. */
+            id: string;
+            /** @description Display name. */
+            display_name: string;
+            /**
+             * Format: date-time
+             * @description When the model was added to the catalog (RFC 3339).
+             */
+            created_at: string;
+            /**
+             * Format: int32
+             * @description Context window in tokens.
+             */
+            max_input_tokens: number | null;
+            /**
+             * Format: int32
+             * @description Largest `max_tokens` the model accepts; null when the catalog does not say.
+             */
+            max_tokens: number | null;
+            /**
+             * @description Anthropic's per-capability details. Not tracked by the catalog, so always null (Anthropic's type allows null);
+             *     `GET /models` without `anthropic-version` tells images, tools and reasoning apart.
+             */
+            capabilities: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The model's lifecycle stage; always `active`: the catalog lists only models it serves. */
+            lifecycle: components["schemas"]["AnthropicModelLifecycle"];
+            /** @description Anthropic's model line (`opus`, `sonnet`…): not tracked, always null. */
+            line: string | null;
+            /**
+             * Format: date-time
+             * @description When the model was deprecated: always null (catalog models are active).
+             */
+            deprecated_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the model retires: always null (catalog models are active).
+             */
+            retires_at: string | null;
+        };
+        /** @description Anthropic's model lifecycle stages. */
+        AnthropicModelLifecycle: string | ("active" | "deprecated" | "retired");
+        /**
+         * @description The model catalog in Anthropic's Models API shape (`GET /v1/models`), answered when the request carries an
+         *     `anthropic-version` header or authenticates with `x-api-key` (Claude Code's gateway model discovery, Anthropic
+         *     SDKs' `models.list()`). Every catalog model is listed, newest first (`created` descending, then catalog order),
+         *     Claude models included; Claude Code keeps the ids that start with `claude` or `anthropic`.
+         * @example {
+         *       "data": [
+         *         {
+         *           "type": "model",
+         *           "id": "anthropic/claude-sonnet-5-5",
+         *           "display_name": "Claude Sonnet 5.5",
+         *           "created_at": "2026-09-28T00:00:00Z",
+         *           "max_input_tokens": 1000000,
+         *           "max_tokens": 128000,
+         *           "capabilities": null,
+         *           "lifecycle": "active",
+         *           "line": null,
+         *           "deprecated_at": null,
+         *           "retires_at": null
+         *         }
+         *       ],
+         *       "has_more": true,
+         *       "first_id": "anthropic/claude-sonnet-5-5",
+         *       "last_id": "anthropic/claude-sonnet-5-5"
+         *     }
+         */
+        AnthropicModelList: {
+            /** @description One page of models, newest first. */
+            data: components["schemas"]["AnthropicModelInfo"][];
+            /** @description Whether there are more models in the requested direction (after `last_id`, or before `first_id` with `before_id`). */
+            has_more: boolean;
+            /** @description Id of the first model of `data` (the `before_id` of the previous page); null when `data` is empty. */
+            first_id: string | null;
+            /** @description Id of the last model of `data` (the `after_id` of the next page); null when `data` is empty. */
+            last_id: string | null;
         };
         /** @description The request format (front door) of a generation. */
         ApiFormat: string | ("chat_completions" | "messages" | "responses" | "embeddings");
@@ -2934,6 +3052,8 @@ export interface components {
             /** @description Produced output kinds: `text` (chat models) or `embeddings` (embedding models). */
             output_modalities: string[];
         };
+        /** @description One catalog model: as the gateway lists it, or in Anthropic's shape for Anthropic requests. */
+        ModelBody: components["schemas"]["Model"] | components["schemas"]["AnthropicModelInfo"];
         /** @description The vector sizes of an embedding model. */
         ModelEmbedding: {
             /**
@@ -3039,6 +3159,8 @@ export interface components {
             /** @description All models the gateway serves, in catalog order. */
             data: components["schemas"]["Model"][];
         };
+        /** @description The catalog: the gateway's own list, or Anthropic's Models API list for Anthropic requests. */
+        ModelListBody: components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"];
         /**
          * @description Prices in the OpenRouter style: decimal strings (never exponent notation) of USD per token. Multiply by 1,000,000
          *     for the USD-per-1M-tokens rates. Optional prices are absent when the model has no such rate.
@@ -3060,6 +3182,8 @@ export interface components {
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
+        /** @description The error body of a model route: the gateway's envelope, or Anthropic's for Anthropic requests. */
+        ModelRouteErrorBody: components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
         /** @description Forces a call to one named function. */
         NamedToolChoice: {
             /**
@@ -4293,6 +4417,9 @@ export type AdminApiKeyList = components['schemas']['AdminApiKeyList'];
 export type AdminPass = components['schemas']['AdminPass'];
 export type AdminUser = components['schemas']['AdminUser'];
 export type AdminUserList = components['schemas']['AdminUserList'];
+export type AnthropicModelInfo = components['schemas']['AnthropicModelInfo'];
+export type AnthropicModelLifecycle = components['schemas']['AnthropicModelLifecycle'];
+export type AnthropicModelList = components['schemas']['AnthropicModelList'];
 export type ApiFormat = components['schemas']['ApiFormat'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyKind = components['schemas']['ApiKeyKind'];
@@ -4407,13 +4534,16 @@ export type MessagesUrlPdfSource = components['schemas']['MessagesUrlPdfSource']
 export type MessagesUsage = components['schemas']['MessagesUsage'];
 export type Model = components['schemas']['Model'];
 export type ModelArchitecture = components['schemas']['ModelArchitecture'];
+export type ModelBody = components['schemas']['ModelBody'];
 export type ModelEmbedding = components['schemas']['ModelEmbedding'];
 export type ModelEndpoint = components['schemas']['ModelEndpoint'];
 export type ModelEndpointHealth = components['schemas']['ModelEndpointHealth'];
 export type ModelEndpointList = components['schemas']['ModelEndpointList'];
 export type ModelEndpoints = components['schemas']['ModelEndpoints'];
 export type ModelList = components['schemas']['ModelList'];
+export type ModelListBody = components['schemas']['ModelListBody'];
 export type ModelPricing = components['schemas']['ModelPricing'];
+export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
 export type NullableString = components['schemas']['NullableString'];
 export type PassPeriod = components['schemas']['PassPeriod'];
@@ -7307,19 +7437,37 @@ export interface operations {
     listModels: {
         parameters: {
             query?: {
+                /** @description Anthropic shape only: models per page, 1 to 1000 (default 20). The gateway's own shape lists the whole catalog. */
+                limit?: number;
                 /**
-                 * @description Only models producing one of these outputs (comma-separated: `text`, `embeddings`), as on OpenRouter; `all` or
-                 *     absent: every model. An unknown modality matches no model.
+                 * @description Anthropic shape only: a model id of the listing; the page starts right after it. An id that is not listed is a
+                 *     400, and so is `after_id` together with `before_id`.
+                 */
+                after_id?: string;
+                /** @description Anthropic shape only: a model id of the listing; the page ends right before it (paging backwards). */
+                before_id?: string;
+                /** @description Sent by Anthropic SDKs on beta calls (`client.beta.models.list()`, `?beta=true`); accepted and ignored. */
+                beta?: string;
+                /**
+                 * @description The gateway's shape only: only models producing one of these outputs (comma-separated: `text`, `embeddings`), as
+                 *     on OpenRouter; `all` or absent: every model. An unknown modality matches no model.
                  */
                 output_modalities?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Anthropic API version, as Claude Code and the Anthropic SDKs send it (`2023-06-01`). Present (any value), or with
+                 *     the credential in `x-api-key`: the answer is in Anthropic's Models API shape and errors in Anthropic's error
+                 *     body (`MessagesErrorResponse`). Absent: the gateway's own shape (`ModelList`, `Model`) and error envelope.
+                 */
+                "anthropic-version"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description 200: the catalog. */
+            /** @description 200: the catalog (`ModelList`; `AnthropicModelList` for a request with `anthropic-version` or `x-api-key`). */
             200: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7327,13 +7475,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelList"];
+                    "application/json": components["schemas"]["ModelListBody"];
                 };
             };
-            /**
-             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
-             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
-             */
+            /** @description 400: a paging parameter out of range (`limit`), not the id of a listed model (`after_id`, `before_id`), or both cursors. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 401: no usable credential (`Authorization: Bearer` or `x-api-key`), or a disabled or expired key. */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7341,7 +7497,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 403: an admin key (it opens only the operator API). */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
@@ -7352,10 +7519,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
-            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            /** @description 503: the gateway is temporarily unavailable. Retry up to 3 times with backoff. */
             503: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7363,7 +7530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
         };
@@ -7438,6 +7605,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getModel: {
+        parameters: {
+            query?: {
+                /** @description Sent by Anthropic SDKs on beta calls (`?beta=true`); accepted and ignored. */
+                beta?: string;
+            };
+            header?: {
+                /**
+                 * @description Anthropic API version, as Claude Code and the Anthropic SDKs send it (`2023-06-01`). Present (any value), or with
+                 *     the credential in `x-api-key`: the answer is in Anthropic's Models API shape and errors in Anthropic's error
+                 *     body (`MessagesErrorResponse`). Absent: the gateway's own shape (`ModelList`, `Model`) and error envelope.
+                 */
+                "anthropic-version"?: string;
+            };
+            path: {
+                /** @description The model id, its `/` percent-encoded (`openai%2Fgpt-4o-mini`). */
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one catalog model (`Model`; `AnthropicModelInfo` for a request with `anthropic-version` or `x-api-key`). */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelBody"];
+                };
+            };
+            /** @description 401: no usable credential (`Authorization: Bearer` or `x-api-key`), or a disabled or expired key. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 403: an admin key (it opens only the operator API). */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 404: no catalog model has this id. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 503: the gateway is temporarily unavailable. Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
         };

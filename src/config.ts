@@ -58,6 +58,11 @@ export interface Config {
    * rule (percent of failures over a window of ms, given at least minRequests outcomes; percent 0 = off).
    */
   breaker: { failureThreshold: number; cooldownMs: number; failureRate: { percent: number; windowMs: number; minRequests: number } };
+  /**
+   * Session affinity (docs/providers-and-models.md "Session affinity"): how long a conversation keeps to the endpoint
+   * that served its last turn, ms (0: off), and how many conversations one process remembers without Redis.
+   */
+  affinity: { ttlMs: number; maxEntries: number };
   /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (docs/operations.md "Redis"). */
   redisUrl?: string;
   /** Key prefix of everything the gateway stores in Redis (several deployments may share one server). */
@@ -200,6 +205,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         windowMs: integer(env, 'MODELGATE_BREAKER_WINDOW_MS', 30_000, 1000, 3_600_000),
         minRequests: integer(env, 'MODELGATE_BREAKER_MIN_REQUESTS', 20, 2, 1_000_000),
       },
+    },
+    affinity: {
+      // An hour: longer than Anthropic's default 5-minute cache and as long as its 1-hour one; a conversation resumed
+      // later than that has lost its provider cache anyway.
+      ttlMs: integer(env, 'MODELGATE_AFFINITY_TTL_SECONDS', 3600, 0, 7 * 24 * 3600) * 1000,
+      maxEntries: integer(env, 'MODELGATE_AFFINITY_MAX_ENTRIES', 100_000, 1, 100_000_000),
     },
     redisUrl,
     redisPrefix: env.MODELGATE_REDIS_PREFIX?.trim() || 'modelgate:',

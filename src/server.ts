@@ -36,6 +36,7 @@ import { SettlementQueue } from './billing/settlement-queue.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from './billing/credit-leases.js';
 import { createCircuitBreaker } from './routing/create-circuit-breaker.js';
 import { EndpointStats } from './routing/endpoint-stats.js';
+import { createAffinityStore } from './routing/session-affinity.js';
 import { leaseHolderId } from './billing/lease-holder.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { metricsRenderer } from './observability/cluster-metrics.js';
@@ -140,6 +141,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       now: () => new Date(),
       breaker: createCircuitBreaker(config.breaker, limits.redis),
       endpointStats: new EndpointStats(),
+      affinity: config.affinity.ttlMs > 0 ? createAffinityStore(config.affinity, limits.redis) : undefined,
       lifecycle: new Lifecycle(),
       drains: new UpstreamDrains(),
       ...options.overrides,

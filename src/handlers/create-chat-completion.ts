@@ -12,6 +12,7 @@ import { parseChatRequest } from '../formats/chat-completions/parse-request.js';
 import { buildCompletion } from '../formats/chat-completions/build-completion.js';
 import { ChatStreamRenderer } from '../formats/chat-completions/chat-stream-renderer.js';
 import type { ChatCompletionRequest } from '../formats/chat-completions/wire-types.js';
+import { chatSessionKey } from '../formats/chat-completions/session-key.js';
 
 /** `streamDefault`: what an omitted `stream` means when the Accept header does not say (MODELGATE_STREAM_DEFAULT). */
 export function createChatCompletion(generations: GenerationParts & HitParts, streamDefault: boolean): Handler {
@@ -29,6 +30,7 @@ export function createChatCompletion(generations: GenerationParts & HitParts, st
         stream,
         renderJson: buildCompletion,
         createStreamRenderer: (identity) => new ChatStreamRenderer(identity),
+        sessionKey: chatSessionKey(body, ctx.headers),
       }, response));
   };
 }

@@ -13,6 +13,7 @@ import { buildMessage } from '../formats/messages/build-message.js';
 import { MessagesStreamRenderer } from '../formats/messages/messages-stream-renderer.js';
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
 import type { MessagesRequest } from '../formats/messages/wire-types.js';
+import { messagesSessionKey } from '../formats/messages/session-key.js';
 
 export function createMessage(generations: GenerationParts & HitParts): Handler {
   return (api, ctx) => {
@@ -35,6 +36,7 @@ export function createMessage(generations: GenerationParts & HitParts): Handler 
         renderJson: buildMessage,
         createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
         clientHeaders,
+        sessionKey: messagesSessionKey(body, ctx.headers),
       }, response));
   };
 }

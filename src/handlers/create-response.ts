@@ -12,6 +12,7 @@ import { echoOf } from '../formats/responses/response-object.js';
 import { buildResponse } from '../formats/responses/build-response.js';
 import { ResponseStreamRenderer } from '../formats/responses/response-stream-renderer.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
+import { responsesSessionKey } from '../formats/responses/session-key.js';
 
 export function createResponse(generations: GenerationParts & HitParts): Handler {
   return (api, ctx) => {
@@ -32,6 +33,7 @@ export function createResponse(generations: GenerationParts & HitParts): Handler
         stream,
         renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
         createStreamRenderer: (identity) => new ResponseStreamRenderer(identity, echo, options),
+        sessionKey: responsesSessionKey(body, ctx.headers),
       }, response));
   };
 }

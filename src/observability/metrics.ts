@@ -110,7 +110,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
     });
     this.redisFallbacks = new Counter({
       name: 'modelgate_redis_fallbacks_total', registers,
-      help: 'Limit and circuit-breaker decisions taken by this instance alone because Redis did not answer (fail-open policy).',
+      help: 'Limit, circuit-breaker and session-affinity decisions taken by this instance alone because Redis did not answer (fail-open policy).',
       labelNames: ['operation'],
     });
     // Only when the gateway exports traces itself.
@@ -215,7 +215,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
     this.rateLimitedTotal.inc({ reason });
   }
 
-  redisFallback(operation: 'rate' | 'free' | 'breaker'): void {
+  redisFallback(operation: 'rate' | 'free' | 'breaker' | 'affinity'): void {
     this.redisFallbacks.inc({ operation });
   }
 

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { HttpClient } from '../providers/http-client.js';
 import type { SettlementQueue } from '../billing/settlement-queue.js';
 import type { RoutingDeps } from '../routing/plan-route.js';
+import type { AffinityStore } from '../routing/session-affinity.js';
 import type { AdmissionParts } from './admit-route.js';
 import type { UpstreamDrains } from './upstream-drains.js';
 
@@ -23,4 +24,6 @@ export interface GenerationParts extends RoutingDeps, AdmissionParts {
   drains: UpstreamDrains;
   settlements: SettlementQueue;
   logger: Logger;
+  /** Which endpoint served each conversation (session affinity); absent: affinity off (MODELGATE_AFFINITY_TTL_SECONDS=0). */
+  affinity?: AffinityStore;
 }

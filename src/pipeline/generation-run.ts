@@ -93,6 +93,11 @@ export class GenerationRun {
     this.link = new UpstreamLink(input.client.signal, { boundMs: parts.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: parts.drains });
   }
 
+  /** The endpoint key of the serving endpoint once an attempt succeeded (the first candidate before). */
+  get servingEndpoint(): string {
+    return endpointKeyOf(this.input.target);
+  }
+
   /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, translated and metered. */
   completeRouted(): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
     return this.route(async (target, last) => this.complete(await this.callUpstream(target, last)));

@@ -10,6 +10,7 @@ import type { ClientTraceHeaders } from '../observability/client-trace-context.j
 import type { RequestTrace } from '../observability/gateway-tracer.js';
 import { planRoute, type RoutingFields } from '../routing/plan-route.js';
 import { admitRoute } from './admit-route.js';
+import { recallAffinity, rememberAffinity } from './conversation-affinity.js';
 import type { GenerationParts } from './generation-parts.js';
 import type { ApiFormat, TrackingHeaders } from './generation-record.js';
 import { GenerationRun, type ClientConnection } from './generation-run.js';
@@ -33,6 +34,8 @@ export interface FrontDoorRequest {
   createStreamRenderer: (identity: GenerationIdentity, estimatedPromptTokens: number) => StreamRenderer;
   /** Protocol headers to forward to an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
   clientHeaders?: Readonly<Record<string, string>>;
+  /** The conversation the request belongs to, as the client names it (formats/<door>/session-key.ts), for session affinity. */
+  sessionKey?: string;
 }
 
 /** Who asks, as the HTTP layer read it from the request. */
@@ -71,8 +74,10 @@ export async function serveGeneration(
 ): Promise<void> {
   const { request, stream } = door;
   const { principal } = client; //                                               1 authenticated
-  // 2 resolve model → candidate endpoints (routing), 3 check request (per endpoint when routed)
-  const plan = planRoute(parts, request, door.routing);
+  // 2 resolve model → candidate endpoints (routing; the conversation's previous endpoint first while it is healthy),
+  // 3 check request (per endpoint when routed)
+  const affinity = await recallAffinity(parts, principal, request.model, door.routing, door.sessionKey);
+  const plan = planRoute(parts, request, door.routing, affinity?.endpoint);
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
@@ -90,11 +95,13 @@ export async function serveGeneration(
     // 5 call upstream, failing over between endpoints until one answers (streams: until its first event batch)
     if (stream) {
       const { events, first } = await run.openStream(keepAliveMs);
+      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
       await response.events(events, renderer, keepAliveMs, first);
     } else {
       const { completion, totals } = await run.completeRouted(); //                6+8 translate, respond (JSON)
+      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       response.json(door.renderJson(completion, totals, run.identity));
     }

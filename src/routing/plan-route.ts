@@ -63,7 +63,11 @@ function sentParameters(request: GenerationRequest): string[] {
   return sent;
 }
 
-export function planRoute(deps: RoutingDeps, request: GenerationRequest, routing: RoutingFields = {}): RoutePlan {
+/**
+ * `affineEndpoint`: the endpoint key (`<model id>@<provider>`) that served this conversation's previous turn (session
+ * affinity, session-affinity.ts); it goes first among its model's endpoints while its breaker is closed.
+ */
+export function planRoute(deps: RoutingDeps, request: GenerationRequest, routing: RoutingFields = {}, affineEndpoint?: string): RoutePlan {
   if (routing.models === undefined && routing.provider === undefined) {
     const resolved = deps.catalog.resolve(request.model);
     if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
@@ -71,10 +75,21 @@ export function planRoute(deps: RoutingDeps, request: GenerationRequest, routing
       return { targets: [target], checked: checkRequest(request, target.entry), reservationEntry: target.entry };
     }
   }
-  return planRoutedRequest(deps, request, routing);
+  return planRoutedRequest(deps, request, routing, affineEndpoint);
 }
 
-function planRoutedRequest(deps: RoutingDeps, request: GenerationRequest, routing: RoutingFields): RoutePlan {
+/**
+ * Whether session affinity can change this request's route: one of its models has several endpoints to choose
+ * from, and no explicit `provider.order` decides (the client's order wins over affinity, as on OpenRouter). When
+ * not, the pipeline neither looks the conversation up nor remembers it.
+ */
+export function hasEndpointChoice(catalog: Catalog, model: string, routing: RoutingFields = {}): boolean {
+  if (routing.provider?.order?.length) return false;
+  if ((catalog.get(model)?.endpoints?.length ?? 1) > 1) return true;
+  return routing.models?.some((id) => (catalog.get(id)?.endpoints?.length ?? 1) > 1) ?? false;
+}
+
+function planRoutedRequest(deps: RoutingDeps, request: GenerationRequest, routing: RoutingFields, affineEndpoint: string | undefined): RoutePlan {
   const models = resolveModels(deps.catalog, request.model, routing.models);
   requireUserMessage(request);
   const estimatedPromptTokens = estimatePromptTokens(request);
@@ -98,7 +113,7 @@ function planRoutedRequest(deps: RoutingDeps, request: GenerationRequest, routin
       if (reason) exclusions.push({ model: model.id, provider: endpoint.provider, reason, entry: endpoint.entry });
       else kept.push(endpoint);
     }
-    const ordered = orderEndpoints(deps, kept, prefs);
+    const ordered = orderEndpoints(deps, kept, prefs, affineEndpoint);
     const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
     for (const endpoint of chosen) targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
   }
@@ -181,8 +196,12 @@ function exclusionOf(
   return undefined;
 }
 
-/** `order` first (in its order), then healthy before half-open, then the `sort` metric (default price), then catalog order. */
-function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: Preferences): CatalogEndpoint[] {
+/**
+ * `order` first (in its order), then the conversation's affine endpoint when its breaker is closed (it holds the
+ * conversation's prompt cache; never with `order`, see hasEndpointChoice), then healthy before half-open, then the
+ * `sort` metric (default price), then catalog order.
+ */
+function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: Preferences, affineEndpoint: string | undefined): CatalogEndpoint[] {
   if (endpoints.length < 2) return endpoints;
   const order = prefs.order ?? [];
   const rank = (e: CatalogEndpoint) => {
@@ -194,11 +213,12 @@ function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: 
     sort === 'latency' ? deps.endpointStats.latencyMs(e.key)
       : sort === 'throughput' ? negate(deps.endpointStats.tokensPerSecond(e.key))
         : undefined;
+  const affine = (e: CatalogEndpoint) => (e.key === affineEndpoint && !order.length && deps.breaker.state(e.key) === 'closed' ? 0 : 1);
   const decorated = endpoints.map((endpoint, index) => ({
-    endpoint, index, rank: rank(endpoint), half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0, metric: metric(endpoint),
+    endpoint, index, rank: rank(endpoint), affine: affine(endpoint), half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0, metric: metric(endpoint),
   }));
   decorated.sort((a, b) =>
-    a.rank - b.rank || a.half - b.half || compareMetric(a.metric, b.metric) || comparePrice(a.endpoint.entry, b.endpoint.entry) || a.index - b.index);
+    a.rank - b.rank || a.affine - b.affine || a.half - b.half || compareMetric(a.metric, b.metric) || comparePrice(a.endpoint.entry, b.endpoint.entry) || a.index - b.index);
   return decorated.map((d) => d.endpoint);
 }
 

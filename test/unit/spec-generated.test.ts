@@ -18,6 +18,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   createChatCompletion: ['post', '/chat/completions'],
   createResponse: ['post', '/responses'],
   listModels: ['get', '/models'],
+  getModel: ['get', '/models/{model_id}'],
   listApiKeys: ['get', '/api-keys'],
   createApiKey: ['post', '/api-keys'],
   deleteApiKey: ['delete', '/api-keys/{key_id}'],
@@ -71,12 +72,16 @@ describe('generated OpenAPI document in openapi-backend', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:8080/api/v1' })]);
     expect(doc.security).toEqual([{ BearerAuth: [] }]);
     // The probes alone opt out (an empty requirement): load balancers hold no credential. The Anthropic Messages
-    // routes also take the x-api-key header, as the Anthropic SDK sends it.
+    // routes and the model listing (Anthropic's Models API shape) also take the x-api-key header, as the Anthropic
+    // SDK sends it.
     const own = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, item]) =>
       Object.values(item).filter((op) => op.security !== undefined).map((op) => [path, op.security]),
     );
     const messagesAuth = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
-    expect(own).toEqual([['/health', [{}]], ['/messages', messagesAuth], ['/messages/count_tokens', messagesAuth], ['/ready', [{}]]]);
+    expect(own.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
+      ['/health', [{}]], ['/messages', messagesAuth], ['/messages/count_tokens', messagesAuth], ['/models', messagesAuth],
+      ['/models/{model_id}', messagesAuth], ['/ready', [{}]],
+    ]);
     expect(doc.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'Bearer' });
   });
 
