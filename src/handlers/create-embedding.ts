@@ -3,7 +3,7 @@
 import type { Handler } from '../http/openapi-router.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../response-cache/serve-hit.js';
+import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { serveEmbeddings, type EmbeddingParts } from '../embeddings/serve-embeddings.js';
 import type { EmbeddingRequestBody } from '../embeddings/check-embedding-request.js';
 

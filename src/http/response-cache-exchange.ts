@@ -15,7 +15,7 @@ import { parseCacheDirective } from '../response-cache/cache-directive.js';
 import { cacheKey } from '../response-cache/cache-key.js';
 import { replayFrames, replayJson, type CachedAnswer } from '../response-cache/cached-answer.js';
 import { AnswerRecorder } from '../response-cache/answer-recorder.js';
-import { admitHit, type HitParts } from '../response-cache/serve-hit.js';
+import { admitHit, type HitParts } from '../pipeline/serve-cache-hit.js';
 
 export interface CacheableAnswer {
   apiFormat: ApiFormat;

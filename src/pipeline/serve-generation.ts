@@ -95,13 +95,13 @@ export async function serveGeneration(
     // 5 call upstream, failing over between endpoints until one answers (streams: until its first event batch)
     if (stream) {
       const { events, first } = await run.openStream(keepAliveMs);
-      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
+      void rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
       await response.events(events, renderer, keepAliveMs, first);
     } else {
       const { completion, totals } = await run.completeRouted(); //                6+8 translate, respond (JSON)
-      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
+      await rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       response.json(door.renderJson(completion, totals, run.identity));
     }
