@@ -14,8 +14,8 @@ import { newGenerationId } from './generation-meter.js';
 import type { TrackingHeaders } from './generation-record.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
 import type { Logger } from '../logger.js';
-import type { CachedAnswer, Replay } from '../response-cache/cached-answer.js';
-import type { ResponseCache } from '../response-cache/response-cache.js';
+import type { CachedAnswer, Replay } from './response-cache/cached-answer.js';
+import type { ResponseCache } from './response-cache/response-cache.js';
 
 export interface HitParts extends AdmissionParts {
   catalog: Catalog;
