@@ -72,6 +72,12 @@ export interface DocumentBlock {
 }
 
 /**
+ * What kind of tool a call is of: a function (JSON arguments), a custom (freeform) tool (raw text input), or a
+ * client-run tool search (OpenAI's `tool_search` with `execution: "client"`, JSON arguments).
+ */
+export type ToolCallKind = 'function' | 'custom' | 'tool_search';
+
+/**
  * A call of a tool by the model. `input` is text: the JSON arguments of a function tool as the model wrote them, or
  * the raw input of a custom (freeform) tool. A namespaced tool's call names its namespace apart.
  */
@@ -81,7 +87,7 @@ export interface ToolCallBlock {
   id: string;
   name: string;
   namespace?: string;
-  kind: 'function' | 'custom';
+  kind: ToolCallKind;
   input: string;
   cache?: CacheBreakpoint;
 }

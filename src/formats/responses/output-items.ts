@@ -16,14 +16,37 @@ export function itemId(generationId: string, type: ClosedBlock['type'], outputIn
   return `${PREFIX[type]}_${generationId}_${outputIndex}`;
 }
 
+type ToolCall = Extract<ClosedBlock, { type: 'tool_call' }>;
+
+/** A tool search's arguments as the object OpenAI gives (the model's JSON text; `{}` when it is no JSON object). */
+function searchArguments(input: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(input);
+    return parsed !== null && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A tool call's item: `custom_tool_call` with its raw input, `tool_search_call` (run by the client) with its
+ * arguments, or `function_call` with its arguments and, for a tool of a namespace, the namespace (as OpenAI sends it).
+ */
+export function toolCallItem(id: string, block: Omit<ToolCall, 'input'> & { input: string }, status: 'in_progress' | 'completed'): Record<string, unknown> {
+  if (block.kind === 'custom') return { type: 'custom_tool_call', id, call_id: block.id, name: block.name, input: block.input, status };
+  if (block.kind === 'tool_search') return { type: 'tool_search_call', id, call_id: block.id, execution: 'client', arguments: searchArguments(block.input), status };
+  const item: Record<string, unknown> = { type: 'function_call', id, call_id: block.id, name: block.name, arguments: block.input, status };
+  if (block.namespace !== undefined) item.namespace = block.namespace;
+  return item;
+}
+
 export function outputItem(generationId: string, outputIndex: number, block: ClosedBlock, options: ItemOptions): ResponseOutputItem {
   const id = itemId(generationId, block.type, outputIndex);
   switch (block.type) {
     case 'text':
       return { type: 'message', id, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: block.text, annotations: [] }] } as ResponseOutputItem;
     case 'tool_call':
-      if (block.kind === 'custom') return { type: 'custom_tool_call', id, call_id: block.id, name: block.name, input: block.input, status: 'completed' } as unknown as ResponseOutputItem;
-      return { type: 'function_call', id, call_id: block.id, name: block.name, arguments: block.input, status: 'completed' } as ResponseOutputItem;
+      return toolCallItem(id, block, 'completed') as unknown as ResponseOutputItem;
     case 'reasoning': {
       const item: Record<string, unknown> = { type: 'reasoning', id, summary: block.text === '' ? [] : [{ type: 'summary_text', text: block.text }] };
       if (options.encryptedReasoning && block.records.length > 0) item.encrypted_content = encodeReasoningContent(block.records);

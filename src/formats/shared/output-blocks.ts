@@ -15,19 +15,20 @@
 // - a tool call's start opens a tool_call block; its fragments append input. A fragment for a call that was already
 //   closed cannot be placed in a one-block-at-a-time format and is dropped (no adapter here interleaves calls);
 // - `finish()` closes whatever is open.
+import type { ToolCallKind } from '../../core/content-blocks.js';
 import type { ReasoningState, GenerationResult, StreamEvent } from '../../core/generation.js';
 
 export type OpenedBlock =
   | { type: 'text' }
   /** `records` holds the opaque record a reasoning block was opened by, else is empty. */
   | { type: 'reasoning'; records: ReasoningState[] }
-  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: 'function' | 'custom' };
+  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: ToolCallKind };
 
 export type ClosedBlock =
   | { type: 'text'; text: string }
   /** `signature`: the sealing record's signature, when one came. `records`: every reasoning record of the block. */
   | { type: 'reasoning'; text: string; signature?: string; records: ReasoningState[] }
-  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: 'function' | 'custom'; input: string };
+  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: ToolCallKind; input: string };
 
 export type BlockOp =
   | { op: 'open'; index: number; block: OpenedBlock }
@@ -42,7 +43,7 @@ export type BlockOp =
 type OpenState =
   | { type: 'text'; index: number; text: string }
   | { type: 'reasoning'; index: number; text: string; signature?: string; records: ReasoningState[]; sealed: boolean }
-  | { type: 'tool_call'; index: number; callIndex: number; id: string; name: string; namespace?: string; kind: 'function' | 'custom'; input: string };
+  | { type: 'tool_call'; index: number; callIndex: number; id: string; name: string; namespace?: string; kind: ToolCallKind; input: string };
 
 const NONE: BlockOp[] = [];
 

@@ -57,7 +57,7 @@ function applySampling(body: AnthropicRequestBody, request: GenerationRequest, t
 }
 
 export function buildBody(request: GenerationRequest, ctx: AdapterContext): AnthropicRequestBody {
-  requireTranslatableTools(request, `${ctx.model.id} at ${ctx.provider.id}`);
+  requireTranslatableTools(request, `${ctx.model.id} at ${ctx.provider.id}`, (name) => /_\d{8}$/.test(name));
   const { system, messages } = convertMessages(request);
   const tools = convertTools(request);
   // Thinking is incompatible with a forced tool call; the client's explicit tool_choice wins.
