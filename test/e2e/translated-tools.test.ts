@@ -108,7 +108,8 @@ describe('Codex → Claude (Anthropic) on the translated lane', () => {
     ]);
     expect(results).toEqual({ role: 'user', content: [
       { type: 'tool_result', tool_use_id: 'toolu_01PaTcH5Vq8Lw2Xz', content: 'Success. Updated the following files:\nA hello.txt\n' },
-      { type: 'tool_result', tool_use_id: 'toolu_01SpAwN2Lq8Xw', content: 'agent-7 started' },
+      // The conversation so far ends a cached prefix (automatic breakpoints, auto-cache.test.ts).
+      { type: 'tool_result', tool_use_id: 'toolu_01SpAwN2Lq8Xw', content: 'agent-7 started', cache_control: { type: 'ephemeral' } },
     ] });
   });
 });

@@ -59,10 +59,12 @@ export function responseFormatOf(wire: unknown): ResponseFormat | undefined {
 
 const isNumber = (value: unknown): value is number => typeof value === 'number';
 
-export function parseChatRequest(body: ChatCompletionRequest, stream: boolean): GenerationRequest {
+/** `autoCache`: ask for automatic cache breakpoints (the handler passes it: true unless `X-Modelgate-Auto-Cache: off`). */
+export function parseChatRequest(body: ChatCompletionRequest, stream: boolean, autoCache = false): GenerationRequest {
   const raw = body as unknown as Record<string, unknown>;
   const { system, messages } = parseMessages(body.messages);
   const request: GenerationRequest = { model: body.model, system, messages, tools: (body.tools ?? []).map(tool), stream };
+  if (autoCache) request.autoCache = true;
   if (body.tool_choice !== undefined && body.tool_choice !== null) {
     const choice = toolChoice(body.tool_choice);
     if (choice) request.toolChoice = choice;

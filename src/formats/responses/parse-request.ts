@@ -15,7 +15,8 @@ const DOOR_FIELDS = new Set([
   'truncation', 'client_metadata',
 ]);
 
-export function parseResponseRequest(body: ResponseRequest, stream = body.stream === true): GenerationRequest {
+/** `autoCache`: ask for automatic cache breakpoints (the handler passes it: true unless `X-Modelgate-Auto-Cache: off`). */
+export function parseResponseRequest(body: ResponseRequest, stream = body.stream === true, autoCache = false): GenerationRequest {
   rejectState(body);
   const raw = body as unknown as Record<string, unknown>;
   const { system, messages, tools: inputTools } = parseInput(body.input, body.instructions);
@@ -23,6 +24,7 @@ export function parseResponseRequest(body: ResponseRequest, stream = body.stream
   const tools = toolListOf(body.tools, 'tools');
   addTools(tools, inputTools);
   const request: GenerationRequest = { model: body.model, system, messages, tools, stream };
+  if (autoCache) request.autoCache = true;
   if (body.tool_choice !== undefined && body.tool_choice !== null) request.toolChoice = toToolChoice(body.tool_choice);
   if (typeof body.parallel_tool_calls === 'boolean') request.parallelToolCalls = body.parallel_tool_calls;
   if (typeof body.max_output_tokens === 'number') request.maxOutputTokens = body.max_output_tokens;
