@@ -136,5 +136,21 @@ export interface RefusalBlock {
   text: string;
 }
 
+/**
+ * A web search the vendor ran itself for a hosted `web_search` tool (Anthropic's server tool, Gemini's Google Search):
+ * what it searched and what it found. The answer's text cites the pages (TextBlock.citations). Output only: no vendor
+ * takes another's search back, so a replayed conversation leaves it out.
+ */
+export interface WebSearchBlock {
+  type: 'web_search';
+  /** The vendor's id of the search (`srvtoolu_…`), or one the adapter made. */
+  id: string;
+  /** `failed` when the vendor reported an error instead of results. */
+  status: 'completed' | 'failed';
+  queries: string[];
+  /** The pages found, in the vendor's order. */
+  sources: Array<{ url: string; title?: string }>;
+}
+
 export type UserBlock = TextBlock | ImageBlock | DocumentBlock | ToolResultBlock;
 export type AssistantBlock = TextBlock | ReasoningBlock | ToolCallBlock | RefusalBlock;

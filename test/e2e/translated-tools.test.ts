@@ -114,6 +114,55 @@ describe('Codex → Claude (Anthropic) on the translated lane', () => {
   });
 });
 
+describe('web search run by Claude, shown at the Responses door', () => {
+  const request = { model: 'anthropic/claude-sonnet-5-5', input: 'Weather in NYC?', tools: [{ type: 'web_search' }], max_output_tokens: 1000 };
+  const ANSWER = 'It is sunny and 22°C in New York City.';
+  const PREFIX = "I'll check the current weather in New York City for you.";
+  const citation = { type: 'url_citation', url: 'https://world-weather.info/forecast/usa/new_york/may-2025/', title: 'Weather in New York City', start_index: 0, end_index: ANSWER.length };
+
+  it('stream: a web_search_call item with its query and sources, then the answer with a url_citation annotation', async () => {
+    upstream.reply({ kind: 'sse', chunks: [fixture('anthropic/server-tool.chunks.txt')] });
+    const res = await post({ ...request, stream: true });
+    expect(res.status).toBe(200);
+    const got = events(await res.text());
+    const search = got.find((e) => e.type === 'response.output_item.done' && e.item.type === 'web_search_call');
+    expect(search?.item).toEqual({
+      type: 'web_search_call', id: expect.stringMatching(/^ws_/), status: 'completed',
+      action: { type: 'search', query: 'weather NYC today', queries: ['weather NYC today'], sources: [{ type: 'url', url: 'https://world-weather.info/forecast/usa/new_york/may-2025/' }] },
+    });
+    expect(got.filter((e) => e.type.startsWith('response.web_search_call.')).map((e) => e.type)).toEqual(['response.web_search_call.in_progress', 'response.web_search_call.searching', 'response.web_search_call.completed']);
+    const added = got.find((e) => e.type === 'response.output_text.annotation.added');
+    expect(added).toMatchObject({ output_index: 2, content_index: 0, annotation_index: 0, annotation: citation });
+    const output = got.find((e) => e.type === 'response.completed')!.response.output;
+    expect(output.map((item: any) => item.type)).toEqual(['message', 'web_search_call', 'message']);
+    expect(output[0].content[0]).toEqual({ type: 'output_text', text: PREFIX, annotations: [] });
+    expect(output[2].content[0]).toEqual({ type: 'output_text', text: ANSWER, annotations: [citation] });
+  });
+
+  it('JSON: the same items, and a replay of the web_search_call is left out of what Claude is sent', async () => {
+    upstream.reply({ kind: 'json', body: {
+      id: 'msg_ws', type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', stop_reason: 'end_turn', stop_sequence: null,
+      usage: { input_tokens: 100, output_tokens: 20, server_tool_use: { web_search_requests: 1 } },
+      content: [
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'weather NYC today' } },
+        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: citation.url, title: citation.title, encrypted_content: 'Ev0', page_age: null }] },
+        { type: 'text', text: ANSWER, citations: [{ type: 'web_search_result_location', url: citation.url, title: citation.title, encrypted_index: 'Eo8', cited_text: 'Sunny, 22°C' }] },
+      ],
+    } });
+    const res = await post(request);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.output.map((item: any) => item.type)).toEqual(['web_search_call', 'message']);
+    expect(body.output[1].content[0].annotations).toEqual([citation]);
+
+    upstream.reply({ kind: 'json', body: { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', content: [{ type: 'text', text: 'You are welcome.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 4 } } });
+    const next = await post({ ...request, input: [{ role: 'user', content: 'Weather in NYC?' }, ...body.output, { role: 'user', content: 'Thanks' }] });
+    expect(next.status).toBe(200);
+    expect(upstream.last.body.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(upstream.last.body.messages[1].content).toEqual(ANSWER);
+  });
+});
+
 describe('Codex → an OpenAI-compatible chat vendor (DeepSeek) on the translated lane', () => {
   it('answers 200 with the hosted web search left out and named in x-modelgate-warning; the namespaced call comes back with its namespace', async () => {
     upstream.reply({ kind: 'sse', chunks: openAiSse([

@@ -1,6 +1,6 @@
 // Closed output blocks (src/formats/shared/output-blocks.ts) → Responses output items. Item ids are derived from the
 // generation id and the output index, so the same item has the same id in every event and in the final Response.
-import type { ClosedBlock } from '../shared/output-blocks.js';
+import type { ClosedBlock, PlacedCitation, WebSearch } from '../shared/output-blocks.js';
 import { encodeReasoningContent } from './reasoning-content.js';
 import type { ResponseOutputItem } from './wire-types.js';
 
@@ -9,7 +9,7 @@ export interface ItemOptions {
   encryptedReasoning: boolean;
 }
 
-const PREFIX = { text: 'msg', reasoning: 'rs', tool_call: 'fc' } as const;
+const PREFIX = { text: 'msg', reasoning: 'rs', tool_call: 'fc', web_search: 'ws' } as const;
 
 
 export function itemId(generationId: string, type: ClosedBlock['type'], outputIndex: number): string {
@@ -40,11 +40,39 @@ export function toolCallItem(id: string, block: Omit<ToolCall, 'input'> & { inpu
   return item;
 }
 
+/**
+ * A citation as a Responses annotation: `url_citation` for a cited web page (Anthropic's web_search_result_location,
+ * OpenAI's own); other citations (document locations) have no Responses form here and are left out.
+ */
+export function annotationOf({ citation, start, end }: PlacedCitation): Record<string, unknown> | undefined {
+  const url = citation.fields.url;
+  if (typeof url !== 'string' || url === '') return undefined;
+  const title = typeof citation.fields.title === 'string' ? citation.fields.title : '';
+  return { type: 'url_citation', url, title, start_index: start, end_index: end };
+}
+
+function annotationsOf(citations: readonly PlacedCitation[] | undefined): unknown[] {
+  return (citations ?? []).flatMap((placed) => annotationOf(placed) ?? []);
+}
+
+/** A web search the vendor ran, as OpenAI's `web_search_call` item (a `search` action with its queries and sources). */
+export function webSearchItem(id: string, search: WebSearch, status: 'in_progress' | 'completed'): Record<string, unknown> {
+  const action: Record<string, unknown> = { type: 'search' };
+  if (search.queries.length > 0) {
+    action.query = search.queries[0];
+    action.queries = search.queries;
+  }
+  if (status === 'completed') action.sources = search.sources.map((source) => ({ type: 'url', url: source.url }));
+  return { type: 'web_search_call', id, status: status === 'completed' && search.status === 'failed' ? 'failed' : status, action };
+}
+
 export function outputItem(generationId: string, outputIndex: number, block: ClosedBlock, options: ItemOptions): ResponseOutputItem {
   const id = itemId(generationId, block.type, outputIndex);
   switch (block.type) {
     case 'text':
-      return { type: 'message', id, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: block.text, annotations: [] }] } as ResponseOutputItem;
+      return { type: 'message', id, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: block.text, annotations: annotationsOf(block.citations) }] } as ResponseOutputItem;
+    case 'web_search':
+      return webSearchItem(id, block.search, 'completed') as unknown as ResponseOutputItem;
     case 'tool_call':
       return toolCallItem(id, block, 'completed') as unknown as ResponseOutputItem;
     case 'reasoning': {
