@@ -19,6 +19,7 @@ beforeAll(async () => {
     env: {
       ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: upstream.url,
       DEEPSEEK_API_KEY: 'sk-ds-upstream', DEEPSEEK_BASE_URL: `${upstream.url}/ds`,
+      GEMINI_API_KEY: 'AIzaUp', GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
     },
   });
   const user = await gw.createUser();
@@ -160,6 +161,31 @@ describe('web search run by Claude, shown at the Responses door', () => {
     expect(next.status).toBe(200);
     expect(upstream.last.body.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(upstream.last.body.messages[1].content).toEqual(ANSWER);
+  });
+});
+
+describe('Codex → Gemini on the translated lane', () => {
+  it('Gemini 3 gets the web search as Google Search beside the functions; its grounding comes back as a web_search_call item', async () => {
+    upstream.reply({ kind: 'sse', chunks: [fixture('gemini/google-search.chunks.txt')] });
+    const res = await post(codexRequest('google/gemini-3.1-pro-preview', [userTurn]));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-modelgate-warning')).toBeNull();
+    const sent = upstream.last.body;
+    expect(sent.tools[0].functionDeclarations.map((d: any) => d.name)).toEqual(['exec_command', 'apply_patch', 'tool_search', 'multi_agent_v1__spawn_agent', 'multi_agent_v1__wait_agent']);
+    expect(sent.tools[1]).toEqual({ googleSearch: {} });
+    const output = events(await res.text()).find((e) => e.type === 'response.completed')!.response.output;
+    expect(output.map((item: any) => item.type)).toEqual(['message', 'web_search_call']);
+    expect(output[1].action).toMatchObject({ type: 'search', query: 'UEFA Euro 2024 winner', queries: ['UEFA Euro 2024 winner', 'who won euro 2024'] });
+    expect(output[1].action.sources).toHaveLength(2);
+  });
+
+  it('Gemini 2.5 cannot combine Google Search with functions: 200, the search left out and named in the warning', async () => {
+    upstream.reply({ kind: 'sse', chunks: [fixture('gemini/text.chunks.txt')] });
+    const res = await post(codexRequest('google/gemini-2.5-pro', [userTurn]));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-modelgate-warning')).toBe('tool web_search dropped: gemini-2.5-pro cannot combine Google Search with function tools');
+    expect(upstream.last.body.tools).toHaveLength(1);
+    await res.text();
   });
 });
 
