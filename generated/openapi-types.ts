@@ -1046,6 +1046,8 @@ export interface components {
             reasoning_details?: components["schemas"]["ReasoningDetail"][];
             /** @description Refusal text, when the model refused (OpenAI). */
             refusal?: string | null;
+            /** @description Web pages the reply cites, when the provider ran a web search (a hosted `web_search` tool it serves). */
+            annotations?: components["schemas"]["UrlCitationAnnotation"][];
         };
         /**
          * @description Prompt-caching breakpoint, as OpenRouter accepts it on content parts: kept for a native Anthropic upstream (cache
@@ -1338,6 +1340,8 @@ export interface components {
             tool_calls?: components["schemas"]["ToolCallDelta"][];
             /** @description New refusal text (OpenAI). */
             refusal?: string | null;
+            /** @description Web pages the text streamed so far cites (indexes into the whole `content`), when the provider ran a web search. */
+            annotations?: components["schemas"]["UrlCitationAnnotation"][];
         };
         /** @description Breakdown of output tokens. */
         CompletionTokensDetails: {
@@ -4369,6 +4373,33 @@ export interface components {
             /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
             allowed_models?: string[] | null;
         };
+        /** @description A web page the reply's text cites, as OpenAI and OpenRouter give it: `content` between the two indexes. */
+        UrlCitationAnnotation: {
+            /**
+             * @description Always `url_citation`.
+             * @enum {string}
+             */
+            type: "url_citation";
+            /** @description The page, and where in `content` it is cited. */
+            url_citation: {
+                /** @description The page's URL. */
+                url: string;
+                /** @description The page's title. */
+                title?: string;
+                /** @description The text quoted from the page, when the provider gives it. */
+                content?: string;
+                /**
+                 * Format: int32
+                 * @description First character of the citing text in `content` (UTF-16 code units).
+                 */
+                start_index: number;
+                /**
+                 * Format: int32
+                 * @description One past the last character of the citing text.
+                 */
+                end_index: number;
+            };
+        };
         /**
          * @description Token usage and cost of one completion. Reasoning tokens are included in `completion_tokens` and also reported
          *     separately in `completion_tokens_details.reasoning_tokens`, as OpenAI does.
@@ -4727,6 +4758,7 @@ export type ToolChoice = components['schemas']['ToolChoice'];
 export type ToolDefinition = components['schemas']['ToolDefinition'];
 export type ToolMessage = components['schemas']['ToolMessage'];
 export type UpdateApiKeyRequest = components['schemas']['UpdateApiKeyRequest'];
+export type UrlCitationAnnotation = components['schemas']['UrlCitationAnnotation'];
 export type Usage = components['schemas']['Usage'];
 export type UsageReport = components['schemas']['UsageReport'];
 export type UsageReportRow = components['schemas']['UsageReportRow'];

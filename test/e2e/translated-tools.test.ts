@@ -164,6 +164,45 @@ describe('web search run by Claude, shown at the Responses door', () => {
   });
 });
 
+describe('web search run by Claude, shown at the chat door', () => {
+  const citation = { type: 'url_citation', url_citation: { url: 'https://world-weather.info/forecast/usa/new_york/may-2025/', title: 'Weather in New York City', content: 'Sunny, 22°C' } };
+  const PREFIX = "I'll check the current weather in New York City for you.";
+  const ANSWER = 'It is sunny and 22°C in New York City.';
+  const chat = (stream: boolean) => gw.fetch('/api/v1/chat/completions', {
+    method: 'POST', key, headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'anthropic/claude-sonnet-5-5', stream, messages: [{ role: 'user', content: 'Weather in NYC?' }], web_search_options: { user_location: { type: 'approximate', approximate: { city: 'New York', country: 'US' } } } }),
+  });
+
+  it('web_search_options reaches Claude as its web search tool; the stream carries the cited page in delta.annotations', async () => {
+    upstream.reply({ kind: 'sse', chunks: [fixture('anthropic/server-tool.chunks.txt')] });
+    const res = await chat(true);
+    expect(res.status).toBe(200);
+    expect(upstream.last.body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', user_location: { type: 'approximate', city: 'New York', country: 'US' }, cache_control: { type: 'ephemeral' } }]);
+    const chunks = (await res.text()).split('\n\n').filter((b) => b.startsWith('data: {')).map((b) => JSON.parse(b.slice(6)));
+    const content = chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('');
+    expect(content).toBe(PREFIX + ANSWER);
+    const annotations = chunks.flatMap((c) => c.choices[0]?.delta?.annotations ?? []);
+    expect(annotations).toEqual([{ ...citation, url_citation: { ...citation.url_citation, start_index: PREFIX.length, end_index: PREFIX.length + ANSWER.length } }]);
+  });
+
+  it('JSON: message.annotations index into the whole content', async () => {
+    upstream.reply({ kind: 'json', body: {
+      id: 'msg_ws', type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 },
+      content: [
+        { type: 'text', text: PREFIX },
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'weather NYC today' } },
+        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: citation.url_citation.url, title: citation.url_citation.title, encrypted_content: 'Ev0' }] },
+        { type: 'text', text: ANSWER, citations: [{ type: 'web_search_result_location', url: citation.url_citation.url, title: citation.url_citation.title, encrypted_index: 'Eo8', cited_text: 'Sunny, 22°C' }] },
+      ],
+    } });
+    const res = await chat(false);
+    expect(res.status).toBe(200);
+    const message = (await res.json()).choices[0].message;
+    expect(message.content).toBe(PREFIX + ANSWER);
+    expect(message.annotations).toEqual([{ ...citation, url_citation: { ...citation.url_citation, start_index: PREFIX.length, end_index: PREFIX.length + ANSWER.length } }]);
+  });
+});
+
 describe('Codex → Gemini on the translated lane', () => {
   it('Gemini 3 gets the web search as Google Search beside the functions; its grounding comes back as a web_search_call item', async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('gemini/google-search.chunks.txt')] });

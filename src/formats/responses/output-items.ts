@@ -2,6 +2,7 @@
 // generation id and the output index, so the same item has the same id in every event and in the final Response.
 import type { ClosedBlock, PlacedCitation, WebSearch } from '../shared/output-blocks.js';
 import { encodeReasoningContent } from './reasoning-content.js';
+import { urlCitationOf } from '../shared/url-citations.js';
 import type { ResponseOutputItem } from './wire-types.js';
 
 export interface ItemOptions {
@@ -45,10 +46,8 @@ export function toolCallItem(id: string, block: Omit<ToolCall, 'input'> & { inpu
  * OpenAI's own); other citations (document locations) have no Responses form here and are left out.
  */
 export function annotationOf({ citation, start, end }: PlacedCitation): Record<string, unknown> | undefined {
-  const url = citation.fields.url;
-  if (typeof url !== 'string' || url === '') return undefined;
-  const title = typeof citation.fields.title === 'string' ? citation.fields.title : '';
-  return { type: 'url_citation', url, title, start_index: start, end_index: end };
+  const page = urlCitationOf(citation);
+  return page ? { type: 'url_citation', url: page.url, title: page.title ?? '', start_index: start, end_index: end } : undefined;
 }
 
 function annotationsOf(citations: readonly PlacedCitation[] | undefined): unknown[] {
