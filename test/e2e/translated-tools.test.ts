@@ -164,6 +164,22 @@ describe('web search run by Claude, shown at the Responses door', () => {
   });
 });
 
+describe('the Messages door to another vendor', () => {
+  it('Anthropic\'s web search tool at a chat vendor is left out and named in x-modelgate-warning (200, not 400)', async () => {
+    upstream.reply({ kind: 'json', body: { id: 'c5', object: 'chat.completion', created: 1, model: 'deepseek-v4-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } } });
+    const res = await gw.fetch('/api/v1/messages', {
+      method: 'POST', key, headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: 'deepseek/deepseek-v4-pro', max_tokens: 100, messages: [{ role: 'user', content: 'Weather?' }],
+        tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }, { name: 'Read', input_schema: { type: 'object', properties: {} } }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-modelgate-warning')).toBe('tool web_search_20250305 dropped: openai-compatible vendor deepseek has no hosted web search');
+    expect(upstream.last.body.tools.map((tool: any) => tool.function.name)).toEqual(['Read']);
+  });
+});
+
 describe('web search run by Claude, shown at the chat door', () => {
   const citation = { type: 'url_citation', url_citation: { url: 'https://world-weather.info/forecast/usa/new_york/may-2025/', title: 'Weather in New York City', content: 'Sunny, 22°C' } };
   const PREFIX = "I'll check the current weather in New York City for you.";
@@ -251,6 +267,24 @@ describe('Codex → an OpenAI-compatible chat vendor (DeepSeek) on the translate
       { type: 'function_call', call_id: 'call_a', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: '{"task":"review"}' },
       { type: 'custom_tool_call', call_id: 'call_b', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' },
     ]);
+  });
+
+  it('DeepSeek\'s reasoning before a custom call comes back as a reasoning item and replays as reasoning_content on the tool-call turn', async () => {
+    upstream.reply({ kind: 'sse', chunks: openAiSse([
+      { id: 'c3', object: 'chat.completion.chunk', created: 1, model: 'deepseek-v4-pro', choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: 'Patch it.' }, finish_reason: null }] },
+      { id: 'c3', object: 'chat.completion.chunk', created: 1, model: 'deepseek-v4-pro', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_p', type: 'function', function: { name: 'apply_patch', arguments: '{"input":"*** Begin Patch\\n*** End Patch\\n"}' } }] }, finish_reason: 'tool_calls' }] },
+      { id: 'c3', object: 'chat.completion.chunk', created: 1, model: 'deepseek-v4-pro', choices: [], usage: { prompt_tokens: 900, completion_tokens: 40, total_tokens: 940 } },
+    ]) });
+    const first = events(await (await post(codexRequest('deepseek/deepseek-v4-pro', [userTurn]))).text());
+    const output = first.find((e) => e.type === 'response.completed')!.response.output;
+    expect(output.map((item: any) => item.type)).toEqual(['reasoning', 'custom_tool_call']);
+
+    upstream.reply({ kind: 'json', body: { id: 'c4', object: 'chat.completion', created: 1, model: 'deepseek-v4-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'Done.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } } });
+    const res = await post({ ...codexRequest('deepseek/deepseek-v4-pro', [userTurn, ...output, { type: 'custom_tool_call_output', call_id: 'call_p', output: 'Success.' }]), stream: false });
+    expect(res.status).toBe(200);
+    const messages = upstream.last.body.messages;
+    expect(messages.at(-2)).toMatchObject({ role: 'assistant', reasoning_content: 'Patch it.', tool_calls: [{ id: 'call_p', type: 'function', function: { name: 'apply_patch', arguments: '{"input":"*** Begin Patch\\n*** End Patch\\n"}' } }] });
+    expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_p', content: 'Success.' });
   });
 
   it('a JSON (non-streamed) answer names the dropped tool too', async () => {

@@ -5,7 +5,7 @@
 import type { AdapterContext } from '../adapter.js';
 import type { ToolPolicy } from '../tool-lowering/lower-tools.js';
 import { ANTHROPIC_TOOL_NAMES } from '../tool-lowering/vendor-tool-names.js';
-import { anthropicWebSearch, isWebSearch } from '../tool-lowering/web-search.js';
+import { anthropicWebSearch, hostedLabel, isWebSearch } from '../tool-lowering/web-search.js';
 
 /** Anthropic's server tools are versioned by date: `web_fetch_20250910`, `code_execution_20250825`, ... */
 const ANTHROPIC_SERVER_TOOL = /_\d{8}$/;
@@ -16,7 +16,7 @@ export function anthropicToolPolicy(ctx: AdapterContext): ToolPolicy {
     hosted(tool) {
       if (isWebSearch(tool)) return { serve: anthropicWebSearch(tool) };
       if (ANTHROPIC_SERVER_TOOL.test(tool.name)) return { serve: tool };
-      return { drop: `anthropic provider ${ctx.provider.id} has no hosted ${tool.name}` };
+      return { drop: `anthropic provider ${ctx.provider.id} has no hosted ${hostedLabel(tool)}` };
     },
   };
 }

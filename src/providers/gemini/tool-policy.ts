@@ -6,7 +6,7 @@
 import type { AdapterContext } from '../adapter.js';
 import type { ToolPolicy } from '../tool-lowering/lower-tools.js';
 import { GEMINI_TOOL_NAMES } from '../tool-lowering/vendor-tool-names.js';
-import { isWebSearch } from '../tool-lowering/web-search.js';
+import { hostedLabel, isWebSearch } from '../tool-lowering/web-search.js';
 import { geminiModelInfo, isGemini3OrLater } from './model-family.js';
 
 /** The hosted tool's name for Gemini's Google Search (convert-request.ts sends it as `{googleSearch: {}}`). */
@@ -16,7 +16,7 @@ export function geminiToolPolicy(ctx: AdapterContext): ToolPolicy {
   return {
     names: GEMINI_TOOL_NAMES,
     hosted(tool, tools) {
-      if (!isWebSearch(tool) && tool.name !== GOOGLE_SEARCH) return { drop: `gemini provider ${ctx.provider.id} has no hosted ${tool.name}` };
+      if (!isWebSearch(tool) && tool.name !== GOOGLE_SEARCH) return { drop: `gemini provider ${ctx.provider.id} has no hosted ${hostedLabel(tool)}` };
       const withFunctions = tools.some((other) => other.type !== 'hosted' || other.name === 'tool_search');
       if (withFunctions && !isGemini3OrLater(geminiModelInfo(ctx.model.upstreamModel))) {
         return { drop: `${ctx.model.upstreamModel} cannot combine Google Search with function tools` };

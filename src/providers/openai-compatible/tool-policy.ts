@@ -4,10 +4,11 @@
 import type { AdapterContext } from '../adapter.js';
 import type { ToolPolicy } from '../tool-lowering/lower-tools.js';
 import { CHAT_TOOL_NAMES } from '../tool-lowering/vendor-tool-names.js';
+import { hostedLabel } from '../tool-lowering/web-search.js';
 
 export function chatToolPolicy(ctx: AdapterContext): ToolPolicy {
   return {
     names: CHAT_TOOL_NAMES,
-    hosted: (tool) => ({ drop: `openai-compatible vendor ${ctx.provider.id} has no hosted ${tool.name.replace(/_/g, ' ')}` }),
+    hosted: (tool) => ({ drop: `openai-compatible vendor ${ctx.provider.id} has no hosted ${hostedLabel(tool)}` }),
   };
 }

@@ -8,6 +8,11 @@ export function isWebSearch(tool: HostedTool): boolean {
   return /^web_search(_preview)?(_\d{4}_?\d{2}_?\d{2})?$/.test(tool.name) || /^web_search_\d{8}$/.test(tool.name);
 }
 
+/** A hosted tool as a warning names it: "web search" for any web search, else its type in words ("code interpreter"). */
+export function hostedLabel(tool: HostedTool): string {
+  return isWebSearch(tool) ? 'web search' : tool.name.replace(/_/g, ' ');
+}
+
 /** Anthropic's dated server tool; its `name` must be `web_search`. */
 export const ANTHROPIC_WEB_SEARCH = 'web_search_20250305';
 
