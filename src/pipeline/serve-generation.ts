@@ -117,5 +117,8 @@ export async function serveGeneration(
 
 /** Which endpoint served, for clients and logs (the body and every chunk say it too). */
 function servedBy(run: GenerationRun): Record<string, string> {
-  return { 'x-modelgate-provider': run.identity.provider, 'x-modelgate-model': run.identity.model };
+  const headers: Record<string, string> = { 'x-modelgate-provider': run.identity.provider, 'x-modelgate-model': run.identity.model };
+  // What the serving endpoint was not sent (a hosted tool its vendor cannot run, left out rather than refused).
+  if (run.warnings.length > 0) headers['x-modelgate-warning'] = run.warnings.join('; ');
+  return headers;
 }
