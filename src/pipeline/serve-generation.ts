@@ -119,6 +119,17 @@ export async function serveGeneration(
 function servedBy(run: GenerationRun): Record<string, string> {
   const headers: Record<string, string> = { 'x-modelgate-provider': run.identity.provider, 'x-modelgate-model': run.identity.model };
   // What the serving endpoint was not sent (a hosted tool its vendor cannot run, left out rather than refused).
-  if (run.warnings.length > 0) headers['x-modelgate-warning'] = run.warnings.join('; ');
+  if (run.warnings.length > 0) headers['x-modelgate-warning'] = headerText(run.warnings.join('; '));
   return headers;
+}
+
+const WARNING_MAX_CHARS = 1024;
+
+/**
+ * A warning names the client's own tool types and names, which may hold any character: a header value takes visible
+ * ASCII only (anything else made Node throw, a 500), so the rest is written as JSON escapes, and the whole is bounded.
+ */
+function headerText(text: string): string {
+  const escaped = text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.length <= WARNING_MAX_CHARS ? escaped : `${escaped.slice(0, WARNING_MAX_CHARS - 3)}...`;
 }
