@@ -52,15 +52,18 @@ export class GenerationMeter {
         break;
       case 'delta': {
         const { content, reasoning, tool_calls } = event.delta;
-        const chars = (content?.length ?? 0) + (reasoning?.length ?? 0) +
-          (tool_calls ?? []).reduce((n, call) => n + (call.function?.arguments?.length ?? 0) + (call.function?.name?.length ?? 0), 0);
-        if (chars > 0) {
-          this.firstTokenAt ??= this.clock();
-          this.generatedChars += chars;
-        }
+        this.generated((content?.length ?? 0) + (reasoning?.length ?? 0) +
+          (tool_calls ?? []).reduce((n, call) => n + (call.function?.arguments?.length ?? 0) + (call.function?.name?.length ?? 0), 0));
         break;
       }
     }
+  }
+
+  /** Characters generated (text, reasoning, tool input): the first marks the time to first token. */
+  generated(chars: number): void {
+    if (chars <= 0) return;
+    this.firstTokenAt ??= this.clock();
+    this.generatedChars += chars;
   }
 
   fail(httpStatus: number, code: string, message: string): void {

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { HttpClient } from '../providers/http-client.js';
 import type { SettlementQueue } from '../billing/settlement-queue.js';
+import type { Redact } from '../providers/redact-credentials.js';
 import type { RoutingDeps } from '../routing/plan-route.js';
 import type { AdmissionParts } from './admit-route.js';
 import type { UpstreamDrains } from './upstream-drains.js';
@@ -23,4 +24,9 @@ export interface GenerationParts extends RoutingDeps, AdmissionParts {
   drains: UpstreamDrains;
   settlements: SettlementQueue;
   logger: Logger;
+  /**
+   * Removes every configured credential from vendor text: the adapters are wrapped with it (server.ts), and the
+   * native lane, which passes the vendor's own error events on, applies it to them. Absent: text passes (tests).
+   */
+  redact?: Redact;
 }

@@ -1,59 +1,44 @@
-// Step 3: rules the OpenAPI schema cannot express, checked before anything is reserved or sent upstream.
+// Step 3: rules the OpenAPI schema cannot express, checked before anything is reserved or sent upstream. They read
+// the request's facts (request-facts.ts), whatever door it came through.
 import type { CatalogEntry } from '../catalog/types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { estimatePromptTokens } from './token-estimate/estimate-tokens.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
+import type { RequestFacts } from './request-facts.js';
 
 export interface CheckedRequest {
   /** Generous prompt estimate, reused for the credit reservation. */
   estimatedPromptTokens: number;
 }
 
-export function hasImage(request: ChatCompletionRequest): boolean {
-  return request.messages.some((message) => {
-    const content = (message as { content?: unknown }).content;
-    return Array.isArray(content) && content.some((part: { type?: string }) => part?.type === 'image_url');
-  });
-}
-
-/** PDF `file` parts (a Messages `document` with a PDF source becomes one). */
-export function hasFile(request: ChatCompletionRequest): boolean {
-  return request.messages.some((message) => {
-    const content = (message as { content?: unknown }).content;
-    return Array.isArray(content) && content.some((part: { type?: string }) => part?.type === 'file');
-  });
-}
-
-export function requireUserMessage(request: ChatCompletionRequest): void {
-  if (!request.messages.some((message) => message.role === 'user')) {
+export function requireUserMessage(facts: RequestFacts): void {
+  if (!facts.hasUserMessage) {
     throw new GatewayError(400, 'Invalid request: messages must contain at least one user message', {
       field: 'messages',
     });
   }
 }
 
-export function checkRequest(request: ChatCompletionRequest, model: CatalogEntry): CheckedRequest {
-  requireUserMessage(request);
-  if (!model.supportsImages && hasImage(request)) {
+export function checkRequest(facts: RequestFacts, model: CatalogEntry): CheckedRequest {
+  requireUserMessage(facts);
+  if (!model.supportsImages && facts.hasImages) {
     throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supports_images`, {
       reason: 'image_input_not_supported',
       model: model.id,
     });
   }
   // Every provider here reads PDFs as a vision model does (OpenAI: vision models only), so images stand for files.
-  if (!model.supportsImages && hasFile(request)) {
+  if (!model.supportsImages && facts.hasFiles) {
     throw new GatewayError(400, `Model ${model.id} does not accept PDF documents; remove file parts (documents) or choose a model with supports_images`, {
       reason: 'file_input_not_supported',
       model: model.id,
     });
   }
-  if (!model.supportsTools && (request.tools?.length ?? 0) > 0) {
+  if (!model.supportsTools && facts.hasTools) {
     throw new GatewayError(400, `Model ${model.id} does not support tool calling`, {
       reason: 'tools_not_supported',
       model: model.id,
     });
   }
-  const estimatedPromptTokens = estimatePromptTokens(request);
+  const { estimatedPromptTokens } = facts;
   if (estimatedPromptTokens > model.contextLength) {
     throw new GatewayError(
       400,

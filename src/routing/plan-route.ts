@@ -3,14 +3,13 @@
 // endpoint, no routing fields) takes the single-target path: no extra allocation beyond the one-element list.
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEndpoint, CatalogEntry } from '../catalog/types.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../core/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
 import { reservationOutputTokens } from '../billing/accounting.js';
 import { targetFor, targetForEntry, type Target, type TargetSources } from './resolve-target.js';
-import { checkRequest, hasFile, hasImage, requireUserMessage, type CheckedRequest } from './check-request.js';
-import { estimatePromptTokens } from './token-estimate/estimate-tokens.js';
+import { checkRequest, requireUserMessage, type CheckedRequest } from './check-request.js';
+import type { ProviderPreferences, RequestFacts } from './request-facts.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { EndpointStats } from './endpoint-stats.js';
 import { exclusionError, type Exclusion, type ExclusionReason } from './exclusion-error.js';
@@ -29,35 +28,29 @@ export interface RoutePlan {
   reservationEntry: CatalogEntry;
 }
 
-type Preferences = NonNullable<ChatCompletionRequest['provider']>;
+type Preferences = ProviderPreferences;
 
-/** Sampling and format parameters an endpoint can list as unsupported (`unsupported_parameters` in the catalog). */
-const OPTIONAL_PARAMETERS = [
-  'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty',
-  'frequency_penalty', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning',
-] as const;
-
-export function planRoute(deps: RoutingDeps, request: ChatCompletionRequest): RoutePlan {
-  if (request.models === undefined && request.provider === undefined) {
-    const resolved = deps.catalog.resolve(request.model);
+export function planRoute(deps: RoutingDeps, facts: RequestFacts): RoutePlan {
+  if (facts.models === undefined && facts.provider === undefined) {
+    const resolved = deps.catalog.resolve(facts.model);
     if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
       const target = targetForEntry(resolved.entry, deps.providers, deps.adapters);
-      return { targets: [target], checked: checkRequest(request, target.entry), reservationEntry: target.entry };
+      return { targets: [target], checked: checkRequest(facts, target.entry), reservationEntry: target.entry };
     }
   }
-  return planRoutedRequest(deps, request);
+  return planRoutedRequest(deps, facts);
 }
 
-function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): RoutePlan {
-  const models = resolveModels(deps.catalog, request);
-  requireUserMessage(request);
-  const estimatedPromptTokens = estimatePromptTokens(request);
-  const prefs: Preferences = request.provider ?? {};
+function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts): RoutePlan {
+  const models = resolveModels(deps.catalog, facts);
+  requireUserMessage(facts);
+  const { estimatedPromptTokens } = facts;
+  const prefs: Preferences = facts.provider ?? {};
   const needs = {
-    images: hasImage(request),
-    files: hasFile(request),
-    tools: (request.tools?.length ?? 0) > 0,
-    sent: OPTIONAL_PARAMETERS.filter((name) => request[name] !== undefined && request[name] !== null),
+    images: facts.hasImages,
+    files: facts.hasFiles,
+    tools: facts.hasTools,
+    sent: facts.sentParameters,
     tokens: estimatedPromptTokens,
   };
   const maxPrompt = prefs.max_price?.prompt === undefined ? undefined : usdToNanos(prefs.max_price.prompt);
@@ -76,11 +69,11 @@ function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): R
     const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
     for (const endpoint of chosen) targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
   }
-  if (targets.length === 0) throw exclusionError(exclusions, request, deps);
+  if (targets.length === 0) throw exclusionError(exclusions, facts, deps);
 
   let reservationEntry = targets[0].entry;
   if (targets.length > 1) {
-    const requested = request.max_completion_tokens ?? request.max_tokens ?? undefined;
+    const requested = facts.maxOutputTokens;
     const worst = (entry: CatalogEntry) => maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens));
     let most = worst(reservationEntry);
     for (const target of targets) {
@@ -94,9 +87,9 @@ function planRoutedRequest(deps: RoutingDeps, request: ChatCompletionRequest): R
   return { targets, checked: { estimatedPromptTokens }, reservationEntry };
 }
 
-function resolveModels(catalog: Catalog, request: ChatCompletionRequest): CatalogEntry[] {
-  const ids = [request.model];
-  for (const id of request.models ?? []) if (!ids.includes(id)) ids.push(id);
+function resolveModels(catalog: Catalog, facts: RequestFacts): CatalogEntry[] {
+  const ids = [facts.model];
+  for (const id of facts.models ?? []) if (!ids.includes(id)) ids.push(id);
   const entries = ids.map((id, i) => {
     const resolved = catalog.resolve(id);
     if (!resolved.ok) {
