@@ -259,6 +259,7 @@ export class GenerationRun {
       signal: this.input.client.signal,
       totals: () => this.totals(),
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
+      redact: this.parts.redact ?? ((text) => text),
       drain: { state: this.link, estimate: () => this.cutOffEstimate() },
     });
   }

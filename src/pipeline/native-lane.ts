@@ -70,5 +70,9 @@ export async function completeNative(
   }
   observeReading(meter, answer.reading);
   endUpstreamAttempt(upstream, { report: meter });
-  return answer.render(totals());
+  // The vendor's own body goes to the client: whatever in it echoes a gateway credential is cut out.
+  const body = answer.render(totals());
+  const text = body.toString('utf8');
+  const clean = ctx.redact(text);
+  return clean === text ? body : Buffer.from(clean);
 }

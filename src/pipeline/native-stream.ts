@@ -1,11 +1,14 @@
 // Step 6 for streams on the native lane: the upstream's events go to the client as the vendor sent them (with the
 // door contract's rewrites, made by the protocol's reader), one batch of SSE text per upstream read, each event
 // metered first: the same meter, token rate, drain-on-abort and failover rules as the translated lane's
-// generation-stream.ts. How the stream ended comes back for the door to close it: a failure the upstream's own
-// frames did not already tell the client is rendered by the door (its error chunk or event).
+// generation-stream.ts. Every text leaves through the credential redactor: the vendor's own events are passed on, and
+// one that echoes the gateway's key (an error event of any shape) must not carry it to the client. How the stream
+// ended comes back for the door to close it: a failure the upstream's own frames did not already tell the client is
+// rendered by the door (its error chunk or event).
 import type { SseEvent } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import type { NativeEvent, NativeStreamReader } from '../providers/native/native-protocol.js';
+import type { Redact } from '../providers/redact-credentials.js';
 import { readSseBatches } from '../providers/sse/parse-sse.js';
 import type { NormalizedUsage, StreamErrorCode } from '../core/generation.js';
 import type { GenerationTotals } from '../core/stream-renderer.js';
@@ -25,6 +28,8 @@ export interface NativeStreamOptions {
   totals: () => GenerationTotals;
   /** Counts generated characters against the key's token rate; false ends the stream with `rate_limit`. */
   withinTokenRate: (generatedChars: number) => boolean;
+  /** Removes the gateway's credentials from what is sent. */
+  redact: Redact;
   /** True once the response has started though no batch was yielded yet (the failover window closed). */
   committed?: () => boolean;
   /** As generation-stream.ts: an upstream that may bill tokens it never shows is read on after its client left. */
@@ -65,7 +70,7 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
     const { reading } = event;
     observeReading(meter, reading);
     const text = signal.aborted ? undefined : event.render(options.totals);
-    if (text !== undefined) out.push(text);
+    if (text !== undefined) out.push(options.redact(text));
     if (reading.error) {
       failure = reading.error;
       failureShown = text !== undefined;
