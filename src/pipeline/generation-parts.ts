@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { HttpClient } from '../providers/http-client.js';
 import type { SettlementQueue } from '../billing/settlement-queue.js';
 import type { Redact } from '../providers/redact-credentials.js';
+import type { NativeProtocols } from './native-lane.js';
 import type { RoutingDeps } from '../routing/plan-route.js';
 import type { AdmissionParts } from './admit-route.js';
 import type { UpstreamDrains } from './upstream-drains.js';
@@ -29,4 +30,6 @@ export interface GenerationParts extends RoutingDeps, AdmissionParts {
    * native lane, which passes the vendor's own error events on, applies it to them. Absent: text passes (tests).
    */
   redact?: Redact;
+  /** The native lane's back door per door protocol; absent: the build's own (native-lane.ts). Tests wrap them. */
+  natives?: NativeProtocols;
 }

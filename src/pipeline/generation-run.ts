@@ -165,7 +165,7 @@ export class GenerationRun {
     if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
       this.adapterCtx = { provider: target.provider, model: target.model, stream, clientHeaders: door.wire.clientHeaders };
     }
-    const native = (this.native = nativeLaneOf(door.protocol, target, door.wire.body));
+    const native = (this.native = nativeLaneOf(door.protocol, target, door.wire.body, this.parts.natives));
     const { http } = this.parts;
     let sending: Promise<UpstreamResponse>;
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).

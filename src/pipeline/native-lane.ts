@@ -17,16 +17,24 @@ import type { Target } from '../routing/resolve-target.js';
 import { readUpstreamBytes, UpstreamHttpError } from './call-upstream.js';
 import type { GenerationMeter } from './generation-meter.js';
 
-/** The native back door of each door protocol. Gemini's door (issue 38) has none yet. */
-const NATIVE_PROTOCOLS: Partial<Record<WireProtocol, NativeProtocol>> = {
+/** The native back door of each door protocol this build includes. */
+export type NativeProtocols = Partial<Record<WireProtocol, NativeProtocol>>;
+
+/** Gemini's door (issue 38) has none yet. */
+export const NATIVE_PROTOCOLS: NativeProtocols = {
   chat: nativeChat,
   messages: nativeMessages,
   responses: nativeResponses,
 };
 
 /** The native protocol an attempt at `target` takes for a request of a `door` protocol, or undefined: translated. */
-export function nativeLaneOf(door: WireProtocol, target: Target, body: Readonly<Record<string, unknown>>): NativeProtocol | undefined {
-  const native = NATIVE_PROTOCOLS[door];
+export function nativeLaneOf(
+  door: WireProtocol,
+  target: Target,
+  body: Readonly<Record<string, unknown>>,
+  natives: NativeProtocols = NATIVE_PROTOCOLS,
+): NativeProtocol | undefined {
+  const native = natives[door];
   if (native === undefined || !upstreamProtocols(target.provider).includes(door)) return undefined;
   return native.accepts === undefined || native.accepts(body, target.provider) ? native : undefined;
 }
