@@ -12,6 +12,7 @@ import { buildMessage } from '../formats/messages/build-message.js';
 import { MessagesStreamRenderer } from '../formats/messages/messages-stream-renderer.js';
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
 import { messagesRequestFacts } from '../formats/messages/request-facts.js';
+import { translatableMessages } from '../formats/messages/translatable-blocks.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 import type { MessagesRequest } from '../formats/messages/wire-types.js';
 
@@ -26,7 +27,7 @@ export function createMessage(generations: GenerationParts): Handler {
       protocol: 'messages',
       facts: messagesRequestFacts(body, model, sessionHeaderOf(ctx)),
       wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, anthropicClientHeaders(ctx.headers)),
-      translate: () => toInternalRequest(body, model, stream),
+      translate: () => toInternalRequest(translatableMessages(body, model), model, stream),
       stream,
       renderJson: buildMessage,
       createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),

@@ -11,6 +11,7 @@ import { echoOf } from '../formats/responses/response-object.js';
 import { buildResponse } from '../formats/responses/build-response.js';
 import { ResponseStreamRenderer } from '../formats/responses/response-stream-renderer.js';
 import { responsesRequestFacts } from '../formats/responses/request-facts.js';
+import { translatableInput } from '../formats/responses/translatable-items.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
 
@@ -29,7 +30,7 @@ export function createResponse(generations: GenerationParts): Handler {
       protocol: 'responses',
       facts: responsesRequestFacts(body, sessionHeaderOf(ctx)),
       wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, openAiClientHeaders(ctx.get('openai-beta'))),
-      translate: () => parseResponseRequest(body),
+      translate: () => parseResponseRequest(translatableInput(body)),
       // OpenAI's default for this API: one JSON object unless `stream` is true.
       stream: body.stream === true,
       renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
