@@ -12,6 +12,7 @@ import { createScratchDatabase, accountingSummary, type ScratchDatabase } from '
 import { measureProbes, measureRun, ownProcesses, type MeasureContext } from './lib/measure.js';
 import { rotate } from './lib/interleaved-probe.js';
 import { runProbe } from './lib/probe.js';
+import { measureResponseCache } from './lib/cache-probe.js';
 import { LoadGenerator } from './lib/load.js';
 import {
   chatBody, messagesStreamBody, messagesUrl, responsesStreamBody, responsesUrl, routedChatBody, ROUTED_PROVIDER_ORDER, variantRequest,
@@ -228,6 +229,13 @@ async function main(): Promise<void> {
     }
   }
 
+  log(`response cache: a hit against a miss, c=1, ${plan.responseCache.seconds} s per scenario and state`);
+  const responseCache = await measureSupervised(gateway, (current) => measureResponseCache(current, plan.responseCache), systems);
+  for (const r of responseCache) {
+    log(`response cache ${r.scenario.padEnd(6)} ${r.state.padEnd(4)} ${r.requests} requests, p50 ${r.latency?.p50 ?? '—'} ms, p99 ${r.latency?.p99 ?? '—'} ms` +
+      (r.failures ? `, ${r.failures} FAILED: ${r.firstFailure}` : ''));
+  }
+
   let leak: BenchResults['leak'];
   if (plan.leakSeconds > 0) {
     log(`leak check: ${plan.leakSeconds} s at c=64 on modelgate`);
@@ -276,6 +284,7 @@ async function main(): Promise<void> {
     throughputRounds,
     responsesRuns,
     messagesRuns,
+    responseCache,
     scale,
     leak,
     profile,

@@ -2,7 +2,8 @@
 // alone, with longer windows: metrics + tracing on vs off at c=16, `serve --workers 2` vs 1 at c=64. Writes
 // bench/results/scale.{md,json}. Usage:
 //   node dist/bench/scale-compare.js [measure seconds, default 5] [rounds, default 12] [comparison id...]
-// where the ids (all by default) are observability, observability-sampled and workers.
+// where the ids are metrics, observability-unsampled, observability, observability-sampled and workers (by default the
+// last three).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LoadGenerator } from './lib/load.js';

@@ -324,6 +324,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create embeddings
+         * @description Extension: embeds texts (or token ids) with an embedding model, in OpenAI's format: the official OpenAI SDKs work
+         *     unchanged (they ask for `base64` and decode it). OpenAI and Mistral models are served natively, Google's by
+         *     translation to `batchEmbedContents` (`dimensions` becomes `outputDimensionality`). Same keys, `allowed_models`,
+         *     credits, rate limits, generation records (`api_format` = `embeddings`), metrics and traces as generations.
+         *
+         *     Errors, all before any provider is called: 400 for an empty input, more than 2,048 inputs, an input longer than
+         *     the model's `context_length` (`reason` = `input_too_long`), `dimensions` outside the model's range, token ids for a
+         *     provider that takes none, or a model that is not an embedding model (`reason` = `not_an_embedding_model`); 402
+         *     when the balance cannot cover the request's upper bound; 403, 404 and 429 as for chat completions.
+         */
+        post: operations["createEmbedding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/generation": {
         parameters: {
             query?: never;
@@ -465,7 +493,16 @@ export interface paths {
         /**
          * List models
          * @description Extension: lists the model catalog (decision: the seed leaves the retrieval endpoint open) with capabilities,
-         *     context sizes and prices. The list is the same for every caller.
+         *     context sizes and prices. The list is the same for every caller. The gateway's own shape includes embedding models
+         *     (`architecture.output_modalities` = `["embeddings"]`; a chat-only client asks for `?output_modalities=text`);
+         *     Anthropic's shape leaves them out (the Messages API cannot call them).
+         *
+         *     Two shapes, chosen by the request (decision: one route, as Claude Code and the Anthropic SDKs call
+         *     `{ANTHROPIC_BASE_URL}/v1/models` on the same base URL as `/messages`). Without `anthropic-version` and with a
+         *     Bearer credential: the gateway's own list (`ModelList`, OpenRouter's shape), the whole catalog in catalog order,
+         *     `limit`/`after_id`/`before_id` ignored. With `anthropic-version` (any value) or an `x-api-key` credential:
+         *     Anthropic's Models API list (`AnthropicModelList`), newest first, paged with `limit` (default 20, at most 1000),
+         *     `after_id` and `before_id` as Anthropic documents them, errors in Anthropic's error body.
          */
         get: operations["listModels"];
         put?: never;
@@ -491,6 +528,30 @@ export interface paths {
          *     with the rest of the slug percent-encoded (`test%2Ffree-model:free`). Unknown models: 404.
          */
         get: operations["listModelEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/models/{model_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a model
+         * @description Extension: one catalog model, as `GET /models` lists it (OpenAI's retrieve route; the SDKs' `models.retrieve()`),
+         *     or in Anthropic's shape with `anthropic-version` or `x-api-key` (the Anthropic SDK's `models.retrieve()`).
+         *     Catalog ids hold a `/`: send it percent-encoded as one path segment (`anthropic%2Fclaude-sonnet-5-5`), as the
+         *     SDKs do. In Anthropic's shape a bare Claude name (`claude-sonnet-5-5`, also with a date suffix) resolves to its
+         *     `anthropic/` model, as on `POST /messages`. Unknown models: 404.
+         */
+        get: operations["getModel"];
         put?: never;
         post?: never;
         delete?: never;
@@ -588,7 +649,7 @@ export interface components {
             model: string;
             /**
              * Format: int32
-             * @description Requests recorded (every outcome: success, error, aborted).
+             * @description Requests recorded (every outcome: success, error, aborted); response-cache hits are not counted here.
              */
             requests: number;
             /**
@@ -603,9 +664,19 @@ export interface components {
             completion_tokens: number;
             /**
              * Format: double
-             * @description USD charged to credits (requests to `free` and `pass/` models cost 0 here).
+             * @description USD charged to credits (requests to `free` and `pass/` models cost 0 here; response-cache hits what they were charged).
              */
             usage: number;
+            /**
+             * Format: int32
+             * @description Answers served from the response cache (`X-Modelgate-Cache`).
+             */
+            cache_hits: number;
+            /**
+             * Format: double
+             * @description USD those hits did not cost: what their original answers cost, less what the hits were charged.
+             */
+            cache_savings: number;
         };
         /**
          * @description The caller's usage per UTC day and model (OpenRouter's `GET /activity` shape, without its BYOK fields).
@@ -617,7 +688,9 @@ export interface components {
          *           "requests": 12,
          *           "prompt_tokens": 3400,
          *           "completion_tokens": 910,
-         *           "usage": 0.0012
+         *           "usage": 0.0012,
+         *           "cache_hits": 3,
+         *           "cache_savings": 0.0004
          *         }
          *       ]
          *     }
@@ -701,8 +774,94 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /** @description A catalog model as Anthropic's Models API describes one (`ModelInfo`). */
+        AnthropicModelInfo: {
+            /**
+             * @description Always `model`.
+             * @enum {string}
+             */
+            type: "model";
+            /** @description The gateway's model id (`anthropic/claude-sonnet-5-5`), what `model` of a Messages request takes. */
+            id: string;
+            /** @description Display name. */
+            display_name: string;
+            /**
+             * Format: date-time
+             * @description When the model was added to the catalog (RFC 3339).
+             */
+            created_at: string;
+            /**
+             * Format: int32
+             * @description Context window in tokens.
+             */
+            max_input_tokens: number | null;
+            /**
+             * Format: int32
+             * @description Largest `max_tokens` the model accepts; null when the catalog does not say.
+             */
+            max_tokens: number | null;
+            /**
+             * @description Anthropic's per-capability details. Not tracked by the catalog, so always null (Anthropic's type allows null);
+             *     `GET /models` without `anthropic-version` tells images, tools and reasoning apart.
+             */
+            capabilities: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The model's lifecycle stage; always `active`: the catalog lists only models it serves. */
+            lifecycle: components["schemas"]["AnthropicModelLifecycle"];
+            /** @description Anthropic's model line (`opus`, `sonnet`…): not tracked, always null. */
+            line: string | null;
+            /**
+             * Format: date-time
+             * @description When the model was deprecated: always null (catalog models are active).
+             */
+            deprecated_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the model retires: always null (catalog models are active).
+             */
+            retires_at: string | null;
+        };
+        /** @description Anthropic's model lifecycle stages. */
+        AnthropicModelLifecycle: string | ("active" | "deprecated" | "retired");
+        /**
+         * @description The model catalog in Anthropic's Models API shape (`GET /v1/models`), answered when the request carries an
+         *     `anthropic-version` header or authenticates with `x-api-key` (Claude Code's gateway model discovery, Anthropic
+         *     SDKs' `models.list()`). Every catalog model is listed, newest first (`created` descending, then catalog order),
+         *     Claude models included; Claude Code keeps the ids that start with `claude` or `anthropic`.
+         * @example {
+         *       "data": [
+         *         {
+         *           "type": "model",
+         *           "id": "anthropic/claude-sonnet-5-5",
+         *           "display_name": "Claude Sonnet 5.5",
+         *           "created_at": "2026-09-28T00:00:00Z",
+         *           "max_input_tokens": 1000000,
+         *           "max_tokens": 128000,
+         *           "capabilities": null,
+         *           "lifecycle": "active",
+         *           "line": null,
+         *           "deprecated_at": null,
+         *           "retires_at": null
+         *         }
+         *       ],
+         *       "has_more": true,
+         *       "first_id": "anthropic/claude-sonnet-5-5",
+         *       "last_id": "anthropic/claude-sonnet-5-5"
+         *     }
+         */
+        AnthropicModelList: {
+            /** @description One page of models, newest first. */
+            data: components["schemas"]["AnthropicModelInfo"][];
+            /** @description Whether there are more models in the requested direction (after `last_id`, or before `first_id` with `before_id`). */
+            has_more: boolean;
+            /** @description Id of the first model of `data` (the `before_id` of the previous page); null when `data` is empty. */
+            first_id: string | null;
+            /** @description Id of the last model of `data` (the `after_id` of the next page); null when `data` is empty. */
+            last_id: string | null;
+        };
         /** @description The request format (front door) of a generation. */
-        ApiFormat: string | ("chat_completions" | "messages" | "responses");
+        ApiFormat: string | ("chat_completions" | "messages" | "responses" | "embeddings");
         /**
          * @description An API key record. The secret itself is never returned after creation.
          * @example {
@@ -1479,6 +1638,127 @@ export interface components {
             /** @description Optional participant name; forwarded where the provider supports it, otherwise dropped. */
             name?: string;
         };
+        /** @description One input's vector. */
+        Embedding: {
+            /**
+             * @description Always `embedding`.
+             * @enum {string}
+             */
+            object: "embedding";
+            /**
+             * Format: int32
+             * @description Position of the input this vector belongs to.
+             */
+            index: number;
+            /** @description The vector: numbers (`encoding_format` = `float`), or base64 of little-endian float32 values (`base64`). */
+            embedding: number[] | string;
+        };
+        /**
+         * @description How `embedding` is sent: `float` (a JSON array of numbers) or `base64` (little-endian float32, as OpenAI sends it).
+         * @enum {string}
+         */
+        EmbeddingEncodingFormat: "float" | "base64";
+        /**
+         * @description What to embed: one text, a list of texts, one list of token ids, or a list of them (OpenAI's four forms). At most
+         *     2,048 inputs; none may be empty, and none may be longer than the model's `context_length` (text is counted at about
+         *     4 characters a token, as everywhere before a provider reports usage): 400 before any provider is called. Token ids
+         *     are accepted by OpenAI's models only (they are tokenizer-specific); other providers answer 400.
+         */
+        EmbeddingInput: string | string[] | number[] | number[][];
+        /**
+         * @description The embeddings, in input order.
+         * @example {
+         *       "id": "gen-1764000000000-Xk2p9QeR4mT7vB1cD8fG",
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "object": "embedding",
+         *           "index": 0,
+         *           "embedding": [
+         *             0.0123,
+         *             -0.0456,
+         *             0.0789
+         *           ]
+         *         }
+         *       ],
+         *       "model": "openai/text-embedding-3-small",
+         *       "provider": "openai",
+         *       "usage": {
+         *         "prompt_tokens": 5,
+         *         "total_tokens": 5,
+         *         "cost": 1e-7
+         *       }
+         *     }
+         */
+        EmbeddingList: {
+            /** @description Gateway generation id (also the `x-generation-id` header); look the record up with `GET /generation?id=`. */
+            id: string;
+            /**
+             * @description Always `list`.
+             * @enum {string}
+             */
+            object: "list";
+            /** @description One entry per input, in input order. */
+            data: components["schemas"]["Embedding"][];
+            /** @description Model id used. */
+            model: string;
+            /** @description Id of the provider that served the request (also the `x-modelgate-provider` header). */
+            provider?: string;
+            /** @description Tokens and cost. */
+            usage: components["schemas"]["EmbeddingUsage"];
+        };
+        /**
+         * @description `POST /embeddings` request, OpenAI's format. Unknown extra fields are accepted and ignored.
+         * @example {
+         *       "model": "openai/text-embedding-3-small",
+         *       "input": [
+         *         "The food was delicious.",
+         *         "The waiter was kind."
+         *       ],
+         *       "dimensions": 256
+         *     }
+         */
+        EmbeddingRequest: {
+            /** @description An embedding model id (`GET /models` lists them with `architecture.output_modalities` = `["embeddings"]`). */
+            model: string;
+            /** @description What to embed. */
+            input: components["schemas"]["EmbeddingInput"];
+            /**
+             * Format: int32
+             * @description Length of each vector, within the model's `embedding.min_dimensions` and `max_dimensions` (400 outside). Shortened
+             *     vectors are normalized to unit length, whichever provider serves them. Default: the model's
+             *     `embedding.default_dimensions`.
+             */
+            dimensions?: number;
+            /**
+             * @description `float` (default) or `base64`. The official OpenAI SDKs ask for `base64` and decode it.
+             * @default float
+             */
+            encoding_format?: components["schemas"]["EmbeddingEncodingFormat"];
+            /** @description An end-user id, forwarded where the provider takes one. */
+            user?: string;
+        };
+        /** @description Usage of an embeddings request. */
+        EmbeddingUsage: {
+            /**
+             * Format: int32
+             * @description Input tokens as the provider reported them. Google reports none for embeddings: the gateway then counts about 4
+             *     characters a token, bills that, and marks the generation record `usage_estimated`.
+             */
+            prompt_tokens: number;
+            /**
+             * Format: int32
+             * @description Equals `prompt_tokens`.
+             */
+            total_tokens: number;
+            /**
+             * Format: double
+             * @description Cost of the request in USD (for a response-cache hit: what the hit was charged, 0 by default).
+             */
+            cost?: number;
+            /** @description How `cost` relates to the account's money. */
+            cost_details?: components["schemas"]["CostDetails"];
+        };
         /** @description Circuit breaker state of an endpoint. */
         EndpointStatus: string | ("closed" | "open" | "half_open");
         /** @description Details of an error. */
@@ -1645,6 +1925,9 @@ export interface components {
          *       "http_referer": "https://example.com",
          *       "task_id": null,
          *       "api_format": "chat_completions",
+         *       "cache_hit": false,
+         *       "cache_savings": 0,
+         *       "usage_estimated": false,
          *       "attempts": [
          *         {
          *           "provider": "openai",
@@ -1725,9 +2008,26 @@ export interface components {
             task_id: string | null;
             /**
              * @description The front door the request came through: `chat_completions` (`POST /chat/completions`), `messages`
-             *     (Anthropic Messages, `POST /messages`) or `responses` (OpenAI Responses, `POST /responses`).
+             *     (Anthropic Messages, `POST /messages`), `responses` (OpenAI Responses, `POST /responses`) or `embeddings`
+             *     (`POST /embeddings`).
              */
             api_format: components["schemas"]["ApiFormat"];
+            /**
+             * @description True when the answer came from the response cache (`X-Modelgate-Cache`): no provider was called, the token counts
+             *     are 0 and `total_cost` is what the hit was charged (0 unless the operator set a price for hits).
+             */
+            cache_hit: boolean;
+            /**
+             * Format: double
+             * @description For a cache hit, USD the original answer cost minus what the hit was charged; 0 otherwise.
+             */
+            cache_savings: number;
+            /**
+             * @description True when the token counts are the gateway's estimate (about 4 characters a token) because the provider reported
+             *     none: Google's embeddings (billed on the estimate), a stream cut off before its usage arrived, a request that
+             *     failed before the provider answered.
+             */
+            usage_estimated: boolean;
             /**
              * @description Every upstream attempt of this request, in order (routing may try several endpoints): for a request that reached
              *     an upstream, always at least one entry, the last being the one that served (or failed last). null for records
@@ -2789,8 +3089,16 @@ export interface components {
             supportsImages: boolean;
             /** @description How requests for this model are paid for. */
             access_mode: components["schemas"]["AccessMode"];
-            /** @description Input and output modalities. */
+            /**
+             * @description Input and output modalities. Embedding models (served by `POST /embeddings`, never by a chat door) have
+             *     `output_modalities` = `["embeddings"]`; chat models `["text"]`.
+             */
             architecture?: components["schemas"]["ModelArchitecture"];
+            /**
+             * @description Embedding models only: the vector sizes. Their `context_length` is the most tokens one input may have, and
+             *     `pricing.completion` is 0.
+             */
+            embedding?: components["schemas"]["ModelEmbedding"];
             /**
              * @description The endpoints (provider + upstream model) that can serve this model, in catalog order; the first is the one
              *     the fields above describe. Requests are routed between them (see `ProviderPreferences`).
@@ -2801,8 +3109,28 @@ export interface components {
         ModelArchitecture: {
             /** @description Accepted input kinds, e.g. `text`, `image`. */
             input_modalities: string[];
-            /** @description Produced output kinds, e.g. `text`. */
+            /** @description Produced output kinds: `text` (chat models) or `embeddings` (embedding models). */
             output_modalities: string[];
+        };
+        /** @description One catalog model: as the gateway lists it, or in Anthropic's shape for Anthropic requests. */
+        ModelBody: components["schemas"]["Model"] | components["schemas"]["AnthropicModelInfo"];
+        /** @description The vector sizes of an embedding model. */
+        ModelEmbedding: {
+            /**
+             * Format: int32
+             * @description Vector length when the request names no `dimensions`.
+             */
+            default_dimensions: number;
+            /**
+             * Format: int32
+             * @description Smallest `dimensions` a request may ask for.
+             */
+            min_dimensions: number;
+            /**
+             * Format: int32
+             * @description Largest `dimensions` a request may ask for (equal to `min_dimensions` when the size is fixed).
+             */
+            max_dimensions: number;
         };
         /** @description One way to serve a model: a provider and the name that provider knows the model by, with its own prices. */
         ModelEndpoint: {
@@ -2891,6 +3219,8 @@ export interface components {
             /** @description All models the gateway serves, in catalog order. */
             data: components["schemas"]["Model"][];
         };
+        /** @description The catalog: the gateway's own list, or Anthropic's Models API list for Anthropic requests. */
+        ModelListBody: components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"];
         /**
          * @description Prices in the OpenRouter style: decimal strings (never exponent notation) of USD per token. Multiply by 1,000,000
          *     for the USD-per-1M-tokens rates. Optional prices are absent when the model has no such rate.
@@ -2912,6 +3242,8 @@ export interface components {
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
+        /** @description The error body of a model route: the gateway's envelope, or Anthropic's for Anthropic requests. */
+        ModelRouteErrorBody: components["schemas"]["ErrorResponse"] | components["schemas"]["MessagesErrorResponse"];
         /** @description Forces a call to one named function. */
         NamedToolChoice: {
             /**
@@ -3239,6 +3571,8 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Whether a response came from the response cache. */
+        ResponseCacheStatus: string | ("hit" | "miss");
         /** @description Why a response failed after it started. */
         ResponseError: {
             /** @description `server_error`, `rate_limit_exceeded`, `context_length_exceeded` or `content_filter`. */
@@ -4183,6 +4517,9 @@ export type AdminApiKeyList = components['schemas']['AdminApiKeyList'];
 export type AdminPass = components['schemas']['AdminPass'];
 export type AdminUser = components['schemas']['AdminUser'];
 export type AdminUserList = components['schemas']['AdminUserList'];
+export type AnthropicModelInfo = components['schemas']['AnthropicModelInfo'];
+export type AnthropicModelLifecycle = components['schemas']['AnthropicModelLifecycle'];
+export type AnthropicModelList = components['schemas']['AnthropicModelList'];
 export type ApiFormat = components['schemas']['ApiFormat'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyKind = components['schemas']['ApiKeyKind'];
@@ -4213,6 +4550,12 @@ export type Credits = components['schemas']['Credits'];
 export type CreditsData = components['schemas']['CreditsData'];
 export type DeletedApiKey = components['schemas']['DeletedApiKey'];
 export type DeveloperMessage = components['schemas']['DeveloperMessage'];
+export type Embedding = components['schemas']['Embedding'];
+export type EmbeddingEncodingFormat = components['schemas']['EmbeddingEncodingFormat'];
+export type EmbeddingInput = components['schemas']['EmbeddingInput'];
+export type EmbeddingList = components['schemas']['EmbeddingList'];
+export type EmbeddingRequest = components['schemas']['EmbeddingRequest'];
+export type EmbeddingUsage = components['schemas']['EmbeddingUsage'];
 export type EndpointStatus = components['schemas']['EndpointStatus'];
 export type ErrorObject = components['schemas']['ErrorObject'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
@@ -4294,12 +4637,16 @@ export type MessagesUrlPdfSource = components['schemas']['MessagesUrlPdfSource']
 export type MessagesUsage = components['schemas']['MessagesUsage'];
 export type Model = components['schemas']['Model'];
 export type ModelArchitecture = components['schemas']['ModelArchitecture'];
+export type ModelBody = components['schemas']['ModelBody'];
+export type ModelEmbedding = components['schemas']['ModelEmbedding'];
 export type ModelEndpoint = components['schemas']['ModelEndpoint'];
 export type ModelEndpointHealth = components['schemas']['ModelEndpointHealth'];
 export type ModelEndpointList = components['schemas']['ModelEndpointList'];
 export type ModelEndpoints = components['schemas']['ModelEndpoints'];
 export type ModelList = components['schemas']['ModelList'];
+export type ModelListBody = components['schemas']['ModelListBody'];
 export type ModelPricing = components['schemas']['ModelPricing'];
+export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
 export type NullableString = components['schemas']['NullableString'];
 export type PassPeriod = components['schemas']['PassPeriod'];
@@ -4318,6 +4665,7 @@ export type ReasoningEffort = components['schemas']['ReasoningEffort'];
 export type ReasoningEncryptedDetail = components['schemas']['ReasoningEncryptedDetail'];
 export type ReasoningSummaryDetail = components['schemas']['ReasoningSummaryDetail'];
 export type ReasoningTextDetail = components['schemas']['ReasoningTextDetail'];
+export type ResponseCacheStatus = components['schemas']['ResponseCacheStatus'];
 export type ResponseError = components['schemas']['ResponseError'];
 export type ResponseEventStream = components['schemas']['ResponseEventStream'];
 export type ResponseFormat = components['schemas']['ResponseFormat'];
@@ -6171,6 +6519,19 @@ export interface operations {
                 "X-Title"?: string;
                 /** @description Unique task identifier sent by the vendor's own clients; stored as `task_id` on the generation record. */
                 "X-Task-ID"?: string;
+                /**
+                 * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
+                 *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
+                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
+                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
+                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
+                 */
+                "X-Modelgate-Cache"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6190,6 +6551,8 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
+                    "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6380,6 +6743,201 @@ export interface operations {
             };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
             500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createEmbedding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description URL of the calling application, for usage tracking. */
+                "HTTP-Referer"?: string;
+                /** @description Name of the calling application, shown in usage logs. */
+                "X-Title"?: string;
+                /** @description Unique task identifier sent by the vendor's own clients; stored as `task_id` on the generation record. */
+                "X-Task-ID"?: string;
+                /**
+                 * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
+                 *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
+                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
+                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
+                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
+                 */
+                "X-Modelgate-Cache"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmbeddingRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the embeddings. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description The gateway generation id (`GET /generation?id=`). */
+                    "x-generation-id": string;
+                    /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
+                    "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 402: the account's credits cannot cover the upper bound of this request's cost, which is always the case while the
+             *     account is in debt (an earlier request cost more than its upper bound and more than the balance left; free and
+             *     `pass/` models keep working). `error.metadata.available` (0 in debt) and `error.metadata.required` are in USD. Add
+             *     credits; do not retry. Or the API key's
+             *     own USD limit cannot (`metadata.reason: "key_limit_exceeded"`, with `limit`, `limit_remaining`, `required` and
+             *     `resets_at`, null when the limit never resets).
+             */
+            402: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
+             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
+             *     images or pass them by https URL.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
+             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
+             *     are available by contacting support.
+             */
+            429: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    "Retry-After": number;
+                    /** @description The limit that was exceeded, in requests per window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window (0 when this response was sent). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 502: the upstream provider failed or answered with an error before any output was sent.
+             *     `error.metadata.provider` and `error.metadata.upstream_status` say which and how. Retry up to 3 times with backoff.
+             */
+            502: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -6670,6 +7228,19 @@ export interface operations {
                 "anthropic-version"?: string;
                 /** @description Comma-separated Anthropic beta features. */
                 "anthropic-beta"?: string;
+                /**
+                 * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
+                 *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
+                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
+                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
+                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
+                 */
+                "X-Modelgate-Cache"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6687,6 +7258,8 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`). */
                     "x-generation-id": string;
+                    /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
+                    "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6968,14 +7541,38 @@ export interface operations {
     };
     listModels: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Anthropic shape only: models per page, 1 to 1000 (default 20). The gateway's own shape lists the whole catalog. */
+                limit?: number;
+                /**
+                 * @description Anthropic shape only: a model id of the listing; the page starts right after it. An id that is not listed is a
+                 *     400, and so is `after_id` together with `before_id`.
+                 */
+                after_id?: string;
+                /** @description Anthropic shape only: a model id of the listing; the page ends right before it (paging backwards). */
+                before_id?: string;
+                /** @description Sent by Anthropic SDKs on beta calls (`client.beta.models.list()`, `?beta=true`); accepted and ignored. */
+                beta?: string;
+                /**
+                 * @description The gateway's shape only: only models producing one of these outputs (comma-separated: `text`, `embeddings`), as
+                 *     on OpenRouter; `all` or absent: every model. An unknown modality matches no model.
+                 */
+                output_modalities?: string;
+            };
+            header?: {
+                /**
+                 * @description Anthropic API version, as Claude Code and the Anthropic SDKs send it (`2023-06-01`). Present (any value), or with
+                 *     the credential in `x-api-key`: the answer is in Anthropic's Models API shape and errors in Anthropic's error
+                 *     body (`MessagesErrorResponse`). Absent: the gateway's own shape (`ModelList`, `Model`) and error envelope.
+                 */
+                "anthropic-version"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description 200: the catalog. */
+            /** @description 200: the catalog (`ModelList`; `AnthropicModelList` for a request with `anthropic-version` or `x-api-key`). */
             200: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6983,13 +7580,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelList"];
+                    "application/json": components["schemas"]["ModelListBody"];
                 };
             };
-            /**
-             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
-             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
-             */
+            /** @description 400: a paging parameter out of range (`limit`), not the id of a listed model (`after_id`, `before_id`), or both cursors. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 401: no usable credential (`Authorization: Bearer` or `x-api-key`), or a disabled or expired key. */
             401: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6997,7 +7602,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 403: an admin key (it opens only the operator API). */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
             /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
@@ -7008,10 +7624,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
-            /** @description 503: the gateway or the provider is temporarily unavailable (for example the database is unreachable). Retry up to 3 times with backoff. */
+            /** @description 503: the gateway is temporarily unavailable. Retry up to 3 times with backoff. */
             503: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -7019,7 +7635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
         };
@@ -7094,6 +7710,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getModel: {
+        parameters: {
+            query?: {
+                /** @description Sent by Anthropic SDKs on beta calls (`?beta=true`); accepted and ignored. */
+                beta?: string;
+            };
+            header?: {
+                /**
+                 * @description Anthropic API version, as Claude Code and the Anthropic SDKs send it (`2023-06-01`). Present (any value), or with
+                 *     the credential in `x-api-key`: the answer is in Anthropic's Models API shape and errors in Anthropic's error
+                 *     body (`MessagesErrorResponse`). Absent: the gateway's own shape (`ModelList`, `Model`) and error envelope.
+                 */
+                "anthropic-version"?: string;
+            };
+            path: {
+                /** @description The model id, its `/` percent-encoded (`openai%2Fgpt-4o-mini`). */
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one catalog model (`Model`; `AnthropicModelInfo` for a request with `anthropic-version` or `x-api-key`). */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelBody"];
+                };
+            };
+            /** @description 401: no usable credential (`Authorization: Bearer` or `x-api-key`), or a disabled or expired key. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 403: an admin key (it opens only the operator API). */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 404: no catalog model has this id. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
+                };
+            };
+            /** @description 503: the gateway is temporarily unavailable. Retry up to 3 times with backoff. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
         };
@@ -7233,6 +7939,19 @@ export interface operations {
                 "X-Title"?: string;
                 /** @description Unique task identifier sent by the vendor's own clients; stored as `task_id` on the generation record. */
                 "X-Task-ID"?: string;
+                /**
+                 * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
+                 *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
+                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
+                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
+                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
+                 */
+                "X-Modelgate-Cache"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7248,6 +7967,8 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
+                    "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -58,6 +58,11 @@ export interface Config {
    * rule (percent of failures over a window of ms, given at least minRequests outcomes; percent 0 = off).
    */
   breaker: { failureThreshold: number; cooldownMs: number; failureRate: { percent: number; windowMs: number; minRequests: number } };
+  /**
+   * Session affinity (docs/providers-and-models.md "Session affinity"): how long a conversation keeps to the endpoint
+   * that served its last turn, ms (0: off), and how many conversations one process remembers without Redis.
+   */
+  affinity: { ttlMs: number; maxEntries: number };
   /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (docs/operations.md "Redis"). */
   redisUrl?: string;
   /** Key prefix of everything the gateway stores in Redis (several deployments may share one server). */
@@ -78,6 +83,17 @@ export interface Config {
    * standard's default, or http/json. gRPC is not shipped: asking for it with tracing on fails at start.
    */
   tracesProtocol: OtlpProtocol;
+  /** The opt-in response cache (docs/response-cache.md). */
+  responseCache: ResponseCacheConfig;
+}
+
+export interface ResponseCacheConfig {
+  /** Bytes the in-process store may hold (MODELGATE_RESPONSE_CACHE_MB); unused when Redis is configured. */
+  memoryBytes: number;
+  /** An answer larger than this is not kept, in memory or in Redis (MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB). */
+  maxEntryBytes: number;
+  /** What a hit costs, in parts per million of the original charge (MODELGATE_RESPONSE_CACHE_PRICE_FRACTION, 0 to 1). */
+  priceFractionPpm: number;
 }
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
@@ -190,6 +206,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         minRequests: integer(env, 'MODELGATE_BREAKER_MIN_REQUESTS', 20, 2, 1_000_000),
       },
     },
+    affinity: {
+      // An hour: longer than Anthropic's default 5-minute cache and as long as its 1-hour one; a conversation resumed
+      // later than that has lost its provider cache anyway.
+      ttlMs: integer(env, 'MODELGATE_AFFINITY_TTL_SECONDS', 3600, 0, 7 * 24 * 3600) * 1000,
+      maxEntries: integer(env, 'MODELGATE_AFFINITY_MAX_ENTRIES', 100_000, 1, 100_000_000),
+    },
     redisUrl,
     redisPrefix: env.MODELGATE_REDIS_PREFIX?.trim() || 'modelgate:',
     redisTimeoutMs: integer(env, 'MODELGATE_REDIS_TIMEOUT_MS', 250, 10, 60_000),
@@ -197,7 +219,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationRetentionDays,
     tracing: tracingEnabled(env),
     tracesProtocol: tracesProtocol(env),
+    responseCache: {
+      memoryBytes: integer(env, 'MODELGATE_RESPONSE_CACHE_MB', 64, 1, 1_048_576) * 1024 * 1024,
+      maxEntryBytes: integer(env, 'MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB', 1024, 1, 1_048_576) * 1024,
+      priceFractionPpm: fraction(env, 'MODELGATE_RESPONSE_CACHE_PRICE_FRACTION', 0),
+    },
   };
+}
+
+/** A decimal from 0 to 1 (at most 6 decimals), in parts per million: money is computed on integers. */
+function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(0|1)(?:\.(\d{1,6}))?$/.exec(raw);
+  const ppm = match ? Number(match[1]) * 1_000_000 + Number((match[2] ?? '').padEnd(6, '0')) : NaN;
+  if (!match || ppm > 1_000_000) throw new ConfigError(name, `must be a decimal from 0 to 1 with at most 6 decimals (e.g. "0.1"), got "${raw}"`);
+  return ppm;
 }
 
 /** Node requires the headers' deadline to fall within the request's. */

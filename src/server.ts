@@ -25,7 +25,10 @@ import { HttpClient } from './providers/http-client.js';
 import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
 import { createAnthropicAdapter } from './providers/anthropic/index.js';
 import { createGeminiAdapter } from './providers/gemini/index.js';
+import { createOpenAICompatibleEmbeddings } from './providers/openai-compatible/convert-embeddings.js';
+import { createGeminiEmbeddings } from './providers/gemini/convert-embeddings.js';
 import { credentialRedactor, redactingAdapters } from './providers/redact-credentials.js';
+import { redactingEmbeddingAdapters } from './providers/redact-embedding-credentials.js';
 import { credentialValues } from './providers/credential-values.js';
 import { createLimits } from './limits/create-limits.js';
 import { countFreeGenerationsSince } from './repositories/generations.js';
@@ -33,6 +36,7 @@ import { SettlementQueue } from './billing/settlement-queue.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from './billing/credit-leases.js';
 import { createCircuitBreaker } from './routing/create-circuit-breaker.js';
 import { EndpointStats } from './routing/endpoint-stats.js';
+import { createAffinityStore } from './routing/session-affinity.js';
 import { leaseHolderId } from './billing/lease-holder.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { metricsRenderer } from './observability/cluster-metrics.js';
@@ -42,6 +46,8 @@ import { startOtlpTracing, type RunningTracing } from './observability/tracing-s
 import { requestSpans } from './observability/request-span.js';
 import { UpstreamDrains } from './pipeline/upstream-drains.js';
 import { GenerationRetention } from './services/generation-retention.js';
+import { createResponseCache } from './response-cache/create-response-cache.js';
+import type { ResponseCache } from './response-cache/response-cache.js';
 
 /**
  * The gateway's parts, composed once here and handed on: the app (and through it each handler) takes what it uses.
@@ -108,6 +114,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   let leases: CreditLeases | undefined;
   let limits: Awaited<ReturnType<typeof createLimits>> | undefined;
   let tracing: RunningTracing | undefined;
+  let responseCache: ResponseCache | undefined;
   try {
     await migrateToLatest(database.db);
     // Metrics exist only when they can be read (MODELGATE_METRICS_TOKEN): otherwise nothing is counted at all.
@@ -125,6 +132,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       catalog,
       providers,
       adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter(), gemini: createGeminiAdapter() },
+      embeddingAdapters: { 'openai-compatible': createOpenAICompatibleEmbeddings(), gemini: createGeminiEmbeddings() },
       http: httpClient,
       limiter: limits.limiter,
       settlements: new SettlementQueue(database.db, logger),
@@ -133,9 +141,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       now: () => new Date(),
       breaker: createCircuitBreaker(config.breaker, limits.redis),
       endpointStats: new EndpointStats(),
+      affinity: config.affinity.ttlMs > 0 ? createAffinityStore(config.affinity, limits.redis) : undefined,
       lifecycle: new Lifecycle(),
       drains: new UpstreamDrains(),
       ...options.overrides,
+      responseCache: (responseCache = options.overrides?.responseCache ?? createResponseCache(config, logger)),
     };
     const parts: GatewayParts = {
       readiness: readinessCheck(() => pendingMigrations(database.db), composed.lifecycle),
@@ -145,6 +155,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     // native lane's (which passes the vendor's own error events on).
     parts.redact = credentialRedactor(credentialValues(env, parts.providers.list().map((p) => p.apiKey)));
     parts.adapters = redactingAdapters(parts.adapters, parts.redact);
+    parts.embeddingAdapters = redactingEmbeddingAdapters(parts.embeddingAdapters, parts.redact);
     credentialListener = await listenWhereAvailable(
       { db: database.db, databaseUrl: database.url, pglite: database.pglite },
       parts.credentials,
@@ -154,7 +165,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     leases = parts.leases;
     await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
     if (config.metricsToken) {
-      metrics = new GatewayMetrics({ settlementQueueDepth: () => parts.settlements.size, creditLeases: () => parts.leases.size, upstreamLoad: () => parts.http.load() }, { redis: limits.store === 'redis', tracing: config.tracing });
+      metrics = new GatewayMetrics({
+        settlementQueueDepth: () => parts.settlements.size, creditLeases: () => parts.leases.size, upstreamLoad: () => parts.http.load(),
+        responseCacheBytes: () => parts.responseCache.store.bytes(),
+      }, { redis: limits.store === 'redis', tracing: config.tracing });
+      parts.responseCache.observer = metrics;
       if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
       parts.metrics = metrics;
       httpClient.observer = metrics;
@@ -162,9 +177,16 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     // Traces only when exported (OTEL_EXPORTER_OTLP_ENDPOINT), or when a test installed its own tracer.
     if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env, { protocol: config.tracesProtocol, logger, droppedSpans: (count) => metrics?.droppedSpans(count) });
     const tracer = activeTracer();
-    // The request span is annotated by its GenerationRun (request-span.ts), metrics from every queued record.
+    // The request span is annotated by its GenerationRun (request-span.ts), metrics from every queued record, and the
+    // response cache learns whether an answer it records succeeded.
     const recorded = metrics;
-    if (recorded) parts.settlements.observer = (record) => recorded.observeGeneration(record);
+    const cache = parts.responseCache;
+    parts.settlements.observer = recorded
+      ? (record) => {
+          recorded.observeGeneration(record);
+          cache.observe(record);
+        }
+      : (record) => cache.observe(record);
     const app = await createApp(parts);
     parts.leases.start();
     const inFlight = new InFlight();
@@ -222,6 +244,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         await parts.leases.close();
         await parts.lastUsed.flush();
         await limits?.close();
+        await parts.responseCache.close();
         await tracing?.shutdown();
         await credentialListener?.close();
         await httpClient.close();
@@ -232,6 +255,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   } catch (err) {
     await leases?.close().catch(() => undefined);
     await limits?.close();
+    await responseCache?.close();
     await tracing?.shutdown();
     await credentialListener?.close();
     await httpClient.close();

@@ -82,6 +82,11 @@ export interface Plan {
    */
   responsesStream: { concurrency: number };
   /**
+   * The response cache at c=1 (cache-probe.ts): `seconds` per scenario and state (miss, hit), in `rounds` alternating
+   * slices, each after `sliceWarmupRequests` unrecorded requests.
+   */
+  responseCache: { seconds: number; maxRequests: number; rounds: number; sliceWarmupRequests: number };
+  /**
    * Observability cost and workers (scale-comparison.ts), after everything else: `rounds` alternating rounds per
    * comparison, each variant warmed up then measured. rounds 0 = skip (quick mode; `make bench-scale` runs it alone).
    */
@@ -164,6 +169,7 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       measureSeconds: full ? 3 : 1,
     },
     responsesStream: { concurrency: 16 },
+    responseCache: { seconds: envNumber(env, 'BENCH_CACHE_SECONDS', full ? 8 : 2), maxRequests: 20_000, rounds: full ? 8 : 4, sliceWarmupRequests: 3 },
     // Six variants (three comparisons) of 10 short rounds: 15 s of steady-state load per fresh variant (a cold gateway
     // runs at a fraction of its throughput for seconds), then 1 + 4 s per variant and round, about 6.5 minutes with
     // start-ups, which keeps the full run under ~27 min. Many short rounds pair runs that are seconds apart (this

@@ -106,6 +106,23 @@ function responsesSection(results: BenchResults): string | undefined {
     table(['request', 'runs', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'failed'], rows)].join('\n');
 }
 
+function responseCacheSection(results: BenchResults): string | undefined {
+  const records = results.responseCache ?? [];
+  if (records.length === 0) return undefined;
+  const rows = (['json', 'stream'] as const).flatMap((scenario) => {
+    const miss = records.find((r) => r.scenario === scenario && r.state === 'miss');
+    const hit = records.find((r) => r.scenario === scenario && r.state === 'hit');
+    if (!miss || !hit) return [];
+    const share = miss.latency && hit.latency ? `${Math.round((hit.latency.p50 / miss.latency.p50) * 100)}%` : undefined;
+    return [[SCENARIO_LABELS[scenario], miss.requests, ms(miss.latency?.p50, 3), ms(miss.latency?.p99, 3), hit.requests, ms(hit.latency?.p50, 3), ms(hit.latency?.p99, 3), share, miss.failures + hit.failures]];
+  });
+  return ['## Response cache: a hit against a miss (Modelgate, c=1)', '',
+    'The same chat request with `X-Modelgate-Cache: refresh` (a miss: the gateway calls the mock and stores the answer) and ' +
+      'with `on` (a hit: the stored answer is replayed under a new generation id, recorded, no upstream call), in alternating ' +
+      'slices over one keep-alive connection each; in-process store.', '',
+    table(['request', 'misses', 'miss p50 ms', 'miss p99 ms', 'hits', 'hit p50 ms', 'hit p99 ms', 'hit p50 ÷ miss p50', 'failed'], rows)].join('\n');
+}
+
 function throughputRoundsSection(results: BenchResults): string | undefined {
   const runs = results.throughputRounds ?? [];
   if (runs.length === 0) return undefined;
@@ -248,6 +265,7 @@ export function renderMarkdown(results: BenchResults, chartFile: string): string
   const grid = scenarioGrid(results);
   return [header(results), targetsSection(results), `![throughput and latency against concurrency](${chartFile})`, throughputSection(results, grid),
     throughputRoundsSection(results), responsesSection(results), latencySection(results, grid), probeSection(results), variantsSection(results),
+    responseCacheSection(results),
     results.scale ? renderScaleSection(results.scale) : undefined, resourcesSection(results, grid), extrasSection(results),
     rawSection(results), ''].filter((section) => section !== undefined).join('\n\n');
 }

@@ -1,4 +1,5 @@
 // The shape of results/<mode>.json: every run and probe as measured, plus the derived checks.
+import type { CacheProbeRecord } from './cache-probe.js';
 import type { Plan, ProbeVariant, Scenario, SystemName } from './plan.js';
 import type { ScaleResults } from './scale-comparison.js';
 import type { LoadSummary } from './load-types.js';
@@ -90,6 +91,8 @@ export interface BenchResults {
   responsesRuns?: RunRecord[];
   /** The same through POST /messages (Anthropic Messages door), at the same concurrency; absent in older results. */
   messagesRuns?: RunRecord[];
+  /** The response cache at c=1, a hit against a miss (plan.responseCache); absent in older results. */
+  responseCache?: CacheProbeRecord[];
   /** Observability cost and workers (plan.scale); absent in quick runs and older results. */
   scale?: ScaleResults;
   leak?: LeakResult;

@@ -19,7 +19,7 @@ import type { BenchPaths } from './systems.js';
 import { median, medianInterval, round } from './stats.js';
 import { SERVE_NODE_OPTIONS } from '../../src/cli/serve-node-options.js';
 
-const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+export const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 export interface ScaleWindow {
   rounds: number;
@@ -39,7 +39,12 @@ export interface ScaleRun {
 }
 
 /** The comparisons, in the order they run (`make bench-scale` can name a subset). */
-export const SCALE_COMPARISON_IDS = ['observability', 'observability-sampled', 'workers'] as const;
+export const SCALE_COMPARISON_IDS = ['metrics', 'observability-unsampled', 'observability', 'observability-sampled', 'workers'] as const;
+/**
+ * What runs unless comparisons are named. Metrics alone and tracing with nothing sampled take observability's cost
+ * apart (docs/observability.md); they run only when asked for.
+ */
+export const DEFAULT_SCALE_COMPARISONS: readonly ScaleComparison['id'][] = ['observability', 'observability-sampled', 'workers'];
 
 export interface ScaleComparison {
   id: (typeof SCALE_COMPARISON_IDS)[number];
@@ -81,8 +86,8 @@ interface RunningVariant extends Variant {
   pids: () => number[];
 }
 
-/** Runs the comparisons (`only` these, when given: `make bench-scale` can take a subset). */
-export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow, only?: readonly ScaleComparison['id'][]): Promise<ScaleResults> {
+/** Runs the comparisons (`only` these, when given: `make bench-scale` can name them; the default set otherwise). */
+export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow, only: readonly ScaleComparison['id'][] = DEFAULT_SCALE_COMPARISONS): Promise<ScaleResults> {
   const sink = await startSpanSink();
   let scrapes = 0;
   try {
@@ -93,7 +98,27 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
     await waitForPort(redisPort, redis, 'redis');
     const { env } = ctx;
     const onRedis = { ...env, MODELGATE_REDIS_URL: `redis://127.0.0.1:${redisPort}`, MODELGATE_RATE_LIMIT_RPM: '10000000', MODELGATE_RATE_LIMIT_TPM: '1000000000' };
+    const metrics = { ...env, MODELGATE_METRICS_TOKEN: METRICS_TOKEN };
     const plans: { id: ScaleComparison['id']; title: string; concurrency: number; variants: [Variant, Variant] }[] = [
+      {
+        id: 'metrics',
+        title: 'Metrics on vs off (non-streaming, c=16)',
+        concurrency: 16,
+        variants: [
+          { name: 'off', env, workers: 1, scraped: false },
+          { name: 'metrics', env: metrics, workers: 1, scraped: true },
+        ],
+      },
+      {
+        // Tracing's cost for the requests it does not sample: the SDK decides, nothing is recorded or exported.
+        id: 'observability-unsampled',
+        title: 'Metrics and tracing with no trace sampled on vs off (non-streaming, c=16)',
+        concurrency: 16,
+        variants: [
+          { name: 'off', env, workers: 1, scraped: false },
+          { name: 'metrics + tracing (always_off)', env: { ...metrics, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' }, workers: 1, scraped: true },
+        ],
+      },
       {
         id: 'observability',
         title: 'Metrics and tracing on vs off (non-streaming, c=16)',
@@ -130,7 +155,7 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
       },
     ];
     const comparisons: ScaleComparison[] = [];
-    for (const plan of plans.filter((p) => only === undefined || only.includes(p.id))) {
+    for (const plan of plans.filter((p) => only.includes(p.id))) {
       const running: RunningVariant[] = [];
       try {
         for (const variant of plan.variants) running.push(await startVariant(ctx, variant));
@@ -244,7 +269,7 @@ async function waitForLog(logFile: string, message: string, timeoutMs: number): 
   }
 }
 
-function scrape(port: number): Promise<boolean> {
+export function scrape(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     http
       .get(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }, (res) => {
@@ -256,7 +281,7 @@ function scrape(port: number): Promise<boolean> {
 }
 
 /** A local OTLP/HTTP endpoint that accepts and counts trace batches (the exporter's cost is measured, not a collector's). */
-async function startSpanSink(): Promise<{ url: string; batches: () => number; close: () => Promise<void> }> {
+export async function startSpanSink(): Promise<{ url: string; batches: () => number; close: () => Promise<void> }> {
   let batches = 0;
   const server = http.createServer((req, res) => {
     req.resume();

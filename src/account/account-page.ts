@@ -91,6 +91,7 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
     <section id="usage" aria-labelledby="usage-title">
       <h2 id="usage-title">Usage, last 30 days</h2>
       <p id="usage-empty" class="hint" hidden>No usage in the last 30 days.</p>
+      <p id="cache-savings" hidden>Saved by the response cache: <strong id="cache-saved">—</strong> (<span id="cache-hits">0</span> answers served from the cache, not counted as requests below).</p>
       <div id="usage-body">
         <div id="usage-charts" class="charts"></div>
         <h3 id="legend-title">Models</h3>

@@ -32,6 +32,7 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'getActivity',
   'getPassUsage',
   'listModels',
+  'getModel',
   'listModelEndpoints',
 ]);
 

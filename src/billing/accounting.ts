@@ -68,6 +68,31 @@ export async function admitCredits(
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
+  return reserveCreditsFor(deps, principal, amountNanos, 'Add credits or lower max_tokens.', { max_output_tokens_assumed: outputTokens });
+}
+
+/**
+ * Step 4 for a request whose upper bound is an amount known before the call (embeddings: input tokens only; a
+ * response-cache hit at the operator's price): the key's allow-list, then credits, quota, or nothing for free models.
+ */
+export async function admitAmount(deps: AdmissionDeps, principal: Principal, entry: CatalogEntry, amountNanos: bigint): Promise<Admission> {
+  checkModelAllowed(principal, entry.id);
+  if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
+  if (entry.accessMode === 'pass') {
+    const reservation = await admitPass({ db: deps.db, now: deps.now, passQuota: deps.config.passQuota }, { userId: principal.userId, modelId: entry.id, amountNanos });
+    return { mode: 'pass', userId: principal.userId, reservedNanos: amountNanos, passUsageId: reservation.usageId };
+  }
+  return reserveCreditsFor(deps, principal, amountNanos, 'Add credits.', {});
+}
+
+/** Holds `amountNanos` against the key's USD limit and the account's credits, or answers 402 (`hint` ends its message). */
+async function reserveCreditsFor(
+  deps: Pick<AdmissionDeps, 'db' | 'leases'> & { now?: () => Date },
+  principal: Principal,
+  amountNanos: bigint,
+  hint: string,
+  metadata: Record<string, unknown>,
+): Promise<Admission> {
   // The key's limit first (a key without one costs nothing here): its hold is one more SQL statement, while the
   // account's credits are usually admitted in memory against a lease.
   const keySpend = await reserveKeyLimit(deps, principal, amountNanos);
@@ -82,11 +107,11 @@ export async function admitCredits(
   }
   if (!reserved.ok) {
     if (keySpend) await releaseKeyHold(deps.db, keySpend);
-    throw new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(reserved.availableNanos)} USD is available. Add credits or lower max_tokens.`, {
+    throw new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(reserved.availableNanos)} USD is available. ${hint}`, {
       available: nanosToUsd(reserved.availableNanos),
       required: nanosToUsd(amountNanos),
       currency: 'USD',
-      max_output_tokens_assumed: outputTokens,
+      ...metadata,
     });
   }
   const lease = 'lease' in reserved ? (reserved.lease as CreditLease) : undefined;

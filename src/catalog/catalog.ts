@@ -1,8 +1,7 @@
 // Lookup over the validated catalog: step 2 of a request ("resolve model") and the /models listing.
-import type { Model } from '../core/chat-types.js';
 import { MODEL_ID_FORM, parseModelId } from './model-id.js';
 import { PASS_NAMESPACE, type CatalogData, type CatalogEntry, type CatalogProvider } from './types.js';
-import { toWireModel } from './wire-model.js';
+import { toWireModel, type Model } from './wire-model.js';
 
 export type ResolveFailureReason = 'malformed' | 'unknown_provider' | 'unknown_model';
 

@@ -6,6 +6,7 @@ import { PROVIDER_KINDS, type ProviderKind } from '../core/provider-kind.js';
 import { parseModelId } from './model-id.js';
 import { isZeroPricing, readModelPricing } from './read-pricing.js';
 import { attachEndpoints, readParameterList } from './parse-endpoints.js';
+import { checkEmbeddingPricing, readEmbedding } from './read-embedding.js';
 import {
   fail,
   readBoolean,
@@ -25,7 +26,7 @@ const PROVIDER_KEYS = ['name', 'kind', 'base_url', 'native_base_url', 'docs'];
 const MODEL_KEYS = [
   'id', 'upstream_model', 'upstream_provider', 'name', 'description', 'created', 'context_length',
   'max_output_tokens', 'supports_reasoning', 'supports_images', 'supports_tools', 'access_mode',
-  'pricing', 'reference', 'tiers', 'notes', 'endpoints', 'unsupported_parameters',
+  'pricing', 'reference', 'tiers', 'notes', 'endpoints', 'unsupported_parameters', 'embedding',
 ];
 const ACCESS_MODES: readonly AccessMode[] = ['credits', 'free', 'pass'];
 /** Unix seconds before this are fine; a value above is almost surely milliseconds. */
@@ -74,6 +75,8 @@ function parseModel(raw: unknown, index: number, providers: Map<string, CatalogP
     fail(where, `upstream_provider "${upstreamProvider}" is not listed under "providers"`);
   }
 
+  const embedding = obj.embedding === undefined ? undefined : readEmbedding(obj, where);
+  if (embedding && isPass) fail(where, `embedding models cannot be ${PASS_NAMESPACE}/ models`);
   const contextLength = readInteger(obj, 'context_length', where, 1);
   const maxOutputTokens = readOptionalInteger(obj, 'max_output_tokens', where, 1);
   if (maxOutputTokens !== undefined && maxOutputTokens > contextLength) {
@@ -88,6 +91,7 @@ function parseModel(raw: unknown, index: number, providers: Map<string, CatalogP
   if (obj[otherKey] !== undefined) fail(where, `${otherKey} is not allowed here; ${isPass ? 'pass' : 'credits and free'} models use ${priceKey}`);
   if (obj[priceKey] === undefined) fail(where, `${priceKey} is required`);
   const pricing = readModelPricing(obj[priceKey], obj.tiers, contextLength, `${where} ${priceKey}`);
+  if (embedding) checkEmbeddingPricing(pricing, where);
 
   const accessMode: AccessMode = isPass ? 'pass' : isZeroPricing(pricing) ? 'free' : 'credits';
   if (declaredMode !== undefined && declaredMode !== accessMode) {
@@ -104,13 +108,15 @@ function parseModel(raw: unknown, index: number, providers: Map<string, CatalogP
     created,
     contextLength,
     maxOutputTokens,
-    supportsReasoning: readBoolean(obj, 'supports_reasoning', where),
-    supportsImages: readBoolean(obj, 'supports_images', where),
-    supportsTools: readBoolean(obj, 'supports_tools', where),
+    // An embedding model has none of the generation capabilities (read-embedding.ts refuses them).
+    supportsReasoning: embedding ? false : readBoolean(obj, 'supports_reasoning', where),
+    supportsImages: embedding ? false : readBoolean(obj, 'supports_images', where),
+    supportsTools: embedding ? false : readBoolean(obj, 'supports_tools', where),
     accessMode,
     pricing,
     unsupportedParameters: readParameterList(obj.unsupported_parameters, where),
   };
+  if (embedding) entry.embedding = embedding;
   attachEndpoints(entry, obj.endpoints, providers, where);
   return entry;
 }

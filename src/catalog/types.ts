@@ -61,6 +61,20 @@ export interface CatalogEntry {
   endpoints?: readonly CatalogEndpoint[];
   /** The circuit-breaker key of the endpoint this entry describes (set with `endpoints`). */
   endpointKey?: string;
+  /**
+   * Set on embedding models (POST /embeddings), which no chat door serves. Their `contextLength` is the most tokens
+   * one input may have, and their prices have no output side.
+   */
+  embedding?: EmbeddingSpec;
+}
+
+/** What an embedding model returns and accepts. */
+export interface EmbeddingSpec {
+  /** Vector length without `dimensions`. */
+  defaultDimensions: number;
+  /** The `dimensions` a request may ask for, inclusive; both equal `defaultDimensions` when the model takes none. */
+  minDimensions: number;
+  maxDimensions: number;
 }
 
 /**

@@ -1,12 +1,14 @@
 // Catalog entry → the /models wire shape. Prices follow OpenRouter's convention: decimal strings of
 // USD per single token, without exponent ("0.0000025"), so clients that already parse OpenRouter's
 // list read ours unchanged. Tiered models show their base (shortest-prompt) prices, as OpenRouter does.
-import type { Model } from '../core/chat-types.js';
+import type { components } from '../../generated/openapi-types.js';
 import { formatScaledDecimal } from '../core/money.js';
 import type { CatalogEntry, CatalogEndpoint } from './types.js';
 
+type Schemas = components['schemas'];
+/** The /models listing's entry, as spec/models emits it. */
+export type Model = Schemas['Model'];
 export type ModelEndpoint = Schemas['ModelEndpoint'];
-type Schemas = import('../../generated/openapi-types.js').components['schemas'];
 
 // Stored prices are nano-dollars per 1M tokens: USD per token = value × 1e-9 × 1e-6.
 const PER_TOKEN_USD_SCALE = 15;
@@ -44,6 +46,11 @@ export function toWireEndpoint(endpoint: CatalogEndpoint, providerName: string):
   return wire;
 }
 
+/** What a model produces, as OpenRouter names it: `text` for chat models, `embeddings` for embedding models. */
+export function outputModalities(entry: CatalogEntry): string[] {
+  return entry.embedding ? ['embeddings'] : ['text'];
+}
+
 export function toWireModel(entry: CatalogEntry, providerName: (id: string) => string = (id) => id): Model {
   const model: Model = {
     id: entry.id,
@@ -61,9 +68,16 @@ export function toWireModel(entry: CatalogEntry, providerName: (id: string) => s
     access_mode: entry.accessMode,
     architecture: {
       input_modalities: entry.supportsImages ? ['text', 'image'] : ['text'],
-      output_modalities: ['text'],
+      output_modalities: outputModalities(entry),
     },
   };
+  if (entry.embedding) {
+    model.embedding = {
+      default_dimensions: entry.embedding.defaultDimensions,
+      min_dimensions: entry.embedding.minDimensions,
+      max_dimensions: entry.embedding.maxDimensions,
+    };
+  }
   if (entry.description !== undefined) model.description = entry.description;
   // The spec lists max_completion_tokens only when it is below the context window.
   if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens < entry.contextLength) {

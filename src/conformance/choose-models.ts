@@ -10,6 +10,8 @@ import { buildRequest, mainCredential } from './request-spec.js';
 export interface ChosenModels {
   /** For valid chat requests: the requested one, else a free one, else the cheapest paid one. */
   model?: string;
+  /** For valid embeddings requests (EMBEDDING_OPERATIONS): the cheapest listed embedding model. */
+  embeddingModel?: string;
   paidModel?: string;
   freeModel?: string;
   /** Why there is no model list (GET /models absent or failing), when there is none. */
@@ -20,7 +22,13 @@ interface ListedModel {
   id: string;
   access_mode?: string;
   pricing?: { prompt?: string; completion?: string };
+  architecture?: { output_modalities?: string[] };
 }
+
+/** Operations whose requests name an embedding model, not a chat model. */
+export const EMBEDDING_OPERATIONS: ReadonlySet<string> = new Set(['createEmbedding']);
+
+const embeds = (m: ListedModel) => m.architecture?.output_modalities?.includes('embeddings') === true;
 
 export class PreflightError extends Error {}
 
@@ -44,18 +52,22 @@ export async function chooseModels(doc: OpenApiDocument, sender: Sender, apiKey:
   if (ex.status === 401) throw new PreflightError(`the API key was refused: GET ${sender.baseUrl}/models answered 401`);
   // Not an abort: the model list is an extension; route_implemented and the checks report what is wrong with it.
   if (ex.status !== 200) return { model: requested, paidModel: requested, unlisted: `GET /models answered ${ex.status ?? ex.error}` };
-  let listed: ListedModel[] = [];
+  let all: ListedModel[] = [];
   try {
-    listed = (JSON.parse(ex.body).data ?? []).filter((m: ListedModel) => typeof m?.id === 'string');
+    all = (JSON.parse(ex.body).data ?? []).filter((m: ListedModel) => typeof m?.id === 'string');
   } catch {
     return { model: requested, paidModel: requested, unlisted: 'GET /models did not answer a JSON model list' };
   }
+  // Embedding models answer only the embeddings operation: they are never the model of a chat request.
+  const listed = all.filter((m) => !embeds(m));
   if (requested && !listed.some((m) => m.id === requested)) throw new PreflightError(`--model ${requested} is not listed by GET /models`);
   const price = (m: ListedModel) => Number(m.pricing?.prompt ?? Infinity) + Number(m.pricing?.completion ?? Infinity);
   const free = listed.find((m) => m.access_mode === 'free');
   const paid = listed.filter((m) => m.access_mode === 'credits').sort((a, b) => price(a) - price(b));
   const requestedEntry = listed.find((m) => m.id === requested);
+  const embedding = all.filter(embeds).sort((a, b) => price(a) - price(b))[0];
   return {
+    embeddingModel: embedding?.id,
     model: requested ?? free?.id ?? paid[0]?.id,
     paidModel: requestedEntry?.access_mode === 'credits' ? requestedEntry.id : paid[0]?.id,
     freeModel: free?.id,

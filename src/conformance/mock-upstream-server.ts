@@ -3,6 +3,7 @@
 // stream — and calls the first tool when the request offers tools, so the gateway's text, tool-call, streaming and metering paths all run. A streamed request
 // whose messages contain MID_STREAM_ERROR_TRIGGER fails after the first content chunk (an in-stream error object, as
 // OpenAI-compatible vendors send), so `--mid-stream-error-prompt` can reach the gateway's mid-stream error path.
+// Embeddings requests get one small vector per input (`dimensions` long, 8 without), in the encoding asked for.
 // Run as a process: `node dist/src/conformance/mock-upstream-server.js [--port N]` prints `listening <url>`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +30,7 @@ export async function startMockUpstreamServer(options: { port?: number; host?: s
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
+      if (req.method === 'POST' && req.url?.endsWith('/embeddings')) return answerEmbeddings(res, raw);
       const responsesApi = req.method === 'POST' && req.url?.endsWith('/responses') === true;
       if (!responsesApi && (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))) {
         return sendJson(res, 404, { error: { message: `mock upstream: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
@@ -93,6 +95,26 @@ function pickTool(body: any): string | undefined {
   if (typeof body.tool_choice === 'object' && typeof body.tool_choice?.function?.name === 'string') return body.tool_choice.function.name;
   const name = body.tools[0]?.function?.name;
   return typeof name === 'string' ? name : undefined;
+}
+
+/** OpenAI's embeddings answer: a unit-ish vector per input, floats or base64 of float32 as asked. */
+function answerEmbeddings(res: http.ServerResponse, raw: string): void {
+  let body: any;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return sendJson(res, 400, { error: { message: 'mock upstream: body is not JSON', type: 'invalid_request_error' } });
+  }
+  const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
+  const size = typeof body.dimensions === 'number' ? body.dimensions : 8;
+  const vector = Array.from({ length: size }, (_, i) => (i === 0 ? 1 : 0));
+  const encoded = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+  const tokens = Math.max(1, Math.ceil(raw.length / 4));
+  sendJson(res, 200, {
+    object: 'list', model: String(body.model ?? 'mock'),
+    data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: encoded })),
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {

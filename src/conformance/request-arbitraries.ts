@@ -7,6 +7,7 @@ import type { SchemaValidator } from './schema-validator.js';
 import { SchemaArbitraries, type ArbitraryOptions } from './schema-arbitrary.js';
 import { mutationsOf } from './schema-mutations.js';
 import { boundedFilter } from './bounded-filter.js';
+import { EMBEDDING_OPERATIONS } from './choose-models.js';
 import {
   API_KEY_VARIABLE, buildRequest, KEY_MANAGEMENT_OPERATIONS, MANAGEMENT_KEY_VARIABLE, type Credential, type RequestParts, type RequestSpec,
 } from './request-spec.js';
@@ -19,6 +20,8 @@ export interface RequestContext {
   managementKey?: string;
   /** A model the deployment serves: valid bodies with a `model` property mostly name it. */
   model?: string;
+  /** An embedding model it serves, named instead by the bodies of EMBEDDING_OPERATIONS. */
+  embeddingModel?: string;
 }
 
 const JSON_TYPE = 'application/json';
@@ -85,7 +88,8 @@ export class RequestArbitraries {
     const params = op.parameters.filter((p) => p.in !== 'cookie');
     const values = params.map((p) => (p.required ? this.parameterValue(p).map((v): string | undefined => v) : fc.option(this.parameterValue(p), { nil: undefined })));
     const body = this.jsonBody(op);
-    const bodyArb: fc.Arbitrary<unknown> = body ? this.bodyArbitrary(body) : fc.constant(undefined);
+    const model = EMBEDDING_OPERATIONS.has(op.operationId) ? this.context.embeddingModel : this.context.model;
+    const bodyArb: fc.Arbitrary<unknown> = body ? this.bodyArbitrary(body, model) : fc.constant(undefined);
     return fc.record({ params: fc.tuple(...values), body: bodyArb, accept: this.acceptHeader(op) }).map(({ params: got, body: value, accept }) => ({
       params: Object.fromEntries(params.map((p, i) => [`${p.in}:${p.name}`, got[i]])),
       body: value === undefined ? undefined : JSON.stringify(value),
@@ -94,8 +98,8 @@ export class RequestArbitraries {
     }));
   }
 
-  private bodyArbitrary(node: SchemaNode): fc.Arbitrary<unknown> {
-    const arbitraries = new SchemaArbitraries(this.doc, { ...this.options, overrides: this.servedModelOverrides(node) });
+  private bodyArbitrary(node: SchemaNode, model: string | undefined): fc.Arbitrary<unknown> {
+    const arbitraries = new SchemaArbitraries(this.doc, { ...this.options, overrides: this.servedModelOverrides(node, model) });
     // A last guard: only values the document's own validator accepts count as valid.
     return boundedFilter(arbitraries.of(node), (value) => this.validator.isValid(node.pointer, value), `a body valid against ${node.pointer}`);
   }
@@ -104,10 +108,9 @@ export class RequestArbitraries {
    * Bodies naming a model mostly name one the deployment serves, and conversations mostly contain a user message
    * (the spec requires one; the schema cannot say so), so valid requests get past 404/400 to the real path.
    */
-  private servedModelOverrides(node: SchemaNode): ArbitraryOptions['overrides'] {
+  private servedModelOverrides(node: SchemaNode, model: string | undefined): ArbitraryOptions['overrides'] {
     const root = this.doc.resolve(node).schema;
     const overrides: NonNullable<ArbitraryOptions['overrides']> = {};
-    const model = this.context.model;
     if (model && root.properties?.model) {
       overrides['/model'] = (own) => fc.oneof({ weight: 12, arbitrary: fc.constant(model) }, { weight: 1, arbitrary: own });
     }
@@ -132,7 +135,12 @@ export class RequestArbitraries {
   }
 
   private parameterValue(p: Parameter): fc.Arbitrary<string> {
-    if (p.in === 'header') return fc.stringMatching(HEADER_VALUE);
+    if (p.in === 'header') {
+      // A header with a grammar (X-Modelgate-Cache) gets values of it; the rest any visible text.
+      const pattern = this.doc.resolve(p.schema).schema.pattern;
+      if (!pattern) return fc.stringMatching(HEADER_VALUE);
+      return boundedFilter(fc.stringMatching(new RegExp(pattern, 'u')), (v) => HEADER_VALUE.test(v), `a header value matching ${pattern}`);
+    }
     const arb = new SchemaArbitraries(this.doc, this.options).of(p.schema).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
     // A path segment must route: not empty and not a dot segment that URL normalisation would swallow.
     // Lone surrogates cannot be percent-encoded (encodeURIComponent throws), so they stay out of paths.

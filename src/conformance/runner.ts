@@ -113,6 +113,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
 
     const requestArbs = new RequestArbitraries(doc, validator, {
       apiKey: options.apiKey, adminApiKey: options.adminApiKey, managementKey: options.managementKey, model: models.model,
+      embeddingModel: models.embeddingModel,
     });
     const env = { sender, checks, numRuns: runs, seed, timeLimitMs, secrets };
     results.push(...(await runProperties(doc, env, requestArbs, { operations: implemented, kinds: parts.properties ?? ['valid', 'invalid', 'unauthorized'], model, log })));

@@ -2,7 +2,7 @@
 // its own wire format. The pipeline produces internal results and stream events; the HTTP layer writes the frames a
 // renderer makes of them. A renderer is stateful, one per request, and never does I/O.
 import type { AccessMode } from './access-mode.js';
-import type { AdapterCompletion, FinishReason, NormalizedUsage, StreamErrorCode, StreamEvent } from './generation.js';
+import type { FinishReason, GenerationResult, NormalizedUsage, StreamErrorCode, StreamEvent } from './generation.js';
 
 /** One Server-Sent Event to send: `event:` line when named, then the `data:` line. */
 export interface SseFrame {
@@ -47,4 +47,4 @@ export interface StreamRenderer {
 }
 
 /** Renders a whole (non-streamed) generation as the format's JSON body. */
-export type CompletionRenderer = (completion: AdapterCompletion, totals: GenerationTotals, identity: GenerationIdentity) => unknown;
+export type CompletionRenderer = (result: GenerationResult, totals: GenerationTotals, identity: GenerationIdentity) => unknown;

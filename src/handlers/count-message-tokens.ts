@@ -3,7 +3,7 @@
 import type { Handler } from '../http/openapi-router.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { countPromptTokens, type CountParts } from '../pipeline/count-prompt-tokens.js';
-import { toInternalPrompt } from '../formats/messages/convert-request.js';
+import { parsePrompt } from '../formats/messages/parse-request.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
 import type { MessagesCountTokensRequest } from '../formats/messages/wire-types.js';
@@ -12,7 +12,7 @@ export function countMessageTokens(parts: CountParts): Handler {
   return async (api, ctx) => {
     const client = generationClient(ctx);
     const body = api.request.requestBody as MessagesCountTokensRequest;
-    const request = toInternalPrompt(body, gatewayModelId(parts.catalog, body.model));
+    const request = parsePrompt(body, gatewayModelId(parts.catalog, body.model));
     const { inputTokens, headers } = await countPromptTokens(parts, client, request, anthropicClientHeaders(ctx.headers));
     ctx.set(headers);
     ctx.body = { input_tokens: inputTokens };

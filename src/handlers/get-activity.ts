@@ -20,6 +20,8 @@ export function getActivity(parts: Pick<HandlerParts, 'db' | 'settlements'>): Ha
         prompt_tokens: row.promptTokens,
         completion_tokens: row.completionTokens,
         usage: nanosToUsd(row.costNanos),
+        cache_hits: row.cacheHits,
+        cache_savings: nanosToUsd(row.cacheSavedNanos),
       })),
     };
   };

@@ -7,6 +7,8 @@ import type { CredentialCache } from '../auth/credential-cache.js';
 import type { CreditLeases } from '../billing/credit-leases.js';
 import type { NotReady } from '../health/check-readiness.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
+import type { EmbeddingAdapters } from '../providers/embedding-adapter.js';
+import type { ResponseCache } from '../response-cache/response-cache.js';
 
 export interface HandlerParts extends GenerationParts {
   config: Config;
@@ -16,4 +18,8 @@ export interface HandlerParts extends GenerationParts {
   leases: CreditLeases;
   /** Readiness: undefined when ready, else why not (health/check-readiness.ts). */
   readiness: () => Promise<NotReady | undefined>;
+  /** The embeddings API of each provider kind that has one (POST /embeddings). */
+  embeddingAdapters: EmbeddingAdapters;
+  /** The opt-in response cache (X-Modelgate-Cache). */
+  responseCache: ResponseCache;
 }

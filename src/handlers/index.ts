@@ -7,6 +7,7 @@ import { createApiKey } from './create-api-key.js';
 import { deleteApiKey } from './delete-api-key.js';
 import { updateApiKey } from './update-api-key.js';
 import { listModels } from './list-models.js';
+import { getModel } from './get-model.js';
 import { getCredits } from './get-credits.js';
 import { createChatCompletion } from './create-chat-completion.js';
 import { createResponse } from './create-response.js';
@@ -33,6 +34,7 @@ import { getActivity } from './get-activity.js';
 import { listGenerations } from './list-generations.js';
 import { createMessage } from './create-message.js';
 import { countMessageTokens } from './count-message-tokens.js';
+import { createEmbedding } from './create-embedding.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -41,6 +43,7 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     deleteApiKey: deleteApiKey(parts),
     updateApiKey: updateApiKey(parts),
     listModels: listModels(parts),
+    getModel: getModel(parts),
     getCredits: getCredits(parts),
     createChatCompletion: createChatCompletion(parts, parts.config.streamDefault),
     createResponse: createResponse(parts),
@@ -67,5 +70,6 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     listGenerations: listGenerations(parts),
     createMessage: createMessage(parts),
     countMessageTokens: countMessageTokens(parts),
+    createEmbedding: createEmbedding(parts),
   };
 }

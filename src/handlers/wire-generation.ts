@@ -30,5 +30,8 @@ export function toWireGeneration(row: GenerationView): GenerationData {
     task_id: row.task_id,
     api_format: row.api_format,
     attempts: row.attempts ?? null,
+    cache_hit: row.cache_hit,
+    cache_savings: nanosToUsd(row.cache_saved_nanos),
+    usage_estimated: row.usage_estimated,
   };
 }

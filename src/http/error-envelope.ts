@@ -3,6 +3,7 @@
 // clients; anything else is a 500 with a generic message and the cause in the log, at error level unless it is the
 // client's own doing (a connection reset mid-body): the process is fine, and alerts on error lines must not fire.
 // An answer given before the request's body was read closes the connection (lingering-close.ts).
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger.js';
 import { GatewayError, errorBody } from '../core/gateway-error.js';
@@ -12,12 +13,18 @@ import { closeAfterAnswer } from './lingering-close.js';
 /** A front door's error body for the routes under `pathPrefix` (authentication and validation errors included). */
 export interface DoorErrorShape {
   pathPrefix: string;
+  /**
+   * Also required, when present: a route shared by two doors (GET /models) answers in this door's shape only for
+   * the requests that speak its protocol. Never applies without headers (an HTTP parser refusal).
+   */
+  when?: (path: string, headers: IncomingHttpHeaders) => boolean;
   render: (error: GatewayError, requestId: string | undefined) => unknown;
 }
 
 /** The front door whose routes `path` belongs to, if any. */
-export function doorFor(doors: readonly DoorErrorShape[], path: string): DoorErrorShape | undefined {
-  return doors.find((d) => path === d.pathPrefix || path.startsWith(`${d.pathPrefix}/`));
+export function doorFor(doors: readonly DoorErrorShape[], path: string, headers?: IncomingHttpHeaders): DoorErrorShape | undefined {
+  return doors.find((d) =>
+    (path === d.pathPrefix || path.startsWith(`${d.pathPrefix}/`)) && (d.when === undefined || (headers !== undefined && d.when(path, headers))));
 }
 
 export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] = []): Middleware {
@@ -39,7 +46,7 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
       if (requestBodyUnread(ctx)) closeAfterAnswer(ctx);
-      const door = doorFor(doors, ctx.path);
+      const door = doorFor(doors, ctx.path, ctx.headers);
       ctx.body = door
         ? door.render(error, ctx.state.requestId)
         : errorBody(error.code, error.message, { ...error.metadata, request_id: ctx.state.requestId });

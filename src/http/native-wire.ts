@@ -20,14 +20,3 @@ export function nativeWireOf(
   return { raw, body: body as Record<string, unknown>, gatewayFields, clientHeaders };
 }
 
-/**
- * The conversation a client names in a header, for session affinity when the body names none: X-Task-ID (the
- * spec's), Codex's `session-id`, Claude Code's `x-claude-code-session-id`, OpenCode's `x-session-id`.
- */
-export function sessionHeaderOf(ctx: Context): string | undefined {
-  for (const name of ['x-task-id', 'session-id', 'x-claude-code-session-id', 'x-session-id']) {
-    const value = ctx.get(name);
-    if (value !== '') return value;
-  }
-  return undefined;
-}

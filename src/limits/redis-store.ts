@@ -10,8 +10,11 @@ import { BREAKER_SCRIPT } from '../routing/redis-breaker-script.js';
 export type RateReply = [status: number, waitMs: number, remaining: number, fullMs: number, tokenLevel: number];
 export type FreeReply = [taken: number, used: number];
 export type BreakerReply = [openedAt: number, granted: number];
-/** What a fallback decision was about: a rate limit, a free allowance, or an endpoint's circuit breaker. */
-export type SharedOperation = 'rate' | 'free' | 'breaker';
+/**
+ * What a fallback decision was about: a rate limit, a free allowance, an endpoint's circuit breaker, or a
+ * conversation's endpoint (session affinity).
+ */
+export type SharedOperation = 'rate' | 'free' | 'breaker' | 'affinity';
 
 /** What the store reports to metrics. */
 export interface SharedLimitsObserver {
@@ -26,6 +29,9 @@ interface LimitCommands {
   /** src/routing/redis-breaker-script.ts documents the arguments. */
   mgBreaker(key: string, trialKey: string, ...args: (string | number)[]): Promise<BreakerReply>;
 }
+
+/** What a caller of `run` may send: the scripts above, and plain reads and writes (session affinity). */
+type StoreCommands = LimitCommands & Pick<Redis, 'get' | 'set'>;
 
 export interface RedisStoreOptions {
   url: string;
@@ -100,7 +106,7 @@ export class RedisLimitStore {
   }
 
   /** Runs a command; `undefined` means "decide without Redis" (and is counted). */
-  async run<T>(operation: SharedOperation, command: (redis: LimitCommands) => Promise<T>): Promise<T | undefined> {
+  async run<T>(operation: SharedOperation, command: (redis: StoreCommands) => Promise<T>): Promise<T | undefined> {
     if (this.redis.status !== 'ready') {
       this.markDown(new Error(`connection ${this.redis.status}`));
       this.options.observer?.redisFallback(operation);

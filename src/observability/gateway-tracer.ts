@@ -15,8 +15,14 @@ import {
 import { endAttemptSpan, endRequestSpan, type RequestSpanRecord } from './gateway-spans.js';
 import { genAiProviderName } from './gen-ai-provider-name.js';
 
+/** The GenAI operation of a request: `chat` (every generation door) or `embeddings`. */
+export type GenAiOperation = 'chat' | 'embeddings';
+
 /** What the sampler sees of a request span at its start (its name and model are known only at settlement). */
-const REQUEST_SPAN_START = { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'chat' } };
+const REQUEST_SPAN_START = {
+  chat: { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'chat' } },
+  embeddings: { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'embeddings' } },
+};
 
 export class GatewayTracer {
   constructor(
@@ -27,15 +33,22 @@ export class GatewayTracer {
   ) {}
 
   /** Starts the span of a generation request, continuing the client's trace when it sent a valid traceparent. */
-  startRequest(headers: IncomingHttpHeaders): RequestTrace {
+  startRequest(headers: IncomingHttpHeaders, operation: GenAiOperation = 'chat'): RequestTrace {
     // A malformed traceparent leaves the root context: the request starts a trace of its own, never an error.
     const parent = headers.traceparent === undefined ? ROOT_CONTEXT : this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
-    return new RequestTrace(this, this.tracer.startSpan('chat', REQUEST_SPAN_START, parent));
+    return new RequestTrace(this, this.tracer.startSpan(operation, REQUEST_SPAN_START[operation], parent), operation);
   }
 
   /** Writes `traceparent` (and `tracestate`) naming `span` into `headers`; only these two, never the client's baggage. */
   injectInto(headers: Record<string, string>, span: Span): void {
     this.propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
+  }
+
+  /** The headers injectInto writes for `span`, on their own. */
+  traceContextOf(span: Span): Record<string, string> {
+    const headers: Record<string, string> = {};
+    this.injectInto(headers, span);
+    return headers;
   }
 }
 
@@ -45,19 +58,26 @@ export class RequestTrace {
   /** The generation record (settlement): the model, provider, usage and outcome the span reports. */
   record: RequestSpanRecord | undefined = undefined;
   private context: Context | undefined = undefined;
+  /** Unsampled: the trace headers every attempt sends upstream. */
+  private unsampledContext: Readonly<Record<string, string>> | undefined = undefined;
   private ended = false;
 
-  constructor(private readonly owner: GatewayTracer, readonly span: Span) {
+  constructor(private readonly owner: GatewayTracer, readonly span: Span, readonly operation: GenAiOperation = 'chat') {
     this.sampled = span.isRecording();
   }
 
-  /** Starts the span of an upstream attempt, child of this one. */
+  /** Starts the span of an upstream attempt, child of this one (sampled), or only hands its trace context on. */
   startAttempt(provider: string, upstreamModel: string): AttemptTrace {
+    // Unsampled, the attempt would be too under every sampler the OTEL_TRACES_SAMPLER variable can name (parent-based
+    // ones follow this span, ratio ones decide by the same trace id, always_off never samples): so no span is started
+    // for it, and no sampler call, span id, context or attribute object is spent on a span nobody records. The upstream
+    // gets this span's context, flagged not sampled, written once for all the request's attempts.
+    if (!this.sampled) return new AttemptTrace(this.owner, this.span, (this.unsampledContext ??= this.owner.traceContextOf(this.span)));
     this.context ??= trace.setSpan(ROOT_CONTEXT, this.span);
-    const span = this.owner.tracer.startSpan(`chat ${upstreamModel}`, {
+    const span = this.owner.tracer.startSpan(`${this.operation} ${upstreamModel}`, {
       kind: SpanKind.CLIENT,
       attributes: {
-        'gen_ai.operation.name': 'chat',
+        'gen_ai.operation.name': this.operation,
         'gen_ai.provider.name': genAiProviderName(provider),
         'gen_ai.request.model': upstreamModel,
         'modelgate.provider': provider,
@@ -75,7 +95,7 @@ export class RequestTrace {
   end(httpStatus: number): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.sampled) endRequestSpan(this.span, httpStatus, this.record);
+    if (this.sampled) endRequestSpan(this.span, httpStatus, this.record, this.operation);
     else this.span.end();
   }
 }
@@ -97,8 +117,14 @@ export class AttemptTrace {
   outputTokens: number | undefined = undefined;
   private ended = false;
 
-  constructor(private readonly owner: GatewayTracer, readonly span: Span) {
-    this.sampled = span.isRecording();
+  constructor(
+    private readonly owner: GatewayTracer,
+    /** The attempt's own span; for an unsampled request, the request's (no span is started for the attempt). */
+    readonly span: Span,
+    /** Unsampled: the request's trace headers, given to every attempt as they are. */
+    private readonly unsampledContext?: Readonly<Record<string, string>>,
+  ) {
+    this.sampled = unsampledContext === undefined && span.isRecording();
   }
 
   /** The upstream request's headers with this span's trace context (unsampled too: flagged 00). */
@@ -106,15 +132,17 @@ export class AttemptTrace {
     // Copied key by key: a spread measured several times slower on this path.
     const withContext: Record<string, string> = {};
     for (const name in headers) withContext[name] = headers[name]!;
-    this.owner.injectInto(withContext, this.span);
+    const unsampled = this.unsampledContext;
+    if (unsampled === undefined) this.owner.injectInto(withContext, this.span);
+    else for (const name in unsampled) withContext[name] = unsampled[name]!;
     return withContext;
   }
 
-  /** Ends the span once, with what was recorded of the exchange. */
+  /** Ends the span once, with what was recorded of the exchange (an unsampled attempt has no span of its own). */
   end(): void {
     if (this.ended) return;
     this.ended = true;
     if (this.sampled) endAttemptSpan(this.span, this);
-    else this.span.end();
+    else if (this.unsampledContext === undefined) this.span.end();
   }
 }

@@ -48,13 +48,15 @@ export class GatewayMetrics implements SharedLimitsObserver {
   private readonly redisFallbacks: Counter<'operation'>;
   private readonly redisConnected?: Gauge;
   private readonly droppedSpansTotal?: Counter;
+  private readonly responseCacheHits: Counter<'api_format'>;
+  private readonly responseCacheMisses: Counter<'api_format'>;
   /** By provider, then catalog model: both bounded by the catalog. */
   private readonly series = new Map<string, Map<string, ModelSeries>>();
   /** Attempts not yet added to modelgate_upstream_attempts_total, by `${provider} ${outcome}`. */
   private readonly pendingAttempts = new Map<string, Pending<'provider' | 'outcome'>>();
 
   constructor(
-    sources: { settlementQueueDepth: () => number; creditLeases: () => number; upstreamLoad?: () => readonly OriginLoad[] },
+    sources: { settlementQueueDepth: () => number; creditLeases: () => number; upstreamLoad?: () => readonly OriginLoad[]; responseCacheBytes?: () => number },
     options: { processMetrics?: boolean; redis?: boolean; tracing?: boolean } = {}) {
     const registers = [this.registry];
     this.requests = new Counter({
@@ -108,7 +110,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
     });
     this.redisFallbacks = new Counter({
       name: 'modelgate_redis_fallbacks_total', registers,
-      help: 'Limit and circuit-breaker decisions taken by this instance alone because Redis did not answer (fail-open policy).',
+      help: 'Limit, circuit-breaker and session-affinity decisions taken by this instance alone because Redis did not answer (fail-open policy).',
       labelNames: ['operation'],
     });
     // Only when the gateway exports traces itself.
@@ -140,6 +142,24 @@ export class GatewayMetrics implements SharedLimitsObserver {
       },
     });
     if (sources.upstreamLoad) registerUpstreamLoad(this.registry, sources.upstreamLoad);
+    this.responseCacheHits = new Counter({
+      name: 'modelgate_response_cache_hits_total', registers, labelNames: ['api_format'],
+      help: 'Requests with X-Modelgate-Cache answered from the response cache, by API format.',
+    });
+    this.responseCacheMisses = new Counter({
+      name: 'modelgate_response_cache_misses_total', registers, labelNames: ['api_format'],
+      help: 'Requests with X-Modelgate-Cache answered by the provider (no entry, or refresh), by API format.',
+    });
+    const cacheBytes = sources.responseCacheBytes;
+    if (cacheBytes) {
+      new Gauge({
+        name: 'modelgate_response_cache_bytes', registers,
+        help: 'Bytes of live response-cache entries: held in this process, or (with Redis) written by this instance and not expired.',
+        collect() {
+          this.set(cacheBytes());
+        },
+      });
+    }
     // Event-loop lag, heap, GC, CPU, file descriptors: the process_* and nodejs_* series.
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
@@ -183,11 +203,19 @@ export class GatewayMetrics implements SharedLimitsObserver {
     this.droppedSpansTotal?.inc(count);
   }
 
+  responseCacheHit(apiFormat: string): void {
+    this.responseCacheHits.inc({ api_format: apiFormat });
+  }
+
+  responseCacheMiss(apiFormat: string): void {
+    this.responseCacheMisses.inc({ api_format: apiFormat });
+  }
+
   rateLimited(reason: 'requests_per_minute' | 'tokens_per_minute' | 'free_requests_per_day'): void {
     this.rateLimitedTotal.inc({ reason });
   }
 
-  redisFallback(operation: 'rate' | 'free' | 'breaker'): void {
+  redisFallback(operation: 'rate' | 'free' | 'breaker' | 'affinity'): void {
     this.redisFallbacks.inc({ operation });
   }
 

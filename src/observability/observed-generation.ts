@@ -20,4 +20,6 @@ export interface ObservedGeneration {
   time_to_first_token_ms?: number | null;
   /** The front door; absent on records written before the doors were told apart. */
   api_format?: string | null;
+  /** Answered from the response cache (no upstream call). */
+  cache_hit?: boolean;
 }

@@ -79,7 +79,8 @@ export function transportFailure(err: unknown, provider: string): GatewayError {
   return new GatewayError(502, `Provider ${provider} failed: ${(err as Error)?.message ?? 'connection error'}`, { provider, reason: 'upstream_error' });
 }
 
-async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
+/** An error answer's body, at most 64 KiB of it, as JSON when it is JSON (the embeddings flow reads its errors too). */
+export async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {

@@ -2,7 +2,7 @@
 // Anthropic upstream, else (and when that counter fails) the gateway's estimate. Free and not recorded: nothing
 // is generated. The key's allow-list holds as on every model call (the counter runs on the operator's key), and the
 // call counts against the key's requests per minute like any other (with no tokens: it generates none).
-import type { ChatCompletionRequest } from '../core/chat-types.js';
+import type { GenerationRequest } from '../core/generation-request.js';
 import type { Logger } from '../logger.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
 import { admitRequestRate, type RateHeaders, type RateParts } from '../limits/admit-rate.js';
@@ -23,7 +23,7 @@ export interface PromptTokenCount {
 export async function countPromptTokens(
   parts: CountParts,
   client: Pick<GenerationClient, 'principal' | 'watchConnection'>,
-  request: ChatCompletionRequest,
+  request: GenerationRequest,
   /** The client's protocol headers, for the Anthropic counter (as a Messages generation forwards them). */
   clientHeaders: Readonly<Record<string, string>>,
 ): Promise<PromptTokenCount> {
@@ -39,7 +39,7 @@ async function countUpstream(
   parts: CountParts,
   client: Pick<GenerationClient, 'watchConnection'>,
   target: Target,
-  request: ChatCompletionRequest,
+  request: GenerationRequest,
   clientHeaders: Readonly<Record<string, string>>,
 ): Promise<number | undefined> {
   const connection = client.watchConnection();

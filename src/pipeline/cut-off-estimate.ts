@@ -5,18 +5,18 @@
 // below the provider's, never zero, and within the reservation. The output beyond what was seen counts as reasoning.
 import { reservationOutputTokens } from '../billing/accounting.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
 import type { NormalizedUsage } from '../core/generation.js';
 import type { GenerationMeter } from './generation-meter.js';
 
 export function cutOffEstimate(
   entry: CatalogEntry,
-  request: Pick<ChatCompletionRequest, 'max_tokens' | 'max_completion_tokens'>,
+  /** The client's output cap, when it set one. */
+  maxOutputTokens: number | undefined,
   meter: Pick<GenerationMeter, 'estimatedPromptTokens' | 'generatedTokens'>,
   boundMs: number,
 ): { usage: NormalizedUsage; why: string } {
   const prompt = meter.estimatedPromptTokens;
-  const cap = reservationOutputTokens(entry, request.max_completion_tokens ?? request.max_tokens ?? undefined, prompt);
+  const cap = reservationOutputTokens(entry, maxOutputTokens, prompt);
   const visible = meter.generatedTokens;
   const output = Math.max(cap, visible);
   return {

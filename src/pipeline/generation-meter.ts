@@ -1,5 +1,5 @@
 // What one request did, gathered while it runs and turned into its generation record once, at settlement.
-import type { FinishReason, NormalizedUsage, StreamEvent } from '../core/generation.js';
+import { generatedChars, type FinishReason, type NormalizedUsage, type OutputBlock, type StreamEvent } from '../core/generation.js';
 import { estimateTokensForChars } from '../routing/token-estimate/estimate-tokens.js';
 import { RandomBytePool } from './random-byte-pool.js';
 
@@ -50,13 +50,19 @@ export class GenerationMeter {
       case 'error':
         this.fail(200, event.code, event.message);
         break;
-      case 'delta': {
-        const { content, reasoning, tool_calls } = event.delta;
-        this.generated((content?.length ?? 0) + (reasoning?.length ?? 0) +
-          (tool_calls ?? []).reduce((n, call) => n + (call.function?.arguments?.length ?? 0) + (call.function?.name?.length ?? 0), 0));
-        break;
-      }
+      default:
+        this.generated(generatedChars(event));
     }
+  }
+
+  /** A whole (non-streamed) reply's output: its text, reasoning and tool calls count as generated. */
+  observeOutput(output: readonly OutputBlock[]): void {
+    let chars = 0;
+    for (const block of output) {
+      if (block.type === 'tool_call') chars += block.name.length + block.input.length;
+      else chars += block.text?.length ?? 0;
+    }
+    this.generated(chars);
   }
 
   /** Characters generated (text, reasoning, tool input): the first marks the time to first token. */

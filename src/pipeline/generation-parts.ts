@@ -9,6 +9,7 @@ import type { SettlementQueue } from '../billing/settlement-queue.js';
 import type { Redact } from '../providers/redact-credentials.js';
 import type { NativeProtocols } from './native-lane.js';
 import type { RoutingDeps } from '../routing/plan-route.js';
+import type { AffinityStore } from '../routing/session-affinity.js';
 import type { AdmissionParts } from './admit-route.js';
 import type { UpstreamDrains } from './upstream-drains.js';
 
@@ -32,4 +33,6 @@ export interface GenerationParts extends RoutingDeps, AdmissionParts {
   redact?: Redact;
   /** The native lane's back door per door protocol; absent: the build's own (native-lane.ts). Tests wrap them. */
   natives?: NativeProtocols;
+  /** Which endpoint served each conversation (session affinity); absent: affinity off (MODELGATE_AFFINITY_TTL_SECONDS=0). */
+  affinity?: AffinityStore;
 }

@@ -58,5 +58,6 @@ export function generationRecord(input: {
     task_id: tracking.taskId,
     api_format: input.apiFormat,
     attempts: input.attempts,
+    usage_estimated: meter.usageIsEstimated,
   };
 }

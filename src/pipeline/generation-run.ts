@@ -10,8 +10,8 @@ import type { AdapterContext } from '../providers/adapter.js';
 import type { CallSignal, UpstreamResponse } from '../providers/http-client.js';
 import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { ChatCompletionRequest } from '../core/chat-types.js';
-import type { AdapterCompletion, StreamEvent } from '../core/generation.js';
+import type { GenerationRequest } from '../core/generation-request.js';
+import type { GenerationResult, StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import { limitsFor } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
@@ -37,8 +37,8 @@ import type { ClientTraceHeaders } from '../observability/client-trace-context.j
 import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
 
-/** Drops the client's prompt once no attempt needs it (the parsed body stays referenced until the response ends). */
-function releasePrompt(wire: NativeWire): void {
+/** Drops the client's prompt, bytes and parsed body (which stays referenced until the response ends). */
+function releaseWire(wire: NativeWire): void {
   wire.raw = Buffer.alloc(0);
   const body = wire.body as Record<string, unknown>;
   for (const field of ['messages', 'input', 'system', 'tools']) if (field in body) body[field] = [];
@@ -88,7 +88,7 @@ export class GenerationRun {
   /** Tokens taken from the key's rate budget so far: the prompt estimate at admission, then generated text. */
   private tokensCounted: number;
   /** The door's internal request, once an attempt took the translated lane. */
-  private translated?: ChatCompletionRequest;
+  private translated?: GenerationRequest;
   /** The native back door of the attempt in progress, or undefined when it takes the translated lane. */
   private native?: NativeProtocol;
   /** What the native lane changed of the client's request, for `x-modelgate-warning`. */
@@ -103,6 +103,11 @@ export class GenerationRun {
     this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.door.wire.clientHeaders };
     this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
     this.link = new UpstreamLink(input.client.signal, { boundMs: parts.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: parts.drains });
+  }
+
+  /** The endpoint key of the serving endpoint once an attempt succeeded (the first candidate before). */
+  get servingEndpoint(): string {
+    return endpointKeyOf(this.input.target);
   }
 
   /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, metered (and translated, or not). */
@@ -149,7 +154,7 @@ export class GenerationRun {
       attempts: this.attempts,
     });
     // No further attempt needs the prompt (see callUpstream).
-    if (this.translated) this.translated.messages = [];
+    this.releasePrompt();
     if (target !== this.input.target || target.provider.id !== this.identity.provider) {
       this.input.target = target;
       this.identity.model = target.entry.id;
@@ -178,7 +183,7 @@ export class GenerationRun {
       };
       sending = callUpstream(http, target.adapter, build, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
       // As below for the translated request: the prompt lives on only in the bytes sent.
-      if (last) releasePrompt(door.wire);
+      if (last) this.releasePrompt();
     } else {
       const request = (this.translated ??= door.translate());
       this.hidesTokens = stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
@@ -189,7 +194,7 @@ export class GenerationRun {
       // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
       // generation by the GC, for the whole generation, minutes for a long stream. (64 concurrent 64 KB prompts:
       // ~80 MB less peak RSS.)
-      if (last) request.messages = [];
+      if (last) this.releasePrompt();
     }
     if ((target.entry.endpoints?.length ?? 1) > 1) {
       // Observed only where there is a choice to make (provider.sort = latency).
@@ -201,8 +206,20 @@ export class GenerationRun {
   }
 
 
+  /**
+   * Once no further attempt needs the prompt: the client's bytes and parsed body, and the internal request when an
+   * attempt translated it. The door's wire body is the same object as the native wire's body.
+   */
+  private releasePrompt(): void {
+    releaseWire(this.input.door.wire);
+    if (this.translated) {
+      this.translated.messages = [];
+      this.translated.system = [];
+    }
+  }
+
   /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
-  private async complete(upstream: UpstreamResponse): Promise<{ completion: AdapterCompletion; totals: GenerationTotals }> {
+  private async complete(upstream: UpstreamResponse): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
     const { provider } = this.input.target;
     // The attempt's span (tracing on) ends with the body: read and translated, or not.
     let body: unknown;
@@ -212,7 +229,7 @@ export class GenerationRun {
       endUpstreamAttempt(upstream, { aborted: this.input.client.signal.aborted, error: err });
       throw err;
     }
-    let result: AdapterCompletion;
+    let result: GenerationResult;
     try {
       result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
     } catch (err) {
@@ -225,9 +242,9 @@ export class GenerationRun {
     if (result.upstreamId) this.meter.observe({ type: 'upstream-id', id: result.upstreamId });
     if (result.usage) this.meter.observe({ type: 'usage', usage: result.usage });
     this.meter.observe({ type: 'finish', finishReason: result.finishReason });
-    this.meter.observe({ type: 'delta', delta: { content: result.content ?? '', reasoning: result.reasoning } });
+    this.meter.observeOutput(result.output);
     endUpstreamAttempt(upstream, { report: this.meter });
-    const completion = this.excludeReasoning ? { ...result, reasoning: undefined, reasoningDetails: undefined } : result;
+    const completion = this.excludeReasoning ? { ...result, output: result.output.filter((block) => block.type !== 'reasoning') } : result;
     return { completion, totals: this.totals() };
   }
 
@@ -271,7 +288,7 @@ export class GenerationRun {
   }
 
   private cutOffEstimate() {
-    return cutOffEstimate(this.input.target.entry, { max_tokens: this.input.facts.maxOutputTokens }, this.meter, this.parts.config.drainOnAbortMs);
+    return cutOffEstimate(this.input.target.entry, this.input.facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs);
   }
 
   recordFailure(err: unknown): void {

@@ -4,7 +4,7 @@
 import type { SseEvent, StreamTranslator } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import { readSseBatches } from '../providers/sse/parse-sse.js';
-import type { NormalizedUsage, StreamErrorCode, StreamEvent } from '../core/generation.js';
+import { generatedChars, type NormalizedUsage, type StreamErrorCode, type StreamEvent } from '../core/generation.js';
 import type { GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import type { GenerationMeter } from './generation-meter.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -39,8 +39,6 @@ export interface GenerationStreamOptions {
   };
 }
 
-type DeltaEvent = StreamEvent & { type: 'delta' };
-
 /** Gateway status for a stream that failed before its first event (nothing reached the client yet). */
 const START_FAILURE_STATUS: Record<StreamErrorCode, number> = {
   rate_limit: 429,
@@ -69,10 +67,10 @@ export async function* generationStream(options: GenerationStreamOptions): Async
         failure = { code: event.code, message: event.message };
         return false;
       }
-      if (event.type === 'delta') {
-        const shown = options.excludeReasoning ? withoutReasoning(event) : event;
-        if (Object.keys(shown.delta).length > 0) out.push(shown);
-        if (!options.withinTokenRate(deltaChars(event.delta))) {
+      if (isOutput(event)) {
+        if (!(options.excludeReasoning && isReasoning(event))) out.push(event);
+        const chars = generatedChars(event);
+        if (chars > 0 && !options.withinTokenRate(chars)) {
           failure = { code: 'rate_limit', message: 'Rate limit reached during generation: this key used its tokens-per-minute budget' };
           return false;
         }
@@ -161,14 +159,13 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     : { type: 'finish', finishReason: meter.finishReason ?? 'stop', ...(meter.stopSequence !== undefined ? { stopSequence: meter.stopSequence } : {}), totals };
 }
 
-function deltaChars(delta: DeltaEvent['delta']): number {
-  return (delta.content?.length ?? 0) + (delta.reasoning?.length ?? 0) +
-    (delta.tool_calls ?? []).reduce((n, call) => n + (call.function?.arguments?.length ?? 0), 0);
+/** Events a front door renders: the reply's content (usage, finish and errors are the stream's end). */
+function isOutput(event: StreamEvent): boolean {
+  return event.type !== 'usage' && event.type !== 'finish' && event.type !== 'upstream-id';
 }
 
-function withoutReasoning(event: DeltaEvent): DeltaEvent {
-  const { reasoning: _reasoning, reasoning_details: _details, ...rest } = event.delta;
-  return { type: 'delta', delta: rest };
+function isReasoning(event: StreamEvent): boolean {
+  return event.type === 'reasoning-delta' || event.type === 'reasoning-state';
 }
 
 /** Usage the translator holds back until the end, observed (a stream that broke still bills what it reported). */

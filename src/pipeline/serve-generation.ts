@@ -14,6 +14,7 @@ import type { RequestFacts } from '../routing/request-facts.js';
 import type { GenerationDoor } from './generation-door.js';
 import type { NativeStreamEnd } from './native-stream.js';
 import { admitRoute } from './admit-route.js';
+import { recallAffinity, rememberAffinity } from './conversation-affinity.js';
 import type { GenerationParts } from './generation-parts.js';
 import type { ApiFormat, TrackingHeaders } from './generation-record.js';
 import { GenerationRun, type ClientConnection } from './generation-run.js';
@@ -32,6 +33,8 @@ export interface FrontDoorRequest extends GenerationDoor {
    * that reports prompt usage before the upstream has answered (Messages' message_start) can show.
    */
   createStreamRenderer: (identity: GenerationIdentity, estimatedPromptTokens: number) => StreamRenderer;
+  /** The conversation the request belongs to, as the client names it (formats/<door>/session-key.ts), for session affinity. */
+  sessionKey?: string;
 }
 
 /** Who asks, as the HTTP layer read it from the request. */
@@ -82,8 +85,10 @@ export async function serveGeneration(
 ): Promise<void> {
   const { facts, stream } = door;
   const { principal } = client; //                                               1 authenticated
-  // 2 resolve model → candidate endpoints (routing), 3 check request (per endpoint when routed)
-  const plan = planRoute(parts, facts);
+  // 2 resolve model → candidate endpoints (routing; the conversation's previous endpoint first while it is healthy),
+  // 3 check request (per endpoint when routed)
+  const affinity = await recallAffinity(parts, principal, facts.model, facts, door.sessionKey);
+  const plan = planRoute(parts, facts, affinity?.endpoint);
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
@@ -101,12 +106,14 @@ export async function serveGeneration(
     // 5 call upstream, failing over between endpoints until one answers (streams: until its first event batch)
     if (stream) {
       const opened = await run.openStream(keepAliveMs);
+      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
       if (opened.lane === 'native') await response.frames(opened.frames, renderer, keepAliveMs, opened.first);
       else await response.events(opened.events, renderer, keepAliveMs, opened.first);
     } else {
       const answer = await run.completeRouted(); //                                  6+8 translate, respond (JSON)
+      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       if (answer.lane === 'native') response.jsonBytes(answer.body);
       else response.json(door.renderJson(answer.completion, answer.totals, run.identity));

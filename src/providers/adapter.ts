@@ -1,7 +1,7 @@
 // The one interface every provider adapter implements. Adapters are pure: they build a vendor HTTP
 // request description and translate vendor payloads back; the transport (http-client.ts) does the I/O.
-import type { ChatCompletionRequest } from '../core/chat-types.js';
-import type { AdapterCompletion, StreamErrorCode, StreamEvent } from '../core/generation.js';
+import type { GenerationRequest } from '../core/generation-request.js';
+import type { GenerationResult, StreamErrorCode, StreamEvent } from '../core/generation.js';
 import type { ProviderKind } from '../core/provider-kind.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 
@@ -84,9 +84,13 @@ export interface UpstreamErrorInfo {
   upstreamCode?: string;
 }
 
+/**
+ * A back door on the translated lane: the gateway's GenerationRequest → the vendor's HTTP request, and the vendor's
+ * answer (JSON or events) → the gateway's GenerationResult or StreamEvents.
+ */
 export interface ProviderAdapter {
-  buildRequest(request: ChatCompletionRequest, ctx: AdapterContext): UpstreamRequest;
-  parseCompletion(body: unknown, ctx: AdapterContext): AdapterCompletion;
+  buildRequest(request: GenerationRequest, ctx: AdapterContext): UpstreamRequest;
+  parseCompletion(body: unknown, ctx: AdapterContext): GenerationResult;
   createStreamTranslator(ctx: AdapterContext): StreamTranslator;
   mapError(status: number, body: unknown, headers: Record<string, string | string[] | undefined>, ctx: AdapterContext): UpstreamErrorInfo;
   /** False when this provider takes no PDF `file` parts, so routing skips it for such requests (absent: it does). */
@@ -95,7 +99,7 @@ export interface ProviderAdapter {
    * True when a stream of this request may bill tokens it never shows (reasoning the vendor keeps to itself): a
    * client that leaves early then has its upstream read on, bounded, for the vendor's own usage (absent: false).
    */
-  hidesReasoning?(request: ChatCompletionRequest, ctx: AdapterContext): boolean;
+  hidesReasoning?(request: GenerationRequest, ctx: AdapterContext): boolean;
 }
 
 /** The adapter for each API kind this build includes; a provider of a kind without one is answered 503. */

@@ -14,6 +14,10 @@ export interface DailyModelUsage {
   promptTokens: number;
   completionTokens: number;
   costNanos: bigint;
+  /** Answers served from the response cache (not counted in `requests`). */
+  cacheHits: number;
+  /** What those hits saved (their originals' cost less their charge). */
+  cacheSavedNanos: bigint;
 }
 
 /** The UTC midnight that starts a window of `days` days ending today (today included). */
@@ -28,7 +32,7 @@ export function activityWindowStart(now: Date, days: number): Date {
  */
 export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since: Date }): Promise<DailyModelUsage[]> {
   if (input.since.getTime() !== dayStart(input.since).getTime()) throw new RangeError('since must be a UTC midnight');
-  const total = (column: 'requests' | 'prompt_tokens' | 'completion_tokens' | 'cost_nanos') =>
+  const total = (column: 'requests' | 'prompt_tokens' | 'completion_tokens' | 'cost_nanos' | 'cache_hits' | 'cache_saved_nanos') =>
     sql<bigint>`cast(sum(${sql.ref(column)}) as bigint)`;
   const rows = await db
     .selectFrom('usage_daily')
@@ -39,6 +43,8 @@ export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since
       total('prompt_tokens').as('prompt_tokens'),
       total('completion_tokens').as('completion_tokens'),
       total('cost_nanos').as('cost_nanos'),
+      total('cache_hits').as('cache_hits'),
+      total('cache_saved_nanos').as('cache_saved_nanos'),
     ])
     .where('user_id', '=', input.userId)
     .where(sql<boolean>`day >= ${utcDayParam(input.since)}`)
@@ -53,6 +59,8 @@ export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since
     promptTokens: Number(row.prompt_tokens),
     completionTokens: Number(row.completion_tokens),
     costNanos: row.cost_nanos,
+    cacheHits: Number(row.cache_hits),
+    cacheSavedNanos: row.cache_saved_nanos,
   }));
 }
 

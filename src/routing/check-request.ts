@@ -9,6 +9,7 @@ export interface CheckedRequest {
   estimatedPromptTokens: number;
 }
 
+/** A user turn that is not only tool results: something for the model to answer (RequestFacts.hasUserMessage). */
 export function requireUserMessage(facts: RequestFacts): void {
   if (!facts.hasUserMessage) {
     throw new GatewayError(400, 'Invalid request: messages must contain at least one user message', {
@@ -17,7 +18,18 @@ export function requireUserMessage(facts: RequestFacts): void {
   }
 }
 
+/** An embedding model answers only POST /embeddings: a chat door names the right route rather than failing upstream. */
+export function requireChatModel(model: CatalogEntry): void {
+  if (model.embedding) {
+    throw new GatewayError(400, `Model ${model.id} is an embedding model: send it to POST /embeddings, or choose a chat model`, {
+      reason: 'not_a_chat_model',
+      model: model.id,
+    });
+  }
+}
+
 export function checkRequest(facts: RequestFacts, model: CatalogEntry): CheckedRequest {
+  requireChatModel(model);
   requireUserMessage(facts);
   if (!model.supportsImages && facts.hasImages) {
     throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supports_images`, {

@@ -8,7 +8,7 @@ import { usdToNanos } from '../core/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
 import { reservationOutputTokens } from '../billing/accounting.js';
 import { targetFor, targetForEntry, type Target, type TargetSources } from './resolve-target.js';
-import { checkRequest, requireUserMessage, type CheckedRequest } from './check-request.js';
+import { checkRequest, requireChatModel, requireUserMessage, type CheckedRequest } from './check-request.js';
 import type { ProviderPreferences, RequestFacts } from './request-facts.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { EndpointStats } from './endpoint-stats.js';
@@ -30,7 +30,18 @@ export interface RoutePlan {
 
 type Preferences = ProviderPreferences;
 
-export function planRoute(deps: RoutingDeps, facts: RequestFacts): RoutePlan {
+/** The routing fields of a request (OpenRouter's), the same on every front door (RequestFacts carries them). */
+export interface RoutingFields {
+  /** Fallback models, tried after `model`'s endpoints. */
+  models?: readonly string[];
+  provider?: Preferences;
+}
+
+/**
+ * `affineEndpoint`: the endpoint key (`<model id>@<provider>`) that served this conversation's previous turn (session
+ * affinity, session-affinity.ts); it goes first among its model's endpoints while its breaker is closed.
+ */
+export function planRoute(deps: RoutingDeps, facts: RequestFacts, affineEndpoint?: string): RoutePlan {
   if (facts.models === undefined && facts.provider === undefined) {
     const resolved = deps.catalog.resolve(facts.model);
     if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
@@ -38,11 +49,22 @@ export function planRoute(deps: RoutingDeps, facts: RequestFacts): RoutePlan {
       return { targets: [target], checked: checkRequest(facts, target.entry), reservationEntry: target.entry };
     }
   }
-  return planRoutedRequest(deps, facts);
+  return planRoutedRequest(deps, facts, affineEndpoint);
 }
 
-function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts): RoutePlan {
-  const models = resolveModels(deps.catalog, facts);
+/**
+ * Whether session affinity can change this request's route: one of its models has several endpoints to choose
+ * from, and no explicit `provider.order` decides (the client's order wins over affinity, as on OpenRouter). When
+ * not, the pipeline neither looks the conversation up nor remembers it.
+ */
+export function hasEndpointChoice(catalog: Catalog, model: string, routing: RoutingFields = {}): boolean {
+  if (routing.provider?.order?.length) return false;
+  if ((catalog.get(model)?.endpoints?.length ?? 1) > 1) return true;
+  return routing.models?.some((id) => (catalog.get(id)?.endpoints?.length ?? 1) > 1) ?? false;
+}
+
+function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoint: string | undefined): RoutePlan {
+  const models = resolveModels(deps.catalog, facts.model, facts.models);
   requireUserMessage(facts);
   const { estimatedPromptTokens } = facts;
   const prefs: Preferences = facts.provider ?? {};
@@ -65,7 +87,7 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts): RoutePlan {
       if (reason) exclusions.push({ model: model.id, provider: endpoint.provider, reason, entry: endpoint.entry });
       else kept.push(endpoint);
     }
-    const ordered = orderEndpoints(deps, kept, prefs);
+    const ordered = orderEndpoints(deps, kept, prefs, affineEndpoint);
     const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
     for (const endpoint of chosen) targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
   }
@@ -87,9 +109,9 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts): RoutePlan {
   return { targets, checked: { estimatedPromptTokens }, reservationEntry };
 }
 
-function resolveModels(catalog: Catalog, facts: RequestFacts): CatalogEntry[] {
-  const ids = [facts.model];
-  for (const id of facts.models ?? []) if (!ids.includes(id)) ids.push(id);
+function resolveModels(catalog: Catalog, model: string, fallbacks: readonly string[] = []): CatalogEntry[] {
+  const ids = [model];
+  for (const id of fallbacks) if (!ids.includes(id)) ids.push(id);
   const entries = ids.map((id, i) => {
     const resolved = catalog.resolve(id);
     if (!resolved.ok) {
@@ -97,6 +119,7 @@ function resolveModels(catalog: Catalog, facts: RequestFacts): CatalogEntry[] {
         model: id, reason: resolved.reason, ...(i > 0 ? { field: 'models' } : {}),
       });
     }
+    requireChatModel(resolved.entry);
     return resolved.entry;
   });
   // One admission per request: its access mode (pass quota or credits) must hold for whichever model serves.
@@ -147,8 +170,12 @@ function exclusionOf(
   return undefined;
 }
 
-/** `order` first (in its order), then healthy before half-open, then the `sort` metric (default price), then catalog order. */
-function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: Preferences): CatalogEndpoint[] {
+/**
+ * `order` first (in its order), then the conversation's affine endpoint when its breaker is closed (it holds the
+ * conversation's prompt cache; never with `order`, see hasEndpointChoice), then healthy before half-open, then the
+ * `sort` metric (default price), then catalog order.
+ */
+function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: Preferences, affineEndpoint: string | undefined): CatalogEndpoint[] {
   if (endpoints.length < 2) return endpoints;
   const order = prefs.order ?? [];
   const rank = (e: CatalogEndpoint) => {
@@ -160,11 +187,12 @@ function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: 
     sort === 'latency' ? deps.endpointStats.latencyMs(e.key)
       : sort === 'throughput' ? negate(deps.endpointStats.tokensPerSecond(e.key))
         : undefined;
+  const affine = (e: CatalogEndpoint) => (e.key === affineEndpoint && !order.length && deps.breaker.state(e.key) === 'closed' ? 0 : 1);
   const decorated = endpoints.map((endpoint, index) => ({
-    endpoint, index, rank: rank(endpoint), half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0, metric: metric(endpoint),
+    endpoint, index, rank: rank(endpoint), affine: affine(endpoint), half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0, metric: metric(endpoint),
   }));
   decorated.sort((a, b) =>
-    a.rank - b.rank || a.half - b.half || compareMetric(a.metric, b.metric) || comparePrice(a.endpoint.entry, b.endpoint.entry) || a.index - b.index);
+    a.rank - b.rank || a.affine - b.affine || a.half - b.half || compareMetric(a.metric, b.metric) || comparePrice(a.endpoint.entry, b.endpoint.entry) || a.index - b.index);
   return decorated.map((d) => d.endpoint);
 }
 

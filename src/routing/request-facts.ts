@@ -13,7 +13,7 @@ export interface RequestFacts {
   /** Fallback models (`models`), in order. */
   models?: readonly string[];
   provider?: ProviderPreferences;
-  /** The conversation holds at least one user message (every door requires one). */
+  /** The conversation holds a user turn that is not only tool results (every door requires one). */
   hasUserMessage: boolean;
   /** An image anywhere in the prompt: only models with image input can serve it. */
   hasImages: boolean;
@@ -30,11 +30,6 @@ export interface RequestFacts {
   maxOutputTokens?: number;
   /** The client asked for reasoning to be used but not returned (`reasoning.exclude`). */
   excludeReasoning?: boolean;
-  /**
-   * Which conversation the request continues, when the client names it (`prompt_cache_key`, Messages
-   * `metadata.user_id`, a session header): requests of one conversation can stay on one endpoint for its caches.
-   */
-  sessionKey?: string;
   /** Generous prompt estimate: text by its length, attachments by their size. */
   estimatedPromptTokens: number;
 }

@@ -1,6 +1,7 @@
 // The operator's usage report: generation records summed per UTC day, model, key or user over [from, to).
 // Cost is what credits were charged (pass requests cost 0 credits; their reference cost counts toward the pass
-// windows, not here), so a report's cost equals the ledger's debits for the same records.
+// windows, not here), so a report's cost equals the ledger's debits for the same records. Response-cache hits are not
+// requests here (their tokens are 0; their cost, if the operator prices hits, is counted).
 //
 // Whole UTC days are read from the daily totals (migration 0012), so a month costs ~30 rows per group instead of every
 // request. Only a bound inside a day reads records: those of the partial day at that edge. Records older than the
@@ -64,7 +65,7 @@ export async function usageReport(db: DbOrTrx, input: { from: Date; to: Date; gr
   }
   for (const span of partial) {
     parts.push(sql`
-      select ${group.records} as grp, 1::bigint, prompt_tokens::bigint, completion_tokens::bigint, cached_tokens::bigint,
+      select ${group.records} as grp, (not cache_hit)::int::bigint, prompt_tokens::bigint, completion_tokens::bigint, cached_tokens::bigint,
         reasoning_tokens::bigint, cost_nanos
       from generations where created_at >= ${span.from} and created_at < ${span.to}`);
   }

@@ -32,9 +32,9 @@ describeEachDatabase('activity repository', (ctx) => {
 
     const usage = await listDailyUsage(db, { userId: user.id, since: new Date('2026-02-28T00:00:00Z') });
     expect(usage).toEqual([
-      { date: '2026-03-01', model: 'anthropic/claude-sonnet-4.5', requests: 1, promptTokens: 10, completionTokens: 5, costNanos: 1_000n },
-      { date: '2026-03-01', model: 'openai/gpt-4o-mini', requests: 2, promptTokens: 101, completionTokens: 42, costNanos: 5_000_000_000n },
-      { date: '2026-03-02', model: 'openai/gpt-4o-mini', requests: 1, promptTokens: 10, completionTokens: 5, costNanos: 1_000n },
+      { date: '2026-03-01', model: 'anthropic/claude-sonnet-4.5', requests: 1, promptTokens: 10, completionTokens: 5, costNanos: 1_000n, cacheHits: 0, cacheSavedNanos: 0n },
+      { date: '2026-03-01', model: 'openai/gpt-4o-mini', requests: 2, promptTokens: 101, completionTokens: 42, costNanos: 5_000_000_000n, cacheHits: 0, cacheSavedNanos: 0n },
+      { date: '2026-03-02', model: 'openai/gpt-4o-mini', requests: 1, promptTokens: 10, completionTokens: 5, costNanos: 1_000n, cacheHits: 0, cacheSavedNanos: 0n },
     ]);
     expect(await listDailyUsage(db, { userId: user.id, since: new Date('2026-03-03T00:00:00Z') })).toEqual([]);
   });

@@ -30,7 +30,8 @@ async function referenceReport(db: Db, from: Date, to: Date, groupBy: UsageGroup
   const group = { day: sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`, model: sql<string>`model`, key: sql<string>`api_key_id`, user: sql<string>`user_id` }[groupBy];
   const total = (column: string) => sql<bigint>`cast(coalesce(sum(${sql.ref(column)}), 0) as bigint)`;
   const rows = await db.selectFrom('generations')
-    .select([group.as('group'), sql<string>`count(*)`.as('requests'), total('prompt_tokens').as('p'), total('completion_tokens').as('c'), total('cached_tokens').as('k'), total('reasoning_tokens').as('r'), total('cost_nanos').as('cost')])
+    // Response-cache hits are not requests in the report (migration 0013); their tokens are 0 anyway.
+    .select([group.as('group'), sql<string>`count(*) filter (where not cache_hit)`.as('requests'), total('prompt_tokens').as('p'), total('completion_tokens').as('c'), total('cached_tokens').as('k'), total('reasoning_tokens').as('r'), total('cost_nanos').as('cost')])
     .where('created_at', '>=', from).where('created_at', '<', to).groupBy(group).orderBy(group).execute();
   return rows.map((r) => ({ group: r.group, requests: Number(r.requests), promptTokens: r.p, completionTokens: r.c, cachedTokens: r.k, reasoningTokens: r.r, costNanos: r.cost }));
 }
@@ -39,9 +40,13 @@ async function referenceDaily(db: Db, userId: string, since: Date) {
   const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
   const total = (column: string) => sql<bigint>`cast(coalesce(sum(${sql.ref(column)}), 0) as bigint)`;
   const rows = await db.selectFrom('generations')
-    .select([day.as('date'), 'model', sql<string>`count(*)`.as('requests'), total('prompt_tokens').as('p'), total('completion_tokens').as('c'), total('cost_nanos').as('cost')])
+    .select([day.as('date'), 'model', sql<string>`count(*) filter (where not cache_hit)`.as('requests'), total('prompt_tokens').as('p'), total('completion_tokens').as('c'), total('cost_nanos').as('cost'),
+      sql<string>`count(*) filter (where cache_hit)`.as('hits'), total('cache_saved_nanos').as('saved')])
     .where('user_id', '=', userId).where('created_at', '>=', since).groupBy([day, 'model']).orderBy(day).orderBy('model').execute();
-  return rows.map((r) => ({ date: r.date, model: r.model, requests: Number(r.requests), promptTokens: Number(r.p), completionTokens: Number(r.c), costNanos: r.cost }));
+  return rows.map((r) => ({
+    date: r.date, model: r.model, requests: Number(r.requests), promptTokens: Number(r.p), completionTokens: Number(r.c), costNanos: r.cost,
+    cacheHits: Number(r.hits), cacheSavedNanos: r.saved,
+  }));
 }
 
 const recordShape = fc.record({
@@ -54,6 +59,9 @@ const recordShape = fc.record({
   timeOfDay: fc.oneof(fc.constantFrom(0, 1, DAY_MS - 1), fc.integer({ min: 0, max: DAY_MS - 1 })),
   cost: fc.bigInt({ min: 0n, max: 10n ** 12n }),
   tokens: fc.integer({ min: 0, max: 100_000 }),
+  // A response-cache hit: no tokens, a charge (`cost`, usually 0) and what it saved.
+  hit: fc.boolean(),
+  saved: fc.bigInt({ min: 0n, max: 10n ** 12n }),
 });
 
 const rangeShape = fc.record({
@@ -78,14 +86,18 @@ describeEachDatabase('usage totals', ({ db }) => {
           const tag = uniqueId('m');
           const users = [(await insertTestUser(db())).id, (await insertTestUser(db())).id];
           const keys = [uniqueId('key_'), uniqueId('key_')];
-          const records: NewGeneration[] = shapes.map((s) => ({
-            id: uniqueId('gen-'), user_id: users[s.user], api_key_id: s.key === 2 ? null : keys[s.key], access_mode: MODES[s.mode],
-            model: `${tag}/${s.model}`, provider: 'p', upstream_model: 'u', upstream_id: null, streamed: false, finish_reason: 'stop',
-            status: 'success', http_status: 200, error_code: null, error_message: null, prompt_tokens: s.tokens, completion_tokens: s.tokens % 977,
-            cached_tokens: s.tokens % 13, cache_write_tokens: s.tokens % 7, reasoning_tokens: s.tokens % 31, cost_nanos: s.cost,
-            reference_cost_nanos: MODES[s.mode] === 'pass' ? s.cost : null, latency_ms: 1, time_to_first_token_ms: null, app_title: null,
-            app_referer: null, task_id: null, created_at: new Date(base + s.day * DAY_MS + s.timeOfDay),
-          }));
+          const records: NewGeneration[] = shapes.map((s) => {
+            const tokens = s.hit ? 0 : s.tokens;
+            return {
+              id: uniqueId('gen-'), user_id: users[s.user], api_key_id: s.key === 2 ? null : keys[s.key], access_mode: MODES[s.mode],
+              model: `${tag}/${s.model}`, provider: 'p', upstream_model: 'u', upstream_id: null, streamed: false, finish_reason: 'stop',
+              status: 'success', http_status: 200, error_code: null, error_message: null, prompt_tokens: tokens, completion_tokens: tokens % 977,
+              cached_tokens: tokens % 13, cache_write_tokens: tokens % 7, reasoning_tokens: tokens % 31, cost_nanos: s.cost,
+              reference_cost_nanos: MODES[s.mode] === 'pass' && !s.hit ? s.cost : null, latency_ms: 1, time_to_first_token_ms: null, app_title: null,
+              app_referer: null, task_id: null, created_at: new Date(base + s.day * DAY_MS + s.timeOfDay),
+              cache_hit: s.hit, cache_saved_nanos: s.hit ? s.saved : 0n,
+            };
+          });
           // Concurrent batches, each also sent twice: a record is counted once however often it is settled.
           const batches: NewGeneration[][] = [];
           for (let i = 0, b = 0; i < records.length; b++) {
@@ -126,11 +138,16 @@ describeEachDatabase('usage totals', ({ db }) => {
     await settleGenerationBatch(db(), [record(5n, key), record(7n, key), record(11n, null)].map((r) => ({ record: r, settle: 'none' as const })));
     const totals = await db().selectFrom('usage_key_totals').selectAll().where('api_key_id', '=', key).execute();
     expect(totals).toEqual([{ api_key_id: key, requests: 2n, cost_nanos: 12n }]);
+    // A response-cache hit through the key: charged (3) but not a request, and its savings (40) are kept apart.
+    await settleGenerationBatch(db(), [{ record: { ...record(3n, key), cache_hit: true, cache_saved_nanos: 40n }, settle: 'none' as const }]);
+    expect(await db().selectFrom('usage_key_totals').selectAll().where('api_key_id', '=', key).execute()).toEqual([{ api_key_id: key, requests: 2n, cost_nanos: 15n }]);
+    expect(await db().selectFrom('usage_daily').select(['requests', 'cache_hits', 'cache_saved_nanos']).where('api_key_id', '=', key).execute())
+      .toEqual([{ requests: 2n, cache_hits: 1n, cache_saved_nanos: 40n }]);
     const daily = await db().selectFrom('usage_daily').select(['api_key_id', 'requests', 'cost_nanos', sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day')])
       .where('user_id', '=', user).orderBy('api_key_id').execute();
     expect(daily).toEqual([
       { api_key_id: '', requests: 1n, cost_nanos: 11n, day: '2000-06-15' },
-      { api_key_id: key, requests: 2n, cost_nanos: 12n, day: '2000-06-15' },
+      { api_key_id: key, requests: 2n, cost_nanos: 15n, day: '2000-06-15' },
     ]);
   });
 });

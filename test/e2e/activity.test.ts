@@ -48,7 +48,7 @@ describe('activity and generation list', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.data).toHaveLength(3);
-    expect(body.data.at(-1)).toEqual({ date: today, model: 'openai/gpt-4o-mini', requests: 1, prompt_tokens: 10, completion_tokens: 5, usage: 0.25 });
+    expect(body.data.at(-1)).toEqual({ date: today, model: 'openai/gpt-4o-mini', requests: 1, prompt_tokens: 10, completion_tokens: 5, usage: 0.25, cache_hits: 0, cache_savings: 0 });
     expect(body.data).toContainEqual(expect.objectContaining({ date: today, model: 'anthropic/claude-sonnet-4.5', usage: 1.5 }));
   });
 

@@ -169,7 +169,7 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(await client.messages.countTokens({ model: MODEL, messages: request.messages })).toEqual({ input_tokens: 4321 });
     expect(upstream.last.body.messages).toEqual(request.messages);
 
-    // Claude Code's Read tool answers with a document inside tool_result: it stays there.
+    // Claude Code's Read tool answers with a document inside tool_result: it stays inside the result, as sent.
     upstream.reply({ kind: 'json', body: loadJson('anthropic', 'text') });
     const pdf = (request.messages[0].content as Anthropic.ContentBlockParam[])[0];
     await client.messages.create({ model: MODEL, max_tokens: 100, messages: [

@@ -8,13 +8,13 @@ import { readSse } from '../helpers/sse-client.js';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
 import { nativeChat } from '../../src/providers/openai-compatible/native-chat.js';
 import type { NativeWire } from '../../src/providers/native/native-protocol.js';
-import type { ChatCompletionRequest } from '../../src/core/chat-types.js';
+import type { GenerationRequest } from '../../src/core/generation-request.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
 let key: string;
 /** The parsed request objects the adapter was handed, in order. */
-const seen: ChatCompletionRequest[] = [];
+const seen: GenerationRequest[] = [];
 /** The client's requests the native lane was handed, in order. */
 const wires: NativeWire[] = [];
 
@@ -85,6 +85,7 @@ describe('prompt release', () => {
     });
     // Headers are here, the upstream is still pausing mid-stream.
     expect(seen.at(-1)!.messages).toEqual([]);
+    expect(seen.at(-1)!.system).toEqual([]);
     const sse = await readSse(res);
     expect(sse.chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('ab');
     expect(upstream.last.body.messages).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: prompt }]);

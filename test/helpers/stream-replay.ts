@@ -2,8 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AdapterContext, ProviderConfig, StreamTranslator } from '../../src/providers/adapter.js';
-import type { StreamEvent } from '../../src/core/generation.js';
+import type { GenerationResult, StreamEvent } from '../../src/core/generation.js';
 import { createSseParser } from '../../src/providers/sse/parse-sse.js';
+import { DeltaRenderer } from '../../src/formats/chat-completions/render-delta.js';
+import { buildCompletion } from '../../src/formats/chat-completions/build-completion.js';
+import type { ReasoningDetail, ToolCall } from '../../src/formats/chat-completions/wire-types.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
@@ -41,24 +44,26 @@ export interface Collected {
   errors: Array<{ code: string; message: string }>;
 }
 
-/** Fold translator output the way a client would. */
+/** Fold translator output the way a chat-completions client would see it (the chat door's deltas). */
 export function collect(events: StreamEvent[]): Collected {
   const out: Collected = { ids: [], content: '', reasoning: '', reasoningDetails: [], toolCalls: [], finishes: [], usages: [], errors: [] };
+  const deltas = new DeltaRenderer();
   for (const event of events) {
+    const delta = deltas.delta(event);
+    if (delta) {
+      out.content += delta.content ?? '';
+      out.reasoning += delta.reasoning ?? '';
+      out.reasoningDetails.push(...(delta.reasoning_details ?? []));
+      for (const call of delta.tool_calls ?? []) {
+        const slot = (out.toolCalls[call.index] ??= { arguments: '' });
+        if (call.id) slot.id = call.id;
+        if (call.function?.name) slot.name = call.function.name;
+        slot.arguments += call.function?.arguments ?? '';
+      }
+    }
     switch (event.type) {
       case 'upstream-id':
         out.ids.push(event.id);
-        break;
-      case 'delta':
-        out.content += event.delta.content ?? '';
-        out.reasoning += event.delta.reasoning ?? '';
-        out.reasoningDetails.push(...(event.delta.reasoning_details ?? []));
-        for (const call of event.delta.tool_calls ?? []) {
-          const slot = (out.toolCalls[call.index] ??= { arguments: '' });
-          if (call.id) slot.id = call.id;
-          if (call.function?.name) slot.name = call.function.name;
-          slot.arguments += call.function?.arguments ?? '';
-        }
         break;
       case 'finish':
         out.finishes.push(event.finishReason);
@@ -80,4 +85,24 @@ export function context(provider: Partial<ProviderConfig> & { id: string }, mode
     model: { id: `${provider.id}/m`, upstreamModel: 'm', supportsReasoning: false, ...model },
     stream,
   };
+}
+
+/** A whole reply as a chat-completions client sees it (the chat door's message), in the shape tests compare. */
+export interface CompletionView {
+  content: string | null;
+  reasoning?: string;
+  reasoningDetails?: ReasoningDetail[];
+  toolCalls?: ToolCall[];
+  refusal?: string;
+}
+
+export function completionView(result: GenerationResult): CompletionView {
+  const totals = { usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, costNanos: 0n, accessMode: 'credits' as const };
+  const message = buildCompletion(result, totals, { id: 'gen-test', model: 'm', provider: 'p', created: 0 }).choices[0].message;
+  const view: CompletionView = { content: message.content };
+  if (message.reasoning) view.reasoning = message.reasoning;
+  if (message.reasoning_details) view.reasoningDetails = message.reasoning_details;
+  if (message.tool_calls) view.toolCalls = message.tool_calls;
+  if (message.refusal) view.refusal = message.refusal;
+  return view;
 }

@@ -8,7 +8,7 @@ import {
   UNKNOWN_IMAGE_TOKENS,
 } from '../../src/routing/token-estimate/attachment-tokens.js';
 import { estimatePromptTokens } from '../../src/routing/token-estimate/estimate-tokens.js';
-import type { ChatCompletionRequest } from '../../src/core/chat-types.js';
+import { fromChat, type ChatCompletionRequest } from '../helpers/chat-requests.js';
 import { dataUrl, gif, jpeg, pdf, png, webp } from '../helpers/attachments.js';
 
 describe('readImageSize', () => {
@@ -99,6 +99,6 @@ describe('estimatePromptTokens with attachments', () => {
       }],
     } as ChatCompletionRequest;
     const text = 3 + 4 + Math.ceil('Summarise'.length / 4);
-    expect(estimatePromptTokens(request)).toBe(text + 40 * PDF_PAGE_TOKENS + imageTokensForSize({ width: 4000, height: 3000 }));
+    expect(estimatePromptTokens(fromChat(request))).toBe(text + 40 * PDF_PAGE_TOKENS + imageTokensForSize({ width: 4000, height: 3000 }));
   });
 });

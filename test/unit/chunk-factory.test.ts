@@ -2,7 +2,7 @@
 // chunk object, whatever the delta, id and model hold.
 import { describe, expect, it } from 'vitest';
 import { ChunkFactory } from '../../src/formats/chat-completions/chunk-factory.js';
-import type { ChunkDelta } from '../../src/core/chat-types.js';
+import type { ChunkDelta } from '../../src/formats/chat-completions/wire-types.js';
 
 const deltas: ChunkDelta[] = [
   { content: 'Hello' },

@@ -23,6 +23,11 @@ describe('configuration', () => {
     ['MODELGATE_UPSTREAM_HTTP2', 'h2'],
     ['MODELGATE_HEADERS_TIMEOUT_SECONDS', '0'],
     ['MODELGATE_REQUEST_TIMEOUT_SECONDS', 'forever'],
+    ['MODELGATE_RESPONSE_CACHE_MB', '0'],
+    ['MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB', 'big'],
+    ['MODELGATE_RESPONSE_CACHE_PRICE_FRACTION', '1.5'],
+    ['MODELGATE_RESPONSE_CACHE_PRICE_FRACTION', '-0.1'],
+    ['MODELGATE_RESPONSE_CACHE_PRICE_FRACTION', '0.1234567'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -55,5 +60,12 @@ describe('configuration', () => {
 
   it('reads the stream default switch', () => {
     expect(loadConfig({ MODELGATE_STREAM_DEFAULT: 'false' }).streamDefault).toBe(false);
+  });
+
+  it('keeps 64 MB of answers in memory, 1 MB at most each, and gives hits away unless priced', () => {
+    expect(loadConfig({}).responseCache).toEqual({ memoryBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024, priceFractionPpm: 0 });
+    expect(loadConfig({ MODELGATE_RESPONSE_CACHE_PRICE_FRACTION: '0.25' }).responseCache.priceFractionPpm).toBe(250_000);
+    expect(loadConfig({ MODELGATE_RESPONSE_CACHE_PRICE_FRACTION: '1' }).responseCache.priceFractionPpm).toBe(1_000_000);
+    expect(loadConfig({ MODELGATE_RESPONSE_CACHE_MB: '8', MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB: '64' }).responseCache).toMatchObject({ memoryBytes: 8 * 1024 * 1024, maxEntryBytes: 64 * 1024 });
   });
 });

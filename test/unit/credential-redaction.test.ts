@@ -44,7 +44,7 @@ describe('credentialRedactor', () => {
         throw new UpstreamPayloadError(info);
       },
       createStreamTranslator: () => ({
-        push: () => [{ type: 'delta', delta: { content: secret } }, { type: 'error', code: 'server_error', message: `echo ${secret}` }],
+        push: () => [{ type: 'text-delta', text: secret }, { type: 'error', code: 'server_error', message: `echo ${secret}` }],
         end: () => [],
       }),
       mapError: () => info,
@@ -55,7 +55,7 @@ describe('credentialRedactor', () => {
     expect(() => adapter.parseCompletion({}, ctx)).toThrow(expect.objectContaining({ info: expect.objectContaining({ message: 'bad key [redacted]' }) }));
     // Generated content is the model's, not an error text: left alone.
     expect(adapter.createStreamTranslator(ctx).push({ data: '' })).toEqual([
-      { type: 'delta', delta: { content: secret } },
+      { type: 'text-delta', text: secret },
       { type: 'error', code: 'server_error', message: 'echo [redacted]' },
     ]);
     expect('acceptsFileParts' in adapter).toBe(false);
@@ -64,7 +64,7 @@ describe('credentialRedactor', () => {
   it("keeps the adapter's optional members (the drain on abort asks hidesReasoning)", () => {
     const inner: ProviderAdapter = {
       buildRequest: () => ({ method: 'POST', url: 'http://x', headers: {}, body: '' }),
-      parseCompletion: () => ({ content: '', finishReason: 'stop' }),
+      parseCompletion: () => ({ output: [], finishReason: 'stop' }),
       createStreamTranslator: () => ({ push: () => [], end: () => [] }),
       mapError: () => ({ status: 502, message: '', streamCode: 'server_error' }),
       acceptsFileParts: () => false,

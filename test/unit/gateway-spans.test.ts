@@ -2,7 +2,7 @@
 // attributes and statuses, the client's trace and trace state continued (W3C propagator), the traceparent that goes
 // upstream, the sampling decision, and each span ended exactly once.
 import { DiagLogLevel, SpanKind, SpanStatusCode, diag } from '@opentelemetry/api';
-import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, type ReadableSpan, type Sampler } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordedSpans } from '../helpers/recorded-spans.js';
 
@@ -118,6 +118,29 @@ describe('gateway spans', () => {
     // A parent-based sampler follows the client's flag: not sampled there, not sampled here.
     const fromUnsampledClient = recordedSpans(new ParentBasedSampler({ root: new AlwaysOnSampler() }));
     expect(fromUnsampledClient.tracer.startRequest(clientHeaders('00')).sampled).toBe(false);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('spends one sampling decision on an unsampled request: its attempts start no span and send the request\'s context', () => {
+    const decisions: string[] = [];
+    const sampler = new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    const counting: Sampler = {
+      shouldSample: (...args: Parameters<Sampler['shouldSample']>) => (decisions.push(args[2]), sampler.shouldSample(...args)),
+      toString: () => 'counting',
+    };
+    const { tracer, exporter } = recordedSpans(counting);
+    // The client's trace is not sampled: the parent-based sampler follows it, for the request and any attempt.
+    const request = tracer.startRequest(clientHeaders('00'));
+    const first = request.startAttempt('openai', 'gpt-test');
+    const failover = request.startAttempt('anthropic', 'claude-test');
+    const expected = { traceparent: `00-${CLIENT_TRACE}-${request.span.spanContext().spanId}-00`, tracestate: 'congo=t61rcWkgMzE' };
+    expect(first.traceHeaders({ authorization: 'Bearer a' })).toEqual({ authorization: 'Bearer a', ...expected });
+    expect(failover.traceHeaders({ 'x-api-key': 'b' })).toEqual({ 'x-api-key': 'b', ...expected });
+    first.end();
+    failover.end();
+    request.end(200);
+    expect(decisions).toEqual(['chat']);
     expect(exporter.getFinishedSpans()).toEqual([]);
     expect(warnings).toEqual([]);
   });

@@ -18,6 +18,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   createChatCompletion: ['post', '/chat/completions'],
   createResponse: ['post', '/responses'],
   listModels: ['get', '/models'],
+  getModel: ['get', '/models/{model_id}'],
   listApiKeys: ['get', '/api-keys'],
   createApiKey: ['post', '/api-keys'],
   deleteApiKey: ['delete', '/api-keys/{key_id}'],
@@ -46,6 +47,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   listGenerations: ['get', '/generations'],
   createMessage: ['post', '/messages'],
   countMessageTokens: ['post', '/messages/count_tokens'],
+  createEmbedding: ['post', '/embeddings'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
@@ -70,12 +72,16 @@ describe('generated OpenAPI document in openapi-backend', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:8080/api/v1' })]);
     expect(doc.security).toEqual([{ BearerAuth: [] }]);
     // The probes alone opt out (an empty requirement): load balancers hold no credential. The Anthropic Messages
-    // routes also take the x-api-key header, as the Anthropic SDK sends it.
+    // routes and the model listing (Anthropic's Models API shape) also take the x-api-key header, as the Anthropic
+    // SDK sends it.
     const own = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, item]) =>
       Object.values(item).filter((op) => op.security !== undefined).map((op) => [path, op.security]),
     );
     const messagesAuth = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
-    expect(own).toEqual([['/health', [{}]], ['/messages', messagesAuth], ['/messages/count_tokens', messagesAuth], ['/ready', [{}]]]);
+    expect(own.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
+      ['/health', [{}]], ['/messages', messagesAuth], ['/messages/count_tokens', messagesAuth], ['/models', messagesAuth],
+      ['/models/{model_id}', messagesAuth], ['/ready', [{}]],
+    ]);
     expect(doc.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'Bearer' });
   });
 
@@ -110,7 +116,7 @@ describe('generated OpenAPI document in openapi-backend', () => {
       ['200', '400', '401', '402', '403', '404', '413', '429', '500', '502', '503'],
     );
     const headerNames = (op.parameters as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
-    expect(headerNames).toEqual(['header:HTTP-Referer', 'header:X-Title', 'header:X-Task-ID']);
+    expect(headerNames).toEqual(['header:HTTP-Referer', 'header:X-Title', 'header:X-Task-ID', 'header:X-Modelgate-Cache']);
   });
 
   const chat = (body: unknown) =>

@@ -8,7 +8,7 @@ import { createAnthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { createGeminiAdapter } from '../../src/providers/gemini/index.js';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
 import type { AdapterContext } from '../../src/providers/adapter.js';
-import type { ChatCompletionRequest } from '../../src/core/chat-types.js';
+import type { GenerationRequest, ReasoningRequest } from '../../src/core/generation-request.js';
 
 function link(options: { boundMs?: number; hides?: boolean; drains?: UpstreamDrains; client?: DisconnectSignal } = {}) {
   const client = options.client ?? new DisconnectSignal();
@@ -86,7 +86,7 @@ describe('which streams may hide tokens (adapter.hidesReasoning)', () => {
     model: { id: 'p/m', upstreamModel, supportsReasoning },
     stream: true,
   });
-  const request = (reasoning?: ChatCompletionRequest['reasoning']) => ({ model: 'p/m', messages: [], reasoning }) as unknown as ChatCompletionRequest;
+  const request = (reasoning?: ReasoningRequest): GenerationRequest => ({ model: 'p/m', system: [], messages: [], tools: [], stream: true, ...(reasoning ? { reasoning } : {}) });
 
   it('OpenAI-compatible: every reasoning-capable model (OpenAI keeps its reasoning out of the stream)', () => {
     const adapter = createOpenAICompatibleAdapter();

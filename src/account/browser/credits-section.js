@@ -18,7 +18,7 @@ async function loadGenerations() {
         el('td', {}, gen.provider_name),
         el('td', { class: 'num' }, `${integer(gen.tokens_prompt)} + ${integer(gen.tokens_completion)}`),
         el('td', { class: 'num' }, usd(gen.total_cost)),
-        el('td', {}, gen.status === 'success' ? 'OK' : gen.status === 'error' ? `Error ${gen.error_code || ''}`.trim() : 'Aborted')),
+        el('td', {}, (gen.status === 'success' ? 'OK' : gen.status === 'error' ? `Error ${gen.error_code || ''}`.trim() : 'Aborted') + (gen.cache_hit ? ' (from cache)' : ''))),
     );
   }
   byId('generations-empty').hidden = data.length > 0;
@@ -26,7 +26,7 @@ async function loadGenerations() {
 }
 
 // The record's USD fields, shown in the page's one money format.
-const RECORD_MONEY = new Set(['total_cost', 'reference_cost']);
+const RECORD_MONEY = new Set(['total_cost', 'reference_cost', 'cache_savings']);
 
 function recordValue(name, value) {
   if (value === null) return 'null';

@@ -56,6 +56,7 @@ function signOut(userAction) {
   }
   for (const id of ['balance', 'total-credits', 'total-used']) byId(id).textContent = '—';
   byId('pass').hidden = true;
+  byId('cache-savings').hidden = true;
   showSignedIn(false);
   if (userAction) {
     showError('');

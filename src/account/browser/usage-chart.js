@@ -69,7 +69,17 @@ function stackedBars({ id, title, models, days, values, format }) {
     patternDefs(id, models), ...axis, ...bars);
 }
 
+/** What the response cache saved over the window: answers from the cache, and their originals' cost less theirs. */
+function renderCacheSavings(items) {
+  const hits = items.reduce((sum, item) => sum + (item.cache_hits || 0), 0);
+  const saved = items.reduce((sum, item) => sum + (item.cache_savings || 0), 0);
+  byId('cache-savings').hidden = hits === 0;
+  byId('cache-saved').textContent = usd(saved);
+  byId('cache-hits').textContent = integer(hits);
+}
+
 function renderUsage(items) {
+  renderCacheSavings(items);
   const days = lastDays(CHART_DAYS);
   const models = [...new Set(items.map((item) => item.model))].sort();
   const cost = {}, requests = {};

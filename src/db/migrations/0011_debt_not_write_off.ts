@@ -19,7 +19,8 @@ import { SETTLE_GENERATIONS as PREVIOUS_SETTLE_GENERATIONS } from './0009_key_sp
 //     other instances stop admitting against slices of money that is gone.
 // The CHECK balance_nanos >= 0 of 0001 goes; reserved_nanos >= 0 stays.
 
-const SETTLE_GENERATIONS = sql`
+/** Exported for 0013's down, which puts this version back. */
+export const SETTLE_GENERATIONS = sql`
 create or replace function settle_generations(batch json) returns integer
 language plpgsql as $fn$
 declare

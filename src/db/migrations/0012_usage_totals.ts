@@ -90,7 +90,8 @@ function addKeyTotals(source: 'new_generations' | 'generations') {
     cost_nanos = k.cost_nanos + excluded.cost_nanos`;
 }
 
-const TRIGGER_FUNCTION = sql`
+/** Exported for 0013's down, which puts this version back. */
+export const TRIGGER_FUNCTION = sql`
 create function generations_add_usage_totals() returns trigger
 language plpgsql as $fn$
 begin
@@ -100,7 +101,8 @@ begin
 end
 $fn$`;
 
-const TRIGGER = sql`
+/** Exported for 0013's down. */
+export const TRIGGER = sql`
 create trigger generations_usage_totals
 after insert on generations
 referencing new table as new_generations

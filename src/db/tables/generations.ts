@@ -36,9 +36,15 @@ export interface GenerationsTable {
   api_format: Generated<ApiFormat>;
   /** Every upstream attempt when routing tried more than one endpoint; null for a single attempt. */
   attempts: GenerationAttempt[] | null;
+  /** Served from the response cache: no upstream call, 0 tokens, cost = what the hit was charged (migration 0013). */
+  cache_hit: Generated<boolean>;
+  /** For a hit: the original answer's cost less the hit's charge. */
+  cache_saved_nanos: Generated<bigint>;
+  /** The provider reported no usage: the gateway's token estimate was billed. */
+  usage_estimated: Generated<boolean>;
 }
 
-export type ApiFormat = 'chat_completions' | 'messages' | 'responses';
+export type ApiFormat = 'chat_completions' | 'messages' | 'responses' | 'embeddings';
 
 /** One upstream attempt of a routed request, as kept in `generations.attempts`. */
 export interface GenerationAttempt {

@@ -24,6 +24,10 @@ export interface UsageDailyTable {
   reasoning_tokens: bigint;
   cost_nanos: bigint;
   reference_cost_nanos: bigint;
+  /** Response-cache hits, counted here instead of in `requests` (migration 0013). */
+  cache_hits: bigint;
+  /** What those hits saved: their originals' cost less their charge. */
+  cache_saved_nanos: bigint;
 }
 
 /** `usage_key_totals`: one key's records over its whole life (same trigger). */

@@ -1,7 +1,9 @@
-// The chat-completions stream: role chunk … one chunk per delta … the finish (or error) chunk carrying usage … [DONE].
+// The chat-completions stream: role chunk … one chunk per output event … the finish (or error) chunk carrying usage
+// … [DONE].
 import type { StreamEvent } from '../../core/generation.js';
 import type { GenerationIdentity, SseFrame, StreamEnd, StreamRenderer } from '../../core/stream-renderer.js';
 import { ChunkFactory } from './chunk-factory.js';
+import { DeltaRenderer } from './render-delta.js';
 import { toWireUsage } from './wire-usage.js';
 
 const NONE: SseFrame[] = [];
@@ -9,6 +11,7 @@ const NONE: SseFrame[] = [];
 export class ChatStreamRenderer implements StreamRenderer {
   readonly keepAlive = ': keep-alive\n\n';
   private readonly chunks: ChunkFactory;
+  private readonly deltas = new DeltaRenderer();
 
   constructor(identity: GenerationIdentity) {
     this.chunks = new ChunkFactory(identity.id, identity.model, identity.created, identity.provider);
@@ -19,7 +22,8 @@ export class ChatStreamRenderer implements StreamRenderer {
   }
 
   event(event: StreamEvent): SseFrame[] {
-    return event.type === 'delta' ? [{ data: this.chunks.deltaJson(event.delta) }] : NONE;
+    const delta = this.deltas.delta(event);
+    return delta ? [{ data: this.chunks.deltaJson(delta) }] : NONE;
   }
 
   end(end: StreamEnd): SseFrame[] {

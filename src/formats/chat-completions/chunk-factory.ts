@@ -1,5 +1,5 @@
 // Builds the gateway's ChatCompletionChunks: one id, model and created time for every chunk of a stream.
-import type { ChatCompletionChunk, ChunkDelta, Usage } from '../../core/chat-types.js';
+import type { ChatCompletionChunk, ChunkDelta, Usage } from './wire-types.js';
 import type { FinishReason, StreamErrorCode } from '../../core/generation.js';
 
 /** What follows the delta in a content chunk's JSON. */

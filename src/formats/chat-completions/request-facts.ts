@@ -1,8 +1,8 @@
 // What planning and admission need of a chat-completions request (routing/request-facts.ts), read from its wire body:
-// the chat body is the shape the prompt estimate walks (estimate-tokens.ts), so nothing is converted.
-import type { ChatCompletionRequest } from '../../core/chat-types.js';
+// the prompt estimate walks the chat messages as they arrived (prompt-tokens.ts), so nothing is converted.
+import type { ChatCompletionRequest } from './wire-types.js';
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
-import { estimatePromptTokens } from '../../routing/token-estimate/estimate-tokens.js';
+import { chatPromptTokens } from './prompt-tokens.js';
 
 function hasPart(request: ChatCompletionRequest, type: string): boolean {
   return request.messages.some((message) => {
@@ -11,10 +11,9 @@ function hasPart(request: ChatCompletionRequest, type: string): boolean {
   });
 }
 
-export function chatRequestFacts(body: ChatCompletionRequest, sessionHeader?: string): RequestFacts {
+export function chatRequestFacts(body: ChatCompletionRequest): RequestFacts {
   const raw = body as unknown as Record<string, unknown>;
   const cap = body.max_completion_tokens ?? body.max_tokens;
-  const cacheKey = raw.prompt_cache_key;
   const facts: RequestFacts = {
     model: body.model,
     hasUserMessage: body.messages.some((message) => message.role === 'user'),
@@ -22,13 +21,11 @@ export function chatRequestFacts(body: ChatCompletionRequest, sessionHeader?: st
     hasFiles: hasPart(body, 'file'),
     hasTools: (body.tools?.length ?? 0) > 0,
     sentParameters: OPTIONAL_PARAMETERS.filter((name) => raw[name] !== undefined && raw[name] !== null),
-    estimatedPromptTokens: estimatePromptTokens(body),
+    estimatedPromptTokens: chatPromptTokens(body),
   };
   if (body.models !== undefined) facts.models = body.models;
   if (body.provider !== undefined) facts.provider = body.provider;
   if (typeof cap === 'number') facts.maxOutputTokens = cap;
   if (body.reasoning?.exclude === true) facts.excludeReasoning = true;
-  const session = typeof cacheKey === 'string' && cacheKey !== '' ? cacheKey : sessionHeader;
-  if (session) facts.sessionKey = session;
   return facts;
 }

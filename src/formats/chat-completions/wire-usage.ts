@@ -2,7 +2,7 @@
 import type { AccessMode } from '../../core/access-mode.js';
 import { nanosToUsd } from '../../core/money.js';
 import type { NormalizedUsage } from '../../core/generation.js';
-import type { Usage } from '../../core/chat-types.js';
+import type { Usage } from './wire-types.js';
 
 export function toWireUsage(usage: NormalizedUsage, costNanos: bigint, accessMode: AccessMode): Usage {
   return {

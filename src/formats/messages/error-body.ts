@@ -1,6 +1,8 @@
 // Errors in Anthropic's shape, {"type":"error","error":{"type","message"}}, so Anthropic SDKs raise their typed
 // errors (AuthenticationError, RateLimitError, ...). The status stays the gateway's; the type follows it.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { StreamErrorCode } from '../../core/generation.js';
+import { wantsAnthropicShape } from './models-api.js';
 import type { MessagesErrorResponse, MessagesErrorType } from './wire-types.js';
 
 const TYPE_OF_STATUS: Readonly<Record<number, MessagesErrorType>> = {
@@ -42,4 +44,17 @@ export function streamErrorType(code: StreamErrorCode): MessagesErrorType {
 export const MESSAGES_ERROR_SHAPE = {
   pathPrefix: '/api/v1/messages',
   render: (error: { status: number; message: string }) => messagesErrorBody(errorTypeOfStatus(error.status), error.message),
+};
+
+/** Path of the model listing (GET /models, GET /models/{id}); a model's endpoints listing below it is the gateway's own. */
+const MODELS_PATH = '/api/v1/models';
+
+/**
+ * The model routes' errors for Anthropic requests (anthropic-version or x-api-key): Claude Code's discovery and the
+ * Anthropic SDKs' `models.list()`/`retrieve()` read Anthropic's body there. Other requests get the gateway's envelope.
+ */
+export const MODELS_ANTHROPIC_ERROR_SHAPE = {
+  pathPrefix: MODELS_PATH,
+  when: (path: string, headers: IncomingHttpHeaders) => !path.slice(MODELS_PATH.length + 1).includes('/') && wantsAnthropicShape(headers),
+  render: MESSAGES_ERROR_SHAPE.render,
 };

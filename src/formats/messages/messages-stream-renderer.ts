@@ -1,7 +1,7 @@
 // The Messages stream: message_start … per block content_block_start, content_block_delta (text_delta,
 // thinking_delta, signature_delta, input_json_delta), content_block_stop … message_delta (stop reason, usage),
 // message_stop; `event: ping` while the upstream is silent; a failure after the start is `event: error`. Every
-// internal delta is rendered as it arrives (the shared sequencer holds no text back).
+// internal event is rendered as it arrives (the shared sequencer holds no text back).
 import type { StreamEvent } from '../../core/generation.js';
 import type { GenerationIdentity, SseFrame, StreamEnd, StreamRenderer } from '../../core/stream-renderer.js';
 import { OutputBlockSequencer, type BlockOp } from '../shared/output-blocks.js';
@@ -45,8 +45,7 @@ export class MessagesStreamRenderer implements StreamRenderer {
   }
 
   event(event: StreamEvent): SseFrame[] {
-    if (event.type !== 'delta') return NONE;
-    const ops = this.blocks.push(event.delta);
+    const ops = this.blocks.push(event);
     return ops.length === 0 ? NONE : ops.flatMap((op) => this.render(op));
   }
 
@@ -69,11 +68,11 @@ export class MessagesStreamRenderer implements StreamRenderer {
     const index = op.index;
     switch (op.op) {
       case 'open':
-        if (op.block.type === 'reasoning') (isRedacted(op.block.details) ? this.redacted : this.thinking).add(index);
+        if (op.block.type === 'reasoning') (isRedacted(op.block.records) ? this.redacted : this.thinking).add(index);
         return [frame('content_block_start', { index, content_block: renderOpenedBlock(op.block) })];
       case 'text':
         return [frame('content_block_delta', { index, delta: this.isThinking(index) ? { type: 'thinking_delta', thinking: op.text } : { type: 'text_delta', text: op.text } })];
-      case 'arguments':
+      case 'input':
         return [frame('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: op.fragment } })];
       case 'signature':
         return NONE; // sent at close: the block's details (and so a non-Claude signature) are complete only then

@@ -20,9 +20,9 @@ export function renderClosedBlock(block: ClosedBlock): MessagesOutputBlock {
     case 'text':
       return { type: 'text', text: block.text };
     case 'tool_call':
-      return { type: 'tool_use', id: block.id, name: block.name, input: toolInput(block.arguments) };
+      return { type: 'tool_use', id: block.id, name: block.name, input: toolInput(block.input) };
     case 'reasoning':
-      if (block.text === '' && isRedacted(block.details)) return { type: 'redacted_thinking', data: redactedData(block.details) };
+      if (block.text === '' && isRedacted(block.records)) return { type: 'redacted_thinking', data: redactedData(block.records) };
       return { type: 'thinking', thinking: block.text, signature: thinkingSignature(block) };
   }
 }
@@ -35,6 +35,6 @@ export function renderOpenedBlock(block: OpenedBlock): MessagesOutputBlock {
     case 'tool_call':
       return { type: 'tool_use', id: block.id, name: block.name, input: {} };
     case 'reasoning':
-      return isRedacted(block.details) ? { type: 'redacted_thinking', data: redactedData(block.details) } : { type: 'thinking', thinking: '', signature: '' };
+      return isRedacted(block.records) ? { type: 'redacted_thinking', data: redactedData(block.records) } : { type: 'thinking', thinking: '', signature: '' };
   }
 }

@@ -24,12 +24,19 @@ function sentParameters(body: MessagesRequest): string[] {
   return OPTIONAL_PARAMETERS.filter((name) => sent.has(name));
 }
 
+/** A user turn that is not only tool results: something for the model to answer. */
+function isUserAsking(message: MessagesRequest['messages'][number]): boolean {
+  if (message.role !== 'user') return false;
+  const content = message.content as unknown;
+  return !Array.isArray(content) || content.length === 0 || content.some((block: { type?: unknown }) => block?.type !== 'tool_result');
+}
+
 /** `model`: the gateway id the door resolved the request's model name to (model-name.ts). */
-export function messagesRequestFacts(body: MessagesRequest, model: string, sessionHeader?: string): RequestFacts {
+export function messagesRequestFacts(body: MessagesRequest, model: string): RequestFacts {
   const walked = wireTokens([body.system, body.messages, body.tools]);
   const facts: RequestFacts = {
     model,
-    hasUserMessage: body.messages.some((message) => message.role === 'user'),
+    hasUserMessage: body.messages.some(isUserAsking),
     hasImages: walked.images,
     hasFiles: walked.files,
     hasTools: (body.tools?.length ?? 0) > 0,
@@ -39,9 +46,5 @@ export function messagesRequestFacts(body: MessagesRequest, model: string, sessi
   };
   if (body.models !== undefined) facts.models = body.models;
   if (body.provider !== undefined) facts.provider = body.provider;
-  // Claude Code's metadata.user_id names its session (a JSON string holding session_id): the conversation's key.
-  const user = body.metadata?.user_id;
-  const session = typeof user === 'string' && user !== '' ? user : sessionHeader;
-  if (session) facts.sessionKey = session;
   return facts;
 }

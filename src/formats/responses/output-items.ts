@@ -11,6 +11,7 @@ export interface ItemOptions {
 
 const PREFIX = { text: 'msg', reasoning: 'rs', tool_call: 'fc' } as const;
 
+
 export function itemId(generationId: string, type: ClosedBlock['type'], outputIndex: number): string {
   return `${PREFIX[type]}_${generationId}_${outputIndex}`;
 }
@@ -21,10 +22,11 @@ export function outputItem(generationId: string, outputIndex: number, block: Clo
     case 'text':
       return { type: 'message', id, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: block.text, annotations: [] }] } as ResponseOutputItem;
     case 'tool_call':
-      return { type: 'function_call', id, call_id: block.id, name: block.name, arguments: block.arguments, status: 'completed' } as ResponseOutputItem;
+      if (block.kind === 'custom') return { type: 'custom_tool_call', id, call_id: block.id, name: block.name, input: block.input, status: 'completed' } as unknown as ResponseOutputItem;
+      return { type: 'function_call', id, call_id: block.id, name: block.name, arguments: block.input, status: 'completed' } as ResponseOutputItem;
     case 'reasoning': {
       const item: Record<string, unknown> = { type: 'reasoning', id, summary: block.text === '' ? [] : [{ type: 'summary_text', text: block.text }] };
-      if (options.encryptedReasoning && block.details.length > 0) item.encrypted_content = encodeReasoningContent(block.details);
+      if (options.encryptedReasoning && block.records.length > 0) item.encrypted_content = encodeReasoningContent(block.records);
       return item as ResponseOutputItem;
     }
   }

@@ -1,29 +1,47 @@
-// A Responses API request → the internal (chat-completions) request, or a 400 for what a stateless gateway cannot
-// serve. Echo fields (metadata, store) stay with the door: the Response object repeats them, providers never see them.
-import type { ChatCompletionRequest, ToolDefinition } from '../../core/chat-types.js';
+// A Responses API request → the internal GenerationRequest (the translated lane), or a 400 for what a stateless
+// gateway cannot serve. Function tools are function tools; a `namespace` tool's members are function tools of that
+// namespace; `custom` tools are custom tools; every other type is a hosted tool with its settings. Echo fields
+// (metadata, store, include) stay with the door: the Response object repeats them, providers never see them.
 import { GatewayError } from '../../core/gateway-error.js';
-import { convertInput } from './convert-input.js';
+import type { GenerationRequest, ReasoningRequest, ResponseFormat, Tool, ToolChoice } from '../../core/generation-request.js';
+import { parseInput } from './parse-input.js';
 import type { ResponseRequest, ResponseTool } from './wire-types.js';
 
-type ChatToolChoice = NonNullable<ChatCompletionRequest['tool_choice']>;
-type ChatResponseFormat = NonNullable<ChatCompletionRequest['response_format']>;
+/** Fields mapped, read by the door, or echoed only: none of them is an extra for providers. */
+const DOOR_FIELDS = new Set([
+  'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens', 'temperature',
+  'top_p', 'reasoning', 'text', 'include', 'metadata', 'user', 'stream', 'store', 'previous_response_id',
+  'conversation', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier', 'stream_options', 'background',
+  'truncation', 'client_metadata',
+]);
 
-export function parseResponseRequest(body: ResponseRequest): ChatCompletionRequest {
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function parseResponseRequest(body: ResponseRequest, stream = body.stream === true): GenerationRequest {
   rejectState(body);
-  const request: ChatCompletionRequest = { model: body.model, messages: convertInput(body.input, body.instructions) };
-  if (body.tools?.length) request.tools = body.tools.map(toFunctionTool);
-  if (body.tool_choice !== undefined) request.tool_choice = toToolChoice(body.tool_choice);
-  if (typeof body.parallel_tool_calls === 'boolean') request.parallel_tool_calls = body.parallel_tool_calls;
-  if (typeof body.max_output_tokens === 'number') request.max_completion_tokens = body.max_output_tokens;
+  const raw = body as unknown as Record<string, unknown>;
+  const { system, messages } = parseInput(body.input, body.instructions);
+  const request: GenerationRequest = { model: body.model, system, messages, tools: (body.tools ?? []).flatMap(toolsOf), stream };
+  if (body.tool_choice !== undefined && body.tool_choice !== null) request.toolChoice = toToolChoice(body.tool_choice);
+  if (typeof body.parallel_tool_calls === 'boolean') request.parallelToolCalls = body.parallel_tool_calls;
+  if (typeof body.max_output_tokens === 'number') request.maxOutputTokens = body.max_output_tokens;
   if (typeof body.temperature === 'number') request.temperature = body.temperature;
-  if (typeof body.top_p === 'number') request.top_p = body.top_p;
-  if (body.reasoning?.effort) request.reasoning = { effort: body.reasoning.effort };
-  // Routing fields mean the same on every door; the shared pipeline acts on them.
-  if (body.models !== undefined) request.models = body.models;
-  if (body.provider !== undefined) request.provider = body.provider;
+  if (typeof body.top_p === 'number') request.topP = body.top_p;
+  const reasoning: ReasoningRequest = {};
+  if (body.reasoning?.effort) reasoning.effort = body.reasoning.effort;
+  if (typeof body.reasoning?.summary === 'string') reasoning.summary = body.reasoning.summary;
+  if (Object.keys(reasoning).length > 0) request.reasoning = reasoning;
   const format = body.text?.format;
-  if (format) request.response_format = toResponseFormat(format);
+  if (format) request.responseFormat = toResponseFormat(format);
+  if (typeof body.text?.verbosity === 'string') request.verbosity = body.text.verbosity;
   if (typeof body.user === 'string') request.user = body.user;
+  const cache: NonNullable<GenerationRequest['cache']> = {};
+  if (typeof raw.prompt_cache_key === 'string') cache.key = raw.prompt_cache_key;
+  if (typeof raw.prompt_cache_retention === 'string') cache.retention = raw.prompt_cache_retention;
+  if (cache.key !== undefined || cache.retention !== undefined) request.cache = cache;
+  if (typeof raw.safety_identifier === 'string') request.safetyIdentifier = raw.safety_identifier;
+  const extras = Object.entries(raw).filter(([name, value]) => !DOOR_FIELDS.has(name) && value !== undefined);
+  if (extras.length > 0) request.extraFields = Object.fromEntries(extras);
   return request;
 }
 
@@ -32,7 +50,8 @@ export function includesEncryptedReasoning(body: ResponseRequest): boolean {
   return Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
 }
 
-function rejectState(body: ResponseRequest): void {
+/** `previous_response_id` and `conversation` name state the gateway never keeps: 400, on every lane. */
+export function rejectState(body: ResponseRequest): void {
   for (const field of ['previous_response_id', 'conversation'] as const) {
     const value = body[field];
     if (value !== undefined && value !== null) {
@@ -44,37 +63,67 @@ function rejectState(body: ResponseRequest): void {
   }
 }
 
-function toFunctionTool(tool: ResponseTool, index: number): ToolDefinition {
-  if (tool.type !== 'function') {
-    throw new GatewayError(400, `Invalid request: tools[${index}] has type "${tool.type}"; only function tools are supported (the gateway runs no built-in tools)`, {
-      field: `tools[${index}].type`,
-      reason: 'tool_type_not_supported',
-      tool_type: tool.type,
-    });
+function checkName(name: unknown, field: string): string {
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new GatewayError(400, `Invalid request: ${field} must be 1 to 64 letters, digits, underscores or dashes`, { field });
   }
-  if (typeof tool.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {
-    throw new GatewayError(400, `Invalid request: tools[${index}].name must be 1 to 64 letters, digits, underscores or dashes`, { field: `tools[${index}].name` });
-  }
-  const fn: ToolDefinition['function'] = { name: tool.name };
-  if (typeof tool.description === 'string') fn.description = tool.description;
-  if (tool.parameters && typeof tool.parameters === 'object') fn.parameters = tool.parameters;
-  if (typeof tool.strict === 'boolean') fn.strict = tool.strict;
-  return { type: 'function', function: fn };
+  return name;
 }
 
-function toToolChoice(choice: NonNullable<ResponseRequest['tool_choice']>): ChatToolChoice {
-  if (typeof choice === 'string') return choice;
-  return { type: 'function', function: { name: choice.name } };
+function functionTool(tool: Record<string, unknown>, field: string, namespace?: string): Tool {
+  const out: Tool = { type: 'function', name: checkName(tool.name, `${field}.name`) };
+  if (namespace !== undefined) out.namespace = namespace;
+  if (typeof tool.description === 'string') out.description = tool.description;
+  if (tool.parameters && typeof tool.parameters === 'object') out.parameters = tool.parameters as Record<string, unknown>;
+  if (typeof tool.strict === 'boolean') out.strict = tool.strict;
+  return out;
+}
+
+type GrammarFormat = { type: 'grammar'; syntax: string; definition: string };
+
+function toolsOf(wire: ResponseTool, index: number): Tool[] {
+  const tool = wire as unknown as Record<string, unknown>;
+  const field = `tools[${index}]`;
+  switch (tool.type) {
+    case 'function':
+      return [functionTool(tool, field)];
+    case 'namespace': {
+      const namespace = checkName(tool.name, `${field}.name`);
+      const members = Array.isArray(tool.tools) ? (tool.tools as Record<string, unknown>[]) : [];
+      return members.map((member, i) => functionTool(member, `${field}.tools[${i}]`, namespace));
+    }
+    case 'custom': {
+      const out: Tool = { type: 'custom', name: checkName(tool.name, `${field}.name`) };
+      if (typeof tool.description === 'string') out.description = tool.description;
+      const format = tool.format as { type?: unknown } | undefined;
+      if (format?.type === 'text') out.format = { type: 'text' };
+      else if (format?.type === 'grammar') {
+        const grammar = format as GrammarFormat;
+        out.format = { type: 'grammar', syntax: String(grammar.syntax), definition: String(grammar.definition) };
+      }
+      return [out];
+    }
+    default: {
+      const { type, ...config } = tool;
+      return [{ type: 'hosted', name: String(type), config }];
+    }
+  }
+}
+
+function toToolChoice(choice: NonNullable<ResponseRequest['tool_choice']>): ToolChoice {
+  if (typeof choice === 'string') return { type: choice };
+  const named = choice as { type?: string; name?: string };
+  return typeof named.name === 'string' ? { type: 'tool', name: named.name } : { type: 'auto' };
 }
 
 /** The emitted discriminated-union type loses `type`; this is the schema's shape. */
 type TextFormat = { type: 'text' | 'json_object' } | { type: 'json_schema'; name: string; description?: string; schema: Record<string, unknown>; strict?: boolean | null };
 
-function toResponseFormat(wire: NonNullable<NonNullable<ResponseRequest['text']>['format']>): ChatResponseFormat {
+function toResponseFormat(wire: NonNullable<NonNullable<ResponseRequest['text']>['format']>): ResponseFormat {
   const format = wire as TextFormat;
-  if (format.type !== 'json_schema') return { type: format.type } as ChatResponseFormat;
-  const schema: { name: string; schema: Record<string, unknown>; description?: string; strict?: boolean } = { name: format.name, schema: format.schema };
-  if (typeof format.description === 'string') schema.description = format.description;
-  if (typeof format.strict === 'boolean') schema.strict = format.strict;
-  return { type: 'json_schema', json_schema: schema } as ChatResponseFormat;
+  if (format.type !== 'json_schema') return { type: format.type };
+  const out: ResponseFormat = { type: 'json_schema', name: format.name, schema: format.schema };
+  if (typeof format.description === 'string') out.description = format.description;
+  if (typeof format.strict === 'boolean') out.strict = format.strict;
+  return out;
 }

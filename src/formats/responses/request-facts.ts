@@ -1,27 +1,14 @@
 // What planning and admission need of a Responses request (routing/request-facts.ts), read from its wire body without
-// converting it; and the one refusal every lane shares: a stateless gateway cannot continue a stored response.
-import { GatewayError } from '../../core/gateway-error.js';
+// converting it; it refuses first what no lane serves: a stored response to continue (parse-request.ts rejectState).
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import type { ResponseRequest } from './wire-types.js';
+import { rejectState } from './parse-request.js';
 
 const REQUEST_OVERHEAD_TOKENS = 3;
 const ITEM_OVERHEAD_TOKENS = 4;
 
 type Item = Record<string, unknown>;
-
-/** `previous_response_id` and `conversation` name state the gateway never keeps: 400, on every lane. */
-export function rejectStoredState(body: ResponseRequest): void {
-  for (const field of ['previous_response_id', 'conversation'] as const) {
-    const value = body[field];
-    if (value !== undefined && value !== null) {
-      throw new GatewayError(400, `Invalid request: ${field} is not supported; this gateway is stateless, so send the full conversation in input (with the earlier output items) on every request`, {
-        field,
-        reason: 'stateless',
-      });
-    }
-  }
-}
 
 /** The Responses fields, by the chat-format names `provider.require_parameters` reads. */
 function sentParameters(body: ResponseRequest, hasTools: boolean): string[] {
@@ -37,8 +24,8 @@ function sentParameters(body: ResponseRequest, hasTools: boolean): string[] {
   return OPTIONAL_PARAMETERS.filter((name) => sent.has(name));
 }
 
-export function responsesRequestFacts(body: ResponseRequest, sessionHeader?: string): RequestFacts {
-  rejectStoredState(body);
+export function responsesRequestFacts(body: ResponseRequest): RequestFacts {
+  rejectState(body);
   const items = (typeof body.input === 'string' ? [] : body.input) as unknown as Item[];
   // Codex's "Responses lite" sends its tools as an input item (`additional_tools`), not in `tools`.
   const hasTools = (body.tools?.length ?? 0) > 0 || items.some((item) => item?.type === 'additional_tools' && Array.isArray(item.tools) && item.tools.length > 0);
@@ -55,8 +42,5 @@ export function responsesRequestFacts(body: ResponseRequest, sessionHeader?: str
   if (body.models !== undefined) facts.models = body.models;
   if (body.provider !== undefined) facts.provider = body.provider;
   if (typeof body.max_output_tokens === 'number') facts.maxOutputTokens = body.max_output_tokens;
-  const cacheKey = (body as { prompt_cache_key?: unknown }).prompt_cache_key;
-  const session = typeof cacheKey === 'string' && cacheKey !== '' ? cacheKey : sessionHeader;
-  if (session) facts.sessionKey = session;
   return facts;
 }

@@ -20,6 +20,8 @@ export class ResponseStreamRenderer implements StreamRenderer {
   private sequence = 0;
   /** The type of the block the sequencer has open (text ops go to a message or a reasoning item). */
   private openKind: 'text' | 'reasoning' | 'tool_call' | undefined;
+  /** The open tool call is a custom (freeform) one: its input streams as custom_tool_call_input events. */
+  private customCall = false;
 
   constructor(
     private readonly identity: GenerationIdentity,
@@ -33,8 +35,7 @@ export class ResponseStreamRenderer implements StreamRenderer {
   }
 
   event(event: StreamEvent): SseFrame[] {
-    if (event.type !== 'delta') return NONE;
-    const ops = this.blocks.push(event.delta);
+    const ops = this.blocks.push(event);
     return ops.length === 0 ? NONE : this.render(ops);
   }
 
@@ -64,7 +65,10 @@ export class ResponseStreamRenderer implements StreamRenderer {
             frames.push(this.frame('response.output_item.added', { output_index, item: { type: 'message', id: item_id, status: 'in_progress', role: 'assistant', content: [] } }));
             frames.push(this.frame('response.content_part.added', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
           } else if (op.block.type === 'tool_call') {
-            const item = { type: 'function_call', id: item_id, call_id: op.block.id, name: op.block.name, arguments: '', status: 'in_progress' };
+            const item = op.block.kind === 'custom'
+              ? { type: 'custom_tool_call', id: item_id, call_id: op.block.id, name: op.block.name, input: '', status: 'in_progress' }
+              : { type: 'function_call', id: item_id, call_id: op.block.id, name: op.block.name, arguments: '', status: 'in_progress' };
+            this.customCall = op.block.kind === 'custom';
             frames.push(this.frame('response.output_item.added', { output_index, item }));
           } else {
             frames.push(this.frame('response.output_item.added', { output_index, item: { type: 'reasoning', id: item_id, summary: [] } }));
@@ -74,9 +78,11 @@ export class ResponseStreamRenderer implements StreamRenderer {
         case 'text':
           frames.push(...this.textDelta(output_index, op.text));
           break;
-        case 'arguments':
-          frames.push(this.frame('response.function_call_arguments.delta', { item_id: itemId(this.identity.id, 'tool_call', output_index), output_index, delta: op.fragment }));
+        case 'input': {
+          const type = this.customCall ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
+          frames.push(this.frame(type, { item_id: itemId(this.identity.id, 'tool_call', output_index), output_index, delta: op.fragment }));
           break;
+        }
         case 'signature':
           break; // travels in the reasoning item's encrypted_content, rendered when the block closes
         case 'close':
@@ -111,7 +117,8 @@ export class ResponseStreamRenderer implements StreamRenderer {
       frames.push(this.frame('response.output_text.done', { item_id, output_index: outputIndex, content_index: 0, text: block.text, logprobs: [] }));
       frames.push(this.frame('response.content_part.done', { item_id, output_index: outputIndex, content_index: 0, part }));
     } else if (block.type === 'tool_call') {
-      frames.push(this.frame('response.function_call_arguments.done', { item_id, output_index: outputIndex, name: block.name, arguments: block.arguments }));
+      if (block.kind === 'custom') frames.push(this.frame('response.custom_tool_call_input.done', { item_id, output_index: outputIndex, input: block.input }));
+      else frames.push(this.frame('response.function_call_arguments.done', { item_id, output_index: outputIndex, name: block.name, arguments: block.input }));
     } else if (this.summaryOpened.has(outputIndex)) {
       const part = { type: 'summary_text', text: block.text };
       frames.push(this.frame('response.reasoning_summary_text.done', { item_id, output_index: outputIndex, summary_index: 0, text: block.text }));

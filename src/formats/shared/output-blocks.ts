@@ -1,54 +1,50 @@
-// The internal delta stream → an ordered sequence of output blocks, for the front doors whose formats are made of
-// blocks (Anthropic Messages content blocks, OpenAI Responses output items). Internal deltas interleave fields
-// freely (reasoning text, signed reasoning_details, content, tool-call fragments by index); these formats want one
-// block at a time, opened, filled and closed. Format-neutral: no wire shape is made here.
+// Internal stream events → an ordered sequence of output blocks, for the front doors whose formats are made of blocks
+// (Anthropic Messages content blocks, OpenAI Responses output items), which want one block at a time: opened, filled,
+// closed. Format-neutral: no wire shape is made here.
 //
 // Rules (one block is open at a time, in the order the model produced them):
-// - `reasoning` text goes to an open reasoning block, or opens one;
-// - a `reasoning.text` detail with a signature seals the open reasoning block (Anthropic sends the signed block
-//   when the thinking block stops; Gemini with the thought part); a sealed block takes no more text, so the next
-//   reasoning opens a new block. Without an open unsealed block the detail opens one and its text is appended;
-// - other `reasoning.text` / `reasoning.summary` details join the open unsealed reasoning block (their text is
-//   appended only when the block has streamed none: clients such as OpenRouter send both fields);
-// - a `reasoning.encrypted` detail is a block of its own (opened with it, closed at once): Anthropic
-//   redacted_thinking, Gemini signatures of text parts and function calls, OpenAI encrypted reasoning;
-// - `content` goes to an open text block, or opens one;
-// - a tool-call fragment with an index not seen before opens a tool_call block; fragments for the open one append
-//   arguments. A fragment for a call that was already closed cannot be placed in a one-block-at-a-time format and
-//   is dropped (no adapter here interleaves calls: each call streams whole before the next);
+// - reasoning text goes to an open, unsealed reasoning block, or opens one;
+// - a reasoning record with a signature seals the open reasoning block (Anthropic sends the signature when the
+//   thinking block stops; Gemini with the thought part): a sealed block takes no more text, so the next reasoning opens
+//   a new block. Without an open unsealed block the record opens one, and its text is the block's;
+// - other records with text (summaries; text records that repeat what streamed, as OpenRouter sends them) join the
+//   open unsealed reasoning block, their text appended only when the block has streamed none;
+// - a record of opaque data is a block of its own (opened with it, closed at once): Anthropic redacted thinking,
+//   Gemini signatures of text parts and function calls, OpenAI encrypted reasoning;
+// - answer text goes to an open text block, or opens one;
+// - a tool call's start opens a tool_call block; its fragments append input. A fragment for a call that was already
+//   closed cannot be placed in a one-block-at-a-time format and is dropped (no adapter here interleaves calls);
 // - `finish()` closes whatever is open.
-// Within one delta the fields are taken in the order reasoning, reasoning_details, content, tool_calls.
-import type { ChunkDelta, ReasoningDetail, ToolCall } from '../../core/chat-types.js';
-import type { AdapterCompletion } from '../../core/generation.js';
+import type { ReasoningState, GenerationResult, StreamEvent } from '../../core/generation.js';
 
 export type OpenedBlock =
   | { type: 'text' }
-  /** `details` holds the encrypted detail a reasoning block was opened by, else is empty. */
-  | { type: 'reasoning'; details: ReasoningDetail[] }
-  | { type: 'tool_call'; id: string; name: string };
+  /** `records` holds the opaque record a reasoning block was opened by, else is empty. */
+  | { type: 'reasoning'; records: ReasoningState[] }
+  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: 'function' | 'custom' };
 
 export type ClosedBlock =
   | { type: 'text'; text: string }
-  /** `signature`: the sealing detail's signature, when one came. `details`: every reasoning detail of the block. */
-  | { type: 'reasoning'; text: string; signature?: string; details: ReasoningDetail[] }
-  | { type: 'tool_call'; id: string; name: string; arguments: string };
+  /** `signature`: the sealing record's signature, when one came. `records`: every reasoning record of the block. */
+  | { type: 'reasoning'; text: string; signature?: string; records: ReasoningState[] }
+  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: 'function' | 'custom'; input: string };
 
 export type BlockOp =
   | { op: 'open'; index: number; block: OpenedBlock }
   /** New text of the open text or reasoning block. */
   | { op: 'text'; index: number; text: string }
-  /** The next fragment of the open tool call's JSON arguments. */
-  | { op: 'arguments'; index: number; fragment: string }
+  /** The next fragment of the open tool call's input. */
+  | { op: 'input'; index: number; fragment: string }
   /** The open reasoning block's signature (sent once, when it is sealed). */
   | { op: 'signature'; index: number; signature: string }
   | { op: 'close'; index: number; block: ClosedBlock };
 
 type OpenState =
   | { type: 'text'; index: number; text: string }
-  | { type: 'reasoning'; index: number; text: string; signature?: string; details: ReasoningDetail[]; sealed: boolean }
-  | { type: 'tool_call'; index: number; callIndex: number; id: string; name: string; arguments: string };
+  | { type: 'reasoning'; index: number; text: string; signature?: string; records: ReasoningState[]; sealed: boolean }
+  | { type: 'tool_call'; index: number; callIndex: number; id: string; name: string; namespace?: string; kind: 'function' | 'custom'; input: string };
 
-type Delta = Omit<ChunkDelta, 'role'>;
+const NONE: BlockOp[] = [];
 
 export class OutputBlockSequencer {
   private open: OpenState | undefined;
@@ -56,14 +52,22 @@ export class OutputBlockSequencer {
   private readonly seenCalls = new Set<number>();
   private readonly closed: ClosedBlock[] = [];
 
-  /** Block operations for one internal delta, in order. */
-  push(delta: Delta): BlockOp[] {
-    const ops: BlockOp[] = [];
-    if (delta.reasoning) this.reasoningText(delta.reasoning, ops);
-    for (const detail of delta.reasoning_details ?? []) this.reasoningDetail(detail, ops);
-    if (delta.content) this.content(delta.content, ops);
-    for (const call of delta.tool_calls ?? []) this.toolCall(call, ops);
-    return ops;
+  /** Block operations for one internal event, in order (none for events that are no output). */
+  push(event: StreamEvent): BlockOp[] {
+    switch (event.type) {
+      case 'reasoning-delta':
+        return event.text === '' ? NONE : this.reasoningText(event.text);
+      case 'reasoning-state':
+        return this.reasoningRecord(event.state);
+      case 'text-delta':
+        return event.text === '' ? NONE : this.text(event.text);
+      case 'tool-call-start':
+        return this.toolCallStart(event);
+      case 'tool-call-delta':
+        return this.toolCallInput(event.index, event.input);
+      default:
+        return NONE;
+    }
   }
 
   /** Closes the open block; call once, when the stream ended. */
@@ -83,36 +87,40 @@ export class OutputBlockSequencer {
     return this.nextIndex;
   }
 
-  private reasoningText(text: string, ops: BlockOp[]): void {
+  private reasoningText(text: string): BlockOp[] {
+    const ops: BlockOp[] = [];
     const block = this.open?.type === 'reasoning' && !this.open.sealed ? this.open : this.openReasoning([], ops);
     block.text += text;
     ops.push({ op: 'text', index: block.index, text });
+    return ops;
   }
 
-  private reasoningDetail(detail: ReasoningDetail, ops: BlockOp[]): void {
-    if (detail.type === 'reasoning.encrypted') {
+  private reasoningRecord(record: ReasoningState): BlockOp[] {
+    const ops: BlockOp[] = [];
+    if (record.data !== undefined) {
       this.closeOpen(ops);
-      this.openReasoning([detail], ops);
+      this.openReasoning([record], ops);
       this.closeOpen(ops);
-      return;
+      return ops;
     }
     const fresh = !(this.open?.type === 'reasoning' && !this.open.sealed);
     const block = fresh ? this.openReasoning([], ops) : (this.open as OpenState & { type: 'reasoning' });
-    const text = detail.type === 'reasoning.text' ? detail.text : detail.type === 'reasoning.summary' ? detail.summary : undefined;
+    const text = record.text;
     if (typeof text === 'string' && text !== '' && block.text === '') {
       block.text = text;
       ops.push({ op: 'text', index: block.index, text });
     }
-    block.details.push(detail);
-    const signature = detail.type === 'reasoning.text' ? detail.signature : undefined;
-    if (typeof signature === 'string' && signature !== '') {
-      block.signature = signature;
+    block.records.push(record);
+    if (typeof record.signature === 'string' && record.signature !== '') {
+      block.signature = record.signature;
       block.sealed = true;
-      ops.push({ op: 'signature', index: block.index, signature });
+      ops.push({ op: 'signature', index: block.index, signature: record.signature });
     }
+    return ops;
   }
 
-  private content(text: string, ops: BlockOp[]): void {
+  private text(text: string): BlockOp[] {
+    const ops: BlockOp[] = [];
     let block = this.open;
     if (block?.type !== 'text') {
       this.closeOpen(ops);
@@ -122,40 +130,40 @@ export class OutputBlockSequencer {
     }
     block.text += text;
     ops.push({ op: 'text', index: block.index, text });
+    return ops;
   }
 
-  private toolCall(call: NonNullable<Delta['tool_calls']>[number], ops: BlockOp[]): void {
-    const fragment = call.function?.arguments ?? '';
-    if (this.open?.type === 'tool_call' && this.open.callIndex === call.index) {
-      if (fragment === '') return;
-      this.open.arguments += fragment;
-      ops.push({ op: 'arguments', index: this.open.index, fragment });
-      return;
-    }
-    if (this.seenCalls.has(call.index)) return; // a closed call: see the rules above
-    this.seenCalls.add(call.index);
+  private toolCallStart(event: StreamEvent & { type: 'tool-call-start' }): BlockOp[] {
+    if (this.seenCalls.has(event.index)) return this.toolCallInput(event.index, event.input ?? '');
+    this.seenCalls.add(event.index);
+    const ops: BlockOp[] = [];
     this.closeOpen(ops);
-    const block: OpenState = {
-      type: 'tool_call',
-      index: this.nextIndex++,
-      callIndex: call.index,
-      id: call.id ?? `call_${call.index}`,
-      name: call.function?.name ?? '',
-      arguments: '',
-    };
+    const block: OpenState = { type: 'tool_call', index: this.nextIndex++, callIndex: event.index, id: event.id, name: event.name, kind: event.kind, input: '' };
+    if (event.namespace !== undefined) block.namespace = event.namespace;
     this.open = block;
-    ops.push({ op: 'open', index: block.index, block: { type: 'tool_call', id: block.id, name: block.name } });
-    if (fragment !== '') {
-      block.arguments = fragment;
-      ops.push({ op: 'arguments', index: block.index, fragment });
+    const opened: OpenedBlock = { type: 'tool_call', id: block.id, name: block.name, kind: block.kind };
+    if (block.namespace !== undefined) opened.namespace = block.namespace;
+    ops.push({ op: 'open', index: block.index, block: opened });
+    const first = event.input ?? '';
+    if (first !== '') {
+      block.input = first;
+      ops.push({ op: 'input', index: block.index, fragment: first });
     }
+    return ops;
   }
 
-  private openReasoning(details: ReasoningDetail[], ops: BlockOp[]): OpenState & { type: 'reasoning' } {
+  private toolCallInput(callIndex: number, fragment: string): BlockOp[] {
+    // A fragment for a call that was closed (see the rules above), or never started, has no block to go to.
+    if (fragment === '' || this.open?.type !== 'tool_call' || this.open.callIndex !== callIndex) return NONE;
+    this.open.input += fragment;
+    return [{ op: 'input', index: this.open.index, fragment }];
+  }
+
+  private openReasoning(records: ReasoningState[], ops: BlockOp[]): OpenState & { type: 'reasoning' } {
     this.closeOpen(ops);
-    const block = { type: 'reasoning' as const, index: this.nextIndex++, text: '', details: [...details], sealed: false };
+    const block = { type: 'reasoning' as const, index: this.nextIndex++, text: '', records: [...records], sealed: false };
     this.open = block;
-    ops.push({ op: 'open', index: block.index, block: { type: 'reasoning', details } });
+    ops.push({ op: 'open', index: block.index, block: { type: 'reasoning', records } });
     return block;
   }
 
@@ -165,9 +173,11 @@ export class OutputBlockSequencer {
     this.open = undefined;
     let closed: ClosedBlock;
     if (block.type === 'text') closed = { type: 'text', text: block.text };
-    else if (block.type === 'tool_call') closed = { type: 'tool_call', id: block.id, name: block.name, arguments: block.arguments };
-    else {
-      closed = { type: 'reasoning', text: block.text, details: block.details };
+    else if (block.type === 'tool_call') {
+      closed = { type: 'tool_call', id: block.id, name: block.name, kind: block.kind, input: block.input };
+      if (block.namespace !== undefined) closed.namespace = block.namespace;
+    } else {
+      closed = { type: 'reasoning', text: block.text, records: block.records };
       if (block.signature !== undefined) closed.signature = block.signature;
     }
     this.closed.push(closed);
@@ -175,19 +185,44 @@ export class OutputBlockSequencer {
   }
 }
 
-/**
- * A whole (non-streamed) result as blocks, by the same rules as a stream: reasoning first (its details when the
- * adapter kept them, since they hold each block's own text; else the joined reasoning text), then the text, then
- * the tool calls.
- */
-export function completionBlocks(completion: AdapterCompletion): readonly ClosedBlock[] {
+/** The events a stream of this whole reply would have carried, in order (what a non-streamed body is made of). */
+export function resultEvents(result: GenerationResult): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  let calls = 0;
+  for (const block of result.output) {
+    switch (block.type) {
+      case 'text':
+        events.push({ type: 'text-delta', text: block.text });
+        break;
+      case 'refusal':
+        events.push({ type: 'refusal-delta', text: block.text });
+        break;
+      case 'reasoning': {
+        const { type: _type, ...state } = block;
+        // Plain reasoning text is a delta; a record with vendor state carries its text itself.
+        if (isPlainText(state)) events.push({ type: 'reasoning-delta', text: state.text ?? '' });
+        else events.push({ type: 'reasoning-state', state });
+        break;
+      }
+      case 'tool_call': {
+        const start: StreamEvent = { type: 'tool-call-start', index: calls++, id: block.id, name: block.name, kind: block.kind, input: block.input };
+        if (block.namespace !== undefined) start.namespace = block.namespace;
+        events.push(start);
+        break;
+      }
+    }
+  }
+  return events;
+}
+
+function isPlainText(state: ReasoningState): boolean {
+  return Object.keys(state).every((key) => key === 'text');
+}
+
+/** A whole (non-streamed) result as blocks, by the same rules as a stream. */
+export function completionBlocks(result: GenerationResult): readonly ClosedBlock[] {
   const sequencer = new OutputBlockSequencer();
-  if (completion.reasoningDetails?.length) sequencer.push({ reasoning_details: completion.reasoningDetails });
-  else if (completion.reasoning) sequencer.push({ reasoning: completion.reasoning });
-  if (completion.content) sequencer.push({ content: completion.content });
-  (completion.toolCalls ?? []).forEach((call: ToolCall, index) => {
-    sequencer.push({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] });
-  });
+  for (const event of resultEvents(result)) sequencer.push(event);
   sequencer.finish();
   return sequencer.blocks();
 }

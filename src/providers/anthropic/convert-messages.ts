@@ -1,19 +1,23 @@
-// Gateway messages → Anthropic's `system` + alternating user/assistant turns.
-// - system and developer messages, wherever they appear, are hoisted into the top-level `system`
-//   (Anthropic has no system role inside `messages`);
-// - tool messages become `tool_result` blocks of a user turn, so consecutive results share one turn;
+// The internal instructions and conversation → Anthropic's `system` + alternating user/assistant turns.
+// - instructions, wherever they were given, are hoisted into the top-level `system` (Anthropic has no system role
+//   inside `messages`);
+// - tool results are `tool_result` blocks (with their images and documents, `is_error` and cache breakpoint), first
+//   in their user turn, so consecutive results share one turn;
 // - consecutive turns of the same role are merged into one, as Anthropic's turn model requires;
-// - an assistant turn replays its reasoning blocks first, then its text, then its tool calls, which is
-//   the order Claude produced them in (thinking always precedes the text and tool_use it led to).
-import type { ChatMessage, ToolCall } from '../../core/chat-types.js';
+// - an assistant turn keeps its blocks' order: thinking (only Claude's own, restored byte for byte), text, tool_use.
+import type { AssistantBlock, ToolCallBlock, ToolResultBlock, UserBlock } from '../../core/content-blocks.js';
+import type { GenerationRequest } from '../../core/generation-request.js';
 import { isRecord } from '../payload-readers.js';
-import { cacheControlOf, hasText, joinText, textBlocks, userBlocks } from './convert-content.js';
+import { documentBlock, hasText, imageBlock, textBlock, textBlocks, withCache } from './convert-content.js';
 import { invalidRequest } from './invalid-request.js';
-import { restoreReasoningBlocks } from './reasoning-blocks.js';
+import { restoreReasoningBlock } from './reasoning-blocks.js';
 import type {
   AnthropicAssistantBlock,
+  AnthropicDocumentBlock,
+  AnthropicImageBlock,
   AnthropicMessage,
   AnthropicTextBlock,
+  AnthropicToolResultBlock,
   AnthropicToolUseBlock,
   AnthropicUserBlock,
 } from './wire-types.js';
@@ -35,9 +39,9 @@ export function toolUseId(id: string): string {
 }
 
 /**
- * Arguments are a JSON string in the gateway format and an object at Anthropic. An empty string means
- * "no arguments" (some clients send it for parameterless tools). Anything else that is not a JSON object
- * is answered 400: silently sending `{}` would replay a different call than the one the model made.
+ * Arguments are JSON text inside the gateway and an object at Anthropic. An empty string means "no arguments" (some
+ * clients send it for parameterless tools). Anything else that is not a JSON object is answered 400: silently sending
+ * `{}` would replay a different call than the one the model made.
  */
 function toolInput(args: string, field: string): Record<string, unknown> {
   if (args.trim() === '') return {};
@@ -51,43 +55,61 @@ function toolInput(args: string, field: string): Record<string, unknown> {
   return parsed;
 }
 
-function toolUse(call: ToolCall, field: string): AnthropicToolUseBlock {
-  return {
-    type: 'tool_use',
-    id: toolUseId(call.id),
-    name: call.function.name,
-    input: toolInput(call.function.arguments, `${field}.function.arguments`),
-  };
+function toolUse(call: ToolCallBlock, field: string): AnthropicToolUseBlock {
+  return withCache<AnthropicToolUseBlock>({ type: 'tool_use', id: toolUseId(call.id), name: call.name, input: toolInput(call.input, `${field}.input`) }, call.cache);
 }
 
-function turnOf(message: Exclude<ChatMessage, { role: 'system' | 'developer' }>, i: number): Turn {
-  const field = `messages[${i}]`;
-  switch (message.role) {
-    case 'user':
-      return { role: 'user', blocks: userBlocks(message.content, `${field}.content`) };
-    case 'tool': {
-      const text = joinText(message.content);
-      // Content is optional on a tool_result; blank text would be rejected.
-      const result: AnthropicUserBlock = { type: 'tool_result', tool_use_id: toolUseId(message.tool_call_id) };
-      if (hasText(text)) result.content = text;
-      // Extras the Anthropic Messages front door carries on the internal tool message: the failure flag and the
-      // caching breakpoint of its tool_result block (other adapters build tool messages field by field).
-      if ((message as { is_error?: unknown }).is_error === true) result.is_error = true;
-      const parts = typeof message.content === 'string' ? [] : message.content;
-      const cacheControl = cacheControlOf(message) ?? parts.map(cacheControlOf).filter((c) => c !== undefined).at(-1);
-      if (cacheControl) result.cache_control = cacheControl;
-      return { role: 'user', blocks: [result] };
-    }
-    case 'assistant':
-      return {
-        role: 'assistant',
-        blocks: [
-          ...restoreReasoningBlocks(message.reasoning_details),
-          ...textBlocks(message.content),
-          ...(message.tool_calls ?? []).map((call, j) => toolUse(call, `${field}.tool_calls[${j}]`)),
-        ],
-      };
+function toolResult(block: ToolResultBlock, field: string): AnthropicToolResultBlock {
+  const result: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: toolUseId(block.callId) };
+  const plain = block.content.every((inner) => inner.type === 'text' && !inner.cache);
+  if (plain) {
+    // Content is optional on a tool_result; blank text would be rejected. Plain text goes in the short string form.
+    const text = block.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('');
+    if (hasText(text)) result.content = text;
+  } else {
+    type Inner = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock;
+    const content = block.content.flatMap((inner, i): Inner[] => {
+      const at = `${field}.content[${i}]`;
+      if (inner.type === 'text') return hasText(inner.text) ? [textBlock(inner)] : [];
+      return [inner.type === 'image' ? imageBlock(inner, at) : documentBlock(inner, at)];
+    });
+    if (content.length > 0) result.content = content;
   }
+  if (block.isError === true) result.is_error = true;
+  return withCache(result, block.cache);
+}
+
+function userBlocks(blocks: readonly UserBlock[], field: string): AnthropicUserBlock[] {
+  return blocks.flatMap((block, i): AnthropicUserBlock[] => {
+    const at = `${field}[${i}]`;
+    switch (block.type) {
+      case 'text':
+        return hasText(block.text) ? [textBlock(block)] : [];
+      case 'image':
+        return [imageBlock(block, at)];
+      case 'document':
+        return [documentBlock(block, at)];
+      case 'tool_result':
+        return [toolResult(block, at)];
+    }
+  });
+}
+
+function assistantBlocks(blocks: readonly AssistantBlock[], field: string): AnthropicAssistantBlock[] {
+  return blocks.flatMap((block, i): AnthropicAssistantBlock[] => {
+    switch (block.type) {
+      case 'reasoning': {
+        const restored = restoreReasoningBlock(block);
+        return restored ? [restored] : [];
+      }
+      case 'text':
+        return hasText(block.text) ? [textBlock(block)] : [];
+      case 'tool_call':
+        return [toolUse(block, `${field}[${i}]`)];
+      default:
+        return []; // a refusal is no content Anthropic takes back
+    }
+  });
 }
 
 /** Anthropic wants the tool_result blocks first in the user turn that answers a tool_use turn. */
@@ -126,12 +148,14 @@ function toMessage(turn: Turn): AnthropicMessage {
   return turn.role === 'user' ? { role: 'user', content: turn.blocks } : { role: 'assistant', content: turn.blocks };
 }
 
-export function convertMessages(messages: readonly ChatMessage[]): ConvertedMessages {
-  const system: AnthropicTextBlock[] = [];
+export function convertMessages(request: Pick<GenerationRequest, 'system' | 'messages'>): ConvertedMessages {
+  const system: AnthropicTextBlock[] = request.system.flatMap((instruction) => textBlocks(instruction.content));
   const turns: Turn[] = [];
-  messages.forEach((message, i) => {
-    if (message.role === 'system' || message.role === 'developer') system.push(...textBlocks(message.content));
-    else turns.push(turnOf(message, i));
+  request.messages.forEach((turn, i) => {
+    const field = `messages[${i}].content`;
+    if (turn.role === 'system') system.push(...textBlocks(turn.content));
+    else if (turn.role === 'user') turns.push({ role: 'user', blocks: userBlocks(turn.content, field) });
+    else turns.push({ role: 'assistant', blocks: assistantBlocks(turn.content, field) });
   });
   const merged = mergeTurns(turns);
   trimPrefill(merged);

@@ -1,8 +1,9 @@
-// Gateway ChatCompletionRequest → one POST /v1/messages. Only fields Anthropic accepts are written; the
-// credential is the operator's key from ProviderConfig, never anything the client sent.
+// GenerationRequest → one POST /v1/messages. Only fields Anthropic accepts are written; the credential is the
+// operator's key from ProviderConfig, never anything the client sent.
 // Dropped on purpose (no Anthropic equivalent): seed, presence/frequency_penalty, response_format, logit_bias.
-import type { ChatCompletionRequest } from '../../core/chat-types.js';
+import type { GenerationRequest } from '../../core/generation-request.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
+import { requireTranslatableTools } from '../translatable-tools.js';
 import { convertMessages } from './convert-messages.js';
 import { convertTools } from './convert-tools.js';
 import { planOutput } from './plan-output.js';
@@ -19,7 +20,7 @@ export function messagesUrl(baseUrl: string): string {
 
 /**
  * With thinking on, Anthropic requires the last assistant turn that called tools to start with its
- * thinking block. A client that did not keep reasoning_details cannot satisfy that, so thinking stays
+ * thinking block. A client that did not keep its reasoning records cannot satisfy that, so thinking stays
  * off for that request instead of failing it.
  */
 function toolTurnCarriesThinking(messages: readonly AnthropicMessage[]): boolean {
@@ -31,22 +32,21 @@ function toolTurnCarriesThinking(messages: readonly AnthropicMessage[]): boolean
 }
 
 /** Anthropic rejects empty and whitespace-only stop sequences. */
-function stopSequences(stop: ChatCompletionRequest['stop']): string[] {
-  const list = typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop : [];
-  return list.filter((s) => s.trim() !== '');
+function stopSequences(stop: readonly string[] | undefined): string[] {
+  return (stop ?? []).filter((s) => s.trim() !== '');
 }
 
 /**
  * Sampling, within Anthropic's rules:
- * - temperature is 0..1 there (0..2 in the gateway format): values above 1 are sent as 1, the closest
+ * - temperature is 0..1 there (0..2 at OpenAI-style doors): values above 1 are sent as 1, the closest
  *   Anthropic has; rescaling would change the meaning of every value the client sends;
  * - newer Claude models reject temperature and top_p together, so temperature (the common knob) wins;
  * - with thinking on, temperature and top_k cannot be changed and top_p must lie in 0.95..1.
  */
-function applySampling(body: AnthropicRequestBody, request: ChatCompletionRequest, thinking: boolean): void {
+function applySampling(body: AnthropicRequestBody, request: GenerationRequest, thinking: boolean): void {
   const temperature = typeof request.temperature === 'number' ? Math.min(Math.max(request.temperature, 0), 1) : undefined;
-  const topP = typeof request.top_p === 'number' ? Math.min(Math.max(request.top_p, 0), 1) : undefined;
-  const topK = (request as { top_k?: unknown }).top_k; // a common client extra (OpenRouter accepts it)
+  const topP = typeof request.topP === 'number' ? Math.min(Math.max(request.topP, 0), 1) : undefined;
+  const topK = request.topK;
   if (thinking) {
     if (topP !== undefined) body.top_p = Math.max(topP, 0.95);
     return;
@@ -56,8 +56,9 @@ function applySampling(body: AnthropicRequestBody, request: ChatCompletionReques
   if (typeof topK === 'number' && Number.isInteger(topK) && topK > 0) body.top_k = topK;
 }
 
-export function buildBody(request: ChatCompletionRequest, ctx: AdapterContext): AnthropicRequestBody {
-  const { system, messages } = convertMessages(request.messages);
+export function buildBody(request: GenerationRequest, ctx: AdapterContext): AnthropicRequestBody {
+  requireTranslatableTools(request, `${ctx.model.id} at ${ctx.provider.id}`);
+  const { system, messages } = convertMessages(request);
   const tools = convertTools(request);
   // Thinking is incompatible with a forced tool call; the client's explicit tool_choice wins.
   const thinkingAllowed = ctx.model.supportsReasoning && !tools.forcesToolUse && toolTurnCarriesThinking(messages);
@@ -71,12 +72,13 @@ export function buildBody(request: ChatCompletionRequest, ctx: AdapterContext): 
   if (tools.tools) body.tools = tools.tools;
   if (tools.tool_choice) body.tool_choice = tools.tool_choice;
   if (plan.thinking) body.thinking = plan.thinking;
+  if (plan.output_config) body.output_config = plan.output_config;
   // Anthropic's abuse-monitoring id; it must stay opaque, which is what clients send in `user` anyway.
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
   return body;
 }
 
-export function buildRequest(request: ChatCompletionRequest, ctx: AdapterContext): UpstreamRequest {
+export function buildRequest(request: GenerationRequest, ctx: AdapterContext): UpstreamRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.provider.headers ?? {})) headers[name.toLowerCase()] = value;
   // Set after the operator's static headers so they can never replace the protocol or auth headers.

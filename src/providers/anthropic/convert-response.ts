@@ -1,27 +1,29 @@
-// A non-streamed Anthropic Message → AdapterCompletion. The body is untrusted: anything that cannot be
-// a Message raises UpstreamPayloadError (the pipeline answers 502). Block types the gateway format cannot
-// carry (server tool results, citations' extras) are skipped; the reply's text and tool calls still count.
-import type { ReasoningDetail, ToolCall } from '../../core/chat-types.js';
-import type { AdapterCompletion } from '../../core/generation.js';
+// A non-streamed Anthropic Message → GenerationResult, block for block in Anthropic's order: text (with its
+// citations), thinking and redacted thinking (reasoning records), tool_use (tool calls). The body is untrusted:
+// anything that cannot be a Message raises UpstreamPayloadError (the pipeline answers 502). Block types the gateway
+// does not carry (server tool calls and their results) are skipped; the reply's text and tool calls still count.
+import type { Citation, ToolCallBlock } from '../../core/content-blocks.js';
+import type { GenerationResult, OutputBlock } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { normalizeUsage, readUsage } from './convert-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { mapError } from './map-error.js';
 import { STATUS_OF_TYPE, readAnthropicError } from './read-error.js';
-import { redactedDetail, thinkingDetail } from './reasoning-blocks.js';
+import { redactedRecord, thinkingRecord } from './reasoning-blocks.js';
+import { citationOf } from './read-citation.js';
 
 
-function toolCallOf(block: JsonRecord, position: number): ToolCall {
+function toolCallOf(block: JsonRecord, position: number): ToolCallBlock {
   const id = readString(block.id);
   const name = readString(block.name);
   if (!id || !name) throw UpstreamPayloadError.malformed(`tool_use block ${position} has no id or name`);
-  // `input` is always an object at Anthropic; the gateway format carries it as a JSON string.
+  // `input` is always an object at Anthropic; the gateway carries it as JSON text.
   const input = readRecord(block.input) ?? {};
-  return { id, type: 'function', function: { name, arguments: JSON.stringify(input) } };
+  return { type: 'tool_call', id, name, kind: 'function', input: JSON.stringify(input) };
 }
 
-export function parseCompletion(body: unknown, providerId = 'anthropic'): AdapterCompletion {
+export function parseCompletion(body: unknown, providerId = 'anthropic'): GenerationResult {
   const payload = UpstreamPayloadError.parseJson(body);
   if (!isRecord(payload)) throw UpstreamPayloadError.malformed('body is not an object');
   if (payload.type === 'error') {
@@ -31,47 +33,42 @@ export function parseCompletion(body: unknown, providerId = 'anthropic'): Adapte
   const content = readArray(payload.content);
   if (!content) throw UpstreamPayloadError.malformed('message has no content array');
 
-  let text = '';
-  let reasoning = '';
-  const details: ReasoningDetail[] = [];
-  const toolCalls: ToolCall[] = [];
+  const output: OutputBlock[] = [];
+  let records = 0;
+  let calls = 0;
   content.forEach((block, position) => {
     if (!isRecord(block)) throw UpstreamPayloadError.malformed(`content block ${position} is not an object`);
     switch (block.type) {
-      case 'text':
-        text += readString(block.text) ?? '';
-        break;
-      case 'thinking': {
-        const thinking = readString(block.thinking) ?? '';
-        reasoning += thinking;
-        details.push(thinkingDetail(thinking, readString(block.signature), details.length));
+      case 'text': {
+        const text = readString(block.text) ?? '';
+        if (text === '') break;
+        const citations = (readArray(block.citations) ?? []).map(citationOf).filter((c): c is Citation => c !== undefined);
+        output.push(citations.length > 0 ? { type: 'text', text, citations } : { type: 'text', text });
         break;
       }
+      case 'thinking':
+        output.push({ type: 'reasoning', ...thinkingRecord(readString(block.thinking) ?? '', readString(block.signature), records++) });
+        break;
       case 'redacted_thinking': {
         const data = readString(block.data);
-        if (data) details.push(redactedDetail(data, details.length));
+        if (data) output.push({ type: 'reasoning', ...redactedRecord(data, records++) });
         break;
       }
       case 'tool_use':
-        toolCalls.push(toolCallOf(block, position));
+        output.push(toolCallOf(block, position));
+        calls++;
         break;
       default:
         break;
     }
   });
 
-  const completion: AdapterCompletion = {
-    content: text === '' ? null : text,
-    finishReason: mapFinishReason(payload.stop_reason, toolCalls.length > 0),
-  };
+  const result: GenerationResult = { output, finishReason: mapFinishReason(payload.stop_reason, calls > 0) };
   const stopSequence = readString(payload.stop_sequence);
-  if (payload.stop_reason === 'stop_sequence' && stopSequence !== undefined) completion.stopSequence = stopSequence;
+  if (payload.stop_reason === 'stop_sequence' && stopSequence !== undefined) result.stopSequence = stopSequence;
   const upstreamId = readString(payload.id);
-  if (upstreamId) completion.upstreamId = upstreamId;
-  if (reasoning !== '') completion.reasoning = reasoning;
-  if (details.length > 0) completion.reasoningDetails = details;
-  if (toolCalls.length > 0) completion.toolCalls = toolCalls;
+  if (upstreamId) result.upstreamId = upstreamId;
   const usage = normalizeUsage(readUsage(payload.usage));
-  if (usage) completion.usage = usage;
-  return completion;
+  if (usage) result.usage = usage;
+  return result;
 }

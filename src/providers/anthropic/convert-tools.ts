@@ -1,5 +1,6 @@
-// Gateway tools / tool_choice / parallel_tool_calls → Anthropic `tools` and `tool_choice`.
-import type { ChatCompletionRequest, ToolDefinition } from '../../core/chat-types.js';
+// Internal tools / tool choice / parallel_tool_calls → Anthropic `tools` and `tool_choice`.
+import type { GenerationRequest, Tool } from '../../core/generation-request.js';
+import { withCache } from './convert-content.js';
 import type { AnthropicTool, AnthropicToolChoice } from './wire-types.js';
 
 export interface ConvertedTools {
@@ -9,37 +10,37 @@ export interface ConvertedTools {
   forcesToolUse: boolean;
 }
 
-function convertTool(tool: ToolDefinition): AnthropicTool {
-  const parameters = tool.function.parameters;
+function convertTool(tool: Tool & { type: 'function' }): AnthropicTool {
+  const parameters = tool.parameters;
   // input_schema is required and must be an object schema; "no parameters" is the empty object schema.
   const schema = parameters === undefined ? { type: 'object', properties: {} } : parameters.type === undefined ? { type: 'object', ...parameters } : parameters;
-  const out: AnthropicTool = { name: tool.function.name, input_schema: schema };
-  if (tool.function.description !== undefined && tool.function.description !== '') out.description = tool.function.description;
-  return out;
+  const out: AnthropicTool = { name: tool.name, input_schema: schema };
+  if (tool.description !== undefined && tool.description !== '') out.description = tool.description;
+  return withCache(out, tool.cache);
 }
 
-function choiceOf(choice: ChatCompletionRequest['tool_choice']): AnthropicToolChoice | undefined {
-  if (choice === undefined || choice === null) return undefined;
-  if (typeof choice === 'object') return { type: 'tool', name: choice.function.name };
-  switch (choice) {
+function choiceOf(choice: GenerationRequest['toolChoice']): AnthropicToolChoice | undefined {
+  switch (choice?.type) {
     case 'auto':
       return { type: 'auto' };
     case 'none':
       return { type: 'none' };
     case 'required':
       return { type: 'any' };
+    case 'tool':
+      return { type: 'tool', name: choice.name };
     default:
       return undefined;
   }
 }
 
-export function convertTools(request: ChatCompletionRequest): ConvertedTools {
+export function convertTools(request: Pick<GenerationRequest, 'tools' | 'toolChoice' | 'parallelToolCalls'>): ConvertedTools {
   // Anthropic's tool_choice has no meaning without tools, so both are sent together or not at all.
-  if (!request.tools || request.tools.length === 0) return { forcesToolUse: false };
-  const out: ConvertedTools = { tools: request.tools.map(convertTool), forcesToolUse: false };
-  let choice = choiceOf(request.tool_choice);
+  if (request.tools.length === 0) return { forcesToolUse: false };
+  const out: ConvertedTools = { tools: request.tools.map((tool) => convertTool(tool as Tool & { type: 'function' })), forcesToolUse: false };
+  let choice = choiceOf(request.toolChoice);
   // parallel_tool_calls=false is a flag on the choice; `auto` is Anthropic's default choice to carry it.
-  if (request.parallel_tool_calls === false && choice?.type !== 'none') {
+  if (request.parallelToolCalls === false && choice?.type !== 'none') {
     choice = { ...(choice ?? { type: 'auto' }), disable_parallel_tool_use: true } as AnthropicToolChoice;
   }
   if (choice) out.tool_choice = choice;

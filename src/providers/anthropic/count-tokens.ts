@@ -1,11 +1,11 @@
 // Anthropic's token counter (POST /v1/messages/count_tokens) for the Messages front door's count_tokens: the same
 // prompt translation as a generation, without the output fields the counter rejects (max_tokens, stream, sampling).
-import type { ChatCompletionRequest } from '../../core/chat-types.js';
+import type { GenerationRequest } from '../../core/generation-request.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
 import { readCount, readRecord } from '../payload-readers.js';
 import { buildBody, buildRequest, messagesUrl } from './convert-request.js';
 
-export function buildCountTokensRequest(request: ChatCompletionRequest, ctx: AdapterContext): UpstreamRequest {
+export function buildCountTokensRequest(request: GenerationRequest, ctx: AdapterContext): UpstreamRequest {
   const full = buildBody(request, ctx);
   const body: Record<string, unknown> = { model: full.model, messages: full.messages };
   if (full.system !== undefined) body.system = full.system;

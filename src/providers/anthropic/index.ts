@@ -33,5 +33,5 @@ export { createStreamTranslator, type StreamTranslatorOptions } from './stream-t
 export { mapError, mapStreamError } from './map-error.js';
 export { mapFinishReason } from './map-finish-reason.js';
 export { normalizeUsage, readUsage, mergeUsage, type UsageCounts } from './convert-usage.js';
-export { restoreReasoningBlocks, thinkingDetail, redactedDetail } from './reasoning-blocks.js';
+export { restoreReasoningBlock, thinkingRecord, redactedRecord } from './reasoning-blocks.js';
 export type { AnthropicRequestBody, AnthropicMessage } from './wire-types.js';

@@ -1,7 +1,7 @@
 // `max_tokens` (required by Anthropic) and the extended-thinking budget, decided together because the
 // budget must be at least 1024 and strictly below max_tokens.
-import type { ChatCompletionRequest, ReasoningConfig } from '../../core/chat-types.js';
-import type { AnthropicThinking } from './wire-types.js';
+import type { GenerationRequest, ReasoningRequest } from '../../core/generation-request.js';
+import type { AnthropicRequestBody, AnthropicThinking } from './wire-types.js';
 
 /** Output cap sent when the client sets none: enough for a long answer, without reserving a model's
  *  whole (often 64K+) output window for every request. */
@@ -15,23 +15,27 @@ const EFFORT_SHARE: Readonly<Record<string, number>> = { minimal: 0.1, low: 0.2,
 export interface OutputPlan {
   maxTokens: number;
   thinking?: AnthropicThinking;
+  output_config?: AnthropicRequestBody['output_config'];
 }
 
 type Intent = { kind: 'budget'; tokens: number } | { kind: 'share'; share: number };
 
 /**
- * What the client asked for. `reasoning.max_tokens` is Anthropic's own unit, so it wins over `effort`
- * when both are set; `enabled: true` alone means medium effort; `exclude` alone asks for nothing.
+ * What the client asked for. A budget is Anthropic's own unit, so it wins over `effort` when both are set;
+ * `enabled: true` alone means medium effort; `exclude` alone asks for nothing.
  */
-function intentOf(reasoning: ReasoningConfig | null | undefined): Intent | undefined {
+function intentOf(reasoning: ReasoningRequest | undefined): Intent | undefined {
   if (!reasoning || reasoning.enabled === false || reasoning.effort === 'none') return undefined;
-  if (typeof reasoning.max_tokens === 'number') {
-    return reasoning.max_tokens > 0 ? { kind: 'budget', tokens: Math.floor(reasoning.max_tokens) } : undefined;
+  if (typeof reasoning.budgetTokens === 'number') {
+    return reasoning.budgetTokens > 0 ? { kind: 'budget', tokens: Math.floor(reasoning.budgetTokens) } : undefined;
   }
   const share = reasoning.effort ? EFFORT_SHARE[reasoning.effort] : undefined;
   if (share !== undefined) return { kind: 'share', share };
-  return reasoning.enabled === true ? { kind: 'share', share: EFFORT_SHARE.medium } : undefined;
+  return reasoning.enabled === true || reasoning.adaptive === true ? { kind: 'share', share: EFFORT_SHARE.medium } : undefined;
 }
+
+/** Anthropic's effort levels for adaptive thinking; the gateway's top level is its `max`. */
+const ADAPTIVE_EFFORT: Readonly<Record<string, string>> = { minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'max' };
 
 function thinkingOf(budget: number): AnthropicThinking | undefined {
   return budget >= MIN_THINKING_BUDGET ? { type: 'enabled', budget_tokens: budget } : undefined;
@@ -46,11 +50,19 @@ function thinkingOf(budget: number): AnthropicThinking | undefined {
  * `thinkingAllowed` is false for models without reasoning support and for requests Anthropic would
  * reject with thinking on (see convert-request.ts).
  */
-export function planOutput(request: ChatCompletionRequest, modelLimit: number | undefined, thinkingAllowed: boolean): OutputPlan {
+export function planOutput(request: Pick<GenerationRequest, 'maxOutputTokens' | 'reasoning'>, modelLimit: number | undefined, thinkingAllowed: boolean): OutputPlan {
   const limit = (n: number): number => Math.max(1, modelLimit ? Math.min(n, modelLimit) : n);
-  const fromClient = request.max_completion_tokens ?? request.max_tokens;
+  const fromClient = request.maxOutputTokens;
   const clientCap = typeof fromClient === 'number' ? limit(Math.floor(fromClient)) : undefined;
-  const intent = thinkingAllowed ? intentOf(request.reasoning) : undefined;
+  const reasoning = request.reasoning;
+  if (thinkingAllowed && reasoning?.adaptive === true && reasoning.enabled !== false && reasoning.effort !== 'none') {
+    // Adaptive thinking (the Messages door passes the client's own choice): no budget to fit, the effort says how hard.
+    const plan: OutputPlan = { maxTokens: clientCap ?? limit(DEFAULT_MAX_TOKENS), thinking: { type: 'adaptive' } };
+    const effort = reasoning.effort ? ADAPTIVE_EFFORT[reasoning.effort] : undefined;
+    if (effort) plan.output_config = { effort };
+    return plan;
+  }
+  const intent = thinkingAllowed ? intentOf(reasoning) : undefined;
 
   if (clientCap !== undefined) {
     if (!intent) return { maxTokens: clientCap };

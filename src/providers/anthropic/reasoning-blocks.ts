@@ -1,35 +1,32 @@
-// Anthropic thinking blocks ⇄ the gateway's reasoning_details. Claude verifies the signature of every
-// thinking block it gets back, so blocks travel byte for byte: the text and signature (or the redacted
-// data) are copied, never trimmed, re-encoded or merged.
-import type { ReasoningDetail } from '../../core/chat-types.js';
+// Anthropic thinking blocks ⇄ the gateway's reasoning records. Claude verifies the signature of every thinking block it
+// gets back, so blocks travel byte for byte: the text and signature (or the redacted data) are copied, never trimmed,
+// re-encoded or merged.
+import type { ReasoningBlock } from '../../core/content-blocks.js';
+import type { ReasoningState } from '../../core/generation.js';
 import { REASONING_FORMAT, type AnthropicReasoningBlock } from './wire-types.js';
 
-/** A thinking block of a reply → `reasoning.text` with its signature. */
-export function thinkingDetail(text: string, signature: string | undefined, index: number): ReasoningDetail {
-  const detail: ReasoningDetail = { type: 'reasoning.text', text, format: REASONING_FORMAT, index };
-  if (signature !== undefined) detail.signature = signature;
-  return detail;
+/** A thinking block of a reply → its record, with its signature. */
+export function thinkingRecord(text: string, signature: string | undefined, index: number): ReasoningState {
+  const record: ReasoningState = { text, format: REASONING_FORMAT, index };
+  if (signature !== undefined) record.signature = signature;
+  return record;
 }
 
-/** A redacted_thinking block of a reply → `reasoning.encrypted` carrying the opaque data. */
-export function redactedDetail(data: string, index: number): ReasoningDetail {
-  return { type: 'reasoning.encrypted', data, format: REASONING_FORMAT, index };
+/** A redacted_thinking block of a reply → its record, carrying the opaque data. */
+export function redactedRecord(data: string, index: number): ReasoningState {
+  return { data, format: REASONING_FORMAT, index };
 }
 
 /**
- * reasoning_details a client sent back on an assistant message → the thinking blocks to replay, in the
- * order the client kept them. Entries from other providers (another `format`), summaries, and text
- * without a signature cannot be verified by Claude, so they are left out instead of failing the request.
+ * A reasoning record of an earlier turn → the thinking block to replay, or undefined. Records of other providers
+ * (another `format`), summaries, and text without a signature cannot be verified by Claude, so they are left out
+ * instead of failing the request.
  */
-export function restoreReasoningBlocks(details: readonly ReasoningDetail[] | undefined): AnthropicReasoningBlock[] {
-  const blocks: AnthropicReasoningBlock[] = [];
-  for (const detail of details ?? []) {
-    if (detail.format !== undefined && detail.format !== REASONING_FORMAT) continue;
-    if (detail.type === 'reasoning.text' && typeof detail.text === 'string' && typeof detail.signature === 'string' && detail.signature !== '') {
-      blocks.push({ type: 'thinking', thinking: detail.text, signature: detail.signature });
-    } else if (detail.type === 'reasoning.encrypted' && typeof detail.data === 'string' && detail.data !== '') {
-      blocks.push({ type: 'redacted_thinking', data: detail.data });
-    }
+export function restoreReasoningBlock(record: ReasoningBlock): AnthropicReasoningBlock | undefined {
+  if (record.format !== undefined && record.format !== REASONING_FORMAT) return undefined;
+  if (typeof record.data === 'string') return record.data !== '' ? { type: 'redacted_thinking', data: record.data } : undefined;
+  if (record.summary !== true && typeof record.text === 'string' && typeof record.signature === 'string' && record.signature !== '') {
+    return { type: 'thinking', thinking: record.text, signature: record.signature };
   }
-  return blocks;
+  return undefined;
 }

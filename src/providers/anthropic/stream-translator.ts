@@ -1,17 +1,17 @@
-// Anthropic Messages SSE events → gateway StreamEvents. Per content block: text → content deltas,
-// thinking → reasoning deltas plus one signed reasoning_details entry when the block stops (the
-// signature arrives last, in a signature_delta), redacted_thinking → one encrypted entry, tool_use →
-// tool_calls deltas (id and name first, then the partial JSON as argument fragments).
+// Anthropic Messages SSE events → internal StreamEvents. Per content block: text → text deltas (and its citations),
+// thinking → reasoning deltas plus one signed reasoning record when the block stops (the signature arrives last, in a
+// signature_delta), redacted_thinking → one opaque record, tool_use → a tool call's start (id and name), then the
+// partial JSON as input fragments.
 // Anthropic's versioning policy says new event and delta types may appear and must be tolerated, so
 // unknown ones are skipped; events that break the protocol become one `server_error` and end the stream.
-import type { ChunkDelta } from '../../core/chat-types.js';
 import type { SseEvent, StreamTranslator } from '../adapter.js';
 import type { StreamEvent } from '../../core/generation.js';
 import { isRecord, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { mergeUsage, normalizeUsage, readUsage, type UsageCounts } from './convert-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { mapStreamError } from './map-error.js';
-import { redactedDetail, thinkingDetail } from './reasoning-blocks.js';
+import { citationOf } from './read-citation.js';
+import { redactedRecord, thinkingRecord } from './reasoning-blocks.js';
 
 export interface StreamTranslatorOptions {
   /** Named in error messages. */
@@ -27,10 +27,6 @@ type Block =
 
 function readIndex(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
-}
-
-function delta(value: Omit<ChunkDelta, 'role'>): StreamEvent {
-  return { type: 'delta', delta: value };
 }
 
 export function createStreamTranslator(options: StreamTranslatorOptions = {}): StreamTranslator {
@@ -65,13 +61,13 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       case 'text': {
         blocks.set(index, { kind: 'text' });
         const text = readString(block.text);
-        return text ? [delta({ content: text })] : [];
+        return text ? [{ type: 'text-delta', text }] : [];
       }
       case 'thinking': {
         const text = readString(block.thinking) ?? '';
         const signature = readString(block.signature);
         blocks.set(index, { kind: 'thinking', text, signature: signature || undefined, detailIndex: reasoningCount++ });
-        return text ? [delta({ reasoning: text })] : [];
+        return text ? [{ type: 'reasoning-delta', text }] : [];
       }
       case 'redacted_thinking':
         blocks.set(index, { kind: 'redacted', data: readString(block.data) ?? '', detailIndex: reasoningCount++ });
@@ -82,10 +78,10 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
         if (!id || !name) return fail('sent a tool_use block without id or name.');
         const toolIndex = toolCount++;
         blocks.set(index, { kind: 'tool', toolIndex, sentArguments: false });
-        return [delta({ tool_calls: [{ index: toolIndex, id, type: 'function', function: { name, arguments: '' } }] })];
+        return [{ type: 'tool-call-start', index: toolIndex, id, name, kind: 'function', input: '' }];
       }
       default:
-        blocks.set(index, { kind: 'other' }); // server tools, their results: nothing the gateway format carries
+        blocks.set(index, { kind: 'other' }); // server tools, their results: nothing the translated lane carries yet
         return [];
     }
   }
@@ -97,12 +93,12 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
     if (!block || !change) return fail('sent a content_block_delta for a block it never started.');
     if (change.type === 'text_delta' && block.kind === 'text') {
       const text = readString(change.text);
-      return text ? [delta({ content: text })] : [];
+      return text ? [{ type: 'text-delta', text }] : [];
     }
     if (change.type === 'thinking_delta' && block.kind === 'thinking') {
       const text = readString(change.thinking) ?? '';
       block.text += text;
-      return text ? [delta({ reasoning: text })] : [];
+      return text ? [{ type: 'reasoning-delta', text }] : [];
     }
     if (change.type === 'signature_delta' && block.kind === 'thinking') {
       block.signature = readString(change.signature) ?? block.signature;
@@ -112,9 +108,13 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       const fragment = readString(change.partial_json);
       if (!fragment) return [];
       block.sentArguments = true;
-      return [delta({ tool_calls: [{ index: block.toolIndex, function: { arguments: fragment } }] })];
+      return [{ type: 'tool-call-delta', index: block.toolIndex, input: fragment }];
     }
-    return []; // citations_delta and future delta types
+    if (change.type === 'citations_delta' && block.kind === 'text') {
+      const citation = citationOf(change.citation);
+      return citation ? [{ type: 'citation', citation }] : [];
+    }
+    return []; // future delta types
   }
 
   function onBlockStop(event: JsonRecord): StreamEvent[] {
@@ -124,12 +124,12 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
     blocks.delete(index);
     switch (block.kind) {
       case 'thinking':
-        return [delta({ reasoning_details: [thinkingDetail(block.text, block.signature, block.detailIndex)] })];
+        return [{ type: 'reasoning-state', state: thinkingRecord(block.text, block.signature, block.detailIndex) }];
       case 'redacted':
-        return block.data ? [delta({ reasoning_details: [redactedDetail(block.data, block.detailIndex)] })] : [];
+        return block.data ? [{ type: 'reasoning-state', state: redactedRecord(block.data, block.detailIndex) }] : [];
       case 'tool':
         // A call without arguments streams no JSON at all; the client still needs a parseable "{}".
-        return block.sentArguments ? [] : [delta({ tool_calls: [{ index: block.toolIndex, function: { arguments: '{}' } }] })];
+        return block.sentArguments ? [] : [{ type: 'tool-call-delta', index: block.toolIndex, input: '{}' }];
       default:
         return [];
     }

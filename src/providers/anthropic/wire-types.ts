@@ -2,9 +2,9 @@
 // writes. Only request shapes live here: responses and stream events are untrusted input and are read
 // field by field with the payload readers instead of being cast to a type.
 
-/** Prompt-caching breakpoint, passed through as the client sent it. */
+/** Prompt-caching breakpoint: `ephemeral`, for 5 minutes (default) or 1 hour. */
 export interface AnthropicCacheControl {
-  type: string;
+  type: 'ephemeral';
   ttl?: string;
 }
 
@@ -18,15 +18,23 @@ export interface AnthropicImageBlock {
   type: 'image';
   source:
     | { type: 'base64'; media_type: AnthropicImageMediaType; data: string }
-    | { type: 'url'; url: string };
+    | { type: 'url'; url: string }
+    | { type: 'file'; file_id: string };
   cache_control?: AnthropicCacheControl;
 }
 
-/** A PDF built from a chat `file` part. Documents from the Messages door go as the client sent them (any source). */
+/** A document: a PDF (inline or by URL), plain text, or content blocks; title, context and citations as given. */
 export interface AnthropicDocumentBlock {
   type: 'document';
-  source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string };
+  source:
+    | { type: 'base64'; media_type: string; data: string }
+    | { type: 'url'; url: string }
+    | { type: 'file'; file_id: string }
+    | { type: 'text'; media_type: 'text/plain'; data: string }
+    | { type: 'content'; content: Array<AnthropicTextBlock | AnthropicImageBlock> };
   title?: string;
+  context?: string;
+  citations?: { enabled: boolean };
   cache_control?: AnthropicCacheControl;
 }
 
@@ -48,12 +56,13 @@ export interface AnthropicToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
 }
 
 export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
-  content?: string;
+  content?: string | Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock>;
   is_error?: boolean;
   cache_control?: AnthropicCacheControl;
 }
@@ -70,6 +79,7 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
 }
 
 export type AnthropicToolChoice =
@@ -77,10 +87,7 @@ export type AnthropicToolChoice =
   | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
   | { type: 'none' };
 
-export interface AnthropicThinking {
-  type: 'enabled';
-  budget_tokens: number;
-}
+export type AnthropicThinking = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' };
 
 export interface AnthropicRequestBody {
   model: string;
@@ -94,9 +101,11 @@ export interface AnthropicRequestBody {
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
   thinking?: AnthropicThinking;
+  /** How hard an adaptive thinker works: low, medium, high or max. */
+  output_config?: { effort: string };
   metadata?: { user_id: string };
   stream: boolean;
 }
 
-/** `format` of the reasoning_details entries this adapter emits and accepts back. */
+/** `format` of the reasoning records this adapter emits and accepts back. */
 export const REASONING_FORMAT = 'anthropic-claude-v1';

@@ -1,8 +1,9 @@
-// Gateway user content → Gemini parts: text, inline images and PDFs (`data:` URLs → inlineData) and image and PDF
-// URLs (http(s) → fileData, which the Gemini API fetches itself). Empty text is left out: Gemini answers 400
-// ("empty text parameter") to a part with no text.
-import type { ContentPart } from '../../core/chat-types.js';
+// Internal user content → Gemini parts: text, inline images and PDFs (base64 or `data:` URLs → inlineData), image
+// and PDF URLs (http(s) → fileData, which the Gemini API fetches itself), documents as text and PDF parts
+// (document-parts.ts). Empty text is left out: Gemini answers 400 ("empty text parameter") to a part with no text.
+import type { ImageBlock, MediaSource, UserBlock } from '../../core/content-blocks.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { documentParts } from '../document-parts.js';
 
 export type GeminiPart = Record<string, unknown>;
 
@@ -54,30 +55,42 @@ function remoteImage(url: string): GeminiPart {
   return { fileData: mimeType ? { mimeType, fileUri: url } : { fileUri: url } };
 }
 
-/** A PDF `file` part: inline data, or a URL the Gemini API fetches itself (fileData, as for image URLs). */
-function pdfPart(fileData: string): GeminiPart {
-  const data = fileData.trim();
+const INVALID_FILE = 'Invalid file: file_data must be a base64 PDF data URL or an https:// URL';
+
+/** A PDF: inline data, or a URL the Gemini API fetches itself (fileData, as for image URLs). */
+function pdfPart(source: MediaSource): GeminiPart {
+  if (source.kind === 'base64') return { inlineData: { mimeType: 'application/pdf', data: source.data.replace(/\s+/g, '') } };
+  if (source.kind === 'file') throw new GatewayError(400, INVALID_FILE, { reason: 'invalid_file_data', field: 'messages' });
+  const data = source.url.trim();
   if (/^data:application\/pdf;base64,/i.test(data)) return { inlineData: { mimeType: 'application/pdf', data: data.slice(data.indexOf(',') + 1).replace(/\s+/g, '') } };
   if (/^https:\/\//i.test(data)) return { fileData: { mimeType: 'application/pdf', fileUri: data } };
-  throw new GatewayError(400, 'Invalid file: file_data must be a base64 PDF data URL or an https:// URL', { reason: 'invalid_file_data', field: 'messages' });
+  throw new GatewayError(400, INVALID_FILE, { reason: 'invalid_file_data', field: 'messages' });
 }
 
-export function convertUserPart(part: ContentPart): GeminiPart | undefined {
-  if (part.type === 'image_url') {
-    const url = part.image_url.url.trim();
-    return /^data:/i.test(url) ? inlineImage(url) : remoteImage(url);
-  }
-  if (part.type === 'file') return pdfPart(part.file.file_data);
-  return part.text === '' ? undefined : { text: part.text };
+function imagePart(block: ImageBlock): GeminiPart {
+  const source = block.source;
+  if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType.trim().toLowerCase() || 'text/plain', data: source.data.replace(/\s+/g, '') } };
+  if (source.kind === 'file') throw invalidImage('an uploaded file id cannot be read here; send the image inline or by URL');
+  const url = source.url.trim();
+  return /^data:/i.test(url) ? inlineImage(url) : remoteImage(url);
 }
 
-export function convertUserContent(content: string | ContentPart[]): GeminiPart[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
-  return content.map(convertUserPart).filter((p): p is GeminiPart => p !== undefined);
+function text(value: string): GeminiPart[] {
+  return value === '' ? [] : [{ text: value }];
 }
 
-/** Text-only content (system, assistant, tool) as one string; parts are joined as the spec says. */
-export function joinText(content: string | Array<{ text: string }> | null | undefined, separator = ''): string {
-  if (content === null || content === undefined) return '';
-  return typeof content === 'string' ? content : content.map((part) => part.text).join(separator);
+/** User blocks other than tool results (those are function responses) → parts, in order. */
+export function convertUserBlocks(blocks: readonly UserBlock[]): GeminiPart[] {
+  return blocks.flatMap((block): GeminiPart[] => {
+    switch (block.type) {
+      case 'text':
+        return text(block.text);
+      case 'image':
+        return [imagePart(block)];
+      case 'document':
+        return documentParts(block).flatMap((part) => (part.type === 'text' ? text(part.text) : part.type === 'image' ? [imagePart(part)] : [pdfPart(part.source)]));
+      default:
+        return [];
+    }
+  });
 }

@@ -1,10 +1,13 @@
-// Gateway messages → Gemini `systemInstruction` + `contents`. Gemini has two roles: `user` (text, images and
-// function responses) and `model` (text, thoughts and function calls), and wants them alternating, so
-// consecutive turns of one role are merged into one content: parallel tool results travel together, as the
-// function-calling guide requires. System and developer messages become the system instruction.
-import type { ChatMessage, ToolCall } from '../../core/chat-types.js';
+// The internal instructions and conversation → Gemini `systemInstruction` + `contents`. Gemini has two roles: `user`
+// (text, images and function responses) and `model` (text, thoughts and function calls), and wants them alternating,
+// so consecutive turns of one role are merged into one content: parallel tool results travel together, as the
+// function-calling guide requires. Instructions, wherever they were given, become the system instruction. A user
+// turn sends its function responses first, then its other parts, then the images and documents its tool results held
+// (a function response carries JSON only).
+import type { AssistantBlock, ReasoningBlock, ToolCallBlock, ToolResultBlock } from '../../core/content-blocks.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { convertUserContent, joinText, type GeminiPart } from './convert-content.js';
+import type { GenerationRequest, Instruction, Turn } from '../../core/generation-request.js';
+import { convertUserBlocks, type GeminiPart } from './convert-content.js';
 import { planSignatures, SKIP_SIGNATURE_VALIDATION } from './thought-signatures.js';
 
 export interface GeminiContent {
@@ -22,13 +25,11 @@ export interface ConvertMessagesOptions {
   signaturesRequired: boolean;
 }
 
-type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `function.arguments` is a JSON string; Gemini wants the object. Broken JSON from another model is kept, wrapped. */
+/** A call's input is JSON text; Gemini wants the object. Broken JSON from another model is kept, wrapped. */
 function parseArguments(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   try {
@@ -39,7 +40,7 @@ function parseArguments(text: string): Record<string, unknown> {
   }
 }
 
-/** Tool results are strings; Gemini wants an object, with non-object output under `output` (its documented key). */
+/** Tool results are text; Gemini wants an object, with non-object output under `output` (its documented key). */
 function functionResponseBody(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
@@ -49,19 +50,19 @@ function functionResponseBody(text: string): Record<string, unknown> {
   }
 }
 
-function functionCallPart(call: ToolCall, signature: string | undefined): GeminiPart {
-  const part: GeminiPart = { functionCall: { name: call.function.name, args: parseArguments(call.function.arguments) } };
+function functionCallPart(call: ToolCallBlock, signature: string | undefined): GeminiPart {
+  const part: GeminiPart = { functionCall: { name: call.name, args: parseArguments(call.input) } };
   if (signature !== undefined) part.thoughtSignature = signature;
   return part;
 }
 
 /** An earlier reply, rebuilt part by part: signed thoughts, the text, then the function calls in order. */
-function modelParts(message: AssistantMessage, options: ConvertMessagesOptions): GeminiPart[] {
-  const plan = planSignatures(message.reasoning_details);
+function modelParts(blocks: readonly AssistantBlock[], options: ConvertMessagesOptions): GeminiPart[] {
+  const plan = planSignatures(blocks.filter((block): block is ReasoningBlock => block.type === 'reasoning'));
   const parts: GeminiPart[] = [...plan.thoughts];
-  const text = joinText(message.content);
+  const text = blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
   if (text !== '') parts.push(plan.textSignature ? { text, thoughtSignature: plan.textSignature } : { text });
-  (message.tool_calls ?? []).forEach((call, position) => {
+  blocks.filter((block): block is ToolCallBlock => block.type === 'tool_call').forEach((call, position) => {
     let signature = plan.callSignatures.get(call.id);
     if (signature === undefined && position === 0 && options.signaturesRequired) signature = SKIP_SIGNATURE_VALIDATION;
     parts.push(functionCallPart(call, signature));
@@ -69,19 +70,36 @@ function modelParts(message: AssistantMessage, options: ConvertMessagesOptions):
   return parts;
 }
 
-/** Gemini matches a function response by name; the name comes from the assistant call with that id. */
-function toolNames(messages: readonly ChatMessage[]): Map<string, string> {
+/** Gemini matches a function response by name; the name comes from the earlier call with that id. */
+function toolNames(turns: readonly Turn[]): Map<string, string> {
   const names = new Map<string, string>();
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+  for (const turn of turns) {
+    if (turn.role !== 'assistant') continue;
+    for (const block of turn.content) if (block.type === 'tool_call') names.set(block.id, block.name);
   }
   return names;
 }
 
-export function convertMessages(messages: readonly ChatMessage[], options: ConvertMessagesOptions): ConvertedMessages {
-  const names = toolNames(messages);
-  const system: GeminiPart[] = [];
+function functionResponse(result: ToolResultBlock, names: Map<string, string>): GeminiPart {
+  const name = names.get(result.callId);
+  if (name === undefined) {
+    throw new GatewayError(400, `Invalid request: tool message answers tool_call_id "${result.callId}", which no earlier assistant message requested`, {
+      reason: 'unknown_tool_call_id',
+      field: 'messages',
+    });
+  }
+  const text = result.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('');
+  return { functionResponse: { name, response: functionResponseBody(text) } };
+}
+
+function systemPart(instruction: Instruction): GeminiPart | undefined {
+  const text = instruction.content.map((block) => block.text).join('\n');
+  return text === '' ? undefined : { text };
+}
+
+export function convertMessages(request: Pick<GenerationRequest, 'system' | 'messages'>, options: ConvertMessagesOptions): ConvertedMessages {
+  const names = toolNames(request.messages);
+  const system: GeminiPart[] = request.system.map(systemPart).filter((part): part is GeminiPart => part !== undefined);
   const contents: GeminiContent[] = [];
   const push = (role: GeminiContent['role'], parts: GeminiPart[]) => {
     if (parts.length === 0) return; // Gemini rejects a content without parts
@@ -90,31 +108,25 @@ export function convertMessages(messages: readonly ChatMessage[], options: Conve
     else contents.push({ role, parts });
   };
 
-  for (const message of messages) {
-    switch (message.role) {
-      case 'system':
-      case 'developer': {
-        const text = joinText(message.content, '\n');
-        if (text !== '') system.push({ text });
+  for (const turn of request.messages) {
+    switch (turn.role) {
+      case 'system': {
+        const part = systemPart(turn);
+        if (part) system.push(part);
         break;
       }
-      case 'user':
-        push('user', convertUserContent(message.content));
+      case 'user': {
+        const results = turn.content.filter((block): block is ToolResultBlock => block.type === 'tool_result');
+        push('user', [
+          ...results.map((result) => functionResponse(result, names)),
+          ...convertUserBlocks(turn.content),
+          ...convertUserBlocks(results.flatMap((result) => result.content.filter((inner) => inner.type !== 'text'))),
+        ]);
         break;
+      }
       case 'assistant':
-        push('model', modelParts(message, options));
+        push('model', modelParts(turn.content, options));
         break;
-      case 'tool': {
-        const name = names.get(message.tool_call_id);
-        if (name === undefined) {
-          throw new GatewayError(400, `Invalid request: tool message answers tool_call_id "${message.tool_call_id}", which no earlier assistant message requested`, {
-            reason: 'unknown_tool_call_id',
-            field: 'messages',
-          });
-        }
-        push('user', [{ functionResponse: { name, response: functionResponseBody(joinText(message.content)) } }]);
-        break;
-      }
     }
   }
   if (!contents.some((content) => content.role === 'user')) {

@@ -1,9 +1,10 @@
-// Gateway ChatCompletionRequest → one Gemini `models.generateContent` / `models.streamGenerateContent` call
+// GenerationRequest → one Gemini `models.generateContent` / `models.streamGenerateContent` call
 // (https://ai.google.dev/api/generate-content). Only fields Gemini documents are written. Not forwarded:
 // `user` (no Gemini field), `parallel_tool_calls` (no switch: Gemini decides), zero penalties (several models
 // reject the penalty fields outright, and zero is the default anyway).
-import type { ChatCompletionRequest, ToolDefinition } from '../../core/chat-types.js';
+import type { GenerationRequest, Tool, ToolChoice } from '../../core/generation-request.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
+import { requireTranslatableTools } from '../translatable-tools.js';
 import { convertMessages } from './convert-messages.js';
 import { SchemaBudget, toGeminiParameters, toGeminiSchema } from './convert-schema.js';
 import { mapThinking } from './map-thinking.js';
@@ -20,11 +21,11 @@ export function generateContentUrl(baseUrl: string, upstreamModel: string, strea
   return stream ? `${base}/${path}:streamGenerateContent?alt=sse` : `${base}/${path}:generateContent`;
 }
 
-function convertTools(tools: readonly ToolDefinition[], budget: SchemaBudget): Record<string, unknown>[] {
-  const declarations = tools.map((tool) => {
-    const declaration: Record<string, unknown> = { name: tool.function.name };
-    if (tool.function.description) declaration.description = tool.function.description;
-    const parameters = toGeminiParameters(tool.function.parameters, budget, { field: 'tools', label: `tool ${tool.function.name}` });
+function convertTools(tools: readonly Tool[], budget: SchemaBudget): Record<string, unknown>[] {
+  const declarations = (tools as ReadonlyArray<Tool & { type: 'function' }>).map((tool) => {
+    const declaration: Record<string, unknown> = { name: tool.name };
+    if (tool.description) declaration.description = tool.description;
+    const parameters = toGeminiParameters(tool.parameters, budget, { field: 'tools', label: `tool ${tool.name}` });
     if (parameters) declaration.parameters = parameters;
     return declaration;
   });
@@ -32,57 +33,61 @@ function convertTools(tools: readonly ToolDefinition[], budget: SchemaBudget): R
 }
 
 /** tool_choice → functionCallingConfig: auto → AUTO, none → NONE, required → ANY, a named function → ANY + allow-list. */
-function convertToolChoice(choice: ChatCompletionRequest['tool_choice']): Record<string, unknown> | undefined {
-  if (choice === undefined || choice === null) return undefined;
-  if (choice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
-  if (choice === 'none') return { functionCallingConfig: { mode: 'NONE' } };
-  if (choice === 'required') return { functionCallingConfig: { mode: 'ANY' } };
-  if (typeof choice === 'object' && choice.type === 'function') {
-    return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.function.name] } };
+function convertToolChoice(choice: ToolChoice | undefined): Record<string, unknown> | undefined {
+  switch (choice?.type) {
+    case 'auto':
+      return { functionCallingConfig: { mode: 'AUTO' } };
+    case 'none':
+      return { functionCallingConfig: { mode: 'NONE' } };
+    case 'required':
+      return { functionCallingConfig: { mode: 'ANY' } };
+    case 'tool':
+      return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.name] } };
+    default:
+      return undefined;
   }
-  return undefined;
 }
 
-/** The client's cap (max_completion_tokens wins), else the model's; never above the model's maximum. */
-export function outputCap(request: ChatCompletionRequest, ctx: AdapterContext): number | undefined {
-  const fromClient = request.max_completion_tokens ?? request.max_tokens ?? undefined;
+/** The client's cap, else the model's; never above the model's maximum. */
+export function outputCap(request: Pick<GenerationRequest, 'maxOutputTokens'>, ctx: AdapterContext): number | undefined {
+  const fromClient = request.maxOutputTokens;
   const modelMax = ctx.model.maxOutputTokens;
   if (typeof fromClient === 'number') return modelMax !== undefined ? Math.min(fromClient, modelMax) : fromClient;
   return modelMax;
 }
 
-function generationConfig(request: ChatCompletionRequest, ctx: AdapterContext, budget: SchemaBudget): Record<string, unknown> {
+function generationConfig(request: GenerationRequest, ctx: AdapterContext, budget: SchemaBudget): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   if (typeof request.temperature === 'number') config.temperature = request.temperature;
-  if (typeof request.top_p === 'number') config.topP = request.top_p;
+  if (typeof request.topP === 'number') config.topP = request.topP;
   const cap = outputCap(request, ctx);
   if (cap !== undefined) config.maxOutputTokens = cap;
-  const stop = typeof request.stop === 'string' ? [request.stop] : (request.stop ?? []);
+  const stop = request.stop ?? [];
   if (stop.length > 0) config.stopSequences = stop;
   if (typeof request.seed === 'number') config.seed = request.seed;
-  if (typeof request.presence_penalty === 'number' && request.presence_penalty !== 0) config.presencePenalty = request.presence_penalty;
-  if (typeof request.frequency_penalty === 'number' && request.frequency_penalty !== 0) config.frequencyPenalty = request.frequency_penalty;
-  // openapi-typescript types response_format loosely (Omit<..., "type">); the wire value has `type`.
-  const format = request.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
+  if (typeof request.presencePenalty === 'number' && request.presencePenalty !== 0) config.presencePenalty = request.presencePenalty;
+  if (typeof request.frequencyPenalty === 'number' && request.frequencyPenalty !== 0) config.frequencyPenalty = request.frequencyPenalty;
+  const format = request.responseFormat;
   if (format?.type === 'json_object' || format?.type === 'json_schema') {
     config.responseMimeType = 'application/json';
-    if (format.type === 'json_schema' && format.json_schema?.schema !== undefined) config.responseSchema = toGeminiSchema(format.json_schema.schema, budget);
+    if (format.type === 'json_schema' && format.schema !== undefined) config.responseSchema = toGeminiSchema(format.schema, budget);
   }
   const thinking = mapThinking(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning, cap);
   if (thinking) config.thinkingConfig = thinking;
   return config;
 }
 
-export function buildBody(request: ChatCompletionRequest, ctx: AdapterContext): Record<string, unknown> {
+export function buildBody(request: GenerationRequest, ctx: AdapterContext): Record<string, unknown> {
+  requireTranslatableTools(request, `${ctx.model.id} at ${ctx.provider.id}`);
   const signaturesRequired = isGemini3OrLater(geminiModelInfo(ctx.model.upstreamModel));
-  const { systemInstruction, contents } = convertMessages(request.messages, { signaturesRequired });
+  const { systemInstruction, contents } = convertMessages(request, { signaturesRequired });
   const body: Record<string, unknown> = { contents };
   if (systemInstruction) body.systemInstruction = systemInstruction;
   // One budget for every schema of the request: many small recursive schemas must not add up to a huge body either.
   const budget = new SchemaBudget();
-  if (request.tools && request.tools.length > 0) {
+  if (request.tools.length > 0) {
     body.tools = convertTools(request.tools, budget);
-    const toolConfig = convertToolChoice(request.tool_choice);
+    const toolConfig = convertToolChoice(request.toolChoice);
     if (toolConfig) body.toolConfig = toolConfig;
   }
   const config = generationConfig(request, ctx, budget);
@@ -90,7 +95,7 @@ export function buildBody(request: ChatCompletionRequest, ctx: AdapterContext): 
   return body;
 }
 
-export function buildRequest(request: ChatCompletionRequest, ctx: AdapterContext): UpstreamRequest {
+export function buildRequest(request: GenerationRequest, ctx: AdapterContext): UpstreamRequest {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   for (const [name, value] of Object.entries(ctx.provider.headers ?? {})) headers[name.toLowerCase()] = value;
   // The operator's key only; set last so no configured header can replace it.

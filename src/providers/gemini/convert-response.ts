@@ -1,9 +1,8 @@
-// A Gemini GenerateContentResponse → AdapterCompletion. The gateway returns one choice, so only
-// candidates[0] is read. A prompt blocked before generation has no candidates and a
+// A Gemini GenerateContentResponse → GenerationResult, part by part in Gemini's order. The gateway returns one
+// choice, so only candidates[0] is read. A prompt blocked before generation has no candidates and a
 // `promptFeedback.blockReason`: that is a content_filter finish, not a failure. An error object in place of a
 // response, or a body that cannot be one, raises UpstreamPayloadError.
-import type { ReasoningDetail, ToolCall } from '../../core/chat-types.js';
-import type { AdapterCompletion } from '../../core/generation.js';
+import type { GenerationResult, OutputBlock } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { normalizeGeminiUsage } from './convert-usage.js';
@@ -12,7 +11,7 @@ import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { newCursor, readPart } from './read-parts.js';
 
 
-export function parseGeminiCompletion(body: unknown, providerId = 'google'): AdapterCompletion {
+export function parseGeminiCompletion(body: unknown, providerId = 'google'): GenerationResult {
   const payload = UpstreamPayloadError.parseJson(body);
   if (!isRecord(payload)) throw UpstreamPayloadError.malformed('body is not an object');
   if (isRecord(payload.error)) throw new UpstreamPayloadError(mapGeminiEmbeddedError(payload, providerId));
@@ -24,31 +23,29 @@ export function parseGeminiCompletion(body: unknown, providerId = 'google'): Ada
 
   const cursor = newCursor();
   cursor.responseId = readString(payload.responseId);
-  let text = '';
-  let reasoning = '';
-  const toolCalls: ToolCall[] = [];
-  const details: ReasoningDetail[] = [];
+  const output: OutputBlock[] = [];
   // A candidate stopped by a safety filter or by MAX_TOKENS during thinking may come without content.
   const parts = readArray(readRecord(candidate?.content)?.parts) ?? [];
   for (const raw of parts) {
     const part = readPart(raw, cursor);
     if (part.kind === 'invalid') throw UpstreamPayloadError.malformed(part.reason);
     if (part.kind === 'skip') continue;
-    if (part.detail) details.push(part.detail);
-    if (part.kind === 'text') text += part.text;
-    else if (part.kind === 'thought') reasoning += part.text;
-    else toolCalls.push(part.call);
+    // A signed thought is one record (text and signature); a signed text or call part is preceded by its signature.
+    if (part.kind === 'thought') output.push(part.record ? { type: 'reasoning', ...part.record } : { type: 'reasoning', text: part.text });
+    else {
+      if (part.record) output.push({ type: 'reasoning', ...part.record });
+      if (part.kind === 'text') {
+        if (part.text !== '') output.push({ type: 'text', text: part.text });
+      } else output.push(part.call);
+    }
   }
 
-  const completion: AdapterCompletion = {
-    content: text === '' ? null : text,
-    finishReason: candidate ? mapGeminiFinishReason(candidate.finishReason, toolCalls.length > 0) : 'content_filter',
+  const result: GenerationResult = {
+    output,
+    finishReason: candidate ? mapGeminiFinishReason(candidate.finishReason, cursor.toolCalls > 0) : 'content_filter',
   };
-  if (cursor.responseId) completion.upstreamId = cursor.responseId;
-  if (reasoning !== '') completion.reasoning = reasoning;
-  if (details.length > 0) completion.reasoningDetails = details;
-  if (toolCalls.length > 0) completion.toolCalls = toolCalls;
+  if (cursor.responseId) result.upstreamId = cursor.responseId;
   const usage = normalizeGeminiUsage(payload.usageMetadata);
-  if (usage) completion.usage = usage;
-  return completion;
+  if (usage) result.usage = usage;
+  return result;
 }

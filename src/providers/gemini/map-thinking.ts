@@ -1,9 +1,9 @@
-// The gateway's `reasoning` object (OpenRouter's shape) → Gemini's `generationConfig.thinkingConfig`.
+// The gateway's reasoning request → Gemini's `generationConfig.thinkingConfig`.
 // Gemini 3+ take a `thinkingLevel` (Pro: low/high, 3.1 Pro adds medium; Flash: minimal..high) and cannot
 // turn thinking off; Gemini 2.5 take a `thinkingBudget` in a per-tier range (Pro 128..32768 and always on,
 // Flash 0..24576, Flash-Lite 0 or 512..24576). Sending both, or a level the model lacks, is a 400
 // (https://ai.google.dev/gemini-api/docs/thinking), so levels are snapped and budgets clamped here.
-import type { ReasoningConfig } from '../../core/chat-types.js';
+import type { ReasoningRequest } from '../../core/generation-request.js';
 import { geminiModelInfo, isGemini3OrLater, type GeminiModelInfo } from './model-family.js';
 
 type Level = 'minimal' | 'low' | 'medium' | 'high';
@@ -23,12 +23,12 @@ const BUDGETS: Readonly<Record<string, { min: number; max: number; off?: number 
 
 type Intent = { kind: 'off' } | { kind: 'default' } | { kind: 'effort'; effort: Effort } | { kind: 'budget'; tokens: number };
 
-function intentOf(reasoning: ReasoningConfig | null | undefined): Intent {
+function intentOf(reasoning: ReasoningRequest | undefined): Intent {
   if (!reasoning) return { kind: 'default' };
-  const effort = reasoning.effort as string | null | undefined;
+  const effort = reasoning.effort;
   if (reasoning.enabled === false || effort === 'none') return { kind: 'off' };
   if (effort && effort in EFFORT_SHARE) return { kind: 'effort', effort: effort as Effort };
-  if (typeof reasoning.max_tokens === 'number') return reasoning.max_tokens > 0 ? { kind: 'budget', tokens: reasoning.max_tokens } : { kind: 'off' };
+  if (typeof reasoning.budgetTokens === 'number') return reasoning.budgetTokens > 0 ? { kind: 'budget', tokens: reasoning.budgetTokens } : { kind: 'off' };
   return { kind: 'default' };
 }
 
@@ -97,7 +97,7 @@ function budgetConfig(intent: Intent, info: GeminiModelInfo, outputCap: number |
  * carries. Thoughts are requested (`includeThoughts`) unless the client turned reasoning off or excluded it.
  */
 export function mapThinking(
-  reasoning: ReasoningConfig | null | undefined,
+  reasoning: ReasoningRequest | undefined,
   upstreamModel: string,
   supportsReasoning: boolean,
   outputCap: number | undefined,
@@ -120,7 +120,7 @@ export function mapThinking(
  * (`thoughtsTokenCount`) and returns at most a summary of the thoughts (`includeThoughts` gives thought summaries),
  * so any Gemini that thinks hides tokens; only thinking turned off (a 2.x budget of 0) shows all it bills.
  */
-export function thinksUnseen(reasoning: ReasoningConfig | null | undefined, upstreamModel: string, supportsReasoning: boolean): boolean {
+export function thinksUnseen(reasoning: ReasoningRequest | undefined, upstreamModel: string, supportsReasoning: boolean): boolean {
   if (!supportsReasoning) return false;
   return mapThinking(reasoning, upstreamModel, supportsReasoning, undefined)?.thinkingBudget !== 0;
 }

@@ -1,16 +1,17 @@
 // One Gemini response `Part` → what the gateway shows for it: answer text, thought text (parts with
-// `thought: true`), or a function call with a generated id; plus the reasoning block that carries the part's
+// `thought: true`), or a function call with a generated id; plus the reasoning record that carries the part's
 // thought signature, if any. Shared by the JSON and the stream translation so both name calls and number
 // blocks alike. Part kinds the gateway never asks for (inline data, code execution, ...) are skipped.
-import type { ReasoningDetail, ToolCall } from '../../core/chat-types.js';
+import type { ToolCallBlock } from '../../core/content-blocks.js';
+import type { ReasoningState } from '../../core/generation.js';
 import { isRecord, readRecord, readString } from '../payload-readers.js';
-import { signatureDetail, thoughtDetail } from './thought-signatures.js';
+import { signatureRecord, thoughtRecord } from './thought-signatures.js';
 import { toolCallId } from './tool-call-ids.js';
 
 export type ReadPart =
-  | { kind: 'text'; text: string; detail?: ReasoningDetail }
-  | { kind: 'thought'; text: string; detail?: ReasoningDetail }
-  | { kind: 'tool-call'; index: number; call: ToolCall; detail?: ReasoningDetail }
+  | { kind: 'text'; text: string; record?: ReasoningState }
+  | { kind: 'thought'; text: string; record?: ReasoningState }
+  | { kind: 'tool-call'; index: number; call: ToolCallBlock; record?: ReasoningState }
   | { kind: 'skip' }
   | { kind: 'invalid'; reason: string };
 
@@ -38,21 +39,21 @@ export function readPart(raw: unknown, cursor: PartCursor): ReadPart {
     const argumentsJson = JSON.stringify(args);
     const index = cursor.toolCalls++;
     const id = toolCallId(call.id, cursor.responseId, index, name, argumentsJson);
-    const out: ReadPart = { kind: 'tool-call', index, call: { id, type: 'function', function: { name, arguments: argumentsJson } } };
-    if (signature) out.detail = signatureDetail(signature, nextDetailIndex(), id);
+    const out: ReadPart = { kind: 'tool-call', index, call: { type: 'tool_call', id, name, kind: 'function', input: argumentsJson } };
+    if (signature) out.record = signatureRecord(signature, nextDetailIndex(), id);
     return out;
   }
 
   const text = readString(raw.text);
   if (raw.thought === true) {
     const out: ReadPart = { kind: 'thought', text: text ?? '' };
-    if (signature) out.detail = thoughtDetail(text ?? '', signature, nextDetailIndex());
+    if (signature) out.record = thoughtRecord(text ?? '', signature, nextDetailIndex());
     return out;
   }
   // A signature may also come on an otherwise empty text part (Gemini 3 ends replies that way).
   if (text !== undefined || signature) {
     const out: ReadPart = { kind: 'text', text: text ?? '' };
-    if (signature) out.detail = signatureDetail(signature, nextDetailIndex());
+    if (signature) out.record = signatureRecord(signature, nextDetailIndex());
     return out;
   }
   return { kind: 'skip' };

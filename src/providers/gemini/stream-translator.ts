@@ -1,9 +1,9 @@
-// Gemini `streamGenerateContent?alt=sse` events → gateway StreamEvents. Every `data:` is a whole
-// GenerateContentResponse holding the next parts: text and thought parts are deltas as they are, a
-// functionCall arrives complete and becomes one tool_calls delta with the full arguments. usageMetadata is
+// Gemini `streamGenerateContent?alt=sse` events → internal StreamEvents. Every `data:` is a whole
+// GenerateContentResponse holding the next parts: text and thought parts are deltas as they are (a thought's
+// signature a record after it), a signed text or call part is preceded by its signature's record, and a functionCall
+// arrives complete: a tool call's start with the full arguments. usageMetadata is
 // cumulative (the last one wins) and goes out once, at the end. One translator per request; it never throws:
 // bad JSON, unknown shapes and in-stream error objects become one `error` event, after which it is silent.
-import type { ChunkDelta } from '../../core/chat-types.js';
 import type { SseEvent, StreamTranslator } from '../adapter.js';
 import type { NormalizedUsage, StreamErrorCode, StreamEvent } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
@@ -21,16 +21,19 @@ export interface GeminiStreamOptions {
 /** Top-level fields of GenerateContentResponse; a chunk with none of them is not one. */
 const RESPONSE_FIELDS = ['candidates', 'promptFeedback', 'usageMetadata', 'responseId', 'modelVersion'];
 
-function deltaOf(part: Exclude<ReadPart, { kind: 'skip' | 'invalid' }>): Omit<ChunkDelta, 'role'> | undefined {
-  const delta: Omit<ChunkDelta, 'role'> = {};
-  if (part.kind === 'text' && part.text !== '') delta.content = part.text;
-  if (part.kind === 'thought' && part.text !== '') delta.reasoning = part.text;
-  if (part.kind === 'tool-call') {
-    const { id, function: fn } = part.call;
-    delta.tool_calls = [{ index: part.index, id, type: 'function', function: { name: fn.name, arguments: fn.arguments } }];
+function eventsOf(part: Exclude<ReadPart, { kind: 'skip' | 'invalid' }>, out: StreamEvent[]): void {
+  if (part.kind === 'thought') {
+    if (part.text !== '') out.push({ type: 'reasoning-delta', text: part.text });
+    if (part.record) out.push({ type: 'reasoning-state', state: part.record });
+    return;
   }
-  if (part.detail) delta.reasoning_details = [part.detail];
-  return Object.keys(delta).length > 0 ? delta : undefined;
+  if (part.record) out.push({ type: 'reasoning-state', state: part.record });
+  if (part.kind === 'text') {
+    if (part.text !== '') out.push({ type: 'text-delta', text: part.text });
+    return;
+  }
+  const { id, name, input } = part.call;
+  out.push({ type: 'tool-call-start', index: part.index, id, name, kind: 'function', input });
 }
 
 export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}): StreamTranslator {
@@ -95,8 +98,7 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
       const part = readPart(raw, cursor);
       if (part.kind === 'invalid') return fail('server_error', `Upstream provider ${providerId} sent a malformed part: ${part.reason}.`, out);
       if (part.kind === 'skip') continue;
-      const delta = deltaOf(part);
-      if (delta) out.push({ type: 'delta', delta });
+      eventsOf(part, out);
     }
     const reason = readString(candidate.finishReason);
     if (reason && reason !== 'FINISH_REASON_UNSPECIFIED') return finish(out, reason, readString(candidate.finishMessage));

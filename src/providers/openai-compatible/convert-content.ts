@@ -1,9 +1,16 @@
-// Vendor message/delta content → text, reasoning text and reasoning blocks. Most vendors send a string;
+// Vendor message/delta content → text, reasoning text and reasoning records. Most vendors send a string;
 // Mistral's reasoning models send an array of `text` and `thinking` chunks instead.
-import type { ReasoningDetail, ToolCallDelta } from '../../core/chat-types.js';
+import type { ReasoningState } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString } from '../payload-readers.js';
+import { recordsOfDetails } from './reasoning-details.js';
 
-const REASONING_DETAIL_TYPES = new Set(['reasoning.text', 'reasoning.summary', 'reasoning.encrypted']);
+/** One streamed tool-call fragment, as the vendor sent it. */
+export interface ToolCallFragment {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
 
 export interface SplitContent {
   text?: string;
@@ -34,12 +41,10 @@ export function readReasoningText(message: Record<string, unknown>): string | un
   return readString(message.reasoning_content) ?? readString(message.reasoning);
 }
 
-/** Reasoning blocks of a known type, passed through unmodified (providers verify their signatures). */
-export function readReasoningDetails(value: unknown): ReasoningDetail[] | undefined {
-  const entries = readArray(value)?.filter(
-    (entry) => isRecord(entry) && typeof entry.type === 'string' && REASONING_DETAIL_TYPES.has(entry.type),
-  );
-  return entries && entries.length > 0 ? (entries as ReasoningDetail[]) : undefined;
+/** Reasoning records of a known type, field for field (providers verify their signatures). */
+export function readReasoningDetails(value: unknown): ReasoningState[] | undefined {
+  const records = recordsOfDetails(value);
+  return records.length > 0 ? records : undefined;
 }
 
 /** Function arguments are a JSON string on the wire; a few vendors send the object itself. */
@@ -50,26 +55,22 @@ export function argumentsText(value: unknown): string | undefined {
 }
 
 /** Streamed tool-call fragments; `index` defaults to the position for vendors that omit it. */
-export function readToolCallDeltas(value: unknown): ToolCallDelta[] | undefined {
+export function readToolCallDeltas(value: unknown): ToolCallFragment[] | undefined {
   const raw = readArray(value);
   if (!raw) return undefined;
-  const deltas: ToolCallDelta[] = [];
+  const deltas: ToolCallFragment[] = [];
   raw.forEach((entry, position) => {
     if (!isRecord(entry)) return;
     const index = typeof entry.index === 'number' && Number.isInteger(entry.index) && entry.index >= 0 ? entry.index : position;
-    const delta: ToolCallDelta = { index };
+    const delta: ToolCallFragment = { index };
     const id = readString(entry.id);
     if (id) delta.id = id;
-    if (entry.type === 'function') delta.type = 'function';
     const fn = readRecord(entry.function);
     if (fn) {
       const name = readString(fn.name);
       const args = argumentsText(fn.arguments);
-      if (name !== undefined || args !== undefined) {
-        delta.function = {};
-        if (name !== undefined) delta.function.name = name;
-        if (args !== undefined) delta.function.arguments = args;
-      }
+      if (name !== undefined) delta.name = name;
+      if (args !== undefined) delta.arguments = args;
     }
     deltas.push(delta);
   });

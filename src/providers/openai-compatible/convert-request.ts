@@ -1,65 +1,86 @@
-// Gateway ChatCompletionRequest → one vendor HTTP request. Only fields the vendor is known to accept are
-// written; client headers and credentials never reach the vendor (the transport sends exactly this).
-import type { ChatCompletionRequest, ToolDefinition } from '../../core/chat-types.js';
+// GenerationRequest → one vendor chat-completions request. Only fields the vendor is known to accept are written;
+// client headers and credentials never reach the vendor (the transport sends exactly this).
+import type { GenerationRequest, ResponseFormat, Tool, ToolChoice } from '../../core/generation-request.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
+import { requireTranslatableTools } from '../translatable-tools.js';
 import { convertMessages } from './convert-messages.js';
 import { mapReasoning } from './map-reasoning.js';
 import { resolveVendorProfile, type VendorProfile } from './vendors.js';
-
-/** Fields of the gateway request this module maps itself; anything else counts as a client extra. */
-const GATEWAY_FIELDS = new Set([
-  'model', 'messages', 'stream', 'stream_options', 'tools', 'tool_choice', 'parallel_tool_calls', 'temperature',
-  'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty', 'frequency_penalty',
-  'response_format', 'user', 'reasoning',
-]);
 
 /** `${baseUrl}/chat/completions` without doubled slashes, whatever the operator typed. */
 export function chatCompletionsUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
 }
 
-function convertTool(tool: ToolDefinition): Record<string, unknown> {
-  const fn: Record<string, unknown> = { name: tool.function.name };
-  if (tool.function.description !== undefined) fn.description = tool.function.description;
-  if (tool.function.parameters !== undefined) fn.parameters = tool.function.parameters;
-  if (typeof tool.function.strict === 'boolean') fn.strict = tool.function.strict;
+function convertTool(tool: Tool & { type: 'function' }): Record<string, unknown> {
+  const fn: Record<string, unknown> = { name: tool.name };
+  if (tool.description !== undefined) fn.description = tool.description;
+  if (tool.parameters !== undefined) fn.parameters = tool.parameters;
+  if (typeof tool.strict === 'boolean') fn.strict = tool.strict;
   return { type: 'function', function: fn };
 }
 
-/** Optional scalar fields copied as they are when present and not null. */
-function copyPresent(body: Record<string, unknown>, request: Record<string, unknown>, fields: readonly string[]): void {
-  for (const field of fields) {
-    const value = request[field];
-    if (value !== undefined && value !== null) body[field] = value;
+function convertToolChoice(choice: ToolChoice): unknown {
+  return choice.type === 'tool' ? { type: 'function', function: { name: choice.name } } : choice.type;
+}
+
+function convertResponseFormat(format: ResponseFormat): Record<string, unknown> {
+  if (format.type !== 'json_schema') return { type: format.type };
+  const schema: Record<string, unknown> = { name: format.name };
+  if (format.description !== undefined) schema.description = format.description;
+  if (format.schema !== undefined) schema.schema = format.schema;
+  if (format.strict !== undefined) schema.strict = format.strict;
+  return { type: 'json_schema', json_schema: schema };
+}
+
+/** Fields the gateway models under the names a vendor passes through (vendors.ts `passthroughFields`). */
+function modeledExtra(request: GenerationRequest, name: string): unknown {
+  switch (name) {
+    case 'top_k':
+      return request.topK;
+    case 'verbosity':
+      return request.verbosity;
+    case 'prompt_cache_key':
+      return request.cache?.key;
+    case 'prompt_cache_retention':
+      return request.cache?.retention;
+    case 'safety_identifier':
+      return request.safetyIdentifier;
+    default:
+      return undefined;
   }
 }
 
-/** The output-token cap to send: the client's (max_completion_tokens wins, it is the newer name), else the model's if required. */
-function outputCap(request: ChatCompletionRequest, ctx: AdapterContext, profile: VendorProfile): number | undefined {
-  const fromClient = request.max_completion_tokens ?? request.max_tokens ?? undefined;
-  if (typeof fromClient === 'number') return fromClient;
+/** The output-token cap to send: the client's, else the model's where the vendor requires one. */
+function outputCap(request: GenerationRequest, ctx: AdapterContext, profile: VendorProfile): number | undefined {
+  if (typeof request.maxOutputTokens === 'number') return request.maxOutputTokens;
   return profile.requiresMaxTokens ? ctx.model.maxOutputTokens : undefined;
 }
 
-export function buildBody(request: ChatCompletionRequest, ctx: AdapterContext, profile: VendorProfile): Record<string, unknown> {
-  const raw = request as unknown as Record<string, unknown>;
-  const body: Record<string, unknown> = {
-    model: ctx.model.upstreamModel,
-    messages: convertMessages(request.messages, profile, `${ctx.model.id} at ${ctx.provider.id}`),
-  };
+export function buildBody(request: GenerationRequest, ctx: AdapterContext, profile: VendorProfile): Record<string, unknown> {
+  const endpoint = `${ctx.model.id} at ${ctx.provider.id}`;
+  requireTranslatableTools(request, endpoint);
+  const body: Record<string, unknown> = { model: ctx.model.upstreamModel, messages: convertMessages(request, profile, endpoint) };
   // OpenAI rejects tool_choice / parallel_tool_calls without tools, so they only travel together.
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map(convertTool);
-    copyPresent(body, raw, ['tool_choice', 'parallel_tool_calls']);
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => convertTool(tool as Tool & { type: 'function' }));
+    if (request.toolChoice) body.tool_choice = convertToolChoice(request.toolChoice);
+    if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   }
-  copyPresent(body, raw, ['temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'response_format']);
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop;
+  if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
+  if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
+  if (request.responseFormat) body.response_format = convertResponseFormat(request.responseFormat);
   const cap = outputCap(request, ctx, profile);
   if (cap !== undefined) body[profile.maxTokensField] = cap;
-  if (profile.seedField && request.seed !== undefined && request.seed !== null) body[profile.seedField] = request.seed;
+  if (profile.seedField && request.seed !== undefined) body[profile.seedField] = request.seed;
   if (profile.acceptsUser && typeof request.user === 'string') body.user = request.user;
   Object.assign(body, mapReasoning(request.reasoning, profile, ctx.model.supportsReasoning, cap));
   for (const field of profile.passthroughFields) {
-    if (!GATEWAY_FIELDS.has(field) && raw[field] !== undefined) body[field] = raw[field];
+    const value = modeledExtra(request, field) ?? request.extraFields?.[field];
+    if (value !== undefined && body[field] === undefined) body[field] = value;
   }
   body.stream = ctx.stream;
   // Streamed usage is what the gateway bills from, so it is always requested where the vendor allows it.
@@ -67,7 +88,7 @@ export function buildBody(request: ChatCompletionRequest, ctx: AdapterContext, p
   return body;
 }
 
-export function buildRequest(request: ChatCompletionRequest, ctx: AdapterContext): UpstreamRequest {
+export function buildRequest(request: GenerationRequest, ctx: AdapterContext): UpstreamRequest {
   const profile = resolveVendorProfile(ctx.provider);
   const headers: Record<string, string> = {
     'content-type': 'application/json',

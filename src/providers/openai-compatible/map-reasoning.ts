@@ -1,5 +1,5 @@
-// Maps the gateway's `reasoning` object (OpenRouter's shape) to each vendor's own reasoning control.
-import type { ReasoningConfig } from '../../core/chat-types.js';
+// Maps the gateway's reasoning request to each vendor's own reasoning control.
+import type { ReasoningRequest } from '../../core/generation-request.js';
 import type { Effort, VendorProfile } from './vendors.js';
 
 const EFFORT_ORDER: readonly Effort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
@@ -22,14 +22,25 @@ type Intent =
   | { kind: 'effort'; effort: Exclude<Effort, 'none'> }
   | { kind: 'budget'; tokens: number };
 
-function intentOf(reasoning: ReasoningConfig): Intent | undefined {
-  const effort = reasoning.effort as string | undefined | null;
+function intentOf(reasoning: ReasoningRequest): Intent | undefined {
+  const effort = reasoning.effort;
   if (reasoning.enabled === false || effort === 'none') return { kind: 'off' };
   if (effort && effort in EFFORT_SHARE) return { kind: 'effort', effort: effort as Exclude<Effort, 'none'> };
-  const budget = reasoning.max_tokens;
+  const budget = reasoning.budgetTokens;
   if (typeof budget === 'number') return budget > 0 ? { kind: 'budget', tokens: budget } : { kind: 'off' };
-  if (reasoning.enabled === true) return { kind: 'default' };
+  if (reasoning.enabled === true || reasoning.adaptive === true) return { kind: 'default' };
   return undefined; // e.g. only `exclude`: nothing to ask of the vendor
+}
+
+/** OpenRouter's own `reasoning` object: its fields are the gateway's, by their OpenRouter names. */
+function openRouterReasoning(reasoning: ReasoningRequest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (reasoning.effort !== undefined) out.effort = reasoning.effort;
+  if (reasoning.budgetTokens !== undefined) out.max_tokens = reasoning.budgetTokens;
+  if (reasoning.exclude !== undefined) out.exclude = reasoning.exclude;
+  if (reasoning.enabled !== undefined) out.enabled = reasoning.enabled;
+  else if (reasoning.adaptive === true) out.enabled = true;
+  return out;
 }
 
 /** The effort level whose share of the output cap is closest to a token budget. */
@@ -71,23 +82,19 @@ export function snapEffort(effort: Exclude<Effort, 'none'>, accepted: readonly E
   return best;
 }
 
-function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
-}
-
 /**
  * Request fields that carry the client's reasoning wishes to this vendor. `outputCap` is the output-token
  * cap the request will carry (client's, or the model's where the vendor requires one).
  */
 export function mapReasoning(
-  reasoning: ReasoningConfig | null | undefined,
+  reasoning: ReasoningRequest | undefined,
   profile: VendorProfile,
   supportsReasoning: boolean,
   outputCap: number | undefined,
 ): Record<string, unknown> {
   // Reasoning parameters on a non-reasoning model are a 400 at most vendors; the spec says "ignored".
   if (!reasoning || !supportsReasoning) return {};
-  if (profile.reasoningParam === 'openrouter') return { reasoning: withoutNulls(reasoning as Record<string, unknown>) };
+  if (profile.reasoningParam === 'openrouter') return { reasoning: openRouterReasoning(reasoning) };
   if (profile.reasoningParam === 'none') return {};
   const intent = intentOf(reasoning);
   if (!intent) return {};

@@ -20,7 +20,17 @@ import { isRecord } from '../payload-readers.js';
 import { chatCompletionsUrl } from './convert-request.js';
 import { mapReasoning } from './map-reasoning.js';
 import { resolveVendorProfile, type VendorProfile } from './vendors.js';
-import type { ReasoningConfig } from '../../core/chat-types.js';
+import type { ReasoningRequest } from '../../core/generation-request.js';
+
+/** The chat door's `reasoning` (OpenRouter's shape), as mapReasoning reads it (the chat parser maps it the same way). */
+function reasoningOf(config: Record<string, unknown>): ReasoningRequest {
+  const out: ReasoningRequest = {};
+  if (typeof config.effort === 'string') out.effort = config.effort as ReasoningRequest['effort'];
+  if (typeof config.max_tokens === 'number') out.budgetTokens = config.max_tokens;
+  if (typeof config.enabled === 'boolean') out.enabled = config.enabled;
+  if (typeof config.exclude === 'boolean') out.exclude = config.exclude;
+  return out;
+}
 
 /** Fields that change price or answer shape behind the gateway's back (the translated lane never sends them). */
 export const PRICE_OR_SHAPE_FIELDS = ['n', 'service_tier', 'store', 'modalities', 'audio'] as const;
@@ -66,7 +76,7 @@ export function chatRequestEdits(input: NativeRequestInput, profile: VendorProfi
 
   if (profile.reasoningParam !== 'openrouter' || !model.supportsReasoning) {
     remove.add('reasoning');
-    const reasoning = isRecord(body.reasoning) ? (body.reasoning as ReasoningConfig) : undefined;
+    const reasoning = isRecord(body.reasoning) ? reasoningOf(body.reasoning) : undefined;
     for (const [field, value] of Object.entries(mapReasoning(reasoning, profile, model.supportsReasoning, cap))) set.set(field, JSON.stringify(value));
   }
   for (const field of OPENROUTER_SAMPLING) if (!profile.passthroughFields.includes(field)) remove.add(field);

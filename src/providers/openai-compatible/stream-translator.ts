@@ -1,7 +1,7 @@
-// Vendor chat.completion.chunk events → gateway StreamEvents. One translator per request; it never throws:
-// bad JSON, unknown shapes and in-stream error objects all become one `error` event, after which the
+// Vendor chat.completion.chunk events → internal StreamEvents: a delta's reasoning text, reasoning records, content,
+// tool-call fragments (a call's first fragment starts it) and refusal, in that order. One translator per request; it
+// never throws: bad JSON, unknown shapes and in-stream error objects all become one `error` event, after which the
 // stream is over. Usage is held back until the stream completes so exactly one usage event is emitted.
-import type { ChunkDelta } from '../../core/chat-types.js';
 import type { SseEvent, StreamTranslator } from '../adapter.js';
 import type { NormalizedUsage, StreamErrorCode, StreamEvent } from '../../core/generation.js';
 import { readReasoningDetails, readReasoningText, readToolCallDeltas, splitContent } from './convert-content.js';
@@ -17,20 +17,26 @@ export interface StreamTranslatorOptions {
   now?: () => number;
 }
 
-function deltaOf(raw: JsonRecord | undefined): Omit<ChunkDelta, 'role'> | undefined {
-  if (!raw) return undefined;
-  const delta: Omit<ChunkDelta, 'role'> = {};
+/** The events of one chunk's delta. `started`: indexes of the tool calls already started. */
+function eventsOf(raw: JsonRecord | undefined, started: Set<number>, out: StreamEvent[]): void {
+  if (!raw) return;
   const { text, reasoning: inlineReasoning } = splitContent(raw.content);
-  if (text) delta.content = text;
   const reasoning = readReasoningText(raw) ?? inlineReasoning;
-  if (reasoning) delta.reasoning = reasoning;
-  const details = readReasoningDetails(raw.reasoning_details);
-  if (details) delta.reasoning_details = details;
-  const toolCalls = readToolCallDeltas(raw.tool_calls);
-  if (toolCalls) delta.tool_calls = toolCalls;
+  if (reasoning) out.push({ type: 'reasoning-delta', text: reasoning });
+  for (const state of readReasoningDetails(raw.reasoning_details) ?? []) out.push({ type: 'reasoning-state', state });
+  if (text) out.push({ type: 'text-delta', text });
+  for (const fragment of readToolCallDeltas(raw.tool_calls) ?? []) {
+    if (!started.has(fragment.index)) {
+      started.add(fragment.index);
+      const start: StreamEvent = { type: 'tool-call-start', index: fragment.index, id: fragment.id ?? `call_${fragment.index}`, name: fragment.name ?? '', kind: 'function' };
+      if (fragment.arguments !== undefined) start.input = fragment.arguments;
+      out.push(start);
+    } else if (fragment.arguments) {
+      out.push({ type: 'tool-call-delta', index: fragment.index, input: fragment.arguments });
+    }
+  }
   const refusal = readString(raw.refusal);
-  if (refusal) delta.refusal = refusal;
-  return Object.keys(delta).length > 0 ? delta : undefined;
+  if (refusal) out.push({ type: 'refusal-delta', text: refusal });
 }
 
 export function createStreamTranslator(options: StreamTranslatorOptions = {}): StreamTranslator {
@@ -41,7 +47,7 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
   let done = false; // [DONE] seen
   let failed = false; // an error event went out
   let closed = false; // end() ran
-  let sawToolCalls = false;
+  const started = new Set<number>();
   let usage: NormalizedUsage | undefined;
 
   function fail(code: StreamErrorCode, message: string, out: StreamEvent[] = []): StreamEvent[] {
@@ -82,17 +88,13 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
     if (choice === undefined) return out; // the usage-only chunk (choices: [])
     if (!isRecord(choice)) return fail('server_error', `Upstream provider ${providerId} sent a malformed choice.`, out);
 
-    const delta = deltaOf(readRecord(choice.delta));
-    if (delta && !finished) {
-      if (delta.tool_calls) sawToolCalls = true;
-      out.push({ type: 'delta', delta });
-    }
+    if (!finished) eventsOf(readRecord(choice.delta), started, out);
     if (isRecord(choice.error)) {
       const info = mapEmbeddedError(choice, providerId, now());
       return fail(info.streamCode, info.message, out);
     }
     if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '' && !finished) {
-      const reason = mapFinishReason(choice.finish_reason, sawToolCalls);
+      const reason = mapFinishReason(choice.finish_reason, started.size > 0);
       if (reason === 'error') return fail('server_error', `Upstream provider ${providerId} reported an error during generation.`, out);
       finished = true;
       out.push({ type: 'finish', finishReason: reason });
@@ -110,7 +112,7 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
         // A vendor that ends cleanly without a finish_reason still finished.
         if (!finished) {
           finished = true;
-          out.push({ type: 'finish', finishReason: sawToolCalls ? 'tool_calls' : 'stop' });
+          out.push({ type: 'finish', finishReason: started.size > 0 ? 'tool_calls' : 'stop' });
         }
         return flushUsage(out);
       }

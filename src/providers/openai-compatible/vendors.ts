@@ -53,6 +53,8 @@ export interface VendorProfile {
   fileParts: 'none' | 'inline' | 'inline-or-url';
   /** The upstream protocols the vendor serves: chat completions, and OpenAI's own Responses API (/responses). */
   protocols: readonly WireProtocol[];
+  /** Vendor takes `cache_control` breakpoints on content parts (OpenRouter passes them to Anthropic and Gemini). */
+  cacheControl: boolean;
 }
 
 const ALL_EFFORTS: readonly Effort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
@@ -74,6 +76,7 @@ const BASE: Omit<VendorProfile, 'id' | 'defaultBaseUrl'> = {
   passthroughFields: [],
   fileParts: 'none',
   protocols: ['chat'],
+  cacheControl: false,
 };
 
 function profile(id: string, defaultBaseUrl: string, overrides: Partial<VendorProfile>): VendorProfile {
@@ -91,7 +94,7 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     disableWith: 'none',
     acceptsMessageName: true,
     acceptsRefusal: true,
-    passthroughFields: ['logit_bias', 'verbosity', 'prediction'],
+    passthroughFields: ['logit_bias', 'verbosity', 'prediction', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier'],
     // PDFs as `file` parts with base64 file_data; chat completions cannot fetch a URL (only the Files API ids).
     fileParts: 'inline',
     protocols: ['chat', 'responses'],
@@ -133,6 +136,7 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     ],
     // PDFs as `file` parts, file_data a base64 data URL or a URL it fetches.
     fileParts: 'inline-or-url',
+    cacheControl: true,
   }),
   // Anthropic's OpenAI SDK compatibility layer: hoists system/developer, needs an output cap, and takes
   // extended thinking as `thinking` (reasoning_effort is ignored there).
@@ -170,7 +174,7 @@ export function resolveVendorProfile(provider: Pick<ProviderConfig, 'id' | 'quir
   const base = VENDOR_PROFILES[ALIASES[requested] ?? requested] ?? VENDOR_PROFILES.generic;
   const overrides: Partial<VendorProfile> = {};
   for (const key of ['developerRole', 'requiresMaxTokens', 'acceptsReasoningDetails', 'streamOptions', 'acceptsUser',
-    'acceptsMessageName', 'acceptsRefusal'] as const) {
+    'acceptsMessageName', 'acceptsRefusal', 'cacheControl'] as const) {
     const value = pick(quirks[key], isBool);
     if (value !== undefined) overrides[key] = value;
   }

@@ -15,7 +15,7 @@ const totals: GenerationTotals = {
 };
 
 describe('buildResponse', () => {
-  it('a recorded Anthropic reply with thinking and a tool call: reasoning items, then the call; details round-trip', () => {
+  it('a recorded Anthropic reply with thinking and a tool call: reasoning items, then the call; records round-trip', () => {
     const completion = createAnthropicAdapter().parseCompletion(loadJson('anthropic', 'thinking-tool-use'), anthropicContext());
     const body = { model: 'anthropic/claude-test', input: 'x', instructions: 'Be brief.', metadata: { k: 'v' }, store: true };
     const response = buildResponse(completion, totals, identity, echoOf(body), { encryptedReasoning: true });
@@ -26,14 +26,14 @@ describe('buildResponse', () => {
     });
     const types = response.output.map((item) => item.type);
     expect(types.at(-1)).toBe('function_call');
-    const details = response.output
+    const records = response.output
       .filter((item) => item.type === 'reasoning')
       .flatMap((item) => decodeReasoningContent((item as { encrypted_content: string }).encrypted_content));
-    expect(details).toEqual(completion.reasoningDetails);
+    expect(records).toEqual(completion.output.filter((block) => block.type === 'reasoning'));
   });
 
   it('finish length → incomplete; a refusal is a part of the message', () => {
-    const response = buildResponse({ content: 'Part', refusal: 'No more.', finishReason: 'length' }, totals, identity, echoOf({ model: 'm', input: 'x' }), { encryptedReasoning: false });
+    const response = buildResponse({ output: [{ type: 'text', text: 'Part' }, { type: 'refusal', text: 'No more.' }], finishReason: 'length' }, totals, identity, echoOf({ model: 'm', input: 'x' }), { encryptedReasoning: false });
     expect(response.status).toBe('incomplete');
     expect(response.incomplete_details).toEqual({ reason: 'max_output_tokens' });
     expect(response.output).toEqual([{

@@ -44,6 +44,7 @@ function checkConsistency(events: any[]): void {
       const streamed = text.get(event.output_index) ?? '';
       if (item.type === 'message') expect(item.content[0].text).toBe(streamed);
       if (item.type === 'function_call') expect(item.arguments).toBe(streamed);
+      if (item.type === 'custom_tool_call') expect(item.input).toBe(streamed);
       if (item.type === 'reasoning') expect(item.summary.map((part: any) => part.text).join('')).toBe(streamed);
       done.push(item);
     }
@@ -86,7 +87,7 @@ describe('ResponseStreamRenderer', () => {
   });
 
   it('length ends with response.incomplete (max_output_tokens); content_filter with its reason', () => {
-    const delta: StreamEvent = { type: 'delta', delta: { content: 'cut' } };
+    const delta: StreamEvent = { type: 'text-delta', text: 'cut' };
     expect(render([delta], { type: 'finish', finishReason: 'length', totals }).at(-1)).toMatchObject({
       type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, error: null },
     });
@@ -94,7 +95,7 @@ describe('ResponseStreamRenderer', () => {
   });
 
   it('a failure after the start closes the open item, then error and response.failed with the usage so far', () => {
-    const events = render([{ type: 'delta', delta: { content: 'The ' } }], { type: 'error', code: 'rate_limit', message: 'Overloaded', totals });
+    const events = render([{ type: 'text-delta', text: 'The ' }], { type: 'error', code: 'rate_limit', message: 'Overloaded', totals });
     expect(events.slice(-6).map((event) => event.type)).toEqual([
       'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'error', 'response.failed',
     ]);
@@ -103,15 +104,31 @@ describe('ResponseStreamRenderer', () => {
     checkConsistency(events.filter((event) => event.type !== 'error').map((event, i) => ({ ...event, sequence_number: i })));
   });
 
-  it('any interleaving of text, reasoning and tool-call deltas renders a consistent stream', () => {
-    const piece = fc.oneof(
-      fc.string({ minLength: 1, maxLength: 5 }).map((content) => ({ content })),
-      fc.string({ minLength: 1, maxLength: 5 }).map((reasoning) => ({ reasoning })),
-      fc.tuple(fc.nat(2), fc.string({ maxLength: 5 })).map(([index, args]) => ({ tool_calls: [{ index, id: `call_${index}`, type: 'function' as const, function: { name: `f${index}`, arguments: args } }] })),
+  it('any interleaving of text, reasoning and tool-call events renders a consistent stream', () => {
+    const piece: fc.Arbitrary<StreamEvent[]> = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 5 }).map((text): StreamEvent[] => [{ type: 'text-delta', text }]),
+      fc.string({ minLength: 1, maxLength: 5 }).map((text): StreamEvent[] => [{ type: 'reasoning-delta', text }]),
+      fc.tuple(fc.nat(2), fc.string({ maxLength: 5 }), fc.constantFrom('function' as const, 'custom' as const)).map(([index, input, kind]): StreamEvent[] => [
+        { type: 'tool-call-start', index, id: `call_${index}`, name: `f${index}`, kind },
+        { type: 'tool-call-delta', index, input },
+      ]),
     );
-    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (deltas) => {
-      const events = render(deltas.map((delta) => ({ type: 'delta', delta })), { type: 'finish', finishReason: 'stop', totals });
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const events = render(pieces.flat(), { type: 'finish', finishReason: 'stop', totals });
       checkConsistency(events);
     }));
+  });
+
+  it('a custom tool call streams as custom_tool_call with its input deltas and done', () => {
+    const events = render([
+      { type: 'tool-call-start', index: 0, id: 'call_p', name: 'apply_patch', kind: 'custom', input: '*** Begin' },
+      { type: 'tool-call-delta', index: 0, input: ' Patch' },
+    ], { type: 'finish', finishReason: 'tool_calls', totals });
+    expect(events.map((event) => event.type)).toEqual([
+      'response.created', 'response.in_progress', 'response.output_item.added', 'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.delta', 'response.custom_tool_call_input.done', 'response.output_item.done', 'response.completed',
+    ]);
+    expect(events.at(-2).item).toEqual({ type: 'custom_tool_call', id: 'fc_gen-1_0', call_id: 'call_p', name: 'apply_patch', input: '*** Begin Patch', status: 'completed' });
+    expect(events.at(-3)).toMatchObject({ input: '*** Begin Patch' });
   });
 });

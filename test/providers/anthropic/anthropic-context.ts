@@ -1,5 +1,6 @@
 // Test helpers for the Anthropic adapter: an AdapterContext and a parsed request body.
-import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
+import type { GenerationRequest } from '../../../src/core/generation-request.js';
+import { fromChat, type ChatCompletionRequest } from '../../helpers/chat-requests.js';
 import type { AdapterContext, AdapterModel, ProviderConfig } from '../../../src/providers/adapter.js';
 import { buildRequest } from '../../../src/providers/anthropic/index.js';
 
@@ -11,7 +12,12 @@ export function anthropicContext(model: Partial<AdapterModel> = {}, stream = fal
   };
 }
 
-/** The JSON body buildRequest would send. */
+/** The JSON body buildRequest would send for a request written as a chat client writes it. */
 export function vendorBody(request: Omit<ChatCompletionRequest, 'model'>, ctx: AdapterContext = anthropicContext()): Record<string, unknown> {
-  return JSON.parse(buildRequest({ model: 'anthropic/claude-sonnet-4-5', ...request } as ChatCompletionRequest, ctx).body) as Record<string, unknown>;
+  return internalBody(fromChat({ model: 'anthropic/claude-sonnet-4-5', ...request } as ChatCompletionRequest, ctx.stream), ctx);
+}
+
+/** The JSON body buildRequest would send for an internal request. */
+export function internalBody(request: GenerationRequest, ctx: AdapterContext = anthropicContext()): Record<string, unknown> {
+  return JSON.parse(buildRequest(request, ctx).body) as Record<string, unknown>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
+import { fromChat, type ChatCompletionRequest } from '../../helpers/chat-requests.js';
 import { buildRequest, messagesUrl } from '../../../src/providers/anthropic/index.js';
 import { anthropicContext, vendorBody } from './anthropic-context.js';
 import { thrown } from '../../helpers/thrown.js';
@@ -19,7 +19,7 @@ const SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+vA2fYR=
 describe('buildRequest: transport', () => {
   it('POSTs <base>/v1/messages with the operator key, version header and no client headers', () => {
     const ctx = anthropicContext({}, true, { headers: { 'X-Team': 'gw', 'x-api-key': 'must-not-win', 'Anthropic-Version': '1999-01-01' } });
-    const request = buildRequest({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] }, ctx);
+    const request = buildRequest(fromChat({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] }), ctx);
     expect(request).toEqual({
       method: 'POST',
       url: 'https://api.anthropic.com/v1/messages',
@@ -41,7 +41,7 @@ describe('buildRequest: transport', () => {
   });
 
   it('sends no x-api-key when the provider has none, and accept: application/json without streaming', () => {
-    const request = buildRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, anthropicContext({}, false, { apiKey: undefined }));
+    const request = buildRequest(fromChat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }), anthropicContext({}, false, { apiKey: undefined }));
     expect(request.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json', 'anthropic-version': '2023-06-01' });
     expect(JSON.parse(request.body).stream).toBe(false);
   });
@@ -189,7 +189,7 @@ describe('buildRequest: messages', () => {
       });
     const invalid = thrown(call('{"city": '));
     expect(invalid.status).toBe(400);
-    expect(invalid.metadata).toMatchObject({ field: 'messages[1].tool_calls[0].function.arguments', reason: 'invalid_tool_arguments' });
+    expect(invalid.metadata).toMatchObject({ field: 'messages[1].content[0].input', reason: 'invalid_tool_arguments' });
     expect(thrown(call('[1,2]')).message).toContain('must encode a JSON object');
   });
 
@@ -200,7 +200,7 @@ describe('buildRequest: messages', () => {
     ]);
     expect(thrown(image('data:image/svg+xml;base64,PHN2Zz4=')).metadata.reason).toBe('unsupported_image_type');
     expect(thrown(image('data:image/png,rawbytes')).metadata.reason).toBe('invalid_image_url');
-    expect(thrown(image('ftp://example.com/a.png')).metadata).toMatchObject({ reason: 'invalid_image_url', field: 'messages[0].content[0].image_url.url' });
+    expect(thrown(image('ftp://example.com/a.png')).metadata).toMatchObject({ reason: 'invalid_image_url', field: 'messages[0].content[0]' });
   });
 
   it('restores reasoning_details as thinking blocks first, byte for byte, and drops other vendors\' blocks', () => {

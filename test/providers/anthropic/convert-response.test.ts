@@ -16,22 +16,18 @@ describe('parseCompletion: recorded Anthropic messages', () => {
   it('text reply', () => {
     expect(parseCompletion(fixture('text'))).toEqual({
       upstreamId: 'msg_01XFDUDYJgAACzvnptvVoYEL',
-      content: 'Hello! How can I help you today? é世😀',
+      output: [{ type: 'text', text: 'Hello! How can I help you today? é世😀' }],
       finishReason: 'stop',
       usage: usage(12, 16),
     });
   });
 
-  it('text + tool_use → content and a tool call with JSON-string arguments', () => {
+  it('text + tool_use → a text block and a tool call with JSON-text input', () => {
     expect(parseCompletion(JSON.stringify(fixture('tool-use')))).toEqual({
       upstreamId: 'msg_01Aq9w938a90dw8q',
-      content: "I'll check the current weather in San Francisco for you.",
-      toolCalls: [
-        {
-          id: 'toolu_01A09q90qw90lq917835lq9',
-          type: 'function',
-          function: { name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' },
-        },
+      output: [
+        { type: 'text', text: "I'll check the current weather in San Francisco for you." },
+        { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', kind: 'function', input: '{"location":"San Francisco, CA","unit":"celsius"}' },
       ],
       finishReason: 'tool_calls',
       usage: usage(472, 89),
@@ -40,49 +36,61 @@ describe('parseCompletion: recorded Anthropic messages', () => {
 
   it('parallel tool calls keep their order; an empty input becomes "{}"', () => {
     const result = parseCompletion(fixture('parallel-tool-use'));
-    expect(result.content).toBeNull();
-    expect(result.toolCalls).toEqual([
-      { id: 'toolu_01Oslo7cW1Vb4iPq2fXwYz8K', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
-      { id: 'toolu_01Tokyo9dR3Nm5kLs8aQpE2T', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+    expect(result.output).toEqual([
+      { type: 'tool_call', id: 'toolu_01Oslo7cW1Vb4iPq2fXwYz8K', name: 'get_weather', kind: 'function', input: '{"city":"Oslo"}' },
+      { type: 'tool_call', id: 'toolu_01Tokyo9dR3Nm5kLs8aQpE2T', name: 'get_time', kind: 'function', input: '{}' },
     ]);
     expect(result.finishReason).toBe('tool_calls');
   });
 
-  it('thinking → reasoning text and a signed reasoning.text detail', () => {
+  it('thinking → a signed reasoning record, then the text', () => {
     const result = parseCompletion(fixture('thinking'));
-    expect(result.reasoning).toBe('Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3');
-    expect(result.reasoningDetails).toEqual([
+    expect(result.output).toEqual([
       {
-        type: 'reasoning.text',
+        type: 'reasoning',
         text: 'Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3',
         signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+vA2fYR==',
         format: 'anthropic-claude-v1',
         index: 0,
       },
+      { type: 'text', text: '27 * 453 = 12,231' },
     ]);
-    expect(result.content).toBe('27 * 453 = 12,231');
     expect(result.usage).toEqual(usage(46, 212));
   });
 
-  it('thinking + redacted_thinking + tool_use: both reasoning blocks in order, then the call', () => {
+  it('thinking + redacted_thinking + tool_use: both reasoning records in order, then the call', () => {
     const result = parseCompletion(fixture('thinking-tool-use'));
-    expect(result.reasoningDetails).toEqual([
+    expect(result.output).toEqual([
       {
-        type: 'reasoning.text',
+        type: 'reasoning',
         text: 'The user wants the weather in Paris. I should call get_weather.',
         signature: 'BDaL4VrbR2Oj0hO4XpJxT28J5TILnCrrUXoKiiNBZW9P+nr8XSj1zuZzAl4egiCCpQNvfyUuFFJP5CncdYZEQPPmLxYsNrcs==',
         format: 'anthropic-claude-v1',
         index: 0,
       },
       {
-        type: 'reasoning.encrypted',
+        type: 'reasoning',
         data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB8URj2pLmN0oQWjy==',
         format: 'anthropic-claude-v1',
         index: 1,
       },
+      expect.objectContaining({ type: 'tool_call', name: 'get_weather', input: '{"location":"Paris"}' }),
     ]);
-    expect(result.toolCalls?.[0].function).toEqual({ name: 'get_weather', arguments: '{"location":"Paris"}' });
     expect(result.finishReason).toBe('tool_calls');
+  });
+
+  it('text with citations keeps them, each with its type, quoted text and the vendor\'s other fields', () => {
+    const result = parseCompletion({
+      id: 'msg_c',
+      content: [{ type: 'text', text: 'Revenue grew 12%.', citations: [{ type: 'page_location', cited_text: 'Revenue grew 12% in Q3.', document_index: 0, document_title: 'Q3 report', start_page_number: 2, end_page_number: 3 }] }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 5, output_tokens: 2 },
+    });
+    expect(result.output).toEqual([{
+      type: 'text',
+      text: 'Revenue grew 12%.',
+      citations: [{ type: 'page_location', citedText: 'Revenue grew 12% in Q3.', fields: { document_index: 0, document_title: 'Q3 report', start_page_number: 2, end_page_number: 3 } }],
+    }]);
   });
 
   it('cache reads and writes are part of promptTokens and reported separately', () => {
@@ -97,7 +105,7 @@ describe('parseCompletion: recorded Anthropic messages', () => {
     expect(parseCompletion(fixture('max-tokens')).finishReason).toBe('length');
     const refusal = parseCompletion(fixture('refusal'));
     expect(refusal.finishReason).toBe('content_filter');
-    expect(refusal.content).toBe('I can');
+    expect(refusal.output).toEqual([{ type: 'text', text: 'I can' }]);
   });
 
   it('unknown block types are skipped; other stop reasons map as documented', () => {
@@ -111,7 +119,7 @@ describe('parseCompletion: recorded Anthropic messages', () => {
       stop_reason: 'pause_turn',
       usage: { input_tokens: 5, output_tokens: 2 },
     });
-    expect(result).toEqual({ upstreamId: 'msg_1', content: 'Found it.', finishReason: 'stop', usage: usage(5, 2) });
+    expect(result).toEqual({ upstreamId: 'msg_1', output: [{ type: 'text', text: 'Found it.' }], finishReason: 'stop', usage: usage(5, 2) });
     expect(parseCompletion({ content: [], stop_reason: 'model_context_window_exceeded' }).finishReason).toBe('length');
     expect(parseCompletion({ content: [], stop_reason: 'stop_sequence' }).finishReason).toBe('stop');
   });

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
-import { MIN_THINKING_BUDGET, planOutput } from '../../../src/providers/anthropic/index.js';
+import { MIN_THINKING_BUDGET, planOutput, type OutputPlan } from '../../../src/providers/anthropic/index.js';
+import type { GenerationRequest } from '../../../src/core/generation-request.js';
+import { fromChat, type ChatCompletionRequest } from '../../helpers/chat-requests.js';
 
-const request = (fields: Partial<ChatCompletionRequest>): ChatCompletionRequest => ({ model: 'anthropic/m', messages: [], ...fields });
+const request = (fields: Partial<ChatCompletionRequest>): GenerationRequest => fromChat({ model: 'anthropic/m', messages: [], ...fields });
+/** The thinking budget of a plan (adaptive thinking has none). */
+const budgetOf = (plan: OutputPlan): number | undefined => (plan.thinking?.type === 'enabled' ? plan.thinking.budget_tokens : undefined);
 
 describe('planOutput: max_tokens and the thinking budget', () => {
   it('without reasoning: the client cap (clamped to the model), else min(8192, model limit)', () => {
@@ -17,13 +20,13 @@ describe('planOutput: max_tokens and the thinking budget', () => {
 
   it('effort levels take their share of the client cap, at least 1024', () => {
     const plan = (effort: NonNullable<ChatCompletionRequest['reasoning']>['effort']) =>
-      planOutput(request({ max_tokens: 20000, reasoning: { effort } }), 64000, true).thinking?.budget_tokens;
+      budgetOf(planOutput(request({ max_tokens: 20000, reasoning: { effort } }), 64000, true));
     expect(plan('minimal')).toBe(2000);
     expect(plan('low')).toBe(4000);
     expect(plan('medium')).toBe(10000);
     expect(plan('high')).toBe(16000);
     expect(plan('xhigh')).toBe(19000);
-    expect(planOutput(request({ max_tokens: 3000, reasoning: { effort: 'minimal' } }), 64000, true).thinking?.budget_tokens).toBe(1024);
+    expect(budgetOf(planOutput(request({ max_tokens: 3000, reasoning: { effort: 'minimal' } }), 64000, true))).toBe(1024);
   });
 
   it('reasoning.max_tokens is the budget, shrunk below a client cap, and wins over effort', () => {
@@ -35,7 +38,7 @@ describe('planOutput: max_tokens and the thinking budget', () => {
       maxTokens: 4000,
       thinking: { type: 'enabled', budget_tokens: 3999 },
     });
-    expect(planOutput(request({ max_tokens: 2000, reasoning: { max_tokens: 500 } }), 64000, true).thinking?.budget_tokens).toBe(1024);
+    expect(budgetOf(planOutput(request({ max_tokens: 2000, reasoning: { max_tokens: 500 } }), 64000, true))).toBe(1024);
   });
 
   it('a client cap too small for the 1024 minimum leaves thinking off rather than raising the cap', () => {
@@ -65,6 +68,15 @@ describe('planOutput: max_tokens and the thinking budget', () => {
     });
   });
 
+  it('adaptive thinking (a Messages client\'s own choice): no budget, the effort as output_config, the client cap as sent', () => {
+    const adaptive = (reasoning: GenerationRequest['reasoning'], maxOutputTokens?: number) => planOutput({ maxOutputTokens, reasoning }, 64000, true);
+    expect(adaptive({ adaptive: true }, 32000)).toEqual({ maxTokens: 32000, thinking: { type: 'adaptive' } });
+    expect(adaptive({ adaptive: true, effort: 'xhigh' })).toEqual({ maxTokens: 8192, thinking: { type: 'adaptive' }, output_config: { effort: 'max' } });
+    expect(adaptive({ adaptive: true, effort: 'low' }, 500)).toEqual({ maxTokens: 500, thinking: { type: 'adaptive' }, output_config: { effort: 'low' } });
+    expect(adaptive({ adaptive: true, effort: 'none' }, 500)).toEqual({ maxTokens: 500 });
+    expect(planOutput({ maxOutputTokens: 500, reasoning: { adaptive: true } }, 64000, false)).toEqual({ maxTokens: 500 });
+  });
+
   it('thinking not allowed (model or request) → never a thinking block', () => {
     expect(planOutput(request({ reasoning: { effort: 'high' } }), 64000, false)).toEqual({ maxTokens: 8192 });
   });
@@ -81,9 +93,10 @@ describe('planOutput: max_tokens and the thinking budget', () => {
           if (limit !== undefined) expect(plan.maxTokens).toBeLessThanOrEqual(limit);
           if (cap !== undefined) expect(plan.maxTokens).toBeLessThanOrEqual(cap);
           expect(plan.maxTokens).toBeGreaterThanOrEqual(1);
+          const thinkingBudget = budgetOf(plan);
           if (plan.thinking) {
-            expect(plan.thinking.budget_tokens).toBeGreaterThanOrEqual(MIN_THINKING_BUDGET);
-            expect(plan.thinking.budget_tokens).toBeLessThan(plan.maxTokens);
+            expect(thinkingBudget).toBeGreaterThanOrEqual(MIN_THINKING_BUDGET);
+            expect(thinkingBudget).toBeLessThan(plan.maxTokens);
           }
         },
       ),

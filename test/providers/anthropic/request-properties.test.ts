@@ -1,9 +1,9 @@
-// Property: any valid gateway request becomes an Anthropic request that validates against the schema
+// Property: any valid gateway request (drawn as a chat client writes it, parsed by the chat door) becomes an Anthropic request that validates against the schema
 // written from Anthropic's API reference and obeys its turn, tool and thinking rules.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Ajv } from 'ajv';
-import type { ChatCompletionRequest, ChatMessage, ContentPart, ReasoningDetail, ToolCall } from '../../../src/core/chat-types.js';
+import { fromChat, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ReasoningDetail, type ToolCall } from '../../helpers/chat-requests.js';
 import { buildRequest } from '../../../src/providers/anthropic/index.js';
 import { ANTHROPIC_REQUEST_SCHEMA, anthropicRuleViolations } from './anthropic-request-schema.js';
 import { anthropicContext } from './anthropic-context.js';
@@ -117,7 +117,7 @@ describe('property: gateway request → Anthropic request', () => {
         fc.option(fc.integer({ min: 1, max: 200_000 }), { nil: undefined }),
         (req, stream, supportsReasoning, maxOutputTokens) => {
           const ctx = anthropicContext({ supportsReasoning, maxOutputTokens }, stream);
-          const body = JSON.parse(buildRequest(req, ctx).body) as Record<string, unknown>;
+          const body = JSON.parse(buildRequest(fromChat(req, stream), ctx).body) as Record<string, unknown>;
           if (!validate(body)) throw new Error(`schema: ${JSON.stringify(validate.errors?.slice(0, 3))}\n${JSON.stringify(body)}`);
           expect(anthropicRuleViolations(body)).toEqual([]);
           expect(body.stream).toBe(stream);

@@ -118,9 +118,9 @@ describe('property: Anthropic event stream → StreamEvents', () => {
         } else {
           expect(got.usages).toEqual([]);
         }
-        // Every tool call's first fragment carries id, type and name.
-        const firsts = events.flatMap((e) => (e.type === 'delta' ? (e.delta.tool_calls ?? []) : [])).filter((c) => c.id);
-        expect(firsts.map((c) => [c.index, c.type, c.function?.name])).toEqual(of('tool').map((b, i) => [i, 'function', b.name]));
+        // Every tool call starts once, with its index, id and name.
+        const starts = events.flatMap((e) => (e.type === 'tool-call-start' ? [e] : []));
+        expect(starts.map((c) => [c.index, c.kind, c.name])).toEqual(of('tool').map((b, i) => [i, 'function', b.name]));
       }),
       { numRuns: 300 },
     );

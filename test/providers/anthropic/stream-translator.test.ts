@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../src/core/generation.js';
 import { createAnthropicAdapter, createStreamTranslator } from '../../../src/providers/anthropic/index.js';
-import { collect, loadChunks, loadJson, replay } from '../../helpers/stream-replay.js';
+import { collect, completionView, loadChunks, loadJson, replay } from '../../helpers/stream-replay.js';
 import { anthropicContext } from './anthropic-context.js';
 
 const translator = () => createStreamTranslator({ providerId: 'anthropic' });
@@ -26,8 +26,8 @@ describe('stream translator: recorded Anthropic streams', () => {
     const events = replay(chunks('text'), translator());
     expect(events).toEqual([
       { type: 'upstream-id', id: 'msg_01Bq9w938a90dw8q' },
-      { type: 'delta', delta: { content: 'Hello!' } },
-      { type: 'delta', delta: { content: ' How can I help you today? é世😀' } },
+      { type: 'text-delta', text: 'Hello!' },
+      { type: 'text-delta', text: ' How can I help you today? é世😀' },
       { type: 'finish', finishReason: 'stop' },
       { type: 'usage', usage: usage(12, 16) },
     ]);
@@ -50,13 +50,10 @@ describe('stream translator: recorded Anthropic streams', () => {
     }
   });
 
-  it('tool use: id and name on the first fragment, argument fragments after, finish tool_calls', () => {
+  it('tool use: a start with id and name, input fragments after, finish tool_calls', () => {
     const events = replay(chunks('tool-use'), translator());
-    expect(events).toContainEqual({
-      type: 'delta',
-      delta: { tool_calls: [{ index: 0, id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
-    });
-    expect(events).toContainEqual({ type: 'delta', delta: { tool_calls: [{ index: 0, function: { arguments: ' Francisc' } }] } });
+    expect(events).toContainEqual({ type: 'tool-call-start', index: 0, id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', kind: 'function', input: '' });
+    expect(events).toContainEqual({ type: 'tool-call-delta', index: 0, input: ' Francisc' });
     const got = collect(events);
     expect(got.content).toBe("Okay, let's check the weather for San Francisco, CA:");
     expect(got.toolCalls).toEqual([
@@ -78,8 +75,8 @@ describe('stream translator: recorded Anthropic streams', () => {
 
   it('thinking: reasoning deltas, then one reasoning.text detail carrying the signature when the block stops', () => {
     const events = replay(chunks('thinking'), translator());
-    const detailAt = events.findIndex((e) => e.type === 'delta' && e.delta.reasoning_details);
-    const textAt = events.findIndex((e) => e.type === 'delta' && e.delta.content);
+    const detailAt = events.findIndex((e) => e.type === 'reasoning-state');
+    const textAt = events.findIndex((e) => e.type === 'text-delta');
     expect(detailAt).toBeGreaterThan(0);
     expect(detailAt).toBeLessThan(textAt);
     const got = collect(events);
@@ -101,7 +98,7 @@ describe('stream translator: recorded Anthropic streams', () => {
     const adapter = createAnthropicAdapter();
     const ctx = anthropicContext({}, true);
     const got = collect(replay(chunks('thinking-tool-use'), adapter.createStreamTranslator(ctx)));
-    expect(got.reasoningDetails).toEqual(adapter.parseCompletion(loadJson('anthropic', 'thinking-tool-use'), ctx).reasoningDetails);
+    expect(got.reasoningDetails).toEqual(completionView(adapter.parseCompletion(loadJson('anthropic', 'thinking-tool-use'), ctx)).reasoningDetails);
     expect(got.reasoningDetails.map((d) => (d as { type: string }).type)).toEqual(['reasoning.text', 'reasoning.encrypted']);
     expect(got.reasoningDetails[1]).toEqual({
       type: 'reasoning.encrypted',
@@ -216,8 +213,8 @@ describe('stream translator: protocol edges', () => {
       { type: 'content_block_stop', index: 0 },
     ]);
     expect(out.slice(1)).toEqual([
-      { type: 'delta', delta: { reasoning: 'pre' } },
-      { type: 'delta', delta: { reasoning_details: [{ type: 'reasoning.text', text: 'pre', format: 'anthropic-claude-v1', index: 0 }] } },
+      { type: 'reasoning-delta', text: 'pre' },
+      { type: 'reasoning-state', state: { text: 'pre', format: 'anthropic-claude-v1', index: 0 } },
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
+import { fromChat, type ChatCompletionRequest } from '../../helpers/chat-requests.js';
 import { GatewayError } from '../../../src/core/gateway-error.js';
 import { buildBody, buildRequest, generateContentUrl } from '../../../src/providers/gemini/index.js';
 import { geminiContext } from './helpers.js';
@@ -8,7 +8,7 @@ type Body = Record<string, unknown>;
 
 function body(request: Partial<ChatCompletionRequest>, ...args: Parameters<typeof geminiContext>): Body {
   const full = { model: 'google/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }], ...request } as ChatCompletionRequest;
-  return JSON.parse(buildRequest(full, geminiContext(...args)).body) as Body;
+  return JSON.parse(buildRequest(fromChat(full), geminiContext(...args)).body) as Body;
 }
 
 const WEATHER_TOOL: NonNullable<ChatCompletionRequest['tools']>[number] = {
@@ -30,7 +30,7 @@ const WEATHER_TOOL: NonNullable<ChatCompletionRequest['tools']>[number] = {
 describe('buildRequest: transport', () => {
   it('POSTs to :generateContent with the operator key in x-goog-api-key and no client headers', () => {
     const request = buildRequest(
-      { model: 'google/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] },
+      fromChat({ model: 'google/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }),
       geminiContext({ maxOutputTokens: 65536 }, false, { headers: { 'X-Goog-Api-Key': 'operator-mistake', 'X-Extra': 'v' } }),
     );
     expect(request).toEqual({
@@ -43,7 +43,7 @@ describe('buildRequest: transport', () => {
 
   it('streams with :streamGenerateContent?alt=sse; a keyless provider sends no key header', () => {
     const request = buildRequest(
-      { model: 'google/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] },
+      fromChat({ model: 'google/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }),
       geminiContext({}, true, { apiKey: undefined, baseUrl: 'https://proxy.example/v1beta/' }),
     );
     expect(request.url).toBe('https://proxy.example/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
@@ -209,13 +209,13 @@ describe('buildRequest: a full conversation', () => {
       model: 'google/gemini-2.5-flash',
       messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_nope', content: '1' }],
     } as ChatCompletionRequest;
-    expect(() => buildBody(request, geminiContext())).toThrow(GatewayError);
-    expect(() => buildBody(request, geminiContext())).toThrow(/call_nope/);
+    expect(() => buildBody(fromChat(request), geminiContext())).toThrow(GatewayError);
+    expect(() => buildBody(fromChat(request), geminiContext())).toThrow(/call_nope/);
   });
 
   it('answers 400 when every user message is empty (Gemini rejects empty text and needs a user turn)', () => {
     const request = { model: 'm', messages: [{ role: 'system', content: 'Be nice.' }, { role: 'user', content: '' }, { role: 'assistant', content: 'Hello?' }] } as ChatCompletionRequest;
-    expect(() => buildBody(request, geminiContext())).toThrow(expect.objectContaining({ status: 400, metadata: expect.objectContaining({ reason: 'empty_conversation' }) }));
+    expect(() => buildBody(fromChat(request), geminiContext())).toThrow(expect.objectContaining({ status: 400, metadata: expect.objectContaining({ reason: 'empty_conversation' }) }));
   });
 
   it('re-encodes percent-encoded data URLs and rejects unusable image URLs with 400', () => {
@@ -223,7 +223,7 @@ describe('buildRequest: a full conversation', () => {
     expect(got.contents).toEqual([{ role: 'user', parts: [{ inlineData: { mimeType: 'image/svg+xml', data: Buffer.from('<svg/>').toString('base64') } }] }]);
     for (const url of ['ftp://example.com/a.png', 'not a url', 'data:image/png;base64']) {
       const request = { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] } as ChatCompletionRequest;
-      expect(() => buildBody(request, geminiContext())).toThrow(expect.objectContaining({ status: 400, metadata: expect.objectContaining({ reason: 'invalid_image_url' }) }));
+      expect(() => buildBody(fromChat(request), geminiContext())).toThrow(expect.objectContaining({ status: 400, metadata: expect.objectContaining({ reason: 'invalid_image_url' }) }));
     }
   });
 });

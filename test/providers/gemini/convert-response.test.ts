@@ -1,25 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { createGeminiAdapter, normalizeGeminiUsage, parseGeminiCompletion } from '../../../src/providers/gemini/index.js';
 import { UpstreamPayloadError } from '../../../src/providers/upstream-payload-error.js';
+import { completionView as view } from '../../helpers/stream-replay.js';
 import { geminiContext, loadJson } from './helpers.js';
 
 describe('parseCompletion: recorded Gemini responses', () => {
   it('plain text', () => {
     expect(parseGeminiCompletion(loadJson('text'))).toEqual({
       upstreamId: 'Xl2uaPX9D8ShnvgP3rGWsQk',
-      content: 'Hello! How can I help you today?',
+      output: [{ type: 'text', text: 'Hello! How can I help you today?' }],
       finishReason: 'stop',
       usage: { promptTokens: 8, completionTokens: 9, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
     });
   });
 
-  it('thoughts → reasoning; the answer signature → reasoning_details; thinking and cache counted', () => {
+  it('a thought → reasoning text; the answer\'s signature → a record before the text; thinking and cache counted', () => {
     const raw = loadJson('reasoning') as { candidates: Array<{ content: { parts: Array<{ thoughtSignature?: string }> } }> };
     expect(parseGeminiCompletion(raw)).toEqual({
       upstreamId: 'hW2uaNXkMYzFnvgPq_Ky6Qw',
-      content: 'There are 3 r\'s in "strawberry".',
-      reasoning: "**Counting the letters**\n\nI need to count the r's in strawberry: s-t-r-a-w-b-e-r-r-y.",
-      reasoningDetails: [{ type: 'reasoning.encrypted', data: raw.candidates[0].content.parts[1].thoughtSignature, format: 'google-gemini-v1', index: 0 }],
+      output: [
+        { type: 'reasoning', text: "**Counting the letters**\n\nI need to count the r's in strawberry: s-t-r-a-w-b-e-r-r-y." },
+        { type: 'reasoning', data: raw.candidates[0].content.parts[1].thoughtSignature, format: 'google-gemini-v1', index: 0 },
+        { type: 'text', text: 'There are 3 r\'s in "strawberry".' },
+      ],
       finishReason: 'stop',
       // candidates 11 + thoughts 290; the 2048 cached tokens are part of the 2064 prompt tokens.
       usage: { promptTokens: 2064, completionTokens: 301, cachedTokens: 2048, cacheWriteTokens: 0, reasoningTokens: 290 },
@@ -27,16 +30,17 @@ describe('parseCompletion: recorded Gemini responses', () => {
   });
 
   it('a function call → tool_calls with JSON-string arguments, a stable id and finish tool_calls', () => {
-    const first = parseGeminiCompletion(loadJson('tool-call-gemini3'));
-    expect(first.finishReason).toBe('tool_calls');
+    const result = parseGeminiCompletion(loadJson('tool-call-gemini3'));
+    const first = view(result);
+    expect(result.finishReason).toBe('tool_calls');
     expect(first.content).toBeNull();
     expect(first.toolCalls).toEqual([{ id: expect.stringMatching(/^call_[0-9a-f]{24}$/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"celsius"}' } }]);
-    expect(parseGeminiCompletion(loadJson('tool-call-gemini3')).toolCalls).toEqual(first.toolCalls);
-    expect(first.usage).toEqual({ promptTokens: 61, completionTokens: 172, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 154 });
+    expect(view(parseGeminiCompletion(loadJson('tool-call-gemini3'))).toolCalls).toEqual(first.toolCalls);
+    expect(result.usage).toEqual({ promptTokens: 61, completionTokens: 172, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 154 });
   });
 
   it('parallel calls get distinct ids; text before them is kept', () => {
-    const reply = parseGeminiCompletion(loadJson('parallel-tool-calls'));
+    const reply = view(parseGeminiCompletion(loadJson('parallel-tool-calls')));
     expect(reply.content).toBe('Checking both cities.');
     expect(reply.toolCalls?.map((c) => c.function.arguments)).toEqual(['{"city":"Paris"}', '{"city":"Tokyo"}']);
     expect(new Set(reply.toolCalls?.map((c) => c.id)).size).toBe(2);
@@ -44,17 +48,17 @@ describe('parseCompletion: recorded Gemini responses', () => {
   });
 
   it('a vendor-supplied functionCall.id is used as is', () => {
-    const reply = parseGeminiCompletion({
+    const reply = view(parseGeminiCompletion({
       candidates: [{ content: { role: 'model', parts: [{ functionCall: { id: 'fc-7', name: 'f', args: {} } }] }, finishReason: 'STOP' }],
-    });
+    }));
     expect(reply.toolCalls?.[0].id).toBe('fc-7');
   });
 
   it('safety stops and blocked prompts are content_filter finishes', () => {
-    expect(parseGeminiCompletion(loadJson('safety-finish'))).toMatchObject({ content: 'I can explain the general', finishReason: 'content_filter' });
+    expect(parseGeminiCompletion(loadJson('safety-finish'))).toMatchObject({ output: [{ type: 'text', text: 'I can explain the general' }], finishReason: 'content_filter' });
     expect(parseGeminiCompletion(loadJson('prompt-blocked'))).toEqual({
       upstreamId: 'EXCPatOAKMrQjMcPteHVmQo',
-      content: null,
+      output: [],
       finishReason: 'content_filter',
       usage: { promptTokens: 9, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
     });
@@ -62,11 +66,11 @@ describe('parseCompletion: recorded Gemini responses', () => {
 
   it('MAX_TOKENS spent on thinking → length with no content; a malformed call → error', () => {
     expect(parseGeminiCompletion(loadJson('max-tokens-thinking'))).toMatchObject({
-      content: null,
+      output: [],
       finishReason: 'length',
       usage: { promptTokens: 20, completionTokens: 100, reasoningTokens: 100 },
     });
-    expect(parseGeminiCompletion(loadJson('malformed-function-call'))).toMatchObject({ content: null, finishReason: 'error' });
+    expect(parseGeminiCompletion(loadJson('malformed-function-call'))).toMatchObject({ output: [], finishReason: 'error' });
   });
 
   it('an error object or an unusable body raises UpstreamPayloadError', () => {
@@ -80,12 +84,12 @@ describe('parseCompletion: recorded Gemini responses', () => {
     for (const body of ['not json', '[]', { candidates: [] }, { candidates: [{ content: { parts: [{ functionCall: { args: {} } }] } }] }]) {
       expect(() => parseGeminiCompletion(body)).toThrow(UpstreamPayloadError);
     }
-    expect(parseGeminiCompletion(JSON.stringify(loadJson('text'))).content).toBe('Hello! How can I help you today?');
+    expect(view(parseGeminiCompletion(JSON.stringify(loadJson('text')))).content).toBe('Hello! How can I help you today?');
   });
 
   it('goes through the adapter with the provider id', () => {
     const adapter = createGeminiAdapter();
-    expect(adapter.parseCompletion(loadJson('text'), geminiContext()).content).toBe('Hello! How can I help you today?');
+    expect(view(adapter.parseCompletion(loadJson('text'), geminiContext())).content).toBe('Hello! How can I help you today?');
   });
 });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest, ReasoningConfig } from '../../../src/core/chat-types.js';
+import { fromChat, type ChatCompletionRequest } from '../../helpers/chat-requests.js';
+import type { ReasoningRequest } from '../../../src/core/generation-request.js';
 import { buildBody, mapThinking } from '../../../src/providers/gemini/index.js';
 import { geminiContext } from './helpers.js';
 
-const think = (reasoning: ReasoningConfig | undefined, model: string, cap: number | undefined = 65536) => mapThinking(reasoning, model, true, cap);
+const think = (reasoning: ReasoningRequest | undefined, model: string, cap: number | undefined = 65536) => mapThinking(reasoning, model, true, cap);
 
 describe('mapThinking', () => {
   it('asks for thoughts by default on reasoning models and never on others', () => {
@@ -29,23 +30,23 @@ describe('mapThinking', () => {
   });
 
   it('Gemini 3 budgets become levels', () => {
-    expect(think({ max_tokens: 512 }, 'gemini-3.5-flash')).toMatchObject({ thinkingLevel: 'minimal' });
-    expect(think({ max_tokens: 4000 }, 'gemini-3.5-flash')).toMatchObject({ thinkingLevel: 'low' });
-    expect(think({ max_tokens: 10000 }, 'gemini-3.5-flash')).toMatchObject({ thinkingLevel: 'medium' });
-    expect(think({ max_tokens: 30000 }, 'gemini-3-pro-preview')).toMatchObject({ thinkingLevel: 'high' });
+    expect(think({ budgetTokens: 512 }, 'gemini-3.5-flash')).toMatchObject({ thinkingLevel: 'minimal' });
+    expect(think({ budgetTokens: 4000 }, 'gemini-3.5-flash')).toMatchObject({ thinkingLevel: 'low' });
+    expect(think({ budgetTokens: 10000 }, 'gemini-3.5-flash')).toMatchObject({ thinkingLevel: 'medium' });
+    expect(think({ budgetTokens: 30000 }, 'gemini-3-pro-preview')).toMatchObject({ thinkingLevel: 'high' });
   });
 
   it('Gemini 2.5 takes budgets: a share of the output cap per effort, clamped to the tier range', () => {
     expect(think({ effort: 'low' }, 'gemini-2.5-flash', 10000)).toEqual({ thinkingBudget: 2000, includeThoughts: true });
     expect(think({ effort: 'high' }, 'gemini-2.5-pro', 65536)).toEqual({ thinkingBudget: 32768, includeThoughts: true });
     expect(think({ effort: 'minimal' }, 'gemini-2.5-flash-lite', 1000)).toEqual({ thinkingBudget: 512, includeThoughts: true });
-    expect(think({ max_tokens: 50 }, 'gemini-2.5-pro')).toEqual({ thinkingBudget: 128, includeThoughts: true });
-    expect(think({ max_tokens: 8000, exclude: true }, 'gemini-2.5-flash')).toEqual({ thinkingBudget: 8000, includeThoughts: false });
+    expect(think({ budgetTokens: 50 }, 'gemini-2.5-pro')).toEqual({ thinkingBudget: 128, includeThoughts: true });
+    expect(think({ budgetTokens: 8000, exclude: true }, 'gemini-2.5-flash')).toEqual({ thinkingBudget: 8000, includeThoughts: false });
   });
 
   it('Gemini 2.5: off is budget 0 where allowed; Pro cannot turn off and gets its minimum', () => {
     expect(think({ enabled: false }, 'gemini-2.5-flash')).toEqual({ thinkingBudget: 0, includeThoughts: false });
-    expect(think({ max_tokens: 0 }, 'gemini-2.5-flash-lite')).toEqual({ thinkingBudget: 0, includeThoughts: false });
+    expect(think({ budgetTokens: 0 }, 'gemini-2.5-flash-lite')).toEqual({ thinkingBudget: 0, includeThoughts: false });
     expect(think({ effort: 'none' }, 'gemini-2.5-pro')).toEqual({ thinkingBudget: 128, includeThoughts: false });
   });
 
@@ -56,7 +57,7 @@ describe('mapThinking', () => {
 
   it('lands in generationConfig next to the output cap it was computed from', () => {
     const request = { model: 'google/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }], max_tokens: 4000, reasoning: { effort: 'medium' } } as ChatCompletionRequest;
-    const body = buildBody(request, geminiContext({ supportsReasoning: true, maxOutputTokens: 65536 }));
+    const body = buildBody(fromChat(request), geminiContext({ supportsReasoning: true, maxOutputTokens: 65536 }));
     expect(body.generationConfig).toEqual({ maxOutputTokens: 4000, thinkingConfig: { thinkingBudget: 2000, includeThoughts: true } });
   });
 });

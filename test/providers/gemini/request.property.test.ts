@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import AjvModule from 'ajv';
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest, ChatMessage, ReasoningDetail, ToolDefinition } from '../../../src/core/chat-types.js';
+import { fromChat, type ChatCompletionRequest, type ChatMessage, type ReasoningDetail, type ToolDefinition } from '../../helpers/chat-requests.js';
 import type { AdapterContext } from '../../../src/providers/adapter.js';
 import { buildRequest } from '../../../src/providers/gemini/index.js';
 import { loadDocument, schemaValidators } from '../../unit/spec-document.js';
@@ -185,10 +185,10 @@ describe('buildRequest (property)', () => {
         const empty = messages.every((m) => m.role !== 'tool' && (m.role !== 'user' || isEmpty(m.content)));
         if (empty) {
           // Nothing Gemini would accept: answered 400 by the gateway instead.
-          expect(() => buildRequest(request, ctx)).toThrow(expect.objectContaining({ status: 400, metadata: expect.objectContaining({ reason: 'empty_conversation' }) }));
+          expect(() => buildRequest(fromChat(request), ctx)).toThrow(expect.objectContaining({ status: 400, metadata: expect.objectContaining({ reason: 'empty_conversation' }) }));
           return;
         }
-        const upstream = buildRequest(request, ctx);
+        const upstream = buildRequest(fromChat(request), ctx);
         const body = JSON.parse(upstream.body) as { contents: Content[] };
         expect(validateGemini(body), JSON.stringify(validateGemini.errors?.slice(0, 3))).toBe(true);
         expect(upstream.url.endsWith(stream ? ':streamGenerateContent?alt=sse' : ':generateContent')).toBe(true);

@@ -9,8 +9,8 @@ describe('stream translator: recorded Gemini streams', () => {
     const events = replay(loadChunks('text'), translator());
     expect(events).toEqual([
       { type: 'upstream-id', id: 'Ym2uaJ7QBtSmnvgPvM2B8Ag' },
-      { type: 'delta', delta: { content: 'Hello! How can' } },
-      { type: 'delta', delta: { content: ' I help you today? é世😀' } },
+      { type: 'text-delta', text: 'Hello! How can' },
+      { type: 'text-delta', text: ' I help you today? é世😀' },
       { type: 'finish', finishReason: 'stop' },
       { type: 'usage', usage: { promptTokens: 8, completionTokens: 12, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
     ]);
@@ -33,22 +33,21 @@ describe('stream translator: recorded Gemini streams', () => {
     expect(got.finishes).toEqual(['stop']);
     expect(got.usages).toEqual([{ promptTokens: 12, completionTokens: 301, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 290 }]);
     // Reasoning comes before content, as the vendor sent it.
-    const firstContent = events.findIndex((e) => e.type === 'delta' && e.delta.content);
-    const lastReasoning = events.map((e) => e.type === 'delta' && !!e.delta.reasoning).lastIndexOf(true);
+    const firstContent = events.findIndex((e) => e.type === 'text-delta');
+    const lastReasoning = events.map((e) => e.type === 'reasoning-delta').lastIndexOf(true);
     expect(lastReasoning).toBeLessThan(firstContent);
   });
 
-  it('a Gemini 3 function call arrives whole: one tool_calls delta with id, name, full arguments and its signature', () => {
+  it('a Gemini 3 function call arrives whole: its signature\'s record, then one start with id, name and full input', () => {
     const events = replay(loadChunks('tool-call-gemini3'), translator());
     const json = parseGeminiCompletion(loadJson('tool-call-gemini3'));
-    const call = json.toolCalls![0];
-    expect(events).toContainEqual({
-      type: 'delta',
-      delta: {
-        tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"celsius"}' } }],
-        reasoning_details: json.reasoningDetails,
-      },
-    });
+    const [signature, call] = json.output.slice(-2);
+    if (signature.type !== 'reasoning' || call.type !== 'tool_call') throw new Error('expected a signed call');
+    const at = events.findIndex((e) => e.type === 'tool-call-start');
+    expect(events[at]).toEqual({ type: 'tool-call-start', index: 0, id: call.id, name: 'get_weather', kind: 'function', input: '{"city":"Oslo","unit":"celsius"}' });
+    const { type: _type, ...state } = signature;
+    expect(events[at - 1]).toEqual({ type: 'reasoning-state', state });
+    expect(state.callId).toBe(call.id);
     const got = collect(events);
     expect(got.finishes).toEqual(['tool_calls']);
     expect(got.usages).toEqual([json.usage]);
@@ -61,7 +60,7 @@ describe('stream translator: recorded Gemini streams', () => {
       ['get_weather', '{"city":"Paris"}'],
       ['get_weather', '{"city":"Tokyo"}'],
     ]);
-    expect(got.toolCalls.map((c) => c.id)).toEqual(parseGeminiCompletion(loadJson('parallel-tool-calls')).toolCalls!.map((c) => c.id));
+    expect(got.toolCalls.map((c) => c.id)).toEqual(parseGeminiCompletion(loadJson('parallel-tool-calls')).output.flatMap((b) => (b.type === 'tool_call' ? [b.id] : [])));
     expect(got.finishes).toEqual(['tool_calls']);
   });
 
@@ -124,7 +123,7 @@ describe('stream translator: recorded Gemini streams', () => {
       ...t.end(),
     ];
     expect(events).toEqual([
-      { type: 'delta', delta: { content: 'ok' } },
+      { type: 'text-delta', text: 'ok' },
       { type: 'finish', finishReason: 'stop' },
       { type: 'usage', usage: { promptTokens: 3, completionTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
     ]);

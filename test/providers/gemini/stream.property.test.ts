@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createGeminiStreamTranslator, normalizeGeminiUsage, parseGeminiCompletion } from '../../../src/providers/gemini/index.js';
+import { completionView } from '../../helpers/stream-replay.js';
 import { collect, replay } from './helpers.js';
 
 type Part = Record<string, unknown>;
@@ -78,7 +79,7 @@ describe('stream translator (property)', () => {
         expect(got.usages).toEqual(reports.length > 0 ? [normalizeGeminiUsage(reports[reports.length - 1])] : []);
 
         // The same parts as one JSON response make the same reply.
-        const whole = parseGeminiCompletion({ candidates: [{ content: { role: 'model', parts }, finishReason, index: 0 }], responseId });
+        const whole = completionView(parseGeminiCompletion({ candidates: [{ content: { role: 'model', parts }, finishReason, index: 0 }], responseId }));
         expect(got.content).toBe(whole.content ?? '');
         expect(got.reasoning).toBe(whole.reasoning ?? '');
         expect(got.reasoningDetails).toEqual(whole.reasoningDetails ?? []);

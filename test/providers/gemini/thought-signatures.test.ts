@@ -1,7 +1,8 @@
 // Multi-turn with thinking: signatures Gemini returned must come back on the same part, unmodified.
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest, ChatMessage, ReasoningDetail } from '../../../src/core/chat-types.js';
-import type { AdapterCompletion } from '../../../src/core/generation.js';
+import type { GenerationResult } from '../../../src/core/generation.js';
+import { fromChat, type ChatCompletionRequest, type ChatMessage, type ReasoningDetail } from '../../helpers/chat-requests.js';
+import { completionView } from '../../helpers/stream-replay.js';
 import { buildBody, createGeminiStreamTranslator, parseGeminiCompletion, SKIP_SIGNATURE_VALIDATION } from '../../../src/providers/gemini/index.js';
 import { collect, geminiContext, loadChunks, loadJson, replay } from './helpers.js';
 
@@ -9,8 +10,9 @@ type Part = Record<string, unknown>;
 
 const GEMINI3 = { id: 'google/gemini-3.1-pro-preview', upstreamModel: 'gemini-3.1-pro-preview', supportsReasoning: true };
 
-/** What a client that keeps the whole reply sends back as the assistant message. */
-function assistantFrom(reply: AdapterCompletion): ChatMessage {
+/** What a chat client that keeps the whole reply sends back as the assistant message. */
+function assistantFrom(result: GenerationResult): ChatMessage {
+  const reply = completionView(result);
   return {
     role: 'assistant',
     content: reply.content,
@@ -22,21 +24,22 @@ function assistantFrom(reply: AdapterCompletion): ChatMessage {
 
 function modelTurns(messages: ChatMessage[], model = GEMINI3): Part[][] {
   const request = { model: model.id, messages } as ChatCompletionRequest;
-  const { contents } = buildBody(request, geminiContext(model)) as { contents: Array<{ role: string; parts: Part[] }> };
+  const { contents } = buildBody(fromChat(request), geminiContext(model)) as { contents: Array<{ role: string; parts: Part[] }> };
   return contents.filter((c) => c.role === 'model').map((c) => c.parts);
 }
 
 describe('thought signatures across turns', () => {
   it('a Gemini 3 function call keeps its signature through the gateway and back (JSON reply)', () => {
     const raw = loadJson('tool-call-gemini3') as { candidates: Array<{ content: { parts: Part[] } }> };
-    const reply = parseGeminiCompletion(raw);
+    const result = parseGeminiCompletion(raw);
+    const reply = completionView(result);
     const call = reply.toolCalls![0];
     expect(reply.reasoningDetails).toEqual([
       { type: 'reasoning.encrypted', data: raw.candidates[0].content.parts[0].thoughtSignature, id: call.id, format: 'google-gemini-v1', index: 0 },
     ]);
     const [parts] = modelTurns([
       { role: 'user', content: 'Weather in Oslo?' },
-      assistantFrom(reply),
+      assistantFrom(result),
       { role: 'tool', tool_call_id: call.id, content: '{"temperature_c":4}' },
     ]);
     expect(parts).toEqual([raw.candidates[0].content.parts[0]]);
@@ -58,7 +61,7 @@ describe('thought signatures across turns', () => {
   it('signed thoughts and a signed answer come back as they were sent (Gemini 2.5)', () => {
     const raw = loadJson('reasoning') as { candidates: Array<{ content: { parts: Part[] } }> };
     const reply = parseGeminiCompletion(raw);
-    expect(reply.reasoning).toBe("**Counting the letters**\n\nI need to count the r's in strawberry: s-t-r-a-w-b-e-r-r-y.");
+    expect(completionView(reply).reasoning).toBe("**Counting the letters**\n\nI need to count the r's in strawberry: s-t-r-a-w-b-e-r-r-y.");
     const model = { id: 'google/gemini-2.5-pro', upstreamModel: 'gemini-2.5-pro', supportsReasoning: true };
     const [parts] = modelTurns([{ role: 'user', content: 'r in strawberry?' }, assistantFrom(reply), { role: 'user', content: 'And in raspberry?' }], model);
     // The unsigned thought summary is not replayed (Gemini needs only the signatures); the signed answer part is.

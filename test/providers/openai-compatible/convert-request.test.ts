@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionRequest } from '../../../src/core/chat-types.js';
-import { buildRequest, chatCompletionsUrl } from '../../../src/providers/openai-compatible/index.js';
+import { buildRequest as buildInternal, chatCompletionsUrl } from '../../../src/providers/openai-compatible/index.js';
+import type { AdapterContext } from '../../../src/providers/adapter.js';
 import { context } from '../../helpers/stream-replay.js';
+import { fromChat, type ChatCompletionRequest } from '../../helpers/chat-requests.js';
+
+/** The adapter on a request written as a chat client writes it (parsed by the chat door). */
+const buildRequest = (request: ChatCompletionRequest, ctx: AdapterContext) => buildInternal(fromChat(request, ctx.stream), ctx);
 
 function body(request: ChatCompletionRequest, ...args: Parameters<typeof context>): Record<string, unknown> {
   return JSON.parse(buildRequest(request, context(...args)).body) as Record<string, unknown>;

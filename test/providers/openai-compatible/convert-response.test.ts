@@ -6,13 +6,13 @@ import {
   parseCompletion,
   UpstreamPayloadError,
 } from '../../../src/providers/openai-compatible/index.js';
-import { context, loadJson } from '../../helpers/stream-replay.js';
+import { completionView as view, context, loadJson } from '../../helpers/stream-replay.js';
 
 describe('parseCompletion: recorded vendor bodies', () => {
   it('OpenAI plain text', () => {
     expect(parseCompletion(loadJson('openai', 'text'))).toEqual({
       upstreamId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
-      content: 'Hello! How can I assist you today?',
+      output: [{ type: 'text', text: 'Hello! How can I assist you today?' }],
       finishReason: 'stop',
       usage: { promptTokens: 19, completionTokens: 10, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
     });
@@ -21,8 +21,7 @@ describe('parseCompletion: recorded vendor bodies', () => {
   it('OpenAI single tool call', () => {
     expect(parseCompletion(loadJson('openai', 'tool-call'))).toEqual({
       upstreamId: 'chatcmpl-abc123',
-      content: null,
-      toolCalls: [{ id: 'call_abc123', type: 'function', function: { name: 'get_current_weather', arguments: '{\n"location": "Boston, MA"\n}' } }],
+      output: [{ type: 'tool_call', id: 'call_abc123', name: 'get_current_weather', kind: 'function', input: '{\n"location": "Boston, MA"\n}' }],
       finishReason: 'tool_calls',
       usage: { promptTokens: 82, completionTokens: 17, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
     });
@@ -30,16 +29,16 @@ describe('parseCompletion: recorded vendor bodies', () => {
 
   it('OpenAI parallel tool calls keep order and ids', () => {
     const completion = parseCompletion(loadJson('openai', 'parallel-tool-calls'));
-    expect(completion.toolCalls).toEqual([
-      { id: 'call_Ug4Y3X7oQ0fWc2sZP1rT8e9A', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
-      { id: 'call_c7Hk2NqL5vR0mB3xD9sW4yJz', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' } },
+    expect(completion.output).toEqual([
+      { type: 'tool_call', id: 'call_Ug4Y3X7oQ0fWc2sZP1rT8e9A', name: 'get_weather', kind: 'function', input: '{"city":"Oslo"}' },
+      { type: 'tool_call', id: 'call_c7Hk2NqL5vR0mB3xD9sW4yJz', name: 'get_weather', kind: 'function', input: '{"city":"Tokyo"}' },
     ]);
     expect(completion.finishReason).toBe('tool_calls');
   });
 
   it('OpenAI image request reply', () => {
     const completion = parseCompletion(loadJson('openai', 'image-request'));
-    expect(completion.content).toMatch(/^The image shows a wooden boardwalk/);
+    expect(view(completion).content).toMatch(/^The image shows a wooden boardwalk/);
     expect(completion.usage?.promptTokens).toBe(1117);
   });
 
@@ -56,8 +55,10 @@ describe('parseCompletion: recorded vendor bodies', () => {
   it('DeepSeek reasoning_content and cache hits', () => {
     expect(parseCompletion(loadJson('deepseek', 'reasoning'))).toEqual({
       upstreamId: '5f0e7a8c-3b1d-4c2e-9f6a-8d7b6c5e4a3f',
-      content: '9.11 is smaller than 9.8, so 9.8 is greater.',
-      reasoning: 'Compare 9.11 and 9.8. Write them with the same number of decimals: 9.11 and 9.80. 0.80 > 0.11, so 9.8 is larger.',
+      output: [
+        { type: 'reasoning', text: 'Compare 9.11 and 9.8. Write them with the same number of decimals: 9.11 and 9.80. 0.80 > 0.11, so 9.8 is larger.' },
+        { type: 'text', text: '9.11 is smaller than 9.8, so 9.8 is greater.' },
+      ],
       finishReason: 'stop',
       usage: { promptTokens: 1280, completionTokens: 215, cachedTokens: 1024, cacheWriteTokens: 0, reasoningTokens: 180 },
     });
@@ -65,18 +66,18 @@ describe('parseCompletion: recorded vendor bodies', () => {
     expect(parseCompletion(loadJson('deepseek', 'cache-hit-only')).usage?.cachedTokens).toBe(3840);
   });
 
-  it('OpenRouter reasoning, reasoning_details unmodified, cache writes', () => {
+  it('OpenRouter reasoning: its reasoning_details as records, field for field (and back unmodified), cache writes', () => {
     const body = loadJson('openrouter', 'reasoning') as { choices: Array<{ message: { reasoning_details: unknown } }> };
     const completion = parseCompletion(body);
-    expect(completion.reasoning).toBe('Count the letters: s-t-r-a-w-b-e-r-r-y. r appears at positions 3, 8 and 9.');
-    expect(completion.reasoningDetails).toEqual(body.choices[0].message.reasoning_details);
+    expect(view(completion).reasoning).toBe('Count the letters: s-t-r-a-w-b-e-r-r-y. r appears at positions 3, 8 and 9.');
+    expect(view(completion).reasoningDetails).toEqual(body.choices[0].message.reasoning_details);
     expect(completion.usage).toEqual({ promptTokens: 3120, completionTokens: 96, cachedTokens: 2048, cacheWriteTokens: 512, reasoningTokens: 58 });
     expect(completion.upstreamId).toBe('gen-1751900000-Jx3nP0qLr8sT2vW4yZ6b');
   });
 
   it('is reachable through the adapter object', () => {
     const adapter = createOpenAICompatibleAdapter();
-    expect(adapter.parseCompletion(loadJson('openai', 'text'), context({ id: 'openai' })).content).toBe('Hello! How can I assist you today?');
+    expect(view(adapter.parseCompletion(loadJson('openai', 'text'), context({ id: 'openai' }))).content).toBe('Hello! How can I assist you today?');
   });
 });
 
@@ -130,9 +131,11 @@ describe('parseCompletion: defensive parsing', () => {
       }),
     );
     expect(completion).toMatchObject({
-      content: 'answer',
-      reasoning: 'hmm',
-      toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+      output: [
+        { type: 'reasoning', text: 'hmm' },
+        { type: 'text', text: 'answer' },
+        { type: 'tool_call', id: 'call_0', name: 'f', kind: 'function', input: '{"a":1}' },
+      ],
       finishReason: 'tool_calls',
     });
   });

@@ -34,14 +34,17 @@ describe('mapReasoning', () => {
     expect(mapReasoning({ effort: 'high' }, VENDOR_PROFILES.mistral, true, undefined)).toEqual({});
   });
 
-  it('OpenRouter gets the object without nulls', () => {
-    expect(mapReasoning({ effort: 'low', max_tokens: undefined, exclude: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({
+  it('OpenRouter gets its own reasoning object, by its field names, without what was not set', () => {
+    expect(mapReasoning({ effort: 'low', budgetTokens: undefined, exclude: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({
       reasoning: { effort: 'low', exclude: true },
     });
+    expect(mapReasoning({ budgetTokens: 2048, enabled: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({ reasoning: { max_tokens: 2048, enabled: true } });
+    // Adaptive thinking (a Messages client's) is "on, at the vendor's default" in OpenRouter's terms.
+    expect(mapReasoning({ adaptive: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({ reasoning: { enabled: true } });
   });
 
   it('a zero budget turns reasoning off', () => {
-    expect(mapReasoning({ max_tokens: 0 }, VENDOR_PROFILES.groq, true, undefined)).toEqual({ reasoning_effort: 'none' });
+    expect(mapReasoning({ budgetTokens: 0 }, VENDOR_PROFILES.groq, true, undefined)).toEqual({ reasoning_effort: 'none' });
   });
 });
 

@@ -33,13 +33,10 @@ describe('stream translator: recorded vendor streams', () => {
     expect(got.finishes).toEqual(['tool_calls']);
   });
 
-  it('OpenAI parallel tool calls: index, id, name and argument fragments preserved', () => {
+  it('OpenAI parallel tool calls: index, id, name and input fragments preserved', () => {
     const events = replay(loadChunks('openai', 'parallel-tool-calls'), translator());
-    expect(events).toContainEqual({
-      type: 'delta',
-      delta: { tool_calls: [{ index: 1, id: 'call_c7Hk2NqL5vR0mB3xD9sW4yJz', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
-    });
-    expect(events).toContainEqual({ type: 'delta', delta: { tool_calls: [{ index: 0, function: { arguments: 'ty": "Os' } }] } });
+    expect(events).toContainEqual({ type: 'tool-call-start', index: 1, id: 'call_c7Hk2NqL5vR0mB3xD9sW4yJz', name: 'get_weather', kind: 'function', input: '' });
+    expect(events).toContainEqual({ type: 'tool-call-delta', index: 0, input: 'ty": "Os' });
     const got = collect(events);
     expect(got.toolCalls).toEqual([
       { id: 'call_Ug4Y3X7oQ0fWc2sZP1rT8e9A', name: 'get_weather', arguments: '{"city": "Oslo"}' },
@@ -105,7 +102,7 @@ describe('stream translator: never throws on bad input', () => {
   it('unparseable JSON → one server_error, later events ignored', () => {
     const events = run('{"choices":[{"delta":{"content":"a"}}]}', '{not json', '{"choices":[{"delta":{"content":"b"}}]}');
     expect(events).toEqual([
-      { type: 'delta', delta: { content: 'a' } },
+      { type: 'text-delta', text: 'a' },
       { type: 'error', code: 'server_error', message: expect.stringContaining('unparseable') },
     ]);
   });
@@ -137,7 +134,7 @@ describe('stream translator: never throws on bad input', () => {
   it('a stream that ends without finish or [DONE] reports a truncation error, after its usage', () => {
     const events = run('{"id":"a","choices":[{"delta":{"content":"x"}}],"usage":{"prompt_tokens":1,"completion_tokens":1}}');
     // Usage first: the pipeline stops reading events at an error, and the reported usage is what the upstream bills.
-    expect(events.map((e) => e.type)).toEqual(['upstream-id', 'delta', 'usage', 'error']);
+    expect(events.map((e) => e.type)).toEqual(['upstream-id', 'text-delta', 'usage', 'error']);
   });
 
   it('an in-stream error after a usage report still reports that usage, before the error', () => {
@@ -146,13 +143,13 @@ describe('stream translator: never throws on bad input', () => {
       '{"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}',
       '{"error":{"message":"overloaded","type":"server_error"}}',
     );
-    expect(events.map((e) => e.type)).toEqual(['delta', 'usage', 'error']);
+    expect(events.map((e) => e.type)).toEqual(['text-delta', 'usage', 'error']);
     expect(events[1]).toMatchObject({ usage: { promptTokens: 7, completionTokens: 3 } });
   });
 
   it('[DONE] without a finish_reason implies stop; keep-alive empty data is ignored', () => {
     expect(run('', '{"choices":[{"delta":{"content":"x"}}]}', '[DONE]')).toEqual([
-      { type: 'delta', delta: { content: 'x' } },
+      { type: 'text-delta', text: 'x' },
       { type: 'finish', finishReason: 'stop' },
     ]);
   });

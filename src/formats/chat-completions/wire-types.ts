@@ -1,0 +1,20 @@
+// The chat-completions door's wire types, taken from the OpenAPI document that spec/chat emits. Never hand-write these
+// shapes. They are this door's alone: inside the gateway a request is a GenerationRequest (src/core).
+import type { components } from '../../../generated/openapi-types.js';
+
+type Schemas = components['schemas'];
+
+export type ChatCompletionRequest = Schemas['ChatCompletionRequest'];
+export type ChatMessage = Schemas['ChatMessage'];
+export type ContentPart = Schemas['ContentPart'];
+export type ToolDefinition = Schemas['ToolDefinition'];
+export type ToolCall = Schemas['ToolCall'];
+export type ReasoningConfig = Schemas['ReasoningConfig'];
+export type ReasoningDetail = Schemas['ReasoningDetail'];
+export type ChatCompletion = Schemas['ChatCompletion'];
+export type ChatCompletionChoice = Schemas['ChatCompletionChoice'];
+export type AssistantResponseMessage = Schemas['AssistantResponseMessage'];
+export type ChatCompletionChunk = Schemas['ChatCompletionChunk'];
+export type ChunkDelta = Schemas['ChunkDelta'];
+export type ToolCallDelta = Schemas['ToolCallDelta'];
+export type Usage = Schemas['Usage'];

@@ -1,0 +1,116 @@
+// A response-cache hit, up to the answer: who may have it (the key's allow-list, its requests per minute), what it
+// costs (nothing, unless the operator prices hits: then that charge is admitted like any request's, 402 included),
+// and the generation record of its own (cache_hit, its own id, no tokens, the original's cost less its charge as
+// savings), settled through the same queue as every generation. No upstream is called.
+import type { Principal } from '../auth/principal.js';
+import { checkModelAllowed } from '../auth/authorize-route.js';
+import { admitAmount, type Admission } from '../billing/accounting.js';
+import type { SettlementQueue } from '../billing/settlement-queue.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { ApiFormat, NewGeneration } from '../db/tables/generations.js';
+import { admitRequestRate, withRateHeaders, type RateHeaders } from '../limits/admit-rate.js';
+import type { AdmissionParts } from '../pipeline/admit-route.js';
+import { newGenerationId } from '../pipeline/generation-meter.js';
+import type { TrackingHeaders } from '../pipeline/generation-record.js';
+import type { RequestTrace } from '../observability/gateway-tracer.js';
+import type { Logger } from '../logger.js';
+import type { CachedAnswer, Replay } from './cached-answer.js';
+import type { ResponseCache } from './response-cache.js';
+
+export interface HitParts extends AdmissionParts {
+  catalog: Catalog;
+  settlements: SettlementQueue;
+  logger: Logger;
+  responseCache: ResponseCache;
+}
+
+export interface AdmittedHit {
+  replay: Replay;
+  /** The key's X-RateLimit-* headers. */
+  rateHeaders: RateHeaders;
+  /** Queues the hit's record and settlement; never rejects. */
+  settle(outcome: { latencyMs: number; aborted: boolean }): void;
+}
+
+export interface HitRequest {
+  principal: Principal;
+  apiFormat: ApiFormat;
+  /** The model the request named (its `models` fallbacks are part of the key). */
+  requestedModel: string;
+  stream: boolean;
+  tracking: TrackingHeaders;
+  requestTrace?: RequestTrace;
+}
+
+/** undefined when the answer's model has left the catalog: the request is then served as a miss. */
+export async function admitHit(parts: HitParts, request: HitRequest, answer: CachedAnswer): Promise<AdmittedHit | undefined> {
+  const entry = parts.catalog.get(answer.model);
+  if (!entry) return undefined;
+  const { principal } = request;
+  checkModelAllowed(principal, request.requestedModel);
+  if (answer.model !== request.requestedModel) checkModelAllowed(principal, answer.model);
+  // A hit is a request (requests per minute) that consumes no tokens.
+  const pending = admitRequestRate(parts, principal, 0);
+  const rateHeaders = pending instanceof Promise ? await pending : pending;
+  const chargeNanos = parts.responseCache.chargeFor(answer);
+  let admission: Admission;
+  try {
+    // A priced hit is admitted like any request; a pass/ answer still needs a live subscription (a hit of 0 quota).
+    admission = chargeNanos > 0n || answer.accessMode === 'pass'
+      ? await admitAmount(parts, principal, entry, chargeNanos)
+      : { mode: answer.accessMode, userId: principal.userId, reservedNanos: 0n };
+  } catch (err) {
+    throw withRateHeaders(err, rateHeaders);
+  }
+  const id = newGenerationId();
+  const savedNanos = answer.costNanos > chargeNanos ? answer.costNanos - chargeNanos : 0n;
+  return {
+    replay: { generationId: id, costNanos: chargeNanos, accessMode: admission.mode },
+    rateHeaders,
+    settle: ({ latencyMs, aborted }) => {
+      const record = hitRecord({ id, request, answer, admission, chargeNanos, savedNanos, latencyMs, aborted });
+      request.requestTrace?.annotate(record);
+      parts.settlements.settle(admission, record).catch((err: unknown) => parts.logger.error({ err, generation_id: id }, 'could not queue settlement'));
+    },
+  };
+}
+
+function hitRecord(input: {
+  id: string; request: HitRequest; answer: CachedAnswer; admission: Admission; chargeNanos: bigint; savedNanos: bigint; latencyMs: number; aborted: boolean;
+}): NewGeneration {
+  const { request, answer, admission } = input;
+  const { principal, tracking } = request;
+  return {
+    id: input.id,
+    user_id: principal.userId,
+    api_key_id: principal.kind === 'api_key' ? principal.credentialId : null,
+    access_mode: admission.mode,
+    model: answer.model,
+    provider: answer.provider,
+    upstream_model: answer.upstreamModel,
+    upstream_id: null,
+    streamed: request.stream,
+    finish_reason: answer.finishReason,
+    status: input.aborted ? 'aborted' : 'success',
+    http_status: 200,
+    error_code: input.aborted ? 'client_disconnected' : null,
+    error_message: null,
+    // No provider was called: no tokens were used ("usage reports do not grow").
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cached_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    cost_nanos: admission.mode === 'pass' ? 0n : input.chargeNanos,
+    reference_cost_nanos: admission.mode === 'pass' ? input.chargeNanos : null,
+    latency_ms: input.latencyMs,
+    time_to_first_token_ms: null,
+    app_title: tracking.appTitle,
+    app_referer: tracking.appReferer,
+    task_id: tracking.taskId,
+    api_format: request.apiFormat,
+    attempts: null,
+    cache_hit: true,
+    cache_saved_nanos: input.savedNanos,
+  };
+}
