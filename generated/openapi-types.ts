@@ -1393,8 +1393,11 @@ export interface components {
              */
             index: number;
         };
-        /** @description A part of multimodal message content, discriminated by `type`. */
-        ContentPart: components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"] | components["schemas"]["FileContentPart"];
+        /**
+         * @description A part of multimodal message content, by `type`: the documented types are validated against their shape; any other
+         *     type (OpenAI's `input_audio`, types vendors add later) is accepted as it is (`OtherContentPart`).
+         */
+        ContentPart: components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"] | components["schemas"]["FileContentPart"] | components["schemas"]["OtherContentPart"];
         /** @description Billing context of `Usage.cost`. */
         CostDetails: {
             /** @description The access mode that served the request. */
@@ -1827,7 +1830,7 @@ export interface components {
          */
         FileContentPart: {
             /**
-             * @description Always `file`. (enum property replaced by openapi-typescript)
+             * @description Always `file`.
              * @enum {string}
              */
             type: "file";
@@ -2084,7 +2087,7 @@ export interface components {
          */
         ImageContentPart: {
             /**
-             * @description Always `image_url`. (enum property replaced by openapi-typescript)
+             * @description Always `image_url`.
              * @enum {string}
              */
             type: "image_url";
@@ -3259,6 +3262,16 @@ export interface components {
         };
         /** @description A string that may be null. Used instead of `string | null` inside unions, which OpenAPI 3.0 cannot express safely. */
         NullableString: string | null;
+        /**
+         * @description A part of a type the gateway does not model. Decision (lanes): it goes to an OpenAI-compatible upstream as it is
+         *     (the native lane, docs/lanes.md); a request translated for another provider answers 400 naming the type.
+         */
+        OtherContentPart: {
+            /** @description Any type but the documented ones (those are validated against their own shape). */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One monthly period of the flat subscription. */
         PassPeriod: {
             /** @description Period identifier. */
@@ -4229,7 +4242,7 @@ export interface components {
          */
         TextContentPart: {
             /**
-             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @description Always `text`.
              * @enum {string}
              */
             type: "text";
@@ -4649,6 +4662,7 @@ export type ModelPricing = components['schemas']['ModelPricing'];
 export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
 export type NullableString = components['schemas']['NullableString'];
+export type OtherContentPart = components['schemas']['OtherContentPart'];
 export type PassPeriod = components['schemas']['PassPeriod'];
 export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];

@@ -2,7 +2,7 @@
 // and attachment sizes as the internal estimate (routing/token-estimate/estimate-tokens.ts), walked over the chat
 // messages as they arrived, so a request that goes natively to an OpenAI-compatible upstream is never parsed into
 // the internal request to be admitted.
-import type { ChatCompletionRequest, ContentPart } from './wire-types.js';
+import type { ChatCompletionRequest, ContentPart, OtherContentPart } from './wire-types.js';
 import { estimateTextTokens } from '../../routing/token-estimate/estimate-tokens.js';
 import { imageTokens, pdfTokens } from '../../routing/token-estimate/attachment-tokens.js';
 
@@ -16,7 +16,7 @@ export function chatPromptTokens(request: ChatCompletionRequest): number {
     const content = (message as { content?: unknown }).content;
     if (typeof content === 'string') tokens += estimateTextTokens(content);
     else if (Array.isArray(content)) {
-      for (const part of content as ContentPart[]) tokens += partTokens(part);
+      for (const part of content as Array<ContentPart | OtherContentPart>) tokens += partTokens(part as ContentPart);
     }
     const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
     if (toolCalls) tokens += estimateTextTokens(JSON.stringify(toolCalls));
