@@ -8,7 +8,7 @@ import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../response-cache/serve-hit.js';
+import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { wantsStream } from '../formats/chat-completions/stream-mode.js';
 import { parseChatRequest } from '../formats/chat-completions/parse-request.js';
 import { buildCompletion } from '../formats/chat-completions/build-completion.js';

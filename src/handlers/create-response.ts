@@ -8,7 +8,7 @@ import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../response-cache/serve-hit.js';
+import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { includesEncryptedReasoning, parseResponseRequest } from '../formats/responses/parse-request.js';
 import { echoOf } from '../formats/responses/response-object.js';
 import { buildResponse } from '../formats/responses/build-response.js';

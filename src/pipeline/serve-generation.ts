@@ -106,14 +106,14 @@ export async function serveGeneration(
     // 5 call upstream, failing over between endpoints until one answers (streams: until its first event batch)
     if (stream) {
       const opened = await run.openStream(keepAliveMs);
-      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
+      void rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
       if (opened.lane === 'native') await response.frames(opened.frames, renderer, keepAliveMs, opened.first);
       else await response.events(opened.events, renderer, keepAliveMs, opened.first);
     } else {
       const answer = await run.completeRouted(); //                                  6+8 translate, respond (JSON)
-      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
+      await rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       if (answer.lane === 'native') response.jsonBytes(answer.body);
       else response.json(door.renderJson(answer.completion, answer.totals, run.identity));
