@@ -17,19 +17,21 @@ import { chatRequestFacts } from '../formats/chat-completions/request-facts.js';
 import type { ChatCompletionRequest } from '../formats/chat-completions/wire-types.js';
 import { chatSessionKey } from '../formats/chat-completions/session-key.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
+import { autoCacheWanted } from '../formats/shared/auto-cache-header.js';
 
 /** `streamDefault`: what an omitted `stream` means when the Accept header does not say (MODELGATE_STREAM_DEFAULT). */
 export function createChatCompletion(generations: GenerationParts & HitParts, streamDefault: boolean): Handler {
   return (api, ctx) => {
     const body = api.request.requestBody as ChatCompletionRequest;
     const stream = wantsStream(body.stream, ctx.get('accept'), streamDefault);
+    const autoCache = autoCacheWanted(ctx.headers);
     return withResponseCache(generations, ctx, { apiFormat: 'chat_completions', model: body.model, body, stream }, (response) =>
       serveGeneration(generations, generationClient(ctx), {
         apiFormat: 'chat_completions',
         protocol: 'chat',
         facts: chatRequestFacts(body),
         wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS),
-        translate: () => parseChatRequest(body, stream),
+        translate: () => parseChatRequest(body, stream, autoCache),
         stream,
         renderJson: buildCompletion,
         createStreamRenderer: (identity) => new ChatStreamRenderer(identity),

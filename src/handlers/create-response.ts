@@ -17,6 +17,7 @@ import { responsesRequestFacts } from '../formats/responses/request-facts.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
 import { responsesSessionKey } from '../formats/responses/session-key.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
+import { autoCacheWanted } from '../formats/shared/auto-cache-header.js';
 
 /** The client's protocol headers OpenAI reads (never credentials). */
 function openAiClientHeaders(beta: string): Record<string, string> {
@@ -30,6 +31,7 @@ export function createResponse(generations: GenerationParts & HitParts): Handler
     const stream = body.stream === true;
     // Before the cache and the echo: a stored response cannot be continued on any lane (400).
     const facts = responsesRequestFacts(body);
+    const autoCache = autoCacheWanted(ctx.headers);
     const echo = echoOf(body);
     const options = { encryptedReasoning: includesEncryptedReasoning(body) };
     return withResponseCache(generations, ctx, { apiFormat: 'responses', model: body.model, body, stream }, (response) =>
@@ -38,7 +40,7 @@ export function createResponse(generations: GenerationParts & HitParts): Handler
         protocol: 'responses',
         facts,
         wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, openAiClientHeaders(ctx.get('openai-beta'))),
-        translate: () => parseResponseRequest(body, stream),
+        translate: () => parseResponseRequest(body, stream, autoCache),
         stream,
         renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
         createStreamRenderer: (identity) => new ResponseStreamRenderer(identity, echo, options),

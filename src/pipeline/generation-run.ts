@@ -91,7 +91,10 @@ export class GenerationRun {
   private translated?: GenerationRequest;
   /** The native back door of the attempt in progress, or undefined when it takes the translated lane. */
   private native?: NativeProtocol;
-  /** What the native lane changed of the client's request, for `x-modelgate-warning`. */
+  /**
+   * For `x-modelgate-warning`: what the native lane changed of the client's request (store=true sent as false), or
+   * what the translated lane's serving endpoint was not sent (a hosted tool its vendor cannot run), one sentence each.
+   */
   warnings: string[] = [];
 
   constructor(
@@ -186,6 +189,10 @@ export class GenerationRun {
       if (last) this.releasePrompt();
     } else {
       const request = (this.translated ??= door.translate());
+      // The adapters read the request's tools to restore the names they flattened (namespaces, custom tools).
+      if (this.adapterCtx.tools !== request.tools) this.adapterCtx = { ...this.adapterCtx, tools: request.tools };
+      // What this endpoint is not sent of the request (a hosted tool its vendor cannot run), for x-modelgate-warning.
+      this.warnings = target.adapter.warnings?.(request, this.adapterCtx) ?? [];
       this.hidesTokens = stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
       const ctx = this.adapterCtx;
       sending = callUpstream(http, target.adapter, () => target.adapter.buildRequest(request, ctx), ctx, this.link.signal, this.input.clientTrace, this.input.requestTrace);

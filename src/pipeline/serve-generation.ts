@@ -131,7 +131,8 @@ export async function serveGeneration(
 /** Which endpoint served, for clients and logs (the body and every chunk say it too). */
 function servedBy(run: GenerationRun): Record<string, string> {
   const headers: Record<string, string> = { 'x-modelgate-provider': run.identity.provider, 'x-modelgate-model': run.identity.model };
-  // What the native lane changed of the client's request (store=true sent as false, ...).
+  // What the native lane changed of the client's request (store=true sent as false), or what the serving endpoint was
+  // not sent on the translated lane (a hosted tool its vendor cannot run, left out rather than refused).
   if (run.warnings.length > 0) headers['x-modelgate-warning'] = run.warnings.join('; ');
   return headers;
 }
