@@ -23,7 +23,7 @@ function joinText(parts: GeminiPart[]): GeminiPart[] {
 }
 
 export function buildGenerateContentResponse(result: GenerationResult, totals: GenerationTotals, identity: GenerationIdentity): GeminiGenerateContentResponse {
-  const assembler = new GeminiPartAssembler();
+  const assembler = new GeminiPartAssembler(true);
   const parts = resultEvents(result).flatMap((event) => assembler.push(event));
   parts.push(...assembler.finish());
   return geminiChunk(identity, joinText(parts), { finishReason: toGeminiFinishReason(result.finishReason), usageMetadata: toGeminiUsage(totals.usage) });

@@ -71,7 +71,10 @@ function reasoning(config: GeminiThinkingConfig | undefined): ReasoningRequest |
 
 function responseFormat(config: GeminiGenerationConfig): ResponseFormat | undefined {
   if (config.responseMimeType?.toLowerCase() !== 'application/json') return undefined;
-  const schema = config.responseJsonSchema ?? (config.responseSchema ? jsonSchemaOfGemini(config.responseSchema) : undefined);
+  // Gemini CLI's classifier sends its responseJsonSchema with Schema's upper-case types (OBJECT, STRING): lower-cased,
+  // as a JSON Schema has them; a proper JSON Schema is unchanged by it.
+  const given = config.responseJsonSchema ?? config.responseSchema;
+  const schema = given === undefined || given === null ? undefined : jsonSchemaOfGemini(given);
   return schema !== undefined && schema !== null ? { type: 'json_schema', name: 'response', schema: schema as Record<string, unknown> } : { type: 'json_object' };
 }
 

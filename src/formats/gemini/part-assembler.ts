@@ -35,8 +35,15 @@ export class GeminiPartAssembler {
   private textSignature: string | undefined;
   private readonly callSignatures = new Map<string, string>();
   private foreign: ReasoningState[] = [];
-  /** Reasoning text streamed since the last reasoning record: a signed thought's text is not sent twice. */
-  private thoughtStreamed = false;
+  /** Reasoning text streamed since the last reasoning record: a signed thought's text is not sent twice, and a
+   *  signature that comes without its text (a vendor that streamed the text apart) is kept with it. */
+  private streamedThought = '';
+
+  /**
+   * `whole`: the events are a whole answer's (resultEvents), where a record carries its own text and the reasoning
+   * deltas before it are other, unsigned thoughts; in a stream, a record seals the text streamed just before it.
+   */
+  constructor(private readonly whole = false) {}
 
   push(event: StreamEvent): GeminiPart[] {
     if (event.type === 'tool-call-delta') {
@@ -52,7 +59,7 @@ export class GeminiPartAssembler {
         break;
       case 'reasoning-delta':
         if (event.text !== '') {
-          this.thoughtStreamed = true;
+          this.streamedThought += event.text;
           parts.push({ text: event.text, thought: true });
         }
         break;
@@ -82,12 +89,13 @@ export class GeminiPartAssembler {
   }
 
   private record(state: ReasoningState, parts: GeminiPart[]): void {
-    const streamed = this.thoughtStreamed;
-    this.thoughtStreamed = false;
+    const streamedText = this.whole ? '' : this.streamedThought;
+    const streamed = streamedText !== '';
+    this.streamedThought = '';
     if (!isGeminiRecord(state)) {
       // A record that carries its text (a whole answer's reasoning) shows it; streamed text was shown already.
       if (!streamed && state.text) parts.push({ text: state.text, thought: true });
-      if (hasReasoningState(state)) this.foreign.push(state);
+      if (hasReasoningState(state)) this.foreign.push(state.text === undefined && state.signature !== undefined && streamed ? { ...state, text: streamedText } : state);
       return;
     }
     if (state.data === undefined) {
