@@ -20,6 +20,7 @@ beforeAll(async () => {
     env: {
       GEMINI_API_KEY: 'AIzaUpstream', GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
       ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: upstream.url,
+      PASS_API_KEY: 'sk-pass', PASS_BASE_URL: `${upstream.url}/pass/v1`,
     },
   });
   user = await gw.createUser();
@@ -196,6 +197,21 @@ describe('auth, errors and discovery', () => {
     expect(broke.status).toBe(402);
     expect((await broke.json()).error).toMatchObject({ code: 402, status: 'FAILED_PRECONDITION' });
     expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('403 PERMISSION_DENIED for a pass/ model without a subscription; 429 RESOURCE_EXHAUSTED with Retry-After past the key\'s rate', async () => {
+    const pass = await post('pass/glm-5.2:generateContent', hi);
+    expect(pass.status).toBe(403);
+    expect((await pass.json()).error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED' });
+    const limited = await gw.createUser();
+    await gw.grant(limited.userId, 1);
+    await gw.db.updateTable('api_keys').set({ rate_limit_rpm: 1 }).where('id', '=', limited.keyId).execute();
+    upstream.always({ kind: 'json', body: loadJson('gemini', 'text') });
+    expect((await post('gemini-2.5-flash:generateContent', hi, { 'x-goog-api-key': limited.key })).status).toBe(200);
+    const second = await post('gemini-2.5-flash:generateContent', hi, { 'x-goog-api-key': limited.key });
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await second.json()).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
   });
 
   it('countTokens counts the prompt; models lists the catalog in Google\'s shape, paged', async () => {
