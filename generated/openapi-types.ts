@@ -7793,7 +7793,21 @@ export interface operations {
     geminiGenerateContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
+                 *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
+                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
+                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
+                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
+                 */
+                "X-Modelgate-Cache"?: string;
+            };
             path: {
                 /** @description A bare Gemini name or a catalog id (see the interface). */
                 model: string;
@@ -7813,6 +7827,8 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`), also `responseId`. */
                     "x-generation-id": string;
+                    /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
+                    "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7945,7 +7961,21 @@ export interface operations {
                 /** @description `sse`: Server-Sent Events; anything else or omitted: a JSON array. */
                 alt?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
+                 *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
+                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
+                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
+                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
+                 */
+                "X-Modelgate-Cache"?: string;
+            };
             path: {
                 /** @description A bare Gemini name or a catalog id (see the interface). */
                 model: string;
@@ -7971,6 +8001,8 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`), also every chunk's `responseId`. */
                     "x-generation-id": string;
+                    /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
+                    "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,12 +1,14 @@
 // The Gemini door's generation, shared by :generateContent and :streamGenerateContent: the model from the path (a
 // bare Gemini name or a gateway id, model-name.ts), the request parsed into the internal request, the renderers for
 // Google's response object and its chunks, framed as SSE (`alt=sse`) or as a JSON array. The eight steps run in
-// serveGeneration.
+// serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
 import type { Context } from 'koa';
 import type { Context as ApiContext } from 'openapi-backend';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
-import { generationClient, generationResponse } from '../http/generation-exchange.js';
+import { generationClient } from '../http/generation-exchange.js';
+import { withResponseCache } from '../http/response-cache-exchange.js';
+import type { HitParts } from '../response-cache/serve-hit.js';
 import type { StreamFraming } from '../http/write-event-stream.js';
 import { sessionKeyFromHeaders } from '../routing/session-key.js';
 import { parseGeminiRequest } from '../formats/gemini/parse-request.js';
@@ -20,11 +22,11 @@ export function pathModel(api: ApiContext): string {
   return String((api.request.params as { model: string }).model);
 }
 
-export function serveGeminiGeneration(generations: GenerationParts, api: ApiContext, ctx: Context, framing: StreamFraming | undefined): Promise<void> {
+export function serveGeminiGeneration(generations: GenerationParts & HitParts, api: ApiContext, ctx: Context, framing: StreamFraming | undefined): Promise<void> {
   const body = api.request.requestBody as GeminiGenerateContentRequest;
   const stream = framing !== undefined;
   const model = geminiGatewayModelId(pathModel(api));
-  return serveGeneration(generations, generationClient(ctx), {
+  return withResponseCache(generations, ctx, { apiFormat: 'gemini', model, body, stream, framing }, (response) => serveGeneration(generations, generationClient(ctx), {
     apiFormat: 'gemini',
     request: parseGeminiRequest(body, model, stream),
     releasePrompt: () => {
@@ -35,5 +37,5 @@ export function serveGeminiGeneration(generations: GenerationParts, api: ApiCont
     renderJson: buildGenerateContentResponse,
     createStreamRenderer: (identity) => new GeminiStreamRenderer(identity),
     sessionKey: sessionKeyFromHeaders(ctx.headers),
-  }, generationResponse(ctx, framing));
+  }, response));
 }
