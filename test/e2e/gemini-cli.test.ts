@@ -115,9 +115,9 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-function gemini(prompt: string, model: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function gemini(prompt: string, model?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dead = 'http://127.0.0.1:9';
-  const child = spawn(process.execPath, [GEMINI, '--skip-trust', '-m', model, '-o', 'json', '-p', prompt], {
+  const child = spawn(process.execPath, [GEMINI, '--skip-trust', ...(model ? ['-m', model] : []), '-o', 'json', '-p', prompt], {
     cwd: workspace,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -176,5 +176,15 @@ describe('Gemini CLI through the Gemini door', () => {
       { type: 'tool_use', id: 'toolu_gcli_1', name: 'read_file', input: { file_path: 'readme.txt' } },
     ]);
     expect(JSON.stringify(turns[1].body.messages.at(-1))).toContain('hello from gemini cli');
+  }, 180_000);
+
+  it('with its default model (auto routing): the classifier\'s gemini-3.5-flash-lite is not in the shipped catalog (404), the CLI goes on with gemini-3.1-pro-preview', async () => {
+    const logged = gw.logs.length;
+    const run = await gemini('Read readme.txt and tell me what it says');
+    expect(run.code, run.stderr).toBe(0);
+    expect(output(run.stdout).response).toContain('The file says: hello from gemini cli');
+    const asked = gw.logs.slice(logged).map((line) => JSON.parse(line)).filter((line) => line.msg === 'request' && String(line.path).startsWith('/api/v1/gemini/'));
+    expect(asked[0]).toMatchObject({ path: '/api/v1/gemini/v1beta/models/gemini-3.5-flash-lite:generateContent', status: 404 });
+    expect(seen.every((request) => request.path.startsWith('/v1beta/models/gemini-3.1-pro-preview:streamGenerateContent'))).toBe(true);
   }, 180_000);
 });
