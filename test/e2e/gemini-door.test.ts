@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { loadJson } from '../helpers/stream-replay.js';
+import { grantPass } from '../../src/services/pass.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
@@ -212,6 +213,23 @@ describe('auth, errors and discovery', () => {
     expect(second.status).toBe(429);
     expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await second.json()).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+  });
+
+  it('a pass/ model with a subscription is served under the pass: no credits spent, recorded as pass', async () => {
+    const subscriber = await gw.createUser();
+    await grantPass(gw.db, subscriber.userId, 1, new Date());
+    upstream.reply({ kind: 'json', body: {
+      id: 'chatcmpl-p', object: 'chat.completion', created: 1, model: 'glm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'pass ok' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+    } });
+    const res = await post('pass/glm-5.2:generateContent', hi, { 'x-goog-api-key': subscriber.key });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.candidates[0].content.parts).toEqual([{ text: 'pass ok' }]);
+    expect(upstream.last.path).toBe('/pass/v1/chat/completions');
+    const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', body.responseId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ api_format: 'gemini', access_mode: 'pass', model: 'pass/glm-5.2', status: 'success' });
   });
 
   it('countTokens counts the prompt; models lists the catalog in Google\'s shape, paged', async () => {
