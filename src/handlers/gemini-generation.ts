@@ -8,7 +8,7 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../response-cache/serve-hit.js';
+import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import type { StreamFraming } from '../http/write-event-stream.js';
 import { sessionKeyFromHeaders } from '../routing/session-key.js';
 import { parseGeminiRequest } from '../formats/gemini/parse-request.js';

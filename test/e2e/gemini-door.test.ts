@@ -168,6 +168,20 @@ describe('a Claude model through the Gemini door', () => {
   });
 });
 
+describe('Google Search through the Gemini door', () => {
+  it('googleSearch is the web search: Claude gets its web search tool; a tool a vendor lacks is left out with a warning', async () => {
+    upstream.reply({ kind: 'json', body: loadJson('anthropic', 'text') });
+    const res = await post('anthropic/claude-sonnet-5-5:generateContent', {
+      contents: [{ role: 'user', parts: [{ text: 'Search the web for modelgate' }] }],
+      tools: [{ googleSearch: {} }, { codeExecution: {} }],
+      generationConfig: { temperature: 0, topP: 1 },
+    });
+    expect(res.status).toBe(200);
+    expect(upstream.last.body.tools).toEqual([expect.objectContaining({ type: 'web_search_20250305', name: 'web_search' })]);
+    expect(res.headers.get('x-modelgate-warning')).toMatch(/code ?execution/i);
+  });
+});
+
 describe('auth, errors and discovery', () => {
   const hi = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] };
 

@@ -1,7 +1,8 @@
 // A Gemini GenerateContentRequest → the internal GenerationRequest (the translated lane).
-// functionDeclarations → function tools (`parametersJsonSchema` as is, `parameters` from Gemini's Schema); Google's own
-// tools (googleSearch, codeExecution, urlContext, ...) → hosted tools under their Gemini names (served natively by
-// google/ models, refused by name elsewhere); toolConfig AUTO/ANY/NONE → auto/required/none, ANY with one allowed name →
+// functionDeclarations → function tools (`parametersJsonSchema` as is, `parameters` from Gemini's Schema); Google
+// Search → the hosted web search (Google's grounding for Gemini, Anthropic's web search for Claude); Google's other
+// tools (codeExecution, urlContext, ...) → hosted tools under their Gemini names, which a vendor without them leaves
+// out with a warning; toolConfig AUTO/ANY/NONE → auto/required/none, ANY with one allowed name →
 // that tool; generationConfig → sampling, output cap, stop, seed, penalties, JSON output (responseJsonSchema or
 // responseSchema) and reasoning: thinkingBudget 0 off, -1 on at the model's default, N a budget; thinkingLevel → the
 // effort; includeThoughts false → reasoning excluded. Other top-level fields (safetySettings, cachedContent, ...) ride
@@ -22,9 +23,12 @@ export interface GeminiPrompt {
   toolConfig?: GeminiToolConfig;
 }
 
+/** Google's tools by the gateway's hosted-tool names: Google Search is the web search every door asks for by name. */
+const HOSTED_NAMES: Readonly<Record<string, string>> = { googleSearch: 'web_search' };
+
 function tools(wire: readonly GeminiTool[]): Tool[] {
   return wire.flatMap((tool, i) => Object.entries(tool).flatMap(([key, value]): Tool[] => {
-    if (key !== 'functionDeclarations') return value === undefined ? [] : [{ type: 'hosted', name: key, config: (value ?? {}) as Record<string, unknown> }];
+    if (key !== 'functionDeclarations') return value === undefined ? [] : [{ type: 'hosted', name: HOSTED_NAMES[key] ?? key, config: (value ?? {}) as Record<string, unknown> }];
     if (!Array.isArray(value)) throw invalidRequest(`tools[${i}].functionDeclarations must be a list`, `tools[${i}].functionDeclarations`);
     return (value as GeminiTool['functionDeclarations'] & object).map((declaration) => {
       const out: FunctionTool = { type: 'function', name: declaration.name };
