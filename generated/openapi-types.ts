@@ -2040,7 +2040,7 @@ export interface components {
             contents: components["schemas"]["GeminiContent"][];
             /** @description The system instruction: text parts. */
             systemInstruction?: components["schemas"]["GeminiContent"];
-            /** @description Tools the model may call: `functionDeclarations`, and Google's own tools (`googleSearch`, ...) for Google models. */
+            /** @description Tools the model may call: `functionDeclarations`, and Google's own tools (`googleSearch`, ...). */
             tools?: components["schemas"]["GeminiTool"][];
             /** @description How the model may call the declared functions. */
             toolConfig?: components["schemas"]["GeminiToolConfig"];
@@ -2165,7 +2165,7 @@ export interface components {
             contents: components["schemas"]["GeminiContent"][];
             /** @description The system instruction: text parts. */
             systemInstruction?: components["schemas"]["GeminiContent"];
-            /** @description Tools the model may call: `functionDeclarations`, and Google's own tools (`googleSearch`, ...) for Google models. */
+            /** @description Tools the model may call: `functionDeclarations`, and Google's own tools (`googleSearch`, ...). */
             tools?: components["schemas"]["GeminiTool"][];
             /** @description How the model may call the declared functions. */
             toolConfig?: components["schemas"]["GeminiToolConfig"];
@@ -2408,15 +2408,15 @@ export interface components {
         GeminiTool: {
             /** @description Functions the client runs. */
             functionDeclarations?: components["schemas"]["GeminiFunctionDeclaration"][];
-            /** @description Google Search grounding (Google models only; a 400 `tool_type_not_supported` on other models). */
+            /** @description Google Search grounding: the web search of any model whose vendor runs one (Anthropic's for Claude). */
             googleSearch?: {
                 [key: string]: unknown;
             };
-            /** @description Code execution (Google models only). */
+            /** @description Code execution (Google models; left out, with `x-modelgate-warning`, for others). */
             codeExecution?: {
                 [key: string]: unknown;
             };
-            /** @description URL context (Google models only). */
+            /** @description URL context (Google models; left out, with `x-modelgate-warning`, for others). */
             urlContext?: {
                 [key: string]: unknown;
             };
