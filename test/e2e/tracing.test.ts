@@ -95,6 +95,23 @@ describe('tracing', () => {
     expect(everything).not.toContain(COMPLETION);
   });
 
+  it('traces the Gemini door\'s generations too: a request span with its attempt span, no prompt text', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 1);
+    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk(COMPLETION), finish, usage]) });
+    const res = await gw.fetch('/api/v1/gemini/v1beta/models/openai%2Fgpt-test:streamGenerateContent?alt=sse', {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': user.key, traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }] }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    await gw.settled();
+    const server = serverSpan();
+    expect(server.spanContext().traceId).toBe(TRACE_ID);
+    expect(clientSpans().map(parentId)).toEqual([server.spanContext().spanId]);
+    expect(JSON.stringify(spans().map((span) => span.attributes))).not.toContain(PROMPT);
+  });
+
   it('marks upstream failures on both spans with error.type', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
