@@ -352,6 +352,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gemini/v1beta/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List models (Gemini API format)
+         * @description The catalog's generation models (embedding models are not listed: this door generates), in catalog order, paged
+         *     as Google pages (`pageSize` default 50, at most 1000; `pageToken` from the previous page's `nextPageToken`).
+         *     A Gemini CLI user needs the models it names, `-m` or its defaults (see docs/gemini.md).
+         */
+        get: operations["geminiListModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gemini/v1beta/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a model (Gemini API format)
+         * @description One catalog generation model in the Gemini API's shape; 404 `NOT_FOUND` for an unknown one.
+         */
+        get: operations["geminiGetModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gemini/v1beta/models/{model}:countTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count tokens (Gemini API format)
+         * @description Counts the prompt tokens of `contents` (or of a whole `generateContentRequest`) without generating. Free and not
+         *     recorded as a generation, but counted against the key's requests per minute like any other call (429 past it).
+         */
+        post: operations["geminiCountTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gemini/v1beta/models/{model}:generateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate content (Gemini API format)
+         * @description Generates an answer with any catalog model: `google/` models natively in Google's terms (thought signatures,
+         *     function calls and responses, inline and file data, system instruction, tool config, thinking config), other
+         *     providers by translation (function declarations ⇄ tools, thought signatures ⇄ their reasoning state, parts ⇄
+         *     blocks).
+         */
+        post: operations["geminiGenerateContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gemini/v1beta/models/{model}:streamGenerateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream generated content (Gemini API format)
+         * @description The same generation, streamed: with `alt=sse` as Server-Sent Events (`GeminiSseStreamResponse`, what Gemini CLI
+         *     and the SDKs ask for), without it as one JSON array sent chunk by chunk (`GeminiJsonArrayStreamResponse`).
+         */
+        post: operations["geminiStreamGenerateContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/generation": {
         parameters: {
             query?: never;
@@ -861,7 +968,7 @@ export interface components {
             last_id: string | null;
         };
         /** @description The request format (front door) of a generation. */
-        ApiFormat: string | ("chat_completions" | "messages" | "responses" | "embeddings");
+        ApiFormat: string | ("chat_completions" | "messages" | "responses" | "embeddings" | "gemini");
         /**
          * @description An API key record. The secret itself is never returned after creation.
          * @example {
@@ -1878,6 +1985,476 @@ export interface components {
             };
             /** @description Ask for strict schema adherence where the provider supports it (OpenAI structured outputs); ignored elsewhere. */
             strict?: boolean;
+        };
+        /** @description Inline bytes. */
+        GeminiBlob: {
+            /** @description IANA media type. */
+            mimeType: string;
+            /** @description The bytes, base64. */
+            data: string;
+        };
+        /** @description The answer. */
+        GeminiCandidate: {
+            /** @description The answer's parts (`role` `model`). */
+            content: components["schemas"]["GeminiContent"];
+            /**
+             * @description Why generation stopped (last chunk only on a stream): `STOP` (also after function calls), `MAX_TOKENS`, `SAFETY`
+             *     (a content filter), `OTHER`.
+             */
+            finishReason?: components["schemas"]["GeminiFinishReason"];
+            /**
+             * Format: int32
+             * @description Always 0.
+             */
+            index: number;
+        };
+        /** @description One turn, or the system instruction. */
+        GeminiContent: {
+            /** @description `user` (the default) or `model`. */
+            role?: components["schemas"]["GeminiRole"];
+            /** @description The turn's parts, in order. */
+            parts: components["schemas"]["GeminiPart"][];
+        };
+        /**
+         * @description `POST /gemini/v1beta/models/{model}:countTokens`: `contents`, or a whole `generateContentRequest`.
+         * @example {
+         *       "contents": [
+         *         {
+         *           "role": "user",
+         *           "parts": [
+         *             {
+         *               "text": "Hello"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        GeminiCountTokensRequest: {
+            /** @description The conversation to count. */
+            contents?: components["schemas"]["GeminiContent"][];
+            /** @description A whole request to count (system instruction and tools included); its `model` is ignored for the path's. */
+            generateContentRequest?: components["schemas"]["GeminiCountedRequest"];
+        };
+        /** @description A generateContent request inside countTokens. */
+        GeminiCountedRequest: {
+            /** @description The conversation: `user` and `model` turns (consecutive turns of one role are merged). */
+            contents: components["schemas"]["GeminiContent"][];
+            /** @description The system instruction: text parts. */
+            systemInstruction?: components["schemas"]["GeminiContent"];
+            /** @description Tools the model may call: `functionDeclarations`, and Google's own tools (`googleSearch`, ...) for Google models. */
+            tools?: components["schemas"]["GeminiTool"][];
+            /** @description How the model may call the declared functions. */
+            toolConfig?: components["schemas"]["GeminiToolConfig"];
+            /** @description Sampling, output and thinking settings. */
+            generationConfig?: components["schemas"]["GeminiGenerationConfig"];
+            /** @description Google's safety filter thresholds; passed to Google models, dropped for others. */
+            safetySettings?: components["schemas"]["GeminiSafetySetting"][];
+            /** @description A Google context cache (`cachedContents/...`); passed to Google models, dropped for others. */
+            cachedContent?: string;
+            /** @description `models/{model}`; the path's model is counted. */
+            model?: string;
+        };
+        /** @description Details of a Gemini-route error. */
+        GeminiErrorObject: {
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             */
+            code: number;
+            /** @description Human-readable description; never contains secrets. */
+            message: string;
+            /** @description The google.rpc status name. */
+            status: string;
+            /** @description `google.rpc.ErrorInfo` with the gateway's reason and metadata, when the error has them. */
+            details?: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
+         * @description The error body on the Gemini routes, in Google's shape so Gen AI SDKs and Gemini CLI raise their errors: `code` is
+         *     the HTTP status (the gateway's own: 402 stays 402), `status` its google.rpc code: `INVALID_ARGUMENT` 400/405/413,
+         *     `UNAUTHENTICATED` 401, `FAILED_PRECONDITION` 402 (credits), `PERMISSION_DENIED` 403, `NOT_FOUND` 404,
+         *     `RESOURCE_EXHAUSTED` 429, `INTERNAL` 500, `UNAVAILABLE` 502/503, `DEADLINE_EXCEEDED` 504. `details` holds one
+         *     `google.rpc.ErrorInfo` (domain `modelgate`, the gateway's `reason` and metadata as strings) when there is one.
+         *     Inside a stream the same object is a chunk (an SSE `data:` or an element of the JSON array).
+         * @example {
+         *       "error": {
+         *         "code": 404,
+         *         "message": "Unknown model \"google/gemini-9\"",
+         *         "status": "NOT_FOUND"
+         *       }
+         *     }
+         */
+        GeminiErrorResponse: {
+            /** @description What went wrong. */
+            error: components["schemas"]["GeminiErrorObject"];
+        };
+        /** @description A file by URI. */
+        GeminiFileData: {
+            /** @description IANA media type; guessed from the URI's extension when omitted. */
+            mimeType?: string;
+            /** @description Where the file is. */
+            fileUri: string;
+        };
+        /** @description Why generation stopped. */
+        GeminiFinishReason: string | ("STOP" | "MAX_TOKENS" | "SAFETY" | "OTHER");
+        /** @description A function call. */
+        GeminiFunctionCall: {
+            /** @description The call's id; the gateway always sends one, and matches `functionResponse.id` to it. */
+            id?: string;
+            /** @description The function's name. */
+            name: string;
+            /** @description The arguments. */
+            args?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description `AUTO` (the default), `ANY` (must call one, of `allowedFunctionNames` when given), `NONE`, `VALIDATED`. */
+        GeminiFunctionCallingConfig: {
+            /** @description The mode. */
+            mode?: components["schemas"]["GeminiFunctionCallingMode"];
+            /** @description With `ANY`: the functions it may call. */
+            allowedFunctionNames?: string[];
+        };
+        /** @description Function-calling modes. */
+        GeminiFunctionCallingMode: string | ("AUTO" | "ANY" | "NONE" | "VALIDATED");
+        /** @description A function the model may call. */
+        GeminiFunctionDeclaration: {
+            /** @description The name (letters, digits, `_`, `.`, `-`; at most 64). */
+            name: string;
+            /** @description What it does. */
+            description?: string;
+            /** @description Its arguments as Gemini's `Schema` (an OpenAPI subset; types upper or lower case). */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            /** @description Its arguments as JSON Schema (what Gemini CLI sends); wins over `parameters`. */
+            parametersJsonSchema?: unknown;
+        };
+        /** @description What a function call returned. */
+        GeminiFunctionResponse: {
+            /** @description The id of the call it answers; without one, it answers the earliest unanswered call of that name. */
+            id?: string;
+            /** @description The function's name. */
+            name: string;
+            /** @description The result, as a JSON object (Gemini's convention: `output` or `error`). */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A Gemini API `GenerateContentRequest` (`POST /gemini/v1beta/models/{model}:generateContent` and
+         *     `:streamGenerateContent`), the format of the Google Gen AI SDKs and Gemini CLI. The model comes from the path.
+         *     Fields and part kinds not listed here are accepted: a model served by Google receives the request as the client
+         *     sent it; other providers receive what the gateway can translate (unknown top-level fields are dropped; a part kind
+         *     it cannot carry, such as `executableCode`, is a 400 that names it).
+         * @example {
+         *       "contents": [
+         *         {
+         *           "role": "user",
+         *           "parts": [
+         *             {
+         *               "text": "Name three prime numbers."
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        GeminiGenerateContentRequest: {
+            /** @description The conversation: `user` and `model` turns (consecutive turns of one role are merged). */
+            contents: components["schemas"]["GeminiContent"][];
+            /** @description The system instruction: text parts. */
+            systemInstruction?: components["schemas"]["GeminiContent"];
+            /** @description Tools the model may call: `functionDeclarations`, and Google's own tools (`googleSearch`, ...) for Google models. */
+            tools?: components["schemas"]["GeminiTool"][];
+            /** @description How the model may call the declared functions. */
+            toolConfig?: components["schemas"]["GeminiToolConfig"];
+            /** @description Sampling, output and thinking settings. */
+            generationConfig?: components["schemas"]["GeminiGenerationConfig"];
+            /** @description Google's safety filter thresholds; passed to Google models, dropped for others. */
+            safetySettings?: components["schemas"]["GeminiSafetySetting"][];
+            /** @description A Google context cache (`cachedContents/...`); passed to Google models, dropped for others. */
+            cachedContent?: string;
+        };
+        /**
+         * @description A Gemini `GenerateContentResponse`: the whole answer (`:generateContent`), or one chunk of a stream
+         *     (`:streamGenerateContent`), whose last chunk carries `finishReason` and `usageMetadata`.
+         * @example {
+         *       "candidates": [
+         *         {
+         *           "content": {
+         *             "role": "model",
+         *             "parts": [
+         *               {
+         *                 "text": "2, 3 and 5."
+         *               }
+         *             ]
+         *           },
+         *           "finishReason": "STOP",
+         *           "index": 0
+         *         }
+         *       ],
+         *       "usageMetadata": {
+         *         "promptTokenCount": 14,
+         *         "candidatesTokenCount": 7,
+         *         "totalTokenCount": 21
+         *       },
+         *       "modelVersion": "google/gemini-3.5-flash",
+         *       "responseId": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O"
+         *     }
+         */
+        GeminiGenerateContentResponse: {
+            /** @description One candidate (the gateway returns one answer). */
+            candidates: components["schemas"]["GeminiCandidate"][];
+            /** @description Token counts; on a stream, in the last chunk. */
+            usageMetadata?: components["schemas"]["GeminiUsageMetadata"];
+            /** @description The gateway id of the model that served (a `models` fallback may serve). */
+            modelVersion: string;
+            /** @description The gateway generation id (`GET /generation?id=`), also in `x-generation-id`. */
+            responseId: string;
+        };
+        /** @description Sampling, output and thinking settings. */
+        GeminiGenerationConfig: {
+            /** @description Sequences that stop generation. */
+            stopSequences?: string[];
+            /** @description `text/plain` (the default) or `application/json` (JSON output, shaped by `responseJsonSchema` or `responseSchema`). */
+            responseMimeType?: string;
+            /** @description The JSON output's shape as Gemini's `Schema` (types upper or lower case). */
+            responseSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description The JSON output's shape as JSON Schema; wins over `responseSchema`. */
+            responseJsonSchema?: unknown;
+            /**
+             * Format: int32
+             * @description How many answers: the gateway returns one (1 is the only value taken).
+             */
+            candidateCount?: number;
+            /**
+             * Format: int32
+             * @description Upper bound of generated tokens.
+             */
+            maxOutputTokens?: number;
+            /**
+             * Format: double
+             * @description Sampling temperature, 0.0 to 2.0.
+             */
+            temperature?: number;
+            /**
+             * Format: double
+             * @description Nucleus sampling, 0.0 to 1.0.
+             */
+            topP?: number;
+            /**
+             * Format: int32
+             * @description Sample only from the top K options for each token; dropped by providers without it.
+             */
+            topK?: number;
+            /**
+             * Format: int32
+             * @description Seed for sampling, where the provider takes one.
+             */
+            seed?: number;
+            /**
+             * Format: double
+             * @description Presence penalty.
+             */
+            presencePenalty?: number;
+            /**
+             * Format: double
+             * @description Frequency penalty.
+             */
+            frequencyPenalty?: number;
+            /** @description Thinking. */
+            thinkingConfig?: components["schemas"]["GeminiThinkingConfig"];
+        };
+        /**
+         * @description A catalog model as the Gemini API's Models service shows one. `name` is `models/` and what `{model}` takes:
+         *     a Google model's bare name (`models/gemini-3.5-flash`), any other model's gateway id
+         *     (`models/anthropic/claude-sonnet-5-5`).
+         * @example {
+         *       "name": "models/gemini-3.5-flash",
+         *       "baseModelId": "gemini-3.5-flash",
+         *       "version": "google/gemini-3.5-flash",
+         *       "displayName": "Gemini 3.5 Flash",
+         *       "description": "Fast multimodal Gemini model with thinking, for agents and high-volume work.",
+         *       "inputTokenLimit": 1048576,
+         *       "outputTokenLimit": 65536,
+         *       "supportedGenerationMethods": [
+         *         "generateContent",
+         *         "streamGenerateContent",
+         *         "countTokens"
+         *       ],
+         *       "thinking": true
+         *     }
+         */
+        GeminiModel: {
+            /** @description `models/{model}`. */
+            name: string;
+            /** @description `{model}`: what the path takes. */
+            baseModelId: string;
+            /** @description The gateway model id. */
+            version: string;
+            /** @description Display name. */
+            displayName: string;
+            /** @description Description. */
+            description: string;
+            /**
+             * Format: int32
+             * @description Context window, tokens.
+             */
+            inputTokenLimit: number;
+            /**
+             * Format: int32
+             * @description Largest output, tokens (0 when the catalog names none).
+             */
+            outputTokenLimit: number;
+            /** @description Always `generateContent`, `streamGenerateContent` and `countTokens`. */
+            supportedGenerationMethods: string[];
+            /** @description Whether the model thinks. */
+            thinking: boolean;
+        };
+        /**
+         * @description One page of models.
+         * @example {
+         *       "models": [
+         *         {
+         *           "name": "models/gemini-3.5-flash",
+         *           "baseModelId": "gemini-3.5-flash",
+         *           "version": "google/gemini-3.5-flash",
+         *           "displayName": "Gemini 3.5 Flash",
+         *           "description": "Fast multimodal Gemini model with thinking, for agents and high-volume work.",
+         *           "inputTokenLimit": 1048576,
+         *           "outputTokenLimit": 65536,
+         *           "supportedGenerationMethods": [
+         *             "generateContent",
+         *             "streamGenerateContent",
+         *             "countTokens"
+         *           ],
+         *           "thinking": true
+         *         }
+         *       ],
+         *       "nextPageToken": "NTA"
+         *     }
+         */
+        GeminiModelList: {
+            /** @description The models of this page, in catalog order. */
+            models: components["schemas"]["GeminiModel"][];
+            /** @description The `pageToken` of the next page; absent on the last one. */
+            nextPageToken?: string;
+        };
+        /**
+         * @description One part of a turn: exactly one of `text`, `inlineData`, `fileData`, `functionCall`, `functionResponse` (or a kind
+         *     of Google's not listed here), with `thought` and `thoughtSignature` beside it.
+         */
+        GeminiPart: {
+            /** @description Text. */
+            text?: string;
+            /** @description true: the text is the model's thinking (a thought summary), not its answer. */
+            thought?: boolean;
+            /**
+             * @description Opaque reasoning state the model needs back on the same part in the next request (base64). For replies of
+             *     non-Google models it carries the gateway's encoding of their reasoning (`mg.gs1.` prefix); send it back unchanged.
+             */
+            thoughtSignature?: string;
+            /** @description Inline bytes: an image (`image/*`), a PDF (`application/pdf`) or text (`text/*`). */
+            inlineData?: components["schemas"]["GeminiBlob"];
+            /** @description A file by URI (an https URL, or a Google Files API URI for Google models). */
+            fileData?: components["schemas"]["GeminiFileData"];
+            /** @description A call of a declared function, made by the model. */
+            functionCall?: components["schemas"]["GeminiFunctionCall"];
+            /** @description The result of a function call, sent back by the client. */
+            functionResponse?: components["schemas"]["GeminiFunctionResponse"];
+        };
+        /** @description Who produced a turn: `user` (text, media, function responses) or `model` (text, thoughts, function calls). */
+        GeminiRole: string | ("user" | "model");
+        /** @description A safety filter threshold. */
+        GeminiSafetySetting: {
+            /** @description The harm category (`HARM_CATEGORY_...`). */
+            category: string;
+            /** @description The threshold (`BLOCK_...`, `OFF`). */
+            threshold: string;
+        };
+        /**
+         * @description Thinking: `thinkingBudget` (tokens; 0 off, -1 the model decides) or `thinkingLevel` (`MINIMAL`, `LOW`, `MEDIUM`,
+         *     `HIGH`), sent to every provider as its reasoning setting; `includeThoughts` false hides the thoughts.
+         */
+        GeminiThinkingConfig: {
+            /** @description Return thought summaries as `thought` parts. */
+            includeThoughts?: boolean;
+            /**
+             * Format: int32
+             * @description Thinking tokens: 0 turns thinking off, -1 lets the model decide.
+             */
+            thinkingBudget?: number;
+            /** @description How much to think (case-insensitive). */
+            thinkingLevel?: string;
+        };
+        /**
+         * @description The token count.
+         * @example {
+         *       "totalTokens": 12
+         *     }
+         */
+        GeminiTokenCount: {
+            /**
+             * Format: int32
+             * @description Prompt tokens: Anthropic's own count for `anthropic/` models, otherwise the gateway's estimate (about 4
+             *     characters a token), which may differ from what the provider bills.
+             */
+            totalTokens: number;
+        };
+        /** @description A set of tools. */
+        GeminiTool: {
+            /** @description Functions the client runs. */
+            functionDeclarations?: components["schemas"]["GeminiFunctionDeclaration"][];
+            /** @description Google Search grounding (Google models only; a 400 `tool_type_not_supported` on other models). */
+            googleSearch?: {
+                [key: string]: unknown;
+            };
+            /** @description Code execution (Google models only). */
+            codeExecution?: {
+                [key: string]: unknown;
+            };
+            /** @description URL context (Google models only). */
+            urlContext?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description How the model may call functions. */
+        GeminiToolConfig: {
+            /** @description The function-calling mode. */
+            functionCallingConfig?: components["schemas"]["GeminiFunctionCallingConfig"];
+        };
+        /** @description Token counts, as the gateway bills them. */
+        GeminiUsageMetadata: {
+            /**
+             * Format: int32
+             * @description Prompt tokens, cached ones included.
+             */
+            promptTokenCount: number;
+            /**
+             * Format: int32
+             * @description Of the prompt, tokens read from the provider's cache (omitted when none).
+             */
+            cachedContentTokenCount?: number;
+            /**
+             * Format: int32
+             * @description Answer tokens, thinking excluded.
+             */
+            candidatesTokenCount: number;
+            /**
+             * Format: int32
+             * @description Thinking tokens (omitted when none).
+             */
+            thoughtsTokenCount?: number;
+            /**
+             * Format: int32
+             * @description Prompt, answer and thinking tokens.
+             */
+            totalTokenCount: number;
         };
         /** @description One generation record (OpenRouter's `GET /generation` shape). */
         Generation: {
@@ -4577,6 +5154,33 @@ export type FileData = components['schemas']['FileData'];
 export type FinishReason = components['schemas']['FinishReason'];
 export type FunctionCall = components['schemas']['FunctionCall'];
 export type FunctionDefinition = components['schemas']['FunctionDefinition'];
+export type GeminiBlob = components['schemas']['GeminiBlob'];
+export type GeminiCandidate = components['schemas']['GeminiCandidate'];
+export type GeminiContent = components['schemas']['GeminiContent'];
+export type GeminiCountTokensRequest = components['schemas']['GeminiCountTokensRequest'];
+export type GeminiCountedRequest = components['schemas']['GeminiCountedRequest'];
+export type GeminiErrorObject = components['schemas']['GeminiErrorObject'];
+export type GeminiErrorResponse = components['schemas']['GeminiErrorResponse'];
+export type GeminiFileData = components['schemas']['GeminiFileData'];
+export type GeminiFinishReason = components['schemas']['GeminiFinishReason'];
+export type GeminiFunctionCall = components['schemas']['GeminiFunctionCall'];
+export type GeminiFunctionCallingConfig = components['schemas']['GeminiFunctionCallingConfig'];
+export type GeminiFunctionCallingMode = components['schemas']['GeminiFunctionCallingMode'];
+export type GeminiFunctionDeclaration = components['schemas']['GeminiFunctionDeclaration'];
+export type GeminiFunctionResponse = components['schemas']['GeminiFunctionResponse'];
+export type GeminiGenerateContentRequest = components['schemas']['GeminiGenerateContentRequest'];
+export type GeminiGenerateContentResponse = components['schemas']['GeminiGenerateContentResponse'];
+export type GeminiGenerationConfig = components['schemas']['GeminiGenerationConfig'];
+export type GeminiModel = components['schemas']['GeminiModel'];
+export type GeminiModelList = components['schemas']['GeminiModelList'];
+export type GeminiPart = components['schemas']['GeminiPart'];
+export type GeminiRole = components['schemas']['GeminiRole'];
+export type GeminiSafetySetting = components['schemas']['GeminiSafetySetting'];
+export type GeminiThinkingConfig = components['schemas']['GeminiThinkingConfig'];
+export type GeminiTokenCount = components['schemas']['GeminiTokenCount'];
+export type GeminiTool = components['schemas']['GeminiTool'];
+export type GeminiToolConfig = components['schemas']['GeminiToolConfig'];
+export type GeminiUsageMetadata = components['schemas']['GeminiUsageMetadata'];
 export type Generation = components['schemas']['Generation'];
 export type GenerationAttempt = components['schemas']['GenerationAttempt'];
 export type GenerationData = components['schemas']['GenerationData'];
@@ -6970,6 +7574,677 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    geminiListModels: {
+        parameters: {
+            query?: {
+                /** @description Models per page, 1 to 1000 (default 50). */
+                pageSize?: number;
+                /** @description The previous page's `nextPageToken`. */
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one page of models. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiModelList"];
+                };
+            };
+            /** @description 400 `INVALID_ARGUMENT`: the body does not match the schema, or holds what the serving model cannot take. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 401 `UNAUTHENTICATED`: no usable `x-goog-api-key`, `key` or `Authorization: Bearer` credential. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 403 `PERMISSION_DENIED`: e.g. a `pass/` model without an active subscription, or a model the key may not use. */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 404 `NOT_FOUND`: unknown model. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 500 `INTERNAL`: an internal error. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 503 `UNAVAILABLE`: the provider is unreachable, overloaded or not configured. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+        };
+    };
+    geminiGetModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A bare Gemini name or a catalog id (see the interface). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one model. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiModel"];
+                };
+            };
+            /** @description 400 `INVALID_ARGUMENT`: the body does not match the schema, or holds what the serving model cannot take. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 401 `UNAUTHENTICATED`: no usable `x-goog-api-key`, `key` or `Authorization: Bearer` credential. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 403 `PERMISSION_DENIED`: e.g. a `pass/` model without an active subscription, or a model the key may not use. */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 404 `NOT_FOUND`: unknown model. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 500 `INTERNAL`: an internal error. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 503 `UNAVAILABLE`: the provider is unreachable, overloaded or not configured. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+        };
+    };
+    geminiCountTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A bare Gemini name or a catalog id (see the interface). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeminiCountTokensRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the token count. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiTokenCount"];
+                };
+            };
+            /** @description 400 `INVALID_ARGUMENT`: the body does not match the schema, or holds what the serving model cannot take. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 401 `UNAUTHENTICATED`: no usable `x-goog-api-key`, `key` or `Authorization: Bearer` credential. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 402 `FAILED_PRECONDITION`: the account's credits cannot cover the request's upper-bound cost. */
+            402: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 403 `PERMISSION_DENIED`: e.g. a `pass/` model without an active subscription, or a model the key may not use. */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 404 `NOT_FOUND`: unknown model. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 413 `INVALID_ARGUMENT`: body over 32 MB. */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 429 `RESOURCE_EXHAUSTED`: a rate limit or a subscription window is used up; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    "Retry-After": number;
+                    /** @description The limit that was exceeded, in requests per window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window (0 when this response was sent). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 500 `INTERNAL`: an internal error. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 502 `UNAVAILABLE`: the provider failed or answered malformed. */
+            502: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 503 `UNAVAILABLE`: the provider is unreachable, overloaded or not configured. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+        };
+    };
+    geminiGenerateContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
+                 *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
+                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
+                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
+                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
+                 */
+                "X-Modelgate-Cache"?: string;
+            };
+            path: {
+                /** @description A bare Gemini name or a catalog id (see the interface). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeminiGenerateContentRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the whole answer as one JSON object. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description The gateway generation id (`GET /generation?id=`), also `responseId`. */
+                    "x-generation-id": string;
+                    /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
+                    "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiGenerateContentResponse"];
+                };
+            };
+            /** @description 400 `INVALID_ARGUMENT`: the body does not match the schema, or holds what the serving model cannot take. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 401 `UNAUTHENTICATED`: no usable `x-goog-api-key`, `key` or `Authorization: Bearer` credential. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 402 `FAILED_PRECONDITION`: the account's credits cannot cover the request's upper-bound cost. */
+            402: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 403 `PERMISSION_DENIED`: e.g. a `pass/` model without an active subscription, or a model the key may not use. */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 404 `NOT_FOUND`: unknown model. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 413 `INVALID_ARGUMENT`: body over 32 MB. */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 429 `RESOURCE_EXHAUSTED`: a rate limit or a subscription window is used up; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    "Retry-After": number;
+                    /** @description The limit that was exceeded, in requests per window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window (0 when this response was sent). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 500 `INTERNAL`: an internal error. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 502 `UNAVAILABLE`: the provider failed or answered malformed. */
+            502: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 503 `UNAVAILABLE`: the provider is unreachable, overloaded or not configured. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+        };
+    };
+    geminiStreamGenerateContent: {
+        parameters: {
+            query?: {
+                /** @description `sse`: Server-Sent Events; anything else or omitted: a JSON array. */
+                alt?: string;
+            };
+            header?: {
+                /**
+                 * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
+                 *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
+                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
+                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
+                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
+                 *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
+                 *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
+                 *     a TTL out of range, `off` with other tokens) is a 400 `invalid_cache_header` that names the accepted values. The
+                 *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
+                 */
+                "X-Modelgate-Cache"?: string;
+            };
+            path: {
+                /** @description A bare Gemini name or a catalog id (see the interface). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeminiGenerateContentRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description 200 with `alt=sse`: Server-Sent Events exactly as Google sends them, which the Gen AI SDKs require: one
+             *     `data: <GenerateContentResponse on one line>` per chunk, each followed by a blank line, no `event:` or comment lines
+             *     (while the upstream is silent, a bare newline keeps the connection). The last chunk carries
+             *     `candidates[0].finishReason` and `usageMetadata`; a failure after the first chunk is a chunk holding a
+             *     `GeminiErrorResponse`.
+             */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description The gateway generation id (`GET /generation?id=`), also every chunk's `responseId`. */
+                    "x-generation-id": string;
+                    /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
+                    "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                    "application/json": components["schemas"]["GeminiGenerateContentResponse"][];
+                };
+            };
+            /** @description 400 `INVALID_ARGUMENT`: the body does not match the schema, or holds what the serving model cannot take. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 401 `UNAUTHENTICATED`: no usable `x-goog-api-key`, `key` or `Authorization: Bearer` credential. */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 402 `FAILED_PRECONDITION`: the account's credits cannot cover the request's upper-bound cost. */
+            402: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 403 `PERMISSION_DENIED`: e.g. a `pass/` model without an active subscription, or a model the key may not use. */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 404 `NOT_FOUND`: unknown model. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 413 `INVALID_ARGUMENT`: body over 32 MB. */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 429 `RESOURCE_EXHAUSTED`: a rate limit or a subscription window is used up; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    "Retry-After": number;
+                    /** @description The limit that was exceeded, in requests per window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window (0 when this response was sent). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 500 `INTERNAL`: an internal error. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 502 `UNAVAILABLE`: the provider failed or answered malformed. */
+            502: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
+                };
+            };
+            /** @description 503 `UNAVAILABLE`: the provider is unreachable, overloaded or not configured. */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiErrorResponse"];
                 };
             };
         };

@@ -12,9 +12,10 @@ import { authenticator } from './http/authenticate.js';
 import { buildHandlers } from './handlers/index.js';
 import type { HandlerParts } from './handlers/handler-parts.js';
 import { MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE } from './formats/messages/error-body.js';
+import { GEMINI_ERROR_SHAPE } from './formats/gemini/error-body.js';
 
 /** Front doors with an error shape of their own, for the app's errors and for the HTTP parser's refusals (server.ts). */
-export const DOOR_ERROR_SHAPES: readonly DoorErrorShape[] = [MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE];
+export const DOOR_ERROR_SHAPES: readonly DoorErrorShape[] = [MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE, GEMINI_ERROR_SHAPE];
 
 /** What the app uses: the handlers' parts, and what authentication keeps up to date. */
 export interface AppParts extends HandlerParts {

@@ -34,6 +34,8 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'listModels',
   'getModel',
   'listModelEndpoints',
+  'geminiListModels',
+  'geminiGetModel',
 ]);
 
 const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';

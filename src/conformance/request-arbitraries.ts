@@ -40,6 +40,12 @@ function isFeatureSwitch(p: Parameter): boolean {
 
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]{0,38}[\x21-\x7e])?$/;
 
+/** A path segment must route: not empty and not a dot segment that URL normalisation would swallow. Lone surrogates
+ *  cannot be percent-encoded (encodeURIComponent throws), so they stay out of paths. */
+function pathSafe(value: string): boolean {
+  return value !== '' && value !== '.' && value !== '..' && !LONE_SURROGATE.test(value);
+}
+
 export class RequestArbitraries {
   constructor(
     private readonly doc: OpenApiDocument,
@@ -133,6 +139,13 @@ export class RequestArbitraries {
           { weight: 1, arbitrary: own },
         );
     }
+    if (root.properties?.contents && root.properties?.generationConfig) {
+      // Gemini bodies: mostly one user text turn and no Google-only tools, the shape every model takes; drawn parts
+      // (a thought in a user turn, a response to no call, googleSearch for a non-Google model) are mostly 400s.
+      const words = fc.string({ minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== '');
+      overrides['/contents'] = (own) => fc.oneof({ weight: 4, arbitrary: words.map((text) => [{ role: 'user', parts: [{ text }] }]) }, { weight: 1, arbitrary: own });
+      overrides['/tools'] = (own) => fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: own });
+    }
     return overrides;
   }
 
@@ -152,9 +165,10 @@ export class RequestArbitraries {
       return boundedFilter(fc.stringMatching(new RegExp(pattern, 'u')), (v) => HEADER_VALUE.test(v), `a header value matching ${pattern}`);
     }
     const arb = new SchemaArbitraries(this.doc, this.options).of(p.schema).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-    // A path segment must route: not empty and not a dot segment that URL normalisation would swallow.
-    // Lone surrogates cannot be percent-encoded (encodeURIComponent throws), so they stay out of paths.
-    return p.in === 'path' ? arb.filter((v) => v !== '' && v !== '.' && v !== '..' && !LONE_SURROGATE.test(v)) : arb;
+    // A path that names the model (the Gemini door's /models/{model}:generateContent) mostly names one the deployment
+    // serves, as bodies with a `model` do, so valid requests reach the real path.
+    if (p.in === 'path' && p.name === 'model' && this.context.model) return fc.oneof({ weight: 12, arbitrary: fc.constant(this.context.model) }, { weight: 1, arbitrary: arb.filter(pathSafe) });
+    return p.in === 'path' ? arb.filter(pathSafe) : arb;
   }
 
   /** When a success response has more than one media type (JSON or SSE), vary the Accept header over them. */

@@ -35,6 +35,11 @@ import { listGenerations } from './list-generations.js';
 import { createMessage } from './create-message.js';
 import { countMessageTokens } from './count-message-tokens.js';
 import { createEmbedding } from './create-embedding.js';
+import { geminiGenerateContent } from './gemini-generate-content.js';
+import { geminiStreamGenerateContent } from './gemini-stream-generate-content.js';
+import { geminiCountTokens } from './gemini-count-tokens.js';
+import { geminiListModels } from './gemini-list-models.js';
+import { geminiGetModel } from './gemini-get-model.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -71,5 +76,10 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     createMessage: createMessage(parts),
     countMessageTokens: countMessageTokens(parts),
     createEmbedding: createEmbedding(parts),
+    geminiGenerateContent: geminiGenerateContent(parts),
+    geminiStreamGenerateContent: geminiStreamGenerateContent(parts),
+    geminiCountTokens: geminiCountTokens(parts),
+    geminiListModels: geminiListModels(parts),
+    geminiGetModel: geminiGetModel(parts),
   };
 }

@@ -102,23 +102,43 @@ function invalidCredential(): GatewayError {
   return new GatewayError(401, 'Invalid or deleted credential');
 }
 
+/** Where an operation also takes its credential besides `Authorization: Bearer` (an `apiKey` scheme it declares). */
+export interface ApiKeySource {
+  in: 'header' | 'query';
+  /** Header name (lower case) or query parameter name. */
+  name: string;
+}
+
+function apiKeyOf(ctx: Context, source: ApiKeySource): string | undefined {
+  if (source.in === 'header') return ctx.get(source.name) || undefined;
+  const value = ctx.query[source.name];
+  return (Array.isArray(value) ? value[0] : value) || undefined;
+}
+
+function describeSources(sources: readonly ApiKeySource[]): string {
+  return [...sources.map((s) => (s.in === 'header' ? `"${s.name}: <API_KEY>"` : `"?${s.name}=<API_KEY>"`)), '"Authorization: Bearer <API_KEY>"'].join(' or ');
+}
+
 /**
- * The credential of a request: `Authorization: Bearer`, or, on operations that declare it (the Anthropic Messages
- * routes, where the Anthropic SDK sends it), the `x-api-key` header. Authorization wins when both are sent.
+ * The credential of a request: `Authorization: Bearer`, or, on operations that declare them, an API key header or
+ * query parameter (`x-api-key` on the Anthropic Messages routes; `x-goog-api-key` and `?key=` on the Gemini routes,
+ * where Google's clients send them). Authorization wins when several are sent, then the sources in declared order.
  */
-export function requestSecret(ctx: Context, acceptsApiKeyHeader: boolean): string {
+export function requestSecret(ctx: Context, sources: readonly ApiKeySource[]): string {
   const authorization = ctx.get('authorization') || undefined;
-  const apiKey = acceptsApiKeyHeader ? ctx.get('x-api-key') || undefined : undefined;
-  if (!authorization && apiKey) return apiKey.trim();
-  if (!authorization && acceptsApiKeyHeader) {
-    throw new GatewayError(401, 'Missing credential: send "x-api-key: <API_KEY>" or "Authorization: Bearer <API_KEY>"');
+  if (!authorization && sources.length > 0) {
+    for (const source of sources) {
+      const key = apiKeyOf(ctx, source);
+      if (key) return key.trim();
+    }
+    throw new GatewayError(401, `Missing credential: send ${describeSources(sources)}`);
   }
   return bearerToken(authorization);
 }
 
 export function authenticator(db: Db, lastUsed?: LastUsedTracker, credentials?: CredentialCache, now: () => Date = () => new Date()) {
-  return async (ctx: Context, acceptsApiKeyHeader = false, operationId?: string): Promise<void> => {
-    const secret = requestSecret(ctx, acceptsApiKeyHeader);
+  return async (ctx: Context, sources: readonly ApiKeySource[] = [], operationId?: string): Promise<void> => {
+    const secret = requestSecret(ctx, sources);
     const principal = credentials
       ? await resolvePrincipalCached(db, credentials, secret, lastUsed)
       : await resolvePrincipal(db, secret, lastUsed);

@@ -3,12 +3,15 @@
 // get MODELGATE_BODY_LIMIT_BYTES (32 MiB by default). Everything else (keys, credits, operator API) takes a few
 // hundred bytes of JSON; a small fixed cap keeps an authenticated client from parking megabytes in the process there.
 
-/** The operations that take a generation request (chat, messages, token count, responses). */
+/** The operations that take a generation request (chat, messages, token counts, responses, Gemini's). */
 export const GENERATION_OPERATIONS: ReadonlySet<string> = new Set([
   'createChatCompletion',
   'createMessage',
   'countMessageTokens',
   'createResponse',
+  'geminiGenerateContent',
+  'geminiStreamGenerateContent',
+  'geminiCountTokens',
 ]);
 
 /** Cap of every other operation's body. */

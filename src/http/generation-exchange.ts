@@ -8,7 +8,7 @@ import { requestTraceOf } from '../observability/request-span.js';
 import { principalOf } from './authenticate.js';
 import { abortOnDisconnect } from './abort-on-disconnect.js';
 import { trackingHeaders } from './tracking-headers.js';
-import { writeEventStream } from './write-event-stream.js';
+import { writeEventStream, type StreamFraming } from './write-event-stream.js';
 import { writeNativeStream } from './write-native-stream.js';
 
 export function generationClient(ctx: Context): GenerationClient {
@@ -21,7 +21,8 @@ export function generationClient(ctx: Context): GenerationClient {
   };
 }
 
-export function generationResponse(ctx: Context): GenerationResponse {
+/** `framing`: how a stream's events are written (the Gemini door's JSON array without `alt=sse`). */
+export function generationResponse(ctx: Context, framing: StreamFraming = 'sse'): GenerationResponse {
   return {
     headers(headers) {
       for (const name of Object.keys(headers)) ctx.set(name, headers[name]);
@@ -33,7 +34,7 @@ export function generationResponse(ctx: Context): GenerationResponse {
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = body;
     },
-    events: (stream, renderer, keepAliveMs, first) => writeEventStream(ctx, stream, renderer, keepAliveMs, first),
+    events: (stream, renderer, keepAliveMs, first) => writeEventStream(ctx, stream, renderer, keepAliveMs, first, framing),
     frames: (stream, renderer, keepAliveMs, first) => writeNativeStream(ctx, stream, renderer, keepAliveMs, first),
   };
 }

@@ -15,12 +15,19 @@ export function memoizeOpenApiBackend(api: OpenAPIBackend): void {
 
   // Only matches are remembered: 404 and 405 throw from the library each time, as before.
   const matchOperation = router.matchOperation.bind(router) as (req: Request, strict?: boolean) => Operation | undefined;
+  const shadowing = shadowingTemplates(operations);
   const routes = new Map<string, Operation>();
   router.matchOperation = ((req: Request, strict?: boolean) => {
     const key = `${req.method} ${req.path}`;
     const known = routes.get(key);
     if (known) return known;
-    const operation = matchOperation(req, strict);
+    let operation = matchOperation(req, strict);
+    // A path a more specific template claims belongs to that template's operations: another method there is a 405
+    // (GET /gemini/v1beta/models/x:generateContent is not GET /gemini/v1beta/models/{model} with model "x:generateContent").
+    if (operation && shadowing.get(operation)?.some((pattern) => pattern.test(router.normalizePath(req.path)))) {
+      if (strict) throw new Error('405-methodNotAllowed: this method is not registered for the route');
+      operation = undefined;
+    }
     if (operation) {
       if (routes.size >= MAX_ROUTES) routes.clear();
       routes.set(key, operation);
@@ -42,6 +49,29 @@ export function memoizeOpenApiBackend(api: OpenAPIBackend): void {
     parsed.set(req, { operation, request });
     return request;
   };
+}
+
+/** The library's own template → pattern rule (router.js pathTemplateToPattern): `{param}` matches one segment. */
+function templatePattern(path: string): RegExp {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${path.replace(/\{[^}]+\}/g, '\0').split('\0').map(literal).join('[^/]+')}$`);
+}
+
+/**
+ * For each templated operation, the patterns of the other paths that match wherever it matches and say more
+ * (more literal characters, as the library ranks them): `/models/{model}:generateContent` over `/models/{model}`.
+ */
+function shadowingTemplates(operations: Operation[]): Map<Operation, RegExp[]> {
+  const literalLength = (path: string) => path.replace(/\{.*?\}/g, '').length;
+  const templated = operations.filter((op) => op.path.includes('{'));
+  const shadowing = new Map<Operation, RegExp[]>();
+  for (const op of templated) {
+    const segments = op.path.split('/').length;
+    const more = templated.filter((other) =>
+      other.path !== op.path && other.path.split('/').length === segments && literalLength(other.path) > literalLength(op.path) && templatePattern(op.path).test(other.path.replace(/\{[^}]+\}/g, 'x')));
+    if (more.length > 0) shadowing.set(op, [...new Set(more.map((other) => other.path))].map(templatePattern));
+  }
+  return shadowing;
 }
 
 /**

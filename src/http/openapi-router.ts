@@ -12,6 +12,8 @@ import { headerPicker, memoizeOpenApiBackend } from './openapi-backend-memo.js';
 import { readRequestBody, type BodyState } from './read-json-body.js';
 import { bodyLimitOf } from './body-limits.js';
 import { checkQueryNames } from './query-names.js';
+import type { ApiKeySource } from './authenticate.js';
+import { rewriteGeminiModelPath } from '../formats/gemini/model-path.js';
 
 export const API_ROOT = '/api/v1';
 
@@ -30,10 +32,11 @@ export interface RouterOptions {
   handlers: Record<string, Handler>;
   /**
    * Resolves the caller or throws GatewayError(401), or 403 when its kind may not use the operation. Stores the
-   * principal on ctx.state. `acceptsApiKeyHeader`: the operation also declares the `x-api-key` scheme (Anthropic
-   * Messages routes). `operationId`: the routed operation, which decides what a management key may open.
+   * principal on ctx.state. `apiKeySources`: where the operation also takes an API key, from the `apiKey` schemes it
+   * declares (`x-api-key` on the Messages routes; `x-goog-api-key` and `?key=` on the Gemini routes).
+   * `operationId`: the routed operation, which decides what a management key may open.
    */
-  authenticate: (ctx: KoaContext, acceptsApiKeyHeader?: boolean, operationId?: string) => Promise<void>;
+  authenticate: (ctx: KoaContext, apiKeySources?: readonly ApiKeySource[], operationId?: string) => Promise<void>;
   /** Largest body of the generation operations, bytes (MODELGATE_BODY_LIMIT_BYTES); see body-limits.ts for the rest. */
   generationBodyLimitBytes: number;
 }
@@ -62,21 +65,24 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
       return ajv;
     },
   });
-  // An operation may accept either scheme (BearerAuth or ApiKeyAuth, the `x-api-key` header); openapi-backend asks
-  // each declared scheme, so both share one authentication per request: the one run before the body was read.
+  // An operation may accept several schemes (BearerAuth, and API key headers or query parameters); openapi-backend
+  // asks each declared scheme, so all share one authentication per request: the one run before the body was read.
+  const schemes = (definition as { components?: { securitySchemes?: Record<string, { type: string; in?: string; name?: string }> } }).components?.securitySchemes ?? {};
+  // Per operation, once: the document never changes after init.
+  const sourcesByOperation = new Map<Operation, ApiKeySource[]>();
+  const sourcesOf = (operation: Operation) => {
+    let sources = sourcesByOperation.get(operation);
+    if (!sources) sourcesByOperation.set(operation, (sources = apiKeySources(operation, schemes)));
+    return sources;
+  };
   const authenticateOnce = async (operation: Operation, ctx: KoaContext) => {
     const state = ctx.state as { authentication?: Promise<void> };
-    state.authentication ??= options.authenticate(
-      ctx,
-      operation.security?.some((requirement) => 'ApiKeyAuth' in requirement) ?? false,
-      operation.operationId,
-    );
+    state.authentication ??= options.authenticate(ctx, sourcesOf(operation), operation.operationId);
     await state.authentication;
     return true;
   };
   const securityHandler = (apiCtx: ApiContext, ctx: KoaContext) => authenticateOnce(apiCtx.operation, ctx);
-  api.registerSecurityHandler('BearerAuth', securityHandler);
-  api.registerSecurityHandler('ApiKeyAuth', securityHandler);
+  for (const name of Object.keys(schemes)) api.registerSecurityHandler(name, securityHandler);
   api.register({
     ...options.handlers,
     notFound: (_api: ApiContext, ctx: KoaContext) => {
@@ -107,7 +113,7 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
   return async (ctx) => {
     const request: Request & { cookies: undefined; requestBody: undefined } = {
       method: ctx.method,
-      path: ROOT_ALIASES.get(ctx.path) ?? ctx.path,
+      path: ROOT_ALIASES.get(ctx.path) ?? rewriteGeminiModelPath(ctx.path),
       query: ctx.querystring,
       headers: pickHeaders(ctx.headers),
       body: undefined,
@@ -123,6 +129,9 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     if (operation) {
       if (needsCredential(operation)) await authenticateOnce(operation, ctx);
       checkQueryNames(ctx.querystring);
+      // A credential in the query (`?key=`, the Gemini routes) is the security scheme's, not a parameter to validate.
+      const queryKeys = sourcesOf(operation).filter((source) => source.in === 'query');
+      if (queryKeys.length > 0) request.query = withoutParameters(ctx.querystring, queryKeys.map((source) => source.name));
       const state = ctx.state as BodyState;
       await readRequestBody(ctx, bodyLimitOf(operation.operationId, options.generationBodyLimitBytes));
       if (state.bodyError) throw state.bodyError;
@@ -130,6 +139,35 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     }
     await api.handleRequest(request, ctx);
   };
+}
+
+/** The API key schemes an operation declares, in order, as places to read a credential from. */
+function apiKeySources(operation: Operation, schemes: Record<string, { type: string; in?: string; name?: string }>): ApiKeySource[] {
+  const sources: ApiKeySource[] = [];
+  for (const requirement of operation.security ?? []) {
+    for (const name of Object.keys(requirement)) {
+      const scheme = schemes[name];
+      if (scheme?.type === 'apiKey' && (scheme.in === 'header' || scheme.in === 'query') && scheme.name) {
+        sources.push({ in: scheme.in, name: scheme.in === 'header' ? scheme.name.toLowerCase() : scheme.name });
+      }
+    }
+  }
+  return sources;
+}
+
+/** `querystring` without the named parameters (names compared as decoded). */
+function withoutParameters(querystring: string, names: readonly string[]): string {
+  if (querystring === '') return querystring;
+  return querystring.split('&').filter((piece) => {
+    const name = piece.split('=', 1)[0];
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name.replaceAll('+', ' '));
+    } catch {
+      // kept: not a name of ours
+    }
+    return !names.includes(decoded);
+  }).join('&');
 }
 
 /** An operation whose every security requirement names a scheme; `{}` among them (the probes) means none is needed. */

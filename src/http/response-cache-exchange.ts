@@ -8,6 +8,8 @@ import { principalOf } from './authenticate.js';
 import { generationResponse } from './generation-exchange.js';
 import { trackingHeaders } from './tracking-headers.js';
 import { SseWriter } from './sse-writer.js';
+import { JsonArrayWriter } from './json-array-writer.js';
+import type { StreamFraming } from './write-event-stream.js';
 import { requestTraceOf } from '../observability/request-span.js';
 import type { ApiFormat } from '../db/tables/generations.js';
 import type { GenerationResponse } from '../pipeline/serve-generation.js';
@@ -27,6 +29,8 @@ export interface CacheableAnswer {
   stream: boolean;
   /** Protocol headers that change the answer (part of the key). */
   variant?: Readonly<Record<string, string>>;
+  /** How a stream is written (the Gemini door's JSON array without `alt=sse`); a hit is replayed the same way. */
+  framing?: StreamFraming;
 }
 
 const CACHE_HEADER = 'x-modelgate-cache';
@@ -38,10 +42,12 @@ export async function withResponseCache(
   serve: (response: GenerationResponse) => Promise<void>,
 ): Promise<void> {
   const directive = parseCacheDirective(ctx.get(CACHE_HEADER) || undefined);
-  if (!directive) return serve(generationResponse(ctx));
+  if (!directive) return serve(generationResponse(ctx, door.framing));
   const cache = parts.responseCache;
   const principal = principalOf(ctx);
-  const key = cacheKey({ userId: principal.userId, door: door.apiFormat, body: door.body, stream: door.stream, variant: door.variant });
+  // The framing changes the answer's bytes: part of the key.
+  const variant = door.framing === 'json-array' ? { ...door.variant, framing: door.framing } : door.variant;
+  const key = cacheKey({ userId: principal.userId, door: door.apiFormat, body: door.body, stream: door.stream, variant });
   if (directive.read) {
     const answer = await cache.lookup(key);
     // An entry of the other form cannot be (the form is in the key); checked anyway, as the entry is untrusted text.
@@ -55,7 +61,7 @@ export async function withResponseCache(
   const recorder = new AnswerRecorder(cache);
   let kept: CachedAnswer | undefined;
   try {
-    await serve(recorder.wrap(generationResponse(ctx)));
+    await serve(recorder.wrap(generationResponse(ctx, door.framing)));
   } finally {
     kept = recorder.finish();
   }
@@ -84,7 +90,7 @@ async function replayHit(parts: HitParts, ctx: Context, door: CacheableAnswer, a
       ctx.type = 'application/json';
       ctx.body = replayJson(answer.json, answer.generationId, hit.replay);
     } else {
-      aborted = !(await writeFrames(ctx, replayFrames(answer.frames!, answer.generationId, hit.replay)));
+      aborted = !(await writeFrames(ctx, replayFrames(answer.frames!, answer.generationId, hit.replay), door.framing));
     }
   } finally {
     hit.settle({ latencyMs: Date.now() - started, aborted });
@@ -93,8 +99,8 @@ async function replayHit(parts: HitParts, ctx: Context, door: CacheableAnswer, a
 }
 
 /** The recorded events, in order, in as few socket writes as the client takes; false when the client left. */
-async function writeFrames(ctx: Context, frames: ReturnType<typeof replayFrames>): Promise<boolean> {
-  const writer = new SseWriter(ctx.res, 15_000);
+async function writeFrames(ctx: Context, frames: ReturnType<typeof replayFrames>, framing: StreamFraming = 'sse'): Promise<boolean> {
+  const writer = framing === 'json-array' ? new JsonArrayWriter(ctx.res, 15_000, '\n') : new SseWriter(ctx.res, 15_000);
   ctx.respond = false;
   writer.start();
   try {

@@ -6,6 +6,8 @@ import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../core/stream-renderer.js';
 
 export class SseWriter {
+  /** The answer's media type; a subclass frames events otherwise (json-array-writer.ts). */
+  protected readonly contentType: string = 'text/event-stream; charset=utf-8';
   private lastWrite = Date.now();
   private timer?: NodeJS.Timeout;
   private corked = 0;
@@ -28,7 +30,7 @@ export class SseWriter {
   start(headers: Record<string, string> = {}): void {
     this.res.writeHead(200, {
       ...headers,
-      'content-type': 'text/event-stream; charset=utf-8',
+      'content-type': this.contentType,
       'cache-control': 'no-cache',
       connection: 'keep-alive',
       // Reverse proxies (nginx) buffer responses unless told otherwise.
@@ -79,7 +81,7 @@ export class SseWriter {
     this.corked = 0;
   }
 
-  private write(text: string): Promise<void> | undefined {
+  protected write(text: string): Promise<void> | undefined {
     if (this.closed) return undefined;
     this.lastWrite = Date.now();
     if (this.res.write(text)) return undefined;

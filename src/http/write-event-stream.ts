@@ -4,6 +4,10 @@ import type { Context } from 'koa';
 import type { StreamEvent } from '../core/generation.js';
 import type { StreamEnd, StreamRenderer } from '../core/stream-renderer.js';
 import { SseWriter } from './sse-writer.js';
+import { JsonArrayWriter } from './json-array-writer.js';
+
+/** How events are framed: Server-Sent Events, or the elements of one JSON array (Gemini without `alt=sse`). */
+export type StreamFraming = 'sse' | 'json-array';
 
 export async function writeEventStream(
   ctx: Context,
@@ -12,8 +16,9 @@ export async function writeEventStream(
   keepAliveMs: number,
   /** The stream's first step when the caller already read it (routing's failover window). */
   first?: IteratorResult<StreamEvent[], StreamEnd | undefined> | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>,
+  framing: StreamFraming = 'sse',
 ): Promise<void> {
-  const writer = new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
+  const writer = framing === 'json-array' ? new JsonArrayWriter(ctx.res, keepAliveMs, renderer.keepAlive) : new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
   ctx.respond = false;
   writer.start();
   try {

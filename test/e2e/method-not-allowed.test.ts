@@ -28,7 +28,17 @@ describe('405 Method Not Allowed', () => {
     const body = await res.json();
     // The Anthropic Messages routes answer in Anthropic's error shape (their clients' SDKs parse that one).
     if (path.startsWith('/api/v1/messages')) expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    // The Gemini routes answer in Google's (Gen AI SDKs, Gemini CLI).
+    else if (path.startsWith('/api/v1/gemini')) expect(body.error).toMatchObject({ code: 405, status: 'INVALID_ARGUMENT' });
     else expect(body.error).toMatchObject({ code: 405, metadata: { request_id: res.headers.get('x-request-id') } });
+  });
+
+  it('GET on a Gemini method path is a 405 of that path, not GET /gemini/v1beta/models/{model} of a model "x:generateContent"', async () => {
+    for (const method of ['generateContent', 'streamGenerateContent', 'countTokens']) {
+      const res = await gw.fetch(`/api/v1/gemini/v1beta/models/gemini-2.5-flash:${method}`, { method: 'GET' });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
   });
 
   it('a templated path is told its own methods, not those of its parent', async () => {

@@ -47,6 +47,38 @@ const post = (path: string, body: Record<string, unknown>, key = user.key, cache
   gw.fetch(`/api/v1${path}`, { method: 'POST', key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': cache }, body: JSON.stringify(body) });
 
 describe('other doors', () => {
+  it('Gemini: JSON, SSE and JSON-array hits in Google\'s format, responseId replaced; SSE and the array are cached apart', async () => {
+    upstream.reply({ kind: 'json', body: completion('Hallo') });
+    const body = { contents: [{ role: 'user', parts: [{ text: 'hallo' }] }] };
+    const path = '/gemini/v1beta/models/openai%2Fgpt-test';
+    const first = await (await post(`${path}:generateContent`, body)).json();
+    const hitRes = await post(`${path}:generateContent`, body);
+    expect(hitRes.headers.get('x-modelgate-cache')).toBe('hit');
+    const hit = await hitRes.json();
+    expect(hit.responseId).toBe(hitRes.headers.get('x-generation-id'));
+    expect({ ...hit, responseId: undefined }).toEqual({ ...first, responseId: undefined });
+
+    const sse = openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Streamed' }), chunk({}, 'stop'), { ...chunk({}), choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } }]);
+    upstream.reply({ kind: 'sse', chunks: sse }, { kind: 'sse', chunks: sse });
+    const miss = await readSse(await post(`${path}:streamGenerateContent?alt=sse`, body));
+    const replayRes = await post(`${path}:streamGenerateContent?alt=sse`, body);
+    expect(replayRes.headers.get('x-modelgate-cache')).toBe('hit');
+    const replay = await readSse(replayRes);
+    expect(replay.chunks.map((c) => ({ ...c, responseId: undefined }))).toEqual(miss.chunks.map((c) => ({ ...c, responseId: undefined })));
+    expect(replay.chunks.every((c) => c.responseId === replayRes.headers.get('x-generation-id'))).toBe(true);
+
+    // The same request without alt=sse is another answer (a JSON array): a miss, then a hit in the same framing.
+    const arrayMiss = await post(`${path}:streamGenerateContent`, body);
+    expect(arrayMiss.headers.get('x-modelgate-cache')).toBe('miss');
+    const missed = JSON.parse(await arrayMiss.text());
+    const arrayHit = await post(`${path}:streamGenerateContent`, body);
+    expect(arrayHit.headers.get('x-modelgate-cache')).toBe('hit');
+    expect(arrayHit.headers.get('content-type')).toMatch(/^application\/json/);
+    const replayed = JSON.parse(await arrayHit.text());
+    expect(replayed.map((c: object) => ({ ...c, responseId: undefined }))).toEqual(missed.map((c: object) => ({ ...c, responseId: undefined })));
+    expect(upstream.requests).toHaveLength(3);
+  });
+
   it('Messages: a JSON hit and a streamed hit in Anthropic format, ids replaced', async () => {
     upstream.reply({ kind: 'json', body: completion('Bonjour') });
     const body = { model: 'openai/gpt-test', max_tokens: 600, messages: [{ role: 'user', content: 'salut' }] };

@@ -6,12 +6,15 @@ import type { GenerationRequest } from '../../src/core/generation-request.js';
 import { parseChatRequest } from '../../src/formats/chat-completions/parse-request.js';
 import { parseMessagesRequest } from '../../src/formats/messages/parse-request.js';
 import { parseResponseRequest } from '../../src/formats/responses/parse-request.js';
+import { parseGeminiRequest } from '../../src/formats/gemini/parse-request.js';
 
 const DOORS: Record<string, (body: any, expected: GenerationRequest) => GenerationRequest> = {
   chat: (body) => parseChatRequest(body, body.stream ?? true),
   // The Messages door resolves Claude names against the catalog first (model-name.ts): the fixture names the result.
   messages: (body, expected) => parseMessagesRequest(body, expected.model, body.stream === true),
   responses: (body) => parseResponseRequest(body, body.stream === true),
+  // The Gemini door takes its model from the path (model-name.ts): the fixture names the result.
+  gemini: (body, expected) => parseGeminiRequest(body, expected.model, false),
 };
 
 const folder = (door: string) => new URL(`../fixtures/doors/${door}/`, import.meta.url);

@@ -48,6 +48,11 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   createMessage: ['post', '/messages'],
   countMessageTokens: ['post', '/messages/count_tokens'],
   createEmbedding: ['post', '/embeddings'],
+  geminiGenerateContent: ['post', '/gemini/v1beta/models/{model}:generateContent'],
+  geminiStreamGenerateContent: ['post', '/gemini/v1beta/models/{model}:streamGenerateContent'],
+  geminiCountTokens: ['post', '/gemini/v1beta/models/{model}:countTokens'],
+  geminiListModels: ['get', '/gemini/v1beta/models'],
+  geminiGetModel: ['get', '/gemini/v1beta/models/{model}'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
@@ -73,16 +78,21 @@ describe('generated OpenAPI document in openapi-backend', () => {
     expect(doc.security).toEqual([{ BearerAuth: [] }]);
     // The probes alone opt out (an empty requirement): load balancers hold no credential. The Anthropic Messages
     // routes and the model listing (Anthropic's Models API shape) also take the x-api-key header, as the Anthropic
-    // SDK sends it.
+    // SDK sends it. The Gemini routes take Google's x-goog-api-key header and ?key= query parameter.
     const own = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, item]) =>
       Object.values(item).filter((op) => op.security !== undefined).map((op) => [path, op.security]),
     );
     const messagesAuth = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+    const geminiAuth = [{ GoogleApiKeyHeader: [] }, { GoogleApiKeyQuery: [] }, { BearerAuth: [] }];
     expect(own.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
-      ['/health', [{}]], ['/messages', messagesAuth], ['/messages/count_tokens', messagesAuth], ['/models', messagesAuth],
+      ['/gemini/v1beta/models', geminiAuth], ['/gemini/v1beta/models/{model}', geminiAuth],
+      ['/gemini/v1beta/models/{model}:countTokens', geminiAuth], ['/gemini/v1beta/models/{model}:generateContent', geminiAuth],
+      ['/gemini/v1beta/models/{model}:streamGenerateContent', geminiAuth], ['/health', [{}]], ['/messages', messagesAuth], ['/messages/count_tokens', messagesAuth], ['/models', messagesAuth],
       ['/models/{model_id}', messagesAuth], ['/ready', [{}]],
     ]);
     expect(doc.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'Bearer' });
+    expect(doc.components.securitySchemes.GoogleApiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-goog-api-key' });
+    expect(doc.components.securitySchemes.GoogleApiKeyQuery).toMatchObject({ type: 'apiKey', in: 'query', name: 'key' });
   });
 
   it('has exactly the expected operationIds, methods and paths', () => {

@@ -44,7 +44,7 @@ export interface GenerationsTable {
   usage_estimated: Generated<boolean>;
 }
 
-export type ApiFormat = 'chat_completions' | 'messages' | 'responses' | 'embeddings';
+export type ApiFormat = 'chat_completions' | 'messages' | 'responses' | 'embeddings' | 'gemini';
 
 /** One upstream attempt of a routed request, as kept in `generations.attempts`. */
 export interface GenerationAttempt {

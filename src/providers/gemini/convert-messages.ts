@@ -40,13 +40,17 @@ function parseArguments(text: string): Record<string, unknown> {
   }
 }
 
-/** Tool results are text; Gemini wants an object, with non-object output under `output` (its documented key). */
-function functionResponseBody(text: string): Record<string, unknown> {
+/**
+ * Tool results are text; Gemini wants an object, with non-object output under `output` and a failure under `error`
+ * (its documented keys).
+ */
+function functionResponseBody(text: string, isError: boolean): Record<string, unknown> {
+  const key = isError ? 'error' : 'output';
   try {
     const value: unknown = JSON.parse(text);
-    return isPlainObject(value) ? value : { output: value };
+    return isPlainObject(value) ? value : { [key]: value };
   } catch {
-    return { output: text };
+    return { [key]: text };
   }
 }
 
@@ -89,7 +93,7 @@ function functionResponse(result: ToolResultBlock, names: Map<string, string>): 
     });
   }
   const text = result.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('');
-  return { functionResponse: { name, response: functionResponseBody(text) } };
+  return { functionResponse: { name, response: functionResponseBody(text, result.isError === true) } };
 }
 
 function systemPart(instruction: Instruction): GeminiPart | undefined {

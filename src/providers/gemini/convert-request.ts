@@ -60,6 +60,7 @@ function generationConfig(request: GenerationRequest, ctx: AdapterContext, budge
   const config: Record<string, unknown> = {};
   if (typeof request.temperature === 'number') config.temperature = request.temperature;
   if (typeof request.topP === 'number') config.topP = request.topP;
+  if (typeof request.topK === 'number') config.topK = request.topK;
   const cap = outputCap(request, ctx);
   if (cap !== undefined) config.maxOutputTokens = cap;
   const stop = request.stop ?? [];

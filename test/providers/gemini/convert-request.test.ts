@@ -269,4 +269,15 @@ describe('buildRequest: tools, tool_choice and output format', () => {
     expect(config({ stop: 'STOP' })).toEqual({ stopSequences: ['STOP'] });
     expect(config({ stop: null, temperature: null, top_p: null, max_tokens: null })).toBeUndefined();
   });
+
+  it('sends the client\'s topK (Gemini CLI sends 64); a failed tool result goes under `error`, Gemini\'s key for failures', () => {
+    const request = { model: 'google/gemini-2.5-flash', system: [], tools: [], stream: false, topK: 64, messages: [
+      { role: 'user' as const, content: [{ type: 'text' as const, text: 'run it' }] },
+      { role: 'assistant' as const, content: [{ type: 'tool_call' as const, id: 'c1', name: 'run', kind: 'function' as const, input: '{}' }] },
+      { role: 'user' as const, content: [{ type: 'tool_result' as const, callId: 'c1', isError: true, content: [{ type: 'text' as const, text: 'command not found' }] }] },
+    ] };
+    const sent = buildBody(request, geminiContext());
+    expect(sent.generationConfig).toEqual({ topK: 64 });
+    expect((sent.contents as Body[])[2]).toEqual({ role: 'user', parts: [{ functionResponse: { name: 'run', response: { error: 'command not found' } } }] });
+  });
 });

@@ -1,0 +1,41 @@
+// The Gemini door's generation, shared by :generateContent and :streamGenerateContent: the model from the path (a
+// bare Gemini name or a gateway id, model-name.ts), the request parsed into the internal request, the renderers for
+// Google's response object and its chunks, framed as SSE (`alt=sse`) or as a JSON array. The eight steps run in
+// serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
+import type { Context } from 'koa';
+import type { Context as ApiContext } from 'openapi-backend';
+import type { GenerationParts } from '../pipeline/generation-parts.js';
+import { serveGeneration } from '../pipeline/serve-generation.js';
+import { generationClient } from '../http/generation-exchange.js';
+import { withResponseCache } from '../http/response-cache-exchange.js';
+import type { HitParts } from '../response-cache/serve-hit.js';
+import type { StreamFraming } from '../http/write-event-stream.js';
+import { sessionKeyFromHeaders } from '../routing/session-key.js';
+import { parseGeminiRequest } from '../formats/gemini/parse-request.js';
+import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
+import { buildGenerateContentResponse } from '../formats/gemini/build-response.js';
+import { GeminiStreamRenderer } from '../formats/gemini/gemini-stream-renderer.js';
+import type { GeminiGenerateContentRequest } from '../formats/gemini/wire-types.js';
+
+/** The path's model parameter, as the router parsed it (still percent-encoded). */
+export function pathModel(api: ApiContext): string {
+  return String((api.request.params as { model: string }).model);
+}
+
+export function serveGeminiGeneration(generations: GenerationParts & HitParts, api: ApiContext, ctx: Context, framing: StreamFraming | undefined): Promise<void> {
+  const body = api.request.requestBody as GeminiGenerateContentRequest;
+  const stream = framing !== undefined;
+  const model = geminiGatewayModelId(pathModel(api));
+  return withResponseCache(generations, ctx, { apiFormat: 'gemini', model, body, stream, framing }, (response) => serveGeneration(generations, generationClient(ctx), {
+    apiFormat: 'gemini',
+    request: parseGeminiRequest(body, model, stream),
+    releasePrompt: () => {
+      body.contents = [];
+      body.systemInstruction = undefined;
+    },
+    stream,
+    renderJson: buildGenerateContentResponse,
+    createStreamRenderer: (identity) => new GeminiStreamRenderer(identity),
+    sessionKey: sessionKeyFromHeaders(ctx.headers),
+  }, response));
+}
