@@ -112,6 +112,28 @@ describe('a Gemini model through the Gemini door', () => {
     expect(upstream.last.rawBody).toBe(JSON.stringify(turn));
   });
 
+  it('native lane: what only Google knows (googleSearch, code execution parts, cachedContent, safetySettings, new fields) reaches it as sent', async () => {
+    upstream.reply({ kind: 'json', body: loadJson('gemini', 'text') });
+    const body = {
+      contents: [
+        { role: 'user', parts: [{ text: 'Search and compute' }, { fileData: { mimeType: 'application/pdf', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' } }] },
+        { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }] },
+        { role: 'user', parts: [{ text: 'and?' }] },
+      ],
+      tools: [{ googleSearch: {} }, { codeExecution: {} }],
+      cachedContent: 'cachedContents/xyz',
+      safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      generationConfig: { responseModalities: ['TEXT'], mediaResolution: 'MEDIA_RESOLUTION_LOW' },
+      labels: { team: 'a' },
+    };
+    const res = await post('gemini-2.5-flash:generateContent', body);
+    expect(res.status).toBe(200);
+    expect(upstream.last.rawBody).toBe(JSON.stringify(body));
+    const answer = await res.json();
+    // Google's body as sent, only the gateway's identity in it.
+    expect(answer).toEqual({ ...(loadJson('gemini', 'text') as object), modelVersion: 'google/gemini-2.5-flash', responseId: res.headers.get('x-generation-id') });
+  });
+
   it('streamGenerateContent without alt: one JSON array, sent as the chunks come', async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('gemini/text.chunks.txt')] });
     const res = await post('gemini-2.5-flash:streamGenerateContent', { contents: [{ parts: [{ text: 'Hi' }] }] });
