@@ -1,12 +1,16 @@
 // The Gemini door's generation, shared by :generateContent and :streamGenerateContent: the model from the path (a
-// bare Gemini name or a gateway id, model-name.ts), the request parsed into the internal request, the renderers for
-// Google's response object and its chunks, framed as SSE (`alt=sse`) or as a JSON array. The eight steps run in
+// bare Gemini name or a gateway id, model-name.ts), its facts for planning, the client's own request for the native
+// lane (Google upstreams), its parse into the internal request for the other providers (on demand), the renderers for
+// Google's response object and its chunks; a stream is framed as SSE (`alt=sse`) or as a JSON array on both lanes. The eight steps run in
 // serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
 import type { Context } from 'koa';
 import type { Context as ApiContext } from 'openapi-backend';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
+import { nativeWireOf } from '../http/native-wire.js';
+import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
+import { geminiRequestFacts } from '../formats/gemini/request-facts.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import type { StreamFraming } from '../http/write-event-stream.js';
@@ -28,11 +32,10 @@ export function serveGeminiGeneration(generations: GenerationParts & HitParts, a
   const model = geminiGatewayModelId(pathModel(api));
   return withResponseCache(generations, ctx, { apiFormat: 'gemini', model, body, stream, framing }, (response) => serveGeneration(generations, generationClient(ctx), {
     apiFormat: 'gemini',
-    request: parseGeminiRequest(body, model, stream),
-    releasePrompt: () => {
-      body.contents = [];
-      body.systemInstruction = undefined;
-    },
+    protocol: 'gemini',
+    facts: geminiRequestFacts(body, model),
+    wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS),
+    translate: () => parseGeminiRequest(body, model, stream),
     stream,
     renderJson: buildGenerateContentResponse,
     createStreamRenderer: (identity) => new GeminiStreamRenderer(identity),

@@ -35,6 +35,6 @@ export function generationResponse(ctx: Context, framing: StreamFraming = 'sse')
       ctx.body = body;
     },
     events: (stream, renderer, keepAliveMs, first) => writeEventStream(ctx, stream, renderer, keepAliveMs, first, framing),
-    frames: (stream, renderer, keepAliveMs, first) => writeNativeStream(ctx, stream, renderer, keepAliveMs, first),
+    frames: (stream, renderer, keepAliveMs, first) => writeNativeStream(ctx, stream, renderer, keepAliveMs, first, framing),
   };
 }

@@ -3,6 +3,7 @@
 // keep-alive as Server-Sent Events; the keep-alive must be whitespace, which JSON allows between elements.
 import type { SseFrame } from '../core/stream-renderer.js';
 import { SseWriter } from './sse-writer.js';
+import { createSseParser } from '../providers/sse/parse-sse.js';
 
 export class JsonArrayWriter extends SseWriter {
   protected override readonly contentType = 'application/json; charset=utf-8';
@@ -22,6 +23,14 @@ export class JsonArrayWriter extends SseWriter {
   /** Frames have no names here: each is one element. */
   override frame(frame: SseFrame): Promise<void> | undefined {
     return this.data(frame.data);
+  }
+
+  /** SSE text of the native lane's upstream events: each event's data is one element. */
+  override text(events: string): Promise<void> | undefined {
+    const parser = createSseParser();
+    let full: Promise<void> | undefined;
+    for (const event of [...parser.push(events), ...parser.end()]) full = this.data(event.data) ?? full;
+    return full;
   }
 
   /** Closes the array, unless the client is gone (then nothing more is written). */

@@ -5,6 +5,8 @@ import type { Context } from 'koa';
 import type { StreamRenderer } from '../core/stream-renderer.js';
 import type { NativeStreamEnd } from '../pipeline/native-stream.js';
 import { SseWriter } from './sse-writer.js';
+import { JsonArrayWriter } from './json-array-writer.js';
+import type { StreamFraming } from './write-event-stream.js';
 
 export async function writeNativeStream(
   ctx: Context,
@@ -13,8 +15,10 @@ export async function writeNativeStream(
   keepAliveMs: number,
   /** The stream's first step when the caller already read it (routing's failover window). */
   first?: IteratorResult<string[], NativeStreamEnd | undefined> | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
+  /** The Gemini door without `alt=sse` writes the upstream's events as the elements of a JSON array. */
+  framing: StreamFraming = 'sse',
 ): Promise<void> {
-  const writer = new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
+  const writer = framing === 'json-array' ? new JsonArrayWriter(ctx.res, keepAliveMs, renderer.keepAlive) : new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
   ctx.respond = false;
   writer.start();
   try {

@@ -8,6 +8,7 @@ import type { NativeAnswerContext, NativeProtocol, NativeReading } from '../prov
 import { nativeChat } from '../providers/openai-compatible/native-chat.js';
 import { nativeMessages } from '../providers/anthropic/native-messages.js';
 import { nativeResponses } from '../providers/openai-responses/native-responses.js';
+import { nativeGemini } from '../providers/gemini/native-gemini.js';
 import { upstreamProtocols } from '../providers/registry.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
@@ -20,11 +21,11 @@ import type { GenerationMeter } from './generation-meter.js';
 /** The native back door of each door protocol this build includes. */
 export type NativeProtocols = Partial<Record<WireProtocol, NativeProtocol>>;
 
-/** Gemini's door (issue 38) has none yet. */
 export const NATIVE_PROTOCOLS: NativeProtocols = {
   chat: nativeChat,
   messages: nativeMessages,
   responses: nativeResponses,
+  gemini: nativeGemini,
 };
 
 /** The native protocol an attempt at `target` takes for a request of a `door` protocol, or undefined: translated. */

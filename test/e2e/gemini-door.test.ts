@@ -84,30 +84,55 @@ describe('a Gemini model through the Gemini door', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(upstream.last.path).toBe('/v1beta/models/gemini-3.1-pro-preview:streamGenerateContent?alt=sse');
-    expect(upstream.last.body.tools).toEqual([{ functionDeclarations: [{ name: 'read_file', description: 'Reads a file', parameters: { type: 'OBJECT', properties: { file_path: { type: 'STRING' } }, required: ['file_path'] } }] }]);
+    // The native lane: Google gets the client's bytes as they came (parametersJsonSchema and all).
+    expect(upstream.last.rawBody).toBe(JSON.stringify(ask));
     const chunks = sseChunks(await res.text());
     const parts = chunks.flatMap((chunk) => chunk.candidates[0].content.parts);
     const call = parts.find((part) => part.functionCall);
-    expect(call.functionCall).toMatchObject({ name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } });
+    // Google's chunk as Google sent it: its call has no id (the native lane adds nothing).
+    expect(call.functionCall).toEqual({ name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } });
     expect(call.thoughtSignature).toMatch(/^EpQCCpEC/);
     const last = chunks[chunks.length - 1];
     expect(last.candidates[0].finishReason).toBe('STOP');
-    expect(last.usageMetadata).toEqual({ promptTokenCount: 61, candidatesTokenCount: 18, thoughtsTokenCount: 154, totalTokenCount: 233 });
+    // Google's own usageMetadata, and the generation is metered from it: thinking is billed as output.
+    expect(last.usageMetadata).toMatchObject({ promptTokenCount: 61, candidatesTokenCount: 18, thoughtsTokenCount: 154, totalTokenCount: 233 });
+    const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', res.headers.get('x-generation-id')!).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ api_format: 'gemini', status: 'success', prompt_tokens: 61, completion_tokens: 172, reasoning_tokens: 154 });
 
     // The tool turn: the call comes back with its signature and id, the response by id.
     upstream.reply({ kind: 'sse', chunks: [fixture('gemini/text.chunks.txt')] });
-    const next = await post('gemini-3.1-pro-preview:streamGenerateContent?alt=sse', {
+    const turn = {
       ...ask,
       contents: [...ask.contents,
         { role: 'model', parts: [{ functionCall: call.functionCall, thoughtSignature: call.thoughtSignature }] },
-        { role: 'user', parts: [{ functionResponse: { id: call.functionCall.id, name: 'get_weather', response: { output: '12 C' } } }] }],
-    });
+        { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: '12 C' } } }] }],
+    };
+    const next = await post('gemini-3.1-pro-preview:streamGenerateContent?alt=sse', turn);
     expect(next.status).toBe(200);
     await next.text();
-    expect(upstream.last.body.contents.slice(1)).toEqual([
-      { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } }, thoughtSignature: call.thoughtSignature }] },
-      { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: '12 C' } } }] },
-    ]);
+    expect(upstream.last.rawBody).toBe(JSON.stringify(turn));
+  });
+
+  it('native lane: what only Google knows (googleSearch, code execution parts, cachedContent, safetySettings, new fields) reaches it as sent', async () => {
+    upstream.reply({ kind: 'json', body: loadJson('gemini', 'text') });
+    const body = {
+      contents: [
+        { role: 'user', parts: [{ text: 'Search and compute' }, { fileData: { mimeType: 'application/pdf', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' } }] },
+        { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }] },
+        { role: 'user', parts: [{ text: 'and?' }] },
+      ],
+      tools: [{ googleSearch: {} }, { codeExecution: {} }],
+      cachedContent: 'cachedContents/xyz',
+      safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      generationConfig: { responseModalities: ['TEXT'], mediaResolution: 'MEDIA_RESOLUTION_LOW' },
+      labels: { team: 'a' },
+    };
+    const res = await post('gemini-2.5-flash:generateContent', body);
+    expect(res.status).toBe(200);
+    expect(upstream.last.rawBody).toBe(JSON.stringify(body));
+    const answer = await res.json();
+    // Google's body as sent, only the gateway's identity in it.
+    expect(answer).toEqual({ ...(loadJson('gemini', 'text') as object), modelVersion: 'google/gemini-2.5-flash', responseId: res.headers.get('x-generation-id') });
   });
 
   it('streamGenerateContent without alt: one JSON array, sent as the chunks come', async () => {

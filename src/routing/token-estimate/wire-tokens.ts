@@ -1,4 +1,4 @@
-// The prompt estimate of a door's wire body, for the Messages and Responses doors: a walk over the parsed JSON that
+// The prompt estimate of a door's wire body, for the Messages, Responses and Gemini doors: a walk over the parsed JSON that
 // counts every text value by its length (~4 characters a token, as estimate-tokens.ts) and every attachment by its
 // size (attachment-tokens.ts), without translating anything. Object keys count as text too: in tool schemas they are
 // what the model reads. Unknown block and item types cost their text, so a type the gateway does not model is priced
@@ -20,8 +20,29 @@ type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** A Gemini part's media (`inlineData` bytes or a `fileData` URI): an image, a PDF, or another type (its text). */
+function geminiMedia(node: Node, found: { images: boolean; files: boolean }): number | undefined {
+  const inline = node.inlineData;
+  const file = node.fileData;
+  const media = isNode(inline) ? inline : isNode(file) ? file : undefined;
+  if (!media) return undefined;
+  const type = (text(media.mimeType) ?? '').toLowerCase();
+  const uri = text(media.fileUri) ?? '';
+  const data = text(media.data);
+  if (type.startsWith('image/') || (!type && /\.(png|jpe?g|gif|webp|heic|heif)$/i.test(uri))) {
+    found.images = true;
+    return data === undefined ? UNKNOWN_IMAGE_TOKENS : base64ImageTokens(data);
+  }
+  if (type === 'application/pdf' || (!type && /\.pdf$/i.test(uri))) {
+    found.files = true;
+    return data === undefined ? PDF_URL_TOKENS : base64PdfTokens(data);
+  }
+  return undefined; // text/*, audio, video: walked as text (generous)
+}
+
 /** Tokens of an attachment node (its payload never counts as text), or undefined when `node` is no attachment. */
 function attachment(node: Node, found: { images: boolean; files: boolean }): number | undefined {
+  if (node.type === undefined) return geminiMedia(node, found);
   switch (node.type) {
     // Chat parts (the chat door's own estimate reads them too; they may appear in Responses replays of chat items).
     case 'image_url': {

@@ -1,0 +1,90 @@
+// Gemini's stream (`streamGenerateContent?alt=sse`), read on the native lane: each chunk goes to the client as Google
+// sent it, as one `data:` line (Google's own framing, which the Gen AI SDKs' parser requires), with `modelVersion` and
+// `responseId` set to the gateway's model id and generation id as on the translated lane. The reader meters what
+// Google reports: the response id, usageMetadata (cumulative: the latest counts), the finish reason (a blocked prompt
+// is a content filter), and the generated text and function calls (the stream's progress and the key's token rate).
+// An error chunk ends the stream; its message reaches the client without the gateway's keys.
+import type { FinishReason } from '../../core/generation.js';
+import type { SseEvent } from '../adapter.js';
+import type { NativeAnswerContext, NativeEvent, NativeReading, NativeStreamReader } from '../native/native-protocol.js';
+import { readEventJson } from '../native/native-protocol.js';
+import { spliceTopLevel } from '../native/top-level-members.js';
+import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
+import { normalizeGeminiUsage } from './convert-usage.js';
+import { mapGeminiEmbeddedError } from './map-error.js';
+import { mapGeminiFinishReason } from './map-finish-reason.js';
+
+/** A response (or chunk) with the gateway's identity in it, the rest of its bytes as Google sent them. */
+export function withGatewayIdentity(bytes: Uint8Array, ctx: Pick<NativeAnswerContext, 'model' | 'generationId'>): Buffer {
+  return spliceTopLevel(bytes, { set: { modelVersion: JSON.stringify(ctx.model), responseId: JSON.stringify(ctx.generationId) } });
+}
+
+/** What one GenerateContentResponse tells the meter; `seen.toolCalls` carries across a stream's chunks. */
+export function readResponse(chunk: JsonRecord, seen: { toolCalls: boolean }): { reading: NativeReading; finished: boolean } {
+  const reading: NativeReading = { generatedChars: 0 };
+  const id = readString(chunk.responseId);
+  if (id) reading.upstreamId = id;
+  const usage = normalizeGeminiUsage(chunk.usageMetadata);
+  if (usage) reading.usage = usage;
+  const candidates = readArray(chunk.candidates) ?? [];
+  const candidate = readRecord(candidates.find((c) => isRecord(c) && (c.index ?? 0) === 0) ?? candidates[0]);
+  for (const part of readArray(readRecord(candidate?.content)?.parts) ?? []) {
+    if (!isRecord(part)) continue;
+    reading.generatedChars += readString(part.text)?.length ?? 0;
+    const call = readRecord(part.functionCall);
+    if (call) {
+      seen.toolCalls = true;
+      reading.generatedChars += (readString(call.name)?.length ?? 0) + JSON.stringify(call.args ?? {}).length;
+    }
+  }
+  let finish: FinishReason | undefined;
+  const reason = readString(candidate?.finishReason);
+  if (reason && reason !== 'FINISH_REASON_UNSPECIFIED') finish = mapGeminiFinishReason(reason, seen.toolCalls);
+  else if (readString(readRecord(chunk.promptFeedback)?.blockReason)) finish = 'content_filter';
+  if (finish) reading.finish = finish;
+  return { reading, finished: finish !== undefined };
+}
+
+/** One line: a JSON text's line breaks can only be whitespace between tokens (strings hold them escaped). */
+function dataLine(json: Uint8Array): string {
+  return `data: ${Buffer.from(json).toString('utf8').replace(/[\r\n]+/g, ' ')}\n\n`;
+}
+
+export function createNativeGeminiReader(ctx: NativeAnswerContext): NativeStreamReader {
+  const seen = { toolCalls: false };
+  let finished = false;
+  let failed = false;
+  let usage: NativeReading['usage'];
+
+  const read = (event: SseEvent): NativeEvent => {
+    const data = readEventJson(event.data);
+    // Google sends only JSON chunks; anything else (a proxy's keep-alive) is not passed: the SDKs' parser refuses it.
+    if (!data) return { reading: { generatedChars: 0 }, render: () => undefined };
+    if (isRecord(data.error)) {
+      failed = true;
+      const info = mapGeminiEmbeddedError(data, ctx.provider.id);
+      const reading: NativeReading = { generatedChars: 0, error: { code: info.streamCode, message: ctx.redact(info.message) }, ends: true };
+      if (usage) reading.usage = usage; // what was generated before the failure is billed
+      const error = readRecord(data.error) ?? {};
+      const message = ctx.redact(readString(error.message) ?? info.message);
+      return { reading, render: () => dataLine(Buffer.from(JSON.stringify({ ...data, error: { ...error, message } }))) };
+    }
+    const { reading, finished: ends } = readResponse(data, seen);
+    if (reading.usage) usage = reading.usage;
+    if (ends) finished = true;
+    return { reading, render: () => dataLine(withGatewayIdentity(Buffer.from(event.data), ctx)) };
+  };
+
+  return {
+    read,
+    end(): NativeEvent {
+      const reading: NativeReading = { generatedChars: 0 };
+      // Gemini ends every complete stream with a finishReason; without one the connection dropped.
+      if (!finished && !failed) {
+        if (usage) reading.usage = usage;
+        reading.error = { code: 'server_error', message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.` };
+      }
+      return { reading, render: () => undefined };
+    },
+  };
+}
