@@ -30,6 +30,7 @@ afterAll(async () => {
 });
 
 const isMessages = (path: string) => path.startsWith('/api/v1/messages');
+const isGemini = (path: string) => path.startsWith('/api/v1/gemini/');
 
 describe('a query parameter with an empty name', () => {
   it.each(operations)('$operationId: 400 in the door\'s shape', async ({ method, path }) => {
@@ -42,6 +43,8 @@ describe('a query parameter with an empty name', () => {
       expect(res.status).toBe(400);
       const body = (await res.json()) as any;
       if (isMessages(path)) expect(body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('empty name') } });
+      // Google's envelope on the Gemini door.
+      else if (isGemini(path)) expect(body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('empty name'), details: [{ reason: 'empty_query_parameter_name' }] });
       else expect(body.error).toMatchObject({ code: 400, metadata: { reason: 'empty_query_parameter_name' } });
     }
   });
