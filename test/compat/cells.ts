@@ -46,7 +46,7 @@ export interface CellResult {
 
 export interface CellOptions {
   timeoutMs?: number;
-  /** Keep the temp HOME for a look after the run (its path goes into the detail, with the client's output). */
+  /** Keep a failed cell's temp HOME, with the client's stdout and stderr in it, for a look after the run. */
   keep?: boolean;
 }
 
@@ -110,5 +110,7 @@ export async function runCell(driver: ClientDriver, family: Family, turn: Turn, 
     if (run.timedOut) detail = `timed out after ${Math.round(run.ms / 1000)} s; ${detail}`;
     if (!upstream.find(family.upstream, cell).length) detail += ' (no request reached the upstream)';
   }
-  return { cell, client: driver.id, family: family.id, turn, ok, detail, ms: run.ms, ...(options.keep ? { home: run.home } : {}) };
+  // A passing cell's folders are of no interest: only failed cells keep theirs.
+  if (options.keep && ok) rmSync(run.home, { recursive: true, force: true });
+  return { cell, client: driver.id, family: family.id, turn, ok, detail, ms: run.ms, ...(options.keep && !ok ? { home: run.home } : {}) };
 }
