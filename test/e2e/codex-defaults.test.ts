@@ -56,7 +56,8 @@ describe('Codex with only the provider block', () => {
     expect(written).toBe(`${line}\n`);
     const requests = upstream.find('openai', cell).filter((request) => request.protocol);
     const turns = requests.map((request) => readTurn(request.protocol!, request.body, request.path));
-    expect(turns[0].tools).toContainEqual(expect.objectContaining({ name: 'apply_patch', kind: 'custom' }));
+    // Freeform where the upstream speaks Responses, a function of one string where the gateway translates.
+    expect(turns[0].tools).toContainEqual(expect.objectContaining({ name: 'apply_patch' }));
     const answered = turns.find((turn) => turn.toolResults !== undefined);
     expect(answered?.toolResults).toContain('hello.txt');
     expect(run.outcome.answer).toContain(RESULT_PREFIX);

@@ -40,6 +40,9 @@ describe('the recorded upstream script', () => {
     const patch = { ...read, input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'COMPAT-PATCH hello.txt compat-token-1 (cell)' }] }] };
     expect(answerFor(readTurn('responses', patch, '/v1/responses')))
       .toEqual({ kind: 'custom-tool', name: 'apply_patch', input: '*** Begin Patch\n*** Add File: hello.txt\n+compat-token-1\n*** End Patch\n' });
+    const translated = { ...patch, tools: [{ type: 'function', name: 'apply_patch', parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] } }] };
+    expect(answerFor(readTurn('responses', translated, '/v1/responses')))
+      .toEqual({ kind: 'tool', name: 'apply_patch', arguments: { input: '*** Begin Patch\n*** Add File: hello.txt\n+compat-token-1\n*** End Patch\n' } });
   });
 
   it('names the token a tool result holds, and only a tool result (not the prompt)', () => {

@@ -24,9 +24,13 @@ export function answerFor(turn: TurnView): Answer {
   if (turn.toolResults !== undefined) return { kind: 'text', text: `${RESULT_PREFIX} ${describeResult(turn.toolResults)}` };
   if (turn.wantsJson) return { kind: 'text', text: JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 10, title: 'Compatibility run' }) };
   const patch = new RegExp(`${PATCH_MARKER} ([^\\s"\\\\]+) ([^\\s"\\\\]+)`).exec(turn.conversation);
-  const applyPatch = turn.tools.find((tool) => tool.name === 'apply_patch' && tool.kind === 'custom');
-  if (patch && applyPatch) {
-    return { kind: 'custom-tool', name: 'apply_patch', input: `*** Begin Patch\n*** Add File: ${patch[1]}\n+${patch[2]}\n*** End Patch\n` };
+  if (patch) {
+    const input = `*** Begin Patch\n*** Add File: ${patch[1]}\n+${patch[2]}\n*** End Patch\n`;
+    const applyPatch = turn.tools.find((tool) => tool.name === 'apply_patch');
+    if (applyPatch?.kind === 'custom') return { kind: 'custom-tool', name: 'apply_patch', input };
+    // A freeform tool offered through a protocol without them (a translating gateway) is a function of one string.
+    const fields = Object.keys((applyPatch?.schema?.properties as object | undefined) ?? {});
+    if (applyPatch && fields.length === 1) return { kind: 'tool', name: 'apply_patch', arguments: { [fields[0]]: input } };
   }
   const read = new RegExp(`${READ_MARKER} ([^\\s"\\\\]+)`).exec(turn.conversation);
   const tool = READ_TOOLS.map((name) => turn.tools.find((offered) => offered.name === name && offered.kind === 'function')).find(Boolean);
