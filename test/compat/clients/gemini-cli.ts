@@ -1,10 +1,16 @@
-// Gemini CLI 0.61 (`gemini -p -o json`): two variables and the auth type pinned in ~/.gemini/settings.json, as
-// docs/clients.md shows (0.61 refuses GOOGLE_GEMINI_BASE_URL without it: google-gemini/gemini-cli#27550). The
-// harness adds usage statistics, telemetry and auto-update off, and --skip-trust for its throwaway workspace.
+// Gemini CLI 0.61 (`gemini -p -o json`): ~/.gemini/settings.json and two variables as docs/clients.md shows (0.61
+// refuses GOOGLE_GEMINI_BASE_URL unless the settings pin the key auth: google-gemini/gemini-cli#27550; the other
+// settings keep telemetry, usage statistics and updates off), the model with -m. The harness adds --skip-trust for
+// its throwaway workspace.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { exportsOf, firstLine, printedJson, type ClientDriver } from './driver.js';
 
-const SETTINGS = { security: { auth: { selectedType: 'gemini-api-key' } } };
+const SETTINGS = {
+  security: { auth: { selectedType: 'gemini-api-key' } },
+  privacy: { usageStatisticsEnabled: false },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  telemetry: { enabled: false },
+};
 
 export const geminiCli: ClientDriver = {
   id: 'gemini-cli',
@@ -15,20 +21,18 @@ export const geminiCli: ClientDriver = {
   snippet: ({ origin, model }) => ({
     language: 'sh',
     text: [
+      `# ~/.gemini/settings.json: ${JSON.stringify(SETTINGS)}`,
       `export GOOGLE_GEMINI_BASE_URL=${origin}/api/v1/gemini`,
       'export GEMINI_API_KEY=$MODELGATE_API_KEY',
-      `export GEMINI_MODEL=${model}`,
-      `# ~/.gemini/settings.json`,
-      `# ${JSON.stringify(SETTINGS)}`,
+      `gemini -m ${model}`,
     ].join('\n'),
   }),
   prepare(values, paths, key, prompt) {
     mkdirSync(`${paths.home}/.gemini`, { recursive: true });
-    const harness = { privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { enableAutoUpdate: false, enableAutoUpdateNotification: false } };
-    writeFileSync(`${paths.home}/.gemini/settings.json`, JSON.stringify({ ...SETTINGS, ...harness }, null, 2));
+    writeFileSync(`${paths.home}/.gemini/settings.json`, JSON.stringify(SETTINGS, null, 2));
     return {
-      args: ['--skip-trust', '-p', prompt, '-o', 'json'],
-      env: { ...exportsOf(this.snippet(values).text, key), GEMINI_TELEMETRY_ENABLED: 'false' },
+      args: ['-m', values.model, '--skip-trust', '-p', prompt, '-o', 'json'],
+      env: exportsOf(this.snippet(values).text, key),
     };
   },
   parse(stdout, stderr) {
