@@ -2,6 +2,7 @@
 // once, then docs/compatibility.md from the results. Narrow a run with --client, --family, --turn (repeatable; a
 // narrowed run prints its results and leaves the committed table alone unless --write is given too); --keep keeps
 // failed cells' HOME folders; COMPAT_CONCURRENCY sets how many clients run at once (default 2).
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CLIENTS } from './clients/index.js';
@@ -42,6 +43,10 @@ try {
 const seconds = Math.round((Date.now() - started.getTime()) / 1000);
 console.log(`${results.filter((r) => r.ok).length}/${results.length} cells pass, ${seconds} s`);
 if (!narrowed || values.write) {
-  writeFileSync(values.out!, renderReport({ results, clients, families, started, seconds, concurrency }));
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim() + (dirty ? ' (with uncommitted changes)' : '');
+  writeFileSync(values.out!, renderReport({ results, clients, families, started, seconds, concurrency, commit }));
   console.log(`wrote ${values.out}`);
 }
+// The table is written either way; the exit code says whether every cell passed.
+process.exitCode = results.every((r) => r.ok) ? 0 : 1;

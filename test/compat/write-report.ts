@@ -13,6 +13,8 @@ export interface ReportInput {
   started: Date;
   seconds: number;
   concurrency: number;
+  /** The commit the gateway and the harness were built from. */
+  commit: string;
 }
 
 export function clientVersion(driver: ClientDriver): string {
@@ -40,7 +42,7 @@ function cell(results: CellResult[]): string {
   return lines.join('<br>');
 }
 
-export function renderReport({ results, clients, families, started, seconds, concurrency }: ReportInput): string {
+export function renderReport({ results, clients, families, started, seconds, concurrency, commit }: ReportInput): string {
   const passed = results.filter((r) => r.ok).length;
   const header = `| Client | Version | ${families.map((f) => `${f.name}<br>\`${f.model}\``).join(' | ')} |`;
   const rule = `|---|---|${families.map(() => '---').join('|')}|`;
@@ -57,7 +59,7 @@ export function renderReport({ results, clients, families, started, seconds, con
     '',
     '<!-- Written by `make compatibility` (test/compat/run-matrix.ts). Do not edit: run it again. -->',
     '',
-    `Last run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${results.length} cells in ${seconds} s (${concurrency} clients at a time); ${passed} pass.`,
+    `Last run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on commit ${commit}, ${results.length} cells in ${seconds} s (${concurrency} clients at a time); ${passed} pass.`,
     '',
     'Each real agent CLI runs headless against the gateway (in a temp HOME, telemetry and auto-update off, nothing but',
     'loopback reachable), configured with only the provider block below and the cell\'s model; the gateway\'s providers',
