@@ -28,6 +28,16 @@ const JSON_TYPE = 'application/json';
 // With the u flag a surrogate pair is one code point, so this matches only unpaired halves.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 // Header values must be visible ASCII (RFC 9110 field-value); leading/trailing spaces would be trimmed in transit.
+/**
+ * Modelgate's optional `X-Modelgate-*` request headers switch a feature on (the response cache, …): absent, the
+ * operation behaves as the seed API says. Their grammar is checked by the gateway (a 400 naming the token), not by a
+ * schema, and tested where the feature is; generated requests leave them out, so a random value is not taken for a
+ * valid request and another implementation of the seed API is not judged on them.
+ */
+function isFeatureSwitch(p: Parameter): boolean {
+  return p.in === 'header' && !p.required && /^x-modelgate-/i.test(p.name);
+}
+
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]{0,38}[\x21-\x7e])?$/;
 
 export class RequestArbitraries {
@@ -85,7 +95,7 @@ export class RequestArbitraries {
   }
 
   private validParts(op: Operation): fc.Arbitrary<RequestParts> {
-    const params = op.parameters.filter((p) => p.in !== 'cookie');
+    const params = op.parameters.filter((p) => p.in !== 'cookie' && !isFeatureSwitch(p));
     const values = params.map((p) => (p.required ? this.parameterValue(p).map((v): string | undefined => v) : fc.option(this.parameterValue(p), { nil: undefined })));
     const body = this.jsonBody(op);
     const model = EMBEDDING_OPERATIONS.has(op.operationId) ? this.context.embeddingModel : this.context.model;
@@ -136,7 +146,7 @@ export class RequestArbitraries {
 
   private parameterValue(p: Parameter): fc.Arbitrary<string> {
     if (p.in === 'header') {
-      // A header with a grammar (X-Modelgate-Cache) gets values of it; the rest any visible text.
+      // A header with a pattern gets values of it; the rest any visible text.
       const pattern = this.doc.resolve(p.schema).schema.pattern;
       if (!pattern) return fc.stringMatching(HEADER_VALUE);
       return boundedFilter(fc.stringMatching(new RegExp(pattern, 'u')), (v) => HEADER_VALUE.test(v), `a header value matching ${pattern}`);
@@ -191,7 +201,7 @@ export class RequestArbitraries {
 
   /** A required query/header parameter left out, or a string parameter outside its schema. */
   private brokenParameter(op: Operation): fc.Arbitrary<RequestSpec> | undefined {
-    const candidates = op.parameters.filter((p) => p.in === 'query' || p.in === 'header');
+    const candidates = op.parameters.filter((p) => (p.in === 'query' || p.in === 'header') && !isFeatureSwitch(p));
     const breaks: fc.Arbitrary<RequestSpec>[] = [];
     for (const p of candidates) {
       const key = `${p.in}:${p.name}`;

@@ -150,6 +150,9 @@ describeEachDatabase('key spend holds', ({ db }) => {
         let spent = 0n;
         let settledCosts = 0n;
         let settled = 0;
+        // What settlements charged beyond the holds they released (a cost above its bound, or a reclaimed hold's request
+        // that ended anyway): the debt rule counts it whole, so the spend may pass the limit by this much.
+        let beyondHolds = 0n;
         for (const step of ops) {
           if (step.kind === 'reserve') {
             const holder = holders[step.holder];
@@ -178,7 +181,8 @@ describeEachDatabase('key spend holds', ({ db }) => {
               const cost = (request.held * BigInt(step.costPercent)) / 100n;
               const admission = keyAdmission(userId, keyId, request.held, request.holder);
               expect(await settleGenerations(db(), [{ admission, record: record(userId, keyId, cost) }])).toBe(1);
-              spent += min(cost, max0(BigInt(limit) - spent - (reserved - released)));
+              spent += cost;
+              beyondHolds += max0(cost - released);
               settledCosts += cost;
               if (cost > 0n) settled += 1;
             }
@@ -187,7 +191,7 @@ describeEachDatabase('key spend holds', ({ db }) => {
           expect(await findKeySpend(db(), keyId, PERIOD) ?? { spent_nanos: 0n, reserved_nanos: 0n }).toEqual({ spent_nanos: spent, reserved_nanos: reserved });
           const rows = await holds(db(), keyId);
           expect(Object.values(rows).reduce((sum, held) => sum + held, 0n)).toBe(reserved);
-          expect(spent + reserved).toBeLessThanOrEqual(BigInt(limit));
+          expect(spent + reserved).toBeLessThanOrEqual(BigInt(limit) + beyondHolds);
         }
         // Every request's cost was debited from the account exactly once, whatever the key's limit counted.
         const debits = (await listLedger(db(), userId, 100)).filter((r) => r.kind === 'debit');
