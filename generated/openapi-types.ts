@@ -1046,6 +1046,8 @@ export interface components {
             reasoning_details?: components["schemas"]["ReasoningDetail"][];
             /** @description Refusal text, when the model refused (OpenAI). */
             refusal?: string | null;
+            /** @description Web pages the reply cites, when the provider ran a web search (a hosted `web_search` tool it serves). */
+            annotations?: components["schemas"]["UrlCitationAnnotation"][];
         };
         /**
          * @description Prompt-caching breakpoint, as OpenRouter accepts it on content parts: kept for a native Anthropic upstream (cache
@@ -1338,6 +1340,8 @@ export interface components {
             tool_calls?: components["schemas"]["ToolCallDelta"][];
             /** @description New refusal text (OpenAI). */
             refusal?: string | null;
+            /** @description Web pages the text streamed so far cites (indexes into the whole `content`), when the provider ran a web search. */
+            annotations?: components["schemas"]["UrlCitationAnnotation"][];
         };
         /** @description Breakdown of output tokens. */
         CompletionTokensDetails: {
@@ -3513,6 +3517,28 @@ export interface components {
         };
         /** @description Whether a response came from the response cache. */
         ResponseCacheStatus: string | ("hit" | "miss");
+        /**
+         * @description A call of a custom (freeform) tool, with its raw input (a patch for Codex's `apply_patch`). A model without custom
+         *     tools was offered it as a function of one string, `input`; its call comes back as this item, its input streamed in
+         *     `response.custom_tool_call_input.delta` events. Answer it with a `custom_tool_call_output` item.
+         */
+        ResponseCustomToolCallItem: {
+            /**
+             * @description Always `custom_tool_call`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "custom_tool_call";
+            /** @description Item id. */
+            id: string;
+            /** @description Call id; the `custom_tool_call_output` that answers it carries the same `call_id`. */
+            call_id: string;
+            /** @description The custom tool's name. */
+            name: string;
+            /** @description The raw text input. */
+            input: string;
+            /** @description `completed`, or `in_progress` in stream events before the item is done. */
+            status: string;
+        };
         /** @description Why a response failed after it started. */
         ResponseError: {
             /** @description `server_error`, `rate_limit_exceeded`, `context_length_exceeded` or `content_filter`. */
@@ -3595,6 +3621,11 @@ export interface components {
             call_id: string;
             /** @description Function name. */
             name: string;
+            /**
+             * @description The namespace of the function, for a member of a `namespace` tool (OpenAI's `function_call.namespace`); a model
+             *     without namespaces was offered it under a flattened name, and its calls come back under `name` and `namespace`.
+             */
+            namespace?: string;
             /** @description The arguments, a JSON document inside a string. */
             arguments: string;
             /** @description `completed` (the gateway only returns whole calls). */
@@ -3640,9 +3671,10 @@ export interface components {
         };
         /**
          * @description One item of a request's `input`: a message, a function call the model made earlier, its output, or a reasoning
-         *     item from an earlier response. A message may omit `type`.
+         *     item from an earlier response. A message may omit `type`. Any other item type (`custom_tool_call`,
+         *     `custom_tool_call_output`, `additional_tools`, `web_search_call`, ...) is accepted as it is (`ResponseOtherItem`).
          */
-        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseFunctionCallOutputItem"] | components["schemas"]["ResponseReasoningItem"];
+        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseFunctionCallOutputItem"] | components["schemas"]["ResponseReasoningItem"] | components["schemas"]["ResponseOtherItem"];
         /**
          * @description A message of the conversation. `system` and `developer` set behaviour; `assistant` replays an earlier reply.
          * @example {
@@ -3762,7 +3794,10 @@ export interface components {
             incomplete_details: components["schemas"]["ResponseIncompleteDetails"] | components["schemas"]["NullableString"];
             /** @description Model id used (as requested). */
             model: string;
-            /** @description The output items in the order the model produced them: `reasoning`, `message` and `function_call` items. */
+            /**
+             * @description The output items in the order the model produced them: `reasoning`, `message`, `function_call`,
+             *     `custom_tool_call`, `tool_search_call` and `web_search_call` items.
+             */
             output: components["schemas"]["ResponseOutputItem"][];
             /** @description Token usage and cost; absent in stream events before the end. */
             usage?: components["schemas"]["ResponseUsage"];
@@ -3806,10 +3841,22 @@ export interface components {
                 [key: string]: string;
             } | null;
         };
+        /**
+         * @description An input item of a type the gateway does not model, with its own fields and ids: sent to OpenAI natively. On the
+         *     translated lane `custom_tool_call`, `custom_tool_call_output`, `additional_tools`, `tool_search_call`,
+         *     `tool_search_output` are carried and `web_search_call` is left out (no vendor takes another's search back); any
+         *     other type is answered 400.
+         */
+        ResponseOtherItem: {
+            /** @description Any type but the documented ones (those are validated against their own shape). */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A part of an output message, discriminated by `type`. */
         ResponseOutputContent: components["schemas"]["ResponseOutputText"] | components["schemas"]["ResponseRefusalContent"];
         /** @description An output item, discriminated by `type`. */
-        ResponseOutputItem: components["schemas"]["ResponseOutputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseReasoningItem"];
+        ResponseOutputItem: components["schemas"]["ResponseOutputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseReasoningItem"] | components["schemas"]["ResponseCustomToolCallItem"] | components["schemas"]["ResponseToolSearchCallItem"] | components["schemas"]["ResponseWebSearchCallItem"];
         /** @description The model's text. */
         ResponseOutputMessage: {
             /**
@@ -3838,7 +3885,10 @@ export interface components {
             type: "output_text";
             /** @description The text. */
             text: string;
-            /** @description Always empty (the gateway adds no citations). */
+            /**
+             * @description The sources the text cites (`url_citation`: `url`, `title`, `start_index`, `end_index`), when the provider ran a
+             *     web search; otherwise empty.
+             */
             annotations: unknown[];
         };
         /** @description Text of an earlier assistant message, sent back. */
@@ -4050,6 +4100,30 @@ export interface components {
         };
         /** @description Whether and which tool the model must call. */
         ResponseToolChoice: ("none" | "auto" | "required") | components["schemas"]["ResponseNamedToolChoice"];
+        /**
+         * @description A call of a `tool_search` tool the client runs (`execution: "client"`). Answer it with a `tool_search_output` item
+         *     holding the tools it loaded; they are offered to the model from then on.
+         */
+        ResponseToolSearchCallItem: {
+            /**
+             * @description Always `tool_search_call`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "tool_search_call";
+            /** @description Item id. */
+            id: string;
+            /** @description Call id; the `tool_search_output` that answers it carries the same `call_id`. */
+            call_id: string;
+            /**
+             * @description Always `client`.
+             * @enum {string}
+             */
+            execution: "client";
+            /** @description The search's arguments, as the tool's `parameters` describe them. */
+            arguments: unknown;
+            /** @description `completed`, or `in_progress` in stream events before the item is done. */
+            status: string;
+        };
         /** @description Token usage and cost of a response, in the Responses API's names plus the gateway's `cost`. */
         ResponseUsage: {
             /**
@@ -4078,6 +4152,48 @@ export interface components {
             cost: number;
             /** @description How `cost` relates to the account's money. */
             cost_details?: components["schemas"]["CostDetails"];
+        };
+        /** @description A web search's action: the queries and the sources found. */
+        ResponseWebSearchAction: {
+            /**
+             * @description Always `search`.
+             * @enum {string}
+             */
+            type: "search";
+            /** @description The (first) search query. */
+            query?: string;
+            /** @description Every search query. */
+            queries?: string[];
+            /** @description The pages the search found. */
+            sources?: components["schemas"]["ResponseWebSearchSource"][];
+        };
+        /**
+         * @description A web search the serving provider ran itself (Anthropic's web search, Gemini's Google Search) for a `web_search`
+         *     tool; the answer's text cites its sources in `url_citation` annotations. Sent back in a later `input`, it is left
+         *     out of the conversation (no provider takes another's search back; the answer's text carries what it found).
+         */
+        ResponseWebSearchCallItem: {
+            /**
+             * @description Always `web_search_call`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "web_search_call";
+            /** @description Item id. */
+            id: string;
+            /** @description `completed` or `failed`; `in_progress` in stream events before the item is done. */
+            status: string;
+            /** @description What was searched. */
+            action: components["schemas"]["ResponseWebSearchAction"];
+        };
+        /** @description A page a web search found. */
+        ResponseWebSearchSource: {
+            /**
+             * @description Always `url`.
+             * @enum {string}
+             */
+            type: "url";
+            /** @description The page's URL. */
+            url: string;
         };
         /**
          * @description The result of a revocation.
@@ -4256,6 +4372,33 @@ export interface components {
             expires_at?: string | null;
             /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
             allowed_models?: string[] | null;
+        };
+        /** @description A web page the reply's text cites, as OpenAI and OpenRouter give it: `content` between the two indexes. */
+        UrlCitationAnnotation: {
+            /**
+             * @description Always `url_citation`.
+             * @enum {string}
+             */
+            type: "url_citation";
+            /** @description The page, and where in `content` it is cited. */
+            url_citation: {
+                /** @description The page's URL. */
+                url: string;
+                /** @description The page's title. */
+                title?: string;
+                /** @description The text quoted from the page, when the provider gives it. */
+                content?: string;
+                /**
+                 * Format: int32
+                 * @description First character of the citing text in `content` (UTF-16 code units).
+                 */
+                start_index: number;
+                /**
+                 * Format: int32
+                 * @description One past the last character of the citing text.
+                 */
+                end_index: number;
+            };
         };
         /**
          * @description Token usage and cost of one completion. Reasoning tokens are included in `completion_tokens` and also reported
@@ -4563,6 +4706,7 @@ export type ReasoningEncryptedDetail = components['schemas']['ReasoningEncrypted
 export type ReasoningSummaryDetail = components['schemas']['ReasoningSummaryDetail'];
 export type ReasoningTextDetail = components['schemas']['ReasoningTextDetail'];
 export type ResponseCacheStatus = components['schemas']['ResponseCacheStatus'];
+export type ResponseCustomToolCallItem = components['schemas']['ResponseCustomToolCallItem'];
 export type ResponseError = components['schemas']['ResponseError'];
 export type ResponseEventStream = components['schemas']['ResponseEventStream'];
 export type ResponseFormat = components['schemas']['ResponseFormat'];
@@ -4580,6 +4724,7 @@ export type ResponseInputText = components['schemas']['ResponseInputText'];
 export type ResponseInputTokensDetails = components['schemas']['ResponseInputTokensDetails'];
 export type ResponseNamedToolChoice = components['schemas']['ResponseNamedToolChoice'];
 export type ResponseObject = components['schemas']['ResponseObject'];
+export type ResponseOtherItem = components['schemas']['ResponseOtherItem'];
 export type ResponseOutputContent = components['schemas']['ResponseOutputContent'];
 export type ResponseOutputItem = components['schemas']['ResponseOutputItem'];
 export type ResponseOutputMessage = components['schemas']['ResponseOutputMessage'];
@@ -4597,7 +4742,11 @@ export type ResponseTextFormat = components['schemas']['ResponseTextFormat'];
 export type ResponseTextFormatJsonSchema = components['schemas']['ResponseTextFormatJsonSchema'];
 export type ResponseTool = components['schemas']['ResponseTool'];
 export type ResponseToolChoice = components['schemas']['ResponseToolChoice'];
+export type ResponseToolSearchCallItem = components['schemas']['ResponseToolSearchCallItem'];
 export type ResponseUsage = components['schemas']['ResponseUsage'];
+export type ResponseWebSearchAction = components['schemas']['ResponseWebSearchAction'];
+export type ResponseWebSearchCallItem = components['schemas']['ResponseWebSearchCallItem'];
+export type ResponseWebSearchSource = components['schemas']['ResponseWebSearchSource'];
 export type RevokedPass = components['schemas']['RevokedPass'];
 export type StopSequences = components['schemas']['StopSequences'];
 export type StreamOptions = components['schemas']['StreamOptions'];
@@ -4609,6 +4758,7 @@ export type ToolChoice = components['schemas']['ToolChoice'];
 export type ToolDefinition = components['schemas']['ToolDefinition'];
 export type ToolMessage = components['schemas']['ToolMessage'];
 export type UpdateApiKeyRequest = components['schemas']['UpdateApiKeyRequest'];
+export type UrlCitationAnnotation = components['schemas']['UrlCitationAnnotation'];
 export type Usage = components['schemas']['Usage'];
 export type UsageReport = components['schemas']['UsageReport'];
 export type UsageReportRow = components['schemas']['UsageReportRow'];
@@ -6427,6 +6577,13 @@ export interface operations {
                  *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
                  */
                 "X-Modelgate-Cache"?: string;
+                /**
+                 * @description `off`: send the request to an Anthropic model without the cache breakpoints the gateway otherwise sets on its
+                 *     stable prefix (the last tool, the system prompt, the conversation so far) when the request itself sets none.
+                 *     `on` or absent: set them. Case-insensitive; any other value is treated as `on`. A cache write is billed at 1.25×
+                 *     the input price (5 minutes), a cache read at 0.1×, as Anthropic bills them.
+                 */
+                "X-Modelgate-Auto-Cache"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6448,6 +6605,11 @@ export interface operations {
                     "x-request-id": string;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
+                    /**
+                     * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     */
+                    "x-modelgate-warning"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7155,6 +7317,11 @@ export interface operations {
                     "x-generation-id": string;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
+                    /**
+                     * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     */
+                    "x-modelgate-warning"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7847,6 +8014,13 @@ export interface operations {
                  *     grammar is checked by the gateway rather than by a schema pattern, so the error says which token is wrong.
                  */
                 "X-Modelgate-Cache"?: string;
+                /**
+                 * @description `off`: send the request to an Anthropic model without the cache breakpoints the gateway otherwise sets on its
+                 *     stable prefix (the last tool, the system prompt, the conversation so far) when the request itself sets none.
+                 *     `on` or absent: set them. Case-insensitive; any other value is treated as `on`. A cache write is billed at 1.25×
+                 *     the input price (5 minutes), a cache read at 0.1×, as Anthropic bills them.
+                 */
+                "X-Modelgate-Auto-Cache"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7864,6 +8038,11 @@ export interface operations {
                     "x-request-id": string;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
+                    /**
+                     * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     */
+                    "x-modelgate-warning"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -46,8 +46,8 @@ import { startOtlpTracing, type RunningTracing } from './observability/tracing-s
 import { requestSpans } from './observability/request-span.js';
 import { UpstreamDrains } from './pipeline/upstream-drains.js';
 import { GenerationRetention } from './services/generation-retention.js';
-import { createResponseCache } from './response-cache/create-response-cache.js';
-import type { ResponseCache } from './response-cache/response-cache.js';
+import { createResponseCache } from './pipeline/response-cache/create-response-cache.js';
+import type { ResponseCache } from './pipeline/response-cache/response-cache.js';
 
 /**
  * The gateway's parts, composed once here and handed on: the app (and through it each handler) takes what it uses.

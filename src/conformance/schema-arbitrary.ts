@@ -113,7 +113,7 @@ export class SchemaArbitraries {
       const length = [...s].length; // Ajv counts code points, like this
       return length >= min && length <= max;
     };
-    if (schema.pattern) return boundedFilter(fc.stringMatching(new RegExp(schema.pattern, 'u')), fits, `a string matching ${schema.pattern} of length ${min}..${max}`);
+    if (schema.pattern) return boundedFilter(matching(schema.pattern, min, max, this.maxStringLength), fits, `a string matching ${schema.pattern} of length ${min}..${max}`);
     switch (schema.format) {
       case 'date-time':
         return fc
@@ -204,4 +204,16 @@ function textArbitrary(minLength: number, maxLength: number): fc.Arbitrary<strin
     texts.set(key, arb);
   }
   return arb;
+}
+
+/**
+ * Strings matching `pattern`. fast-check draws from a pattern's own grammar, but knows no lookahead: a pattern that
+ * only excludes words (`^(?!(text|image)$)`, the open member of a union: any type but the documented ones) is drawn
+ * from plain text and filtered by the whole pattern.
+ */
+function matching(pattern: string, min: number, max: number, maxStringLength: number): fc.Arbitrary<string> {
+  const regex = new RegExp(pattern, 'u');
+  const exclusion = /^\^\(\?!(.*)\)$/u.exec(pattern);
+  if (!exclusion) return fc.stringMatching(regex);
+  return textArbitrary(Math.max(min, 1), Math.min(max, min + maxStringLength)).filter((s) => regex.test(s));
 }

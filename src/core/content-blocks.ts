@@ -72,6 +72,12 @@ export interface DocumentBlock {
 }
 
 /**
+ * What kind of tool a call is of: a function (JSON arguments), a custom (freeform) tool (raw text input), or a
+ * client-run tool search (OpenAI's `tool_search` with `execution: "client"`, JSON arguments).
+ */
+export type ToolCallKind = 'function' | 'custom' | 'tool_search';
+
+/**
  * A call of a tool by the model. `input` is text: the JSON arguments of a function tool as the model wrote them, or
  * the raw input of a custom (freeform) tool. A namespaced tool's call names its namespace apart.
  */
@@ -81,7 +87,7 @@ export interface ToolCallBlock {
   id: string;
   name: string;
   namespace?: string;
-  kind: 'function' | 'custom';
+  kind: ToolCallKind;
   input: string;
   cache?: CacheBreakpoint;
 }
@@ -128,6 +134,22 @@ export interface ReasoningBlock {
 export interface RefusalBlock {
   type: 'refusal';
   text: string;
+}
+
+/**
+ * A web search the vendor ran itself for a hosted `web_search` tool (Anthropic's server tool, Gemini's Google Search):
+ * what it searched and what it found. The answer's text cites the pages (TextBlock.citations). Output only: no vendor
+ * takes another's search back, so a replayed conversation leaves it out.
+ */
+export interface WebSearchBlock {
+  type: 'web_search';
+  /** The vendor's id of the search (`srvtoolu_…`), or one the adapter made. */
+  id: string;
+  /** `failed` when the vendor reported an error instead of results. */
+  status: 'completed' | 'failed';
+  queries: string[];
+  /** The pages found, in the vendor's order. */
+  sources: Array<{ url: string; title?: string }>;
 }
 
 export type UserBlock = TextBlock | ImageBlock | DocumentBlock | ToolResultBlock;

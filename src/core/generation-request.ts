@@ -31,6 +31,12 @@ export interface GenerationRequest {
   reasoning?: ReasoningRequest;
   /** Prompt-cache controls a vendor takes by name (OpenAI `prompt_cache_key`, `prompt_cache_retention`). */
   cache?: { key?: string; retention?: string };
+  /**
+   * The door asks for automatic cache breakpoints: an adapter whose vendor caches only up to marked blocks (Anthropic)
+   * marks the stable prefix itself when the request marks nothing. Set by the chat and Responses doors, whose clients
+   * cannot mark blocks, unless the client sent `X-Modelgate-Auto-Cache: off`.
+   */
+  autoCache?: boolean;
   /** An opaque end-user id for the vendor's abuse monitoring (`user`, Messages `metadata.user_id`). */
   user?: string;
   /** OpenAI's hashed end-user id. */

@@ -1,7 +1,7 @@
 // The internal result of a generation, as every provider adapter produces it and every front door renders it:
 // normalized usage, finish reasons, a whole reply as ordered output blocks, and the events of a stream. No wire
 // format lives here.
-import type { Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock } from './content-blocks.js';
+import type { Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolCallKind, WebSearchBlock } from './content-blocks.js';
 
 /** Token counts as the gateway accounts them (prompt includes cached reads and cache writes;
  *  completion includes reasoning). */
@@ -21,8 +21,8 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' |
 /** Mid-stream and choice-level error codes of the spec. */
 export type StreamErrorCode = 'context_length_exceeded' | 'content_filter' | 'rate_limit' | 'server_error';
 
-/** What a model produces: answer text, reasoning records, tool calls, a refusal. */
-export type OutputBlock = TextBlock | ReasoningBlock | ToolCallBlock | RefusalBlock;
+/** What a model produces: answer text, reasoning records, tool calls, a refusal, web searches its vendor ran. */
+export type OutputBlock = TextBlock | ReasoningBlock | ToolCallBlock | RefusalBlock | WebSearchBlock;
 
 /** A full (non-streamed) reply, normalized. */
 export interface GenerationResult {
@@ -54,12 +54,17 @@ export type StreamEvent =
    */
   | { type: 'reasoning-state'; state: ReasoningState }
   /** A tool call begins. `index` numbers the calls of one reply from 0; `input` may carry the first fragment. */
-  | { type: 'tool-call-start'; index: number; id: string; name: string; namespace?: string; kind: 'function' | 'custom'; input?: string }
+  | { type: 'tool-call-start'; index: number; id: string; name: string; namespace?: string; kind: ToolCallKind; input?: string }
   /** The next fragment of a call's input (JSON text of a function call, raw text of a custom one). */
   | { type: 'tool-call-delta'; index: number; input: string }
   | { type: 'refusal-delta'; text: string }
-  /** A source the text streamed so far quotes. */
-  | { type: 'citation'; citation: Citation }
+  /**
+   * A source the text streamed so far quotes. `span`: the citation covers the last `span` characters of answer text
+   * streamed before it (absent: where it covers is not known).
+   */
+  | { type: 'citation'; citation: Citation; span?: number }
+  /** A web search the vendor ran, whole (it comes before the text that cites it). */
+  | { type: 'web-search'; search: Omit<WebSearchBlock, 'type'> }
   | { type: 'finish'; finishReason: FinishReason; stopSequence?: string }
   | { type: 'usage'; usage: NormalizedUsage }
   | { type: 'error'; code: StreamErrorCode; message: string };

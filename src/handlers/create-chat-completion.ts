@@ -6,13 +6,14 @@ import type { Handler } from '../http/openapi-router.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../response-cache/serve-hit.js';
+import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { wantsStream } from '../formats/chat-completions/stream-mode.js';
 import { parseChatRequest } from '../formats/chat-completions/parse-request.js';
 import { buildCompletion } from '../formats/chat-completions/build-completion.js';
 import { ChatStreamRenderer } from '../formats/chat-completions/chat-stream-renderer.js';
 import type { ChatCompletionRequest } from '../formats/chat-completions/wire-types.js';
 import { chatSessionKey } from '../formats/chat-completions/session-key.js';
+import { autoCacheWanted } from '../formats/shared/auto-cache-header.js';
 
 /** `streamDefault`: what an omitted `stream` means when the Accept header does not say (MODELGATE_STREAM_DEFAULT). */
 export function createChatCompletion(generations: GenerationParts & HitParts, streamDefault: boolean): Handler {
@@ -22,7 +23,7 @@ export function createChatCompletion(generations: GenerationParts & HitParts, st
     return withResponseCache(generations, ctx, { apiFormat: 'chat_completions', model: body.model, body, stream }, (response) =>
       serveGeneration(generations, generationClient(ctx), {
         apiFormat: 'chat_completions',
-        request: parseChatRequest(body, stream),
+        request: parseChatRequest(body, stream, autoCacheWanted(ctx.headers)),
         routing: { models: body.models, provider: body.provider },
         releasePrompt: () => {
           body.messages = [];

@@ -6,7 +6,7 @@ import type { Handler } from '../http/openapi-router.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../response-cache/serve-hit.js';
+import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { parseMessagesRequest } from '../formats/messages/parse-request.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 import { buildMessage } from '../formats/messages/build-message.js';

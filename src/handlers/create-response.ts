@@ -6,20 +6,21 @@ import type { Handler } from '../http/openapi-router.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../response-cache/serve-hit.js';
+import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { includesEncryptedReasoning, parseResponseRequest } from '../formats/responses/parse-request.js';
 import { echoOf } from '../formats/responses/response-object.js';
 import { buildResponse } from '../formats/responses/build-response.js';
 import { ResponseStreamRenderer } from '../formats/responses/response-stream-renderer.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
 import { responsesSessionKey } from '../formats/responses/session-key.js';
+import { autoCacheWanted } from '../formats/shared/auto-cache-header.js';
 
 export function createResponse(generations: GenerationParts & HitParts): Handler {
   return (api, ctx) => {
     const body = api.request.requestBody as ResponseRequest;
     // OpenAI's default for this API: one JSON object unless `stream` is true.
     const stream = body.stream === true;
-    const request = parseResponseRequest(body, stream);
+    const request = parseResponseRequest(body, stream, autoCacheWanted(ctx.headers));
     const echo = echoOf(body);
     const options = { encryptedReasoning: includesEncryptedReasoning(body) };
     return withResponseCache(generations, ctx, { apiFormat: 'responses', model: request.model, body, stream }, (response) =>

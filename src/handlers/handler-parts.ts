@@ -8,7 +8,7 @@ import type { CreditLeases } from '../billing/credit-leases.js';
 import type { NotReady } from '../health/check-readiness.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { EmbeddingAdapters } from '../providers/embedding-adapter.js';
-import type { ResponseCache } from '../response-cache/response-cache.js';
+import type { ResponseCache } from '../pipeline/response-cache/response-cache.js';
 
 export interface HandlerParts extends GenerationParts {
   config: Config;

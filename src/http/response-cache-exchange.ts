@@ -11,11 +11,11 @@ import { SseWriter } from './sse-writer.js';
 import { requestTraceOf } from '../observability/request-span.js';
 import type { ApiFormat } from '../db/tables/generations.js';
 import type { GenerationResponse } from '../pipeline/serve-generation.js';
-import { parseCacheDirective } from '../response-cache/cache-directive.js';
-import { cacheKey } from '../response-cache/cache-key.js';
-import { replayFrames, replayJson, type CachedAnswer } from '../response-cache/cached-answer.js';
-import { AnswerRecorder } from '../response-cache/answer-recorder.js';
-import { admitHit, type HitParts } from '../response-cache/serve-hit.js';
+import { parseCacheDirective } from '../pipeline/response-cache/cache-directive.js';
+import { cacheKey } from '../pipeline/response-cache/cache-key.js';
+import { replayFrames, replayJson, type CachedAnswer } from '../pipeline/response-cache/cached-answer.js';
+import { AnswerRecorder } from '../pipeline/response-cache/answer-recorder.js';
+import { admitHit, type HitParts } from '../pipeline/serve-cache-hit.js';
 
 export interface CacheableAnswer {
   apiFormat: ApiFormat;

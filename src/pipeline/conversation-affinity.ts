@@ -25,9 +25,13 @@ export async function recallAffinity(
   return { key, endpoint: await parts.affinity.get(key) };
 }
 
-/** After an endpoint served: it is the conversation's endpoint from now on (also when a failover chose it). */
-export function rememberAffinity(store: AffinityStore | undefined, affinity: ConversationAffinity | undefined, servedEndpoint: string): void {
+/**
+ * After an endpoint served: it is the conversation's endpoint from now on (also when a failover chose it). The caller
+ * awaits it before a JSON answer leaves, so a next turn sent at once to another instance reads it (a stream's answer
+ * lasts far longer than the write, and does not wait for it). A shared store's write never rejects and is bounded by
+ * the Redis command timeout.
+ */
+export async function rememberAffinity(store: AffinityStore | undefined, affinity: ConversationAffinity | undefined, servedEndpoint: string): Promise<void> {
   if (!store || !affinity) return;
-  // Not awaited: the answer does not wait for Redis (a shared store's write never rejects).
-  void store.set(affinity.key, servedEndpoint);
+  await store.set(affinity.key, servedEndpoint);
 }

@@ -60,7 +60,7 @@ export class GenerationMeter {
     let chars = 0;
     for (const block of output) {
       if (block.type === 'tool_call') chars += block.name.length + block.input.length;
-      else chars += block.text?.length ?? 0;
+      else if (block.type !== 'web_search') chars += block.text?.length ?? 0;
     }
     this.countGenerated(chars);
   }

@@ -81,6 +81,8 @@ export class GenerationRun {
   private readonly attempts: GenerationAttempt[] = [];
   /** Tokens taken from the key's rate budget so far: the prompt estimate at admission, then generated text. */
   private tokensCounted: number;
+  /** What the serving endpoint was not sent of the request, one sentence each, for `x-modelgate-warning`. */
+  warnings: string[] = [];
 
   constructor(
     private readonly parts: GenerationParts,
@@ -88,7 +90,7 @@ export class GenerationRun {
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
     this.tokensCounted = input.checked.estimatedPromptTokens;
-    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.clientHeaders };
+    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.clientHeaders, tools: input.request.tools };
     this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
     this.link = new UpstreamLink(input.client.signal, { boundMs: parts.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: parts.drains });
   }
@@ -157,8 +159,10 @@ export class GenerationRun {
     const { request } = this.input;
     this.input.target = target;
     if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
-      this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders };
+      this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders, tools: request.tools };
     }
+    // What this endpoint is not sent of the request (a hosted tool its vendor cannot run), for x-modelgate-warning.
+    this.warnings = target.adapter.warnings?.(request, this.adapterCtx) ?? [];
     this.hidesTokens = this.input.stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
     const sending = callUpstream(this.parts.http, target.adapter, request, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);

@@ -95,13 +95,13 @@ export async function serveGeneration(
     // 5 call upstream, failing over between endpoints until one answers (streams: until its first event batch)
     if (stream) {
       const { events, first } = await run.openStream(keepAliveMs);
-      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
+      void rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
       await response.events(events, renderer, keepAliveMs, first);
     } else {
       const { completion, totals } = await run.completeRouted(); //                6+8 translate, respond (JSON)
-      rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
+      await rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       response.json(door.renderJson(completion, totals, run.identity));
     }
@@ -117,5 +117,8 @@ export async function serveGeneration(
 
 /** Which endpoint served, for clients and logs (the body and every chunk say it too). */
 function servedBy(run: GenerationRun): Record<string, string> {
-  return { 'x-modelgate-provider': run.identity.provider, 'x-modelgate-model': run.identity.model };
+  const headers: Record<string, string> = { 'x-modelgate-provider': run.identity.provider, 'x-modelgate-model': run.identity.model };
+  // What the serving endpoint was not sent (a hosted tool its vendor cannot run, left out rather than refused).
+  if (run.warnings.length > 0) headers['x-modelgate-warning'] = run.warnings.join('; ');
+  return headers;
 }

@@ -1,6 +1,6 @@
 // The one interface every provider adapter implements. Adapters are pure: they build a vendor HTTP
 // request description and translate vendor payloads back; the transport (http-client.ts) does the I/O.
-import type { GenerationRequest } from '../core/generation-request.js';
+import type { GenerationRequest, Tool } from '../core/generation-request.js';
 import type { GenerationResult, StreamErrorCode, StreamEvent } from '../core/generation.js';
 import type { ProviderKind } from '../core/provider-kind.js';
 
@@ -39,6 +39,11 @@ export interface AdapterContext {
    * Anthropic Messages door: `anthropic-version`, `anthropic-beta`). Never credentials.
    */
   clientHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The tools the client declared (the translated request's), the same on every attempt: what an adapter restores a
+   * reply's tool calls with (a flattened namespaced name, a custom tool offered as a function).
+   */
+  tools?: readonly Tool[];
 }
 
 /** A vendor HTTP request, fully described; the transport sends it as is. */
@@ -94,6 +99,11 @@ export interface ProviderAdapter {
    * client that leaves early then has its upstream read on, bounded, for the vendor's own usage (absent: false).
    */
   hidesReasoning?(request: GenerationRequest, ctx: AdapterContext): boolean;
+  /**
+   * What this request loses on the way to the vendor, one sentence each (a hosted tool the vendor cannot run, left
+   * out rather than refused): sent to the client in `x-modelgate-warning` (absent: nothing).
+   */
+  warnings?(request: GenerationRequest, ctx: AdapterContext): string[];
 }
 
 /** The adapter for each API kind this build includes; a provider of a kind without one is answered 503. */

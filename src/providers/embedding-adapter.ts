@@ -1,5 +1,5 @@
 // The interface of a provider's embeddings API, beside the chat adapter (adapter.ts): pure functions that build the
-// vendor's HTTP requests and read its answers and errors; the embeddings flow (src/embeddings/) does the I/O.
+// vendor's HTTP requests and read its answers and errors; the embeddings flow (src/pipeline/embeddings/) does the I/O.
 import type { EmbeddingBatchResult, EmbeddingCall } from '../core/embedding.js';
 import type { AdapterContext, ProviderConfig, UpstreamErrorInfo, UpstreamRequest } from './adapter.js';
 import type { ProviderKind } from '../core/provider-kind.js';

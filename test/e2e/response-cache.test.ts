@@ -7,8 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
-import { MemoryCacheStore } from '../../src/response-cache/memory-store.js';
-import { ResponseCache } from '../../src/response-cache/response-cache.js';
+import { MemoryCacheStore } from '../../src/pipeline/response-cache/memory-store.js';
+import { ResponseCache } from '../../src/pipeline/response-cache/response-cache.js';
 import { createLogger } from '../../src/logger.js';
 
 let gw: TestGateway;

@@ -142,15 +142,21 @@ describe('client.responses against an OpenAI-compatible upstream', () => {
     expect(upstream.last.body.messages[1]).toMatchObject({ role: 'assistant', content: '42', reasoning_content: 'Six times seven.' });
   });
 
-  it('answers previous_response_id, conversation and built-in tools with 400 (SDK typed errors)', async () => {
+  it('answers previous_response_id and conversation with 400 (SDK typed errors)', async () => {
     const previous = client.responses.create({ model: 'openai/gpt-test', input: 'again', previous_response_id: 'resp_1' });
     await expect(previous).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     await expect(previous).rejects.toMatchObject({ status: 400, message: expect.stringContaining('send the full conversation in input') });
     await expect(client.responses.create({ model: 'openai/gpt-test', input: 'x', conversation: 'conv_1' })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    const builtIn = client.responses.create({ model: 'openai/gpt-test', input: 'x', tools: [{ type: 'web_search' }] });
-    await expect(builtIn).rejects.toMatchObject({ status: 400, message: expect.stringContaining('"web_search"') });
     await expect(client.responses.create({ model: 'openai/does-not-exist', input: 'x' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('a built-in tool the chat upstream cannot run is left out and named in x-modelgate-warning, not refused', async () => {
+    upstream.reply({ kind: 'json', body: reply({ content: 'No search here' }, 'stop', { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 }) });
+    const { data, response } = await client.responses.create({ model: 'openai/gpt-test', input: 'x', tools: [{ type: 'web_search' }] }).withResponse();
+    expect(data.output_text).toBe('No search here');
+    expect(response.headers.get('x-modelgate-warning')).toBe('tool web_search dropped: openai-compatible vendor openai has no hosted web search');
+    expect(upstream.last.body.tools).toBeUndefined();
   });
 
   it('same credits and errors as /chat/completions: 402 without credits, 401 with a wrong key, 429 from upstream', async () => {

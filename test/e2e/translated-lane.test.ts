@@ -2,7 +2,7 @@
 // another protocol, or of the same one without a native lane, with what both sides carry (issue 37 §2): Claude
 // Code's cache breakpoints on tools and tool_use, adaptive thinking and images inside tool results reach Anthropic;
 // cache_control on chat content parts reaches OpenRouter; OpenAI's prompt-cache fields reach OpenAI; and what an
-// adapter cannot carry yet is a clear 400 in the door's envelope.
+// adapter cannot carry is a clear 400 in the door's envelope (custom, namespaced and hosted tools: translated-tools.test.ts).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
@@ -102,16 +102,19 @@ describe('Chat door → OpenRouter and OpenAI', () => {
   });
 });
 
-describe('what the translated lane cannot carry yet', () => {
-  it('a Responses request with a custom tool to Anthropic is a 400 naming the tool, in the Responses envelope, nothing sent', async () => {
+describe('what the translated lane cannot carry', () => {
+  it('a Responses input item of a type no other vendor takes (local_shell_call) is a 400 naming it, in the Responses envelope, nothing sent', async () => {
     const res = await post('/responses', {
-      model: 'anthropic/claude-haiku-5-5', input: 'Add hello.txt',
-      tools: [{ type: 'custom', name: 'apply_patch', description: 'Edits files' }],
+      model: 'anthropic/claude-haiku-5-5',
+      input: [
+        { type: 'message', role: 'user', content: 'List files' },
+        { type: 'local_shell_call', id: 'lsc_1', call_id: 'call_1', status: 'completed', action: { type: 'exec', command: ['ls'], env: {} } },
+      ],
     });
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.error.message).toContain('custom tool ("apply_patch")');
-    expect(body.error.metadata).toMatchObject({ reason: 'tool_type_not_supported', tool_type: 'custom' });
+    expect(body.error.message).toContain('input items of type "local_shell_call" are not supported');
+    expect(body.error.metadata).toMatchObject({ field: 'input[1]' });
     expect(upstream.requests).toHaveLength(0);
   });
 });

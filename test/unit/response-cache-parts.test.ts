@@ -2,11 +2,11 @@
 // store's byte bound and TTL, the price of a hit, and a replay's id and cost.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCacheDirective } from '../../src/response-cache/cache-directive.js';
-import { cacheKey, canonicalJson } from '../../src/response-cache/cache-key.js';
-import { MemoryCacheStore } from '../../src/response-cache/memory-store.js';
-import { decodeAnswer, encodeAnswer, replayFrames, replayJson, type CachedAnswer } from '../../src/response-cache/cached-answer.js';
-import { ResponseCache } from '../../src/response-cache/response-cache.js';
+import { parseCacheDirective } from '../../src/pipeline/response-cache/cache-directive.js';
+import { cacheKey, canonicalJson } from '../../src/pipeline/response-cache/cache-key.js';
+import { MemoryCacheStore } from '../../src/pipeline/response-cache/memory-store.js';
+import { decodeAnswer, encodeAnswer, replayFrames, replayJson, type CachedAnswer } from '../../src/pipeline/response-cache/cached-answer.js';
+import { ResponseCache } from '../../src/pipeline/response-cache/response-cache.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { createLogger } from '../../src/logger.js';
 

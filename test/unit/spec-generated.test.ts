@@ -116,7 +116,7 @@ describe('generated OpenAPI document in openapi-backend', () => {
       ['200', '400', '401', '402', '403', '404', '413', '429', '500', '502', '503'],
     );
     const headerNames = (op.parameters as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
-    expect(headerNames).toEqual(['header:HTTP-Referer', 'header:X-Title', 'header:X-Task-ID', 'header:X-Modelgate-Cache']);
+    expect(headerNames).toEqual(['header:HTTP-Referer', 'header:X-Title', 'header:X-Task-ID', 'header:X-Modelgate-Cache', 'header:X-Modelgate-Auto-Cache']);
   });
 
   const chat = (body: unknown) =>

@@ -1,7 +1,7 @@
 // Vectors as OpenAI sends them with encoding_format=base64: little-endian float32, which its SDKs decode.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { base64ToFloats, encodeVector, floatsToBase64, vectorLength } from '../../src/embeddings/vector-encoding.js';
+import { base64ToFloats, encodeVector, floatsToBase64, vectorLength } from '../../src/pipeline/embeddings/vector-encoding.js';
 
 describe('float32 base64', () => {
   it('round-trips every float32 value, as the OpenAI SDK decodes it', () => {

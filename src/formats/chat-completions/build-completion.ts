@@ -1,8 +1,10 @@
 // A whole generation → the spec's non-streamed Completion object: the answer text as `content`, reasoning text as
-// `reasoning` and its records as `reasoning_details`, tool calls, a refusal.
+// `reasoning` and its records as `reasoning_details`, tool calls, a refusal, the web pages the text cites as
+// `annotations`.
 import type { GenerationResult } from '../../core/generation.js';
 import type { GenerationIdentity, GenerationTotals } from '../../core/stream-renderer.js';
 import { detailOfReasoning, hasReasoningState } from '../shared/reasoning-details.js';
+import { chatAnnotation } from '../shared/url-citations.js';
 import type { AssistantResponseMessage, ChatCompletion, ReasoningDetail, ToolCall } from './wire-types.js';
 import { toWireUsage } from './wire-usage.js';
 
@@ -12,11 +14,19 @@ function assistantMessage(result: GenerationResult): AssistantResponseMessage {
   let refusal = '';
   const details: ReasoningDetail[] = [];
   const toolCalls: ToolCall[] = [];
+  const annotations: unknown[] = [];
   for (const block of result.output) {
     switch (block.type) {
-      case 'text':
+      case 'text': {
+        const start = content?.length ?? 0;
         content = (content ?? '') + block.text;
+        // A whole reply's citation covers the text block it came with.
+        for (const citation of block.citations ?? []) {
+          const annotation = chatAnnotation(citation, start, content.length);
+          if (annotation) annotations.push(annotation);
+        }
         break;
+      }
       case 'reasoning': {
         reasoning += block.text ?? '';
         const { type: _type, ...state } = block;
@@ -36,6 +46,7 @@ function assistantMessage(result: GenerationResult): AssistantResponseMessage {
   if (reasoning !== '') message.reasoning = reasoning;
   if (details.length > 0) message.reasoning_details = details;
   if (refusal !== '') message.refusal = refusal;
+  if (annotations.length > 0) message.annotations = annotations as AssistantResponseMessage['annotations'];
   return message;
 }
 

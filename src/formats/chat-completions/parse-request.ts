@@ -9,8 +9,21 @@ import type { ChatCompletionRequest, ReasoningConfig, ToolDefinition } from './w
 const MAPPED_FIELDS = new Set([
   'model', 'messages', 'stream', 'stream_options', 'tools', 'tool_choice', 'parallel_tool_calls', 'temperature',
   'top_p', 'top_k', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty', 'frequency_penalty',
-  'response_format', 'user', 'reasoning', 'verbosity', 'prompt_cache_key', 'safety_identifier',
+  'response_format', 'user', 'reasoning', 'verbosity', 'prompt_cache_key', 'safety_identifier', 'web_search_options',
 ]);
+
+/**
+ * OpenAI's `web_search_options` asks for a web search: the hosted `web_search` tool, as the Responses API names it,
+ * with its settings in that API's shape (`user_location` flat), for the vendors that run one (tool-lowering/).
+ */
+function webSearchTool(options: unknown): Tool | undefined {
+  if (options === null || typeof options !== 'object') return undefined;
+  const { user_location: location, ...rest } = options as Record<string, unknown>;
+  const config: Record<string, unknown> = { ...rest };
+  const approximate = (location as { approximate?: unknown } | null | undefined)?.approximate;
+  if (approximate !== null && typeof approximate === 'object') config.user_location = { type: 'approximate', ...approximate };
+  return { type: 'hosted', name: 'web_search', config };
+}
 
 function tool(definition: ToolDefinition): Tool {
   const fn = definition.function;
@@ -59,10 +72,12 @@ export function responseFormatOf(wire: unknown): ResponseFormat | undefined {
 
 const isNumber = (value: unknown): value is number => typeof value === 'number';
 
-export function parseChatRequest(body: ChatCompletionRequest, stream: boolean): GenerationRequest {
+/** `autoCache`: ask for automatic cache breakpoints (the handler passes it: true unless `X-Modelgate-Auto-Cache: off`). */
+export function parseChatRequest(body: ChatCompletionRequest, stream: boolean, autoCache = false): GenerationRequest {
   const raw = body as unknown as Record<string, unknown>;
   const { system, messages } = parseMessages(body.messages);
   const request: GenerationRequest = { model: body.model, system, messages, tools: (body.tools ?? []).map(tool), stream };
+  if (autoCache) request.autoCache = true;
   if (body.tool_choice !== undefined && body.tool_choice !== null) {
     const choice = toolChoice(body.tool_choice);
     if (choice) request.toolChoice = choice;
@@ -85,6 +100,8 @@ export function parseChatRequest(body: ChatCompletionRequest, stream: boolean): 
   if (typeof raw.verbosity === 'string') request.verbosity = raw.verbosity;
   if (typeof raw.prompt_cache_key === 'string') request.cache = { key: raw.prompt_cache_key };
   if (typeof raw.safety_identifier === 'string') request.safetyIdentifier = raw.safety_identifier;
+  const search = webSearchTool(raw.web_search_options);
+  if (search) request.tools.push(search);
   const extras = Object.entries(raw).filter(([name, value]) => !MAPPED_FIELDS.has(name) && value !== undefined);
   if (extras.length > 0) request.extraFields = Object.fromEntries(extras);
   return request;

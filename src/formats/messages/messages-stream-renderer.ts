@@ -87,6 +87,8 @@ export class MessagesStreamRenderer implements StreamRenderer {
         frames.push(frame('content_block_stop', { index }));
         return frames;
       }
+      case 'citation':
+        return NONE; // not sequenced for this door (no `sources`)
     }
   }
 

@@ -24,7 +24,14 @@ export function renderClosedBlock(block: ClosedBlock): MessagesOutputBlock {
     case 'reasoning':
       if (block.text === '' && isRedacted(block.records)) return { type: 'redacted_thinking', data: redactedData(block.records) };
       return { type: 'thinking', thinking: block.text, signature: thinkingSignature(block) };
+    case 'web_search':
+      throw unsequenced();
   }
+}
+
+/** The Messages door's sequencer runs without `sources`: web searches never reach its renderers. */
+function unsequenced(): Error {
+  return new Error('web search blocks are not sequenced for the Messages door');
 }
 
 /** A block as content_block_start announces it: empty, except redacted thinking, which comes whole. */
@@ -36,5 +43,7 @@ export function renderOpenedBlock(block: OpenedBlock): MessagesOutputBlock {
       return { type: 'tool_use', id: block.id, name: block.name, input: {} };
     case 'reasoning':
       return isRedacted(block.records) ? { type: 'redacted_thinking', data: redactedData(block.records) } : { type: 'thinking', thinking: '', signature: '' };
+    case 'web_search':
+      throw unsequenced();
   }
 }

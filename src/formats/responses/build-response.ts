@@ -14,7 +14,7 @@ export function buildResponse(
   echo: ResponseEcho,
   options: ItemOptions,
 ): ResponseObject {
-  const output: ResponseOutputItem[] = completionBlocks(result).map((block, index) => outputItem(identity.id, index, block, options));
+  const output: ResponseOutputItem[] = completionBlocks(result, { sources: true }).map((block, index) => outputItem(identity.id, index, block, options));
   const refusal = result.output.map((block) => (block.type === 'refusal' ? block.text : '')).join('');
   if (refusal !== '') {
     // A refusal is a part of the assistant message (OpenAI): the existing one, or a message of its own.

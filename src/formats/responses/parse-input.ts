@@ -2,14 +2,22 @@
 // function_call, custom_tool_call) are one assistant turn: the Responses API lists a turn's reasoning, text and calls
 // as separate items, the internal model holds them as one turn's blocks. A user, system or developer message or a
 // tool output ends the turn. Leading system and developer messages join the instructions.
-import type { AssistantBlock, ImageBlock, TextBlock, ToolResultBlock } from '../../core/content-blocks.js';
+// Items that declare tools (`additional_tools`, the tools a client-run tool search loaded) add them to the request's
+// tools; a client-run tool search's call and output replay as a tool call and its result. A `web_search_call` is the
+// record of a search the vendor ran and answered in the text that follows: no vendor takes another's search back, so
+// it is left out of the conversation.
+import type { AssistantBlock, ImageBlock, TextBlock, ToolCallBlock, ToolResultBlock } from '../../core/content-blocks.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { Instruction, Turn } from '../../core/generation-request.js';
+import type { Instruction, Tool, Turn } from '../../core/generation-request.js';
 import { mediaSourceOfUrl } from '../shared/media-source.js';
 import { decodeReasoningContent } from './reasoning-content.js';
+import { addTools, toolListOf } from './parse-tools.js';
 import type { ResponseInputContent, ResponseInputItem, ResponseInputMessage, ResponseReasoningItem } from './wire-types.js';
 
-const KNOWN_ITEMS = new Set(['message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output']);
+const KNOWN_ITEMS = new Set([
+  'message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output',
+  'additional_tools', 'tool_search_call', 'tool_search_output', 'web_search_call',
+]);
 
 type Item = Record<string, unknown>;
 
@@ -72,11 +80,32 @@ function instruction(message: ResponseInputMessage, field: string): Instruction 
   return out;
 }
 
-export function parseInput(input: string | ResponseInputItem[], instructions: string | null | undefined): { system: Instruction[]; messages: Turn[] } {
+/** What a tool search's output tells the model: the tools it loaded (declared to the vendor with the others). */
+function loadedToolsText(tools: readonly Tool[]): string {
+  if (tools.length === 0) return 'No tools found.';
+  const names = tools.map((tool) => (tool.type !== 'hosted' && tool.namespace !== undefined ? `${tool.namespace}.${tool.name}` : tool.name));
+  return `Tools loaded: ${names.join(', ')}`;
+}
+
+/** A tool search's arguments as JSON text (OpenAI gives them as an object). */
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '{}' : JSON.stringify(value);
+}
+
+export interface ParsedInput {
+  system: Instruction[];
+  messages: Turn[];
+  /** Tools the input declares, in order. */
+  tools: Tool[];
+}
+
+export function parseInput(input: string | ResponseInputItem[], instructions: string | null | undefined): ParsedInput {
   const system: Instruction[] = [];
   const messages: Turn[] = [];
+  const tools: Tool[] = [];
   if (typeof instructions === 'string' && instructions !== '') system.push({ content: [{ type: 'text', text: instructions }] });
-  if (typeof input === 'string') return { system, messages: [{ role: 'user', content: [{ type: 'text', text: input }] }] };
+  if (typeof input === 'string') return { system, messages: [{ role: 'user', content: [{ type: 'text', text: input }] }], tools };
   let turn: AssistantBlock[] | undefined;
   const assistant = (): AssistantBlock[] => (turn ??= []);
   const flush = () => {
@@ -88,7 +117,7 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
     const field = `input[${index}]`;
     const type = typeof item.type === 'string' ? item.type : 'message';
     if (!KNOWN_ITEMS.has(type)) {
-      throw new GatewayError(400, `Invalid request: input items of type "${type}" are not supported for this model; send message, function_call, function_call_output, custom_tool_call, custom_tool_call_output or reasoning items`, {
+      throw new GatewayError(400, `Invalid request: input items of type "${type}" are not supported for this model; send ${[...KNOWN_ITEMS].join(', ')} items`, {
         field,
       });
     }
@@ -100,9 +129,14 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
       case 'custom_tool_call': {
         const custom = type === 'custom_tool_call';
         const input = custom ? item.input : item.arguments;
-        assistant().push({ type: 'tool_call', id: String(item.call_id), name: String(item.name), kind: custom ? 'custom' : 'function', input: typeof input === 'string' ? input : '' });
+        const call: ToolCallBlock = { type: 'tool_call', id: String(item.call_id), name: String(item.name), kind: custom ? 'custom' : 'function', input: typeof input === 'string' ? input : '' };
+        if (typeof item.namespace === 'string' && item.namespace !== '') call.namespace = item.namespace;
+        assistant().push(call);
         break;
       }
+      case 'tool_search_call':
+        assistant().push({ type: 'tool_call', id: String(item.call_id ?? item.id), name: 'tool_search', kind: 'tool_search', input: argumentsText(item.arguments) });
+        break;
       case 'function_call_output':
       case 'custom_tool_call_output': {
         flush();
@@ -111,6 +145,18 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
         messages.push({ role: 'user', content: [result] });
         break;
       }
+      case 'tool_search_output': {
+        flush();
+        const loaded = toolListOf(item.tools, `${field}.tools`);
+        addTools(tools, loaded);
+        messages.push({ role: 'user', content: [{ type: 'tool_result', callId: String(item.call_id ?? item.id), content: [{ type: 'text', text: loadedToolsText(loaded) }] }] });
+        break;
+      }
+      case 'additional_tools':
+        addTools(tools, toolListOf(item.tools, `${field}.tools`));
+        break;
+      case 'web_search_call':
+        break;
       default: {
         const message = raw as ResponseInputMessage;
         if (message.role === 'assistant') {
@@ -134,5 +180,5 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
     }
   });
   flush();
-  return { system, messages };
+  return { system, messages, tools };
 }

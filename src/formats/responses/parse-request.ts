@@ -1,11 +1,11 @@
 // A Responses API request → the internal GenerationRequest (the translated lane), or a 400 for what a stateless
-// gateway cannot serve. Function tools are function tools; a `namespace` tool's members are function tools of that
-// namespace; `custom` tools are custom tools; every other type is a hosted tool with its settings. Echo fields
+// gateway cannot serve. Tools are read by parse-tools.ts, from `tools` and from the input's items. Echo fields
 // (metadata, store, include) stay with the door: the Response object repeats them, providers never see them.
 import { GatewayError } from '../../core/gateway-error.js';
-import type { GenerationRequest, ReasoningRequest, ResponseFormat, Tool, ToolChoice } from '../../core/generation-request.js';
+import type { GenerationRequest, ReasoningRequest, ResponseFormat, ToolChoice } from '../../core/generation-request.js';
 import { parseInput } from './parse-input.js';
-import type { ResponseRequest, ResponseTool } from './wire-types.js';
+import { addTools, toolListOf } from './parse-tools.js';
+import type { ResponseRequest } from './wire-types.js';
 
 /** Fields mapped, read by the door, or echoed only: none of them is an extra for providers. */
 const DOOR_FIELDS = new Set([
@@ -15,13 +15,16 @@ const DOOR_FIELDS = new Set([
   'truncation', 'client_metadata',
 ]);
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-export function parseResponseRequest(body: ResponseRequest, stream = body.stream === true): GenerationRequest {
+/** `autoCache`: ask for automatic cache breakpoints (the handler passes it: true unless `X-Modelgate-Auto-Cache: off`). */
+export function parseResponseRequest(body: ResponseRequest, stream = body.stream === true, autoCache = false): GenerationRequest {
   rejectState(body);
   const raw = body as unknown as Record<string, unknown>;
-  const { system, messages } = parseInput(body.input, body.instructions);
-  const request: GenerationRequest = { model: body.model, system, messages, tools: (body.tools ?? []).flatMap(toolsOf), stream };
+  const { system, messages, tools: inputTools } = parseInput(body.input, body.instructions);
+  // The request's tools first, then those the input declares (additional_tools items, tools a tool search loaded).
+  const tools = toolListOf(body.tools, 'tools');
+  addTools(tools, inputTools);
+  const request: GenerationRequest = { model: body.model, system, messages, tools, stream };
+  if (autoCache) request.autoCache = true;
   if (body.tool_choice !== undefined && body.tool_choice !== null) request.toolChoice = toToolChoice(body.tool_choice);
   if (typeof body.parallel_tool_calls === 'boolean') request.parallelToolCalls = body.parallel_tool_calls;
   if (typeof body.max_output_tokens === 'number') request.maxOutputTokens = body.max_output_tokens;
@@ -62,57 +65,11 @@ function rejectState(body: ResponseRequest): void {
   }
 }
 
-function checkName(name: unknown, field: string): string {
-  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-    throw new GatewayError(400, `Invalid request: ${field} must be 1 to 64 letters, digits, underscores or dashes`, { field });
-  }
-  return name;
-}
-
-function functionTool(tool: Record<string, unknown>, field: string, namespace?: string): Tool {
-  const out: Tool = { type: 'function', name: checkName(tool.name, `${field}.name`) };
-  if (namespace !== undefined) out.namespace = namespace;
-  if (typeof tool.description === 'string') out.description = tool.description;
-  if (tool.parameters && typeof tool.parameters === 'object') out.parameters = tool.parameters as Record<string, unknown>;
-  if (typeof tool.strict === 'boolean') out.strict = tool.strict;
-  return out;
-}
-
-type GrammarFormat = { type: 'grammar'; syntax: string; definition: string };
-
-function toolsOf(wire: ResponseTool, index: number): Tool[] {
-  const tool = wire as unknown as Record<string, unknown>;
-  const field = `tools[${index}]`;
-  switch (tool.type) {
-    case 'function':
-      return [functionTool(tool, field)];
-    case 'namespace': {
-      const namespace = checkName(tool.name, `${field}.name`);
-      const members = Array.isArray(tool.tools) ? (tool.tools as Record<string, unknown>[]) : [];
-      return members.map((member, i) => functionTool(member, `${field}.tools[${i}]`, namespace));
-    }
-    case 'custom': {
-      const out: Tool = { type: 'custom', name: checkName(tool.name, `${field}.name`) };
-      if (typeof tool.description === 'string') out.description = tool.description;
-      const format = tool.format as { type?: unknown } | undefined;
-      if (format?.type === 'text') out.format = { type: 'text' };
-      else if (format?.type === 'grammar') {
-        const grammar = format as GrammarFormat;
-        out.format = { type: 'grammar', syntax: String(grammar.syntax), definition: String(grammar.definition) };
-      }
-      return [out];
-    }
-    default: {
-      const { type, ...config } = tool;
-      return [{ type: 'hosted', name: String(type), config }];
-    }
-  }
-}
-
 function toToolChoice(choice: NonNullable<ResponseRequest['tool_choice']>): ToolChoice {
   if (typeof choice === 'string') return { type: choice };
-  const named = choice as { type?: string; name?: string };
-  return typeof named.name === 'string' ? { type: 'tool', name: named.name } : { type: 'auto' };
+  const named = choice as { type?: string; name?: string; namespace?: string };
+  if (typeof named.name !== 'string') return { type: 'auto' };
+  return typeof named.namespace === 'string' ? { type: 'tool', name: named.name, namespace: named.namespace } : { type: 'tool', name: named.name };
 }
 
 /** The emitted discriminated-union type loses `type`; this is the schema's shape. */

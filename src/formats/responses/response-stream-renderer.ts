@@ -2,10 +2,11 @@
 // events as the shared block sequencer opens, fills and closes blocks, and response.completed (or .incomplete) with
 // usage; a failure after the start sends `error` and response.failed. Every event names itself in the `event:`
 // line and carries a sequence_number. Deltas are rendered as they arrive: nothing is held back.
+import type { ToolCallKind } from '../../core/content-blocks.js';
 import type { StreamEvent } from '../../core/generation.js';
 import type { GenerationIdentity, SseFrame, StreamEnd, StreamRenderer } from '../../core/stream-renderer.js';
-import { OutputBlockSequencer, type BlockOp, type ClosedBlock } from '../shared/output-blocks.js';
-import { itemId, outputItem, type ItemOptions } from './output-items.js';
+import { OutputBlockSequencer, type BlockOp, type ClosedBlock, type OpenedBlock } from '../shared/output-blocks.js';
+import { annotationOf, itemId, outputItem, toolCallItem, webSearchItem, type ItemOptions } from './output-items.js';
 import { errorCode, failedOutcome, finishOutcome, IN_PROGRESS, responseObject, type ResponseEcho } from './response-object.js';
 import type { ResponseOutputItem } from './wire-types.js';
 
@@ -13,15 +14,17 @@ const NONE: SseFrame[] = [];
 
 export class ResponseStreamRenderer implements StreamRenderer {
   readonly keepAlive = ': keep-alive\n\n';
-  private readonly blocks = new OutputBlockSequencer();
+  private readonly blocks = new OutputBlockSequencer({ sources: true });
+  /** Annotations sent per message item (output index), numbering the next one. */
+  private readonly annotations = new Map<number, number>();
   private readonly output: ResponseOutputItem[] = [];
   /** Output indexes of reasoning blocks whose summary part was opened (on their first text). */
   private readonly summaryOpened = new Set<number>();
   private sequence = 0;
   /** The type of the block the sequencer has open (text ops go to a message or a reasoning item). */
-  private openKind: 'text' | 'reasoning' | 'tool_call' | undefined;
-  /** The open tool call is a custom (freeform) one: its input streams as custom_tool_call_input events. */
-  private customCall = false;
+  private openKind: OpenedBlock['type'] | undefined;
+  /** The open tool call's kind: a custom (freeform) one's input streams as custom_tool_call_input events. */
+  private callKind: ToolCallKind = 'function';
 
   constructor(
     private readonly identity: GenerationIdentity,
@@ -65,11 +68,13 @@ export class ResponseStreamRenderer implements StreamRenderer {
             frames.push(this.frame('response.output_item.added', { output_index, item: { type: 'message', id: item_id, status: 'in_progress', role: 'assistant', content: [] } }));
             frames.push(this.frame('response.content_part.added', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
           } else if (op.block.type === 'tool_call') {
-            const item = op.block.kind === 'custom'
-              ? { type: 'custom_tool_call', id: item_id, call_id: op.block.id, name: op.block.name, input: '', status: 'in_progress' }
-              : { type: 'function_call', id: item_id, call_id: op.block.id, name: op.block.name, arguments: '', status: 'in_progress' };
-            this.customCall = op.block.kind === 'custom';
+            const item = toolCallItem(item_id, { ...op.block, input: '' }, 'in_progress');
+            this.callKind = op.block.kind;
             frames.push(this.frame('response.output_item.added', { output_index, item }));
+          } else if (op.block.type === 'web_search') {
+            // The search ran at the vendor before this event: its progress events follow one another at once.
+            frames.push(this.frame('response.output_item.added', { output_index, item: webSearchItem(item_id, op.block.search, 'in_progress') }));
+            for (const stage of ['in_progress', 'searching', 'completed']) frames.push(this.frame(`response.web_search_call.${stage}`, { item_id, output_index }));
           } else {
             frames.push(this.frame('response.output_item.added', { output_index, item: { type: 'reasoning', id: item_id, summary: [] } }));
           }
@@ -79,12 +84,22 @@ export class ResponseStreamRenderer implements StreamRenderer {
           frames.push(...this.textDelta(output_index, op.text));
           break;
         case 'input': {
-          const type = this.customCall ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
+          // A tool search's arguments have no delta event: the item's done event carries them.
+          if (this.callKind === 'tool_search') break;
+          const type = this.callKind === 'custom' ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
           frames.push(this.frame(type, { item_id: itemId(this.identity.id, 'tool_call', output_index), output_index, delta: op.fragment }));
           break;
         }
         case 'signature':
           break; // travels in the reasoning item's encrypted_content, rendered when the block closes
+        case 'citation': {
+          const annotation = annotationOf(op.placed);
+          if (!annotation) break;
+          const annotation_index = this.annotations.get(output_index) ?? 0;
+          this.annotations.set(output_index, annotation_index + 1);
+          frames.push(this.frame('response.output_text.annotation.added', { item_id: itemId(this.identity.id, 'text', output_index), output_index, content_index: 0, annotation_index, annotation }));
+          break;
+        }
         case 'close':
           frames.push(...this.closeItem(output_index, op.block));
           break;
@@ -113,13 +128,13 @@ export class ResponseStreamRenderer implements StreamRenderer {
     const item_id = item.id as string;
     const frames: SseFrame[] = [];
     if (block.type === 'text') {
-      const part = { type: 'output_text', text: block.text, annotations: [] };
+      const part = (item as unknown as { content: unknown[] }).content[0];
       frames.push(this.frame('response.output_text.done', { item_id, output_index: outputIndex, content_index: 0, text: block.text, logprobs: [] }));
       frames.push(this.frame('response.content_part.done', { item_id, output_index: outputIndex, content_index: 0, part }));
     } else if (block.type === 'tool_call') {
       if (block.kind === 'custom') frames.push(this.frame('response.custom_tool_call_input.done', { item_id, output_index: outputIndex, input: block.input }));
-      else frames.push(this.frame('response.function_call_arguments.done', { item_id, output_index: outputIndex, name: block.name, arguments: block.input }));
-    } else if (this.summaryOpened.has(outputIndex)) {
+      else if (block.kind === 'function') frames.push(this.frame('response.function_call_arguments.done', { item_id, output_index: outputIndex, name: block.name, arguments: block.input }));
+    } else if (block.type === 'reasoning' && this.summaryOpened.has(outputIndex)) {
       const part = { type: 'summary_text', text: block.text };
       frames.push(this.frame('response.reasoning_summary_text.done', { item_id, output_index: outputIndex, summary_index: 0, text: block.text }));
       frames.push(this.frame('response.reasoning_summary_part.done', { item_id, output_index: outputIndex, summary_index: 0, part }));

@@ -15,19 +15,36 @@
 // - a tool call's start opens a tool_call block; its fragments append input. A fragment for a call that was already
 //   closed cannot be placed in a one-block-at-a-time format and is dropped (no adapter here interleaves calls);
 // - `finish()` closes whatever is open.
+// With `sources` on (a door that shows them: Responses), also:
+// - a web search the vendor ran is a block of its own (opened and closed at once);
+// - a citation with a span is placed on the open text block, over the span's last characters (none: dropped).
+import type { Citation, ToolCallKind, WebSearchBlock } from '../../core/content-blocks.js';
 import type { ReasoningState, GenerationResult, StreamEvent } from '../../core/generation.js';
 
 export type OpenedBlock =
   | { type: 'text' }
   /** `records` holds the opaque record a reasoning block was opened by, else is empty. */
   | { type: 'reasoning'; records: ReasoningState[] }
-  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: 'function' | 'custom' };
+  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: ToolCallKind }
+  | { type: 'web_search'; search: WebSearch };
+
+/** A web search, without its block type. */
+export type WebSearch = Omit<WebSearchBlock, 'type'>;
+
+/** A citation placed on a text block: it covers text[start, end). */
+export interface PlacedCitation {
+  citation: Citation;
+  start: number;
+  end: number;
+}
 
 export type ClosedBlock =
-  | { type: 'text'; text: string }
+  /** `citations`: with `sources` on, the citations placed on it, in order. */
+  | { type: 'text'; text: string; citations?: PlacedCitation[] }
   /** `signature`: the sealing record's signature, when one came. `records`: every reasoning record of the block. */
   | { type: 'reasoning'; text: string; signature?: string; records: ReasoningState[] }
-  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: 'function' | 'custom'; input: string };
+  | { type: 'tool_call'; id: string; name: string; namespace?: string; kind: ToolCallKind; input: string }
+  | { type: 'web_search'; search: WebSearch };
 
 export type BlockOp =
   | { op: 'open'; index: number; block: OpenedBlock }
@@ -37,20 +54,29 @@ export type BlockOp =
   | { op: 'input'; index: number; fragment: string }
   /** The open reasoning block's signature (sent once, when it is sealed). */
   | { op: 'signature'; index: number; signature: string }
-  | { op: 'close'; index: number; block: ClosedBlock };
+  | { op: 'close'; index: number; block: ClosedBlock }
+  /** A citation placed on the open text block (`sources` on). */
+  | { op: 'citation'; index: number; placed: PlacedCitation };
 
 type OpenState =
-  | { type: 'text'; index: number; text: string }
+  | { type: 'text'; index: number; text: string; citations: PlacedCitation[] }
   | { type: 'reasoning'; index: number; text: string; signature?: string; records: ReasoningState[]; sealed: boolean }
-  | { type: 'tool_call'; index: number; callIndex: number; id: string; name: string; namespace?: string; kind: 'function' | 'custom'; input: string };
+  | { type: 'tool_call'; index: number; callIndex: number; id: string; name: string; namespace?: string; kind: ToolCallKind; input: string };
 
 const NONE: BlockOp[] = [];
+
+export interface SequencerOptions {
+  /** Web searches as blocks and citations on text blocks (a door that shows them). */
+  sources?: boolean;
+}
 
 export class OutputBlockSequencer {
   private open: OpenState | undefined;
   private nextIndex = 0;
   private readonly seenCalls = new Set<number>();
   private readonly closed: ClosedBlock[] = [];
+
+  constructor(private readonly options: SequencerOptions = {}) {}
 
   /** Block operations for one internal event, in order (none for events that are no output). */
   push(event: StreamEvent): BlockOp[] {
@@ -65,6 +91,10 @@ export class OutputBlockSequencer {
         return this.toolCallStart(event);
       case 'tool-call-delta':
         return this.toolCallInput(event.index, event.input);
+      case 'web-search':
+        return this.options.sources ? this.webSearch(event.search) : NONE;
+      case 'citation':
+        return this.options.sources ? this.citation(event.citation, event.span) : NONE;
       default:
         return NONE;
     }
@@ -119,12 +149,31 @@ export class OutputBlockSequencer {
     return ops;
   }
 
+  private webSearch(search: WebSearch): BlockOp[] {
+    const ops: BlockOp[] = [];
+    this.closeOpen(ops);
+    const index = this.nextIndex++;
+    const block: ClosedBlock = { type: 'web_search', search };
+    ops.push({ op: 'open', index, block }, { op: 'close', index, block });
+    this.closed.push(block);
+    return ops;
+  }
+
+  private citation(citation: Citation, span: number | undefined): BlockOp[] {
+    const block = this.open;
+    if (block?.type !== 'text' || span === undefined) return NONE;
+    const end = block.text.length;
+    const placed: PlacedCitation = { citation, start: Math.max(0, end - span), end };
+    block.citations.push(placed);
+    return [{ op: 'citation', index: block.index, placed }];
+  }
+
   private text(text: string): BlockOp[] {
     const ops: BlockOp[] = [];
     let block = this.open;
     if (block?.type !== 'text') {
       this.closeOpen(ops);
-      block = { type: 'text', index: this.nextIndex++, text: '' };
+      block = { type: 'text', index: this.nextIndex++, text: '', citations: [] };
       this.open = block;
       ops.push({ op: 'open', index: block.index, block: { type: 'text' } });
     }
@@ -172,7 +221,7 @@ export class OutputBlockSequencer {
     if (!block) return;
     this.open = undefined;
     let closed: ClosedBlock;
-    if (block.type === 'text') closed = { type: 'text', text: block.text };
+    if (block.type === 'text') closed = block.citations.length > 0 ? { type: 'text', text: block.text, citations: block.citations } : { type: 'text', text: block.text };
     else if (block.type === 'tool_call') {
       closed = { type: 'tool_call', id: block.id, name: block.name, kind: block.kind, input: block.input };
       if (block.namespace !== undefined) closed.namespace = block.namespace;
@@ -193,7 +242,14 @@ export function resultEvents(result: GenerationResult): StreamEvent[] {
     switch (block.type) {
       case 'text':
         events.push({ type: 'text-delta', text: block.text });
+        // A whole reply's citation covers the text block it came with.
+        for (const citation of block.citations ?? []) events.push({ type: 'citation', citation, span: block.text.length });
         break;
+      case 'web_search': {
+        const { type: _type, ...search } = block;
+        events.push({ type: 'web-search', search });
+        break;
+      }
       case 'refusal':
         events.push({ type: 'refusal-delta', text: block.text });
         break;
@@ -220,8 +276,8 @@ function isPlainText(state: ReasoningState): boolean {
 }
 
 /** A whole (non-streamed) result as blocks, by the same rules as a stream. */
-export function completionBlocks(result: GenerationResult): readonly ClosedBlock[] {
-  const sequencer = new OutputBlockSequencer();
+export function completionBlocks(result: GenerationResult, options: SequencerOptions = {}): readonly ClosedBlock[] {
+  const sequencer = new OutputBlockSequencer(options);
   for (const event of resultEvents(result)) sequencer.push(event);
   sequencer.finish();
   return sequencer.blocks();

@@ -4,6 +4,7 @@
 import type { GenerationRequest } from '../../core/generation-request.js';
 import type { AdapterContext, UpstreamRequest } from '../adapter.js';
 import { requireTranslatableTools } from '../translatable-tools.js';
+import { addAutoBreakpoints } from './auto-cache.js';
 import { convertMessages } from './convert-messages.js';
 import { convertTools } from './convert-tools.js';
 import { planOutput } from './plan-output.js';
@@ -57,7 +58,7 @@ function applySampling(body: AnthropicRequestBody, request: GenerationRequest, t
 }
 
 export function buildBody(request: GenerationRequest, ctx: AdapterContext): AnthropicRequestBody {
-  requireTranslatableTools(request, `${ctx.model.id} at ${ctx.provider.id}`);
+  requireTranslatableTools(request, `${ctx.model.id} at ${ctx.provider.id}`, (name) => /_\d{8}$/.test(name));
   const { system, messages } = convertMessages(request);
   const tools = convertTools(request);
   // Thinking is incompatible with a forced tool call; the client's explicit tool_choice wins.
@@ -75,6 +76,7 @@ export function buildBody(request: GenerationRequest, ctx: AdapterContext): Anth
   if (plan.output_config) body.output_config = plan.output_config;
   // Anthropic's abuse-monitoring id; it must stay opaque, which is what clients send in `user` anyway.
   if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
+  if (request.autoCache === true) addAutoBreakpoints(body);
   return body;
 }
 

@@ -1,7 +1,8 @@
 // A non-streamed Anthropic Message → GenerationResult, block for block in Anthropic's order: text (with its
 // citations), thinking and redacted thinking (reasoning records), tool_use (tool calls). The body is untrusted:
-// anything that cannot be a Message raises UpstreamPayloadError (the pipeline answers 502). Block types the gateway
-// does not carry (server tool calls and their results) are skipped; the reply's text and tool calls still count.
+// anything that cannot be a Message raises UpstreamPayloadError (the pipeline answers 502). A web search (server_tool_use
+// and its web_search_tool_result) is one web_search block; other server tools and their results are skipped (nothing
+// the translated lane carries); the reply's text and tool calls still count.
 import type { Citation, ToolCallBlock } from '../../core/content-blocks.js';
 import type { GenerationResult, OutputBlock } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
@@ -12,6 +13,7 @@ import { mapError } from './map-error.js';
 import { STATUS_OF_TYPE, readAnthropicError } from './read-error.js';
 import { redactedRecord, thinkingRecord } from './reasoning-blocks.js';
 import { citationOf } from './read-citation.js';
+import { searchQuery, webSearchOf } from './web-search-results.js';
 
 
 function toolCallOf(block: JsonRecord, position: number): ToolCallBlock {
@@ -36,6 +38,7 @@ export function parseCompletion(body: unknown, providerId = 'anthropic'): Genera
   const output: OutputBlock[] = [];
   let records = 0;
   let calls = 0;
+  const searches = new Map<string, string | undefined>();
   content.forEach((block, position) => {
     if (!isRecord(block)) throw UpstreamPayloadError.malformed(`content block ${position} is not an object`);
     switch (block.type) {
@@ -57,6 +60,12 @@ export function parseCompletion(body: unknown, providerId = 'anthropic'): Genera
       case 'tool_use':
         output.push(toolCallOf(block, position));
         calls++;
+        break;
+      case 'server_tool_use':
+        if (block.name === 'web_search') searches.set(readString(block.id) ?? '', searchQuery(block.input));
+        break;
+      case 'web_search_tool_result':
+        output.push({ type: 'web_search', ...webSearchOf(block, searches.get(readString(block.tool_use_id) ?? '')) });
         break;
       default:
         break;

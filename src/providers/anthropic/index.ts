@@ -5,6 +5,8 @@ import { buildRequest } from './convert-request.js';
 import { parseCompletion } from './convert-response.js';
 import { mapError } from './map-error.js';
 import { createStreamTranslator } from './stream-translator.js';
+import { withToolLowering } from '../tool-lowering/tool-lowering-adapter.js';
+import { anthropicToolPolicy } from './tool-policy.js';
 
 export interface AnthropicAdapterOptions {
   /** Clock used for HTTP-date Retry-After values; injectable for tests. */
@@ -13,7 +15,7 @@ export interface AnthropicAdapterOptions {
 
 export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): ProviderAdapter {
   const now = options.now ?? Date.now;
-  return {
+  return withToolLowering({
     buildRequest,
     parseCompletion: (body, ctx) => parseCompletion(body, ctx.provider.id),
     createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id }),
@@ -21,7 +23,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): P
     // Thinking streams as thinking_delta (redacted thinking as whole blocks): a client that leaves has seen every
     // token generated so far, so the upstream is aborted at once and what was streamed is billed.
     hidesReasoning: () => false,
-  };
+  }, anthropicToolPolicy);
 }
 
 export { buildRequest, buildBody, messagesUrl, ANTHROPIC_VERSION, DEFAULT_BASE_URL } from './convert-request.js';

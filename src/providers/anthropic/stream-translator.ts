@@ -1,10 +1,12 @@
-// Anthropic Messages SSE events → internal StreamEvents. Per content block: text → text deltas (and its citations),
-// thinking → reasoning deltas plus one signed reasoning record when the block stops (the signature arrives last, in a
-// signature_delta), redacted_thinking → one opaque record, tool_use → a tool call's start (id and name), then the
-// partial JSON as input fragments.
+// Anthropic Messages SSE events → internal StreamEvents. Per content block: text → text deltas, then its citations when
+// it stops (each covers the block's text), thinking → reasoning deltas plus one signed reasoning record when the block
+// stops (the signature arrives last, in a signature_delta), redacted_thinking → one opaque record, tool_use → a tool
+// call's start (id and name), then the partial JSON as input fragments; a web search (server_tool_use + its
+// web_search_tool_result) → one web-search event when its result arrives.
 // Anthropic's versioning policy says new event and delta types may appear and must be tolerated, so
 // unknown ones are skipped; events that break the protocol become one `server_error` and end the stream.
 import type { SseEvent, StreamTranslator } from '../adapter.js';
+import type { Citation } from '../../core/content-blocks.js';
 import type { StreamEvent } from '../../core/generation.js';
 import { isRecord, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { mergeUsage, normalizeUsage, readUsage, type UsageCounts } from './convert-usage.js';
@@ -12,6 +14,7 @@ import { mapFinishReason } from './map-finish-reason.js';
 import { mapStreamError } from './map-error.js';
 import { citationOf } from './read-citation.js';
 import { redactedRecord, thinkingRecord } from './reasoning-blocks.js';
+import { searchQuery, webSearchOf } from './web-search-results.js';
 
 export interface StreamTranslatorOptions {
   /** Named in error messages. */
@@ -19,7 +22,10 @@ export interface StreamTranslatorOptions {
 }
 
 type Block =
-  | { kind: 'text' }
+  /** `length`: characters streamed; `citations`: sent when the block stops, covering its text. */
+  | { kind: 'text'; length: number; citations: Citation[] }
+  /** A server tool call (web search): its input, for the query its result is reported with. */
+  | { kind: 'server-tool'; id: string; name: string; input: string }
   | { kind: 'thinking'; text: string; signature?: string; detailIndex: number }
   | { kind: 'redacted'; data: string; detailIndex: number }
   | { kind: 'tool'; toolIndex: number; sentArguments: boolean }
@@ -37,6 +43,8 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
   let reasoningCount = 0;
   let toolCount = 0;
   let idSent = false;
+  /** Web search calls by id: their query, reported with their result. */
+  const searches = new Map<string, string | undefined>();
   let finished = false;
   let stopped = false;
   let failed = false;
@@ -59,9 +67,17 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
     if (index === undefined || !block) return fail('sent a malformed content_block_start event.');
     switch (block.type) {
       case 'text': {
-        blocks.set(index, { kind: 'text' });
         const text = readString(block.text);
+        blocks.set(index, { kind: 'text', length: text?.length ?? 0, citations: [] });
         return text ? [{ type: 'text-delta', text }] : [];
+      }
+      case 'server_tool_use':
+        blocks.set(index, { kind: 'server-tool', id: readString(block.id) ?? '', name: readString(block.name) ?? '', input: '' });
+        return [];
+      case 'web_search_tool_result': {
+        blocks.set(index, { kind: 'other' });
+        const id = readString(block.tool_use_id) ?? '';
+        return [{ type: 'web-search', search: webSearchOf(block, searches.get(id)) }];
       }
       case 'thinking': {
         const text = readString(block.thinking) ?? '';
@@ -81,7 +97,7 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
         return [{ type: 'tool-call-start', index: toolIndex, id, name, kind: 'function', input: '' }];
       }
       default:
-        blocks.set(index, { kind: 'other' }); // server tools, their results: nothing the translated lane carries yet
+        blocks.set(index, { kind: 'other' }); // other server tools and their results: nothing the translated lane carries
         return [];
     }
   }
@@ -93,7 +109,12 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
     if (!block || !change) return fail('sent a content_block_delta for a block it never started.');
     if (change.type === 'text_delta' && block.kind === 'text') {
       const text = readString(change.text);
+      if (text) block.length += text.length;
       return text ? [{ type: 'text-delta', text }] : [];
+    }
+    if (change.type === 'input_json_delta' && block.kind === 'server-tool') {
+      block.input += readString(change.partial_json) ?? '';
+      return [];
     }
     if (change.type === 'thinking_delta' && block.kind === 'thinking') {
       const text = readString(change.thinking) ?? '';
@@ -111,8 +132,10 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       return [{ type: 'tool-call-delta', index: block.toolIndex, input: fragment }];
     }
     if (change.type === 'citations_delta' && block.kind === 'text') {
+      // Held until the block stops: a citation covers its text block, whose text streams after it.
       const citation = citationOf(change.citation);
-      return citation ? [{ type: 'citation', citation }] : [];
+      if (citation) block.citations.push(citation);
+      return [];
     }
     return []; // future delta types
   }
@@ -130,6 +153,11 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       case 'tool':
         // A call without arguments streams no JSON at all; the client still needs a parseable "{}".
         return block.sentArguments ? [] : [{ type: 'tool-call-delta', index: block.toolIndex, input: '{}' }];
+      case 'text':
+        return block.citations.map((citation): StreamEvent => ({ type: 'citation', citation, span: block.length }));
+      case 'server-tool':
+        if (block.name === 'web_search') searches.set(block.id, searchQuery(block.input));
+        return [];
       default:
         return [];
     }

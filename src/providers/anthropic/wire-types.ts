@@ -82,6 +82,14 @@ export interface AnthropicTool {
   cache_control?: AnthropicCacheControl;
 }
 
+/** One of Anthropic's server tools (`web_search_20250305`, ...): its dated type, its name and its settings. */
+export interface AnthropicServerTool {
+  type: string;
+  name: string;
+  cache_control?: AnthropicCacheControl;
+  [setting: string]: unknown;
+}
+
 export type AnthropicToolChoice =
   | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
   | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
@@ -98,7 +106,7 @@ export interface AnthropicRequestBody {
   temperature?: number;
   top_p?: number;
   top_k?: number;
-  tools?: AnthropicTool[];
+  tools?: Array<AnthropicTool | AnthropicServerTool>;
   tool_choice?: AnthropicToolChoice;
   thinking?: AnthropicThinking;
   /** How hard an adaptive thinker works: low, medium, high or max. */

@@ -9,6 +9,7 @@ import { convertMessages } from './convert-messages.js';
 import { SchemaBudget, toGeminiParameters, toGeminiSchema } from './convert-schema.js';
 import { mapThinking } from './map-thinking.js';
 import { geminiModelInfo, isGemini3OrLater } from './model-family.js';
+import { GOOGLE_SEARCH } from './tool-policy.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 
@@ -22,14 +23,18 @@ export function generateContentUrl(baseUrl: string, upstreamModel: string, strea
 }
 
 function convertTools(tools: readonly Tool[], budget: SchemaBudget): Record<string, unknown>[] {
-  const declarations = (tools as ReadonlyArray<Tool & { type: 'function' }>).map((tool) => {
+  const functions = tools.filter((tool): tool is Tool & { type: 'function' } => tool.type === 'function');
+  // Google Search grounding is a tool entry of its own (tool-policy.ts decided when it is sent).
+  const search = tools.some((tool) => tool.type === 'hosted' && tool.name === GOOGLE_SEARCH) ? [{ googleSearch: {} }] : [];
+  if (functions.length === 0) return search;
+  const declarations = functions.map((tool) => {
     const declaration: Record<string, unknown> = { name: tool.name };
     if (tool.description) declaration.description = tool.description;
     const parameters = toGeminiParameters(tool.parameters, budget, { field: 'tools', label: `tool ${tool.name}` });
     if (parameters) declaration.parameters = parameters;
     return declaration;
   });
-  return [{ functionDeclarations: declarations }];
+  return [{ functionDeclarations: declarations }, ...search];
 }
 
 /** tool_choice → functionCallingConfig: auto → AUTO, none → NONE, required → ANY, a named function → ANY + allow-list. */
@@ -78,7 +83,7 @@ function generationConfig(request: GenerationRequest, ctx: AdapterContext, budge
 }
 
 export function buildBody(request: GenerationRequest, ctx: AdapterContext): Record<string, unknown> {
-  requireTranslatableTools(request, `${ctx.model.id} at ${ctx.provider.id}`);
+  requireTranslatableTools(request, `${ctx.model.id} at ${ctx.provider.id}`, (name) => name === GOOGLE_SEARCH);
   const signaturesRequired = isGemini3OrLater(geminiModelInfo(ctx.model.upstreamModel));
   const { systemInstruction, contents } = convertMessages(request, { signaturesRequired });
   const body: Record<string, unknown> = { contents };
@@ -87,7 +92,8 @@ export function buildBody(request: GenerationRequest, ctx: AdapterContext): Reco
   const budget = new SchemaBudget();
   if (request.tools.length > 0) {
     body.tools = convertTools(request.tools, budget);
-    const toolConfig = convertToolChoice(request.toolChoice);
+    // Function calling settings mean nothing (and `ANY` is refused) without a function to call.
+    const toolConfig = request.tools.some((tool) => tool.type === 'function') ? convertToolChoice(request.toolChoice) : undefined;
     if (toolConfig) body.toolConfig = toolConfig;
   }
   const config = generationConfig(request, ctx, budget);

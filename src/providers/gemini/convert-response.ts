@@ -9,6 +9,7 @@ import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { newCursor, readPart } from './read-parts.js';
+import { groundingSearch } from './grounding.js';
 
 
 export function parseGeminiCompletion(body: unknown, providerId = 'google'): GenerationResult {
@@ -39,6 +40,9 @@ export function parseGeminiCompletion(body: unknown, providerId = 'google'): Gen
       } else output.push(part.call);
     }
   }
+
+  const search = candidate ? groundingSearch(candidate, cursor.responseId) : undefined;
+  if (search) output.push({ type: 'web_search', ...search });
 
   const result: GenerationResult = {
     output,

@@ -6,6 +6,8 @@ import { parseGeminiCompletion } from './convert-response.js';
 import { mapGeminiError } from './map-error.js';
 import { createGeminiStreamTranslator } from './stream-translator.js';
 import { thinksUnseen } from './map-thinking.js';
+import { withToolLowering } from '../tool-lowering/tool-lowering-adapter.js';
+import { geminiToolPolicy } from './tool-policy.js';
 
 export interface GeminiAdapterOptions {
   /** Clock for HTTP-date Retry-After values; injectable for tests. */
@@ -14,13 +16,13 @@ export interface GeminiAdapterOptions {
 
 export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ProviderAdapter {
   const now = options.now ?? Date.now;
-  return {
+  return withToolLowering({
     buildRequest,
     parseCompletion: (body, ctx) => parseGeminiCompletion(body, ctx.provider.id),
     createStreamTranslator: (ctx) => createGeminiStreamTranslator({ providerId: ctx.provider.id, now }),
     mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now()),
     hidesReasoning: (request, ctx) => thinksUnseen(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning),
-  };
+  }, geminiToolPolicy);
 }
 
 export { buildRequest, buildBody, generateContentUrl, outputCap, GEMINI_DEFAULT_BASE_URL } from './convert-request.js';

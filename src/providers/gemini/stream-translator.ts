@@ -1,7 +1,8 @@
 // Gemini `streamGenerateContent?alt=sse` events → internal StreamEvents. Every `data:` is a whole
 // GenerateContentResponse holding the next parts: text and thought parts are deltas as they are (a thought's
 // signature a record after it), a signed text or call part is preceded by its signature's record, and a functionCall
-// arrives complete: a tool call's start with the full arguments. usageMetadata is
+// arrives complete: a tool call's start with the full arguments; Google Search grounding, once, a web-search event
+// (grounding.ts). usageMetadata is
 // cumulative (the last one wins) and goes out once, at the end. One translator per request; it never throws:
 // bad JSON, unknown shapes and in-stream error objects become one `error` event, after which it is silent.
 import type { SseEvent, StreamTranslator } from '../adapter.js';
@@ -11,6 +12,7 @@ import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { newCursor, readPart, type ReadPart } from './read-parts.js';
+import { groundingSearch } from './grounding.js';
 
 export interface GeminiStreamOptions {
   /** Named in error messages. */
@@ -44,6 +46,7 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
   let finished = false;
   let failed = false;
   let closed = false;
+  let searched = false;
   let usage: NormalizedUsage | undefined;
 
   /** Usage known so far goes out before the error: the pipeline stops reading at an error, and what was generated is billed. */
@@ -99,6 +102,11 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
       if (part.kind === 'invalid') return fail('server_error', `Upstream provider ${providerId} sent a malformed part: ${part.reason}.`, out);
       if (part.kind === 'skip') continue;
       eventsOf(part, out);
+    }
+    const search = searched ? undefined : groundingSearch(candidate, cursor.responseId);
+    if (search) {
+      searched = true;
+      out.push({ type: 'web-search', search });
     }
     const reason = readString(candidate.finishReason);
     if (reason && reason !== 'FINISH_REASON_UNSPECIFIED') return finish(out, reason, readString(candidate.finishMessage));

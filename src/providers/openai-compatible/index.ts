@@ -6,6 +6,8 @@ import { parseCompletion } from './convert-response.js';
 import { mapError } from './map-error.js';
 import { createStreamTranslator } from './stream-translator.js';
 import { resolveVendorProfile } from './vendors.js';
+import { withToolLowering } from '../tool-lowering/tool-lowering-adapter.js';
+import { chatToolPolicy } from './tool-policy.js';
 
 export interface OpenAICompatibleAdapterOptions {
   /** Clock used for HTTP-date Retry-After values; injectable for tests. */
@@ -14,7 +16,7 @@ export interface OpenAICompatibleAdapterOptions {
 
 export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions = {}): ProviderAdapter {
   const now = options.now ?? Date.now;
-  return {
+  return withToolLowering({
     buildRequest,
     parseCompletion: (body) => parseCompletion(body),
     createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id, now }),
@@ -24,7 +26,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
     // (OpenRouter) may route to them: any reasoning-capable model may hide tokens. Vendors that stream their
     // reasoning (DeepSeek) are drained too; that costs a connection for a while, never money.
     hidesReasoning: (_request, ctx) => ctx.model.supportsReasoning,
-  };
+  }, chatToolPolicy);
 }
 
 export { buildRequest, buildBody, chatCompletionsUrl } from './convert-request.js';

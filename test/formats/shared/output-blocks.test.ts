@@ -130,7 +130,7 @@ describe('completionBlocks', () => {
       ],
       finishReason: 'tool_calls',
     });
-    expect(blocks.map((b) => b.type === 'reasoning' ? `r:${b.text}` : b.type === 'text' ? `t:${b.text}` : `c:${b.name}`)).toEqual(['r:one', 'r:two', 't:Answer', 'c:f']);
+    expect(blocks.map((b) => b.type === 'reasoning' ? `r:${b.text}` : b.type === 'text' ? `t:${b.text}` : b.type === 'tool_call' ? `c:${b.name}` : b.type)).toEqual(['r:one', 'r:two', 't:Answer', 'c:f']);
   });
 
   it('plain reasoning text is a block without records; consecutive text joins one block', () => {

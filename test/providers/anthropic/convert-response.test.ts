@@ -108,18 +108,31 @@ describe('parseCompletion: recorded Anthropic messages', () => {
     expect(refusal.output).toEqual([{ type: 'text', text: 'I can' }]);
   });
 
-  it('unknown block types are skipped; other stop reasons map as documented', () => {
+  it('a web search is one web_search block; other server tools and unknown block types are skipped; other stop reasons map as documented', () => {
     const result = parseCompletion({
       id: 'msg_1',
       content: [
         { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
-        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://x.test/', title: 'X', encrypted_content: 'Ev0', page_age: null }] },
+        { type: 'server_tool_use', id: 'srvtoolu_2', name: 'web_fetch', input: { url: 'https://x.test/' } },
+        { type: 'web_fetch_tool_result', tool_use_id: 'srvtoolu_2', content: {} },
+        { type: 'a_future_block' },
         { type: 'text', text: 'Found it.' },
       ],
       stop_reason: 'pause_turn',
       usage: { input_tokens: 5, output_tokens: 2 },
     });
-    expect(result).toEqual({ upstreamId: 'msg_1', output: [{ type: 'text', text: 'Found it.' }], finishReason: 'stop', usage: usage(5, 2) });
+    expect(result).toEqual({
+      upstreamId: 'msg_1',
+      output: [
+        { type: 'web_search', id: 'srvtoolu_1', status: 'completed', queries: ['x'], sources: [{ url: 'https://x.test/', title: 'X' }] },
+        { type: 'text', text: 'Found it.' },
+      ],
+      finishReason: 'stop',
+      usage: usage(5, 2),
+    });
+    const failed = parseCompletion({ content: [{ type: 'web_search_tool_result', tool_use_id: 's', content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' } }], stop_reason: 'end_turn' });
+    expect(failed.output).toEqual([{ type: 'web_search', id: 's', status: 'failed', queries: [], sources: [] }]);
     expect(parseCompletion({ content: [], stop_reason: 'model_context_window_exceeded' }).finishReason).toBe('length');
     expect(parseCompletion({ content: [], stop_reason: 'stop_sequence' }).finishReason).toBe('stop');
   });

@@ -117,7 +117,19 @@ describe('stream translator: recorded Anthropic streams', () => {
     expect(got.errors).toEqual([]);
   });
 
-  it('server tools, citations and unknown event types are skipped; usage from message_delta wins', () => {
+  it('a web search is one web-search event; citations follow their text block, covering it', () => {
+    const events = replay(chunks('server-tool'), translator());
+    const search = events.find((e) => e.type === 'web-search');
+    expect(search).toEqual({
+      type: 'web-search',
+      search: { id: 'srvtoolu_014hJH82Qum7Td6UV8gDXThB', status: 'completed', queries: ['weather NYC today'], sources: [{ url: 'https://world-weather.info/forecast/usa/new_york/may-2025/', title: 'Weather in New York City' }] },
+    });
+    const cited = events.findIndex((e) => e.type === 'citation');
+    expect(events[cited - 1]).toEqual({ type: 'text-delta', text: 'It is sunny and 22°C in New York City.' });
+    expect(events[cited]).toMatchObject({ type: 'citation', span: 'It is sunny and 22°C in New York City.'.length, citation: { type: 'web_search_result_location', citedText: 'Sunny, 22°C' } });
+  });
+
+  it('server tools and unknown event types make no output; usage from message_delta wins', () => {
     const got = collect(replay(chunks('server-tool'), translator()));
     expect(got.content).toBe("I'll check the current weather in New York City for you.It is sunny and 22°C in New York City.");
     expect(got.toolCalls).toEqual([]);

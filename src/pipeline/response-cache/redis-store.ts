@@ -4,7 +4,7 @@
 // Redis that does not answer makes every lookup a miss and every store a no-op, never a failed request. Entries
 // expire with their TTL (SET ... EX) and are bounded in size here, before they are sent.
 import { Redis } from 'ioredis';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { entryBytes, type ResponseCacheStore } from './cache-store.js';
 
 const MINUTE_MS = 60_000;

@@ -1,7 +1,7 @@
 // The response cache of this process: its store (memory or Redis), the answers being recorded until their
 // generation records say whether they succeeded, the price of a hit, and the hit and miss counts (metrics).
-import type { NewGeneration } from '../db/tables/generations.js';
-import type { Logger } from '../logger.js';
+import type { NewGeneration } from '../../db/tables/generations.js';
+import type { Logger } from '../../logger.js';
 import type { ResponseCacheStore } from './cache-store.js';
 import { decodeAnswer, encodeAnswer, type CachedAnswer } from './cached-answer.js';
 

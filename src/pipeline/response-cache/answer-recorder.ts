@@ -2,9 +2,9 @@
 // door's renderer makes (so the stream's events and their boundaries are kept as they were). The answer is kept only
 // when it is whole and successful: a stream that ended with its finish frames (not an in-stream error, not a client
 // gone), a JSON body, and a generation record (settlement) that says `success`.
-import type { NewGeneration } from '../db/tables/generations.js';
-import type { SseFrame, StreamRenderer } from '../core/stream-renderer.js';
-import type { GenerationResponse } from '../pipeline/serve-generation.js';
+import type { NewGeneration } from '../../db/tables/generations.js';
+import type { SseFrame, StreamRenderer } from '../../core/stream-renderer.js';
+import type { GenerationResponse } from '../serve-generation.js';
 import type { CachedAnswer } from './cached-answer.js';
 import type { RecordWatcher, ResponseCache } from './response-cache.js';
 

@@ -2,12 +2,12 @@
 // before anything is reserved or sent: an embedding model, 1 to 2,048 inputs, none empty, none longer than the model
 // takes, `dimensions` in the model's range, token ids only for providers that take them. Each refusal is a 400 that
 // names the field (and the input's index).
-import type { CatalogEntry, EmbeddingSpec } from '../catalog/types.js';
-import { MAX_EMBEDDING_INPUTS, type EmbeddingCall, type EmbeddingInputs } from '../core/embedding.js';
-import { GatewayError } from '../core/gateway-error.js';
-import { estimateTextTokens } from '../routing/token-estimate/estimate-tokens.js';
+import type { CatalogEntry, EmbeddingSpec } from '../../catalog/types.js';
+import { MAX_EMBEDDING_INPUTS, type EmbeddingCall, type EmbeddingInputs } from '../../core/embedding.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import { estimateTextTokens } from '../../routing/token-estimate/estimate-tokens.js';
 
-type Schemas = import('../../generated/openapi-types.js').components['schemas'];
+type Schemas = import('../../../generated/openapi-types.js').components['schemas'];
 export type EmbeddingRequestBody = Schemas['EmbeddingRequest'];
 
 export interface CheckedEmbedding {

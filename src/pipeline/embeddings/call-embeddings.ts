@@ -2,17 +2,17 @@
 // sent at once through the gateway's HTTP client, each counted and traced as an upstream attempt, and each answer
 // read and translated. Every request's outcome is kept: a failure of one must not hide that the others were served
 // (and billed by the vendor).
-import type { EmbeddingBatchResult, EmbeddingCall } from '../core/embedding.js';
-import { GatewayError } from '../core/gateway-error.js';
-import type { AdapterContext } from '../providers/adapter.js';
-import type { EmbeddingAdapter, EmbeddingUpstreamRequest } from '../providers/embedding-adapter.js';
-import type { CallSignal, HttpClient, UpstreamResponse } from '../providers/http-client.js';
-import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
-import { readErrorBody, readUpstreamJson, transportFailure, UpstreamHttpError } from '../pipeline/call-upstream.js';
-import { endUpstreamAttempt, observeUpstreamAttempt } from '../observability/upstream-attempt.js';
-import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
-import type { RequestTrace } from '../observability/gateway-tracer.js';
-import type { GenerationAttempt } from '../db/tables/generations.js';
+import type { EmbeddingBatchResult, EmbeddingCall } from '../../core/embedding.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { AdapterContext } from '../../providers/adapter.js';
+import type { EmbeddingAdapter, EmbeddingUpstreamRequest } from '../../providers/embedding-adapter.js';
+import type { CallSignal, HttpClient, UpstreamResponse } from '../../providers/http-client.js';
+import { UpstreamPayloadError } from '../../providers/upstream-payload-error.js';
+import { readErrorBody, readUpstreamJson, transportFailure, UpstreamHttpError } from '../call-upstream.js';
+import { endUpstreamAttempt, observeUpstreamAttempt } from '../../observability/upstream-attempt.js';
+import type { ClientTraceHeaders } from '../../observability/client-trace-context.js';
+import type { RequestTrace } from '../../observability/gateway-tracer.js';
+import type { GenerationAttempt } from '../../db/tables/generations.js';
 
 export interface EmbeddingExchange {
   http: HttpClient;

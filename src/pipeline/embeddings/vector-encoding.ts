@@ -1,6 +1,6 @@
 // Vectors as the client asked for them: numbers, or base64 of little-endian float32 values (OpenAI's `base64`, which
 // its SDKs request and decode). Written with explicit little-endian reads and writes, whatever the host's byte order.
-import type { EmbeddingVector } from '../core/embedding.js';
+import type { EmbeddingVector } from '../../core/embedding.js';
 
 export function floatsToBase64(vector: readonly number[]): string {
   const bytes = Buffer.allocUnsafe(vector.length * 4);

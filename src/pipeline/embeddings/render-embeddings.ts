@@ -1,11 +1,11 @@
 // The embeddings answer in OpenAI's format (`{object: "list", data, model, usage}`), plus the gateway's generation id
 // and serving provider as on chat completions, and the cost in `usage` as OpenRouter reports it.
-import type { AccessMode } from '../core/access-mode.js';
-import type { EmbeddingVector } from '../core/embedding.js';
-import { nanosToUsd } from '../core/money.js';
+import type { AccessMode } from '../../core/access-mode.js';
+import type { EmbeddingVector } from '../../core/embedding.js';
+import { nanosToUsd } from '../../core/money.js';
 import { encodeVector } from './vector-encoding.js';
 
-type Schemas = import('../../generated/openapi-types.js').components['schemas'];
+type Schemas = import('../../../generated/openapi-types.js').components['schemas'];
 export type EmbeddingList = Schemas['EmbeddingList'];
 
 export interface RenderedEmbeddings {

@@ -2,23 +2,23 @@
 // parts: authenticate (HTTP layer) → resolve the model → check the request → admit (rate limits, the key's
 // allow-list, credits for the request's upper bound) → call the provider → settle (one record, one debit, queued) →
 // answer. It shares admission, settlement, records, metrics and traces with generations, not their chat types.
-import type { Catalog } from '../catalog/catalog.js';
-import type { CatalogEntry } from '../catalog/types.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import { admitAmount, type Admission } from '../billing/accounting.js';
-import { costNanos, maxCostNanos } from '../billing/pricing.js';
-import type { SettlementQueue } from '../billing/settlement-queue.js';
-import { GatewayError } from '../core/gateway-error.js';
-import type { GenerationAttempt } from '../db/tables/generations.js';
-import { admitRate, limitsFor, withRateHeaders } from '../limits/admit-rate.js';
-import type { AdmissionParts } from '../pipeline/admit-route.js';
-import { newGenerationId } from '../pipeline/generation-meter.js';
-import type { GenerationClient, GenerationResponse } from '../pipeline/serve-generation.js';
-import type { AdapterContext, ProviderConfig } from '../providers/adapter.js';
-import type { EmbeddingAdapter, EmbeddingAdapters } from '../providers/embedding-adapter.js';
-import type { HttpClient } from '../providers/http-client.js';
-import { providerEnvPrefix, type ProviderRegistry } from '../providers/registry.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { CatalogEntry } from '../../catalog/types.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { admitAmount, type Admission } from '../../billing/accounting.js';
+import { costNanos, maxCostNanos } from '../../billing/pricing.js';
+import type { SettlementQueue } from '../../billing/settlement-queue.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { GenerationAttempt } from '../../db/tables/generations.js';
+import { admitRate, limitsFor, withRateHeaders } from '../../limits/admit-rate.js';
+import type { AdmissionParts } from '../admit-route.js';
+import { newGenerationId } from '../generation-meter.js';
+import type { GenerationClient, GenerationResponse } from '../serve-generation.js';
+import type { AdapterContext, ProviderConfig } from '../../providers/adapter.js';
+import type { EmbeddingAdapter, EmbeddingAdapters } from '../../providers/embedding-adapter.js';
+import type { HttpClient } from '../../providers/http-client.js';
+import { providerEnvPrefix, type ProviderRegistry } from '../../providers/registry.js';
 import { callEmbeddings, type BatchOutcome } from './call-embeddings.js';
 import { checkEmbeddingRequest, estimateInputTokens, type CheckedEmbedding, type EmbeddingRequestBody } from './check-embedding-request.js';
 import { embeddingRecord, type EmbeddingOutcome } from './embedding-record.js';

@@ -1,7 +1,7 @@
 // Which store the response cache uses: the Redis every instance shares when MODELGATE_REDIS_URL is set (under
 // `<MODELGATE_REDIS_PREFIX>rc:`), else this process's memory, bounded in bytes.
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
 import { MemoryCacheStore } from './memory-store.js';
 import { RedisCacheStore } from './redis-store.js';
 import { ResponseCache } from './response-cache.js';

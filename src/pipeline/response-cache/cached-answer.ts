@@ -3,9 +3,9 @@
 // with who served it and what it cost. A replay carries the new generation's id wherever the original's appeared
 // (every door derives its ids from it: chunk ids, message and response ids, item ids) and, in a `usage` object,
 // what the hit itself cost.
-import type { AccessMode } from '../core/access-mode.js';
-import type { SseFrame } from '../core/stream-renderer.js';
-import { nanosToUsd } from '../core/money.js';
+import type { AccessMode } from '../../core/access-mode.js';
+import type { SseFrame } from '../../core/stream-renderer.js';
+import { nanosToUsd } from '../../core/money.js';
 
 export interface CachedAnswer {
   /** The original generation's id, replaced by each hit's own. */

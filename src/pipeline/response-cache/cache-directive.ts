@@ -1,6 +1,6 @@
 // The client's `X-Modelgate-Cache` header: whether this request may read the response cache, and for how long its
 // answer is kept. Without the header (or with `off`) the cache is not touched at all.
-import { GatewayError } from '../core/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 
 export const DEFAULT_TTL_SECONDS = 3600;
 export const MAX_TTL_SECONDS = 86_400;

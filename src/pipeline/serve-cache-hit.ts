@@ -9,13 +9,13 @@ import type { SettlementQueue } from '../billing/settlement-queue.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { ApiFormat, NewGeneration } from '../db/tables/generations.js';
 import { admitRequestRate, withRateHeaders, type RateHeaders } from '../limits/admit-rate.js';
-import type { AdmissionParts } from '../pipeline/admit-route.js';
-import { newGenerationId } from '../pipeline/generation-meter.js';
-import type { TrackingHeaders } from '../pipeline/generation-record.js';
+import type { AdmissionParts } from './admit-route.js';
+import { newGenerationId } from './generation-meter.js';
+import type { TrackingHeaders } from './generation-record.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
 import type { Logger } from '../logger.js';
-import type { CachedAnswer, Replay } from './cached-answer.js';
-import type { ResponseCache } from './response-cache.js';
+import type { CachedAnswer, Replay } from './response-cache/cached-answer.js';
+import type { ResponseCache } from './response-cache/response-cache.js';
 
 export interface HitParts extends AdmissionParts {
   catalog: Catalog;
