@@ -1,12 +1,15 @@
 // The benchmark's mock OpenAI-compatible upstream, run as its own process: POST /v1/chat/completions answers
 // at once (JSON, or SSE with each chunk its own write), except probe requests, which are stamped and paced, and slow
-// streams, which last as long as asked (mock-replies.ts). Listens on 127.0.0.1 only. Usage: node mock-upstream.js <port>
+// streams, which last as long as asked (mock-replies.ts); POST /v1/responses answers the same words as OpenAI's
+// Responses API does (mock-responses.ts: the gateway's native Responses lane). Listens on 127.0.0.1 only.
+// Usage: node mock-upstream.js <port>
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CONTENT_WORDS, completionJson, contentFrame, probePace, promptTokensFor, roleFrame, slowStream, stamp, tailFrames,
 } from './mock-replies.js';
+import { responseJson, responsesDelta, responsesHead, responsesProbePace, responsesTail } from './mock-responses.js';
 
 // Frames of instant streams depend only on the model name: build them once, so the floor stays cheap.
 const instantFrames = new Map<string, string[]>();
@@ -24,7 +27,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     return;
   }
-  if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+  const responsesApi = req.method === 'POST' && req.url?.endsWith('/responses') === true;
+  if (!responsesApi && (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found","type":"invalid_request_error"}}');
     return;
   }
@@ -40,6 +44,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   }
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   const promptTokens = promptTokensFor(raw.length);
+  if (responsesApi) return answerResponses(res, body, model, promptTokens);
   if (body.stream !== true) {
     const json = completionJson(model, promptTokens);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
@@ -66,6 +71,28 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     }
   }
   for (const frame of tailFrames(model, promptTokens, body.stream_options?.include_usage === true)) res.write(frame);
+  res.end();
+}
+
+/** OpenAI's Responses API: one Response object, or its events with the words (stamped and paced for probes). */
+async function answerResponses(res: http.ServerResponse, body: { stream?: unknown }, model: string, promptTokens: number): Promise<void> {
+  if (body.stream !== true) {
+    const json = responseJson(model, promptTokens);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const frame of responsesHead(model)) res.write(frame);
+  const pace = responsesProbePace(body);
+  let text = '';
+  for (let i = 0; i < CONTENT_WORDS.length; i++) {
+    if (pace !== undefined && i > 0 && pace > 0) await sleep(pace);
+    if (res.destroyed) return;
+    const word = pace === undefined ? CONTENT_WORDS[i] : `${CONTENT_WORDS[i]}${stamp(process.hrtime.bigint())}`;
+    text += word;
+    res.write(responsesDelta(i, word));
+  }
+  for (const frame of responsesTail(model, promptTokens, text)) res.write(frame);
   res.end();
 }
 

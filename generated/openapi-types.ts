@@ -1050,14 +1050,17 @@ export interface components {
             annotations?: components["schemas"]["UrlCitationAnnotation"][];
         };
         /**
-         * @description Prompt-caching breakpoint, as OpenRouter accepts it on content parts: kept for a native Anthropic upstream (cache
-         *     reads and writes are then reported and priced exactly), dropped for other providers, which cache on their own.
+         * @description Prompt-caching breakpoint, as Anthropic and OpenRouter accept it: kept for Anthropic (and passed to OpenRouter on
+         *     the chat door's native lane; cache reads and writes are then reported and priced exactly), dropped for other
+         *     providers, which cache on their own.
          */
         CacheControl: {
             /** @description `ephemeral`. */
             type: string;
             /** @description Cache lifetime, e.g. `5m` or `1h`. */
             ttl?: string;
+            /** @description Cache scope (Anthropic's `global`), sent to Anthropic natively. */
+            scope?: string;
         };
         /**
          * @description A complete (non-streamed) completion.
@@ -1379,7 +1382,7 @@ export interface components {
              */
             index: number;
             /** @description The block, empty. */
-            content_block: Omit<components["schemas"]["MessagesOutputBlock"], "type">;
+            content_block: components["schemas"]["MessagesOutputBlock"];
         };
         /** @description A content block ends. */
         ContentBlockStopEvent: {
@@ -1394,8 +1397,11 @@ export interface components {
              */
             index: number;
         };
-        /** @description A part of multimodal message content, discriminated by `type`. */
-        ContentPart: components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"] | components["schemas"]["FileContentPart"];
+        /**
+         * @description A part of multimodal message content, by `type`: the documented types are validated against their shape; any other
+         *     type (OpenAI's `input_audio`, types vendors add later) is accepted as it is (`OtherContentPart`).
+         */
+        ContentPart: components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"] | components["schemas"]["FileContentPart"] | components["schemas"]["OtherContentPart"];
         /** @description Billing context of `Usage.cost`. */
         CostDetails: {
             /** @description The access mode that served the request. */
@@ -1828,7 +1834,7 @@ export interface components {
          */
         FileContentPart: {
             /**
-             * @description Always `file`. (enum property replaced by openapi-typescript)
+             * @description Always `file`.
              * @enum {string}
              */
             type: "file";
@@ -2085,7 +2091,7 @@ export interface components {
          */
         ImageContentPart: {
             /**
-             * @description Always `image_url`. (enum property replaced by openapi-typescript)
+             * @description Always `image_url`.
              * @enum {string}
              */
             type: "image_url";
@@ -2336,7 +2342,7 @@ export interface components {
         /** @description Inline image data. */
         MessagesBase64ImageSource: {
             /**
-             * @description Always `base64`. (enum property replaced by openapi-typescript)
+             * @description Always `base64`.
              * @enum {string}
              */
             type: "base64";
@@ -2348,7 +2354,7 @@ export interface components {
         /** @description An inline PDF. */
         MessagesBase64PdfSource: {
             /**
-             * @description Always `base64`. (enum property replaced by openapi-typescript)
+             * @description Always `base64`.
              * @enum {string}
              */
             type: "base64";
@@ -2383,7 +2389,7 @@ export interface components {
         /** @description A document made of content blocks (each text block a citable chunk). */
         MessagesContentBlockSource: {
             /**
-             * @description Always `content`. (enum property replaced by openapi-typescript)
+             * @description Always `content`.
              * @enum {string}
              */
             type: "content";
@@ -2428,12 +2434,12 @@ export interface components {
          */
         MessagesDocumentBlock: {
             /**
-             * @description Always `document`. (enum property replaced by openapi-typescript)
+             * @description Always `document`.
              * @enum {string}
              */
             type: "document";
             /** @description Where the document comes from. */
-            source: Omit<components["schemas"]["MessagesDocumentSource"], "type">;
+            source: components["schemas"]["MessagesDocumentSource"];
             /** @description The document's title (given to the model, not cited from). */
             title?: string | null;
             /** @description Context about the document (given to the model, not cited from). */
@@ -2445,8 +2451,8 @@ export interface components {
         };
         /** @description A block inside a `content` document source, discriminated by `type`. */
         MessagesDocumentContent: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"];
-        /** @description Document source, discriminated by `type`. */
-        MessagesDocumentSource: components["schemas"]["MessagesBase64PdfSource"] | components["schemas"]["MessagesPlainTextSource"] | components["schemas"]["MessagesUrlPdfSource"] | components["schemas"]["MessagesContentBlockSource"];
+        /** @description Document source, by `type`; others (the Files API's `file`) go to Anthropic natively and answer 400 elsewhere. */
+        MessagesDocumentSource: components["schemas"]["MessagesBase64PdfSource"] | components["schemas"]["MessagesPlainTextSource"] | components["schemas"]["MessagesUrlPdfSource"] | components["schemas"]["MessagesContentBlockSource"] | components["schemas"]["MessagesOtherSource"];
         /** @description Details of a Messages-route error. */
         MessagesErrorObject: {
             /** @description The error kind. */
@@ -2512,14 +2518,18 @@ export interface components {
              */
             type: "image";
             /** @description Where the image comes from. */
-            source: Omit<components["schemas"]["MessagesImageSource"], "type">;
+            source: components["schemas"]["MessagesImageSource"];
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
             cache_control?: components["schemas"]["CacheControl"];
         };
-        /** @description Image source, discriminated by `type`. */
-        MessagesImageSource: components["schemas"]["MessagesBase64ImageSource"] | components["schemas"]["MessagesUrlImageSource"];
-        /** @description A content block of an input turn, discriminated by `type`. */
-        MessagesInputBlock: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"] | components["schemas"]["MessagesToolUseBlock"] | components["schemas"]["MessagesToolResultBlock"] | components["schemas"]["MessagesThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"] | components["schemas"]["MessagesDocumentBlock"];
+        /** @description Image source, by `type`; others (the Files API's `file`) go to Anthropic natively and answer 400 elsewhere. */
+        MessagesImageSource: components["schemas"]["MessagesBase64ImageSource"] | components["schemas"]["MessagesUrlImageSource"] | components["schemas"]["MessagesOtherSource"];
+        /**
+         * @description A content block of an input turn, by `type`: the documented types are validated against their shape; any other
+         *     type (`server_tool_use`, `web_search_tool_result`, `search_result`, `container_upload`, types Anthropic adds later)
+         *     is accepted as it is (`MessagesOtherBlock`): sent to Anthropic natively, answered 400 on the translated lane.
+         */
+        MessagesInputBlock: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"] | components["schemas"]["MessagesToolUseBlock"] | components["schemas"]["MessagesToolResultBlock"] | components["schemas"]["MessagesThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"] | components["schemas"]["MessagesDocumentBlock"] | components["schemas"]["MessagesOtherBlock"];
         /** @description The next fragment of a tool call's JSON input; concatenate the fragments of one block. */
         MessagesInputJsonDelta: {
             /**
@@ -2549,17 +2559,45 @@ export interface components {
             /** @description An opaque id of the end user, forwarded as the provider's user id (Anthropic `metadata.user_id`, OpenAI `user`). */
             user_id?: string | null;
         };
-        /** @description An output content block, discriminated by `type`. */
-        MessagesOutputBlock: components["schemas"]["MessagesOutputTextBlock"] | components["schemas"]["MessagesOutputThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"] | components["schemas"]["MessagesOutputToolUseBlock"];
+        /** @description A block of a type the gateway does not model: passed to Anthropic as it is (native lane only). */
+        MessagesOtherBlock: {
+            /** @description Any type but the documented ones (those are validated against their own shape). */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A document or image source of a type the gateway does not model (native lane only). */
+        MessagesOtherSource: {
+            /** @description Any type but the documented ones. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A tool-result block of a type the gateway does not model: passed to Anthropic as it is (native lane only). */
+        MessagesOtherToolResultBlock: {
+            /** @description Any type but the documented ones. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description An output content block, by `type`; from Anthropic (native lane) also its other block types (`server_tool_use`,
+         *     `web_search_tool_result`, ...), as Anthropic sends them.
+         */
+        MessagesOutputBlock: components["schemas"]["MessagesOutputTextBlock"] | components["schemas"]["MessagesOutputThinkingBlock"] | components["schemas"]["MessagesRedactedThinkingBlock"] | components["schemas"]["MessagesOutputToolUseBlock"] | components["schemas"]["MessagesOtherBlock"];
         /** @description Output settings of a Messages request. */
         MessagesOutputConfig: {
             /** @description Reasoning effort: `low`, `medium`, `high` or `max`. */
             effort?: string;
+            /** @description Structured output (`{type: "json_schema", schema}`), as Anthropic takes it. */
+            format?: {
+                [key: string]: unknown;
+            };
         };
         /** @description Generated text. */
         MessagesOutputTextBlock: {
             /**
-             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @description Always `text`.
              * @enum {string}
              */
             type: "text";
@@ -2569,7 +2607,7 @@ export interface components {
         /** @description Generated thinking; send it back unmodified in the next `assistant` turn. */
         MessagesOutputThinkingBlock: {
             /**
-             * @description Always `thinking`. (enum property replaced by openapi-typescript)
+             * @description Always `thinking`.
              * @enum {string}
              */
             type: "thinking";
@@ -2581,7 +2619,7 @@ export interface components {
         /** @description A tool call. */
         MessagesOutputToolUseBlock: {
             /**
-             * @description Always `tool_use`. (enum property replaced by openapi-typescript)
+             * @description Always `tool_use`.
              * @enum {string}
              */
             type: "tool_use";
@@ -2597,7 +2635,7 @@ export interface components {
         /** @description A plain-text document. */
         MessagesPlainTextSource: {
             /**
-             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @description Always `text`.
              * @enum {string}
              */
             type: "text";
@@ -2612,7 +2650,7 @@ export interface components {
         /** @description A redacted (encrypted) thinking block of an earlier reply, sent back unmodified. */
         MessagesRedactedThinkingBlock: {
             /**
-             * @description Always `redacted_thinking`. (enum property replaced by openapi-typescript)
+             * @description Always `redacted_thinking`.
              * @enum {string}
              */
             type: "redacted_thinking";
@@ -2622,8 +2660,17 @@ export interface components {
         /**
          * @description An Anthropic Messages API request (`POST /messages`), the format of the Anthropic SDKs and Claude Code. It runs
          *     through the same pipeline as `/chat/completions` (keys, credits, pass quotas, rate limits, generation records).
-         *     Fields not listed here are accepted and ignored. `anthropic-version` and `anthropic-beta` headers are accepted and
-         *     forwarded unchanged to a native Anthropic upstream.
+         *
+         *     Decision (lanes): to an Anthropic model the request takes the native lane: it goes to Anthropic as the client sent
+         *     it, only `model` rewritten to Anthropic's name and the gateway's own fields (`models`, `provider`, `route`,
+         *     `transforms`, `usage`, `plugins`) removed; every other field, block type and tool type (server tools, `strict`,
+         *     `defer_loading`, `cache_control` with `ttl` and `scope` anywhere, `thinking` of any type, `output_config`,
+         *     `context_management`, `role: "system"` turns, fields Anthropic adds later) reaches Anthropic unchanged, and so do
+         *     the client's `anthropic-*` headers (`anthropic-version`, `anthropic-beta`, ...). The answer is Anthropic's own (its
+         *     message id, its usage), with `model` named by its gateway id. To any other model the request is translated: the
+         *     fields and blocks documented here are carried, others are ignored, and a block or tool type that cannot be carried
+         *     answers 400 naming it. Only what the gateway itself needs is validated strictly: known block types against their
+         *     documented shape, unknown ones by their `type` alone. See docs/lanes.md.
          * @example {
          *       "model": "anthropic/claude-sonnet-5-5",
          *       "max_tokens": 1024,
@@ -2683,9 +2730,13 @@ export interface components {
             metadata?: components["schemas"]["MessagesMetadata"];
             /**
              * @description Output settings. `effort` (`low`, `medium`, `high`, `max`) sets the reasoning effort when `thinking` names no
-             *     budget; other fields are ignored.
+             *     budget; `format` (structured output) and other fields go to Anthropic natively, and are ignored elsewhere.
              */
             output_config?: components["schemas"]["MessagesOutputConfig"];
+            /** @description Anthropic's context management (e.g. `clear_thinking_20251015` edits): sent to Anthropic natively, ignored elsewhere. */
+            context_management?: {
+                [key: string]: unknown;
+            };
             /** @description Extension (OpenRouter's): fallback models, with the same rules as `models` of `/chat/completions`. */
             models?: string[];
             /** @description Extension (OpenRouter's): provider routing preferences, as in `/chat/completions` (see `ProviderPreferences`). */
@@ -2715,7 +2766,11 @@ export interface components {
          *     }
          */
         MessagesResponse: {
-            /** @description Gateway generation id (also the `x-generation-id` header); look the record up with `GET /generation?id=`. */
+            /**
+             * @description Anthropic's own message id (`msg_…`) when an Anthropic model answered (native lane); otherwise the gateway's
+             *     generation id. The generation id is always the `x-generation-id` header; look the record up with
+             *     `GET /generation?id=`.
+             */
             id: string;
             /**
              * @description Always `message`.
@@ -2727,7 +2782,7 @@ export interface components {
              * @enum {string}
              */
             role: "assistant";
-            /** @description Gateway id of the model that answered. */
+            /** @description Gateway id of the model that answered (on the native lane too, where everything else is Anthropic's own). */
             model: string;
             /** @description What the model produced, in order. */
             content: components["schemas"]["MessagesOutputBlock"][];
@@ -2743,7 +2798,8 @@ export interface components {
         };
         /**
          * @description The role of an input turn. `system` turns (sent by recent Claude Code releases for context added mid-conversation)
-         *     are accepted: their text joins the system prompt, in order, as the chat format's system messages do.
+         *     are accepted: Anthropic gets them where they are (native lane); other providers get their text joined to the
+         *     system prompt, in order, as the chat format's system messages are.
          * @enum {string}
          */
         MessagesRole: "user" | "assistant" | "system";
@@ -2788,7 +2844,7 @@ export interface components {
          */
         MessagesThinkingBlock: {
             /**
-             * @description Always `thinking`. (enum property replaced by openapi-typescript)
+             * @description Always `thinking`.
              * @enum {string}
              */
             type: "thinking";
@@ -2797,7 +2853,7 @@ export interface components {
             /** @description Opaque signature proving the block is unmodified. */
             signature?: string;
         };
-        /** @description Extended thinking: `enabled` with a token budget, or `disabled`. */
+        /** @description Extended thinking: `enabled` with a token budget, `adaptive` (the model decides), or `disabled`. */
         MessagesThinkingConfig: {
             /** @description `enabled`, `disabled`, or `adaptive` (the model's own default budget). */
             type: components["schemas"]["MessagesThinkingType"];
@@ -2817,11 +2873,8 @@ export interface components {
             /** @description The new thinking text. */
             thinking: string;
         };
-        /**
-         * @description Thinking modes.
-         * @enum {string}
-         */
-        MessagesThinkingType: "enabled" | "disabled" | "adaptive";
+        /** @description Thinking modes (an open set: Anthropic's newer modes go to Anthropic natively). */
+        MessagesThinkingType: string | ("enabled" | "disabled" | "adaptive");
         /**
          * @description The prompt's token count.
          * @example {
@@ -2836,20 +2889,29 @@ export interface components {
              */
             input_tokens: number;
         };
-        /** @description A tool the model may call. */
+        /**
+         * @description A tool the model may call. Client tools (`type` omitted or `custom`) are carried on every lane. Anthropic's own
+         *     tool types (server tools such as `web_search_20250305`, `code_execution_20250825`; `bash_20250124`,
+         *     `text_editor_20250728`, ...) and fields (`allowed_domains`, `max_uses`, ...) go to Anthropic natively; the
+         *     translated lane answers 400 naming the type.
+         */
         MessagesTool: {
-            /** @description `custom` or omitted for client tools; Anthropic server tools (e.g. `web_search_20250305`) are not supported (400). */
+            /** @description `custom` or omitted for client tools; an Anthropic tool type otherwise. */
             type?: string | null;
             /** @description Tool name. */
             name: string;
             /** @description What the tool does. */
             description?: string;
-            /** @description JSON Schema of the tool's input (required for client tools). */
+            /** @description JSON Schema of the tool's input (required for client tools). JSON Schema 2020-12 keywords are accepted. */
             input_schema?: {
                 [key: string]: unknown;
             };
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
             cache_control?: components["schemas"]["CacheControl"];
+            /** @description Strict schema adherence (Anthropic structured tool use); sent natively. */
+            strict?: boolean;
+            /** @description Load the tool only when the model searches for it (Anthropic tool search); sent natively. */
+            defer_loading?: boolean;
         };
         /** @description `auto` (the model decides), `any` (some tool must be called), `tool` (the named tool), `none` (no tool). */
         MessagesToolChoice: {
@@ -2868,7 +2930,7 @@ export interface components {
         /** @description The result of a tool call (in a `user` turn). */
         MessagesToolResultBlock: {
             /**
-             * @description Always `tool_result`. (enum property replaced by openapi-typescript)
+             * @description Always `tool_result`.
              * @enum {string}
              */
             type: "tool_result";
@@ -2881,12 +2943,12 @@ export interface components {
             /** @description Prompt-caching breakpoint (see `CacheControl`). */
             cache_control?: components["schemas"]["CacheControl"];
         };
-        /** @description A block inside a tool result, discriminated by `type`. */
-        MessagesToolResultContent: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"] | components["schemas"]["MessagesDocumentBlock"];
+        /** @description A block inside a tool result, by `type`; other types (e.g. `search_result`) are accepted as for input blocks. */
+        MessagesToolResultContent: components["schemas"]["MessagesTextBlock"] | components["schemas"]["MessagesImageBlock"] | components["schemas"]["MessagesDocumentBlock"] | components["schemas"]["MessagesOtherToolResultBlock"];
         /** @description A tool call the assistant made (sent back in an `assistant` turn). */
         MessagesToolUseBlock: {
             /**
-             * @description Always `tool_use`. (enum property replaced by openapi-typescript)
+             * @description Always `tool_use`.
              * @enum {string}
              */
             type: "tool_use";
@@ -2904,7 +2966,7 @@ export interface components {
         /** @description An image by https URL. */
         MessagesUrlImageSource: {
             /**
-             * @description Always `url`. (enum property replaced by openapi-typescript)
+             * @description Always `url`.
              * @enum {string}
              */
             type: "url";
@@ -2914,7 +2976,7 @@ export interface components {
         /** @description A PDF by https URL. */
         MessagesUrlPdfSource: {
             /**
-             * @description Always `url`. (enum property replaced by openapi-typescript)
+             * @description Always `url`.
              * @enum {string}
              */
             type: "url";
@@ -2949,8 +3011,9 @@ export interface components {
             /**
              * @description The cache writes split by lifetime, as Anthropic reports them. A 1-hour write is priced at the model's
              *     `input_cache_write_1h` (Anthropic: 2× input), a 5-minute write at `input_cache_write` (1.25×). Upstreams that
-             *     report no split count every write as a 5-minute one. In a stream it comes with `message_delta` (the gateway's
-             *     `message_start` is sent before the upstream has counted anything, so its split is zeros).
+             *     report no split count every write as a 5-minute one. In a stream from Anthropic (native lane) it comes as
+             *     Anthropic sends it, in `message_start`; from other providers with `message_delta` (the gateway's `message_start`
+             *     is sent before the upstream has counted anything, so its split is zeros).
              */
             cache_creation?: components["schemas"]["MessagesCacheCreation"] | null;
         };
@@ -3203,6 +3266,16 @@ export interface components {
         };
         /** @description A string that may be null. Used instead of `string | null` inside unions, which OpenAPI 3.0 cannot express safely. */
         NullableString: string | null;
+        /**
+         * @description A part of a type the gateway does not model. Decision (lanes): it goes to an OpenAI-compatible upstream as it is
+         *     (the native lane, docs/lanes.md); a request translated for another provider answers 400 naming the type.
+         */
+        OtherContentPart: {
+            /** @description Any type but the documented ones (those are validated against their own shape). */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One monthly period of the flat subscription. */
         PassPeriod: {
             /** @description Period identifier. */
@@ -3652,12 +3725,12 @@ export interface components {
             /** @description `max_output_tokens` (hit the token limit) or `content_filter` (a safety filter cut the output). */
             reason: string;
         };
-        /** @description A part of a message's content, discriminated by `type`. */
-        ResponseInputContent: components["schemas"]["ResponseInputText"] | components["schemas"]["ResponseInputImage"] | components["schemas"]["ResponseOutputTextInput"] | components["schemas"]["ResponseRefusalContent"];
+        /** @description A part of a message's content, by `type`; other types (`input_file`, `input_audio`, ...) are accepted as they are. */
+        ResponseInputContent: components["schemas"]["ResponseInputText"] | components["schemas"]["ResponseInputImage"] | components["schemas"]["ResponseOutputTextInput"] | components["schemas"]["ResponseRefusalContent"] | components["schemas"]["ResponseOtherContent"];
         /** @description An image input, by data URL or https URL (`file_id` is not supported: the gateway stores no files). */
         ResponseInputImage: {
             /**
-             * @description Always `input_image`. (enum property replaced by openapi-typescript)
+             * @description Always `input_image`.
              * @enum {string}
              */
             type: "input_image";
@@ -3709,7 +3782,7 @@ export interface components {
         /** @description Text input. */
         ResponseInputText: {
             /**
-             * @description Always `input_text`. (enum property replaced by openapi-typescript)
+             * @description Always `input_text`.
              * @enum {string}
              */
             type: "input_text";
@@ -3841,6 +3914,13 @@ export interface components {
                 [key: string]: string;
             } | null;
         };
+        /** @description A content part of a type the gateway does not model: sent to OpenAI natively, answered 400 on the translated lane. */
+        ResponseOtherContent: {
+            /** @description Any type but the documented ones. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * @description An input item of a type the gateway does not model, with its own fields and ids: sent to OpenAI natively. On the
          *     translated lane `custom_tool_call`, `custom_tool_call_output`, `additional_tools`, `tool_search_call`,
@@ -3894,7 +3974,7 @@ export interface components {
         /** @description Text of an earlier assistant message, sent back. */
         ResponseOutputTextInput: {
             /**
-             * @description Always `output_text`. (enum property replaced by openapi-typescript)
+             * @description Always `output_text`.
              * @enum {string}
              */
             type: "output_text";
@@ -3919,8 +3999,8 @@ export interface components {
              */
             effort?: "xhigh" | "high" | "medium" | "low" | "minimal" | "none";
             /**
-             * @description Accepted for compatibility (`auto`, `concise`, `detailed`): the reasoning the provider returns is reported as
-             *     the reasoning item's `summary` whatever the value.
+             * @description `auto`, `concise`, `detailed`: sent to OpenAI natively; on the translated lane the reasoning the provider returns
+             *     is reported as the reasoning item's `summary` whatever the value.
              */
             summary?: string | null;
         };
@@ -3960,9 +4040,19 @@ export interface components {
         };
         /**
          * @description An OpenAI Responses API request (`POST /responses`), served statelessly in front of every catalog model: the
-         *     gateway keeps no conversation state, so the client sends the whole conversation in `input` each time. Fields not
-         *     listed here (for example `prompt_cache_key`, `service_tier`, `truncation`, `safety_identifier`) are accepted and
-         *     ignored. Sampling fields also accept null, which means the same as omitting them.
+         *     gateway keeps no conversation state, so the client sends the whole conversation in `input` each time. Sampling
+         *     fields also accept null, which means the same as omitting them.
+         *
+         *     Decision (lanes): to an `openai/` model the request takes the native lane: it goes to OpenAI's Responses API as the
+         *     client sent it, only `model` rewritten to OpenAI's name, the gateway's own fields (`models`, `provider`, `route`,
+         *     `transforms`, `usage`, `plugins`) removed and `store: false` forced; every other field (`prompt_cache_key`,
+         *     `prompt_cache_retention`, `safety_identifier`, `text.verbosity`, `reasoning.summary`, `include`,
+         *     `client_metadata`, ...), tool type (`custom` with its grammar, `namespace`, `tool_search`, `web_search`, ...) and
+         *     input item (`additional_tools`, `custom_tool_call`, `custom_tool_call_output`, reasoning items with their ids and
+         *     `encrypted_content`, ...) reaches OpenAI unchanged, and the answer (JSON or events) is OpenAI's own, with `model`
+         *     named by its gateway id and `cost` in its usage. To any other model the request is translated into the gateway's
+         *     own request: the fields documented here are carried, others are ignored, and what cannot be carried answers 400
+         *     naming it. See docs/lanes.md.
          * @example {
          *       "model": "openai/gpt-4o-mini",
          *       "instructions": "You are a concise assistant.",
@@ -3980,15 +4070,17 @@ export interface components {
              * @description The conversation: a string (one user message) or a list of items. Items: `message` (roles `user`, `system`,
              *     `developer`, `assistant`; parts `input_text`, `input_image`, `output_text`, `refusal`), `function_call` and
              *     `function_call_output` (a tool round trip), and `reasoning` items sent back from an earlier response. Other item
-             *     types (built-in tool calls) answer 400 naming the type. At least one `user` message is required (400 otherwise).
+             *     types (`custom_tool_call`, `custom_tool_call_output`, `additional_tools`, built-in tool calls) go to OpenAI
+             *     natively and answer 400 naming the type on the translated lane. At least one `user` message is required (400
+             *     otherwise).
              */
             input: string | components["schemas"]["ResponseInputItem"][];
             /** @description System instructions, placed first (as a `system` message for providers that take one). */
             instructions?: string | null;
             /**
-             * @description Tools the model may call. Decision: only `function` tools are served; a built-in tool type (`web_search`,
-             *     `file_search`, `computer_use_preview`, `code_interpreter`, `local_shell`, `custom`, `mcp`, ...) answers 400
-             *     naming the type, since the gateway runs no tools and most providers have no equivalent.
+             * @description Tools the model may call. Every tool type goes to OpenAI natively (`function`, `custom` with a grammar,
+             *     `namespace`, `tool_search`, `web_search`, `mcp`, ...). Decision (translated lane): only `function` tools are
+             *     served; another type answers 400 naming it, since the gateway runs no tools and most providers have no equivalent.
              */
             tools?: components["schemas"]["ResponseTool"][];
             /** @description `none`, `auto` (the default when tools are given), `required`, or `{type: "function", name}` to force one function. */
@@ -4031,7 +4123,11 @@ export interface components {
              *     for this API).
              */
             stream?: boolean | null;
-            /** @description Decision: the gateway stores no responses. `false` is the default and `true` is answered as `false` (the Response object says `store: false`). */
+            /**
+             * @description Decision: the gateway stores no responses. `false` is the default and `true` is answered as `false` (the
+             *     Response object says `store: false`); on the native lane OpenAI is sent `store: false`, and a `store: true` is
+             *     named in the `x-modelgate-warning` response header.
+             */
             store?: boolean | null;
             /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
             previous_response_id?: string | null;
@@ -4058,7 +4154,7 @@ export interface components {
         ResponseTextConfig: {
             /** @description Free text (default), any JSON object, or JSON matching a schema. */
             format?: Omit<components["schemas"]["ResponseTextFormat"], "type">;
-            /** @description Accepted for compatibility and ignored. */
+            /** @description `low`, `medium`, `high`: sent to OpenAI natively, ignored on the translated lane. */
             verbosity?: string | null;
         };
         /** @description Output format, discriminated by `type`. */
@@ -4081,9 +4177,9 @@ export interface components {
             /** @description Ask for strict adherence where the provider supports it. */
             strict?: boolean | null;
         };
-        /** @description A tool of the request. Only `type: "function"` is served (see `ResponseRequest.tools`). */
+        /** @description A tool of the request (see `ResponseRequest.tools`): any OpenAI tool type, with its own fields. */
         ResponseTool: {
-            /** @description `function`; other (built-in) types answer 400. */
+            /** @description `function`, `custom`, `namespace`, `tool_search`, `web_search`, ...; the translated lane serves `function` only. */
             type: string;
             /** @description Function name: letters, digits, underscores and dashes, at most 64 characters. */
             name?: string;
@@ -4245,7 +4341,7 @@ export interface components {
          */
         TextContentPart: {
             /**
-             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @description Always `text`.
              * @enum {string}
              */
             type: "text";
@@ -4647,6 +4743,9 @@ export type MessagesInputJsonDelta = components['schemas']['MessagesInputJsonDel
 export type MessagesInputMessage = components['schemas']['MessagesInputMessage'];
 export type MessagesMessageDelta = components['schemas']['MessagesMessageDelta'];
 export type MessagesMetadata = components['schemas']['MessagesMetadata'];
+export type MessagesOtherBlock = components['schemas']['MessagesOtherBlock'];
+export type MessagesOtherSource = components['schemas']['MessagesOtherSource'];
+export type MessagesOtherToolResultBlock = components['schemas']['MessagesOtherToolResultBlock'];
 export type MessagesOutputBlock = components['schemas']['MessagesOutputBlock'];
 export type MessagesOutputConfig = components['schemas']['MessagesOutputConfig'];
 export type MessagesOutputTextBlock = components['schemas']['MessagesOutputTextBlock'];
@@ -4689,6 +4788,7 @@ export type ModelPricing = components['schemas']['ModelPricing'];
 export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
 export type NullableString = components['schemas']['NullableString'];
+export type OtherContentPart = components['schemas']['OtherContentPart'];
 export type PassPeriod = components['schemas']['PassPeriod'];
 export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
@@ -4724,6 +4824,7 @@ export type ResponseInputText = components['schemas']['ResponseInputText'];
 export type ResponseInputTokensDetails = components['schemas']['ResponseInputTokensDetails'];
 export type ResponseNamedToolChoice = components['schemas']['ResponseNamedToolChoice'];
 export type ResponseObject = components['schemas']['ResponseObject'];
+export type ResponseOtherContent = components['schemas']['ResponseOtherContent'];
 export type ResponseOtherItem = components['schemas']['ResponseOtherItem'];
 export type ResponseOutputContent = components['schemas']['ResponseOutputContent'];
 export type ResponseOutputItem = components['schemas']['ResponseOutputItem'];

@@ -5,6 +5,7 @@ import { requestId } from './http/request-id.js';
 import { accessLog } from './http/access-log.js';
 import { errorEnvelope, type DoorErrorShape } from './http/error-envelope.js';
 import { createOpenApiRouter } from './http/openapi-router.js';
+import { refuseWebSocketUpgrade } from './http/websocket-probe.js';
 import { docsRoutes } from './http/docs-routes.js';
 import { accountRoutes } from './http/account-routes.js';
 import { authenticator } from './http/authenticate.js';
@@ -27,6 +28,7 @@ export async function createApp(parts: AppParts): Promise<Koa> {
   app.use(requestId());
   app.use(accessLog(parts.logger));
   app.use(errorEnvelope(parts.logger, DOOR_ERROR_SHAPES));
+  app.use(refuseWebSocketUpgrade());
   app.use(docsRoutes());
   app.use(accountRoutes());
   app.use(await createOpenApiRouter({

@@ -151,10 +151,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       readiness: readinessCheck(() => pendingMigrations(database.db), composed.lifecycle),
       ...composed,
     };
-    // Test adapters included: no upstream error text reaches a client with a configured credential in it.
-    const redact = credentialRedactor(credentialValues(env, parts.providers.list().map((p) => p.apiKey)));
-    parts.adapters = redactingAdapters(parts.adapters, redact);
-    parts.embeddingAdapters = redactingEmbeddingAdapters(parts.embeddingAdapters, redact);
+    // Test adapters included: no upstream error text reaches a client with a configured credential in it, nor does the
+    // native lane's (which passes the vendor's own error events on).
+    parts.redact = credentialRedactor(credentialValues(env, parts.providers.list().map((p) => p.apiKey)));
+    parts.adapters = redactingAdapters(parts.adapters, parts.redact);
+    parts.embeddingAdapters = redactingEmbeddingAdapters(parts.embeddingAdapters, parts.redact);
     credentialListener = await listenWhereAvailable(
       { db: database.db, databaseUrl: database.url, pglite: database.pglite },
       parts.credentials,

@@ -1,6 +1,6 @@
-// A local stand-in for an OpenAI-compatible vendor, for conformance runs on one machine: it answers every chat
-// completion at once — JSON, or SSE with streamed usage when asked to stream — and calls the first tool when the
-// request offers tools, so the gateway's text, tool-call, streaming and metering paths all run. A streamed request
+// A local stand-in for an OpenAI-compatible vendor, for conformance runs on one machine (OpenAI's Responses API too:
+// mock-responses-api.ts): it answers every chat completion at once — JSON, or SSE with streamed usage when asked to
+// stream — and calls the first tool when the request offers tools, so the gateway's text, tool-call, streaming and metering paths all run. A streamed request
 // whose messages contain MID_STREAM_ERROR_TRIGGER fails after the first content chunk (an in-stream error object, as
 // OpenAI-compatible vendors send), so `--mid-stream-error-prompt` can reach the gateway's mid-stream error path.
 // Embeddings requests get one small vector per input (`dimensions` long, 8 without), in the encoding asked for.
@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { answerResponses } from './mock-responses-api.js';
 
 export interface MockUpstreamServer {
   url: string;
@@ -30,7 +31,8 @@ export async function startMockUpstreamServer(options: { port?: number; host?: s
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       if (req.method === 'POST' && req.url?.endsWith('/embeddings')) return answerEmbeddings(res, raw);
-      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      const responsesApi = req.method === 'POST' && req.url?.endsWith('/responses') === true;
+      if (!responsesApi && (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))) {
         return sendJson(res, 404, { error: { message: `mock upstream: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
       }
       let body: any;
@@ -40,6 +42,7 @@ export async function startMockUpstreamServer(options: { port?: number; host?: s
         return sendJson(res, 400, { error: { message: 'mock upstream: body is not JSON', type: 'invalid_request_error' } });
       }
       requests++;
+      if (responsesApi) return answerResponses(body, raw, requests, res);
       const usage = { prompt_tokens: Math.max(1, Math.ceil(raw.length / 4)), completion_tokens: COMPLETION_TOKENS };
       const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
       const toolName = pickTool(body);

@@ -1,10 +1,12 @@
-// POST /messages — the Anthropic Messages front door: its request is parsed into the internal request, its
-// renderers make the Message object and Anthropic's event stream. The eight steps run in serveGeneration; the opt-in
-// response cache wraps the door's answer (X-Modelgate-Cache).
+// POST /messages — the Anthropic Messages front door: its facts for planning, the client's own request and
+// `anthropic-*` headers for the native lane (Anthropic upstreams), its parse into the internal request for the other
+// providers (on demand), and renderers for the Message object and Anthropic's event stream. The eight steps run in
+// serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import { generationClient } from '../http/generation-exchange.js';
+import { nativeWireOf } from '../http/native-wire.js';
 import { withResponseCache } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { parseMessagesRequest } from '../formats/messages/parse-request.js';
@@ -12,8 +14,10 @@ import { gatewayModelId } from '../formats/messages/model-name.js';
 import { buildMessage } from '../formats/messages/build-message.js';
 import { MessagesStreamRenderer } from '../formats/messages/messages-stream-renderer.js';
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
+import { messagesRequestFacts } from '../formats/messages/request-facts.js';
 import type { MessagesRequest } from '../formats/messages/wire-types.js';
 import { messagesSessionKey } from '../formats/messages/session-key.js';
+import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 
 export function createMessage(generations: GenerationParts & HitParts): Handler {
   return (api, ctx) => {
@@ -26,16 +30,13 @@ export function createMessage(generations: GenerationParts & HitParts): Handler 
     return withResponseCache(generations, ctx, { apiFormat: 'messages', model, body, stream, variant: clientHeaders }, (response) =>
       serveGeneration(generations, generationClient(ctx), {
         apiFormat: 'messages',
-        request: parseMessagesRequest(body, model, stream),
-        routing: { models: body.models, provider: body.provider },
-        releasePrompt: () => {
-          body.messages = [];
-          body.system = undefined;
-        },
+        protocol: 'messages',
+        facts: messagesRequestFacts(body, model),
+        wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, clientHeaders),
+        translate: () => parseMessagesRequest(body, model, stream),
         stream,
         renderJson: buildMessage,
         createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
-        clientHeaders,
         sessionKey: messagesSessionKey(body, ctx.headers),
       }, response));
   };

@@ -9,6 +9,7 @@ import { principalOf } from './authenticate.js';
 import { abortOnDisconnect } from './abort-on-disconnect.js';
 import { trackingHeaders } from './tracking-headers.js';
 import { writeEventStream } from './write-event-stream.js';
+import { writeNativeStream } from './write-native-stream.js';
 
 export function generationClient(ctx: Context): GenerationClient {
   return {
@@ -28,6 +29,11 @@ export function generationResponse(ctx: Context): GenerationResponse {
     json(body) {
       ctx.body = body;
     },
+    jsonBytes(body) {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = body;
+    },
     events: (stream, renderer, keepAliveMs, first) => writeEventStream(ctx, stream, renderer, keepAliveMs, first),
+    frames: (stream, renderer, keepAliveMs, first) => writeNativeStream(ctx, stream, renderer, keepAliveMs, first),
   };
 }

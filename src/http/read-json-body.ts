@@ -18,6 +18,8 @@ export const awaitingContinue = new WeakSet<ServerResponse>();
 
 export interface BodyState {
   body?: unknown;
+  /** The body's bytes as sent, when it parsed as JSON: the native lane sends them on (native-wire.ts takes them). */
+  rawBody?: Buffer;
   bodyError?: GatewayError;
   /** The whole body was taken off the connection (set by readRequestBody). */
   bodyRead?: boolean;
@@ -38,7 +40,8 @@ export async function readRequestBody(ctx: Context, limitBytes: number): Promise
   if (declared > limitBytes) throw tooLarge(limitBytes);
   // The client waits for this before it sends its body.
   if (awaitingContinue.delete(ctx.res)) ctx.res.writeContinue();
-  // The raw bytes stay inside readBody: a local of this frame would live, suspended, until the response ends.
+  // The raw bytes stay inside readBody (and BodyState, until a generation takes them): a local of this frame would
+  // live, suspended, until the response ends.
   await readBody(ctx, limitBytes);
 }
 
@@ -75,7 +78,9 @@ async function readBody(ctx: Context, limitBytes: number): Promise<void> {
         reason: 'nesting_too_deep',
         max_depth: MAX_JSON_DEPTH,
       });
+      return;
     }
+    state.rawBody = raw;
   }
 }
 

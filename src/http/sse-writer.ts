@@ -54,6 +54,11 @@ export class SseWriter {
     return frame.event === undefined ? this.data(frame.data) : this.write(`event: ${frame.event}\ndata: ${frame.data}\n\n`);
   }
 
+  /** Sends SSE text as it is (one or more whole events, already framed: the native lane's upstream events). */
+  text(events: string): Promise<void> | undefined {
+    return this.write(events);
+  }
+
   /** Holds the following writes in the socket until uncork(), which sends them in one write. */
   cork(): void {
     if (this.closed) return;

@@ -1,9 +1,8 @@
 // Step 5: send the translated request. A non-2xx answer or a transport failure becomes a GatewayError in the
 // spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503, and so is one this gateway has no free upstream slot for in time).
 import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../providers/adapter.js';
-import { UpstreamTransportError, type CallSignal, type HttpClient, type UpstreamResponse } from '../providers/http-client.js';
+import { UpstreamTransportError, type CallSignal, type HttpClient, type OutgoingRequest, type UpstreamResponse } from '../providers/http-client.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { GenerationRequest } from '../core/generation-request.js';
 import { observeUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { AttemptTrace, RequestTrace } from '../observability/gateway-tracer.js';
@@ -24,7 +23,8 @@ export class UpstreamHttpError extends GatewayError {
 export function callUpstream(
   http: HttpClient,
   adapter: ProviderAdapter,
-  request: GenerationRequest,
+  /** The vendor request: the adapter's translation, or the native lane's spliced client bytes. */
+  build: () => OutgoingRequest,
   ctx: AdapterContext,
   signal: CallSignal,
   /** The client's W3C trace context, forwarded when the gateway does not trace itself. */
@@ -33,13 +33,13 @@ export function callUpstream(
   requestTrace?: RequestTrace,
 ): Promise<UpstreamResponse> {
   // Counted (metrics) and traced (a span per attempt) when those are on; otherwise just the attempt.
-  return observeUpstreamAttempt(http.observer, ctx, requestTrace, (attempt) => sendAttempt(http, adapter, request, ctx, signal, clientTrace, attempt));
+  return observeUpstreamAttempt(http.observer, ctx, requestTrace, (attempt) => sendAttempt(http, adapter, build, ctx, signal, clientTrace, attempt));
 }
 
 async function sendAttempt(
   http: HttpClient,
   adapter: ProviderAdapter,
-  request: GenerationRequest,
+  build: () => OutgoingRequest,
   ctx: AdapterContext,
   signal: CallSignal,
   clientTrace: ClientTraceHeaders | undefined,
@@ -47,7 +47,7 @@ async function sendAttempt(
 ): Promise<UpstreamResponse> {
   // No local holds the built request across the await: it carries the JSON body, as large as the prompt, and a
   // suspended frame keeps its locals alive (http.send keeps only the bytes).
-  const sending = http.send(adapter.buildRequest(request, ctx), signal, clientTrace, attemptSpan);
+  const sending = http.send(build(), signal, clientTrace, attemptSpan);
   let response: UpstreamResponse;
   try {
     response = await sending;
@@ -99,6 +99,16 @@ export async function readErrorBody(response: UpstreamResponse): Promise<unknown
     return JSON.parse(text);
   } catch {
     return text;
+  }
+}
+
+/** Reads a successful body whole, as bytes (the native lane); a transport failure mid-body is a 502. */
+export async function readUpstreamBytes(response: UpstreamResponse, provider: string): Promise<Buffer> {
+  try {
+    return await response.body.bytes();
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new GatewayError(502, `Provider ${provider} returned a malformed response`, { provider, reason: 'upstream_malformed' });
   }
 }
 

@@ -51,7 +51,7 @@ export class GenerationMeter {
         this.fail(200, event.code, event.message);
         break;
       default:
-        this.countGenerated(generatedChars(event));
+        this.generated(generatedChars(event));
     }
   }
 
@@ -62,10 +62,11 @@ export class GenerationMeter {
       if (block.type === 'tool_call') chars += block.name.length + block.input.length;
       else if (block.type !== 'web_search') chars += block.text?.length ?? 0;
     }
-    this.countGenerated(chars);
+    this.generated(chars);
   }
 
-  private countGenerated(chars: number): void {
+  /** Characters generated (text, reasoning, tool input): the first marks the time to first token. */
+  generated(chars: number): void {
     if (chars <= 0) return;
     this.firstTokenAt ??= this.clock();
     this.generatedChars += chars;

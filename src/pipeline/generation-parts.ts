@@ -6,6 +6,8 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { HttpClient } from '../providers/http-client.js';
 import type { SettlementQueue } from '../billing/settlement-queue.js';
+import type { Redact } from '../providers/redact-credentials.js';
+import type { NativeProtocols } from './native-lane.js';
 import type { RoutingDeps } from '../routing/plan-route.js';
 import type { AffinityStore } from '../routing/session-affinity.js';
 import type { AdmissionParts } from './admit-route.js';
@@ -24,6 +26,13 @@ export interface GenerationParts extends RoutingDeps, AdmissionParts {
   drains: UpstreamDrains;
   settlements: SettlementQueue;
   logger: Logger;
+  /**
+   * Removes every configured credential from vendor text: the adapters are wrapped with it (server.ts), and the
+   * native lane, which passes the vendor's own error events on, applies it to them. Absent: text passes (tests).
+   */
+  redact?: Redact;
+  /** The native lane's back door per door protocol; absent: the build's own (native-lane.ts). Tests wrap them. */
+  natives?: NativeProtocols;
   /** Which endpoint served each conversation (session affinity); absent: affinity off (MODELGATE_AFFINITY_TTL_SECONDS=0). */
   affinity?: AffinityStore;
 }

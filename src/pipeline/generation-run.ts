@@ -1,6 +1,8 @@
 // The state of one generation between admission and settlement, whatever front door it came through: its meter,
-// its client signal, and the steps that call the upstream and translate its answer into internal results or stream
-// events. It knows no wire format and no HTTP framework. Settlement runs exactly once, whatever happened before.
+// its client signal, and the steps that call the upstream and read its answer, on the lane each attempt takes: native
+// (the client's request and the upstream's answer pass as they are, native-lane.ts) or translated (the door's
+// internal request through the endpoint's adapter, its answer as internal results or stream events). It knows no
+// wire format and no HTTP framework. Settlement runs exactly once, whatever happened before.
 import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/accounting.js';
 import { costNanos } from '../billing/pricing.js';
@@ -14,6 +16,13 @@ import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/st
 import { limitsFor } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
 import type { CheckedRequest } from '../routing/check-request.js';
+import type { RequestFacts } from '../routing/request-facts.js';
+import type { NativeAnswerContext, NativeProtocol, NativeWire } from '../providers/native/native-protocol.js';
+import type { Redact } from '../providers/redact-credentials.js';
+import { completeNative, nativeLaneOf } from './native-lane.js';
+import { nativeStream, type NativeStreamEnd } from './native-stream.js';
+import type { GenerationDoor, JsonAnswer, OpenedStream } from './generation-door.js';
+import { openWithinWindow } from './failover-window.js';
 import { GenerationMeter } from './generation-meter.js';
 import { generationRecord, type ApiFormat, type TrackingHeaders } from './generation-record.js';
 import type { Target } from '../routing/resolve-target.js';
@@ -28,11 +37,11 @@ import type { ClientTraceHeaders } from '../observability/client-trace-context.j
 import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
 
-/** A stream whose first batch was read (the failover window), ready for the writer. */
-export interface OpenedStream {
-  events: AsyncGenerator<StreamEvent[], StreamEnd | undefined>;
-  /** The first step, or, when the failover window closed before it came, the promise of it. */
-  first: IteratorResult<StreamEvent[], StreamEnd | undefined> | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>;
+/** Drops the client's prompt, bytes and parsed body (which stays referenced until the response ends). */
+function releaseWire(wire: NativeWire): void {
+  wire.raw = Buffer.alloc(0);
+  const body = wire.body as Record<string, unknown>;
+  for (const field of ['messages', 'input', 'system', 'tools']) if (field in body) body[field] = [];
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -46,9 +55,8 @@ export interface ClientConnection {
 
 export interface GenerationRunInput {
   principal: Principal;
-  request: GenerationRequest;
-  /** Drops the door's own copy of the prompt (see FrontDoorRequest.releasePrompt). */
-  releasePrompt?: () => void;
+  door: GenerationDoor;
+  facts: RequestFacts;
   /** The first candidate; the serving one once an attempt succeeded. */
   target: Target;
   /** Every candidate endpoint in the order to try them (routing); [target] when omitted. */
@@ -60,8 +68,6 @@ export interface GenerationRunInput {
   tracking: TrackingHeaders;
   /** The front door the request came through, kept in its generation record. */
   apiFormat: ApiFormat;
-  /** Client protocol headers for an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
-  clientHeaders?: Readonly<Record<string, string>>;
   /** The client's W3C trace context, passed upstream when the gateway does not trace itself. */
   clientTrace?: ClientTraceHeaders;
   /** The request's span (tracing on): parent of the attempt spans, annotated from the record at settlement. */
@@ -81,7 +87,14 @@ export class GenerationRun {
   private readonly attempts: GenerationAttempt[] = [];
   /** Tokens taken from the key's rate budget so far: the prompt estimate at admission, then generated text. */
   private tokensCounted: number;
-  /** What the serving endpoint was not sent of the request, one sentence each, for `x-modelgate-warning`. */
+  /** The door's internal request, once an attempt took the translated lane. */
+  private translated?: GenerationRequest;
+  /** The native back door of the attempt in progress, or undefined when it takes the translated lane. */
+  private native?: NativeProtocol;
+  /**
+   * For `x-modelgate-warning`: what the native lane changed of the client's request (store=true sent as false), or
+   * what the translated lane's serving endpoint was not sent (a hosted tool its vendor cannot run), one sentence each.
+   */
   warnings: string[] = [];
 
   constructor(
@@ -90,7 +103,7 @@ export class GenerationRun {
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
     this.tokensCounted = input.checked.estimatedPromptTokens;
-    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.clientHeaders, tools: input.request.tools };
+    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.door.wire.clientHeaders };
     this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
     this.link = new UpstreamLink(input.client.signal, { boundMs: parts.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: parts.drains });
   }
@@ -100,9 +113,14 @@ export class GenerationRun {
     return endpointKeyOf(this.input.target);
   }
 
-  /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, translated and metered. */
-  completeRouted(): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
-    return this.route(async (target, last) => this.complete(await this.callUpstream(target, last)));
+  /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, metered (and translated, or not). */
+  completeRouted(): Promise<JsonAnswer> {
+    return this.route(async (target, last): Promise<JsonAnswer> => {
+      const upstream = await this.callUpstream(target, last);
+      if (!this.native) return { lane: 'translated', ...(await this.complete(upstream)) };
+      const aborted = () => this.input.client.signal.aborted;
+      return { lane: 'native', body: await completeNative(upstream, this.native, this.answerContext(), this.meter, () => this.totals(), aborted) };
+    });
   }
 
   /**
@@ -114,21 +132,15 @@ export class GenerationRun {
     return this.route(async (target, last) => {
       // An upstream silent for longer than the window (long thinking, excluded reasoning) gets its response started,
       // so keep-alives reach the client; a failure after that is rendered in the stream.
-      let committed = false;
-      const events = this.events(await this.callUpstream(target, last), () => committed);
-      const next = events.next();
-      let timer: NodeJS.Timeout | undefined;
-      const windowClosed = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => {
-          committed = true;
-          resolve(undefined);
-        }, failoverWindowMs);
-      });
-      try {
-        return { events, first: (await Promise.race([next, windowClosed])) ?? next };
-      } finally {
-        clearTimeout(timer);
+      const window = { committed: false };
+      const committed = () => window.committed;
+      const upstream = await this.callUpstream(target, last);
+      if (!this.native) {
+        const events = this.events(upstream, committed);
+        return { lane: 'translated', events, ...(await openWithinWindow(events, failoverWindowMs, window)) };
       }
+      const frames = this.frames(upstream, this.native, committed);
+      return { lane: 'native', frames, ...(await openWithinWindow(frames, failoverWindowMs, window)) };
     });
   }
 
@@ -156,22 +168,41 @@ export class GenerationRun {
 
   /** One attempt: send the request to this endpoint (status and headers). */
   private callUpstream(target: Target, last: boolean): Promise<UpstreamResponse> {
-    const { request } = this.input;
+    const { door, stream } = this.input;
     this.input.target = target;
     if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
-      this.adapterCtx = { provider: target.provider, model: target.model, stream: this.input.stream, clientHeaders: this.input.clientHeaders, tools: request.tools };
+      this.adapterCtx = { provider: target.provider, model: target.model, stream, clientHeaders: door.wire.clientHeaders };
     }
-    // What this endpoint is not sent of the request (a hosted tool its vendor cannot run), for x-modelgate-warning.
-    this.warnings = target.adapter.warnings?.(request, this.adapterCtx) ?? [];
-    this.hidesTokens = this.input.stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
+    const native = (this.native = nativeLaneOf(door.protocol, target, door.wire.body, this.parts.natives));
+    const { http } = this.parts;
+    let sending: Promise<UpstreamResponse>;
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
-    const sending = callUpstream(this.parts.http, target.adapter, request, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
-    // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
-    // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
-    // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
-    // generation by the GC, for the whole generation, minutes for a long stream. (64 concurrent 64 KB prompts:
-    // ~80 MB less peak RSS.)
-    if (last) this.releasePrompt();
+    if (native) {
+      this.hidesTokens = stream && native.hidesReasoning(target.model, target.provider);
+      const build = () => {
+        const built = native.buildRequest({ wire: door.wire, provider: target.provider, model: target.model, stream });
+        this.warnings = built.warnings;
+        return built.request;
+      };
+      sending = callUpstream(http, target.adapter, build, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
+      // As below for the translated request: the prompt lives on only in the bytes sent.
+      if (last) this.releasePrompt();
+    } else {
+      const request = (this.translated ??= door.translate());
+      // The adapters read the request's tools to restore the names they flattened (namespaces, custom tools).
+      if (this.adapterCtx.tools !== request.tools) this.adapterCtx = { ...this.adapterCtx, tools: request.tools };
+      // What this endpoint is not sent of the request (a hosted tool its vendor cannot run), for x-modelgate-warning.
+      this.warnings = target.adapter.warnings?.(request, this.adapterCtx) ?? [];
+      this.hidesTokens = stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
+      const ctx = this.adapterCtx;
+      sending = callUpstream(http, target.adapter, () => target.adapter.buildRequest(request, ctx), ctx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
+      // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
+      // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
+      // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
+      // generation by the GC, for the whole generation, minutes for a long stream. (64 concurrent 64 KB prompts:
+      // ~80 MB less peak RSS.)
+      if (last) this.releasePrompt();
+    }
     if ((target.entry.endpoints?.length ?? 1) > 1) {
       // Observed only where there is a choice to make (provider.sort = latency).
       const started = Date.now();
@@ -182,10 +213,16 @@ export class GenerationRun {
   }
 
 
+  /**
+   * Once no further attempt needs the prompt: the client's bytes and parsed body, and the internal request when an
+   * attempt translated it. The door's wire body is the same object as the native wire's body.
+   */
   private releasePrompt(): void {
-    this.input.request.messages = [];
-    this.input.request.system = [];
-    this.input.releasePrompt?.();
+    releaseWire(this.input.door.wire);
+    if (this.translated) {
+      this.translated.messages = [];
+      this.translated.system = [];
+    }
   }
 
   /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
@@ -231,9 +268,34 @@ export class GenerationRun {
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
       drain: {
         state: this.link,
-        estimate: () => cutOffEstimate(this.input.target.entry, this.input.request.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs),
+        estimate: () => this.cutOffEstimate(),
       },
     });
+  }
+
+  /** Step 6 for streams on the native lane: the upstream's own events, metered, as SSE text batches. */
+  private frames(upstream: UpstreamResponse, native: NativeProtocol, committed: () => boolean): AsyncGenerator<string[], NativeStreamEnd | undefined> {
+    return nativeStream({
+      committed,
+      upstream,
+      reader: native.createStreamReader(this.answerContext()),
+      meter: this.meter,
+      signal: this.input.client.signal,
+      totals: () => this.totals(),
+      withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
+      redact: this.parts.redact ?? ((text) => text),
+      drain: { state: this.link, estimate: () => this.cutOffEstimate() },
+    });
+  }
+
+  /** Who answers, as the native lane's readers name it to the client. */
+  private answerContext(): NativeAnswerContext {
+    const redact: Redact = this.parts.redact ?? ((text) => text);
+    return { generationId: this.identity.id, model: this.input.target.entry.id, provider: this.input.target.provider, redact };
+  }
+
+  private cutOffEstimate() {
+    return cutOffEstimate(this.input.target.entry, this.input.facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs);
   }
 
   recordFailure(err: unknown): void {
@@ -294,7 +356,7 @@ export class GenerationRun {
   }
 
   private get excludeReasoning(): boolean {
-    return this.input.request.reasoning?.exclude === true;
+    return this.input.facts.excludeReasoning === true;
   }
 
   private costNanos(): bigint {

@@ -1,39 +1,38 @@
 // One generation behind every front door (chat completions, Anthropic Messages, OpenAI Responses), in the order of
-// ARCHITECTURE.md. A door parses its request into the internal GenerationRequest and names its renderers; the HTTP
-// layer hands over who asks (the authenticated principal) and answers through the GenerationResponse port.
-// Admission, the upstream call, metering and settlement exist once, here and in the files beside this one.
+// ARCHITECTURE.md. A door hands over its protocol, the facts planning and admission read, the client's own request
+// (bytes and parsed body, for the native lane), a lazy translation into the internal request and its renderers (for
+// the translated lane); the HTTP layer hands over who asks (the authenticated principal) and answers through the
+// GenerationResponse port. Admission, the upstream call, metering and settlement exist once, here and in the files
+// beside this one, whatever lane each attempt takes.
 import type { Principal } from '../auth/principal.js';
-import type { GenerationRequest } from '../core/generation-request.js';
 import type { StreamEvent } from '../core/generation.js';
 import type { CompletionRenderer, GenerationIdentity, StreamEnd, StreamRenderer } from '../core/stream-renderer.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
-import { planRoute, type RoutingFields } from '../routing/plan-route.js';
+import { planRoute } from '../routing/plan-route.js';
+import type { RequestFacts } from '../routing/request-facts.js';
+import type { GenerationDoor } from './generation-door.js';
+import type { NativeStreamEnd } from './native-stream.js';
 import { admitRoute } from './admit-route.js';
 import { recallAffinity, rememberAffinity } from './conversation-affinity.js';
 import type { GenerationParts } from './generation-parts.js';
 import type { ApiFormat, TrackingHeaders } from './generation-record.js';
 import { GenerationRun, type ClientConnection } from './generation-run.js';
 
-export interface FrontDoorRequest {
+export interface FrontDoorRequest extends GenerationDoor {
   apiFormat: ApiFormat;
-  /** The door's request, parsed into the internal request. */
-  request: GenerationRequest;
-  /** The request's routing fields (`models`, `provider`), read from the door's wire body. */
-  routing?: RoutingFields;
-  /**
-   * Drops the door's parsed wire body's prompt (messages, system, input) once the upstream request is built: the wire
-   * body stays referenced until the response ends, and a long prompt would otherwise live as long as the stream.
-   */
-  releasePrompt?: () => void;
+  /** What planning and admission read, computed by the door from its wire body. */
+  facts: RequestFacts;
   /** Server-Sent Events or one JSON body. */
   stream: boolean;
+  /** The translated lane's JSON body. */
   renderJson: CompletionRenderer;
-  /** `estimatedPromptTokens` is the prompt estimate admission used: what a format that reports prompt usage before
-   *  the upstream has answered (Messages' message_start) can show. */
+  /**
+   * The translated lane's stream renderer; on the native lane it renders only a failure the upstream's own events
+   * did not tell (and its keep-alive). `estimatedPromptTokens` is the prompt estimate admission used: what a format
+   * that reports prompt usage before the upstream has answered (Messages' message_start) can show.
+   */
   createStreamRenderer: (identity: GenerationIdentity, estimatedPromptTokens: number) => StreamRenderer;
-  /** Protocol headers to forward to an upstream of the door's own protocol (see AdapterContext.clientHeaders). */
-  clientHeaders?: Readonly<Record<string, string>>;
   /** The conversation the request belongs to, as the client names it (formats/<door>/session-key.ts), for session affinity. */
   sessionKey?: string;
 }
@@ -56,6 +55,8 @@ export interface GenerationResponse {
   /** Headers of the answer, set at once: they go with whatever follows, an error's envelope too. */
   headers(headers: Readonly<Record<string, string>>): void;
   json(body: unknown): void;
+  /** A JSON body already serialised (the native lane's: the upstream's own, with the door's rewrites). */
+  jsonBytes(body: Buffer): void;
   /** Writes the event stream until it ends or the client leaves. */
   events(
     stream: AsyncGenerator<StreamEvent[], StreamEnd | undefined>,
@@ -63,6 +64,16 @@ export interface GenerationResponse {
     keepAliveMs: number,
     /** The stream's first step when the caller already read it (routing's failover window). */
     first?: IteratorResult<StreamEvent[], StreamEnd | undefined> | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>,
+  ): Promise<void>;
+  /**
+   * Writes the native lane's SSE text until it ends or the client leaves; a failure its events did not tell is
+   * rendered by `renderer` (the door's), which also gives the keep-alive.
+   */
+  frames(
+    stream: AsyncGenerator<string[], NativeStreamEnd | undefined>,
+    renderer: StreamRenderer,
+    keepAliveMs: number,
+    first?: IteratorResult<string[], NativeStreamEnd | undefined> | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
   ): Promise<void>;
 }
 
@@ -72,38 +83,40 @@ export async function serveGeneration(
   door: FrontDoorRequest,
   response: GenerationResponse,
 ): Promise<void> {
-  const { request, stream } = door;
+  const { facts, stream } = door;
   const { principal } = client; //                                               1 authenticated
   // 2 resolve model → candidate endpoints (routing; the conversation's previous endpoint first while it is healthy),
   // 3 check request (per endpoint when routed)
-  const affinity = await recallAffinity(parts, principal, request.model, door.routing, door.sessionKey);
-  const plan = planRoute(parts, request, door.routing, affinity?.endpoint);
+  const affinity = await recallAffinity(parts, principal, facts.model, facts, door.sessionKey);
+  const plan = planRoute(parts, facts, affinity?.endpoint);
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
-  const { targets, admission, headers } = await admitRoute(parts, principal, plan, request.maxOutputTokens);
+  const { targets, admission, headers } = await admitRoute(parts, principal, plan, facts.maxOutputTokens);
   response.headers(headers);
   const target = targets[0];
   const run = new GenerationRun(parts, {
-    principal, request, target, targets, admission, stream, checked,
-    client: client.watchConnection(), tracking: client.tracking, apiFormat: door.apiFormat, releasePrompt: door.releasePrompt,
-    clientHeaders: door.clientHeaders, clientTrace: client.clientTrace, requestTrace: client.requestTrace,
+    principal, door, facts, target, targets, admission, stream, checked,
+    client: client.watchConnection(), tracking: client.tracking, apiFormat: door.apiFormat,
+    clientTrace: client.clientTrace, requestTrace: client.requestTrace,
   });
   response.headers({ 'x-generation-id': run.identity.id });
   const keepAliveMs = parts.config.keepAliveSeconds * 1000;
   try {
     // 5 call upstream, failing over between endpoints until one answers (streams: until its first event batch)
     if (stream) {
-      const { events, first } = await run.openStream(keepAliveMs);
+      const opened = await run.openStream(keepAliveMs);
       void rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
-      await response.events(events, renderer, keepAliveMs, first);
+      if (opened.lane === 'native') await response.frames(opened.frames, renderer, keepAliveMs, opened.first);
+      else await response.events(opened.events, renderer, keepAliveMs, opened.first);
     } else {
-      const { completion, totals } = await run.completeRouted(); //                6+8 translate, respond (JSON)
+      const answer = await run.completeRouted(); //                                  6+8 translate, respond (JSON)
       await rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
-      response.json(door.renderJson(completion, totals, run.identity));
+      if (answer.lane === 'native') response.jsonBytes(answer.body);
+      else response.json(door.renderJson(answer.completion, answer.totals, run.identity));
     }
   } catch (err) {
     run.recordFailure(err);
@@ -118,7 +131,19 @@ export async function serveGeneration(
 /** Which endpoint served, for clients and logs (the body and every chunk say it too). */
 function servedBy(run: GenerationRun): Record<string, string> {
   const headers: Record<string, string> = { 'x-modelgate-provider': run.identity.provider, 'x-modelgate-model': run.identity.model };
-  // What the serving endpoint was not sent (a hosted tool its vendor cannot run, left out rather than refused).
-  if (run.warnings.length > 0) headers['x-modelgate-warning'] = run.warnings.join('; ');
+  // What the native lane changed of the client's request (store=true sent as false), or what the serving endpoint was
+  // not sent on the translated lane (a hosted tool its vendor cannot run, left out rather than refused).
+  if (run.warnings.length > 0) headers['x-modelgate-warning'] = headerText(run.warnings.join('; '));
   return headers;
+}
+
+const WARNING_MAX_CHARS = 1024;
+
+/**
+ * A warning names the client's own tool types and names, which may hold any character: a header value takes visible
+ * ASCII only (anything else made Node throw, a 500), so the rest is written as JSON escapes, and the whole is bounded.
+ */
+function headerText(text: string): string {
+  const escaped = text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.length <= WARNING_MAX_CHARS ? escaped : `${escaped.slice(0, WARNING_MAX_CHARS - 3)}...`;
 }

@@ -3,6 +3,7 @@
 import type { GenerationRequest, Tool } from '../core/generation-request.js';
 import type { GenerationResult, StreamErrorCode, StreamEvent } from '../core/generation.js';
 import type { ProviderKind } from '../core/provider-kind.js';
+import type { WireProtocol } from '../core/wire-protocol.js';
 
 /** Where and how to reach one vendor; built from <PROVIDER>_API_KEY / <PROVIDER>_BASE_URL. */
 export interface ProviderConfig {
@@ -17,6 +18,11 @@ export interface ProviderConfig {
   quirks?: Record<string, unknown>;
   /** Extra static headers the vendor wants (e.g. OpenRouter's HTTP-Referer). */
   headers?: Record<string, string>;
+  /**
+   * The upstream protocols the provider speaks (registry.ts derives them from its kind and vendor): a door of one of
+   * them sends its requests there natively. Absent on a hand-built configuration: derived when read (upstreamProtocols).
+   */
+  protocols?: readonly WireProtocol[];
 }
 
 /** What the adapter needs to know about the target model. */

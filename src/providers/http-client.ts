@@ -47,6 +47,9 @@ export interface AttemptContext {
   traceHeaders(headers: Record<string, string>): Record<string, string>;
 }
 
+/** What the transport sends: an adapter's request (JSON text), or the native lane's (the client's spliced bytes). */
+export type OutgoingRequest = Omit<UpstreamRequest, 'body'> & { body: string | Buffer };
+
 /** Distinct upstream URLs remembered (one per provider endpoint in practice); past this the memo starts over. */
 const MAX_TARGETS = 256;
 
@@ -75,7 +78,7 @@ export class HttpClient {
    * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long; a
    * request waiting for an upstream slot keeps only the dispatch options, with the bytes.
    */
-  send(upstream: UpstreamRequest, signal: CallSignal, clientTrace?: ForwardedTraceHeaders, attempt?: AttemptContext): Promise<UpstreamResponse> {
+  send(upstream: OutgoingRequest, signal: CallSignal, clientTrace?: ForwardedTraceHeaders, attempt?: AttemptContext): Promise<UpstreamResponse> {
     let slots: OriginSlots;
     let dispatch: Dispatch;
     try {
@@ -88,7 +91,7 @@ export class HttpClient {
         : clientTrace === undefined ? upstream.headers : { ...upstream.headers, ...clientTrace };
       // Idempotent, so that HTTP/2 multiplexes POSTs (upstream-agent.ts). undici reads the flag for nothing else here:
       // it never retries by itself, and an HTTP/1.1 connection carries one request at a time.
-      dispatch = { origin: target.origin, path: target.path, method: upstream.method, headers, body: Buffer.from(upstream.body), idempotent: true };
+      dispatch = { origin: target.origin, path: target.path, method: upstream.method, headers, body: typeof upstream.body === 'string' ? Buffer.from(upstream.body) : upstream.body, idempotent: true };
     } catch (err) {
       // An invalid URL or option fails at once; callers expect every failure as a rejection.
       return Promise.reject(classifyTransportError(err, signal));

@@ -10,7 +10,9 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogProvider } from '../catalog/types.js';
 import type { ProviderConfig } from './adapter.js';
+import type { WireProtocol } from '../core/wire-protocol.js';
 import { PASS_UPSTREAM } from '../pass/pass-upstream.js';
+import { resolveVendorProfile } from './openai-compatible/vendors.js';
 
 const API_KEY_ALIASES: Readonly<Record<string, readonly string[]>> = {
   'x-ai': ['XAI_API_KEY'],
@@ -72,6 +74,22 @@ export class ProviderRegistry {
   }
 }
 
+/**
+ * The upstream protocols a provider speaks: Anthropic's Messages API (kind anthropic), Gemini's generateContent, or
+ * chat completions for OpenAI-compatible vendors, OpenAI itself also its Responses API (vendors.ts).
+ */
+export function upstreamProtocols(provider: Pick<ProviderConfig, 'id' | 'kind' | 'quirks' | 'protocols'>): readonly WireProtocol[] {
+  if (provider.protocols) return provider.protocols;
+  switch (provider.kind) {
+    case 'anthropic':
+      return ['messages'];
+    case 'gemini':
+      return ['gemini'];
+    default:
+      return resolveVendorProfile(provider).protocols;
+  }
+}
+
 /** Builds a ProviderConfig per catalog provider from the environment. Throws ProviderConfigError
  *  on an invalid <PROVIDER>_BASE_URL, at startup rather than on the first request. */
 export function loadProviderConfigs(env: NodeJS.ProcessEnv, catalog: Pick<Catalog, 'providers'>): ProviderRegistry {
@@ -89,6 +107,7 @@ export function loadProviderConfigs(env: NodeJS.ProcessEnv, catalog: Pick<Catalo
       baseUrl: override ? checkBaseUrl(baseUrlVar, override) : p.baseUrl,
     };
     if (apiKey !== undefined) config.apiKey = apiKey;
+    config.protocols = upstreamProtocols(config);
     return config;
   });
   return new ProviderRegistry(configs);

@@ -88,6 +88,11 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   }
 
   async text(): Promise<string> {
+    return (await this.bytes()).toString('utf8');
+  }
+
+  /** The whole body, as the upstream sent it (the native lane passes it on). */
+  async bytes(): Promise<Buffer> {
     this.claim();
     this.whole = true;
     if (this.controller.paused) this.controller.resume();
@@ -96,7 +101,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     const whole = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue);
     this.queue = [];
     this.queuedBytes = 0;
-    return whole.toString('utf8');
+    return whole;
   }
 
   async json(): Promise<unknown> {

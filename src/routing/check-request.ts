@@ -1,50 +1,17 @@
-// Step 3: rules the OpenAPI schema cannot express, checked before anything is reserved or sent upstream.
+// Step 3: rules the OpenAPI schema cannot express, checked before anything is reserved or sent upstream. They read
+// the request's facts (request-facts.ts), whatever door it came through.
 import type { CatalogEntry } from '../catalog/types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { estimatePromptTokens } from './token-estimate/estimate-tokens.js';
-import type { DocumentBlock, UserBlock } from '../core/content-blocks.js';
-import type { GenerationRequest } from '../core/generation-request.js';
+import type { RequestFacts } from './request-facts.js';
 
 export interface CheckedRequest {
   /** Generous prompt estimate, reused for the credit reservation. */
   estimatedPromptTokens: number;
 }
 
-type Request = Pick<GenerationRequest, 'system' | 'messages' | 'tools'>;
-
-/** Every block of the user turns, those inside tool results and documents included. */
-function* userBlocks(request: Request): Generator<UserBlock> {
-  for (const turn of request.messages) {
-    if (turn.role !== 'user') continue;
-    for (const block of turn.content) {
-      yield block;
-      if (block.type === 'tool_result') yield* block.content;
-    }
-  }
-}
-
-function documentImages(block: DocumentBlock): boolean {
-  return block.source.kind === 'blocks' && block.source.blocks.some((inner) => inner.type === 'image');
-}
-
-export function hasImage(request: Request): boolean {
-  for (const block of userBlocks(request)) {
-    if (block.type === 'image' || (block.type === 'document' && documentImages(block))) return true;
-  }
-  return false;
-}
-
-/** Documents that are files (PDFs inline, by URL or uploaded): text documents are text. */
-export function hasFile(request: Request): boolean {
-  for (const block of userBlocks(request)) {
-    if (block.type === 'document' && block.source.kind !== 'text' && block.source.kind !== 'blocks') return true;
-  }
-  return false;
-}
-
-/** A user turn that is not only tool results: something for the model to answer. */
-export function requireUserMessage(request: Request): void {
-  if (!request.messages.some((turn) => turn.role === 'user' && (turn.content.length === 0 || turn.content.some((block) => block.type !== 'tool_result')))) {
+/** A user turn that is not only tool results: something for the model to answer (RequestFacts.hasUserMessage). */
+export function requireUserMessage(facts: RequestFacts): void {
+  if (!facts.hasUserMessage) {
     throw new GatewayError(400, 'Invalid request: messages must contain at least one user message', {
       field: 'messages',
     });
@@ -61,29 +28,29 @@ export function requireChatModel(model: CatalogEntry): void {
   }
 }
 
-export function checkRequest(request: Request, model: CatalogEntry): CheckedRequest {
+export function checkRequest(facts: RequestFacts, model: CatalogEntry): CheckedRequest {
   requireChatModel(model);
-  requireUserMessage(request);
-  if (!model.supportsImages && hasImage(request)) {
+  requireUserMessage(facts);
+  if (!model.supportsImages && facts.hasImages) {
     throw new GatewayError(400, `Model ${model.id} does not accept image input; remove image_url parts or choose a model with supports_images`, {
       reason: 'image_input_not_supported',
       model: model.id,
     });
   }
   // Every provider here reads PDFs as a vision model does (OpenAI: vision models only), so images stand for files.
-  if (!model.supportsImages && hasFile(request)) {
+  if (!model.supportsImages && facts.hasFiles) {
     throw new GatewayError(400, `Model ${model.id} does not accept PDF documents; remove file parts (documents) or choose a model with supports_images`, {
       reason: 'file_input_not_supported',
       model: model.id,
     });
   }
-  if (!model.supportsTools && request.tools.length > 0) {
+  if (!model.supportsTools && facts.hasTools) {
     throw new GatewayError(400, `Model ${model.id} does not support tool calling`, {
       reason: 'tools_not_supported',
       model: model.id,
     });
   }
-  const estimatedPromptTokens = estimatePromptTokens(request);
+  const { estimatedPromptTokens } = facts;
   if (estimatedPromptTokens > model.contextLength) {
     throw new GatewayError(
       400,

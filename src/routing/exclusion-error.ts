@@ -1,6 +1,6 @@
 // The 4xx (or 503) that says why no endpoint can serve a request: one reason per endpoint, in metadata.endpoints.
 import type { CatalogEntry } from '../catalog/types.js';
-import type { GenerationRequest } from '../core/generation-request.js';
+import type { RequestFacts } from './request-facts.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { checkRequest } from './check-request.js';
 import { resolveTarget, type TargetSources } from './resolve-target.js';
@@ -41,13 +41,13 @@ const UNAVAILABLE: readonly ExclusionReason[] = ['provider_not_configured', 'end
 /** Reasons checkRequest and resolveTarget already word for a single endpoint. */
 const SINGLE_MESSAGES: readonly ExclusionReason[] = ['provider_not_configured', 'image_input_not_supported', 'tools_not_supported', 'context_length_exceeded'];
 
-export function exclusionError(exclusions: Exclusion[], request: GenerationRequest, sources: TargetSources): GatewayError {
+export function exclusionError(exclusions: Exclusion[], facts: RequestFacts, sources: TargetSources): GatewayError {
   const reasons = [...new Set(exclusions.map((e) => e.reason))];
   if (exclusions.length === 1 && SINGLE_MESSAGES.includes(exclusions[0].reason)) {
     // The same answer as without routing (resolveTarget / checkRequest throw it).
     try {
       if (exclusions[0].reason === 'provider_not_configured') resolveTarget(sources.catalog, sources.providers, sources.adapters, exclusions[0].model);
-      else checkRequest(request, exclusions[0].entry);
+      else checkRequest(facts, exclusions[0].entry);
     } catch (err) {
       if (err instanceof GatewayError) return err;
       throw err;

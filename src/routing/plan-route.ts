@@ -3,15 +3,13 @@
 // endpoint, no routing fields) takes the single-target path: no extra allocation beyond the one-element list.
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEndpoint, CatalogEntry } from '../catalog/types.js';
-import type { GenerationRequest } from '../core/generation-request.js';
-import type { components } from '../../generated/openapi-types.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../core/money.js';
 import { maxCostNanos } from '../billing/pricing.js';
 import { reservationOutputTokens } from '../billing/accounting.js';
 import { targetFor, targetForEntry, type Target, type TargetSources } from './resolve-target.js';
-import { checkRequest, hasFile, hasImage, requireChatModel, requireUserMessage, type CheckedRequest } from './check-request.js';
-import { estimatePromptTokens } from './token-estimate/estimate-tokens.js';
+import { checkRequest, requireChatModel, requireUserMessage, type CheckedRequest } from './check-request.js';
+import type { ProviderPreferences, RequestFacts } from './request-facts.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { EndpointStats } from './endpoint-stats.js';
 import { exclusionError, type Exclusion, type ExclusionReason } from './exclusion-error.js';
@@ -30,9 +28,9 @@ export interface RoutePlan {
   reservationEntry: CatalogEntry;
 }
 
-type Preferences = components['schemas']['ProviderPreferences'];
+type Preferences = ProviderPreferences;
 
-/** The routing fields of a request (OpenRouter's), the same on every front door. */
+/** The routing fields of a request (OpenRouter's), the same on every front door (RequestFacts carries them). */
 export interface RoutingFields {
   /** Fallback models, tried after `model`'s endpoints. */
   models?: readonly string[];
@@ -40,42 +38,18 @@ export interface RoutingFields {
 }
 
 /**
- * The sampling and format parameters a request sets, by the names an endpoint lists as unsupported
- * (`unsupported_parameters` in the catalog); an output cap counts under both of its chat-completions names.
- */
-function sentParameters(request: GenerationRequest): string[] {
-  const sent: string[] = [];
-  const add = (present: boolean, ...names: string[]) => {
-    if (present) sent.push(...names);
-  };
-  add(request.temperature !== undefined, 'temperature');
-  add(request.topP !== undefined, 'top_p');
-  add(request.maxOutputTokens !== undefined, 'max_tokens', 'max_completion_tokens');
-  add((request.stop?.length ?? 0) > 0, 'stop');
-  add(request.seed !== undefined, 'seed');
-  add(request.presencePenalty !== undefined, 'presence_penalty');
-  add(request.frequencyPenalty !== undefined, 'frequency_penalty');
-  add(request.responseFormat !== undefined, 'response_format');
-  add(request.tools.length > 0, 'tools');
-  add(request.toolChoice !== undefined, 'tool_choice');
-  add(request.parallelToolCalls !== undefined, 'parallel_tool_calls');
-  add(request.reasoning !== undefined, 'reasoning');
-  return sent;
-}
-
-/**
  * `affineEndpoint`: the endpoint key (`<model id>@<provider>`) that served this conversation's previous turn (session
  * affinity, session-affinity.ts); it goes first among its model's endpoints while its breaker is closed.
  */
-export function planRoute(deps: RoutingDeps, request: GenerationRequest, routing: RoutingFields = {}, affineEndpoint?: string): RoutePlan {
-  if (routing.models === undefined && routing.provider === undefined) {
-    const resolved = deps.catalog.resolve(request.model);
+export function planRoute(deps: RoutingDeps, facts: RequestFacts, affineEndpoint?: string): RoutePlan {
+  if (facts.models === undefined && facts.provider === undefined) {
+    const resolved = deps.catalog.resolve(facts.model);
     if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
       const target = targetForEntry(resolved.entry, deps.providers, deps.adapters);
-      return { targets: [target], checked: checkRequest(request, target.entry), reservationEntry: target.entry };
+      return { targets: [target], checked: checkRequest(facts, target.entry), reservationEntry: target.entry };
     }
   }
-  return planRoutedRequest(deps, request, routing, affineEndpoint);
+  return planRoutedRequest(deps, facts, affineEndpoint);
 }
 
 /**
@@ -89,16 +63,16 @@ export function hasEndpointChoice(catalog: Catalog, model: string, routing: Rout
   return routing.models?.some((id) => (catalog.get(id)?.endpoints?.length ?? 1) > 1) ?? false;
 }
 
-function planRoutedRequest(deps: RoutingDeps, request: GenerationRequest, routing: RoutingFields, affineEndpoint: string | undefined): RoutePlan {
-  const models = resolveModels(deps.catalog, request.model, routing.models);
-  requireUserMessage(request);
-  const estimatedPromptTokens = estimatePromptTokens(request);
-  const prefs: Preferences = routing.provider ?? {};
+function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoint: string | undefined): RoutePlan {
+  const models = resolveModels(deps.catalog, facts.model, facts.models);
+  requireUserMessage(facts);
+  const { estimatedPromptTokens } = facts;
+  const prefs: Preferences = facts.provider ?? {};
   const needs = {
-    images: hasImage(request),
-    files: hasFile(request),
-    tools: request.tools.length > 0,
-    sent: sentParameters(request),
+    images: facts.hasImages,
+    files: facts.hasFiles,
+    tools: facts.hasTools,
+    sent: facts.sentParameters,
     tokens: estimatedPromptTokens,
   };
   const maxPrompt = prefs.max_price?.prompt === undefined ? undefined : usdToNanos(prefs.max_price.prompt);
@@ -117,11 +91,11 @@ function planRoutedRequest(deps: RoutingDeps, request: GenerationRequest, routin
     const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
     for (const endpoint of chosen) targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
   }
-  if (targets.length === 0) throw exclusionError(exclusions, request, deps);
+  if (targets.length === 0) throw exclusionError(exclusions, facts, deps);
 
   let reservationEntry = targets[0].entry;
   if (targets.length > 1) {
-    const requested = request.maxOutputTokens;
+    const requested = facts.maxOutputTokens;
     const worst = (entry: CatalogEntry) => maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens));
     let most = worst(reservationEntry);
     for (const target of targets) {

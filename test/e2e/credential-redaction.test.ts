@@ -49,9 +49,13 @@ function rejection(kind: Kind): Reply {
   return { kind: 'json', status: 400, body: { error: { message: ECHO, type: 'invalid_request_error', code: OPENAI_KEY } } };
 }
 
-/** A stream that starts, then fails with an error event echoing the secrets (the vendors' recorded mid-stream errors). */
-function midStreamFailure(kind: Kind): Reply {
-  const recorded = readFileSync(new URL(`../fixtures/${kind}/mid-stream-error.chunks.txt`, import.meta.url), 'utf8');
+/**
+ * A stream that starts, then fails with an error event echoing the secrets (the vendors' recorded mid-stream errors;
+ * OpenAI's Responses API, which the Responses door speaks natively to OpenAI, has its own `error` event).
+ */
+function midStreamFailure(kind: Kind, door: keyof typeof DOORS = 'chat'): Reply {
+  const file = door === 'responses' && kind === 'openai' ? 'openai/native-responses-mid-stream-error' : `${kind}/mid-stream-error`;
+  const recorded = readFileSync(new URL(`../fixtures/${file}.chunks.txt`, import.meta.url), 'utf8');
   const echoed = recorded.replace(/"message": ?"[^"]*"/, `"message":"${ECHO}"`);
   expect(echoed).toContain(OPENAI_KEY);
   const cut = echoed.lastIndexOf('data: {');
@@ -91,7 +95,7 @@ describe('configured credentials never reach a client', () => {
   });
 
   it.each(matrix)('%s door, %s upstream: an error event mid-stream echoing the key', async (door, kind) => {
-    upstream.reply(midStreamFailure(kind));
+    upstream.reply(midStreamFailure(kind, door));
     const { status, raw } = await rawAnswer(door, kind, true);
     expect(status).toBe(200);
     expectNoSecret(raw);

@@ -1,6 +1,8 @@
 // The Anthropic Messages front door with the official @anthropic-ai/sdk (baseURL = the gateway's /api) in front of a
-// native Anthropic mock upstream: JSON and streamed replies, thinking signatures sent back exactly, cache_control
-// and protocol headers forwarded, bare Claude names, count_tokens, the generation record, and typed errors.
+// native Anthropic mock upstream, so the native lane: the request reaches Anthropic as the client sent it (model name
+// aside), Anthropic's answer comes back as it sent it (ids and usage its own, `model` the gateway's id): JSON and
+// streamed replies, thinking signatures sent back exactly, cache_control and protocol headers forwarded, bare Claude
+// names, count_tokens, the generation record, and typed errors.
 import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -55,22 +57,19 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(message).toMatchObject({ type: 'message', role: 'assistant', model: MODEL, stop_reason: 'end_turn', stop_sequence: null });
     expect(message.content).toEqual([{ type: 'text', text: cacheUsage.content[0].text }]);
     // Anthropic's own counts come back unchanged: input_tokens without the cache reads and writes.
-    expect(message.usage).toEqual({
-      input_tokens: cacheUsage.usage.input_tokens,
-      output_tokens: cacheUsage.usage.output_tokens,
-      cache_read_input_tokens: cacheUsage.usage.cache_read_input_tokens,
-      cache_creation_input_tokens: cacheUsage.usage.cache_creation_input_tokens,
-      cache_creation: { ephemeral_5m_input_tokens: cacheUsage.usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
-    });
+    expect(message.usage).toEqual(cacheUsage.usage);
+    // The message id is Anthropic's; the generation's id is in x-generation-id (and the record keeps Anthropic's).
+    expect(message.id).toBe('msg_01CaChEuSaGe5Qw8Lp2Zx7Vb');
     const id = response.headers.get('x-generation-id');
-    expect(id).toBe(message.id);
+    expect(id).toMatch(/^gen-/);
     expect(upstream.last.path).toBe('/v1/messages');
     expect(upstream.last.headers['x-api-key']).toBe(UPSTREAM_KEY);
     // The client's protocol headers, forwarded as they are.
     expect(upstream.last.headers['anthropic-version']).toBe('2023-06-01');
     expect(upstream.last.headers['anthropic-beta']).toBe('extended-cache-ttl-2025-04-11');
     expect(upstream.last.headers.authorization).toBeUndefined();
-    expect(upstream.last.body).toMatchObject({
+    // The client's body, only the model named as Anthropic names it.
+    expect(upstream.last.body).toEqual({
       model: 'claude-haiku-5-5',
       max_tokens: 300,
       system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }],
@@ -80,7 +79,7 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
       stop_sequences: ['END'],
     });
     const record = await (await gw.fetch(`/api/v1/generation?id=${id}`, { key: user.key })).json();
-    expect(record.data).toMatchObject({ id, api_format: 'messages', model: MODEL });
+    expect(record.data).toMatchObject({ id, api_format: 'messages', model: MODEL, upstream_id: 'msg_01CaChEuSaGe5Qw8Lp2Zx7Vb' });
     expect(record.data.native_tokens_prompt ?? record.data.tokens_prompt ?? record.data.prompt_tokens).toBe(
       cacheUsage.usage.input_tokens + cacheUsage.usage.cache_read_input_tokens + cacheUsage.usage.cache_creation_input_tokens,
     );
@@ -124,7 +123,7 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(upstream.last.body.messages[1]).toEqual({ role: 'assistant', content: [message.content[0], { type: 'text', text: '27 * 453 = 12,231' }] });
   });
 
-  it('tool use round trip: tool_use block from the stream, tool_result with is_error and nested content goes back as tool_result', async () => {
+  it('tool use round trip: tool_use block from the stream, tool_result with is_error and nested content goes back unchanged', async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('tool-use.chunks.txt')] });
     const tools: Anthropic.Tool[] = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { location: { type: 'string' } } } }];
     const first = await client.messages.stream({ model: MODEL, max_tokens: 500, tools, tool_choice: { type: 'auto', disable_parallel_tool_use: true }, messages: [{ role: 'user', content: 'Weather in SF?' }] }).finalMessage();
@@ -148,7 +147,7 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(second.content[0]).toMatchObject({ type: 'text' });
     const sent = upstream.last.body.messages;
     expect(sent[1].content.at(-1)).toMatchObject({ type: 'tool_use', id: (call as Anthropic.ToolUseBlock).id, input: (call as Anthropic.ToolUseBlock).input });
-    expect(sent[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: (call as Anthropic.ToolUseBlock).id, content: 'service down', is_error: true }] });
+    expect(sent[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: (call as Anthropic.ToolUseBlock).id, is_error: true, content: [{ type: 'text', text: 'service down' }] }] });
   });
 
   it('count_tokens asks Anthropic\'s counter for anthropic/ models', async () => {
@@ -209,10 +208,13 @@ describe('POST /v1/messages with the Anthropic SDK, native Anthropic upstream', 
     expect(whole).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: 'END' });
   });
 
-  it('an in-stream upstream error is an `event: error` with the Anthropic error object', async () => {
+  it('an in-stream upstream error is Anthropic\'s own `event: error`, and the generation records it', async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('mid-stream-error.chunks.txt')] });
     const stream = client.messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
-    await expect(stream.finalMessage()).rejects.toMatchObject({ error: { type: 'error', error: { type: 'api_error' } } });
+    await expect(stream.finalMessage()).rejects.toMatchObject({ error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
+    await gw.settled();
+    const row = await gw.db.selectFrom('generations').selectAll().where('upstream_id', '=', 'msg_01OvErLoAd3Lp8Qw2Zx7Vb4K').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'error', error_code: 'server_error', api_format: 'messages', prompt_tokens: 25, completion_tokens: 1 });
   });
 });
 

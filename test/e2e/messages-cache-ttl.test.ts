@@ -1,6 +1,7 @@
 // 1-hour prompt-cache writes over HTTP: Anthropic splits cache writes by lifetime in `usage.cache_creation`; the
-// Messages door reports the split (JSON and stream) and the charge prices 1-hour writes at 2× input, not at the
-// 5-minute 1.25×.
+// Messages door to Anthropic is the native lane, so the client reads Anthropic's own usage (JSON and stream, the
+// split included), and the charge, metered from those counts, prices 1-hour writes at 2× input, not at the 5-minute
+// 1.25×.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -61,14 +62,16 @@ describe('1-hour cache writes on /messages', () => {
     const res = await messages(user.key, false);
     expect(res.status).toBe(200);
     const message: any = await res.json();
-    expect(message.usage).toEqual(USAGE);
-    const { row, debits } = await charged(user.userId, message.id);
+    // Anthropic's usage object as it sent it; the model named by its gateway id, the id Anthropic's.
+    expect(message.usage).toEqual({ ...USAGE, service_tier: 'standard' });
+    expect(message).toMatchObject({ model: MODEL, id: 'msg_01Ttl1hCaChE5mAnD1hSpL1t' });
+    const { row, debits } = await charged(user.userId, res.headers.get('x-generation-id')!);
     expect(row).toMatchObject({ cache_write_tokens: 12000, cached_tokens: 2048, prompt_tokens: 48 + 2048 + 12000, completion_tokens: 120 });
     expect(row.cost_nanos).toBe(COST_NANOS);
     expect(debits.map((d) => -d.amount_nanos)).toEqual([COST_NANOS]);
   });
 
-  it('stream: message_delta carries the split, and the charge is the same', async () => {
+  it('stream: Anthropic\'s own events carry the split, and the charge is the same', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     upstream.reply({ kind: 'sse', chunks: [readFileSync(new URL('../fixtures/anthropic/cache-1h.chunks.txt', import.meta.url), 'utf8')] });
@@ -76,10 +79,12 @@ describe('1-hour cache writes on /messages', () => {
     expect(res.status).toBe(200);
     const { chunks } = await readSse(res);
     const start = chunks.find((c) => c.type === 'message_start');
-    expect(start.message.usage.cache_creation).toEqual({ ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 });
+    expect(start.message.usage.cache_creation).toEqual(USAGE.cache_creation);
+    expect(start.message.model).toBe(MODEL);
     const delta = chunks.find((c) => c.type === 'message_delta');
-    expect(delta.usage).toEqual(USAGE);
-    const { row, debits } = await charged(user.userId, start.message.id);
+    expect(delta.usage).toEqual({ input_tokens: 48, cache_creation_input_tokens: 12000, cache_read_input_tokens: 2048, output_tokens: 120 });
+    const { row, debits } = await charged(user.userId, res.headers.get('x-generation-id')!);
+    expect(row).toMatchObject({ cache_write_tokens: 12000, cached_tokens: 2048, prompt_tokens: 48 + 2048 + 12000, completion_tokens: 120, upstream_id: 'msg_01Ttl1hStReAm5mAnD1hSpL1' });
     expect(row.cost_nanos).toBe(COST_NANOS);
     expect(debits.map((d) => -d.amount_nanos)).toEqual([COST_NANOS]);
   });

@@ -8,6 +8,8 @@ import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
 import { metricValue } from '../helpers/serve-process.js';
 import { listLedger } from '../../src/repositories/credits.js';
+import { loadCatalog } from '../../src/catalog/load-catalog.js';
+import { loadProviderConfigs } from '../../src/providers/registry.js';
 
 const TOKEN = 'scrape-token-abcdefghijklmnop';
 let gw: TestGateway;
@@ -23,12 +25,15 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
-  gw = await startTestGateway({
-    env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      MODELGATE_RESPONSE_CACHE_PRICE_FRACTION: '0.5', MODELGATE_METRICS_TOKEN: TOKEN,
-    },
-  });
+  const env = {
+    MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`,
+    MODELGATE_RESPONSE_CACHE_PRICE_FRACTION: '0.5', MODELGATE_METRICS_TOKEN: TOKEN,
+  };
+  // A chat-only OpenAI-compatible upstream: the Messages and Responses doors take the translated lane, whose answers
+  // carry the generation's ids (native answers are cached too: test/e2e/native-lanes-cache.test.ts).
+  const providers = loadProviderConfigs(env, loadCatalog(env));
+  providers.getProvider('openai')!.protocols = ['chat'];
+  gw = await startTestGateway({ env, overrides: { providers } });
   user = await gw.createUser();
   await gw.grant(user.userId, 5);
 });

@@ -78,6 +78,8 @@ describeWithRedis('response cache shared through Redis', () => {
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'across' }), chunk({}, 'stop'), { ...chunk({}), choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }]) });
     const streamed = { ...body, stream: true };
     const first = await readSse(await chat(b, streamed));
+    // A stream is kept once its record says it succeeded, a moment after its last event reached the client.
+    await until(async () => (await redis.keys(`${prefix}rc:*`)).length === 2);
     const second = await chat(a, streamed);
     expect(second.headers.get('x-modelgate-cache')).toBe('hit');
     const replay = await readSse(second);
@@ -93,3 +95,11 @@ describeWithRedis('response cache shared through Redis', () => {
     expect(upstream.requests).toHaveLength(2);
   });
 });
+
+/** Polls `check` every 20 ms, for at most 5 s. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+    if (await check()) return;
+  }
+  throw new Error('the stream was not kept within 5 s');
+}

@@ -1,20 +1,24 @@
 // The real client: Codex CLI (npm @openai/codex) run headless with `codex exec`, its model provider pointed at the
-// gateway (wire_api = "responses"), the gateway in front of mock upstreams (OpenAI-compatible, Anthropic). Codex must
-// print the mock's answer, and run a tool loop whose signed reasoning reaches Claude again. Nothing leaves loopback:
-// a dead proxy takes every non-loopback connection Codex might try.
+// gateway (wire_api = "responses"), the gateway in front of mock upstreams (OpenAI's Responses API, Anthropic).
+// Codex must print the mock's answer, with an OpenAI model natively (its request reaches OpenAI's /responses as
+// Codex wrote it, on Codex's default tools too), and run a tool loop whose signed reasoning reaches Claude again
+// (the translated lane). Nothing leaves loopback: a dead proxy takes every non-loopback connection Codex might try.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
+import { MockUpstream } from '../helpers/mock-upstream.js';
 
 const CODEX = join(process.cwd(), 'node_modules/.bin/codex');
 let gw: TestGateway;
 let upstream: MockUpstream;
 let key: string;
 let home: string;
+/** A second Codex home: Codex's defaults (web search on, the multi-agent namespace), as users run it. */
+let defaultsHome: string;
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
@@ -22,7 +26,8 @@ beforeAll(async () => {
     env: { OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`, ANTHROPIC_API_KEY: 'sk-ant-up', ANTHROPIC_BASE_URL: upstream.url },
   });
   const user = await gw.createUser();
-  await gw.grant(user.userId, 5);
+  // gpt-5.5 reserves its whole 128K output at $30/M.
+  await gw.grant(user.userId, 20);
   key = user.key;
   home = mkdtempSync(join(tmpdir(), 'modelgate-codex-'));
   // The docs' provider block, plus what a headless test needs: no approvals, no update check, no analytics. Codex's
@@ -34,6 +39,26 @@ approval_policy = "never"
 sandbox_mode = "read-only"
 check_for_update_on_startup = false
 
+${providerBlock()}`);
+  defaultsHome = mkdtempSync(join(tmpdir(), 'modelgate-codex-defaults-'));
+  writeFileSync(join(defaultsHome, 'config.toml'), `
+model = "openai/gpt-5.5"
+model_provider = "modelgate"
+approval_policy = "never"
+sandbox_mode = "read-only"
+check_for_update_on_startup = false
+
+${providerBlock()}`);
+});
+afterAll(async () => {
+  await gw?.close();
+  await upstream?.close();
+  for (const dir of [home, defaultsHome]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => upstream.reset());
+
+/** The README's provider block (and no analytics). */
+const providerBlock = () => `
 [analytics]
 enabled = false
 
@@ -44,22 +69,19 @@ env_key = "MODELGATE_API_KEY"
 wire_api = "responses"
 request_max_retries = 0
 stream_max_retries = 0
-`);
-});
-afterAll(async () => {
-  await gw?.close();
-  await upstream?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
-beforeEach(() => upstream.reset());
+`;
 
 function codexExec(prompt: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return codexIn(home, prompt, ...args);
+}
+
+function codexIn(dir: string, prompt: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dead = 'http://127.0.0.1:9';
   const child = spawn(CODEX, ['exec', '--skip-git-repo-check', '--strict-config', '--color', 'never', ...args, prompt], {
-    cwd: home,
+    cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: home, MODELGATE_API_KEY: key,
+      PATH: process.env.PATH ?? '', HOME: dir, CODEX_HOME: dir, MODELGATE_API_KEY: key,
       HTTP_PROXY: dead, HTTPS_PROXY: dead, ALL_PROXY: dead, http_proxy: dead, https_proxy: dead, all_proxy: dead,
       NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost',
     },
@@ -74,31 +96,48 @@ function codexExec(prompt: string, ...args: string[]): Promise<{ code: number | 
   });
 }
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-  id: 'chatcmpl-codex', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2026', choices: [{ index: 0, delta, finish_reason: finish }],
-});
+/** OpenAI's Responses events for a short text answer (test/fixtures/openai, OpenAI's documented stream). */
+const TEXT_EVENTS = readFileSync(new URL('../fixtures/openai/native-responses-text.chunks.txt', import.meta.url), 'utf8');
 
 describe('Codex CLI through the Responses front door', () => {
-  it('codex exec prints the answer of the mock upstream', async () => {
-    upstream.always({
-      kind: 'sse',
-      chunks: openAiSse([
-        chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hello from the ' }), chunk({ content: 'modelgate mock.' }), chunk({}, 'stop'),
-        { ...chunk({}), choices: [], usage: { prompt_tokens: 900, completion_tokens: 6, total_tokens: 906 } },
-      ]),
-    });
+  it('codex exec prints the answer of the mock upstream: an OpenAI model goes to OpenAI\'s /responses natively', async () => {
+    upstream.always({ kind: 'sse', chunks: [TEXT_EVENTS] });
     const run = await codexExec('Say hello');
     expect(run.stdout + run.stderr).toContain('Hello from the modelgate mock.');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Hello from the modelgate mock.');
-    // Codex's request reached the upstream as chat completions: its developer instructions and the prompt.
-    const sent = upstream.requests.find((request) => request.path === '/v1/chat/completions');
-    expect(sent?.body.model).toBe('gpt-5.4-mini');
-    expect(sent?.body.messages.some((m: { role: string }) => m.role === 'developer' || m.role === 'system')).toBe(true);
-    expect(JSON.stringify(sent?.body.messages.at(-1))).toContain('Say hello');
+    // Codex's request reached OpenAI's Responses API as Codex wrote it: the upstream model name, store false, its
+    // developer instructions and the prompt as input items, its cache key.
+    const sent = upstream.requests.find((request) => request.path === '/v1/responses');
+    expect(sent?.body).toMatchObject({ model: 'gpt-5.4-mini', stream: true, store: false, include: ['reasoning.encrypted_content'] });
+    expect(sent?.body.input.some((item: { role?: string }) => item.role === 'developer')).toBe(true);
+    expect(JSON.stringify(sent?.body.input.at(-1))).toContain('Say hello');
+    // Codex's thread id as the cache key, kept (the translated lane lost it before issue 37).
+    expect(sent?.body.prompt_cache_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent?.headers.authorization).toBe('Bearer sk-up');
+    expect(upstream.requests.some((request) => request.path === '/v1/chat/completions')).toBe(false);
     await gw.settled();
-    const rows = await gw.db.selectFrom('generations').select(['api_format', 'streamed', 'status']).execute();
-    expect(rows).toContainEqual({ api_format: 'responses', streamed: true, status: 'success' });
+    const rows = await gw.db.selectFrom('generations').select(['api_format', 'streamed', 'status', 'prompt_tokens', 'completion_tokens']).execute();
+    expect(rows).toContainEqual({ api_format: 'responses', streamed: true, status: 'success', prompt_tokens: 900, completion_tokens: 6 });
+  }, 120_000);
+
+  it('on Codex\'s defaults, openai/gpt-5.5 goes through natively with its freeform apply_patch, tool_search and web_search', async () => {
+    upstream.always({ kind: 'sse', chunks: [TEXT_EVENTS] });
+    const run = await codexIn(defaultsHome, 'Say hello');
+    expect(run.stdout, run.stderr).toContain('Hello from the modelgate mock.');
+    expect(run.code).toBe(0);
+    const sent = upstream.requests.find((request) => request.path === '/v1/responses');
+    expect(sent?.body).toMatchObject({ model: 'gpt-5.5', store: false, text: { verbosity: 'low' } });
+    // Codex's gpt-5.5 tools (research-clients.md §4.2b), which the translated lane cannot all carry: a custom
+    // (freeform) tool with a Lark grammar, client-executed tool search, hosted web search.
+    const tools = sent?.body.tools as Array<{ type: string; name?: string; format?: { type: string; syntax?: string } }>;
+    const applyPatch = tools.find((tool) => tool.name === 'apply_patch');
+    expect(applyPatch).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark' } });
+    expect(tools.some((tool) => tool.type === 'tool_search')).toBe(true);
+    expect(tools.some((tool) => tool.type === 'web_search')).toBe(true);
+    // Passed as Codex wrote them: the upstream got the bytes Codex sent for the tools, in order.
+    expect(sent?.rawBody).toContain(`"tools":${JSON.stringify(tools)}`);
+    expect(sent?.body.client_metadata).toBeTypeOf('object');
   }, 120_000);
 
   it('runs a tool loop with Claude: the function_call_output and the signed thinking go back upstream', async () => {

@@ -1,7 +1,11 @@
 // The Responses front door with the official `openai` SDK (client.responses) against an OpenAI-compatible mock
-// upstream: create, stream, a function-call round trip, reasoning items sent back, stateless errors, records.
+// upstream that speaks chat completions only, so the translated lane: create, stream, a function-call round trip,
+// reasoning items sent back, stateless errors, records. (OpenAI itself also speaks the Responses API: that is the
+// native lane, test/e2e/native-responses.test.ts.)
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../src/catalog/load-catalog.js';
+import { loadProviderConfigs } from '../../src/providers/registry.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 
@@ -11,15 +15,17 @@ let client: OpenAI;
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
-  gw = await startTestGateway({
-    env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'sk-up',
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-      DEEPSEEK_API_KEY: 'sk-ds',
-      DEEPSEEK_BASE_URL: upstream.url,
-    },
-  });
+  const env = {
+    MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+    OPENAI_API_KEY: 'sk-up',
+    OPENAI_BASE_URL: `${upstream.url}/v1`,
+    DEEPSEEK_API_KEY: 'sk-ds',
+    DEEPSEEK_BASE_URL: upstream.url,
+  };
+  // An OpenAI-compatible server without the Responses API (OpenAI's own speaks both).
+  const providers = loadProviderConfigs(env, loadCatalog(env));
+  providers.getProvider('openai')!.protocols = ['chat'];
+  gw = await startTestGateway({ env, overrides: { providers } });
   const user = await gw.createUser();
   await gw.grant(user.userId, 5);
   client = new OpenAI({ baseURL: `${gw.url}/api/v1`, apiKey: user.key, maxRetries: 0 });

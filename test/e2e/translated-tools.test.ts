@@ -269,6 +269,16 @@ describe('Codex → an OpenAI-compatible chat vendor (DeepSeek) on the translate
     ]);
   });
 
+  it('a tool type of any characters left out is named in a header of visible ASCII (it was a 500: Node refuses other header bytes)', async () => {
+    upstream.reply({ kind: 'json', body: { id: 'c2', object: 'chat.completion', created: 1, model: 'deepseek-v4-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } } });
+    const res = await post({ model: 'deepseek/deepseek-v4-pro', input: 'hi', tools: [{ type: 'Ā\r\nx-injected: 1' }] });
+    expect(res.status).toBe(200);
+    const warning = res.headers.get('x-modelgate-warning')!;
+    expect(warning).toMatch(/^[\x20-\x7e]+$/);
+    expect(warning).toContain('\\u0100\\u000d\\u000ax-injected: 1');
+    expect(res.headers.get('x-injected')).toBeNull();
+  });
+
   it('DeepSeek\'s reasoning before a custom call comes back as a reasoning item and replays as reasoning_content on the tool-call turn', async () => {
     upstream.reply({ kind: 'sse', chunks: openAiSse([
       { id: 'c3', object: 'chat.completion.chunk', created: 1, model: 'deepseek-v4-pro', choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: 'Patch it.' }, finish_reason: null }] },

@@ -14,7 +14,7 @@ import { chatSessionKey } from '../../src/formats/chat-completions/session-key.j
 import { responsesSessionKey } from '../../src/formats/responses/session-key.js';
 import { messagesSessionKey } from '../../src/formats/messages/session-key.js';
 import type { ChatCompletionRequest } from '../../src/formats/chat-completions/wire-types.js';
-import { parseChatRequest } from '../../src/formats/chat-completions/parse-request.js';
+import { chatRequestFacts } from '../../src/formats/chat-completions/request-facts.js';
 
 // alpha/chat: endpoints beta ($2/$4), gamma ($3/$6), alpha ($4/$8) — test/fixtures/catalog/routing-catalog.json.
 const catalog = loadCatalog({ MODELGATE_CATALOG: 'test/fixtures/catalog/routing-catalog.json' });
@@ -31,9 +31,8 @@ function deps(): RoutingDeps {
 
 const request = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest =>
   ({ model: 'alpha/chat', messages: [{ role: 'user', content: 'hi' }], ...extra }) as ChatCompletionRequest;
-/** The chat door's request as the pipeline plans it: parsed, with its routing fields beside it. */
-const plan = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) =>
-  planRoute(d, parseChatRequest(req, false), { models: req.models, provider: req.provider }, affine);
+/** The chat door's request as the pipeline plans it: its facts (routing fields included). */
+const plan = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) => planRoute(d, chatRequestFacts(req), affine);
 const choice = (c: Parameters<typeof hasEndpointChoice>[0], req: ChatCompletionRequest) => hasEndpointChoice(c, req.model, { models: req.models, provider: req.provider });
 const order = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) => plan(d, req, affine).targets.map((t) => t.provider.id);
 

@@ -73,10 +73,10 @@ describe('pass/ catalog entries', () => {
 describe('the pass upstream', () => {
   it('reads PASS_API_KEY and PASS_BASE_URL, defaulting to OpenRouter whose slugs the entries use', () => {
     expect(loadProviderConfigs({}, catalog).getProvider('pass')).toEqual({
-      id: 'pass', kind: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1',
+      id: 'pass', kind: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', protocols: ['chat'],
     });
     expect(loadProviderConfigs({ PASS_API_KEY: 'sk-pass', PASS_BASE_URL: 'http://127.0.0.1:9/v1/' }, catalog).getProvider('pass')).toEqual({
-      id: 'pass', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-pass',
+      id: 'pass', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-pass', protocols: ['chat'],
     });
     expect(() => loadProviderConfigs({ PASS_BASE_URL: 'ftp://x' }, catalog)).toThrow(ProviderConfigError);
   });

@@ -1,7 +1,7 @@
 // Provider registry: environment → ProviderConfig per catalog provider.
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
-import { loadProviderConfigs, providerEnvPrefix, ProviderConfigError } from '../../src/providers/registry.js';
+import { loadProviderConfigs, providerEnvPrefix, ProviderConfigError, upstreamProtocols } from '../../src/providers/registry.js';
 
 const catalog = loadCatalog({});
 
@@ -17,7 +17,7 @@ describe('loadProviderConfigs', () => {
   it('builds one config per catalog provider (plus the pass/ upstream) with catalog defaults and no key by default', () => {
     const registry = loadProviderConfigs({}, catalog);
     expect(registry.list().map((p) => p.id).sort()).toEqual([...catalog.providers().map((p) => p.id), 'pass'].sort());
-    expect(registry.getProvider('groq')).toEqual({ id: 'groq', kind: 'openai-compatible', baseUrl: 'https://api.groq.com/openai/v1' });
+    expect(registry.getProvider('groq')).toEqual({ id: 'groq', kind: 'openai-compatible', baseUrl: 'https://api.groq.com/openai/v1', protocols: ['chat'] });
     expect(registry.isConfigured('groq')).toBe(false);
     expect(registry.getProvider('acme')).toBeUndefined();
     expect(registry.isConfigured('acme')).toBe(false);
@@ -33,9 +33,22 @@ describe('loadProviderConfigs', () => {
       kind: 'openai-compatible',
       baseUrl: 'http://127.0.0.1:9999/v1',
       apiKey: 'sk-test',
+      protocols: ['chat', 'responses'],
     });
     expect(registry.isConfigured('openai')).toBe(true);
     expect(registry.getProvider('x-ai')?.apiKey).toBe('xai-1');
+  });
+
+  it('derives the upstream protocols each provider speaks (a door of one of them goes there natively)', () => {
+    const registry = loadProviderConfigs({}, catalog);
+    expect(registry.getProvider('openai')?.protocols).toEqual(['chat', 'responses']);
+    expect(registry.getProvider('openrouter')?.protocols).toEqual(['chat']);
+    expect(registry.getProvider('deepseek')?.protocols).toEqual(['chat']);
+    expect(registry.getProvider('anthropic')?.protocols).toEqual(['messages']);
+    expect(registry.getProvider('google')?.protocols).toEqual(['gemini']);
+    // A hand-built configuration (tests, an operator's quirks naming the vendor) derives them when read.
+    expect(upstreamProtocols({ id: 'my-proxy', kind: 'openai-compatible', quirks: { vendor: 'openai' } })).toEqual(['chat', 'responses']);
+    expect(upstreamProtocols({ id: 'vllm', kind: 'openai-compatible' })).toEqual(['chat']);
   });
 
   it('accepts XAI_API_KEY and GEMINI_API_KEY, the canonical name winning', () => {

@@ -3,11 +3,12 @@
 // tool_result (consecutive ones are merged by the adapters whose vendors want that). An assistant message's reasoning
 // text and reasoning_details become reasoning records (see formats/shared/reasoning-details.ts), its text, refusal
 // and tool calls blocks of their own, in that order. `cache_control` on a part becomes the block's cache breakpoint.
+import { GatewayError } from '../../core/gateway-error.js';
 import type { AssistantBlock, CacheBreakpoint, DocumentBlock, ImageBlock, TextBlock, UserBlock } from '../../core/content-blocks.js';
 import type { Instruction, Turn } from '../../core/generation-request.js';
 import { mediaSourceOfUrl } from '../shared/media-source.js';
 import { reasoningOfDetails } from '../shared/reasoning-details.js';
-import type { ChatMessage, ContentPart } from './wire-types.js';
+import type { ChatMessage, ContentPart, OtherContentPart } from './wire-types.js';
 
 type TextPart = { type: 'text'; text: string; cache_control?: unknown };
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
@@ -32,7 +33,16 @@ function textBlocks(content: string | readonly TextPart[] | null | undefined): T
   return typeof content === 'string' ? [textBlock(content)] : content.map((part) => textBlock(part.text, part));
 }
 
-function userBlock(part: ContentPart): UserBlock {
+const MODELLED_PARTS = new Set(['text', 'image_url', 'file']);
+
+function userBlock(wire: ContentPart | OtherContentPart): UserBlock {
+  if (!MODELLED_PARTS.has(wire.type)) {
+    // A part type the door accepts for the native lane (OpenAI's input_audio, ...): no other provider can take it.
+    throw new GatewayError(400, `Invalid request: content parts of type "${wire.type}" are sent only to OpenAI-compatible providers, as they are; this model is served by another provider`, {
+      field: 'messages', reason: 'content_type_not_supported',
+    });
+  }
+  const part = wire as ContentPart;
   switch (part.type) {
     case 'image_url': {
       const image: ImageBlock = { type: 'image', source: mediaSourceOfUrl(part.image_url.url) };

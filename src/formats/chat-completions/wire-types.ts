@@ -4,9 +4,14 @@ import type { components } from '../../../generated/openapi-types.js';
 
 type Schemas = components['schemas'];
 
+/** A generated union without its open member (the one whose `type` is any string). */
+type Modelled<T> = T extends { type: infer K } ? (string extends K ? never : T) : T;
+
 export type ChatCompletionRequest = Schemas['ChatCompletionRequest'];
 export type ChatMessage = Schemas['ChatMessage'];
-export type ContentPart = Schemas['ContentPart'];
+/** The part types the gateway models; the door also accepts any other (OtherContentPart: native lane only). */
+export type ContentPart = Modelled<Schemas['ContentPart']>;
+export type OtherContentPart = Schemas['OtherContentPart'];
 export type ToolDefinition = Schemas['ToolDefinition'];
 export type ToolCall = Schemas['ToolCall'];
 export type ReasoningConfig = Schemas['ReasoningConfig'];

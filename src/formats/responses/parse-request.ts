@@ -53,7 +53,8 @@ export function includesEncryptedReasoning(body: ResponseRequest): boolean {
   return Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
 }
 
-function rejectState(body: ResponseRequest): void {
+/** `previous_response_id` and `conversation` name state the gateway never keeps: 400, on every lane. */
+export function rejectState(body: ResponseRequest): void {
   for (const field of ['previous_response_id', 'conversation'] as const) {
     const value = body[field];
     if (value !== undefined && value !== null) {

@@ -61,7 +61,7 @@ export function mapError(status: number, body: unknown, headers: Headers, provid
     case 404:
       return isUnknownModel(error)
         ? info(404, clientMessage(error, 'The model is not available at the upstream provider.'), 'server_error')
-        : info(502, `${who} answered 404 for the chat completions endpoint.`, 'server_error');
+        : info(502, `${who} answered 404 for the endpoint (chat completions or, on the native Responses lane, responses): check its base URL.`, 'server_error');
     case 408:
       return info(502, `${who} timed out.`, 'server_error');
     case 429: {

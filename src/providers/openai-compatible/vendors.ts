@@ -1,6 +1,7 @@
 // Per-vendor quirks of the chat-completions dialects we speak. The adapter code is one base; everything
 // that differs between vendors is data here, so a new OpenAI-compatible vendor is a new entry, not new code.
 import type { ProviderConfig } from '../adapter.js';
+import type { WireProtocol } from '../../core/wire-protocol.js';
 
 export type Effort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
 
@@ -50,6 +51,8 @@ export interface VendorProfile {
   passthroughFields: readonly string[];
   /** PDF `file` parts the vendor takes: none, inline (base64 data URLs) only, or inline and https URLs. */
   fileParts: 'none' | 'inline' | 'inline-or-url';
+  /** The upstream protocols the vendor serves: chat completions, and OpenAI's own Responses API (/responses). */
+  protocols: readonly WireProtocol[];
   /** Vendor takes `cache_control` breakpoints on content parts (OpenRouter passes them to Anthropic and Gemini). */
   cacheControl: boolean;
 }
@@ -72,6 +75,7 @@ const BASE: Omit<VendorProfile, 'id' | 'defaultBaseUrl'> = {
   acceptsRefusal: false,
   passthroughFields: [],
   fileParts: 'none',
+  protocols: ['chat'],
   cacheControl: false,
 };
 
@@ -93,6 +97,7 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     passthroughFields: ['logit_bias', 'verbosity', 'prediction', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier'],
     // PDFs as `file` parts with base64 file_data; chat completions cannot fetch a URL (only the Files API ids).
     fileParts: 'inline',
+    protocols: ['chat', 'responses'],
   }),
   // DeepSeek thinking mode returns reasoning_content and requires it back on tool-call turns.
   deepseek: profile('deepseek', 'https://api.deepseek.com', {

@@ -68,7 +68,7 @@ export function imageTokens(url: string): number {
   return payload === undefined ? UNKNOWN_IMAGE_TOKENS : base64ImageTokens(payload);
 }
 
-/** An image's base64 bytes → its tokens. */
+/** An image's base64 bytes (a Messages `base64` source's `data`) → its tokens. */
 export function base64ImageTokens(payload: string): number {
   // Base64 decodes 4 characters to 3 bytes: a prefix of a multiple of 4 characters decodes on its own.
   const prefix = payload.length > IMAGE_HEADER_CHARS ? payload.slice(0, IMAGE_HEADER_CHARS) : payload;
@@ -79,8 +79,11 @@ export function base64ImageTokens(payload: string): number {
 /** A `file` part's data (a PDF data URL, or a URL the Messages door passed on) → its tokens. */
 export function pdfTokens(fileData: string): number {
   const payload = base64Payload(fileData.trim());
-  return payload === undefined ? PDF_URL_PAGES * PDF_PAGE_TOKENS : base64PdfTokens(payload);
+  return payload === undefined ? PDF_URL_TOKENS : base64PdfTokens(payload);
 }
+
+/** A PDF by URL (or by a file id of the vendor's): its pages cannot be counted before it is sent. */
+export const PDF_URL_TOKENS = PDF_URL_PAGES * PDF_PAGE_TOKENS;
 
 /** A PDF's base64 bytes → its tokens. */
 export function base64PdfTokens(payload: string): number {

@@ -1,0 +1,86 @@
+// The lane of one attempt, and the native lane's JSON step. An attempt takes the native lane when the endpoint speaks
+// the door's protocol (ProviderConfig.protocols) and the protocol's back door takes the request as it is; otherwise
+// it takes the translated lane (door → internal request → adapter). Decided per attempt: routing may fail over
+// between endpoints of different protocols.
+import type { WireProtocol } from '../core/wire-protocol.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { NativeAnswerContext, NativeProtocol, NativeReading } from '../providers/native/native-protocol.js';
+import { nativeChat } from '../providers/openai-compatible/native-chat.js';
+import { nativeMessages } from '../providers/anthropic/native-messages.js';
+import { nativeResponses } from '../providers/openai-responses/native-responses.js';
+import { upstreamProtocols } from '../providers/registry.js';
+import type { UpstreamResponse } from '../providers/http-client.js';
+import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
+import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
+import type { GenerationTotals } from '../core/stream-renderer.js';
+import type { Target } from '../routing/resolve-target.js';
+import { readUpstreamBytes, UpstreamHttpError } from './call-upstream.js';
+import type { GenerationMeter } from './generation-meter.js';
+
+/** The native back door of each door protocol this build includes. */
+export type NativeProtocols = Partial<Record<WireProtocol, NativeProtocol>>;
+
+/** Gemini's door (issue 38) has none yet. */
+export const NATIVE_PROTOCOLS: NativeProtocols = {
+  chat: nativeChat,
+  messages: nativeMessages,
+  responses: nativeResponses,
+};
+
+/** The native protocol an attempt at `target` takes for a request of a `door` protocol, or undefined: translated. */
+export function nativeLaneOf(
+  door: WireProtocol,
+  target: Target,
+  body: Readonly<Record<string, unknown>>,
+  natives: NativeProtocols = NATIVE_PROTOCOLS,
+): NativeProtocol | undefined {
+  const native = natives[door];
+  if (native === undefined || !upstreamProtocols(target.provider).includes(door)) return undefined;
+  return native.accepts === undefined || native.accepts(body, target.provider) ? native : undefined;
+}
+
+/** What a native reading tells the meter (the stream's events or a whole JSON answer). */
+export function observeReading(meter: GenerationMeter, reading: NativeReading): void {
+  if (reading.upstreamId !== undefined) meter.observe({ type: 'upstream-id', id: reading.upstreamId });
+  if (reading.usage !== undefined) meter.observe({ type: 'usage', usage: reading.usage });
+  if (reading.finish !== undefined) {
+    meter.observe({ type: 'finish', finishReason: reading.finish, ...(reading.stopSequence !== undefined ? { stopSequence: reading.stopSequence } : {}) });
+  }
+  meter.generated(reading.generatedChars);
+}
+
+/** Step 6 for JSON on the native lane: the upstream's whole answer, metered, and the bytes to send the client. */
+export async function completeNative(
+  upstream: UpstreamResponse,
+  native: NativeProtocol,
+  ctx: NativeAnswerContext,
+  meter: GenerationMeter,
+  totals: () => GenerationTotals,
+  aborted: () => boolean,
+): Promise<Buffer> {
+  const { provider } = ctx;
+  let bytes: Buffer;
+  try {
+    bytes = await readUpstreamBytes(upstream, provider.id);
+  } catch (err) {
+    endUpstreamAttempt(upstream, { aborted: aborted(), error: err });
+    throw err;
+  }
+  let answer;
+  try {
+    answer = native.readJson(bytes, ctx);
+  } catch (err) {
+    const failure = err instanceof UpstreamPayloadError
+      ? new UpstreamHttpError(err.info, provider.id, 200)
+      : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, { provider: provider.id, reason: 'upstream_malformed' });
+    endUpstreamAttempt(upstream, { error: failure });
+    throw failure;
+  }
+  observeReading(meter, answer.reading);
+  endUpstreamAttempt(upstream, { report: meter });
+  // The vendor's own body goes to the client: whatever in it echoes a gateway credential is cut out.
+  const body = answer.render(totals());
+  const text = body.toString('utf8');
+  const clean = ctx.redact(text);
+  return clean === text ? body : Buffer.from(clean);
+}

@@ -1,0 +1,113 @@
+// Anthropic's Messages events, read on the native lane: each event goes to the client as Anthropic sent it (event
+// line and data), only message_start's `model` set to the gateway's id. The reader meters what Anthropic reports:
+// the message id, the cumulative usage of message_start and message_delta (input, output, cache reads and writes
+// with their 5m/1h split), the stop reason, and the generated text of the deltas (the stream's progress and the
+// key's token rate). An `error` event ends the stream; its message reaches the client without the gateway's keys.
+// Unknown event types pass untouched (Anthropic's versioning policy adds new ones).
+import type { SseEvent } from '../adapter.js';
+import type { NativeAnswerContext, NativeEvent, NativeReading, NativeStreamReader } from '../native/native-protocol.js';
+import { readEventJson, sseText } from '../native/native-protocol.js';
+import { isRecord, readRecord, readString } from '../payload-readers.js';
+import { mergeUsage, normalizeUsage, readUsage, type UsageCounts } from './convert-usage.js';
+import { mapFinishReason } from './map-finish-reason.js';
+import { mapStreamError } from './map-error.js';
+import { STATUS_OF_TYPE, readAnthropicError } from './read-error.js';
+
+/** message_start with the gateway's model id in its Message (as the translated lane names it); ids stay Anthropic's. */
+function messageStartWithModel(data: Record<string, unknown>, model: string): Record<string, unknown> {
+  const message = readRecord(data.message);
+  return message ? { ...data, message: { ...message, model } } : data;
+}
+
+const passAs = (event: SseEvent): NativeEvent['render'] => () => sseText(event.event, event.data);
+
+function deltaChars(delta: Record<string, unknown> | undefined): number {
+  if (!delta) return 0;
+  return (readString(delta.text)?.length ?? 0) + (readString(delta.thinking)?.length ?? 0) + (readString(delta.partial_json)?.length ?? 0);
+}
+
+function startChars(block: Record<string, unknown> | undefined): number {
+  if (!block) return 0;
+  return (readString(block.text)?.length ?? 0) + (readString(block.thinking)?.length ?? 0) + (readString(block.name)?.length ?? 0);
+}
+
+export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStreamReader {
+  let usage: UsageCounts = {};
+  let stopped = false; // message_delta with a stop reason, or message_stop
+  let failed = false;
+  let sawToolUse = false;
+
+  const read = (event: SseEvent): NativeEvent => {
+    const data = readEventJson(event.data);
+    const type = readString(data?.type) ?? event.event;
+    if (!data) {
+      // Anthropic sends only JSON data; anything else is passed along and otherwise ignored (a proxy's comment).
+      return { reading: { generatedChars: 0 }, render: passAs(event) };
+    }
+    switch (type) {
+      case 'message_start': {
+        const message = readRecord(data.message);
+        usage = mergeUsage(usage, readUsage(message?.usage));
+        const reading: NativeReading = { generatedChars: 0 };
+        const id = readString(message?.id);
+        if (id) reading.upstreamId = id;
+        return { reading, render: () => sseText(event.event ?? 'message_start', JSON.stringify(messageStartWithModel(data, ctx.model))) };
+      }
+      case 'content_block_start': {
+        const block = readRecord(data.content_block);
+        if (block?.type === 'tool_use' || block?.type === 'server_tool_use') sawToolUse = true;
+        return { reading: { generatedChars: startChars(block) }, render: passAs(event) };
+      }
+      case 'content_block_delta':
+        return { reading: { generatedChars: deltaChars(readRecord(data.delta)) }, render: passAs(event) };
+      case 'message_delta': {
+        usage = mergeUsage(usage, readUsage(data.usage));
+        const delta = readRecord(data.delta);
+        const reading: NativeReading = { generatedChars: 0 };
+        if (delta?.stop_reason !== undefined && delta.stop_reason !== null) {
+          stopped = true;
+          reading.finish = mapFinishReason(delta.stop_reason, sawToolUse);
+          const stopSequence = readString(delta.stop_sequence);
+          if (stopSequence !== undefined && delta.stop_reason === 'stop_sequence') reading.stopSequence = stopSequence;
+          // message_delta's counts are final (cumulative): the ones to bill.
+          const normalized = normalizeUsage(usage);
+          if (normalized) reading.usage = normalized;
+        }
+        return { reading, render: passAs(event) };
+      }
+      case 'message_stop':
+        stopped = true;
+        return { reading: { generatedChars: 0 }, render: passAs(event) };
+      case 'error': {
+        failed = true;
+        const { code, message } = mapStreamError(data, ctx.provider.id);
+        const error = readAnthropicError(data);
+        const reading: NativeReading = { generatedChars: 0, error: { code, message: ctx.redact(message) }, ends: true };
+        // Usage reported before the failure is what Anthropic bills.
+        const normalized = normalizeUsage(usage);
+        if (normalized) reading.usage = normalized;
+        // The client gets Anthropic's error event, its text cleaned of the gateway's keys.
+        const type = error.type && STATUS_OF_TYPE[error.type] ? error.type : 'api_error';
+        const inner = readRecord(data.error);
+        const text = ctx.redact(readString(inner?.message) ?? message);
+        return { reading, render: () => sseText('error', JSON.stringify({ type: 'error', error: { ...(isRecord(inner) ? inner : {}), type, message: text } })) };
+      }
+      default:
+        return { reading: { generatedChars: 0 }, render: passAs(event) };
+    }
+  };
+
+  return {
+    read,
+    end(): NativeEvent {
+      const reading: NativeReading = { generatedChars: 0 };
+      if (!stopped && !failed) {
+        // Usage reported so far is what Anthropic bills for a stream cut short.
+        const normalized = normalizeUsage(usage);
+        if (normalized) reading.usage = normalized;
+        reading.error = { code: 'server_error', message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.` };
+      }
+      return { reading, render: () => undefined };
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// OpenAI's Responses API (POST {base}/responses) as a back door, for the Responses door's native lane: the client's
+// request goes to OpenAI as it came, with the model spliced to OpenAI's name, the gateway's routing fields removed
+// and `store: false` forced (the gateway keeps no response state: `previous_response_id` and `conversation` are
+// refused at the door, and a `store: true` is sent as false with an `x-modelgate-warning` saying so).
+// prompt_cache_key, prompt_cache_retention, safety_identifier, text.verbosity, reasoning.summary, include, custom
+// (freeform) tools, namespaces, hosted tools, additional_tools and every input item with its ids reach OpenAI as the
+// client wrote them. The answer is read by native-responses-answer.ts.
+import type { NativeProtocol, NativeRequestInput, NativeUpstreamRequest } from '../native/native-protocol.js';
+import { operatorHeaders } from '../native/native-protocol.js';
+import { spliceTopLevel } from '../native/top-level-members.js';
+import { createNativeResponsesReader, readResponsesJson } from './native-responses-answer.js';
+
+export const STORE_WARNING = 'store=true was sent as store=false: the gateway keeps no response state';
+
+/** `${base}/responses`, the Responses API beside chat completions under OpenAI's /v1 base. */
+export function responsesUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/responses`;
+}
+
+function buildRequest({ wire, provider, model, stream }: NativeRequestInput): NativeUpstreamRequest {
+  const headers = operatorHeaders(provider);
+  const beta = wire.clientHeaders['openai-beta'];
+  if (beta) headers['openai-beta'] = beta;
+  headers['content-type'] = 'application/json';
+  headers.accept = stream ? 'text/event-stream' : 'application/json';
+  if (provider.apiKey) headers.authorization = `Bearer ${provider.apiKey}`;
+  const remove = [...wire.gatewayFields];
+  // The door's promise (spec): reasoning options are ignored by models without reasoning, which OpenAI would refuse.
+  if (!model.supportsReasoning) remove.push('reasoning');
+  const body = spliceTopLevel(wire.raw, { remove, set: { model: JSON.stringify(model.upstreamModel), store: 'false' } });
+  const warnings = wire.body.store === true ? [STORE_WARNING] : [];
+  return { request: { method: 'POST', url: responsesUrl(provider.baseUrl), headers, body }, warnings };
+}
+
+export const nativeResponses: NativeProtocol = {
+  buildRequest,
+  readJson: readResponsesJson,
+  createStreamReader: createNativeResponsesReader,
+  // A reasoning model's reasoning tokens are billed whether or not a summary is streamed.
+  hidesReasoning: (model) => model.supportsReasoning,
+};

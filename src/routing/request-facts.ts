@@ -1,0 +1,41 @@
+// What planning and admission know of a request, whatever door it came through: computed cheaply by the door from
+// its wire body (a walk, never a translation), so a request that takes the native lane is never translated, and a
+// 400 KB agent request costs a walk before it is admitted. Planning (plan-route.ts, check-request.ts) and admission
+// (pipeline/admit-route.ts) read only these facts.
+import type { components } from '../../generated/openapi-types.js';
+
+/** The `provider` routing preferences (OpenRouter's shape), the same on every door. */
+export type ProviderPreferences = components['schemas']['ProviderPreferences'];
+
+export interface RequestFacts {
+  /** The gateway model id the request names (a door may map its own naming to it: Messages' bare Claude names). */
+  model: string;
+  /** Fallback models (`models`), in order. */
+  models?: readonly string[];
+  provider?: ProviderPreferences;
+  /** The conversation holds a user turn that is not only tool results (every door requires one). */
+  hasUserMessage: boolean;
+  /** An image anywhere in the prompt: only models with image input can serve it. */
+  hasImages: boolean;
+  /** A PDF document anywhere in the prompt. */
+  hasFiles: boolean;
+  /** Tools are offered: only models with tool calling can serve it. */
+  hasTools: boolean;
+  /**
+   * The optional parameters sent, by their chat-format names (`temperature`, `max_tokens`, `tools`, `reasoning`,
+   * ...): `provider.require_parameters` keeps only endpoints that support each (catalog `unsupported_parameters`).
+   */
+  sentParameters: readonly string[];
+  /** The output-token cap the client asked for, if any: what admission reserves for the output. */
+  maxOutputTokens?: number;
+  /** The client asked for reasoning to be used but not returned (`reasoning.exclude`). */
+  excludeReasoning?: boolean;
+  /** Generous prompt estimate: text by its length, attachments by their size. */
+  estimatedPromptTokens: number;
+}
+
+/** Sampling and format parameters an endpoint can list as unsupported (`unsupported_parameters` in the catalog). */
+export const OPTIONAL_PARAMETERS = [
+  'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty',
+  'frequency_penalty', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning',
+] as const;
