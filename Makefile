@@ -4,7 +4,7 @@ NPM ?= npm
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis
+.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
@@ -105,6 +105,13 @@ conformance: build
 conformance-long: build
 	CONFORMANCE_RUNS=400 CONFORMANCE_TIME_LIMIT_MS=120000 npx vitest run test/contract
 	CONFORMANCE_RUNS=1000 CONFORMANCE_TIME_LIMIT_SECONDS=300 bash scripts/conformance-local.sh
+
+## The client compatibility matrix: Claude Code, Codex, Gemini CLI, OpenCode, Qwen Code, Kilo CLI and Cline, each
+## headless in a temp HOME × OpenAI, Anthropic, Gemini, DeepSeek and pass/ models × a plain and a tool turn, against the
+## gateway on a loopback recorded upstream (test/compat/); writes docs/compatibility.md. About 10 minutes
+## with COMPAT_CONCURRENCY=2 (clients at a time). COMPAT_ARGS="--client codex --family openai" narrows a run.
+compatibility: install
+	npx tsx test/compat/run-matrix.ts $(COMPAT_ARGS)
 
 ## Optional, not run in CI (needs a Docker engine): Schemathesis against a running gateway, e.g.
 ##   MODELGATE_API_KEY=mg-v1-... make schemathesis BASE_URL=http://127.0.0.1:8080/api/v1

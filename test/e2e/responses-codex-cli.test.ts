@@ -30,18 +30,14 @@ beforeAll(async () => {
   await gw.grant(user.userId, 20);
   key = user.key;
   home = mkdtempSync(join(tmpdir(), 'modelgate-codex-'));
-  // The README's provider block, plus what a headless test needs: no approvals, no built-in tools a translated lane
-  // must leave out (web_search, the multi-agent namespace), no update check, no analytics.
+  // The docs' provider block, plus what a headless test needs: no approvals, no update check, no analytics. Codex's
+  // default tools (web_search, the multi-agent namespace, tool_search) stay on, as for any user.
   writeFileSync(join(home, 'config.toml'), `
 model = "openai/gpt-5.4-mini"
 model_provider = "modelgate"
 approval_policy = "never"
 sandbox_mode = "read-only"
-web_search = "disabled"
 check_for_update_on_startup = false
-
-[features]
-multi_agent = false
 
 ${providerBlock()}`);
   defaultsHome = mkdtempSync(join(tmpdir(), 'modelgate-codex-defaults-'));

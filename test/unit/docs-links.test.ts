@@ -54,10 +54,11 @@ function cliCalls(code: string): Array<{ line: string; words: string[]; options:
   });
 }
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens. */
+/** GitHub's heading anchors (lower case, punctuation dropped, spaces as hyphens), and `<a id="…">` anchors (table rows). */
 function anchors(markdown: string): Set<string> {
-  const headings = markdown.replace(/^```[^\n]*\n[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm);
-  return new Set([...headings].map((m) => m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```/gm, '');
+  const headings = [...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'));
+  return new Set([...headings, ...[...prose.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1])]);
 }
 
 describe('README.md and docs/', () => {
