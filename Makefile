@@ -13,8 +13,11 @@ help:
 ## Install the locked dependencies (npm ci), again only when package.json or package-lock.json changed.
 install: $(NODE_MODULES_STAMP)
 
+# `npm install`, not `npm ci`: some agent CLIs of the compatibility matrix (@kilocode/cli, @teddyzhu/clipboard under
+# it) list per-platform optional packages that were never published; `npm ci` refuses a lock without them, while
+# `npm install` skips them and installs the lock's versions unchanged (a clean clone's lock stays as committed).
 $(NODE_MODULES_STAMP): package.json package-lock.json
-	$(NPM) ci --no-audit --no-fund
+	$(NPM) install --no-audit --no-fund
 	@touch $(NODE_MODULES_STAMP)
 
 ## Regenerate generated/ (OpenAPI JSON + YAML, TypeScript types) from spec/.
