@@ -4,6 +4,7 @@
 import type { SseEvent, StreamTranslator } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import { readSseBatches } from '../providers/sse/parse-sse.js';
+import { failedRead, yieldBatches, type BatchProgress } from './upstream-batches.js';
 import { generatedChars, type NormalizedUsage, type StreamErrorCode, type StreamEvent } from '../core/generation.js';
 import type { GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import type { GenerationMeter } from './generation-meter.js';
@@ -56,8 +57,6 @@ const START_FAILURE_STATUS: Record<StreamErrorCode, number> = {
 export async function* generationStream(options: GenerationStreamOptions): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
   const { upstream, translator, meter, signal } = options;
   let failure: { code: StreamErrorCode; message: string } | undefined;
-  let yielded = false;
-  let broken: unknown;
 
   // Meters every event and collects the ones to render; false once the stream must end (error, token rate).
   const take = (events: StreamEvent[], out: StreamEvent[]): boolean => {
@@ -79,47 +78,18 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     return true;
   };
 
-  // Read by hand, not with for-await: leaving a for-await would close the body, and a drain reads on after the
-  // consumer stopped.
   const batches = readSseBatches(upstream.body);
-  let ended = false; // the upstream stream was read to its end, or failed
+  const progress: BatchProgress = { ended: false, yielded: false };
   try {
-    let open = true;
-    for (;;) {
-      const step = await batches.next();
-      if (step.done) {
-        ended = true;
-        break;
-      }
-      const out: StreamEvent[] = [];
-      for (const sse of step.value) {
-        open = take(translator.push(sse), out);
-        if (!open) break;
-      }
-      // Once the client is gone nothing is rendered: what is left is metered (drained) or dropped.
-      if (signal.aborted) break;
-      if (out.length > 0) {
-        yielded = true;
-        yield out;
-      }
-      if (!open) break;
-    }
-    if (open && ended) {
-      const out: StreamEvent[] = [];
-      take(translator.end(), out);
-      if (out.length > 0 && !signal.aborted) {
-        yielded = true;
-        yield out;
-      }
-    }
+    yield* yieldBatches(batches, progress, {
+      signal,
+      take: (sse, out) => take(translator.push(sse), out),
+      end: (out) => {
+        take(translator.end(), out);
+      },
+    });
   } catch (err) {
-    ended = true;
-    broken = err;
-    if (!yielded && !signal.aborted && !options.committed?.()) {
-      throw new GatewayError(502, `Upstream stream failed before its first event: ${(err as Error)?.message ?? 'connection error'}`, {
-        reason: 'upstream_stream_failed',
-      });
-    }
+    failedRead(err, progress, signal, options.committed);
     if (!signal.aborted) {
       failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
       // Usage the upstream reported before it failed (translators hold it until the end) is what it bills.
@@ -128,7 +98,7 @@ export async function* generationStream(options: GenerationStreamOptions): Async
   } finally {
     // Also when the consumer stopped early (the client is gone; settlement records the abort).
     if (signal.aborted && options.drain) {
-      if (!ended && !failure && options.drain.state.draining) await drainUpstream(batches, translator, meter, options.drain.state);
+      if (!progress.ended && !failure && options.drain.state.draining) await drainUpstream(batches, translator, meter, options.drain.state);
       if (options.drain.state.cutOff && meter.usage === undefined) {
         // A generation that finished before the cut has its final usage held by the translator (an upstream that
         // never closed its stream): the provider's figure, not the estimate. Mid-generation reports (Gemini sends
@@ -142,10 +112,10 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     }
     upstream.body.destroy();
     // The upstream exchange is over, however it ended: its span (tracing on) ends here, with how and what it reported.
-    endUpstreamAttempt(upstream, { aborted: signal.aborted, error: broken, streamError: failure?.code, report: meter });
+    endUpstreamAttempt(upstream, { aborted: signal.aborted, error: progress.broken, streamError: failure?.code, report: meter });
   }
 
-  if (failure && !yielded && !signal.aborted && !options.committed?.()) {
+  if (failure && !progress.yielded && !signal.aborted && !options.committed?.()) {
     throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, { reason: 'upstream_stream_failed', stream_code: failure.code });
   }
   if (failure) meter.fail(200, failure.code, failure.message);

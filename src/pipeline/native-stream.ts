@@ -10,6 +10,7 @@ import type { UpstreamResponse } from '../providers/http-client.js';
 import type { NativeEvent, NativeStreamReader } from '../providers/native/native-protocol.js';
 import type { Redact } from '../providers/redact-credentials.js';
 import { readSseBatches } from '../providers/sse/parse-sse.js';
+import { failedRead, yieldBatches, type BatchProgress } from './upstream-batches.js';
 import type { NormalizedUsage, StreamErrorCode } from '../core/generation.js';
 import type { GenerationTotals } from '../core/stream-renderer.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -62,8 +63,6 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
   const { upstream, reader, meter, signal } = options;
   let failure: { code: StreamErrorCode; message: string } | undefined;
   let failureShown = false;
-  let yielded = false;
-  let broken: unknown;
 
   // Meters one event and collects its text; false once the stream must end (a terminal error, the token rate).
   const take = (event: NativeEvent, out: string[]): boolean => {
@@ -85,60 +84,34 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
   };
 
   const batches = readSseBatches(upstream.body);
-  let ended = false;
+  const progress: BatchProgress = { ended: false, yielded: false };
   try {
-    let open = true;
-    for (;;) {
-      const step = await batches.next();
-      if (step.done) {
-        ended = true;
-        break;
-      }
-      const out: string[] = [];
-      for (const sse of step.value) {
-        open = take(reader.read(sse), out);
-        if (!open) break;
-      }
-      if (signal.aborted) break;
-      if (out.length > 0) {
-        yielded = true;
-        yield out;
-      }
-      if (!open) break;
-    }
-    if (open && ended) {
-      const out: string[] = [];
-      take(reader.end(), out);
-      if (out.length > 0 && !signal.aborted) {
-        yielded = true;
-        yield out;
-      }
-    }
+    yield* yieldBatches(batches, progress, {
+      signal,
+      take: (sse, out) => take(reader.read(sse), out),
+      end: (out) => {
+        take(reader.end(), out);
+      },
+    });
   } catch (err) {
-    ended = true;
-    broken = err;
-    if (!yielded && !signal.aborted && !options.committed?.()) {
-      throw new GatewayError(502, `Upstream stream failed before its first event: ${(err as Error)?.message ?? 'connection error'}`, {
-        reason: 'upstream_stream_failed',
-      });
-    }
+    failedRead(err, progress, signal, options.committed);
     if (!signal.aborted) {
       failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
       failureShown = false;
     }
   } finally {
     if (signal.aborted && options.drain) {
-      if (!ended && !failure && options.drain.state.draining) await drainUpstream(batches, reader, meter);
+      if (!progress.ended && !failure && options.drain.state.draining) await drainUpstream(batches, reader, meter);
       if (options.drain.state.cutOff && meter.usage === undefined) {
         const { usage, why } = options.drain.estimate();
         meter.billEstimate(usage, why);
       }
     }
     upstream.body.destroy();
-    endUpstreamAttempt(upstream, { aborted: signal.aborted, error: broken, streamError: failure?.code, report: meter });
+    endUpstreamAttempt(upstream, { aborted: signal.aborted, error: progress.broken, streamError: failure?.code, report: meter });
   }
 
-  if (failure && !yielded && !signal.aborted && !options.committed?.()) {
+  if (failure && !progress.yielded && !signal.aborted && !options.committed?.()) {
     throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, { reason: 'upstream_stream_failed', stream_code: failure.code });
   }
   if (failure) meter.fail(200, failure.code, failure.message);
