@@ -36,23 +36,31 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
-function skipSpace(json: Uint8Array, at: number): number {
+function skipSpace(json: Buffer, at: number): number {
   while (at < json.length && isSpace(json[at])) at++;
   return at;
 }
 
-/** Offset just past the string whose opening quote is at `at`. */
-function skipString(json: Uint8Array, at: number): number {
-  for (let i = at + 1; i < json.length; i++) {
-    const byte = json[i];
-    if (byte === BACKSLASH) i++;
-    else if (byte === QUOTE) return i + 1;
+/**
+ * Offset just past the string whose opening quote is at `at`. Strings are most of an agent's request (tool outputs,
+ * file contents), so the next quote is found by Buffer#indexOf (native memchr), not byte by byte in JavaScript: the
+ * byte loop was 23% of the native chat lane's CPU on a 400 KB request. A quote ends the string unless an odd run of
+ * backslashes precedes it.
+ */
+function skipString(json: Buffer, at: number): number {
+  let from = at + 1;
+  for (;;) {
+    const quote = json.indexOf(QUOTE, from);
+    if (quote < 0) throw new MalformedJsonObject(at);
+    let backslash = quote - 1;
+    while (json[backslash] === BACKSLASH) backslash--;
+    if ((quote - 1 - backslash) % 2 === 0) return quote + 1;
+    from = quote + 1;
   }
-  throw new MalformedJsonObject(at);
 }
 
 /** Offset just past the value that starts at `at` (after whitespace). */
-function skipValue(json: Uint8Array, at: number): number {
+function skipValue(json: Buffer, at: number): number {
   const first = json[at];
   if (first === QUOTE) return skipString(json, at);
   if (first === OPEN_BRACE || first === OPEN_BRACKET) {
@@ -78,7 +86,7 @@ function skipValue(json: Uint8Array, at: number): number {
   return i;
 }
 
-function decodeKey(json: Uint8Array, start: number, end: number): string {
+function decodeKey(json: Buffer, start: number, end: number): string {
   // Keys without escapes (all of them, in practice) need no JSON parse.
   for (let i = start + 1; i < end - 1; i++) {
     if (json[i] === BACKSLASH) return JSON.parse(Buffer.from(json.buffer, json.byteOffset + start, end - start).toString('utf8')) as string;
@@ -87,7 +95,8 @@ function decodeKey(json: Uint8Array, start: number, end: number): string {
 }
 
 /** The members of the object `json` holds, in order (duplicates included, as they appear). */
-export function scanTopLevel(json: Uint8Array): TopLevelMember[] {
+export function scanTopLevel(bytes: Uint8Array): TopLevelMember[] {
+  const json = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = skipSpace(json, 0);
   if (json[at] !== OPEN_BRACE) throw new MalformedJsonObject(at);
   at = skipSpace(json, at + 1);

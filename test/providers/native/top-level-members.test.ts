@@ -65,8 +65,17 @@ describe('spliceTopLevel', () => {
     expect(parse(spliceTopLevel(raw, { set: { model: '"y"' } }))).toEqual({ text: '日本語 🎉 "quoted" }{][', model: 'y' });
   });
 
+  it('ends a string at a quote after an even run of backslashes, and not after an odd one', () => {
+    for (const run of [0, 1, 2, 3, 4, 7, 8]) {
+      // The value's text: `run` backslashes, a quote when the run is odd (then escaped), and a brace.
+      const value = `${'\\'.repeat(run)}${run % 2 === 1 ? '"' : ''}}`;
+      const raw = bytes(`{"text":${JSON.stringify(value)},"model":"x"}`);
+      expect(parse(spliceTopLevel(raw, { set: { model: '"y"' } }))).toEqual({ text: value, model: 'y' });
+    }
+  });
+
   it('refuses what is not a JSON object', () => {
-    for (const text of ['[1,2]', '"s"', '{"a":1', '{"a" 1}', '{"a":1,}', '{"a":}']) {
+    for (const text of ['[1,2]', '"s"', '{"a":1', '{"a" 1}', '{"a":1,}', '{"a":}', '{"a":"open\\"}']) {
       expect(() => scanTopLevel(bytes(text)), text).toThrow(MalformedJsonObject);
     }
   });
