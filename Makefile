@@ -4,7 +4,7 @@ NPM ?= npm
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
+.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
@@ -84,6 +84,14 @@ bench-quick: build
 bench-scale: build
 	bash scripts/ensure-postgres.sh
 	node dist/bench/scale-compare.js $(SCALE_ARGS)
+
+## The lanes comparison of `make bench` alone (bench/lanes-compare.ts, issue 37 §6): CPU per request and paired ratios
+## against a bare Koa + undici proxy, small and ~400 KB coding-agent requests, on each native lane (chat → OpenAI,
+## Messages → Anthropic, Responses → OpenAI) and the translated lane; writes bench/results/lanes.{md,json}. ~8 minutes.
+## LANES_ARGS="[seconds per run] [rounds] [lane id...]" narrows or lengthens it.
+bench-lanes: build
+	bash scripts/ensure-postgres.sh
+	node dist/bench/lanes-compare.js $(LANES_ARGS)
 
 ## 1,000 concurrent slow streams (24 chunks 100 ms apart) through one gateway on PostgreSQL, 50 accounts
 ## (bench/load-streams.ts, docs/concurrency.md): time to first chunk, peak RSS, and each account's usage against its

@@ -1,7 +1,8 @@
 // The benchmark's mock OpenAI-compatible upstream, run as its own process: POST /v1/chat/completions answers
 // at once (JSON, or SSE with each chunk its own write), except probe requests, which are stamped and paced, and slow
 // streams, which last as long as asked (mock-replies.ts); POST /v1/responses answers the same words as OpenAI's
-// Responses API does (mock-responses.ts: the gateway's native Responses lane). Listens on 127.0.0.1 only.
+// Responses API does (mock-responses.ts: the gateway's native Responses lane); POST /v1/messages answers them as one
+// Anthropic Message (mock-messages.ts: the native Messages lane). Listens on 127.0.0.1 only.
 // Usage: node mock-upstream.js <port>
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import {
   CONTENT_WORDS, completionJson, contentFrame, probePace, promptTokensFor, roleFrame, slowStream, stamp, tailFrames,
 } from './mock-replies.js';
 import { responseJson, responsesDelta, responsesHead, responsesProbePace, responsesTail } from './mock-responses.js';
+import { MESSAGES_STREAM_REFUSED, messageJson } from './mock-messages.js';
 
 // Frames of instant streams depend only on the model name: build them once, so the floor stays cheap.
 const instantFrames = new Map<string, string[]>();
@@ -28,7 +30,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     return;
   }
   const responsesApi = req.method === 'POST' && req.url?.endsWith('/responses') === true;
-  if (!responsesApi && (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))) {
+  const messagesApi = req.method === 'POST' && req.url?.endsWith('/messages') === true;
+  if (!responsesApi && !messagesApi && (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found","type":"invalid_request_error"}}');
     return;
   }
@@ -45,6 +48,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   const promptTokens = promptTokensFor(raw.length);
   if (responsesApi) return answerResponses(res, body, model, promptTokens);
+  if (messagesApi) {
+    const json = body.stream === true ? MESSAGES_STREAM_REFUSED : messageJson(model, promptTokens);
+    res.writeHead(body.stream === true ? 400 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+    return;
+  }
   if (body.stream !== true) {
     const json = completionJson(model, promptTokens);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);

@@ -19,6 +19,7 @@ import {
 } from './lib/requests.js';
 import { checkDoorStream, checkRoutedCompletion, MESSAGES_STREAM, RESPONSES_STREAM } from './lib/front-door-smoke.js';
 import { runScaleComparisons } from './lib/scale-comparison.js';
+import { runLaneComparison } from './lib/lane-comparison.js';
 import { leakCheck } from './lib/leak-check.js';
 import { profileGateway } from './lib/profile-run.js';
 import { evaluateTargets } from './lib/targets.js';
@@ -102,6 +103,7 @@ interface StartedSystems {
   /** The gateway's environment and API key (the scale section starts gateways of its own on them). */
   env: NodeJS.ProcessEnv;
   apiKey: string;
+  mockBaseUrl: string;
   skipped: BenchResults['skipped'];
 }
 
@@ -133,7 +135,7 @@ async function startSystems(db: ScratchDatabase, incidents: string[]): Promise<S
     ...(portkey ? [supervised(portkey, () => startPortkey(group, paths, mock.baseUrl))] : []),
   ];
   for (const system of systems) await smokeTest(system.current);
-  return { systems, gateway: systems[2], startGateway, env, apiKey, skipped };
+  return { systems, gateway: systems[2], startGateway, env, apiKey, mockBaseUrl: mock.baseUrl, skipped };
 }
 
 async function main(): Promise<void> {
@@ -144,7 +146,7 @@ async function main(): Promise<void> {
   log(`modelgate bench (${plan.mode}): logs and profiles in ${path.relative(repoRoot, runDir)}/`);
   database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
   const incidents: string[] = [];
-  const { systems, gateway, startGateway, env, apiKey, skipped } = await startSystems(database, incidents);
+  const { systems, gateway, startGateway, env, apiKey, mockBaseUrl, skipped } = await startSystems(database, incidents);
   log(`started ${systems.map((s) => s.current.name).join(', ')} (scratch database ${database.name}); smoke requests pass`);
 
   const warming = systems
@@ -262,6 +264,16 @@ async function main(): Promise<void> {
       incidents.push(`observability and workers comparison not completed: ${(err as Error).message}`);
     }
   }
+  let lanes: BenchResults['lanes'];
+  if (plan.lanes.rounds > 0) {
+    log(`lanes: small and agent-sized requests per lane against the bare proxy, ${plan.lanes.rounds} paired rounds of ${plan.lanes.measureSeconds} s`);
+    try {
+      lanes = await runLaneComparison(
+        { group, load: ctx.load, paths, env, apiKey, mockBaseUrl, database: database.name, ownPids: () => ownProcesses(ctx), log }, plan.lanes);
+    } catch (err) {
+      incidents.push(`lanes comparison not completed: ${(err as Error).message}`);
+    }
+  }
   const accounting = await accountingSummary(database.url);
   await cleanup();
 
@@ -286,6 +298,7 @@ async function main(): Promise<void> {
     messagesRuns,
     responseCache,
     scale,
+    lanes,
     leak,
     profile,
     accounting,

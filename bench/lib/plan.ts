@@ -91,6 +91,11 @@ export interface Plan {
    * comparison, each variant warmed up then measured. rounds 0 = skip (quick mode; `make bench-scale` runs it alone).
    */
   scale: { rounds: number; steadyStateSeconds: number; warmupSeconds: number; measureSeconds: number };
+  /**
+   * Small and ~400 KB agent requests on each lane against the bare proxy (lane-comparison.ts), after the scale section:
+   * `rounds` paired rounds per row. rounds 0 = skip (quick mode; `make bench-lanes` runs it alone, with more rounds).
+   */
+  lanes: { rounds: number; steadyStateSeconds: number; warmupSeconds: number; measureSeconds: number; concurrency: number };
   /** Milliseconds between stamped chunks of probe streams. */
   paceMs: number;
   /** Leak check: seconds of mixed load at c=64 on Modelgate (0 = skip). */
@@ -179,6 +184,15 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       steadyStateSeconds: full ? 15 : 2,
       warmupSeconds: 1,
       measureSeconds: envNumber(env, 'BENCH_SCALE_SECONDS', full ? 4 : 2),
+    },
+    // Ten rows (five lanes × two sizes), two systems: 3 s of steady state each, then 3 rounds of 1 + 2 s per system,
+    // about 4 minutes. c=8: the load the issue's figures were taken at; a 400 KB body at c=64 measures the socket buffers.
+    lanes: {
+      rounds: envNumber(env, 'BENCH_LANES_ROUNDS', full ? 3 : 0),
+      steadyStateSeconds: 3,
+      warmupSeconds: 1,
+      measureSeconds: envNumber(env, 'BENCH_LANES_SECONDS', full ? 2 : 1),
+      concurrency: 8,
     },
     paceMs: 1,
     leakSeconds: envNumber(env, 'BENCH_LEAK_SECONDS', full ? 60 : 0),

@@ -6,6 +6,7 @@ import { DISTURBED_FOREIGN_PCT } from './machine-window.js';
 import { median } from './stats.js';
 import { variantsSection } from './report-variants.js';
 import { renderScaleSection } from './report-scale.js';
+import { renderLanesSection } from './report-lanes.js';
 
 function table(headers: string[], rows: (string | number | undefined)[][]): string {
   const line = (cells: (string | number | undefined)[]) => `| ${cells.map((c) => (c === undefined ? '—' : String(c))).join(' | ')} |`;
@@ -266,6 +267,6 @@ export function renderMarkdown(results: BenchResults, chartFile: string): string
   return [header(results), targetsSection(results), `![throughput and latency against concurrency](${chartFile})`, throughputSection(results, grid),
     throughputRoundsSection(results), responsesSection(results), latencySection(results, grid), probeSection(results), variantsSection(results),
     responseCacheSection(results),
-    results.scale ? renderScaleSection(results.scale) : undefined, resourcesSection(results, grid), extrasSection(results),
+    results.scale ? renderScaleSection(results.scale) : undefined, results.lanes ? renderLanesSection(results.lanes) : undefined, resourcesSection(results, grid), extrasSection(results),
     rawSection(results), ''].filter((section) => section !== undefined).join('\n\n');
 }

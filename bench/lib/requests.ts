@@ -10,6 +10,8 @@ export const GATEWAY_MODEL = 'openai/gpt-test';
 export const ROUTED_MODEL = 'alpha/routed';
 /** The routed request's provider order: the most expensive endpoint first, so the order (not price) decides. */
 export const ROUTED_PROVIDER_ORDER = ['gamma', 'beta', 'alpha'] as const;
+/** Providers of the bench catalog besides openai, each pointed at the mock by gatewayEnv. */
+export const MOCKED_PROVIDERS = [...ROUTED_PROVIDER_ORDER, 'anthropic'] as const;
 export const PROMPT_64K_BYTES = 64 * 1024;
 
 const FILLER = 'The quick brown fox jumps over the lazy dog while the benchmark measures the gateway. ';

@@ -2,6 +2,7 @@
 import type { CacheProbeRecord } from './cache-probe.js';
 import type { Plan, ProbeVariant, Scenario, SystemName } from './plan.js';
 import type { ScaleResults } from './scale-comparison.js';
+import type { LaneResults } from './lane-comparison.js';
 import type { LoadSummary } from './load-types.js';
 import type { ProbeSummary } from './probe.js';
 import type { AccountingSummary } from './scratch-database.js';
@@ -95,6 +96,8 @@ export interface BenchResults {
   responseCache?: CacheProbeRecord[];
   /** Observability cost and workers (plan.scale); absent in quick runs and older results. */
   scale?: ScaleResults;
+  /** Small and agent-sized requests per lane against the bare proxy (plan.lanes); absent in quick runs and older results. */
+  lanes?: LaneResults;
   leak?: LeakResult;
   profile?: ProfileSummary;
   accounting?: AccountingSummary;

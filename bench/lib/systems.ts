@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import type { SystemName } from './plan.js';
 import { freePort, waitForPort, type ProcessGroup } from './processes.js';
-import { GATEWAY_MODEL, ROUTED_PROVIDER_ORDER, UPSTREAM_MODEL } from './requests.js';
+import { GATEWAY_MODEL, MOCKED_PROVIDERS, UPSTREAM_MODEL } from './requests.js';
 import { SERVE_NODE_OPTIONS } from '../../src/cli/serve-node-options.js';
 
 export interface BenchPaths {
@@ -73,7 +73,7 @@ export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseU
     MODELGATE_CATALOG: path.join(paths.repoRoot, 'bench/fixtures/bench-catalog.json'),
     OPENAI_API_KEY: 'sk-bench',
     OPENAI_BASE_URL: upstreamBaseUrl,
-    ...Object.fromEntries(ROUTED_PROVIDER_ORDER.flatMap((p) => [[`${p.toUpperCase()}_API_KEY`, 'sk-bench'], [`${p.toUpperCase()}_BASE_URL`, upstreamBaseUrl]])),
+    ...Object.fromEntries(MOCKED_PROVIDERS.flatMap((p) => [[`${p.toUpperCase()}_API_KEY`, 'sk-bench'], [`${p.toUpperCase()}_BASE_URL`, upstreamBaseUrl]])),
     // One user drives thousands of requests a second here: per-key limits would measure the limiter instead.
     MODELGATE_RATE_LIMIT_RPM: '0',
     MODELGATE_RATE_LIMIT_TPM: '0',
