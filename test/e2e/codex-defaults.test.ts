@@ -2,7 +2,7 @@
 // workaround lines (issue 37 §5): it sends its default tool set (custom apply_patch, tool_search, web_search, the
 // multi_agent_v1 namespace) and one turn must answer on an OpenAI, an Anthropic, a Gemini and a pass/ model. On
 // openai/gpt-5.5 it applies a patch with its freeform apply_patch: the file is written, and the next turn carries the
-// tool's output to the upstream. The gateway runs in front of the recorded upstream of test/compat, loopback only.
+// tool's output to the upstream. On Claude, its namespace and web search reach Anthropic as Claude's own tools. The gateway runs in front of the recorded upstream of test/compat, loopback only.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +32,18 @@ describe('Codex with only the provider block', () => {
     it(`answers one turn on ${family.model}`, async () => {
       const result = await runCell(codex, family, 'plain', gateway, upstream);
       expect(result.detail).toBe('');
-      expect(upstream.find(family.upstream, result.cell).length).toBeGreaterThan(0);
+      const requests = upstream.find(family.upstream, result.cell);
+      expect(requests.length).toBeGreaterThan(0);
+      if (familyId === 'anthropic') {
+        // Codex's default tools reach Claude as Claude's own: the multi_agent_v1 namespace's members flattened under
+        // Anthropic's name rules, web search as Anthropic's server tool.
+        const tools: { type?: string; name: string }[] = requests[0].body.tools;
+        const names = tools.map((tool) => tool.name);
+        expect(names).toContain('exec_command');
+        expect(names.some((name) => name.startsWith('multi_agent_v1__'))).toBe(true);
+        expect(tools).toContainEqual(expect.objectContaining({ type: 'web_search_20250305', name: 'web_search' }));
+        for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,128}$/);
+      }
     }, 120_000);
   }
 
