@@ -3823,6 +3823,13 @@ export interface components {
              *     (Anthropic: 2× input). Absent: 1-hour writes cost `input_cache_write`.
              */
             input_cache_write_1h?: string;
+            /**
+             * @description USD per web search request the provider runs for a hosted search tool, on top of the tokens (OpenRouter's
+             *     `pricing.web_search`): Anthropic's and OpenAI's web search, Gemini's Google Search grounding. Charged per request
+             *     the provider reports (Gemini 3 per search query, Gemini 2.5 per grounded prompt). Absent: the model's provider
+             *     charges nothing per search through the gateway. Long-prompt tiers keep it unless the catalog names another.
+             */
+            web_search?: string;
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
