@@ -2501,6 +2501,7 @@ export interface components {
          *       "tokens_completion": 7,
          *       "native_tokens_cached": 0,
          *       "native_tokens_reasoning": 0,
+         *       "web_search_requests": 0,
          *       "total_cost": 0.0000078,
          *       "access_mode": "credits",
          *       "reference_cost": null,
@@ -2567,6 +2568,14 @@ export interface components {
              * @description Reasoning tokens.
              */
             native_tokens_reasoning: number;
+            /**
+             * Format: int32
+             * @description Web search requests the provider ran for a hosted search tool and charged per request (Anthropic's
+             *     `server_tool_use.web_search_requests`, OpenAI's `web_search_call` items, Gemini's grounding queries; a grounded
+             *     Gemini 2.5 answer counts 1, as Google bills it per grounded prompt). Each is in `total_cost` at the model's
+             *     `pricing.web_search`. 0 for records written before the gateway counted them.
+             */
+            web_search_requests: number;
             /**
              * Format: double
              * @description USD charged to credits (0 for `free` and `pass`).
