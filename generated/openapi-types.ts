@@ -3389,6 +3389,19 @@ export interface components {
          * @enum {string}
          */
         MessagesRole: "user" | "assistant" | "system";
+        /** @description Requests made by hosted (server) tools. */
+        MessagesServerToolUse: {
+            /**
+             * Format: int32
+             * @description Web search requests the provider ran (Gemini 2.5: one per grounded answer, as Google bills it).
+             */
+            web_search_requests: number;
+            /**
+             * Format: int32
+             * @description Web fetch requests (Anthropic's web fetch tool; free beyond its tokens).
+             */
+            web_fetch_requests?: number;
+        };
         /** @description The thinking block's signature, just before it stops. */
         MessagesSignatureDelta: {
             /**
@@ -3602,6 +3615,12 @@ export interface components {
              *     is sent before the upstream has counted anything, so its split is zeros).
              */
             cache_creation?: components["schemas"]["MessagesCacheCreation"] | null;
+            /**
+             * @description Requests made by the provider's hosted tools, as Anthropic reports them. From Anthropic (native lane) as it sent
+             *     them; from other providers (a Gemini model searching with Google Search) only when the answer searched the web.
+             *     Each web search request is billed at the model's `pricing.web_search`.
+             */
+            server_tool_use?: components["schemas"]["MessagesServerToolUse"] | null;
         };
         /**
          * @description A catalog entry.
@@ -5376,6 +5395,7 @@ export type MessagesRedactedThinkingBlock = components['schemas']['MessagesRedac
 export type MessagesRequest = components['schemas']['MessagesRequest'];
 export type MessagesResponse = components['schemas']['MessagesResponse'];
 export type MessagesRole = components['schemas']['MessagesRole'];
+export type MessagesServerToolUse = components['schemas']['MessagesServerToolUse'];
 export type MessagesSignatureDelta = components['schemas']['MessagesSignatureDelta'];
 export type MessagesStreamEvent = components['schemas']['MessagesStreamEvent'];
 export type MessagesTextBlock = components['schemas']['MessagesTextBlock'];

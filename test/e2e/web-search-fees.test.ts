@@ -2,7 +2,7 @@
 // catalog's `web_search` price, from the vendor's own count, on every lane (docs/metering.md "Per-request tool fees"):
 // the native Messages lane (Anthropic's server_tool_use.web_search_requests), the native Responses lane (OpenAI's
 // web_search_call items), the native Gemini lane (grounding queries) and the translated lane (a Responses web_search
-// tool served by Claude). Over HTTP: the generation record's cost and count, the ledger's debit, GET /generation, the
+// tool served by Claude, a Messages web search served by Gemini). Over HTTP: the generation record's cost and count, the ledger's debit, GET /generation, the
 // reservation a search tool adds, and the fee in GET /models.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -164,6 +164,19 @@ describeEachBackend('web search fees', (backend) => {
     expect(stream.status).toBe(200);
     await stream.text();
     await expectBilled(again, stream, CLAUDE);
+  });
+
+  it('translated lane: a Messages web search served by Gemini reports its queries in Anthropic\'s server_tool_use', async () => {
+    const user = await funded();
+    upstream.reply({ kind: 'json', body: JSON.parse(fixture('gemini', 'google-search.json')) });
+    const res = await gw.fetch('/api/v1/messages', {
+      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: GEMINI_JSON.model, max_tokens: 2000, tools: [{ type: 'web_search_20250305', name: 'web_search' }], messages: [{ role: 'user', content: 'Who won Euro 2024?' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(upstream.last.body.tools).toEqual([{ googleSearch: {} }]);
+    expect((await res.json()).usage.server_tool_use).toEqual({ web_search_requests: 3 });
+    await expectBilled(user, res, GEMINI_JSON);
   });
 
   it('reserves for the searches a request may run: max_uses × the fee, or 402 before any upstream call', async () => {
