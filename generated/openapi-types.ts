@@ -2501,6 +2501,7 @@ export interface components {
          *       "tokens_completion": 7,
          *       "native_tokens_cached": 0,
          *       "native_tokens_reasoning": 0,
+         *       "web_search_requests": 0,
          *       "total_cost": 0.0000078,
          *       "access_mode": "credits",
          *       "reference_cost": null,
@@ -2567,6 +2568,14 @@ export interface components {
              * @description Reasoning tokens.
              */
             native_tokens_reasoning: number;
+            /**
+             * Format: int32
+             * @description Web search requests the provider ran for a hosted search tool and charged per request (Anthropic's
+             *     `server_tool_use.web_search_requests`, OpenAI's `web_search_call` items, Gemini's grounding queries; a grounded
+             *     Gemini 2.5 answer counts 1, as Google bills it per grounded prompt). Each is in `total_cost` at the model's
+             *     `pricing.web_search`. 0 for records written before the gateway counted them.
+             */
+            web_search_requests: number;
             /**
              * Format: double
              * @description USD charged to credits (0 for `free` and `pass`).
@@ -3380,6 +3389,19 @@ export interface components {
          * @enum {string}
          */
         MessagesRole: "user" | "assistant" | "system";
+        /** @description Requests made by hosted (server) tools. */
+        MessagesServerToolUse: {
+            /**
+             * Format: int32
+             * @description Web search requests the provider ran (Gemini 2.5: one per grounded answer, as Google bills it).
+             */
+            web_search_requests: number;
+            /**
+             * Format: int32
+             * @description Web fetch requests (Anthropic's web fetch tool; free beyond its tokens).
+             */
+            web_fetch_requests?: number;
+        };
         /** @description The thinking block's signature, just before it stops. */
         MessagesSignatureDelta: {
             /**
@@ -3593,6 +3615,12 @@ export interface components {
              *     is sent before the upstream has counted anything, so its split is zeros).
              */
             cache_creation?: components["schemas"]["MessagesCacheCreation"] | null;
+            /**
+             * @description Requests made by the provider's hosted tools, as Anthropic reports them. From Anthropic (native lane) as it sent
+             *     them; from other providers (a Gemini model searching with Google Search) only when the answer searched the web.
+             *     Each web search request is billed at the model's `pricing.web_search`.
+             */
+            server_tool_use?: components["schemas"]["MessagesServerToolUse"] | null;
         };
         /**
          * @description A catalog entry.
@@ -3823,6 +3851,13 @@ export interface components {
              *     (Anthropic: 2× input). Absent: 1-hour writes cost `input_cache_write`.
              */
             input_cache_write_1h?: string;
+            /**
+             * @description USD per web search request the provider runs for a hosted search tool, on top of the tokens (OpenRouter's
+             *     `pricing.web_search`): Anthropic's and OpenAI's web search, Gemini's Google Search grounding. Charged per request
+             *     the provider reports (Gemini 3 per search query, Gemini 2.5 per grounded prompt). Absent: the model's provider
+             *     charges nothing per search through the gateway. Long-prompt tiers keep it unless the catalog names another.
+             */
+            web_search?: string;
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
@@ -5360,6 +5395,7 @@ export type MessagesRedactedThinkingBlock = components['schemas']['MessagesRedac
 export type MessagesRequest = components['schemas']['MessagesRequest'];
 export type MessagesResponse = components['schemas']['MessagesResponse'];
 export type MessagesRole = components['schemas']['MessagesRole'];
+export type MessagesServerToolUse = components['schemas']['MessagesServerToolUse'];
 export type MessagesSignatureDelta = components['schemas']['MessagesSignatureDelta'];
 export type MessagesStreamEvent = components['schemas']['MessagesStreamEvent'];
 export type MessagesTextBlock = components['schemas']['MessagesTextBlock'];

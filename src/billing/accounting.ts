@@ -64,11 +64,22 @@ export async function admitCredits(
   entry: CatalogEntry,
   estimatedPromptTokens: number,
   requestedMaxTokens: number | undefined,
+  /** Web search requests to reserve for (a hosted search tool is offered; routing/web-search-reservation.ts). */
+  maxWebSearches = 0,
 ): Promise<Admission> {
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
-  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
-  return reserveCreditsFor(deps, principal, amountNanos, 'Add credits or lower max_tokens.', { max_output_tokens_assumed: outputTokens });
+  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, maxWebSearches);
+  const searches = maxWebSearches > 0 && entryChargesSearches(entry);
+  return reserveCreditsFor(deps, principal, amountNanos, searches ? 'Add credits, lower max_tokens or cap the web search tool\'s uses.' : 'Add credits or lower max_tokens.', {
+    max_output_tokens_assumed: outputTokens,
+    ...(searches ? { web_searches_assumed: maxWebSearches } : {}),
+  });
+}
+
+/** The model charges a fee per web search (in some tier). */
+function entryChargesSearches(entry: CatalogEntry): boolean {
+  return entry.pricing.base.webSearch > 0n || entry.pricing.tiers.some((tier) => tier.webSearch > 0n);
 }
 
 /**
@@ -161,11 +172,12 @@ export async function admitRequest(
   entry: CatalogEntry,
   estimatedPromptTokens: number,
   requestedMaxTokens: number | undefined,
+  maxWebSearches = 0,
 ): Promise<Admission> {
   checkModelAllowed(principal, entry.id);
-  if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, estimatedPromptTokens, requestedMaxTokens);
+  if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, estimatedPromptTokens, requestedMaxTokens, maxWebSearches);
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
-  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens);
+  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, maxWebSearches);
   const reservation = await admitPass(
     { db: deps.db, now: deps.now, passQuota: deps.config.passQuota },
     { userId: principal.userId, modelId: entry.id, amountNanos },

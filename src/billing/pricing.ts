@@ -6,6 +6,7 @@
 //   overlapping counts is never credited back).
 //   cost = uncached×input + cached×cachedRead + cacheWrite5m×cachedWrite + cacheWrite1h×cachedWrite1h
 //        + completion×output
+//        + webSearchRequests×webSearch   (a per-request fee, not per 1M tokens: added after the division)
 //   where cacheWrite1h is the part of cacheWriteTokens written with a 1-hour TTL (capped at the total) and
 //   cacheWrite5m the rest: Anthropic prices a 1-hour write at 2× input, a 5-minute one at 1.25×.
 // Prices are nano-dollars per 1M tokens, already converted at catalog load, with the cache-price
@@ -52,10 +53,12 @@ export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): big
   const uncachedRaw = prompt - cached - cacheWrite;
   const uncached = uncachedRaw > 0n ? uncachedRaw : 0n;
 
+  const searches = tokens(usage.webSearchRequests ?? 0, 'webSearchRequests');
+
   const p = selectPriceSet(pricing, usage.promptTokens);
   const total = uncached * p.input + cached * p.cachedRead + (cacheWrite - cacheWrite1h) * p.cachedWrite +
     cacheWrite1h * p.cachedWrite1h + completion * p.output;
-  return perMillionToNanos(total);
+  return perMillionToNanos(total) + (searches > 0n ? searches * p.webSearch : 0n);
 }
 
 /**
@@ -68,19 +71,22 @@ export function costNanos(entry: CatalogEntry, usage: NormalizedUsage): bigint {
 }
 
 /**
- * Upper bound of costNanos for a request with `promptTokens` of input and at most
- * `maxOutputTokens` of output, for credit reservation before calling upstream. Every prompt token
+ * Upper bound of costNanos for a request with `promptTokens` of input, at most `maxOutputTokens` of output and at
+ * most `maxWebSearches` web search requests, for credit reservation before calling upstream. Every prompt token
  * is priced at the highest prompt-side price of any tier — input, or cache write when that is
  * dearer (Anthropic charges 1.25× input to write the cache for 5 minutes, 2× for an hour) — and
- * every output token at the highest output price of any tier. Rounded up, so it is never below the real (half-up rounded) cost.
+ * every output token at the highest output price of any tier, every search at the highest search fee of any tier.
+ * Rounded up, so it is never below the real (half-up rounded) cost.
  */
-export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number): bigint {
+export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number, maxWebSearches = 0): bigint {
   const prompt = tokens(promptTokens, 'promptTokens');
   const output = tokens(maxOutputTokens, 'maxOutputTokens');
+  const searches = tokens(maxWebSearches, 'maxWebSearches');
   const sets: PriceSet[] = [entry.pricing.base, ...entry.pricing.tiers];
   const max = (pick: (s: PriceSet) => bigint) => sets.reduce((m, s) => (pick(s) > m ? pick(s) : m), 0n);
   const promptPrice = max((s) => [s.input, s.cachedRead, s.cachedWrite, s.cachedWrite1h].reduce((a, b) => (b > a ? b : a)));
   const outputPrice = max((s) => s.output);
   const total = prompt * promptPrice + output * outputPrice;
-  return (total + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT;
+  const searchFees = searches > 0n ? searches * max((s) => s.webSearch) : 0n;
+  return (total + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT + searchFees;
 }

@@ -8,11 +8,15 @@
 //   publishes no cache-read discount. A block with input 0 keeps 0 everywhere (free models).
 //   A `cached_write_1h` that is 0 or omitted means the vendor has one cache-write price whatever the lifetime:
 //   1-hour writes cost what `cached_write` (after its own fallback) costs. Anthropic's entries name it (2× input).
+//
+// `web_search` is not a token price: USD per web search request the vendor runs for a hosted search tool (OpenRouter's
+// `pricing.web_search`), held as nano-dollars per request. It does not depend on the prompt's length, so a tier that
+// omits it keeps the base block's (a tier that named no fee must not make searches free).
 import { usdToNanos } from '../core/money.js';
 import type { ModelPricing, PriceSet, PriceTier } from './types.js';
 import { fail, readInteger, readObject, rejectUnknownKeys, type JsonObject } from './read-fields.js';
 
-const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write', 'cached_write_1h'] as const;
+const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write', 'cached_write_1h', 'web_search'] as const;
 const TIER_KEYS = ['above_prompt_tokens', ...PRICE_KEYS] as const;
 
 /** Largest accepted list price, USD per 1M tokens: a sanity bound against unit mistakes
@@ -31,7 +35,21 @@ function readPrice(obj: JsonObject, key: string, where: string, required: boolea
   return usdToNanos(v as number | string);
 }
 
-function readPriceSet(obj: JsonObject, where: string): PriceSet {
+/** Largest accepted per-call fee, USD: vendors charge cents a search; a per-1K price pasted as per-call is above. */
+const MAX_USD_PER_CALL = 1;
+
+function readPerCallPrice(obj: JsonObject, key: string, where: string): bigint | undefined {
+  const v = obj[key];
+  if (v === undefined) return undefined;
+  const isDecimalString = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim());
+  if (!(typeof v === 'number' && Number.isFinite(v) && v >= 0) && !isDecimalString) {
+    fail(where, `${key} must be a non-negative number (USD per request)`);
+  }
+  if (Number(v) > MAX_USD_PER_CALL) fail(where, `${key} is above ${MAX_USD_PER_CALL} USD per request; check the unit (USD per request, not per 1K)`);
+  return usdToNanos(v as number | string);
+}
+
+function readPriceSet(obj: JsonObject, where: string, inheritedWebSearch = 0n): PriceSet {
   const input = readPrice(obj, 'input', where, true);
   const output = readPrice(obj, 'output', where, true);
   const cachedRead = readPrice(obj, 'cached_read', where, false);
@@ -43,6 +61,7 @@ function readPriceSet(obj: JsonObject, where: string): PriceSet {
     cachedRead: cachedRead === 0n ? input : cachedRead,
     cachedWrite,
     cachedWrite1h: cachedWrite1h === 0n ? cachedWrite : cachedWrite1h,
+    webSearch: readPerCallPrice(obj, 'web_search', where) ?? inheritedWebSearch,
   };
 }
 
@@ -66,7 +85,7 @@ export function readModelPricing(block: unknown, rawTiers: unknown, contextLengt
     if (abovePromptTokens >= contextLength) {
       fail(tierWhere, `above_prompt_tokens ${abovePromptTokens} is not below context_length ${contextLength}`);
     }
-    return { abovePromptTokens, ...readPriceSet(obj, tierWhere) };
+    return { abovePromptTokens, ...readPriceSet(obj, tierWhere, base.webSearch) };
   });
   for (let i = 1; i < tiers.length; i++) {
     if (tiers[i].abovePromptTokens <= tiers[i - 1].abovePromptTokens) {
@@ -78,6 +97,7 @@ export function readModelPricing(block: unknown, rawTiers: unknown, contextLengt
 
 /** A free model is one whose base prices are all 0 (tiers of a free model must be 0 too). */
 export function isZeroPricing(p: ModelPricing): boolean {
-  const zero = (s: PriceSet) => s.input === 0n && s.output === 0n && s.cachedRead === 0n && s.cachedWrite === 0n && s.cachedWrite1h === 0n;
+  const zero = (s: PriceSet) =>
+    s.input === 0n && s.output === 0n && s.cachedRead === 0n && s.cachedWrite === 0n && s.cachedWrite1h === 0n && s.webSearch === 0n;
   return zero(p.base) && p.tiers.every(zero);
 }

@@ -4,7 +4,7 @@
 import type { AccessMode } from '../core/access-mode.js';
 import type { ProviderKind } from '../core/provider-kind.js';
 
-/** One column set of prices, in nano-dollars per 1M tokens. */
+/** One column set of prices: token prices in nano-dollars per 1M tokens, the per-call fee in nano-dollars per call. */
 export interface PriceSet {
   /** Uncached prompt tokens. */
   input: bigint;
@@ -16,6 +16,11 @@ export interface PriceSet {
   cachedWrite: bigint;
   /** Prompt tokens written to the cache with a 1-hour lifetime (Anthropic: 2× input, against 1.25× for 5 minutes). */
   cachedWrite1h: bigint;
+  /**
+   * One web search request the vendor runs for a hosted search tool (Anthropic's and OpenAI's web search, Gemini's
+   * Google Search grounding), in nano-dollars per request, on top of the tokens; 0: not charged (no such tool).
+   */
+  webSearch: bigint;
 }
 
 /** Long-prompt tier: applies to the WHOLE request when promptTokens > abovePromptTokens. */

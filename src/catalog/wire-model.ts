@@ -12,6 +12,8 @@ export type ModelEndpoint = Schemas['ModelEndpoint'];
 
 // Stored prices are nano-dollars per 1M tokens: USD per token = value × 1e-9 × 1e-6.
 const PER_TOKEN_USD_SCALE = 15;
+// Per-call fees are nano-dollars per call: USD = value × 1e-9.
+const NANOS_PER_USD_SCALE = 9;
 
 export function usdPerTokenString(nanosPerMillion: bigint): string {
   return formatScaledDecimal(nanosPerMillion, PER_TOKEN_USD_SCALE);
@@ -27,6 +29,8 @@ function wirePricing(entry: CatalogEntry): Model['pricing'] {
   };
   // Only models that price a 1-hour cache write apart (Anthropic) show it; elsewhere it is input_cache_write.
   if (base.cachedWrite1h !== base.cachedWrite) pricing.input_cache_write_1h = usdPerTokenString(base.cachedWrite1h);
+  // OpenRouter's `web_search`: USD per search request, shown only where the gateway charges one.
+  if (base.webSearch > 0n) pricing.web_search = formatScaledDecimal(base.webSearch, NANOS_PER_USD_SCALE);
   return pricing;
 }
 

@@ -14,6 +14,11 @@ export interface NormalizedUsage {
    *  was a 5-minute one, or the provider reports no split. */
   cacheWrite1hTokens?: number;
   reasoningTokens: number;
+  /**
+   * Web search requests the vendor ran for a hosted search tool and bills per request, as it counts them (Anthropic's
+   * `server_tool_use.web_search_requests`, OpenAI's `web_search_call` items, Gemini's grounding queries); absent: 0.
+   */
+  webSearchRequests?: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';

@@ -34,6 +34,8 @@ export async function admitRoute(
   principal: Principal,
   plan: RoutePlan,
   requestedMaxTokens: number | undefined,
+  /** Web search requests to reserve for (RequestFacts.maxWebSearches). */
+  maxWebSearches = 0,
 ): Promise<AdmittedRoute> {
   const { targets, reservationEntry } = plan;
   const tokens = plan.checked.estimatedPromptTokens;
@@ -50,8 +52,8 @@ export async function admitRoute(
   // Requests and tokens per minute (mixed: a paid entry, the free allowance is decided below, for the whole list).
   const headers = await admitRate(parts, principal, mixed ? targets.find((t) => !isFree(t))!.entry : targets[0].entry, tokens);
   try {
-    if (!mixed) return { targets, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens), headers };
-    return { ...(await admitMixed(parts, principal, plan, requestedMaxTokens)), headers };
+    if (!mixed) return { targets, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens, maxWebSearches), headers };
+    return { ...(await admitMixed(parts, principal, plan, requestedMaxTokens, maxWebSearches)), headers };
   } catch (err) {
     throw withRateHeaders(err, headers);
   }
@@ -62,6 +64,7 @@ async function admitMixed(
   principal: Principal,
   plan: RoutePlan,
   requestedMaxTokens: number | undefined,
+  maxWebSearches: number,
 ): Promise<Omit<AdmittedRoute, 'headers'>> {
   const { targets, reservationEntry } = plan;
   const tokens = plan.checked.estimatedPromptTokens;
@@ -71,11 +74,11 @@ async function admitMixed(
   const usable = allowance.ok ? targets : paid;
   try {
     // The reservation entry is the most expensive candidate, so a paid one.
-    return { targets: usable, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens) };
+    return { targets: usable, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens, maxWebSearches) };
   } catch (err) {
     // Credits (or the key's USD limit) do not cover the paid models; without the allowance nothing can serve.
     if (!(err instanceof GatewayError && err.status === 402) || !allowance.ok) throw err;
-    return { targets: free, admission: await admitRequest(parts, principal, free[0].entry, tokens, requestedMaxTokens) };
+    return { targets: free, admission: await admitRequest(parts, principal, free[0].entry, tokens, requestedMaxTokens, maxWebSearches) };
   }
 }
 

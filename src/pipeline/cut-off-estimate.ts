@@ -3,6 +3,7 @@
 // (max_tokens, else the model's maximum output, within the context window), never below the tokens already seen.
 // The provider cannot bill more output than the cap and may have billed that much unseen, so the charge is never
 // below the provider's, never zero, and within the reservation. The output beyond what was seen counts as reasoning.
+// Web searches likewise: the searches reserved for (the request offered a search tool), never fewer than were seen.
 import { reservationOutputTokens } from '../billing/accounting.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { NormalizedUsage } from '../core/generation.js';
@@ -12,16 +13,22 @@ export function cutOffEstimate(
   entry: CatalogEntry,
   /** The client's output cap, when it set one. */
   maxOutputTokens: number | undefined,
-  meter: Pick<GenerationMeter, 'estimatedPromptTokens' | 'generatedTokens'>,
+  meter: Pick<GenerationMeter, 'estimatedPromptTokens' | 'generatedTokens'> & { readonly webSearchesSeen?: number },
   boundMs: number,
+  /** The web searches admission reserved for (RequestFacts.maxWebSearches). */
+  maxWebSearches = 0,
 ): { usage: NormalizedUsage; why: string } {
   const prompt = meter.estimatedPromptTokens;
   const cap = reservationOutputTokens(entry, maxOutputTokens, prompt);
   const visible = meter.generatedTokens;
   const output = Math.max(cap, visible);
+  const searches = Math.max(maxWebSearches, meter.webSearchesSeen ?? 0);
+  const usage: NormalizedUsage = { promptTokens: prompt, completionTokens: output, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: output - visible };
+  if (searches > 0) usage.webSearchRequests = searches;
   return {
-    usage: { promptTokens: prompt, completionTokens: output, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: output - visible },
+    usage,
     why: `The client disconnected and the upstream, which may reason without streaming it, reported no usage within ${boundMs / 1000} s ` +
-      `(MODELGATE_DRAIN_ON_ABORT_S) or before the gateway stopped: billed the reserved bound, ${prompt} prompt and ${output} output tokens.`,
+      `(MODELGATE_DRAIN_ON_ABORT_S) or before the gateway stopped: billed the reserved bound, ${prompt} prompt and ${output} output tokens` +
+      (searches > 0 ? ` and ${searches} web searches.` : '.'),
   };
 }

@@ -27,6 +27,11 @@ export class GenerationMeter {
   errorMessage?: string;
   /** Characters generated so far; the basis of the estimate when a stream ends before the upstream reported usage. */
   private generatedChars = 0;
+  /**
+   * Web searches the answer showed so far (the vendor bills each): counted into the estimate when the stream ends
+   * before the upstream reported usage. The vendor's own count, once reported, is in `usage`.
+   */
+  private searchesSeen = 0;
 
   constructor(
     readonly estimatedPromptTokens: number,
@@ -50,6 +55,10 @@ export class GenerationMeter {
       case 'error':
         this.fail(200, event.code, event.message);
         break;
+      case 'web-search':
+        // One event per search call (Anthropic); Gemini's one event for all its queries counts at least one.
+        this.searchesSeen += 1;
+        break;
       default:
         this.generated(generatedChars(event));
     }
@@ -72,6 +81,15 @@ export class GenerationMeter {
     this.generatedChars += chars;
   }
 
+  /** A native reader's count of the web searches its answer showed so far (cumulative). */
+  observeWebSearches(count: number): void {
+    if (count > this.searchesSeen) this.searchesSeen = count;
+  }
+
+  get webSearchesSeen(): number {
+    return this.searchesSeen;
+  }
+
   fail(httpStatus: number, code: string, message: string): void {
     this.outcome = 'error';
     this.httpStatus = httpStatus;
@@ -91,6 +109,7 @@ export class GenerationMeter {
     this.errorCode = undefined;
     this.errorMessage = undefined;
     this.generatedChars = 0;
+    this.searchesSeen = 0;
   }
 
   abort(): void {
@@ -116,13 +135,15 @@ export class GenerationMeter {
   /** Upstream-reported usage when there is one; otherwise an estimate of what was consumed. */
   finalUsage(): NormalizedUsage {
     if (this.usage) return this.usage;
-    return {
+    const estimate: NormalizedUsage = {
       promptTokens: this.estimatedPromptTokens,
       completionTokens: this.generatedTokens,
       cachedTokens: 0,
       cacheWriteTokens: 0,
       reasoningTokens: 0,
     };
+    if (this.searchesSeen > 0) estimate.webSearchRequests = this.searchesSeen;
+    return estimate;
   }
 
   get usageIsEstimated(): boolean {

@@ -49,6 +49,7 @@ export function generationRecord(input: {
     cached_tokens: usage.cachedTokens,
     cache_write_tokens: usage.cacheWriteTokens,
     reasoning_tokens: usage.reasoningTokens,
+    web_search_requests: usage.webSearchRequests ?? 0,
     cost_nanos: isPass ? 0n : input.costNanos,
     reference_cost_nanos: isPass ? input.costNanos : null,
     latency_ms: meter.latencyMs(),

@@ -291,11 +291,13 @@ export class GenerationRun {
   /** Who answers, as the native lane's readers name it to the client. */
   private answerContext(): NativeAnswerContext {
     const redact: Redact = this.parts.redact ?? ((text) => text);
-    return { generationId: this.identity.id, model: this.input.target.entry.id, provider: this.input.target.provider, redact };
+    const { entry, model, provider } = this.input.target;
+    return { generationId: this.identity.id, model: entry.id, upstreamModel: model.upstreamModel, provider, redact };
   }
 
   private cutOffEstimate() {
-    return cutOffEstimate(this.input.target.entry, this.input.facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs);
+    const { facts } = this.input;
+    return cutOffEstimate(this.input.target.entry, facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs, facts.maxWebSearches);
   }
 
   recordFailure(err: unknown): void {

@@ -96,7 +96,8 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoin
   let reservationEntry = targets[0].entry;
   if (targets.length > 1) {
     const requested = facts.maxOutputTokens;
-    const worst = (entry: CatalogEntry) => maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens));
+    const worst = (entry: CatalogEntry) =>
+      maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens), facts.maxWebSearches);
     let most = worst(reservationEntry);
     for (const target of targets) {
       const cost = worst(target.entry);

@@ -28,6 +28,8 @@ export interface RequestFacts {
   sentParameters: readonly string[];
   /** The output-token cap the client asked for, if any: what admission reserves for the output. */
   maxOutputTokens?: number;
+  /** Web search requests admission reserves for (a hosted search tool is offered; web-search-reservation.ts); absent: 0. */
+  maxWebSearches?: number;
   /** The client asked for reasoning to be used but not returned (`reasoning.exclude`). */
   excludeReasoning?: boolean;
   /** Generous prompt estimate: text by its length, attachments by their size. */

@@ -56,7 +56,7 @@ describe('shipped catalog', () => {
     expect(free.some((m) => !m.id.endsWith(':free'))).toBe(true);
     for (const m of free) {
       expect(m.accessMode).toBe('free');
-      expect(Object.values(m.pricing.base)).toEqual([0n, 0n, 0n, 0n, 0n]);
+      expect(Object.values(m.pricing.base)).toEqual([0n, 0n, 0n, 0n, 0n, 0n]);
     }
     for (const m of data.models.filter((e) => e.id.endsWith(':free'))) expect(catalog.isFree(m), m.id).toBe(true);
   });
@@ -89,6 +89,7 @@ describe('shipped catalog', () => {
       cachedRead: 75_000_000n,
       cachedWrite: 750_000_000n, // OpenAI bills cache writes as input
       cachedWrite1h: 750_000_000n, // one cache-write price whatever the lifetime
+      webSearch: 10_000_000n, // 10 USD per 1,000 web search calls: 0.01 USD a call
     });
     expect(catalog.get('groq/openai/gpt-oss-20b')!.pricing.base.cachedRead).toBe(37_500_000n);
     expect(catalog.get('anthropic/claude-haiku-5-5')!.pricing.tiers[0]).toEqual({
@@ -98,7 +99,24 @@ describe('shipped catalog', () => {
       cachedRead: 50_000_000n,
       cachedWrite: 625_000_000n,
       cachedWrite1h: 1_000_000_000n,
+      webSearch: 10_000_000n, // the tier names no fee: the base block's
     });
+  });
+
+  it('charges each vendor\'s web search fee per request on the models that can search (the pricing pages)', () => {
+    const fee = (id: string) => catalog.get(id)!.pricing;
+    // Anthropic and OpenAI: 10 USD per 1,000 searches.
+    for (const id of ['anthropic/claude-opus-5-5', 'anthropic/claude-sonnet-5-5', 'anthropic/claude-haiku-5-5', 'anthropic/claude-sonnet-4-5', 'openai/gpt-5.5', 'openai/gpt-5.4', 'openai/gpt-5.4-mini', 'openai/gpt-5.4-nano']) {
+      expect(fee(id).base.webSearch, id).toBe(10_000_000n);
+      for (const tier of fee(id).tiers) expect(tier.webSearch, id).toBe(10_000_000n);
+    }
+    // Gemini 3: 14 USD per 1,000 search queries; Gemini 2.5: 35 USD per 1,000 grounded prompts.
+    expect(fee('google/gemini-3.1-pro-preview').base.webSearch).toBe(14_000_000n);
+    expect(fee('google/gemini-3.5-flash').base.webSearch).toBe(14_000_000n);
+    expect(fee('google/gemini-2.5-pro').base.webSearch).toBe(35_000_000n);
+    expect(fee('google/gemini-2.5-flash').base.webSearch).toBe(35_000_000n);
+    // Vendors without a hosted search the gateway meters charge none.
+    expect(fee('deepseek/deepseek-v4-pro').base.webSearch).toBe(0n);
   });
 
   it('prices a 1-hour cache write of every Claude model at 2× input, a 5-minute one at 1.25× (Anthropic\'s pricing page)', () => {

@@ -42,6 +42,8 @@ export interface GenerationsTable {
   cache_saved_nanos: Generated<bigint>;
   /** The provider reported no usage: the gateway's token estimate was billed. */
   usage_estimated: Generated<boolean>;
+  /** Web search requests billed per request on top of the tokens (a hosted search tool; migration 0014). */
+  web_search_requests: Generated<number>;
 }
 
 export type ApiFormat = 'chat_completions' | 'messages' | 'responses' | 'embeddings' | 'gemini';

@@ -3,6 +3,7 @@
 import type { ChatCompletionRequest } from './wire-types.js';
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { chatPromptTokens } from './prompt-tokens.js';
+import { chatWebSearches } from '../../routing/web-search-reservation.js';
 
 function hasPart(request: ChatCompletionRequest, type: string): boolean {
   return request.messages.some((message) => {
@@ -27,5 +28,7 @@ export function chatRequestFacts(body: ChatCompletionRequest): RequestFacts {
   if (body.provider !== undefined) facts.provider = body.provider;
   if (typeof cap === 'number') facts.maxOutputTokens = cap;
   if (body.reasoning?.exclude === true) facts.excludeReasoning = true;
+  const searches = chatWebSearches(raw.web_search_options);
+  if (searches > 0) facts.maxWebSearches = searches;
   return facts;
 }

@@ -3,6 +3,7 @@
 // prices inlineData and fileData by their size), so a request that goes natively to Google is never translated.
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
+import { geminiWebSearches } from '../../routing/web-search-reservation.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
 
 /** Per-request and per-turn overheads, as the chat estimate counts them (estimate-tokens.ts). */
@@ -47,5 +48,7 @@ export function geminiRequestFacts(body: GeminiGenerateContentRequest, model: st
   const cap = body.generationConfig?.maxOutputTokens;
   if (typeof cap === 'number') facts.maxOutputTokens = cap;
   if (body.generationConfig?.thinkingConfig?.includeThoughts === false) facts.excludeReasoning = true;
+  const searches = geminiWebSearches(body.tools);
+  if (searches > 0) facts.maxWebSearches = searches;
   return facts;
 }

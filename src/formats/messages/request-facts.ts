@@ -3,6 +3,7 @@
 // that goes natively to Anthropic is never translated, and unknown block types cost their text.
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
+import { messagesWebSearches } from '../../routing/web-search-reservation.js';
 import type { MessagesRequest } from './wire-types.js';
 
 /** Per-request and per-turn overheads, as the chat estimate counts them (estimate-tokens.ts). */
@@ -46,5 +47,7 @@ export function messagesRequestFacts(body: MessagesRequest, model: string): Requ
   };
   if (body.models !== undefined) facts.models = body.models;
   if (body.provider !== undefined) facts.provider = body.provider;
+  const searches = messagesWebSearches(body.tools);
+  if (searches > 0) facts.maxWebSearches = searches;
   return facts;
 }

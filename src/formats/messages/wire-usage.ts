@@ -1,7 +1,7 @@
 // NormalizedUsage → Anthropic's usage object (input_tokens without cache reads and writes, cache writes split by
 // lifetime in cache_creation) and the internal finish reason → stop_reason. Only the shape is Anthropic's: the
 // counts are what the gateway bills. A provider that reports no lifetime split wrote 5-minute entries as far as the
-// gateway knows (and billed them so).
+// gateway knows (and billed them so). Web searches a vendor ran (Gemini's Google Search) are in `server_tool_use`.
 import type { FinishReason, NormalizedUsage } from '../../core/generation.js';
 import { usageBreakdown } from '../shared/usage-breakdown.js';
 import type { MessagesUsage } from './wire-types.js';
@@ -10,7 +10,7 @@ export type MessagesStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | '
 
 export function toMessagesUsage(usage: NormalizedUsage): MessagesUsage {
   const counts = usageBreakdown(usage);
-  return {
+  const wire: MessagesUsage = {
     input_tokens: counts.uncachedInputTokens,
     output_tokens: counts.outputTokens,
     cache_read_input_tokens: counts.cacheReadTokens,
@@ -20,6 +20,9 @@ export function toMessagesUsage(usage: NormalizedUsage): MessagesUsage {
       ephemeral_1h_input_tokens: counts.cacheWrite1hTokens,
     },
   };
+  // Anthropic's own field for the searches billed per request; left out when none ran, as for a plain answer.
+  if (usage.webSearchRequests) wire.server_tool_use = { web_search_requests: usage.webSearchRequests };
+  return wire;
 }
 
 /**

@@ -2,6 +2,7 @@
 // converting it; it refuses first what no lane serves: a stored response to continue (parse-request.ts rejectState).
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
+import { responsesWebSearches } from '../../routing/web-search-reservation.js';
 import type { ResponseRequest } from './wire-types.js';
 import { rejectState } from './parse-request.js';
 
@@ -42,5 +43,7 @@ export function responsesRequestFacts(body: ResponseRequest): RequestFacts {
   if (body.models !== undefined) facts.models = body.models;
   if (body.provider !== undefined) facts.provider = body.provider;
   if (typeof body.max_output_tokens === 'number') facts.maxOutputTokens = body.max_output_tokens;
+  const searches = responsesWebSearches(body.tools, items, (body as { max_tool_calls?: unknown }).max_tool_calls);
+  if (searches > 0) facts.maxWebSearches = searches;
   return facts;
 }

@@ -3,6 +3,8 @@
 // Thinking tokens are billed inside output_tokens and not reported separately, so reasoningTokens is 0.
 // `cache_creation` splits the cache writes by lifetime (ephemeral_5m_input_tokens, ephemeral_1h_input_tokens):
 // a 1-hour write costs 2× input, a 5-minute one 1.25×, so the split is carried to pricing.
+// `server_tool_use.web_search_requests` counts the searches of the web search server tool, billed per search on top
+// of the tokens; `web_fetch_requests` is not carried: Anthropic charges web fetch nothing beyond its tokens.
 import type { NormalizedUsage } from '../../core/generation.js';
 import { readCount, readRecord } from '../payload-readers.js';
 
@@ -13,6 +15,8 @@ export interface UsageCounts {
   cacheCreation?: number;
   /** Of cacheCreation, the tokens written with a 1-hour TTL (`cache_creation.ephemeral_1h_input_tokens`). */
   cacheCreation1h?: number;
+  /** `server_tool_use.web_search_requests`: searches the web search server tool ran (cumulative in a stream). */
+  webSearchRequests?: number;
 }
 
 /** The counts present in one usage object (message, message_start or message_delta). */
@@ -38,6 +42,8 @@ export function readUsage(raw: unknown): UsageCounts {
       counts.cacheCreation = (fiveMinutes ?? 0) + (oneHour ?? 0);
     }
   }
+  const searches = readCount(readRecord(usage.server_tool_use)?.web_search_requests);
+  if (searches !== undefined) counts.webSearchRequests = searches;
   return counts;
 }
 
@@ -59,5 +65,6 @@ export function normalizeUsage(counts: UsageCounts): NormalizedUsage | undefined
   };
   const oneHour = Math.min(counts.cacheCreation1h ?? 0, cacheWriteTokens);
   if (oneHour > 0) usage.cacheWrite1hTokens = oneHour;
+  if (counts.webSearchRequests) usage.webSearchRequests = counts.webSearchRequests;
   return usage;
 }

@@ -3,7 +3,10 @@
 // the message id, the cumulative usage of message_start and message_delta (input, output, cache reads and writes
 // with their 5m/1h split), the stop reason, and the generated text of the deltas (the stream's progress and the
 // key's token rate). An `error` event ends the stream; its message reaches the client without the gateway's keys.
+// Web searches are billed from the usage's `server_tool_use.web_search_requests`; a stream cut before its final usage
+// bills at least the `web_search` server tool calls it showed.
 // Unknown event types pass untouched (Anthropic's versioning policy adds new ones).
+import type { NormalizedUsage } from '../../core/generation.js';
 import type { SseEvent } from '../adapter.js';
 import type { NativeAnswerContext, NativeEvent, NativeReading, NativeStreamReader } from '../native/native-protocol.js';
 import { readEventJson, sseText } from '../native/native-protocol.js';
@@ -31,11 +34,17 @@ function startChars(block: Record<string, unknown> | undefined): number {
   return (readString(block.text)?.length ?? 0) + (readString(block.thinking)?.length ?? 0) + (readString(block.name)?.length ?? 0);
 }
 
+/** Usage of a stream that ended before its final report: the searches it showed count when more than reported. */
+function withSearchesSeen(usage: NormalizedUsage | undefined, searches: number): NormalizedUsage | undefined {
+  return usage && searches > (usage.webSearchRequests ?? 0) ? { ...usage, webSearchRequests: searches } : usage;
+}
+
 export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStreamReader {
   let usage: UsageCounts = {};
   let stopped = false; // message_delta with a stop reason, or message_stop
   let failed = false;
   let sawToolUse = false;
+  let searches = 0; // web_search server tool calls shown so far
 
   const read = (event: SseEvent): NativeEvent => {
     const data = readEventJson(event.data);
@@ -56,7 +65,9 @@ export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStre
       case 'content_block_start': {
         const block = readRecord(data.content_block);
         if (block?.type === 'tool_use' || block?.type === 'server_tool_use') sawToolUse = true;
-        return { reading: { generatedChars: startChars(block) }, render: passAs(event) };
+        const reading: NativeReading = { generatedChars: startChars(block) };
+        if (block?.type === 'server_tool_use' && block.name === 'web_search') reading.webSearches = ++searches;
+        return { reading, render: passAs(event) };
       }
       case 'content_block_delta':
         return { reading: { generatedChars: deltaChars(readRecord(data.delta)) }, render: passAs(event) };
@@ -84,7 +95,7 @@ export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStre
         const error = readAnthropicError(data);
         const reading: NativeReading = { generatedChars: 0, error: { code, message: ctx.redact(message) }, ends: true };
         // Usage reported before the failure is what Anthropic bills.
-        const normalized = normalizeUsage(usage);
+        const normalized = withSearchesSeen(normalizeUsage(usage), searches);
         if (normalized) reading.usage = normalized;
         // The client gets Anthropic's error event, its text cleaned of the gateway's keys.
         const type = error.type && STATUS_OF_TYPE[error.type] ? error.type : 'api_error';
@@ -103,7 +114,7 @@ export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStre
       const reading: NativeReading = { generatedChars: 0 };
       if (!stopped && !failed) {
         // Usage reported so far is what Anthropic bills for a stream cut short.
-        const normalized = normalizeUsage(usage);
+        const normalized = withSearchesSeen(normalizeUsage(usage), searches);
         if (normalized) reading.usage = normalized;
         reading.error = { code: 'server_error', message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.` };
       }

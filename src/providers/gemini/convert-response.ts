@@ -9,10 +9,11 @@ import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { newCursor, readPart } from './read-parts.js';
-import { groundingSearch } from './grounding.js';
+import { billedSearches, groundingSearch, withSearches } from './grounding.js';
 
 
-export function parseGeminiCompletion(body: unknown, providerId = 'google'): GenerationResult {
+/** `upstreamModel`: Google's name of the model, which decides how grounding is billed (grounding.ts). */
+export function parseGeminiCompletion(body: unknown, providerId = 'google', upstreamModel = ''): GenerationResult {
   const payload = UpstreamPayloadError.parseJson(body);
   if (!isRecord(payload)) throw UpstreamPayloadError.malformed('body is not an object');
   if (isRecord(payload.error)) throw new UpstreamPayloadError(mapGeminiEmbeddedError(payload, providerId));
@@ -50,6 +51,6 @@ export function parseGeminiCompletion(body: unknown, providerId = 'google'): Gen
   };
   if (cursor.responseId) result.upstreamId = cursor.responseId;
   const usage = normalizeGeminiUsage(payload.usageMetadata);
-  if (usage) result.usage = usage;
+  if (usage) result.usage = withSearches(usage, billedSearches(candidate, upstreamModel));
   return result;
 }

@@ -18,8 +18,8 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): Provide
   const now = options.now ?? Date.now;
   return withToolLowering({
     buildRequest,
-    parseCompletion: (body, ctx) => parseGeminiCompletion(body, ctx.provider.id),
-    createStreamTranslator: (ctx) => createGeminiStreamTranslator({ providerId: ctx.provider.id, now }),
+    parseCompletion: (body, ctx) => parseGeminiCompletion(body, ctx.provider.id, ctx.model.upstreamModel),
+    createStreamTranslator: (ctx) => createGeminiStreamTranslator({ providerId: ctx.provider.id, upstreamModel: ctx.model.upstreamModel, now }),
     mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now()),
     hidesReasoning: (request, ctx) => thinksUnseen(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning),
   }, geminiToolPolicy);

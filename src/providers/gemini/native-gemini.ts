@@ -4,7 +4,7 @@
 // systemInstruction, toolConfig, thinkingConfig, cachedContent, safetySettings, Google's own tools and any field added
 // later reach Google unchanged, with the operator's key. The answer comes back as Google sent it; only `modelVersion`
 // and `responseId` read the gateway's model id and generation id, as on the translated lane. Usage is metered from
-// Google's usageMetadata (thinking and cached tokens included).
+// Google's usageMetadata (thinking and cached tokens included) and its grounding (Google Search requests, grounding.ts).
 import type { NativeJsonAnswer, NativeProtocol, NativeRequestInput, NativeUpstreamRequest } from '../native/native-protocol.js';
 import { operatorHeaders } from '../native/native-protocol.js';
 import { spliceTopLevel } from '../native/top-level-members.js';
@@ -12,7 +12,7 @@ import { isRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { generateContentUrl } from './convert-request.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
-import { createNativeGeminiReader, readResponse, withGatewayIdentity } from './native-stream.js';
+import { createNativeGeminiReader, newSeen, readResponse, withGatewayIdentity } from './native-stream.js';
 
 function buildRequest({ wire, provider, model, stream }: NativeRequestInput): NativeUpstreamRequest {
   const headers = operatorHeaders(provider);
@@ -30,7 +30,7 @@ function readJson(bytes: Buffer, ctx: Parameters<NativeProtocol['readJson']>[1])
     const info = mapGeminiEmbeddedError(body, ctx.provider.id);
     throw new UpstreamPayloadError({ ...info, message: ctx.redact(info.message) });
   }
-  const read = readResponse(body, { toolCalls: false });
+  const read = readResponse(body, newSeen(), ctx.upstreamModel);
   return { reading: read.reading, render: () => withGatewayIdentity(bytes, ctx) };
 }
 

@@ -2,7 +2,8 @@
 // sent it, as one `data:` line (Google's own framing, which the Gen AI SDKs' parser requires), with `modelVersion` and
 // `responseId` set to the gateway's model id and generation id as on the translated lane. The reader meters what
 // Google reports: the response id, usageMetadata (cumulative: the latest counts), the finish reason (a blocked prompt
-// is a content filter), and the generated text and function calls (the stream's progress and the key's token rate).
+// is a content filter), and the generated text and function calls (the stream's progress and the key's token rate),
+// and the Google Search requests the candidate's grounding is billed as (grounding.ts), added to the usage.
 // An error chunk ends the stream; its message reaches the client without the gateway's keys.
 import type { FinishReason } from '../../core/generation.js';
 import type { SseEvent } from '../adapter.js';
@@ -13,21 +14,40 @@ import { isRecord, readArray, readRecord, readString, type JsonRecord } from '..
 import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
+import { billedSearches, withSearches } from './grounding.js';
 
 /** A response (or chunk) with the gateway's identity in it, the rest of its bytes as Google sent them. */
 export function withGatewayIdentity(bytes: Uint8Array, ctx: Pick<NativeAnswerContext, 'model' | 'generationId'>): Buffer {
   return spliceTopLevel(bytes, { set: { modelVersion: JSON.stringify(ctx.model), responseId: JSON.stringify(ctx.generationId) } });
 }
 
-/** What one GenerateContentResponse tells the meter; `seen.toolCalls` carries across a stream's chunks. */
-export function readResponse(chunk: JsonRecord, seen: { toolCalls: boolean }): { reading: NativeReading; finished: boolean } {
+/** What a stream's chunks told so far and the next one needs: function calls (the finish), the latest usage, searches. */
+export interface GeminiSeen {
+  toolCalls: boolean;
+  usage?: NativeReading['usage'];
+  /** Billed Google Search requests: grounding may repeat on later chunks, so the most any chunk gave. */
+  searches: number;
+}
+
+export function newSeen(): GeminiSeen {
+  return { toolCalls: false, searches: 0 };
+}
+
+/**
+ * What one GenerateContentResponse tells the meter; `seen` carries across a stream's chunks. Its usage is the latest
+ * usageMetadata with the searches billed so far (grounding may come on a chunk without usage, after the last one).
+ */
+export function readResponse(chunk: JsonRecord, seen: GeminiSeen, upstreamModel: string): { reading: NativeReading; finished: boolean } {
   const reading: NativeReading = { generatedChars: 0 };
   const id = readString(chunk.responseId);
   if (id) reading.upstreamId = id;
-  const usage = normalizeGeminiUsage(chunk.usageMetadata);
-  if (usage) reading.usage = usage;
   const candidates = readArray(chunk.candidates) ?? [];
   const candidate = readRecord(candidates.find((c) => isRecord(c) && (c.index ?? 0) === 0) ?? candidates[0]);
+  const searches = Math.max(seen.searches, billedSearches(candidate, upstreamModel));
+  const usage = normalizeGeminiUsage(chunk.usageMetadata);
+  if (usage) seen.usage = usage;
+  if (searches > seen.searches) reading.webSearches = seen.searches = searches;
+  if (seen.usage && (usage || reading.webSearches !== undefined)) reading.usage = withSearches(seen.usage, seen.searches);
   for (const part of readArray(readRecord(candidate?.content)?.parts) ?? []) {
     if (!isRecord(part)) continue;
     reading.generatedChars += readString(part.text)?.length ?? 0;
@@ -51,10 +71,10 @@ function dataLine(json: Uint8Array): string {
 }
 
 export function createNativeGeminiReader(ctx: NativeAnswerContext): NativeStreamReader {
-  const seen = { toolCalls: false };
+  const seen = newSeen();
   let finished = false;
   let failed = false;
-  let usage: NativeReading['usage'];
+  const usage = () => (seen.usage ? withSearches(seen.usage, seen.searches) : undefined);
 
   const read = (event: SseEvent): NativeEvent => {
     const data = readEventJson(event.data);
@@ -64,13 +84,13 @@ export function createNativeGeminiReader(ctx: NativeAnswerContext): NativeStream
       failed = true;
       const info = mapGeminiEmbeddedError(data, ctx.provider.id);
       const reading: NativeReading = { generatedChars: 0, error: { code: info.streamCode, message: ctx.redact(info.message) }, ends: true };
-      if (usage) reading.usage = usage; // what was generated before the failure is billed
+      const sofar = usage();
+      if (sofar) reading.usage = sofar; // what was generated before the failure is billed
       const error = readRecord(data.error) ?? {};
       const message = ctx.redact(readString(error.message) ?? info.message);
       return { reading, render: () => dataLine(Buffer.from(JSON.stringify({ ...data, error: { ...error, message } }))) };
     }
-    const { reading, finished: ends } = readResponse(data, seen);
-    if (reading.usage) usage = reading.usage;
+    const { reading, finished: ends } = readResponse(data, seen, ctx.upstreamModel);
     if (ends) finished = true;
     return { reading, render: () => dataLine(withGatewayIdentity(Buffer.from(event.data), ctx)) };
   };
@@ -81,7 +101,8 @@ export function createNativeGeminiReader(ctx: NativeAnswerContext): NativeStream
       const reading: NativeReading = { generatedChars: 0 };
       // Gemini ends every complete stream with a finishReason; without one the connection dropped.
       if (!finished && !failed) {
-        if (usage) reading.usage = usage;
+        const sofar = usage();
+        if (sofar) reading.usage = sofar;
         reading.error = { code: 'server_error', message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.` };
       }
       return { reading, render: () => undefined };

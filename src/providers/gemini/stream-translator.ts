@@ -2,7 +2,7 @@
 // GenerateContentResponse holding the next parts: text and thought parts are deltas as they are (a thought's
 // signature a record after it), a signed text or call part is preceded by its signature's record, and a functionCall
 // arrives complete: a tool call's start with the full arguments; Google Search grounding, once, a web-search event
-// (grounding.ts). usageMetadata is
+// (grounding.ts), its billed searches (the most any chunk's grounding gives) added to the usage. usageMetadata is
 // cumulative (the last one wins) and goes out once, at the end. One translator per request; it never throws:
 // bad JSON, unknown shapes and in-stream error objects become one `error` event, after which it is silent.
 import type { SseEvent, StreamTranslator } from '../adapter.js';
@@ -12,11 +12,13 @@ import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { newCursor, readPart, type ReadPart } from './read-parts.js';
-import { groundingSearch } from './grounding.js';
+import { billedSearches, groundingSearch, withSearches } from './grounding.js';
 
 export interface GeminiStreamOptions {
   /** Named in error messages. */
   providerId?: string;
+  /** Google's name of the model, which decides how grounding is billed (grounding.ts); absent: per search query. */
+  upstreamModel?: string;
   now?: () => number;
 }
 
@@ -47,12 +49,14 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
   let failed = false;
   let closed = false;
   let searched = false;
+  /** Billed Google Search requests: grounding metadata may repeat on later chunks, so the most any chunk gives. */
+  let searches = 0;
   let usage: NormalizedUsage | undefined;
 
   /** Usage known so far goes out before the error: the pipeline stops reading at an error, and what was generated is billed. */
   function fail(code: StreamErrorCode, message: string, out: StreamEvent[] = []): StreamEvent[] {
     failed = true;
-    if (usage) out.push({ type: 'usage', usage });
+    if (usage) out.push({ type: 'usage', usage: withSearches(usage, searches) });
     usage = undefined;
     out.push({ type: 'error', code, message });
     return out;
@@ -86,7 +90,12 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
     }
     const newUsage = normalizeGeminiUsage(chunk.usageMetadata);
     if (newUsage) usage = newUsage;
-    if (finished) return out; // only usage may still change after the finish
+    if (finished) {
+      // Only usage may still change after the finish, and the searches it bills if grounding comes on a late chunk.
+      const late = (readArray(chunk.candidates) ?? []).find((c) => isRecord(c) && (c.index ?? 0) === 0);
+      if (isRecord(late)) searches = Math.max(searches, billedSearches(late, options.upstreamModel ?? ''));
+      return out;
+    }
 
     const blockReason = readString(readRecord(chunk.promptFeedback)?.blockReason);
     if (blockReason) return finish(out, 'PROHIBITED_CONTENT', undefined);
@@ -103,6 +112,7 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
       if (part.kind === 'skip') continue;
       eventsOf(part, out);
     }
+    searches = Math.max(searches, billedSearches(candidate, options.upstreamModel ?? ''));
     const search = searched ? undefined : groundingSearch(candidate, cursor.responseId);
     if (search) {
       searched = true;
@@ -135,7 +145,7 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
       const out: StreamEvent[] = [];
       // Gemini ends every complete stream with a finishReason; without one the connection dropped.
       if (!finished && !failed) return fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
-      if (usage) out.push({ type: 'usage', usage });
+      if (usage) out.push({ type: 'usage', usage: withSearches(usage, searches) });
       usage = undefined;
       return out;
     },

@@ -43,6 +43,8 @@ export interface NativeAnswerContext {
   generationId: string;
   /** The gateway model id of the serving endpoint. */
   model: string;
+  /** The name the vendor knows the model by (what it bills by: Gemini 2.5 and 3 count web searches apart). */
+  upstreamModel: string;
   provider: ProviderConfig;
   /** Removes the gateway's credentials from vendor text that reaches the client (error messages). */
   redact: Redact;
@@ -57,6 +59,11 @@ export interface NativeReading {
   stopSequence?: string;
   /** Characters of generated text, reasoning and tool input in this event: the stream's progress and token rate. */
   generatedChars: number;
+  /**
+   * Web search requests the answer showed so far (cumulative): billed when the stream ends before the vendor's usage
+   * (which carries its own count) arrived.
+   */
+  webSearches?: number;
   /** The upstream reported a failure (its message redacted). */
   error?: { code: StreamErrorCode; message: string };
   /** No event the upstream sends after this one is passed on (a terminal error). */

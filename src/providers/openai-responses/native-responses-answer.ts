@@ -4,6 +4,7 @@
 // translated lane. The meter reads OpenAI's own report: the response id, usage from response.completed (or
 // .incomplete / .failed: input_tokens_details.cached_tokens, output_tokens_details.reasoning_tokens), the finish the
 // status gives, and the generated text of the `*.delta` events (or of whole output items that came without deltas).
+// Hosted web search calls, billed per call, are counted from the `web_search_call` items (responses-usage.ts).
 import { nanosToUsd } from '../../core/money.js';
 import type { FinishReason, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
@@ -12,7 +13,7 @@ import type { NativeAnswerContext, NativeEvent, NativeJsonAnswer, NativeReading,
 import { readEventJson, sseText } from '../native/native-protocol.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
-import { responsesUsage } from './responses-usage.js';
+import { responsesUsage, webSearchCalls } from './responses-usage.js';
 
 const TOOL_CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'mcp_call', 'local_shell_call', 'computer_call']);
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'response.cancelled']);
@@ -64,12 +65,16 @@ function withContract(response: JsonRecord, ctx: NativeAnswerContext, totals: ()
   return response;
 }
 
-/** What a whole Response object (a JSON answer, or a terminal event's) tells the meter. */
-function readResponse(response: JsonRecord, ctx: NativeAnswerContext, reading: NativeReading): NativeReading {
+/**
+ * What a whole Response object (a JSON answer, or a terminal event's) tells the meter; `searchIds`: the web search
+ * calls a stream showed before it.
+ */
+function readResponse(response: JsonRecord, ctx: NativeAnswerContext, reading: NativeReading, searchIds?: ReadonlySet<string>): NativeReading {
   const id = readString(response.id);
   if (id) reading.upstreamId = id;
   const usage = responsesUsage(response.usage);
-  if (usage) reading.usage = usage;
+  const searches = webSearchCalls(response.output, searchIds);
+  if (usage) reading.usage = searches > 0 ? { ...usage, webSearchRequests: searches } : usage;
   reading.finish = finishOfResponse(response);
   if (reading.finish === 'error') {
     const error = readRecord(response.error);
@@ -93,6 +98,8 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
   let responseId: string | undefined;
   /** Output items whose text came as deltas: their whole item is not counted again when it is done. */
   const streamedItems = new Set<string>();
+  /** The web search calls shown so far, by item id (a call without one is counted from the final Response). */
+  const searchIds = new Set<string>();
 
   const read = (event: SseEvent): NativeEvent => {
     const data = readEventJson(event.data);
@@ -106,7 +113,7 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
       if (responseId) reading.upstreamId = responseId;
       if (TERMINAL.has(type)) {
         terminal = true;
-        readResponse(response, ctx, reading);
+        readResponse(response, ctx, reading, searchIds);
         if (reading.error) {
           failed = true;
           reading.ends = true;
@@ -130,7 +137,12 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
     if (type === 'response.output_item.done') {
       const item = readRecord(data.item);
       const id = readString(item?.id);
-      return { reading: { generatedChars: id && streamedItems.has(id) ? 0 : itemChars(item) }, render: pass };
+      const reading: NativeReading = { generatedChars: id && streamedItems.has(id) ? 0 : itemChars(item) };
+      if (item?.type === 'web_search_call' && id) {
+        searchIds.add(id);
+        reading.webSearches = searchIds.size;
+      }
+      return { reading, render: pass };
     }
     return { reading: { generatedChars: 0 }, render: pass };
   };

@@ -129,13 +129,14 @@ describe('stream translator: recorded Anthropic streams', () => {
     expect(events[cited]).toMatchObject({ type: 'citation', span: 'It is sunny and 22°C in New York City.'.length, citation: { type: 'web_search_result_location', citedText: 'Sunny, 22°C' } });
   });
 
-  it('server tools and unknown event types make no output; usage from message_delta wins', () => {
+  it('server tools and unknown event types make no output; usage from message_delta wins, its web searches with it', () => {
     const got = collect(replay(chunks('server-tool'), translator()));
     expect(got.content).toBe("I'll check the current weather in New York City for you.It is sunny and 22°C in New York City.");
     expect(got.toolCalls).toEqual([]);
     expect(got.errors).toEqual([]);
     expect(got.finishes).toEqual(['stop']);
-    expect(got.usages).toEqual([usage(10682, 510)]);
+    // message_delta's server_tool_use.web_search_requests: the search Anthropic bills per request.
+    expect(got.usages).toEqual([{ ...usage(10682, 510), webSearchRequests: 1 }]);
   });
 
   it('an overloaded_error event ends the stream with one server_error after the text so far', () => {

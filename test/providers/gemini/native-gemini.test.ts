@@ -10,7 +10,7 @@ import { geminiContext } from './helpers.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/gemini/${name}`, import.meta.url), 'utf8');
 const provider = geminiContext().provider;
-const ctx: NativeAnswerContext = { generationId: 'gen-native', model: 'google/gemini-3.1-pro-preview', provider, redact: (text) => text.replaceAll(provider.apiKey!, '[redacted]') };
+const ctx: NativeAnswerContext = { generationId: 'gen-native', model: 'google/gemini-3.1-pro-preview', upstreamModel: 'gemini-3.1-pro-preview', provider, redact: (text) => text.replaceAll(provider.apiKey!, '[redacted]') };
 
 function replay(text: string) {
   const reader = nativeGemini.createStreamReader(ctx);
