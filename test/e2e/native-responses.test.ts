@@ -157,6 +157,19 @@ describe('Responses door → OpenAI, native', () => {
     expect(row.cost_nanos).toBe(COST_NANOS);
   });
 
+  it('JSON: OpenAI\'s cache writes (input_tokens_details.cache_write_tokens) are recorded, billed at the input price', async () => {
+    const upstreamBody = JSON.parse(fixture('native-responses-reasoning.json'));
+    upstreamBody.usage.input_tokens_details.cache_write_tokens = 2048;
+    upstream.reply({ kind: 'json', body: upstreamBody });
+    const res = await post(codexRequest(false));
+    expect(res.status).toBe(200);
+    await res.json();
+    const row = await recordOf(res.headers.get('x-generation-id')!);
+    expect(row).toMatchObject({ prompt_tokens: 12000, cached_tokens: 8192, cache_write_tokens: 2048 });
+    // gpt-5.5 names no cache-write price: a written token costs its input price, so the total is the same.
+    expect(row.cost_nanos).toBe(COST_NANOS);
+  });
+
   it('store: true is sent as false, and the answer says so (x-modelgate-warning)', async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('native-responses-text.chunks.txt')] });
     const res = await post({ model: MODEL, stream: true, store: true, input: 'hi' });
