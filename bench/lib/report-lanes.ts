@@ -57,7 +57,7 @@ export function renderLanesSection(results: LaneResults): string {
   const lines = [
     '## Lanes: small and coding-agent-sized requests, against the bare proxy',
     '',
-    `Non-streaming requests at c=${results.concurrency}; ${results.rounds} paired rounds per row (the bare proxy and Modelgate back to back, ` +
+    `Non-streaming requests at c=${results.concurrency}; ${results.rounds} paired round${results.rounds === 1 ? '' : 's'} per row (the bare proxy and Modelgate back to back, ` +
       `${results.warmupSeconds} s warm-up + ${results.measureSeconds} s measured each, alternating order) after ${results.steadyStateSeconds} s ` +
       'of unmeasured load per system and row. "agent" is a ~400 KB request of 240 messages and 25 tools (bench/lib/agent-requests.ts), ' +
       'the same conversation in each protocol. The bare proxy is Koa 3 + undici that parses each body once and forwards it to the ' +
