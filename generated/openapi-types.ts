@@ -3858,6 +3858,22 @@ export interface components {
              *     charges nothing per search through the gateway. Long-prompt tiers keep it unless the catalog names another.
              */
             web_search?: string;
+            /** @description USD per file search call (OpenAI Responses `file_search`: one per `file_search_call` item). */
+            file_search?: string;
+            /**
+             * @description USD per 1 GB code interpreter container (OpenAI Responses `code_interpreter`): each container an answer runs in
+             *     and the request did not name, times its GB (`memory_limit`; 1 GB by default). A named container was created, and
+             *     billed, before.
+             */
+            code_interpreter?: string;
+            /**
+             * @description USD per container-hour of Anthropic's code execution, its published unit. Anthropic bills at least 5 minutes a
+             *     container and reports no container time, so the gateway charges each container an answer ran in 5 minutes (1/12
+             *     of this); nothing when the request offers web search or web fetch of version 20260209 or later (free with them).
+             */
+            code_execution?: string;
+            /** @description USD per prompt grounded with Google Maps (Gemini `googleMaps` tool; an answer with a `maps` grounding chunk). */
+            maps_grounding?: string;
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
