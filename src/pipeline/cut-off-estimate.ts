@@ -9,6 +9,7 @@ import { reservationOutputTokens } from '../billing/accounting.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { NormalizedUsage } from '../core/generation.js';
 import { billedToolUses, maxToolUses, type ToolUses } from '../core/tool-uses.js';
+import { chargedTools } from '../billing/tool-fees.js';
 import type { GenerationMeter } from './generation-meter.js';
 
 export function cutOffEstimate(
@@ -29,7 +30,7 @@ export function cutOffEstimate(
   const searches = Math.max(maxWebSearches, meter.webSearchesSeen ?? 0);
   const usage: NormalizedUsage = { promptTokens: prompt, completionTokens: output, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: output - visible };
   if (searches > 0) usage.webSearchRequests = searches;
-  const tools = billedToolUses(maxToolUses(reservedToolUses, meter.toolUsesSeenSoFar));
+  const tools = billedToolUses(onlyCharged(entry, maxToolUses(reservedToolUses, meter.toolUsesSeenSoFar)));
   if (tools) usage.toolUses = tools;
   return {
     usage,
@@ -38,4 +39,12 @@ export function cutOffEstimate(
       (searches > 0 ? ` and ${searches} web searches` : '') +
       (tools ? `, with the hosted tool uses ${JSON.stringify(tools)}.` : '.'),
   };
+}
+
+/** The uses of the tools this endpoint charges for: a tool the request offered another vendor's way is not its use. */
+function onlyCharged(entry: CatalogEntry, uses: ToolUses | undefined): ToolUses | undefined {
+  if (!uses) return undefined;
+  const out: ToolUses = {};
+  for (const tool of chargedTools([entry.pricing.base, ...entry.pricing.tiers].map((set) => set.toolFees))) out[tool] = uses[tool];
+  return out;
 }

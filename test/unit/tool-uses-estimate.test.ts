@@ -33,5 +33,7 @@ describe('hosted tool uses without the vendor\'s usage', () => {
     expect(costNanos(gpt, cutOffEstimate(gpt, 3000, { ...meter, toolUsesSeenSoFar: undefined }, 1_000, 0, reserved).usage))
       .toBeLessThanOrEqual(maxCostNanos(gpt, 1000, 3000, 0, reserved));
     expect(cutOffEstimate(gpt, 3000, { estimatedPromptTokens: 1000, generatedTokens: 5 }, 1_000).usage).not.toHaveProperty('toolUses');
+    // A tool this endpoint does not charge (Anthropic's code execution offered to GPT) is not one of its uses.
+    expect(cutOffEstimate(gpt, 3000, { estimatedPromptTokens: 1000, generatedTokens: 5 }, 1_000, 0, { code_execution: 1 }).usage).not.toHaveProperty('toolUses');
   });
 });
