@@ -2502,6 +2502,7 @@ export interface components {
          *       "native_tokens_cached": 0,
          *       "native_tokens_reasoning": 0,
          *       "web_search_requests": 0,
+         *       "tool_uses": {},
          *       "total_cost": 0.0000078,
          *       "access_mode": "credits",
          *       "reference_cost": null,
@@ -2576,6 +2577,12 @@ export interface components {
              *     `pricing.web_search`. 0 for records written before the gateway counted them.
              */
             web_search_requests: number;
+            /**
+             * @description Uses of the other hosted tools the provider charged per use, by tool, in the unit its `pricing` key names (file
+             *     search calls, 1 GB code interpreter containers, code execution containers, Google Maps grounded prompts). Each is
+             *     in `total_cost` at the model's price for it. Only the tools billed; empty for none and for records written before.
+             */
+            tool_uses: components["schemas"]["HostedToolUses"];
             /**
              * Format: double
              * @description USD charged to credits (0 for `free` and `pass`).
@@ -2664,6 +2671,31 @@ export interface components {
              * @enum {string}
              */
             status: "ok";
+        };
+        /** @description Billed uses of hosted tools by tool (a vendor's new tool may appear under its own name). */
+        HostedToolUses: {
+            /**
+             * Format: int32
+             * @description OpenAI file search calls (`file_search_call` items).
+             */
+            file_search?: number;
+            /**
+             * Format: int32
+             * @description OpenAI code interpreter containers created for the answer, in GB (a 4 GB container counts 4).
+             */
+            code_interpreter?: number;
+            /**
+             * Format: int32
+             * @description Anthropic code execution containers the answer ran in (each billed 5 minutes of container time).
+             */
+            code_execution?: number;
+            /**
+             * Format: int32
+             * @description Gemini prompts grounded with Google Maps.
+             */
+            maps_grounding?: number;
+        } & {
+            [key: string]: number;
         };
         /**
          * @description An image part. Accepted only by models whose `supports_images` is true; otherwise the request fails with 400 and `error.metadata.reason` = `image_input_not_supported`.
@@ -3858,6 +3890,22 @@ export interface components {
              *     charges nothing per search through the gateway. Long-prompt tiers keep it unless the catalog names another.
              */
             web_search?: string;
+            /** @description USD per file search call (OpenAI Responses `file_search`: one per `file_search_call` item). */
+            file_search?: string;
+            /**
+             * @description USD per 1 GB code interpreter container (OpenAI Responses `code_interpreter`): each container an answer runs in
+             *     and the request did not name, times its GB (`memory_limit`; 1 GB by default). A named container was created, and
+             *     billed, before.
+             */
+            code_interpreter?: string;
+            /**
+             * @description USD per container-hour of Anthropic's code execution, its published unit. Anthropic bills at least 5 minutes a
+             *     container and reports no container time, so the gateway charges each container an answer ran in 5 minutes (1/12
+             *     of this); nothing when the request offers web search or web fetch of version 20260209 or later (free with them).
+             */
+            code_execution?: string;
+            /** @description USD per prompt grounded with Google Maps (Gemini `googleMaps` tool; an answer with a `maps` grounding chunk). */
+            maps_grounding?: string;
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
@@ -5349,6 +5397,7 @@ export type GenerationList = components['schemas']['GenerationList'];
 export type GenerationStatus = components['schemas']['GenerationStatus'];
 export type GrantPassRequest = components['schemas']['GrantPassRequest'];
 export type Health = components['schemas']['Health'];
+export type HostedToolUses = components['schemas']['HostedToolUses'];
 export type ImageContentPart = components['schemas']['ImageContentPart'];
 export type ImageUrl = components['schemas']['ImageUrl'];
 export type JsonSchemaFormat = components['schemas']['JsonSchemaFormat'];

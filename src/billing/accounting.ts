@@ -12,6 +12,8 @@ import { GatewayError } from '../core/gateway-error.js';
 import { releaseCredits, reserveCredits } from '../repositories/credits.js';
 import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
 import { maxCostNanos } from './pricing.js';
+import { chargedTools } from './tool-fees.js';
+import { hasToolUses, type ToolUses } from '../core/tool-uses.js';
 import { nanosToUsd } from '../core/money.js';
 import type { PassQuotaConfig } from '../config.js';
 import { admitPass } from '../pass/admit-pass.js';
@@ -66,15 +68,30 @@ export async function admitCredits(
   requestedMaxTokens: number | undefined,
   /** Web search requests to reserve for (a hosted search tool is offered; routing/web-search-reservation.ts). */
   maxWebSearches = 0,
+  /** Uses of the other hosted tools to reserve for (routing/tool-fee-reservation.ts). */
+  maxToolUses?: ToolUses,
 ): Promise<Admission> {
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
-  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, maxWebSearches);
+  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, maxWebSearches, maxToolUses);
   const searches = maxWebSearches > 0 && entryChargesSearches(entry);
-  return reserveCreditsFor(deps, principal, amountNanos, searches ? 'Add credits, lower max_tokens or cap the web search tool\'s uses.' : 'Add credits or lower max_tokens.', {
+  const tools = chargedToolUses(entry, maxToolUses);
+  const advice = tools ? 'Add credits, lower max_tokens or offer fewer hosted tools.'
+    : searches ? 'Add credits, lower max_tokens or cap the web search tool\'s uses.' : 'Add credits or lower max_tokens.';
+  return reserveCreditsFor(deps, principal, amountNanos, advice, {
     max_output_tokens_assumed: outputTokens,
     ...(searches ? { web_searches_assumed: maxWebSearches } : {}),
+    ...(tools ? { tool_uses_assumed: tools } : {}),
   });
+}
+
+/** Of the tool uses reserved for, those the model charges a fee for (in some tier), or undefined when none. */
+function chargedToolUses(entry: CatalogEntry, uses: ToolUses | undefined): ToolUses | undefined {
+  if (!hasToolUses(uses)) return undefined;
+  const charged = chargedTools([entry.pricing.base, ...entry.pricing.tiers].map((set) => set.toolFees));
+  const out: ToolUses = {};
+  for (const tool of charged) if ((uses[tool] ?? 0) > 0) out[tool] = uses[tool];
+  return hasToolUses(out) ? out : undefined;
 }
 
 /** The model charges a fee per web search (in some tier). */
@@ -173,11 +190,12 @@ export async function admitRequest(
   estimatedPromptTokens: number,
   requestedMaxTokens: number | undefined,
   maxWebSearches = 0,
+  maxToolUses?: ToolUses,
 ): Promise<Admission> {
   checkModelAllowed(principal, entry.id);
-  if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, estimatedPromptTokens, requestedMaxTokens, maxWebSearches);
+  if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, estimatedPromptTokens, requestedMaxTokens, maxWebSearches, maxToolUses);
   const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
-  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, maxWebSearches);
+  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, maxWebSearches, maxToolUses);
   const reservation = await admitPass(
     { db: deps.db, now: deps.now, passQuota: deps.config.passQuota },
     { userId: principal.userId, modelId: entry.id, amountNanos },

@@ -7,6 +7,7 @@
 //   cost = uncached×input + cached×cachedRead + cacheWrite5m×cachedWrite + cacheWrite1h×cachedWrite1h
 //        + completion×output
 //        + webSearchRequests×webSearch   (a per-request fee, not per 1M tokens: added after the division)
+//        + Σ toolUses[tool]×toolFees[tool] (the other hosted tools' fees, each in its unit: tool-fees.ts)
 //   where cacheWrite1h is the part of cacheWriteTokens written with a 1-hour TTL (capped at the total) and
 //   cacheWrite5m the rest: Anthropic prices a 1-hour write at 2× input, a 5-minute one at 1.25×.
 // Prices are nano-dollars per 1M tokens, already converted at catalog load, with the cache-price
@@ -17,7 +18,9 @@
 // Rounding: the sum is computed exactly in (nano-dollars × 1e6) and divided by 1e6 once, at the
 // end, rounding half up — so splitting a request into parts never accumulates rounding drift.
 import type { NormalizedUsage } from '../core/generation.js';
+import type { ToolUses } from '../core/tool-uses.js';
 import type { CatalogEntry, ModelPricing, PriceSet } from '../catalog/types.js';
+import { maxToolFeeNanos, toolFeeNanos } from './tool-fees.js';
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000n;
 
@@ -58,7 +61,7 @@ export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): big
   const p = selectPriceSet(pricing, usage.promptTokens);
   const total = uncached * p.input + cached * p.cachedRead + (cacheWrite - cacheWrite1h) * p.cachedWrite +
     cacheWrite1h * p.cachedWrite1h + completion * p.output;
-  return perMillionToNanos(total) + (searches > 0n ? searches * p.webSearch : 0n);
+  return perMillionToNanos(total) + (searches > 0n ? searches * p.webSearch : 0n) + toolFeeNanos(p.toolFees, usage.toolUses);
 }
 
 /**
@@ -75,10 +78,11 @@ export function costNanos(entry: CatalogEntry, usage: NormalizedUsage): bigint {
  * most `maxWebSearches` web search requests, for credit reservation before calling upstream. Every prompt token
  * is priced at the highest prompt-side price of any tier — input, or cache write when that is
  * dearer (Anthropic charges 1.25× input to write the cache for 5 minutes, 2× for an hour) — and
- * every output token at the highest output price of any tier, every search at the highest search fee of any tier.
+ * every output token at the highest output price of any tier, every search at the highest search fee of any tier, and
+ * at most `maxToolUses` of the other hosted tools each at its highest fee of any tier.
  * Rounded up, so it is never below the real (half-up rounded) cost.
  */
-export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number, maxWebSearches = 0): bigint {
+export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number, maxWebSearches = 0, maxToolUses?: ToolUses): bigint {
   const prompt = tokens(promptTokens, 'promptTokens');
   const output = tokens(maxOutputTokens, 'maxOutputTokens');
   const searches = tokens(maxWebSearches, 'maxWebSearches');
@@ -88,5 +92,6 @@ export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutpu
   const outputPrice = max((s) => s.output);
   const total = prompt * promptPrice + output * outputPrice;
   const searchFees = searches > 0n ? searches * max((s) => s.webSearch) : 0n;
-  return (total + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT + searchFees;
+  const toolFees = maxToolFeeNanos(sets.map((s) => s.toolFees), maxToolUses);
+  return (total + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT + searchFees + toolFees;
 }

@@ -12,11 +12,15 @@
 // `web_search` is not a token price: USD per web search request the vendor runs for a hosted search tool (OpenRouter's
 // `pricing.web_search`), held as nano-dollars per request. It does not depend on the prompt's length, so a tier that
 // omits it keeps the base block's (a tier that named no fee must not make searches free).
+// The other hosted tools' fees are read the same way, one key per tool, named as core/tool-uses.ts names the tool:
+// `file_search` (USD per call), `code_interpreter` (USD per 1 GB container), `code_execution` (USD per container-hour,
+// Anthropic's unit; billing charges its 5-minute minimum a container) and `maps_grounding` (USD per grounded prompt).
 import { usdToNanos } from '../core/money.js';
-import type { ModelPricing, PriceSet, PriceTier } from './types.js';
+import { HOSTED_TOOL_FEES, type HostedToolFee } from '../core/tool-uses.js';
+import type { ModelPricing, PriceSet, PriceTier, ToolFeePrices } from './types.js';
 import { fail, readInteger, readObject, rejectUnknownKeys, type JsonObject } from './read-fields.js';
 
-const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write', 'cached_write_1h', 'web_search'] as const;
+const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write', 'cached_write_1h', 'web_search', ...HOSTED_TOOL_FEES] as const;
 const TIER_KEYS = ['above_prompt_tokens', ...PRICE_KEYS] as const;
 
 /** Largest accepted list price, USD per 1M tokens: a sanity bound against unit mistakes
@@ -38,18 +42,34 @@ function readPrice(obj: JsonObject, key: string, where: string, required: boolea
 /** Largest accepted per-call fee, USD: vendors charge cents a search; a per-1K price pasted as per-call is above. */
 const MAX_USD_PER_CALL = 1;
 
-function readPerCallPrice(obj: JsonObject, key: string, where: string): bigint | undefined {
+function readPerCallPrice(obj: JsonObject, key: string, where: string, unit = 'request'): bigint | undefined {
   const v = obj[key];
   if (v === undefined) return undefined;
   const isDecimalString = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim());
   if (!(typeof v === 'number' && Number.isFinite(v) && v >= 0) && !isDecimalString) {
-    fail(where, `${key} must be a non-negative number (USD per request)`);
+    fail(where, `${key} must be a non-negative number (USD per ${unit})`);
   }
-  if (Number(v) > MAX_USD_PER_CALL) fail(where, `${key} is above ${MAX_USD_PER_CALL} USD per request; check the unit (USD per request, not per 1K)`);
+  if (Number(v) > MAX_USD_PER_CALL) fail(where, `${key} is above ${MAX_USD_PER_CALL} USD per ${unit}; check the unit (USD per ${unit}, not per 1K)`);
   return usdToNanos(v as number | string);
 }
 
-function readPriceSet(obj: JsonObject, where: string, inheritedWebSearch = 0n): PriceSet {
+/** The unit each tool's catalog price is per (core/tool-uses.ts). */
+const TOOL_FEE_UNITS: Readonly<Record<HostedToolFee, string>> = {
+  file_search: 'call',
+  code_interpreter: '1 GB container',
+  code_execution: 'container-hour',
+  maps_grounding: 'grounded prompt',
+};
+
+const NO_TOOL_FEES: ToolFeePrices = { file_search: 0n, code_interpreter: 0n, code_execution: 0n, maps_grounding: 0n };
+
+function readToolFees(obj: JsonObject, where: string, inherited: ToolFeePrices): ToolFeePrices {
+  const fees = { ...inherited };
+  for (const tool of HOSTED_TOOL_FEES) fees[tool] = readPerCallPrice(obj, tool, where, TOOL_FEE_UNITS[tool]) ?? inherited[tool];
+  return fees;
+}
+
+function readPriceSet(obj: JsonObject, where: string, inheritedWebSearch = 0n, inheritedToolFees = NO_TOOL_FEES): PriceSet {
   const input = readPrice(obj, 'input', where, true);
   const output = readPrice(obj, 'output', where, true);
   const cachedRead = readPrice(obj, 'cached_read', where, false);
@@ -62,6 +82,7 @@ function readPriceSet(obj: JsonObject, where: string, inheritedWebSearch = 0n): 
     cachedWrite,
     cachedWrite1h: cachedWrite1h === 0n ? cachedWrite : cachedWrite1h,
     webSearch: readPerCallPrice(obj, 'web_search', where) ?? inheritedWebSearch,
+    toolFees: readToolFees(obj, where, inheritedToolFees),
   };
 }
 
@@ -85,7 +106,7 @@ export function readModelPricing(block: unknown, rawTiers: unknown, contextLengt
     if (abovePromptTokens >= contextLength) {
       fail(tierWhere, `above_prompt_tokens ${abovePromptTokens} is not below context_length ${contextLength}`);
     }
-    return { abovePromptTokens, ...readPriceSet(obj, tierWhere, base.webSearch) };
+    return { abovePromptTokens, ...readPriceSet(obj, tierWhere, base.webSearch, base.toolFees) };
   });
   for (let i = 1; i < tiers.length; i++) {
     if (tiers[i].abovePromptTokens <= tiers[i - 1].abovePromptTokens) {
@@ -98,6 +119,7 @@ export function readModelPricing(block: unknown, rawTiers: unknown, contextLengt
 /** A free model is one whose base prices are all 0 (tiers of a free model must be 0 too). */
 export function isZeroPricing(p: ModelPricing): boolean {
   const zero = (s: PriceSet) =>
-    s.input === 0n && s.output === 0n && s.cachedRead === 0n && s.cachedWrite === 0n && s.cachedWrite1h === 0n && s.webSearch === 0n;
+    s.input === 0n && s.output === 0n && s.cachedRead === 0n && s.cachedWrite === 0n && s.cachedWrite1h === 0n && s.webSearch === 0n &&
+    HOSTED_TOOL_FEES.every((tool) => s.toolFees[tool] === 0n);
   return zero(p.base) && p.tiers.every(zero);
 }

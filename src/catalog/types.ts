@@ -3,6 +3,7 @@
 // read-pricing.ts), so billing never touches floating point or re-derives anything.
 import type { AccessMode } from '../core/access-mode.js';
 import type { ProviderKind } from '../core/provider-kind.js';
+import type { HostedToolFee } from '../core/tool-uses.js';
 
 /** One column set of prices: token prices in nano-dollars per 1M tokens, the per-call fee in nano-dollars per call. */
 export interface PriceSet {
@@ -21,7 +22,15 @@ export interface PriceSet {
    * Google Search grounding), in nano-dollars per request, on top of the tokens; 0: not charged (no such tool).
    */
   webSearch: bigint;
+  /**
+   * The other hosted tools' fees, nano-dollars per unit the vendor bills (core/tool-uses.ts): per file search call, per
+   * 1 GB code interpreter container, per container-hour of Anthropic's code execution (billed 5 minutes a container),
+   * per Google Maps grounded prompt; 0: not charged.
+   */
+  toolFees: ToolFeePrices;
 }
+
+export type ToolFeePrices = Readonly<Record<HostedToolFee, bigint>>;
 
 /** Long-prompt tier: applies to the WHOLE request when promptTokens > abovePromptTokens. */
 export interface PriceTier extends PriceSet {

@@ -3,6 +3,7 @@
 // list read ours unchanged. Tiered models show their base (shortest-prompt) prices, as OpenRouter does.
 import type { components } from '../../generated/openapi-types.js';
 import { formatScaledDecimal } from '../core/money.js';
+import { HOSTED_TOOL_FEES } from '../core/tool-uses.js';
 import type { CatalogEntry, CatalogEndpoint } from './types.js';
 
 type Schemas = components['schemas'];
@@ -31,6 +32,10 @@ function wirePricing(entry: CatalogEntry): Model['pricing'] {
   if (base.cachedWrite1h !== base.cachedWrite) pricing.input_cache_write_1h = usdPerTokenString(base.cachedWrite1h);
   // OpenRouter's `web_search`: USD per search request, shown only where the gateway charges one.
   if (base.webSearch > 0n) pricing.web_search = formatScaledDecimal(base.webSearch, NANOS_PER_USD_SCALE);
+  // The other hosted tools' fees, under the catalog's keys and units, likewise only where charged.
+  for (const tool of HOSTED_TOOL_FEES) {
+    if (base.toolFees[tool] > 0n) pricing[tool] = formatScaledDecimal(base.toolFees[tool], NANOS_PER_USD_SCALE);
+  }
   return pricing;
 }
 

@@ -2,6 +2,7 @@
 // normalized usage, finish reasons, a whole reply as ordered output blocks, and the events of a stream. No wire
 // format lives here.
 import type { Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolCallKind, WebSearchBlock } from './content-blocks.js';
+import type { ToolUses } from './tool-uses.js';
 
 /** Token counts as the gateway accounts them (prompt includes cached reads and cache writes;
  *  completion includes reasoning). */
@@ -19,6 +20,11 @@ export interface NormalizedUsage {
    * `server_tool_use.web_search_requests`, OpenAI's `web_search_call` items, Gemini's grounding queries); absent: 0.
    */
   webSearchRequests?: number;
+  /**
+   * Billed uses of the other hosted tools the vendor charges per use (OpenAI's file search calls and code interpreter
+   * containers, Anthropic's code execution containers, Gemini's Google Maps grounded prompts; tool-uses.ts); absent: none.
+   */
+  toolUses?: ToolUses;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';

@@ -13,6 +13,7 @@ import type { Principal } from '../auth/principal.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
 import { admitRequest, type Admission, type AdmissionDeps } from '../billing/accounting.js';
 import { GatewayError } from '../core/gateway-error.js';
+import type { ToolUses } from '../core/tool-uses.js';
 import type { FreeRequestAllowance } from '../limits/free-requests.js';
 import { admitRate, takeFreeRequest, withRateHeaders, type RateHeaders, type RateParts } from '../limits/admit-rate.js';
 import type { Target } from '../routing/resolve-target.js';
@@ -36,6 +37,8 @@ export async function admitRoute(
   requestedMaxTokens: number | undefined,
   /** Web search requests to reserve for (RequestFacts.maxWebSearches). */
   maxWebSearches = 0,
+  /** Uses of the other hosted tools to reserve for (RequestFacts.maxToolUses). */
+  maxToolUses?: ToolUses,
 ): Promise<AdmittedRoute> {
   const { targets, reservationEntry } = plan;
   const tokens = plan.checked.estimatedPromptTokens;
@@ -52,8 +55,8 @@ export async function admitRoute(
   // Requests and tokens per minute (mixed: a paid entry, the free allowance is decided below, for the whole list).
   const headers = await admitRate(parts, principal, mixed ? targets.find((t) => !isFree(t))!.entry : targets[0].entry, tokens);
   try {
-    if (!mixed) return { targets, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens, maxWebSearches), headers };
-    return { ...(await admitMixed(parts, principal, plan, requestedMaxTokens, maxWebSearches)), headers };
+    if (!mixed) return { targets, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens, maxWebSearches, maxToolUses), headers };
+    return { ...(await admitMixed(parts, principal, plan, requestedMaxTokens, maxWebSearches, maxToolUses)), headers };
   } catch (err) {
     throw withRateHeaders(err, headers);
   }
@@ -65,6 +68,7 @@ async function admitMixed(
   plan: RoutePlan,
   requestedMaxTokens: number | undefined,
   maxWebSearches: number,
+  maxToolUses: ToolUses | undefined,
 ): Promise<Omit<AdmittedRoute, 'headers'>> {
   const { targets, reservationEntry } = plan;
   const tokens = plan.checked.estimatedPromptTokens;
@@ -74,11 +78,11 @@ async function admitMixed(
   const usable = allowance.ok ? targets : paid;
   try {
     // The reservation entry is the most expensive candidate, so a paid one.
-    return { targets: usable, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens, maxWebSearches) };
+    return { targets: usable, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens, maxWebSearches, maxToolUses) };
   } catch (err) {
     // Credits (or the key's USD limit) do not cover the paid models; without the allowance nothing can serve.
     if (!(err instanceof GatewayError && err.status === 402) || !allowance.ok) throw err;
-    return { targets: free, admission: await admitRequest(parts, principal, free[0].entry, tokens, requestedMaxTokens, maxWebSearches) };
+    return { targets: free, admission: await admitRequest(parts, principal, free[0].entry, tokens, requestedMaxTokens, maxWebSearches, maxToolUses) };
   }
 }
 

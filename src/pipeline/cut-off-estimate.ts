@@ -3,20 +3,25 @@
 // (max_tokens, else the model's maximum output, within the context window), never below the tokens already seen.
 // The provider cannot bill more output than the cap and may have billed that much unseen, so the charge is never
 // below the provider's, never zero, and within the reservation. The output beyond what was seen counts as reasoning.
-// Web searches likewise: the searches reserved for (the request offered a search tool), never fewer than were seen.
+// Web searches likewise: the searches reserved for (the request offered a search tool), never fewer than were seen;
+// and the other hosted tools' uses (core/tool-uses.ts), each the most of those reserved for and those seen.
 import { reservationOutputTokens } from '../billing/accounting.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { NormalizedUsage } from '../core/generation.js';
+import { billedToolUses, maxToolUses, type ToolUses } from '../core/tool-uses.js';
+import { chargedTools } from '../billing/tool-fees.js';
 import type { GenerationMeter } from './generation-meter.js';
 
 export function cutOffEstimate(
   entry: CatalogEntry,
   /** The client's output cap, when it set one. */
   maxOutputTokens: number | undefined,
-  meter: Pick<GenerationMeter, 'estimatedPromptTokens' | 'generatedTokens'> & { readonly webSearchesSeen?: number },
+  meter: Pick<GenerationMeter, 'estimatedPromptTokens' | 'generatedTokens'> & { readonly webSearchesSeen?: number; readonly toolUsesSeenSoFar?: ToolUses },
   boundMs: number,
   /** The web searches admission reserved for (RequestFacts.maxWebSearches). */
   maxWebSearches = 0,
+  /** The other hosted tools' uses admission reserved for (RequestFacts.maxToolUses). */
+  reservedToolUses?: ToolUses,
 ): { usage: NormalizedUsage; why: string } {
   const prompt = meter.estimatedPromptTokens;
   const cap = reservationOutputTokens(entry, maxOutputTokens, prompt);
@@ -25,10 +30,21 @@ export function cutOffEstimate(
   const searches = Math.max(maxWebSearches, meter.webSearchesSeen ?? 0);
   const usage: NormalizedUsage = { promptTokens: prompt, completionTokens: output, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: output - visible };
   if (searches > 0) usage.webSearchRequests = searches;
+  const tools = billedToolUses(onlyCharged(entry, maxToolUses(reservedToolUses, meter.toolUsesSeenSoFar)));
+  if (tools) usage.toolUses = tools;
   return {
     usage,
     why: `The client disconnected and the upstream, which may reason without streaming it, reported no usage within ${boundMs / 1000} s ` +
       `(MODELGATE_DRAIN_ON_ABORT_S) or before the gateway stopped: billed the reserved bound, ${prompt} prompt and ${output} output tokens` +
-      (searches > 0 ? ` and ${searches} web searches.` : '.'),
+      (searches > 0 ? ` and ${searches} web searches` : '') +
+      (tools ? `, with the hosted tool uses ${JSON.stringify(tools)}.` : '.'),
   };
+}
+
+/** The uses of the tools this endpoint charges for: a tool the request offered another vendor's way is not its use. */
+function onlyCharged(entry: CatalogEntry, uses: ToolUses | undefined): ToolUses | undefined {
+  if (!uses) return undefined;
+  const out: ToolUses = {};
+  for (const tool of chargedTools([entry.pricing.base, ...entry.pricing.tiers].map((set) => set.toolFees))) out[tool] = uses[tool];
+  return out;
 }

@@ -1,6 +1,7 @@
 // What one request did, gathered while it runs and turned into its generation record once, at settlement.
 import { generatedChars, type FinishReason, type NormalizedUsage, type OutputBlock, type StreamEvent } from '../core/generation.js';
 import { estimateTokensForChars } from '../routing/token-estimate/estimate-tokens.js';
+import { maxToolUses, type ToolUses } from '../core/tool-uses.js';
 import { RandomBytePool } from './random-byte-pool.js';
 
 export type GenerationOutcome = 'success' | 'error' | 'aborted';
@@ -32,6 +33,8 @@ export class GenerationMeter {
    * before the upstream reported usage. The vendor's own count, once reported, is in `usage`.
    */
   private searchesSeen = 0;
+  /** Uses of the other hosted tools the answer showed so far, counted into the estimate likewise. */
+  private toolUsesSeen: ToolUses | undefined;
 
   constructor(
     readonly estimatedPromptTokens: number,
@@ -90,6 +93,15 @@ export class GenerationMeter {
     return this.searchesSeen;
   }
 
+  /** A native reader's count of the other hosted tools' uses its answer showed so far (cumulative). */
+  observeToolUses(uses: ToolUses): void {
+    this.toolUsesSeen = maxToolUses(this.toolUsesSeen, uses);
+  }
+
+  get toolUsesSeenSoFar(): ToolUses | undefined {
+    return this.toolUsesSeen;
+  }
+
   fail(httpStatus: number, code: string, message: string): void {
     this.outcome = 'error';
     this.httpStatus = httpStatus;
@@ -110,6 +122,7 @@ export class GenerationMeter {
     this.errorMessage = undefined;
     this.generatedChars = 0;
     this.searchesSeen = 0;
+    this.toolUsesSeen = undefined;
   }
 
   abort(): void {
@@ -143,6 +156,7 @@ export class GenerationMeter {
       reasoningTokens: 0,
     };
     if (this.searchesSeen > 0) estimate.webSearchRequests = this.searchesSeen;
+    if (this.toolUsesSeen) estimate.toolUses = this.toolUsesSeen;
     return estimate;
   }
 

@@ -5,6 +5,7 @@ import type { Admission } from '../billing/accounting.js';
 export type { ApiFormat };
 import type { GenerationMeter } from './generation-meter.js';
 import type { Target } from '../routing/resolve-target.js';
+import { billedToolUses } from '../core/tool-uses.js';
 
 export interface TrackingHeaders {
   appTitle: string | null;
@@ -50,6 +51,7 @@ export function generationRecord(input: {
     cache_write_tokens: usage.cacheWriteTokens,
     reasoning_tokens: usage.reasoningTokens,
     web_search_requests: usage.webSearchRequests ?? 0,
+    tool_uses: billedToolUses(usage.toolUses) ?? null,
     cost_nanos: isPass ? 0n : input.costNanos,
     reference_cost_nanos: isPass ? input.costNanos : null,
     latency_ms: meter.latencyMs(),

@@ -292,12 +292,14 @@ export class GenerationRun {
   private answerContext(): NativeAnswerContext {
     const redact: Redact = this.parts.redact ?? ((text) => text);
     const { entry, model, provider } = this.input.target;
-    return { generationId: this.identity.id, model: entry.id, upstreamModel: model.upstreamModel, provider, redact };
+    const ctx: NativeAnswerContext = { generationId: this.identity.id, model: entry.id, upstreamModel: model.upstreamModel, provider, redact };
+    if (this.input.facts.toolBilling) ctx.toolBilling = this.input.facts.toolBilling;
+    return ctx;
   }
 
   private cutOffEstimate() {
     const { facts } = this.input;
-    return cutOffEstimate(this.input.target.entry, facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs, facts.maxWebSearches);
+    return cutOffEstimate(this.input.target.entry, facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs, facts.maxWebSearches, facts.maxToolUses);
   }
 
   recordFailure(err: unknown): void {

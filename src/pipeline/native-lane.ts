@@ -45,6 +45,7 @@ export function observeReading(meter: GenerationMeter, reading: NativeReading): 
   if (reading.upstreamId !== undefined) meter.observe({ type: 'upstream-id', id: reading.upstreamId });
   if (reading.usage !== undefined) meter.observe({ type: 'usage', usage: reading.usage });
   if (reading.webSearches !== undefined) meter.observeWebSearches(reading.webSearches);
+  if (reading.toolUses !== undefined) meter.observeToolUses(reading.toolUses);
   if (reading.finish !== undefined) {
     meter.observe({ type: 'finish', finishReason: reading.finish, ...(reading.stopSequence !== undefined ? { stopSequence: reading.stopSequence } : {}) });
   }

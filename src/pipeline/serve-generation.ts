@@ -92,7 +92,7 @@ export async function serveGeneration(
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
-  const { targets, admission, headers } = await admitRoute(parts, principal, plan, facts.maxOutputTokens, facts.maxWebSearches);
+  const { targets, admission, headers } = await admitRoute(parts, principal, plan, facts.maxOutputTokens, facts.maxWebSearches, facts.maxToolUses);
   response.headers(headers);
   const target = targets[0];
   const run = new GenerationRun(parts, {

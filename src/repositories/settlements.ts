@@ -22,7 +22,7 @@ export type GenerationSettlement =
 
 /**
  * Writes the records and settles those new to the table, atomically, in one statement (the `settle_generations`
- * function of migrations 0005 to 0014, which hold the debit rule and the lock order): a credits request's debit and
+ * function of migrations 0005 to 0015, which hold the debit rule and the lock order): a credits request's debit and
  * ledger row, its hold released or its cost paid out of its lease; a pass request's quota reservation turned into
  * its reference cost; a limited key's hold turned into its spend. A record already written is skipped with its settlement. Returns how many records were new.
  */
@@ -85,6 +85,7 @@ function settlementRow(item: GenerationSettlement): SettlementRow {
     cache_saved_nanos: r.cache_saved_nanos == null ? '0' : String(r.cache_saved_nanos),
     usage_estimated: r.usage_estimated ?? false,
     web_search_requests: r.web_search_requests ?? 0,
+    tool_uses: r.tool_uses ?? null,
     settle: item.settle === 'none' ? null : item.settle,
     reserved_nanos: item.settle === 'credits' ? String(item.reservedNanos) : null,
     lease_holder: item.settle === 'credits' ? (item.leaseHolder ?? null) : null,

@@ -97,7 +97,7 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoin
   if (targets.length > 1) {
     const requested = facts.maxOutputTokens;
     const worst = (entry: CatalogEntry) =>
-      maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens), facts.maxWebSearches);
+      maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens), facts.maxWebSearches, facts.maxToolUses);
     let most = worst(reservationEntry);
     for (const target of targets) {
       const cost = worst(target.entry);

@@ -3,6 +3,7 @@
 // 400 KB agent request costs a walk before it is admitted. Planning (plan-route.ts, check-request.ts) and admission
 // (pipeline/admit-route.ts) read only these facts.
 import type { components } from '../../generated/openapi-types.js';
+import type { ToolBilling, ToolUses } from '../core/tool-uses.js';
 
 /** The `provider` routing preferences (OpenRouter's shape), the same on every door. */
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
@@ -30,6 +31,10 @@ export interface RequestFacts {
   maxOutputTokens?: number;
   /** Web search requests admission reserves for (a hosted search tool is offered; web-search-reservation.ts); absent: 0. */
   maxWebSearches?: number;
+  /** Uses of the other hosted tools admission reserves for (tool-fee-reservation.ts); absent: none. */
+  maxToolUses?: ToolUses;
+  /** What the answer's reader must know of the request to bill those tools as the vendor does; absent: nothing. */
+  toolBilling?: ToolBilling;
   /** The client asked for reasoning to be used but not returned (`reasoning.exclude`). */
   excludeReasoning?: boolean;
   /** Generous prompt estimate: text by its length, attachments by their size. */

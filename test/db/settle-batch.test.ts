@@ -125,6 +125,7 @@ describeEachDatabase('batched settlement', ({ db }) => {
       reference_cost_nanos: 9_007_199_254_740_993n, latency_ms: 1234, time_to_first_token_ms: 56, app_title: 'App', app_referer: 'https://app.test/',
       task_id: 'task-7', created_at: createdAt, api_format: 'embeddings' as const,
       cache_hit: true, cache_saved_nanos: 9_007_199_254_740_995n, usage_estimated: true, web_search_requests: 7,
+      tool_uses: { file_search: 3, code_interpreter: 4 },
       attempts: [
         { provider: 'groq', model: 'meta/llama-4', status: 429, error_code: 'rate_limit', latency_ms: 12 },
         { provider: 'openrouter', model: 'meta/llama-4', status: 200, error_code: null, latency_ms: 340 },

@@ -56,7 +56,9 @@ describe('shipped catalog', () => {
     expect(free.some((m) => !m.id.endsWith(':free'))).toBe(true);
     for (const m of free) {
       expect(m.accessMode).toBe('free');
-      expect(Object.values(m.pricing.base)).toEqual([0n, 0n, 0n, 0n, 0n, 0n]);
+      const { toolFees, ...prices } = m.pricing.base;
+      expect(Object.values(prices)).toEqual([0n, 0n, 0n, 0n, 0n, 0n]);
+      expect(Object.values(toolFees)).toEqual([0n, 0n, 0n, 0n]);
     }
     for (const m of data.models.filter((e) => e.id.endsWith(':free'))) expect(catalog.isFree(m), m.id).toBe(true);
   });
@@ -90,6 +92,8 @@ describe('shipped catalog', () => {
       cachedWrite: 750_000_000n, // OpenAI bills cache writes as input
       cachedWrite1h: 750_000_000n, // one cache-write price whatever the lifetime
       webSearch: 10_000_000n, // 10 USD per 1,000 web search calls: 0.01 USD a call
+      // 2.50 USD per 1,000 file search calls; 0.03 USD per 1 GB code interpreter container
+      toolFees: { file_search: 2_500_000n, code_interpreter: 30_000_000n, code_execution: 0n, maps_grounding: 0n },
     });
     expect(catalog.get('groq/openai/gpt-oss-20b')!.pricing.base.cachedRead).toBe(37_500_000n);
     expect(catalog.get('anthropic/claude-haiku-5-5')!.pricing.tiers[0]).toEqual({
@@ -100,6 +104,7 @@ describe('shipped catalog', () => {
       cachedWrite: 625_000_000n,
       cachedWrite1h: 1_000_000_000n,
       webSearch: 10_000_000n, // the tier names no fee: the base block's
+      toolFees: { file_search: 0n, code_interpreter: 0n, code_execution: 50_000_000n, maps_grounding: 0n }, // likewise
     });
   });
 
@@ -117,6 +122,23 @@ describe('shipped catalog', () => {
     expect(fee('google/gemini-2.5-flash').base.webSearch).toBe(35_000_000n);
     // Vendors without a hosted search the gateway meters charge none.
     expect(fee('deepseek/deepseek-v4-pro').base.webSearch).toBe(0n);
+  });
+
+  it('charges the other hosted tools\' fees on the models whose native lane passes them (the pricing pages)', () => {
+    const fees = (id: string) => [catalog.get(id)!.pricing.base, ...catalog.get(id)!.pricing.tiers].map((set) => set.toolFees);
+    // OpenAI: file search 2.50 USD per 1,000 calls, code interpreter 0.03 USD per 1 GB container.
+    for (const id of ['openai/gpt-5.5', 'openai/gpt-5.4', 'openai/gpt-5.4-mini', 'openai/gpt-5.4-nano']) {
+      for (const set of fees(id)) expect(set, id).toEqual({ file_search: 2_500_000n, code_interpreter: 30_000_000n, code_execution: 0n, maps_grounding: 0n });
+    }
+    // Anthropic: code execution 0.05 USD per container-hour.
+    for (const id of ['anthropic/claude-opus-5-5', 'anthropic/claude-sonnet-5-5', 'anthropic/claude-haiku-5-5', 'anthropic/claude-sonnet-4-5']) {
+      for (const set of fees(id)) expect(set, id).toEqual({ file_search: 0n, code_interpreter: 0n, code_execution: 50_000_000n, maps_grounding: 0n });
+    }
+    // Gemini: grounding with Google Maps 25 USD per 1,000 grounded prompts.
+    for (const id of ['google/gemini-3.1-pro-preview', 'google/gemini-3.5-flash', 'google/gemini-2.5-pro', 'google/gemini-2.5-flash']) {
+      for (const set of fees(id)) expect(set, id).toEqual({ file_search: 0n, code_interpreter: 0n, code_execution: 0n, maps_grounding: 25_000_000n });
+    }
+    expect(fees('deepseek/deepseek-v4-pro')).toEqual([{ file_search: 0n, code_interpreter: 0n, code_execution: 0n, maps_grounding: 0n }]);
   });
 
   it('prices a 1-hour cache write of every Claude model at 2× input, a 5-minute one at 1.25× (Anthropic\'s pricing page)', () => {

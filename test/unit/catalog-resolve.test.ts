@@ -64,6 +64,8 @@ describe('toWireModel', () => {
       input_cache_read: '0.00000025',
       input_cache_write: '0.0000025', // no separate cache-write price: billed as input
       web_search: '0.01', // USD per web search call, not per token
+      file_search: '0.0025', // USD per file search call
+      code_interpreter: '0.03', // USD per 1 GB code interpreter container
     });
     expect(usdPerTokenString(37_500_000n)).toBe('0.0000000375');
     expect(usdPerTokenString(1n)).toBe('0.000000000000001');

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { AccessMode } from '../../core/access-mode.js';
+import type { ToolUses } from '../../core/tool-uses.js';
 export type GenerationStatus = 'success' | 'error' | 'aborted';
 
 /** `generations`: one row per completion request, written once when it is settled. */
@@ -44,6 +45,8 @@ export interface GenerationsTable {
   usage_estimated: Generated<boolean>;
   /** Web search requests billed per request on top of the tokens (a hosted search tool; migration 0014). */
   web_search_requests: Generated<number>;
+  /** Billed uses of the other hosted tools, by tool, in each tool's unit (core/tool-uses.ts; migration 0015); null: none. */
+  tool_uses: Generated<ToolUses | null>;
 }
 
 export type ApiFormat = 'chat_completions' | 'messages' | 'responses' | 'embeddings' | 'gemini';

@@ -4,6 +4,7 @@
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import { geminiWebSearches } from '../../routing/web-search-reservation.js';
+import { geminiToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
 
 /** Per-request and per-turn overheads, as the chat estimate counts them (estimate-tokens.ts). */
@@ -50,5 +51,5 @@ export function geminiRequestFacts(body: GeminiGenerateContentRequest, model: st
   if (body.generationConfig?.thinkingConfig?.includeThoughts === false) facts.excludeReasoning = true;
   const searches = geminiWebSearches(body.tools);
   if (searches > 0) facts.maxWebSearches = searches;
-  return facts;
+  return withToolFees(facts, geminiToolFees(body.tools));
 }

@@ -4,6 +4,7 @@
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import { messagesWebSearches } from '../../routing/web-search-reservation.js';
+import { messagesToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
 import type { MessagesRequest } from './wire-types.js';
 
 /** Per-request and per-turn overheads, as the chat estimate counts them (estimate-tokens.ts). */
@@ -49,5 +50,5 @@ export function messagesRequestFacts(body: MessagesRequest, model: string): Requ
   if (body.provider !== undefined) facts.provider = body.provider;
   const searches = messagesWebSearches(body.tools);
   if (searches > 0) facts.maxWebSearches = searches;
-  return facts;
+  return withToolFees(facts, messagesToolFees(body.tools));
 }

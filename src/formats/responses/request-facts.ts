@@ -3,6 +3,7 @@
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import { responsesWebSearches } from '../../routing/web-search-reservation.js';
+import { responsesToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
 import type { ResponseRequest } from './wire-types.js';
 import { rejectState } from './parse-request.js';
 
@@ -45,5 +46,5 @@ export function responsesRequestFacts(body: ResponseRequest): RequestFacts {
   if (typeof body.max_output_tokens === 'number') facts.maxOutputTokens = body.max_output_tokens;
   const searches = responsesWebSearches(body.tools, items, (body as { max_tool_calls?: unknown }).max_tool_calls);
   if (searches > 0) facts.maxWebSearches = searches;
-  return facts;
+  return withToolFees(facts, responsesToolFees(body.tools, items, (body as { max_tool_calls?: unknown }).max_tool_calls));
 }

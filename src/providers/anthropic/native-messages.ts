@@ -3,7 +3,8 @@
 // protocol headers (version, betas) and the operator's key; every block type, tool type (server tools included),
 // cache_control (ttl, scope), thinking mode, output_config and context_management reaches Anthropic unchanged. The
 // answer comes back as Anthropic sent it; only `model` reads the gateway's id, as on the translated lane (ids stay
-// Anthropic's). Usage is metered from Anthropic's own counts, the cache writes' 5m/1h split included.
+// Anthropic's). Usage is metered from Anthropic's own counts, the cache writes' 5m/1h split included, and the code
+// execution container the answer ran in (code-execution.ts).
 import type { NativeJsonAnswer, NativeProtocol, NativeRequestInput, NativeUpstreamRequest } from '../native/native-protocol.js';
 import { operatorHeaders } from '../native/native-protocol.js';
 import { spliceTopLevel } from '../native/top-level-members.js';
@@ -14,6 +15,7 @@ import { normalizeUsage, readUsage } from './convert-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { mapError } from './map-error.js';
 import { createNativeMessagesReader } from './native-stream.js';
+import { codeExecutionUses, messageRanInContainer } from './code-execution.js';
 
 function buildRequest({ wire, provider, model, stream }: NativeRequestInput): NativeUpstreamRequest {
   const headers = operatorHeaders(provider);
@@ -49,10 +51,14 @@ function readJson(bytes: Buffer, ctx: Parameters<NativeProtocol['readJson']>[1])
   const content = readArray(body.content);
   const hasToolCalls = content?.some((block) => isRecord(block) && block.type === 'tool_use') ?? false;
   const stopSequence = readString(body.stop_sequence);
+  const usage = normalizeUsage(readUsage(body.usage));
+  const toolUses = codeExecutionUses(messageRanInContainer(body), ctx.toolBilling);
+  if (usage && toolUses) usage.toolUses = toolUses;
   return {
     reading: {
       upstreamId: readString(body.id),
-      usage: normalizeUsage(readUsage(body.usage)),
+      usage,
+      ...(toolUses ? { toolUses } : {}),
       finish: mapFinishReason(body.stop_reason, hasToolCalls),
       ...(stopSequence !== undefined && body.stop_reason === 'stop_sequence' ? { stopSequence } : {}),
       generatedChars: blockChars(content),

@@ -4,6 +4,8 @@
 // page supports (`groundingSupports`, in UTF-8 byte offsets) is not carried.
 // Google bills grounding on top of the tokens, per the model's generation: Gemini 3 and later per search query it ran
 // (`webSearchQueries`), Gemini 2.x per grounded prompt (one, however many queries); billedSearches counts that unit.
+// Grounding with Google Maps (a `googleMaps` tool, passed through on the native lane) is billed per grounded prompt:
+// a candidate whose grounding holds a place (`groundingChunks[].maps`, or the Maps widget's context token) is one.
 import type { WebSearchBlock } from '../../core/content-blocks.js';
 import type { NormalizedUsage } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString } from '../payload-readers.js';
@@ -21,6 +23,19 @@ export function billedSearches(candidate: Record<string, unknown> | undefined, u
   const { generation } = geminiModelInfo(upstreamModel);
   if (generation !== undefined && generation < 3) return queries > 0 ? 1 : 0;
   return queries;
+}
+
+/** Whether a candidate's answer was grounded with Google Maps (one grounded prompt, billed as `maps_grounding`). */
+export function mapsGrounded(candidate: Record<string, unknown> | undefined): boolean {
+  const metadata = readRecord(candidate?.groundingMetadata);
+  if (!metadata) return false;
+  if (readString(metadata.googleMapsWidgetContextToken)) return true;
+  return (readArray(metadata.groundingChunks) ?? []).some((chunk) => isRecord(chunk) && isRecord(chunk.maps));
+}
+
+/** Usage with the Maps grounded prompt it is billed, if any. */
+export function withMapsGrounding(usage: NormalizedUsage, grounded: boolean): NormalizedUsage {
+  return grounded ? { ...usage, toolUses: { ...usage.toolUses, maps_grounding: 1 } } : usage;
 }
 
 /** Usage with the grounding's search count (a stream reports them on a chunk of its own, maybe after the last usage). */

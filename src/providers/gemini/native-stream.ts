@@ -3,7 +3,8 @@
 // `responseId` set to the gateway's model id and generation id as on the translated lane. The reader meters what
 // Google reports: the response id, usageMetadata (cumulative: the latest counts), the finish reason (a blocked prompt
 // is a content filter), and the generated text and function calls (the stream's progress and the key's token rate),
-// and the Google Search requests the candidate's grounding is billed as (grounding.ts), added to the usage.
+// and the Google Search requests and Google Maps grounded prompt the candidate's grounding is billed as (grounding.ts),
+// added to the usage.
 // An error chunk ends the stream; its message reaches the client without the gateway's keys.
 import type { FinishReason } from '../../core/generation.js';
 import type { SseEvent } from '../adapter.js';
@@ -14,7 +15,7 @@ import { isRecord, readArray, readRecord, readString, type JsonRecord } from '..
 import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
-import { billedSearches, withSearches } from './grounding.js';
+import { billedSearches, mapsGrounded, withMapsGrounding, withSearches } from './grounding.js';
 
 /** A response (or chunk) with the gateway's identity in it, the rest of its bytes as Google sent them. */
 export function withGatewayIdentity(bytes: Uint8Array, ctx: Pick<NativeAnswerContext, 'model' | 'generationId'>): Buffer {
@@ -27,10 +28,17 @@ export interface GeminiSeen {
   usage?: NativeReading['usage'];
   /** Billed Google Search requests: grounding may repeat on later chunks, so the most any chunk gave. */
   searches: number;
+  /** Grounded with Google Maps (on any chunk so far). */
+  maps: boolean;
 }
 
 export function newSeen(): GeminiSeen {
-  return { toolCalls: false, searches: 0 };
+  return { toolCalls: false, searches: 0, maps: false };
+}
+
+/** The latest usage with what the grounding seen so far is billed. */
+function billedUsage(seen: GeminiSeen): NativeReading['usage'] {
+  return seen.usage ? withMapsGrounding(withSearches(seen.usage, seen.searches), seen.maps) : undefined;
 }
 
 /**
@@ -47,7 +55,11 @@ export function readResponse(chunk: JsonRecord, seen: GeminiSeen, upstreamModel:
   const usage = normalizeGeminiUsage(chunk.usageMetadata);
   if (usage) seen.usage = usage;
   if (searches > seen.searches) reading.webSearches = seen.searches = searches;
-  if (seen.usage && (usage || reading.webSearches !== undefined)) reading.usage = withSearches(seen.usage, seen.searches);
+  if (!seen.maps && mapsGrounded(candidate)) {
+    seen.maps = true;
+    reading.toolUses = { maps_grounding: 1 };
+  }
+  if (seen.usage && (usage || reading.webSearches !== undefined || reading.toolUses !== undefined)) reading.usage = billedUsage(seen);
   for (const part of readArray(readRecord(candidate?.content)?.parts) ?? []) {
     if (!isRecord(part)) continue;
     reading.generatedChars += readString(part.text)?.length ?? 0;
@@ -74,7 +86,7 @@ export function createNativeGeminiReader(ctx: NativeAnswerContext): NativeStream
   const seen = newSeen();
   let finished = false;
   let failed = false;
-  const usage = () => (seen.usage ? withSearches(seen.usage, seen.searches) : undefined);
+  const usage = () => billedUsage(seen);
 
   const read = (event: SseEvent): NativeEvent => {
     const data = readEventJson(event.data);

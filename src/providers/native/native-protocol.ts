@@ -6,6 +6,7 @@
 // openai-responses/native-responses.ts.
 import type { FinishReason, NormalizedUsage, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
+import type { ToolBilling, ToolUses } from '../../core/tool-uses.js';
 import type { AdapterModel, ProviderConfig, SseEvent } from '../adapter.js';
 import type { OutgoingRequest } from '../http-client.js';
 import type { Redact } from '../redact-credentials.js';
@@ -48,6 +49,8 @@ export interface NativeAnswerContext {
   provider: ProviderConfig;
   /** Removes the gateway's credentials from vendor text that reaches the client (error messages). */
   redact: Redact;
+  /** What the request tells about billing its hosted tools, which the answer does not (RequestFacts.toolBilling). */
+  toolBilling?: ToolBilling;
 }
 
 /** What one upstream event (or a whole JSON answer) tells the meter. */
@@ -64,6 +67,8 @@ export interface NativeReading {
    * (which carries its own count) arrived.
    */
   webSearches?: number;
+  /** Uses of the other hosted tools the answer showed so far (cumulative), billed likewise (core/tool-uses.ts). */
+  toolUses?: ToolUses;
   /** The upstream reported a failure (its message redacted). */
   error?: { code: StreamErrorCode; message: string };
   /** No event the upstream sends after this one is passed on (a terminal error). */

@@ -4,7 +4,8 @@
 // translated lane. The meter reads OpenAI's own report: the response id, usage from response.completed (or
 // .incomplete / .failed: input_tokens_details.cached_tokens, output_tokens_details.reasoning_tokens), the finish the
 // status gives, and the generated text of the `*.delta` events (or of whole output items that came without deltas).
-// Hosted web search calls, billed per call, are counted from the `web_search_call` items (responses-usage.ts).
+// Hosted web search calls, billed per call, are counted from the `web_search_call` items (responses-usage.ts), file
+// search calls and code interpreter containers from theirs (hosted-tool-calls.ts).
 import { nanosToUsd } from '../../core/money.js';
 import type { FinishReason, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
@@ -14,6 +15,7 @@ import { readEventJson, sseText } from '../native/native-protocol.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { responsesUsage, webSearchCalls } from './responses-usage.js';
+import { HostedToolCalls } from './hosted-tool-calls.js';
 
 const TOOL_CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'mcp_call', 'local_shell_call', 'computer_call']);
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'response.cancelled']);
@@ -67,14 +69,26 @@ function withContract(response: JsonRecord, ctx: NativeAnswerContext, totals: ()
 
 /**
  * What a whole Response object (a JSON answer, or a terminal event's) tells the meter; `searchIds`: the web search
- * calls a stream showed before it.
+ * calls a stream showed before it; `tools`: the other hosted tools' calls it showed.
  */
-function readResponse(response: JsonRecord, ctx: NativeAnswerContext, reading: NativeReading, searchIds?: ReadonlySet<string>): NativeReading {
+function readResponse(
+  response: JsonRecord,
+  ctx: NativeAnswerContext,
+  reading: NativeReading,
+  searchIds?: ReadonlySet<string>,
+  tools = new HostedToolCalls(ctx.toolBilling),
+): NativeReading {
   const id = readString(response.id);
   if (id) reading.upstreamId = id;
   const usage = responsesUsage(response.usage);
   const searches = webSearchCalls(response.output, searchIds);
-  if (usage) reading.usage = searches > 0 ? { ...usage, webSearchRequests: searches } : usage;
+  for (const item of readArray(response.output) ?? []) tools.observe(item);
+  const toolUses = tools.uses();
+  if (toolUses) reading.toolUses = toolUses;
+  if (usage) {
+    reading.usage = searches > 0 ? { ...usage, webSearchRequests: searches } : usage;
+    if (toolUses) reading.usage.toolUses = toolUses;
+  }
   reading.finish = finishOfResponse(response);
   if (reading.finish === 'error') {
     const error = readRecord(response.error);
@@ -100,6 +114,8 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
   const streamedItems = new Set<string>();
   /** The web search calls shown so far, by item id (a call without one is counted from the final Response). */
   const searchIds = new Set<string>();
+  /** The other hosted tools' calls shown so far (likewise). */
+  const tools = new HostedToolCalls(ctx.toolBilling);
 
   const read = (event: SseEvent): NativeEvent => {
     const data = readEventJson(event.data);
@@ -113,7 +129,7 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
       if (responseId) reading.upstreamId = responseId;
       if (TERMINAL.has(type)) {
         terminal = true;
-        readResponse(response, ctx, reading, searchIds);
+        readResponse(response, ctx, reading, searchIds, tools);
         if (reading.error) {
           failed = true;
           reading.ends = true;
@@ -134,14 +150,17 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
       if (itemId) streamedItems.add(itemId);
       return { reading: { generatedChars: data.delta.length }, render: pass };
     }
-    if (type === 'response.output_item.done') {
+    if (type === 'response.output_item.done' || type === 'response.output_item.added') {
       const item = readRecord(data.item);
       const id = readString(item?.id);
-      const reading: NativeReading = { generatedChars: id && streamedItems.has(id) ? 0 : itemChars(item) };
-      if (item?.type === 'web_search_call' && id) {
+      const done = type === 'response.output_item.done';
+      const reading: NativeReading = { generatedChars: done && !(id && streamedItems.has(id)) ? itemChars(item) : 0 };
+      if (done && item?.type === 'web_search_call' && id) {
         searchIds.add(id);
         reading.webSearches = searchIds.size;
       }
+      // A container is created when its first call starts: counted from the item's start; a file search once done.
+      if ((done || item?.type === 'code_interpreter_call') && tools.observe(item, false)) reading.toolUses = tools.uses();
       return { reading, render: pass };
     }
     return { reading: { generatedChars: 0 }, render: pass };
