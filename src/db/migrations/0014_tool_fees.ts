@@ -3,21 +3,25 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 // Frozen in time: never import app code here or change this file once released (a later change is a new
 // migration with `create or replace function`).
 //
-// Per-use fees of the other hosted tools (issue 37): besides web search (0014), vendors charge per use for the hosted
-// tools the native lanes pass through: OpenAI's file search (per call) and code interpreter (per container, by its
-// size), Anthropic's code execution (container time, at least 5 minutes a container), Gemini's Google Maps grounding
-// (per grounded prompt). A generation record keeps what it billed of each:
-//   - tool_uses: a JSON object of billed uses by tool, in each tool's unit (`{"file_search": 2, "code_interpreter": 4}`:
-//     2 calls, 4 GB of containers); only the tools billed, null when none (and for records written before). One JSON
-//     column rather than a column per tool: vendors add hosted tools, and a new one then needs no migration.
+// Per-use tool fees (issue 37): vendors charge the hosted tools the native lanes pass through on top of the tokens,
+// and the gateway now bills them. A generation record keeps what it billed:
+//   - web_search_requests: the web search requests the provider reported (Anthropic's
+//     server_tool_use.web_search_requests, OpenAI's web_search_call items, Gemini's grounding queries, or 1 for a
+//     grounded Gemini 2.5 prompt); 0 for records written before, and for requests without a search.
+//   - tool_uses: a JSON object of the other hosted tools' billed uses, in each tool's unit (`{"file_search": 2,
+//     "code_interpreter": 4}`: 2 calls, 4 GB of containers): OpenAI's file search (per call) and code interpreter (per
+//     container, by its size), Anthropic's code execution (container time, at least 5 minutes a container), Gemini's
+//     Google Maps grounding (per grounded prompt); only the tools billed, null when none (and for records written
+//     before). One JSON column rather than a column per tool: vendors add hosted tools, and a new one then needs no
+//     migration. Web search keeps a column of its own: every vendor has it, and reports sum it.
 // Their cost is inside cost_nanos (or reference_cost_nanos for pass) as every other part of the price.
-// settle_generations(json) is 0014's function (debit rule, key spend, lock order, batch format unchanged) writing the
-// new field; a batch from a process of the previous release has none and gets null. The function is written once
-// here for both directions: `down` restores 0014's text, which is this one without the column.
+// settle_generations(json) is 0013's function (debit rule, key spend, lock order, batch format unchanged) writing the
+// new fields; a batch from a process of the previous release has none and gets the defaults. The function is written
+// once here for both directions: `down` restores 0013's text, which is this one without the two columns.
 
-/** 0014's settle_generations, or (withToolUses) the same writing tool_uses too. */
-function settleGenerations(withToolUses: boolean): RawBuilder<unknown> {
-  const column = (text: string) => (withToolUses ? text : '');
+/** 0013's settle_generations, or (withToolFees) the same writing web_search_requests and tool_uses too. */
+function settleGenerations(withToolFees: boolean): RawBuilder<unknown> {
+  const column = (text: string) => (withToolFees ? text : '');
   return sql.raw(`create or replace function settle_generations(batch json) returns integer
 language plpgsql as $fn$
 declare
@@ -52,14 +56,14 @@ begin
       latency_ms integer, time_to_first_token_ms integer, app_title text, app_referer text, task_id text,
       created_at timestamptz, settle text, reserved_nanos bigint, lease_holder text, pass_usage_id bigint,
       key_spend_period timestamptz, key_held_nanos bigint, api_format text, attempts jsonb,
-      key_spend_holder text, cache_hit boolean, cache_saved_nanos bigint, usage_estimated boolean, web_search_requests integer${column(', tool_uses jsonb')}))
+      key_spend_holder text, cache_hit boolean, cache_saved_nanos bigint, usage_estimated boolean${column(', web_search_requests integer, tool_uses jsonb')}))
       with ordinality as r
   ), inserted as (
     insert into generations (
       id, user_id, api_key_id, access_mode, model, provider, upstream_model, upstream_id, streamed, finish_reason,
       status, http_status, error_code, error_message, prompt_tokens, completion_tokens, cached_tokens,
       cache_write_tokens, reasoning_tokens, cost_nanos, reference_cost_nanos, latency_ms, time_to_first_token_ms,
-      app_title, app_referer, task_id, created_at, api_format, attempts, cache_hit, cache_saved_nanos, usage_estimated, web_search_requests${column(', tool_uses')})
+      app_title, app_referer, task_id, created_at, api_format, attempts, cache_hit, cache_saved_nanos, usage_estimated${column(', web_search_requests, tool_uses')})
     select
       r.id, r.user_id, r.api_key_id, r.access_mode, r.model, r.provider, r.upstream_model, r.upstream_id, r.streamed,
       r.finish_reason, r.status, r.http_status, r.error_code, r.error_message, coalesce(r.prompt_tokens, 0),
@@ -67,7 +71,7 @@ begin
       coalesce(r.reasoning_tokens, 0), coalesce(r.cost_nanos, 0), r.reference_cost_nanos, r.latency_ms,
       r.time_to_first_token_ms, r.app_title, r.app_referer, r.task_id, coalesce(r.created_at, now()),
       coalesce(r.api_format, 'chat_completions'), r.attempts, coalesce(r.cache_hit, false),
-      coalesce(r.cache_saved_nanos, 0), coalesce(r.usage_estimated, false), coalesce(r.web_search_requests, 0)${column(', r.tool_uses')}
+      coalesce(r.cache_saved_nanos, 0), coalesce(r.usage_estimated, false)${column(', coalesce(r.web_search_requests, 0), r.tool_uses')}
     from source r
     -- A record listed twice is inserted as its first listing, the one kept in items below.
     order by r.ordinality
@@ -209,12 +213,14 @@ $fn$`);
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
+  await sql`alter table generations add column web_search_requests integer not null default 0`.execute(db);
   await sql`alter table generations add column tool_uses jsonb`.execute(db);
   await settleGenerations(true).execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  // 0014's function first: it names no column that is dropped here.
+  // 0013's function first: it names no column that is dropped here.
   await settleGenerations(false).execute(db);
   await sql`alter table generations drop column tool_uses`.execute(db);
+  await sql`alter table generations drop column web_search_requests`.execute(db);
 }
