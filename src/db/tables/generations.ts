@@ -45,7 +45,7 @@ export interface GenerationsTable {
   usage_estimated: Generated<boolean>;
   /** Web search requests billed per request on top of the tokens (a hosted search tool; migration 0014_tool_fees). */
   web_search_requests: Generated<number>;
-  /** Billed uses of the other hosted tools, by tool, in each tool's unit (core/tool-uses.ts; migration 0015); null: none. */
+  /** Billed uses of the other hosted tools, by tool, in each tool's unit (core/tool-uses.ts; migration 0014_tool_fees); null: none. */
   tool_uses: Generated<ToolUses | null>;
 }
 
