@@ -134,6 +134,18 @@ describe('chat door → OpenRouter, native', () => {
     const row = await recordOf(id);
     expect(row).toMatchObject({ provider: 'openrouter', prompt_tokens: 3120, cached_tokens: 2048, cache_write_tokens: 512, completion_tokens: 96, reasoning_tokens: 58 });
   });
+
+  it('web_search_options, whose per-search fees a chat answer gives no count of, is left out and named in x-modelgate-warning', async () => {
+    upstream.reply({ kind: 'json', body: JSON.parse(fixture('openrouter', 'reasoning.json')) });
+    const messages = [{ role: 'user', content: 'What changed in Node 24?' }];
+    const res = await post({ model: 'openrouter/anthropic/claude-sonnet-5.5', messages, stream: false, web_search_options: { search_context_size: 'high' } });
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-generation-id')!;
+    await res.json();
+    expect(upstream.last.body).toEqual({ model: 'anthropic/claude-sonnet-5.5', messages, stream: false });
+    expect(res.headers.get('x-modelgate-warning')).toMatch(/^web_search_options left out: the gateway cannot meter its per-search fees/);
+    expect(await recordOf(id)).toMatchObject({ web_search_requests: 0 });
+  });
 });
 
 /** The data chunks of an SSE text, parsed ([DONE] left out). */

@@ -11,6 +11,11 @@
 // - OpenRouter's `reasoning` object as the vendor's own control (`reasoning_effort`, DeepSeek's `thinking`, ...), kept
 //   as it is for OpenRouter; `seed` and `user` as the vendor names or takes them; OpenRouter's sampling extras only
 //   where the vendor takes them; tool_choice and parallel_tool_calls only with tools (OpenAI refuses them alone).
+// - `web_search_options`: it makes the vendor search (OpenRouter's web search on any model, OpenAI's search models) and
+//   charge per search or result, and a chat answer reports no count to meter (Anthropic's, OpenAI's Responses and
+//   Gemini's lanes do: metering.md). It is left out and named in x-modelgate-warning, as the translated lane does with
+//   a hosted tool its upstream cannot serve. (The door's schema already refuses tools that are not functions, such as
+//   OpenRouter's `openrouter:web_search` server tool.)
 // Everything else (cache_control on parts for OpenRouter, prompt_cache_key, safety_identifier, verbosity, unknown
 // content part and tool types) goes as the client wrote it.
 import type { NativeRequestInput, NativeUpstreamRequest } from '../native/native-protocol.js';
@@ -45,10 +50,18 @@ function outputCap(body: Readonly<Record<string, unknown>>): number | undefined 
   return typeof cap === 'number' ? cap : undefined;
 }
 
-export function chatRequestEdits(input: NativeRequestInput, profile: VendorProfile): { remove: Set<string>; set: Map<string, string> } {
+export interface ChatRequestEdits {
+  remove: Set<string>;
+  set: Map<string, string>;
+  warnings: string[];
+}
+
+export function chatRequestEdits(input: NativeRequestInput, profile: VendorProfile): ChatRequestEdits {
   const { wire, model, stream } = input;
   const body = wire.body;
-  const remove = new Set<string>([...wire.gatewayFields, ...PRICE_OR_SHAPE_FIELDS]);
+  const remove = new Set<string>([...wire.gatewayFields, ...PRICE_OR_SHAPE_FIELDS, 'web_search_options']);
+  const warnings: string[] = [];
+  if (present(body.web_search_options)) warnings.push(UNBILLED_SEARCH_WARNING);
   const set = new Map<string, string>([['model', JSON.stringify(model.upstreamModel)], ['stream', JSON.stringify(stream)]]);
 
   if (stream && profile.streamOptions) {
@@ -87,8 +100,10 @@ export function chatRequestEdits(input: NativeRequestInput, profile: VendorProfi
     remove.add('parallel_tool_calls');
   }
   for (const field of remove) if (set.has(field)) remove.delete(field);
-  return { remove, set };
+  return { remove, set, warnings };
 }
+
+const UNBILLED_SEARCH_WARNING = 'web_search_options left out: the gateway cannot meter its per-search fees on the chat lane to this upstream';
 
 export function buildChatRequest(input: NativeRequestInput): NativeUpstreamRequest {
   const { provider, stream } = input;
@@ -101,6 +116,7 @@ export function buildChatRequest(input: NativeRequestInput): NativeUpstreamReque
   headers.accept = stream ? 'text/event-stream' : 'application/json';
   // A keyless provider (e.g. a local vLLM) gets no authorization header rather than "Bearer undefined".
   if (provider.apiKey) headers.authorization = `Bearer ${provider.apiKey}`;
-  const body = spliceTopLevel(input.wire.raw, chatRequestEdits(input, profile));
-  return { request: { method: 'POST', url: chatCompletionsUrl(baseUrl), headers, body }, warnings: [] };
+  const edits = chatRequestEdits(input, profile);
+  const body = spliceTopLevel(input.wire.raw, edits);
+  return { request: { method: 'POST', url: chatCompletionsUrl(baseUrl), headers, body }, warnings: edits.warnings };
 }
