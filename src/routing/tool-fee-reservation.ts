@@ -5,6 +5,7 @@
 // used more is charged them all, and what its balance cannot pay becomes debt (docs/metering.md).
 import { hasToolUses, type ToolBilling, type ToolUses } from '../core/tool-uses.js';
 import type { RequestFacts } from './request-facts.js';
+import { cap, offersGeminiTool, records, responsesTools, type OfferedTool as Tool } from './offered-tools.js';
 
 /** File search calls reserved for a request that offers the tool without `max_tool_calls`. */
 export const DEFAULT_RESERVED_FILE_SEARCHES = 10;
@@ -13,16 +14,6 @@ export interface ToolFeeFacts {
   /** Uses to reserve for, per tool. */
   reserve: ToolUses;
   billing: ToolBilling;
-}
-
-type Tool = Readonly<Record<string, unknown>>;
-
-function records(list: unknown): Tool[] {
-  return Array.isArray(list) ? list.filter((item): item is Tool => typeof item === 'object' && item !== null && !Array.isArray(item)) : [];
-}
-
-function cap(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 /** GB of a code interpreter container (`memory_limit`: "1g", "4g", "16g", "64g"); OpenAI's default is 1 GB. */
@@ -39,7 +30,7 @@ function containerGb(container: Tool): number {
  */
 export function responsesToolFees(tools: unknown, input: unknown, maxToolCalls: unknown): ToolFeeFacts {
   const items = records(input);
-  const offered = [...records(tools), ...items.filter((item) => item.type === 'additional_tools').flatMap((item) => records(item.tools))];
+  const offered = responsesTools(tools, input);
   const reserve: ToolUses = {};
   const billing: ToolBilling = {};
   if (offered.some((tool) => tool.type === 'file_search')) reserve.file_search = cap(maxToolCalls) ?? DEFAULT_RESERVED_FILE_SEARCHES;
@@ -84,7 +75,7 @@ export function messagesToolFees(tools: unknown): ToolFeeFacts {
 
 /** Gemini: grounding with Google Maps (`googleMaps`, or `google_maps`) is billed once per grounded prompt. */
 export function geminiToolFees(tools: unknown): ToolFeeFacts {
-  const maps = records(tools).some((tool) => ['googleMaps', 'google_maps'].some((name) => tool[name] !== undefined && tool[name] !== null));
+  const maps = offersGeminiTool(tools, ['googleMaps', 'google_maps']);
   return { reserve: maps ? { maps_grounding: 1 } : {}, billing: {} };
 }
 
