@@ -3,12 +3,10 @@
 // bare proxy. Writes bench/results/lanes.{md,json}. Usage:
 //   node dist/bench/lanes-compare.js [measure seconds, default 3] [rounds, default 6] [lane id...]
 // where the lane ids are those of LANES (by default all).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LoadGenerator } from './lib/load.js';
-import { ProcessGroup } from './lib/processes.js';
-import { accountingSummary, createScratchDatabase } from './lib/scratch-database.js';
-import { gatewayEnv, provisionGateway, startMock, type BenchPaths } from './lib/systems.js';
+import { accountingSummary } from './lib/scratch-database.js';
+import { standaloneRun } from './lib/standalone-run.js';
 import { LANES, runLaneComparison } from './lib/lane-comparison.js';
 import { renderLanesSection } from './lib/report-lanes.js';
 import { machineInfo } from './lib/environment.js';
@@ -21,20 +19,9 @@ async function main(): Promise<void> {
   if (unknown.length > 0 || !(measureSeconds > 0) || !(rounds > 0)) {
     throw new Error(`usage: lanes-compare.js [measure seconds] [rounds] [${LANES.map((l) => l.id).join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
   }
-  const repoRoot = process.env.BENCH_REPO_ROOT ?? process.cwd();
-  const runDir = path.join(repoRoot, 'bench/.run/lanes');
-  mkdirSync(runDir, { recursive: true });
-  const paths: BenchPaths = { repoRoot, distDir: path.join(repoRoot, 'dist'), runDir };
-  const group = new ProcessGroup();
-  const load = new LoadGenerator(group, paths.distDir, path.join(runDir, 'load-generator.log'));
-  const database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
-  const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
-  try {
-    const mock = await startMock(group, paths);
-    const env = gatewayEnv(paths, database.url, mock.baseUrl);
-    const apiKey = await provisionGateway(paths, env);
+  await standaloneRun('lanes', async ({ group, load, paths, env, apiKey, mockBaseUrl, database, ownPids, log }) => {
     const lanes = await runLaneComparison(
-      { group, load, paths, env, apiKey, mockBaseUrl: mock.baseUrl, database: database.name, ownPids: () => [process.pid, ...group.pids()], log },
+      { group, load, paths, env, apiKey, mockBaseUrl, database: database.name, ownPids, log },
       { rounds, steadyStateSeconds: 3, warmupSeconds: 1, measureSeconds, concurrency: 8 },
       ids.length > 0 ? LANES.filter((lane) => ids.includes(lane.id)) : LANES,
     );
@@ -48,15 +35,11 @@ async function main(): Promise<void> {
       '',
       renderLanesSection(lanes),
     ].join('\n');
-    const resultsDir = process.env.BENCH_RESULTS_DIR ?? path.join(repoRoot, 'bench/results');
+    const resultsDir = process.env.BENCH_RESULTS_DIR ?? path.join(paths.repoRoot, 'bench/results');
     writeFileSync(path.join(resultsDir, 'lanes.md'), markdown);
     writeFileSync(path.join(resultsDir, 'lanes.json'), `${JSON.stringify({ machine, lanes, accounting }, null, 2)}\n`);
     console.log(markdown);
-  } finally {
-    await load.close();
-    await group.stopAll();
-    await database.drop();
-  }
+  });
 }
 
 main().then(

@@ -4,12 +4,10 @@
 //   node dist/bench/scale-compare.js [measure seconds, default 5] [rounds, default 12] [comparison id...]
 // where the ids are metrics, observability-unsampled, observability, observability-sampled and workers (by default the
 // last three).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LoadGenerator } from './lib/load.js';
-import { ProcessGroup } from './lib/processes.js';
-import { accountingSummary, createScratchDatabase } from './lib/scratch-database.js';
-import { gatewayEnv, provisionGateway, startMock, type BenchPaths } from './lib/systems.js';
+import { accountingSummary } from './lib/scratch-database.js';
+import { standaloneRun } from './lib/standalone-run.js';
 import { runScaleComparisons, SCALE_COMPARISON_IDS, type ScaleComparison } from './lib/scale-comparison.js';
 import { renderScaleSection } from './lib/report-scale.js';
 
@@ -21,20 +19,9 @@ async function main(): Promise<void> {
   if (unknown.length > 0 || !(measureSeconds > 0) || !(rounds > 0)) {
     throw new Error(`usage: scale-compare.js [measure seconds] [rounds] [${SCALE_COMPARISON_IDS.join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
   }
-  const repoRoot = process.env.BENCH_REPO_ROOT ?? process.cwd();
-  const runDir = path.join(repoRoot, 'bench/.run/scale');
-  mkdirSync(runDir, { recursive: true });
-  const paths: BenchPaths = { repoRoot, distDir: path.join(repoRoot, 'dist'), runDir };
-  const group = new ProcessGroup();
-  const load = new LoadGenerator(group, paths.distDir, path.join(runDir, 'load-generator.log'));
-  const database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
-  const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
-  try {
-    const mock = await startMock(group, paths);
-    const env = gatewayEnv(paths, database.url, mock.baseUrl);
-    const apiKey = await provisionGateway(paths, env);
+  await standaloneRun('scale', async ({ group, load, paths, env, apiKey, database, ownPids, log }) => {
     const scale = await runScaleComparisons(
-      { group, load, paths, env, apiKey, ownPids: () => [process.pid, ...group.pids()], log },
+      { group, load, paths, env, apiKey, ownPids, log },
       { rounds, steadyStateSeconds: 15, warmupSeconds: 1, measureSeconds },
       ids.length > 0 ? (ids as ScaleComparison['id'][]) : undefined,
     );
@@ -46,15 +33,11 @@ async function main(): Promise<void> {
       '',
       renderScaleSection(scale),
     ].join('\n');
-    const resultsDir = process.env.BENCH_RESULTS_DIR ?? path.join(repoRoot, 'bench/results');
+    const resultsDir = process.env.BENCH_RESULTS_DIR ?? path.join(paths.repoRoot, 'bench/results');
     writeFileSync(path.join(resultsDir, 'scale.md'), markdown);
     writeFileSync(path.join(resultsDir, 'scale.json'), `${JSON.stringify({ scale, accounting }, null, 2)}\n`);
     console.log(markdown);
-  } finally {
-    await load.close();
-    await group.stopAll();
-    await database.drop();
-  }
+  });
 }
 
 main().then(
