@@ -1555,8 +1555,11 @@ export interface components {
              * @description Expiry time (RFC 3339, in the future); null: never.
              */
             expires_at?: string | null;
-            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
-            allowed_models?: string[] | null;
+            /**
+             * @description Model ids and `<provider>/*` patterns the key may use, up to 1,000 of up to 200 characters each; null: every
+             *     model.
+             */
+            allowed_models?: components["schemas"]["ModelPattern"][] | null;
         };
         /**
          * @description Body of `adminCreateUser`.
@@ -3865,6 +3868,8 @@ export interface components {
         };
         /** @description The catalog: the gateway's own list, or Anthropic's Models API list for Anthropic requests. */
         ModelListBody: components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"];
+        /** @description A model id (`<provider>/<model>`) or a provider's models (`<provider>/*`), as a key's allow-list holds them. */
+        ModelPattern: string;
         /**
          * @description Prices in the OpenRouter style: decimal strings (never exponent notation) of USD per token. Multiply by 1,000,000
          *     for the USD-per-1M-tokens rates. Optional prices are absent when the model has no such rate.
@@ -5126,8 +5131,11 @@ export interface components {
              * @description Expiry time (RFC 3339, in the future); null: never.
              */
             expires_at?: string | null;
-            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
-            allowed_models?: string[] | null;
+            /**
+             * @description Model ids and `<provider>/*` patterns the key may use, up to 1,000 of up to 200 characters each; null: every
+             *     model.
+             */
+            allowed_models?: components["schemas"]["ModelPattern"][] | null;
         };
         /** @description A web page the reply's text cites, as OpenAI and OpenRouter give it: `content` between the two indexes. */
         UrlCitationAnnotation: {
@@ -5473,6 +5481,7 @@ export type ModelEndpointList = components['schemas']['ModelEndpointList'];
 export type ModelEndpoints = components['schemas']['ModelEndpoints'];
 export type ModelList = components['schemas']['ModelList'];
 export type ModelListBody = components['schemas']['ModelListBody'];
+export type ModelPattern = components['schemas']['ModelPattern'];
 export type ModelPricing = components['schemas']['ModelPricing'];
 export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
@@ -5894,9 +5903,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6113,9 +6123,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6321,9 +6332,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6533,9 +6545,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6846,9 +6859,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7098,9 +7112,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7306,9 +7321,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7479,9 +7495,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7732,9 +7749,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -9583,9 +9601,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
