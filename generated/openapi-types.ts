@@ -2845,11 +2845,15 @@ export interface components {
             allowed_models?: string[] | null;
             /** @description True while the owner has never been granted paid credits. */
             is_free_tier: boolean;
-            /** @description Rate limits that apply to this key (deployment configuration, or a per-key override). */
+            /**
+             * @description Rate limits that apply to this key: its account's (deployment configuration, shared by all the account's keys),
+             *     or the key's own where it is tighter. 0: no limit.
+             */
             rate_limit: components["schemas"]["RateLimit"];
             /**
              * Format: int32
-             * @description Requests per UTC day allowed to `free` models.
+             * @description Requests per UTC day allowed to `free` models: its account's allowance (shared by all the account's keys), or the
+             *     key's own where it is tighter. 0: no limit.
              */
             free_requests_per_day: number;
         };
