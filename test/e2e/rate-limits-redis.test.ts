@@ -28,6 +28,9 @@ describeWithRedis('rate limits shared through Redis', () => {
       MODELGATE_RATE_LIMIT_RPM: '4',
       MODELGATE_REDIS_URL: testRedisUrl(),
       MODELGATE_REDIS_PREFIX: uniqueRedisPrefix(),
+      // A busy test machine can take longer than the 250 ms default to answer, and a late answer means each gateway
+      // decides alone (fail-open): these tests are about sharing, not the fallback (test/limits/redis-limits.test.ts).
+      MODELGATE_REDIS_TIMEOUT_MS: '5000',
     };
     gateways = [await startTestGateway({ database, env }), await startTestGateway({ database, env })];
   });
