@@ -132,7 +132,7 @@ export interface paths {
          * Create a key for a user
          * @description Creates a key for the user, optionally with a USD limit, reset period, expiry and model allow-list; or, with
          *     `kind: "management"`, a management key (manages the user's inference keys, calls no model). The value is shown
-         *     once.
+         *     once. Past the account's cap on active keys (MODELGATE_MAX_KEYS_PER_ACCOUNT), 409 `too_many_keys`.
          */
         post: operations["adminCreateUserKey"];
         delete?: never;
@@ -231,7 +231,10 @@ export interface paths {
          * @description Extension: creates an API key for the caller's account, optionally with a USD limit that resets, an expiry and a
          *     model allow-list. The response holds the key value, shown once. Needs the account auth token or a management
          *     key; a management key creates inference keys only (`kind: "management"` takes the account auth token). An API
-         *     key (inference) answers 403: it could otherwise mint a key without its own limit.
+         *     key (inference) answers 403: it could otherwise mint a key without its own limit. An account holds at most
+         *     1,000 active keys, management keys included (a deployment may set another cap): one more is 409
+         *     (`metadata.reason: "too_many_keys"`) until a key is deleted. Keys do not multiply limits: the rate limits and the
+         *     free-model allowance are the account's, shared by all its keys.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1895,7 +1898,8 @@ export interface components {
              *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`, `key_limit_exceeded`,
              *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`,
              *     `management_credential_required`, `account_token_required`, `inference_credential_required`,
-             *     `nesting_too_deep`, `schema_too_large`, `empty_query_parameter_name`),
+             *     `nesting_too_deep`, `schema_too_large`, `empty_query_parameter_name`, `too_many_keys`), `scope` (`account` or
+             *     `key`: whose limit a `rate_limit` or `free_requests_per_day` 429 is about), `max_keys` (on a 409 `too_many_keys`),
              *     `available` and `required` (USD, on 402), `limit`, `limit_remaining`, `limit_reset` and `resets_at` (on a 402
              *     `key_limit_exceeded`), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
              *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
@@ -5895,7 +5899,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 409: the request conflicts with the current state (an email already taken, a removal larger than the unreserved balance). */
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
             409: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6115,7 +6123,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 409: the request conflicts with the current state (an email already taken, a removal larger than the unreserved balance). */
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
             409: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6326,6 +6338,21 @@ export interface operations {
             };
             /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
             404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
+            409: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -7116,6 +7143,21 @@ export interface operations {
                 };
             };
             /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
+            409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
              * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
              *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
              *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
@@ -7516,8 +7558,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {
@@ -7770,8 +7814,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {
@@ -9622,8 +9668,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {

@@ -2,6 +2,7 @@
 // The CLI acts for the operator, so it may create either kind: `--manage` makes a management key (manages the
 // account's inference keys, calls no model), the only kind of key that can create keys over HTTP.
 import { createKey, deleteKey } from '../services/api-keys.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, type ApiKeyLimits } from '../repositories/api-keys.js';
 import {
   CommandFailedError, JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase,
@@ -45,7 +46,12 @@ export const keysCommand: CommandDefinition = {
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
           const kind = values.manage ? 'management' : 'inference';
-          const { row, secret } = await createKey(db, { userId: user.id, settings: { name: values.name?.trim() || 'default' }, kind, now: new Date() });
+          const { row, secret } = await createKey(db, {
+            userId: user.id, settings: { name: values.name?.trim() || 'default' }, kind, now: new Date(), maxKeys: config.maxKeysPerAccount,
+          }).catch((err: unknown) => {
+            if (err instanceof GatewayError && err.status === 409) throw new CommandFailedError(`${email}: ${err.message} (MODELGATE_MAX_KEYS_PER_ACCOUNT)`);
+            throw err;
+          });
           const what = kind === 'management' ? 'management key (manages keys, calls no model)' : 'key';
           print(io, json, `created ${what} ${row.id} for ${email}\n${secret}\n(shown once: store it now)`, { key_id: row.id, key: secret, kind });
           return 0;
