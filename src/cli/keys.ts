@@ -1,8 +1,7 @@
 // `modelgate keys create|list|delete|limits`: a user's API keys (secrets shown once; only their hashes are stored).
 // The CLI acts for the operator, so it may create either kind: `--manage` makes a management key (manages the
 // account's inference keys, calls no model), the only kind of key that can create keys over HTTP.
-import { createKey, deleteKey } from '../services/api-keys.js';
-import { GatewayError } from '../core/gateway-error.js';
+import { createKey, deleteKey, TooManyKeysError } from '../services/api-keys.js';
 import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, type ApiKeyLimits } from '../repositories/api-keys.js';
 import {
   CommandFailedError, JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase,
@@ -49,7 +48,7 @@ export const keysCommand: CommandDefinition = {
           const { row, secret } = await createKey(db, {
             userId: user.id, settings: { name: values.name?.trim() || 'default' }, kind, now: new Date(), maxKeys: config.maxKeysPerAccount,
           }).catch((err: unknown) => {
-            if (err instanceof GatewayError && err.status === 409) throw new CommandFailedError(`${email}: ${err.message} (MODELGATE_MAX_KEYS_PER_ACCOUNT)`);
+            if (err instanceof TooManyKeysError) throw new CommandFailedError(`${email}: ${err.message} (MODELGATE_MAX_KEYS_PER_ACCOUNT)`);
             throw err;
           });
           const what = kind === 'management' ? 'management key (manages keys, calls no model)' : 'key';

@@ -61,7 +61,7 @@ export async function createKey(
   return inTransaction(db, async (trx) => {
     const { settings } = input;
     await lockAccountForKeys(trx, input.userId);
-    if ((await countActiveApiKeys(trx, input.userId)) >= input.maxKeys) throw tooManyKeys(input.maxKeys);
+    if ((await countActiveApiKeys(trx, input.userId)) >= input.maxKeys) throw new TooManyKeysError(input.maxKeys);
     const issued = await issueApiKey(trx, { userId: input.userId, name: settings.name ?? 'API key', kind });
     const changes = changesOf({ ...settings, name: undefined });
     if (Object.keys(changes).length === 0) return issued;
@@ -71,12 +71,15 @@ export async function createKey(
   });
 }
 
-export function tooManyKeys(maxKeys: number): GatewayError {
-  return new GatewayError(
-    409,
-    `Too many API keys: an account may hold ${maxKeys} active keys (management keys included); delete one before creating another`,
-    { reason: 'too_many_keys', max_keys: maxKeys },
-  );
+/** 409: the account holds as many active keys as it may (the CLI tells it apart to name the setting). */
+export class TooManyKeysError extends GatewayError {
+  constructor(maxKeys: number) {
+    super(
+      409,
+      `Too many API keys: an account may hold ${maxKeys} active keys (management keys included); delete one before creating another`,
+      { reason: 'too_many_keys', max_keys: maxKeys },
+    );
+  }
 }
 
 /**
