@@ -68,7 +68,7 @@ export interface Config {
    * that served its last turn, ms (0: off), and how many conversations one process remembers without Redis.
    */
   affinity: { ttlMs: number; maxEntries: number };
-  /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (docs/operations.md "Redis"). */
+  /** Shared limits (RPM/TPM, free allowance, per account and per key) live in this Redis when set; else in this process (docs/operations.md "Redis"). */
   redisUrl?: string;
   /** Key prefix of everything the gateway stores in Redis (several deployments may share one server). */
   redisPrefix: string;

@@ -24,7 +24,7 @@ export const keysCommand: CommandDefinition = {
     ['keys create --email E [--name N] [--manage] [--json]', 'create an API key, or with --manage a management key (shown once)'],
     ['keys list --email E [--json]', "list a user's active keys and their kind"],
     ['keys delete --email E --id KEY_ID [--json]', 'revoke a key (the running gateway refuses it at once)'],
-    ['keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N] [--json]', 'show or set per-key limits ("default" resets)'],
+    ['keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N] [--json]', 'show or set a key\'s own limits, on top of its account\'s ("default" removes them)'],
   ],
   async run({ args, config, io }) {
     const [sub, rest] = subcommand(args, 'keys', SUBCOMMANDS);
