@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCacheDirective } from '../../src/pipeline/response-cache/cache-directive.js';
 import { cacheKey, canonicalJson } from '../../src/pipeline/response-cache/cache-key.js';
-import { MemoryCacheStore } from '../../src/pipeline/response-cache/memory-store.js';
+import { ENTRY_OVERHEAD_BYTES, MemoryCacheStore } from '../../src/pipeline/response-cache/memory-store.js';
 import { decodeAnswer, encodeAnswer, replayFrames, replayJson, type CachedAnswer } from '../../src/pipeline/response-cache/cached-answer.js';
 import { ResponseCache } from '../../src/pipeline/response-cache/response-cache.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
@@ -66,22 +66,27 @@ describe('cache keys', () => {
 
 describe('the in-process store', () => {
   it('evicts the least recently used entries past its byte bound, skips entries above the entry bound', async () => {
-    const store = new MemoryCacheStore(250, 150);
+    const entry = 1 + 99 + ENTRY_OVERHEAD_BYTES;
+    const store = new MemoryCacheStore(2 * entry + 50, 150);
     await store.set('a', 'x'.repeat(99), 60);
     await store.set('b', 'y'.repeat(99), 60);
     await store.get('a');
     await store.set('c', 'z'.repeat(99), 60);
     expect(await store.get('b')).toBeUndefined();
     expect(await store.get('a')).toBe('x'.repeat(99));
-    expect(store.bytes()).toBe(200);
+    expect(store.bytes()).toBe(2 * entry);
     await store.set('d', 'w'.repeat(200), 60);
     expect(await store.get('d')).toBeUndefined();
-    expect(store.bytes()).toBe(200);
+    expect(store.bytes()).toBe(2 * entry);
+    // Counted in UTF-8 bytes, as held: '€' is three.
+    await store.set('e', '€'.repeat(33), 60);
+    expect(await store.get('e')).toBe('€'.repeat(33));
+    expect(store.bytes()).toBe(2 * entry);
   });
 
   it('never serves an entry past its TTL', async () => {
     let now = 0;
-    const store = new MemoryCacheStore(1000, 1000, () => now);
+    const store = new MemoryCacheStore(2000, 1000, () => now);
     await store.set('k', 'v', 10);
     now = 9_999;
     expect(await store.get('k')).toBe('v');
@@ -92,7 +97,7 @@ describe('the in-process store', () => {
 });
 
 describe('hits', () => {
-  const cache = (ppm: number) => new ResponseCache(new MemoryCacheStore(1000, 1000), { maxEntryBytes: 1000, priceFractionPpm: ppm }, createLogger('silent'));
+  const cache = (ppm: number) => new ResponseCache(new MemoryCacheStore(2000, 1000), { maxEntryBytes: 1000, priceFractionPpm: ppm }, createLogger('silent'));
 
   it('cost the operator\'s fraction of a credits answer, rounded half up; nothing for free and pass answers', () => {
     expect(cache(0).chargeFor({ accessMode: 'credits', costNanos: 6_000_000n })).toBe(0n);
