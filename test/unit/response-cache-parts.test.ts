@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCacheDirective } from '../../src/pipeline/response-cache/cache-directive.js';
 import { cacheKey, canonicalJson } from '../../src/pipeline/response-cache/cache-key.js';
+import type { CacheableRequest } from '../../src/pipeline/response-cache/cacheable-request.js';
 import { ENTRY_OVERHEAD_BYTES, MemoryCacheStore } from '../../src/pipeline/response-cache/memory-store.js';
 import { decodeAnswer, encodeAnswer, replayFrames, replayJson, type CachedAnswer } from '../../src/pipeline/response-cache/cached-answer.js';
 import { ResponseCache } from '../../src/pipeline/response-cache/response-cache.js';
@@ -39,27 +40,38 @@ describe('cache keys', () => {
     return Object.fromEntries(entries.map(([k, v]) => [k, shuffle(v, seed)]));
   };
 
+  const request = (body: unknown, changes: Partial<CacheableRequest> = {}): CacheableRequest => ({
+    apiFormat: 'chat_completions', model: 'm/a', wire: { body: body as Record<string, unknown>, clientHeaders: {} }, stream: false, estimatedTokens: 1, ...changes,
+  });
+
   it('are the same whatever the key order of the body', () => {
     fc.assert(fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 1000 }), (body, seed) => {
-      const a = cacheKey({ userId: 'u', door: 'chat_completions', body, stream: false });
-      expect(cacheKey({ userId: 'u', door: 'chat_completions', body: shuffle(body, seed), stream: false })).toBe(a);
+      const a = cacheKey('u', request(body), {});
+      expect(cacheKey('u', request(shuffle(body, seed)), {})).toBe(a);
     }));
   });
 
-  it('differ by account, door, form, protocol headers, array order and any value', () => {
+  it('differ by account, door, model, facts, form, framing, forwarded and option headers, array order and any value', () => {
     const body = { model: 'm', messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }], temperature: 0 };
-    const base = { userId: 'u1', door: 'chat_completions', body, stream: false };
+    const base = request(body);
     const keys = new Set([
-      cacheKey(base),
-      cacheKey({ ...base, userId: 'u2' }),
-      cacheKey({ ...base, door: 'messages' }),
-      cacheKey({ ...base, stream: true }),
-      cacheKey({ ...base, variant: { 'anthropic-beta': 'x' } }),
-      cacheKey({ ...base, body: { ...body, messages: [...body.messages].reverse() } }),
-      cacheKey({ ...base, body: { ...body, temperature: 0.1 } }),
+      cacheKey('u1', base, {}),
+      cacheKey('u2', base, {}),
+      cacheKey('u1', { ...base, apiFormat: 'messages' }, {}),
+      cacheKey('u1', { ...base, model: 'm/b' }, {}),
+      cacheKey('u1', { ...base, facts: { model: 'm/a', hasTools: true } }, {}),
+      cacheKey('u1', { ...base, stream: true }, {}),
+      cacheKey('u1', { ...base, stream: true, framing: 'json-array' }, {}),
+      cacheKey('u1', { ...base, wire: { body, clientHeaders: { 'anthropic-beta': 'x' } } }, {}),
+      cacheKey('u1', base, { 'x-modelgate-auto-cache': 'off' }),
+      cacheKey('u1', request({ ...body, messages: [...body.messages].reverse() }), {}),
+      cacheKey('u1', request({ ...body, temperature: 0.1 }), {}),
     ]);
-    expect(keys.size).toBe(7);
+    expect(keys.size).toBe(11);
     expect([...keys].every((k) => /^[0-9a-f]{64}$/.test(k))).toBe(true);
+    // The directive, tracking and session headers do not change the answer; a JSON answer has no framing.
+    expect(cacheKey('u1', base, { 'x-modelgate-cache': 'refresh', 'x-title': 'app', 'session-id': 's' })).toBe(cacheKey('u1', base, {}));
+    expect(cacheKey('u1', { ...base, framing: 'sse' }, {})).toBe(cacheKey('u1', base, {}));
     expect(canonicalJson({ b: 1, a: [{ d: undefined, c: 2 }] })).toBe('{"a":[{"c":2}],"b":1}');
   });
 });
