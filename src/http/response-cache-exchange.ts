@@ -1,10 +1,11 @@
 // The response cache at the door (docs/response-cache.md): a wrapper around a door's answer, so the generation
-// pipeline and the embeddings flow know nothing of it. Without `X-Modelgate-Cache` the door is served as it always
-// is. With it, the request is admitted first, then its key is taken from the request the pipeline serves (the
-// door's FrontDoorRequest, the embeddings body: cacheable-request.ts) and looked up: a hit is replayed from the cache
-// (JSON body, or the recorded SSE frames in order) under a generation id of its own; a miss (or `refresh`) is served by
-// the door through a recorder, and kept when whole and successful. The key is taken before the door runs: the
-// pipeline lets go of the prompt once it is sent upstream.
+// pipeline and the embeddings flow know nothing of it but that a request was already counted
+// (GenerationClient.requestCounted). Without `X-Modelgate-Cache` the door is served as it always is. With it, the
+// request is admitted first, then its key is taken from the request the pipeline serves (the door's FrontDoorRequest,
+// the embeddings body: cacheable-request.ts) and looked up: a hit is replayed from the cache (JSON body, or the
+// recorded SSE frames in order) under a generation id of its own; a miss (or `refresh`) is served by the door through
+// a recorder, and kept when whole and successful. The key is taken before the door runs: the pipeline lets go of the
+// prompt once it is sent upstream.
 import type { Context } from 'koa';
 import { generationClient, generationResponse } from './generation-exchange.js';
 import { SseWriter } from './sse-writer.js';
@@ -23,29 +24,39 @@ import { admitHit, type HitParts } from '../pipeline/serve-cache-hit.js';
 
 const CACHE_HEADER = 'x-modelgate-cache';
 
+/** A door's request as the response cache takes it. */
+interface CachedDoor {
+  /** How a stream is written (the Gemini door's JSON array without `alt=sse`); a hit is replayed the same way. */
+  framing?: StreamFraming;
+  /** What the key and the admission read, taken only when the request asks for the cache. */
+  cacheable(): CacheableRequest;
+  serve(response: GenerationResponse, client: GenerationClient): Promise<void>;
+}
+
 /** A generation door's request, served through the response cache; `framing`: the Gemini door's stream framing. */
 export function serveGenerationCached(parts: GenerationParts & HitParts, ctx: Context, door: FrontDoorRequest, framing?: StreamFraming): Promise<void> {
-  return withResponseCache(parts, ctx, () => cacheableGeneration(door, framing), framing, (response, client) => serveGeneration(parts, client, door, response));
+  return withResponseCache(parts, ctx, {
+    framing,
+    cacheable: () => cacheableGeneration(door, framing),
+    serve: (response, client) => serveGeneration(parts, client, door, response),
+  });
 }
 
 /** POST /embeddings, served through the response cache. */
 export function serveEmbeddingsCached(parts: EmbeddingParts & HitParts, ctx: Context, body: EmbeddingRequestBody): Promise<void> {
-  return withResponseCache(parts, ctx, () => cacheableEmbeddings(body), undefined, (response, client) => serveEmbeddings(parts, client, body, response));
+  return withResponseCache(parts, ctx, {
+    cacheable: () => cacheableEmbeddings(body),
+    serve: (response, client) => serveEmbeddings(parts, client, body, response),
+  });
 }
 
-async function withResponseCache(
-  parts: HitParts,
-  ctx: Context,
-  /** Taken only when the request asks for the cache. */
-  cacheable: () => CacheableRequest,
-  framing: StreamFraming | undefined,
-  serve: (response: GenerationResponse, client: GenerationClient) => Promise<void>,
-): Promise<void> {
+async function withResponseCache(parts: HitParts, ctx: Context, door: CachedDoor): Promise<void> {
+  const { framing } = door;
   const directive = parseCacheDirective(ctx.get(CACHE_HEADER) || undefined);
   const client = generationClient(ctx);
-  if (!directive) return serve(generationResponse(ctx, framing), client);
+  if (!directive) return door.serve(generationResponse(ctx, framing), client);
   const cache = parts.responseCache;
-  const request = cacheable();
+  const request = door.cacheable();
   const read = await readResponseCache(parts, { principal: client.principal, request, headers: ctx.headers, read: directive.read });
   if (read?.answer && (await replayHit(parts, ctx, client, request, read))) {
     cache.observer?.responseCacheHit(request.apiFormat);
@@ -58,7 +69,7 @@ async function withResponseCache(
   let kept: CachedAnswer | undefined;
   try {
     // Counted by the read: the door's admission does not count the request again.
-    await serve(recorder.wrap(generationResponse(ctx, framing)), { ...client, requestCounted: read?.admitted.rateHeaders });
+    await door.serve(recorder.wrap(generationResponse(ctx, framing)), { ...client, requestCounted: read?.admitted.rateHeaders });
   } finally {
     kept = recorder.finish();
   }
