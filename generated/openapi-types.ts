@@ -7419,9 +7419,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -7690,9 +7694,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -8213,9 +8221,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -8381,9 +8393,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -8817,9 +8833,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -9533,9 +9553,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,

@@ -59,8 +59,10 @@ export async function admitRate(
   principal: Principal,
   entry: CatalogEntry,
   estimatedTokens: number,
+  /** The request's headers when it was already counted (the response cache's read): only the free allowance is left. */
+  counted?: RateHeaders,
 ): Promise<RateHeaders> {
-  const admitted = admitRequestRate(parts, principal, estimatedTokens);
+  const admitted = counted ?? admitRequestRate(parts, principal, estimatedTokens);
   const headers = admitted instanceof Promise ? await admitted : admitted;
   if (entry.accessMode === 'free') {
     const free = await takeFreeRequest(parts, principal, parts.now().getTime());

@@ -39,6 +39,8 @@ export async function admitRoute(
   maxWebSearches = 0,
   /** Uses of the other hosted tools to reserve for (RequestFacts.maxToolUses). */
   maxToolUses?: ToolUses,
+  /** The request's rate headers when it was already counted (GenerationClient.requestCounted). */
+  requestCounted?: RateHeaders,
 ): Promise<AdmittedRoute> {
   const { targets, reservationEntry } = plan;
   const tokens = plan.checked.estimatedPromptTokens;
@@ -53,7 +55,7 @@ export async function admitRoute(
   // One access mode is the common case: admitted as for a single model.
   const mixed = freeCount > 0 && freeCount < targets.length;
   // Requests and tokens per minute (mixed: a paid entry, the free allowance is decided below, for the whole list).
-  const headers = await admitRate(parts, principal, mixed ? targets.find((t) => !isFree(t))!.entry : targets[0].entry, tokens);
+  const headers = await admitRate(parts, principal, mixed ? targets.find((t) => !isFree(t))!.entry : targets[0].entry, tokens, requestCounted);
   try {
     if (!mixed) return { targets, admission: await admitRequest(parts, principal, reservationEntry, tokens, requestedMaxTokens, maxWebSearches, maxToolUses), headers };
     return { ...(await admitMixed(parts, principal, plan, requestedMaxTokens, maxWebSearches, maxToolUses)), headers };

@@ -42,7 +42,7 @@ export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationC
   const entry = resolveModel(parts.catalog, body.model); //                      2 resolve
   const { provider, adapter } = embeddingEndpoint(parts, entry);
   const checked = checkEmbeddingRequest(body, entry, adapter.acceptsTokenInput(provider)); // 3 check
-  const rateHeaders = await admitRate(parts, principal, entry, checked.estimatedTokens); //  4 admit
+  const rateHeaders = await admitRate(parts, principal, entry, checked.estimatedTokens, client.requestCounted); // 4 admit
   let admission: Admission;
   try {
     admission = await admitAmount(parts, principal, entry, maxCostNanos(entry, checked.maxTokens, 0));
