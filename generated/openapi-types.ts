@@ -132,7 +132,7 @@ export interface paths {
          * Create a key for a user
          * @description Creates a key for the user, optionally with a USD limit, reset period, expiry and model allow-list; or, with
          *     `kind: "management"`, a management key (manages the user's inference keys, calls no model). The value is shown
-         *     once.
+         *     once. Past the account's cap on active keys (MODELGATE_MAX_KEYS_PER_ACCOUNT), 409 `too_many_keys`.
          */
         post: operations["adminCreateUserKey"];
         delete?: never;
@@ -231,7 +231,10 @@ export interface paths {
          * @description Extension: creates an API key for the caller's account, optionally with a USD limit that resets, an expiry and a
          *     model allow-list. The response holds the key value, shown once. Needs the account auth token or a management
          *     key; a management key creates inference keys only (`kind: "management"` takes the account auth token). An API
-         *     key (inference) answers 403: it could otherwise mint a key without its own limit.
+         *     key (inference) answers 403: it could otherwise mint a key without its own limit. An account holds at most
+         *     1,000 active keys, management keys included (a deployment may set another cap): one more is 409
+         *     (`metadata.reason: "too_many_keys"`) until a key is deleted. Keys do not multiply limits: the rate limits and the
+         *     free-model allowance are the account's, shared by all its keys.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1555,8 +1558,11 @@ export interface components {
              * @description Expiry time (RFC 3339, in the future); null: never.
              */
             expires_at?: string | null;
-            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
-            allowed_models?: string[] | null;
+            /**
+             * @description Model ids and `<provider>/*` patterns the key may use, up to 1,000 of up to 200 characters each; null: every
+             *     model.
+             */
+            allowed_models?: components["schemas"]["ModelPattern"][] | null;
         };
         /**
          * @description Body of `adminCreateUser`.
@@ -1892,7 +1898,8 @@ export interface components {
              *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`, `key_limit_exceeded`,
              *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`,
              *     `management_credential_required`, `account_token_required`, `inference_credential_required`,
-             *     `nesting_too_deep`, `schema_too_large`, `empty_query_parameter_name`),
+             *     `nesting_too_deep`, `schema_too_large`, `empty_query_parameter_name`, `too_many_keys`), `scope` (`account` or
+             *     `key`: whose limit a `rate_limit` or `free_requests_per_day` 429 is about), `max_keys` (on a 409 `too_many_keys`),
              *     `available` and `required` (USD, on 402), `limit`, `limit_remaining`, `limit_reset` and `resets_at` (on a 402
              *     `key_limit_exceeded`), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
              *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
@@ -2842,11 +2849,15 @@ export interface components {
             allowed_models?: string[] | null;
             /** @description True while the owner has never been granted paid credits. */
             is_free_tier: boolean;
-            /** @description Rate limits that apply to this key (deployment configuration, or a per-key override). */
+            /**
+             * @description Rate limits that apply to this key: its account's (deployment configuration, shared by all the account's keys),
+             *     or the key's own where it is tighter. 0: no limit.
+             */
             rate_limit: components["schemas"]["RateLimit"];
             /**
              * Format: int32
-             * @description Requests per UTC day allowed to `free` models.
+             * @description Requests per UTC day allowed to `free` models: its account's allowance (shared by all the account's keys), or the
+             *     key's own where it is tighter. 0: no limit.
              */
             free_requests_per_day: number;
         };
@@ -3865,6 +3876,8 @@ export interface components {
         };
         /** @description The catalog: the gateway's own list, or Anthropic's Models API list for Anthropic requests. */
         ModelListBody: components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"];
+        /** @description A model id (`<provider>/<model>`) or a provider's models (`<provider>/*`), as a key's allow-list holds them. */
+        ModelPattern: string;
         /**
          * @description Prices in the OpenRouter style: decimal strings (never exponent notation) of USD per token. Multiply by 1,000,000
          *     for the USD-per-1M-tokens rates. Optional prices are absent when the model has no such rate.
@@ -5126,8 +5139,11 @@ export interface components {
              * @description Expiry time (RFC 3339, in the future); null: never.
              */
             expires_at?: string | null;
-            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
-            allowed_models?: string[] | null;
+            /**
+             * @description Model ids and `<provider>/*` patterns the key may use, up to 1,000 of up to 200 characters each; null: every
+             *     model.
+             */
+            allowed_models?: components["schemas"]["ModelPattern"][] | null;
         };
         /** @description A web page the reply's text cites, as OpenAI and OpenRouter give it: `content` between the two indexes. */
         UrlCitationAnnotation: {
@@ -5473,6 +5489,7 @@ export type ModelEndpointList = components['schemas']['ModelEndpointList'];
 export type ModelEndpoints = components['schemas']['ModelEndpoints'];
 export type ModelList = components['schemas']['ModelList'];
 export type ModelListBody = components['schemas']['ModelListBody'];
+export type ModelPattern = components['schemas']['ModelPattern'];
 export type ModelPricing = components['schemas']['ModelPricing'];
 export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
@@ -5882,7 +5899,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 409: the request conflicts with the current state (an email already taken, a removal larger than the unreserved balance). */
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
             409: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -5894,9 +5915,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6101,7 +6123,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 409: the request conflicts with the current state (an email already taken, a removal larger than the unreserved balance). */
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
             409: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6113,9 +6139,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6321,9 +6348,25 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
+            409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6533,9 +6576,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6846,9 +6890,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7098,9 +7143,25 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
+            409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7306,9 +7367,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7483,9 +7545,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7499,8 +7562,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {
@@ -7740,9 +7805,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7756,8 +7822,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {
@@ -9607,9 +9675,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -9623,8 +9692,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {

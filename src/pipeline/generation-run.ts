@@ -13,7 +13,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { GenerationResult, StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
-import { limitsFor } from '../limits/admit-rate.js';
+import { rateBudgetsOf } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
 import type { CheckedRequest } from '../routing/check-request.js';
 import type { RequestFacts } from '../routing/request-facts.js';
@@ -356,7 +356,7 @@ export class GenerationRun {
   private takeTokens(tokens: number): boolean {
     if (tokens <= 0) return true;
     this.tokensCounted += tokens;
-    return this.parts.limiter.consumeTokens(this.input.principal.credentialId, limitsFor(this.input.principal, this.parts.config), tokens, this.parts.now().getTime());
+    return this.parts.limiter.consumeTokens(rateBudgetsOf(this.input.principal, this.parts.config), tokens, this.parts.now().getTime());
   }
 
   private get excludeReasoning(): boolean {
