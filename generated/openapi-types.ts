@@ -3919,6 +3919,18 @@ export interface components {
             code_execution?: string;
             /** @description USD per prompt grounded with Google Maps (Gemini `googleMaps` tool; an answer with a `maps` grounding chunk). */
             maps_grounding?: string;
+            /**
+             * @description Extension: factors on every token price above (cache prices included, not the per-use fees) for the served value of
+             *     a provider's option, by the option's and the value's own names, as decimal strings: OpenAI's `service_tier`
+             *     (`{"priority": "2.5", "flex": "0.5"}`: priority processing, asked for as `priority` or `fast`, and flex
+             *     processing), Anthropic's `speed` (`{"fast": "2"}`: fast mode) and `inference_geo` (`{"us": "1.1"}`: US-only
+             *     inference). A request is charged at the factor of each value the provider's answer says it served (OpenAI's
+             *     `service_tier`, Anthropic's `usage.speed` and `usage.inference_geo`) and reserved at the factor of the values it
+             *     asks for. Decision: the native lanes send such an option only with a value listed here (or the standard one: `auto`,
+             *     `default`, `standard`, `global`); any other value is left out and named in `x-modelgate-warning`, since the gateway
+             *     would charge it the standard price. Absent: the model prices no option apart.
+             */
+            multipliers?: components["schemas"]["PriceMultipliers"];
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
@@ -4057,6 +4069,23 @@ export interface components {
              * @enum {string}
              */
             type: "ping";
+        };
+        /** @description A factor on the token prices, as a decimal string ("2.5"). */
+        PriceMultiplier: string;
+        /** @description A provider option's priced values: option name → served value → factor on the token prices (a decimal string). */
+        PriceMultipliers: {
+            /** @description OpenAI's processing tiers (`priority`, `flex`). */
+            service_tier?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
+            /** @description Anthropic's fast mode (`fast`). */
+            speed?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
+            /** @description Anthropic's data residency (`us`). */
+            inference_geo?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
         };
         /** @description Breakdown of input tokens. */
         PromptTokensDetails: {
@@ -5500,6 +5529,8 @@ export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
 export type PingEvent = components['schemas']['PingEvent'];
+export type PriceMultiplier = components['schemas']['PriceMultiplier'];
+export type PriceMultipliers = components['schemas']['PriceMultipliers'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
