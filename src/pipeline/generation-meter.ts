@@ -167,7 +167,8 @@ export class GenerationMeter {
 
   /** Upstream-reported usage when there is one; otherwise an estimate of what was consumed. */
   finalUsage(): NormalizedUsage {
-    if (this.usage) return this.usage;
+    // The served options may come apart from the usage (every chat chunk, Anthropic's message_start).
+    if (this.usage) return this.served && !this.usage.served ? { ...this.usage, served: this.served } : this.usage;
     const estimate: NormalizedUsage = {
       promptTokens: this.estimatedPromptTokens,
       completionTokens: this.generatedTokens,
