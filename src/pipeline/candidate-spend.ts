@@ -5,11 +5,13 @@
 import type { ExtraSpend } from '../billing/pricing.js';
 import type { RequestFacts } from '../routing/request-facts.js';
 
-export function candidateSpend(facts: RequestFacts, native: boolean): ExtraSpend {
+/** `native`: whether the attempt takes the native lane, asked only when the answer depends on it (a walk of the body). */
+export function candidateSpend(facts: RequestFacts, native: boolean | (() => boolean)): ExtraSpend {
   const spend: ExtraSpend = {};
-  const searches = native && facts.searchesTranslatedOnly ? 0 : facts.maxWebSearches ?? 0;
+  const isNative = typeof native === 'boolean' ? () => native : native;
+  const searches = facts.searchesTranslatedOnly && isNative() ? 0 : facts.maxWebSearches ?? 0;
   if (searches > 0) spend.webSearches = searches;
   if (facts.maxToolUses) spend.toolUses = facts.maxToolUses;
-  if (native && facts.priceOptions) spend.options = facts.priceOptions;
+  if (facts.priceOptions && isNative()) spend.options = facts.priceOptions;
   return spend;
 }

@@ -101,7 +101,7 @@ export async function serveGeneration(
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
-  const spendOf = (target: Target) => candidateSpend(facts, nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined);
+  const spendOf = (target: Target) => candidateSpend(facts, () => nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined);
   const { targets, admission, headers } = await admitRoute(parts, principal, plan, { requestedMaxTokens: facts.maxOutputTokens, spendOf, requestCounted: client.requestCounted });
   response.headers(headers);
   const target = targets[0];
