@@ -13,10 +13,11 @@ export type ServedOptions = Partial<Record<PriceOption, string>>;
 
 /**
  * The values that mean the standard price whatever the catalog says: OpenAI's `auto` and `default` tiers, Anthropic's
- * `standard` tier (and `standard_only`, its request for standard capacity), `standard` speed and `global` geography.
+ * `standard` tier (and `standard_only`, its request for standard capacity), Groq's `on_demand` (its chat answers name
+ * their tier), `standard` speed and `global` geography.
  */
 const STANDARD_VALUES: Readonly<Record<PriceOption, readonly string[]>> = {
-  service_tier: ['auto', 'default', 'standard', 'standard_only'],
+  service_tier: ['auto', 'default', 'standard', 'standard_only', 'on_demand'],
   speed: ['standard'],
   // Anthropic reports `not_available` for a model without a choice of geography.
   inference_geo: ['global', 'not_available'],
