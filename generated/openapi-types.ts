@@ -1387,6 +1387,15 @@ export interface components {
             /** @description Reasoning control for reasoning models. */
             reasoning?: components["schemas"]["ReasoningConfig"];
             /**
+             * @description OpenAI's processing tier: `auto`, `default`, `flex`, `priority` (also asked for as `fast`), `scale`, ....
+             *     Decision (priced, as OpenRouter prices OpenAI's tiers): sent to the provider only with a tier the model's
+             *     `pricing.multipliers.service_tier` prices (OpenAI's priority and flex on the GPT-5.4 and 5.5 models), reserved at
+             *     that factor and charged at the factor of the tier the answer's `service_tier` says served it; any other tier is
+             *     left out and named in the `x-modelgate-warning` response header, and `auto` or `default` is left out silently
+             *     (the provider's default, the standard price).
+             */
+            service_tier?: string | null;
+            /**
              * @description Fallback models (OpenRouter's `models`): when every endpoint of `model` fails with a retryable error, these
              *     models are tried in order. Each id must exist (404 otherwise). Pass (`pass/`) and credit models cannot be mixed
              *     in one request (400 `models_mixed_access`). A key's `allowed_models` must include every candidate model (403
@@ -2417,7 +2426,12 @@ export interface components {
              */
             totalTokens: number;
         };
-        /** @description A set of tools. */
+        /**
+         * @description A set of tools. Decision (native lane): Google's other tools that cost tokens only or whose fees the gateway meters
+         *     (`googleMaps`, `fileSearch`, `computerUse`, `googleSearchRetrieval`; camelCase or snake_case) go to Google as sent;
+         *     any other key (a tool Google bills in a way the gateway does not meter, or one it does not know) is left out and
+         *     named in the `x-modelgate-warning` response header.
+         */
         GeminiTool: {
             /** @description Functions the client runs. */
             functionDeclarations?: components["schemas"]["GeminiFunctionDeclaration"][];
@@ -2490,6 +2504,8 @@ export interface components {
              * @description Time from the start of this attempt to its outcome, milliseconds.
              */
             latency_ms: number;
+            /** @description For the attempt that served: the options that set a price factor, as the provider said it served them. */
+            served?: components["schemas"]["ServedOptions"];
         };
         /**
          * @description What one chat completion did and cost. Written once, when the request settles.
@@ -2510,6 +2526,7 @@ export interface components {
          *       "native_tokens_reasoning": 0,
          *       "web_search_requests": 0,
          *       "tool_uses": {},
+         *       "served_options": {},
          *       "total_cost": 0.0000078,
          *       "access_mode": "credits",
          *       "reference_cost": null,
@@ -2590,6 +2607,13 @@ export interface components {
              *     in `total_cost` at the model's price for it. Only the tools billed; empty for none and for records written before.
              */
             tool_uses: components["schemas"]["HostedToolUses"];
+            /**
+             * @description The options that set a price factor as the provider said it served them (those of the attempt that served:
+             *     `attempts`), when not standard: `{"service_tier": "priority"}`, `{"speed": "fast", "inference_geo": "us"}`. The
+             *     token part of `total_cost` is at the model's `pricing.multipliers` for each. Empty for standard service and for
+             *     records written before the gateway read them.
+             */
+            served_options: components["schemas"]["ServedOptions"];
             /**
              * Format: double
              * @description USD charged to credits (0 for `free` and `pass`).
@@ -3366,6 +3390,28 @@ export interface components {
             context_management?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description Anthropic's capacity choice: `auto` (its Priority Tier when the operator has one) or `standard_only`. Sent to
+             *     Anthropic natively. A Priority Tier is a capacity commitment of the operator, not a per-token price: an answer
+             *     whose `usage.service_tier` is `priority` is charged the list price (the generation's `served_options` says so).
+             */
+            service_tier?: string | null;
+            /**
+             * @description Anthropic's inference speed: `standard`, or `fast` (fast mode, at a premium). Decision (priced): sent to Anthropic
+             *     only with `standard` or a value the model's `pricing.multipliers.speed` prices (`fast` on Claude Opus 5.5); the
+             *     reservation is at that factor, and the charge at the factor of the speed the answer's `usage.speed` says served
+             *     it. Any other value is left out and named in the `x-modelgate-warning` response header. Ignored by the translated
+             *     lane.
+             */
+            speed?: string | null;
+            /**
+             * @description Anthropic's inference geography (data residency): `global`, or `us` (US-only inference, at a premium). Decision
+             *     (priced): sent to Anthropic only with `global` or a value the model's `pricing.multipliers.inference_geo` prices
+             *     (`us` on the Claude 5.5 models); the reservation is at that factor, and the charge at the factor of the geography
+             *     the answer's `usage.inference_geo` names. Any other value is left out and named in `x-modelgate-warning`. Ignored
+             *     by the translated lane.
+             */
+            inference_geo?: string | null;
             /** @description Extension (OpenRouter's): fallback models, with the same rules as `models` of `/chat/completions`. */
             models?: string[];
             /** @description Extension (OpenRouter's): provider routing preferences, as in `/chat/completions` (see `ProviderPreferences`). */
@@ -3533,9 +3579,12 @@ export interface components {
         };
         /**
          * @description A tool the model may call. Client tools (`type` omitted or `custom`) are carried on every lane. Anthropic's own
-         *     tool types (server tools such as `web_search_20250305`, `code_execution_20250825`; `bash_20250124`,
-         *     `text_editor_20250728`, ...) and fields (`allowed_domains`, `max_uses`, ...) go to Anthropic natively; the
-         *     translated lane answers 400 naming the type.
+         *     tool types (server tools such as `web_search_20250305`, `code_execution_20250825`, `web_fetch_20250910`;
+         *     `bash_20250124`, `text_editor_20250728`, ...) and fields (`allowed_domains`, `max_uses`, ...) go to Anthropic
+         *     natively; the translated lane answers 400 naming the type. Decision (native lane): a tool Anthropic bills in a way
+         *     the gateway cannot meter (the advisor tool, which runs another model) or a type the gateway does not know is left
+         *     out and named in the `x-modelgate-warning` response header; so is the request's `fallbacks` (substitute models,
+         *     billed at their own prices: name fallback models in `models`).
          */
         MessagesTool: {
             /** @description `custom` or omitted for client tools; an Anthropic tool type otherwise. */
@@ -3919,6 +3968,18 @@ export interface components {
             code_execution?: string;
             /** @description USD per prompt grounded with Google Maps (Gemini `googleMaps` tool; an answer with a `maps` grounding chunk). */
             maps_grounding?: string;
+            /**
+             * @description Extension: factors on every token price above (cache prices included, not the per-use fees) for the served value of
+             *     a provider's option, by the option's and the value's own names, as decimal strings: OpenAI's `service_tier`
+             *     (`{"priority": "2.5", "flex": "0.5"}`: priority processing, asked for as `priority` or `fast`, and flex
+             *     processing), Anthropic's `speed` (`{"fast": "2"}`: fast mode) and `inference_geo` (`{"us": "1.1"}`: US-only
+             *     inference). A request is charged at the factor of each value the provider's answer says it served (OpenAI's
+             *     `service_tier`, Anthropic's `usage.speed` and `usage.inference_geo`) and reserved at the factor of the values it
+             *     asks for. Decision: the native lanes send such an option only with a value listed here (or the standard one: `auto`,
+             *     `default`, `standard`, `global`); any other value is left out and named in `x-modelgate-warning`, since the gateway
+             *     would charge it the standard price. Absent: the model prices no option apart.
+             */
+            multipliers?: components["schemas"]["PriceMultipliers"];
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
@@ -4057,6 +4118,23 @@ export interface components {
              * @enum {string}
              */
             type: "ping";
+        };
+        /** @description A factor on the token prices, as a decimal string ("2.5"). */
+        PriceMultiplier: string;
+        /** @description A provider option's priced values: option name → served value → factor on the token prices (a decimal string). */
+        PriceMultipliers: {
+            /** @description OpenAI's processing tiers (`priority`, `flex`). */
+            service_tier?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
+            /** @description Anthropic's fast mode (`fast`). */
+            speed?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
+            /** @description Anthropic's data residency (`us`). */
+            inference_geo?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
         };
         /** @description Breakdown of input tokens. */
         PromptTokensDetails: {
@@ -4751,9 +4829,13 @@ export interface components {
             /** @description System instructions, placed first (as a `system` message for providers that take one). */
             instructions?: string | null;
             /**
-             * @description Tools the model may call. Every tool type goes to OpenAI natively (`function`, `custom` with a grammar,
-             *     `namespace`, `tool_search`, `web_search`, `mcp`, ...). Decision (translated lane): only `function` tools are
-             *     served; another type answers 400 naming it, since the gateway runs no tools and most providers have no equivalent.
+             * @description Tools the model may call. Every tool type the gateway can bill goes to OpenAI natively (`function`, `custom` with a
+             *     grammar, `namespace`, `tool_search`, `web_search`, `file_search`, `code_interpreter`, `mcp`, `local_shell`, `shell`
+             *     run by the client, ...). Decision (native lane): a hosted tool OpenAI bills in a way the gateway cannot meter is
+             *     left out and named in the `x-modelgate-warning` response header: `image_generation` (each image is billed by its
+             *     size and quality, which the Response does not report), a hosted `shell` (`environment.type: container_auto`) and
+             *     any type the gateway does not know. Decision (translated lane): only `function` tools are served; another type
+             *     answers 400 naming it, since the gateway runs no tools and most providers have no equivalent.
              */
             tools?: components["schemas"]["ResponseTool"][];
             /** @description `none`, `auto` (the default when tools are given), `required`, or `{type: "function", name}` to force one function. */
@@ -4802,6 +4884,15 @@ export interface components {
              *     named in the `x-modelgate-warning` response header.
              */
             store?: boolean | null;
+            /**
+             * @description OpenAI's processing tier: `auto`, `default`, `flex`, `priority` (also asked for as `fast`), `scale`, ....
+             *     Decision (priced, as OpenRouter prices OpenAI's tiers): on the native lane it goes to OpenAI with `auto`,
+             *     `default` or a tier the model's `pricing.multipliers.service_tier` prices (priority and flex on the GPT-5.4 and 5.5
+             *     models); the reservation is at that tier's factor and the charge at the factor of the tier the Response's
+             *     `service_tier` says served it. Any other tier is left out and named in the `x-modelgate-warning` response header.
+             *     Ignored by the translated lane.
+             */
+            service_tier?: string | null;
             /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
             previous_response_id?: string | null;
             /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
@@ -4979,6 +5070,20 @@ export interface components {
              * @description How many current or prepaid periods were ended.
              */
             revoked_periods: number;
+        };
+        /**
+         * @description The provider options that set a price factor, as the provider's answer said it served them (the model's
+         *     `pricing.multipliers`), when not the standard value: OpenAI's `service_tier` (`priority`, `flex`), Anthropic's
+         *     `service_tier` (`priority`: its Priority Tier, billed at the list price), `speed` (`fast`) and `inference_geo`
+         *     (`us`).
+         */
+        ServedOptions: {
+            /** @description OpenAI's processing tier, or Anthropic's tier, that served the request. */
+            service_tier?: string;
+            /** @description Anthropic's inference speed (`fast`: fast mode). */
+            speed?: string;
+            /** @description Anthropic's inference geography (`us`: US-only inference). */
+            inference_geo?: string;
         };
         /** @description A list of stop sequences. */
         StopSequences: string[];
@@ -5500,6 +5605,8 @@ export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
 export type PingEvent = components['schemas']['PingEvent'];
+export type PriceMultiplier = components['schemas']['PriceMultiplier'];
+export type PriceMultipliers = components['schemas']['PriceMultipliers'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
@@ -5555,6 +5662,7 @@ export type ResponseWebSearchAction = components['schemas']['ResponseWebSearchAc
 export type ResponseWebSearchCallItem = components['schemas']['ResponseWebSearchCallItem'];
 export type ResponseWebSearchSource = components['schemas']['ResponseWebSearchSource'];
 export type RevokedPass = components['schemas']['RevokedPass'];
+export type ServedOptions = components['schemas']['ServedOptions'];
 export type StopSequences = components['schemas']['StopSequences'];
 export type StreamOptions = components['schemas']['StreamOptions'];
 export type SystemMessage = components['schemas']['SystemMessage'];

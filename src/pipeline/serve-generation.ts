@@ -15,6 +15,9 @@ import type { RequestFacts } from '../routing/request-facts.js';
 import type { GenerationDoor } from './generation-door.js';
 import type { NativeStreamEnd } from './native-stream.js';
 import { admitRoute } from './admit-route.js';
+import { candidateSpend } from './candidate-spend.js';
+import { nativeLaneOf } from './native-lane.js';
+import type { Target } from '../routing/resolve-target.js';
 import { recallAffinity, rememberAffinity } from './conversation-affinity.js';
 import type { GenerationParts } from './generation-parts.js';
 import type { ApiFormat, TrackingHeaders } from './generation-record.js';
@@ -98,7 +101,8 @@ export async function serveGeneration(
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
-  const { targets, admission, headers } = await admitRoute(parts, principal, plan, facts.maxOutputTokens, facts.maxWebSearches, facts.maxToolUses, client.requestCounted);
+  const spendOf = (target: Target) => candidateSpend(facts, () => nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined);
+  const { targets, admission, headers } = await admitRoute(parts, principal, plan, { requestedMaxTokens: facts.maxOutputTokens, spendOf, requestCounted: client.requestCounted });
   response.headers(headers);
   const target = targets[0];
   const run = new GenerationRun(parts, {
