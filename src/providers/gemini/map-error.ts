@@ -31,7 +31,7 @@ export function redactGoogleText(message: string): string {
     .replace(/\b(?:[a-z][\w-]*\.)+googleapis\.com\/[a-z0-9_]+(?![\w/.])/gi, '[quota metric]');
 }
 
-function mapKnown(status: number, error: GeminiError, headers: Headers, providerId: string, now: number): UpstreamErrorInfo {
+function mapKnown(status: number, error: GeminiError, headers: Headers, providerId: string, now: number, endpoint = 'generateContent'): UpstreamErrorInfo {
   const who = `Upstream provider ${providerId}`;
   const upstreamCode = error.status ?? (error.code !== undefined ? String(error.code) : undefined);
   const info = (s: number, message: string, streamCode: StreamErrorCode): UpstreamErrorInfo => {
@@ -54,7 +54,7 @@ function mapKnown(status: number, error: GeminiError, headers: Headers, provider
   if (status === 404) {
     return MODEL_TEXT.test(error.message ?? '')
       ? info(404, vendorText('The model is not available at the upstream provider.'), 'server_error')
-      : info(502, `${who} answered 404 for the generateContent endpoint.`, 'server_error');
+      : info(502, `${who} answered 404 for the ${endpoint} endpoint: check its base URL, and that it serves that endpoint.`, 'server_error');
   }
   if (status === 429) {
     const limited = info(429, `${who} rate limit reached; retry later.`, 'rate_limit');
@@ -67,8 +67,9 @@ function mapKnown(status: number, error: GeminiError, headers: Headers, provider
   return info(502, `${who} failed (HTTP ${status}).`, 'server_error');
 }
 
-export function mapGeminiError(status: number, body: unknown, headers: Headers, providerId = 'google', now: number = Date.now()): UpstreamErrorInfo {
-  return mapKnown(status, readGeminiError(body), headers, providerId, now);
+/** `endpoint`: the method that was called, as a 404 that names no model should name it (generateContent, embedContent). */
+export function mapGeminiError(status: number, body: unknown, headers: Headers, providerId = 'google', now: number = Date.now(), endpoint = 'generateContent'): UpstreamErrorInfo {
+  return mapKnown(status, readGeminiError(body), headers, providerId, now, endpoint);
 }
 
 /**
