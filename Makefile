@@ -10,7 +10,8 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 help:
 	@awk -f scripts/make-help.awk $(firstword $(MAKEFILE_LIST))
 
-## Install the locked dependencies (npm ci), again only when package.json or package-lock.json changed.
+## Install the locked dependencies (npm install, which keeps the lock's versions), again only when package.json or
+## package-lock.json changed.
 install: $(NODE_MODULES_STAMP)
 
 # `npm install`, not `npm ci`: some agent CLIs of the compatibility matrix (@kilocode/cli, @teddyzhu/clipboard under

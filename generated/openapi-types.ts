@@ -794,7 +794,7 @@ export interface components {
          *       "data": [
          *         {
          *           "date": "2025-11-21",
-         *           "model": "openai/gpt-4o-mini",
+         *           "model": "openai/gpt-5.4-mini",
          *           "requests": 12,
          *           "prompt_tokens": 3400,
          *           "completion_tokens": 910,
@@ -992,7 +992,7 @@ export interface components {
          *       "disabled": false,
          *       "allowed_models": [
          *         "openai/*",
-         *         "anthropic/claude-sonnet-4.5"
+         *         "anthropic/claude-sonnet-4-5"
          *       ]
          *     }
          */
@@ -1178,7 +1178,7 @@ export interface components {
          *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
          *       "object": "chat.completion",
          *       "created": 1732200000,
-         *       "model": "openai/gpt-4o-mini",
+         *       "model": "openai/gpt-5.4-mini",
          *       "provider": "openai",
          *       "choices": [
          *         {
@@ -1244,7 +1244,7 @@ export interface components {
          *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
          *       "object": "chat.completion.chunk",
          *       "created": 1732200000,
-         *       "model": "openai/gpt-4o-mini",
+         *       "model": "openai/gpt-5.4-mini",
          *       "choices": [
          *         {
          *           "index": 0,
@@ -1286,11 +1286,11 @@ export interface components {
          *     ignored. A failure after the stream began arrives as a chunk with `finish_reason` = `error` and `error` set
          *     (`ChoiceError`), followed by `data: [DONE]`; clients must check `finish_reason` on every chunk. The chunk schema is
          *     `ChatCompletionChunk`.
-         * @example data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-4o-mini","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
+         * @example data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-5.4-mini","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
          *
-         *     data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-4o-mini","choices":[{"index":0,"delta":{"content":"2, 3 and 5."},"finish_reason":null}]}
+         *     data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-5.4-mini","choices":[{"index":0,"delta":{"content":"2, 3 and 5."},"finish_reason":null}]}
          *
-         *     data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-4o-mini","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":14,"completion_tokens":7,"total_tokens":21,"cost":0.0000063}}
+         *     data: {"id":"gen-1","object":"chat.completion.chunk","created":1732200000,"model":"openai/gpt-5.4-mini","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":14,"completion_tokens":7,"total_tokens":21,"cost":0.0000063}}
          *
          *     data: [DONE]
          */
@@ -1300,7 +1300,7 @@ export interface components {
          *     dropped or forwarded as the provider allows (clients send vendor extensions such as OpenRouter's `usage`,
          *     `provider` or `models`). Sampling fields also accept null, which means the same as omitting them.
          * @example {
-         *       "model": "openai/gpt-4o-mini",
+         *       "model": "openai/gpt-5.4-mini",
          *       "messages": [
          *         {
          *           "role": "system",
@@ -2511,7 +2511,7 @@ export interface components {
          * @description What one chat completion did and cost. Written once, when the request settles.
          * @example {
          *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
-         *       "model": "openai/gpt-4o-mini",
+         *       "model": "openai/gpt-5.4-mini",
          *       "provider_name": "openai",
          *       "upstream_id": "chatcmpl-AbC123",
          *       "created_at": "2025-11-21T10:00:00Z",
@@ -2541,7 +2541,7 @@ export interface components {
          *       "attempts": [
          *         {
          *           "provider": "openai",
-         *           "model": "openai/gpt-4o-mini",
+         *           "model": "openai/gpt-5.4-mini",
          *           "status": 200,
          *           "error_code": null,
          *           "latency_ms": 412
@@ -3080,7 +3080,7 @@ export interface components {
          *     by URL), plain text, or content blocks. Decision: to a native Anthropic upstream the block goes unchanged (title,
          *     context, citations, cache_control included). To the other providers: a PDF becomes the chat format's `file` part
          *     (`FileContentPart`: OpenAI inline only, OpenRouter inline or URL, Gemini inline or URL; other vendors, and models
-         *     without `supportsImages`, answer 400 `file_input_not_supported`, a URL to OpenAI 400 `file_url_not_supported`);
+         *     without `supports_images`, answer 400 `file_input_not_supported`, a URL to OpenAI 400 `file_url_not_supported`);
          *     text and content sources become text (and image) parts, headed by the title and the context. Citations are an
          *     Anthropic feature: elsewhere `citations` is ignored; from Anthropic the reply's text comes back without its
          *     `citations` objects (not carried through the gateway yet). The Files API source (`file`) is not supported (400).
@@ -3717,11 +3717,11 @@ export interface components {
         /**
          * @description A catalog entry.
          * @example {
-         *       "id": "anthropic/claude-sonnet-4",
-         *       "name": "Anthropic: Claude Sonnet 4",
-         *       "created": 1747872000,
-         *       "description": "Hybrid reasoning model with strong coding skills.",
-         *       "context_length": 200000,
+         *       "id": "anthropic/claude-sonnet-4-5",
+         *       "name": "Claude Sonnet 4.5",
+         *       "created": 1759104000,
+         *       "description": "Previous-generation Sonnet; prompts over 200K tokens (1M-context beta) are priced higher.",
+         *       "context_length": 1000000,
          *       "max_completion_tokens": 64000,
          *       "pricing": {
          *         "prompt": "0.000003",
@@ -3732,8 +3732,6 @@ export interface components {
          *       "supports_reasoning": true,
          *       "supports_images": true,
          *       "supports_tools": true,
-         *       "supportsReasoning": true,
-         *       "supportsImages": true,
          *       "access_mode": "credits",
          *       "architecture": {
          *         "input_modalities": [
@@ -3779,18 +3777,6 @@ export interface components {
             supports_images: boolean;
             /** @description Capability: tool calling (`tools`, `tool_choice`). */
             supports_tools: boolean;
-            /**
-             * @deprecated
-             * @description Deprecated: use `supports_reasoning` (always the same value). The seed contract's camelCase name, kept so that
-             *     clients written against it keep working; every other field of the listing is snake_case.
-             */
-            supportsReasoning: boolean;
-            /**
-             * @deprecated
-             * @description Deprecated: use `supports_images` (always the same value). The seed contract's camelCase name, kept so that
-             *     clients written against it keep working; every other field of the listing is snake_case.
-             */
-            supportsImages: boolean;
             /** @description How requests for this model are paid for. */
             access_mode: components["schemas"]["AccessMode"];
             /**
@@ -4385,13 +4371,13 @@ export interface components {
          *     `status` = `failed`, `error` and the usage so far). Nothing is buffered: deltas leave as the provider sends them.
          *     Lines starting with `:` are keep-alive comments. There is no `[DONE]` line.
          * @example event: response.created
-         *     data: {"type":"response.created","sequence_number":0,"response":{"id":"gen-1","object":"response","created_at":1732200000,"status":"in_progress","error":null,"incomplete_details":null,"model":"openai/gpt-4o-mini","output":[]}}
+         *     data: {"type":"response.created","sequence_number":0,"response":{"id":"gen-1","object":"response","created_at":1732200000,"status":"in_progress","error":null,"incomplete_details":null,"model":"openai/gpt-5.4-mini","output":[]}}
          *
          *     event: response.output_text.delta
          *     data: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_gen-1_0","output_index":0,"content_index":0,"delta":"2, 3 and 5.","logprobs":[]}
          *
          *     event: response.completed
-         *     data: {"type":"response.completed","sequence_number":8,"response":{"id":"gen-1","object":"response","created_at":1732200000,"status":"completed","error":null,"incomplete_details":null,"model":"openai/gpt-4o-mini","output":[],"usage":{"input_tokens":14,"input_tokens_details":{"cached_tokens":0},"output_tokens":7,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":21,"cost":0.0000063}}}
+         *     data: {"type":"response.completed","sequence_number":8,"response":{"id":"gen-1","object":"response","created_at":1732200000,"status":"completed","error":null,"incomplete_details":null,"model":"openai/gpt-5.4-mini","output":[],"usage":{"input_tokens":14,"input_tokens_details":{"cached_tokens":0},"output_tokens":7,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":21,"cost":0.0000063}}}
          */
         ResponseEventStream: string;
         /** @description Output format, discriminated by `type`. */
@@ -4567,7 +4553,7 @@ export interface components {
          *       "status": "completed",
          *       "error": null,
          *       "incomplete_details": null,
-         *       "model": "openai/gpt-4o-mini",
+         *       "model": "openai/gpt-5.4-mini",
          *       "output": [
          *         {
          *           "type": "message",
@@ -4805,7 +4791,7 @@ export interface components {
          *     own request: the fields documented here are carried, others are ignored, and what cannot be carried answers 400
          *     naming it. See docs/lanes.md.
          * @example {
-         *       "model": "openai/gpt-4o-mini",
+         *       "model": "openai/gpt-5.4-mini",
          *       "instructions": "You are a concise assistant.",
          *       "input": "Name three prime numbers.",
          *       "max_output_tokens": 200
@@ -4857,7 +4843,7 @@ export interface components {
              * @description Nucleus sampling, 0.0 to 1.0.
              */
             top_p?: number | null;
-            /** @description Reasoning control for reasoning models; ignored by models whose `supportsReasoning` is false. */
+            /** @description Reasoning control for reasoning models; ignored by models whose `supports_reasoning` is false. */
             reasoning?: components["schemas"]["ResponseReasoningConfig"];
             /** @description Output format. */
             text?: components["schemas"]["ResponseTextConfig"];
@@ -5336,7 +5322,7 @@ export interface components {
          *       "group_by": "model",
          *       "data": [
          *         {
-         *           "group": "openai/gpt-4o-mini",
+         *           "group": "openai/gpt-5.4-mini",
          *           "requests": 1200,
          *           "prompt_tokens": 2400000,
          *           "completion_tokens": 600000,
@@ -9302,7 +9288,12 @@ export interface operations {
                     "application/json": components["schemas"]["ModelListBody"];
                 };
             };
-            /** @description 400: a paging parameter out of range (`limit`), not the id of a listed model (`after_id`, `before_id`), or both cursors. */
+            /**
+             * @description 400: a paging parameter out of range (`limit`), not the id of a listed model (`after_id`, `before_id`), or both
+             *     cursors; on either route, a query parameter given twice (`?beta=true&beta=true`), a query parameter without a name,
+             *     or a header value HTTP does not allow (a control character in `anthropic-version`; then in the gateway's envelope,
+             *     as the request's headers were not read).
+             */
             400: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -9448,7 +9439,7 @@ export interface operations {
                 "anthropic-version"?: string;
             };
             path: {
-                /** @description The model id, its `/` percent-encoded (`openai%2Fgpt-4o-mini`). */
+                /** @description The model id, its `/` percent-encoded (`openai%2Fgpt-5.4-mini`); an empty id is a 400. */
                 model_id: string;
             };
             cookie?: never;
@@ -9464,6 +9455,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ModelBody"];
+                };
+            };
+            /**
+             * @description 400: a paging parameter out of range (`limit`), not the id of a listed model (`after_id`, `before_id`), or both
+             *     cursors; on either route, a query parameter given twice (`?beta=true&beta=true`), a query parameter without a name,
+             *     or a header value HTTP does not allow (a control character in `anthropic-version`; then in the gateway's envelope,
+             *     as the request's headers were not read).
+             */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelRouteErrorBody"];
                 };
             };
             /** @description 401: no usable credential (`Authorization: Bearer` or `x-api-key`), or a disabled or expired key. */

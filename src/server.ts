@@ -209,11 +209,17 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     });
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    // The heap limit shows whether the process was started with the node options of src/cli/serve-node-options.ts.
+    // The heap limit shows whether the process was started with the node options of src/cli/serve-node-options.ts;
+    // the providers, which upstreams have a key (their ids only, never the key), so a newcomer sees why a model is 503.
+    const configured = providers.list().filter((provider) => provider.apiKey !== undefined).map((provider) => provider.id);
     logger.info({
       url, database: database.dialect, database_socket: 'socket' in database ? database.socket : undefined, limits: limits.store,
       metrics: metrics !== undefined, tracing: tracer !== undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
+      providers: configured,
     }, 'modelgate listening');
+    if (configured.length === 0) {
+      logger.warn('no provider has an API key (<PROVIDER>_API_KEY, docs/configuration.md): every model answers 503 until one is set');
+    }
     // Started once serving, so a failed start leaves no pruning behind.
     const retention = config.generationRetentionDays === undefined ? undefined : new GenerationRetention(database.db, logger, config.generationRetentionDays);
     retention?.start();

@@ -86,11 +86,20 @@ export async function admitCredits(
   const advice = tools ? 'Add credits, lower max_tokens or offer fewer hosted tools.'
     : searches ? 'Add credits, lower max_tokens or cap the web search tool\'s uses.'
       : options ? `Add credits, lower max_tokens or leave out ${Object.keys(options).join(' and ')}.` : 'Add credits or lower max_tokens.';
-  return reserveCreditsFor(deps, principal, amountNanos, advice, {
-    max_output_tokens_assumed: outputTokens,
-    ...(searches ? { web_searches_assumed: maxWebSearches } : {}),
-    ...(tools ? { tool_uses_assumed: tools } : {}),
-    ...(options ? { price_options_assumed: options } : {}),
+  return reserveCreditsFor(deps, principal, {
+    amountNanos,
+    hint: advice,
+    metadata: {
+      max_output_tokens_assumed: outputTokens,
+      ...(searches ? { web_searches_assumed: maxWebSearches } : {}),
+      ...(tools ? { tool_uses_assumed: tools } : {}),
+      ...(options ? { price_options_assumed: options } : {}),
+    },
+    output: {
+      tokens: outputTokens,
+      requested: request.requestedMaxTokens !== undefined,
+      costOf: (tokens) => maxCostNanos(entry, estimatedPromptTokens, tokens, spend),
+    },
   });
 }
 
@@ -104,6 +113,23 @@ function pricedOptions(entry: CatalogEntry, options: ServedOptions | undefined):
     if (value !== undefined && priceFactor(entry.pricing, { [option]: value })[1] !== 1n) out[option] = value;
   }
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The most output tokens whose upper bound `costOf` fits in `availableNanos`, up to `tokens` (0 when not even the
+ * prompt fits). The bound grows with the tokens, so a binary search finds it in ~20 evaluations.
+ */
+export function affordableOutputTokens(costOf: (tokens: number) => bigint, tokens: number, availableNanos: bigint): number {
+  if (costOf(0) > availableNanos) return 0;
+  let low = 0;
+  let high = tokens;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (costOf(mid) <= availableNanos) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+
 }
 
 /** Of the tool uses reserved for, those the model charges a fee for (in some tier), or undefined when none. */
@@ -131,17 +157,29 @@ export async function admitAmount(deps: AdmissionDeps, principal: Principal, ent
     const reservation = await admitPass({ db: deps.db, now: deps.now, passQuota: deps.config.passQuota }, { userId: principal.userId, modelId: entry.id, amountNanos });
     return { mode: 'pass', userId: principal.userId, reservedNanos: amountNanos, passUsageId: reservation.usageId };
   }
-  return reserveCreditsFor(deps, principal, amountNanos, 'Add credits.', {});
+  return reserveCreditsFor(deps, principal, { amountNanos, hint: 'Add credits.', metadata: {} });
 }
 
-/** Holds `amountNanos` against the key's USD limit and the account's credits, or answers 402 (`hint` ends its message). */
+/** What a credit hold is for, and what its 402 says. */
+interface CreditHold {
+  amountNanos: bigint;
+  /** Ends the 402's message. */
+  hint: string;
+  metadata: Record<string, unknown>;
+  /**
+   * A generation's output: the tokens the bound assumed, whether the client asked for them (max_tokens), and the
+   * bound for any other count, so the 402 can say how many output tokens the balance affords (as OpenRouter does).
+   */
+  output?: { tokens: number; requested: boolean; costOf: (tokens: number) => bigint };
+}
+
+/** Holds the amount against the key's USD limit and the account's credits, or answers 402. */
 async function reserveCreditsFor(
   deps: Pick<AdmissionDeps, 'db' | 'leases'> & { now?: () => Date },
   principal: Principal,
-  amountNanos: bigint,
-  hint: string,
-  metadata: Record<string, unknown>,
+  hold: CreditHold,
 ): Promise<Admission> {
+  const { amountNanos } = hold;
   // The key's limit first (a key without one costs nothing here): its hold is one more SQL statement, while the
   // account's credits are usually admitted in memory against a lease.
   const keySpend = await reserveKeyLimit(deps, principal, amountNanos);
@@ -156,15 +194,28 @@ async function reserveCreditsFor(
   }
   if (!reserved.ok) {
     if (keySpend) await releaseKeyHold(deps.db, keySpend);
-    throw new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(reserved.availableNanos)} USD is available. ${hint}`, {
-      available: nanosToUsd(reserved.availableNanos),
-      required: nanosToUsd(amountNanos),
-      currency: 'USD',
-      ...metadata,
-    });
+    throw insufficientCredits(hold, reserved.availableNanos);
   }
   const lease = 'lease' in reserved ? (reserved.lease as CreditLease) : undefined;
   return { mode: 'credits', userId: principal.userId, reservedNanos: amountNanos, lease, keySpend };
+}
+
+function insufficientCredits(hold: CreditHold, availableNanos: bigint): GatewayError {
+  let tokens = '';
+  const metadata: Record<string, unknown> = {};
+  if (hold.output) {
+    const affordable = affordableOutputTokens(hold.output.costOf, hold.output.tokens, availableNanos);
+    const asked = hold.output.requested ? `You requested up to ${hold.output.tokens} tokens` : `Without max_tokens the request may use up to ${hold.output.tokens} tokens (what the model may write)`;
+    tokens = ` ${asked}, but can only afford ${affordable}.`;
+    metadata.max_output_tokens_affordable = affordable;
+  }
+  return new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(hold.amountNanos)} USD and ${nanosToUsd(availableNanos)} USD is available.${tokens} ${hold.hint}`, {
+    available: nanosToUsd(availableNanos),
+    required: nanosToUsd(hold.amountNanos),
+    currency: 'USD',
+    ...hold.metadata,
+    ...metadata,
+  });
 }
 
 /**

@@ -86,9 +86,6 @@ export function toWireModel(entry: CatalogEntry, providerName: (id: string) => s
     supports_reasoning: entry.supportsReasoning,
     supports_images: entry.supportsImages,
     supports_tools: entry.supportsTools,
-    // The seed contract's camelCase names, deprecated aliases of the two above (spec/models/models.tsp).
-    supportsReasoning: entry.supportsReasoning,
-    supportsImages: entry.supportsImages,
     access_mode: entry.accessMode,
     architecture: {
       input_modalities: entry.supportsImages ? ['text', 'image'] : ['text'],

@@ -7,6 +7,7 @@ import {
   CommandFailedError, JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase,
   type CommandDefinition,
 } from './command.js';
+import { textTable } from './text-table.js';
 
 /** A limit option: absent → unchanged, "default" → null (gateway default), else a whole number ≥ 0. */
 function limitOption(value: string | undefined, name: string): number | null | undefined {
@@ -59,7 +60,9 @@ export const keysCommand: CommandDefinition = {
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
           const keys = await listApiKeysForUser(db, user.id);
-          const human = keys.length === 0 ? `no active keys for ${email}` : keys.map((k) => `${k.id}\t${k.kind}\t${k.display_prefix}\t${k.name}\t${k.created_at.toISOString()}`).join('\n');
+          const human = keys.length === 0
+            ? `no active keys for ${email}`
+            : textTable(['KEY ID', 'KIND', 'PREFIX', 'NAME', 'CREATED'], keys.map((k) => [k.id, k.kind, k.display_prefix, k.name, k.created_at.toISOString()]));
           print(io, json, human, keys.map((k) => ({ key_id: k.id, kind: k.kind, name: k.name, prefix: k.display_prefix, created_at: k.created_at })));
           return 0;
         });

@@ -12,7 +12,12 @@ import cluster from 'node:cluster';
 import { checkWorkersConfig, parseWorkers, runClusterPrimary } from './serve-workers.js';
 
 export const DEV_EMAIL = 'dev@localhost';
-const DEV_CREDITS_USD = '5';
+/**
+ * Enough for a few requests at once without max_tokens, as agent CLIs send them, to the dearest model of the shipped
+ * catalog (the admission bound then assumes the model's whole output); test/unit/development-credit.test.ts computes
+ * that need from the catalog.
+ */
+export const DEV_CREDITS_USD = '20';
 
 /** A fresh embedded database gets one development user, key and a little credit, so the README's curl example works at once. */
 async function bootstrapDevUser(db: Db): Promise<string | undefined> {

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { GatewayError } from '../core/gateway-error.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { refuseBodyShape } from './body-shape.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const EMPTY = Buffer.alloc(0);
@@ -66,18 +66,17 @@ async function readBody(ctx: Context, limitBytes: number): Promise<void> {
       content_type: ctx.get('content-type') || null,
     });
   } else {
+    const text = raw.toString('utf8');
     try {
-      state.body = JSON.parse(raw.toString('utf8'));
+      state.body = JSON.parse(text);
     } catch (err) {
       state.bodyError = new GatewayError(400, `Malformed JSON body: ${(err as Error).message}`);
       return;
     }
-    if (nestsDeeperThan(state.body, MAX_JSON_DEPTH)) {
+    const refusal = refuseBodyShape(text, state.body);
+    if (refusal) {
       state.body = undefined;
-      state.bodyError = new GatewayError(400, `JSON body nests deeper than ${MAX_JSON_DEPTH} levels`, {
-        reason: 'nesting_too_deep',
-        max_depth: MAX_JSON_DEPTH,
-      });
+      state.bodyError = refusal;
       return;
     }
     state.rawBody = raw;

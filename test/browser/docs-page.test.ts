@@ -1,8 +1,8 @@
 // Opens the API reference in headless Chromium (Debian's `chromium`, driven by playwright-core): the page served by
 // the running gateway at /docs, and the static copy `make docs` writes. Each must render every operation from the
-// document, load nothing from another origin (it has to work offline), log no error, and leave a screenshot in
-// .test-data/browser/. Skipped with a message when Chromium is absent locally; required when CI=true (.ci/run
-// installs it).
+// document, load nothing from another origin (it has to work offline), log no error nor document validation warning,
+// and leave a screenshot in .test-data/browser/. Skipped with a message when Chromium is absent locally; required
+// when CI=true (.ci/run installs it).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -86,6 +86,8 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
     page.on('console', (msg) => {
       // A failed load is reported above with its URL; the console repeats it without one.
       if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(msg.text());
+      // The renderer checks the document it was given and warns, listing each schema it could not validate.
+      if (msg.type() === 'warning' && /validation error/i.test(msg.text())) problems.push(`renderer: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
     try {

@@ -16,7 +16,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'modelgate-manners-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const FORMS = [
-  ['serve'], ['migrate'], ['users'], ['users', 'create'],
+  ['serve'], ['migrate'], ['users'], ['users', 'create'], ['users', 'list'],
   ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'delete'], ['keys', 'limits'],
   ['tokens'], ['tokens', 'create'], ['credits'], ['credits', 'add'], ['credits', 'show'],
   ['pass'], ['pass', 'grant'], ['pass', 'revoke'], ['pass', 'show'], ['generations'], ['generations', 'prune'], ['conformance'],
@@ -103,7 +103,19 @@ describe('modelgate output and unknown users', () => {
     const key = await both('keys', 'create', '--email', email);
     expect(key.json.key).toMatch(/^mg-v1-/);
     const keyId: string = key.json.key_id;
-    expect((await both('keys', 'list', '--email', email)).json).toHaveLength(2);
+    const keyList = await both('keys', 'list', '--email', email);
+    expect(keyList.json).toHaveLength(2);
+    // A header names the columns; each key is one row under it.
+    const [header, ...keyRows] = keyList.text.split('\n');
+    expect(header!.split(/ {2,}/)).toEqual(['KEY ID', 'KIND', 'PREFIX', 'NAME', 'CREATED']);
+    expect(keyRows).toHaveLength(2);
+    expect(keyRows.some((row) => row.startsWith(`${keyId} `) && row.includes('inference'))).toBe(true);
+    const users = await both('users', 'list');
+    const [userHeader, ...userRows] = users.text.split('\n');
+    expect(userHeader!.split(/ {2,}/)).toEqual(['USER ID', 'EMAIL', 'CREATED']);
+    expect(userRows.map((row) => row.split(/ {2,}/)[1])).toEqual(['json@example.com', email]);
+    expect(users.json.map((u: { email: string }) => u.email)).toEqual(['json@example.com', email]);
+    expect(users.json[0]).toEqual({ user_id: expect.stringMatching(/^usr_/), email: 'json@example.com', created_at: expect.any(String) });
     const limits = await both('keys', 'limits', '--email', email, '--id', keyId, '--rpm', '60');
     expect(limits.text).toBe(`limits of key ${keyId}: rpm 60, tpm default, free requests per day default`);
     expect(limits.json).toEqual({ key_id: keyId, rpm: 60, tpm: 'default', free_per_day: 'default' });

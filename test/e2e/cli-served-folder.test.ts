@@ -56,6 +56,8 @@ describe('a served data folder', () => {
     expect((await fresh.json()).data).toEqual({ total_credits: 0, total_usage: 0 });
 
     expect(await json(['keys', 'list', '--email', email], dir)).toEqual([expect.objectContaining({ key_id: first.key_id, name: 'ci' })]);
+    // The gateway's development user and this one, read through the running gateway.
+    expect((await json(['users', 'list'], dir)).map((u: { email: string }) => u.email)).toEqual([email, 'dev@localhost']);
     expect(await json(['keys', 'limits', '--email', email, '--id', first.key_id, '--rpm', '60', '--tpm', '100000', '--free-per-day', '50'], dir))
       .toEqual({ key_id: first.key_id, rpm: 60, tpm: 100000, free_per_day: 50 });
     const key = await (await get(gw, '/key', first.key)).json();

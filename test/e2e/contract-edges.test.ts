@@ -87,3 +87,38 @@ describe('/messages parser-level errors in Anthropic\'s shape', () => {
     expect(JSON.parse(res.body).error).toMatchObject({ code: 400, metadata: { reason: 'invalid_header' } });
   });
 });
+
+describe('GET /models/{model_id}: the 400s it answers are documented', () => {
+  const doc = definition as any;
+  const getModel = doc.paths['/models/{model_id}'].get;
+
+  it('the document lists 400 for it, in either envelope', () => {
+    expect(Object.keys(getModel.responses)).toContain('400');
+  });
+
+  it('a query parameter given twice: 400 in the gateway\'s envelope, and in Anthropic\'s with anthropic-version', async () => {
+    const path = '/api/v1/models/openai%2Fgpt-5.4-mini?beta=true&beta=true';
+    const own = await gw.fetch(path, { key: user.key });
+    expect(own.status).toBe(400);
+    expect(((await own.json()) as any).error).toMatchObject({ code: 400, metadata: { field: 'beta' } });
+    const anthropic = await gw.fetch(path, { key: user.key, headers: { 'anthropic-version': '2023-06-01' } });
+    expect(anthropic.status).toBe(400);
+    expect(await anthropic.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('beta') } });
+  });
+
+  it('a control character in anthropic-version: 400', async () => {
+    const res = await sendRaw(gw.url, `GET /api/v1/models/openai%2Fgpt-5.4-mini HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.key}\r\nanthropic-version: 2023\x01-06-01\r\n\r\n`);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).error).toMatchObject({ code: 400, metadata: { reason: 'invalid_header' } });
+  });
+});
+
+describe('path parameters', () => {
+  const params = Object.entries(definition.paths as Record<string, Record<string, any>>).flatMap(([template, item]) =>
+    METHODS.flatMap((method) => (item[method]?.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => ({ at: `${method.toUpperCase()} ${template} {${p.name}}`, schema: p.schema }))));
+
+  it('every one is declared non-empty (minLength 1)', () => {
+    expect(params.length).toBeGreaterThan(15);
+    expect(params.filter((p) => p.schema?.minLength !== 1).map((p) => p.at)).toEqual([]);
+  });
+});

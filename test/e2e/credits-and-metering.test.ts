@@ -62,6 +62,26 @@ describe('credits', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  it('the 402 says how many output tokens the balance affords, and that many is admitted where one more is not', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 0.01);
+    // No max_tokens: the bound assumes the model's 16,000 output tokens (8 USD per 1M: 0.128 USD), over the balance.
+    const res = await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false });
+    expect(res.status).toBe(402);
+    const err: any = await res.json();
+    const affordable: number = err.error.metadata.max_output_tokens_affordable;
+    // 0.01 USD at 8 USD per 1M output tokens is 1,250 tokens, less what the prompt's bound takes.
+    expect(affordable).toBeGreaterThan(1_200);
+    expect(affordable).toBeLessThan(1_250);
+    expect(err.error.message).toContain(`Without max_tokens the request may use up to 16000 tokens (what the model may write), but can only afford ${affordable}.`);
+    const over = await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: affordable + 1 });
+    expect(over.status).toBe(402);
+    expect(((await over.json()) as any).error.message).toContain(`You requested up to ${affordable + 1} tokens, but can only afford ${affordable}.`);
+    expect(upstream.requests).toHaveLength(0);
+    upstream.reply({ kind: 'json', body: body('ok', 5, 1) });
+    expect((await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: affordable })).status).toBe(200);
+  });
+
   it('debits exactly the reported cost once, ties the ledger row to the generation, and releases the reservation', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);

@@ -186,3 +186,16 @@ describe('observability', () => {
     expect(upstream.requests).toHaveLength(1);
   });
 });
+
+describe('a provider that does not serve the embeddings endpoint', () => {
+  it('502 naming the endpoint that was called (embeddings), not the generation endpoints', async () => {
+    for (const model of ['mistral/mistral-embed', 'google/gemini-embedding-001']) {
+      upstream.reply({ kind: 'text', status: 404, body: 'Not Found' });
+      const res = await embed({ model, input: 'hello' });
+      const json = (await res.json()) as { error: { message: string } };
+      expect(res.status, JSON.stringify(json)).toBe(502);
+      expect(json.error.message).toMatch(/answered 404 for the (endpoint \()?embeddings/);
+      expect(json.error.message).not.toMatch(/chat completions|generateContent/);
+    }
+  });
+});

@@ -67,27 +67,24 @@ describe('first steps on a fresh gateway (default catalog, no provider keys)', (
     expect(((await res.json()) as any).error.message).toContain('`npx modelgate tokens create`');
   });
 
-  it('/models: every field snake_case, the two camelCase flags deprecated aliases of theirs', async () => {
+  it('/models: every field snake_case, no camelCase repeat of a flag (supportsReasoning, supportsImages)', async () => {
     const res = await gw.fetch('/api/v1/models', { key });
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: Array<Record<string, unknown>> };
     expect(data.length).toBeGreaterThan(10);
     const offending = new Set<string>();
-    const walk = (value: unknown, top: boolean) => {
-      if (Array.isArray(value)) value.forEach((v) => walk(v, false));
+    const walk = (value: unknown) => {
+      if (Array.isArray(value)) value.forEach((v) => walk(v));
       else if (value && typeof value === 'object') {
         for (const [name, inner] of Object.entries(value)) {
-          const alias = top && (name === 'supportsReasoning' || name === 'supportsImages');
-          if (!alias && !/^[a-z0-9]+(_[a-z0-9]+)*$/.test(name)) offending.add(name);
-          walk(inner, false);
+          if (!/^[a-z0-9]+(_[a-z0-9]+)*$/.test(name)) offending.add(name);
+          walk(inner);
         }
       }
     };
     for (const model of data) {
-      walk(model, true);
-      expect(model.supportsReasoning, String(model.id)).toBe(model.supports_reasoning);
-      expect(model.supportsImages, String(model.id)).toBe(model.supports_images);
-      expect(typeof model.supports_tools).toBe('boolean');
+      walk(model);
+      for (const flag of ['supports_reasoning', 'supports_images', 'supports_tools']) expect(typeof model[flag], `${model.id} ${flag}`).toBe('boolean');
     }
     expect([...offending]).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/serve-process.js';
+import { startTestGateway } from '../helpers/gateway.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'modelgate-serve-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -55,11 +56,26 @@ describe('modelgate serve', () => {
     const lines = readFileSync(logFile, 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg: string; heap_limit_mb?: number });
+      .map((line) => JSON.parse(line) as { msg: string; heap_limit_mb?: number; providers?: string[] });
     const messages = lines.map((line) => line.msg);
     // The heap limit tells an operator whether serve was started with src/cli/serve-node-options.ts.
-    expect(lines.find((line) => line.msg === 'modelgate listening')?.heap_limit_mb).toBeGreaterThan(0);
+    const listening = lines.find((line) => line.msg === 'modelgate listening');
+    expect(listening?.heap_limit_mb).toBeGreaterThan(0);
+    // The providers with a key, by id (OPENAI_API_KEY is set above, no other); no warning that none is.
+    expect(listening?.providers).toEqual(['openai']);
+    expect(messages.filter((message) => message.startsWith('no provider has an API key'))).toEqual([]);
     expect(messages).toContain('request');
     expect(messages.slice(-2)).toEqual(['shutting down', 'stopped']);
+  });
+
+  it('warns at start when no provider has an API key', async () => {
+    const gw = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' } });
+    try {
+      const lines = gw.logs.map((line) => JSON.parse(line) as { msg: string; level: number; providers?: string[] });
+      expect(lines.find((line) => line.msg === 'modelgate listening')?.providers).toEqual([]);
+      expect(lines.find((line) => line.msg.startsWith('no provider has an API key'))?.level).toBe(40);
+    } finally {
+      await gw.close();
+    }
   });
 });

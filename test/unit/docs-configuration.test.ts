@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
-import { providerEnvPrefix } from '../../src/providers/registry.js';
+import { loadProviderConfigs, providerEnvPrefix } from '../../src/providers/registry.js';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -55,6 +55,20 @@ describe('docs/configuration.md', () => {
     const providers = [...loadCatalog({}).providers().map((p) => p.id), 'pass'];
     expect(providers.map((id) => `${providerEnvPrefix(id)}_API_KEY`).filter((name) => !documented.has(name))).toEqual([]);
     const text = readFileSync('docs/configuration.md', 'utf8');
-    expect(text).toContain('`<PROVIDER>_API_KEY`, `<PROVIDER>_BASE_URL`');
+    expect(text).toContain('`<PROVIDER>_API_KEY`');
+    expect(text).toContain('`<PROVIDER>_BASE_URL`');
+  });
+
+  it('gives every provider\'s key variable, base URL variable and the default base URL the code uses', () => {
+    const text = readFileSync('docs/configuration.md', 'utf8');
+    const rows = new Map([...text.matchAll(/^\| `([a-z0-9-]+)` \| `([A-Z0-9_]+)`[^|]* \| `([A-Z0-9_]+)` \| `([^`]+)` \|$/gm)]
+      .map((m) => [m[1], { key: m[2], baseUrl: m[3], defaultUrl: m[4] }]));
+    // What the gateway calls when no variable overrides it: the registry's own answer for an empty environment.
+    const code = loadProviderConfigs({}, loadCatalog({})).list().map((p) => ({
+      id: p.id, key: `${providerEnvPrefix(p.id)}_API_KEY`, baseUrl: `${providerEnvPrefix(p.id)}_BASE_URL`, defaultUrl: p.baseUrl,
+    }));
+    expect(code.length).toBeGreaterThan(5);
+    expect(code.map((p) => ({ id: p.id, ...rows.get(p.id) }))).toEqual(code);
+    expect([...rows.keys()].sort()).toEqual(code.map((p) => p.id).sort());
   });
 });

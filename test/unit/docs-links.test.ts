@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
 import { runCli } from '../../src/cli.js';
+import openapi from '../../generated/openapi.json' with { type: 'json' };
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -85,6 +86,29 @@ describe('README.md and docs/', () => {
     }
     expect(unknown).toEqual([]);
     expect(seen).toBeGreaterThan(20);
+  });
+
+  it('every <provider>/<model> id in the OpenAPI document\'s examples resolves, but for the unknown-model examples', () => {
+    // The examples of a 404 (and of an unknown `after_id`) name a model that must not exist; every other example is
+    // what a client generated from the document, or a fuzzer, sends first.
+    const UNKNOWN = ['openai/gpt-9', 'anthropic/claude-9', 'google/gemini-9'];
+    for (const id of UNKNOWN) expect(catalog.resolve(id).ok, id).toBe(false);
+    const unknown: string[] = [];
+    let seen = 0;
+    const walk = (node: unknown, path: string, inExample: boolean): void => {
+      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${path}/${i}`, inExample));
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) walk(value, `${path}/${key}`, inExample || key === 'example' || key === 'examples');
+      } else if (typeof node === 'string' && inExample) {
+        for (const id of modelIds(decodeURIComponent(node))) {
+          seen++;
+          if (!UNKNOWN.includes(id) && !catalog.resolve(id).ok) unknown.push(`${path}: ${id}`);
+        }
+      }
+    };
+    walk(openapi, '', false);
+    expect(unknown).toEqual([]);
+    expect(seen).toBeGreaterThan(50);
   });
 
   it('every `make <target>` exists in the Makefile', () => {

@@ -30,4 +30,13 @@ describe('make help', () => {
     expect(listed.get('schemathesis')).toMatch(/^Optional, not run in CI/);
     expect(output).toContain('MODELGATE_API_KEY=mg-v1-... make schemathesis');
   });
+
+  it('names the npm command each target really runs (install: the stamp\'s recipe)', () => {
+    const recipes = makefile.split(/\n(?=\S)/);
+    const ran = (commandOf: string) => [...commandOf.matchAll(/\$\(NPM\) ([a-z]+)/g)].map((m) => `npm ${m[1]}`);
+    const installRecipe = recipes.find((block) => block.startsWith('$(NODE_MODULES_STAMP):'))!;
+    expect(ran(installRecipe)).toEqual(['npm install']);
+    const text = [...listed.entries()].map(([target, description]) => ({ target, named: [...description.matchAll(/\bnpm ([a-z]+)\b/g)].map((m) => `npm ${m[1]}`) }));
+    expect(text.find((t) => t.target === 'install')!.named).toEqual(['npm install']);
+  });
 });

@@ -5,31 +5,7 @@
 import type { StreamErrorCode } from '../../core/generation.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { GeminiErrorResponse } from './wire-types.js';
-
-const STATUS_NAMES: Readonly<Record<number, string>> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  402: 'FAILED_PRECONDITION',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  405: 'INVALID_ARGUMENT',
-  408: 'DEADLINE_EXCEEDED',
-  409: 'ABORTED',
-  413: 'INVALID_ARGUMENT',
-  415: 'INVALID_ARGUMENT',
-  429: 'RESOURCE_EXHAUSTED',
-  431: 'INVALID_ARGUMENT',
-  499: 'CANCELLED',
-  500: 'INTERNAL',
-  501: 'UNIMPLEMENTED',
-  502: 'UNAVAILABLE',
-  503: 'UNAVAILABLE',
-  504: 'DEADLINE_EXCEEDED',
-};
-
-export function rpcStatusOf(status: number): string {
-  return STATUS_NAMES[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
-}
+import { rpcStatusOf } from '../../providers/gemini/rpc-status.js';
 
 function asString(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);

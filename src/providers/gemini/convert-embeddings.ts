@@ -96,7 +96,7 @@ export function createGeminiEmbeddings(options: { now?: () => number } = {}): Em
   return {
     buildRequests,
     parseResponse: (body, expected, call, ctx) => parseGeminiEmbeddings(body, expected, call, ctx.provider.id),
-    mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now()),
+    mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now(), 'embeddings (embedContent, batchEmbedContents)'),
     acceptsTokenInput: () => false,
   };
 }

@@ -7,6 +7,7 @@ import type { UpstreamErrorInfo } from '../adapter.js';
 import type { StreamErrorCode } from '../../core/generation.js';
 import { parseRetryAfter } from '../parse-retry-after.js';
 import { readGeminiError, type GeminiError } from './read-gemini-error.js';
+import { RPC_STATUS_CODES } from './rpc-status.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -16,27 +17,21 @@ const KEY_REASONS = new Set(['API_KEY_INVALID', 'API_KEY_EXPIRED', 'API_KEY_SERV
 const KEY_TEXT = /API key (not valid|expired|is invalid)|API_KEY_INVALID/i;
 const MODEL_TEXT = /models?\/[^ ]+ is not found|model[^.]*\b(not found|is not supported|does not exist)/i;
 
-const STATUS_CODES: Readonly<Record<string, number>> = {
-  INVALID_ARGUMENT: 400,
-  FAILED_PRECONDITION: 400,
-  OUT_OF_RANGE: 400,
-  UNAUTHENTICATED: 401,
-  PERMISSION_DENIED: 403,
-  NOT_FOUND: 404,
-  RESOURCE_EXHAUSTED: 429,
-  CANCELLED: 499,
-  INTERNAL: 500,
-  UNKNOWN: 500,
-  UNAVAILABLE: 503,
-  DEADLINE_EXCEEDED: 504,
-};
-
-function redact(message: string): string {
-  // Keys in Gemini's "AIza..." format would name the operator's credential.
-  return message.replace(/AIza[0-9A-Za-z_-]{10,}/g, 'AIza***');
+/**
+ * Google's text as a client may read it: without what names the operator's Google account. Keys in Gemini's "AIza..."
+ * format would name the credential; `projects/<number>` (a `consumer`), "project 123456789" and quota metric names
+ * (`generativelanguage.googleapis.com/generate_content_paid_tier_input_token_count`) name the operator's project and
+ * tier (a URL's path is left alone). Google's `details` never reach a client at all.
+ */
+export function redactGoogleText(message: string): string {
+  return message
+    .replace(/AIza[0-9A-Za-z_-]{10,}/g, 'AIza***')
+    .replace(/\bprojects\/[\w-]+/g, 'projects/[redacted]')
+    .replace(/\b(project(?:[ _]number)?[\s:='"]*)\d{4,}/gi, '$1[redacted]')
+    .replace(/\b(?:[a-z][\w-]*\.)+googleapis\.com\/[a-z0-9_]+(?![\w/.])/gi, '[quota metric]');
 }
 
-function mapKnown(status: number, error: GeminiError, headers: Headers, providerId: string, now: number): UpstreamErrorInfo {
+function mapKnown(status: number, error: GeminiError, headers: Headers, providerId: string, now: number, endpoint = 'generateContent'): UpstreamErrorInfo {
   const who = `Upstream provider ${providerId}`;
   const upstreamCode = error.status ?? (error.code !== undefined ? String(error.code) : undefined);
   const info = (s: number, message: string, streamCode: StreamErrorCode): UpstreamErrorInfo => {
@@ -44,7 +39,7 @@ function mapKnown(status: number, error: GeminiError, headers: Headers, provider
     if (upstreamCode !== undefined) out.upstreamCode = upstreamCode;
     return out;
   };
-  const vendorText = (fallback: string) => (error.message ? redact(error.message) : fallback);
+  const vendorText = (fallback: string) => (error.message ? redactGoogleText(error.message) : fallback);
   const isKeyProblem = error.reasons.some((r) => KEY_REASONS.has(r)) || KEY_TEXT.test(error.message ?? '');
 
   if (isKeyProblem || status === 401 || status === 403) {
@@ -59,7 +54,7 @@ function mapKnown(status: number, error: GeminiError, headers: Headers, provider
   if (status === 404) {
     return MODEL_TEXT.test(error.message ?? '')
       ? info(404, vendorText('The model is not available at the upstream provider.'), 'server_error')
-      : info(502, `${who} answered 404 for the generateContent endpoint.`, 'server_error');
+      : info(502, `${who} answered 404 for the ${endpoint} endpoint: check its base URL, and that it serves that endpoint.`, 'server_error');
   }
   if (status === 429) {
     const limited = info(429, `${who} rate limit reached; retry later.`, 'rate_limit');
@@ -72,8 +67,9 @@ function mapKnown(status: number, error: GeminiError, headers: Headers, provider
   return info(502, `${who} failed (HTTP ${status}).`, 'server_error');
 }
 
-export function mapGeminiError(status: number, body: unknown, headers: Headers, providerId = 'google', now: number = Date.now()): UpstreamErrorInfo {
-  return mapKnown(status, readGeminiError(body), headers, providerId, now);
+/** `endpoint`: the method that was called, as a 404 that names no model should name it (generateContent, embedContent). */
+export function mapGeminiError(status: number, body: unknown, headers: Headers, providerId = 'google', now: number = Date.now(), endpoint = 'generateContent'): UpstreamErrorInfo {
+  return mapKnown(status, readGeminiError(body), headers, providerId, now, endpoint);
 }
 
 /**
@@ -84,8 +80,8 @@ export function mapGeminiError(status: number, body: unknown, headers: Headers, 
 export function mapGeminiEmbeddedError(payload: unknown, providerId = 'google', now: number = Date.now()): UpstreamErrorInfo {
   const error = readGeminiError(payload);
   const fromCode = error.code !== undefined && error.code >= 400 && error.code <= 599 ? error.code : undefined;
-  const status = fromCode ?? STATUS_CODES[error.status ?? ''] ?? 500;
+  const status = fromCode ?? RPC_STATUS_CODES[error.status ?? ''] ?? 500;
   const info = mapKnown(status, error, {}, providerId, now);
-  if (error.message && info.status >= 500) info.message = `${info.message} ${redact(error.message)}`;
+  if (error.message && info.status >= 500) info.message = `${info.message} ${redactGoogleText(error.message)}`;
   return info;
 }

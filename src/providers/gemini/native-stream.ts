@@ -5,7 +5,8 @@
 // is a content filter), and the generated text and function calls (the stream's progress and the key's token rate),
 // and the Google Search requests and Google Maps grounded prompt the candidate's grounding is billed as (grounding.ts),
 // added to the usage.
-// An error chunk ends the stream; its message reaches the client without the gateway's keys.
+// An error chunk ends the stream; the client reads it as the same error answered over HTTP would read (status and
+// message mapped, without the gateway's keys or Google's details).
 import type { FinishReason } from '../../core/generation.js';
 import type { SseEvent } from '../adapter.js';
 import type { NativeAnswerContext, NativeEvent, NativeReading, NativeStreamReader } from '../native/native-protocol.js';
@@ -14,6 +15,7 @@ import { spliceTopLevel } from '../native/top-level-members.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
+import { rpcStatusOf } from './rpc-status.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { billedSearches, mapsGrounded, withMapsGrounding, withSearches } from './grounding.js';
 
@@ -95,12 +97,14 @@ export function createNativeGeminiReader(ctx: NativeAnswerContext): NativeStream
     if (isRecord(data.error)) {
       failed = true;
       const info = mapGeminiEmbeddedError(data, ctx.provider.id);
-      const reading: NativeReading = { generatedChars: 0, error: { code: info.streamCode, message: ctx.redact(info.message) }, ends: true };
+      const message = ctx.redact(info.message);
+      const reading: NativeReading = { generatedChars: 0, error: { code: info.streamCode, message }, ends: true };
       const sofar = usage();
       if (sofar) reading.usage = sofar; // what was generated before the failure is billed
-      const error = readRecord(data.error) ?? {};
-      const message = ctx.redact(readString(error.message) ?? info.message);
-      return { reading, render: () => dataLine(Buffer.from(JSON.stringify({ ...data, error: { ...error, message } }))) };
+      // Told as the same failure answered before the stream would be (map-error.ts): the mapped status and message,
+      // never Google's `details` (the operator's project number, quota names).
+      const chunk = { error: { code: info.status, message, status: rpcStatusOf(info.status) } };
+      return { reading, render: () => dataLine(Buffer.from(JSON.stringify(chunk))) };
     }
     const { reading, finished: ends } = readResponse(data, seen, ctx.upstreamModel);
     if (ends) finished = true;

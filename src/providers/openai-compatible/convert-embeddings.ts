@@ -71,7 +71,7 @@ export function createOpenAICompatibleEmbeddings(options: { now?: () => number }
   return {
     buildRequests,
     parseResponse: (body, expected) => parseEmbeddingResponse(body, expected),
-    mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+    mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now(), 'embeddings'),
     acceptsTokenInput: (provider) => embeddingDialect(provider).tokenInput,
   };
 }

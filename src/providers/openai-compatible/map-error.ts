@@ -31,7 +31,14 @@ function clientMessage(error: VendorError, fallback: string): string {
   return error.message ? redactVendorMessage(error.message) : fallback;
 }
 
-export function mapError(status: number, body: unknown, headers: Headers, providerId = 'upstream', now: number = Date.now()): UpstreamErrorInfo {
+/** The endpoints the generation lanes call; what a 404 that names no model blames. */
+const GENERATION_ENDPOINTS = 'chat completions or, on the native Responses lane, responses';
+
+/**
+ * `endpoint`: the upstream endpoint that was called, as a 404 that names no model should name it (the embeddings
+ * adapter passes "embeddings").
+ */
+export function mapError(status: number, body: unknown, headers: Headers, providerId = 'upstream', now: number = Date.now(), endpoint = GENERATION_ENDPOINTS): UpstreamErrorInfo {
   const error = readVendorError(body);
   const upstreamCode = error.code ?? error.type ?? (error.numericCode !== undefined ? String(error.numericCode) : undefined);
   const who = `Upstream provider ${providerId}`;
@@ -61,7 +68,7 @@ export function mapError(status: number, body: unknown, headers: Headers, provid
     case 404:
       return isUnknownModel(error)
         ? info(404, clientMessage(error, 'The model is not available at the upstream provider.'), 'server_error')
-        : info(502, `${who} answered 404 for the endpoint (chat completions or, on the native Responses lane, responses): check its base URL.`, 'server_error');
+        : info(502, `${who} answered 404 for the endpoint (${endpoint}): check its base URL, and that it serves that endpoint.`, 'server_error');
     case 408:
       return info(502, `${who} timed out.`, 'server_error');
     case 429: {

@@ -72,3 +72,12 @@ describe('mapError: recorded Gemini error bodies', () => {
     expect(info.retryAfterSeconds).toBe(10);
   });
 });
+
+describe('Google text a client reads', () => {
+  it('a 400 over HTTP keeps Google\'s explanation without the project number or quota metric; URLs stay whole', () => {
+    const body = { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'Request for project 123456789012 (projects/123456789012) exceeds generativelanguage.googleapis.com/generate_content_requests; see https://generativelanguage.googleapis.com/v1beta/models' } };
+    expect(mapGeminiError(400, body, {}, 'google', NOW).message).toBe(
+      'Request for project [redacted] (projects/[redacted]) exceeds [quota metric]; see https://generativelanguage.googleapis.com/v1beta/models',
+    );
+  });
+});

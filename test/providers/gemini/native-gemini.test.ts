@@ -60,12 +60,31 @@ describe('native Gemini: the answer', () => {
     expect(last.error).toMatchObject({ code: 'server_error' });
   });
 
-  it('an error chunk ends the stream: a failure for the meter, Google\'s error object for the client, the key cut out', () => {
+  it('an error chunk ends the stream: a failure for the meter, an error in Google\'s shape for the client, the key cut out', () => {
     const text = `data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"index":0}]}\n\ndata: {"error":{"code":503,"message":"overloaded for key ${provider.apiKey}","status":"UNAVAILABLE"}}\n\n`;
     const { readings, sent } = replay(text);
     expect(readings[1]).toMatchObject({ ends: true, error: { code: 'server_error' } });
     expect(sent[1]).not.toContain(provider.apiKey);
-    expect(JSON.parse(sent[1].slice(6))).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE', message: 'overloaded for key [redacted]' } });
+    expect(JSON.parse(sent[1].slice(6))).toEqual({ error: { code: 503, status: 'UNAVAILABLE', message: 'Upstream provider google is temporarily unavailable or overloaded (HTTP 503). overloaded for key AIza***' } });
+  });
+
+  it('an error chunk reads as the same error over HTTP would: mapped status and message, no details (project, quota names)', () => {
+    const details = [
+      { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_paid_tier_input_token_count', quotaId: 'GenerateContentPaidTierInputTokensPerModelPerMinute' }] },
+      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'RATE_LIMIT_EXCEEDED', domain: 'googleapis.com', metadata: { consumer: 'projects/123456789012', quota_metric: 'generativelanguage.googleapis.com/generate_content_paid_tier_input_token_count' } },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '29s' },
+    ];
+    const quota = JSON.stringify({ error: { code: 429, message: 'You exceeded your current quota. * Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_paid_tier_input_token_count, limit: 2000000, model: gemini-3.1-pro', status: 'RESOURCE_EXHAUSTED', details } });
+    const internal = JSON.stringify({ error: { code: 500, message: 'Internal error for consumer projects/123456789012 (project number 123456789012)', status: 'INTERNAL', details } });
+    for (const [chunk, expected] of [
+      [quota, { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Upstream provider google rate limit reached; retry later.' }],
+      [internal, { code: 502, status: 'UNAVAILABLE', message: 'Upstream provider google failed (HTTP 500). Internal error for consumer projects/[redacted] (project number [redacted])' }],
+    ] as const) {
+      const { readings, sent } = replay(`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"index":0}]}\n\ndata: ${chunk}\n\n`);
+      expect(readings[1]).toMatchObject({ ends: true, error: { message: expected.message } });
+      expect(JSON.parse(sent[1].slice(6))).toEqual({ error: expected });
+      expect(sent[1]).not.toMatch(/123456789012|quota_?metric|QuotaFailure|generate_content_paid_tier/i);
+    }
   });
 
   it('a whole answer comes back as Google sent it, with the gateway\'s ids; its usage and finish are metered', () => {

@@ -77,6 +77,16 @@ describe('stream translator: recorded Gemini streams', () => {
     expect(collect(events).errors[0]).toEqual({ code: 'server_error', message: 'Upstream provider google stopped generation (MALFORMED_FUNCTION_CALL): Malformed function call: get_weather(city=Oslo' });
   });
 
+  it('an error object mid-stream names neither the operator\'s project nor its quota metrics (Google\'s details are dropped)', () => {
+    const error = {
+      code: 500, status: 'INTERNAL',
+      message: 'Internal error for consumer projects/123456789012 (project number 123456789012), metric generativelanguage.googleapis.com/generate_content_paid_tier_requests',
+      details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'X', metadata: { consumer: 'projects/123456789012' } }],
+    };
+    const [event] = collect(translator().push({ data: JSON.stringify({ error }) })).errors;
+    expect(event).toEqual({ code: 'server_error', message: 'Upstream provider google failed (HTTP 500). Internal error for consumer projects/[redacted] (project number [redacted]), metric [quota metric]' });
+  });
+
   it('an error object mid-stream → one error event with Gemini\'s text; nothing after it', () => {
     const t = translator();
     const events = replay(loadChunks('mid-stream-error'), t);
