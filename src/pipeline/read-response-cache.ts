@@ -11,15 +11,7 @@ import { admitRequestRate, withRateHeaders, type RateHeaders } from '../limits/a
 import { cacheKey, type RequestHeaders } from './response-cache/cache-key.js';
 import type { CacheableRequest } from './response-cache/cacheable-request.js';
 import type { CachedAnswer } from './response-cache/cached-answer.js';
-import type { HitParts } from './serve-cache-hit.js';
-
-/** What the read admitted. */
-export interface ReadAdmission {
-  /** The key's X-RateLimit-* headers: the request is counted. */
-  rateHeaders: RateHeaders;
-  /** A pass/ model's hold (no quota, a live subscription): a pass hit's admission, given back on a miss. */
-  pass?: Admission;
-}
+import type { HitParts, ReadAdmission } from './serve-cache-hit.js';
 
 export interface CacheRead {
   key: string;

@@ -19,7 +19,14 @@ import type { RequestTrace } from '../observability/gateway-tracer.js';
 import type { Logger } from '../logger.js';
 import type { CachedAnswer, Replay } from './response-cache/cached-answer.js';
 import type { ResponseCache } from './response-cache/response-cache.js';
-import type { ReadAdmission } from './read-response-cache.js';
+
+/** What the read admitted. */
+export interface ReadAdmission {
+  /** The key's X-RateLimit-* headers: the request is counted. */
+  rateHeaders: RateHeaders;
+  /** A pass/ model's hold (no quota, a live subscription): a pass hit's admission, given back on a miss. */
+  pass?: Admission;
+}
 
 export interface HitParts extends AdmissionParts {
   catalog: Catalog;

@@ -5,7 +5,7 @@
 import type { StreamErrorCode } from '../../core/generation.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { GeminiErrorResponse } from './wire-types.js';
-import { rpcStatusOf } from '../../providers/gemini/rpc-status.js';
+import { rpcStatusOf } from '../../core/google-rpc-status.js';
 
 function asString(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);

@@ -7,7 +7,7 @@ import type { UpstreamErrorInfo } from '../adapter.js';
 import type { StreamErrorCode } from '../../core/generation.js';
 import { parseRetryAfter } from '../parse-retry-after.js';
 import { readGeminiError, type GeminiError } from './read-gemini-error.js';
-import { RPC_STATUS_CODES } from './rpc-status.js';
+import { RPC_STATUS_CODES } from '../../core/google-rpc-status.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 

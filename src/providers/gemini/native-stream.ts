@@ -15,7 +15,7 @@ import { spliceTopLevel } from '../native/top-level-members.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { normalizeGeminiUsage } from './convert-usage.js';
 import { mapGeminiEmbeddedError } from './map-error.js';
-import { rpcStatusOf } from './rpc-status.js';
+import { rpcStatusOf } from '../../core/google-rpc-status.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { billedSearches, mapsGrounded, withMapsGrounding, withSearches } from './grounding.js';
 

@@ -1,6 +1,6 @@
 // Google's canonical error codes (google.rpc.Code names) and the HTTP statuses Google's HTTP mapping gives them
-// (https://cloud.google.com/apis/design/errors#handling_errors), both ways: reading Google's errors (map-error.ts) and
-// writing errors in Google's shape (the Gemini door's error bodies, the native lane's in-stream error chunk).
+// (https://cloud.google.com/apis/design/errors#handling_errors), both ways: a wire fact both Gemini doors share, the
+// back door reading Google's errors (map-error.ts), the front door writing them (error bodies, in-stream error chunks).
 
 /** Canonical name → HTTP status, as Google's errors carry them. */
 export const RPC_STATUS_CODES: Readonly<Record<string, number>> = {
