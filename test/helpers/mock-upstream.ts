@@ -36,7 +36,7 @@ export interface SseDropReply {
 export class MockUpstream {
   readonly requests: RecordedRequest[] = [];
   private replies: Reply[] = [];
-  private fallback?: Reply;
+  private fallback?: Reply | ((request: RecordedRequest) => Reply);
   private server = http.createServer((req, res) => void this.handle(req, res));
   /** Resolves when a request's connection is closed by the gateway (abort propagation). */
   closedConnections = 0;
@@ -54,8 +54,8 @@ export class MockUpstream {
     return this;
   }
 
-  /** Answer every request without a queued reply with this one. */
-  always(reply: Reply): this {
+  /** Answer every request without a queued reply with this one (or with what `reply` makes of the request). */
+  always(reply: Reply | ((request: RecordedRequest) => Reply)): this {
     this.fallback = reply;
     return this;
   }
@@ -89,7 +89,7 @@ export class MockUpstream {
     res.once('close', () => {
       if (!res.writableFinished) this.closedConnections++;
     });
-    const reply = this.replies.shift() ?? this.fallback;
+    const reply = this.replies.shift() ?? (typeof this.fallback === 'function' ? this.fallback(this.requests[this.requests.length - 1]) : this.fallback);
     if (!reply) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'mock upstream: no reply scripted', type: 'server_error' } }));
