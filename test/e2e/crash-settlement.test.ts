@@ -94,7 +94,7 @@ describeWithPostgres('settlements across gateway crashes [postgres]', () => {
     }
     const { outcomes, cut } = await killUnderLoad(backend, work, account.key);
     await checkBooks(backend, account.userId, outcomes, cut);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('settlements across gateway crashes [embedded]', () => {
@@ -115,5 +115,5 @@ describe('settlements across gateway crashes [embedded]', () => {
     }
     const { outcomes, cut } = await killUnderLoad(backend, work, account.key);
     await checkBooks(backend, account.userId, outcomes, cut);
-  }, 120_000);
+  }, 300_000);
 });
