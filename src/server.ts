@@ -244,8 +244,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         // Settlements wait for a database that is away, but a stop does not wait forever: past the grace period those
         // still waiting are logged whole, for replay.
         await parts.settlements.drain(config.shutdownGraceSeconds * 1000);
-        // After the last settlement paid out of them: the leases go back to the accounts.
-        await parts.leases.close();
+        // After the last settlement paid out of them: the leases go back to the accounts. With the database away they
+        // cannot: other instances reclaim them once the lease TTL has passed, as after a crash.
+        await parts.leases.close().catch((err: unknown) => logger.warn({ err }, 'could not give credit leases back; they are reclaimed after the lease TTL'));
         await parts.lastUsed.flush();
         await limits?.close();
         await parts.responseCache.close();
