@@ -57,6 +57,8 @@ export interface ChatLoadOptions {
   done: () => boolean;
   /** Pause after a request that got no answer (the gateway is down), before the next. */
   retryPauseMs?: number;
+  /** Sees each outcome as its request ends. */
+  onOutcome?: (outcome: ChatOutcome) => void;
 }
 
 /** Runs the clients until `done()`; resolves with every outcome once the last request ended. */
@@ -67,6 +69,7 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatOutcome
     for (let turn = index; !options.done(); turn++) {
       const outcome = await chatRequest(options.url(), options.key, options.model, ++counter, turn % 2 === 1);
       outcomes.push(outcome);
+      options.onOutcome?.(outcome);
       if (outcome.status === 0) await new Promise((resolve) => setTimeout(resolve, options.retryPauseMs ?? 50));
     }
   };
