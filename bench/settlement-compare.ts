@@ -4,6 +4,7 @@
 // CPU per request of the gateway and of its PostgreSQL backends. Rounds alternate which tree goes first; the table
 // gives the median of the rounds and their range. Written for settlement before the answer ends (docs/performance.md).
 //   npx tsx bench/settlement-compare.ts --before /tmp/before --after /tmp/after [--rounds 5] [--seconds 5]
+//     [--after-pg-options='-c synchronous_commit=off']   (PostgreSQL settings for the after tree's connections)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +16,9 @@ import { chatBody, GATEWAY_MODEL } from './lib/requests.js';
 import { createScratchDatabase, type ScratchDatabase } from './lib/scratch-database.js';
 import { gatewayEnv, provisionGateway, startMock, startModelgate, type BenchPaths, type RunningSystem } from './lib/systems.js';
 
-const { values } = parseArgs({ options: { before: { type: 'string' }, after: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { before: { type: 'string' }, after: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' }, 'after-pg-options': { type: 'string' } },
+});
 if (!values.before || !values.after) throw new Error('usage: settlement-compare --before ROOT --after ROOT [--rounds N] [--seconds S]');
 const ROUNDS = Number(values.rounds ?? 5);
 const SECONDS = Number(values.seconds ?? 5);
@@ -55,7 +58,9 @@ try {
   const mock = await startMock(group, trees[1].paths);
   for (const tree of trees) {
     tree.database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
-    const env = gatewayEnv(tree.paths, tree.database.url, mock.baseUrl);
+    const pgOptions = tree.label === 'after' ? values['after-pg-options'] : undefined;
+    const url = pgOptions === undefined ? tree.database.url : `${tree.database.url}&options=${encodeURIComponent(pgOptions)}`;
+    const env = gatewayEnv(tree.paths, url, mock.baseUrl);
     tree.gateway = await startModelgate(group, tree.paths, env, await provisionGateway(tree.paths, env));
   }
   for (let round = 1; round <= ROUNDS; round++) {
@@ -99,7 +104,8 @@ const median = (xs: number[]) => {
 };
 const fmt = (xs: number[], digits = 2) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 const lines = [
-  `${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds of ${SECONDS} s per figure; median (range of the rounds)`,
+  `${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds of ${SECONDS} s per figure; median (range of the rounds)` +
+    (values['after-pg-options'] ? `; after with PostgreSQL options \`${values['after-pg-options']}\`` : ''),
   '',
   '| request | tree | c=1 p50 ms | c=1 p99 ms | c=16 gateway CPU ms/req | c=16 PostgreSQL CPU ms/req | c=16 req/s |',
   '|---|---|---|---|---|---|---|',
