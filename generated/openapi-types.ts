@@ -132,7 +132,7 @@ export interface paths {
          * Create a key for a user
          * @description Creates a key for the user, optionally with a USD limit, reset period, expiry and model allow-list; or, with
          *     `kind: "management"`, a management key (manages the user's inference keys, calls no model). The value is shown
-         *     once.
+         *     once. Past the account's cap on active keys (MODELGATE_MAX_KEYS_PER_ACCOUNT), 409 `too_many_keys`.
          */
         post: operations["adminCreateUserKey"];
         delete?: never;
@@ -231,7 +231,10 @@ export interface paths {
          * @description Extension: creates an API key for the caller's account, optionally with a USD limit that resets, an expiry and a
          *     model allow-list. The response holds the key value, shown once. Needs the account auth token or a management
          *     key; a management key creates inference keys only (`kind: "management"` takes the account auth token). An API
-         *     key (inference) answers 403: it could otherwise mint a key without its own limit.
+         *     key (inference) answers 403: it could otherwise mint a key without its own limit. An account holds at most
+         *     1,000 active keys, management keys included (a deployment may set another cap): one more is 409
+         *     (`metadata.reason: "too_many_keys"`) until a key is deleted. Keys do not multiply limits: the rate limits and the
+         *     free-model allowance are the account's, shared by all its keys.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1384,6 +1387,15 @@ export interface components {
             /** @description Reasoning control for reasoning models. */
             reasoning?: components["schemas"]["ReasoningConfig"];
             /**
+             * @description OpenAI's processing tier: `auto`, `default`, `flex`, `priority` (also asked for as `fast`), `scale`, ....
+             *     Decision (priced, as OpenRouter prices OpenAI's tiers): sent to the provider only with a tier the model's
+             *     `pricing.multipliers.service_tier` prices (OpenAI's priority and flex on the GPT-5.4 and 5.5 models), reserved at
+             *     that factor and charged at the factor of the tier the answer's `service_tier` says served it; any other tier is
+             *     left out and named in the `x-modelgate-warning` response header, and `auto` or `default` is left out silently
+             *     (the provider's default, the standard price).
+             */
+            service_tier?: string | null;
+            /**
              * @description Fallback models (OpenRouter's `models`): when every endpoint of `model` fails with a retryable error, these
              *     models are tried in order. Each id must exist (404 otherwise). Pass (`pass/`) and credit models cannot be mixed
              *     in one request (400 `models_mixed_access`). A key's `allowed_models` must include every candidate model (403
@@ -1555,8 +1567,11 @@ export interface components {
              * @description Expiry time (RFC 3339, in the future); null: never.
              */
             expires_at?: string | null;
-            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
-            allowed_models?: string[] | null;
+            /**
+             * @description Model ids and `<provider>/*` patterns the key may use, up to 1,000 of up to 200 characters each; null: every
+             *     model.
+             */
+            allowed_models?: components["schemas"]["ModelPattern"][] | null;
         };
         /**
          * @description Body of `adminCreateUser`.
@@ -1892,7 +1907,8 @@ export interface components {
              *     `subscription_required`, `pass_quota_exceeded`, `request_exceeds_pass_window`, `key_limit_exceeded`,
              *     `key_disabled`, `key_expired`, `model_not_allowed`, `admin_key_required`, `user_credential_required`,
              *     `management_credential_required`, `account_token_required`, `inference_credential_required`,
-             *     `nesting_too_deep`, `schema_too_large`, `empty_query_parameter_name`),
+             *     `nesting_too_deep`, `schema_too_large`, `empty_query_parameter_name`, `too_many_keys`), `scope` (`account` or
+             *     `key`: whose limit a `rate_limit` or `free_requests_per_day` 429 is about), `max_keys` (on a 409 `too_many_keys`),
              *     `available` and `required` (USD, on 402), `limit`, `limit_remaining`, `limit_reset` and `resets_at` (on a 402
              *     `key_limit_exceeded`), `window` (`five_hour`, `weekly` or `monthly`, on a subscription quota 429, with `used`, `limit`,
              *     `required`, `resets_at` and `retry_after_seconds`), `errors` (the validation errors, on 400), `pending` (the
@@ -2410,7 +2426,12 @@ export interface components {
              */
             totalTokens: number;
         };
-        /** @description A set of tools. */
+        /**
+         * @description A set of tools. Decision (native lane): Google's other tools that cost tokens only or whose fees the gateway meters
+         *     (`googleMaps`, `fileSearch`, `computerUse`, `googleSearchRetrieval`; camelCase or snake_case) go to Google as sent;
+         *     any other key (a tool Google bills in a way the gateway does not meter, or one it does not know) is left out and
+         *     named in the `x-modelgate-warning` response header.
+         */
         GeminiTool: {
             /** @description Functions the client runs. */
             functionDeclarations?: components["schemas"]["GeminiFunctionDeclaration"][];
@@ -2483,6 +2504,8 @@ export interface components {
              * @description Time from the start of this attempt to its outcome, milliseconds.
              */
             latency_ms: number;
+            /** @description For the attempt that served: the options that set a price factor, as the provider said it served them. */
+            served?: components["schemas"]["ServedOptions"];
         };
         /**
          * @description What one chat completion did and cost. Written once, when the request settles.
@@ -2503,6 +2526,7 @@ export interface components {
          *       "native_tokens_reasoning": 0,
          *       "web_search_requests": 0,
          *       "tool_uses": {},
+         *       "served_options": {},
          *       "total_cost": 0.0000078,
          *       "access_mode": "credits",
          *       "reference_cost": null,
@@ -2583,6 +2607,13 @@ export interface components {
              *     in `total_cost` at the model's price for it. Only the tools billed; empty for none and for records written before.
              */
             tool_uses: components["schemas"]["HostedToolUses"];
+            /**
+             * @description The options that set a price factor as the provider said it served them (those of the attempt that served:
+             *     `attempts`), when not standard: `{"service_tier": "priority"}`, `{"speed": "fast", "inference_geo": "us"}`. The
+             *     token part of `total_cost` is at the model's `pricing.multipliers` for each. Empty for standard service and for
+             *     records written before the gateway read them.
+             */
+            served_options: components["schemas"]["ServedOptions"];
             /**
              * Format: double
              * @description USD charged to credits (0 for `free` and `pass`).
@@ -2842,11 +2873,15 @@ export interface components {
             allowed_models?: string[] | null;
             /** @description True while the owner has never been granted paid credits. */
             is_free_tier: boolean;
-            /** @description Rate limits that apply to this key (deployment configuration, or a per-key override). */
+            /**
+             * @description Rate limits that apply to this key: its account's (deployment configuration, shared by all the account's keys),
+             *     or the key's own where it is tighter. 0: no limit.
+             */
             rate_limit: components["schemas"]["RateLimit"];
             /**
              * Format: int32
-             * @description Requests per UTC day allowed to `free` models.
+             * @description Requests per UTC day allowed to `free` models: its account's allowance (shared by all the account's keys), or the
+             *     key's own where it is tighter. 0: no limit.
              */
             free_requests_per_day: number;
         };
@@ -3355,6 +3390,28 @@ export interface components {
             context_management?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description Anthropic's capacity choice: `auto` (its Priority Tier when the operator has one) or `standard_only`. Sent to
+             *     Anthropic natively. A Priority Tier is a capacity commitment of the operator, not a per-token price: an answer
+             *     whose `usage.service_tier` is `priority` is charged the list price (the generation's `served_options` says so).
+             */
+            service_tier?: string | null;
+            /**
+             * @description Anthropic's inference speed: `standard`, or `fast` (fast mode, at a premium). Decision (priced): sent to Anthropic
+             *     only with `standard` or a value the model's `pricing.multipliers.speed` prices (`fast` on Claude Opus 5.5); the
+             *     reservation is at that factor, and the charge at the factor of the speed the answer's `usage.speed` says served
+             *     it. Any other value is left out and named in the `x-modelgate-warning` response header. Ignored by the translated
+             *     lane.
+             */
+            speed?: string | null;
+            /**
+             * @description Anthropic's inference geography (data residency): `global`, or `us` (US-only inference, at a premium). Decision
+             *     (priced): sent to Anthropic only with `global` or a value the model's `pricing.multipliers.inference_geo` prices
+             *     (`us` on the Claude 5.5 models); the reservation is at that factor, and the charge at the factor of the geography
+             *     the answer's `usage.inference_geo` names. Any other value is left out and named in `x-modelgate-warning`. Ignored
+             *     by the translated lane.
+             */
+            inference_geo?: string | null;
             /** @description Extension (OpenRouter's): fallback models, with the same rules as `models` of `/chat/completions`. */
             models?: string[];
             /** @description Extension (OpenRouter's): provider routing preferences, as in `/chat/completions` (see `ProviderPreferences`). */
@@ -3522,9 +3579,12 @@ export interface components {
         };
         /**
          * @description A tool the model may call. Client tools (`type` omitted or `custom`) are carried on every lane. Anthropic's own
-         *     tool types (server tools such as `web_search_20250305`, `code_execution_20250825`; `bash_20250124`,
-         *     `text_editor_20250728`, ...) and fields (`allowed_domains`, `max_uses`, ...) go to Anthropic natively; the
-         *     translated lane answers 400 naming the type.
+         *     tool types (server tools such as `web_search_20250305`, `code_execution_20250825`, `web_fetch_20250910`;
+         *     `bash_20250124`, `text_editor_20250728`, ...) and fields (`allowed_domains`, `max_uses`, ...) go to Anthropic
+         *     natively; the translated lane answers 400 naming the type. Decision (native lane): a tool Anthropic bills in a way
+         *     the gateway cannot meter (the advisor tool, which runs another model) or a type the gateway does not know is left
+         *     out and named in the `x-modelgate-warning` response header; so is the request's `fallbacks` (substitute models,
+         *     billed at their own prices: name fallback models in `models`).
          */
         MessagesTool: {
             /** @description `custom` or omitted for client tools; an Anthropic tool type otherwise. */
@@ -3865,6 +3925,8 @@ export interface components {
         };
         /** @description The catalog: the gateway's own list, or Anthropic's Models API list for Anthropic requests. */
         ModelListBody: components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"];
+        /** @description A model id (`<provider>/<model>`) or a provider's models (`<provider>/*`), as a key's allow-list holds them. */
+        ModelPattern: string;
         /**
          * @description Prices in the OpenRouter style: decimal strings (never exponent notation) of USD per token. Multiply by 1,000,000
          *     for the USD-per-1M-tokens rates. Optional prices are absent when the model has no such rate.
@@ -3906,6 +3968,18 @@ export interface components {
             code_execution?: string;
             /** @description USD per prompt grounded with Google Maps (Gemini `googleMaps` tool; an answer with a `maps` grounding chunk). */
             maps_grounding?: string;
+            /**
+             * @description Extension: factors on every token price above (cache prices included, not the per-use fees) for the served value of
+             *     a provider's option, by the option's and the value's own names, as decimal strings: OpenAI's `service_tier`
+             *     (`{"priority": "2.5", "flex": "0.5"}`: priority processing, asked for as `priority` or `fast`, and flex
+             *     processing), Anthropic's `speed` (`{"fast": "2"}`: fast mode) and `inference_geo` (`{"us": "1.1"}`: US-only
+             *     inference). A request is charged at the factor of each value the provider's answer says it served (OpenAI's
+             *     `service_tier`, Anthropic's `usage.speed` and `usage.inference_geo`) and reserved at the factor of the values it
+             *     asks for. Decision: the native lanes send such an option only with a value listed here (or the standard one: `auto`,
+             *     `default`, `standard`, `global`); any other value is left out and named in `x-modelgate-warning`, since the gateway
+             *     would charge it the standard price. Absent: the model prices no option apart.
+             */
+            multipliers?: components["schemas"]["PriceMultipliers"];
             /** @description Rates that replace the ones above for the whole request when its prompt is larger than a threshold. */
             long_prompt?: components["schemas"]["LongPromptPricing"];
         };
@@ -4044,6 +4118,23 @@ export interface components {
              * @enum {string}
              */
             type: "ping";
+        };
+        /** @description A factor on the token prices, as a decimal string ("2.5"). */
+        PriceMultiplier: string;
+        /** @description A provider option's priced values: option name → served value → factor on the token prices (a decimal string). */
+        PriceMultipliers: {
+            /** @description OpenAI's processing tiers (`priority`, `flex`). */
+            service_tier?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
+            /** @description Anthropic's fast mode (`fast`). */
+            speed?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
+            /** @description Anthropic's data residency (`us`). */
+            inference_geo?: {
+                [key: string]: components["schemas"]["PriceMultiplier"];
+            };
         };
         /** @description Breakdown of input tokens. */
         PromptTokensDetails: {
@@ -4738,9 +4829,13 @@ export interface components {
             /** @description System instructions, placed first (as a `system` message for providers that take one). */
             instructions?: string | null;
             /**
-             * @description Tools the model may call. Every tool type goes to OpenAI natively (`function`, `custom` with a grammar,
-             *     `namespace`, `tool_search`, `web_search`, `mcp`, ...). Decision (translated lane): only `function` tools are
-             *     served; another type answers 400 naming it, since the gateway runs no tools and most providers have no equivalent.
+             * @description Tools the model may call. Every tool type the gateway can bill goes to OpenAI natively (`function`, `custom` with a
+             *     grammar, `namespace`, `tool_search`, `web_search`, `file_search`, `code_interpreter`, `mcp`, `local_shell`, `shell`
+             *     run by the client, ...). Decision (native lane): a hosted tool OpenAI bills in a way the gateway cannot meter is
+             *     left out and named in the `x-modelgate-warning` response header: `image_generation` (each image is billed by its
+             *     size and quality, which the Response does not report), a hosted `shell` (`environment.type: container_auto`) and
+             *     any type the gateway does not know. Decision (translated lane): only `function` tools are served; another type
+             *     answers 400 naming it, since the gateway runs no tools and most providers have no equivalent.
              */
             tools?: components["schemas"]["ResponseTool"][];
             /** @description `none`, `auto` (the default when tools are given), `required`, or `{type: "function", name}` to force one function. */
@@ -4789,6 +4884,15 @@ export interface components {
              *     named in the `x-modelgate-warning` response header.
              */
             store?: boolean | null;
+            /**
+             * @description OpenAI's processing tier: `auto`, `default`, `flex`, `priority` (also asked for as `fast`), `scale`, ....
+             *     Decision (priced, as OpenRouter prices OpenAI's tiers): on the native lane it goes to OpenAI with `auto`,
+             *     `default` or a tier the model's `pricing.multipliers.service_tier` prices (priority and flex on the GPT-5.4 and 5.5
+             *     models); the reservation is at that tier's factor and the charge at the factor of the tier the Response's
+             *     `service_tier` says served it. Any other tier is left out and named in the `x-modelgate-warning` response header.
+             *     Ignored by the translated lane.
+             */
+            service_tier?: string | null;
             /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
             previous_response_id?: string | null;
             /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
@@ -4967,6 +5071,20 @@ export interface components {
              */
             revoked_periods: number;
         };
+        /**
+         * @description The provider options that set a price factor, as the provider's answer said it served them (the model's
+         *     `pricing.multipliers`), when not the standard value: OpenAI's `service_tier` (`priority`, `flex`), Anthropic's
+         *     `service_tier` (`priority`: its Priority Tier, billed at the list price), `speed` (`fast`) and `inference_geo`
+         *     (`us`).
+         */
+        ServedOptions: {
+            /** @description OpenAI's processing tier, or Anthropic's tier, that served the request. */
+            service_tier?: string;
+            /** @description Anthropic's inference speed (`fast`: fast mode). */
+            speed?: string;
+            /** @description Anthropic's inference geography (`us`: US-only inference). */
+            inference_geo?: string;
+        };
         /** @description A list of stop sequences. */
         StopSequences: string[];
         /** @description Streaming options. */
@@ -5126,8 +5244,11 @@ export interface components {
              * @description Expiry time (RFC 3339, in the future); null: never.
              */
             expires_at?: string | null;
-            /** @description Model ids and `<provider>/*` patterns the key may use; null: every model. */
-            allowed_models?: string[] | null;
+            /**
+             * @description Model ids and `<provider>/*` patterns the key may use, up to 1,000 of up to 200 characters each; null: every
+             *     model.
+             */
+            allowed_models?: components["schemas"]["ModelPattern"][] | null;
         };
         /** @description A web page the reply's text cites, as OpenAI and OpenRouter give it: `content` between the two indexes. */
         UrlCitationAnnotation: {
@@ -5473,6 +5594,7 @@ export type ModelEndpointList = components['schemas']['ModelEndpointList'];
 export type ModelEndpoints = components['schemas']['ModelEndpoints'];
 export type ModelList = components['schemas']['ModelList'];
 export type ModelListBody = components['schemas']['ModelListBody'];
+export type ModelPattern = components['schemas']['ModelPattern'];
 export type ModelPricing = components['schemas']['ModelPricing'];
 export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
@@ -5483,6 +5605,8 @@ export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
 export type PingEvent = components['schemas']['PingEvent'];
+export type PriceMultiplier = components['schemas']['PriceMultiplier'];
+export type PriceMultipliers = components['schemas']['PriceMultipliers'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
@@ -5538,6 +5662,7 @@ export type ResponseWebSearchAction = components['schemas']['ResponseWebSearchAc
 export type ResponseWebSearchCallItem = components['schemas']['ResponseWebSearchCallItem'];
 export type ResponseWebSearchSource = components['schemas']['ResponseWebSearchSource'];
 export type RevokedPass = components['schemas']['RevokedPass'];
+export type ServedOptions = components['schemas']['ServedOptions'];
 export type StopSequences = components['schemas']['StopSequences'];
 export type StreamOptions = components['schemas']['StreamOptions'];
 export type SystemMessage = components['schemas']['SystemMessage'];
@@ -5882,7 +6007,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 409: the request conflicts with the current state (an email already taken, a removal larger than the unreserved balance). */
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
             409: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -5894,9 +6023,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6101,7 +6231,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description 409: the request conflicts with the current state (an email already taken, a removal larger than the unreserved balance). */
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
             409: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
@@ -6113,9 +6247,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6321,9 +6456,25 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
+            409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6533,9 +6684,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -6846,9 +6998,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7098,9 +7251,25 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
+            409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7306,9 +7475,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7357,9 +7527,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -7479,9 +7653,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7495,8 +7670,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {
@@ -7625,9 +7802,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -7732,9 +7913,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -7748,8 +7930,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {
@@ -8145,9 +8329,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -8313,9 +8501,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -8749,9 +8941,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -9465,9 +9661,13 @@ export interface operations {
                 /**
                  * @description `on` (cache for 1 hour), `ttl=SECONDS` (1 to 86400), `refresh` (do not read the cache; store this answer, with
                  *     `on`'s or the given TTL), `off` (the same as no header); `refresh` combines with `ttl=` (`refresh, ttl=600`).
-                 *     Without this header nothing is read from or written to the cache. The key is the account, the operation, the
-                 *     model and the whole request body with its keys sorted (and, for the answer's form, the negotiated `stream`): an
-                 *     entry is never served to another account. Only complete, successful answers are stored. A hit returns the stored
+                 *     Without this header nothing is read from or written to the cache. The key is the account and the request as it
+                 *     is routed and priced: the operation, the model (from the body, or from the path on the Gemini door), the whole
+                 *     request body with its keys sorted, the protocol headers sent on upstream (`anthropic-*`, `openai-beta`), the
+                 *     gateway's own `X-Modelgate-*` option headers, and the answer's form (the negotiated `stream`, the Gemini stream's
+                 *     framing): an entry is never served to another account or for another model. The request is admitted (the key's
+                 *     allowed models, its rate limits, a pass/ subscription) before the cache is read. Only complete, successful
+                 *     answers are stored; a hit repeats the answer's `x-modelgate-warning`. A hit returns the stored
                  *     answer (a stream: the same events, ended the same way) under a new generation id, is recorded as a generation of
                  *     its own (`cache_hit`: true) and costs nothing unless the operator set a price for hits. Tokens are
                  *     comma-separated and case-insensitive; an empty value is the same as no header; anything else (an unknown token,
@@ -9583,9 +9783,10 @@ export interface operations {
                 };
             };
             /**
-             * @description 413: the request body is larger than the operation takes: 32 MB on the generation operations (chat completions,
-             *     messages, token counts, responses; a deployment may set another limit), 64 KB on every other operation. Send smaller
-             *     images or pass them by https URL.
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
                 headers: {
@@ -9599,8 +9800,10 @@ export interface operations {
             };
             /**
              * @description 429: a rate limit or a subscription usage window is exhausted. Retry with exponential backoff starting at 1 s,
-             *     and not before `Retry-After`. Rate-limit numbers are deployment configuration (see `GET /key`); higher limits
-             *     are available by contacting support.
+             *     and not before `Retry-After`. Requests and tokens per minute and the daily allowance of requests to free models are
+             *     counted per account, shared by all its keys, and per key where a key has a tighter limit of its own;
+             *     `metadata.scope` (`account` or `key`) says which one was spent. Rate-limit numbers are deployment configuration
+             *     (see `GET /key`); higher limits are available by contacting support.
              */
             429: {
                 headers: {

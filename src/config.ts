@@ -40,10 +40,15 @@ export interface Config {
    * own usage (hidden reasoning included) is billed, ms; 0 = abort the upstream at once (docs/metering.md).
    */
   drainOnAbortMs: number;
-  /** Per-key defaults; a key's own override (modelgate keys limits) wins. 0 disables the limit. */
+  /**
+   * Per-account limits, shared by all the account's keys; a key's own (modelgate keys limits) can only tighten them.
+   * 0 disables the limit.
+   */
   rateLimitRpm: number;
   rateLimitTpm: number;
   freeRequestsPerDay: number;
+  /** Active (not deleted) API keys one account may hold, management keys included; creating one more is 409. */
+  maxKeysPerAccount: number;
   /**
    * How long a resolved credential is served from memory, ms; 0 = ask the database on every request. Deletions and
    * limit changes still apply at once (invalidation); this bounds staleness only if a change notification is lost.
@@ -63,7 +68,7 @@ export interface Config {
    * that served its last turn, ms (0: off), and how many conversations one process remembers without Redis.
    */
   affinity: { ttlMs: number; maxEntries: number };
-  /** Shared per-key limits (RPM/TPM, free allowance) live in this Redis when set; else in this process (docs/operations.md "Redis"). */
+  /** Shared limits (RPM/TPM, free allowance, per account and per key) live in this Redis when set; else in this process (docs/operations.md "Redis"). */
   redisUrl?: string;
   /** Key prefix of everything the gateway stores in Redis (several deployments may share one server). */
   redisPrefix: string;
@@ -187,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', 600, 0, 10_000_000),
     rateLimitTpm: integer(env, 'MODELGATE_RATE_LIMIT_TPM', 2_000_000, 0, 1_000_000_000),
     freeRequestsPerDay: integer(env, 'MODELGATE_FREE_REQUESTS_PER_DAY', 200, 0, 10_000_000),
+    maxKeysPerAccount: integer(env, 'MODELGATE_MAX_KEYS_PER_ACCOUNT', 1000, 1, 1_000_000),
     credentialCacheTtlMs: integer(env, 'MODELGATE_CREDENTIAL_CACHE_SECONDS', 30, 0, 3600) * 1000,
     passQuota: {
       fiveHourNanos: usd(env, 'MODELGATE_PASS_QUOTA_5H', DEFAULT_PASS_QUOTA_USD.fiveHour),

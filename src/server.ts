@@ -31,7 +31,7 @@ import { credentialRedactor, redactingAdapters } from './providers/redact-creden
 import { redactingEmbeddingAdapters } from './providers/redact-embedding-credentials.js';
 import { credentialValues } from './providers/credential-values.js';
 import { createLimits } from './limits/create-limits.js';
-import { countFreeGenerationsSince } from './repositories/generations.js';
+import { freeGenerationCounts } from './repositories/generations.js';
 import { SettlementQueue } from './billing/settlement-queue.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from './billing/credit-leases.js';
 import { createCircuitBreaker } from './routing/create-circuit-breaker.js';
@@ -121,7 +121,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     await migrateToLatest(database.db);
     // Metrics exist only when they can be read (MODELGATE_METRICS_TOKEN): otherwise nothing is counted at all.
     let metrics: GatewayMetrics | undefined;
-    limits = await createLimits(config, (keyId, since) => countFreeGenerationsSince(database.db, keyId, since), logger, {
+    limits = await createLimits(config, freeGenerationCounts(database.db), logger, {
       redisFallback: (operation) => metrics?.redisFallback(operation),
       redisUp: (up) => metrics?.redisUp(up),
     });

@@ -11,7 +11,8 @@ import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { releaseCredits, reserveCredits } from '../repositories/credits.js';
 import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
-import { maxCostNanos } from './pricing.js';
+import { maxCostNanos, priceFactor, type ExtraSpend } from './pricing.js';
+import { PRICE_OPTIONS, type ServedOptions } from '../core/served-options.js';
 import { chargedTools } from './tool-fees.js';
 import { hasToolUses, type ToolUses } from '../core/tool-uses.js';
 import { nanosToUsd } from '../core/money.js';
@@ -60,29 +61,49 @@ export function reservationOutputTokens(entry: CatalogEntry, requested: number |
   return Math.max(1, Math.min(cap, Math.max(1, entry.contextLength - promptTokens)));
 }
 
+/** What admission bounds a request's cost by: its prompt estimate, the output cap it asked for, and what it may spend beyond tokens. */
+export interface ReservationRequest {
+  estimatedPromptTokens: number;
+  requestedMaxTokens?: number;
+  /** Web searches, other hosted tools' uses and price options (routing/*-reservation.ts, served-options.ts). */
+  spend?: ExtraSpend;
+}
+
 export async function admitCredits(
   deps: Pick<AdmissionDeps, 'db' | 'leases'> & { now?: () => Date },
   principal: Principal,
   entry: CatalogEntry,
-  estimatedPromptTokens: number,
-  requestedMaxTokens: number | undefined,
-  /** Web search requests to reserve for (a hosted search tool is offered; routing/web-search-reservation.ts). */
-  maxWebSearches = 0,
-  /** Uses of the other hosted tools to reserve for (routing/tool-fee-reservation.ts). */
-  maxToolUses?: ToolUses,
+  request: ReservationRequest,
 ): Promise<Admission> {
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
-  const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
-  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, maxWebSearches, maxToolUses);
+  const { estimatedPromptTokens, spend = {} } = request;
+  const outputTokens = reservationOutputTokens(entry, request.requestedMaxTokens, estimatedPromptTokens);
+  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, spend);
+  const maxWebSearches = spend.webSearches ?? 0;
   const searches = maxWebSearches > 0 && entryChargesSearches(entry);
-  const tools = chargedToolUses(entry, maxToolUses);
+  const tools = chargedToolUses(entry, spend.toolUses);
+  const options = pricedOptions(entry, spend.options);
   const advice = tools ? 'Add credits, lower max_tokens or offer fewer hosted tools.'
-    : searches ? 'Add credits, lower max_tokens or cap the web search tool\'s uses.' : 'Add credits or lower max_tokens.';
+    : searches ? 'Add credits, lower max_tokens or cap the web search tool\'s uses.'
+      : options ? `Add credits, lower max_tokens or leave out ${Object.keys(options).join(' and ')}.` : 'Add credits or lower max_tokens.';
   return reserveCreditsFor(deps, principal, amountNanos, advice, {
     max_output_tokens_assumed: outputTokens,
     ...(searches ? { web_searches_assumed: maxWebSearches } : {}),
     ...(tools ? { tool_uses_assumed: tools } : {}),
+    ...(options ? { price_options_assumed: options } : {}),
   });
+}
+
+/** Of the options the request asks for, those the model prices apart, or undefined when none. */
+function pricedOptions(entry: CatalogEntry, options: ServedOptions | undefined): ServedOptions | undefined {
+  if (!options) return undefined;
+  const out: ServedOptions = {};
+  for (const option of PRICE_OPTIONS) {
+    const value = options[option];
+    // A factor with a denominator is one the catalog prices (priceFactor: 1 for an unpriced value).
+    if (value !== undefined && priceFactor(entry.pricing, { [option]: value })[1] !== 1n) out[option] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Of the tool uses reserved for, those the model charges a fee for (in some tier), or undefined when none. */
@@ -187,15 +208,12 @@ export async function admitRequest(
   deps: AdmissionDeps,
   principal: Principal,
   entry: CatalogEntry,
-  estimatedPromptTokens: number,
-  requestedMaxTokens: number | undefined,
-  maxWebSearches = 0,
-  maxToolUses?: ToolUses,
+  request: ReservationRequest,
 ): Promise<Admission> {
   checkModelAllowed(principal, entry.id);
-  if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, estimatedPromptTokens, requestedMaxTokens, maxWebSearches, maxToolUses);
-  const outputTokens = reservationOutputTokens(entry, requestedMaxTokens, estimatedPromptTokens);
-  const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, maxWebSearches, maxToolUses);
+  if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, request);
+  const outputTokens = reservationOutputTokens(entry, request.requestedMaxTokens, request.estimatedPromptTokens);
+  const amountNanos = maxCostNanos(entry, request.estimatedPromptTokens, outputTokens, request.spend);
   const reservation = await admitPass(
     { db: deps.db, now: deps.now, passQuota: deps.config.passQuota },
     { userId: principal.userId, modelId: entry.id, amountNanos },

@@ -8,6 +8,9 @@
 //        + completion×output
 //        + webSearchRequests×webSearch   (a per-request fee, not per 1M tokens: added after the division)
 //        + Σ toolUses[tool]×toolFees[tool] (the other hosted tools' fees, each in its unit: tool-fees.ts)
+//   where the token part is multiplied by the catalog's factor for each option the vendor says it served
+//   (usage.served: OpenAI's priority or flex tier, Anthropic's fast mode or US-only inference; pricing.multipliers),
+//   and not the per-request fees: vendors price their tiers and modes per token, their tools per use.
 //   where cacheWrite1h is the part of cacheWriteTokens written with a 1-hour TTL (capped at the total) and
 //   cacheWrite5m the rest: Anthropic prices a 1-hour write at 2× input, a 5-minute one at 1.25×.
 // Prices are nano-dollars per 1M tokens, already converted at catalog load, with the cache-price
@@ -19,10 +22,39 @@
 // end, rounding half up — so splitting a request into parts never accumulates rounding drift.
 import type { NormalizedUsage } from '../core/generation.js';
 import type { ToolUses } from '../core/tool-uses.js';
-import type { CatalogEntry, ModelPricing, PriceSet } from '../catalog/types.js';
+import { PRICE_OPTIONS, type ServedOptions } from '../core/served-options.js';
+import { MULTIPLIER_ONE, type CatalogEntry, type ModelPricing, type PriceSet } from '../catalog/types.js';
 import { maxToolFeeNanos, toolFeeNanos } from './tool-fees.js';
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000n;
+
+/** What a request may spend beyond its tokens, reserved before the call (the bound of maxCostNanos). */
+export interface ExtraSpend {
+  /** Web search requests (a hosted search tool is offered). */
+  webSearches?: number;
+  /** Uses of the other hosted tools. */
+  toolUses?: ToolUses;
+  /** The price options the request asks for (a priority tier, fast mode): its tokens are reserved at their factor. */
+  options?: ServedOptions;
+}
+
+/**
+ * The factor on the token prices of the options `served`, as [numerator, denominator]: the product of the catalog's
+ * multiplier for each served value it prices (an unpriced value: 1).
+ */
+export function priceFactor(pricing: ModelPricing, served: ServedOptions | undefined): readonly [bigint, bigint] {
+  let num = 1n;
+  let den = 1n;
+  if (!served || !pricing.multipliers) return [num, den];
+  for (const option of PRICE_OPTIONS) {
+    const value = served[option];
+    const factors = pricing.multipliers[option];
+    if (value === undefined || !factors || !Object.hasOwn(factors, value)) continue;
+    num *= factors[value];
+    den *= MULTIPLIER_ONE;
+  }
+  return [num, den];
+}
 
 function tokens(value: number, field: string): bigint {
   if (!Number.isSafeInteger(value) || value < 0) {
@@ -61,7 +93,13 @@ export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): big
   const p = selectPriceSet(pricing, usage.promptTokens);
   const total = uncached * p.input + cached * p.cachedRead + (cacheWrite - cacheWrite1h) * p.cachedWrite +
     cacheWrite1h * p.cachedWrite1h + completion * p.output;
-  return perMillionToNanos(total) + (searches > 0n ? searches * p.webSearch : 0n) + toolFeeNanos(p.toolFees, usage.toolUses);
+  const [num, den] = priceFactor(pricing, usage.served);
+  const tokenNanos = den === 1n ? perMillionToNanos(total) : roundHalfUp(total * num, den * TOKENS_PER_PRICE_UNIT);
+  return tokenNanos + (searches > 0n ? searches * p.webSearch : 0n) + toolFeeNanos(p.toolFees, usage.toolUses);
+}
+
+function roundHalfUp(value: bigint, divisor: bigint): bigint {
+  return (value * 2n + divisor) / (divisor * 2n);
 }
 
 /**
@@ -74,24 +112,27 @@ export function costNanos(entry: CatalogEntry, usage: NormalizedUsage): bigint {
 }
 
 /**
- * Upper bound of costNanos for a request with `promptTokens` of input, at most `maxOutputTokens` of output and at
- * most `maxWebSearches` web search requests, for credit reservation before calling upstream. Every prompt token
+ * Upper bound of costNanos for a request with `promptTokens` of input, at most `maxOutputTokens` of output and the
+ * `spend` beyond tokens it may run, for credit reservation before calling upstream. Every prompt token
  * is priced at the highest prompt-side price of any tier — input, or cache write when that is
  * dearer (Anthropic charges 1.25× input to write the cache for 5 minutes, 2× for an hour) — and
- * every output token at the highest output price of any tier, every search at the highest search fee of any tier, and
- * at most `maxToolUses` of the other hosted tools each at its highest fee of any tier.
- * Rounded up, so it is never below the real (half-up rounded) cost.
+ * every output token at the highest output price of any tier, both at the factor of the options the request asks
+ * for (the vendor bills the tier it serves, which the request names); every search at the highest search fee of any
+ * tier, and at most `spend.toolUses` of the other hosted tools each at its highest fee of any tier.
+ * Rounded up, so it is never below the real (half-up rounded) cost at the requested options.
  */
-export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number, maxWebSearches = 0, maxToolUses?: ToolUses): bigint {
+export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number, spend: ExtraSpend = {}): bigint {
   const prompt = tokens(promptTokens, 'promptTokens');
   const output = tokens(maxOutputTokens, 'maxOutputTokens');
-  const searches = tokens(maxWebSearches, 'maxWebSearches');
+  const searches = tokens(spend.webSearches ?? 0, 'maxWebSearches');
   const sets: PriceSet[] = [entry.pricing.base, ...entry.pricing.tiers];
   const max = (pick: (s: PriceSet) => bigint) => sets.reduce((m, s) => (pick(s) > m ? pick(s) : m), 0n);
   const promptPrice = max((s) => [s.input, s.cachedRead, s.cachedWrite, s.cachedWrite1h].reduce((a, b) => (b > a ? b : a)));
   const outputPrice = max((s) => s.output);
-  const total = prompt * promptPrice + output * outputPrice;
+  const [num, den] = priceFactor(entry.pricing, spend.options);
+  const total = (prompt * promptPrice + output * outputPrice) * num;
+  const unit = TOKENS_PER_PRICE_UNIT * den;
   const searchFees = searches > 0n ? searches * max((s) => s.webSearch) : 0n;
-  const toolFees = maxToolFeeNanos(sets.map((s) => s.toolFees), maxToolUses);
-  return (total + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT + searchFees + toolFees;
+  const toolFees = maxToolFeeNanos(sets.map((s) => s.toolFees), spend.toolUses);
+  return (total + unit - 1n) / unit + searchFees + toolFees;
 }

@@ -11,7 +11,7 @@ import {
   readString,
   rejectUnknownKeys,
 } from './read-fields.js';
-import { PASS_NAMESPACE, type CatalogEndpoint, type CatalogEntry, type CatalogProvider } from './types.js';
+import { PASS_NAMESPACE, type CatalogEndpoint, type CatalogEntry, type CatalogProvider, type ModelPricing } from './types.js';
 
 const ENDPOINT_KEYS = [
   'provider', 'upstream_model', 'context_length', 'max_output_tokens', 'supports_reasoning', 'supports_images',
@@ -24,6 +24,12 @@ export function readParameterList(raw: unknown, where: string): readonly string[
     fail(where, 'unsupported_parameters must be an array of parameter names');
   }
   return Object.freeze([...raw] as string[]);
+}
+
+function withoutMultipliers(pricing: ModelPricing): ModelPricing {
+  if (!pricing.multipliers) return pricing;
+  const { multipliers: _dropped, ...rest } = pricing;
+  return rest;
 }
 
 export function endpointKey(modelId: string, provider: string): string {
@@ -52,7 +58,8 @@ export function attachEndpoints(primary: CatalogEntry, raw: unknown, providers: 
       const priceKey = primary.accessMode === 'pass' ? 'reference' : 'pricing';
       const otherKey = primary.accessMode === 'pass' ? 'pricing' : 'reference';
       if (obj[otherKey] !== undefined) fail(at, `${otherKey} is not allowed here; this model uses ${priceKey}`);
-      const pricing = obj[priceKey] === undefined ? primary.pricing : readModelPricing(obj[priceKey], obj.tiers, contextLength, `${at} ${priceKey}`);
+      // The primary's multipliers price its own vendor's options (service_tier, speed): another provider names its own.
+      const pricing = obj[priceKey] === undefined ? withoutMultipliers(primary.pricing) : readModelPricing(obj[priceKey], obj.tiers, contextLength, `${at} ${priceKey}`);
       const flag = (key: string, fallback: boolean) => (obj[key] === undefined ? fallback : readBoolean(obj, key, at));
       const entry: CatalogEntry = {
         ...primary,

@@ -15,12 +15,18 @@
 // The other hosted tools' fees are read the same way, one key per tool, named as core/tool-uses.ts names the tool:
 // `file_search` (USD per call), `code_interpreter` (USD per 1 GB container), `code_execution` (USD per container-hour,
 // Anthropic's unit; billing charges its 5-minute minimum a container) and `maps_grounding` (USD per grounded prompt).
+//
+// `multipliers` (base block only: they apply to every tier) are factors on the token prices for an option's served
+// value, by the vendor's own names (core/served-options.ts): `{"service_tier": {"priority": 2.5, "flex": 0.5}}`,
+// `{"speed": {"fast": 2}, "inference_geo": {"us": 1.1}}`. Held in billionths.
 import { usdToNanos } from '../core/money.js';
 import { HOSTED_TOOL_FEES, type HostedToolFee } from '../core/tool-uses.js';
-import type { ModelPricing, PriceSet, PriceTier, ToolFeePrices } from './types.js';
+import { PRICE_OPTIONS, isPricedValue, type PriceOption } from '../core/served-options.js';
+import type { ModelPricing, PriceMultipliers, PriceSet, PriceTier, ToolFeePrices } from './types.js';
 import { fail, readInteger, readObject, rejectUnknownKeys, type JsonObject } from './read-fields.js';
 
 const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write', 'cached_write_1h', 'web_search', ...HOSTED_TOOL_FEES] as const;
+const BASE_KEYS = [...PRICE_KEYS, 'multipliers'] as const;
 const TIER_KEYS = ['above_prompt_tokens', ...PRICE_KEYS] as const;
 
 /** Largest accepted list price, USD per 1M tokens: a sanity bound against unit mistakes
@@ -86,6 +92,36 @@ function readPriceSet(obj: JsonObject, where: string, inheritedWebSearch = 0n, i
   };
 }
 
+/** Largest accepted price multiplier: vendors' premiums are a few times the standard price (fast mode up to 6×). */
+const MAX_MULTIPLIER = 100;
+
+function readMultipliers(raw: unknown, where: string): PriceMultipliers | undefined {
+  if (raw === undefined) return undefined;
+  const at = `${where} multipliers`;
+  const obj = readObject(raw, at);
+  rejectUnknownKeys(obj, PRICE_OPTIONS, at);
+  const out: Partial<Record<PriceOption, Readonly<Record<string, bigint>>>> = {};
+  for (const option of PRICE_OPTIONS) {
+    if (obj[option] === undefined) continue;
+    const values = readObject(obj[option], `${at} ${option}`);
+    // No prototype: a vendor's value ("constructor") is looked up here.
+    const factors: Record<string, bigint> = Object.create(null) as Record<string, bigint>;
+    for (const [value, factor] of Object.entries(values)) {
+      // A standard value (OpenAI's `default`, Anthropic's `global`) is the standard price by definition.
+      if (!isPricedValue(option, value)) fail(`${at} ${option}`, `"${value}" is the standard value; it has no multiplier`);
+      const isDecimalString = typeof factor === 'string' && /^\d+(\.\d+)?$/.test(factor.trim());
+      const isNumber = typeof factor === 'number' && Number.isFinite(factor);
+      if (!(isNumber || isDecimalString) || Number(factor) <= 0 || Number(factor) > MAX_MULTIPLIER) {
+        fail(`${at} ${option}`, `${value} must be a number above 0 and at most ${MAX_MULTIPLIER} (a factor on the token prices)`);
+      }
+      // usdToNanos is the exact decimal reader: a factor is held in billionths, as a USD amount is in nano-dollars.
+      factors[value] = usdToNanos(factor as number | string);
+    }
+    if (Object.keys(factors).length > 0) out[option] = Object.freeze(factors);
+  }
+  return Object.keys(out).length > 0 ? Object.freeze(out) : undefined;
+}
+
 /**
  * Reads a base price block (`pricing` or, for pass models, `reference`) plus the entry's optional
  * `tiers`. Tiers must be strictly ascending and below the context window (a tier that can never
@@ -93,10 +129,11 @@ function readPriceSet(obj: JsonObject, where: string, inheritedWebSearch = 0n, i
  */
 export function readModelPricing(block: unknown, rawTiers: unknown, contextLength: number, where: string): ModelPricing {
   const baseObj = readObject(block, where);
-  rejectUnknownKeys(baseObj, PRICE_KEYS, where);
+  rejectUnknownKeys(baseObj, BASE_KEYS, where);
   const base = readPriceSet(baseObj, where);
+  const multipliers = readMultipliers(baseObj.multipliers, where);
 
-  if (rawTiers === undefined) return { base, tiers: [] };
+  if (rawTiers === undefined) return multipliers ? { base, tiers: [], multipliers } : { base, tiers: [] };
   if (!Array.isArray(rawTiers)) fail(where, 'tiers must be an array');
   const tiers: PriceTier[] = rawTiers.map((raw, i) => {
     const tierWhere = `${where} tiers[${i}]`;
@@ -113,7 +150,7 @@ export function readModelPricing(block: unknown, rawTiers: unknown, contextLengt
       fail(`${where} tiers[${i}]`, 'tiers must be sorted by strictly ascending above_prompt_tokens');
     }
   }
-  return { base, tiers };
+  return multipliers ? { base, tiers, multipliers } : { base, tiers };
 }
 
 /** A free model is one whose base prices are all 0 (tiers of a free model must be 0 too). */

@@ -4,6 +4,7 @@
 import type { AccessMode } from '../core/access-mode.js';
 import type { ProviderKind } from '../core/provider-kind.js';
 import type { HostedToolFee } from '../core/tool-uses.js';
+import type { PriceOption } from '../core/served-options.js';
 
 /** One column set of prices: token prices in nano-dollars per 1M tokens, the per-call fee in nano-dollars per call. */
 export interface PriceSet {
@@ -37,11 +38,23 @@ export interface PriceTier extends PriceSet {
   abovePromptTokens: number;
 }
 
+/**
+ * Factors on every token price for a served option's value (core/served-options.ts), in billionths (2.5× is
+ * 2_500_000_000n): `service_tier: { priority: 2.5×, flex: 0.5× }`. A value absent here is not priced: the native lanes
+ * leave a request's option with it out, and a served one costs the standard price.
+ */
+export type PriceMultipliers = Readonly<Partial<Record<PriceOption, Readonly<Record<string, bigint>>>>>;
+
+/** A price multiplier of 1, in the billionths PriceMultipliers holds. */
+export const MULTIPLIER_ONE = 1_000_000_000n;
+
 export interface ModelPricing {
   /** Prices for prompts at or below the first tier's threshold (or all prompts without tiers). */
   base: PriceSet;
   /** Strictly ascending by abovePromptTokens. */
   tiers: PriceTier[];
+  /** Factors on the token prices (of every tier) for the options the vendor serves at another price; absent: none. */
+  multipliers?: PriceMultipliers;
 }
 
 export interface CatalogEntry {

@@ -4,7 +4,8 @@
 import type { components } from '../../generated/openapi-types.js';
 import { formatScaledDecimal } from '../core/money.js';
 import { HOSTED_TOOL_FEES } from '../core/tool-uses.js';
-import type { CatalogEntry, CatalogEndpoint } from './types.js';
+import { PRICE_OPTIONS } from '../core/served-options.js';
+import type { CatalogEntry, CatalogEndpoint, PriceMultipliers } from './types.js';
 
 type Schemas = components['schemas'];
 /** The /models listing's entry, as spec/models emits it. */
@@ -13,7 +14,7 @@ export type ModelEndpoint = Schemas['ModelEndpoint'];
 
 // Stored prices are nano-dollars per 1M tokens: USD per token = value × 1e-9 × 1e-6.
 const PER_TOKEN_USD_SCALE = 15;
-// Per-call fees are nano-dollars per call: USD = value × 1e-9.
+// Per-call fees are nano-dollars per call: USD = value × 1e-9; price multipliers are billionths, likewise.
 const NANOS_PER_USD_SCALE = 9;
 
 export function usdPerTokenString(nanosPerMillion: bigint): string {
@@ -36,7 +37,21 @@ function wirePricing(entry: CatalogEntry): Model['pricing'] {
   for (const tool of HOSTED_TOOL_FEES) {
     if (base.toolFees[tool] > 0n) pricing[tool] = formatScaledDecimal(base.toolFees[tool], NANOS_PER_USD_SCALE);
   }
+  const multipliers = wireMultipliers(entry.pricing.multipliers);
+  if (multipliers) pricing.multipliers = multipliers;
   return pricing;
+}
+
+/** The factors on the token prices of an option's served values, as decimal strings (held in billionths). */
+function wireMultipliers(multipliers: PriceMultipliers | undefined): Model['pricing']['multipliers'] {
+  if (!multipliers) return undefined;
+  const out: NonNullable<Model['pricing']['multipliers']> = {};
+  for (const option of PRICE_OPTIONS) {
+    const factors = multipliers[option];
+    if (!factors) continue;
+    out[option] = Object.fromEntries(Object.entries(factors).map(([value, factor]) => [value, formatScaledDecimal(factor, NANOS_PER_USD_SCALE)]));
+  }
+  return out;
 }
 
 /** One endpoint of a model: its provider, prices, context and capabilities. */

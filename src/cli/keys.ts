@@ -1,7 +1,7 @@
 // `modelgate keys create|list|delete|limits`: a user's API keys (secrets shown once; only their hashes are stored).
 // The CLI acts for the operator, so it may create either kind: `--manage` makes a management key (manages the
 // account's inference keys, calls no model), the only kind of key that can create keys over HTTP.
-import { createKey, deleteKey } from '../services/api-keys.js';
+import { createKey, deleteKey, TooManyKeysError } from '../services/api-keys.js';
 import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, type ApiKeyLimits } from '../repositories/api-keys.js';
 import {
   CommandFailedError, JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase,
@@ -24,7 +24,7 @@ export const keysCommand: CommandDefinition = {
     ['keys create --email E [--name N] [--manage] [--json]', 'create an API key, or with --manage a management key (shown once)'],
     ['keys list --email E [--json]', "list a user's active keys and their kind"],
     ['keys delete --email E --id KEY_ID [--json]', 'revoke a key (the running gateway refuses it at once)'],
-    ['keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N] [--json]', 'show or set per-key limits ("default" resets)'],
+    ['keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N] [--json]', 'show or set a key\'s own limits, on top of its account\'s ("default" removes them)'],
   ],
   async run({ args, config, io }) {
     const [sub, rest] = subcommand(args, 'keys', SUBCOMMANDS);
@@ -45,7 +45,12 @@ export const keysCommand: CommandDefinition = {
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
           const kind = values.manage ? 'management' : 'inference';
-          const { row, secret } = await createKey(db, { userId: user.id, settings: { name: values.name?.trim() || 'default' }, kind, now: new Date() });
+          const { row, secret } = await createKey(db, {
+            userId: user.id, settings: { name: values.name?.trim() || 'default' }, kind, now: new Date(), maxKeys: config.maxKeysPerAccount,
+          }).catch((err: unknown) => {
+            if (err instanceof TooManyKeysError) throw new CommandFailedError(`${email}: ${err.message} (MODELGATE_MAX_KEYS_PER_ACCOUNT)`);
+            throw err;
+          });
           const what = kind === 'management' ? 'management key (manages keys, calls no model)' : 'key';
           print(io, json, `created ${what} ${row.id} for ${email}\n${secret}\n(shown once: store it now)`, { key_id: row.id, key: secret, kind });
           return 0;

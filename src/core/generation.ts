@@ -3,6 +3,7 @@
 // format lives here.
 import type { Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolCallKind, WebSearchBlock } from './content-blocks.js';
 import type { ToolUses } from './tool-uses.js';
+import type { ServedOptions } from './served-options.js';
 
 /** Token counts as the gateway accounts them (prompt includes cached reads and cache writes;
  *  completion includes reasoning). */
@@ -25,6 +26,11 @@ export interface NormalizedUsage {
    * containers, Anthropic's code execution containers, Gemini's Google Maps grounded prompts; tool-uses.ts); absent: none.
    */
   toolUses?: ToolUses;
+  /**
+   * The options the vendor says it served that set a price factor (served-options.ts: OpenAI's priority or flex tier,
+   * Anthropic's fast mode or US-only inference); absent: standard.
+   */
+  served?: ServedOptions;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';

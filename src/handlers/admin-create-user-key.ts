@@ -5,14 +5,14 @@ import { createKey, describeKeys } from '../services/api-keys.js';
 import { parseKeyKind, parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function adminCreateUserKey(parts: Pick<HandlerParts, 'db' | 'now'>): Handler {
+export function adminCreateUserKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>): Handler {
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const now = parts.now();
     const body = (api.request.requestBody ?? {}) as WireKeySettings;
     const settings = parseKeySettings(body, now);
     // The operator stands in for the account here, so it may create either kind, as the account token may.
-    const { row, secret } = await createKey(parts.db, { userId: user.id, settings, kind: parseKeyKind(body.kind), now });
+    const { row, secret } = await createKey(parts.db, { userId: user.id, settings, kind: parseKeyKind(body.kind), now, maxKeys: parts.config.maxKeysPerAccount });
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');
     ctx.body = { ...toWireApiKey((await describeKeys(parts.db, [row], now))[0]), key: secret };

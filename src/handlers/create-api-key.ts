@@ -6,7 +6,7 @@ import { createKey, describeKeys } from '../services/api-keys.js';
 import { parseKeyKind, parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function createApiKey(parts: Pick<HandlerParts, 'db' | 'now'>): Handler {
+export function createApiKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>): Handler {
   return async (api, ctx) => {
     const principal = principalOf(ctx);
     const body = (api.request.requestBody ?? {}) as WireKeySettings;
@@ -15,7 +15,7 @@ export function createApiKey(parts: Pick<HandlerParts, 'db' | 'now'>): Handler {
     authorizeKeyCreation(principal, kind);
     const now = parts.now();
     const settings = parseKeySettings(body, now);
-    const { row, secret } = await createKey(parts.db, { userId: principal.userId, settings, kind, now });
+    const { row, secret } = await createKey(parts.db, { userId: principal.userId, settings, kind, now, maxKeys: parts.config.maxKeysPerAccount });
     const [view] = await describeKeys(parts.db, [row], now);
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');

@@ -4,10 +4,8 @@
 // response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
-import { serveGeneration } from '../pipeline/serve-generation.js';
-import { generationClient } from '../http/generation-exchange.js';
 import { nativeWireOf } from '../http/native-wire.js';
-import { withResponseCache } from '../http/response-cache-exchange.js';
+import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { wantsStream } from '../formats/chat-completions/stream-mode.js';
 import { parseChatRequest } from '../formats/chat-completions/parse-request.js';
@@ -25,17 +23,16 @@ export function createChatCompletion(generations: GenerationParts & HitParts, st
     const body = api.request.requestBody as ChatCompletionRequest;
     const stream = wantsStream(body.stream, ctx.get('accept'), streamDefault);
     const autoCache = autoCacheWanted(ctx.headers);
-    return withResponseCache(generations, ctx, { apiFormat: 'chat_completions', model: body.model, body, stream }, (response) =>
-      serveGeneration(generations, generationClient(ctx), {
-        apiFormat: 'chat_completions',
-        protocol: 'chat',
-        facts: chatRequestFacts(body),
-        wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS),
-        translate: () => parseChatRequest(body, stream, autoCache),
-        stream,
-        renderJson: buildCompletion,
-        createStreamRenderer: (identity) => new ChatStreamRenderer(identity),
-        sessionKey: chatSessionKey(body, ctx.headers),
-      }, response));
+    return serveGenerationCached(generations, ctx, {
+      apiFormat: 'chat_completions',
+      protocol: 'chat',
+      facts: chatRequestFacts(body),
+      wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS),
+      translate: () => parseChatRequest(body, stream, autoCache),
+      stream,
+      renderJson: buildCompletion,
+      createStreamRenderer: (identity) => new ChatStreamRenderer(identity),
+      sessionKey: chatSessionKey(body, ctx.headers),
+    });
   };
 }

@@ -1,16 +1,14 @@
 // POST /embeddings — OpenAI's embeddings format; the steps run in serveEmbeddings (src/pipeline/embeddings/), and the opt-in
 // response cache wraps its answer as it wraps the generation doors' (X-Modelgate-Cache).
 import type { Handler } from '../http/openapi-router.js';
-import { generationClient } from '../http/generation-exchange.js';
-import { withResponseCache } from '../http/response-cache-exchange.js';
+import { serveEmbeddingsCached } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
-import { serveEmbeddings, type EmbeddingParts } from '../pipeline/embeddings/serve-embeddings.js';
+import type { EmbeddingParts } from '../pipeline/embeddings/serve-embeddings.js';
 import type { EmbeddingRequestBody } from '../pipeline/embeddings/check-embedding-request.js';
 
 export function createEmbedding(parts: EmbeddingParts & HitParts): Handler {
   return (api, ctx) => {
     const body = api.request.requestBody as EmbeddingRequestBody;
-    return withResponseCache(parts, ctx, { apiFormat: 'embeddings', model: body.model, body, stream: false }, (response) =>
-      serveEmbeddings(parts, generationClient(ctx), body, response));
+    return serveEmbeddingsCached(parts, ctx, body);
   };
 }

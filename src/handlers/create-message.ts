@@ -4,10 +4,8 @@
 // serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
-import { serveGeneration } from '../pipeline/serve-generation.js';
-import { generationClient } from '../http/generation-exchange.js';
 import { nativeWireOf } from '../http/native-wire.js';
-import { withResponseCache } from '../http/response-cache-exchange.js';
+import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { parseMessagesRequest } from '../formats/messages/parse-request.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
@@ -26,18 +24,16 @@ export function createMessage(generations: GenerationParts & HitParts): Handler 
     const stream = body.stream === true;
     const model = gatewayModelId(generations.catalog, body.model);
     const clientHeaders = anthropicClientHeaders(ctx.headers);
-    // The protocol headers change the answer: they are part of the cache key.
-    return withResponseCache(generations, ctx, { apiFormat: 'messages', model, body, stream, variant: clientHeaders }, (response) =>
-      serveGeneration(generations, generationClient(ctx), {
-        apiFormat: 'messages',
-        protocol: 'messages',
-        facts: messagesRequestFacts(body, model),
-        wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, clientHeaders),
-        translate: () => parseMessagesRequest(body, model, stream),
-        stream,
-        renderJson: buildMessage,
-        createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
-        sessionKey: messagesSessionKey(body, ctx.headers),
-      }, response));
+    return serveGenerationCached(generations, ctx, {
+      apiFormat: 'messages',
+      protocol: 'messages',
+      facts: messagesRequestFacts(body, model),
+      wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, clientHeaders),
+      translate: () => parseMessagesRequest(body, model, stream),
+      stream,
+      renderJson: buildMessage,
+      createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
+      sessionKey: messagesSessionKey(body, ctx.headers),
+    });
   };
 }

@@ -4,10 +4,8 @@
 // response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
-import { serveGeneration } from '../pipeline/serve-generation.js';
-import { generationClient } from '../http/generation-exchange.js';
 import { nativeWireOf } from '../http/native-wire.js';
-import { withResponseCache } from '../http/response-cache-exchange.js';
+import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import { includesEncryptedReasoning, parseResponseRequest } from '../formats/responses/parse-request.js';
 import { echoOf } from '../formats/responses/response-object.js';
@@ -34,17 +32,16 @@ export function createResponse(generations: GenerationParts & HitParts): Handler
     const autoCache = autoCacheWanted(ctx.headers);
     const echo = echoOf(body);
     const options = { encryptedReasoning: includesEncryptedReasoning(body) };
-    return withResponseCache(generations, ctx, { apiFormat: 'responses', model: body.model, body, stream }, (response) =>
-      serveGeneration(generations, generationClient(ctx), {
-        apiFormat: 'responses',
-        protocol: 'responses',
-        facts,
-        wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, openAiClientHeaders(ctx.get('openai-beta'))),
-        translate: () => parseResponseRequest(body, stream, autoCache),
-        stream,
-        renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
-        createStreamRenderer: (identity) => new ResponseStreamRenderer(identity, echo, options),
-        sessionKey: responsesSessionKey(body, ctx.headers),
-      }, response));
+    return serveGenerationCached(generations, ctx, {
+      apiFormat: 'responses',
+      protocol: 'responses',
+      facts,
+      wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, openAiClientHeaders(ctx.get('openai-beta'))),
+      translate: () => parseResponseRequest(body, stream, autoCache),
+      stream,
+      renderJson: (completion, totals, identity) => buildResponse(completion, totals, identity, echo, options),
+      createStreamRenderer: (identity) => new ResponseStreamRenderer(identity, echo, options),
+      sessionKey: responsesSessionKey(body, ctx.headers),
+    });
   };
 }

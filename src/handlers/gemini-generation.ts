@@ -6,12 +6,10 @@
 import type { Context } from 'koa';
 import type { Context as ApiContext } from 'openapi-backend';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
-import { serveGeneration } from '../pipeline/serve-generation.js';
-import { generationClient } from '../http/generation-exchange.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 import { geminiRequestFacts } from '../formats/gemini/request-facts.js';
-import { withResponseCache } from '../http/response-cache-exchange.js';
+import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import type { StreamFraming } from '../http/write-event-stream.js';
 import { sessionKeyFromHeaders } from '../routing/session-key.js';
@@ -30,7 +28,7 @@ export function serveGeminiGeneration(generations: GenerationParts & HitParts, a
   const body = api.request.requestBody as GeminiGenerateContentRequest;
   const stream = framing !== undefined;
   const model = geminiGatewayModelId(pathModel(api));
-  return withResponseCache(generations, ctx, { apiFormat: 'gemini', model, body, stream, framing }, (response) => serveGeneration(generations, generationClient(ctx), {
+  return serveGenerationCached(generations, ctx, {
     apiFormat: 'gemini',
     protocol: 'gemini',
     facts: geminiRequestFacts(body, model),
@@ -40,5 +38,5 @@ export function serveGeminiGeneration(generations: GenerationParts & HitParts, a
     renderJson: buildGenerateContentResponse,
     createStreamRenderer: (identity) => new GeminiStreamRenderer(identity),
     sessionKey: sessionKeyFromHeaders(ctx.headers),
-  }, response));
+  }, framing);
 }

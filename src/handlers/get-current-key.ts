@@ -6,6 +6,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { creditAccount } from '../services/credits.js';
 import { describeKey } from '../services/api-keys.js';
 import { toWireKeyLimits } from './wire-api-key.js';
+import { effectiveLimit } from '../limits/admit-rate.js';
 
 export function getCurrentKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now' | 'settlements'>): Handler {
   return async (_api, ctx) => {
@@ -30,11 +31,12 @@ export function getCurrentKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now' 
         kind: key.kind,
         ...toWireKeyLimits(view),
         is_free_tier: account.totalGrantedNanos === 0n,
+        // What applies to this key: the account's limits, or the key's own where they are tighter.
         rate_limit: {
-          requests_per_minute: key.rate_limit_rpm ?? parts.config.rateLimitRpm,
-          tokens_per_minute: key.rate_limit_tpm ?? parts.config.rateLimitTpm,
+          requests_per_minute: effectiveLimit(key.rate_limit_rpm, parts.config.rateLimitRpm),
+          tokens_per_minute: effectiveLimit(key.rate_limit_tpm, parts.config.rateLimitTpm),
         },
-        free_requests_per_day: key.free_requests_per_day ?? parts.config.freeRequestsPerDay,
+        free_requests_per_day: effectiveLimit(key.free_requests_per_day, parts.config.freeRequestsPerDay),
       },
     };
   };

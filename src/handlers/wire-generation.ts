@@ -23,6 +23,8 @@ export function toWireGeneration(row: GenerationView): GenerationData {
     native_tokens_reasoning: row.reasoning_tokens,
     web_search_requests: row.web_search_requests,
     tool_uses: row.tool_uses ?? {},
+    // The serving attempt's (generation-record.ts).
+    served_options: row.attempts?.[row.attempts.length - 1]?.served ?? {},
     total_cost: nanosToUsd(row.cost_nanos),
     access_mode: row.access_mode,
     reference_cost: row.reference_cost_nanos === null ? null : nanosToUsd(row.reference_cost_nanos),

@@ -1,84 +1,93 @@
 // The response cache at the door (docs/response-cache.md): a wrapper around a door's answer, so the generation
-// pipeline and the embeddings flow know nothing of it. Without `X-Modelgate-Cache` the door is served as it always
-// is. With it: a hit is replayed from the cache (JSON body, or the recorded SSE frames in order) under a generation
-// id of its own; a miss (or `refresh`) is served by the door through a recorder, and kept when whole and successful.
-// The key is taken before the door runs: the pipeline lets go of the prompt once it is sent upstream.
+// pipeline and the embeddings flow know nothing of it but that a request was already counted
+// (GenerationClient.requestCounted). Without `X-Modelgate-Cache` the door is served as it always is. With it, the
+// request is admitted first, then its key is taken from the request the pipeline serves (the door's FrontDoorRequest,
+// the embeddings body: cacheable-request.ts) and looked up: a hit is replayed from the cache (JSON body, or the
+// recorded SSE frames in order) under a generation id of its own; a miss (or `refresh`) is served by the door through
+// a recorder, and kept when whole and successful. The key is taken before the door runs: the pipeline lets go of the
+// prompt once it is sent upstream.
 import type { Context } from 'koa';
-import { principalOf } from './authenticate.js';
-import { generationResponse } from './generation-exchange.js';
-import { trackingHeaders } from './tracking-headers.js';
+import { generationClient, generationResponse } from './generation-exchange.js';
 import { SseWriter } from './sse-writer.js';
 import { JsonArrayWriter } from './json-array-writer.js';
 import type { StreamFraming } from './write-event-stream.js';
-import { requestTraceOf } from '../observability/request-span.js';
-import type { ApiFormat } from '../db/tables/generations.js';
-import type { GenerationResponse } from '../pipeline/serve-generation.js';
+import type { GenerationParts } from '../pipeline/generation-parts.js';
+import { serveGeneration, type FrontDoorRequest, type GenerationClient, type GenerationResponse } from '../pipeline/serve-generation.js';
+import { serveEmbeddings, type EmbeddingParts } from '../pipeline/embeddings/serve-embeddings.js';
+import type { EmbeddingRequestBody } from '../pipeline/embeddings/check-embedding-request.js';
 import { parseCacheDirective } from '../pipeline/response-cache/cache-directive.js';
-import { cacheKey } from '../pipeline/response-cache/cache-key.js';
+import { cacheableEmbeddings, cacheableGeneration, type CacheableRequest } from '../pipeline/response-cache/cacheable-request.js';
 import { replayFrames, replayJson, type CachedAnswer } from '../pipeline/response-cache/cached-answer.js';
 import { AnswerRecorder } from '../pipeline/response-cache/answer-recorder.js';
+import { readResponseCache, releaseRead, type CacheRead } from '../pipeline/read-response-cache.js';
 import { admitHit, type HitParts } from '../pipeline/serve-cache-hit.js';
-
-export interface CacheableAnswer {
-  apiFormat: ApiFormat;
-  /** The model the request names. */
-  model: string;
-  /** The request body as the door parsed it (the key is taken from it before the door runs). */
-  body: unknown;
-  /** The answer's form, as negotiated. */
-  stream: boolean;
-  /** Protocol headers that change the answer (part of the key). */
-  variant?: Readonly<Record<string, string>>;
-  /** How a stream is written (the Gemini door's JSON array without `alt=sse`); a hit is replayed the same way. */
-  framing?: StreamFraming;
-}
 
 const CACHE_HEADER = 'x-modelgate-cache';
 
-export async function withResponseCache(
-  parts: HitParts,
-  ctx: Context,
-  door: CacheableAnswer,
-  serve: (response: GenerationResponse) => Promise<void>,
-): Promise<void> {
+/** A door's request as the response cache takes it. */
+interface CachedDoor {
+  /** How a stream is written (the Gemini door's JSON array without `alt=sse`); a hit is replayed the same way. */
+  framing?: StreamFraming;
+  /** What the key and the admission read, taken only when the request asks for the cache. */
+  cacheable(): CacheableRequest;
+  serve(response: GenerationResponse, client: GenerationClient): Promise<void>;
+}
+
+/** A generation door's request, served through the response cache; `framing`: the Gemini door's stream framing. */
+export function serveGenerationCached(parts: GenerationParts & HitParts, ctx: Context, door: FrontDoorRequest, framing?: StreamFraming): Promise<void> {
+  return withResponseCache(parts, ctx, {
+    framing,
+    cacheable: () => cacheableGeneration(door, framing),
+    serve: (response, client) => serveGeneration(parts, client, door, response),
+  });
+}
+
+/** POST /embeddings, served through the response cache. */
+export function serveEmbeddingsCached(parts: EmbeddingParts & HitParts, ctx: Context, body: EmbeddingRequestBody): Promise<void> {
+  return withResponseCache(parts, ctx, {
+    cacheable: () => cacheableEmbeddings(body),
+    serve: (response, client) => serveEmbeddings(parts, client, body, response),
+  });
+}
+
+async function withResponseCache(parts: HitParts, ctx: Context, door: CachedDoor): Promise<void> {
+  const { framing } = door;
   const directive = parseCacheDirective(ctx.get(CACHE_HEADER) || undefined);
-  if (!directive) return serve(generationResponse(ctx, door.framing));
+  const client = generationClient(ctx);
+  if (!directive) return door.serve(generationResponse(ctx, framing), client);
   const cache = parts.responseCache;
-  const principal = principalOf(ctx);
-  // The framing changes the answer's bytes: part of the key.
-  const variant = door.framing === 'json-array' ? { ...door.variant, framing: door.framing } : door.variant;
-  const key = cacheKey({ userId: principal.userId, door: door.apiFormat, body: door.body, stream: door.stream, variant });
-  if (directive.read) {
-    const answer = await cache.lookup(key);
-    // An entry of the other form cannot be (the form is in the key); checked anyway, as the entry is untrusted text.
-    if (answer && (answer.frames !== undefined) === door.stream && (await replayHit(parts, ctx, door, answer))) {
-      cache.observer?.responseCacheHit(door.apiFormat);
-      return;
-    }
+  const request = door.cacheable();
+  const read = await readResponseCache(parts, { principal: client.principal, request, headers: ctx.headers, read: directive.read });
+  if (read?.answer && (await replayHit(parts, ctx, client, request, read))) {
+    cache.observer?.responseCacheHit(request.apiFormat);
+    return;
   }
-  cache.observer?.responseCacheMiss(door.apiFormat);
+  if (read) await releaseRead(parts, read.admitted);
+  cache.observer?.responseCacheMiss(request.apiFormat);
   ctx.set(CACHE_HEADER, 'miss');
   const recorder = new AnswerRecorder(cache);
   let kept: CachedAnswer | undefined;
   try {
-    await serve(recorder.wrap(generationResponse(ctx, door.framing)));
+    // Counted by the read: the door's admission does not count the request again.
+    await door.serve(recorder.wrap(generationResponse(ctx, framing)), { ...client, requestCounted: read?.admitted.rateHeaders });
   } finally {
     kept = recorder.finish();
   }
   // Stored before the answer is complete (a JSON body leaves when this returns): the next request, on any instance
   // sharing the Redis, finds it.
-  if (kept) await cache.keep(key, kept, directive.ttlSeconds);
+  if (kept && read) await cache.keep(read.key, kept, directive.ttlSeconds);
 }
 
 /** Answers from the cache; false when the entry cannot serve (its model left the catalog): then it is a miss. */
-async function replayHit(parts: HitParts, ctx: Context, door: CacheableAnswer, answer: CachedAnswer): Promise<boolean> {
-  // Refusals of the hit (429, 402, 403) carry the header too: the answer was there.
+async function replayHit(parts: HitParts, ctx: Context, client: GenerationClient, request: CacheableRequest, read: CacheRead): Promise<boolean> {
+  const answer = read.answer!;
+  // Refusals of the hit (402 for its price, 403 for a fallback model's allow-list) carry the header too: the answer was there.
   ctx.set(CACHE_HEADER, 'hit');
   const started = Date.now();
   const hit = await admitHit(parts, {
-    principal: principalOf(ctx), apiFormat: door.apiFormat, requestedModel: door.model, stream: door.stream,
-    tracking: trackingHeaders(ctx), requestTrace: requestTraceOf(ctx),
-  }, answer);
+    principal: client.principal, apiFormat: request.apiFormat, requestedModel: request.model, stream: request.stream,
+    tracking: client.tracking, requestTrace: client.requestTrace,
+  }, answer, read.admitted);
   if (!hit) {
     ctx.remove(CACHE_HEADER);
     return false;
@@ -90,7 +99,7 @@ async function replayHit(parts: HitParts, ctx: Context, door: CacheableAnswer, a
       ctx.type = 'application/json';
       ctx.body = replayJson(answer.json, answer.generationId, hit.replay);
     } else {
-      aborted = !(await writeFrames(ctx, replayFrames(answer.frames!, answer.generationId, hit.replay), door.framing));
+      aborted = !(await writeFrames(ctx, replayFrames(answer.frames!, answer.generationId, hit.replay), request.framing));
     }
   } finally {
     hit.settle({ latencyMs: Date.now() - started, aborted });

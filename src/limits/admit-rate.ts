@@ -1,25 +1,48 @@
-// Step 4, first half: per-key rate limits (requests and tokens per minute) and the free-model daily allowance,
-// answered with 429, Retry-After and X-RateLimit-* headers before anything is reserved or sent. The headers of an
-// admitted request come back as data: the HTTP layer sends them with whatever answer follows.
-import type { Principal } from '../auth/principal.js';
+// Step 4, first half: rate limits (requests and tokens per minute) and the free-model daily allowance, answered with
+// 429, Retry-After and X-RateLimit-* headers before anything is reserved or sent. Both are counted per account (the
+// gateway's settings), so that more keys do not mean more requests, and per key where the key has a limit of its own
+// (which can only tighten the account's). Accounts are keyed by the id that owns the key, which is what an
+// organization's id will be. The headers of an admitted request come back as data: the HTTP layer sends them with
+// whatever answer follows.
+import { isApiKeyRow, type Principal } from '../auth/principal.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { Config } from '../config.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { FreeRequestAllowance, FreeRequestDecision } from './free-requests.js';
-import type { RateDecision, RateLimiter, RateLimits } from './rate-limiter.js';
+import type { RateBudget, RateDecision, RateLimiter } from './rate-limiter.js';
 
-/** X-RateLimit-* of the key's request budget; none when the key has no request limit. */
+/** X-RateLimit-* of the tightest request budget; none when no request limit applies. */
 export type RateHeaders = Readonly<Record<string, string>>;
 
 const NO_HEADERS: RateHeaders = {};
 
 type LimitSettings = Pick<Config, 'rateLimitRpm' | 'rateLimitTpm' | 'freeRequestsPerDay'>;
 
-export function limitsFor(principal: Principal, config: Pick<Config, 'rateLimitRpm' | 'rateLimitTpm'>): RateLimits {
-  return {
-    rpm: principal.limits.rateLimitRpm ?? config.rateLimitRpm,
-    tpm: principal.limits.rateLimitTpm ?? config.rateLimitTpm,
-  };
+type RateSettings = Pick<Config, 'rateLimitRpm' | 'rateLimitTpm'>;
+
+/** Per principal (shared between its requests, never changed), so a stream's per-chunk token count builds nothing. */
+const budgetsOf = new WeakMap<Principal, { config: RateSettings; budgets: readonly RateBudget[] }>();
+
+/**
+ * The budgets a request takes from: its key's own (when the key has a request or token limit) and its account's
+ * (the gateway's MODELGATE_RATE_LIMIT_RPM and _TPM, shared by all the account's keys and its token). The key's
+ * comes first: when both are spent, the refusal names the limit the key was given.
+ */
+export function rateBudgetsOf(principal: Principal, config: RateSettings): readonly RateBudget[] {
+  const known = budgetsOf.get(principal);
+  if (known?.config === config) return known.budgets;
+  const account: RateBudget = { scope: 'account', bucket: `{${principal.userId}}`, limits: { rpm: config.rateLimitRpm, tpm: config.rateLimitTpm } };
+  const { rateLimitRpm, rateLimitTpm } = principal.limits;
+  const own = { rpm: Math.max(0, rateLimitRpm ?? 0), tpm: Math.max(0, rateLimitTpm ?? 0) };
+  const budgets = own.rpm > 0 || own.tpm > 0 ? [{ scope: 'key' as const, bucket: `{${principal.userId}}:${principal.credentialId}`, limits: own }, account] : [account];
+  budgetsOf.set(principal, { config, budgets });
+  return budgets;
+}
+
+/** What applies to a key: its own limit where it is tighter than its account's (0 = unlimited), as GET /key reports. */
+export function effectiveLimit(own: number | null, account: number): number {
+  if (own === null || own <= 0) return account;
+  return account <= 0 ? own : Math.min(own, account);
 }
 
 /** What rate admission uses. */
@@ -36,8 +59,10 @@ export async function admitRate(
   principal: Principal,
   entry: CatalogEntry,
   estimatedTokens: number,
+  /** The request's headers when it was already counted (the response cache's read): only the free allowance is left. */
+  counted?: RateHeaders,
 ): Promise<RateHeaders> {
-  const admitted = admitRequestRate(parts, principal, estimatedTokens);
+  const admitted = counted ?? admitRequestRate(parts, principal, estimatedTokens);
   const headers = admitted instanceof Promise ? await admitted : admitted;
   if (entry.accessMode === 'free') {
     const free = await takeFreeRequest(parts, principal, parts.now().getTime());
@@ -47,25 +72,29 @@ export async function admitRate(
 }
 
 /**
- * One request (and `estimatedTokens`) from the key's per-minute budgets, or 429. Every call that reaches a model's
- * door counts, also one that generates nothing (POST /messages/count_tokens, with no tokens): the limit is on requests.
+ * One request (and `estimatedTokens`) from the per-minute budgets of the key and its account, or 429. Every call that
+ * reaches a model's door counts, also one that generates nothing (POST /messages/count_tokens, with no tokens): the
+ * limit is on requests.
  */
 export function admitRequestRate(parts: RateParts, principal: Principal, estimatedTokens: number): RateHeaders | Promise<RateHeaders> {
-  const limits = limitsFor(principal, parts.config);
-  const pending = parts.limiter.admit(principal.credentialId, limits, estimatedTokens, parts.now().getTime());
+  const pending = parts.limiter.admit(rateBudgetsOf(principal, parts.config), estimatedTokens, parts.now().getTime());
   // The in-process limiter answers synchronously: no extra turn of the event loop for it.
-  return pending instanceof Promise ? pending.then((decision) => judge(parts, limits, decision)) : judge(parts, limits, pending);
+  return pending instanceof Promise ? pending.then((decision) => judge(parts, decision)) : judge(parts, pending);
 }
 
-function judge(parts: RateParts, limits: RateLimits, decision: RateDecision): RateHeaders {
-  const headers = limits.rpm > 0
-    ? { 'x-ratelimit-limit': String(decision.state.limit), 'x-ratelimit-remaining': String(decision.state.remaining), 'x-ratelimit-reset': String(decision.state.resetAtMs) }
+function judge(parts: RateParts, decision: RateDecision): RateHeaders {
+  const { state } = decision;
+  const headers = state.limit > 0
+    ? { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(state.resetAtMs) }
     : NO_HEADERS;
   if (!decision.ok) {
     parts.metrics?.rateLimited(decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute');
+    const { scope, limits } = decision.budget;
     const what = decision.exceeded === 'requests' ? `${limits.rpm} requests` : `${limits.tpm} tokens`;
-    throw new GatewayError(429, `Rate limit exceeded: this key may use ${what} per minute; retry in ${decision.retryAfterSeconds} s`, {
-      reason: 'rate_limit', limit: decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute',
+    const who = scope === 'key' ? 'this key may use' : "this key's account may use";
+    const across = scope === 'key' ? '' : ' across all its keys';
+    throw new GatewayError(429, `Rate limit exceeded: ${who} ${what} per minute${across}; retry in ${decision.retryAfterSeconds} s`, {
+      reason: 'rate_limit', limit: decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute', scope,
     }, { ...headers, 'retry-after': String(decision.retryAfterSeconds) });
   }
   return headers;
@@ -82,14 +111,18 @@ export function withRateHeaders(err: unknown, headers: RateHeaders): unknown {
   return err;
 }
 
-/** One request from the key's free-model daily allowance (routing decides what a refusal means for models[]). */
+/**
+ * One request from the free-model daily allowance of the account (MODELGATE_FREE_REQUESTS_PER_DAY, shared by all its
+ * keys) and of the key, when it has a tighter one of its own. Routing decides what a refusal means for models[].
+ */
 export function takeFreeRequest(
   parts: { freeRequests: FreeRequestAllowance; config: Pick<Config, 'freeRequestsPerDay'> },
   principal: Principal,
   nowMs: number,
 ): Promise<FreeRequestDecision> {
-  const limit = principal.limits.freeRequestsPerDay ?? parts.config.freeRequestsPerDay;
-  return parts.freeRequests.take(principal.credentialId, limit, nowMs);
+  const keyId = isApiKeyRow(principal) ? principal.credentialId : undefined;
+  const keyLimit = principal.limits.freeRequestsPerDay ?? 0;
+  return parts.freeRequests.take({ accountId: principal.userId, accountLimit: parts.config.freeRequestsPerDay, keyId, keyLimit }, nowMs);
 }
 
 export function freeLimitError(
@@ -97,7 +130,9 @@ export function freeLimitError(
   free: FreeRequestDecision,
 ): GatewayError {
   parts.metrics?.rateLimited('free_requests_per_day');
-  return new GatewayError(429, `Free-model limit reached: this key may make ${free.limit} requests to free models per UTC day`, {
-    reason: 'free_requests_per_day', limit: free.limit, used: free.used,
+  const who = free.scope === 'key' ? 'this key may make' : "this key's account may make";
+  const across = free.scope === 'key' ? '' : ', across all its keys';
+  return new GatewayError(429, `Free-model limit reached: ${who} ${free.limit} requests to free models per UTC day${across}`, {
+    reason: 'free_requests_per_day', limit: free.limit, used: free.used, scope: free.scope,
   }, { 'retry-after': String(free.retryAfterSeconds) });
 }

@@ -2,7 +2,7 @@
 // MODELGATE_REDIS_URL is set (many instances or cluster workers behaving as one gateway).
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { FreeRequestCounter, type CountFreeRequestsSince, type FreeRequestAllowance } from './free-requests.js';
+import { FreeRequestCounter, type FreeRequestAllowance, type FreeRequestRecords } from './free-requests.js';
 import { TokenBucketRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { RedisFreeRequests } from './redis-free-requests.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
@@ -22,18 +22,18 @@ export interface GatewayLimits {
 
 export async function createLimits(
   config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs'>,
-  countSince: CountFreeRequestsSince,
+  records: FreeRequestRecords,
   logger: Logger,
   observer?: SharedLimitsObserver,
 ): Promise<GatewayLimits> {
   if (!config.redisUrl) {
-    return { limiter: new TokenBucketRateLimiter(), freeRequests: new FreeRequestCounter(countSince), store: 'memory', isDown: () => false, close: async () => undefined };
+    return { limiter: new TokenBucketRateLimiter(), freeRequests: new FreeRequestCounter(records), store: 'memory', isDown: () => false, close: async () => undefined };
   }
   const store = new RedisLimitStore({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs, logger, observer });
   await store.connect();
   return {
     limiter: new RedisRateLimiter(store),
-    freeRequests: new RedisFreeRequests(store, countSince),
+    freeRequests: new RedisFreeRequests(store, records),
     store: 'redis',
     redis: store,
     isDown: () => store.isDown,

@@ -1,11 +1,20 @@
-// Per-key request and token rate limits. The interface is what the pipeline uses; TokenBucketRateLimiter keeps
-// state in this process, RedisRateLimiter (redis-rate-limiter.ts) shares it between instances.
+// Request and token rate limits, counted per budget: a request takes from its account's budget and, when its key has
+// limits of its own, from the key's as well (admit-rate.ts builds the list), so several keys of one account share
+// one budget. The interface is what the pipeline uses; TokenBucketRateLimiter keeps state in this process,
+// RedisRateLimiter (redis-rate-limiter.ts) shares it between instances. Both judge with `judgeBudgets`.
 
 export interface RateLimits {
   /** Requests per minute; 0 = unlimited. */
   rpm: number;
   /** Tokens per minute; 0 = unlimited. */
   tpm: number;
+}
+
+/** One budget a request takes from: whose it is, the name of its buckets and their limits. */
+export interface RateBudget {
+  scope: 'account' | 'key';
+  bucket: string;
+  limits: RateLimits;
 }
 
 export interface RateState {
@@ -17,19 +26,63 @@ export interface RateState {
 
 export type RateDecision =
   | { ok: true; state: RateState }
-  | { ok: false; state: RateState; exceeded: 'requests' | 'tokens'; retryAfterSeconds: number };
+  | { ok: false; state: RateState; exceeded: 'requests' | 'tokens'; retryAfterSeconds: number; budget: RateBudget };
 
 export interface RateLimiter {
   /**
-   * Takes one request and `tokens` (an estimate) from the key's budget, or says why not and for how long. The
-   * in-process limiter answers synchronously; a shared store answers after a round trip.
+   * Takes one request and `tokens` (an estimate) from every budget, or from none when one of them cannot give it, and
+   * then says which and for how long. `state` is the request budget with the fewest requests left (X-RateLimit-*).
+   * The in-process limiter answers synchronously; a shared store answers after a round trip.
    */
-  admit(key: string, limits: RateLimits, tokens: number, nowMs: number): RateDecision | Promise<RateDecision>;
+  admit(budgets: readonly RateBudget[], tokens: number, nowMs: number): RateDecision | Promise<RateDecision>;
   /**
-   * Takes tokens used during generation; false once the key is past its token budget. Synchronous on purpose (it
-   * runs per streamed chunk): a shared store answers from what it last heard and counts in the background.
+   * Takes tokens used during generation from every budget; false once one is past its token limit. Synchronous on
+   * purpose (it runs per streamed chunk): a shared store answers from what it last heard and counts in the background.
    */
-  consumeTokens(key: string, limits: RateLimits, tokens: number, nowMs: number): boolean;
+  consumeTokens(budgets: readonly RateBudget[], tokens: number, nowMs: number): boolean;
+}
+
+/** One budget's buckets as a limiter read them: after taking, when the request was admitted. */
+export interface BudgetReading {
+  /** Requests left. */
+  requests: number;
+  /** Tokens left. */
+  tokens: number;
+  /** ms until the request bucket holds one request, and until it is full. */
+  waitRequestMs: number;
+  fullMs: number;
+  /** ms until the token bucket holds what the request needs. */
+  waitTokensMs: number;
+}
+
+/**
+ * The decision over every budget's reading. `admitted`: the readings are after taking; else the first budget that
+ * could not give the request refuses it (requests before tokens). The state shown is the tightest request budget's.
+ */
+export function judgeBudgets(budgets: readonly RateBudget[], readings: readonly BudgetReading[], admitted: boolean, tokens: number, nowMs: number): RateDecision {
+  let state: RateState = { limit: 0, remaining: 0, resetAtMs: nowMs };
+  let tightest = Infinity;
+  for (let i = 0; i < budgets.length; i++) {
+    if (budgets[i].limits.rpm <= 0 || readings[i].requests >= tightest) continue;
+    tightest = readings[i].requests;
+    state = { limit: budgets[i].limits.rpm, remaining: Math.max(0, Math.floor(tightest)), resetAtMs: nowMs + readings[i].fullMs };
+  }
+  if (admitted) return { ok: true, state };
+  for (let i = 0; i < budgets.length; i++) {
+    const { limits } = budgets[i];
+    if (limits.rpm > 0 && readings[i].requests < 1) {
+      return { ok: false, state, exceeded: 'requests', retryAfterSeconds: Math.max(1, Math.ceil(readings[i].waitRequestMs / 1000)), budget: budgets[i] };
+    }
+    if (limits.tpm > 0 && readings[i].tokens < tokenNeed(limits, tokens)) {
+      return { ok: false, state, exceeded: 'tokens', retryAfterSeconds: Math.max(1, Math.ceil(readings[i].waitTokensMs / 1000)), budget: budgets[i] };
+    }
+  }
+  throw new Error('judgeBudgets: a refusal without a budget that refuses');
+}
+
+/** A request larger than the whole token budget may run when the budget is full, or it could never run. */
+export function tokenNeed(limits: RateLimits, tokens: number): number {
+  return limits.tpm > 0 ? Math.min(tokens, limits.tpm) : 0;
 }
 
 /** A bucket refilling linearly at capacity per minute: a smooth sliding limit without per-minute edges. */
@@ -50,7 +103,7 @@ class Bucket {
   }
 }
 
-interface KeyBuckets {
+interface Buckets {
   requests: Bucket;
   tokens: Bucket;
   touchedMs: number;
@@ -59,58 +112,59 @@ interface KeyBuckets {
 const IDLE_EVICT_MS = 5 * 60_000;
 
 export class TokenBucketRateLimiter implements RateLimiter {
-  private readonly keys = new Map<string, KeyBuckets>();
+  private readonly buckets = new Map<string, Buckets>();
   private lastSweepMs = 0;
 
-  admit(key: string, limits: RateLimits, tokens: number, nowMs: number): RateDecision {
-    const buckets = this.bucketsFor(key, limits, nowMs);
-    const state = this.state(buckets, limits, nowMs);
-    if (limits.rpm > 0 && buckets.requests.level < 1) {
-      return { ok: false, state, exceeded: 'requests', retryAfterSeconds: Math.ceil(buckets.requests.msUntil(1, limits.rpm) / 1000) };
+  admit(budgets: readonly RateBudget[], tokens: number, nowMs: number): RateDecision {
+    const held = budgets.map((budget) => this.bucketsFor(budget.bucket, budget.limits, nowMs));
+    const before = budgets.map((budget, i) => reading(held[i], budget.limits, tokens));
+    const fits = budgets.every(({ limits }, i) => !(limits.rpm > 0 && before[i].requests < 1) && !(limits.tpm > 0 && before[i].tokens < tokenNeed(limits, tokens)));
+    if (!fits) return judgeBudgets(budgets, before, false, tokens, nowMs);
+    budgets.forEach(({ limits }, i) => {
+      if (limits.rpm > 0) held[i].requests.level -= 1;
+      if (limits.tpm > 0) held[i].tokens.level -= tokens;
+    });
+    return judgeBudgets(budgets, budgets.map((budget, i) => reading(held[i], budget.limits, tokens)), true, tokens, nowMs);
+  }
+
+  consumeTokens(budgets: readonly RateBudget[], tokens: number, nowMs: number): boolean {
+    let within = true;
+    for (const { bucket, limits } of budgets) {
+      if (limits.tpm <= 0) continue;
+      const held = this.bucketsFor(bucket, limits, nowMs);
+      held.tokens.level -= tokens;
+      if (held.tokens.level < 0) within = false;
     }
-    // A request larger than the whole budget may run when the budget is full, or it could never run.
-    const tokenNeed = limits.tpm > 0 ? Math.min(tokens, limits.tpm) : 0;
-    if (limits.tpm > 0 && buckets.tokens.level < tokenNeed) {
-      return { ok: false, state, exceeded: 'tokens', retryAfterSeconds: Math.max(1, Math.ceil(buckets.tokens.msUntil(tokenNeed, limits.tpm) / 1000)) };
-    }
-    if (limits.rpm > 0) buckets.requests.level -= 1;
-    if (limits.tpm > 0) buckets.tokens.level -= tokens;
-    return { ok: true, state: this.state(buckets, limits, nowMs) };
+    return within;
   }
 
-  consumeTokens(key: string, limits: RateLimits, tokens: number, nowMs: number): boolean {
-    if (limits.tpm <= 0) return true;
-    const buckets = this.bucketsFor(key, limits, nowMs);
-    buckets.tokens.level -= tokens;
-    return buckets.tokens.level >= 0;
-  }
-
-  private state(buckets: KeyBuckets, limits: RateLimits, nowMs: number): RateState {
-    if (limits.rpm <= 0) return { limit: 0, remaining: 0, resetAtMs: nowMs };
-    return {
-      limit: limits.rpm,
-      remaining: Math.max(0, Math.floor(buckets.requests.level)),
-      resetAtMs: nowMs + buckets.requests.msUntil(limits.rpm, limits.rpm),
-    };
-  }
-
-  private bucketsFor(key: string, limits: RateLimits, nowMs: number): KeyBuckets {
+  private bucketsFor(bucket: string, limits: RateLimits, nowMs: number): Buckets {
     this.sweep(nowMs);
-    let buckets = this.keys.get(key);
-    if (!buckets) {
-      buckets = { requests: new Bucket(limits.rpm, nowMs), tokens: new Bucket(limits.tpm, nowMs), touchedMs: nowMs };
-      this.keys.set(key, buckets);
+    let held = this.buckets.get(bucket);
+    if (!held) {
+      held = { requests: new Bucket(limits.rpm, nowMs), tokens: new Bucket(limits.tpm, nowMs), touchedMs: nowMs };
+      this.buckets.set(bucket, held);
     }
-    buckets.requests.refill(limits.rpm, nowMs);
-    buckets.tokens.refill(limits.tpm, nowMs);
-    buckets.touchedMs = nowMs;
-    return buckets;
+    held.requests.refill(limits.rpm, nowMs);
+    held.tokens.refill(limits.tpm, nowMs);
+    held.touchedMs = nowMs;
+    return held;
   }
 
-  /** Keys idle long enough are back at full budget; dropping them bounds memory. */
+  /** Buckets idle long enough are full again; dropping them bounds memory. */
   private sweep(nowMs: number): void {
     if (nowMs - this.lastSweepMs < IDLE_EVICT_MS) return;
     this.lastSweepMs = nowMs;
-    for (const [key, buckets] of this.keys) if (nowMs - buckets.touchedMs > IDLE_EVICT_MS) this.keys.delete(key);
+    for (const [bucket, held] of this.buckets) if (nowMs - held.touchedMs > IDLE_EVICT_MS) this.buckets.delete(bucket);
   }
+}
+
+function reading(held: Buckets, limits: RateLimits, tokens: number): BudgetReading {
+  return {
+    requests: held.requests.level,
+    tokens: held.tokens.level,
+    waitRequestMs: limits.rpm > 0 ? held.requests.msUntil(1, limits.rpm) : 0,
+    fullMs: limits.rpm > 0 ? held.requests.msUntil(limits.rpm, limits.rpm) : 0,
+    waitTokensMs: limits.tpm > 0 ? held.tokens.msUntil(tokenNeed(limits, tokens), limits.tpm) : 0,
+  };
 }

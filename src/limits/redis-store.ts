@@ -7,8 +7,9 @@ import type { Logger } from '../logger.js';
 import { FREE_SCRIPT, RATE_SCRIPT } from './redis-scripts.js';
 import { BREAKER_SCRIPT } from '../routing/redis-breaker-script.js';
 
-export type RateReply = [status: number, waitMs: number, remaining: number, fullMs: number, tokenLevel: number];
-export type FreeReply = [taken: number, used: number];
+/** RATE_SCRIPT's answer: status, ms to wait, the refusing budget (1-based), then per budget: requests left, ms until full, token level. */
+export type RateReply = (number | string)[];
+export type FreeReply = [status: number, accountUsed: number, keyUsed: number];
 export type BreakerReply = [openedAt: number, granted: number];
 /**
  * What a fallback decision was about: a rate limit, a free allowance, an endpoint's circuit breaker, or a
@@ -24,8 +25,9 @@ export interface SharedLimitsObserver {
 }
 
 interface LimitCommands {
-  mgRate(key: string, rpm: number, tpm: number, tokens: number, mode: 'admit' | 'consume'): Promise<RateReply>;
-  mgFree(key: string, limit: number, ttlMs: number, initial: string): Promise<FreeReply>;
+  /** src/limits/redis-scripts.ts documents the arguments; the first is the number of keys that follow. */
+  mgRate(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<RateReply>;
+  mgFree(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<FreeReply>;
   /** src/routing/redis-breaker-script.ts documents the arguments. */
   mgBreaker(key: string, trialKey: string, ...args: (string | number)[]): Promise<BreakerReply>;
 }
@@ -72,8 +74,9 @@ export class RedisLimitStore {
       // Concurrent requests' scripts leave in one write.
       enableAutoPipelining: true,
     }) as Redis & LimitCommands;
-    this.redis.defineCommand('mgRate', { numberOfKeys: 1, lua: RATE_SCRIPT });
-    this.redis.defineCommand('mgFree', { numberOfKeys: 1, lua: FREE_SCRIPT });
+    // Without numberOfKeys, each call says how many keys it passes (one budget or two).
+    this.redis.defineCommand('mgRate', { lua: RATE_SCRIPT });
+    this.redis.defineCommand('mgFree', { lua: FREE_SCRIPT });
     this.redis.defineCommand('mgBreaker', { numberOfKeys: 2, lua: BREAKER_SCRIPT });
     // Without a listener ioredis prints every connection error; the state changes are logged below instead.
     this.redis.on('error', () => undefined);
@@ -145,7 +148,7 @@ export class RedisLimitStore {
     this.options.observer?.redisUp(false);
     this.options.logger.warn(
       { err: (err as Error)?.message ?? String(err) },
-      'Redis unreachable: per-key limits and circuit breakers fall back to this instance alone until it answers again',
+      'Redis unreachable: rate limits, free allowances and circuit breakers fall back to this instance alone until it answers again',
     );
   }
 
@@ -154,7 +157,7 @@ export class RedisLimitStore {
     if (!this.down) return;
     this.down = false;
     this.options.observer?.redisUp(true);
-    this.options.logger.info('Redis answers again: per-key limits are shared again');
+    this.options.logger.info('Redis answers again: rate limits and free allowances are shared again');
     for (const fn of this.recoveries) fn();
   }
 }

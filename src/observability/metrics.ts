@@ -105,7 +105,7 @@ export class GatewayMetrics implements SharedLimitsObserver {
     });
     this.rateLimitedTotal = new Counter({
       name: 'modelgate_rate_limited_total', registers,
-      help: 'Requests refused with 429 by the per-key limits, by limit.',
+      help: 'Requests refused with 429 by the rate limits and free allowances (an account\'s or a key\'s own), by limit.',
       labelNames: ['reason'],
     });
     this.redisFallbacks = new Counter({

@@ -4,8 +4,11 @@
 // The provider cannot bill more output than the cap and may have billed that much unseen, so the charge is never
 // below the provider's, never zero, and within the reservation. The output beyond what was seen counts as reasoning.
 // Web searches likewise: the searches reserved for (the request offered a search tool), never fewer than were seen;
-// and the other hosted tools' uses (core/tool-uses.ts), each the most of those reserved for and those seen.
+// and the other hosted tools' uses (core/tool-uses.ts), each the most of those reserved for and those seen; and the
+// price options (a priority tier, fast mode) the answer showed, else those the attempt asked for.
 import { reservationOutputTokens } from '../billing/accounting.js';
+import type { ExtraSpend } from '../billing/pricing.js';
+import type { ServedOptions } from '../core/served-options.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { NormalizedUsage } from '../core/generation.js';
 import { billedToolUses, maxToolUses, type ToolUses } from '../core/tool-uses.js';
@@ -16,13 +19,16 @@ export function cutOffEstimate(
   entry: CatalogEntry,
   /** The client's output cap, when it set one. */
   maxOutputTokens: number | undefined,
-  meter: Pick<GenerationMeter, 'estimatedPromptTokens' | 'generatedTokens'> & { readonly webSearchesSeen?: number; readonly toolUsesSeenSoFar?: ToolUses },
+  meter: Pick<GenerationMeter, 'estimatedPromptTokens' | 'generatedTokens'> & {
+    readonly webSearchesSeen?: number;
+    readonly toolUsesSeenSoFar?: ToolUses;
+    readonly servedSeen?: ServedOptions;
+  },
   boundMs: number,
-  /** The web searches admission reserved for (RequestFacts.maxWebSearches). */
-  maxWebSearches = 0,
-  /** The other hosted tools' uses admission reserved for (RequestFacts.maxToolUses). */
-  reservedToolUses?: ToolUses,
+  /** What the serving attempt may spend beyond tokens, as admission reserved for it (pipeline/candidate-spend.ts). */
+  spend: ExtraSpend = {},
 ): { usage: NormalizedUsage; why: string } {
+  const maxWebSearches = spend.webSearches ?? 0;
   const prompt = meter.estimatedPromptTokens;
   const cap = reservationOutputTokens(entry, maxOutputTokens, prompt);
   const visible = meter.generatedTokens;
@@ -30,8 +36,10 @@ export function cutOffEstimate(
   const searches = Math.max(maxWebSearches, meter.webSearchesSeen ?? 0);
   const usage: NormalizedUsage = { promptTokens: prompt, completionTokens: output, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: output - visible };
   if (searches > 0) usage.webSearchRequests = searches;
-  const tools = billedToolUses(onlyCharged(entry, maxToolUses(reservedToolUses, meter.toolUsesSeenSoFar)));
+  const tools = billedToolUses(onlyCharged(entry, maxToolUses(spend.toolUses, meter.toolUsesSeenSoFar)));
   if (tools) usage.toolUses = tools;
+  const served = meter.servedSeen ?? spend.options;
+  if (served) usage.served = served;
   return {
     usage,
     why: `The client disconnected and the upstream, which may reason without streaming it, reported no usage within ${boundMs / 1000} s ` +

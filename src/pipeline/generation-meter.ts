@@ -2,6 +2,7 @@
 import { generatedChars, type FinishReason, type NormalizedUsage, type OutputBlock, type StreamEvent } from '../core/generation.js';
 import { estimateTokensForChars } from '../routing/token-estimate/estimate-tokens.js';
 import { maxToolUses, type ToolUses } from '../core/tool-uses.js';
+import { mergeServed, type ServedOptions } from '../core/served-options.js';
 import { RandomBytePool } from './random-byte-pool.js';
 
 export type GenerationOutcome = 'success' | 'error' | 'aborted';
@@ -35,6 +36,10 @@ export class GenerationMeter {
   private searchesSeen = 0;
   /** Uses of the other hosted tools the answer showed so far, counted into the estimate likewise. */
   private toolUsesSeen: ToolUses | undefined;
+  /** The price options the answer said it served before its usage (Anthropic's message_start), billed likewise. */
+  private served: ServedOptions | undefined;
+  /** The price options the attempt in progress asked for: the estimate's when the answer said none. */
+  private requested: ServedOptions | undefined;
 
   constructor(
     readonly estimatedPromptTokens: number,
@@ -102,6 +107,20 @@ export class GenerationMeter {
     return this.toolUsesSeen;
   }
 
+  /** A native reader's report of the price options its answer served. */
+  observeServed(served: ServedOptions): void {
+    this.served = mergeServed(this.served, served);
+  }
+
+  get servedSeen(): ServedOptions | undefined {
+    return this.served;
+  }
+
+  /** The price options the attempt in progress sent upstream (the estimate's, until the answer tells). */
+  expectServed(requested: ServedOptions | undefined): void {
+    this.requested = requested;
+  }
+
   fail(httpStatus: number, code: string, message: string): void {
     this.outcome = 'error';
     this.httpStatus = httpStatus;
@@ -123,6 +142,7 @@ export class GenerationMeter {
     this.generatedChars = 0;
     this.searchesSeen = 0;
     this.toolUsesSeen = undefined;
+    this.served = undefined;
   }
 
   abort(): void {
@@ -147,7 +167,8 @@ export class GenerationMeter {
 
   /** Upstream-reported usage when there is one; otherwise an estimate of what was consumed. */
   finalUsage(): NormalizedUsage {
-    if (this.usage) return this.usage;
+    // The served options may come apart from the usage (every chat chunk, Anthropic's message_start).
+    if (this.usage) return this.served && !this.usage.served ? { ...this.usage, served: this.served } : this.usage;
     const estimate: NormalizedUsage = {
       promptTokens: this.estimatedPromptTokens,
       completionTokens: this.generatedTokens,
@@ -157,6 +178,8 @@ export class GenerationMeter {
     };
     if (this.searchesSeen > 0) estimate.webSearchRequests = this.searchesSeen;
     if (this.toolUsesSeen) estimate.toolUses = this.toolUsesSeen;
+    const served = this.served ?? this.requested;
+    if (served) estimate.served = served;
     return estimate;
   }
 

@@ -6,11 +6,22 @@ export type { ApiFormat };
 import type { GenerationMeter } from './generation-meter.js';
 import type { Target } from '../routing/resolve-target.js';
 import { billedToolUses } from '../core/tool-uses.js';
+import type { NormalizedUsage } from '../core/generation.js';
 
 export interface TrackingHeaders {
   appTitle: string | null;
   appReferer: string | null;
   taskId: string | null;
+}
+
+/**
+ * The attempts with the serving (last) one's served price options: kept there, in the record's JSON of attempts, as
+ * they belong to the endpoint that answered.
+ */
+function withServed(attempts: GenerationAttempt[] | null, usage: NormalizedUsage): GenerationAttempt[] | null {
+  if (!usage.served || !attempts || attempts.length === 0) return attempts;
+  const last = attempts.length - 1;
+  return attempts.map((attempt, i) => (i === last ? { ...attempt, served: usage.served } : attempt));
 }
 
 export function generationRecord(input: {
@@ -60,7 +71,7 @@ export function generationRecord(input: {
     app_referer: tracking.appReferer,
     task_id: tracking.taskId,
     api_format: input.apiFormat,
-    attempts: input.attempts,
+    attempts: withServed(input.attempts, usage),
     usage_estimated: meter.usageIsEstimated,
   };
 }

@@ -13,7 +13,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { GenerationResult, StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
-import { limitsFor } from '../limits/admit-rate.js';
+import { rateBudgetsOf } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
 import type { CheckedRequest } from '../routing/check-request.js';
 import type { RequestFacts } from '../routing/request-facts.js';
@@ -31,6 +31,7 @@ import { estimateTokensForChars } from '../routing/token-estimate/estimate-token
 import { UpstreamLink } from './upstream-link.js';
 import type { GenerationParts } from './generation-parts.js';
 import { cutOffEstimate } from './cut-off-estimate.js';
+import { candidateSpend } from './candidate-spend.js';
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { endpointKeyOf, runAttempts } from './run-attempts.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
@@ -175,6 +176,8 @@ export class GenerationRun {
       this.adapterCtx = { provider: target.provider, model: target.model, stream, clientHeaders: door.wire.clientHeaders };
     }
     const native = (this.native = nativeLaneOf(door.protocol, target, door.wire.body, this.parts.natives));
+    // The native lane sends the price options the endpoint prices (the others are left out, and cost 1×).
+    this.meter.expectServed(native ? this.input.facts.priceOptions : undefined);
     const { http } = this.parts;
     let sending: Promise<UpstreamResponse>;
     // callUpstream has built the vendor request when it returns (it awaits only after handing the bytes over).
@@ -331,7 +334,8 @@ export class GenerationRun {
 
   private cutOffEstimate() {
     const { facts } = this.input;
-    return cutOffEstimate(this.input.target.entry, facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs, facts.maxWebSearches, facts.maxToolUses);
+    const spend = candidateSpend(facts, this.native !== undefined);
+    return cutOffEstimate(this.input.target.entry, facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs, spend);
   }
 
   recordFailure(err: unknown): void {
@@ -394,7 +398,7 @@ export class GenerationRun {
   private takeTokens(tokens: number): boolean {
     if (tokens <= 0) return true;
     this.tokensCounted += tokens;
-    return this.parts.limiter.consumeTokens(this.input.principal.credentialId, limitsFor(this.input.principal, this.parts.config), tokens, this.parts.now().getTime());
+    return this.parts.limiter.consumeTokens(rateBudgetsOf(this.input.principal, this.parts.config), tokens, this.parts.now().getTime());
   }
 
   private get excludeReasoning(): boolean {

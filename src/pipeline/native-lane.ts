@@ -46,6 +46,7 @@ export function observeReading(meter: GenerationMeter, reading: NativeReading): 
   if (reading.usage !== undefined) meter.observe({ type: 'usage', usage: reading.usage });
   if (reading.webSearches !== undefined) meter.observeWebSearches(reading.webSearches);
   if (reading.toolUses !== undefined) meter.observeToolUses(reading.toolUses);
+  if (reading.served !== undefined) meter.observeServed(reading.served);
   if (reading.finish !== undefined) {
     meter.observe({ type: 'finish', finishReason: reading.finish, ...(reading.stopSequence !== undefined ? { stopSequence: reading.stopSequence } : {}) });
   }

@@ -1,14 +1,17 @@
-// A response-cache hit, up to the answer: who may have it (the key's allow-list, its requests per minute), what it
-// costs (nothing, unless the operator prices hits: then that charge is admitted like any request's, 402 included),
-// and the generation record of its own (cache_hit, its own id, no tokens, the original's cost less its charge as
+// A response-cache hit, up to the answer. The request was admitted before the lookup (read-response-cache.ts: the
+// key's allow-list, its requests per minute, a pass/ model's subscription); what depends on the stored answer is
+// admitted here: the allow-list for the model that served it, when that is another (a `models` fallback), and what the
+// hit costs (nothing, unless the operator prices hits: then that charge is admitted like any request's, 402 included).
+// The hit has a generation record of its own (cache_hit, its own id, no tokens, the original's cost less its charge as
 // savings), settled through the same queue as every generation. No upstream is called.
 import type { Principal } from '../auth/principal.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitAmount, type Admission } from '../billing/accounting.js';
+import { admitAmount, releaseAdmission, type Admission } from '../billing/accounting.js';
 import type { SettlementQueue } from '../billing/settlement-queue.js';
 import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogEntry } from '../catalog/types.js';
 import type { ApiFormat, NewGeneration } from '../db/tables/generations.js';
-import { admitRequestRate, withRateHeaders, type RateHeaders } from '../limits/admit-rate.js';
+import { withRateHeaders, type RateHeaders } from '../limits/admit-rate.js';
 import type { AdmissionParts } from './admit-route.js';
 import { newGenerationId } from './generation-meter.js';
 import type { TrackingHeaders } from './generation-record.js';
@@ -16,6 +19,7 @@ import type { RequestTrace } from '../observability/gateway-tracer.js';
 import type { Logger } from '../logger.js';
 import type { CachedAnswer, Replay } from './response-cache/cached-answer.js';
 import type { ResponseCache } from './response-cache/response-cache.js';
+import type { ReadAdmission } from './read-response-cache.js';
 
 export interface HitParts extends AdmissionParts {
   catalog: Catalog;
@@ -42,37 +46,54 @@ export interface HitRequest {
   requestTrace?: RequestTrace;
 }
 
-/** undefined when the answer's model has left the catalog: the request is then served as a miss. */
-export async function admitHit(parts: HitParts, request: HitRequest, answer: CachedAnswer): Promise<AdmittedHit | undefined> {
+/**
+ * undefined when the answer's model has left the catalog: the request is then served as a miss. Takes the read's
+ * pass/ hold: used by a pass hit, else given back (also when the hit is refused).
+ */
+export async function admitHit(parts: HitParts, request: HitRequest, answer: CachedAnswer, admitted: ReadAdmission): Promise<AdmittedHit | undefined> {
+  const hold = admitted.pass;
+  admitted.pass = undefined;
+  const { rateHeaders } = admitted;
   const entry = parts.catalog.get(answer.model);
-  if (!entry) return undefined;
-  const { principal } = request;
-  checkModelAllowed(principal, request.requestedModel);
-  if (answer.model !== request.requestedModel) checkModelAllowed(principal, answer.model);
-  // A hit is a request (requests per minute) that consumes no tokens.
-  const pending = admitRequestRate(parts, principal, 0);
-  const rateHeaders = pending instanceof Promise ? await pending : pending;
   const chargeNanos = parts.responseCache.chargeFor(answer);
-  let admission: Admission;
+  let admission: Admission | undefined;
   try {
-    // A priced hit is admitted like any request; a pass/ answer still needs a live subscription (a hit of 0 quota).
-    admission = chargeNanos > 0n || answer.accessMode === 'pass'
-      ? await admitAmount(parts, principal, entry, chargeNanos)
-      : { mode: answer.accessMode, userId: principal.userId, reservedNanos: 0n };
+    if (entry) admission = await admitCharge(parts, request, { answer, entry, chargeNanos, hold });
   } catch (err) {
     throw withRateHeaders(err, rateHeaders);
+  } finally {
+    // The read's hold goes back unless it is the hit's admission.
+    if (hold && hold !== admission) await releaseAdmission(parts.db, hold);
   }
+  if (!admission) return undefined;
+  const granted = admission;
   const id = newGenerationId();
   const savedNanos = answer.costNanos > chargeNanos ? answer.costNanos - chargeNanos : 0n;
   return {
-    replay: { generationId: id, costNanos: chargeNanos, accessMode: admission.mode },
+    replay: { generationId: id, costNanos: chargeNanos, accessMode: granted.mode },
     rateHeaders,
     settle: ({ latencyMs, aborted }) => {
-      const record = hitRecord({ id, request, answer, admission, chargeNanos, savedNanos, latencyMs, aborted });
+      const record = hitRecord({ id, request, answer, admission: granted, chargeNanos, savedNanos, latencyMs, aborted });
       request.requestTrace?.annotate(record);
-      parts.settlements.settle(admission, record).catch((err: unknown) => parts.logger.error({ err, generation_id: id }, 'could not queue settlement'));
+      parts.settlements.settle(granted, record).catch((err: unknown) => parts.logger.error({ err, generation_id: id }, 'could not queue settlement'));
     },
   };
+}
+
+/** What the hit needs beyond the read's admission: the serving model's allow-list, and its charge or pass hold. */
+async function admitCharge(
+  parts: HitParts,
+  request: HitRequest,
+  hit: { answer: CachedAnswer; entry: CatalogEntry; chargeNanos: bigint; hold?: Admission },
+): Promise<Admission> {
+  const { principal } = request;
+  const { answer, chargeNanos } = hit;
+  if (answer.model !== request.requestedModel) checkModelAllowed(principal, answer.model);
+  // A pass/ answer costs nothing: the read's hold (a live subscription) is the hit's admission.
+  if (answer.accessMode === 'pass' && hit.hold) return hit.hold;
+  // A priced hit is admitted like any request; a pass/ answer still needs a live subscription (a hit of 0 quota).
+  if (chargeNanos > 0n || answer.accessMode === 'pass') return admitAmount(parts, principal, hit.entry, chargeNanos);
+  return { mode: answer.accessMode, userId: principal.userId, reservedNanos: 0n };
 }
 
 function hitRecord(input: {

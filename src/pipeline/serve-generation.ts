@@ -9,11 +9,15 @@ import type { StreamEvent } from '../core/generation.js';
 import type { CompletionRenderer, GenerationIdentity, StreamEnd, StreamRenderer } from '../core/stream-renderer.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
+import type { RateHeaders } from '../limits/admit-rate.js';
 import { planRoute } from '../routing/plan-route.js';
 import type { RequestFacts } from '../routing/request-facts.js';
 import type { GenerationDoor } from './generation-door.js';
 import type { NativeStreamEnd } from './native-stream.js';
 import { admitRoute } from './admit-route.js';
+import { candidateSpend } from './candidate-spend.js';
+import { nativeLaneOf } from './native-lane.js';
+import type { Target } from '../routing/resolve-target.js';
 import { recallAffinity, rememberAffinity } from './conversation-affinity.js';
 import type { GenerationParts } from './generation-parts.js';
 import type { ApiFormat, TrackingHeaders } from './generation-record.js';
@@ -48,6 +52,11 @@ export interface GenerationClient {
   requestTrace?: RequestTrace;
   /** Starts watching the client's connection, once admitted: a refused request has no upstream call to cancel. */
   watchConnection(): ClientConnection;
+  /**
+   * The key's X-RateLimit-* headers when the request was already counted against its per-minute limits (the response
+   * cache admits a request before its lookup, read-response-cache.ts): admission then does not count it again.
+   */
+  requestCounted?: RateHeaders;
 }
 
 /** How a generation answers; the HTTP layer writes it (http/generation-exchange.ts). */
@@ -92,7 +101,8 @@ export async function serveGeneration(
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
-  const { targets, admission, headers } = await admitRoute(parts, principal, plan, facts.maxOutputTokens, facts.maxWebSearches, facts.maxToolUses);
+  const spendOf = (target: Target) => candidateSpend(facts, () => nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined);
+  const { targets, admission, headers } = await admitRoute(parts, principal, plan, { requestedMaxTokens: facts.maxOutputTokens, spendOf, requestCounted: client.requestCounted });
   response.headers(headers);
   const target = targets[0];
   const run = new GenerationRun(parts, {

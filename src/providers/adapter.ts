@@ -1,5 +1,6 @@
 // The one interface every provider adapter implements. Adapters are pure: they build a vendor HTTP
 // request description and translate vendor payloads back; the transport (http-client.ts) does the I/O.
+import type { PriceOption } from '../core/served-options.js';
 import type { GenerationRequest, Tool } from '../core/generation-request.js';
 import type { GenerationResult, StreamErrorCode, StreamEvent } from '../core/generation.js';
 import type { ProviderKind } from '../core/provider-kind.js';
@@ -34,7 +35,15 @@ export interface AdapterModel {
   supportsReasoning: boolean;
   /** Output-token cap used when the client sets none and the vendor requires one (Anthropic). */
   maxOutputTokens?: number;
+  /**
+   * The served values of each price option the endpoint prices (catalog `pricing.multipliers`): what the native lanes
+   * send of a request's `service_tier`, `speed`, `inference_geo` (providers/native/price-options.ts); absent: none.
+   */
+  pricedOptions?: PricedOptions;
 }
+
+/** Served values priced, by option (core/served-options.ts). */
+export type PricedOptions = Readonly<Partial<Record<PriceOption, readonly string[]>>>;
 
 export interface AdapterContext {
   provider: ProviderConfig;

@@ -25,6 +25,25 @@ export async function findActiveApiKeyByHash(db: DbOrTrx, keyHash: string): Prom
     .executeTakeFirst();
 }
 
+/**
+ * Locks the account's row until the transaction ends, so that key creations of one account run one after another:
+ * each counts the keys the previous ones committed (the cap on keys per account cannot be raced past).
+ */
+export async function lockAccountForKeys(trx: DbOrTrx, userId: string): Promise<void> {
+  await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+}
+
+/** How many keys of the user are active (not deleted), management keys included. */
+export async function countActiveApiKeys(db: DbOrTrx, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<string | number | bigint>().as('count'))
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** The user's active keys, newest first. */
 export async function listApiKeysForUser(db: DbOrTrx, userId: string): Promise<ApiKeyRow[]> {
   return db

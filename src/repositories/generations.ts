@@ -24,7 +24,7 @@ export async function sumUsageForKey(db: DbOrTrx, keyId: string): Promise<{ cost
   return { costNanos: row?.cost_nanos ?? 0n, requests: Number(row?.requests ?? 0n) };
 }
 
-/** Requests of one key to free models since `since`: the seed of the daily free allowance after a restart. */
+/** Requests of one key to free models since `since`: the seed of a key's own daily free allowance after a restart. */
 export async function countFreeGenerationsSince(db: DbOrTrx, keyId: string, since: Date): Promise<number> {
   const row = await db
     .selectFrom('generations')
@@ -34,4 +34,24 @@ export async function countFreeGenerationsSince(db: DbOrTrx, keyId: string, sinc
     .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Requests of one account (all its keys and its token) to free models since `since`: the account's allowance seed. */
+export async function countAccountFreeGenerationsSince(db: DbOrTrx, userId: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('generations')
+    .select((eb) => eb.fn.countAll<string | number | bigint>().as('count'))
+    .where('user_id', '=', userId)
+    .where('access_mode', '=', 'free')
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Both counts, as the free allowance reads them (src/limits/free-requests.ts FreeRequestRecords). */
+export function freeGenerationCounts(db: DbOrTrx) {
+  return {
+    countForAccount: (userId: string, since: Date) => countAccountFreeGenerationsSince(db, userId, since),
+    countForKey: (keyId: string, since: Date) => countFreeGenerationsSince(db, keyId, since),
+  };
 }

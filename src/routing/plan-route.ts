@@ -5,8 +5,6 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEndpoint, CatalogEntry } from '../catalog/types.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../core/money.js';
-import { maxCostNanos } from '../billing/pricing.js';
-import { reservationOutputTokens } from '../billing/accounting.js';
 import { targetFor, targetForEntry, type Target, type TargetSources } from './resolve-target.js';
 import { checkRequest, requireChatModel, requireUserMessage, type CheckedRequest } from './check-request.js';
 import type { ProviderPreferences, RequestFacts } from './request-facts.js';
@@ -21,11 +19,9 @@ export interface RoutingDeps extends TargetSources {
 }
 
 export interface RoutePlan {
-  /** Candidates in the order to try them; never empty. */
+  /** Candidates in the order to try them; never empty. Admission reserves for the one whose worst case costs most. */
   targets: Target[];
   checked: CheckedRequest;
-  /** The candidate whose worst case costs most: what admission reserves (credits) or holds (pass quota). */
-  reservationEntry: CatalogEntry;
 }
 
 type Preferences = ProviderPreferences;
@@ -46,7 +42,7 @@ export function planRoute(deps: RoutingDeps, facts: RequestFacts, affineEndpoint
     const resolved = deps.catalog.resolve(facts.model);
     if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
       const target = targetForEntry(resolved.entry, deps.providers, deps.adapters);
-      return { targets: [target], checked: checkRequest(facts, target.entry), reservationEntry: target.entry };
+      return { targets: [target], checked: checkRequest(facts, target.entry) };
     }
   }
   return planRoutedRequest(deps, facts, affineEndpoint);
@@ -93,21 +89,7 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoin
   }
   if (targets.length === 0) throw exclusionError(exclusions, facts, deps);
 
-  let reservationEntry = targets[0].entry;
-  if (targets.length > 1) {
-    const requested = facts.maxOutputTokens;
-    const worst = (entry: CatalogEntry) =>
-      maxCostNanos(entry, estimatedPromptTokens, reservationOutputTokens(entry, requested, estimatedPromptTokens), facts.maxWebSearches, facts.maxToolUses);
-    let most = worst(reservationEntry);
-    for (const target of targets) {
-      const cost = worst(target.entry);
-      if (cost > most) {
-        most = cost;
-        reservationEntry = target.entry;
-      }
-    }
-  }
-  return { targets, checked: { estimatedPromptTokens }, reservationEntry };
+  return { targets, checked: { estimatedPromptTokens } };
 }
 
 function resolveModels(catalog: Catalog, model: string, fallbacks: readonly string[] = []): CatalogEntry[] {

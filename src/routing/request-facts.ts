@@ -4,6 +4,7 @@
 // (pipeline/admit-route.ts) read only these facts.
 import type { components } from '../../generated/openapi-types.js';
 import type { ToolBilling, ToolUses } from '../core/tool-uses.js';
+import type { ServedOptions } from '../core/served-options.js';
 
 /** The `provider` routing preferences (OpenRouter's shape), the same on every door. */
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
@@ -31,10 +32,21 @@ export interface RequestFacts {
   maxOutputTokens?: number;
   /** Web search requests admission reserves for (a hosted search tool is offered; web-search-reservation.ts); absent: 0. */
   maxWebSearches?: number;
+  /**
+   * The searches are asked for in a form the native lane leaves out (chat's `web_search_options`): reserved only for
+   * a candidate the request reaches on the translated lane, which turns them into its vendor's search tool.
+   */
+  searchesTranslatedOnly?: boolean;
   /** Uses of the other hosted tools admission reserves for (tool-fee-reservation.ts); absent: none. */
   maxToolUses?: ToolUses;
   /** What the answer's reader must know of the request to bill those tools as the vendor does; absent: nothing. */
   toolBilling?: ToolBilling;
+  /**
+   * The price options the request asks for (a priority or flex tier, fast mode, US-only inference), by their served
+   * names (core/served-options.ts): the native lane sends them where the endpoint prices them, and admission reserves
+   * at their factor; absent: standard.
+   */
+  priceOptions?: ServedOptions;
   /** The client asked for reasoning to be used but not returned (`reasoning.exclude`). */
   excludeReasoning?: boolean;
   /** Generous prompt estimate: text by its length, attachments by their size. */

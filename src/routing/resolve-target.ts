@@ -1,7 +1,8 @@
 // Step 2: model id → catalog entry, provider configuration and the adapter that speaks its API.
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { AdapterModel, ProviderAdapter, ProviderAdapters, ProviderConfig } from '../providers/adapter.js';
+import type { AdapterModel, PricedOptions, ProviderAdapter, ProviderAdapters, ProviderConfig } from '../providers/adapter.js';
+import { PRICE_OPTIONS, type PriceOption } from '../core/served-options.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { providerEnvPrefix } from '../providers/registry.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -64,15 +65,25 @@ export function targetFor(
   provider: ProviderConfig,
   adapters: ProviderAdapters,
 ): Target {
-  return {
-    entry,
-    provider,
-    adapter: adapters[provider.kind]!,
-    model: {
-      id: entry.id,
-      upstreamModel: entry.upstreamModel,
-      supportsReasoning: entry.supportsReasoning,
-      maxOutputTokens: entry.maxOutputTokens,
-    },
+  const model: AdapterModel = {
+    id: entry.id,
+    upstreamModel: entry.upstreamModel,
+    supportsReasoning: entry.supportsReasoning,
+    maxOutputTokens: entry.maxOutputTokens,
   };
+  const priced = pricedOptionsOf(entry);
+  if (priced) model.pricedOptions = priced;
+  return { entry, provider, adapter: adapters[provider.kind]!, model };
+}
+
+/** The served values the entry's multipliers price, by option; undefined when none. */
+function pricedOptionsOf(entry: CatalogEntry): PricedOptions | undefined {
+  const multipliers = entry.pricing.multipliers;
+  if (!multipliers) return undefined;
+  const out: Partial<Record<PriceOption, readonly string[]>> = {};
+  for (const option of PRICE_OPTIONS) {
+    const factors = multipliers[option];
+    if (factors) out[option] = Object.keys(factors);
+  }
+  return out;
 }

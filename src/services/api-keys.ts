@@ -4,7 +4,10 @@ import { sql } from 'kysely';
 import type { Db, DbOrTrx } from '../db/database.js';
 import type { ApiKeyKind, ApiKeyRow, ApiKeyUpdate } from '../db/tables/api-keys.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
-import { findApiKeyForUser, listApiKeysForUser, softDeleteApiKeyReturningHash } from '../repositories/api-keys.js';
+import {
+  countActiveApiKeys, findApiKeyForUser, listApiKeysForUser, lockAccountForKeys, softDeleteApiKeyReturningHash,
+} from '../repositories/api-keys.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { seedKeySpend, spentInPeriods } from '../repositories/api-key-spend.js';
 import { sumKeyUsage, type KeyUsage } from '../repositories/key-usage.js';
 import { periodStart } from '../billing/key-periods.js';
@@ -44,15 +47,21 @@ async function seedIfLimited(db: DbOrTrx, row: ApiKeyRow, now: Date): Promise<vo
   await seedKeySpend(db, { keyId: row.id, periodStart: periodStart(row.limit_reset, now) });
 }
 
-/** Who may create which kind is the caller's to check (src/auth/key-scopes.ts); `kind` defaults to inference. */
+/**
+ * Who may create which kind is the caller's to check (src/auth/key-scopes.ts); `kind` defaults to inference. An
+ * account holding `maxKeys` active keys (MODELGATE_MAX_KEYS_PER_ACCOUNT) gets 409: nothing that is counted per key
+ * may multiply with keys, and every key is a row to list, cache and check.
+ */
 export async function createKey(
   db: Db,
-  input: { userId: string; settings: KeySettings; now: Date; kind?: ApiKeyKind },
+  input: { userId: string; settings: KeySettings; now: Date; kind?: ApiKeyKind; maxKeys: number },
 ): Promise<{ row: ApiKeyRow; secret: string }> {
   const kind = input.kind ?? 'inference';
   checkSettingsFitKind(kind, input.settings);
   return inTransaction(db, async (trx) => {
     const { settings } = input;
+    await lockAccountForKeys(trx, input.userId);
+    if ((await countActiveApiKeys(trx, input.userId)) >= input.maxKeys) throw new TooManyKeysError(input.maxKeys);
     const issued = await issueApiKey(trx, { userId: input.userId, name: settings.name ?? 'API key', kind });
     const changes = changesOf({ ...settings, name: undefined });
     if (Object.keys(changes).length === 0) return issued;
@@ -60,6 +69,17 @@ export async function createKey(
     await seedIfLimited(trx, row, input.now);
     return { row, secret: issued.secret };
   });
+}
+
+/** 409: the account holds as many active keys as it may (the CLI tells it apart to name the setting). */
+export class TooManyKeysError extends GatewayError {
+  constructor(maxKeys: number) {
+    super(
+      409,
+      `Too many API keys: an account may hold ${maxKeys} active keys (management keys included); delete one before creating another`,
+      { reason: 'too_many_keys', max_keys: maxKeys },
+    );
+  }
 }
 
 /**

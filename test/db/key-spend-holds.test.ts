@@ -116,7 +116,7 @@ describeEachDatabase('key spend holds', ({ db }) => {
       limits: { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: 10n ** 9n, limitReset: null },
     };
     const entry = { id: 'openai/gpt-test', accessMode: 'credits', contextLength: 1000, maxOutputTokens: 10, pricing: { base: { input: 10n ** 9n, output: 10n ** 9n, cachedRead: 0n, cachedWrite: 0n }, tiers: [] } } as unknown as CatalogEntry;
-    const admission = await admitCredits({ db: db(), leases }, principal, entry, 10, 10);
+    const admission = await admitCredits({ db: db(), leases }, principal, entry, { estimatedPromptTokens: 10, requestedMaxTokens: 10 });
     expect(admission.keySpend?.holder).toBe(leases.holder);
     const held = admission.keySpend!.heldNanos;
     expect(held).toBeGreaterThan(0n);

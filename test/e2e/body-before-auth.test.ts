@@ -7,7 +7,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { sendRaw, type RawResponse } from '../helpers/raw-http.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
 import { readSse } from '../helpers/sse-client.js';
-import { MANAGEMENT_BODY_LIMIT_BYTES } from '../../src/http/body-limits.js';
+import { KEY_SETTINGS_BODY_LIMIT_BYTES } from '../../src/http/body-limits.js';
 import { clientTimeouts } from '../../src/http/client-timeouts.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -117,15 +117,15 @@ describe('body caps per door', () => {
     expect(res.headers.connection).toBe('close');
   });
 
-  it('key management takes bodies up to 64 KiB; a larger one is 413 there while generation doors take it', async () => {
-    const big = JSON.stringify({ name: 'n'.repeat(MANAGEMENT_BODY_LIMIT_BYTES) });
+  it('key management takes bodies up to 256 KiB; a larger one is 413 there while generation doors take it', async () => {
+    const big = JSON.stringify({ name: 'n'.repeat(KEY_SETTINGS_BODY_LIMIT_BYTES) });
     const refused = await gw.fetch('/api/v1/api-keys', { method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, body: big });
     expect(refused.status).toBe(413);
-    expect(((await refused.json()) as any).error.metadata.limit_bytes).toBe(MANAGEMENT_BODY_LIMIT_BYTES);
+    expect(((await refused.json()) as any).error.metadata.limit_bytes).toBe(KEY_SETTINGS_BODY_LIMIT_BYTES);
     // The same size on a generation door is read and judged on its merits (here: no such model).
     const chat = await gw.fetch('/api/v1/chat/completions', {
       method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'nobody/none', messages: [{ role: 'user', content: 'n'.repeat(MANAGEMENT_BODY_LIMIT_BYTES) }] }),
+      body: JSON.stringify({ model: 'nobody/none', messages: [{ role: 'user', content: 'n'.repeat(KEY_SETTINGS_BODY_LIMIT_BYTES) }] }),
     });
     expect(chat.status).toBe(404);
   });

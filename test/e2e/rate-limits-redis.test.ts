@@ -1,6 +1,6 @@
-// Per-key limits end to end with MODELGATE_REDIS_URL: two gateways on one database and one Redis answer as one
-// (a key's RPM and free allowance are spent across both), the headers are those of the in-process limiter, and the
-// tokens-per-minute budget still ends a stream during generation.
+// Rate limits end to end with MODELGATE_REDIS_URL: two gateways on one database and one Redis answer as one (a key's
+// own RPM, and its account's RPM and free allowance, shared by all the account's keys, are spent across both), the
+// headers are those of the in-process limiter, and the tokens-per-minute budget still ends a stream during generation.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
@@ -25,8 +25,12 @@ describeWithRedis('rate limits shared through Redis', () => {
       OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
       OPENROUTER_API_KEY: 'k', OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
       MODELGATE_FREE_REQUESTS_PER_DAY: '3',
+      MODELGATE_RATE_LIMIT_RPM: '4',
       MODELGATE_REDIS_URL: testRedisUrl(),
       MODELGATE_REDIS_PREFIX: uniqueRedisPrefix(),
+      // A busy test machine can take longer than the 250 ms default to answer, and a late answer means each gateway
+      // decides alone (fail-open): these tests are about sharing, not the fallback (test/limits/redis-limits.test.ts).
+      MODELGATE_REDIS_TIMEOUT_MS: '5000',
     };
     gateways = [await startTestGateway({ database, env }), await startTestGateway({ database, env })];
   });
@@ -67,6 +71,28 @@ describeWithRedis('rate limits shared through Redis', () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await chat(i % 2 ? b : a, user.key, 'openrouter/test/free-model:free')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it("spends one account's free allowance and requests per minute across its keys and both gateways", async () => {
+    const [a, b] = gateways;
+    const user = await a.createUser();
+    await a.grant(user.userId, 100);
+    const token = await a.createToken(user.userId);
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await (i % 2 ? b : a).fetch('/api/v1/api-keys', { method: 'POST', key: token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `k${i}` }) });
+      expect(res.status).toBe(201);
+      keys.push(((await res.json()) as any).key);
+    }
+    upstream.always({ kind: 'json', body: ok });
+    const free = [];
+    for (let i = 0; i < 4; i++) free.push((await chat(i % 2 ? b : a, keys[i % 3], 'openrouter/test/free-model:free')).status);
+    expect(free).toEqual([200, 200, 200, 429]);
+    // Those 4 requests came within the minute too: the account's 4 requests per minute are spent, whichever key.
+    const res = await chat(b, keys[2]);
+    expect(res.status).toBe(429);
+    expect(((await res.json()) as any).error.metadata).toMatchObject({ reason: 'rate_limit', scope: 'account' });
+    expect(upstream.requests).toHaveLength(3);
   });
 
   it('ends a stream with a rate_limit chunk when the tokens-per-minute budget runs out during generation', async () => {

@@ -1,4 +1,5 @@
-// Per-key limits end to end: 429 with Retry-After and X-RateLimit-* before the stream, `rate_limit` chunk during it.
+// Rate limits end to end: 429 with Retry-After and X-RateLimit-* before the stream, `rate_limit` chunk during it; the
+// free allowance and requests per minute are the account's, shared by its keys, with a key's own tighter limits kept.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
@@ -16,6 +17,7 @@ beforeAll(async () => {
       OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
       OPENROUTER_API_KEY: 'k', OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
       MODELGATE_FREE_REQUESTS_PER_DAY: '2',
+      MODELGATE_RATE_LIMIT_RPM: '6',
     },
   });
 });
@@ -115,3 +117,69 @@ describe('rate limits', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 });
+
+describe("limits per account, not per key", () => {
+  /** An account with a management key (made with its token) that made `count` inference keys. */
+  async function accountWithKeys(count: number) {
+    const user = await gw.createUser();
+    const token = await gw.createToken(user.userId);
+    const create = async (credential: string, body: Record<string, unknown>) => {
+      const res = await gw.fetch('/api/v1/api-keys', { method: 'POST', key: credential, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(201);
+      return (await res.json()) as { key: string; key_id: string };
+    };
+    const management = await create(token, { kind: 'management', name: 'provisioner' });
+    const keys = [];
+    for (let i = 0; i < count; i++) keys.push(await create(management.key, { name: `customer-${i}` }));
+    return { user, keys };
+  }
+
+  it('three new keys made with a management key share the free allowance of their account', async () => {
+    const { user, keys } = await accountWithKeys(3);
+    upstream.always({ kind: 'json', body: ok });
+    const statuses = [];
+    for (const { key } of keys) statuses.push((await chat(key, 'openrouter/test/free-model:free')).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const refused = await chat(user.key, 'openrouter/test/free-model:free');
+    expect(refused.status).toBe(429);
+    const body: any = await refused.json();
+    expect(body.error.metadata).toMatchObject({ reason: 'free_requests_per_day', scope: 'account', limit: 2, used: 2 });
+    expect(body.error.message).toContain('across all its keys');
+    expect(upstream.requests).toHaveLength(2);
+  });
+
+  it("keeps a key's own tighter free allowance", async () => {
+    const { keys } = await accountWithKeys(2);
+    await setApiKeyLimits(gw.db, keys[0].key_id, { free_requests_per_day: 1 });
+    upstream.always({ kind: 'json', body: ok });
+    expect((await chat(keys[0].key, 'openrouter/test/free-model:free')).status).toBe(200);
+    const refused = await chat(keys[0].key, 'openrouter/test/free-model:free');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as any).error.metadata).toMatchObject({ scope: 'key', limit: 1 });
+    // The account has one request left, for its other key.
+    expect((await chat(keys[1].key, 'openrouter/test/free-model:free')).status).toBe(200);
+    expect((await chat(keys[1].key, 'openrouter/test/free-model:free')).status).toBe(429);
+  });
+
+  it("spends the account's requests per minute across its keys and its token", async () => {
+    const { user, keys } = await accountWithKeys(3);
+    await gw.grant(user.userId, 1);
+    upstream.always({ kind: 'json', body: ok });
+    const token = await gw.createToken(user.userId);
+    const callers = [...keys.map((k) => k.key), token];
+    const statuses = [];
+    for (let i = 0; i < 8; i++) statuses.push((await chat(callers[i % 4])).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+    const refused = await chat(keys[0].key);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('6');
+    const body: any = await refused.json();
+    expect(body.error.metadata).toMatchObject({ reason: 'rate_limit', limit: 'requests_per_minute', scope: 'account' });
+    expect(body.error.message).toContain('6 requests per minute across all its keys');
+    expect(upstream.requests).toHaveLength(6);
+    // GET /key reports what applies: the account's 6, or a key's own where it is tighter.
+    await setApiKeyLimits(gw.db, keys[1].key_id, { rate_limit_rpm: 2, free_requests_per_day: 50 });
+    const info: any = await (await gw.fetch('/api/v1/key', { key: keys[1].key })).json();
+    expect(info.data).toMatchObject({ rate_limit: { requests_per_minute: 2 }, free_requests_per_day: 2 });
+  });
+});
+

@@ -14,7 +14,8 @@ export interface CliRun {
   err: string;
 }
 
-export function useCliDatabase(): (...argv: string[]) => Promise<CliRun> {
+/** `env`: more variables for every run (e.g. a setting under test). */
+export function useCliDatabase(extraEnv: Record<string, string> = {}): (...argv: string[]) => Promise<CliRun> {
   let env: NodeJS.ProcessEnv = {};
   let scratch: ScratchDatabase | undefined;
   let dataDir: string | undefined;
@@ -22,10 +23,10 @@ export function useCliDatabase(): (...argv: string[]) => Promise<CliRun> {
     const pg = postgresAvailability();
     if (pg.available) {
       scratch = await createScratchDatabase(pg.url);
-      env = { DATABASE_URL: scratch.url, LOG_LEVEL: 'silent' };
+      env = { DATABASE_URL: scratch.url, LOG_LEVEL: 'silent', ...extraEnv };
     } else {
       dataDir = mkdtempSync(path.join(tmpdir(), 'modelgate-cli-'));
-      env = { MODELGATE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+      env = { MODELGATE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extraEnv };
     }
   });
   afterAll(async () => {

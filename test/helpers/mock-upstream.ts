@@ -54,7 +54,7 @@ export class MockUpstream {
     return this;
   }
 
-  /** Answer every request without a queued reply with this one (or with what `reply` makes of the request). */
+  /** Answer every request without a queued reply with this one, or with what `reply` makes of the request. */
   always(reply: Reply | ((request: RecordedRequest) => Reply)): this {
     this.fallback = reply;
     return this;
@@ -85,11 +85,12 @@ export class MockUpstream {
     } catch {
       // keep raw
     }
-    this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody });
+    const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody };
+    this.requests.push(recorded);
     res.once('close', () => {
       if (!res.writableFinished) this.closedConnections++;
     });
-    const reply = this.replies.shift() ?? (typeof this.fallback === 'function' ? this.fallback(this.requests[this.requests.length - 1]) : this.fallback);
+    const reply = this.replies.shift() ?? (typeof this.fallback === 'function' ? this.fallback(recorded) : this.fallback);
     if (!reply) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'mock upstream: no reply scripted', type: 'server_error' } }));

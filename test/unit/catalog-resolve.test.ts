@@ -66,6 +66,7 @@ describe('toWireModel', () => {
       web_search: '0.01', // USD per web search call, not per token
       file_search: '0.0025', // USD per file search call
       code_interpreter: '0.03', // USD per 1 GB code interpreter container
+      multipliers: { service_tier: { priority: '2', flex: '0.5' } }, // factors on the token prices
     });
     expect(usdPerTokenString(37_500_000n)).toBe('0.0000000375');
     expect(usdPerTokenString(1n)).toBe('0.000000000000001');

@@ -29,11 +29,11 @@ describe('cutOffEstimate', () => {
   });
 
   it('bills the web searches reserved for, never fewer than were seen, within the reservation', () => {
-    const searched = cutOffEstimate(nano, 3000, { ...meter(1000, 5), webSearchesSeen: 1 }, 1_000, 10);
+    const searched = cutOffEstimate(nano, 3000, { ...meter(1000, 5), webSearchesSeen: 1 }, 1_000, { webSearches: 10 });
     expect(searched.usage.webSearchRequests).toBe(10);
     expect(searched.why).toContain('and 10 web searches');
-    expect(costNanos(nano, searched.usage)).toBeLessThanOrEqual(maxCostNanos(nano, 1000, 3000, 10));
-    expect(cutOffEstimate(nano, 3000, { ...meter(1000, 5), webSearchesSeen: 12 }, 1_000, 10).usage.webSearchRequests).toBe(12);
+    expect(costNanos(nano, searched.usage)).toBeLessThanOrEqual(maxCostNanos(nano, 1000, 3000, { webSearches: 10 }));
+    expect(cutOffEstimate(nano, 3000, { ...meter(1000, 5), webSearchesSeen: 12 }, 1_000, { webSearches: 10 }).usage.webSearchRequests).toBe(12);
     expect(cutOffEstimate(nano, 3000, meter(1000, 5), 1_000).usage).not.toHaveProperty('webSearchRequests');
   });
 });

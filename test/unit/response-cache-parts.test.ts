@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCacheDirective } from '../../src/pipeline/response-cache/cache-directive.js';
 import { cacheKey, canonicalJson } from '../../src/pipeline/response-cache/cache-key.js';
-import { MemoryCacheStore } from '../../src/pipeline/response-cache/memory-store.js';
+import type { CacheableRequest } from '../../src/pipeline/response-cache/cacheable-request.js';
+import { ENTRY_OVERHEAD_BYTES, MemoryCacheStore } from '../../src/pipeline/response-cache/memory-store.js';
 import { decodeAnswer, encodeAnswer, replayFrames, replayJson, type CachedAnswer } from '../../src/pipeline/response-cache/cached-answer.js';
 import { ResponseCache } from '../../src/pipeline/response-cache/response-cache.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
@@ -39,49 +40,65 @@ describe('cache keys', () => {
     return Object.fromEntries(entries.map(([k, v]) => [k, shuffle(v, seed)]));
   };
 
+  const request = (body: unknown, changes: Partial<CacheableRequest> = {}): CacheableRequest => ({
+    apiFormat: 'chat_completions', model: 'm/a', wire: { body: body as Record<string, unknown>, clientHeaders: {} }, stream: false, estimatedTokens: 1, ...changes,
+  });
+
   it('are the same whatever the key order of the body', () => {
     fc.assert(fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 1000 }), (body, seed) => {
-      const a = cacheKey({ userId: 'u', door: 'chat_completions', body, stream: false });
-      expect(cacheKey({ userId: 'u', door: 'chat_completions', body: shuffle(body, seed), stream: false })).toBe(a);
+      const a = cacheKey('u', request(body), {});
+      expect(cacheKey('u', request(shuffle(body, seed)), {})).toBe(a);
     }));
   });
 
-  it('differ by account, door, form, protocol headers, array order and any value', () => {
+  it('differ by account, door, model, facts, form, framing, forwarded and option headers, array order and any value', () => {
     const body = { model: 'm', messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }], temperature: 0 };
-    const base = { userId: 'u1', door: 'chat_completions', body, stream: false };
+    const base = request(body);
     const keys = new Set([
-      cacheKey(base),
-      cacheKey({ ...base, userId: 'u2' }),
-      cacheKey({ ...base, door: 'messages' }),
-      cacheKey({ ...base, stream: true }),
-      cacheKey({ ...base, variant: { 'anthropic-beta': 'x' } }),
-      cacheKey({ ...base, body: { ...body, messages: [...body.messages].reverse() } }),
-      cacheKey({ ...base, body: { ...body, temperature: 0.1 } }),
+      cacheKey('u1', base, {}),
+      cacheKey('u2', base, {}),
+      cacheKey('u1', { ...base, apiFormat: 'messages' }, {}),
+      cacheKey('u1', { ...base, model: 'm/b' }, {}),
+      cacheKey('u1', { ...base, facts: { model: 'm/a', hasTools: true } }, {}),
+      cacheKey('u1', { ...base, stream: true }, {}),
+      cacheKey('u1', { ...base, stream: true, framing: 'json-array' }, {}),
+      cacheKey('u1', { ...base, wire: { body, clientHeaders: { 'anthropic-beta': 'x' } } }, {}),
+      cacheKey('u1', base, { 'x-modelgate-auto-cache': 'off' }),
+      cacheKey('u1', request({ ...body, messages: [...body.messages].reverse() }), {}),
+      cacheKey('u1', request({ ...body, temperature: 0.1 }), {}),
     ]);
-    expect(keys.size).toBe(7);
+    expect(keys.size).toBe(11);
     expect([...keys].every((k) => /^[0-9a-f]{64}$/.test(k))).toBe(true);
+    // The directive, tracking and session headers do not change the answer; a JSON answer has no framing.
+    expect(cacheKey('u1', base, { 'x-modelgate-cache': 'refresh', 'x-title': 'app', 'session-id': 's' })).toBe(cacheKey('u1', base, {}));
+    expect(cacheKey('u1', { ...base, framing: 'sse' }, {})).toBe(cacheKey('u1', base, {}));
     expect(canonicalJson({ b: 1, a: [{ d: undefined, c: 2 }] })).toBe('{"a":[{"c":2}],"b":1}');
   });
 });
 
 describe('the in-process store', () => {
   it('evicts the least recently used entries past its byte bound, skips entries above the entry bound', async () => {
-    const store = new MemoryCacheStore(250, 150);
+    const entry = 1 + 99 + ENTRY_OVERHEAD_BYTES;
+    const store = new MemoryCacheStore(2 * entry + 50, 150);
     await store.set('a', 'x'.repeat(99), 60);
     await store.set('b', 'y'.repeat(99), 60);
     await store.get('a');
     await store.set('c', 'z'.repeat(99), 60);
     expect(await store.get('b')).toBeUndefined();
     expect(await store.get('a')).toBe('x'.repeat(99));
-    expect(store.bytes()).toBe(200);
+    expect(store.bytes()).toBe(2 * entry);
     await store.set('d', 'w'.repeat(200), 60);
     expect(await store.get('d')).toBeUndefined();
-    expect(store.bytes()).toBe(200);
+    expect(store.bytes()).toBe(2 * entry);
+    // Counted in UTF-8 bytes, as held: '€' is three.
+    await store.set('e', '€'.repeat(33), 60);
+    expect(await store.get('e')).toBe('€'.repeat(33));
+    expect(store.bytes()).toBe(2 * entry);
   });
 
   it('never serves an entry past its TTL', async () => {
     let now = 0;
-    const store = new MemoryCacheStore(1000, 1000, () => now);
+    const store = new MemoryCacheStore(2000, 1000, () => now);
     await store.set('k', 'v', 10);
     now = 9_999;
     expect(await store.get('k')).toBe('v');
@@ -92,7 +109,7 @@ describe('the in-process store', () => {
 });
 
 describe('hits', () => {
-  const cache = (ppm: number) => new ResponseCache(new MemoryCacheStore(1000, 1000), { maxEntryBytes: 1000, priceFractionPpm: ppm }, createLogger('silent'));
+  const cache = (ppm: number) => new ResponseCache(new MemoryCacheStore(2000, 1000), { maxEntryBytes: 1000, priceFractionPpm: ppm }, createLogger('silent'));
 
   it('cost the operator\'s fraction of a credits answer, rounded half up; nothing for free and pass answers', () => {
     expect(cache(0).chargeFor({ accessMode: 'credits', costNanos: 6_000_000n })).toBe(0n);

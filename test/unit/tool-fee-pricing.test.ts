@@ -104,11 +104,11 @@ describe('cost of hosted tool uses', () => {
   it('the reservation covers every use it reserved for at the dearest tier\'s fee', () => {
     fc.assert(fc.property(counts, uses, (u, toolUses) => {
       const prompt = u.promptTokens + u.cachedTokens;
-      const bound = maxCostNanos(model, prompt, u.completionTokens, u.webSearchRequests, toolUses);
+      const bound = maxCostNanos(model, prompt, u.completionTokens, { webSearches: u.webSearchRequests, toolUses });
       expect(bound).toBeGreaterThanOrEqual(costNanosFor(model.pricing, usage({ ...u, promptTokens: prompt, toolUses })));
     }));
     // One Anthropic container at the dearer tier: 5 minutes of 0.10 USD/h, rounded up.
-    expect(maxCostNanos(model, 0, 0, 0, { code_execution: 1 }) - maxCostNanos(model, 0, 0, 0)).toBe(8_333_334n);
-    expect(maxCostNanos(model, 0, 0, 0, { file_search: 10 }) - maxCostNanos(model, 0, 0, 0)).toBe(50_000_000n);
+    expect(maxCostNanos(model, 0, 0, { toolUses: { code_execution: 1 } }) - maxCostNanos(model, 0, 0)).toBe(8_333_334n);
+    expect(maxCostNanos(model, 0, 0, { toolUses: { file_search: 10 } }) - maxCostNanos(model, 0, 0)).toBe(50_000_000n);
   });
 });

@@ -27,13 +27,13 @@ describe('hosted tool uses without the vendor\'s usage', () => {
   it('a cut drain bills the uses reserved for, never fewer than were shown, within the reservation', () => {
     const meter = { estimatedPromptTokens: 1000, generatedTokens: 5, toolUsesSeenSoFar: { file_search: 12 } };
     const reserved = { file_search: 10, code_interpreter: 4 };
-    const { usage, why } = cutOffEstimate(gpt, 3000, meter, 1_000, 0, reserved);
+    const { usage, why } = cutOffEstimate(gpt, 3000, meter, 1_000, { toolUses: reserved });
     expect(usage.toolUses).toEqual({ file_search: 12, code_interpreter: 4 });
     expect(why).toContain('"code_interpreter":4');
-    expect(costNanos(gpt, cutOffEstimate(gpt, 3000, { ...meter, toolUsesSeenSoFar: undefined }, 1_000, 0, reserved).usage))
-      .toBeLessThanOrEqual(maxCostNanos(gpt, 1000, 3000, 0, reserved));
+    expect(costNanos(gpt, cutOffEstimate(gpt, 3000, { ...meter, toolUsesSeenSoFar: undefined }, 1_000, { toolUses: reserved }).usage))
+      .toBeLessThanOrEqual(maxCostNanos(gpt, 1000, 3000, { toolUses: reserved }));
     expect(cutOffEstimate(gpt, 3000, { estimatedPromptTokens: 1000, generatedTokens: 5 }, 1_000).usage).not.toHaveProperty('toolUses');
     // A tool this endpoint does not charge (Anthropic's code execution offered to GPT) is not one of its uses.
-    expect(cutOffEstimate(gpt, 3000, { estimatedPromptTokens: 1000, generatedTokens: 5 }, 1_000, 0, { code_execution: 1 }).usage).not.toHaveProperty('toolUses');
+    expect(cutOffEstimate(gpt, 3000, { estimatedPromptTokens: 1000, generatedTokens: 5 }, 1_000, { toolUses: { code_execution: 1 } }).usage).not.toHaveProperty('toolUses');
   });
 });

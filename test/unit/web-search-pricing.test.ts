@@ -94,10 +94,10 @@ describe('cost of web searches', () => {
   it('the reservation covers every search it reserved for at the dearest tier\'s fee', () => {
     fc.assert(fc.property(counts, fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 50 }), (u, reserved, extra) => {
       const prompt = u.promptTokens + u.cachedTokens;
-      const bound = maxCostNanos(model, prompt, u.completionTokens, reserved + extra);
+      const bound = maxCostNanos(model, prompt, u.completionTokens, { webSearches: reserved + extra });
       const cost = costNanosFor(model.pricing, usage({ ...u, promptTokens: prompt, webSearchRequests: reserved }));
       expect(bound).toBeGreaterThanOrEqual(cost);
     }));
-    expect(maxCostNanos(model, 0, 0, 10) - maxCostNanos(model, 0, 0, 0)).toBe(200_000_000n); // 10 × 0.02 USD
+    expect(maxCostNanos(model, 0, 0, { webSearches: 10 }) - maxCostNanos(model, 0, 0)).toBe(200_000_000n); // 10 × 0.02 USD
   });
 });

@@ -2,7 +2,8 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * `api_keys`: only the SHA-256 hex of the secret is stored, plus a short display prefix.
- * Limit columns are per-key overrides; `null` means "use the gateway default".
+ * The rate and free-allowance columns are a key's own limits, on top of its account's (the gateway's settings);
+ * `null`: none of its own.
  */
 export interface ApiKeysTable {
   id: string;

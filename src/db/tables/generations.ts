@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { AccessMode } from '../../core/access-mode.js';
 import type { ToolUses } from '../../core/tool-uses.js';
+import type { ServedOptions } from '../../core/served-options.js';
 export type GenerationStatus = 'success' | 'error' | 'aborted';
 
 /** `generations`: one row per completion request, written once when it is settled. */
@@ -59,6 +60,8 @@ export interface GenerationAttempt {
   status: number | null;
   error_code: string | null;
   latency_ms: number;
+  /** For the attempt that served: the price options its answer said it served (core/served-options.ts), when not standard. */
+  served?: ServedOptions;
 }
 
 export type GenerationRow = Selectable<GenerationsTable>;

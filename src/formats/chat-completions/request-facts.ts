@@ -4,6 +4,7 @@ import type { ChatCompletionRequest } from './wire-types.js';
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { chatPromptTokens } from './prompt-tokens.js';
 import { chatWebSearches } from '../../routing/web-search-reservation.js';
+import { OPENAI_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
 
 function hasPart(request: ChatCompletionRequest, type: string): boolean {
   return request.messages.some((message) => {
@@ -29,6 +30,12 @@ export function chatRequestFacts(body: ChatCompletionRequest): RequestFacts {
   if (typeof cap === 'number') facts.maxOutputTokens = cap;
   if (body.reasoning?.exclude === true) facts.excludeReasoning = true;
   const searches = chatWebSearches(raw.web_search_options);
-  if (searches > 0) facts.maxWebSearches = searches;
+  if (searches > 0) {
+    facts.maxWebSearches = searches;
+    // The native chat lane leaves web_search_options out (native-chat-request.ts): no search to pay for there.
+    facts.searchesTranslatedOnly = true;
+  }
+  const options = requestedOptions(raw, OPENAI_REQUEST_OPTIONS);
+  if (options) facts.priceOptions = options;
   return facts;
 }

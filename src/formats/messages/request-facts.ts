@@ -1,6 +1,7 @@
 // What planning and admission need of a Messages request (routing/request-facts.ts), read from its wire body without
 // converting it: the prompt estimate walks the system prompt, the turns and the tools (wire-tokens.ts), so a request
 // that goes natively to Anthropic is never translated, and unknown block types cost their text.
+import { ANTHROPIC_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import { messagesWebSearches } from '../../routing/web-search-reservation.js';
@@ -50,5 +51,7 @@ export function messagesRequestFacts(body: MessagesRequest, model: string): Requ
   if (body.provider !== undefined) facts.provider = body.provider;
   const searches = messagesWebSearches(body.tools);
   if (searches > 0) facts.maxWebSearches = searches;
+  const options = requestedOptions(body as unknown as Record<string, unknown>, ANTHROPIC_REQUEST_OPTIONS);
+  if (options) facts.priceOptions = options;
   return withToolFees(facts, messagesToolFees(body.tools));
 }

@@ -1,5 +1,6 @@
 // What planning and admission need of a Responses request (routing/request-facts.ts), read from its wire body without
 // converting it; it refuses first what no lane serves: a stored response to continue (parse-request.ts rejectState).
+import { OPENAI_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import { responsesWebSearches } from '../../routing/web-search-reservation.js';
@@ -46,5 +47,7 @@ export function responsesRequestFacts(body: ResponseRequest): RequestFacts {
   if (typeof body.max_output_tokens === 'number') facts.maxOutputTokens = body.max_output_tokens;
   const searches = responsesWebSearches(body.tools, items, (body as { max_tool_calls?: unknown }).max_tool_calls);
   if (searches > 0) facts.maxWebSearches = searches;
+  const options = requestedOptions(body as unknown as Record<string, unknown>, OPENAI_REQUEST_OPTIONS);
+  if (options) facts.priceOptions = options;
   return withToolFees(facts, responsesToolFees(body.tools, items, (body as { max_tool_calls?: unknown }).max_tool_calls));
 }

@@ -83,6 +83,12 @@ export function checkEmbeddingRequest(body: EmbeddingRequestBody, entry: Catalog
   return { call, estimatedTokens, maxTokens };
 }
 
+/** The request's tokens as estimatedTokens counts them, before the model is known (the response cache's admission). */
+export function estimateEmbeddingTokens(body: EmbeddingRequestBody): number {
+  const inputs = readInputs(body.input);
+  return estimateInputTokens(inputs, 0, inputs.kind === 'text' ? inputs.texts.length : inputs.tokens.length);
+}
+
 /** The gateway's count of inputs `start` to `end` (exclusive), as estimatedTokens counts them. */
 export function estimateInputTokens(inputs: EmbeddingInputs, start: number, end: number): number {
   let tokens = 0;

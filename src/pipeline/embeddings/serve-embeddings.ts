@@ -11,7 +11,7 @@ import { costNanos, maxCostNanos } from '../../billing/pricing.js';
 import type { SettlementQueue } from '../../billing/settlement-queue.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerationAttempt } from '../../db/tables/generations.js';
-import { admitRate, limitsFor, withRateHeaders } from '../../limits/admit-rate.js';
+import { admitRate, rateBudgetsOf, withRateHeaders } from '../../limits/admit-rate.js';
 import type { AdmissionParts } from '../admit-route.js';
 import { newGenerationId } from '../generation-meter.js';
 import type { GenerationClient, GenerationResponse } from '../serve-generation.js';
@@ -42,7 +42,7 @@ export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationC
   const entry = resolveModel(parts.catalog, body.model); //                      2 resolve
   const { provider, adapter } = embeddingEndpoint(parts, entry);
   const checked = checkEmbeddingRequest(body, entry, adapter.acceptsTokenInput(provider)); // 3 check
-  const rateHeaders = await admitRate(parts, principal, entry, checked.estimatedTokens); //  4 admit
+  const rateHeaders = await admitRate(parts, principal, entry, checked.estimatedTokens, client.requestCounted); // 4 admit
   let admission: Admission;
   try {
     admission = await admitAmount(parts, principal, entry, maxCostNanos(entry, checked.maxTokens, 0));
@@ -135,7 +135,7 @@ async function settle(
     const { principal } = client;
     // The provider's count replaces the estimate in the key's token budget.
     const extra = run.outcome.promptTokens - run.checked.estimatedTokens;
-    if (extra > 0) parts.limiter.consumeTokens(principal.credentialId, limitsFor(principal, parts.config), extra, parts.now().getTime());
+    if (extra > 0) parts.limiter.consumeTokens(rateBudgetsOf(principal, parts.config), extra, parts.now().getTime());
     const record = embeddingRecord({
       id: run.id, principal, entry: run.entry, admission: run.admission, outcome: run.outcome,
       latencyMs: Date.now() - run.started, tracking: client.tracking, attempts: run.attempts,

@@ -11,8 +11,8 @@ import type { GenerationResponse } from '../serve-generation.js';
 import type { CachedAnswer } from './cached-answer.js';
 import type { RecordWatcher, ResponseCache } from './response-cache.js';
 
-/** The answer's headers a replay repeats. */
-const ANSWER_HEADERS = ['x-modelgate-provider', 'x-modelgate-model'];
+/** The answer's headers a replay repeats: who served it, and what was changed or left out of the request on the way. */
+const ANSWER_HEADERS = ['x-modelgate-provider', 'x-modelgate-model', 'x-modelgate-warning'];
 
 export class AnswerRecorder implements RecordWatcher {
   private generationId?: string;

@@ -1,20 +1,17 @@
-// The response-cache key: the account, the front door, the model, the whole request body as it affects the answer
-// (every message, tool and sampling field), with object keys sorted so that their order does not matter, and the
-// form of the answer (stream or JSON, which the body alone may not say) plus any protocol headers that change the
-// answer. Hashed (SHA-256): the key never holds prompt text, and another account's key can never match.
+// The response-cache key: the account, and the request as the pipeline serves it (cacheable-request.ts): the door, the
+// gateway model id it names, what routing and admission read of it, its whole body (every message, tool, sampling,
+// routing and pricing field), the protocol headers the door forwards, the gateway's own option headers, and the
+// answer's form. Object keys are sorted, so their order does not matter. Hashed (SHA-256): the key never holds prompt
+// text, and another account's key can never match.
 import { createHash } from 'node:crypto';
+import type { CacheableRequest } from './cacheable-request.js';
 
-export interface CacheKeyParts {
-  userId: string;
-  /** The front door (api_format). */
-  door: string;
-  /** The request body as the door parsed it. */
-  body: unknown;
-  /** The answer's form, as negotiated (an omitted `stream` may mean either). */
-  stream: boolean;
-  /** Request headers of the door's protocol that change the answer (Anthropic's version and betas). */
-  variant?: Readonly<Record<string, string>>;
-}
+/** Request headers as Node parsed them (lower-case names). */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+const GATEWAY_OPTION_PREFIX = 'x-modelgate-';
+/** The directive itself: `on`, `refresh` and `ttl=` read or write the same entry. */
+const CACHE_DIRECTIVE_HEADER = 'x-modelgate-cache';
 
 /** JSON with every object's keys in sorted order; arrays keep their order (it is meaningful). */
 export function canonicalJson(value: unknown): string {
@@ -27,9 +24,34 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
-export function cacheKey(parts: CacheKeyParts): string {
+/**
+ * The gateway's own request options (`X-Modelgate-Auto-Cache`, and any added later under the prefix): they change what
+ * is sent upstream or what it costs, whatever the door.
+ */
+function gatewayOptions(headers: RequestHeaders): Record<string, string> {
+  const options: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (!name.startsWith(GATEWAY_OPTION_PREFIX) || name === CACHE_DIRECTIVE_HEADER || value === undefined) continue;
+    options[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return options;
+}
+
+export function cacheKey(userId: string, request: CacheableRequest, headers: RequestHeaders): string {
   const hash = createHash('sha256');
-  // Version first: a change to what an entry holds starts a new key space.
-  hash.update(canonicalJson({ v: 1, user: parts.userId, door: parts.door, stream: parts.stream, variant: parts.variant ?? {}, body: parts.body }));
+  // Version first: a change to what a key covers or an entry holds starts a new key space.
+  hash.update(canonicalJson({
+    v: 2,
+    user: userId,
+    door: request.apiFormat,
+    model: request.model,
+    facts: request.facts,
+    body: request.wire.body,
+    forwarded: request.wire.clientHeaders,
+    options: gatewayOptions(headers),
+    stream: request.stream,
+    framing: request.stream ? (request.framing ?? 'sse') : undefined,
+  }));
   return hash.digest('hex');
 }

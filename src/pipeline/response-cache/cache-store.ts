@@ -5,12 +5,12 @@ export interface ResponseCacheStore {
   get(key: string): Promise<string | undefined>;
   /** Keeps `value` for `ttlSeconds`; a value above the store's entry bound is not kept. */
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
-  /** Bytes of live entries (memory: held here; Redis: written by this instance and not yet expired). */
+  /** Bytes of live entries (memory: held here, with each entry's overhead; Redis: written by this instance and not yet expired). */
   bytes(): number;
   close(): Promise<void>;
 }
 
-/** Bytes an entry takes: its key and its text as UTF-8. */
+/** Bytes an entry takes in Redis: its key and its text as UTF-8. */
 export function entryBytes(key: string, value: string): number {
   return key.length + Buffer.byteLength(value, 'utf8');
 }

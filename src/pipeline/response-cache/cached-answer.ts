@@ -14,7 +14,7 @@ export interface CachedAnswer {
   model: string;
   provider: string;
   upstreamModel: string;
-  /** Headers the original answer carried that describe the answer (x-modelgate-provider, x-modelgate-model). */
+  /** Headers the original answer carried that describe the answer (x-modelgate-provider, -model and -warning). */
   headers: Record<string, string>;
   accessMode: AccessMode;
   /** What the original answer was charged, nano-dollars (0 for free and pass/ models). */

@@ -1,9 +1,18 @@
-// The in-process store: least recently used entries go first once the entries' bytes would pass the bound
+// The in-process store: least recently used entries go first once the bytes held would pass the bound
 // (MODELGATE_RESPONSE_CACHE_MB), and an entry past its TTL is never served (it goes when next looked up or evicted).
-import { entryBytes, type ResponseCacheStore } from './cache-store.js';
+// Entries are held as UTF-8 Buffers of their own, so the bound counts what is held: a string with any character above
+// U+00FF would take two bytes per character in V8's heap (twice its UTF-8 size for mostly-ASCII text), and a small
+// Buffer from Node's shared pool would keep its whole pool slab alive.
+import type { ResponseCacheStore } from './cache-store.js';
+
+/**
+ * What an entry holds beyond its bytes and key: the map slot, the entry, the Buffer object and its backing store's
+ * header. Counted so that many small entries cannot hold much more than the bound.
+ */
+export const ENTRY_OVERHEAD_BYTES = 512;
 
 interface Entry {
-  value: string;
+  value: Buffer;
   bytes: number;
   expiresAt: number;
 }
@@ -29,14 +38,19 @@ export class MemoryCacheStore implements ResponseCacheStore {
       return undefined;
     }
     this.entries.set(key, entry);
-    return entry.value;
+    return entry.value.toString('utf8');
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    const bytes = entryBytes(key, value);
     this.remove(key);
-    if (bytes > this.maxEntryBytes || bytes > this.capacityBytes) return;
-    this.entries.set(key, { value, bytes, expiresAt: this.now() + ttlSeconds * 1000 });
+    const size = Buffer.byteLength(value, 'utf8');
+    // The key is a hex digest: one byte a character.
+    if (key.length + size > this.maxEntryBytes) return;
+    const bytes = key.length + size + ENTRY_OVERHEAD_BYTES;
+    if (bytes > this.capacityBytes) return;
+    const buffer = Buffer.allocUnsafeSlow(size);
+    buffer.write(value, 'utf8');
+    this.entries.set(key, { value: buffer, bytes, expiresAt: this.now() + ttlSeconds * 1000 });
     this.held += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.held <= this.capacityBytes) break;

@@ -5,7 +5,10 @@
 // a 1-hour write costs 2× input, a 5-minute one 1.25×, so the split is carried to pricing.
 // `server_tool_use.web_search_requests` counts the searches of the web search server tool, billed per search on top
 // of the tokens; `web_fetch_requests` is not carried: Anthropic charges web fetch nothing beyond its tokens.
+// `service_tier`, `speed` and `inference_geo` say what Anthropic served: fast mode and US-only inference multiply the
+// token prices (core/served-options.ts); in a stream only message_start's usage carries them.
 import type { NormalizedUsage } from '../../core/generation.js';
+import { servedOptionsOf, type ServedOptions } from '../../core/served-options.js';
 import { readCount, readRecord } from '../payload-readers.js';
 
 export interface UsageCounts {
@@ -17,6 +20,8 @@ export interface UsageCounts {
   cacheCreation1h?: number;
   /** `server_tool_use.web_search_requests`: searches the web search server tool ran (cumulative in a stream). */
   webSearchRequests?: number;
+  /** The non-standard `service_tier`, `speed` and `inference_geo` Anthropic served. */
+  served?: ServedOptions;
 }
 
 /** The counts present in one usage object (message, message_start or message_delta). */
@@ -44,6 +49,8 @@ export function readUsage(raw: unknown): UsageCounts {
   }
   const searches = readCount(readRecord(usage.server_tool_use)?.web_search_requests);
   if (searches !== undefined) counts.webSearchRequests = searches;
+  const served = servedOptionsOf(usage);
+  if (served) counts.served = served;
   return counts;
 }
 
@@ -66,5 +73,6 @@ export function normalizeUsage(counts: UsageCounts): NormalizedUsage | undefined
   const oneHour = Math.min(counts.cacheCreation1h ?? 0, cacheWriteTokens);
   if (oneHour > 0) usage.cacheWrite1hTokens = oneHour;
   if (counts.webSearchRequests) usage.webSearchRequests = counts.webSearchRequests;
+  if (counts.served) usage.served = counts.served;
   return usage;
 }

@@ -1,7 +1,9 @@
 // The native lane for the Messages door to Anthropic: the client's request goes to POST {base}/v1/messages as it
 // came (the model spliced to Anthropic's name, the gateway's routing fields removed), with the client's `anthropic-*`
-// protocol headers (version, betas) and the operator's key; every block type, tool type (server tools included),
-// cache_control (ttl, scope), thinking mode, output_config and context_management reaches Anthropic unchanged. The
+// protocol headers (version, betas) and the operator's key; every block type, tool type the gateway can bill (server
+// tools included; native-tools.ts leaves out the others, with a warning), cache_control (ttl, scope), thinking mode,
+// output_config and context_management reaches Anthropic unchanged, and `speed` and `inference_geo` where the catalog
+// prices the value asked for (else left out, with a warning). The
 // answer comes back as Anthropic sent it; only `model` reads the gateway's id, as on the translated lane (ids stay
 // Anthropic's). Usage is metered from Anthropic's own counts, the cache writes' 5m/1h split included, and the code
 // execution container the answer ran in (code-execution.ts).
@@ -16,6 +18,9 @@ import { mapFinishReason } from './map-finish-reason.js';
 import { mapError } from './map-error.js';
 import { createNativeMessagesReader } from './native-stream.js';
 import { codeExecutionUses, messageRanInContainer } from './code-execution.js';
+import { unpricedOptions } from '../native/price-options.js';
+import { messagesToolEdits } from './native-tools.js';
+import { ANTHROPIC_REQUEST_OPTIONS } from '../../core/served-options.js';
 
 function buildRequest({ wire, provider, model, stream }: NativeRequestInput): NativeUpstreamRequest {
   const headers = operatorHeaders(provider);
@@ -26,8 +31,15 @@ function buildRequest({ wire, provider, model, stream }: NativeRequestInput): Na
   headers['content-type'] = 'application/json';
   headers.accept = stream ? 'text/event-stream' : 'application/json';
   if (provider.apiKey) headers['x-api-key'] = provider.apiKey;
-  const body = spliceTopLevel(wire.raw, { remove: wire.gatewayFields, set: { model: JSON.stringify(model.upstreamModel) } });
-  return { request: { method: 'POST', url: messagesUrl(provider.baseUrl), headers, body }, warnings: [] };
+  // Fast mode or a data residency the catalog does not price for the model is left out (native/price-options.ts), and
+  // so are a tool and fallbacks the gateway cannot bill (native-tools.ts).
+  const options = unpricedOptions(wire.body, ANTHROPIC_REQUEST_OPTIONS, model);
+  const tools = messagesToolEdits(wire.body);
+  const body = spliceTopLevel(wire.raw, {
+    remove: [...wire.gatewayFields, ...options.remove, ...tools.remove],
+    set: { ...tools.set, model: JSON.stringify(model.upstreamModel) },
+  });
+  return { request: { method: 'POST', url: messagesUrl(provider.baseUrl), headers, body }, warnings: [...options.warnings, ...tools.warnings] };
 }
 
 /** Characters of generated content in Message content blocks (text, thinking, tool input). */

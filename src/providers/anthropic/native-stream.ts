@@ -5,7 +5,8 @@
 // key's token rate). An `error` event ends the stream; its message reaches the client without the gateway's keys.
 // Web searches are billed from the usage's `server_tool_use.web_search_requests`; a stream cut before its final usage
 // bills at least the `web_search` server tool calls it showed. A code execution container (code-execution.ts) is
-// billed once the stream showed one, by message_delta's container or a code execution call.
+// billed once the stream showed one, by message_delta's container or a code execution call. message_start's usage says
+// what Anthropic served (service_tier, speed, inference_geo: convert-usage.ts), which prices the tokens.
 // Unknown event types pass untouched (Anthropic's versioning policy adds new ones).
 import type { NormalizedUsage } from '../../core/generation.js';
 import type { SseEvent } from '../adapter.js';
@@ -72,8 +73,11 @@ export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStre
     switch (type) {
       case 'message_start': {
         const message = readRecord(data.message);
-        usage = mergeUsage(usage, readUsage(message?.usage));
+        const started = readUsage(message?.usage);
+        usage = mergeUsage(usage, started);
         const reading: NativeReading = { generatedChars: 0 };
+        // Fast mode and US-only inference, said only here: a stream cut before message_delta is billed at them too.
+        if (started.served) reading.served = started.served;
         const id = readString(message?.id);
         if (id) reading.upstreamId = id;
         if (containerOf(message)) ranInContainer(reading);

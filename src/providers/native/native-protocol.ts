@@ -7,6 +7,7 @@
 import type { FinishReason, NormalizedUsage, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
 import type { ToolBilling, ToolUses } from '../../core/tool-uses.js';
+import type { ServedOptions } from '../../core/served-options.js';
 import type { AdapterModel, ProviderConfig, SseEvent } from '../adapter.js';
 import type { OutgoingRequest } from '../http-client.js';
 import type { Redact } from '../redact-credentials.js';
@@ -69,6 +70,11 @@ export interface NativeReading {
   webSearches?: number;
   /** Uses of the other hosted tools the answer showed so far (cumulative), billed likewise (core/tool-uses.ts). */
   toolUses?: ToolUses;
+  /**
+   * The price options the answer says it served (core/served-options.ts), when it says so before its usage: billed
+   * when the stream ends before the usage (which carries them too).
+   */
+  served?: ServedOptions;
   /** The upstream reported a failure (its message redacted). */
   error?: { code: StreamErrorCode; message: string };
   /** No event the upstream sends after this one is passed on (a terminal error). */

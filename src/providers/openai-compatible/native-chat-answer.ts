@@ -10,7 +10,8 @@
 //   no usage gets the gateway's count there, as the translated lane does;
 // - the stream ends with `[DONE]`.
 // The reader meters the vendor's own report: the first id, the usage (prompt_tokens_details.cached_tokens,
-// completion_tokens_details.reasoning_tokens), the finish reason, and the generated text of the deltas. An error
+// completion_tokens_details.reasoning_tokens), the finish reason, the generated text of the deltas, and the
+// processing tier OpenAI served (`service_tier` of the completion or of each chunk: core/served-options.ts). An error
 // the vendor reports inside the stream ends it with the door's own error chunk (rendered by the door).
 import { nanosToUsd } from '../../core/money.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
@@ -22,6 +23,7 @@ import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { normalizeUsage } from './convert-usage.js';
 import { mapEmbeddedError } from './map-error.js';
 import { mapFinishReason } from './map-finish-reason.js';
+import { servedOptionsOf } from '../../core/served-options.js';
 
 /** Characters generated in a delta or message: text, reasoning (under any vendor's name), refusal, tool calls. */
 function generatedChars(part: JsonRecord | undefined): number {
@@ -109,7 +111,9 @@ export function readChatJson(bytes: Buffer, ctx: NativeAnswerContext): NativeJso
   const id = readString(body.id);
   if (id) reading.upstreamId = id;
   const usage = normalizeUsage(rawUsage(body));
-  if (usage) reading.usage = usage;
+  const served = servedOptionsOf(body, ['service_tier']);
+  if (usage) reading.usage = served ? { ...usage, served } : usage;
+  if (served) reading.served = served;
   return {
     reading,
     render: (totals) => {
@@ -164,6 +168,8 @@ export function createNativeChatReader(ctx: NativeAnswerContext): NativeStreamRe
     }
     const usage = normalizeUsage(rawUsage(chunk));
     if (usage) reading.usage = usage;
+    const served = servedOptionsOf(chunk, ['service_tier']);
+    if (served) reading.served = served;
     if (event.event === 'error' || (chunk.error !== undefined && chunk.error !== null)) return fail(reading, embeddedError(chunk, ctx));
     const choices = readArray(chunk.choices);
     const choice = choices?.find((c) => isRecord(c) && (c.index ?? 0) === 0);

@@ -2,8 +2,11 @@
 // top-level members the gateway must change spliced (top-level-members.ts). What changes, and why:
 // - `model`: the vendor's name for it;
 // - removed: the gateway's own fields (the door's list: routing, usage accounting) and the fields that change the price
-//   or the shape of the answer behind the gateway's back (`n`, `service_tier`, `store`, `modalities`, `audio`), as the
-//   translated lane drops them;
+//   or the shape of the answer behind the gateway's back (`n`, `store`, `modalities`, `audio`), as the translated
+//   lane drops them;
+// - `service_tier` only with a tier the endpoint prices (OpenAI's priority and flex: catalog `pricing.multipliers`),
+//   billed at the tier the answer says it served; any other tier is left out and named in x-modelgate-warning, and
+//   `auto` or `default` is left out silently (it changes nothing, and not every vendor knows the field);
 // - `stream` as the door decided it (an omitted one may mean SSE), and `stream_options.include_usage: true` when
 //   streaming (the gateway bills from streamed usage), where the vendor takes stream_options (Mistral does not);
 // - the output cap under the field the vendor wants (OpenAI's reasoning models refuse `max_tokens`), or the model's
@@ -26,6 +29,8 @@ import { chatCompletionsUrl } from './convert-request.js';
 import { mapReasoning } from './map-reasoning.js';
 import { resolveVendorProfile, type VendorProfile } from './vendors.js';
 import type { ReasoningRequest } from '../../core/generation-request.js';
+import { OPENAI_REQUEST_OPTIONS } from '../../core/served-options.js';
+import { unpricedOptions } from '../native/price-options.js';
 
 /** The chat door's `reasoning` (OpenRouter's shape), as mapReasoning reads it (the chat parser maps it the same way). */
 function reasoningOf(config: Record<string, unknown>): ReasoningRequest {
@@ -38,7 +43,7 @@ function reasoningOf(config: Record<string, unknown>): ReasoningRequest {
 }
 
 /** Fields that change price or answer shape behind the gateway's back (the translated lane never sends them). */
-export const PRICE_OR_SHAPE_FIELDS = ['n', 'service_tier', 'store', 'modalities', 'audio'] as const;
+export const PRICE_OR_SHAPE_FIELDS = ['n', 'store', 'modalities', 'audio'] as const;
 
 /** OpenRouter's sampling extras: sent only to vendors whose profile lists them (passthroughFields). */
 const OPENROUTER_SAMPLING = ['top_k', 'min_p', 'top_a', 'repetition_penalty'] as const;
@@ -59,8 +64,9 @@ export interface ChatRequestEdits {
 export function chatRequestEdits(input: NativeRequestInput, profile: VendorProfile): ChatRequestEdits {
   const { wire, model, stream } = input;
   const body = wire.body;
-  const remove = new Set<string>([...wire.gatewayFields, ...PRICE_OR_SHAPE_FIELDS, 'web_search_options']);
-  const warnings: string[] = [];
+  const options = unpricedOptions(body, OPENAI_REQUEST_OPTIONS, model, 'drop');
+  const remove = new Set<string>([...wire.gatewayFields, ...PRICE_OR_SHAPE_FIELDS, 'web_search_options', ...options.remove]);
+  const warnings: string[] = [...options.warnings];
   if (present(body.web_search_options)) warnings.push(UNBILLED_SEARCH_WARNING);
   const set = new Map<string, string>([['model', JSON.stringify(model.upstreamModel)], ['stream', JSON.stringify(stream)]]);
 

@@ -5,7 +5,8 @@
 // .incomplete / .failed: input_tokens_details.cached_tokens, output_tokens_details.reasoning_tokens), the finish the
 // status gives, and the generated text of the `*.delta` events (or of whole output items that came without deltas).
 // Hosted web search calls, billed per call, are counted from the `web_search_call` items (responses-usage.ts), file
-// search calls and code interpreter containers from theirs (hosted-tool-calls.ts).
+// search calls and code interpreter containers from theirs (hosted-tool-calls.ts). The processing tier OpenAI served
+// (`service_tier` of the final Response: `priority`, `flex`) prices the tokens (core/served-options.ts).
 import { nanosToUsd } from '../../core/money.js';
 import type { FinishReason, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
@@ -16,6 +17,7 @@ import { isRecord, readArray, readRecord, readString, type JsonRecord } from '..
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
 import { responsesUsage, webSearchCalls } from './responses-usage.js';
 import { HostedToolCalls } from './hosted-tool-calls.js';
+import { servedOptionsOf } from '../../core/served-options.js';
 
 const TOOL_CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'mcp_call', 'local_shell_call', 'computer_call']);
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'response.cancelled']);
@@ -85,9 +87,12 @@ function readResponse(
   for (const item of readArray(response.output) ?? []) tools.observe(item);
   const toolUses = tools.uses();
   if (toolUses) reading.toolUses = toolUses;
+  const served = servedOptionsOf(response, ['service_tier']);
+  if (served) reading.served = served;
   if (usage) {
     reading.usage = searches > 0 ? { ...usage, webSearchRequests: searches } : usage;
     if (toolUses) reading.usage.toolUses = toolUses;
+    if (served) reading.usage.served = served;
   }
   reading.finish = finishOfResponse(response);
   if (reading.finish === 'error') {

@@ -1,14 +1,19 @@
 // OpenAI's Responses API (POST {base}/responses) as a back door, for the Responses door's native lane: the client's
 // request goes to OpenAI as it came, with the model spliced to OpenAI's name, the gateway's routing fields removed
 // and `store: false` forced (the gateway keeps no response state: `previous_response_id` and `conversation` are
-// refused at the door, and a `store: true` is sent as false with an `x-modelgate-warning` saying so).
+// refused at the door, and a `store: true` is sent as false with an `x-modelgate-warning` saying so), and a
+// `service_tier` the catalog does not price for the model left out (native/price-options.ts), and so is a hosted
+// tool the gateway cannot bill (native-tools.ts: image generation, a hosted shell, an unknown type).
 // prompt_cache_key, prompt_cache_retention, safety_identifier, text.verbosity, reasoning.summary, include, custom
-// (freeform) tools, namespaces, hosted tools, additional_tools and every input item with its ids reach OpenAI as the
-// client wrote them. The answer is read by native-responses-answer.ts.
+// (freeform) tools, namespaces, the other hosted tools, additional_tools and every input item with its ids reach OpenAI
+// as the client wrote them. The answer is read by native-responses-answer.ts.
 import type { NativeProtocol, NativeRequestInput, NativeUpstreamRequest } from '../native/native-protocol.js';
 import { operatorHeaders } from '../native/native-protocol.js';
 import { spliceTopLevel } from '../native/top-level-members.js';
 import { createNativeResponsesReader, readResponsesJson } from './native-responses-answer.js';
+import { unpricedOptions } from '../native/price-options.js';
+import { responsesToolEdits } from './native-tools.js';
+import { OPENAI_REQUEST_OPTIONS } from '../../core/served-options.js';
 
 export const STORE_WARNING = 'store=true was sent as store=false: the gateway keeps no response state';
 
@@ -27,8 +32,15 @@ function buildRequest({ wire, provider, model, stream }: NativeRequestInput): Na
   const remove = [...wire.gatewayFields];
   // The door's promise (spec): reasoning options are ignored by models without reasoning, which OpenAI would refuse.
   if (!model.supportsReasoning) remove.push('reasoning');
-  const body = spliceTopLevel(wire.raw, { remove, set: { model: JSON.stringify(model.upstreamModel), store: 'false' } });
   const warnings = wire.body.store === true ? [STORE_WARNING] : [];
+  // A service tier the gateway does not price (scale, ultrafast, or priority where the catalog has no price for it).
+  const options = unpricedOptions(wire.body, OPENAI_REQUEST_OPTIONS, model);
+  remove.push(...options.remove);
+  warnings.push(...options.warnings);
+  // A hosted tool the gateway cannot bill (image generation, a hosted shell, a type it does not know) is left out.
+  const tools = responsesToolEdits(wire.body);
+  warnings.push(...tools.warnings);
+  const body = spliceTopLevel(wire.raw, { remove, set: { ...tools.set, model: JSON.stringify(model.upstreamModel), store: 'false' } });
   return { request: { method: 'POST', url: responsesUrl(provider.baseUrl), headers, body }, warnings };
 }
 

@@ -5,7 +5,12 @@ import type { HostedTool } from '../../core/generation-request.js';
 
 /** True for a hosted tool that asks for a web search, whichever door named it. */
 export function isWebSearch(tool: HostedTool): boolean {
-  return /^web_search(_preview)?(_\d{4}_?\d{2}_?\d{2})?$/.test(tool.name) || /^web_search_\d{8}$/.test(tool.name);
+  return isWebSearchName(tool.name);
+}
+
+/** True for a tool type that asks for a web search: OpenAI's and Anthropic's names, dated or not. */
+export function isWebSearchName(name: unknown): boolean {
+  return typeof name === 'string' && (/^web_search(_preview)?(_\d{4}_?\d{2}_?\d{2})?$/.test(name) || /^web_search_\d{8}$/.test(name));
 }
 
 /** A hosted tool as a warning names it: "web search" for any web search, else its type in words ("code interpreter"). */
