@@ -77,6 +77,11 @@ describe.skipIf(unavailable !== undefined)('a PostgreSQL restart under load', ()
     expect(gateway.child.exitCode, JSON.stringify(errors).slice(0, 3000)).toBeNull();
     expect(errors).toEqual([]);
 
+    // The notification listeners (key changes, credit lease recalls) reconnected after each outage.
+    const restored = countBy(gateway.logLines().filter((line) => line.msg === 'notifications restored'), (line) => String(line.channel));
+    expect(restored.modelgate_credentials, JSON.stringify(restored)).toBeGreaterThanOrEqual(2);
+    expect(restored.modelgate_credit_leases, JSON.stringify(restored)).toBeGreaterThanOrEqual(2);
+
     const byStatus = countBy(outcomes, (o) => String(o.status));
     // Answers in progress when the database went away finished; requests were refused while it was away, and served
     // again once it was back.
