@@ -107,6 +107,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           databaseUrl: config.databaseUrl,
           dataDir: config.dataDir,
           onStaleLock: (holder) => logger.warn({ pid: holder.pid }, 'removed the data folder lock of a process that is gone'),
+          // An idle pooled connection the server ended (a restart, a failover): the pool opens a new one when needed.
+          onIdleClientError: (err) => logger.warn({ err }, 'database connection lost; the pool reconnects'),
         })),
         url: config.databaseUrl,
       };
@@ -245,9 +247,12 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         server.closeIdleConnections();
         await stopped;
         await retention?.stop();
-        await parts.settlements.drain();
-        // After the last settlement paid out of them: the leases go back to the accounts.
-        await parts.leases.close();
+        // Settlements wait for a database that is away, but a stop does not wait forever: past the grace period those
+        // still waiting are logged whole, for replay.
+        await parts.settlements.drain(config.shutdownGraceSeconds * 1000);
+        // After the last settlement paid out of them: the leases go back to the accounts. With the database away they
+        // cannot: other instances reclaim them once the lease TTL has passed, as after a crash.
+        await parts.leases.close().catch((err: unknown) => logger.warn({ err }, 'could not give credit leases back; they are reclaimed after the lease TTL'));
         await parts.lastUsed.flush();
         await limits?.close();
         await parts.responseCache.close();

@@ -143,9 +143,13 @@ export class CreditLeases {
     await this.ticking;
     await this.extensionsDone();
     this.leases.clear();
-    await dropHolderLeases(this.db, this.holder);
-    await dropHolderKeySpendHolds(this.db, this.holder);
-    await this.recallChannel?.close();
+    try {
+      await dropHolderLeases(this.db, this.holder);
+      await dropHolderKeySpendHolds(this.db, this.holder);
+    } finally {
+      // Also when the database is away: the listening connection must not keep the process alive.
+      await this.recallChannel?.close();
+    }
   }
 
   private leaseOf(userId: string): CreditLease {

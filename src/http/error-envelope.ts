@@ -2,11 +2,13 @@
 // (Anthropic Messages errors on /messages, so Anthropic SDKs raise their typed errors). Only GatewayError texts reach
 // clients; anything else is a 500 with a generic message and the cause in the log, at error level unless it is the
 // client's own doing (a connection reset mid-body): the process is fine, and alerts on error lines must not fire.
+// A database out of reach (restarting, failing over) is a 503 with Retry-After: the request can be made again shortly.
 // An answer given before the request's body was read closes the connection (lingering-close.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger.js';
 import { GatewayError, errorBody } from '../core/gateway-error.js';
+import { DatabaseUnavailableError } from '../db/database-unavailable.js';
 import { requestBodyUnread } from './read-json-body.js';
 import { closeAfterAnswer } from './lingering-close.js';
 
@@ -33,7 +35,10 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
       await next();
     } catch (err) {
       const error = toGatewayError(err);
-      if (clientWentAway(err)) {
+      if (err instanceof DatabaseUnavailableError) {
+        // The pool and the settlement queue log the outage itself; one line per refused request would flood the log.
+        logger.debug({ request_id: ctx.state.requestId, err }, 'database unavailable');
+      } else if (clientWentAway(err)) {
         logger.debug({ request_id: ctx.state.requestId, code: (err as { code?: unknown })?.code }, 'client closed the connection');
       } else if (error.status >= 500 && !(err instanceof GatewayError)) {
         logger.error({ request_id: ctx.state.requestId, err }, 'unhandled error');
@@ -64,8 +69,16 @@ function clientWentAway(err: unknown): boolean {
   return typeof code === 'string' && CLIENT_GONE_CODES.has(code);
 }
 
+/** Seconds a client is asked to wait while the database is unavailable: a restart takes a few. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 function toGatewayError(err: unknown): GatewayError {
   if (err instanceof GatewayError) return err;
+  if (err instanceof DatabaseUnavailableError) {
+    return new GatewayError(503, `The gateway's database is unavailable (restarting or failing over); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`, {
+      reason: 'database_unavailable',
+    }, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+  }
   const status = (err as { status?: unknown; expose?: unknown })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
     return new GatewayError(status, (err as Error).message);

@@ -83,7 +83,8 @@ export class GenerationRun {
   private readonly link: UpstreamLink;
   /** The endpoint being called streams, and may bill tokens it never streams (hidden reasoning). */
   private hidesTokens = false;
-  private settled = false;
+  /** The settlement, once queued. */
+  private settling?: Promise<void>;
   /** Every upstream attempt, kept in the generation record. */
   private readonly attempts: GenerationAttempt[] = [];
   /** Tokens taken from the key's rate budget so far: the prompt estimate at admission, then generated text. */
@@ -260,7 +261,7 @@ export class GenerationRun {
 
   /** Step 6 for streams: the upstream's events, translated and metered, in batches, then how the stream ended. */
   events(upstream: UpstreamResponse, committed?: () => boolean): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
-    return generationStream({
+    return this.settledBeforeEnd(generationStream({
       committed,
       upstream,
       translator: this.input.target.adapter.createStreamTranslator(this.adapterCtx),
@@ -273,12 +274,12 @@ export class GenerationRun {
         state: this.link,
         estimate: () => this.cutOffEstimate(),
       },
-    });
+    }));
   }
 
   /** Step 6 for streams on the native lane: the upstream's own events, metered, as SSE text batches. */
   private frames(upstream: UpstreamResponse, native: NativeProtocol, committed: () => boolean): AsyncGenerator<string[], NativeStreamEnd | undefined> {
-    return nativeStream({
+    return this.settledBeforeEnd(nativeStream({
       committed,
       upstream,
       reader: native.createStreamReader(this.answerContext()),
@@ -288,7 +289,38 @@ export class GenerationRun {
       withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
       redact: this.parts.redact ?? ((text) => text),
       drain: { state: this.link, estimate: () => this.cutOffEstimate() },
-    });
+    }), (end) => end.closing);
+  }
+
+  /**
+   * A stream's batches as they come; at its end, the settlement, then the frames it held back (`closing`: the native
+   * lane's finish, usage and end events) and its end (from which the translated lane's writer renders the closing
+   * frames). So every frame that tells the client the bill or ends the answer leaves once the bill is durable. A client
+   * gone (no end) is settled by the handler. The settlement never runs inside the first step: routing may read that
+   * one within its failover window, before it has recorded the attempt.
+   */
+  private async *settledBeforeEnd<T, E extends object>(stream: AsyncGenerator<T[], E | undefined>, closing?: (end: E) => T[] | undefined): AsyncGenerator<T[], E | undefined> {
+    let yielded = false;
+    try {
+      for (;;) {
+        const step = await stream.next();
+        if (!step.done) {
+          yielded = true;
+          yield step.value;
+          continue;
+        }
+        const end = step.value;
+        if (end === undefined) return undefined;
+        if (!yielded) yield [];
+        await this.settle();
+        const held = closing?.(end);
+        if (held !== undefined && held.length > 0) yield held;
+        return end;
+      }
+    } finally {
+      // The writer stopped early (the client left): the upstream is released.
+      await stream.return(undefined);
+    }
   }
 
   /** Who answers, as the native lane's readers name it to the client. */
@@ -312,10 +344,16 @@ export class GenerationRun {
     else this.meter.fail(500, 'internal_error', (err as Error)?.message ?? 'internal error');
   }
 
-  /** Queues the generation record and its settlement (credits or quota); resolves when committed, never rejects. */
-  async settle(): Promise<void> {
-    if (this.settled) return;
-    this.settled = true;
+  /**
+   * Queues the generation record and its settlement (credits or quota), once; resolves when it is committed, never
+   * rejects. Awaited before an answer's last bytes (its usage and cost, a stream's end): no client is told a bill
+   * that a crash could still lose.
+   */
+  settle(): Promise<void> {
+    return (this.settling ??= this.writeSettlement());
+  }
+
+  private async writeSettlement(): Promise<void> {
     this.link.finish();
     this.input.client.dispose();
     this.observeThroughput();

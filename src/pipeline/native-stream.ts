@@ -4,7 +4,9 @@
 // generation-stream.ts. Every text leaves through the credential redactor: the vendor's own events are passed on, and
 // one that echoes the gateway's key (an error event of any shape) must not carry it to the client. How the stream
 // ended comes back for the door to close it: a failure the upstream's own frames did not already tell the client is
-// rendered by the door (its error chunk or event).
+// rendered by the door (its error chunk or event). The events from the upstream's finish on (chat's finish, usage and
+// [DONE], Messages' message_delta and message_stop, response.completed, Gemini's last chunk) are held back and come
+// back with the end: they tell the client the bill, and leave only once it is settled (generation-run.ts).
 import type { SseEvent } from '../providers/adapter.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import type { NativeEvent, NativeStreamReader } from '../providers/native/native-protocol.js';
@@ -44,6 +46,8 @@ export interface NativeStreamOptions {
 export interface NativeStreamEnd {
   /** A failure the client has not been told of in the upstream's own frames: the door renders it. */
   failure?: { code: StreamErrorCode; message: string; totals: GenerationTotals };
+  /** The upstream's own events from its finish on, held back: sent once the generation is settled. */
+  closing?: string[];
 }
 
 /** Gateway status for a stream that failed before its first event (nothing reached the client yet). */
@@ -63,13 +67,23 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
   const { upstream, reader, meter, signal } = options;
   let failure: { code: StreamErrorCode; message: string } | undefined;
   let failureShown = false;
+  /** Once the upstream finished: the texts of its finish and everything after it. */
+  let closing: string[] | undefined;
 
   // Meters one event and collects its text; false once the stream must end (a terminal error, the token rate).
   const take = (event: NativeEvent, out: string[]): boolean => {
     const { reading } = event;
     observeReading(meter, reading);
+    if (reading.finish !== undefined) closing ??= [];
     const text = signal.aborted ? undefined : event.render(options.totals);
-    if (text !== undefined) out.push(options.redact(text));
+    if (text !== undefined) {
+      if (closing === undefined) out.push(options.redact(text));
+      else {
+        closing.push(options.redact(text));
+        // Held back, it still counts as told: a failure after it is the stream's, not an error response.
+        progress.yielded = true;
+      }
+    }
     if (reading.error) {
       failure = reading.error;
       failureShown = text !== undefined;
@@ -119,7 +133,9 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
     meter.abort();
     return undefined;
   }
-  return failure && !failureShown ? { failure: { ...failure, totals: options.totals() } } : {};
+  const end: NativeStreamEnd = failure && !failureShown ? { failure: { ...failure, totals: options.totals() } } : {};
+  if (closing !== undefined && closing.length > 0) end.closing = closing;
+  return end;
 }
 
 /**

@@ -125,6 +125,9 @@ export async function serveGeneration(
       const answer = await run.completeRouted(); //                                  6+8 translate, respond (JSON)
       await rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers(servedBy(run));
+      // 7 settle before the body (it tells the cost) leaves: a crash now cannot lose a bill the client was told.
+      // Streams settle at their end the same way (generation-run.ts).
+      await run.settle();
       if (answer.lane === 'native') response.jsonBytes(answer.body);
       else response.json(door.renderJson(answer.completion, answer.totals, run.identity));
     }
@@ -132,7 +135,7 @@ export async function serveGeneration(
     run.recordFailure(err);
     throw err;
   } finally {
-    // 7 settle, exactly once. Queued, not awaited: the response does not wait for the commit, and the
+    // 7 settle, exactly once: here when the request failed or its client left (nothing more to tell it), and the
     // queue is drained before shutdown closes the database.
     void run.settle();
   }

@@ -137,7 +137,8 @@ describe('PGlite dialect', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two starts of a data folder (initdb, recovery with fsync on) and a synced shutdown checkpoint.
+  }, 60_000);
 });
 
 describeWithPostgres('PostgreSQL schema option', () => {

@@ -20,7 +20,7 @@ export interface TestGateway {
   /** Every log line written so far, raw JSON text. */
   logs: string[];
   fetch(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
-  /** Waits until every settlement queued so far is committed (responses do not wait for it). */
+  /** Waits until every settlement queued so far is committed (failed and abandoned requests settle after their response). */
   settled(): Promise<void>;
   createUser(email?: string): Promise<{ userId: string; email: string; key: string; keyId: string }>;
   createToken(userId: string): Promise<string>;
@@ -31,8 +31,9 @@ export interface TestGateway {
 }
 
 /**
- * Responses do not wait for their settlement to commit. So that a test may read the database right after
- * reading a response body, reading the body (json/text) also waits for the settlements queued by then.
+ * A successful answer ends only once its settlement is committed, but a failed or abandoned one is settled after its
+ * response. So that a test may read the database right after reading any response body, reading the body (json/text)
+ * also waits for the settlements queued by then.
  */
 function settlesOnRead(res: Response, drain: () => Promise<void>): Response {
   for (const method of ['json', 'text', 'arrayBuffer'] as const) {

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { INT8_OID, parseInt8 } from '../type-parsers.js';
 import { makeFolderPrivate, restrictUmask } from '../data-folder/private-folder.js';
+import { durableStartParams, syncNodefsToDisk } from './pglite-durable-commit.js';
 
 export interface PgliteInstanceOptions {
   /** Persist in this folder (created if missing). Without it the database lives in memory. */
@@ -11,7 +12,8 @@ export interface PgliteInstanceOptions {
 
 /**
  * Starts PGlite with the same value parsing as the `pg` pool (int8 → bigint, timestamptz → Date). A data folder is
- * made private to this user before PGlite opens it and again after (the files of a new database; private-folder.ts).
+ * made private to this user before PGlite opens it and again after (the files of a new database; private-folder.ts),
+ * and its commits are on disk when they return (pglite-durable-commit.ts).
  */
 export async function openPglite(options: PgliteInstanceOptions): Promise<PGlite> {
   if (options.dataDir !== undefined) {
@@ -22,7 +24,11 @@ export async function openPglite(options: PgliteInstanceOptions): Promise<PGlite
     dataDir: options.dataDir,
     loadDataDir: options.snapshot,
     parsers: { [INT8_OID]: parseInt8 },
+    ...(options.dataDir !== undefined ? { startParams: durableStartParams() } : {}),
   });
-  if (options.dataDir !== undefined) await makeFolderPrivate(options.dataDir);
+  if (options.dataDir !== undefined) {
+    syncNodefsToDisk(pglite);
+    await makeFolderPrivate(options.dataDir);
+  }
   return pglite;
 }

@@ -1,5 +1,6 @@
-import { CompiledQuery, PostgresDialect } from 'kysely';
+import { CompiledQuery, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { markUnavailable } from '../database-unavailable.js';
 import { INT8_OID, parseInt8 } from '../type-parsers.js';
 
 export interface PostgresDialectOptions {
@@ -28,13 +29,44 @@ export function createPostgresDialect(options: PostgresDialectOptions): Postgres
     types,
   });
   pool.on('error', options.onIdleClientError ?? ((error) => process.emitWarning(error, 'PostgresPoolWarning')));
+  // The pool listens for errors of idle clients only. A client whose server goes away while it is checked out (between
+  // two statements of a transaction, or as a statement is sent: EPIPE) emits 'error' too, and an 'error' nobody
+  // listens to ends the process. Its statements fail on their own (and are marked unavailable below); the pool drops
+  // the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
 
   const setSearchPath =
     options.schema === undefined ? undefined : CompiledQuery.raw(`set search_path to ${quoteIdent(options.schema)}`);
   return new PostgresDialect({
-    pool,
+    pool: markingUnavailable(pool),
     onCreateConnection: setSearchPath && (async (connection) => void (await connection.executeQuery(setSearchPath))),
   });
+}
+
+/**
+ * The pool as Kysely uses it, with connection failures (no server, a connection the server ended) thrown as
+ * DatabaseUnavailableError. One wrapper per client: Kysely knows its connections by the client object.
+ */
+function markingUnavailable(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    query: ((text: string, parameters: unknown[]) => client.query(text, parameters).catch((err: unknown) => Promise.reject(markUnavailable(err)))) as PostgresPoolClient['query'],
+    release: () => client.release(),
+  });
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw markUnavailable(err);
+      }
+      let wrapper = wrappers.get(client);
+      if (wrapper === undefined) wrappers.set(client, (wrapper = wrap(client)));
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
 }
 
 export function quoteIdent(name: string): string {

@@ -1,7 +1,7 @@
 // POST /embeddings as a small flow of its own beside the generation pipeline, in the same steps and with the same
 // parts: authenticate (HTTP layer) → resolve the model → check the request → admit (rate limits, the key's
-// allow-list, credits for the request's upper bound) → call the provider → settle (one record, one debit, queued) →
-// answer. It shares admission, settlement, records, metrics and traces with generations, not their chat types.
+// allow-list, credits for the request's upper bound) → call the provider → settle (one record, one debit, committed
+// before the answer leaves) → answer. It shares admission, settlement, records, metrics and traces with generations, not their chat types.
 import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { Config } from '../../config.js';
@@ -56,6 +56,7 @@ export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationC
   const attempts: GenerationAttempt[] = [];
   const ctx: AdapterContext = { provider, model: { id: entry.id, upstreamModel: entry.upstreamModel, supportsReasoning: false }, stream: false };
   let outcome: EmbeddingOutcome = { status: 'error', httpStatus: 500, errorCode: 'internal_error', promptTokens: 0, usageEstimated: false, costNanos: 0n };
+  let settling: Promise<void> | undefined;
   try {
     const batches = await callEmbeddings({ //                                    5+6 call, translate
       http: parts.http, adapter, ctx, signal: connection.signal, clientTrace: client.clientTrace, requestTrace: client.requestTrace,
@@ -65,6 +66,8 @@ export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationC
     if (failed && !failed.ok) throw failed.error;
     if (connection.signal.aborted) throw new GatewayError(499, 'Client closed the request', { reason: 'client_disconnected' });
     response.headers({ 'x-modelgate-provider': provider.id, 'x-modelgate-model': entry.id });
+    // 7 settle before the body (it tells the cost) leaves, as for generations.
+    await (settling = settle(parts, client, { id, entry, admission, outcome, attempts, started, checked }));
     response.json(renderEmbeddings({ //                                         8 respond
       id, model: entry.id, provider: provider.id, vectors: batches.flatMap((b) => (b.ok ? b.result.vectors : [])),
       encoding: checked.call.encoding, promptTokens: outcome.promptTokens, costNanos: outcome.costNanos, accessMode: admission.mode,
@@ -74,8 +77,8 @@ export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationC
     throw err;
   } finally {
     connection.dispose();
-    // 7 settle, exactly once; queued, not awaited (as for generations).
-    void settle(parts, client, { id, entry, admission, outcome, attempts, started, checked });
+    // 7 settle, exactly once: here when the request failed.
+    settling ??= settle(parts, client, { id, entry, admission, outcome, attempts, started, checked });
   }
 }
 
