@@ -30,5 +30,6 @@ it('syncs the WAL to disk at every commit of a data folder', async () => {
   } finally {
     await pglite.close();
   }
-});
+  // A new data folder's first start syncs every file it writes: seconds on a busy disk.
+}, 90_000);
 
