@@ -83,12 +83,12 @@ describe('toWireModel', () => {
       supports_reasoning: true,
       supports_images: true,
       supports_tools: true,
-      // Deprecated aliases (the seed contract's names): always the snake_case value.
-      supportsReasoning: true,
-      supportsImages: true,
       access_mode: 'credits',
       architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'] },
     });
+    // Each capability once, in snake_case: the seed contract's camelCase names are not repeated.
+    expect(wire).not.toHaveProperty('supportsReasoning');
+    expect(wire).not.toHaveProperty('supportsImages');
     expect(wire.pricing.input_cache_write).toBe('0.0000025');
     expect(wire.pricing.input_cache_write_1h).toBe('0.000004'); // 2× input; absent where writes have one price
     expect(typeof wire.created).toBe('number');
