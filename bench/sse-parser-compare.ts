@@ -22,7 +22,10 @@ function recordedStream(fixture: string): { text: string; events: string[] } {
 /** Reads of 16–1024 bytes (a seeded generator: every run cuts the same places), split anywhere, mid-character too. */
 function randomReads(bytes: Uint8Array, seed: number): Uint8Array[] {
   let state = seed;
-  const next = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const next = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
   const reads: Uint8Array[] = [];
   for (let at = 0; at < bytes.length;) {
     const size = 16 + Math.floor(next() * 1009);

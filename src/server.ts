@@ -147,8 +147,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       lifecycle: new Lifecycle(),
       drains: new UpstreamDrains(),
       ...options.overrides,
-      responseCache: (responseCache = options.overrides?.responseCache ?? createResponseCache(config, logger)),
+      responseCache: options.overrides?.responseCache ?? createResponseCache(config, logger),
     };
+    responseCache = composed.responseCache;
     const parts: GatewayParts = {
       readiness: readinessCheck(() => pendingMigrations(database.db), composed.lifecycle),
       ...composed,

@@ -81,7 +81,10 @@ export function summarizeProfile(profile: CpuProfile, file: string, topN = 25, w
   let useWindow = window !== undefined;
   if (window) {
     let at = profile.startTime;
-    useWindow = profile.timeDeltas.some((delta) => inWindow((at += delta)));
+    useWindow = profile.timeDeltas.some((delta) => {
+      at += delta;
+      return inWindow(at);
+    });
   }
   let at = profile.startTime;
   let firstUs: number | undefined;

@@ -73,8 +73,9 @@ export function createHandwrittenSseParser(options: SseParserOptions = {}): SseP
     // Scan only the new text: rescanning `pending` would be quadratic for one huge line in tiny chunks.
     LINE_BREAK.lastIndex = 0;
     let start = 0;
-    let match: RegExpExecArray | null;
-    while ((match = LINE_BREAK.exec(text)) !== null) {
+    for (;;) {
+      const match = LINE_BREAK.exec(text);
+      if (match === null) break;
       // A CR at the very end may be the first half of a CRLF split across chunks.
       if (match[0] === '\r' && match.index === text.length - 1) skipLeadingLf = true;
       const tail = text.slice(start, match.index);

@@ -108,7 +108,8 @@ export interface Plan {
 export function steadyStateSummary(plan: Pick<Plan, 'steadyStateSeconds' | 'steadyStateSecondsOf'>): string {
   const others = Object.entries(plan.steadyStateSecondsOf ?? {}) as [SystemName, number][];
   const except = others.map(([name, seconds]) => `${seconds} s on the ${SYSTEM_LABELS[name]}`);
-  return `${plan.steadyStateSeconds} s of unmeasured load on each system` + (except.length ? `, except ${except.join(' and ')}` : '');
+  const exceptions = except.length ? `, except ${except.join(' and ')}` : '';
+  return `${plan.steadyStateSeconds} s of unmeasured load on each system${exceptions}`;
 }
 
 function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -18,7 +18,7 @@ import { hasToolUses, type ToolUses } from '../core/tool-uses.js';
 import { nanosToUsd } from '../core/money.js';
 import type { PassQuotaConfig } from '../config.js';
 import { admitPass } from '../pass/admit-pass.js';
-import type { CreditLease, CreditLeases } from './credit-leases.js';
+import type { CreditLease, CreditLeases, LeaseReservation } from './credit-leases.js';
 import { releasePassUsage } from '../repositories/pass-usage.js';
 import { releaseKeySpend, reserveKeySpend } from '../repositories/api-key-spend.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
@@ -183,7 +183,7 @@ async function reserveCreditsFor(
   // The key's limit first (a key without one costs nothing here): its hold is one more SQL statement, while the
   // account's credits are usually admitted in memory against a lease.
   const keySpend = await reserveKeyLimit(deps, principal, amountNanos);
-  let reserved;
+  let reserved: LeaseReservation;
   try {
     reserved = deps.leases
       ? await deps.leases.reserve(principal.userId, amountNanos)

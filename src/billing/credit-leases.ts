@@ -128,9 +128,10 @@ export class CreditLeases {
    * keep both, migration 0009), give idle leases back.
    */
   tick(): Promise<void> {
-    return (this.ticking ??= this.runTick().finally(() => {
+    this.ticking ??= this.runTick().finally(() => {
       this.ticking = undefined;
-    }));
+    });
+    return this.ticking;
   }
 
   /**

@@ -127,14 +127,16 @@ export class LeaseRecalls {
     }
     // Waiting before asking: an answer may arrive before the NOTIFY call returns.
     const answers = holders.map((holder) => this.answerFrom(userId, holder));
-    const timer = setTimeout(() => answers.forEach((answer) => answer.give(false)), this.options.timeoutMs);
+    const timer = setTimeout(() => {
+      for (const answer of answers) answer.give(false);
+    }, this.options.timeoutMs);
     try {
       for (const payload of encodeRecall(userId, holders)) await notifyLeaseChannel(this.db, payload);
       const answered = await Promise.all(answers.map((answer) => answer.promise));
       return answered.every(Boolean);
     } finally {
       clearTimeout(timer);
-      answers.forEach((answer) => answer.give(false));
+      for (const answer of answers) answer.give(false);
     }
   }
 
@@ -154,7 +156,10 @@ export class LeaseRecalls {
       };
     });
     let waiters = this.waiting.get(key);
-    if (waiters === undefined) this.waiting.set(key, (waiters = new Set()));
+    if (waiters === undefined) {
+      waiters = new Set();
+      this.waiting.set(key, waiters);
+    }
     waiters.add(give);
     return { promise, give };
   }

@@ -20,6 +20,7 @@
 // abovePromptTokens; the threshold itself stays on the lower tier) prices the whole request.
 // Rounding: the sum is computed exactly in (nano-dollars × 1e6) and divided by 1e6 once, at the
 // end, rounding half up — so splitting a request into parts never accumulates rounding drift.
+import { maxBigInt, minBigInt } from '../core/bigint-min-max.js';
 import type { NormalizedUsage } from '../core/generation.js';
 import type { ToolUses } from '../core/tool-uses.js';
 import { PRICE_OPTIONS, type ServedOptions } from '../core/served-options.js';
@@ -83,7 +84,7 @@ export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): big
   const cached = tokens(usage.cachedTokens, 'cachedTokens');
   const cacheWrite = tokens(usage.cacheWriteTokens, 'cacheWriteTokens');
   const cacheWrite1hRaw = tokens(usage.cacheWrite1hTokens ?? 0, 'cacheWrite1hTokens');
-  const cacheWrite1h = cacheWrite1hRaw < cacheWrite ? cacheWrite1hRaw : cacheWrite;
+  const cacheWrite1h = minBigInt(cacheWrite1hRaw, cacheWrite);
   const completion = tokens(usage.completionTokens, 'completionTokens');
   const uncachedRaw = prompt - cached - cacheWrite;
   const uncached = uncachedRaw > 0n ? uncachedRaw : 0n;
@@ -126,8 +127,8 @@ export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutpu
   const output = tokens(maxOutputTokens, 'maxOutputTokens');
   const searches = tokens(spend.webSearches ?? 0, 'maxWebSearches');
   const sets: PriceSet[] = [entry.pricing.base, ...entry.pricing.tiers];
-  const max = (pick: (s: PriceSet) => bigint) => sets.reduce((m, s) => (pick(s) > m ? pick(s) : m), 0n);
-  const promptPrice = max((s) => [s.input, s.cachedRead, s.cachedWrite, s.cachedWrite1h].reduce((a, b) => (b > a ? b : a)));
+  const max = (pick: (s: PriceSet) => bigint) => sets.reduce((m, s) => maxBigInt(pick(s), m), 0n);
+  const promptPrice = max((s) => [s.input, s.cachedRead, s.cachedWrite, s.cachedWrite1h].reduce((a, b) => maxBigInt(b, a)));
   const outputPrice = max((s) => s.output);
   const [num, den] = priceFactor(entry.pricing, spend.options);
   const total = (prompt * promptPrice + output * outputPrice) * num;

@@ -4,6 +4,7 @@
 // container time, so each container is billed those 5 minutes, 1/12 of the hourly price (docs/metering.md).
 import { HOSTED_TOOL_FEES, type HostedToolFee, type ToolUses } from '../core/tool-uses.js';
 import type { ToolFeePrices } from '../catalog/types.js';
+import { maxBigInt } from '../core/bigint-min-max.js';
 
 /** The share of its catalog price one billed use costs: [numerator, denominator]. */
 const SHARE_OF_PRICE: Readonly<Record<HostedToolFee, readonly [bigint, bigint]>> = {
@@ -40,7 +41,7 @@ export function maxToolFeeNanos(priceSets: readonly ToolFeePrices[], uses: ToolU
   for (const tool of HOSTED_TOOL_FEES) {
     const n = count(uses[tool], tool);
     if (n === 0n) continue;
-    const price = priceSets.reduce((max, prices) => (prices[tool] > max ? prices[tool] : max), 0n);
+    const price = priceSets.reduce((max, prices) => maxBigInt(prices[tool], max), 0n);
     const [num, den] = SHARE_OF_PRICE[tool];
     total += (n * price * num + den - 1n) / den;
   }

@@ -2,18 +2,21 @@
 // natively for openai/ models: a whole Response object, or its event stream (created, the output item's events,
 // completed with usage), calling the first function tool when the request offers one, as OpenAI answers them.
 import type http from 'node:http';
+import { isRecord, type JsonRecord } from '../providers/payload-readers.js';
 
 const REPLY = 'Hello from the conformance mock upstream.';
 const OUTPUT_TOKENS = 8;
 
 /** The first function tool the request offers, unless it forbids tool calls. */
-function pickFunction(body: any): string | undefined {
+function pickFunction(body: JsonRecord): string | undefined {
   if (!Array.isArray(body.tools) || body.tool_choice === 'none') return undefined;
-  const tool = body.tools.find((t: any) => t?.type === 'function' && typeof t.name === 'string');
-  return tool?.name;
+  for (const tool of body.tools) {
+    if (isRecord(tool) && tool.type === 'function' && typeof tool.name === 'string') return tool.name;
+  }
+  return undefined;
 }
 
-function responseObject(body: any, id: string, status: 'in_progress' | 'completed', output: unknown[], usage?: unknown) {
+function responseObject(body: JsonRecord, id: string, status: 'in_progress' | 'completed', output: unknown[], usage?: unknown) {
   return {
     id, object: 'response', created_at: Math.floor(Date.now() / 1000), status, error: null, incomplete_details: null,
     instructions: body.instructions ?? null, max_output_tokens: body.max_output_tokens ?? null, model: String(body.model ?? 'mock'),
@@ -23,7 +26,7 @@ function responseObject(body: any, id: string, status: 'in_progress' | 'complete
   };
 }
 
-export function answerResponses(body: any, raw: string, n: number, res: http.ServerResponse): void {
+export function answerResponses(body: JsonRecord, raw: string, n: number, res: http.ServerResponse): void {
   const id = `resp_mock${n}`;
   const tool = pickFunction(body);
   const item = tool

@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { readRecord, type JsonRecord } from '../providers/payload-readers.js';
 import { answerResponses } from './mock-responses-api.js';
 
 export interface MockUpstreamServer {
@@ -35,9 +36,10 @@ export async function startMockUpstreamServer(options: { port?: number; host?: s
       if (!responsesApi && (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))) {
         return sendJson(res, 404, { error: { message: `mock upstream: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
       }
-      let body: any;
+      let body: JsonRecord;
       try {
-        body = JSON.parse(raw);
+        // The gateway sends JSON objects; each field is checked where it is read.
+        body = JSON.parse(raw) as JsonRecord;
       } catch {
         return sendJson(res, 400, { error: { message: 'mock upstream: body is not JSON', type: 'invalid_request_error' } });
       }
@@ -64,7 +66,7 @@ export async function startMockUpstreamServer(options: { port?: number; host?: s
           for (const word of REPLY.split(/(?<= )/)) events.push(chunk({ content: word }));
           events.push(chunk({}, 'stop'));
         }
-        if (body.stream_options?.include_usage) events.push({ ...base, object: 'chat.completion.chunk', choices: [], usage: fullUsage });
+        if (readRecord(body.stream_options)?.include_usage) events.push({ ...base, object: 'chat.completion.chunk', choices: [], usage: fullUsage });
         res.end(`${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')}data: [DONE]\n\n`);
         return;
       }
@@ -90,20 +92,22 @@ export async function startMockUpstreamServer(options: { port?: number; host?: s
 }
 
 /** The tool the mock "calls": the first function offered, unless the request forbids tool calls. */
-function pickTool(body: any): string | undefined {
+function pickTool(body: JsonRecord): string | undefined {
   if (!Array.isArray(body.tools) || body.tools.length === 0 || body.tool_choice === 'none') return undefined;
-  if (typeof body.tool_choice === 'object' && typeof body.tool_choice?.function?.name === 'string') return body.tool_choice.function.name;
-  const name = body.tools[0]?.function?.name;
+  const chosen = readRecord(readRecord(body.tool_choice)?.function)?.name;
+  if (typeof chosen === 'string') return chosen;
+  const name = readRecord(readRecord(body.tools[0])?.function)?.name;
   return typeof name === 'string' ? name : undefined;
 }
 
 /** OpenAI's embeddings answer: a unit-ish vector per input, floats or base64 of float32 as asked. */
 function answerEmbeddings(res: http.ServerResponse, raw: string): void {
-  let body: any;
+  let body: JsonRecord;
   try {
-    body = JSON.parse(raw);
+    body = JSON.parse(raw) as JsonRecord;
   } catch {
-    return sendJson(res, 400, { error: { message: 'mock upstream: body is not JSON', type: 'invalid_request_error' } });
+    sendJson(res, 400, { error: { message: 'mock upstream: body is not JSON', type: 'invalid_request_error' } });
+    return;
   }
   const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
   const size = typeof body.dimensions === 'number' ? body.dimensions : 8;

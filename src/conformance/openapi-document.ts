@@ -64,8 +64,60 @@ export interface Operation {
   secured: boolean;
 }
 
+/** A `$ref` standing in for a parameter, request body, response or header, as OpenAPI allows. */
+interface Reference {
+  $ref: string;
+}
+
+/** The parts of an OpenAPI 3.0 document the runner reads; the rest is carried along unread (`raw` goes to Ajv). */
+export interface RawDocument {
+  openapi?: unknown;
+  info?: { title?: unknown; version?: unknown };
+  servers?: { url?: string }[];
+  paths?: Record<string, RawPathItem>;
+  security?: unknown;
+  components?: { schemas?: Record<string, Schema> };
+  [keyword: string]: unknown;
+}
+
+type RawPathItem = { parameters?: (RawParameter | Reference)[] } & { [method in Method]?: RawOperation };
+
+interface RawOperation {
+  operationId?: string;
+  parameters?: (RawParameter | Reference)[];
+  requestBody?: RawRequestBody | Reference;
+  responses?: Record<string, RawResponse | Reference>;
+  security?: unknown;
+}
+
+interface RawParameter {
+  name: string;
+  in: Parameter['in'];
+  required?: boolean;
+  schema?: Schema;
+}
+
+interface RawRequestBody {
+  required?: boolean;
+  content?: Record<string, RawMedia>;
+}
+
+interface RawResponse {
+  headers?: Record<string, RawHeader | Reference>;
+  content?: Record<string, RawMedia>;
+}
+
+interface RawHeader {
+  required?: boolean;
+  schema?: Schema;
+}
+
+interface RawMedia {
+  schema?: Schema;
+}
+
 export interface OpenApiDocument {
-  raw: Record<string, any>;
+  raw: RawDocument;
   title: string;
   version: string;
   /** Path of the first server URL (`/api/v1`), appended to a base URL given without a path. */
@@ -77,20 +129,27 @@ export interface OpenApiDocument {
   at(pointer: string): SchemaNode;
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+type Method = (typeof METHODS)[number];
 
 /** The document this build of Modelgate was generated from, or one read from a file or URL. */
 export async function loadDocument(source?: string): Promise<OpenApiDocument> {
-  if (!source) return parseDocument(structuredClone(bundled) as Record<string, any>);
+  if (!source) return parseDocument(structuredClone(bundled));
   const text = /^https?:\/\//.test(source) ? await (await fetch(source)).text() : await readFile(source, 'utf8');
-  return parseDocument(JSON.parse(text) as Record<string, any>);
+  return parseDocument(JSON.parse(text) as Record<string, unknown>);
 }
 
 function escapePointer(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-export function parseDocument(raw: Record<string, any>): OpenApiDocument {
+function isReference(value: unknown): value is Reference {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<Reference>).$ref === 'string';
+}
+
+/** A document read from JSON: the fields the runner reads have the types OpenAPI 3.0 gives them. */
+export function parseDocument(document: Record<string, unknown>): OpenApiDocument {
+  const raw = document as RawDocument;
   if (typeof raw.openapi !== 'string' || !raw.openapi.startsWith('3.0')) {
     throw new Error(`expected an OpenAPI 3.0 document, got openapi=${JSON.stringify(raw.openapi)}`);
   }
@@ -113,16 +172,16 @@ export function parseDocument(raw: Record<string, any>): OpenApiDocument {
     return current;
   };
   // Parameters and responses may themselves be `$ref`s into components.
-  const deref = <T>(value: any, pointer: string): { value: T; pointer: string } => {
-    let current = { value, pointer };
-    while (current.value && typeof current.value.$ref === 'string') {
+  const deref = <T>(value: T | Reference, pointer: string): { value: T; pointer: string } => {
+    let current: { value: unknown; pointer: string } = { value, pointer };
+    while (isReference(current.value)) {
       current = { value: lookup(current.value.$ref), pointer: current.value.$ref };
     }
     return current as { value: T; pointer: string };
   };
 
   const operations: Operation[] = [];
-  for (const [path, item] of Object.entries<Record<string, any>>(raw.paths ?? {})) {
+  for (const [path, item] of Object.entries(raw.paths ?? {})) {
     const pathPointer = `#/paths/${escapePointer(path)}`;
     for (const method of METHODS) {
       const op = item[method];
@@ -130,23 +189,23 @@ export function parseDocument(raw: Record<string, any>): OpenApiDocument {
       const opPointer = `${pathPointer}/${method}`;
       const parameters: Parameter[] = [];
       const declared = [
-        ...(item.parameters ?? []).map((p: unknown, i: number) => deref<any>(p, `${pathPointer}/parameters/${i}`)),
-        ...(op.parameters ?? []).map((p: unknown, i: number) => deref<any>(p, `${opPointer}/parameters/${i}`)),
+        ...(item.parameters ?? []).map((p, i) => deref(p, `${pathPointer}/parameters/${i}`)),
+        ...(op.parameters ?? []).map((p, i) => deref(p, `${opPointer}/parameters/${i}`)),
       ];
       for (const { value: p, pointer } of declared) {
         parameters.push({ name: p.name, in: p.in, required: p.in === 'path' || p.required === true, schema: { pointer: `${pointer}/schema`, schema: p.schema ?? {} } });
       }
       let requestBody: Operation['requestBody'];
       if (op.requestBody) {
-        const body = deref<any>(op.requestBody, `${opPointer}/requestBody`);
+        const body = deref(op.requestBody, `${opPointer}/requestBody`);
         requestBody = { required: body.value.required === true, content: contentOf(body.value.content, body.pointer) };
       }
       const responses: Record<string, DocumentedResponse> = {};
-      for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
-        const res = deref<any>(response, `${opPointer}/responses/${escapePointer(status)}`);
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const res = deref(response, `${opPointer}/responses/${escapePointer(status)}`);
         const headers: DocumentedResponse['headers'] = {};
-        for (const [name, header] of Object.entries<any>(res.value.headers ?? {})) {
-          const h = deref<any>(header, `${res.pointer}/headers/${escapePointer(name)}`);
+        for (const [name, header] of Object.entries(res.value.headers ?? {})) {
+          const h = deref(header, `${res.pointer}/headers/${escapePointer(name)}`);
           headers[name.toLowerCase()] = { required: h.value.required === true, schema: { pointer: `${h.pointer}/schema`, schema: h.value.schema ?? {} } };
         }
         responses[status] = { headers, content: contentOf(res.value.content, res.pointer) };
@@ -182,7 +241,7 @@ export function parseDocument(raw: Record<string, any>): OpenApiDocument {
   };
 }
 
-function contentOf(content: Record<string, any> | undefined, pointer: string): Record<string, SchemaNode> {
+function contentOf(content: Record<string, RawMedia> | undefined, pointer: string): Record<string, SchemaNode> {
   const out: Record<string, SchemaNode> = {};
   for (const [mediaType, media] of Object.entries(content ?? {})) {
     out[mediaType.toLowerCase()] = { pointer: `${pointer}/content/${escapePointer(mediaType)}/schema`, schema: media.schema ?? {} };

@@ -77,7 +77,9 @@ function collectSites(doc: OpenApiDocument, validator: SchemaValidator, input: S
     }
   } else if (Array.isArray(value) && schema.items) {
     // The first few items stand for the rest: mutating item 7 finds nothing item 0 would not.
-    value.slice(0, 3).forEach((item, i) => collectSites(doc, validator, { pointer: `${node.pointer}/items`, schema: schema.items! }, item, [...path, i], out));
+    for (const [i, item] of value.slice(0, 3).entries()) {
+      collectSites(doc, validator, { pointer: `${node.pointer}/items`, schema: schema.items }, item, [...path, i], out);
+    }
   }
 }
 
@@ -164,19 +166,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** An object or array on a path a site was collected from: each key of the path exists in it. */
+type JsonContainer = Record<string | number, unknown>;
+
 function replaceAt(root: unknown, path: JsonPath, make: () => unknown): unknown {
   if (path.length === 0) return make();
   const copy = structuredClone(root);
-  let parent = copy as any;
-  for (const key of path.slice(0, -1)) parent = parent[key];
+  let parent = copy as JsonContainer;
+  for (const key of path.slice(0, -1)) parent = parent[key] as JsonContainer;
   parent[path[path.length - 1]] = make();
   return copy;
 }
 
 function removeAt(root: unknown, path: JsonPath): unknown {
   const copy = structuredClone(root);
-  let parent = copy as any;
-  for (const key of path.slice(0, -1)) parent = parent[key];
+  let parent = copy as JsonContainer;
+  for (const key of path.slice(0, -1)) parent = parent[key] as JsonContainer;
   delete parent[path[path.length - 1]];
   return copy;
 }

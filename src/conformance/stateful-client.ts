@@ -64,9 +64,10 @@ export class StatefulClient {
     if (!ok) throw new ConformanceFailure(exchange, [{ check: this.check, message }], [...this.steps]);
   }
 
-  json(exchange: Exchange): any {
+  /** The answer's JSON, of the type its documented schema gives it: `send` has checked the answer against that schema. */
+  json<Documented>(exchange: Exchange): Documented {
     try {
-      return JSON.parse(exchange.body);
+      return JSON.parse(exchange.body) as Documented;
     } catch {
       throw new ConformanceFailure(exchange, [{ check: this.check, message: 'response body is not JSON' }], [...this.steps]);
     }

@@ -12,6 +12,8 @@ import type { Credential } from './request-spec.js';
 import type { SequenceEnvironment } from './stateful-environment.js';
 import type { CheckResult } from './report.js';
 
+type Schemas = import('../../generated/openapi-types.js').components['schemas'];
+
 export interface CreditsHooks {
   /** Adds `usd` to the account of the key under test (test helper, or an admin command). */
   addCredits(usd: number): Promise<void>;
@@ -45,7 +47,7 @@ const AMOUNTS = [0.00005, 0.0002, 0.001, 0.01];
 async function readCredits(r: CreditsReal, step: string): Promise<{ credits: number; usage: number; ex: Exchange }> {
   const ex = await r.client.call('getCredits', r.main, {}, step);
   r.client.expect(ex.status === 200, ex, `GET /credits answered ${ex.status}, expected 200`);
-  const data = r.client.json(ex).data ?? {};
+  const { data } = r.client.json<Schemas['Credits']>(ex);
   return { credits: data.total_credits, usage: data.total_usage, ex };
 }
 
@@ -75,7 +77,7 @@ class Spend implements CreditsCommand {
     if (ex.status === 402) {
       r.client.expect(!this.free, ex, 'a free model was refused with 402');
       r.client.expect(remaining < PLENTY_USD, ex, `402 although ${remaining} USD is left`);
-      const metadata = r.client.json(ex).error?.metadata ?? {};
+      const metadata = r.client.json<Schemas['ErrorResponse']>(ex).error?.metadata ?? {};
       if (typeof metadata.available === 'number') {
         r.client.expect(Math.abs(metadata.available - remaining) < EPSILON, ex, `402 says ${metadata.available} USD is available, the account has ${remaining}`);
       }

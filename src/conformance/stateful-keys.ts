@@ -10,6 +10,8 @@ import { runCredential, type Credential, type RequestSpec } from './request-spec
 import type { SequenceEnvironment } from './stateful-environment.js';
 import type { CheckResult } from './report.js';
 
+type Schemas = import('../../generated/openapi-types.js').components['schemas'];
+
 interface ModelKey {
   id: string;
   secret: string;
@@ -43,7 +45,7 @@ class CreateKey implements KeyCommand {
   async run(m: KeysModel, r: KeysReal): Promise<void> {
     const ex = await r.client.call('createApiKey', r.manager, { json: { name: this.name } }, this.toString());
     r.client.expect(ex.status === 201, ex, `creating a key answered ${ex.status}, expected 201`);
-    const body = r.client.json(ex);
+    const body = r.client.json<Schemas['CreatedApiKey']>(ex);
     r.client.expect(typeof body.key === 'string' && typeof body.key_id === 'string', ex, 'the created key has no `key` or `key_id`');
     r.secrets.add(body.key);
     r.client.expect(body.name === this.name, ex, `the key was named ${JSON.stringify(body.name)}, not ${JSON.stringify(this.name)}`);
@@ -57,7 +59,7 @@ class ListKeys implements KeyCommand {
   async run(m: KeysModel, r: KeysReal): Promise<void> {
     const ex = await r.client.call('listApiKeys', r.manager, {}, this.toString());
     r.client.expect(ex.status === 200, ex, `listing keys answered ${ex.status}, expected 200`);
-    const listed = new Set<string>((r.client.json(ex).data ?? []).map((k: { key_id: string }) => k.key_id));
+    const listed = new Set<string>((r.client.json<Schemas['ApiKeyList']>(ex).data ?? []).map((k: { key_id: string }) => k.key_id));
     for (const key of m.keys) {
       if (key.live) r.client.expect(listed.has(key.id), ex, `live key ${key.id} ($${key.variable}) is missing from the list`);
       else r.client.expect(!listed.has(key.id), ex, `deleted key ${key.id} ($${key.variable}) is still listed`);
@@ -77,7 +79,7 @@ class UseKey implements KeyCommand {
     if (r.client.hasOperation('getCurrentKey')) {
       const ex = await r.client.call('getCurrentKey', credential, {}, `use $${key.variable} (GET /key)`);
       r.client.expect(ex.status === 200, ex, `a live key was answered ${ex.status}, expected 200`);
-      r.client.expect(r.client.json(ex).data?.key_id === key.id, ex, `GET /key names another key than ${key.id}`);
+      r.client.expect(r.client.json<Schemas['KeyInfo']>(ex).data?.key_id === key.id, ex, `GET /key names another key than ${key.id}`);
     } else {
       const ex = await r.client.call('listApiKeys', credential, {}, `use $${key.variable} (list keys)`);
       r.client.expect(ex.status === 200, ex, `a live key was answered ${ex.status}, expected 200`);
@@ -94,7 +96,7 @@ class DeleteKey implements KeyCommand {
     const ex = await r.client.call('deleteApiKey', r.manager, { params: { 'path:key_id': key.id } }, `delete ${key.id} ($${key.variable})`);
     if (key.live) {
       r.client.expect(ex.status === 200, ex, `deleting a live key answered ${ex.status}, expected 200`);
-      const body = r.client.json(ex);
+      const body = r.client.json<Schemas['DeletedApiKey']>(ex);
       r.client.expect(body.deleted === true && body.key_id === key.id, ex, 'the delete answer does not confirm this key');
       key.live = false;
     } else {
@@ -132,7 +134,7 @@ class CreatedKeyStaysInScope implements KeyCommand {
     const create = await r.client.call('createApiKey', credential, { json: { name: 'out-of-scope' } }, `create a key with $${key.variable}`);
     if (create.status === 201) {
       // Still deleted at the end, then reported.
-      const body = r.client.json(create);
+      const body = r.client.json<Schemas['CreatedApiKey']>(create);
       r.secrets.add(body.key);
       m.keys.push({ id: body.key_id, secret: body.key, live: true, variable: `CREATED_KEY_${m.keys.length + 1}` });
     }

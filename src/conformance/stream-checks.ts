@@ -2,6 +2,7 @@
 // chunk carries the role, one id per stream, the last chunk carries usage, `data: [DONE]` ends it) and an in-band
 // error chunk shape (`finish_reason: "error"` with `error.code` and `error.message`); other event streams in the
 // document (Messages, Responses, ... as they land) are only required to carry JSON events.
+import { readArray, readRecord } from '../providers/payload-readers.js';
 import { createSseParser } from '../providers/sse/parse-sse.js';
 import type { OpenApiDocument, Operation } from './openapi-document.js';
 import type { SchemaValidator } from './schema-validator.js';
@@ -35,10 +36,10 @@ export function eventStreamFailures(doc: OpenApiDocument, validator: SchemaValid
   if (events.length === 0) return [{ check: 'stream_framing', message: 'empty event stream' }];
   const failures: StreamFailure[] = [];
   const done = events.findIndex((e) => e.data === '[DONE]');
-  const chunks: any[] = [];
+  const chunks: unknown[] = [];
   for (const [i, event] of events.entries()) {
     if (event.data === '[DONE]') continue;
-    let chunk: any;
+    let chunk: unknown;
     try {
       chunk = JSON.parse(event.data);
     } catch {
@@ -55,27 +56,30 @@ export function eventStreamFailures(doc: OpenApiDocument, validator: SchemaValid
   return failures;
 }
 
-function framingProblem(eventCount: number, done: number, chunks: any[]): string | undefined {
+function framingProblem(eventCount: number, done: number, chunks: unknown[]): string | undefined {
   if (done === -1) return `stream does not end with data: [DONE] (${eventCount} events)`;
   if (done !== eventCount - 1) return `${eventCount - 1 - done} event(s) after data: [DONE]`;
   if (chunks.length === 0) return 'no chunk before data: [DONE]';
-  const ids = new Set(chunks.map((c) => c.id));
+  const ids = new Set(chunks.map((c) => readRecord(c)?.id));
   if (ids.size > 1) return `one stream carries ${ids.size} ids: ${[...ids].map((id) => JSON.stringify(id)).join(', ')}`;
-  if (chunks[0].choices?.[0]?.delta?.role !== 'assistant') return `the first chunk does not carry delta.role "assistant": ${JSON.stringify(chunks[0]).slice(0, 200)}`;
-  const withUsage = chunks.flatMap((c, i) => (c.usage ? [i] : []));
+  const firstChoice = readRecord(readArray(readRecord(chunks[0])?.choices)?.[0]);
+  if (readRecord(firstChoice?.delta)?.role !== 'assistant') return `the first chunk does not carry delta.role "assistant": ${JSON.stringify(chunks[0]).slice(0, 200)}`;
+  const withUsage = chunks.flatMap((c, i) => (readRecord(c)?.usage ? [i] : []));
   if (!withUsage.includes(chunks.length - 1)) return 'the last chunk before data: [DONE] carries no usage';
   if (withUsage.length > 1) return `usage appears in ${withUsage.length} chunks (chunks ${withUsage.join(', ')}); only the last may carry it`;
   return undefined;
 }
 
 /** A failure after the stream began: `finish_reason: "error"` with `error.{code,message}`, as the last chunk. */
-function errorChunkProblem(chunks: any[]): string | undefined {
+function errorChunkProblem(chunks: unknown[]): string | undefined {
   for (const [i, chunk] of chunks.entries()) {
-    for (const choice of chunk.choices ?? []) {
-      const failed = choice?.finish_reason === 'error';
-      if (!failed && choice?.error === undefined) continue;
+    for (const item of readArray(readRecord(chunk)?.choices) ?? []) {
+      const choice = readRecord(item);
+      if (choice === undefined) continue;
+      const failed = choice.finish_reason === 'error';
+      if (!failed && choice.error === undefined) continue;
       if (!failed) return `chunk ${i} carries choices[${choice.index}].error but finish_reason ${JSON.stringify(choice.finish_reason)}, not "error"`;
-      const error = choice.error;
+      const error = readRecord(choice.error);
       if (typeof error?.code !== 'string' || typeof error?.message !== 'string') {
         return `chunk ${i} has finish_reason "error" without error.code and error.message strings: ${JSON.stringify(choice).slice(0, 200)}`;
       }

@@ -34,7 +34,10 @@ export function servedOptionsOf(source: Readonly<Record<string, unknown>> | unde
   let out: ServedOptions | undefined;
   for (const option of options) {
     const value = source[option];
-    if (isPricedValue(option, value)) (out ??= {})[option] = value;
+    if (isPricedValue(option, value)) {
+      out ??= {};
+      out[option] = value;
+    }
   }
   return out;
 }
@@ -74,7 +77,10 @@ export function requestedOptions(body: Readonly<Record<string, unknown>>, fields
   let out: ServedOptions | undefined;
   for (const field of fields) {
     const served = servedNameOf(field, body[field.option]);
-    if (served !== undefined) (out ??= {})[field.option] = served;
+    if (served !== undefined) {
+      out ??= {};
+      out[field.option] = served;
+    }
   }
   return out;
 }

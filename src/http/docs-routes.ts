@@ -35,7 +35,7 @@ const PAGE_CSP = [
 let cached: Map<string, StaticAsset> | undefined;
 
 function loadAssets(): Map<string, StaticAsset> {
-  return (cached ??= new Map<string, StaticAsset>([
+  cached ??= new Map<string, StaticAsset>([
     [OPENAPI_JSON_PATH, createAsset(readGeneratedFile('openapi.json'), 'application/json; charset=utf-8')],
     [OPENAPI_YAML_PATH, createAsset(readGeneratedFile('openapi.yaml'), 'application/yaml; charset=utf-8')],
     [
@@ -48,7 +48,8 @@ function loadAssets(): Map<string, StaticAsset> {
     ],
     [BUNDLE_PATH, createAsset(readScalarBundle(), 'text/javascript; charset=utf-8')],
     [INIT_PATH, createAsset(renderDocsInit({ specUrl: OPENAPI_JSON_PATH, sameOriginServer: true }), 'text/javascript; charset=utf-8')],
-  ]));
+  ]);
+  return cached;
 }
 
 export function docsRoutes(): Middleware {

@@ -12,7 +12,7 @@ export class InFlight {
         await next();
       } finally {
         this.count--;
-        if (this.count === 0) this.waiters.splice(0).forEach((wake) => wake());
+        if (this.count === 0) for (const wake of this.waiters.splice(0)) wake();
       }
     };
   }

@@ -72,7 +72,10 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
   const sourcesByOperation = new Map<Operation, ApiKeySource[]>();
   const sourcesOf = (operation: Operation) => {
     let sources = sourcesByOperation.get(operation);
-    if (!sources) sourcesByOperation.set(operation, (sources = apiKeySources(operation, schemes)));
+    if (!sources) {
+      sources = apiKeySources(operation, schemes);
+      sourcesByOperation.set(operation, sources);
+    }
     return sources;
   };
   const authenticateOnce = async (operation: Operation, ctx: KoaContext) => {

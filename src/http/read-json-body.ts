@@ -121,7 +121,8 @@ function readLimited(stream: IncomingMessage, limitBytes: number): Promise<Buffe
       } else if (first === undefined) {
         first = buf;
       } else {
-        (chunks ??= [first]).push(buf);
+        chunks ??= [first];
+        chunks.push(buf);
       }
     };
     const onEnd = () => {

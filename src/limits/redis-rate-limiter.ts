@@ -5,7 +5,7 @@
 import {
   judgeBudgets, TokenBucketRateLimiter, type BudgetReading, type RateBudget, type RateDecision, type RateLimiter, type RateLimits,
 } from './rate-limiter.js';
-import type { RateReply, RedisLimitStore } from './redis-store.js';
+import type { RedisLimitStore } from './redis-store.js';
 
 /**
  * What this instance knows of a budget's token bucket between round trips: consumeTokens runs per streamed chunk and

@@ -41,8 +41,14 @@ export function metricsRenderer(registry: Registry): RenderMetrics {
         reject(new Error('the primary did not answer with the cluster metrics'));
       }, ANSWER_TIMEOUT_MS);
       waiting.set(id, {
-        resolve: (text) => (clearTimeout(timer), resolve(text)),
-        reject: (err) => (clearTimeout(timer), reject(err)),
+        resolve: (text) => {
+          clearTimeout(timer);
+          resolve(text);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
       });
       process.send!({ type: ASK, id });
     });

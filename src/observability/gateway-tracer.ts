@@ -72,7 +72,10 @@ export class RequestTrace {
     // ones follow this span, ratio ones decide by the same trace id, always_off never samples): so no span is started
     // for it, and no sampler call, span id, context or attribute object is spent on a span nobody records. The upstream
     // gets this span's context, flagged not sampled, written once for all the request's attempts.
-    if (!this.sampled) return new AttemptTrace(this.owner, this.span, (this.unsampledContext ??= this.owner.traceContextOf(this.span)));
+    if (!this.sampled) {
+      this.unsampledContext ??= this.owner.traceContextOf(this.span);
+      return new AttemptTrace(this.owner, this.span, this.unsampledContext);
+    }
     this.context ??= trace.setSpan(ROOT_CONTEXT, this.span);
     const span = this.owner.tracer.startSpan(`${this.operation} ${upstreamModel}`, {
       kind: SpanKind.CLIENT,

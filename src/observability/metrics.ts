@@ -225,7 +225,10 @@ export class GatewayMetrics implements SharedLimitsObserver {
 
   private seriesOf(provider: string, model: string): ModelSeries {
     let byModel = this.series.get(provider);
-    if (!byModel) this.series.set(provider, (byModel = new Map()));
+    if (!byModel) {
+      byModel = new Map();
+      this.series.set(provider, byModel);
+    }
     let series = byModel.get(model);
     if (!series) {
       series = {

@@ -175,7 +175,8 @@ export class GenerationRun {
     if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
       this.adapterCtx = { provider: target.provider, model: target.model, stream, clientHeaders: door.wire.clientHeaders };
     }
-    const native = (this.native = nativeLaneOf(door.protocol, target, door.wire.body, this.parts.natives));
+    const native = nativeLaneOf(door.protocol, target, door.wire.body, this.parts.natives);
+    this.native = native;
     // The native lane sends the price options the endpoint prices (the others are left out, and cost 1×).
     this.meter.expectServed(native ? this.input.facts.priceOptions : undefined);
     const { http } = this.parts;
@@ -192,7 +193,8 @@ export class GenerationRun {
       // As below for the translated request: the prompt lives on only in the bytes sent.
       if (last) this.releasePrompt();
     } else {
-      const request = (this.translated ??= door.translate());
+      this.translated ??= door.translate();
+      const request = this.translated;
       // The adapters read the request's tools to restore the names they flattened (namespaces, custom tools).
       if (this.adapterCtx.tools !== request.tools) this.adapterCtx = { ...this.adapterCtx, tools: request.tools };
       // What this endpoint is not sent of the request (a hosted tool its vendor cannot run), for x-modelgate-warning.
@@ -350,7 +352,8 @@ export class GenerationRun {
    * that a crash could still lose.
    */
   settle(): Promise<void> {
-    return (this.settling ??= this.writeSettlement());
+    this.settling ??= this.writeSettlement();
+    return this.settling;
   }
 
   private async writeSettlement(): Promise<void> {

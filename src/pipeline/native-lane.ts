@@ -4,7 +4,7 @@
 // between endpoints of different protocols.
 import type { WireProtocol } from '../core/wire-protocol.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { NativeAnswerContext, NativeProtocol, NativeReading } from '../providers/native/native-protocol.js';
+import type { NativeAnswerContext, NativeJsonAnswer, NativeProtocol, NativeReading } from '../providers/native/native-protocol.js';
 import { nativeChat } from '../providers/openai-compatible/native-chat.js';
 import { nativeMessages } from '../providers/anthropic/native-messages.js';
 import { nativeResponses } from '../providers/openai-responses/native-responses.js';
@@ -70,7 +70,7 @@ export async function completeNative(
     endUpstreamAttempt(upstream, { aborted: aborted(), error: err });
     throw err;
   }
-  let answer;
+  let answer: NativeJsonAnswer;
   try {
     answer = native.readJson(bytes, ctx);
   } catch (err) {

@@ -5,9 +5,9 @@
 // GenerationClient.requestCounted, and its own admission takes the rest (free allowance, credits, quota).
 import type { Principal } from '../auth/principal.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitAmount, releaseAdmission, type Admission } from '../billing/accounting.js';
+import { admitAmount, releaseAdmission } from '../billing/accounting.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import { admitRequestRate, withRateHeaders, type RateHeaders } from '../limits/admit-rate.js';
+import { admitRequestRate, withRateHeaders } from '../limits/admit-rate.js';
 import { cacheKey, type RequestHeaders } from './response-cache/cache-key.js';
 import type { CacheableRequest } from './response-cache/cacheable-request.js';
 import type { CachedAnswer } from './response-cache/cached-answer.js';

@@ -79,16 +79,19 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
         throw err;
       }
       if (isQueueTimeout(err)) {
-        (skipped ??= new Set()).add(provider);
+        skipped ??= new Set();
+        skipped.add(provider);
         continue;
       }
       void breaker.recordFailure(key);
       const retryAfterMs = err instanceof UpstreamHttpError && err.info.retryAfterSeconds !== undefined ? err.info.retryAfterSeconds * 1000 : undefined;
       if (retryAfterMs !== undefined) {
         if (retryAfterMs <= SHORT_RETRY_AFTER_MS && now() + retryAfterMs - started < limits.budgetMs) {
-          (waitUntil ??= new Map()).set(provider, now() + retryAfterMs);
+          waitUntil ??= new Map();
+          waitUntil.set(provider, now() + retryAfterMs);
         } else {
-          (skipped ??= new Set()).add(provider);
+          skipped ??= new Set();
+          skipped.add(provider);
         }
       }
     }

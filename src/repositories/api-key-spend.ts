@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { minBigInt } from '../core/bigint-min-max.js';
 import type { DbOrTrx } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
 import { utcDayParam } from '../db/utc-day.js';
@@ -80,7 +81,7 @@ export async function releaseKeySpend(
       .where('holder', '=', holder)
       .forUpdate()
       .executeTakeFirst();
-    const given = row === undefined ? 0n : row.held_nanos < input.amountNanos ? row.held_nanos : input.amountNanos;
+    const given = row === undefined ? 0n : minBigInt(row.held_nanos, input.amountNanos);
     if (given === 0n) return;
     await trx
       .updateTable('api_key_spend_holds')

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Expression, ExpressionBuilder, SqlBool, Transaction } from 'kysely';
+import { maxBigInt, minBigInt } from '../core/bigint-min-max.js';
 import type { Database, DbOrTrx } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
 import { lockCreditAccounts } from './credits.js';
@@ -41,8 +42,8 @@ export async function extendLease(
       return { ok: false, availableNanos: available, others: await listLeases(trx, userId, holder) };
     }
     const share = available / shareDivisor;
-    const want = input.wantNanos < share ? input.wantNanos : share;
-    const granted = min(available, want > minNanos ? want : minNanos);
+    const want = minBigInt(input.wantNanos, share);
+    const granted = minBigInt(available, maxBigInt(want, minNanos));
     await trx
       .updateTable('credit_accounts')
       .set((eb) => ({ reserved_nanos: eb('reserved_nanos', '+', granted) }))
@@ -79,7 +80,7 @@ export async function shrinkLease(
       .forUpdate()
       .executeTakeFirst();
     if (lease === undefined) return 0n;
-    const given = min(amountNanos, lease.amount_nanos);
+    const given = minBigInt(amountNanos, lease.amount_nanos);
     await trx
       .updateTable('credit_leases')
       .set((eb) => ({ amount_nanos: eb('amount_nanos', '-', given) }))
@@ -199,10 +200,6 @@ async function unreserve(trx: Transaction<Database>, userId: string, amountNanos
     .set((eb) => ({ reserved_nanos: sql<bigint>`greatest(${eb.ref('reserved_nanos')} - ${amountNanos}, 0)` }))
     .where('user_id', '=', userId)
     .execute();
-}
-
-function min(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
 }
 
 function max0(a: bigint): bigint {

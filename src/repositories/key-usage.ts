@@ -25,6 +25,7 @@ export async function sumKeyUsage(db: DbOrTrx, keyIds: readonly string[], now: D
   const rows = await db
     .selectFrom('usage_key_totals as t')
     .leftJoin('usage_daily as d', (join) =>
+      // biome-ignore lint/complexity/useMathMinMax: week and month are Dates; Math.min would turn them into numbers.
       join.onRef('d.api_key_id', '=', 't.api_key_id').on(sql<boolean>`d.day >= ${utcDayParam(week < month ? week : month)}`))
     .select([
       't.api_key_id',

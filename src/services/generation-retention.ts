@@ -57,14 +57,15 @@ export class GenerationRetention {
   /** One pruning pass (the one in progress, if any); never rejects. */
   run(): Promise<void> {
     if (this.stopping.signal.aborted) return Promise.resolve();
-    return (this.running ??= pruneGenerations(this.db, { days: this.days, now: this.now(), signal: this.stopping.signal })
+    this.running ??= pruneGenerations(this.db, { days: this.days, now: this.now(), signal: this.stopping.signal })
       .then(({ cutoff, deleted }) => {
         if (deleted > 0) this.logger.info({ deleted, cutoff: cutoff.toISOString() }, 'pruned old generation records');
       })
       .catch((err: unknown) => this.logger.warn({ err }, 'pruning generation records failed; retrying on the next pass'))
       .finally(() => {
         this.running = undefined;
-      }));
+      });
+    return this.running;
   }
 
   /** Stops the schedule and waits for a pass in progress to end its batch (before the database closes). */

@@ -22,6 +22,7 @@ export function wirePeriod(row: SubscriptionRow) {
 export async function grantPass(db: Db, userId: string, months: number, now: Date): Promise<SubscriptionRow[]> {
   return db.transaction().execute(async (trx) => {
     const live = await listLiveSubscriptions(trx, userId, now);
+    // biome-ignore lint/complexity/useMathMinMax: period ends are Dates; Math.max would turn them into numbers.
     const anchor = live.reduce((latest, row) => (row.period_end > latest ? row.period_end : latest), now);
     const rows: SubscriptionRow[] = [];
     for (let k = 0; k < months; k++) {

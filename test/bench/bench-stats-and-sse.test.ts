@@ -42,7 +42,10 @@ describe('stats', () => {
     // Coverage, by simulation with a fixed generator: the interval contains the true median (0) of a symmetric
     // distribution in at least 95% of 2000 samples of 12.
     let seed = 42;
-    const uniform = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+    const uniform = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31 - 0.5;
+    };
     let covered = 0;
     for (let trial = 0; trial < 2000; trial++) {
       const [low, high] = medianInterval(Array.from({ length: 12 }, uniform))!;

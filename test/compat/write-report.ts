@@ -22,7 +22,7 @@ export function clientVersion(driver: ClientDriver): string {
   return manifest.version;
 }
 
-const escape = (text: string) => text.replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/`/g, "'");
+const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/`/g, "'");
 
 /** ✅ or ❌ per turn, plain first; turns failing with the same first line share it. */
 function cell(results: CellResult[]): string {
@@ -34,7 +34,7 @@ function cell(results: CellResult[]): string {
       lines.push(`✅ ${result.turn}`);
       continue;
     }
-    const detail = escape(result.detail.length > 160 ? `${result.detail.slice(0, 157)}...` : result.detail);
+    const detail = escapeCell(result.detail.length > 160 ? `${result.detail.slice(0, 157)}...` : result.detail);
     const same = lines.findIndex((line) => line.startsWith('❌') && line.endsWith(`: ${detail}`));
     if (same >= 0) lines[same] = lines[same].replace(/^❌ ([a-z, ]+):/, `❌ $1, ${result.turn}:`);
     else lines.push(`❌ ${result.turn}: ${detail}`);
@@ -52,7 +52,7 @@ export function renderReport({ results, clients, families, started, seconds, con
   });
   const configs = clients.flatMap((client) => {
     const snippet = client.snippet({ origin: 'http://127.0.0.1:8080', model: families[0]?.model ?? 'openai/gpt-5.5' });
-    return [`### <a id="config-${client.id}"></a>${client.name}`, '', `[Setup in docs/clients.md](clients.md#${client.docsAnchor})`, '', '```' + snippet.language, snippet.text, '```', ''];
+    return [`### <a id="config-${client.id}"></a>${client.name}`, '', `[Setup in docs/clients.md](clients.md#${client.docsAnchor})`, '', `\`\`\`${snippet.language}`, snippet.text, '```', ''];
   });
   return [
     '# Client compatibility',

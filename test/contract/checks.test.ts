@@ -74,12 +74,12 @@ describe('response checks', () => {
     const errorChunk = (id: string, error: object | undefined) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'error', ...(error ? { error } : {}) }], usage })}\n\n`;
     const sse = (body: string) => exchange(200, body, { 'content-type': 'text/event-stream' });
-    const good = chunk('gen-1', { role: 'assistant' }) + chunk('gen-1', { content: 'hi' }) + chunk('gen-1', {}, 'stop', { usage }) + 'data: [DONE]\n\n';
+    const good = `${chunk('gen-1', { role: 'assistant' })}${chunk('gen-1', { content: 'hi' })}${chunk('gen-1', {}, 'stop', { usage })}data: [DONE]\n\n`;
     const problems = (body: string) => checkExchange(ctx, op('createChatCompletion'), sse(body)).map((f) => `${f.check}: ${f.message}`);
 
     it('accept a well-formed stream, keep-alive comments included, and a well-formed mid-stream error', () => {
       expect(problems(`: keep-alive\n\n${good}`)).toEqual([]);
-      const failed = chunk('gen-1', { role: 'assistant' }) + chunk('gen-1', { content: 'hi' }) + errorChunk('gen-1', { code: 'server_error', message: 'upstream failed' }) + 'data: [DONE]\n\n';
+      const failed = `${chunk('gen-1', { role: 'assistant' })}${chunk('gen-1', { content: 'hi' })}${errorChunk('gen-1', { code: 'server_error', message: 'upstream failed' })}data: [DONE]\n\n`;
       expect(problems(failed)).toEqual([]);
     });
 
@@ -91,10 +91,10 @@ describe('response checks', () => {
       };
       expect(only(chunk('gen-1', { role: 'assistant' }, 'stop', { usage }))).toMatch(/does not end with data: \[DONE\]/);
       expect(only(`${good}${chunk('gen-1', {})}`)).toMatch(/after data: \[DONE\]/);
-      expect(only(chunk('gen-1', { role: 'assistant' }) + chunk('gen-2', {}, 'stop', { usage }) + 'data: [DONE]\n\n')).toMatch(/2 ids/);
-      expect(only(chunk('gen-1', { content: 'x' }) + chunk('gen-1', {}, 'stop', { usage }) + 'data: [DONE]\n\n')).toMatch(/first chunk does not carry delta.role/);
-      expect(only(chunk('gen-1', { role: 'assistant' }) + chunk('gen-1', {}, 'stop') + 'data: [DONE]\n\n')).toMatch(/last chunk before data: \[DONE\] carries no usage/);
-      expect(only(chunk('gen-1', { role: 'assistant' }, null, { usage }) + chunk('gen-1', {}, 'stop', { usage }) + 'data: [DONE]\n\n')).toMatch(/usage appears in 2 chunks/);
+      expect(only(`${chunk('gen-1', { role: 'assistant' })}${chunk('gen-2', {}, 'stop', { usage })}data: [DONE]\n\n`)).toMatch(/2 ids/);
+      expect(only(`${chunk('gen-1', { content: 'x' })}${chunk('gen-1', {}, 'stop', { usage })}data: [DONE]\n\n`)).toMatch(/first chunk does not carry delta.role/);
+      expect(only(`${chunk('gen-1', { role: 'assistant' })}${chunk('gen-1', {}, 'stop')}data: [DONE]\n\n`)).toMatch(/last chunk before data: \[DONE\] carries no usage/);
+      expect(only(`${chunk('gen-1', { role: 'assistant' }, null, { usage })}${chunk('gen-1', {}, 'stop', { usage })}data: [DONE]\n\n`)).toMatch(/usage appears in 2 chunks/);
     });
 
     it('a chunk off the schema or not JSON → response_schema_conformance', () => {
@@ -104,8 +104,8 @@ describe('response checks', () => {
 
     it('mid-stream error chunks: finish_reason "error" needs error.code and error.message, and ends the stream', () => {
       const start = chunk('gen-1', { role: 'assistant' });
-      expect(problems(start + errorChunk('gen-1', undefined) + 'data: [DONE]\n\n')).toEqual([expect.stringMatching(/^mid_stream_error: .*without error.code/)]);
-      const early = start + errorChunk('gen-1', { code: 'server_error', message: 'm' }).replace(',"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}', '') + chunk('gen-1', {}, 'stop', { usage }) + 'data: [DONE]\n\n';
+      expect(problems(`${start}${errorChunk('gen-1', undefined)}data: [DONE]\n\n`)).toEqual([expect.stringMatching(/^mid_stream_error: .*without error.code/)]);
+      const early = `${start}${errorChunk('gen-1', { code: 'server_error', message: 'm' }).replace(',"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}', '')}${chunk('gen-1', {}, 'stop', { usage })}data: [DONE]\n\n`;
       expect(problems(early)).toEqual([expect.stringMatching(/^mid_stream_error: the error chunk \(1\) is followed by 1 more/)]);
     });
 
@@ -171,6 +171,7 @@ describe('report', () => {
     expect(xml).toContain('<failure message="server error 500" type="not_a_server_error">');
     expect(xml).toContain("curl -sS -i -N -X GET 'http://h/api/v1/api-keys'");
     expect(xml).toContain('&lt;boom &amp; "x"&gt;\ufffd');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the report must hold none of these control characters.
     expect(xml).not.toMatch(/[\u0000-\u0008]/);
     expect(xml).toContain('<property name="seed" value="5"/>');
   });

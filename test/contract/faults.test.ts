@@ -96,7 +96,7 @@ describe('a broken deployment fails the check named for its fault', () => {
 
   it('an event stream without [DONE] → stream_framing', async () => {
     const { failed } = await runAgainst(
-      { alter: (req, res) => (res.headers['content-type']?.startsWith('text/event-stream') ? { ...res, body: res.body.replace('data: [DONE]\n\n', '') } : res) },
+      { alter: (_req, res) => (res.headers['content-type']?.startsWith('text/event-stream') ? { ...res, body: res.body.replace('data: [DONE]\n\n', '') } : res) },
       { operations: ['createChatCompletion'], parts: { properties: ['valid'], keys: false, credits: false } },
     );
     expect(failed).toEqual(['stream_framing']);

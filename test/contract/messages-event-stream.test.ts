@@ -15,7 +15,7 @@ const end = frame({ type: 'message_delta', delta: { stop_reason: 'end_turn', sto
 
 describe('messagesEventStreamProblem', () => {
   it('passes a whole stream, pings included, and one ended by an error event', () => {
-    expect(messagesEventStreamProblem(validator, start + 'event: ping\ndata: {"type":"ping"}\n\n' + blocks + end)).toBeUndefined();
+    expect(messagesEventStreamProblem(validator, `${start}event: ping\ndata: {"type":"ping"}\n\n${blocks}${end}`)).toBeUndefined();
     expect(messagesEventStreamProblem(validator, start + frame({ type: 'error', error: { type: 'api_error', message: 'x' } }))).toBeUndefined();
   });
 
@@ -24,6 +24,6 @@ describe('messagesEventStreamProblem', () => {
     expect(messagesEventStreamProblem(validator, start + blocks)).toMatch(/not message_stop/);
     expect(messagesEventStreamProblem(validator, start + frame({ type: 'message_stop' }, 'message_end'))).toMatch(/is named/);
     expect(messagesEventStreamProblem(validator, start + frame({ type: 'content_block_delta', index: -1, delta: { type: 'text_delta', text: 'x' } }) + end)).toMatch(/does not match/);
-    expect(messagesEventStreamProblem(validator, start + 'event: message_stop\ndata: [DONE]\n\n')).toMatch(/not JSON/);
+    expect(messagesEventStreamProblem(validator, `${start}event: message_stop\ndata: [DONE]\n\n`)).toMatch(/not JSON/);
   });
 });

@@ -1,5 +1,4 @@
 import { expect, it } from 'vitest';
-import type { Db } from '../../src/db/database.js';
 import {
   findActiveApiKeyByHash,
   findApiKeyForUser,

@@ -72,7 +72,7 @@ describe('authentication before the body', () => {
   });
 
   it('Expect: 100-continue: no go-ahead without a credential; with one, 100 Continue and then the answer', async () => {
-    const refused = await timed(() => sendRaw(gw.url, post('/api/v1/chat/completions', ['Expect: 100-continue'], TEN_MB) + '\r\n'));
+    const refused = await timed(() => sendRaw(gw.url, `${post('/api/v1/chat/completions', ['Expect: 100-continue'], TEN_MB)}\r\n`));
     expect(refused.res.raw).toMatch(/^HTTP\/1\.1 401 /);
     expect(refused.res.raw).not.toContain('100 Continue');
     expect(refused.ms).toBeLessThan(3_000);

@@ -95,7 +95,7 @@ describeWithPostgres('settlements across gateway crashes [postgres]', () => {
     scratch = await createScratchDatabase(testDatabaseUrl());
     const backend: Backend = { env: { DATABASE_URL: scratch.url }, open: () => openDatabase({ databaseUrl: scratch!.url }) };
     const setup = await backend.open();
-    let account;
+    let account: Awaited<ReturnType<typeof provisionAccount>>;
     try {
       await migrateToLatest(setup.db);
       account = await provisionAccount(setup.db);
@@ -116,7 +116,7 @@ describe('settlements across gateway crashes [embedded]', () => {
     // The command path: it takes over the lock each killed gateway left behind.
     const backend: Backend = { env: { MODELGATE_DATA_DIR: dataDir }, open: () => openCommandDatabase({ dataDir }) };
     const setup = await backend.open();
-    let account;
+    let account: Awaited<ReturnType<typeof provisionAccount>>;
     try {
       await migrateToLatest(setup.db);
       account = await provisionAccount(setup.db);

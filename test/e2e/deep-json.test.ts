@@ -30,7 +30,7 @@ beforeEach(() => upstream.reset());
 
 /** `{"type":"object","properties":{"a": ... }}` `levels` schema levels deep, as text (JSON.stringify would overflow). */
 function deepSchema(levels: number): string {
-  return '{"type":"object","properties":{"a":'.repeat(levels) + '{"type":"string"}' + '}}'.repeat(levels);
+  return `${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`;
 }
 
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);

@@ -74,7 +74,7 @@ describe('first steps on a fresh gateway (default catalog, no provider keys)', (
     expect(data.length).toBeGreaterThan(10);
     const offending = new Set<string>();
     const walk = (value: unknown) => {
-      if (Array.isArray(value)) value.forEach((v) => walk(v));
+      if (Array.isArray(value)) for (const v of value) walk(v);
       else if (value && typeof value === 'object') {
         for (const [name, inner] of Object.entries(value)) {
           if (!/^[a-z0-9]+(_[a-z0-9]+)*$/.test(name)) offending.add(name);

@@ -1,7 +1,7 @@
 // Per-key spend limits, reset periods, expiry, kill switch and model allow-lists, end to end through /api-keys.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
+import { MockUpstream } from '../helpers/mock-upstream.js';
 import { listLedger } from '../../src/repositories/credits.js';
 
 let gw: TestGateway;
@@ -155,7 +155,7 @@ describe('enforcement', () => {
     const responses = await Promise.all(Array.from({ length: 20 }, () => chat(key.key)));
     const bodies: any[] = await Promise.all(responses.map((r) => r.json()));
     const ok = responses.filter((r) => r.status === 200).length;
-    const refused = bodies.filter((b, i) => responses[i].status === 402);
+    const refused = bodies.filter((_body, i) => responses[i].status === 402);
     expect(ok + refused.length).toBe(20);
     expect(ok).toBeGreaterThan(0);
     expect(refused.length).toBeGreaterThan(0);

@@ -64,7 +64,7 @@ describe('API keys', () => {
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^mg-v1-[A-Za-z0-9_-]{32}$/);
     expect(created.body.name).toBe('ci');
-    expect(created.body.prefix).toBe(created.body.key.slice(0, 14) + '...');
+    expect(created.body.prefix).toBe(`${created.body.key.slice(0, 14)}...`);
     expect(created.headers.get('cache-control')).toBe('no-store');
 
     const listed = await json(await gw.fetch('/api/v1/api-keys', { key: owner.key }));

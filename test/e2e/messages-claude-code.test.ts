@@ -37,7 +37,7 @@ function startMock(): Promise<Server> {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const chunk = (delta: unknown, finish: string | null, extra = {}) =>
           `data: ${JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion.chunk', created: 1, model: 'gpt', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
-        res.end(chunk({ role: 'assistant', content: ANSWER }, null) + chunk({}, 'stop', { usage }) + 'data: [DONE]\n\n');
+        res.end(`${chunk({ role: 'assistant', content: ANSWER }, null)}${chunk({}, 'stop', { usage })}data: [DONE]\n\n`);
       } else {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion', created: 1, model: 'gpt', choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }], usage }));

@@ -10,6 +10,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { sseEvents, type NamedEvent } from '../helpers/native-sse.js';
 import { listLedger } from '../../src/repositories/credits.js';
+import type { GenerationRow } from '../../src/db/tables/generations.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/openai/${name}`, import.meta.url), 'utf8');
 const CUSTOM_TOOL_EVENTS = fixture('native-responses-custom-tool.chunks.txt');
@@ -248,7 +249,7 @@ describe('across lanes', () => {
     let text = '';
     while (!text.includes('Planning the patch')) text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    let row;
+    let row: GenerationRow | undefined;
     for (let i = 0; i < 200 && !row; i++) {
       row = await gw.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) await new Promise((r) => setTimeout(r, 25));

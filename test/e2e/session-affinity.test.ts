@@ -148,7 +148,12 @@ describe('session affinity, one gateway', () => {
   it('no store lookup when there is no choice: a single-endpoint model, no session key, or provider.order', async () => {
     const real = gw.parts.affinity!;
     const gets: string[] = [];
-    gw.parts.affinity = { get: (key) => (gets.push(key), real.get(key)), set: (key, endpoint) => real.set(key, endpoint) } satisfies AffinityStore;
+    gw.parts.affinity = {
+      get: (key) => {
+        gets.push(key);
+        return real.get(key);
+      },
+      set: (key, endpoint) => real.set(key, endpoint) } satisfies AffinityStore;
     try {
       const solo = await gw.fetch('/api/v1/chat/completions', {
         method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },

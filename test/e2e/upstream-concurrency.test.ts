@@ -2,7 +2,7 @@
 // default cap, 300 streams held open at once all start; past a configured cap a request waits in a queue that
 // /metrics shows, and past the queue timeout it gets a clear 503 in its door's envelope.
 import http from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { HeldUpstream } from '../helpers/held-upstream.js';
 import { metricValue } from '../helpers/serve-process.js';

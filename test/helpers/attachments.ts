@@ -67,11 +67,11 @@ export function pdf(options: PdfOptions): Buffer {
     const header = inner.map((_, i) => `${2 + i} 0`).join(' ');
     const body = Buffer.from(`${header}\n${inner.join('\n')}`, 'latin1');
     const packed = deflateSync(body);
-    parts.push(Buffer.from('1 0 obj\n' + objects[0] + '\nendobj\n', 'latin1'));
+    parts.push(Buffer.from(`1 0 obj\n${objects[0]}\nendobj\n`, 'latin1'));
     parts.push(Buffer.from(`${3 + options.pages} 0 obj\n<< /Type /ObjStm /N ${inner.length} /First ${header.length + 1} /Filter /FlateDecode /Length ${packed.length} >>\nstream\n`, 'latin1'), packed, Buffer.from('\nendstream\nendobj\n', 'latin1'));
   } else {
     objects.push(tree, ...pageDicts);
-    objects.forEach((dict, i) => parts.push(Buffer.from(`${i + 1} 0 obj\n${dict}\nendobj\n`, 'latin1')));
+    for (const [i, dict] of objects.entries()) parts.push(Buffer.from(`${i + 1} 0 obj\n${dict}\nendobj\n`, 'latin1'));
   }
   const written = parts.reduce((n, p) => n + p.length, 0);
   if (options.sizeBytes !== undefined && options.sizeBytes > written + 200) {

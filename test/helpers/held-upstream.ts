@@ -94,6 +94,6 @@ export class HeldUpstream {
     }
     if (!this.released) await new Promise<void>((resolve) => this.waiting.push(resolve));
     if (res.destroyed) return;
-    res.end(chunk({ content: ' last' }) + chunk({}, 'stop') + USAGE + 'data: [DONE]\n\n');
+    res.end(`${chunk({ content: ' last' })}${chunk({}, 'stop')}${USAGE}data: [DONE]\n\n`);
   }
 }

@@ -55,7 +55,8 @@ export function collect(events: StreamEvent[]): Collected {
       out.reasoning += delta.reasoning ?? '';
       out.reasoningDetails.push(...(delta.reasoning_details ?? []));
       for (const call of delta.tool_calls ?? []) {
-        const slot = (out.toolCalls[call.index] ??= { arguments: '' });
+        out.toolCalls[call.index] ??= { arguments: '' };
+        const slot = out.toolCalls[call.index];
         if (call.id) slot.id = call.id;
         if (call.function?.name) slot.name = call.function.name;
         slot.arguments += call.function?.arguments ?? '';

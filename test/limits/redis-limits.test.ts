@@ -15,8 +15,14 @@ import type { FreeRequestRecords } from '../../src/limits/free-requests.js';
 const only = (bucket: string, limits: RateLimits): RateBudget[] => [{ scope: 'account', bucket, limits }];
 /** Records that say every account and key made `used` free requests today, counting the reads. */
 const seeded = (used: number, reads = { count: 0 }): FreeRequestRecords => ({
-  countForAccount: async () => (reads.count++, used),
-  countForKey: async () => (reads.count++, used),
+  countForAccount: async () => {
+    reads.count++;
+    return used;
+  },
+  countForKey: async () => {
+    reads.count++;
+    return used;
+  },
 });
 import { describeWithRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis-server.js';
 import { freePort } from '../helpers/serve-process.js';

@@ -12,7 +12,7 @@ import { HttpClient, UpstreamTransportError } from '../../src/providers/http-cli
 /** An upstream that never answers and reports when a request's connection closes. */
 let upstream: http.Server;
 let upstreamUrl: string;
-let upstreamClosed: (() => void)[] = [];
+const upstreamClosed: (() => void)[] = [];
 const client = new HttpClient({ connectTimeoutMs: 5_000, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000, maxInFlightPerOrigin: 0, queueTimeoutMs: 10_000, http2: true });
 
 beforeAll(async () => {

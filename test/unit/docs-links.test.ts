@@ -96,7 +96,7 @@ describe('README.md and docs/', () => {
     const unknown: string[] = [];
     let seen = 0;
     const walk = (node: unknown, path: string, inExample: boolean): void => {
-      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${path}/${i}`, inExample));
+      if (Array.isArray(node)) for (const [i, item] of node.entries()) walk(item, `${path}/${i}`, inExample);
       else if (node && typeof node === 'object') {
         for (const [key, value] of Object.entries(node)) walk(value, `${path}/${key}`, inExample || key === 'example' || key === 'examples');
       } else if (typeof node === 'string' && inExample) {

@@ -126,7 +126,10 @@ describe('gateway spans', () => {
     const decisions: string[] = [];
     const sampler = new ParentBasedSampler({ root: new AlwaysOnSampler() });
     const counting: Sampler = {
-      shouldSample: (...args: Parameters<Sampler['shouldSample']>) => (decisions.push(args[2]), sampler.shouldSample(...args)),
+      shouldSample: (...args: Parameters<Sampler['shouldSample']>) => {
+        decisions.push(args[2]);
+        return sampler.shouldSample(...args);
+      },
       toString: () => 'counting',
     };
     const { tracer, exporter } = recordedSpans(counting);

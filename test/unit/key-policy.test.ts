@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { authorizeRoute, checkModelAllowed, modelAllowed } from '../../src/auth/authorize-route.js';
 import { periodEnd, periodStart } from '../../src/billing/key-periods.js';
 import type { Principal } from '../../src/auth/principal.js';
-import { GatewayError } from '../../src/core/gateway-error.js';
+import type { GatewayError } from '../../src/core/gateway-error.js';
 
 const NOW = new Date('2026-03-11T12:00:00Z'); // a Wednesday
 const limits = { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null };

@@ -41,6 +41,7 @@ describe('nanosToUsd', () => {
     expect(nanosToUsd(1n)).toBe(1e-9);
     expect(nanosToUsd(-2_000_000_001n)).toBe(-2.000000001);
     expect(nanosToUsd(0n)).toBe(0);
+    // biome-ignore lint/correctness/noPrecisionLoss: the exact decimal is the point: the answer is the double nearest to it.
     expect(nanosToUsd(123_456_789_012_345_678n)).toBe(123456789.012345678);
   });
 });

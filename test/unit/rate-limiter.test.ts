@@ -53,8 +53,14 @@ describe('token bucket rate limiter', () => {
 describe('free request counter', () => {
   /** Records that count `seeded` requests for the named accounts and keys, and note what was read. */
   const records = (seeded: Record<string, number>, reads: string[]): FreeRequestRecords => ({
-    countForAccount: async (id) => (reads.push(id), seeded[id] ?? 0),
-    countForKey: async (id) => (reads.push(id), seeded[id] ?? 0),
+    countForAccount: async (id) => {
+      reads.push(id);
+      return seeded[id] ?? 0;
+    },
+    countForKey: async (id) => {
+      reads.push(id);
+      return seeded[id] ?? 0;
+    },
   });
 
   it('counts per account and UTC day, seeded once from stored records', async () => {

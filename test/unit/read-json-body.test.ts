@@ -68,7 +68,7 @@ function exchange(parts: (string | Buffer)[]): Promise<string> {
 }
 
 function responses(raw: string): { status: number; body: any }[] {
-  return [...raw.matchAll(/HTTP\/1\.1 (\d+)[^]*?\r\n\r\n(\{[^\r]*?\})(?=HTTP|$)/g)].map((m) => ({ status: Number(m[1]), body: JSON.parse(m[2]) }));
+  return [...raw.matchAll(/HTTP\/1\.1 (\d+)[\s\S]*?\r\n\r\n(\{[^\r]*?\})(?=HTTP|$)/g)].map((m) => ({ status: Number(m[1]), body: JSON.parse(m[2]) }));
 }
 
 const head = (extra: string) => `POST /x HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n${extra}\r\n`;
@@ -114,7 +114,7 @@ describe('readJsonBody', () => {
     const raw = await exchange([
       head('Transfer-Encoding: chunked\r\n') + chunk('x'.repeat(LIMIT)),
       chunk('y'.repeat(16)),
-      '0\r\n\r\n' + `${head('Content-Length: 7\r\n')}{"b":2}`,
+      `0\r\n\r\n${head('Content-Length: 7\r\n')}{"b":2}`,
     ]);
     expect(responses(raw)).toEqual([
       { status: 413, body: { status: 413 } },
@@ -126,7 +126,7 @@ describe('readJsonBody', () => {
     const value = 'z'.repeat(LIMIT - 8);
     const json = JSON.stringify({ v: value });
     expect(json.length).toBe(LIMIT);
-    const raw = await exchange([head('Transfer-Encoding: chunked\r\n') + chunk(json.slice(0, 100)), chunk(json.slice(100)) + '0\r\n\r\n']);
+    const raw = await exchange([head('Transfer-Encoding: chunked\r\n') + chunk(json.slice(0, 100)), `${chunk(json.slice(100))}0\r\n\r\n`]);
     expect(responses(raw)[0]).toEqual({ status: 200, body: { body: { v: value }, error: null } });
   });
 

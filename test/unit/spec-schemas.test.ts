@@ -26,7 +26,10 @@ describe('document shape', () => {
   it('never puts nullable on a schema without a type, and never closes an object schema', () => {
     const problems: string[] = [];
     const walk = (node: unknown, path: string): void => {
-      if (Array.isArray(node)) return node.forEach((v, i) => walk(v, `${path}/${i}`));
+      if (Array.isArray(node)) {
+        for (const [i, v] of node.entries()) walk(v, `${path}/${i}`);
+        return;
+      }
       if (!node || typeof node !== 'object') return;
       const obj = node as Record<string, unknown>;
       if (obj.nullable === true && !('type' in obj)) problems.push(`nullable without type at ${path}`);

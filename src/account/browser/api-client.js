@@ -17,7 +17,7 @@ class ApiError extends Error {
 }
 
 function explainFailure(status, body) {
-  const detail = body && body.error && typeof body.error.message === 'string' ? body.error.message : '';
+  const detail = body?.error && typeof body.error.message === 'string' ? body.error.message : '';
   if (status === 401) return 'Your token or key was refused: it is invalid, deleted, disabled or expired. Sign in again with a valid one.';
   if (status === 402) return 'Payment required: this account has no credits left for this. Add credits and try again.';
   if (status === 403) return `Not allowed: ${detail || 'this credential may not do that.'}`;

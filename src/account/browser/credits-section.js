@@ -48,7 +48,7 @@ async function openGeneration(id, opener) {
       el('button', { type: 'button', onclick: () => {
         panel.hidden = true;
         // Back to where the keyboard user was, not to the top of the page.
-        if (opener && opener.isConnected) opener.focus();
+        if (opener?.isConnected) opener.focus();
       } }, 'Close record'),
     );
     panel.hidden = false;

@@ -9,7 +9,6 @@ import {
   type Dialect,
   type DialectAdapter,
   type Driver,
-  type Kysely,
   type QueryCompiler,
   type QueryResult,
   type TransactionSettings,
@@ -45,7 +44,7 @@ export class PGliteDialect implements Dialect {
     return new PGliteDriver(this.#config);
   }
 
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+  createIntrospector(db: Parameters<Dialect['createIntrospector']>[0]): DatabaseIntrospector {
     return new PostgresIntrospector(db);
   }
 

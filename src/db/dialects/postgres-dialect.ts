@@ -62,7 +62,10 @@ function markingUnavailable(pool: pg.Pool): PostgresPool {
         throw markUnavailable(err);
       }
       let wrapper = wrappers.get(client);
-      if (wrapper === undefined) wrappers.set(client, (wrapper = wrap(client)));
+      if (wrapper === undefined) {
+        wrapper = wrap(client);
+        wrappers.set(client, wrapper);
+      }
       return wrapper;
     },
     end: () => pool.end(),

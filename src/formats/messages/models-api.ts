@@ -59,7 +59,7 @@ export class AnthropicModelListing {
     // Newest first as Anthropic lists; the catalog's own order breaks ties, so paging sees one fixed order.
     const ordered = entries.map((entry, index) => ({ entry, index })).sort((a, b) => b.entry.created - a.entry.created || a.index - b.index);
     this.models = ordered.map(({ entry }) => anthropicModelInfo(entry));
-    this.models.forEach((model, i) => this.position.set(model.id, i));
+    for (const [i, model] of this.models.entries()) this.position.set(model.id, i);
   }
 
   page(query: PageQuery): AnthropicModelList {

@@ -67,7 +67,8 @@ export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationC
     if (connection.signal.aborted) throw new GatewayError(499, 'Client closed the request', { reason: 'client_disconnected' });
     response.headers({ 'x-modelgate-provider': provider.id, 'x-modelgate-model': entry.id });
     // 7 settle before the body (it tells the cost) leaves, as for generations.
-    await (settling = settle(parts, client, { id, entry, admission, outcome, attempts, started, checked }));
+    settling = settle(parts, client, { id, entry, admission, outcome, attempts, started, checked });
+    await settling;
     response.json(renderEmbeddings({ //                                         8 respond
       id, model: entry.id, provider: provider.id, vectors: batches.flatMap((b) => (b.ok ? b.result.vectors : [])),
       encoding: checked.call.encoding, promptTokens: outcome.promptTokens, costNanos: outcome.costNanos, accessMode: admission.mode,

@@ -80,6 +80,7 @@ function toolResult(block: ToolResultBlock, field: string): AnthropicToolResultB
 }
 
 function userBlocks(blocks: readonly UserBlock[], field: string): AnthropicUserBlock[] {
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every UserBlock type, and tsc checks that each case returns.
   return blocks.flatMap((block, i): AnthropicUserBlock[] => {
     const at = `${field}[${i}]`;
     switch (block.type) {
@@ -132,7 +133,7 @@ function mergeTurns(turns: Turn[]): Turn[] {
 /** Anthropic rejects a final (prefill) assistant turn whose text ends in whitespace. */
 function trimPrefill(turns: Turn[]): void {
   const last = turns.at(-1);
-  if (!last || last.role !== 'assistant') return;
+  if (last?.role !== 'assistant') return;
   const block = last.blocks.at(-1);
   if (block?.type !== 'text') return;
   const text = block.text.trimEnd();

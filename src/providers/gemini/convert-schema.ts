@@ -127,7 +127,7 @@ function convertEnum(schema: Json, out: Json): void {
 
 function convertNode(input: unknown, conversion: Conversion, depth: number): Json {
   if (!isObject(input)) return {};
-  let schema = input;
+  const schema = input;
   if (typeof schema.$ref === 'string') {
     const target = depth < MAX_REF_DEPTH ? resolveRef(schema.$ref, conversion.root) : undefined;
     // Sibling keywords of a $ref (e.g. description) still apply on top of the target.

@@ -139,7 +139,7 @@ export function spliceTopLevel(json: Uint8Array, edits: TopLevelEdits): Buffer {
   const remove = new Set(edits.remove ?? []);
   const members = scanTopLevel(json);
   const last = new Map<string, number>();
-  members.forEach((member, index) => last.set(member.key, index));
+  for (const [index, member] of members.entries()) last.set(member.key, index);
   const parts: Uint8Array[] = [Buffer.from('{')];
   let first = true;
   const push = (bytes: Uint8Array) => {

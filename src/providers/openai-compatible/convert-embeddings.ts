@@ -40,7 +40,7 @@ function buildRequests(call: EmbeddingCall, ctx: AdapterContext): EmbeddingUpstr
 function readVector(value: unknown): EmbeddingVector | undefined {
   if (typeof value === 'string') return value;
   const numbers = readArray(value);
-  return numbers && numbers.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (numbers as number[]) : undefined;
+  return numbers?.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (numbers as number[]) : undefined;
 }
 
 /** `data` in `index` order (OpenAI sends it so; the index, not the position, says which input a vector is for). */

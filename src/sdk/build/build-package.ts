@@ -35,7 +35,7 @@ const COMPILER_OPTIONS = {
 
 export interface BuiltPackage {
   dir: string;
-  packageJson: Record<string, any>;
+  packageJson: Record<string, unknown>;
 }
 
 export function buildSdkPackage(outDir: string): BuiltPackage {

@@ -23,8 +23,9 @@ export async function* readChatCompletionChunks(body: ReadableStream<Uint8Array>
       const read = await reader.read();
       if (read.done) break;
       buffer += decoder.decode(read.value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+      for (;;) {
+        const newline = buffer.search(/\r\n|\r|\n/);
+        if (newline < 0) break;
         // A CR at the very end may be the first half of a CRLF split across reads: wait for the next read.
         if (newline === buffer.length - 1 && buffer.endsWith('\r')) break;
         const line = buffer.slice(0, newline);

@@ -115,7 +115,7 @@ export async function startCoreServer(faults: CoreServerFaults = {}): Promise<Co
         ? chunk({ delta: {}, finish_reason: 'error', ...(faults.bareErrorChunk ? {} : { error: { code: 'server_error', message: 'generation failed' } }) }, { usage })
         : chunk({ delta: {}, finish_reason: 'stop' }, { usage });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': requestId });
-      res.end(chunk({ delta: faults.streamWithoutRole ? { content: '' } : { role: 'assistant', content: '' }, finish_reason: null }) + chunk({ delta: { content: 'Hi there' }, finish_reason: null }) + last + 'data: [DONE]\n\n');
+      res.end(`${chunk({ delta: faults.streamWithoutRole ? { content: '' } : { role: 'assistant', content: '' }, finish_reason: null })}${chunk({ delta: { content: 'Hi there' }, finish_reason: null })}${last}data: [DONE]\n\n`);
     } catch (err) {
       const status = err instanceof HttpError ? err.status : 500;
       send(status, { error: { code: status, message: err instanceof HttpError ? err.message : 'Internal server error', metadata: { request_id: requestId } } }, err instanceof HttpError ? err.headers : {});

@@ -20,7 +20,7 @@ describe('vendor tool names', () => {
     expect(name).toMatch(/^a+__b+_[0-9a-f]{8}$/);
     // The same tool gets the same name on every request; a different one another.
     expect(vendorToolName('b'.repeat(40), 'a'.repeat(40), CHAT_TOOL_NAMES)).toBe(name);
-    expect(vendorToolName('b'.repeat(39) + 'c', 'a'.repeat(40), CHAT_TOOL_NAMES)).not.toBe(name);
+    expect(vendorToolName(`${'b'.repeat(39)}c`, 'a'.repeat(40), CHAT_TOOL_NAMES)).not.toBe(name);
   });
 
   it('Gemini: a name that starts with a digit gets a leading underscore (and a hash, being changed)', () => {
