@@ -88,7 +88,7 @@ typecheck: install install-test-kit
 lint: typecheck
 	$(SPECTRAL) lint generated/openapi.json generated/openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
 
-## Static API reference (Scalar, no CDN) + OpenAPI JSON/YAML into dist/docs/, ready to publish on any static host.
+## Static API reference (Swagger UI, no CDN) + OpenAPI JSON/YAML into dist/docs/, ready to publish on any static host.
 docs: install check-generated
 	npx tsx src/docs/write-static-docs.ts dist/docs
 
