@@ -1,25 +1,65 @@
 # Modelgate — every target a newcomer or CI needs. `make run` and `make test` work on a fresh clone.
 SHELL := /bin/bash
 NPM ?= npm
-NODE_MODULES_STAMP := node_modules/.package-lock.json
+
+# Four npm packages, each with its own lock, so that running the gateway installs only what it needs:
+#   package.json               the gateway: what runs it (dependencies) and what builds it (devDependencies)
+#   test/package.json          the test kit: vitest, the official SDKs, playwright-core and axe-core, Spectral
+#   test/compat/package.json   the agent CLIs of the compatibility matrix (make test runs one turn of each)
+#   bench/package.json         the bench kit: autocannon and Portkey
+# Each is installed by the targets that use it, and again only when its package.json or lock changed: the stamp is
+# npm's own record of the installed tree, node_modules/.package-lock.json.
+GATEWAY_PACKAGES := node_modules/.package-lock.json
+TEST_KIT := test/node_modules/.package-lock.json
+COMPAT_KIT := test/compat/node_modules/.package-lock.json
+BENCH_KIT := bench/node_modules/.package-lock.json
+VITEST := test/node_modules/.bin/vitest run --config test/vitest.config.ts
+SPECTRAL := test/node_modules/.bin/spectral
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help install generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
+.PHONY: help install install-test-kit install-compat install-bench generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
 	@awk -f scripts/make-help.awk $(firstword $(MAKEFILE_LIST))
 
-## Install the locked dependencies (npm install, which keeps the lock's versions), again only when package.json or
-## package-lock.json changed.
-install: $(NODE_MODULES_STAMP)
+## Install the gateway's locked packages into node_modules/ (npm ci): what runs and builds it, none of the kits
+## below. Again only when package.json or package-lock.json changed.
+install: $(GATEWAY_PACKAGES)
 
-# `npm install`, not `npm ci`: some agent CLIs of the compatibility matrix (@kilocode/cli, @teddyzhu/clipboard under
-# it) list per-platform optional packages that were never published; `npm ci` refuses a lock without them, while
-# `npm install` skips them and installs the lock's versions unchanged (a clean clone's lock stays as committed).
-$(NODE_MODULES_STAMP): package.json package-lock.json
-	$(NPM) install --no-audit --no-fund
-	@touch $(NODE_MODULES_STAMP)
+$(GATEWAY_PACKAGES): package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+## Install the test kit (test/package.json: vitest, the SDKs the tests drive, playwright-core, Spectral) into
+## test/node_modules/ (npm ci), again only when its package.json or lock changed. `make test` and `make lint` run it.
+install-test-kit: $(TEST_KIT)
+
+$(TEST_KIT): test/package.json test/package-lock.json
+	cd test && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+## Install the agent CLIs of the compatibility matrix (test/compat/package.json) into test/compat/node_modules/ (npm
+## install, which keeps the lock's versions), again only when its package.json or lock changed. `make test` and
+## `make compatibility` run it.
+install-compat: $(COMPAT_KIT)
+
+# `npm install`, not `npm ci`: some agent CLIs (@kilocode/cli, @teddyzhu/clipboard under it) list per-platform
+# optional packages that were never published; `npm ci` refuses a lock without them, while `npm install` skips them
+# and installs the lock's versions unchanged (a clean clone's lock stays as committed). --loglevel=error: many packages
+# under these CLIs declare Node 22+, and npm warns (EBADENGINE) for each on Node 20, where `make test` shows every
+# client working; errors still print.
+$(COMPAT_KIT): test/compat/package.json test/compat/package-lock.json
+	cd test/compat && $(NPM) install --no-audit --no-fund --loglevel=error
+	@touch $@
+
+## Install the bench kit (bench/package.json: autocannon, Portkey) into bench/node_modules/ (npm ci), again only when
+## its package.json or lock changed. `make bench`, bench-quick, bench-scale and bench-lanes run it.
+install-bench: $(BENCH_KIT)
+
+$(BENCH_KIT): bench/package.json bench/package-lock.json
+	cd bench && $(NPM) ci --no-audit --no-fund
+	@touch $@
 
 ## Regenerate generated/ (OpenAPI JSON + YAML, TypeScript types) from spec/.
 generate: install
@@ -39,16 +79,16 @@ build: install
 run: build
 	node --max-old-space-size=1536 dist/src/cli.js serve
 
-## Type-check src/, test/, bench/ and generated/ without emitting.
-typecheck: install
+## Type-check src/, test/, bench/ and generated/ without emitting (the tests' types come from the test kit).
+typecheck: install install-test-kit
 	npx tsc -p tsconfig.json --noEmit
 
 ## Types, then Spectral on the emitted OpenAPI (.spectral.yaml: spectral:oas, examples validated). Warnings fail
 ## too, so the document stays at zero findings.
 lint: typecheck
-	npx spectral lint generated/openapi.json generated/openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
+	$(SPECTRAL) lint generated/openapi.json generated/openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
 
-## Static API reference (Scalar, no CDN) + OpenAPI JSON/YAML into dist/docs/, ready to publish on any static host.
+## Static API reference (Swagger UI, no CDN) + OpenAPI JSON/YAML into dist/docs/, ready to publish on any static host.
 docs: install check-generated
 	npx tsx src/docs/write-static-docs.ts dist/docs
 
@@ -58,12 +98,13 @@ sdk: install check-generated
 
 ## Photograph the account page (a seeded account on a temp embedded database, headless Chromium via playwright-core)
 ## into docs/images/account-page.png. About 15 seconds; needs Chromium (/usr/bin/chromium or CHROMIUM_PATH).
-screenshot: install
+screenshot: install install-test-kit
 	npx tsx test/browser/account-screenshot.ts docs/images/account-page.png
 
-## The whole suite: stale generated files, types, unit/db/provider/e2e/contract tests.
-test: install check-generated typecheck
-	npx vitest run
+## The whole suite: stale generated files, types, unit/db/provider/e2e/contract tests. Installs the test kit and the
+## agent CLIs first (the suite runs one turn of each); one file: `npm test -- test/e2e/first-steps.test.ts`.
+test: install install-test-kit install-compat check-generated typecheck
+	$(VITEST)
 
 ## Remove dist/ and the default embedded database folder .modelgate/ (its data is lost).
 clean:
@@ -72,17 +113,17 @@ clean:
 ## Gateway overhead side by side with the mock upstream, a bare Koa pass-through and Portkey, on PostgreSQL with
 ## real metering, then metrics+tracing on vs off and --workers 2 vs 1; writes bench/results/full.{md,json,svg}
 ## (bench/README.md); then the concurrent-streams load test of `make bench-load`. About 29 minutes.
-bench: build
+bench: build install-bench
 	bash bench/run.sh full
 
 ## A ~60 s subset of `make bench` (shorter windows: a smoke check of the targets); writes bench/results/quick.*.
-bench-quick: build
+bench-quick: build install-bench
 	bash bench/run.sh quick
 
 ## The observability-cost and workers section of `make bench` alone, more rounds (bench/scale-compare.ts): metrics + tracing on vs off at c=16,
 ## `serve --workers 2` vs 1 at c=64 (needs PostgreSQL and redis-server); writes bench/results/scale.{md,json}. ~10 minutes.
 ## SCALE_ARGS="[seconds per round] [rounds] [observability|observability-sampled|workers...]" narrows or lengthens it.
-bench-scale: build
+bench-scale: build install-bench
 	bash scripts/ensure-postgres.sh
 	node dist/bench/scale-compare.js $(SCALE_ARGS)
 
@@ -90,7 +131,7 @@ bench-scale: build
 ## against a bare Koa + undici proxy, small and ~400 KB coding-agent requests, on each native lane (chat → OpenAI,
 ## Messages → Anthropic, Responses → OpenAI) and the translated lane; writes bench/results/lanes.{md,json}. ~8 minutes.
 ## LANES_ARGS="[seconds per run] [rounds] [lane id...]" narrows or lengthens it.
-bench-lanes: build
+bench-lanes: build install-bench
 	bash scripts/ensure-postgres.sh
 	node dist/bench/lanes-compare.js $(LANES_ARGS)
 
@@ -114,15 +155,15 @@ conformance: build
 	bash scripts/conformance-local.sh
 
 ## The long run: the in-process contract suite with raised bounds (credits sequence included), then the local run.
-conformance-long: build
-	CONFORMANCE_RUNS=400 CONFORMANCE_TIME_LIMIT_MS=120000 npx vitest run test/contract
+conformance-long: build install-test-kit
+	CONFORMANCE_RUNS=400 CONFORMANCE_TIME_LIMIT_MS=120000 $(VITEST) test/contract
 	CONFORMANCE_RUNS=1000 CONFORMANCE_TIME_LIMIT_SECONDS=300 bash scripts/conformance-local.sh
 
 ## The client compatibility matrix: Claude Code, Codex, Gemini CLI, OpenCode, Qwen Code, Kilo CLI and Cline, each
 ## headless in a temp HOME × OpenAI, Anthropic, Gemini, DeepSeek and pass/ models × a plain and a tool turn, against the
 ## gateway on a loopback recorded upstream (test/compat/); writes docs/compatibility.md. About 10 minutes
 ## with COMPAT_CONCURRENCY=2 (clients at a time). COMPAT_ARGS="--client codex --family openai" narrows a run.
-compatibility: install
+compatibility: install install-compat
 	npx tsx test/compat/run-matrix.ts $(COMPAT_ARGS)
 
 ## Optional, not run in CI (needs a Docker engine): Schemathesis against a running gateway, e.g.

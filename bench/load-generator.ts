@@ -4,15 +4,18 @@
 // the end. It stays up between jobs, so a run does not pay a process start. Latency percentiles come from every
 // 2xx response's own timing (autocannon's 'response' event, sub-millisecond), not from autocannon's histogram,
 // which records whole milliseconds.
-import autocannon from 'autocannon';
+import type autocannonModule from 'autocannon';
+import { requireFromBenchKit } from './lib/bench-packages.js';
 import type { LoadJob, LoadMessage, LoadSummary } from './lib/load-types.js';
 import { percentile } from './lib/stats.js';
+
+const autocannon = requireFromBenchKit()('autocannon') as typeof autocannonModule;
 
 function send(message: LoadMessage): Promise<void> {
   return new Promise((resolve) => process.send!(message, () => resolve()));
 }
 
-function run(job: LoadJob, seconds: number, latencies?: number[]): Promise<autocannon.Result> {
+function run(job: LoadJob, seconds: number, latencies?: number[]): Promise<autocannonModule.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -37,7 +40,7 @@ function run(job: LoadJob, seconds: number, latencies?: number[]): Promise<autoc
 
 const round3 = (value: number | undefined) => Math.round((value ?? 0) * 1000) / 1000;
 
-function summarize(result: autocannon.Result, latencies: number[]): LoadSummary {
+function summarize(result: autocannonModule.Result, latencies: number[]): LoadSummary {
   const ok = result['2xx'];
   return {
     durationS: result.duration,

@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
+import { benchKitFile } from './bench-packages.js';
 import type { SystemName } from './plan.js';
 import { freePort, waitForPort, type ProcessGroup } from './processes.js';
 import { GATEWAY_MODEL, MOCKED_PROVIDERS, UPSTREAM_MODEL } from './requests.js';
@@ -109,7 +110,7 @@ export async function startModelgate(
 
 export async function startPortkey(group: ProcessGroup, paths: BenchPaths, upstreamBaseUrl: string): Promise<RunningSystem> {
   const port = await freePort();
-  const script = path.join(paths.repoRoot, 'node_modules/@portkey-ai/gateway/build/start-server.js');
+  const script = benchKitFile(paths.repoRoot, '@portkey-ai/gateway', 'build/start-server.js');
   const { child, logFile } = await launch(group, 'portkey', paths, [script, `--port=${port}`, '--headless'], port, baseEnv());
   return {
     name: 'portkey',

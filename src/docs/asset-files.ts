@@ -1,5 +1,5 @@
-// Finds the files the docs routes serve: the emitted OpenAPI document (generated/) and the Scalar browser bundle
-// (node_modules). Read once, at startup, so a missing file fails the boot instead of a later request.
+// Finds the files the docs routes serve: the emitted OpenAPI document (generated/) and the Swagger UI browser bundle
+// and styles (node_modules). Read once, at startup, so a missing file fails the boot instead of a later request.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -28,11 +28,19 @@ export function readGeneratedFile(name: GeneratedFile): Buffer {
   return readFileSync(generatedFilePath(name));
 }
 
-/** The self-contained browser build of @scalar/api-reference (Vue and the renderer in one file). */
-export function scalarBundlePath(): string {
-  return createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js');
+export type RendererFile = 'bundle' | 'styles';
+
+// swagger-ui-dist ships its prebuilt browser files and nothing else to install: the renderer with React and its
+// libraries in one script, and one stylesheet.
+const RENDERER_FILES: Record<RendererFile, string> = {
+  bundle: 'swagger-ui-dist/swagger-ui-bundle.js',
+  styles: 'swagger-ui-dist/swagger-ui.css',
+};
+
+export function rendererFilePath(file: RendererFile): string {
+  return createRequire(import.meta.url).resolve(RENDERER_FILES[file]);
 }
 
-export function readScalarBundle(): Buffer {
-  return readFileSync(scalarBundlePath());
+export function readRendererFile(file: RendererFile): Buffer {
+  return readFileSync(rendererFilePath(file));
 }

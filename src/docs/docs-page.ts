@@ -1,11 +1,13 @@
-// The API reference page: a small HTML shell around the Scalar renderer, which is bundled from npm and served by the
-// gateway itself (no CDN), so the page works offline and on air-gapped deployments.
+// The API reference page: a small HTML shell around Swagger UI, whose prebuilt bundle comes from npm and is served by
+// the gateway itself (no CDN), so the page works offline and on air-gapped deployments.
 
 export interface DocsPageOptions {
   /** Where the page loads the OpenAPI document from (absolute path when served, relative in the static copy). */
   specUrl: string;
-  /** Where the page loads the Scalar bundle from. */
+  /** Where the page loads the renderer's script from. */
   bundleUrl: string;
+  /** Where the page loads the renderer's stylesheet from. */
+  stylesUrl: string;
   /** Where the page loads its init script from. */
   initUrl: string;
   /** Page title. */
@@ -15,22 +17,21 @@ export interface DocsPageOptions {
 export interface DocsInitOptions {
   specUrl: string;
   /**
-   * Point "try it" at the origin the page was loaded from (plus `/api/v1`) instead of the document's example server.
-   * True when the gateway serves the page; false for the static copy, which may be hosted anywhere.
+   * Point "try it out" at the origin the page was loaded from (plus `/api/v1`) instead of the document's example
+   * server. True when the gateway serves the page; false for the static copy, which may be hosted anywhere.
    */
   sameOriginServer: boolean;
 }
 
-// Scalar's defaults reach out to the network: web fonts from fonts.scalar.com, usage telemetry, and an AI agent
-// panel backed by scalar.com. Each is switched off so the page loads nothing but what the gateway serves.
+// Swagger UI's one default that reaches out to the network is the validator badge (an image from
+// validator.swagger.io): switched off. The page's own URL may not point it at another document (queryConfigEnabled).
 const RENDERER_CONFIG = {
-  withDefaultFonts: false,
-  telemetry: false,
-  agent: { disabled: true },
-  showDeveloperTools: 'never',
-  hideClientButton: false,
-  // The API is small: every tag open shows all of it at once (and makes it searchable with Ctrl+F).
-  defaultOpenAllTags: true,
+  dom_id: '#app',
+  validatorUrl: null,
+  queryConfigEnabled: false,
+  // The API is small: every operation open shows all of it at once (and makes it searchable with Ctrl+F).
+  docExpansion: 'full',
+  deepLinking: true,
 };
 
 const escapeHtml = (text: string) =>
@@ -46,6 +47,7 @@ export function renderDocsPage(options: DocsPageOptions): string {
     <!-- No favicon file: without this line browsers request /favicon.ico and log a 404. -->
     <link rel="icon" href="data:," />
     <link rel="alternate" type="application/json" href="${escapeHtml(options.specUrl)}" title="OpenAPI document" />
+    <link rel="stylesheet" href="${escapeHtml(options.stylesUrl)}" />
   </head>
   <body>
     <noscript>This API reference needs JavaScript. The OpenAPI document itself is at
@@ -58,48 +60,24 @@ export function renderDocsPage(options: DocsPageOptions): string {
 `;
 }
 
-/**
- * The init script, a separate file so the page's Content-Security-Policy can forbid inline scripts.
- *
- * The renderer (Scalar 1.46) loads the document through `fetch` below. Its store coerces the document into its own
- * schema model and then merges the result back object by object, visiting each object once: a component schema first
- * reached through a `$ref` from an operation is merged from the un-coerced copy behind that reference, so a schema
- * node without `type` (an `allOf` around a reference, an open enum's `anyOf`, an unconstrained `{}`: all valid
- * OpenAPI) never receives the marker its model gives such nodes, and the renderer logs "document validation errors"
- * for every schema holding one. The document is marked as the coercion would have marked it before the renderer sees
- * it; the served document and the "Download OpenAPI Document" button (`direct`: the URL's own bytes) are unchanged.
- */
+// A Swagger UI plugin that replaces the document's servers as it loads, so "try it out" calls the gateway that
+// served the page.
+const SAME_ORIGIN_PLUGIN = `config.plugins = [function () {
+    return { statePlugins: { spec: { wrapActions: { updateJsonSpec: function (update) {
+      return function (spec) {
+        return update(Object.assign({}, spec, { servers: [{ url: window.location.origin + '/api/v1', description: 'This gateway' }] }));
+      };
+    } } } } };
+  }];
+  `;
+
+/** The init script, a separate file so the page's Content-Security-Policy can forbid inline scripts. */
 export function renderDocsInit(options: DocsInitOptions): string {
-  const config = JSON.stringify({ ...RENDERER_CONFIG, url: options.specUrl, documentDownloadType: 'direct' });
-  const servers = options.sameOriginServer
-    ? `config.servers = [{ url: window.location.origin + '/api/v1', description: 'This gateway' }];\n`
-    : '';
-  return `// Generated by Modelgate: mounts the Scalar API reference.
+  const config = JSON.stringify({ ...RENDERER_CONFIG, url: options.specUrl });
+  return `// Generated by Modelgate: mounts Swagger UI on the OpenAPI document.
 (function () {
   var config = ${config};
-  ${servers}var specUrl = new URL(config.url, window.location.href).href;
-  // Marks every schema node without a type as the renderer's own coercion does (see src/docs/docs-page.ts).
-  function mark(schema) {
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema) || '$ref' in schema) return;
-    ['allOf', 'anyOf', 'oneOf'].forEach(function (key) { (schema[key] || []).forEach(mark); });
-    mark(schema.items);
-    mark(schema.not);
-    if (typeof schema.additionalProperties === 'object') mark(schema.additionalProperties);
-    Object.keys(schema.properties || {}).forEach(function (name) { mark(schema.properties[name]); });
-    if (!('type' in schema)) schema.__scalar_ = '';
-  }
-  config.fetch = function (input, init) {
-    var url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (new URL(url, window.location.href).href !== specUrl) return window.fetch(input, init);
-    return window.fetch(input, init).then(function (response) {
-      return response.json().then(function (document) {
-        var schemas = (document.components && document.components.schemas) || {};
-        Object.keys(schemas).forEach(function (name) { mark(schemas[name]); });
-        return new Response(JSON.stringify(document), { status: response.status, headers: { 'content-type': 'application/json' } });
-      });
-    });
-  };
-  Scalar.createApiReference('#app', config);
+  ${options.sameOriginServer ? SAME_ORIGIN_PLUGIN : ''}SwaggerUIBundle(config);
 })();
 `;
 }

@@ -1,25 +1,32 @@
 // `make docs`: writes the API reference as a static folder (default dist/docs/) for publishing on any static host:
-// index.html, the Scalar bundle, the init script and the OpenAPI document (JSON and YAML). Every reference is
+// index.html, the Swagger UI bundle and stylesheet, the init script and the OpenAPI document (JSON and YAML). Every reference is
 // relative, so the folder works under any path prefix and offline.
 // Usage: tsx src/docs/write-static-docs.ts [OUT_DIR]
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { generatedFilePath, scalarBundlePath } from './asset-files.js';
+import { generatedFilePath, rendererFilePath } from './asset-files.js';
 import { renderDocsInit, renderDocsPage } from './docs-page.js';
 
-export const STATIC_DOCS_FILES = ['index.html', 'init.js', 'api-reference.js', 'openapi.json', 'openapi.yaml'] as const;
+export const STATIC_DOCS_FILES = ['index.html', 'init.js', 'api-reference.js', 'api-reference.css', 'openapi.json', 'openapi.yaml'] as const;
 
 export function writeStaticDocs(outDir: string): string {
   const dir = resolve(outDir);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'index.html'),
-    renderDocsPage({ specUrl: './openapi.json', bundleUrl: './api-reference.js', initUrl: './init.js', title: 'Modelgate API reference' }),
+    renderDocsPage({
+      specUrl: './openapi.json',
+      bundleUrl: './api-reference.js',
+      stylesUrl: './api-reference.css',
+      initUrl: './init.js',
+      title: 'Modelgate API reference',
+    }),
   );
   // The static copy keeps the document's own server list: it may be published far from any gateway.
   writeFileSync(join(dir, 'init.js'), renderDocsInit({ specUrl: './openapi.json', sameOriginServer: false }));
-  copyFileSync(scalarBundlePath(), join(dir, 'api-reference.js'));
+  copyFileSync(rendererFilePath('bundle'), join(dir, 'api-reference.js'));
+  copyFileSync(rendererFilePath('styles'), join(dir, 'api-reference.css'));
   copyFileSync(generatedFilePath('openapi.json'), join(dir, 'openapi.json'));
   copyFileSync(generatedFilePath('openapi.yaml'), join(dir, 'openapi.yaml'));
   return dir;

@@ -1,10 +1,11 @@
 // Public documentation routes, mounted before openapi-backend and needing no credential:
 //   GET /api/v1/openapi.json, GET /api/v1/openapi.yaml   the emitted OpenAPI document, byte for byte
-//   GET /docs                                            the API reference page (Scalar, served from here)
-//   GET /docs/api-reference.js, GET /docs/init.js        the page's scripts
+//   GET /docs                                            the API reference page (Swagger UI, served from here)
+//   GET /docs/api-reference.js, /docs/init.js            the page's scripts
+//   GET /docs/api-reference.css                          its stylesheet
 // Any other path passes through to the API router.
 import type { Context, Middleware } from 'koa';
-import { readGeneratedFile, readScalarBundle } from '../docs/asset-files.js';
+import { readGeneratedFile, readRendererFile } from '../docs/asset-files.js';
 import { renderDocsInit, renderDocsPage } from '../docs/docs-page.js';
 import { createAsset, sendAsset, type StaticAsset } from '../docs/static-asset.js';
 import { API_ROOT } from './openapi-router.js';
@@ -14,11 +15,12 @@ export const DOCS_PATH = '/docs';
 export const OPENAPI_JSON_PATH = `${API_ROOT}/openapi.json`;
 export const OPENAPI_YAML_PATH = `${API_ROOT}/openapi.yaml`;
 const BUNDLE_PATH = `${DOCS_PATH}/api-reference.js`;
+const STYLES_PATH = `${DOCS_PATH}/api-reference.css`;
 const INIT_PATH = `${DOCS_PATH}/init.js`;
 
 // The page may load only what this gateway serves: scripts from itself (no inline script), the document and
-// "try it" requests to itself. Scalar injects its styles and inline SVG images at runtime, hence the style/img
-// allowances.
+// "try it out" requests to itself. Swagger UI sets inline styles and draws SVG images from data: URLs, hence the
+// style/img allowances.
 const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -41,12 +43,19 @@ function loadAssets(): Map<string, StaticAsset> {
     [
       DOCS_PATH,
       createAsset(
-        renderDocsPage({ specUrl: OPENAPI_JSON_PATH, bundleUrl: BUNDLE_PATH, initUrl: INIT_PATH, title: 'Modelgate API reference' }),
+        renderDocsPage({
+          specUrl: OPENAPI_JSON_PATH,
+          bundleUrl: BUNDLE_PATH,
+          stylesUrl: STYLES_PATH,
+          initUrl: INIT_PATH,
+          title: 'Modelgate API reference',
+        }),
         'text/html; charset=utf-8',
         { securityHeaders: { 'Content-Security-Policy': PAGE_CSP, 'X-Content-Type-Options': 'nosniff' } },
       ),
     ],
-    [BUNDLE_PATH, createAsset(readScalarBundle(), 'text/javascript; charset=utf-8')],
+    [BUNDLE_PATH, createAsset(readRendererFile('bundle'), 'text/javascript; charset=utf-8')],
+    [STYLES_PATH, createAsset(readRendererFile('styles'), 'text/css; charset=utf-8')],
     [INIT_PATH, createAsset(renderDocsInit({ specUrl: OPENAPI_JSON_PATH, sameOriginServer: true }), 'text/javascript; charset=utf-8')],
   ]);
   return cached;

@@ -46,7 +46,7 @@ if (!AVAILABLE && !REQUIRED) {
 
 /** A minimal static file server, standing in for wherever the `make docs` folder gets published. */
 async function serveFolder(dir: string): Promise<{ url: string; close(): Promise<void> }> {
-  const types: Record<string, string> = { html: 'text/html', js: 'text/javascript', json: 'application/json', yaml: 'application/yaml' };
+  const types: Record<string, string> = { html: 'text/html', js: 'text/javascript', css: 'text/css', json: 'application/json', yaml: 'application/yaml' };
   const server = http.createServer((req, res) => {
     const name = (req.url ?? '/').split('?')[0].replace(/^\/docs\/?/, '') || 'index.html';
     const file = join(dir, name);
@@ -101,6 +101,11 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
       const fetchedDocument = await page.evaluate(() =>
         performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/openapi.json')),
       );
+      // A stylesheet served with the wrong type is dropped without a console error: the page renders unstyled.
+      const unstyled = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((link) => !link.sheet?.cssRules.length).map((link) => link.href),
+      );
+      problems.push(...unstyled.map((href) => `stylesheet not applied: ${href}`));
       await page.screenshot({ path: join(OUT_DIR, screenshot) });
       expect(readFileSync(join(OUT_DIR, screenshot)).subarray(1, 4).toString()).toBe('PNG');
       return { fetchedDocument, foreign, problems };

@@ -3,9 +3,9 @@
 // test does). PATH stays so the clients find git, node and their own helpers.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { CLIENT_BIN_DIR as BIN } from './client-packages.js';
 import type { Launch } from './clients/driver.js';
 
-const BIN = join(process.cwd(), 'node_modules/.bin');
 const DEAD_PROXY = 'http://127.0.0.1:9';
 
 export interface ProcessResult {

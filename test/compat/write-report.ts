@@ -1,8 +1,7 @@
 // docs/compatibility.md, the output of the last `make compatibility`: the matrix (✅, or ❌ with the failure's
 // first line), the client versions, the date and run time, and the configuration each client ran with, rendered
 // by the same driver code that wrote it into the client's HOME.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { clientPackageVersion } from './client-packages.js';
 import type { ClientDriver } from './clients/driver.js';
 import type { CellResult, Family } from './cells.js';
 
@@ -18,8 +17,7 @@ export interface ReportInput {
 }
 
 export function clientVersion(driver: ClientDriver): string {
-  const manifest = JSON.parse(readFileSync(join(process.cwd(), 'node_modules', driver.npmPackage, 'package.json'), 'utf8')) as { version: string };
-  return manifest.version;
+  return clientPackageVersion(driver.npmPackage);
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/`/g, "'");

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { scalarBundlePath } from '../../src/docs/asset-files.js';
+import { rendererFilePath } from '../../src/docs/asset-files.js';
 
 const generated = (name: string) => readFileSync(new URL(`../../generated/${name}`, import.meta.url));
 
@@ -64,7 +64,7 @@ describe('GET /api/v1/openapi.json and .yaml', () => {
 });
 
 describe('GET /docs', () => {
-  it('serves the reference page that loads only local scripts and the local document', async () => {
+  it('serves the reference page that loads only local scripts, styles and the local document', async () => {
     for (const path of ['/docs', '/docs/']) {
       const res = await gw.fetch(path);
       expect(res.status).toBe(200);
@@ -75,12 +75,14 @@ describe('GET /docs', () => {
       const html = await res.text();
       const sources = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
       expect(sources).toEqual(['/docs/api-reference.js', '/docs/init.js']);
+      const styles = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]);
+      expect(styles).toEqual(['/docs/api-reference.css']);
       expect(html).not.toMatch(/https?:\/\//);
     }
   });
 
-  it('serves the Scalar bundle from node_modules, gzipped when the client accepts it', async () => {
-    const bundle = readFileSync(scalarBundlePath());
+  it('serves the Swagger UI bundle from node_modules, gzipped when the client accepts it', async () => {
+    const bundle = readFileSync(rendererFilePath('bundle'));
     const res = await request(`${gw.url}/docs/api-reference.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
@@ -94,11 +96,18 @@ describe('GET /docs', () => {
     expect(Buffer.from(await plain.body.arrayBuffer()).equals(bundle)).toBe(true);
   });
 
+  it('serves the Swagger UI stylesheet from node_modules', async () => {
+    const res = await gw.fetch('/docs/api-reference.css');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(rendererFilePath('styles')))).toBe(true);
+  });
+
   it('mounts the renderer on the served document with every network-reaching default switched off', async () => {
     const script = await (await gw.fetch('/docs/init.js')).text();
     const config = JSON.parse(/var config = (\{.*\});/.exec(script)![1]);
-    expect(config).toMatchObject({ url: '/api/v1/openapi.json', withDefaultFonts: false, telemetry: false, agent: { disabled: true } });
+    expect(config).toMatchObject({ url: '/api/v1/openapi.json', dom_id: '#app', validatorUrl: null, queryConfigEnabled: false });
     expect(script).toContain("window.location.origin + '/api/v1'");
-    expect(script).toContain("Scalar.createApiReference('#app', config)");
+    expect(script).toContain('SwaggerUIBundle(config)');
   });
 });

@@ -13,8 +13,9 @@ import { RecordedUpstream } from '../compat/upstream/recorded-upstream.js';
 
 const FILES = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
 const SDKS = /from ['"](openai|@anthropic-ai\/sdk)['"]/;
-// Inside the checkout, so the examples' imports resolve from its node_modules as a reader's project would.
-const WORK = join('.test-data', 'doc-snippets');
+// Inside the test kit's folder, so the examples' imports resolve from its node_modules (where openai and
+// @anthropic-ai/sdk are) as a reader's project would.
+const WORK = join('test', '.test-data', 'doc-snippets');
 
 interface Snippet {
   where: string;

@@ -10,9 +10,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clientBinary } from '../compat/client-packages.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
-const GEMINI = join(process.cwd(), 'node_modules/.bin/gemini');
+const GEMINI = clientBinary('gemini');
 let gw: TestGateway;
 let key: string;
 let home: string;

@@ -8,14 +8,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
 import { createAnthropicAdapter } from '../../src/providers/anthropic/index.js';
+import { clientBinary } from '../compat/client-packages.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const ANSWER = 'The mock upstream says: forty-two.';
-const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
+const CLAUDE = clientBinary('claude');
 
 let gw: TestGateway;
 let mock: Server;

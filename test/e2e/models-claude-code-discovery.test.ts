@@ -10,13 +10,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAnthropicAdapter } from '../../src/providers/anthropic/index.js';
 import { createOpenAICompatibleAdapter } from '../../src/providers/openai-compatible/index.js';
+import { clientBinary } from '../compat/client-packages.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
-const CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
+const CLAUDE = clientBinary('claude');
 const ANSWER = 'Hi from the mock.';
 
 let gw: TestGateway;

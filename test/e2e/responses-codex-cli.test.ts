@@ -9,10 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clientBinary } from '../compat/client-packages.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 
-const CODEX = join(process.cwd(), 'node_modules/.bin/codex');
+const CODEX = clientBinary('codex');
 let gw: TestGateway;
 let upstream: MockUpstream;
 let key: string;

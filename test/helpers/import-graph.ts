@@ -18,7 +18,8 @@ const SOURCE = /\.(ts|js)$/;
 function listSources(root: string, dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((name) => {
     const path = posix.join(dir, name);
-    if (statSync(join(root, path)).isDirectory()) return listSources(root, path);
+    // A folder's own packages (bench/node_modules, the bench kit) are not the repository's source.
+    if (statSync(join(root, path)).isDirectory()) return name === 'node_modules' ? [] : listSources(root, path);
     return SOURCE.test(name) && !name.endsWith('.d.ts') ? [path] : [];
   });
 }

@@ -10,12 +10,14 @@ const targets = [...makefile.matchAll(/^([a-z][a-z0-9-]*):(?!=)/gm)].map((m) => 
 
 describe('make help', () => {
   const output = execFileSync('make', ['-s', 'help'], { encoding: 'utf8' });
-  const listed = new Map(
-    output.split('\n').flatMap((line) => {
-      const m = /^ {2}([a-z][a-z0-9-]*) +(\S.*)$/.exec(line);
-      return m ? [[m[1], m[2]] as const] : [];
-    }),
-  );
+  // target → its description, continuation lines joined with a space.
+  const listed = new Map<string, string>();
+  let last = '';
+  for (const line of output.split('\n')) {
+    const m = /^ {2}([a-z][a-z0-9-]*) +(\S.*)$/.exec(line);
+    if (m) listed.set((last = m[1]), m[2]);
+    else if (last && /^ {3,}\S/.test(line)) listed.set(last, `${listed.get(last)} ${line.trim()}`);
+  }
 
   it('lists every target with a description', () => {
     expect(targets.length).toBeGreaterThan(10);
@@ -31,12 +33,17 @@ describe('make help', () => {
     expect(output).toContain('MODELGATE_API_KEY=mg-v1-... make schemathesis');
   });
 
-  it('names the npm command each target really runs (install: the stamp\'s recipe)', () => {
+  it('names the npm command each install target really runs (the recipe of its stamp)', () => {
     const recipes = makefile.split(/\n(?=\S)/);
-    const ran = (commandOf: string) => [...commandOf.matchAll(/\$\(NPM\) ([a-z]+)/g)].map((m) => `npm ${m[1]}`);
-    const installRecipe = recipes.find((block) => block.startsWith('$(NODE_MODULES_STAMP):'))!;
-    expect(ran(installRecipe)).toEqual(['npm install']);
-    const text = [...listed.entries()].map(([target, description]) => ({ target, named: [...description.matchAll(/\bnpm ([a-z]+)\b/g)].map((m) => `npm ${m[1]}`) }));
-    expect(text.find((t) => t.target === 'install')!.named).toEqual(['npm install']);
+    const ran = (block: string) => [...block.matchAll(/\$\(NPM\) ([a-z]+)/g)].map((m) => `npm ${m[1]}`);
+    const installs = targets.filter((target) => target === 'install' || target.startsWith('install-'));
+    expect(installs).toEqual(['install', 'install-test-kit', 'install-compat', 'install-bench']);
+    for (const target of installs) {
+      const stamp = new RegExp(`^${target}: (\\$\\([A-Z_]+\\))$`, 'm').exec(makefile)![1];
+      const recipe = recipes.find((block) => block.startsWith(`${stamp}:`))!;
+      const named = [...listed.get(target)!.matchAll(/\bnpm ([a-z]+)\b/g)].map((m) => `npm ${m[1]}`);
+      expect(ran(recipe), target).toHaveLength(1);
+      expect(named, target).toEqual(ran(recipe));
+    }
   });
 });

@@ -32,7 +32,7 @@ export interface ClientOutcome {
 export interface ClientDriver {
   id: string;
   name: string;
-  /** The npm package (an exact devDependency) and the binary under node_modules/.bin. */
+  /** The npm package (an exact dependency of test/compat/package.json) and its binary under test/compat/node_modules/.bin. */
   npmPackage: string;
   binary: string;
   /** The heading anchor of the client's section in docs/clients.md. */
