@@ -17,7 +17,7 @@ VITEST := test/node_modules/.bin/vitest run --config test/vitest.config.ts
 SPECTRAL := test/node_modules/.bin/spectral
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help install install-test-kit install-compat install-bench generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
+.PHONY: help format install install-test-kit install-compat install-bench generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
@@ -83,10 +83,16 @@ run: build
 typecheck: install install-test-kit
 	npx tsc -p tsconfig.json --noEmit
 
-## Types, then Spectral on the emitted OpenAPI (.spectral.yaml: spectral:oas, examples validated). Warnings fail
-## too, so the document stays at zero findings.
+## Biome (biome.json: the formatter's layout and the recommended lint rules, every finding an error), types, then
+## Spectral on the emitted OpenAPI (.spectral.yaml: spectral:oas, examples validated). Warnings fail too, so the code
+## and the document stay at zero findings. `make format` writes Biome's layout.
 lint: typecheck
+	npx biome ci --error-on-warnings .
 	$(SPECTRAL) lint generated/openapi.json generated/openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
+
+## Format the tree and apply Biome's safe lint fixes (what `make lint` checks).
+format: install
+	npx biome check --write .
 
 ## Static API reference (Swagger UI, no CDN) + OpenAPI JSON/YAML into dist/docs/, ready to publish on any static host.
 docs: install check-generated
