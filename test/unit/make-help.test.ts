@@ -15,8 +15,10 @@ describe('make help', () => {
   let last = '';
   for (const line of output.split('\n')) {
     const m = /^ {2}([a-z][a-z0-9-]*) +(\S.*)$/.exec(line);
-    if (m) listed.set((last = m[1]), m[2]);
-    else if (last && /^ {3,}\S/.test(line)) listed.set(last, `${listed.get(last)} ${line.trim()}`);
+    if (m) {
+      last = m[1];
+      listed.set(last, m[2]);
+    } else if (last && /^ {3,}\S/.test(line)) listed.set(last, `${listed.get(last)} ${line.trim()}`);
   }
 
   it('lists every target with a description', () => {
