@@ -21,12 +21,15 @@ export async function sumKeyUsage(db: DbOrTrx, keyIds: readonly string[], now: D
   if (keyIds.length === 0) return usage;
   const week = weekStart(now);
   const month = monthStart(now);
-  const since = (from: Date) => sql<bigint>`cast(coalesce(sum(d.cost_nanos) filter (where d.day >= ${utcDayParam(from)}), 0) as bigint)`;
+  // biome-ignore lint/complexity/useMathMinMax: week and month are Dates; Math.min would turn them into numbers.
+  const earliest = week < month ? week : month;
+  const since = (from: Date) =>
+    sql<bigint>`cast(coalesce(sum(d.cost_nanos) filter (where d.day >= ${utcDayParam(from)}), 0) as bigint)`;
   const rows = await db
     .selectFrom('usage_key_totals as t')
     .leftJoin('usage_daily as d', (join) =>
-      // biome-ignore lint/complexity/useMathMinMax: week and month are Dates; Math.min would turn them into numbers.
-      join.onRef('d.api_key_id', '=', 't.api_key_id').on(sql<boolean>`d.day >= ${utcDayParam(week < month ? week : month)}`))
+      join.onRef('d.api_key_id', '=', 't.api_key_id').on(sql<boolean>`d.day >= ${utcDayParam(earliest)}`),
+    )
     .select([
       't.api_key_id',
       't.cost_nanos as total',
@@ -38,7 +41,12 @@ export async function sumKeyUsage(db: DbOrTrx, keyIds: readonly string[], now: D
     .groupBy(['t.api_key_id', 't.cost_nanos'])
     .execute();
   for (const r of rows) {
-    usage.set(r.api_key_id, { totalNanos: r.total, dailyNanos: r.daily, weeklyNanos: r.weekly, monthlyNanos: r.monthly });
+    usage.set(r.api_key_id, {
+      totalNanos: r.total,
+      dailyNanos: r.daily,
+      weeklyNanos: r.weekly,
+      monthlyNanos: r.monthly,
+    });
   }
   return usage;
 }
