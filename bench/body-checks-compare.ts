@@ -34,7 +34,9 @@ function measure(check: (text: string) => unknown, text: string, parses: number)
 function main(): void {
   const rounds = Number(process.argv[2] ?? 15);
   const parses = Number(process.argv[3] ?? 200);
-  console.log(`Body checks on the agent-sized request, ${parses} parses per round, median of ${rounds} alternated rounds (CPU µs per body, 95% interval)`);
+  console.log(
+    `Body checks on the agent-sized request, ${parses} parses per round, median of ${rounds} alternated rounds (CPU µs per body, 95% interval)`,
+  );
   console.log('| door | size | before (parse + depth) | after (+ duplicate names) | added |\n|---|---|---|---|---|');
   for (const door of ['chat', 'messages', 'responses'] as LaneDoor[]) {
     const text = laneBody(door, 'agent', 'openai/gpt-5.4');
@@ -49,7 +51,9 @@ function main(): void {
       return `${median(samples)!.toFixed(0)} (${low.toFixed(0)}–${high.toFixed(0)})`;
     };
     const added = timings.after.map((after, i) => after - timings.before[i]!);
-    console.log(`| ${door} | ${(text.length / 1000).toFixed(0)} KB | ${cell(timings.before)} | ${cell(timings.after)} | ${cell(added)} |`);
+    console.log(
+      `| ${door} | ${(text.length / 1000).toFixed(0)} KB | ${cell(timings.before)} | ${cell(timings.after)} | ${cell(added)} |`,
+    );
   }
 }
 

@@ -49,7 +49,11 @@ async function provision(db: Db, now: Date): Promise<HistoryShape> {
   const hotUserId = await user('agent@bench.test');
   const hot = await issueApiKey(db, { userId: hotUserId, name: 'agent' });
   // A monthly limit: GET /key then also reads the key's spend row of this month.
-  await db.updateTable('api_keys').set({ credit_limit_nanos: 10n ** 15n, limit_reset: 'monthly' }).where('id', '=', hot.row.id).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ credit_limit_nanos: 10n ** 15n, limit_reset: 'monthly' })
+    .where('id', '=', hot.row.id)
+    .execute();
   for (const name of ['ci', 'laptop']) await issueApiKey(db, { userId: hotUserId, name });
   const otherUserIds: string[] = [];
   const otherKeyIds: string[] = [];
@@ -58,7 +62,12 @@ async function provision(db: Db, now: Date): Promise<HistoryShape> {
     otherUserIds.push(id);
     otherKeyIds.push((await issueApiKey(db, { userId: id, name: 'k' })).row.id);
   }
-  const models = ['openai/gpt-5.4-mini', 'anthropic/claude-sonnet-4.5', 'deepseek/deepseek-chat', 'google/gemini-2.5-flash'];
+  const models = [
+    'openai/gpt-5.4-mini',
+    'anthropic/claude-sonnet-4.5',
+    'deepseek/deepseek-chat',
+    'google/gemini-2.5-flash',
+  ];
   return { hotUserId, hotKeyId: hot.row.id, otherUserIds, otherKeyIds, models, now, days: HISTORY_DAYS };
 }
 
@@ -72,18 +81,36 @@ async function measureReads(db: Db, shape: HistoryShape, records: number): Promi
   const slowRuns = 3;
   return [
     await time('GET /key (describeKey + credit account)', records, runs, () =>
-      Promise.all([describeKey(db, hotUserId, hotKeyId, now), getCreditAccount(db, hotUserId)])),
+      Promise.all([describeKey(db, hotUserId, hotKeyId, now), getCreditAccount(db, hotUserId)]),
+    ),
     await time('GET /api-keys (listKeys, 3 keys)', records, runs, () => listKeys(db, hotUserId, now)),
-    await time('GET /activity?days=30', records, runs, () => listDailyUsage(db, { userId: hotUserId, since: activityWindowStart(now, 30) })),
-    await time('GET /admin/usage, 2 whole UTC days, by key', records, runs, () => usageReport(db, { ...twoWholeDays, groupBy: 'key' })),
-    await time('GET /admin/usage, 30 whole UTC days, by model', records, runs, () => usageReport(db, { ...month, groupBy: 'model' })),
-    await time('GET /admin/usage, the last 48 h (bounds inside days), by key', records, runs, () => usageReport(db, { ...lastTwoDays, groupBy: 'key' })),
-    await time('before: key usage summed from records', records, slowRuns, () => keyUsageFromRecords(db, [hotKeyId], now)),
-    await time('before: usage report, 2 whole days, from records (created_at index)', records, slowRuns, () => usageByKeyFromRecords(db, twoWholeDays.from, twoWholeDays.to)),
+    await time('GET /activity?days=30', records, runs, () =>
+      listDailyUsage(db, { userId: hotUserId, since: activityWindowStart(now, 30) }),
+    ),
+    await time('GET /admin/usage, 2 whole UTC days, by key', records, runs, () =>
+      usageReport(db, { ...twoWholeDays, groupBy: 'key' }),
+    ),
+    await time('GET /admin/usage, 30 whole UTC days, by model', records, runs, () =>
+      usageReport(db, { ...month, groupBy: 'model' }),
+    ),
+    await time('GET /admin/usage, the last 48 h (bounds inside days), by key', records, runs, () =>
+      usageReport(db, { ...lastTwoDays, groupBy: 'key' }),
+    ),
+    await time('before: key usage summed from records', records, slowRuns, () =>
+      keyUsageFromRecords(db, [hotKeyId], now),
+    ),
+    await time('before: usage report, 2 whole days, from records (created_at index)', records, slowRuns, () =>
+      usageByKeyFromRecords(db, twoWholeDays.from, twoWholeDays.to),
+    ),
   ];
 }
 
-function renderMarkdown(total: number, timings: Timing[], storage: TableStorage[], prune: { deleted: number; seconds: number; after: Timing[] }): string {
+function renderMarkdown(
+  total: number,
+  timings: Timing[],
+  storage: TableStorage[],
+  prune: { deleted: number; seconds: number; after: Timing[] },
+): string {
   const checkpoints = [...new Set(timings.map((t) => t.records))];
   const reads = [...new Set(timings.map((t) => t.read))];
   const cell = (read: string, records: number) => {
@@ -96,7 +123,7 @@ function renderMarkdown(total: number, timings: Timing[], storage: TableStorage[
     `\`make bench-history\`: ${total.toLocaleString('en-US')} generation records (and their ledger debits) inserted with generate_series into PostgreSQL,`,
     `90% on one key, in steps that each cover the last ${HISTORY_DAYS} days (denser history, same month); each read timed 15 times`,
     '(the "before" rows 3 times) after one warm-up run; the "before" rows are the record-summing queries the reads ran until',
-    'the running totals (on today\'s indexes). The machine is shared: p90s are noisy.',
+    "the running totals (on today's indexes). The machine is shared: p90s are noisy.",
     'Milliseconds, median (p90), through the service functions the handlers call (no HTTP), on PostgreSQL.',
     '',
     `| read | ${checkpoints.map((c) => `${c.toLocaleString('en-US')} records`).join(' | ')} |`,
@@ -113,7 +140,10 @@ function renderMarkdown(total: number, timings: Timing[], storage: TableStorage[
     '',
     '| table | rows | tuple bytes (avg) | bytes per row with indexes | total MB |',
     '|---|---:|---:|---:|---:|',
-    ...storage.map((s) => `| ${s.table} | ${s.rows.toLocaleString('en-US')} | ${s.tupleBytes} | ${s.totalBytesPerRow} | ${s.totalMegabytes} |`),
+    ...storage.map(
+      (s) =>
+        `| ${s.table} | ${s.rows.toLocaleString('en-US')} | ${s.tupleBytes} | ${s.totalBytesPerRow} | ${s.totalMegabytes} |`,
+    ),
     '',
   ];
   return lines.join('\n');
@@ -121,7 +151,8 @@ function renderMarkdown(total: number, timings: Timing[], storage: TableStorage[
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 1_000_000);
-  if (!Number.isInteger(total) || total < 1000) throw new Error('usage: history-reads.js [total records, at least 1000]');
+  if (!Number.isInteger(total) || total < 1000)
+    throw new Error('usage: history-reads.js [total records, at least 1000]');
   const repoRoot = process.env.BENCH_REPO_ROOT ?? process.cwd();
   const scratch = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
   const { db, close } = await openDatabase({ databaseUrl: scratch.url, maxConnections: 4 });
@@ -134,7 +165,9 @@ async function main(): Promise<void> {
     for (const checkpoint of [Math.round(total / 100), Math.round(total / 4), total]) {
       const started = performance.now();
       await appendHistory(db, shape, { from: inserted, to: checkpoint });
-      log(`inserted ${(checkpoint - inserted).toLocaleString('en-US')} records in ${round((performance.now() - started) / 1000, 1)} s`);
+      log(
+        `inserted ${(checkpoint - inserted).toLocaleString('en-US')} records in ${round((performance.now() - started) / 1000, 1)} s`,
+      );
       inserted = checkpoint;
       timings.push(...(await measureReads(db, shape, inserted)));
       log(`measured the reads at ${inserted.toLocaleString('en-US')} records`);
@@ -143,12 +176,17 @@ async function main(): Promise<void> {
     const started = performance.now();
     const pruned = await pruneGenerations(db, { days: 20, now: shape.now });
     const seconds = round((performance.now() - started) / 1000, 1);
-    const after = (await measureReads(db, shape, inserted - pruned.deleted)).filter((t) => !t.read.startsWith('before'));
+    const after = (await measureReads(db, shape, inserted - pruned.deleted)).filter(
+      (t) => !t.read.startsWith('before'),
+    );
     const markdown = renderMarkdown(total, timings, storage, { deleted: pruned.deleted, seconds, after });
     const resultsDir = process.env.BENCH_RESULTS_DIR ?? path.join(repoRoot, 'bench/results');
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(path.join(resultsDir, 'history-reads.md'), markdown);
-    writeFileSync(path.join(resultsDir, 'history-reads.json'), `${JSON.stringify({ total, timings, storage, prune: { deleted: pruned.deleted, seconds, after } }, null, 2)}\n`);
+    writeFileSync(
+      path.join(resultsDir, 'history-reads.json'),
+      `${JSON.stringify({ total, timings, storage, prune: { deleted: pruned.deleted, seconds, after } }, null, 2)}\n`,
+    );
     console.log(markdown);
   } finally {
     await close();

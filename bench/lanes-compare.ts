@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const ids = process.argv.slice(4);
   const unknown = ids.filter((id) => !LANES.some((lane) => lane.id === id));
   if (unknown.length > 0 || !(measureSeconds > 0) || !(rounds > 0)) {
-    throw new Error(`usage: lanes-compare.js [measure seconds] [rounds] [${LANES.map((l) => l.id).join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+    throw new Error(
+      `usage: lanes-compare.js [measure seconds] [rounds] [${LANES.map((l) => l.id).join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+    );
   }
   await standaloneRun('lanes', async ({ group, load, paths, env, apiKey, mockBaseUrl, database, ownPids, log }) => {
     const lanes = await runLaneComparison(

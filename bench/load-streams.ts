@@ -20,7 +20,13 @@ import { cpuMs, rssBytes } from './lib/proc-stats.js';
 import { runStreams, type StreamRequest } from './lib/stream-client.js';
 import { countGenerations, creditsUsage, ledgerDebits, provisionAccounts } from './lib/load-accounts.js';
 import {
-  addCosts, compareAccounts, renderLoadReport, reportedCosts, summarizeRound, type LoadResult, type RoundResult,
+  addCosts,
+  compareAccounts,
+  renderLoadReport,
+  reportedCosts,
+  summarizeRound,
+  type LoadResult,
+  type RoundResult,
 } from './lib/load-streams-report.js';
 
 const ACCOUNTS = 50;
@@ -36,7 +42,10 @@ const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 
 
 function body(model: string): string {
   return JSON.stringify({
-    model, max_tokens: 64, stream: true, stream_options: { include_usage: true },
+    model,
+    max_tokens: 64,
+    stream: true,
+    stream_options: { include_usage: true },
     messages: [{ role: 'user', content: `Tell a long story. ${slowMarker(STREAM.chunks, STREAM.everyMs)}` }],
   });
 }
@@ -51,7 +60,8 @@ function watch(gateway: RunningSystem, baseUrl: string) {
     void fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
       .then((res) => res.text())
       .then((text) => {
-        for (const [, value] of text.matchAll(/^modelgate_upstream_requests_queued\{[^}]*\} (\d+)/gm)) maxQueued = Math.max(maxQueued, Number(value));
+        for (const [, value] of text.matchAll(/^modelgate_upstream_requests_queued\{[^}]*\} (\d+)/gm))
+          maxQueued = Math.max(maxQueued, Number(value));
       })
       .catch(() => undefined);
   }, 250);
@@ -59,7 +69,12 @@ function watch(gateway: RunningSystem, baseUrl: string) {
   return () => {
     clearInterval(rss);
     clearInterval(scrape);
-    return { startRssMb: Math.round(startRss / 2 ** 20), peakRssMb: Math.round(peakRss / 2 ** 20), cpuSeconds: Math.round(cpuMs(gateway.pid) - cpuBefore) / 1000, maxQueued };
+    return {
+      startRssMb: Math.round(startRss / 2 ** 20),
+      peakRssMb: Math.round(peakRss / 2 ** 20),
+      cpuSeconds: Math.round(cpuMs(gateway.pid) - cpuBefore) / 1000,
+      maxQueued,
+    };
   };
 }
 
@@ -86,13 +101,21 @@ async function main(): Promise<void> {
 
     const variants = [
       { name: 'modelgate', rounds: gatewayRounds, env: {} },
-      { name: 'modelgate, cap 256 per origin', rounds: 2, env: { MODELGATE_UPSTREAM_CONCURRENCY: '256', MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS: '60000' } },
+      {
+        name: 'modelgate, cap 256 per origin',
+        rounds: 2,
+        env: { MODELGATE_UPSTREAM_CONCURRENCY: '256', MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS: '60000' },
+      },
     ];
     let gateway: RunningSystem | undefined;
     let baseUrl = '';
     for (const variant of variants) {
       if (gateway) await group.stop(gateway.child, 30_000);
-      const env = { ...gatewayEnv(paths, database.url, mock.baseUrl), MODELGATE_METRICS_TOKEN: METRICS_TOKEN, ...variant.env };
+      const env = {
+        ...gatewayEnv(paths, database.url, mock.baseUrl),
+        MODELGATE_METRICS_TOKEN: METRICS_TOKEN,
+        ...variant.env,
+      };
       gateway = await startModelgate(group, paths, env, '');
       baseUrl = gateway.url.replace('/api/v1/chat/completions', '');
       const request: StreamRequest = { url: gateway.url, keys: accounts.keys, body: body(GATEWAY_MODEL) };
@@ -103,8 +126,10 @@ async function main(): Promise<void> {
         rounds.push(round);
         addCosts(reported, reportedCosts(records, accounts.keyOwner));
         gatewayStreams += streams;
-        log(`${variant.name} round ${r}: ${round.completed}/${streams} completed, first chunk p50/p99 ${round.firstChunkMs.p50}/${round.firstChunkMs.p99} ms, ` +
-          `all done ${round.wallMs} ms, peak RSS ${round.peakRssMb} MB, most queued ${round.maxQueued}`);
+        log(
+          `${variant.name} round ${r}: ${round.completed}/${streams} completed, first chunk p50/p99 ${round.firstChunkMs.p50}/${round.firstChunkMs.p99} ms, ` +
+            `all done ${round.wallMs} ms, peak RSS ${round.peakRssMb} MB, most queued ${round.maxQueued}`,
+        );
         await sleep(1000);
       }
     }
@@ -119,17 +144,26 @@ async function main(): Promise<void> {
     const accounting = await accountingSummary(database.url);
 
     const result: LoadResult & { accounting: typeof accounting } = {
-      startedAt, machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}`,
-      streams, stream: STREAM, accounts: ACCOUNTS, keysPerAccount: KEYS_PER_ACCOUNT, rounds, checks: [fromCredits, fromLedger], accounting,
+      startedAt,
+      machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}`,
+      streams,
+      stream: STREAM,
+      accounts: ACCOUNTS,
+      keysPerAccount: KEYS_PER_ACCOUNT,
+      rounds,
+      checks: [fromCredits, fromLedger],
+      accounting,
     };
-    const markdown = `${renderLoadReport(result)}\nWhole database after the run (every generation settled, nothing reserved, debits = recorded costs): ` +
+    const markdown =
+      `${renderLoadReport(result)}\nWhole database after the run (every generation settled, nothing reserved, debits = recorded costs): ` +
       `${accounting.consistent ? 'consistent' : '**NOT consistent**'} (${JSON.stringify(accounting.generations)}).\n`;
     const resultsDir = process.env.BENCH_RESULTS_DIR ?? path.join(repoRoot, 'bench/results');
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(path.join(resultsDir, 'load.md'), markdown);
     writeFileSync(path.join(resultsDir, 'load.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log(markdown);
-    if (fromCredits.mismatches.length > 0 || fromLedger.mismatches.length > 0 || !accounting.consistent) process.exitCode = 1;
+    if (fromCredits.mismatches.length > 0 || fromLedger.mismatches.length > 0 || !accounting.consistent)
+      process.exitCode = 1;
   } finally {
     await group.stopAll();
     await database.drop();

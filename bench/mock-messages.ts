@@ -13,7 +13,12 @@ export function messageJson(model: string, promptTokens: number): string {
     content: [{ type: 'text', text: CONTENT_WORDS.join('') }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: promptTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: COMPLETION_TOKENS },
+    usage: {
+      input_tokens: promptTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: COMPLETION_TOKENS,
+    },
   });
 }
 

@@ -4,8 +4,24 @@
 // clock and paced, so the probe can see whether a system holds chunks back.
 
 export const CONTENT_WORDS = [
-  'Hello', ' there', ',', ' this', ' is', ' a', ' benchmark', ' reply', ' streamed', ' in',
-  ' small', ' pieces', ' like', ' a', ' real', ' model', ' does', '.',
+  'Hello',
+  ' there',
+  ',',
+  ' this',
+  ' is',
+  ' a',
+  ' benchmark',
+  ' reply',
+  ' streamed',
+  ' in',
+  ' small',
+  ' pieces',
+  ' like',
+  ' a',
+  ' real',
+  ' model',
+  ' does',
+  '.',
 ] as const;
 
 export const COMPLETION_TOKENS = CONTENT_WORDS.length;
@@ -63,7 +79,11 @@ export function promptTokensFor(bodyBytes: number): number {
 }
 
 function usage(promptTokens: number) {
-  return { prompt_tokens: promptTokens, completion_tokens: COMPLETION_TOKENS, total_tokens: promptTokens + COMPLETION_TOKENS };
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: COMPLETION_TOKENS,
+    total_tokens: promptTokens + COMPLETION_TOKENS,
+  };
 }
 
 export function completionJson(model: string, promptTokens: number): string {
@@ -82,7 +102,13 @@ function frame(payload: unknown): string {
 }
 
 function chunk(model: string, delta: Record<string, unknown>, finishReason: string | null = null): string {
-  return frame({ id: ID, object: 'chat.completion.chunk', created: CREATED, model, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  return frame({
+    id: ID,
+    object: 'chat.completion.chunk',
+    created: CREATED,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
 }
 
 export function roleFrame(model: string): string {
@@ -97,7 +123,16 @@ export function contentFrame(model: string, text: string): string {
 export function tailFrames(model: string, promptTokens: number, includeUsage: boolean): string[] {
   const frames = [chunk(model, {}, 'stop')];
   if (includeUsage) {
-    frames.push(frame({ id: ID, object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage: usage(promptTokens) }));
+    frames.push(
+      frame({
+        id: ID,
+        object: 'chat.completion.chunk',
+        created: CREATED,
+        model,
+        choices: [],
+        usage: usage(promptTokens),
+      }),
+    );
   }
   frames.push('data: [DONE]\n\n');
   return frames;

@@ -16,18 +16,37 @@ export function responsesProbePace(body: unknown): number | undefined {
 }
 
 function response(model: string, status: string, extra: Record<string, unknown> = {}) {
-  return { id: RESPONSE_ID, object: 'response', created_at: CREATED, status, model, output: [], store: false, usage: null, ...extra };
+  return {
+    id: RESPONSE_ID,
+    object: 'response',
+    created_at: CREATED,
+    status,
+    model,
+    output: [],
+    store: false,
+    usage: null,
+    ...extra,
+  };
 }
 
 function usage(promptTokens: number) {
   return {
-    input_tokens: promptTokens, input_tokens_details: { cached_tokens: 0 },
-    output_tokens: COMPLETION_TOKENS, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: promptTokens + COMPLETION_TOKENS,
+    input_tokens: promptTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: COMPLETION_TOKENS,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: promptTokens + COMPLETION_TOKENS,
   };
 }
 
 function message(text: string) {
-  return { id: ITEM_ID, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], text }] };
+  return {
+    id: ITEM_ID,
+    type: 'message',
+    status: 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', annotations: [], text }],
+  };
 }
 
 function event(type: string, sequence: number, payload: Record<string, unknown>): string {
@@ -35,20 +54,30 @@ function event(type: string, sequence: number, payload: Record<string, unknown>)
 }
 
 export function responseJson(model: string, promptTokens: number): string {
-  return JSON.stringify(response(model, 'completed', { output: [message(CONTENT_WORDS.join(''))], usage: usage(promptTokens) }));
+  return JSON.stringify(
+    response(model, 'completed', { output: [message(CONTENT_WORDS.join(''))], usage: usage(promptTokens) }),
+  );
 }
 
 /** The events before the first word. */
 export function responsesHead(model: string): string[] {
   return [
     event('response.created', 0, { response: response(model, 'in_progress') }),
-    event('response.output_item.added', 1, { output_index: 0, item: { id: ITEM_ID, type: 'message', status: 'in_progress', role: 'assistant', content: [] } }),
+    event('response.output_item.added', 1, {
+      output_index: 0,
+      item: { id: ITEM_ID, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+    }),
   ];
 }
 
 /** One word's event; `index` counts the words from 0. */
 export function responsesDelta(index: number, text: string): string {
-  return event('response.output_text.delta', 2 + index, { item_id: ITEM_ID, output_index: 0, content_index: 0, delta: text });
+  return event('response.output_text.delta', 2 + index, {
+    item_id: ITEM_ID,
+    output_index: 0,
+    content_index: 0,
+    delta: text,
+  });
 }
 
 /** The events after the last word: the item done and response.completed with the usage. */
@@ -56,6 +85,8 @@ export function responsesTail(model: string, promptTokens: number, text: string)
   const sequence = 2 + CONTENT_WORDS.length;
   return [
     event('response.output_item.done', sequence, { output_index: 0, item: message(text) }),
-    event('response.completed', sequence + 1, { response: response(model, 'completed', { output: [message(text)], usage: usage(promptTokens) }) }),
+    event('response.completed', sequence + 1, {
+      response: response(model, 'completed', { output: [message(text)], usage: usage(promptTokens) }),
+    }),
   ];
 }

@@ -8,7 +8,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  CONTENT_WORDS, completionJson, contentFrame, probePace, promptTokensFor, roleFrame, slowStream, stamp, tailFrames,
+  CONTENT_WORDS,
+  completionJson,
+  contentFrame,
+  probePace,
+  promptTokensFor,
+  roleFrame,
+  slowStream,
+  stamp,
+  tailFrames,
 } from './mock-replies.js';
 import { responseJson, responsesDelta, responsesHead, responsesProbePace, responsesTail } from './mock-responses.js';
 import { MESSAGES_STREAM_REFUSED, messageJson } from './mock-messages.js';
@@ -32,7 +40,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   const responsesApi = req.method === 'POST' && req.url?.endsWith('/responses') === true;
   const messagesApi = req.method === 'POST' && req.url?.endsWith('/messages') === true;
   if (!responsesApi && !messagesApi && (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))) {
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found","type":"invalid_request_error"}}');
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end('{"error":{"message":"not found","type":"invalid_request_error"}}');
     return;
   }
   const parts: Buffer[] = [];
@@ -42,7 +52,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch {
-    res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"invalid JSON","type":"invalid_request_error"}}');
+    res
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end('{"error":{"message":"invalid JSON","type":"invalid_request_error"}}');
     return;
   }
   const model = typeof body.model === 'string' ? body.model : 'unknown';
@@ -50,7 +62,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   if (responsesApi) return answerResponses(res, body, model, promptTokens);
   if (messagesApi) {
     const json = body.stream === true ? MESSAGES_STREAM_REFUSED : messageJson(model, promptTokens);
-    res.writeHead(body.stream === true ? 400 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+    res
+      .writeHead(body.stream === true ? 400 : 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(json),
+      })
+      .end(json);
     return;
   }
   if (body.stream !== true) {
@@ -83,7 +100,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
 }
 
 /** OpenAI's Responses API: one Response object, or its events with the words (stamped and paced for probes). */
-async function answerResponses(res: http.ServerResponse, body: { stream?: unknown }, model: string, promptTokens: number): Promise<void> {
+async function answerResponses(
+  res: http.ServerResponse,
+  body: { stream?: unknown },
+  model: string,
+  promptTokens: number,
+): Promise<void> {
   if (body.stream !== true) {
     const json = responseJson(model, promptTokens);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);

@@ -37,14 +37,16 @@ function variantEnv(id: VariantId, base: NodeJS.ProcessEnv, sinkUrl: string): No
   if (id === 'metrics') return metrics;
   const tracing = { ...metrics, OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl };
   if (id === 'tracing-unsampled') return { ...tracing, OTEL_TRACES_SAMPLER: 'always_off' };
-  if (id === 'tracing-10') return { ...tracing, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
+  if (id === 'tracing-10')
+    return { ...tracing, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
   return tracing;
 }
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 20);
   const ids = (process.argv.length > 3 ? process.argv.slice(3) : [...VARIANTS]) as VariantId[];
-  if (!(seconds > 0) || ids.some((id) => !VARIANTS.includes(id))) throw new Error(`usage: observability-profile.js [seconds] [${VARIANTS.join('|')}...]`);
+  if (!(seconds > 0) || ids.some((id) => !VARIANTS.includes(id)))
+    throw new Error(`usage: observability-profile.js [seconds] [${VARIANTS.join('|')}...]`);
   const repoRoot = process.env.BENCH_REPO_ROOT ?? process.cwd();
   const runDir = path.join(repoRoot, 'bench/.run/observability-profile');
   mkdirSync(runDir, { recursive: true });
@@ -61,7 +63,9 @@ async function main(): Promise<void> {
     for (const id of ids) {
       results.push(await profileVariant(id, variantEnv(id, env, sink.url), apiKey, seconds, { group, load, paths }));
       const r = results.at(-1)!;
-      console.log(`${id}: ${r.rps.toFixed(0)} req/s, CPU ${r.cpuUsPerRequest.toFixed(1)} µs/req (profile ${r.profileBusyUsPerRequest.toFixed(1)}), foreign ${r.foreignPct}%`);
+      console.log(
+        `${id}: ${r.rps.toFixed(0)} req/s, CPU ${r.cpuUsPerRequest.toFixed(1)} µs/req (profile ${r.profileBusyUsPerRequest.toFixed(1)}), foreign ${r.foreignPct}%`,
+      );
     }
   } finally {
     await load.close();
@@ -75,7 +79,10 @@ async function main(): Promise<void> {
 }
 
 async function profileVariant(
-  id: VariantId, env: NodeJS.ProcessEnv, apiKey: string, seconds: number,
+  id: VariantId,
+  env: NodeJS.ProcessEnv,
+  apiKey: string,
+  seconds: number,
   ctx: { group: ProcessGroup; load: LoadGenerator; paths: BenchPaths },
 ): Promise<VariantResult> {
   const dir = path.join(ctx.paths.runDir, id);
@@ -83,14 +90,24 @@ async function profileVariant(
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const entry = path.join(ctx.paths.distDir, 'bench/gateway-entry.js');
-  const child = ctx.group.start(id, process.execPath, [...SERVE_NODE_OPTIONS, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250', entry], {
-    env: { ...env, PORT: String(port) }, cwd: ctx.paths.repoRoot, logFile: path.join(dir, 'gateway.log'),
-  });
+  const child = ctx.group.start(
+    id,
+    process.execPath,
+    [...SERVE_NODE_OPTIONS, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250', entry],
+    {
+      env: { ...env, PORT: String(port) },
+      cwd: ctx.paths.repoRoot,
+      logFile: path.join(dir, 'gateway.log'),
+    },
+  );
   await waitForPort(port, child, id, 120_000);
   const job = (measureSeconds: number) => ({
     url: `http://127.0.0.1:${port}/api/v1/chat/completions`,
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: chatBody('json', GATEWAY_MODEL), connections: 16, warmupSeconds: 0, measureSeconds,
+    body: chatBody('json', GATEWAY_MODEL),
+    connections: 16,
+    warmupSeconds: 0,
+    measureSeconds,
   });
   const scraping = env.MODELGATE_METRICS_TOKEN ? setInterval(() => void scrape(port), 1000) : undefined;
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -116,7 +133,11 @@ async function profileVariant(
     // The profile's window and the load's count the same requests (the load generator's window is the measured one).
     const perRequest = (ms: number) => (ms * 1000) / summary.ok;
     return {
-      id, rps: summary.rps, requests: summary.ok, cpuUsPerRequest: (cpuMs * 1000) / summary.ok, foreignPct: share.foreignPct,
+      id,
+      rps: summary.rps,
+      requests: summary.ok,
+      cpuUsPerRequest: (cpuMs * 1000) / summary.ok,
+      foreignPct: share.foreignPct,
       profileBusyUsPerRequest: perRequest(profiled.busyMs),
       modules: new Map(profiled.modules.map((m) => [m.module, perRequest(m.selfMs)])),
       functions: new Map(profiled.top.map((f) => [`${f.functionName} ${f.location}`, perRequest(f.selfMs)])),
@@ -135,17 +156,29 @@ function renderReport(results: VariantResult[], seconds: number): string {
     '',
     '| variant | req/s | CPU µs/req (/proc) | profiled busy µs/req | foreign % |',
     '| --- | --- | --- | --- | --- |',
-    ...results.map((r) => `| ${r.id} | ${r.rps.toFixed(0)} | ${f(r.cpuUsPerRequest)} | ${f(r.profileBusyUsPerRequest)} | ${r.foreignPct} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.id} | ${r.rps.toFixed(0)} | ${f(r.cpuUsPerRequest)} | ${f(r.profileBusyUsPerRequest)} | ${r.foreignPct} |`,
+    ),
   ];
   for (let i = 1; i < results.length; i++) {
     const [before, after] = [results[i - 1]!, results[i]!];
-    for (const [what, key] of [['modules', 'modules'], ['functions', 'functions']] as const) {
+    for (const [what, key] of [
+      ['modules', 'modules'],
+      ['functions', 'functions'],
+    ] as const) {
       const names = new Set([...before[key].keys(), ...after[key].keys()]);
       const deltas = [...names]
         .map((name) => ({ name, before: before[key].get(name) ?? 0, after: after[key].get(name) ?? 0 }))
-        .sort((a, b) => (b.after - b.before) - (a.after - a.before))
+        .sort((a, b) => b.after - b.before - (a.after - a.before))
         .slice(0, what === 'modules' ? 12 : 25);
-      lines.push('', `## ${after.id} − ${before.id}: ${what}, self µs per request`, '', '| | before | after | Δ |', '| --- | --- | --- | --- |');
+      lines.push(
+        '',
+        `## ${after.id} − ${before.id}: ${what}, self µs per request`,
+        '',
+        '| | before | after | Δ |',
+        '| --- | --- | --- | --- |',
+      );
       for (const d of deltas) lines.push(`| ${d.name} | ${f(d.before)} | ${f(d.after)} | ${f(d.after - d.before)} |`);
     }
   }

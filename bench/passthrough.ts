@@ -55,7 +55,9 @@ app.use(async (ctx) => {
 });
 
 const server = app.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
-  console.log(`pass-through listening on 127.0.0.1:${(server.address() as AddressInfo).port} → ${upstream}${parseBody ? ' (parses each body once)' : ''}`);
+  console.log(
+    `pass-through listening on 127.0.0.1:${(server.address() as AddressInfo).port} → ${upstream}${parseBody ? ' (parses each body once)' : ''}`,
+  );
 });
 process.once('SIGTERM', () => {
   server.closeAllConnections();

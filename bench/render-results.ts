@@ -19,4 +19,5 @@ results.targets = evaluateTargets(results);
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(path.join(dir, `${mode}.svg`), renderSvg(results));
 writeFileSync(path.join(dir, `${mode}.md`), renderMarkdown(results, `${mode}.svg`));
-for (const t of results.targets) console.log(`${t.pass === null ? 'n/a ' : t.pass ? 'pass' : 'FAIL'}  ${t.description}: ${t.measured}`);
+for (const t of results.targets)
+  console.log(`${t.pass === null ? 'n/a ' : t.pass ? 'pass' : 'FAIL'}  ${t.description}: ${t.measured}`);

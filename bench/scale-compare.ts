@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const ids = process.argv.slice(4);
   const unknown = ids.filter((id) => !(SCALE_COMPARISON_IDS as readonly string[]).includes(id));
   if (unknown.length > 0 || !(measureSeconds > 0) || !(rounds > 0)) {
-    throw new Error(`usage: scale-compare.js [measure seconds] [rounds] [${SCALE_COMPARISON_IDS.join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+    throw new Error(
+      `usage: scale-compare.js [measure seconds] [rounds] [${SCALE_COMPARISON_IDS.join('|')}...]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+    );
   }
   await standaloneRun('scale', async ({ group, load, paths, env, apiKey, database, ownPids, log }) => {
     const scale = await runScaleComparisons(

@@ -14,12 +14,26 @@ import { ProcessGroup } from './lib/processes.js';
 import { cpuMs, postgresBackendPids } from './lib/proc-stats.js';
 import { chatBody, GATEWAY_MODEL } from './lib/requests.js';
 import { createScratchDatabase, type ScratchDatabase } from './lib/scratch-database.js';
-import { gatewayEnv, provisionGateway, startMock, startModelgate, type BenchPaths, type RunningSystem } from './lib/systems.js';
+import {
+  gatewayEnv,
+  provisionGateway,
+  startMock,
+  startModelgate,
+  type BenchPaths,
+  type RunningSystem,
+} from './lib/systems.js';
 
 const { values } = parseArgs({
-  options: { before: { type: 'string' }, after: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' }, 'after-pg-options': { type: 'string' } },
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string' },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    'after-pg-options': { type: 'string' },
+  },
 });
-if (!values.before || !values.after) throw new Error('usage: settlement-compare --before ROOT --after ROOT [--rounds N] [--seconds S]');
+if (!values.before || !values.after)
+  throw new Error('usage: settlement-compare --before ROOT --after ROOT [--rounds N] [--seconds S]');
 const ROUNDS = Number(values.rounds ?? 5);
 const SECONDS = Number(values.seconds ?? 5);
 const SCENARIOS = ['json', 'stream'] as const;
@@ -59,7 +73,8 @@ try {
   for (const tree of trees) {
     tree.database = await createScratchDatabase(process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql');
     const pgOptions = tree.label === 'after' ? values['after-pg-options'] : undefined;
-    const url = pgOptions === undefined ? tree.database.url : `${tree.database.url}&options=${encodeURIComponent(pgOptions)}`;
+    const url =
+      pgOptions === undefined ? tree.database.url : `${tree.database.url}&options=${encodeURIComponent(pgOptions)}`;
     const env = gatewayEnv(tree.paths, url, mock.baseUrl);
     tree.gateway = await startModelgate(group, tree.paths, env, await provisionGateway(tree.paths, env));
   }
@@ -77,8 +92,12 @@ try {
 async function measure(tree: Tree, scenario: Scenario, round: number): Promise<Sample> {
   const gateway = tree.gateway!;
   const job = (connections: number) => ({
-    url: gateway.url, headers: { ...gateway.headers, 'content-type': 'application/json' },
-    body: chatBody(scenario, GATEWAY_MODEL), connections, warmupSeconds: 1, measureSeconds: SECONDS,
+    url: gateway.url,
+    headers: { ...gateway.headers, 'content-type': 'application/json' },
+    body: chatBody(scenario, GATEWAY_MODEL),
+    connections,
+    warmupSeconds: 1,
+    measureSeconds: SECONDS,
   });
   const latency = await load.run(job(1));
   let before = { gateway: 0, postgres: 0 };
@@ -92,8 +111,14 @@ async function measure(tree: Tree, scenario: Scenario, round: number): Promise<S
   const gatewayCpu = cpuMs(gateway.pid) - before.gateway;
   const postgresCpu = sum(pids) - before.postgres;
   return {
-    tree: tree.label, scenario, round, p50: latency.latency.p50, p99: latency.latency.p99,
-    gatewayCpuMs: gatewayCpu / busy.ok, postgresCpuMs: postgresCpu / busy.ok, rps: busy.rps,
+    tree: tree.label,
+    scenario,
+    round,
+    p50: latency.latency.p50,
+    p99: latency.latency.p99,
+    gatewayCpuMs: gatewayCpu / busy.ok,
+    postgresCpuMs: postgresCpu / busy.ok,
+    rps: busy.rps,
   };
 }
 
@@ -102,7 +127,8 @@ const median = (xs: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-const fmt = (xs: number[], digits = 2) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+const fmt = (xs: number[], digits = 2) =>
+  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 const lines = [
   `${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds of ${SECONDS} s per figure; median (range of the rounds)` +
     (values['after-pg-options'] ? `; after with PostgreSQL options \`${values['after-pg-options']}\`` : ''),
@@ -113,13 +139,22 @@ const lines = [
 for (const scenario of SCENARIOS) {
   for (const tree of trees) {
     const mine = samples.filter((s) => s.scenario === scenario && s.tree === tree.label);
-    lines.push(`| ${scenario} | ${tree.label} | ${fmt(mine.map((s) => s.p50))} | ${fmt(mine.map((s) => s.p99))} | ${fmt(mine.map((s) => s.gatewayCpuMs))} | ${fmt(mine.map((s) => s.postgresCpuMs), 3)} | ${fmt(mine.map((s) => s.rps), 0)} |`);
+    lines.push(
+      `| ${scenario} | ${tree.label} | ${fmt(mine.map((s) => s.p50))} | ${fmt(mine.map((s) => s.p99))} | ${fmt(mine.map((s) => s.gatewayCpuMs))} | ${fmt(
+        mine.map((s) => s.postgresCpuMs),
+        3,
+      )} | ${fmt(
+        mine.map((s) => s.rps),
+        0,
+      )} |`,
+    );
   }
   // Paired per round: after − before.
   const diff = (key: 'p50' | 'p99') => {
     const rounds = [...new Set(samples.map((s) => s.round))];
     return rounds.map((round) => {
-      const pick = (label: Tree['label']) => samples.find((s) => s.round === round && s.scenario === scenario && s.tree === label)![key];
+      const pick = (label: Tree['label']) =>
+        samples.find((s) => s.round === round && s.scenario === scenario && s.tree === label)![key];
       return pick('after') - pick('before');
     });
   };

@@ -14,7 +14,9 @@ const encoder = new TextEncoder();
 /** A fixture's events repeated to `EVENTS` events, as the bytes an upstream sends. */
 function recordedStream(fixture: string): { text: string; events: string[] } {
   const recorded = readFileSync(new URL(`../test/fixtures/${fixture}.chunks.txt`, import.meta.url), 'utf8')
-    .split('\n\n').filter((event) => event.trim() !== '').map((event) => `${event}\n\n`);
+    .split('\n\n')
+    .filter((event) => event.trim() !== '')
+    .map((event) => `${event}\n\n`);
   const events = Array.from({ length: EVENTS }, (_, i) => recorded[i % recorded.length]!);
   return { text: events.join(''), events };
 }
@@ -27,7 +29,7 @@ function randomReads(bytes: Uint8Array, seed: number): Uint8Array[] {
     return state / 2 ** 31;
   };
   const reads: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length;) {
+  for (let at = 0; at < bytes.length; ) {
     const size = 16 + Math.floor(next() * 1009);
     reads.push(bytes.subarray(at, at + size));
     at += size;
@@ -68,14 +70,19 @@ function main(): void {
   const rounds = Number(process.argv[2] ?? 9);
   const parses = Number(process.argv[3] ?? 40);
   const parsers = { handwritten: () => createHandwrittenSseParser(), 'eventsource-parser': () => createSseParser() };
-  console.log(`SSE parsing, ${EVENTS} events per stream, ${parses} parses per round, median of ${rounds} alternated rounds (CPU µs per event)`);
+  console.log(
+    `SSE parsing, ${EVENTS} events per stream, ${parses} parses per round, median of ${rounds} alternated rounds (CPU µs per event)`,
+  );
   console.log('| stream | hand-written | eventsource-parser | ratio |\n|---|---|---|---|');
   for (const { name, reads } of cases()) {
     // Warm-up: both parsers compiled by the JIT before anything counts.
     for (const create of Object.values(parsers)) measure(create, reads, parses);
     const timings: Record<keyof typeof parsers, number[]> = { handwritten: [], 'eventsource-parser': [] };
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? (['handwritten', 'eventsource-parser'] as const) : (['eventsource-parser', 'handwritten'] as const);
+      const order =
+        round % 2 === 0
+          ? (['handwritten', 'eventsource-parser'] as const)
+          : (['eventsource-parser', 'handwritten'] as const);
       for (const id of order) timings[id].push(measure(parsers[id], reads, parses));
     }
     const before = median(timings.handwritten)!;

@@ -15,7 +15,11 @@ import { MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE } from './formats/me
 import { GEMINI_ERROR_SHAPE } from './formats/gemini/error-body.js';
 
 /** Front doors with an error shape of their own, for the app's errors and for the HTTP parser's refusals (server.ts). */
-export const DOOR_ERROR_SHAPES: readonly DoorErrorShape[] = [MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE, GEMINI_ERROR_SHAPE];
+export const DOOR_ERROR_SHAPES: readonly DoorErrorShape[] = [
+  MESSAGES_ERROR_SHAPE,
+  MODELS_ANTHROPIC_ERROR_SHAPE,
+  GEMINI_ERROR_SHAPE,
+];
 
 /** What the app uses: the handlers' parts, and what authentication keeps up to date. */
 export interface AppParts extends HandlerParts {
@@ -32,10 +36,12 @@ export async function createApp(parts: AppParts): Promise<Koa> {
   app.use(refuseWebSocketUpgrade());
   app.use(docsRoutes());
   app.use(accountRoutes());
-  app.use(await createOpenApiRouter({
-    handlers: buildHandlers(parts),
-    authenticate: authenticator(parts.db, parts.lastUsed, parts.credentials, parts.now),
-    generationBodyLimitBytes: parts.config.bodyLimitBytes,
-  }));
+  app.use(
+    await createOpenApiRouter({
+      handlers: buildHandlers(parts),
+      authenticate: authenticator(parts.db, parts.lastUsed, parts.credentials, parts.now),
+      generationBodyLimitBytes: parts.config.bodyLimitBytes,
+    }),
+  );
   return app;
 }

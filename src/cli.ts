@@ -35,7 +35,11 @@ const COMMANDS: readonly CommandDefinition[] = [
 
 const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = defaultIo): Promise<number> {
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: CliIo = defaultIo,
+): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined) {
     io.err(generalHelp(COMMANDS));
@@ -53,8 +57,13 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   const command = find(name);
   if (!command) {
-    const near = closestWord(name, COMMANDS.map((c) => c.name));
-    const message = near ? `unknown command "${name}"; did you mean ${CLI} ${near}?` : `unknown command "${name}"; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`;
+    const near = closestWord(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    const message = near
+      ? `unknown command "${name}"; did you mean ${CLI} ${near}?`
+      : `unknown command "${name}"; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`;
     return reportCliError(new UsageError(message), io, { json: wantsJson(args) });
   }
   // Answered here, before the configuration is read or anything is opened: help has no side effects.

@@ -62,7 +62,11 @@ export interface Config {
    * Circuit breaker: consecutive failures that open an endpoint, how long it stays open (ms), and the failure-rate
    * rule (percent of failures over a window of ms, given at least minRequests outcomes; percent 0 = off).
    */
-  breaker: { failureThreshold: number; cooldownMs: number; failureRate: { percent: number; windowMs: number; minRequests: number } };
+  breaker: {
+    failureThreshold: number;
+    cooldownMs: number;
+    failureRate: { percent: number; windowMs: number; minRequests: number };
+  };
   /**
    * Session affinity (docs/providers-and-models.md "Session affinity"): how long a conversation keeps to the endpoint
    * that served its last turn, ms (0: off), and how many conversations one process remembers without Redis.
@@ -110,7 +114,10 @@ export interface PassQuotaConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`Invalid configuration: ${variable} ${message}`);
     this.name = 'ConfigError';
   }
@@ -137,7 +144,10 @@ function usd(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
     throw new ConfigError(name, `must be an amount of USD such as "40" or "2.5", got "${env[name]}"`);
   }
   if (nanos <= 0n || nanos > MAX_PASS_QUOTA_NANOS) {
-    throw new ConfigError(name, `must be above 0 and at most ${MAX_PASS_QUOTA_NANOS / 1_000_000_000n} USD, got "${env[name]}"`);
+    throw new ConfigError(
+      name,
+      `must be above 0 and at most ${MAX_PASS_QUOTA_NANOS / 1_000_000_000n} USD, got "${env[name]}"`,
+    );
   }
   return nanos;
 }
@@ -239,7 +249,8 @@ function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   if (raw === undefined || raw === '') return fallback;
   const match = /^(0|1)(?:\.(\d{1,6}))?$/.exec(raw);
   const ppm = match ? Number(match[1]) * 1_000_000 + Number((match[2] ?? '').padEnd(6, '0')) : NaN;
-  if (!match || ppm > 1_000_000) throw new ConfigError(name, `must be a decimal from 0 to 1 with at most 6 decimals (e.g. "0.1"), got "${raw}"`);
+  if (!match || ppm > 1_000_000)
+    throw new ConfigError(name, `must be a decimal from 0 to 1 with at most 6 decimals (e.g. "0.1"), got "${raw}"`);
   return ppm;
 }
 
@@ -248,7 +259,10 @@ function clientTimeouts(env: NodeJS.ProcessEnv): { headersTimeoutMs: number; req
   const headersTimeoutMs = integer(env, 'MODELGATE_HEADERS_TIMEOUT_SECONDS', 60, 1, 600) * 1000;
   const requestTimeoutMs = integer(env, 'MODELGATE_REQUEST_TIMEOUT_SECONDS', 300, 1, 3600) * 1000;
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new ConfigError('MODELGATE_HEADERS_TIMEOUT_SECONDS', `must not exceed MODELGATE_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000})`);
+    throw new ConfigError(
+      'MODELGATE_HEADERS_TIMEOUT_SECONDS',
+      `must not exceed MODELGATE_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000})`,
+    );
   }
   return { headersTimeoutMs, requestTimeoutMs };
 }
@@ -267,9 +281,14 @@ function tracingEnabled(env: NodeJS.ProcessEnv): boolean {
  * the spans would be lost with only a warning per batch to show for it.
  */
 function tracesProtocol(env: NodeJS.ProcessEnv): OtlpProtocol {
-  const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const asked = env[name]?.trim().toLowerCase() || 'http/protobuf';
   if (asked === 'http/protobuf' || asked === 'http/json') return asked;
   if (!tracingEnabled(env)) return 'http/protobuf';
-  throw new ConfigError(name, `must be http/protobuf or http/json (gRPC is not supported: point the endpoint at the collector's OTLP/HTTP port, 4318 by default), got "${env[name]}"`);
+  throw new ConfigError(
+    name,
+    `must be http/protobuf or http/json (gRPC is not supported: point the endpoint at the collector's OTLP/HTTP port, 4318 by default), got "${env[name]}"`,
+  );
 }

@@ -40,7 +40,12 @@ export interface ProcessLogger {
  * gateway.
  */
 export function createProcessLogger(level: string, fd = 1): ProcessLogger {
-  const destination = pino.destination({ dest: fd, sync: false, minLength: PROCESS_LOG_MIN_LENGTH, periodicFlush: PROCESS_LOG_FLUSH_MS });
+  const destination = pino.destination({
+    dest: fd,
+    sync: false,
+    minLength: PROCESS_LOG_MIN_LENGTH,
+    periodicFlush: PROCESS_LOG_FLUSH_MS,
+  });
   return {
     logger: createLogger(level, destination),
     // flush() ends with an fsync, which fails on pipes and terminals (EINVAL) after the lines were written: shutdown

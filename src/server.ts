@@ -106,7 +106,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         ...(await openServingDatabase({
           databaseUrl: config.databaseUrl,
           dataDir: config.dataDir,
-          onStaleLock: (holder) => logger.warn({ pid: holder.pid }, 'removed the data folder lock of a process that is gone'),
+          onStaleLock: (holder) =>
+            logger.warn({ pid: holder.pid }, 'removed the data folder lock of a process that is gone'),
           // An idle pooled connection the server ended (a restart, a failover): the pool opens a new one when needed.
           onIdleClientError: (err) => logger.warn({ err }, 'database connection lost; the pool reconnects'),
         })),
@@ -133,7 +134,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       credentials: new CredentialCache({ ttlMs: config.credentialCacheTtlMs }),
       catalog,
       providers,
-      adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter(), gemini: createGeminiAdapter() },
+      adapters: {
+        'openai-compatible': createOpenAICompatibleAdapter(),
+        anthropic: createAnthropicAdapter(),
+        gemini: createGeminiAdapter(),
+      },
       embeddingAdapters: { 'openai-compatible': createOpenAICompatibleEmbeddings(), gemini: createGeminiEmbeddings() },
       http: httpClient,
       limiter: limits.limiter,
@@ -156,7 +161,12 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     };
     // Test adapters included: no upstream error text reaches a client with a configured credential in it, nor does the
     // native lane's (which passes the vendor's own error events on).
-    parts.redact = credentialRedactor(credentialValues(env, parts.providers.list().map((p) => p.apiKey)));
+    parts.redact = credentialRedactor(
+      credentialValues(
+        env,
+        parts.providers.list().map((p) => p.apiKey),
+      ),
+    );
     parts.adapters = redactingAdapters(parts.adapters, parts.redact);
     parts.embeddingAdapters = redactingEmbeddingAdapters(parts.embeddingAdapters, parts.redact);
     credentialListener = await listenWhereAvailable(
@@ -168,17 +178,27 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     leases = parts.leases;
     await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
     if (config.metricsToken) {
-      metrics = new GatewayMetrics({
-        settlementQueueDepth: () => parts.settlements.size, creditLeases: () => parts.leases.size, upstreamLoad: () => parts.http.load(),
-        responseCacheBytes: () => parts.responseCache.store.bytes(),
-      }, { redis: limits.store === 'redis', tracing: config.tracing });
+      metrics = new GatewayMetrics(
+        {
+          settlementQueueDepth: () => parts.settlements.size,
+          creditLeases: () => parts.leases.size,
+          upstreamLoad: () => parts.http.load(),
+          responseCacheBytes: () => parts.responseCache.store.bytes(),
+        },
+        { redis: limits.store === 'redis', tracing: config.tracing },
+      );
       parts.responseCache.observer = metrics;
       if (limits.store === 'redis') metrics.redisUp(!limits.isDown());
       parts.metrics = metrics;
       httpClient.observer = metrics;
     }
     // Traces only when exported (OTEL_EXPORTER_OTLP_ENDPOINT), or when a test installed its own tracer.
-    if (config.tracing && activeTracer() === undefined) tracing = await startOtlpTracing(env, { protocol: config.tracesProtocol, logger, droppedSpans: (count) => metrics?.droppedSpans(count) });
+    if (config.tracing && activeTracer() === undefined)
+      tracing = await startOtlpTracing(env, {
+        protocol: config.tracesProtocol,
+        logger,
+        droppedSpans: (count) => metrics?.droppedSpans(count),
+      });
     const tracer = activeTracer();
     // The request span is annotated by its GenerationRun (request-span.ts), metrics from every queued record, and the
     // response cache learns whether an answer it records succeeded.
@@ -195,7 +215,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const inFlight = new InFlight();
     // Ahead of the error envelope: the span sees the final status of every answer, errors included.
     if (tracer) app.middleware.unshift(requestSpans(tracer));
-    if (metrics && config.metricsToken) app.middleware.unshift(metricsEndpoint(config.metricsToken, metricsRenderer(metrics.registry), logger));
+    if (metrics && config.metricsToken)
+      app.middleware.unshift(metricsEndpoint(config.metricsToken, metricsRenderer(metrics.registry), logger));
     app.middleware.unshift(inFlight.middleware());
     const handle = app.callback();
     const server = http.createServer(clientTimeouts(config), handle);
@@ -214,17 +235,33 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // The heap limit shows whether the process was started with the node options of src/cli/serve-node-options.ts;
     // the providers, which upstreams have a key (their ids only, never the key), so a newcomer sees why a model is 503.
-    const configured = providers.list().filter((provider) => provider.apiKey !== undefined).map((provider) => provider.id);
-    logger.info({
-      url, database: database.dialect, database_socket: 'socket' in database ? database.socket : undefined, limits: limits.store,
-      metrics: metrics !== undefined, tracing: tracer !== undefined, heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
-      providers: configured,
-    }, 'modelgate listening');
+    const configured = providers
+      .list()
+      .filter((provider) => provider.apiKey !== undefined)
+      .map((provider) => provider.id);
+    logger.info(
+      {
+        url,
+        database: database.dialect,
+        database_socket: 'socket' in database ? database.socket : undefined,
+        limits: limits.store,
+        metrics: metrics !== undefined,
+        tracing: tracer !== undefined,
+        heap_limit_mb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
+        providers: configured,
+      },
+      'modelgate listening',
+    );
     if (configured.length === 0) {
-      logger.warn('no provider has an API key (<PROVIDER>_API_KEY, docs/configuration.md): every model answers 503 until one is set');
+      logger.warn(
+        'no provider has an API key (<PROVIDER>_API_KEY, docs/configuration.md): every model answers 503 until one is set',
+      );
     }
     // Started once serving, so a failed start leaves no pruning behind.
-    const retention = config.generationRetentionDays === undefined ? undefined : new GenerationRetention(database.db, logger, config.generationRetentionDays);
+    const retention =
+      config.generationRetentionDays === undefined
+        ? undefined
+        : new GenerationRetention(database.db, logger, config.generationRetentionDays);
     retention?.start();
 
     let closing: Promise<void> | undefined;
@@ -236,7 +273,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         if (!(await inFlight.drained(config.shutdownGraceSeconds * 1000))) {
-          logger.warn({ in_flight: inFlight.size, draining: parts.drains.size }, 'grace period over: closing open connections');
+          logger.warn(
+            { in_flight: inFlight.size, draining: parts.drains.size },
+            'grace period over: closing open connections',
+          );
           // First: streams read on after their client left are cut (and billed the stated estimate), and those whose
           // client the next line disconnects are cut at once instead of drained, so each settles before the
           // database closes.
@@ -253,7 +293,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         await parts.settlements.drain(config.shutdownGraceSeconds * 1000);
         // After the last settlement paid out of them: the leases go back to the accounts. With the database away they
         // cannot: other instances reclaim them once the lease TTL has passed, as after a crash.
-        await parts.leases.close().catch((err: unknown) => logger.warn({ err }, 'could not give credit leases back; they are reclaimed after the lease TTL'));
+        await parts.leases
+          .close()
+          .catch((err: unknown) =>
+            logger.warn({ err }, 'could not give credit leases back; they are reclaimed after the lease TTL'),
+          );
         await parts.lastUsed.flush();
         await limits?.close();
         await parts.responseCache.close();

@@ -15,9 +15,31 @@ const TOOL_OUTPUT_CHARS = 2_600;
 const MAX_TOKENS = 64;
 
 const TOOL_NAMES = [
-  'read_file', 'write_file', 'apply_patch', 'shell', 'grep', 'glob', 'list_dir', 'web_fetch', 'todo_write', 'task',
-  'edit_file', 'multi_edit', 'notebook_edit', 'git_status', 'git_diff', 'git_log', 'run_tests', 'lint', 'format',
-  'search_symbols', 'go_to_definition', 'find_references', 'rename_symbol', 'open_url', 'ask_user',
+  'read_file',
+  'write_file',
+  'apply_patch',
+  'shell',
+  'grep',
+  'glob',
+  'list_dir',
+  'web_fetch',
+  'todo_write',
+  'task',
+  'edit_file',
+  'multi_edit',
+  'notebook_edit',
+  'git_status',
+  'git_diff',
+  'git_log',
+  'run_tests',
+  'lint',
+  'format',
+  'search_symbols',
+  'go_to_definition',
+  'find_references',
+  'rename_symbol',
+  'open_url',
+  'ask_user',
 ] as const;
 
 interface Tool {
@@ -41,7 +63,8 @@ interface Conversation {
   tools: Tool[];
 }
 
-const SYSTEM_RULE = 'You are a coding agent working in the user\'s repository. Read files before you change them, keep changes small, ' +
+const SYSTEM_RULE =
+  "You are a coding agent working in the user's repository. Read files before you change them, keep changes small, " +
   'run the tests after each change, and explain what you did in one short paragraph. Never print secrets. ';
 
 function tools(): Tool[] {
@@ -66,7 +89,9 @@ function tools(): Tool[] {
 function fileText(round: number): string {
   const lines: string[] = [];
   for (let i = 0; lines.join('\n').length < TOOL_OUTPUT_CHARS; i++) {
-    lines.push(`${String(i + 1).padStart(4)}\t  const value${i} = config.get("key.${round}.${i}") ?? 'C:\\\\temp\\\\file${i}.txt'; // round ${round}`);
+    lines.push(
+      `${String(i + 1).padStart(4)}\t  const value${i} = config.get("key.${round}.${i}") ?? 'C:\\\\temp\\\\file${i}.txt'; // round ${round}`,
+    );
   }
   return lines.join('\n').slice(0, TOOL_OUTPUT_CHARS);
 }
@@ -75,7 +100,12 @@ function conversation(): Conversation {
   const list = tools();
   const rounds = Array.from({ length: AGENT_TOOL_ROUNDS }, (_, i): ToolRound => {
     const tool = list[i % list.length];
-    return { callId: `call_${String(i).padStart(4, '0')}`, name: tool.name, arguments: JSON.stringify({ path: `src/module-${i}.ts`, limit: 200 }), output: fileText(i) };
+    return {
+      callId: `call_${String(i).padStart(4, '0')}`,
+      name: tool.name,
+      arguments: JSON.stringify({ path: `src/module-${i}.ts`, limit: 200 }),
+      output: fileText(i),
+    };
   });
   return {
     system: SYSTEM_RULE.repeat(40),
@@ -90,13 +120,26 @@ let cached: Conversation | undefined;
 const agentConversation = () => (cached ??= conversation());
 
 function small(): Conversation {
-  return { system: 'You are a concise assistant.', firstUser: 'Say hello in about twenty words.', rounds: [], lastUser: '', tools: [] };
+  return {
+    system: 'You are a concise assistant.',
+    firstUser: 'Say hello in about twenty words.',
+    rounds: [],
+    lastUser: '',
+    tools: [],
+  };
 }
 
 function chat(c: Conversation, model: string): Record<string, unknown> {
-  const messages: Record<string, unknown>[] = [{ role: 'system', content: c.system }, { role: 'user', content: c.firstUser }];
+  const messages: Record<string, unknown>[] = [
+    { role: 'system', content: c.system },
+    { role: 'user', content: c.firstUser },
+  ];
   for (const r of c.rounds) {
-    messages.push({ role: 'assistant', content: null, tool_calls: [{ id: r.callId, type: 'function', function: { name: r.name, arguments: r.arguments } }] });
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: r.callId, type: 'function', function: { name: r.name, arguments: r.arguments } }],
+    });
     messages.push({ role: 'tool', tool_call_id: r.callId, content: r.output });
   }
   if (c.lastUser) messages.push({ role: 'user', content: c.lastUser });
@@ -110,13 +153,23 @@ function messages(c: Conversation, model: string): Record<string, unknown> {
   let user: Record<string, unknown>[] = [{ type: 'text', text: c.firstUser }];
   for (const r of c.rounds) {
     turns.push({ role: 'user', content: user });
-    turns.push({ role: 'assistant', content: [{ type: 'tool_use', id: r.callId, name: r.name, input: JSON.parse(r.arguments) as unknown }] });
+    turns.push({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: r.callId, name: r.name, input: JSON.parse(r.arguments) as unknown }],
+    });
     user = [{ type: 'tool_result', tool_use_id: r.callId, content: r.output }];
   }
   if (c.lastUser) user.push({ type: 'text', text: c.lastUser });
   turns.push({ role: 'user', content: user });
-  const body: Record<string, unknown> = { model, system: c.system, messages: turns, max_tokens: MAX_TOKENS, stream: false };
-  if (c.tools.length > 0) body.tools = c.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  const body: Record<string, unknown> = {
+    model,
+    system: c.system,
+    messages: turns,
+    max_tokens: MAX_TOKENS,
+    stream: false,
+  };
+  if (c.tools.length > 0)
+    body.tools = c.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
   return body;
 }
 
@@ -128,8 +181,21 @@ function responses(c: Conversation, model: string): Record<string, unknown> {
     input.push({ type: 'function_call_output', call_id: r.callId, output: r.output });
   }
   if (c.lastUser) input.push(text(c.lastUser));
-  const body: Record<string, unknown> = { model, instructions: c.system, input, max_output_tokens: MAX_TOKENS, stream: false };
-  if (c.tools.length > 0) body.tools = c.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const body: Record<string, unknown> = {
+    model,
+    instructions: c.system,
+    input,
+    max_output_tokens: MAX_TOKENS,
+    stream: false,
+  };
+  if (c.tools.length > 0)
+    body.tools = c.tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: false,
+    }));
   return body;
 }
 
@@ -147,5 +213,7 @@ export function doorPath(door: LaneDoor): string {
 
 /** Headers a client of `door` sends beside its credential (Claude Code sends anthropic-version). */
 export function doorHeaders(door: LaneDoor): Record<string, string> {
-  return door === 'messages' ? { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' } : { 'content-type': 'application/json' };
+  return door === 'messages'
+    ? { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }
+    : { 'content-type': 'application/json' };
 }

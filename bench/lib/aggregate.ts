@@ -55,15 +55,25 @@ function med(values: (number | undefined)[], digits = 3): number | undefined {
   return m === undefined ? undefined : round(m, digits);
 }
 
-export function cell(results: BenchResults, system: SystemName, scenario: Scenario, concurrency: number): Cell | undefined {
-  const all = results.runs.filter((r) => r.system === system && r.scenario === scenario && r.concurrency === concurrency);
+export function cell(
+  results: BenchResults,
+  system: SystemName,
+  scenario: Scenario,
+  concurrency: number,
+): Cell | undefined {
+  const all = results.runs.filter(
+    (r) => r.system === system && r.scenario === scenario && r.concurrency === concurrency,
+  );
   if (all.length === 0) return undefined;
   const runs = preferUndisturbed(all);
   return {
     system,
     scenario,
     concurrency,
-    rps: med(runs.map((r) => r.load.rps), 1)!,
+    rps: med(
+      runs.map((r) => r.load.rps),
+      1,
+    )!,
     rpsRuns: all.map((r) => ({ rps: r.load.rps, disturbed: disturbed(r) })),
     p50: med(runs.map((r) => r.load.latency.p50))!,
     p99: med(runs.map((r) => r.load.latency.p99))!,
@@ -77,12 +87,22 @@ export function cell(results: BenchResults, system: SystemName, scenario: Scenar
 }
 
 /** The probes of one system's plain request, or of one Modelgate variant (from variantProbes). */
-function probesOf(results: BenchResults, system: SystemName, scenario: Scenario, variant?: ProbeVariant): ProbeRecord[] {
+function probesOf(
+  results: BenchResults,
+  system: SystemName,
+  scenario: Scenario,
+  variant?: ProbeVariant,
+): ProbeRecord[] {
   const source = variant === undefined ? results.probes : (results.variantProbes ?? []);
   return source.filter((p) => p.system === system && p.scenario === scenario && p.variant === variant);
 }
 
-export function probeCell(results: BenchResults, system: SystemName, scenario: Scenario, variant?: ProbeVariant): ProbeCell | undefined {
+export function probeCell(
+  results: BenchResults,
+  system: SystemName,
+  scenario: Scenario,
+  variant?: ProbeVariant,
+): ProbeCell | undefined {
   const all = probesOf(results, system, scenario, variant);
   if (all.length === 0) return undefined;
   const probes = preferUndisturbed(all);
@@ -119,7 +139,9 @@ function medianOfRounds(pairs: { value: number; foreignPct: number[] }[], digits
   const judged = pairs.map((p) => ({ value: p.value, machine: { foreignPct: Math.max(...p.foreignPct) } }));
   const used = preferUndisturbed(judged);
   const m = median(used.map((p) => p.value));
-  return m === undefined ? undefined : { value: round(m, digits), rounds: used.length, disturbedLeftOut: judged.length - used.length };
+  return m === undefined
+    ? undefined
+    : { value: round(m, digits), rounds: used.length, disturbedLeftOut: judged.length - used.length };
 }
 
 /**
@@ -154,13 +176,20 @@ export function pairedAdded(
  * two runs' req/s; the median of those ratios (medianOfRounds). Undefined without rounds (results from before
  * them, or a system skipped): callers fall back to the ratio of the grid's medians.
  */
-export function pairedRatio(results: BenchResults, system: SystemName, reference: SystemName): PairedFigure | undefined {
+export function pairedRatio(
+  results: BenchResults,
+  system: SystemName,
+  reference: SystemName,
+): PairedFigure | undefined {
   const runs = results.throughputRounds ?? [];
   const pairs: { value: number; foreignPct: number[] }[] = [];
   for (const own of runs.filter((r) => r.system === system)) {
     const other = runs.find((r) => r.system === reference && r.round === own.round);
     if (!other || other.load.rps === 0) continue;
-    pairs.push({ value: own.load.rps / other.load.rps, foreignPct: [own.machine?.foreignPct ?? 0, other.machine?.foreignPct ?? 0] });
+    pairs.push({
+      value: own.load.rps / other.load.rps,
+      foreignPct: [own.machine?.foreignPct ?? 0, other.machine?.foreignPct ?? 0],
+    });
   }
   return medianOfRounds(pairs, 2);
 }

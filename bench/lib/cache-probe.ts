@@ -14,7 +14,10 @@ export interface CacheProbeRecord extends ProbeSummary {
 
 const DIRECTIVE: Record<CacheState, string> = { miss: 'refresh', hit: 'on' };
 
-export async function measureResponseCache(target: ProbeTarget & { model: string }, plan: Plan['responseCache']): Promise<CacheProbeRecord[]> {
+export async function measureResponseCache(
+  target: ProbeTarget & { model: string },
+  plan: Plan['responseCache'],
+): Promise<CacheProbeRecord[]> {
   const records: CacheProbeRecord[] = [];
   for (const scenario of ['json', 'stream'] as const) {
     const stream = scenario === 'stream';
@@ -30,7 +33,11 @@ export async function measureResponseCache(target: ProbeTarget & { model: string
         // The miss first in every round: it (re)stores the entry the hits then replay.
         for (const state of ['miss', 'hit'] as const) {
           const slice = await clients[state].run({
-            body, stream, warmupRequests: plan.sliceWarmupRequests, maxRequests: plan.maxRequests, seconds: plan.seconds / plan.rounds,
+            body,
+            stream,
+            warmupRequests: plan.sliceWarmupRequests,
+            maxRequests: plan.maxRequests,
+            seconds: plan.seconds / plan.rounds,
           });
           samples[state].push(...slice.samples);
           failures[state].count += slice.failures;
@@ -42,7 +49,11 @@ export async function measureResponseCache(target: ProbeTarget & { model: string
       clients.hit.close();
     }
     for (const state of ['miss', 'hit'] as const) {
-      records.push({ scenario, state, ...summarizeProbe(samples[state], failures[state].count, failures[state].first) });
+      records.push({
+        scenario,
+        state,
+        ...summarizeProbe(samples[state], failures[state].count, failures[state].first),
+      });
     }
   }
   return records;

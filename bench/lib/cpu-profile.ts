@@ -70,7 +70,12 @@ function location(frame: CallFrame): string {
  * `window` (microseconds of CLOCK_MONOTONIC, the clock of both V8's profile timestamps and
  * process.hrtime) restricts the summary to the load, leaving out start-up (module loading, schema compiling).
  */
-export function summarizeProfile(profile: CpuProfile, file: string, topN = 25, window?: { fromUs: number; toUs: number }): ProfileSummary {
+export function summarizeProfile(
+  profile: CpuProfile,
+  file: string,
+  topN = 25,
+  window?: { fromUs: number; toUs: number },
+): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
   // A sample's duration is the gap to the next sample (the last one gets the mean gap).
@@ -125,7 +130,9 @@ export function summarizeProfile(profile: CpuProfile, file: string, topN = 25, w
     file,
     window: useWindow ? 'load' : 'whole',
     ...(useWindow && window ? { windowUs: window } : {}),
-    durationMs: Math.round(useWindow ? (lastUs - (firstUs ?? lastUs)) / 1000 : (profile.endTime - profile.startTime) / 1000),
+    durationMs: Math.round(
+      useWindow ? (lastUs - (firstUs ?? lastUs)) / 1000 : (profile.endTime - profile.startTime) / 1000,
+    ),
     busyMs: Math.round(busyUs / 1000),
     top: entries.slice(0, topN).map(({ frame, us }) => ({
       functionName: frame.functionName || '(anonymous)',

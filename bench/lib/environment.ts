@@ -18,7 +18,8 @@ export function machineInfo(): BenchResults['machine'] {
 
 export function gitInfo(repoRoot: string): BenchResults['git'] {
   try {
-    const git = (args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const git = (args: string[]) =>
+      execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     return { commit: git(['rev-parse', 'HEAD']), dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '' };
   } catch {
     return undefined;

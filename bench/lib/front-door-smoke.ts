@@ -12,11 +12,29 @@ export interface DoorStreamShape {
   lastEvent: string;
 }
 
-export const RESPONSES_STREAM: DoorStreamShape = { label: 'POST /responses', deltaEvent: 'response.output_text.delta', lastEvent: 'response.completed' };
-export const MESSAGES_STREAM: DoorStreamShape = { label: 'POST /messages', deltaEvent: 'content_block_delta', lastEvent: 'message_stop' };
+export const RESPONSES_STREAM: DoorStreamShape = {
+  label: 'POST /responses',
+  deltaEvent: 'response.output_text.delta',
+  lastEvent: 'response.completed',
+};
+export const MESSAGES_STREAM: DoorStreamShape = {
+  label: 'POST /messages',
+  deltaEvent: 'content_block_delta',
+  lastEvent: 'message_stop',
+};
 
-export async function checkDoorStream(url: string, headers: Record<string, string>, body: string, shape: DoorStreamShape): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+export async function checkDoorStream(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  shape: DoorStreamShape,
+): Promise<void> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${shape.label}: HTTP ${res.status}: ${text.slice(0, 300)}`);
   const types = text
@@ -34,11 +52,25 @@ export async function checkDoorStream(url: string, headers: Record<string, strin
  * `provider`, the first of `provider.order`. A gateway that ignored the order would still answer 200 (from the
  * cheapest endpoint), and the figure would not be the routing step's.
  */
-export async function checkRoutedCompletion(url: string, headers: Record<string, string>, body: string, provider: string): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+export async function checkRoutedCompletion(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  provider: string,
+): Promise<void> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`routed request: HTTP ${res.status}: ${text.slice(0, 300)}`);
   const parsed = JSON.parse(text) as { provider?: unknown; choices?: { message?: { content?: unknown } }[] };
-  if (typeof parsed.choices?.[0]?.message?.content !== 'string') throw new Error(`routed request: not a chat completion: ${text.slice(0, 300)}`);
-  if (parsed.provider !== provider) throw new Error(`routed request: served by ${String(parsed.provider)}, expected ${provider} (the first of provider.order)`);
+  if (typeof parsed.choices?.[0]?.message?.content !== 'string')
+    throw new Error(`routed request: not a chat completion: ${text.slice(0, 300)}`);
+  if (parsed.provider !== provider)
+    throw new Error(
+      `routed request: served by ${String(parsed.provider)}, expected ${provider} (the first of provider.order)`,
+    );
 }

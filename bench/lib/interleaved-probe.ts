@@ -103,7 +103,12 @@ export async function runInterleavedProbe(options: InterleavedProbeOptions): Pro
     ...summarizeProbe(s.samples, s.failures, s.firstFailure),
     rounds: s.rounds,
     ...(s.machine.weightMs > 0
-      ? { machine: { busyPct: round(s.machine.busy / s.machine.weightMs, 1), foreignPct: round(s.machine.foreign / s.machine.weightMs, 1) } }
+      ? {
+          machine: {
+            busyPct: round(s.machine.busy / s.machine.weightMs, 1),
+            foreignPct: round(s.machine.foreign / s.machine.weightMs, 1),
+          },
+        }
       : {}),
   }));
 }

@@ -30,11 +30,46 @@ export interface Lane {
 }
 
 export const LANES: readonly Lane[] = [
-  { id: 'chat-openai', title: 'chat → OpenAI', door: 'chat', lane: 'native', gatewayModel: 'openai/gpt-test', upstreamModel: 'gpt-test-2026' },
-  { id: 'messages-anthropic', title: 'Messages → Anthropic', door: 'messages', lane: 'native', gatewayModel: 'anthropic/claude-test', upstreamModel: 'claude-test-2026' },
-  { id: 'responses-openai', title: 'Responses → OpenAI', door: 'responses', lane: 'native', gatewayModel: 'openai/gpt-test', upstreamModel: 'gpt-test-2026' },
-  { id: 'messages-openai', title: 'Messages → OpenAI chat', door: 'messages', lane: 'translated', gatewayModel: 'openai/gpt-test', upstreamModel: 'gpt-test-2026' },
-  { id: 'responses-anthropic', title: 'Responses → Anthropic', door: 'responses', lane: 'translated', gatewayModel: 'anthropic/claude-test', upstreamModel: 'claude-test-2026' },
+  {
+    id: 'chat-openai',
+    title: 'chat → OpenAI',
+    door: 'chat',
+    lane: 'native',
+    gatewayModel: 'openai/gpt-test',
+    upstreamModel: 'gpt-test-2026',
+  },
+  {
+    id: 'messages-anthropic',
+    title: 'Messages → Anthropic',
+    door: 'messages',
+    lane: 'native',
+    gatewayModel: 'anthropic/claude-test',
+    upstreamModel: 'claude-test-2026',
+  },
+  {
+    id: 'responses-openai',
+    title: 'Responses → OpenAI',
+    door: 'responses',
+    lane: 'native',
+    gatewayModel: 'openai/gpt-test',
+    upstreamModel: 'gpt-test-2026',
+  },
+  {
+    id: 'messages-openai',
+    title: 'Messages → OpenAI chat',
+    door: 'messages',
+    lane: 'translated',
+    gatewayModel: 'openai/gpt-test',
+    upstreamModel: 'gpt-test-2026',
+  },
+  {
+    id: 'responses-anthropic',
+    title: 'Responses → Anthropic',
+    door: 'responses',
+    lane: 'translated',
+    gatewayModel: 'anthropic/claude-test',
+    upstreamModel: 'claude-test-2026',
+  },
 ];
 export const REQUEST_SIZES: readonly RequestSize[] = ['small', 'agent'];
 
@@ -98,7 +133,11 @@ interface Target {
   pids: () => number[];
 }
 
-export async function runLaneComparison(ctx: LaneContext, window: LaneWindow, lanes: readonly Lane[] = LANES): Promise<LaneResults> {
+export async function runLaneComparison(
+  ctx: LaneContext,
+  window: LaneWindow,
+  lanes: readonly Lane[] = LANES,
+): Promise<LaneResults> {
   const targets: Target[] = [];
   try {
     targets.push(await startPassthroughParsing(ctx), await startGateway(ctx));
@@ -110,16 +149,29 @@ export async function runLaneComparison(ctx: LaneContext, window: LaneWindow, la
     const rows: LaneRow[] = [];
     for (const { lane, size } of cells) {
       const row: LaneRow = {
-        lane: lane.id, title: lane.title, kind: lane.lane, size,
-        bodyBytes: Buffer.byteLength(laneBody(lane.door, size, lane.gatewayModel)), passthrough: [], modelgate: [],
+        lane: lane.id,
+        title: lane.title,
+        kind: lane.lane,
+        size,
+        bodyBytes: Buffer.byteLength(laneBody(lane.door, size, lane.gatewayModel)),
+        passthrough: [],
+        modelgate: [],
       };
       for (let roundNo = 1; roundNo <= window.rounds; roundNo++) {
         for (const t of roundNo % 2 === 1 ? targets : [...targets].reverse()) {
-          const run = await measure(ctx, t, targets, job(t, lane, size, window, window.warmupSeconds, window.measureSeconds), roundNo);
+          const run = await measure(
+            ctx,
+            t,
+            targets,
+            job(t, lane, size, window, window.warmupSeconds, window.measureSeconds),
+            roundNo,
+          );
           row[t.name].push(run);
-          ctx.log(`lanes: ${lane.title} (${lane.lane}) · ${size} · ${t.name} · round ${roundNo}: ${run.rps} req/s, CPU ${run.cpuMsPerRequest} ms/req` +
-            `${run.dbCpuMsPerRequest === undefined ? '' : ` + db ${run.dbCpuMsPerRequest}`}${run.failures ? `, ${run.failures} FAILED` : ''}` +
-            ` [machine ${run.machine.busyPct}% busy, ${run.machine.foreignPct}% foreign]`);
+          ctx.log(
+            `lanes: ${lane.title} (${lane.lane}) · ${size} · ${t.name} · round ${roundNo}: ${run.rps} req/s, CPU ${run.cpuMsPerRequest} ms/req` +
+              `${run.dbCpuMsPerRequest === undefined ? '' : ` + db ${run.dbCpuMsPerRequest}`}${run.failures ? `, ${run.failures} FAILED` : ''}` +
+              ` [machine ${run.machine.busyPct}% busy, ${run.machine.foreignPct}% foreign]`,
+          );
         }
       }
       rows.push(row);
@@ -130,7 +182,14 @@ export async function runLaneComparison(ctx: LaneContext, window: LaneWindow, la
   }
 }
 
-function job(t: Target, lane: Lane, size: RequestSize, window: LaneWindow, warmupSeconds: number, measureSeconds: number) {
+function job(
+  t: Target,
+  lane: Lane,
+  size: RequestSize,
+  window: LaneWindow,
+  warmupSeconds: number,
+  measureSeconds: number,
+) {
   return {
     url: `${t.base}${doorPath(lane.door)}`,
     headers: { ...t.headers, ...doorHeaders(lane.door) },
@@ -141,7 +200,13 @@ function job(t: Target, lane: Lane, size: RequestSize, window: LaneWindow, warmu
   };
 }
 
-async function measure(ctx: LaneContext, t: Target, all: Target[], load: ReturnType<typeof job>, roundNo: number): Promise<LaneRun> {
+async function measure(
+  ctx: LaneContext,
+  t: Target,
+  all: Target[],
+  load: ReturnType<typeof job>,
+  roundNo: number,
+): Promise<LaneRun> {
   let cpu = new Map<number, number>();
   let db = new Map<number, number>();
   let machine: MachineWindow | undefined;
@@ -149,7 +214,11 @@ async function measure(ctx: LaneContext, t: Target, all: Target[], load: ReturnT
   const summary = await ctx.load.run(load, () => {
     cpu = cpuSnapshot(t.pids());
     db = cpuSnapshot(dbPids());
-    machine = new MachineWindow(() => [...ctx.ownPids(), ...all.flatMap((x) => x.pids()), ...postgresBackendPids(ctx.database)]);
+    machine = new MachineWindow(() => [
+      ...ctx.ownPids(),
+      ...all.flatMap((x) => x.pids()),
+      ...postgresBackendPids(ctx.database),
+    ]);
   });
   const requests = Math.max(1, summary.ok);
   return {
@@ -167,7 +236,11 @@ async function measure(ctx: LaneContext, t: Target, all: Target[], load: ReturnT
  * Before anything is measured, one request per cell and system must answer 200 with the mock's words in the door's
  * own answer shape: the load runs count 2xx, and a door answering in the wrong shape would still be one.
  */
-export async function checkAnswer(t: Pick<Target, 'name' | 'base' | 'headers' | 'model'>, lane: Lane, size: RequestSize): Promise<void> {
+export async function checkAnswer(
+  t: Pick<Target, 'name' | 'base' | 'headers' | 'model'>,
+  lane: Lane,
+  size: RequestSize,
+): Promise<void> {
   const res = await fetch(`${t.base}${doorPath(lane.door)}`, {
     method: 'POST',
     headers: { ...t.headers, ...doorHeaders(lane.door) },
@@ -179,7 +252,8 @@ export async function checkAnswer(t: Pick<Target, 'name' | 'base' | 'headers' | 
   if (res.status !== 200) throw new Error(`${where}: HTTP ${res.status}: ${text.slice(0, 300)}`);
   const answer = JSON.parse(text) as Record<string, unknown>;
   const said = answerText(lane.door, answer);
-  if (said !== CONTENT_WORDS.join('')) throw new Error(`${where}: not the mock's reply in the door's shape: ${text.slice(0, 300)}`);
+  if (said !== CONTENT_WORDS.join(''))
+    throw new Error(`${where}: not the mock's reply in the door's shape: ${text.slice(0, 300)}`);
 }
 
 function answerText(door: LaneDoor, answer: Record<string, unknown>): string | undefined {
@@ -191,34 +265,63 @@ function answerText(door: LaneDoor, answer: Record<string, unknown>): string | u
       return answer.type === 'message' ? (answer.content as Parts).find((p) => p.type === 'text')?.text : undefined;
     case 'responses':
       return answer.object === 'response'
-        ? ((answer.output as { type?: string; content?: Parts }[]).find((o) => o.type === 'message')?.content ?? []).find((p) => p.type === 'output_text')?.text
+        ? (
+            (answer.output as { type?: string; content?: Parts }[]).find((o) => o.type === 'message')?.content ?? []
+          ).find((p) => p.type === 'output_text')?.text
         : undefined;
   }
 }
 
 async function startPassthroughParsing(ctx: LaneContext): Promise<Target> {
   const port = await freePort();
-  const child = ctx.group.start('passthrough', process.execPath, [path.join(ctx.paths.distDir, 'bench/passthrough.js'), String(port)], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', UPSTREAM_BASE_URL: ctx.mockBaseUrl, PASSTHROUGH_PARSE_BODY: '1' },
-    cwd: ctx.paths.repoRoot,
-    logFile: path.join(ctx.paths.runDir, 'lanes-passthrough.log'),
-  });
+  const child = ctx.group.start(
+    'passthrough',
+    process.execPath,
+    [path.join(ctx.paths.distDir, 'bench/passthrough.js'), String(port)],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        UPSTREAM_BASE_URL: ctx.mockBaseUrl,
+        PASSTHROUGH_PARSE_BODY: '1',
+      },
+      cwd: ctx.paths.repoRoot,
+      logFile: path.join(ctx.paths.runDir, 'lanes-passthrough.log'),
+    },
+  );
   await waitForPort(port, child, 'passthrough');
   const pid = child.pid!;
-  return { name: 'passthrough', child, base: `http://127.0.0.1:${port}/v1`, headers: { authorization: 'Bearer bench' }, model: (l) => l.upstreamModel, pids: () => [pid] };
+  return {
+    name: 'passthrough',
+    child,
+    base: `http://127.0.0.1:${port}/v1`,
+    headers: { authorization: 'Bearer bench' },
+    model: (l) => l.upstreamModel,
+    pids: () => [pid],
+  };
 }
 
 async function startGateway(ctx: LaneContext): Promise<Target> {
   const port = await freePort();
-  const child = ctx.group.start('modelgate', process.execPath, [...SERVE_NODE_OPTIONS, path.join(ctx.paths.distDir, 'bench/gateway-entry.js')], {
-    env: { ...ctx.env, PORT: String(port) },
-    cwd: ctx.paths.repoRoot,
-    logFile: path.join(ctx.paths.runDir, 'lanes-modelgate.log'),
-  });
+  const child = ctx.group.start(
+    'modelgate',
+    process.execPath,
+    [...SERVE_NODE_OPTIONS, path.join(ctx.paths.distDir, 'bench/gateway-entry.js')],
+    {
+      env: { ...ctx.env, PORT: String(port) },
+      cwd: ctx.paths.repoRoot,
+      logFile: path.join(ctx.paths.runDir, 'lanes-modelgate.log'),
+    },
+  );
   await waitForPort(port, child, 'modelgate', 60_000);
   const pid = child.pid!;
   return {
-    name: 'modelgate', child, base: `http://127.0.0.1:${port}/api/v1`, headers: { authorization: `Bearer ${ctx.apiKey}` },
-    model: (l) => l.gatewayModel, pids: () => [pid, ...childPids(pid)],
+    name: 'modelgate',
+    child,
+    base: `http://127.0.0.1:${port}/api/v1`,
+    headers: { authorization: `Bearer ${ctx.apiKey}` },
+    model: (l) => l.gatewayModel,
+    pids: () => [pid, ...childPids(pid)],
   };
 }

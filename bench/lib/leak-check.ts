@@ -34,7 +34,11 @@ export function summarizeLeak(
     const mb = floor(from, from + 5);
     if (mb !== undefined) windows.push({ s: from, mb });
   }
-  const slope = linearSlope(windows.map((w) => w.s), windows.map((w) => w.mb)) ?? 0;
+  const slope =
+    linearSlope(
+      windows.map((w) => w.s),
+      windows.map((w) => w.mb),
+    ) ?? 0;
   return {
     startMb: round(startMb ?? 0, 1),
     endMb: round(endMb ?? 0, 1),
@@ -44,7 +48,12 @@ export function summarizeLeak(
   };
 }
 
-export async function leakCheck(ctx: MeasureContext, system: RunningSystem, seconds: number, concurrency = 64): Promise<LeakResult> {
+export async function leakCheck(
+  ctx: MeasureContext,
+  system: RunningSystem,
+  seconds: number,
+  concurrency = 64,
+): Promise<LeakResult> {
   let sampler: RssSampler | undefined;
   const half = Math.max(1, Math.floor(concurrency / 2));
   // A second load generator beside the shared one: the two halves run at the same time.
@@ -64,13 +73,19 @@ export async function leakCheck(ctx: MeasureContext, system: RunningSystem, seco
   );
   const summaries = await Promise.all(loads).finally(() => second.close());
   sampler?.stop();
-  const samples = (sampler?.samples ?? []).map((s) => ({ s: round(s.atMs / 1000, 1), mb: round(s.bytes / 1024 / 1024, 1) }));
+  const samples = (sampler?.samples ?? []).map((s) => ({
+    s: round(s.atMs / 1000, 1),
+    mb: round(s.bytes / 1024 / 1024, 1),
+  }));
   return {
     seconds,
     concurrency,
     samples,
     ...summarizeLeak(samples, seconds),
-    rps: round(summaries.reduce((n, s) => n + s.rps, 0), 1),
+    rps: round(
+      summaries.reduce((n, s) => n + s.rps, 0),
+      1,
+    ),
     failures: summaries.reduce((n, s) => n + s.non2xx + s.errors, 0),
   };
 }

@@ -17,7 +17,12 @@ export interface LoadAccounts {
   keyOwner: string[];
 }
 
-export async function provisionAccounts(databaseUrl: string, accounts: number, keysPerAccount: number, usdEach: number): Promise<LoadAccounts> {
+export async function provisionAccounts(
+  databaseUrl: string,
+  accounts: number,
+  keysPerAccount: number,
+  usdEach: number,
+): Promise<LoadAccounts> {
   const { db, close } = await openDatabase({ databaseUrl, maxConnections: 2 });
   try {
     await migrateToLatest(db);
@@ -52,8 +57,12 @@ export async function countGenerations(databaseUrl: string): Promise<number> {
 export async function ledgerDebits(databaseUrl: string): Promise<Map<string, bigint>> {
   const { db, close } = await openDatabase({ databaseUrl, maxConnections: 1 });
   try {
-    const rows = await db.selectFrom('credit_ledger').where('kind', '=', 'debit')
-      .select(['user_id', sql<string>`(-sum(amount_nanos))::text`.as('paid')]).groupBy('user_id').execute();
+    const rows = await db
+      .selectFrom('credit_ledger')
+      .where('kind', '=', 'debit')
+      .select(['user_id', sql<string>`(-sum(amount_nanos))::text`.as('paid')])
+      .groupBy('user_id')
+      .execute();
     return new Map(rows.map((row) => [row.user_id, BigInt(row.paid)]));
   } finally {
     await close();
@@ -66,7 +75,9 @@ export async function creditsUsage(gatewayBaseUrl: string, accounts: LoadAccount
   for (let i = 0; i < accounts.keys.length; i++) {
     const owner = accounts.keyOwner[i]!;
     if (usage.has(owner)) continue;
-    const res = await fetch(`${gatewayBaseUrl}/api/v1/credits`, { headers: { authorization: `Bearer ${accounts.keys[i]}` } });
+    const res = await fetch(`${gatewayBaseUrl}/api/v1/credits`, {
+      headers: { authorization: `Bearer ${accounts.keys[i]}` },
+    });
     if (!res.ok) throw new Error(`GET /credits answered ${res.status}: ${await res.text()}`);
     const { data } = (await res.json()) as { data: { total_usage: number } };
     usage.set(owner, usdToNanos(String(data.total_usage)));

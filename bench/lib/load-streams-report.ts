@@ -31,7 +31,13 @@ export interface RoundExtras {
   maxQueued?: number;
 }
 
-export function summarizeRound(variant: string, roundNumber: number, records: readonly StreamRecord[], wallMs: number, extras: RoundExtras = {}): RoundResult {
+export function summarizeRound(
+  variant: string,
+  roundNumber: number,
+  records: readonly StreamRecord[],
+  wallMs: number,
+  extras: RoundExtras = {},
+): RoundResult {
   const completed = records.filter((r) => r.status === 200 && r.done);
   const failures: Record<string, number> = {};
   for (const r of records) {
@@ -43,7 +49,11 @@ export function summarizeRound(variant: string, roundNumber: number, records: re
   const lengths = completed.map((r) => r.durationMs);
   const ms = (value: number | undefined) => round(value ?? NaN, 0);
   return {
-    variant, round: roundNumber, streams: records.length, completed: completed.length, failures,
+    variant,
+    round: roundNumber,
+    streams: records.length,
+    completed: completed.length,
+    failures,
     firstChunkMs: { p50: ms(percentile(first, 50)), p99: ms(percentile(first, 99)), max: ms(percentile(first, 100)) },
     streamMs: { p50: ms(percentile(lengths, 50)), p99: ms(percentile(lengths, 99)) },
     wallMs: ms(wallMs),
@@ -77,7 +87,11 @@ export interface AccountCheck {
 }
 
 /** Every account of either side: equal when charged = reported for each, to the nano-dollar. */
-export function compareAccounts(source: string, reported: ReadonlyMap<string, bigint>, charged: ReadonlyMap<string, bigint>): AccountCheck {
+export function compareAccounts(
+  source: string,
+  reported: ReadonlyMap<string, bigint>,
+  charged: ReadonlyMap<string, bigint>,
+): AccountCheck {
   const accounts = new Set([...reported.keys(), ...charged.keys()]);
   const mismatches: AccountCheck['mismatches'] = [];
   let reportedTotal = 0n;
@@ -89,7 +103,13 @@ export function compareAccounts(source: string, reported: ReadonlyMap<string, bi
     chargedTotal += c;
     if (r !== c) mismatches.push({ account, reportedNanos: String(r), chargedNanos: String(c) });
   }
-  return { source, accounts: accounts.size, mismatches, reportedTotalNanos: String(reportedTotal), chargedTotalNanos: String(chargedTotal) };
+  return {
+    source,
+    accounts: accounts.size,
+    mismatches,
+    reportedTotalNanos: String(reportedTotal),
+    chargedTotalNanos: String(chargedTotal),
+  };
 }
 
 export interface LoadResult {
@@ -117,19 +137,40 @@ export function renderLoadReport(result: LoadResult): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of result.rounds) {
-    const failures = Object.entries(r.failures).map(([what, n]) => `${n}× ${what}`).join('; ') || '–';
+    const failures =
+      Object.entries(r.failures)
+        .map(([what, n]) => `${n}× ${what}`)
+        .join('; ') || '–';
     const opt = (value: number | undefined) => (value === undefined ? '–' : String(value));
-    lines.push(`| ${r.variant} | ${r.round} | ${r.completed}/${r.streams} | ${r.firstChunkMs.p50} / ${r.firstChunkMs.p99} / ${r.firstChunkMs.max} | ` +
-      `${r.streamMs.p50} / ${r.streamMs.p99} | ${r.wallMs} | ${r.peakRssMb === undefined ? '–' : `${opt(r.startRssMb)} → ${r.peakRssMb}`} | ${opt(r.cpuSeconds)} | ${opt(r.maxQueued)} | ${failures} |`);
+    lines.push(
+      `| ${r.variant} | ${r.round} | ${r.completed}/${r.streams} | ${r.firstChunkMs.p50} / ${r.firstChunkMs.p99} / ${r.firstChunkMs.max} | ` +
+        `${r.streamMs.p50} / ${r.streamMs.p99} | ${r.wallMs} | ${r.peakRssMb === undefined ? '–' : `${opt(r.startRssMb)} → ${r.peakRssMb}`} | ${opt(r.cpuSeconds)} | ${opt(r.maxQueued)} | ${failures} |`,
+    );
   }
-  lines.push('', 'Round 1 of each gateway variant is a freshly started gateway (JIT, credential and credit-lease caches cold); the later rounds run warm. ' +
-    '"Most queued": the highest `modelgate_upstream_requests_queued` of the scrapes every 250 ms.', '', '## The books', '');
+  lines.push(
+    '',
+    'Round 1 of each gateway variant is a freshly started gateway (JIT, credential and credit-lease caches cold); the later rounds run warm. ' +
+      '"Most queued": the highest `modelgate_upstream_requests_queued` of the scrapes every 250 ms.',
+    '',
+    '## The books',
+    '',
+  );
   for (const check of result.checks) {
-    const verdict = check.mismatches.length === 0 ? 'every account equal, to the nano-dollar' : `**${check.mismatches.length} accounts differ**`;
-    lines.push(`- ${check.source}: ${check.accounts} accounts, ${usd(check.chargedTotalNanos)} USD charged against ${usd(check.reportedTotalNanos)} USD reported by the streams' usage chunks: ${verdict}.`);
-    for (const m of check.mismatches.slice(0, 10)) lines.push(`  - ${m.account}: reported ${m.reportedNanos}, charged ${m.chargedNanos} nano-USD`);
+    const verdict =
+      check.mismatches.length === 0
+        ? 'every account equal, to the nano-dollar'
+        : `**${check.mismatches.length} accounts differ**`;
+    lines.push(
+      `- ${check.source}: ${check.accounts} accounts, ${usd(check.chargedTotalNanos)} USD charged against ${usd(check.reportedTotalNanos)} USD reported by the streams' usage chunks: ${verdict}.`,
+    );
+    for (const m of check.mismatches.slice(0, 10))
+      lines.push(`  - ${m.account}: reported ${m.reportedNanos}, charged ${m.chargedNanos} nano-USD`);
   }
-  lines.push('', 'One run on a shared 2-core machine: the load generator, the mock and the gateway share the cores, and rounds of the same variant ' +
-    'spread by several hundred ms in first-chunk and wall time. Compare variants within a run, not across machines.', '');
+  lines.push(
+    '',
+    'One run on a shared 2-core machine: the load generator, the mock and the gateway share the cores, and rounds of the same variant ' +
+      'spread by several hundred ms in first-chunk and wall time. Compare variants within a run, not across machines.',
+    '',
+  );
   return lines.join('\n');
 }

@@ -97,7 +97,12 @@ export async function measureRun(
  * paced and stamped, so buffering would show. Modelgate's variants of this scenario (plan.probe.variants) take
  * their slices in the same rotating rounds as the systems: their round figures pair with the mock's.
  */
-export async function measureProbes(ctx: MeasureContext, systems: readonly RunningSystem[], scenario: Scenario, rep: number): Promise<ProbeRecord[]> {
+export async function measureProbes(
+  ctx: MeasureContext,
+  systems: readonly RunningSystem[],
+  scenario: Scenario,
+  rep: number,
+): Promise<ProbeRecord[]> {
   const { probe, paceMs } = ctx.plan;
   const stream = scenario === 'stream';
   const options = stream ? { probePaceMs: paceMs } : {};
@@ -105,7 +110,11 @@ export async function measureProbes(ctx: MeasureContext, systems: readonly Runni
   const variants = gateway ? probe.variants.filter((variant) => VARIANT_SCENARIO[variant] === scenario) : [];
   const results = await runInterleavedProbe({
     systems: [
-      ...systems.map((system) => ({ name: system.name, target: system, body: chatBody(scenario, system.model, options) })),
+      ...systems.map((system) => ({
+        name: system.name,
+        target: system,
+        body: chatBody(scenario, system.model, options),
+      })),
       ...variants.map((variant) => {
         const { url, body, format } = variantRequest(variant, gateway!.url, options);
         return { name: gateway!.name, variant, target: { url, headers: gateway!.headers }, body, format };

@@ -25,7 +25,11 @@ export const SCENARIO_LABELS: Record<Scenario, string> = {
  */
 export type ProbeVariant = 'routed' | 'responses' | 'messages';
 
-export const VARIANT_SCENARIO: Record<ProbeVariant, Scenario> = { routed: 'json', responses: 'stream', messages: 'stream' };
+export const VARIANT_SCENARIO: Record<ProbeVariant, Scenario> = {
+  routed: 'json',
+  responses: 'stream',
+  messages: 'stream',
+};
 
 export const VARIANT_LABELS: Record<ProbeVariant, string> = {
   routed: 'Modelgate, model with 3 endpoints (provider.order + models[])',
@@ -95,7 +99,13 @@ export interface Plan {
    * Small and ~400 KB agent requests on each lane against the bare proxy (lane-comparison.ts), after the scale section:
    * `rounds` paired rounds per row. rounds 0 = skip (quick mode; `make bench-lanes` runs it alone, with more rounds).
    */
-  lanes: { rounds: number; steadyStateSeconds: number; warmupSeconds: number; measureSeconds: number; concurrency: number };
+  lanes: {
+    rounds: number;
+    steadyStateSeconds: number;
+    warmupSeconds: number;
+    measureSeconds: number;
+    concurrency: number;
+  };
   /** Milliseconds between stamped chunks of probe streams. */
   paceMs: number;
   /** Leak check: seconds of mixed load at c=64 on Modelgate (0 = skip). */
@@ -124,7 +134,9 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
   if (mode !== 'quick' && mode !== 'full') throw new Error(`mode must be quick or full, got "${mode}"`);
   const full = mode === 'full';
   const grid: Plan['grid'] = full
-    ? (['json', 'stream', 'prompt64k'] as const).flatMap((scenario) => [1, 16, 64].map((concurrency) => ({ scenario, concurrency })))
+    ? (['json', 'stream', 'prompt64k'] as const).flatMap((scenario) =>
+        [1, 16, 64].map((concurrency) => ({ scenario, concurrency })),
+      )
     : [
         // c=1 latency comes from the probe in quick runs; the load runs check the throughput targets.
         { scenario: 'json', concurrency: 16 },
@@ -175,7 +187,12 @@ export function makePlan(mode: string, env: NodeJS.ProcessEnv = process.env): Pl
       measureSeconds: full ? 3 : 1,
     },
     responsesStream: { concurrency: 16 },
-    responseCache: { seconds: envNumber(env, 'BENCH_CACHE_SECONDS', full ? 8 : 2), maxRequests: 20_000, rounds: full ? 8 : 4, sliceWarmupRequests: 3 },
+    responseCache: {
+      seconds: envNumber(env, 'BENCH_CACHE_SECONDS', full ? 8 : 2),
+      maxRequests: 20_000,
+      rounds: full ? 8 : 4,
+      sliceWarmupRequests: 3,
+    },
     // Six variants (three comparisons) of 10 short rounds: 15 s of steady-state load per fresh variant (a cold gateway
     // runs at a fraction of its throughput for seconds), then 1 + 4 s per variant and round, about 6.5 minutes with
     // start-ups, which keeps the full run under ~27 min. Many short rounds pair runs that are seconds apart (this

@@ -36,7 +36,13 @@ export interface ProbeSummary {
 
 const MONOTONIC_TO_MS = 1e-6;
 
-export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, stream: boolean, format: StreamFormat = 'chat'): Promise<ProbeSample> {
+export function probeOnce(
+  agent: http.Agent,
+  target: ProbeTarget,
+  body: string,
+  stream: boolean,
+  format: StreamFormat = 'chat',
+): Promise<ProbeSample> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = http.request(target.url, {
@@ -79,7 +85,11 @@ export function probeOnce(agent: http.Agent, target: ProbeTarget, body: string, 
         const totalMs = Number(process.hrtime.bigint() - started) * MONOTONIC_TO_MS;
         if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
         if (stream && (!done || contentChunks !== COMPLETION_TOKENS)) {
-          return reject(new Error(`stream ended with ${contentChunks}/${COMPLETION_TOKENS} content chunks${done ? '' : ` and no ${END_EVENT[format]}`}`));
+          return reject(
+            new Error(
+              `stream ended with ${contentChunks}/${COMPLETION_TOKENS} content chunks${done ? '' : ` and no ${END_EVENT[format]}`}`,
+            ),
+          );
         }
         if (!stream && !validCompletion(text)) return reject(new Error(`not a chat completion: ${text.slice(0, 300)}`));
         resolve({ totalMs, firstChunkMs, firstChunkDelayMs, chunkDelaysMs });
@@ -161,7 +171,11 @@ export class ProbeClient {
 
 function spread(values: number[]): { p50: number; p99: number; max: number } | undefined {
   if (values.length === 0) return undefined;
-  return { p50: round(percentile(values, 50)!, 3), p99: round(percentile(values, 99)!, 3), max: round(Math.max(...values), 3) };
+  return {
+    p50: round(percentile(values, 50)!, 3),
+    p99: round(percentile(values, 99)!, 3),
+    max: round(Math.max(...values), 3),
+  };
 }
 
 export function summarizeProbe(samples: ProbeSample[], failures: number, firstFailure?: string): ProbeSummary {

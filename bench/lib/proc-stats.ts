@@ -84,7 +84,10 @@ export class RssSampler {
   private readonly timer: NodeJS.Timeout;
   private readonly started = performance.now();
 
-  constructor(private readonly pid: number, intervalMs = 250) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 250,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
   }

@@ -23,7 +23,11 @@ export class ProcessGroup {
 
   start(name: string, command: string, args: string[], options: StartOptions): ChildProcess {
     const fd = openSync(options.logFile, 'a');
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', fd, fd] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', fd, fd],
+    });
     closeSync(fd);
     return this.track(name, child);
   }

@@ -21,7 +21,12 @@ export function pairedRatio(row: LaneRow, pick: (run: LaneRun) => number): Paire
   const pairs = row.modelgate.flatMap((run) => {
     const ref = row.passthrough.find((r) => r.round === run.round);
     if (!ref || pick(ref) <= 0 || run.failures > 0 || ref.failures > 0) return [];
-    return [{ value: pick(run) / pick(ref), disturbed: Math.max(run.machine.foreignPct, ref.machine.foreignPct) > DISTURBED_FOREIGN_PCT }];
+    return [
+      {
+        value: pick(run) / pick(ref),
+        disturbed: Math.max(run.machine.foreignPct, ref.machine.foreignPct) > DISTURBED_FOREIGN_PCT,
+      },
+    ];
   });
   const clean = pairs.filter((p) => !p.disturbed);
   const used = (clean.length > 0 ? clean : pairs).map((p) => p.value);
@@ -51,8 +56,13 @@ function ratioCell(ratio: PairedRatio | undefined): string {
 }
 
 export function renderLanesSection(results: LaneResults): string {
-  const ratioKinds = new Set(results.rows.flatMap((row) => [pairedRatio(row, (r) => r.cpuMsPerRequest)?.spreadKind]).filter(Boolean));
-  const failures = results.rows.reduce((n, row) => n + [...row.passthrough, ...row.modelgate].reduce((m, r) => m + r.failures, 0), 0);
+  const ratioKinds = new Set(
+    results.rows.flatMap((row) => [pairedRatio(row, (r) => r.cpuMsPerRequest)?.spreadKind]).filter(Boolean),
+  );
+  const failures = results.rows.reduce(
+    (n, row) => n + [...row.passthrough, ...row.modelgate].reduce((m, r) => m + r.failures, 0),
+    0,
+  );
   const leftOut = results.rows.some((row) => (pairedRatio(row, (r) => r.cpuMsPerRequest)?.disturbedLeftOut ?? 0) > 0);
   const lines = [
     '## Lanes: small and coding-agent-sized requests, against the bare proxy',
@@ -61,19 +71,38 @@ export function renderLanesSection(results: LaneResults): string {
       `${results.warmupSeconds} s warm-up + ${results.measureSeconds} s measured each, alternating order) after ${results.steadyStateSeconds} s ` +
       'of unmeasured load per system and row. "agent" is a ~400 KB request of 240 messages and 25 tools (bench/lib/agent-requests.ts), ' +
       'the same conversation in each protocol. The bare proxy is Koa 3 + undici that parses each body once and forwards it to the ' +
-      'same mock endpoint. CPU: milliseconds of the process per request, median (min–max) over the rounds; Modelgate\'s PostgreSQL ' +
+      "same mock endpoint. CPU: milliseconds of the process per request, median (min–max) over the rounds; Modelgate's PostgreSQL " +
       `backends (metering, credits) apart. Ratios: Modelgate ÷ bare proxy per round, median (${[...ratioKinds].join(' or ') || 'spread'}).`,
     '',
     '| lane | door → upstream | request | body | bare proxy CPU ms/req | Modelgate CPU ms/req | + PostgreSQL ms/req | CPU ratio | req/s ratio |',
     '|---|---|---|---:|---:|---:|---:|---:|---:|',
-    ...results.rows.map((row) => [
-      row.kind, row.title, row.size, `${round(row.bodyBytes / 1024, 1)} KB`,
-      cpuCell(row.passthrough), cpuCell(row.modelgate), cpuCell(row.modelgate, (r) => r.dbCpuMsPerRequest),
-      ratioCell(pairedRatio(row, (r) => r.cpuMsPerRequest)), ratioCell(pairedRatio(row, (r) => r.rps)),
-    ].join(' | ').replace(/^/, '| ').concat(' |')),
+    ...results.rows.map((row) =>
+      [
+        row.kind,
+        row.title,
+        row.size,
+        `${round(row.bodyBytes / 1024, 1)} KB`,
+        cpuCell(row.passthrough),
+        cpuCell(row.modelgate),
+        cpuCell(row.modelgate, (r) => r.dbCpuMsPerRequest),
+        ratioCell(pairedRatio(row, (r) => r.cpuMsPerRequest)),
+        ratioCell(pairedRatio(row, (r) => r.rps)),
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .concat(' |'),
+    ),
     '',
   ];
-  if (leftOut) lines.push(`¹ Rounds with more than ${DISTURBED_FOREIGN_PCT}% foreign load on the machine left out of the ratio (undisturbed rounds exist).`, '');
-  if (failures > 0) lines.push(`**${failures} requests failed** during measured runs; rounds with failures are left out of the ratios.`, '');
+  if (leftOut)
+    lines.push(
+      `¹ Rounds with more than ${DISTURBED_FOREIGN_PCT}% foreign load on the machine left out of the ratio (undisturbed rounds exist).`,
+      '',
+    );
+  if (failures > 0)
+    lines.push(
+      `**${failures} requests failed** during measured runs; rounds with failures are left out of the ratios.`,
+      '',
+    );
   return lines.join('\n');
 }

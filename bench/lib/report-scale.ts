@@ -6,7 +6,8 @@ import { DISTURBED_FOREIGN_PCT } from './machine-window.js';
 import { median } from './stats.js';
 
 function table(headers: string[], rows: (string | number | undefined)[][]): string {
-  const line = (cells: (string | number | undefined)[]) => `| ${cells.map((c) => (c === undefined ? '—' : String(c))).join(' | ')} |`;
+  const line = (cells: (string | number | undefined)[]) =>
+    `| ${cells.map((c) => (c === undefined ? '—' : String(c))).join(' | ')} |`;
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
@@ -32,13 +33,28 @@ export function renderScaleSection(scale: ScaleResults, heading = '##'): string 
     const [base, other] = comparison.variants;
     const ratios = scaleRatios(comparison);
     out.push(`${heading}# ${comparison.title}`, '');
-    out.push(table(['variant', 'req/s (median)', 'p99 ms (median)', 'CPU ms/req (median)', 'failed', 'req/s per round'],
-      comparison.variants.map((v) => [v.name, fixed(median(v.runs.map((r) => r.rps)), 0), fixed(median(v.runs.map((r) => r.p99)), 2),
-        fixed(median(v.runs.map((r) => r.cpuMsPerRequest)), 3), v.runs.reduce((n, r) => n + r.failures, 0),
-        v.runs.map((r) => `${r.rps}${r.machine.foreignPct > DISTURBED_FOREIGN_PCT ? '†' : ''}`).join(', ')])));
-    const interval = ratios.interval ? `, 95% confidence interval ${pct(ratios.interval[0])}–${pct(ratios.interval[1])}` : '';
-    out.push('', `${other.name} ÷ ${base.name}: **${pct(ratios.median)}** of the req/s (paired${interval}${ratios.disturbedLeftOut ? `, ${ratios.disturbedLeftOut} disturbed round(s) left out` : ''}; per round ${ratios.perRound.map(pct).join(', ')}; ` +
-      `ratio of the medians ${pct(ratios.medianOfMedians)}). † more than ${DISTURBED_FOREIGN_PCT}% foreign load during the run.`, '');
+    out.push(
+      table(
+        ['variant', 'req/s (median)', 'p99 ms (median)', 'CPU ms/req (median)', 'failed', 'req/s per round'],
+        comparison.variants.map((v) => [
+          v.name,
+          fixed(median(v.runs.map((r) => r.rps)), 0),
+          fixed(median(v.runs.map((r) => r.p99)), 2),
+          fixed(median(v.runs.map((r) => r.cpuMsPerRequest)), 3),
+          v.runs.reduce((n, r) => n + r.failures, 0),
+          v.runs.map((r) => `${r.rps}${r.machine.foreignPct > DISTURBED_FOREIGN_PCT ? '†' : ''}`).join(', '),
+        ]),
+      ),
+    );
+    const interval = ratios.interval
+      ? `, 95% confidence interval ${pct(ratios.interval[0])}–${pct(ratios.interval[1])}`
+      : '';
+    out.push(
+      '',
+      `${other.name} ÷ ${base.name}: **${pct(ratios.median)}** of the req/s (paired${interval}${ratios.disturbedLeftOut ? `, ${ratios.disturbedLeftOut} disturbed round(s) left out` : ''}; per round ${ratios.perRound.map(pct).join(', ')}; ` +
+        `ratio of the medians ${pct(ratios.medianOfMedians)}). † more than ${DISTURBED_FOREIGN_PCT}% foreign load during the run.`,
+      '',
+    );
   }
   return out.join('\n');
 }

@@ -4,7 +4,12 @@ import { SCENARIO_LABELS, SYSTEM_LABELS, type Scenario, type SystemName } from '
 import type { BenchResults } from './results.js';
 import { cell } from './aggregate.js';
 
-const COLORS: Record<SystemName, string> = { mock: '#8c8c8c', passthrough: '#1f77b4', modelgate: '#d62728', portkey: '#9467bd' };
+const COLORS: Record<SystemName, string> = {
+  mock: '#8c8c8c',
+  passthrough: '#1f77b4',
+  modelgate: '#d62728',
+  portkey: '#9467bd',
+};
 const PANEL_W = 340;
 const PANEL_H = 220;
 const GAP_X = 90;
@@ -35,27 +40,38 @@ function panel(x0: number, y0: number, title: string, concurrencies: number[], s
   const pad = 30;
   const x = (c: number) => {
     const i = concurrencies.indexOf(c);
-    return concurrencies.length === 1 ? x0 + PANEL_W / 2 : x0 + pad + (i * (PANEL_W - 2 * pad)) / (concurrencies.length - 1);
+    return concurrencies.length === 1
+      ? x0 + PANEL_W / 2
+      : x0 + pad + (i * (PANEL_W - 2 * pad)) / (concurrencies.length - 1);
   };
-  const out: string[] = [`<text x="${x0}" y="${y0 - 12}" class="title">${esc(title)}</text>`,
-    `<rect x="${x0}" y="${y0}" width="${PANEL_W}" height="${PANEL_H}" class="frame"/>`];
+  const out: string[] = [
+    `<text x="${x0}" y="${y0 - 12}" class="title">${esc(title)}</text>`,
+    `<rect x="${x0}" y="${y0}" width="${PANEL_W}" height="${PANEL_H}" class="frame"/>`,
+  ];
   for (let d = lo; d <= hi; d++) {
     for (const m of hi - lo <= 2 ? [1, 2, 5] : [1]) {
       const v = m * 10 ** d;
       if (Math.log10(v) > hi + 1e-9) continue;
       const yy = y(v).toFixed(1);
-      out.push(`<line x1="${x0}" x2="${x0 + PANEL_W}" y1="${yy}" y2="${yy}" class="${m === 1 ? 'grid' : 'minor'}"/>`,
-        `<text x="${x0 - 6}" y="${yy}" class="ytick">${fmtTick(Number(v.toPrecision(3)))}</text>`);
+      out.push(
+        `<line x1="${x0}" x2="${x0 + PANEL_W}" y1="${yy}" y2="${yy}" class="${m === 1 ? 'grid' : 'minor'}"/>`,
+        `<text x="${x0 - 6}" y="${yy}" class="ytick">${fmtTick(Number(v.toPrecision(3)))}</text>`,
+      );
     }
   }
-  for (const c of concurrencies) out.push(`<text x="${x(c).toFixed(1)}" y="${y0 + PANEL_H + 16}" class="xtick">c=${c}</text>`);
+  for (const c of concurrencies)
+    out.push(`<text x="${x(c).toFixed(1)}" y="${y0 + PANEL_H + 16}" class="xtick">c=${c}</text>`);
   for (const s of series) {
     if (s.points.length === 0) continue;
     const pts = s.points.map((p) => `${x(p.c).toFixed(1)},${y(p.v).toFixed(1)}`);
-    out.push(`<polyline points="${pts.join(' ')}" fill="none" stroke="${COLORS[s.system]}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 4"' : ''}/>`);
+    out.push(
+      `<polyline points="${pts.join(' ')}" fill="none" stroke="${COLORS[s.system]}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 4"' : ''}/>`,
+    );
     for (const p of s.points) {
-      out.push(`<circle cx="${x(p.c).toFixed(1)}" cy="${y(p.v).toFixed(1)}" r="3" fill="${s.dashed ? '#fff' : COLORS[s.system]}" stroke="${COLORS[s.system]}">` +
-        `<title>${esc(`${SYSTEM_LABELS[s.system]}, c=${p.c}: ${p.v}`)}</title></circle>`);
+      out.push(
+        `<circle cx="${x(p.c).toFixed(1)}" cy="${y(p.v).toFixed(1)}" r="3" fill="${s.dashed ? '#fff' : COLORS[s.system]}" stroke="${COLORS[s.system]}">` +
+          `<title>${esc(`${SYSTEM_LABELS[s.system]}, c=${p.c}: ${p.v}`)}</title></circle>`,
+      );
     }
   }
   return out.join('\n');
@@ -63,7 +79,8 @@ function panel(x0: number, y0: number, title: string, concurrencies: number[], s
 
 export function renderSvg(results: BenchResults): string {
   const grid = new Map<Scenario, number[]>();
-  for (const { scenario, concurrency } of results.plan.grid) grid.set(scenario, [...(grid.get(scenario) ?? []), concurrency]);
+  for (const { scenario, concurrency } of results.plan.grid)
+    grid.set(scenario, [...(grid.get(scenario) ?? []), concurrency]);
   const scenarios = [...grid.keys()];
   const width = LEFT + scenarios.length * (PANEL_W + GAP_X);
   const height = TOP + 2 * (PANEL_H + GAP_Y);
@@ -90,10 +107,14 @@ export function renderSvg(results: BenchResults): string {
         }),
       })),
     );
-    parts.push(panel(x0, TOP + PANEL_H + GAP_Y, `${SCENARIO_LABELS[scenario]}: latency ms (p50 —, p99 - -)`, cs, latency));
+    parts.push(
+      panel(x0, TOP + PANEL_H + GAP_Y, `${SCENARIO_LABELS[scenario]}: latency ms (p50 —, p99 - -)`, cs, latency),
+    );
   });
-  const legend = results.systems.map((s, i) =>
-    `<g transform="translate(${LEFT + i * 250},56)"><line x1="0" x2="24" y1="0" y2="0" stroke="${COLORS[s]}" stroke-width="3"/><text x="30" y="4" class="legend">${esc(SYSTEM_LABELS[s])}</text></g>`);
+  const legend = results.systems.map(
+    (s, i) =>
+      `<g transform="translate(${LEFT + i * 250},56)"><line x1="0" x2="24" y1="0" y2="0" stroke="${COLORS[s]}" stroke-width="3"/><text x="30" y="4" class="legend">${esc(SYSTEM_LABELS[s])}</text></g>`,
+  );
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
     '<style>.title{font-size:13px;font-weight:bold}.legend{font-size:13px}.ytick{font-size:11px;text-anchor:end;dominant-baseline:middle;fill:#444}' +

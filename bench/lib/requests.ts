@@ -91,9 +91,12 @@ export function messagesUrl(chatCompletionsUrl: string): string {
   return chatCompletionsUrl.replace(/\/chat\/completions$/, '/messages');
 }
 
-
 /** Where and what a Modelgate probe variant requests (`url`: the gateway's chat-completions endpoint). */
-export function variantRequest(variant: ProbeVariant, url: string, options: BodyOptions = {}): { url: string; body: string; format: StreamFormat } {
+export function variantRequest(
+  variant: ProbeVariant,
+  url: string,
+  options: BodyOptions = {},
+): { url: string; body: string; format: StreamFormat } {
   switch (variant) {
     case 'routed':
       return { url, body: routedChatBody('json', {}), format: 'chat' };

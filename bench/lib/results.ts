@@ -71,7 +71,14 @@ export interface BenchResults {
   startedAt: string;
   finishedAt: string;
   durationS: number;
-  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; kernel: string; loadAverageAtStart: number[] };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    node: string;
+    kernel: string;
+    loadAverageAtStart: number[];
+  };
   git?: { commit: string; dirty: boolean };
   plan: Plan;
   systems: SystemName[];

@@ -39,12 +39,22 @@ export interface ScaleRun {
 }
 
 /** The comparisons, in the order they run (`make bench-scale` can name a subset). */
-export const SCALE_COMPARISON_IDS = ['metrics', 'observability-unsampled', 'observability', 'observability-sampled', 'workers'] as const;
+export const SCALE_COMPARISON_IDS = [
+  'metrics',
+  'observability-unsampled',
+  'observability',
+  'observability-sampled',
+  'workers',
+] as const;
 /**
  * What runs unless comparisons are named. Metrics alone and tracing with nothing sampled take observability's cost
  * apart (docs/observability.md); they run only when asked for.
  */
-export const DEFAULT_SCALE_COMPARISONS: readonly ScaleComparison['id'][] = ['observability', 'observability-sampled', 'workers'];
+export const DEFAULT_SCALE_COMPARISONS: readonly ScaleComparison['id'][] = [
+  'observability',
+  'observability-sampled',
+  'workers',
+];
 
 export interface ScaleComparison {
   id: (typeof SCALE_COMPARISON_IDS)[number];
@@ -87,17 +97,31 @@ interface RunningVariant extends Variant {
 }
 
 /** Runs the comparisons (`only` these, when given: `make bench-scale` can name them; the default set otherwise). */
-export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow, only: readonly ScaleComparison['id'][] = DEFAULT_SCALE_COMPARISONS): Promise<ScaleResults> {
+export async function runScaleComparisons(
+  ctx: ScaleContext,
+  window: ScaleWindow,
+  only: readonly ScaleComparison['id'][] = DEFAULT_SCALE_COMPARISONS,
+): Promise<ScaleResults> {
   const sink = await startSpanSink();
   let scrapes = 0;
   try {
     const redisPort = await freePort();
-    const redis = ctx.group.start('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      logFile: path.join(ctx.paths.runDir, 'scale-redis.log'),
-    });
+    const redis = ctx.group.start(
+      'redis',
+      'redis-server',
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        logFile: path.join(ctx.paths.runDir, 'scale-redis.log'),
+      },
+    );
     await waitForPort(redisPort, redis, 'redis');
     const { env } = ctx;
-    const onRedis = { ...env, MODELGATE_REDIS_URL: `redis://127.0.0.1:${redisPort}`, MODELGATE_RATE_LIMIT_RPM: '10000000', MODELGATE_RATE_LIMIT_TPM: '1000000000' };
+    const onRedis = {
+      ...env,
+      MODELGATE_REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      MODELGATE_RATE_LIMIT_RPM: '10000000',
+      MODELGATE_RATE_LIMIT_TPM: '1000000000',
+    };
     const metrics = { ...env, MODELGATE_METRICS_TOKEN: METRICS_TOKEN };
     const plans: { id: ScaleComparison['id']; title: string; concurrency: number; variants: [Variant, Variant] }[] = [
       {
@@ -116,7 +140,12 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
         concurrency: 16,
         variants: [
           { name: 'off', env, workers: 1, scraped: false },
-          { name: 'metrics + tracing (always_off)', env: { ...metrics, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' }, workers: 1, scraped: true },
+          {
+            name: 'metrics + tracing (always_off)',
+            env: { ...metrics, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' },
+            workers: 1,
+            scraped: true,
+          },
         ],
       },
       {
@@ -125,7 +154,12 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
         concurrency: 16,
         variants: [
           { name: 'off', env, workers: 1, scraped: false },
-          { name: 'metrics + tracing', env: { ...env, MODELGATE_METRICS_TOKEN: METRICS_TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, workers: 1, scraped: true },
+          {
+            name: 'metrics + tracing',
+            env: { ...env, MODELGATE_METRICS_TOKEN: METRICS_TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
+            workers: 1,
+            scraped: true,
+          },
         ],
       },
       {
@@ -138,7 +172,13 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
           { name: 'off', env, workers: 1, scraped: false },
           {
             name: 'metrics + tracing (10% sampled)',
-            env: { ...env, MODELGATE_METRICS_TOKEN: METRICS_TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+            env: {
+              ...env,
+              MODELGATE_METRICS_TOKEN: METRICS_TOKEN,
+              OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+              OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+              OTEL_TRACES_SAMPLER_ARG: '0.1',
+            },
             workers: 1,
             scraped: true,
           },
@@ -174,7 +214,9 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
           for (const i of order) {
             const v = running[i];
             // Scrapes only while this variant is measured, so they never load the other variant's window.
-            const scraping = v.scraped ? setInterval(() => void scrape(v.port).then((ok) => (scrapes += ok ? 1 : 0)), 1000) : undefined;
+            const scraping = v.scraped
+              ? setInterval(() => void scrape(v.port).then((ok) => (scrapes += ok ? 1 : 0)), 1000)
+              : undefined;
             let cpu = new Map<number, number>();
             let machine: MachineWindow | undefined;
             try {
@@ -192,8 +234,10 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
                 machine: share,
               };
               results[i].runs.push(run);
-              ctx.log(`scale: ${plan.title} · ${v.name} · round ${roundNo}: ${run.rps} req/s, p99 ${run.p99} ms, CPU ${run.cpuMsPerRequest} ms/req` +
-                `${run.failures ? `, ${run.failures} FAILED` : ''} [machine ${share.busyPct}% busy, ${share.foreignPct}% foreign]`);
+              ctx.log(
+                `scale: ${plan.title} · ${v.name} · round ${roundNo}: ${run.rps} req/s, p99 ${run.p99} ms, CPU ${run.cpuMsPerRequest} ms/req` +
+                  `${run.failures ? `, ${run.failures} FAILED` : ''} [machine ${share.busyPct}% busy, ${share.foreignPct}% foreign]`,
+              );
             } finally {
               clearInterval(scraping);
             }
@@ -213,13 +257,21 @@ export async function runScaleComparisons(ctx: ScaleContext, window: ScaleWindow
 
 async function startVariant(ctx: ScaleContext, variant: Variant): Promise<RunningVariant> {
   const port = await freePort();
-  const logFile = path.join(ctx.paths.runDir, `scale-${variant.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.log`);
+  const logFile = path.join(
+    ctx.paths.runDir,
+    `scale-${variant.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.log`,
+  );
   const entry = path.join(ctx.paths.distDir, 'bench/gateway-entry.js');
-  const child = ctx.group.start('modelgate', process.execPath, [...SERVE_NODE_OPTIONS, entry, '--workers', String(variant.workers)], {
-    env: { ...variant.env, PORT: String(port) },
-    cwd: ctx.paths.repoRoot,
-    logFile,
-  });
+  const child = ctx.group.start(
+    'modelgate',
+    process.execPath,
+    [...SERVE_NODE_OPTIONS, entry, '--workers', String(variant.workers)],
+    {
+      env: { ...variant.env, PORT: String(port) },
+      cwd: ctx.paths.repoRoot,
+      logFile,
+    },
+  );
   // Several workers load the app in parallel: on a busy machine that takes a while.
   await waitForPort(port, child, variant.name, 120_000);
   // The port opens with the first worker; the measurement starts once all of them listen.
@@ -244,7 +296,14 @@ export function scaleRatios(comparison: ScaleComparison): {
   const [base, other] = comparison.variants;
   const pairs = other.runs.flatMap((run) => {
     const ref = base.runs.find((r) => r.round === run.round);
-    return ref && ref.rps > 0 ? [{ value: round(run.rps / ref.rps, 3), disturbed: Math.max(run.machine.foreignPct, ref.machine.foreignPct) > DISTURBED_FOREIGN_PCT }] : [];
+    return ref && ref.rps > 0
+      ? [
+          {
+            value: round(run.rps / ref.rps, 3),
+            disturbed: Math.max(run.machine.foreignPct, ref.machine.foreignPct) > DISTURBED_FOREIGN_PCT,
+          },
+        ]
+      : [];
   });
   const clean = pairs.filter((p) => !p.disturbed);
   const used = clean.length > 0 ? clean : pairs;
@@ -288,7 +347,8 @@ export async function startSpanSink(): Promise<{ url: string; batches: () => num
     req.on('end', () => {
       batches++;
       // An empty ExportTraceServiceResponse in the request's encoding (protobuf unless the exporter sent JSON).
-      if (req.headers['content-type']?.includes('json')) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      if (req.headers['content-type']?.includes('json'))
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });

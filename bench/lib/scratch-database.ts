@@ -59,9 +59,13 @@ export async function accountingSummary(url: string): Promise<AccountingSummary>
   await client.connect();
   try {
     const generations: Record<string, number> = {};
-    const byStatus = await client.query<{ status: string; n: string }>('select status, count(*) as n from generations group by status');
+    const byStatus = await client.query<{ status: string; n: string }>(
+      'select status, count(*) as n from generations group by status',
+    );
     for (const row of byStatus.rows) generations[row.status] = Number(row.n);
-    const cost = await client.query<{ total: string }>('select coalesce(sum(cost_nanos), 0)::text as total from generations');
+    const cost = await client.query<{ total: string }>(
+      'select coalesce(sum(cost_nanos), 0)::text as total from generations',
+    );
     const debits = await client.query<{ n: string; total: string }>(
       "select count(*) as n, coalesce(-sum(amount_nanos), 0)::text as total from credit_ledger where kind = 'debit'",
     );

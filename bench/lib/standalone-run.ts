@@ -35,7 +35,17 @@ export async function standaloneRun<T>(name: string, body: (run: StandaloneRun) 
     const mock = await startMock(group, paths);
     const env = gatewayEnv(paths, database.url, mock.baseUrl);
     const apiKey = await provisionGateway(paths, env);
-    return await body({ group, load, paths, database, env, apiKey, mockBaseUrl: mock.baseUrl, ownPids: () => [process.pid, ...group.pids()], log });
+    return await body({
+      group,
+      load,
+      paths,
+      database,
+      env,
+      apiKey,
+      mockBaseUrl: mock.baseUrl,
+      ownPids: () => [process.pid, ...group.pids()],
+      log,
+    });
   } finally {
     await load.close();
     await group.stopAll();

@@ -56,21 +56,38 @@ export function sendStream(agent: http.Agent, request: StreamRequest, index: num
     const tally = new StreamTally();
     let errorBody = '';
     const finish = (status: number, error?: string) =>
-      resolve({ keyIndex, status, firstChunkMs, durationMs: performance.now() - started, done: tally.done, costNanos: tally.costNanos, ...(error ? { error } : {}) });
-    const req = http.request(request.url, {
-      method: 'POST', agent,
-      headers: { authorization: `Bearer ${request.keys[keyIndex]}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    }, (res) => {
-      const status = res.statusCode ?? 0;
-      res.setEncoding('utf8');
-      res.on('data', (text: string) => {
-        if (Number.isNaN(firstChunkMs)) firstChunkMs = performance.now() - started;
-        if (status === 200) tally.push(text);
-        else if (errorBody.length < 2000) errorBody += text;
+      resolve({
+        keyIndex,
+        status,
+        firstChunkMs,
+        durationMs: performance.now() - started,
+        done: tally.done,
+        costNanos: tally.costNanos,
+        ...(error ? { error } : {}),
       });
-      res.on('end', () => finish(status, status === 200 ? undefined : errorBody.slice(0, 300)));
-      res.on('error', (err) => finish(status, err.message));
-    });
+    const req = http.request(
+      request.url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${request.keys[keyIndex]}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        res.setEncoding('utf8');
+        res.on('data', (text: string) => {
+          if (Number.isNaN(firstChunkMs)) firstChunkMs = performance.now() - started;
+          if (status === 200) tally.push(text);
+          else if (errorBody.length < 2000) errorBody += text;
+        });
+        res.on('end', () => finish(status, status === 200 ? undefined : errorBody.slice(0, 300)));
+        res.on('error', (err) => finish(status, err.message));
+      },
+    );
     req.on('error', (err) => finish(0, err.message));
     // A stream silent this long is stuck: the report counts it instead of the run hanging.
     req.setTimeout(120_000, () => req.destroy(new Error('silent for 120 s')));
@@ -79,7 +96,10 @@ export function sendStream(agent: http.Agent, request: StreamRequest, index: num
 }
 
 /** `count` streams started together; resolves with every record, in order, and the wall time of the whole batch. */
-export async function runStreams(request: StreamRequest, count: number): Promise<{ records: StreamRecord[]; wallMs: number }> {
+export async function runStreams(
+  request: StreamRequest,
+  count: number,
+): Promise<{ records: StreamRecord[]; wallMs: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   try {
     const started = performance.now();

@@ -30,7 +30,8 @@ function parse(data: string): Record<string, unknown> | undefined {
   }
 }
 
-const nonEmpty = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
 
 /** Reads one event's `data:` payload (SseEventSplitter's output) in the given format. */
 export function readStreamEvent(format: StreamFormat, data: string): StreamEventReading {
@@ -43,5 +44,8 @@ export function readStreamEvent(format: StreamFormat, data: string): StreamEvent
     const content = type === 'content_block_delta' && delta?.type === 'text_delta' ? nonEmpty(delta.text) : undefined;
     return { content, end: type === 'message_stop' };
   }
-  return { content: type === 'response.output_text.delta' ? nonEmpty(event?.delta) : undefined, end: type === 'response.completed' };
+  return {
+    content: type === 'response.output_text.delta' ? nonEmpty(event?.delta) : undefined,
+    end: type === 'response.completed',
+  };
 }

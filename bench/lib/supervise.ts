@@ -20,7 +20,9 @@ export class Supervised {
     if (this.alive) return false;
     const { name, pid, child } = this.current;
     const how = child.signalCode ?? `exit code ${child.exitCode}`;
-    this.incidents.push(`${new Date().toISOString().slice(11, 19)} ${name} (pid ${pid}) ended by ${how} from outside the benchmark; restarted, and the affected configuration repeated`);
+    this.incidents.push(
+      `${new Date().toISOString().slice(11, 19)} ${name} (pid ${pid}) ended by ${how} from outside the benchmark; restarted, and the affected configuration repeated`,
+    );
     this.current = await this.start();
     return true;
   }

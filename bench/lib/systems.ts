@@ -46,25 +46,69 @@ async function launch(
   return { child, logFile };
 }
 
-export async function startMock(group: ProcessGroup, paths: BenchPaths, port?: number): Promise<RunningSystem & { baseUrl: string }> {
+export async function startMock(
+  group: ProcessGroup,
+  paths: BenchPaths,
+  port?: number,
+): Promise<RunningSystem & { baseUrl: string }> {
   port ??= await freePort();
-  const { child, logFile } = await launch(group, 'mock', paths, [path.join(paths.distDir, 'bench/mock-upstream.js'), String(port)], port, baseEnv());
+  const { child, logFile } = await launch(
+    group,
+    'mock',
+    paths,
+    [path.join(paths.distDir, 'bench/mock-upstream.js'), String(port)],
+    port,
+    baseEnv(),
+  );
   const baseUrl = `http://127.0.0.1:${port}/v1`;
-  return { name: 'mock', child, pid: child.pid!, url: `${baseUrl}/chat/completions`, headers: { authorization: 'Bearer bench' }, model: UPSTREAM_MODEL, logFile, baseUrl };
+  return {
+    name: 'mock',
+    child,
+    pid: child.pid!,
+    url: `${baseUrl}/chat/completions`,
+    headers: { authorization: 'Bearer bench' },
+    model: UPSTREAM_MODEL,
+    logFile,
+    baseUrl,
+  };
 }
 
-export async function startPassthrough(group: ProcessGroup, paths: BenchPaths, upstreamBaseUrl: string): Promise<RunningSystem> {
+export async function startPassthrough(
+  group: ProcessGroup,
+  paths: BenchPaths,
+  upstreamBaseUrl: string,
+): Promise<RunningSystem> {
   const port = await freePort();
   const env = { ...baseEnv(), UPSTREAM_BASE_URL: upstreamBaseUrl };
-  const { child, logFile } = await launch(group, 'passthrough', paths, [path.join(paths.distDir, 'bench/passthrough.js'), String(port)], port, env);
-  return { name: 'passthrough', child, pid: child.pid!, url: `http://127.0.0.1:${port}/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, model: UPSTREAM_MODEL, logFile };
+  const { child, logFile } = await launch(
+    group,
+    'passthrough',
+    paths,
+    [path.join(paths.distDir, 'bench/passthrough.js'), String(port)],
+    port,
+    env,
+  );
+  return {
+    name: 'passthrough',
+    child,
+    pid: child.pid!,
+    url: `http://127.0.0.1:${port}/v1/chat/completions`,
+    headers: { authorization: 'Bearer bench' },
+    model: UPSTREAM_MODEL,
+    logFile,
+  };
 }
 
 /**
  * The gateway's environment: production mode, info logging, real PostgreSQL, the bench catalog (the test catalog's
  * model plus one with three endpoints; every provider pointed at the mock), limits off.
  */
-export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseUrl: string, port = 0): NodeJS.ProcessEnv {
+export function gatewayEnv(
+  paths: BenchPaths,
+  databaseUrl: string,
+  upstreamBaseUrl: string,
+  port = 0,
+): NodeJS.ProcessEnv {
   return {
     ...baseEnv(),
     PORT: String(port),
@@ -74,7 +118,12 @@ export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseU
     MODELGATE_CATALOG: path.join(paths.repoRoot, 'bench/fixtures/bench-catalog.json'),
     OPENAI_API_KEY: 'sk-bench',
     OPENAI_BASE_URL: upstreamBaseUrl,
-    ...Object.fromEntries(MOCKED_PROVIDERS.flatMap((p) => [[`${p.toUpperCase()}_API_KEY`, 'sk-bench'], [`${p.toUpperCase()}_BASE_URL`, upstreamBaseUrl]])),
+    ...Object.fromEntries(
+      MOCKED_PROVIDERS.flatMap((p) => [
+        [`${p.toUpperCase()}_API_KEY`, 'sk-bench'],
+        [`${p.toUpperCase()}_BASE_URL`, upstreamBaseUrl],
+      ]),
+    ),
     // One user drives thousands of requests a second here: per-key limits would measure the limiter instead.
     MODELGATE_RATE_LIMIT_RPM: '0',
     MODELGATE_RATE_LIMIT_TPM: '0',
@@ -87,9 +136,12 @@ export function gatewayEnv(paths: BenchPaths, databaseUrl: string, upstreamBaseU
  */
 export async function provisionGateway(paths: BenchPaths, env: NodeJS.ProcessEnv): Promise<string> {
   const cli = path.join(paths.distDir, 'src/cli.js');
-  const run = async (args: string[]) => (await promisify(execFile)(process.execPath, [cli, ...args], { env, encoding: 'utf8' })).stdout;
+  const run = async (args: string[]) =>
+    (await promisify(execFile)(process.execPath, [cli, ...args], { env, encoding: 'utf8' })).stdout;
   await run(['users', 'create', '--email', 'bench@modelgate.test']);
-  const created = JSON.parse((await run(['keys', 'create', '--email', 'bench@modelgate.test', '--name', 'bench', '--json'])).trim()) as { key: string };
+  const created = JSON.parse(
+    (await run(['keys', 'create', '--email', 'bench@modelgate.test', '--name', 'bench', '--json'])).trim(),
+  ) as { key: string };
   await run(['credits', 'add', '--email', 'bench@modelgate.test', '--usd', '1000000', '--note', 'benchmark']);
   return created.key;
 }
@@ -105,19 +157,42 @@ export async function startModelgate(
   // The node options of every production start (src/cli/serve-node-options.ts): RSS depends on them.
   const args = [...SERVE_NODE_OPTIONS, ...nodeArgs, path.join(paths.distDir, 'bench/gateway-entry.js')];
   const { child, logFile } = await launch(group, 'modelgate', paths, args, port, { ...env, PORT: String(port) });
-  return { name: 'modelgate', child, pid: child.pid!, url: `http://127.0.0.1:${port}/api/v1/chat/completions`, headers: { authorization: `Bearer ${apiKey}` }, model: GATEWAY_MODEL, logFile };
+  return {
+    name: 'modelgate',
+    child,
+    pid: child.pid!,
+    url: `http://127.0.0.1:${port}/api/v1/chat/completions`,
+    headers: { authorization: `Bearer ${apiKey}` },
+    model: GATEWAY_MODEL,
+    logFile,
+  };
 }
 
-export async function startPortkey(group: ProcessGroup, paths: BenchPaths, upstreamBaseUrl: string): Promise<RunningSystem> {
+export async function startPortkey(
+  group: ProcessGroup,
+  paths: BenchPaths,
+  upstreamBaseUrl: string,
+): Promise<RunningSystem> {
   const port = await freePort();
   const script = benchKitFile(paths.repoRoot, '@portkey-ai/gateway', 'build/start-server.js');
-  const { child, logFile } = await launch(group, 'portkey', paths, [script, `--port=${port}`, '--headless'], port, baseEnv());
+  const { child, logFile } = await launch(
+    group,
+    'portkey',
+    paths,
+    [script, `--port=${port}`, '--headless'],
+    port,
+    baseEnv(),
+  );
   return {
     name: 'portkey',
     child,
     pid: child.pid!,
     url: `http://127.0.0.1:${port}/v1/chat/completions`,
-    headers: { authorization: 'Bearer bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': upstreamBaseUrl },
+    headers: {
+      authorization: 'Bearer bench',
+      'x-portkey-provider': 'openai',
+      'x-portkey-custom-host': upstreamBaseUrl,
+    },
     model: UPSTREAM_MODEL,
     logFile,
   };

@@ -47,7 +47,13 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   const accounting = results.accounting;
   const mockStreamFirst = mockStream?.firstChunkP50;
   /** A Modelgate variant's paired added figure, against the same target as the plain request's. */
-  const variantTarget = (variant: ProbeVariant, id: string, description: string, figure: 'p50' | 'p99' | 'firstChunkP50', limit: number): TargetResult => {
+  const variantTarget = (
+    variant: ProbeVariant,
+    id: string,
+    description: string,
+    figure: 'p50' | 'p99' | 'firstChunkP50',
+    limit: number,
+  ): TargetResult => {
     const scenario = figure === 'firstChunkP50' ? 'stream' : 'json';
     const own = probeCell(results, 'modelgate', scenario, variant);
     const paired = pairedAdded(results, 'modelgate', scenario, figure, variant);
@@ -67,13 +73,19 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     {
       id: 'throughput-vs-portkey',
       description: 'non-streaming req/s at c=16 ≥ 4× Portkey',
-      measured: vsPortkey === undefined ? 'not measured' : `${vsPortkey.toFixed(2)}× (${pairedNote(pairedVsPortkey, 'grid medians')}${mg16?.rps} vs ${portkey16?.rps} req/s)`,
+      measured:
+        vsPortkey === undefined
+          ? 'not measured'
+          : `${vsPortkey.toFixed(2)}× (${pairedNote(pairedVsPortkey, 'grid medians')}${mg16?.rps} vs ${portkey16?.rps} req/s)`,
       pass: check(vsPortkey, (v) => v >= 4),
     },
     {
       id: 'throughput-vs-passthrough',
       description: 'non-streaming req/s at c=16 ≥ 60% of the bare pass-through',
-      measured: vsBare === undefined ? 'not measured' : `${(vsBare * 100).toFixed(0)}% (${pairedNote(pairedVsBare, 'grid medians')}${mg16?.rps} vs ${bare16?.rps} req/s)`,
+      measured:
+        vsBare === undefined
+          ? 'not measured'
+          : `${(vsBare * 100).toFixed(0)}% (${pairedNote(pairedVsBare, 'grid medians')}${mg16?.rps} vs ${bare16?.rps} req/s)`,
       pass: check(vsBare, (v) => v >= 0.6),
     },
     {
@@ -100,18 +112,44 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       measured: `${fmt(delayAdded, ' ms', 3)} added p99 chunk delay (${pairedNote(pairedDelay)}${fmt(mgStream?.chunkDelayP99, '', 3)} vs ${fmt(mockStream?.chunkDelayP99, ' ms', 3)}); ${mgStream?.failures ?? 0} malformed streams`,
       pass: check(delayAdded, (v) => v < pace && (mgStream?.failures ?? 0) === 0),
     },
-    variantTarget('routed', 'routed-added-latency-p50', 'added latency over the direct mock at c=1, p50 ≤ 1 ms', 'p50', 1),
-    variantTarget('routed', 'routed-added-latency-p99', 'added latency over the direct mock at c=1, p99 ≤ 5 ms', 'p99', 5),
-    variantTarget('messages', 'messages-first-event-added-p50', 'streaming: time to first content event added over the mock, p50 ≤ 1 ms', 'firstChunkP50', 1),
-    variantTarget('responses', 'responses-first-event-added-p50', 'streaming: time to first content event added over the mock, p50 ≤ 1 ms', 'firstChunkP50', 1),
+    variantTarget(
+      'routed',
+      'routed-added-latency-p50',
+      'added latency over the direct mock at c=1, p50 ≤ 1 ms',
+      'p50',
+      1,
+    ),
+    variantTarget(
+      'routed',
+      'routed-added-latency-p99',
+      'added latency over the direct mock at c=1, p99 ≤ 5 ms',
+      'p99',
+      5,
+    ),
+    variantTarget(
+      'messages',
+      'messages-first-event-added-p50',
+      'streaming: time to first content event added over the mock, p50 ≤ 1 ms',
+      'firstChunkP50',
+      1,
+    ),
+    variantTarget(
+      'responses',
+      'responses-first-event-added-p50',
+      'streaming: time to first content event added over the mock, p50 ≤ 1 ms',
+      'firstChunkP50',
+      1,
+    ),
     {
       id: 'observability-cost',
-      description: 'metrics (scraped every second) and tracing (OTLP to a local sink) on: non-streaming req/s at c=16 ≥ 97% of off',
-      measured: observabilityRatio?.median === undefined
-        ? 'not measured'
-        : `${(observabilityRatio.median * 100).toFixed(1)}% (median of ${observabilityRatio.perRound.length - observabilityRatio.disturbedLeftOut} paired rounds` +
-          `${observabilityRatio.interval ? `, 95% CI ${observabilityRatio.interval.map((v) => (v * 100).toFixed(1)).join('–')}%` : ''}` +
-          `${observabilityRatio.disturbedLeftOut ? `, ${observabilityRatio.disturbedLeftOut} disturbed left out` : ''}; ratio of the medians ${((observabilityRatio.medianOfMedians ?? NaN) * 100).toFixed(1)}%)`,
+      description:
+        'metrics (scraped every second) and tracing (OTLP to a local sink) on: non-streaming req/s at c=16 ≥ 97% of off',
+      measured:
+        observabilityRatio?.median === undefined
+          ? 'not measured'
+          : `${(observabilityRatio.median * 100).toFixed(1)}% (median of ${observabilityRatio.perRound.length - observabilityRatio.disturbedLeftOut} paired rounds` +
+            `${observabilityRatio.interval ? `, 95% CI ${observabilityRatio.interval.map((v) => (v * 100).toFixed(1)).join('–')}%` : ''}` +
+            `${observabilityRatio.disturbedLeftOut ? `, ${observabilityRatio.disturbedLeftOut} disturbed left out` : ''}; ratio of the medians ${((observabilityRatio.medianOfMedians ?? NaN) * 100).toFixed(1)}%)`,
       pass: check(observabilityRatio?.median, (v) => v >= 0.97),
     },
     {
@@ -123,14 +161,20 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     {
       id: 'no-leak',
       description: `no RSS growth across a ${leak?.seconds ?? 60} s run at c=64 (post-GC floor of the last quarter within 10% of the second quarter's)`,
-      measured: leak ? `floor ${leak.startMb} → ${leak.endMb} MB (floors trend ${leak.slopeMbPerMin} MB/min, peak ${leak.maxMb} MB)` : 'not measured',
+      measured: leak
+        ? `floor ${leak.startMb} → ${leak.endMb} MB (floors trend ${leak.slopeMbPerMin} MB/min, peak ${leak.maxMb} MB)`
+        : 'not measured',
       pass: leak ? leak.pass : null,
     },
     {
       id: 'metering',
       description: 'real metering: every request settled, no reservation left, debits = recorded costs',
       measured: accounting
-        ? `${Object.entries(accounting.generations).map(([k, v]) => `${v} ${k}`).join(', ')}; ${accounting.debitRows} debits, ${accounting.debitedUsd.toFixed(6)} USD; reserved left ${accounting.reservedLeftNanos}`
+        ? `${Object.entries(accounting.generations)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(
+              ', ',
+            )}; ${accounting.debitRows} debits, ${accounting.debitedUsd.toFixed(6)} USD; reserved left ${accounting.reservedLeftNanos}`
         : 'not measured',
       pass: accounting ? accounting.consistent && (accounting.generations.success ?? 0) > 0 : null,
     },

@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Order matters: later files call functions the earlier ones declare; main.js starts the page.
-export const BROWSER_SCRIPTS = ['api-client.js', 'dom.js', 'keys-section.js', 'credits-section.js', 'usage-chart.js', 'pass-section.js', 'main.js'];
+export const BROWSER_SCRIPTS = [
+  'api-client.js',
+  'dom.js',
+  'keys-section.js',
+  'credits-section.js',
+  'usage-chart.js',
+  'pass-section.js',
+  'main.js',
+];
 
 // tsc does not copy .js/.css sources: from dist/src/account the files are read from the repository's src/ instead.
 const CANDIDATES = ['./browser/', '../../../src/account/browser/'];

@@ -17,17 +17,27 @@ export function isAdminPath(path: string): boolean {
 export function authorizeRoute(principal: Principal, path: string, now: Date, operationId?: string): void {
   if (isAdminPath(path)) {
     if (principal.kind !== 'admin_key') {
-      throw new GatewayError(403, 'The operator API needs an admin key; API keys and account tokens cannot use it', { reason: 'admin_key_required' });
+      throw new GatewayError(403, 'The operator API needs an admin key; API keys and account tokens cannot use it', {
+        reason: 'admin_key_required',
+      });
     }
     return;
   }
   if (principal.kind === 'admin_key') {
     // It is nobody's wallet: there is no account for it to spend from or keys for it to list.
-    throw new GatewayError(403, 'An admin key only opens the operator API (/api/v1/admin/...); use a user API key here', { reason: 'user_credential_required' });
+    throw new GatewayError(
+      403,
+      'An admin key only opens the operator API (/api/v1/admin/...); use a user API key here',
+      { reason: 'user_credential_required' },
+    );
   }
   const policy = principal.policy;
   if (policy !== undefined) {
-    if (policy.disabled) throw new GatewayError(401, 'This API key is disabled', { reason: 'key_disabled', key_id: principal.credentialId });
+    if (policy.disabled)
+      throw new GatewayError(401, 'This API key is disabled', {
+        reason: 'key_disabled',
+        key_id: principal.credentialId,
+      });
     if (policy.expiresAt !== null && policy.expiresAt.getTime() <= now.getTime()) {
       throw new GatewayError(401, `This API key expired at ${policy.expiresAt.toISOString()}`, {
         reason: 'key_expired',

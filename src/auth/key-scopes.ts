@@ -41,7 +41,10 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
 const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';
 const ACCOUNT_TOKEN = 'the account auth token (account page, `npx modelgate tokens create`)';
 
-function forbidden(message: string, required: 'management_credential' | 'account_token' | 'inference_credential'): GatewayError {
+function forbidden(
+  message: string,
+  required: 'management_credential' | 'account_token' | 'inference_credential',
+): GatewayError {
   return new GatewayError(403, message, { reason: `${required}_required` });
 }
 
@@ -59,9 +62,15 @@ export function authorizeKeyCreation(principal: Principal, kind: ApiKeyKind): vo
   if (principal.kind === 'account_token') return;
   if (principal.kind === 'management_key') {
     if (kind === 'inference') return;
-    throw forbidden(`Creating a management key needs ${ACCOUNT_TOKEN}; a management key creates inference keys only`, 'account_token');
+    throw forbidden(
+      `Creating a management key needs ${ACCOUNT_TOKEN}; a management key creates inference keys only`,
+      'account_token',
+    );
   }
-  throw forbidden(`Creating API keys needs ${MANAGER}; an API key calls models and reads its account but cannot create keys`, 'management_credential');
+  throw forbidden(
+    `Creating API keys needs ${MANAGER}; an API key calls models and reads its account but cannot create keys`,
+    'management_credential',
+  );
 }
 
 export type KeyChange = 'update' | 'delete';
@@ -83,7 +92,11 @@ export function authorizeKeyChange(principal: Principal, change: KeyChange, keyI
 }
 
 /** Once the account's key is found: a management key leaves other management keys to the account token. */
-export function authorizeKeyTarget(principal: Principal, change: KeyChange, target: { id: string; kind: ApiKeyKind }): void {
+export function authorizeKeyTarget(
+  principal: Principal,
+  change: KeyChange,
+  target: { id: string; kind: ApiKeyKind },
+): void {
   if (principal.kind !== 'management_key' || target.kind === 'inference') return;
   if (change === 'delete' && target.id === principal.credentialId) return;
   throw forbidden(

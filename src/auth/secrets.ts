@@ -8,7 +8,12 @@ export type SecretKind = 'api_key' | 'management_key' | 'account_token' | 'admin
  * is a row of api_keys like an inference key, but its own prefix keeps it from ever reading as one (a gateway of
  * the release before management keys refuses `mgm-v1-` outright).
  */
-const PREFIX: Record<SecretKind, string> = { api_key: 'mg-v1-', management_key: 'mgm-v1-', account_token: 'mgt-v1-', admin_key: 'mga-v1-' };
+const PREFIX: Record<SecretKind, string> = {
+  api_key: 'mg-v1-',
+  management_key: 'mgm-v1-',
+  account_token: 'mgt-v1-',
+  admin_key: 'mga-v1-',
+};
 const DISPLAY_CHARS = 8;
 
 export interface NewSecret {

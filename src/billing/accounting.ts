@@ -56,7 +56,11 @@ export interface AdmissionDeps {
   config: { passQuota: PassQuotaConfig };
 }
 
-export function reservationOutputTokens(entry: CatalogEntry, requested: number | undefined, promptTokens: number): number {
+export function reservationOutputTokens(
+  entry: CatalogEntry,
+  requested: number | undefined,
+  promptTokens: number,
+): number {
   const cap = requested ?? entry.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   return Math.max(1, Math.min(cap, Math.max(1, entry.contextLength - promptTokens)));
 }
@@ -83,9 +87,13 @@ export async function admitCredits(
   const searches = maxWebSearches > 0 && entryChargesSearches(entry);
   const tools = chargedToolUses(entry, spend.toolUses);
   const options = pricedOptions(entry, spend.options);
-  const advice = tools ? 'Add credits, lower max_tokens or offer fewer hosted tools.'
-    : searches ? 'Add credits, lower max_tokens or cap the web search tool\'s uses.'
-      : options ? `Add credits, lower max_tokens or leave out ${Object.keys(options).join(' and ')}.` : 'Add credits or lower max_tokens.';
+  const advice = tools
+    ? 'Add credits, lower max_tokens or offer fewer hosted tools.'
+    : searches
+      ? "Add credits, lower max_tokens or cap the web search tool's uses."
+      : options
+        ? `Add credits, lower max_tokens or leave out ${Object.keys(options).join(' and ')}.`
+        : 'Add credits or lower max_tokens.';
   return reserveCreditsFor(deps, principal, {
     amountNanos,
     hint: advice,
@@ -119,7 +127,11 @@ function pricedOptions(entry: CatalogEntry, options: ServedOptions | undefined):
  * The most output tokens whose upper bound `costOf` fits in `availableNanos`, up to `tokens` (0 when not even the
  * prompt fits). The bound grows with the tokens, so a binary search finds it in ~20 evaluations.
  */
-export function affordableOutputTokens(costOf: (tokens: number) => bigint, tokens: number, availableNanos: bigint): number {
+export function affordableOutputTokens(
+  costOf: (tokens: number) => bigint,
+  tokens: number,
+  availableNanos: bigint,
+): number {
   if (costOf(0) > availableNanos) return 0;
   let low = 0;
   let high = tokens;
@@ -129,7 +141,6 @@ export function affordableOutputTokens(costOf: (tokens: number) => bigint, token
     else high = mid - 1;
   }
   return low;
-
 }
 
 /** Of the tool uses reserved for, those the model charges a fee for (in some tier), or undefined when none. */
@@ -150,11 +161,19 @@ function entryChargesSearches(entry: CatalogEntry): boolean {
  * Step 4 for a request whose upper bound is an amount known before the call (embeddings: input tokens only; a
  * response-cache hit at the operator's price): the key's allow-list, then credits, quota, or nothing for free models.
  */
-export async function admitAmount(deps: AdmissionDeps, principal: Principal, entry: CatalogEntry, amountNanos: bigint): Promise<Admission> {
+export async function admitAmount(
+  deps: AdmissionDeps,
+  principal: Principal,
+  entry: CatalogEntry,
+  amountNanos: bigint,
+): Promise<Admission> {
   checkModelAllowed(principal, entry.id);
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   if (entry.accessMode === 'pass') {
-    const reservation = await admitPass({ db: deps.db, now: deps.now, passQuota: deps.config.passQuota }, { userId: principal.userId, modelId: entry.id, amountNanos });
+    const reservation = await admitPass(
+      { db: deps.db, now: deps.now, passQuota: deps.config.passQuota },
+      { userId: principal.userId, modelId: entry.id, amountNanos },
+    );
     return { mode: 'pass', userId: principal.userId, reservedNanos: amountNanos, passUsageId: reservation.usageId };
   }
   return reserveCreditsFor(deps, principal, { amountNanos, hint: 'Add credits.', metadata: {} });
@@ -205,17 +224,23 @@ function insufficientCredits(hold: CreditHold, availableNanos: bigint): GatewayE
   const metadata: Record<string, unknown> = {};
   if (hold.output) {
     const affordable = affordableOutputTokens(hold.output.costOf, hold.output.tokens, availableNanos);
-    const asked = hold.output.requested ? `You requested up to ${hold.output.tokens} tokens` : `Without max_tokens the request may use up to ${hold.output.tokens} tokens (what the model may write)`;
+    const asked = hold.output.requested
+      ? `You requested up to ${hold.output.tokens} tokens`
+      : `Without max_tokens the request may use up to ${hold.output.tokens} tokens (what the model may write)`;
     tokens = ` ${asked}, but can only afford ${affordable}.`;
     metadata.max_output_tokens_affordable = affordable;
   }
-  return new GatewayError(402, `Insufficient credits: this request may cost up to ${nanosToUsd(hold.amountNanos)} USD and ${nanosToUsd(availableNanos)} USD is available.${tokens} ${hold.hint}`, {
-    available: nanosToUsd(availableNanos),
-    required: nanosToUsd(hold.amountNanos),
-    currency: 'USD',
-    ...hold.metadata,
-    ...metadata,
-  });
+  return new GatewayError(
+    402,
+    `Insufficient credits: this request may cost up to ${nanosToUsd(hold.amountNanos)} USD and ${nanosToUsd(availableNanos)} USD is available.${tokens} ${hold.hint}`,
+    {
+      available: nanosToUsd(availableNanos),
+      required: nanosToUsd(hold.amountNanos),
+      currency: 'USD',
+      ...hold.metadata,
+      ...metadata,
+    },
+  );
 }
 
 /**
@@ -230,28 +255,48 @@ async function reserveKeyLimit(
   if (principal.kind !== 'api_key' || principal.limits.creditLimitNanos === null) return undefined;
   const now = deps.now?.() ?? new Date();
   const reset = principal.limits.limitReset ?? null;
-  const hold: KeySpendHold = { keyId: principal.credentialId, periodStart: periodStart(reset, now), heldNanos: amountNanos, holder: deps.leases?.holder };
-  const result = await reserveKeySpend(deps.db, { keyId: hold.keyId, periodStart: hold.periodStart, amountNanos, holder: hold.holder });
+  const hold: KeySpendHold = {
+    keyId: principal.credentialId,
+    periodStart: periodStart(reset, now),
+    heldNanos: amountNanos,
+    holder: deps.leases?.holder,
+  };
+  const result = await reserveKeySpend(deps.db, {
+    keyId: hold.keyId,
+    periodStart: hold.periodStart,
+    amountNanos,
+    holder: hold.holder,
+  });
   if (result.ok) return hold;
   const limit = result.limitNanos ?? 0n;
   const left = limit - result.spentNanos - result.reservedNanos;
   const remaining = left > 0n ? left : 0n;
   const resetsAt = periodEnd(reset, now)?.toISOString() ?? null;
-  throw new GatewayError(402, `Key limit exceeded: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(remaining)} USD of this key's ${nanosToUsd(limit)} USD limit is left` +
-    (resetsAt ? ` (it resets at ${resetsAt})` : ' (it does not reset)') + '. Raise the key\'s limit or lower max_tokens.', {
-    reason: 'key_limit_exceeded',
-    key_id: principal.credentialId,
-    limit: nanosToUsd(limit),
-    limit_remaining: nanosToUsd(remaining),
-    required: nanosToUsd(amountNanos),
-    limit_reset: reset,
-    resets_at: resetsAt,
-    currency: 'USD',
-  });
+  throw new GatewayError(
+    402,
+    `Key limit exceeded: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(remaining)} USD of this key's ${nanosToUsd(limit)} USD limit is left` +
+      (resetsAt ? ` (it resets at ${resetsAt})` : ' (it does not reset)') +
+      ". Raise the key's limit or lower max_tokens.",
+    {
+      reason: 'key_limit_exceeded',
+      key_id: principal.credentialId,
+      limit: nanosToUsd(limit),
+      limit_remaining: nanosToUsd(remaining),
+      required: nanosToUsd(amountNanos),
+      limit_reset: reset,
+      resets_at: resetsAt,
+      currency: 'USD',
+    },
+  );
 }
 
 function releaseKeyHold(db: Db, hold: KeySpendHold): Promise<void> {
-  return releaseKeySpend(db, { keyId: hold.keyId, periodStart: hold.periodStart, amountNanos: hold.heldNanos, holder: hold.holder });
+  return releaseKeySpend(db, {
+    keyId: hold.keyId,
+    periodStart: hold.periodStart,
+    amountNanos: hold.heldNanos,
+    holder: hold.holder,
+  });
 }
 
 /** Step 4 for every access mode: pass/ models reserve subscription quota, all others go through admitCredits. */
@@ -304,7 +349,10 @@ export interface Settlement {
  * were new.
  */
 export function settleGenerations(db: DbOrTrx, settlements: readonly Settlement[]): Promise<number> {
-  return settleGenerationBatch(db, settlements.map(({ admission, record }) => settlementOf(admission, record)));
+  return settleGenerationBatch(
+    db,
+    settlements.map(({ admission, record }) => settlementOf(admission, record)),
+  );
 }
 
 function settlementOf(admission: Admission, record: NewGeneration): GenerationSettlement {

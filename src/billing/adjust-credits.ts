@@ -32,7 +32,10 @@ export interface AdjustCreditsInput {
  * Adds credits, or removes them once no lease holds them back. Throws `InsufficientCreditsError` (nothing changed)
  * when the balance minus what requests in flight hold is smaller than the removal.
  */
-export async function adjustCredits(deps: AdjustCreditsDeps, input: AdjustCreditsInput): Promise<{ balanceNanos: bigint; ledgerId: bigint }> {
+export async function adjustCredits(
+  deps: AdjustCreditsDeps,
+  input: AdjustCreditsInput,
+): Promise<{ balanceNanos: bigint; ledgerId: bigint }> {
   const { db } = deps;
   if (input.amountNanos >= 0n) return grantCredits(db, input);
   const removal = -input.amountNanos;
@@ -49,7 +52,10 @@ export async function adjustCredits(deps: AdjustCreditsDeps, input: AdjustCredit
       const { availableNanos, leases } = await recallableCredit(db, input.userId);
       const leased = leases.reduce((sum, lease) => sum + lease.amountNanos, 0n);
       if (availableNanos + leased < removal || clock() >= deadline) throw err;
-      await recalls.recall(input.userId, leases.map((lease) => lease.holder));
+      await recalls.recall(
+        input.userId,
+        leases.map((lease) => lease.holder),
+      );
       // What is left is held by requests in flight: give them a moment to settle instead of spinning.
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(10 * round, 100)));
     }

@@ -30,7 +30,11 @@ import {
   type HeldLease,
 } from '../repositories/credit-leases.js';
 import { reserveCredits } from '../repositories/credits.js';
-import { dropHolderKeySpendHolds, reclaimExpiredKeySpendHolds, renewKeySpendHolds } from '../repositories/api-key-spend-holds.js';
+import {
+  dropHolderKeySpendHolds,
+  reclaimExpiredKeySpendHolds,
+  renewKeySpendHolds,
+} from '../repositories/api-key-spend-holds.js';
 import { encodeAnswer, LeaseRecalls } from './lease-recalls.js';
 import { CreditLease, type CreditLeaseOptions } from './credit-lease.js';
 
@@ -87,7 +91,8 @@ export class CreditLeases {
       },
       listeningChanged: (listening) => {
         // Deaf to recalls: unused leases would starve the other processes, so they go back at once.
-        if (!listening) this.releaseIdle(0).catch((err: unknown) => this.logger.warn({ err }, 'could not give credit leases back'));
+        if (!listening)
+          this.releaseIdle(0).catch((err: unknown) => this.logger.warn({ err }, 'could not give credit leases back'));
       },
     });
     if (await recalls.listen(source)) this.recallChannel = recalls;
@@ -97,7 +102,8 @@ export class CreditLeases {
   /** Holds `amountNanos` for one request: in memory when the lease has room, else after extending the lease. */
   async reserve(userId: string, amountNanos: bigint): Promise<LeaseReservation> {
     if (amountNanos <= 0n) throw new RangeError('amountNanos must be positive');
-    if (this.recallChannel !== undefined && !this.recallChannel.listening) return this.reserveDirectly(userId, amountNanos);
+    if (this.recallChannel !== undefined && !this.recallChannel.listening)
+      return this.reserveDirectly(userId, amountNanos);
     for (;;) {
       const lease = this.leaseOf(userId);
       if (lease.free >= amountNanos) {
@@ -108,7 +114,8 @@ export class CreditLeases {
         // Running low: top up in the background, so the next requests find room instead of waiting for the database
         // (an extension waits for the account row, which settlement batches lock while they commit). Not while the
         // user's credit is contended: then the others need what a top-up would hold back.
-        if (lease.free < lease.lastGrantNanos / 4n && !lease.extending && now >= lease.contendedUntil) this.topUp(lease, amountNanos);
+        if (lease.free < lease.lastGrantNanos / 4n && !lease.extending && now >= lease.contendedUntil)
+          this.topUp(lease, amountNanos);
         return { ok: true, lease };
       }
       if (lease.extending) {
@@ -210,7 +217,10 @@ export class CreditLeases {
       if (result.availableNanos + leasedNanos(result.others) < minNanos) return result; // truly short: a 402
       lease.contendedUntil = this.clock() + this.options.contendedMs;
       rounds += 1;
-      const answered = await this.recallChannel.recall(lease.userId, result.others.map((other) => other.holder));
+      const answered = await this.recallChannel.recall(
+        lease.userId,
+        result.others.map((other) => other.holder),
+      );
       // A holder that did not answer is gone (the heartbeat reclaims its lease): one last look, no more waiting.
       if (!answered) rounds = this.options.recallRounds;
     }
@@ -218,7 +228,13 @@ export class CreditLeases {
 
   private async extend(lease: CreditLease, minNanos: bigint, wantNanos: bigint): Promise<ExtendLeaseResult> {
     const { holder, options } = this;
-    const granting = extendLease(this.db, { holder, userId: lease.userId, minNanos, wantNanos, shareDivisor: options.shareDivisor });
+    const granting = extendLease(this.db, {
+      holder,
+      userId: lease.userId,
+      minNanos,
+      wantNanos,
+      shareDivisor: options.shareDivisor,
+    });
     lease.granting = granting;
     const result = await granting.finally(() => {
       if (lease.granting === granting) lease.granting = undefined;
@@ -244,8 +260,12 @@ export class CreditLeases {
       const reserved = await reserveCredits(this.db, { userId, amountNanos });
       if (reserved.ok) return { ok: true };
       const { availableNanos, leases } = await recallableCredit(this.db, userId, this.holder);
-      if (availableNanos + leasedNanos(leases) < amountNanos || this.clock() >= deadline) return { ok: false, availableNanos };
-      await recalls.recall(userId, leases.map((other) => other.holder));
+      if (availableNanos + leasedNanos(leases) < amountNanos || this.clock() >= deadline)
+        return { ok: false, availableNanos };
+      await recalls.recall(
+        userId,
+        leases.map((other) => other.holder),
+      );
     }
   }
 
@@ -262,7 +282,12 @@ export class CreditLeases {
       lease.free -= giving;
     }
     try {
-      await answerLeaseRecall(this.db, { holder: this.holder, userId, amountNanos: giving, payload: encodeAnswer(userId, this.holder) });
+      await answerLeaseRecall(this.db, {
+        holder: this.holder,
+        userId,
+        amountNanos: giving,
+        payload: encodeAnswer(userId, this.holder),
+      });
     } catch (err) {
       if (lease !== undefined && !lease.lost) lease.free += giving;
       throw err;
@@ -274,9 +299,14 @@ export class CreditLeases {
       await this.renew();
       await renewKeySpendHolds(this.db, this.holder);
       const reclaimed = await reclaimExpiredLeases(this.db, this.options.ttlSeconds);
-      if (reclaimed > 0) this.logger.warn({ reclaimed }, 'reclaimed credit leases of gateway processes that stopped renewing them');
+      if (reclaimed > 0)
+        this.logger.warn({ reclaimed }, 'reclaimed credit leases of gateway processes that stopped renewing them');
       const keyHolds = await reclaimExpiredKeySpendHolds(this.db, this.options.ttlSeconds);
-      if (keyHolds > 0) this.logger.warn({ reclaimed: keyHolds }, 'reclaimed key spend holds of gateway processes that stopped renewing them');
+      if (keyHolds > 0)
+        this.logger.warn(
+          { reclaimed: keyHolds },
+          'reclaimed key spend holds of gateway processes that stopped renewing them',
+        );
       await this.releaseIdle();
     } catch (err) {
       this.logger.warn({ err }, 'credit lease upkeep failed; retrying on the next tick');
@@ -288,7 +318,8 @@ export class CreditLeases {
     const held = await renewLeases(this.db, this.holder);
     for (const lease of this.leases.values()) {
       // Never granted (a request refused, or only heard of in a recall): there was no row to lose.
-      if (lease.lastGrantNanos === 0n || held.has(lease.userId) || lease.extending || lease.extendedAt >= startedAt) continue;
+      if (lease.lastGrantNanos === 0n || held.has(lease.userId) || lease.extending || lease.extendedAt >= startedAt)
+        continue;
       // Another process took this lease back (we looked dead): stop admitting against it.
       lease.lost = true;
       lease.free = 0n;
@@ -312,7 +343,8 @@ export class CreditLeases {
           throw err;
         }
       }
-      if (lease.holds === 0 && lease.free === 0n && this.leases.get(lease.userId) === lease) this.leases.delete(lease.userId);
+      if (lease.holds === 0 && lease.free === 0n && this.leases.get(lease.userId) === lease)
+        this.leases.delete(lease.userId);
     }
   }
 }

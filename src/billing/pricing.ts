@@ -92,8 +92,12 @@ export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): big
   const searches = tokens(usage.webSearchRequests ?? 0, 'webSearchRequests');
 
   const p = selectPriceSet(pricing, usage.promptTokens);
-  const total = uncached * p.input + cached * p.cachedRead + (cacheWrite - cacheWrite1h) * p.cachedWrite +
-    cacheWrite1h * p.cachedWrite1h + completion * p.output;
+  const total =
+    uncached * p.input +
+    cached * p.cachedRead +
+    (cacheWrite - cacheWrite1h) * p.cachedWrite +
+    cacheWrite1h * p.cachedWrite1h +
+    completion * p.output;
   const [num, den] = priceFactor(pricing, usage.served);
   const tokenNanos = den === 1n ? perMillionToNanos(total) : roundHalfUp(total * num, den * TOKENS_PER_PRICE_UNIT);
   return tokenNanos + (searches > 0n ? searches * p.webSearch : 0n) + toolFeeNanos(p.toolFees, usage.toolUses);
@@ -122,18 +126,28 @@ export function costNanos(entry: CatalogEntry, usage: NormalizedUsage): bigint {
  * tier, and at most `spend.toolUses` of the other hosted tools each at its highest fee of any tier.
  * Rounded up, so it is never below the real (half-up rounded) cost at the requested options.
  */
-export function maxCostNanos(entry: CatalogEntry, promptTokens: number, maxOutputTokens: number, spend: ExtraSpend = {}): bigint {
+export function maxCostNanos(
+  entry: CatalogEntry,
+  promptTokens: number,
+  maxOutputTokens: number,
+  spend: ExtraSpend = {},
+): bigint {
   const prompt = tokens(promptTokens, 'promptTokens');
   const output = tokens(maxOutputTokens, 'maxOutputTokens');
   const searches = tokens(spend.webSearches ?? 0, 'maxWebSearches');
   const sets: PriceSet[] = [entry.pricing.base, ...entry.pricing.tiers];
   const max = (pick: (s: PriceSet) => bigint) => sets.reduce((m, s) => maxBigInt(pick(s), m), 0n);
-  const promptPrice = max((s) => [s.input, s.cachedRead, s.cachedWrite, s.cachedWrite1h].reduce((a, b) => maxBigInt(b, a)));
+  const promptPrice = max((s) =>
+    [s.input, s.cachedRead, s.cachedWrite, s.cachedWrite1h].reduce((a, b) => maxBigInt(b, a)),
+  );
   const outputPrice = max((s) => s.output);
   const [num, den] = priceFactor(entry.pricing, spend.options);
   const total = (prompt * promptPrice + output * outputPrice) * num;
   const unit = TOKENS_PER_PRICE_UNIT * den;
   const searchFees = searches > 0n ? searches * max((s) => s.webSearch) : 0n;
-  const toolFees = maxToolFeeNanos(sets.map((s) => s.toolFees), spend.toolUses);
+  const toolFees = maxToolFeeNanos(
+    sets.map((s) => s.toolFees),
+    spend.toolUses,
+  );
   return (total + unit - 1n) / unit + searchFees + toolFees;
 }

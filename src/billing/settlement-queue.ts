@@ -92,7 +92,9 @@ export class SettlementQueue {
     await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.pending.length > 0) {
       // Same lock order on every instance (by user), so concurrent batches cannot deadlock.
-      const batch = this.pending.splice(0, MAX_BATCH).sort((a, b) => (a.admission.userId < b.admission.userId ? -1 : 1));
+      const batch = this.pending
+        .splice(0, MAX_BATCH)
+        .sort((a, b) => (a.admission.userId < b.admission.userId ? -1 : 1));
       await this.writeBatch(batch);
     }
     this.writing = undefined;
@@ -142,10 +144,19 @@ export class SettlementQueue {
         if (!isConnectionFailure(err)) throw err;
         if (this.outageSince === undefined) {
           this.outageSince = Date.now();
-          this.logger.warn({ err }, 'database unavailable: settlements wait for it (answers end once theirs is written)');
+          this.logger.warn(
+            { err },
+            'database unavailable: settlements wait for it (answers end once theirs is written)',
+          );
         }
         if (Date.now() >= this.waitUntil) throw new WaitEnded('gave up waiting for the database', { cause: err });
-        await sleep(Math.min(OUTAGE_RETRY_MS.first * 2 ** attempt, OUTAGE_RETRY_MS.last, Math.max(0, this.waitUntil - Date.now())));
+        await sleep(
+          Math.min(
+            OUTAGE_RETRY_MS.first * 2 ** attempt,
+            OUTAGE_RETRY_MS.last,
+            Math.max(0, this.waitUntil - Date.now()),
+          ),
+        );
       }
     }
   }
@@ -153,7 +164,17 @@ export class SettlementQueue {
   /** Last resort: the full record in the log, so an operator can replay it (settlement is idempotent by id). */
   private abandon(item: QueuedSettlement, err: unknown): void {
     const { record } = item;
-    this.logger.error({ err, generation: { ...record, cost_nanos: String(record.cost_nanos), reference_cost_nanos: String(record.reference_cost_nanos) } }, 'could not settle generation');
+    this.logger.error(
+      {
+        err,
+        generation: {
+          ...record,
+          cost_nanos: String(record.cost_nanos),
+          reference_cost_nanos: String(record.reference_cost_nanos),
+        },
+      },
+      'could not settle generation',
+    );
     item.done();
   }
 }

@@ -17,7 +17,8 @@ const SHARE_OF_PRICE: Readonly<Record<HostedToolFee, readonly [bigint, bigint]>>
 
 function count(value: number | undefined, tool: HostedToolFee): bigint {
   const n = value ?? 0;
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`usage.toolUses.${tool} must be a non-negative integer, got ${n}`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(`usage.toolUses.${tool} must be a non-negative integer, got ${n}`);
   return BigInt(n);
 }
 

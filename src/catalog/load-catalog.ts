@@ -17,7 +17,9 @@ export function loadCatalogFile(path: string): CatalogData {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new CatalogError(`${source}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
+    throw new CatalogError(`${source}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
+      cause: err,
+    });
   }
   let json: unknown;
   try {

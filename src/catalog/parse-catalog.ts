@@ -24,9 +24,25 @@ import { PASS_NAMESPACE, type CatalogData, type CatalogEntry, type CatalogProvid
 const TOP_KEYS = ['$schema', 'version', 'as_of', 'notes', 'sources', 'providers', 'models'];
 const PROVIDER_KEYS = ['name', 'kind', 'base_url', 'native_base_url', 'docs'];
 const MODEL_KEYS = [
-  'id', 'upstream_model', 'upstream_provider', 'name', 'description', 'created', 'context_length',
-  'max_output_tokens', 'supports_reasoning', 'supports_images', 'supports_tools', 'access_mode',
-  'pricing', 'reference', 'tiers', 'notes', 'endpoints', 'unsupported_parameters', 'embedding',
+  'id',
+  'upstream_model',
+  'upstream_provider',
+  'name',
+  'description',
+  'created',
+  'context_length',
+  'max_output_tokens',
+  'supports_reasoning',
+  'supports_images',
+  'supports_tools',
+  'access_mode',
+  'pricing',
+  'reference',
+  'tiers',
+  'notes',
+  'endpoints',
+  'unsupported_parameters',
+  'embedding',
 ];
 const ACCESS_MODES: readonly AccessMode[] = ['credits', 'free', 'pass'];
 /** Unix seconds before this are fine; a value above is almost surely milliseconds. */
@@ -49,7 +65,12 @@ function parseProvider(id: string, raw: unknown, source: string): CatalogProvide
   };
 }
 
-function parseModel(raw: unknown, index: number, providers: Map<string, CatalogProvider>, source: string): CatalogEntry {
+function parseModel(
+  raw: unknown,
+  index: number,
+  providers: Map<string, CatalogProvider>,
+  source: string,
+): CatalogEntry {
   const label = typeof (raw as JsonObject | null)?.id === 'string' ? ` ("${(raw as JsonObject).id as string}")` : '';
   const where = `${source}: models[${index}]${label}`;
   const obj = readObject(raw, where);
@@ -88,7 +109,8 @@ function parseModel(raw: unknown, index: number, providers: Map<string, CatalogP
   // Pass models publish reference rates (usage value against quotas); everything else lists prices.
   const priceKey = isPass ? 'reference' : 'pricing';
   const otherKey = isPass ? 'pricing' : 'reference';
-  if (obj[otherKey] !== undefined) fail(where, `${otherKey} is not allowed here; ${isPass ? 'pass' : 'credits and free'} models use ${priceKey}`);
+  if (obj[otherKey] !== undefined)
+    fail(where, `${otherKey} is not allowed here; ${isPass ? 'pass' : 'credits and free'} models use ${priceKey}`);
   if (obj[priceKey] === undefined) fail(where, `${priceKey} is required`);
   const pricing = readModelPricing(obj[priceKey], obj.tiers, contextLength, `${where} ${priceKey}`);
   if (embedding) checkEmbeddingPricing(pricing, where);
@@ -135,7 +157,8 @@ export function parseCatalog(raw: unknown, source: string): CatalogData {
   const models = top.models.map((m, i) => {
     const entry = parseModel(m, i, providers, source);
     const previous = seen.get(entry.id);
-    if (previous !== undefined) fail(`${source}: models[${i}] ("${entry.id}")`, `duplicate id (also models[${previous}])`);
+    if (previous !== undefined)
+      fail(`${source}: models[${i}] ("${entry.id}")`, `duplicate id (also models[${previous}])`);
     seen.set(entry.id, i);
     return entry;
   });

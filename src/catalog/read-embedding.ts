@@ -16,19 +16,26 @@ export function readEmbedding(entry: JsonObject, where: string): EmbeddingSpec {
     if (entry[key] !== undefined) fail(where, `${key} is not allowed on an embedding model`);
   }
   for (const key of CAPABILITIES) {
-    if (entry[key] !== undefined && entry[key] !== false) fail(where, `${key} must be false (or absent) on an embedding model`);
+    if (entry[key] !== undefined && entry[key] !== false)
+      fail(where, `${key} must be false (or absent) on an embedding model`);
   }
   const defaultDimensions = readInteger(obj, 'default_dimensions', `${where} embedding`, 1);
   // Without a range the model returns its one size: `dimensions` may only repeat it.
-  const minDimensions = obj.min_dimensions === undefined ? defaultDimensions : readInteger(obj, 'min_dimensions', `${where} embedding`, 1);
-  const maxDimensions = obj.max_dimensions === undefined ? defaultDimensions : readInteger(obj, 'max_dimensions', `${where} embedding`, 1);
+  const minDimensions =
+    obj.min_dimensions === undefined ? defaultDimensions : readInteger(obj, 'min_dimensions', `${where} embedding`, 1);
+  const maxDimensions =
+    obj.max_dimensions === undefined ? defaultDimensions : readInteger(obj, 'max_dimensions', `${where} embedding`, 1);
   if (!(minDimensions <= defaultDimensions && defaultDimensions <= maxDimensions)) {
-    fail(`${where} embedding`, `min_dimensions <= default_dimensions <= max_dimensions must hold (${minDimensions}, ${defaultDimensions}, ${maxDimensions})`);
+    fail(
+      `${where} embedding`,
+      `min_dimensions <= default_dimensions <= max_dimensions must hold (${minDimensions}, ${defaultDimensions}, ${maxDimensions})`,
+    );
   }
   return { defaultDimensions, minDimensions, maxDimensions };
 }
 
 /** An embedding model is billed per input token only. */
 export function checkEmbeddingPricing(pricing: ModelPricing, where: string): void {
-  if (pricing.base.output !== 0n) fail(where, 'pricing.output must be 0 on an embedding model (it generates no tokens)');
+  if (pricing.base.output !== 0n)
+    fail(where, 'pricing.output must be 0 on an embedding model (it generates no tokens)');
 }

@@ -25,7 +25,15 @@ import { PRICE_OPTIONS, isPricedValue, type PriceOption } from '../core/served-o
 import type { ModelPricing, PriceMultipliers, PriceSet, PriceTier, ToolFeePrices } from './types.js';
 import { fail, readInteger, readObject, rejectUnknownKeys, type JsonObject } from './read-fields.js';
 
-const PRICE_KEYS = ['input', 'output', 'cached_read', 'cached_write', 'cached_write_1h', 'web_search', ...HOSTED_TOOL_FEES] as const;
+const PRICE_KEYS = [
+  'input',
+  'output',
+  'cached_read',
+  'cached_write',
+  'cached_write_1h',
+  'web_search',
+  ...HOSTED_TOOL_FEES,
+] as const;
 const BASE_KEYS = [...PRICE_KEYS, 'multipliers'] as const;
 const TIER_KEYS = ['above_prompt_tokens', ...PRICE_KEYS] as const;
 
@@ -41,7 +49,8 @@ function readPrice(obj: JsonObject, key: string, where: string, required: boolea
     fail(where, `${key} must be a non-negative number (USD per 1M tokens)`);
   }
   if (Number(v) < 0) fail(where, `${key} must be a non-negative number (USD per 1M tokens)`);
-  if (Number(v) > MAX_USD_PER_MILLION) fail(where, `${key} is above ${MAX_USD_PER_MILLION} USD per 1M tokens; check the unit`);
+  if (Number(v) > MAX_USD_PER_MILLION)
+    fail(where, `${key} is above ${MAX_USD_PER_MILLION} USD per 1M tokens; check the unit`);
   return usdToNanos(v as number | string);
 }
 
@@ -55,7 +64,8 @@ function readPerCallPrice(obj: JsonObject, key: string, where: string, unit = 'r
   if (!(typeof v === 'number' && Number.isFinite(v) && v >= 0) && !isDecimalString) {
     fail(where, `${key} must be a non-negative number (USD per ${unit})`);
   }
-  if (Number(v) > MAX_USD_PER_CALL) fail(where, `${key} is above ${MAX_USD_PER_CALL} USD per ${unit}; check the unit (USD per ${unit}, not per 1K)`);
+  if (Number(v) > MAX_USD_PER_CALL)
+    fail(where, `${key} is above ${MAX_USD_PER_CALL} USD per ${unit}; check the unit (USD per ${unit}, not per 1K)`);
   return usdToNanos(v as number | string);
 }
 
@@ -71,11 +81,17 @@ const NO_TOOL_FEES: ToolFeePrices = { file_search: 0n, code_interpreter: 0n, cod
 
 function readToolFees(obj: JsonObject, where: string, inherited: ToolFeePrices): ToolFeePrices {
   const fees = { ...inherited };
-  for (const tool of HOSTED_TOOL_FEES) fees[tool] = readPerCallPrice(obj, tool, where, TOOL_FEE_UNITS[tool]) ?? inherited[tool];
+  for (const tool of HOSTED_TOOL_FEES)
+    fees[tool] = readPerCallPrice(obj, tool, where, TOOL_FEE_UNITS[tool]) ?? inherited[tool];
   return fees;
 }
 
-function readPriceSet(obj: JsonObject, where: string, inheritedWebSearch = 0n, inheritedToolFees = NO_TOOL_FEES): PriceSet {
+function readPriceSet(
+  obj: JsonObject,
+  where: string,
+  inheritedWebSearch = 0n,
+  inheritedToolFees = NO_TOOL_FEES,
+): PriceSet {
   const input = readPrice(obj, 'input', where, true);
   const output = readPrice(obj, 'output', where, true);
   const cachedRead = readPrice(obj, 'cached_read', where, false);
@@ -108,11 +124,15 @@ function readMultipliers(raw: unknown, where: string): PriceMultipliers | undefi
     const factors: Record<string, bigint> = Object.create(null) as Record<string, bigint>;
     for (const [value, factor] of Object.entries(values)) {
       // A standard value (OpenAI's `default`, Anthropic's `global`) is the standard price by definition.
-      if (!isPricedValue(option, value)) fail(`${at} ${option}`, `"${value}" is the standard value; it has no multiplier`);
+      if (!isPricedValue(option, value))
+        fail(`${at} ${option}`, `"${value}" is the standard value; it has no multiplier`);
       const isDecimalString = typeof factor === 'string' && /^\d+(\.\d+)?$/.test(factor.trim());
       const isNumber = typeof factor === 'number' && Number.isFinite(factor);
       if (!(isNumber || isDecimalString) || Number(factor) <= 0 || Number(factor) > MAX_MULTIPLIER) {
-        fail(`${at} ${option}`, `${value} must be a number above 0 and at most ${MAX_MULTIPLIER} (a factor on the token prices)`);
+        fail(
+          `${at} ${option}`,
+          `${value} must be a number above 0 and at most ${MAX_MULTIPLIER} (a factor on the token prices)`,
+        );
       }
       // usdToNanos is the exact decimal reader: a factor is held in billionths, as a USD amount is in nano-dollars.
       factors[value] = usdToNanos(factor as number | string);
@@ -127,7 +147,12 @@ function readMultipliers(raw: unknown, where: string): PriceMultipliers | undefi
  * `tiers`. Tiers must be strictly ascending and below the context window (a tier that can never
  * apply is a data error).
  */
-export function readModelPricing(block: unknown, rawTiers: unknown, contextLength: number, where: string): ModelPricing {
+export function readModelPricing(
+  block: unknown,
+  rawTiers: unknown,
+  contextLength: number,
+  where: string,
+): ModelPricing {
   const baseObj = readObject(block, where);
   rejectUnknownKeys(baseObj, BASE_KEYS, where);
   const base = readPriceSet(baseObj, where);
@@ -156,7 +181,12 @@ export function readModelPricing(block: unknown, rawTiers: unknown, contextLengt
 /** A free model is one whose base prices are all 0 (tiers of a free model must be 0 too). */
 export function isZeroPricing(p: ModelPricing): boolean {
   const zero = (s: PriceSet) =>
-    s.input === 0n && s.output === 0n && s.cachedRead === 0n && s.cachedWrite === 0n && s.cachedWrite1h === 0n && s.webSearch === 0n &&
+    s.input === 0n &&
+    s.output === 0n &&
+    s.cachedRead === 0n &&
+    s.cachedWrite === 0n &&
+    s.cachedWrite1h === 0n &&
+    s.webSearch === 0n &&
     HOSTED_TOOL_FEES.every((tool) => s.toolFees[tool] === 0n);
   return zero(p.base) && p.tiers.every(zero);
 }

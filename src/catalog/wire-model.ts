@@ -49,7 +49,9 @@ function wireMultipliers(multipliers: PriceMultipliers | undefined): Model['pric
   for (const option of PRICE_OPTIONS) {
     const factors = multipliers[option];
     if (!factors) continue;
-    out[option] = Object.fromEntries(Object.entries(factors).map(([value, factor]) => [value, formatScaledDecimal(factor, NANOS_PER_USD_SCALE)]));
+    out[option] = Object.fromEntries(
+      Object.entries(factors).map(([value, factor]) => [value, formatScaledDecimal(factor, NANOS_PER_USD_SCALE)]),
+    );
   }
   return out;
 }
@@ -66,7 +68,8 @@ export function toWireEndpoint(endpoint: CatalogEndpoint, providerName: string):
     supports_tools: entry.supportsTools,
     supports_reasoning: entry.supportsReasoning,
   };
-  if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens < entry.contextLength) wire.max_completion_tokens = entry.maxOutputTokens;
+  if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens < entry.contextLength)
+    wire.max_completion_tokens = entry.maxOutputTokens;
   return wire;
 }
 

@@ -26,7 +26,8 @@ export interface CliIo {
 function classify(err: unknown): { type: CliErrorType; exitCode: number; message: string } {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof UsageError) return { type: 'usage', exitCode: 2, message };
-  if (err instanceof ConfigError || err instanceof ProviderConfigError || err instanceof CatalogError) return { type: 'configuration', exitCode: 2, message };
+  if (err instanceof ConfigError || err instanceof ProviderConfigError || err instanceof CatalogError)
+    return { type: 'configuration', exitCode: 2, message };
   if (err instanceof DataFolderBusyError) return { type: 'data_folder_busy', exitCode: 2, message };
   if (err instanceof CommandFailedError) return { type: 'failed', exitCode: 1, message };
   return { type: 'internal', exitCode: 1, message };

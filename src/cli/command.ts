@@ -43,9 +43,11 @@ export function subcommand<S extends string>(args: string[], name: string, valid
   if (!valid.includes(sub as S)) {
     const near = sub === undefined || sub.startsWith('-') ? undefined : closestWord(sub, valid);
     const got = sub === undefined ? 'none' : `"${sub}"`;
-    throw new UsageError(near
-      ? `${CLI} ${name} has no subcommand ${got}; did you mean ${CLI} ${name} ${near}?`
-      : `${CLI} ${name} needs a subcommand (${valid.join(', ')}), got ${got}`);
+    throw new UsageError(
+      near
+        ? `${CLI} ${name} has no subcommand ${got}; did you mean ${CLI} ${name} ${near}?`
+        : `${CLI} ${name} needs a subcommand (${valid.join(', ')}), got ${got}`,
+    );
   }
   return [sub as S, rest];
 }
@@ -80,7 +82,8 @@ export function requireEmail(value: unknown): string {
 /** Commands act on existing users only: a mistyped address must fail, not create a second account. */
 export async function requireUser(db: Db, email: string) {
   const user = await findUserByEmail(db, email);
-  if (!user) throw new CommandFailedError(`no user ${email}: create it first with "${CLI} users create --email ${email}"`);
+  if (!user)
+    throw new CommandFailedError(`no user ${email}: create it first with "${CLI} users create --email ${email}"`);
   return user;
 }
 

@@ -60,12 +60,14 @@ const runConformanceCommand: Command = async ({ args, io }) => {
     return 0;
   }
   const baseUrl = values['base-url'];
-  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, e.g. http://127.0.0.1:8080/api/v1`);
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl))
+    throw new UsageError(`--base-url must be an http(s) URL, e.g. http://127.0.0.1:8080/api/v1`);
   const apiKey = values['api-key'] ?? process.env.MODELGATE_API_KEY;
   if (!apiKey) throw new UsageError('--api-key or MODELGATE_API_KEY is required');
   const managementKey = values['management-key'] ?? (process.env.MODELGATE_MANAGEMENT_KEY || undefined);
   const profile = values.profile ?? 'modelgate';
-  if (profile !== 'core' && profile !== 'modelgate') throw new UsageError(`--profile must be core or modelgate, got "${profile}"`);
+  if (profile !== 'core' && profile !== 'modelgate')
+    throw new UsageError(`--profile must be core or modelgate, got "${profile}"`);
   // Loaded on demand: fast-check and Ajv are not needed by `serve` and the other commands.
   const { runConformance } = await import('../conformance/runner.js');
   const { loadDocument } = await import('../conformance/openapi-document.js');
@@ -97,20 +99,27 @@ const runConformanceCommand: Command = async ({ args, io }) => {
 
 function whole(value: string | undefined, name: string, min: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`--${name} must be a whole number ≥ ${min}, got "${value}"`);
   return Number(value);
 }
 
 function seconds(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number of seconds, got "${value}"`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--${name} must be a positive number of seconds, got "${value}"`);
   return n * 1000;
 }
 
 export const conformanceCommand: CommandDefinition = {
   name: 'conformance',
-  usage: [['conformance --base-url URL [--api-key KEY] [--management-key KEY] [--profile core|modelgate] [--model M] [--json] [--junit FILE] ...', 'property-based conformance run against a deployment']],
+  usage: [
+    [
+      'conformance --base-url URL [--api-key KEY] [--management-key KEY] [--profile core|modelgate] [--model M] [--json] [--junit FILE] ...',
+      'property-based conformance run against a deployment',
+    ],
+  ],
   details: CONFORMANCE_OPTIONS,
   run: runConformanceCommand,
 };
@@ -121,10 +130,15 @@ export function adminHook(template: string): (usd: number) => Promise<void> {
     const amount = usd.toFixed(9).replace(/0+$/, '').replace(/\.$/, '');
     const command = template.includes('{usd}') ? template.replaceAll('{usd}', amount) : `${template} ${amount}`;
     return new Promise((resolve, reject) => {
-      execFile('/bin/sh', ['-c', command], { env: { ...process.env, MODELGATE_CONFORMANCE_USD: amount }, timeout: 60_000 }, (err, _stdout, stderr) => {
-        if (err) reject(new Error(`--admin-cli command failed (${command}): ${stderr.trim() || err.message}`));
-        else resolve();
-      });
+      execFile(
+        '/bin/sh',
+        ['-c', command],
+        { env: { ...process.env, MODELGATE_CONFORMANCE_USD: amount }, timeout: 60_000 },
+        (err, _stdout, stderr) => {
+          if (err) reject(new Error(`--admin-cli command failed (${command}): ${stderr.trim() || err.message}`));
+          else resolve();
+        },
+      );
     });
   };
 }

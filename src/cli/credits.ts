@@ -2,7 +2,16 @@
 import { usdToNanos, nanosToUsd } from '../core/money.js';
 import { adjustCredits, creditAccount } from '../services/credits.js';
 import {
-  JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase, type CommandDefinition,
+  JSON_OPTION,
+  parseOptions,
+  print,
+  requireEmail,
+  requireOption,
+  requireUser,
+  subcommand,
+  UsageError,
+  withDatabase,
+  type CommandDefinition,
 } from './command.js';
 
 const MAX_ADJUST_NANOS = 1_000_000_000n * 1_000_000_000n;
@@ -15,7 +24,12 @@ export const creditsCommand: CommandDefinition = {
   ],
   async run({ args, config, io }) {
     const [sub, rest] = subcommand(args, 'credits', ['add', 'show']);
-    const { values } = parseOptions(rest, { email: { type: 'string' }, usd: { type: 'string' }, note: { type: 'string' }, ...JSON_OPTION });
+    const { values } = parseOptions(rest, {
+      email: { type: 'string' },
+      usd: { type: 'string' },
+      note: { type: 'string' },
+      ...JSON_OPTION,
+    });
     const email = requireEmail(values.email);
     if (sub === 'show') {
       return withDatabase(config, async (db) => {
@@ -38,11 +52,14 @@ export const creditsCommand: CommandDefinition = {
     try {
       amountNanos = usdToNanos(raw);
     } catch {
-      throw new UsageError(`--usd must be a USD amount like 5 or 0.25 (negative, like -2, removes credit), got "${raw}"`);
+      throw new UsageError(
+        `--usd must be a USD amount like 5 or 0.25 (negative, like -2, removes credit), got "${raw}"`,
+      );
     }
     if (amountNanos === 0n) throw new UsageError('--usd must not be zero');
     // The operator API's bound (AdjustCreditsRequest.amount): a typo of a few zeros is refused, not recorded.
-    if (amountNanos > MAX_ADJUST_NANOS || amountNanos < -MAX_ADJUST_NANOS) throw new UsageError(`--usd must be between -1000000000 and 1000000000, got "${raw}"`);
+    if (amountNanos > MAX_ADJUST_NANOS || amountNanos < -MAX_ADJUST_NANOS)
+      throw new UsageError(`--usd must be between -1000000000 and 1000000000, got "${raw}"`);
     return withDatabase(config, async (db) => {
       const user = await requireUser(db, email);
       // A removal recalls the credit that running gateways lease (they hear it through NOTIFY) instead of failing.

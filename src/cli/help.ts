@@ -39,7 +39,10 @@ export function commandHelp(command: CommandDefinition, args: readonly string[])
 export function packageVersion(): string {
   for (const relative of ['../../package.json', '../../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'modelgate' && pkg.version) return pkg.version;
     } catch {
       // not at this level: try the next

@@ -4,7 +4,16 @@
 import { createKey, deleteKey, TooManyKeysError } from '../services/api-keys.js';
 import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, type ApiKeyLimits } from '../repositories/api-keys.js';
 import {
-  CommandFailedError, JSON_OPTION, parseOptions, print, requireEmail, requireOption, requireUser, subcommand, UsageError, withDatabase,
+  CommandFailedError,
+  JSON_OPTION,
+  parseOptions,
+  print,
+  requireEmail,
+  requireOption,
+  requireUser,
+  subcommand,
+  UsageError,
+  withDatabase,
   type CommandDefinition,
 } from './command.js';
 import { textTable } from './text-table.js';
@@ -22,10 +31,16 @@ const SUBCOMMANDS = ['create', 'list', 'delete', 'limits'] as const;
 export const keysCommand: CommandDefinition = {
   name: 'keys',
   usage: [
-    ['keys create --email E [--name N] [--manage] [--json]', 'create an API key, or with --manage a management key (shown once)'],
+    [
+      'keys create --email E [--name N] [--manage] [--json]',
+      'create an API key, or with --manage a management key (shown once)',
+    ],
     ['keys list --email E [--json]', "list a user's active keys and their kind"],
     ['keys delete --email E --id KEY_ID [--json]', 'revoke a key (the running gateway refuses it at once)'],
-    ['keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N] [--json]', 'show or set a key\'s own limits, on top of its account\'s ("default" removes them)'],
+    [
+      'keys limits --email E --id KEY_ID [--rpm N] [--tpm N] [--free-per-day N] [--json]',
+      'show or set a key\'s own limits, on top of its account\'s ("default" removes them)',
+    ],
   ],
   async run({ args, config, io }) {
     const [sub, rest] = subcommand(args, 'keys', SUBCOMMANDS);
@@ -47,23 +62,47 @@ export const keysCommand: CommandDefinition = {
           const user = await requireUser(db, email);
           const kind = values.manage ? 'management' : 'inference';
           const { row, secret } = await createKey(db, {
-            userId: user.id, settings: { name: values.name?.trim() || 'default' }, kind, now: new Date(), maxKeys: config.maxKeysPerAccount,
+            userId: user.id,
+            settings: { name: values.name?.trim() || 'default' },
+            kind,
+            now: new Date(),
+            maxKeys: config.maxKeysPerAccount,
           }).catch((err: unknown) => {
-            if (err instanceof TooManyKeysError) throw new CommandFailedError(`${email}: ${err.message} (MODELGATE_MAX_KEYS_PER_ACCOUNT)`);
+            if (err instanceof TooManyKeysError)
+              throw new CommandFailedError(`${email}: ${err.message} (MODELGATE_MAX_KEYS_PER_ACCOUNT)`);
             throw err;
           });
           const what = kind === 'management' ? 'management key (manages keys, calls no model)' : 'key';
-          print(io, json, `created ${what} ${row.id} for ${email}\n${secret}\n(shown once: store it now)`, { key_id: row.id, key: secret, kind });
+          print(io, json, `created ${what} ${row.id} for ${email}\n${secret}\n(shown once: store it now)`, {
+            key_id: row.id,
+            key: secret,
+            kind,
+          });
           return 0;
         });
       case 'list':
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
           const keys = await listApiKeysForUser(db, user.id);
-          const human = keys.length === 0
-            ? `no active keys for ${email}`
-            : textTable(['KEY ID', 'KIND', 'PREFIX', 'NAME', 'CREATED'], keys.map((k) => [k.id, k.kind, k.display_prefix, k.name, k.created_at.toISOString()]));
-          print(io, json, human, keys.map((k) => ({ key_id: k.id, kind: k.kind, name: k.name, prefix: k.display_prefix, created_at: k.created_at })));
+          const human =
+            keys.length === 0
+              ? `no active keys for ${email}`
+              : textTable(
+                  ['KEY ID', 'KIND', 'PREFIX', 'NAME', 'CREATED'],
+                  keys.map((k) => [k.id, k.kind, k.display_prefix, k.name, k.created_at.toISOString()]),
+                );
+          print(
+            io,
+            json,
+            human,
+            keys.map((k) => ({
+              key_id: k.id,
+              kind: k.kind,
+              name: k.name,
+              prefix: k.display_prefix,
+              created_at: k.created_at,
+            })),
+          );
           return 0;
         });
       case 'delete': {
@@ -90,14 +129,20 @@ export const keysCommand: CommandDefinition = {
           const user = await requireUser(db, email);
           const key = await findApiKeyForUser(db, user.id, keyId);
           if (!key) throw new CommandFailedError(`no active key ${keyId} for ${email}`);
-          const updated = (Object.keys(limits).length > 0 ? await setApiKeyLimits(db, keyId, limits) : undefined) ?? key;
+          const updated =
+            (Object.keys(limits).length > 0 ? await setApiKeyLimits(db, keyId, limits) : undefined) ?? key;
           const shown = {
             key_id: keyId,
             rpm: updated.rate_limit_rpm ?? 'default',
             tpm: updated.rate_limit_tpm ?? 'default',
             free_per_day: updated.free_requests_per_day ?? 'default',
           };
-          print(io, json, `limits of key ${keyId}: rpm ${shown.rpm}, tpm ${shown.tpm}, free requests per day ${shown.free_per_day}`, shown);
+          print(
+            io,
+            json,
+            `limits of key ${keyId}: rpm ${shown.rpm}, tpm ${shown.tpm}, free requests per day ${shown.free_per_day}`,
+            shown,
+          );
           return 0;
         });
       }

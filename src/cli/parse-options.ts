@@ -22,9 +22,11 @@ function joinNegativeNumbers(args: string[]): string[] {
 function unknownOption(rawName: string, options: Options): UsageError {
   const valid = Object.keys(options).map((name) => `--${name}`);
   const near = closestWord(rawName, valid);
-  return new UsageError(near
-    ? `unknown option ${rawName}; did you mean ${near}?`
-    : `unknown option ${rawName}; valid options: ${valid.join(', ') || 'none'}`);
+  return new UsageError(
+    near
+      ? `unknown option ${rawName}; did you mean ${near}?`
+      : `unknown option ${rawName}; valid options: ${valid.join(', ') || 'none'}`,
+  );
 }
 
 /** The first thing wrong with the arguments, worded for a person, or undefined when parseArgs will accept them. */
@@ -37,9 +39,15 @@ function firstProblem(args: string[], options: Options): UsageError | undefined 
     if (token.kind !== 'option') continue;
     const option = options[token.name];
     if (!option || token.rawName !== `--${token.name}`) return unknownOption(token.rawName, options);
-    if (option.type === 'boolean' && token.value !== undefined) return new UsageError(`${token.rawName} takes no value, got "${token.value}"`);
-    if (option.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))) {
-      return new UsageError(`${token.rawName} needs a value (a value starting with "-" is written ${token.rawName}=-value)`);
+    if (option.type === 'boolean' && token.value !== undefined)
+      return new UsageError(`${token.rawName} takes no value, got "${token.value}"`);
+    if (
+      option.type === 'string' &&
+      (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))
+    ) {
+      return new UsageError(
+        `${token.rawName} needs a value (a value starting with "-" is written ${token.rawName}=-value)`,
+      );
     }
   }
   return undefined;

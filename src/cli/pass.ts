@@ -3,7 +3,15 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { grantPass, MAX_PASS_MONTHS as MAX_MONTHS, revokePass, showPass, wirePeriod } from '../services/pass.js';
 import {
-  JSON_OPTION, parseOptions, print, requireEmail, requireUser, subcommand, UsageError, withDatabase, type CommandDefinition,
+  JSON_OPTION,
+  parseOptions,
+  print,
+  requireEmail,
+  requireUser,
+  subcommand,
+  UsageError,
+  withDatabase,
+  type CommandDefinition,
 } from './command.js';
 
 function parseMonths(raw: string | undefined): number {
@@ -20,11 +28,19 @@ async function show(db: Db, config: Config, email: string): Promise<{ human: str
   const now = new Date();
   const { active, periods, usage } = await showPass(db, config.passQuota, user.id, now);
   const data = { email, active, periods, usage };
-  const lines = [usage?.subscription ? `subscription of ${email}: active, current period ends ${usage.subscription.period_end}` : `subscription of ${email}: not active`];
+  const lines = [
+    usage?.subscription
+      ? `subscription of ${email}: active, current period ends ${usage.subscription.period_end}`
+      : `subscription of ${email}: not active`,
+  ];
   for (const p of periods) lines.push(`  period ${p.id}: ${p.period_start} → ${p.period_end}`);
   if (usage) {
     lines.push('usage at reference rates (USD):');
-    for (const [label, w] of [['5 hours', usage.five_hour], ['week', usage.weekly], ['month', usage.monthly]] as const) {
+    for (const [label, w] of [
+      ['5 hours', usage.five_hour],
+      ['week', usage.weekly],
+      ['month', usage.monthly],
+    ] as const) {
       lines.push(`  ${label.padEnd(8)} ${w.used} of ${w.limit} used, ${w.remaining} left, resets ${w.resets_at}`);
     }
   }
@@ -53,7 +69,10 @@ export const passCommand: CommandDefinition = {
       if (sub === 'grant') {
         const rows = await grantPass(db, user.id, months, new Date());
         const until = rows[rows.length - 1].period_end.toISOString();
-        print(io, values.json, `subscription of ${email}: ${months} month(s) added, active until ${until}`, { email, periods: rows.map(wirePeriod) });
+        print(io, values.json, `subscription of ${email}: ${months} month(s) added, active until ${until}`, {
+          email,
+          periods: rows.map(wirePeriod),
+        });
         return 0;
       }
       const revoked = await revokePass(db, user.id, new Date());

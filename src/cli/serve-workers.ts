@@ -72,7 +72,10 @@ export async function runClusterPrimary(config: Config, workers: number): Promis
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, workers: Object.keys(cluster.workers ?? {}).length }, 'shutting down the cluster: draining every worker');
+    logger.info(
+      { signal, workers: Object.keys(cluster.workers ?? {}).length },
+      'shutting down the cluster: draining every worker',
+    );
     // Each worker runs the single-process shutdown on SIGTERM; the primary only waits for all of them.
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     if (Object.keys(cluster.workers ?? {}).length === 0) done(0);

@@ -32,7 +32,10 @@ async function logDevKeyHint(db: Db, logger: Logger): Promise<void> {
   const command = (await findUserByEmail(db, DEV_EMAIL))
     ? `${CLI} keys create --email ${DEV_EMAIL}`
     : `${CLI} users create --email E, then ${CLI} keys create --email E`;
-  logger.info({ command }, `no development key created at this start (only a fresh database gets one): get a key with \`${command}\``);
+  logger.info(
+    { command },
+    `no development key created at this start (only a fresh database gets one): get a key with \`${command}\``,
+  );
 }
 
 const SERVE_DETAILS = `Configuration comes from the environment (docs/configuration.md): PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...
@@ -44,7 +47,12 @@ folder exits with code 2 without touching it. A fresh folder gets a development 
 
 export const serveCommand: CommandDefinition = {
   name: 'serve',
-  usage: [['serve [--workers N|auto]', 'start the gateway (configured by PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...); N > 1 needs DATABASE_URL and MODELGATE_REDIS_URL']],
+  usage: [
+    [
+      'serve [--workers N|auto]',
+      'start the gateway (configured by PORT, HOST, DATABASE_URL, MODELGATE_DATA_DIR, ...); N > 1 needs DATABASE_URL and MODELGATE_REDIS_URL',
+    ],
+  ],
   details: SERVE_DETAILS,
   run: serve,
 };
@@ -72,7 +80,9 @@ async function serve({ args, config, io }: Parameters<CommandDefinition['run']>[
     // The start-up lines come before the development key on the terminal.
     await log.flush();
     if (devKey) {
-      io.out(`\nCreated development user ${DEV_EMAIL} with ${DEV_CREDITS_USD} USD of credits and this API key (shown once):\n\n  ${devKey}\n`);
+      io.out(
+        `\nCreated development user ${DEV_EMAIL} with ${DEV_CREDITS_USD} USD of credits and this API key (shown once):\n\n  ${devKey}\n`,
+      );
       io.out(`Try: curl ${gateway.url}/api/v1/models -H "Authorization: Bearer ${devKey}"\n`);
       io.out(`Another key for it, any time: ${CLI} keys create --email ${DEV_EMAIL}\n`);
     }

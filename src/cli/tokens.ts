@@ -1,6 +1,15 @@
 // `modelgate tokens create`: an account auth token (first-party clients such as a dashboard), shown once.
 import { issueAccountToken } from '../auth/issue-credentials.js';
-import { JSON_OPTION, parseOptions, print, requireEmail, requireUser, subcommand, withDatabase, type CommandDefinition } from './command.js';
+import {
+  JSON_OPTION,
+  parseOptions,
+  print,
+  requireEmail,
+  requireUser,
+  subcommand,
+  withDatabase,
+  type CommandDefinition,
+} from './command.js';
 
 export const tokensCommand: CommandDefinition = {
   name: 'tokens',
@@ -12,7 +21,10 @@ export const tokensCommand: CommandDefinition = {
     return withDatabase(config, async (db) => {
       const user = await requireUser(db, email);
       const { row, secret } = await issueAccountToken(db, { userId: user.id });
-      print(io, values.json, `created account token ${row.id}\n${secret}\n(shown once: store it now)`, { token_id: row.id, token: secret });
+      print(io, values.json, `created account token ${row.id}\n${secret}\n(shown once: store it now)`, {
+        token_id: row.id,
+        token: secret,
+      });
       return 0;
     });
   },

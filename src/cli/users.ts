@@ -1,7 +1,17 @@
 // `modelgate users create|list`: the accounts that keys, tokens, credits and subscriptions belong to.
 import { createUserAccount, listUsers, UserExistsError, type User } from '../services/users.js';
 import type { Db } from '../db/database.js';
-import { CLI, CommandFailedError, JSON_OPTION, parseOptions, print, requireEmail, subcommand, withDatabase, type CommandDefinition } from './command.js';
+import {
+  CLI,
+  CommandFailedError,
+  JSON_OPTION,
+  parseOptions,
+  print,
+  requireEmail,
+  subcommand,
+  withDatabase,
+  type CommandDefinition,
+} from './command.js';
 import { textTable } from './text-table.js';
 
 const PAGE = 500;
@@ -30,10 +40,19 @@ export const usersCommand: CommandDefinition = {
       const { values } = parseOptions(rest, { ...JSON_OPTION });
       return withDatabase(config, async (db) => {
         const users = await allUsers(db);
-        const human = users.length === 0
-          ? `no users yet: create one with "${CLI} users create --email E"`
-          : textTable(['USER ID', 'EMAIL', 'CREATED'], users.map((u) => [u.id, u.email, u.created_at.toISOString()]));
-        print(io, values.json, human, users.map((u) => ({ user_id: u.id, email: u.email, created_at: u.created_at })));
+        const human =
+          users.length === 0
+            ? `no users yet: create one with "${CLI} users create --email E"`
+            : textTable(
+                ['USER ID', 'EMAIL', 'CREATED'],
+                users.map((u) => [u.id, u.email, u.created_at.toISOString()]),
+              );
+        print(
+          io,
+          values.json,
+          human,
+          users.map((u) => ({ user_id: u.id, email: u.email, created_at: u.created_at })),
+        );
         return 0;
       });
     }

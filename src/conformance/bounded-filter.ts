@@ -35,6 +35,11 @@ class BoundedFilterArbitrary<T> extends fc.Arbitrary<T> {
   }
 }
 
-export function boundedFilter<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => boolean, what: string, tries = DEFAULT_TRIES): fc.Arbitrary<T> {
+export function boundedFilter<T>(
+  arb: fc.Arbitrary<T>,
+  predicate: (value: T) => boolean,
+  what: string,
+  tries = DEFAULT_TRIES,
+): fc.Arbitrary<T> {
   return new BoundedFilterArbitrary(arb, predicate, what, tries);
 }

@@ -38,20 +38,29 @@ export function needsModel(doc: OpenApiDocument, op: Operation): boolean {
   return body !== undefined && doc.resolve(body).schema.properties?.model !== undefined;
 }
 
-export async function chooseModels(doc: OpenApiDocument, sender: Sender, apiKey: string, requested?: string): Promise<ChosenModels> {
-  const send = (op: Operation, what: string) => sender.send(buildRequest(op, { params: {} }, { credential: mainCredential(apiKey), description: what }));
+export async function chooseModels(
+  doc: OpenApiDocument,
+  sender: Sender,
+  apiKey: string,
+  requested?: string,
+): Promise<ChosenModels> {
+  const send = (op: Operation, what: string) =>
+    sender.send(buildRequest(op, { params: {} }, { credential: mainCredential(apiKey), description: what }));
   const keys = doc.operations.find((o) => o.operationId === 'listApiKeys');
   if (keys) {
     const ex = await send(keys, 'check the API key');
-    if (ex.status === 401) throw new PreflightError(`the API key was refused: GET ${sender.baseUrl}/api-keys answered 401`);
-    if (ex.status === undefined) throw new PreflightError(`GET ${sender.baseUrl}/api-keys: ${ex.error}: is --base-url right?`);
+    if (ex.status === 401)
+      throw new PreflightError(`the API key was refused: GET ${sender.baseUrl}/api-keys answered 401`);
+    if (ex.status === undefined)
+      throw new PreflightError(`GET ${sender.baseUrl}/api-keys: ${ex.error}: is --base-url right?`);
   }
   const op = doc.operations.find((o) => o.operationId === 'listModels');
   if (!op) return { model: requested, paidModel: requested, unlisted: 'the document has no listModels' };
   const ex = await send(op, 'list models');
   if (ex.status === 401) throw new PreflightError(`the API key was refused: GET ${sender.baseUrl}/models answered 401`);
   // Not an abort: the model list is an extension; route_implemented and the checks report what is wrong with it.
-  if (ex.status !== 200) return { model: requested, paidModel: requested, unlisted: `GET /models answered ${ex.status ?? ex.error}` };
+  if (ex.status !== 200)
+    return { model: requested, paidModel: requested, unlisted: `GET /models answered ${ex.status ?? ex.error}` };
   let all: ListedModel[] = [];
   try {
     all = (JSON.parse(ex.body).data ?? []).filter((m: ListedModel) => typeof m?.id === 'string');
@@ -60,7 +69,8 @@ export async function chooseModels(doc: OpenApiDocument, sender: Sender, apiKey:
   }
   // Embedding models answer only the embeddings operation: they are never the model of a chat request.
   const listed = all.filter((m) => !embeds(m));
-  if (requested && !listed.some((m) => m.id === requested)) throw new PreflightError(`--model ${requested} is not listed by GET /models`);
+  if (requested && !listed.some((m) => m.id === requested))
+    throw new PreflightError(`--model ${requested} is not listed by GET /models`);
   const price = (m: ListedModel) => Number(m.pricing?.prompt ?? Infinity) + Number(m.pricing?.completion ?? Infinity);
   const free = listed.find((m) => m.access_mode === 'free');
   const paid = listed.filter((m) => m.access_mode === 'credits').sort((a, b) => price(a) - price(b));

@@ -33,7 +33,12 @@ export interface Counterexample {
 
 const EXCERPT = 600;
 
-export function toCounterexample(error: ConformanceFailure, check: CheckName, baseUrl: string, secrets: Iterable<string>): Counterexample {
+export function toCounterexample(
+  error: ConformanceFailure,
+  check: CheckName,
+  baseUrl: string,
+  secrets: Iterable<string>,
+): Counterexample {
   const ex = error.exchange;
   const secretList = [...secrets];
   const message = error.failures.find((f) => f.check === check)?.message ?? error.message;

@@ -48,10 +48,24 @@ export function createSender(baseUrl: string, options: { timeoutMs: number }): S
           signal: AbortSignal.timeout(options.timeoutMs),
         });
         const body = await res.body.text();
-        return { request: spec, url, status: res.statusCode, headers: flatten(res.headers), body, elapsedMs: performance.now() - started };
+        return {
+          request: spec,
+          url,
+          status: res.statusCode,
+          headers: flatten(res.headers),
+          body,
+          elapsedMs: performance.now() - started,
+        };
       } catch (err) {
         const error = err as Error & { code?: string };
-        return { request: spec, url, headers: {}, body: '', elapsedMs: performance.now() - started, error: `${error.code ?? error.name}: ${error.message}` };
+        return {
+          request: spec,
+          url,
+          headers: {},
+          body: '',
+          elapsedMs: performance.now() - started,
+          error: `${error.code ?? error.name}: ${error.message}`,
+        };
       }
     },
     close: () => agent.close(),

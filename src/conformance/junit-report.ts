@@ -21,9 +21,13 @@ export function junitReport(report: ConformanceReport): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${attr(`modelgate conformance: ${report.spec.title} ${report.spec.version} at ${report.baseUrl}`)}" tests="${report.results.length}" failures="${count(report.results, failed)}" errors="0" skipped="${count(report.results, skipped)}" time="${(report.durationMs / 1000).toFixed(3)}">`,
     '  <properties>',
-    ...Object.entries({ baseUrl: report.baseUrl, profile: report.profile ?? '', seed: String(report.seed), runs: String(report.runs), model: report.model ?? '' }).map(
-      ([name, value]) => `    <property name="${name}" value="${attr(value)}"/>`,
-    ),
+    ...Object.entries({
+      baseUrl: report.baseUrl,
+      profile: report.profile ?? '',
+      seed: String(report.seed),
+      runs: String(report.runs),
+      model: report.model ?? '',
+    }).map(([name, value]) => `    <property name="${name}" value="${attr(value)}"/>`),
     '  </properties>',
     ...suites,
     '</testsuites>',
@@ -35,7 +39,8 @@ function testCase(check: string, r: CheckResult): string {
   const open = `    <testcase classname="conformance.${attr(check)}" name="${attr(r.target)}">`;
   if (r.outcome === 'passed') return `${open}</testcase>`;
   if (r.outcome === 'skipped' || r.outcome === 'not_implemented') {
-    const why = r.outcome === 'not_implemented' ? `not implemented${r.note ? `: ${r.note}` : ''}` : (r.note ?? 'skipped');
+    const why =
+      r.outcome === 'not_implemented' ? `not implemented${r.note ? `: ${r.note}` : ''}` : (r.note ?? 'skipped');
     return `${open}<skipped message="${attr(why)}"/></testcase>`;
   }
   const c = r.counterexample;
@@ -61,7 +66,12 @@ const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const LONE_SURROGATE = /[\ud800-\udfff]/gu;
 
 function text(value: string): string {
-  return value.replace(INVALID_XML, '\ufffd').replace(LONE_SURROGATE, '\ufffd').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return value
+    .replace(INVALID_XML, '\ufffd')
+    .replace(LONE_SURROGATE, '\ufffd')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
 }
 
 function attr(value: string): string {

@@ -7,7 +7,10 @@ import type { SchemaValidator } from './schema-validator.js';
 export const MESSAGES_EVENT_STREAM = '#/components/schemas/MessagesEventStream';
 const EVENT_SCHEMA = '#/components/schemas/MessagesStreamEvent';
 
-export function messagesEventStreamProblem(validator: Pick<SchemaValidator, 'validate'>, body: string): string | undefined {
+export function messagesEventStreamProblem(
+  validator: Pick<SchemaValidator, 'validate'>,
+  body: string,
+): string | undefined {
   const events = [...createSseParser().push(body)].filter((event) => event.event !== 'ping');
   if (events.length === 0) return 'empty event stream';
   const types: string[] = [];
@@ -20,7 +23,8 @@ export function messagesEventStreamProblem(validator: Pick<SchemaValidator, 'val
     }
     const result = validator.validate(EVENT_SCHEMA, data);
     if (!result.valid) return `event ${i} does not match ${EVENT_SCHEMA}: ${result.errors.join('; ')}`;
-    if (event.event !== data.type) return `event ${i} is named ${JSON.stringify(event.event)} but its data has type ${JSON.stringify(data.type)}`;
+    if (event.event !== data.type)
+      return `event ${i} is named ${JSON.stringify(event.event)} but its data has type ${JSON.stringify(data.type)}`;
     types.push(String(data.type));
   }
   if (types[0] !== 'message_start') return `stream starts with ${types[0]}, not message_start`;

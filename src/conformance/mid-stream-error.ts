@@ -21,7 +21,11 @@ export async function checkMidStreamError(
   const target = MID_STREAM_ERROR_TARGET;
   const body = { model: request.model, messages: [{ role: 'user', content: request.prompt }], stream: true };
   const ex = await sender.send(
-    buildRequest(op, { params: {}, body: JSON.stringify(body), contentType: 'application/json', accept: 'text/event-stream' }, { credential: request.main, description: 'streamed request with the mid-stream error trigger' }),
+    buildRequest(
+      op,
+      { params: {}, body: JSON.stringify(body), contentType: 'application/json', accept: 'text/event-stream' },
+      { credential: request.main, description: 'streamed request with the mid-stream error trigger' },
+    ),
   );
   // Only the error chunk's own rules count here: the framing and schema of streams are the other checks' business,
   // and they see streams of valid requests anyway.
@@ -29,12 +33,21 @@ export async function checkMidStreamError(
   const missing = own ? undefined : noErrorChunk(ex.status, ex.headers['content-type'], ex.body);
   if (!own && !missing) return { check: 'mid_stream_error', target, outcome: 'passed', runs: 1 };
   const failure = new ConformanceFailure(ex, [{ check: 'mid_stream_error', message: own ? own.message : missing! }]);
-  return { check: 'mid_stream_error', target, outcome: 'failed', runs: 1, counterexample: toCounterexample(failure, 'mid_stream_error', sender.baseUrl, secrets) };
+  return {
+    check: 'mid_stream_error',
+    target,
+    outcome: 'failed',
+    runs: 1,
+    counterexample: toCounterexample(failure, 'mid_stream_error', sender.baseUrl, secrets),
+  };
 }
 
 function noErrorChunk(status: number | undefined, contentType: string | undefined, body: string): string | undefined {
-  if (status !== 200 || !(contentType ?? '').startsWith('text/event-stream')) return `the trigger was answered ${status} ${contentType ?? ''}, expected a 200 event stream that fails mid-way`;
+  if (status !== 200 || !(contentType ?? '').startsWith('text/event-stream'))
+    return `the trigger was answered ${status} ${contentType ?? ''}, expected a 200 event stream that fails mid-way`;
   const parser = createSseParser();
-  const failed = [...parser.push(body), ...parser.end()].some((e) => e.data !== '[DONE]' && /"finish_reason"\s*:\s*"error"/.test(e.data));
+  const failed = [...parser.push(body), ...parser.end()].some(
+    (e) => e.data !== '[DONE]' && /"finish_reason"\s*:\s*"error"/.test(e.data),
+  );
   return failed ? undefined : 'the stream carries no chunk with finish_reason "error": is the trigger right?';
 }

@@ -24,7 +24,9 @@ const REPLY = 'Hello from the conformance mock upstream.';
 export const MID_STREAM_ERROR_TRIGGER = 'conformance: fail mid-stream';
 const COMPLETION_TOKENS = 8;
 
-export async function startMockUpstreamServer(options: { port?: number; host?: string } = {}): Promise<MockUpstreamServer> {
+export async function startMockUpstreamServer(
+  options: { port?: number; host?: string } = {},
+): Promise<MockUpstreamServer> {
   let requests = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -34,46 +36,82 @@ export async function startMockUpstreamServer(options: { port?: number; host?: s
       if (req.method === 'POST' && req.url?.endsWith('/embeddings')) return answerEmbeddings(res, raw);
       const responsesApi = req.method === 'POST' && req.url?.endsWith('/responses') === true;
       if (!responsesApi && (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))) {
-        return sendJson(res, 404, { error: { message: `mock upstream: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
+        return sendJson(res, 404, {
+          error: { message: `mock upstream: no route ${req.method} ${req.url}`, type: 'invalid_request_error' },
+        });
       }
       let body: JsonRecord;
       try {
         // The gateway sends JSON objects; each field is checked where it is read.
         body = JSON.parse(raw) as JsonRecord;
       } catch {
-        return sendJson(res, 400, { error: { message: 'mock upstream: body is not JSON', type: 'invalid_request_error' } });
+        return sendJson(res, 400, {
+          error: { message: 'mock upstream: body is not JSON', type: 'invalid_request_error' },
+        });
       }
       requests++;
       if (responsesApi) return answerResponses(body, raw, requests, res);
       const usage = { prompt_tokens: Math.max(1, Math.ceil(raw.length / 4)), completion_tokens: COMPLETION_TOKENS };
       const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
       const toolName = pickTool(body);
-      const base = { id: `chatcmpl-mock${requests}`, created: Math.floor(Date.now() / 1000), model: String(body.model ?? 'mock') };
+      const base = {
+        id: `chatcmpl-mock${requests}`,
+        created: Math.floor(Date.now() / 1000),
+        model: String(body.model ?? 'mock'),
+      };
       if (body.stream === true) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        const chunk = (delta: object, finish: string | null = null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+        const chunk = (delta: object, finish: string | null = null) => ({
+          ...base,
+          object: 'chat.completion.chunk',
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        });
         const events: object[] = [chunk({ role: 'assistant', content: '' })];
         if (JSON.stringify(body.messages ?? []).includes(MID_STREAM_ERROR_TRIGGER)) {
-          events.push(chunk({ content: 'Hello' }), { error: { message: 'mock upstream: generation failed mid-stream', type: 'server_error', code: 'server_error' } });
+          events.push(chunk({ content: 'Hello' }), {
+            error: {
+              message: 'mock upstream: generation failed mid-stream',
+              type: 'server_error',
+              code: 'server_error',
+            },
+          });
           res.end(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
           return;
         }
         if (toolName) {
-          events.push(chunk({ tool_calls: [{ index: 0, id: `call_mock${requests}`, type: 'function', function: { name: toolName, arguments: '' } }] }));
+          events.push(
+            chunk({
+              tool_calls: [
+                { index: 0, id: `call_mock${requests}`, type: 'function', function: { name: toolName, arguments: '' } },
+              ],
+            }),
+          );
           events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }));
           events.push(chunk({}, 'tool_calls'));
         } else {
           for (const word of REPLY.split(/(?<= )/)) events.push(chunk({ content: word }));
           events.push(chunk({}, 'stop'));
         }
-        if (readRecord(body.stream_options)?.include_usage) events.push({ ...base, object: 'chat.completion.chunk', choices: [], usage: fullUsage });
+        if (readRecord(body.stream_options)?.include_usage)
+          events.push({ ...base, object: 'chat.completion.chunk', choices: [], usage: fullUsage });
         res.end(`${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')}data: [DONE]\n\n`);
         return;
       }
       const message = toolName
-        ? { role: 'assistant', content: null, tool_calls: [{ id: `call_mock${requests}`, type: 'function', function: { name: toolName, arguments: '{}' } }] }
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: `call_mock${requests}`, type: 'function', function: { name: toolName, arguments: '{}' } },
+            ],
+          }
         : { role: 'assistant', content: REPLY };
-      sendJson(res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: toolName ? 'tool_calls' : 'stop' }], usage: fullUsage });
+      sendJson(res, 200, {
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message, finish_reason: toolName ? 'tool_calls' : 'stop' }],
+        usage: fullUsage,
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
@@ -112,10 +150,12 @@ function answerEmbeddings(res: http.ServerResponse, raw: string): void {
   const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
   const size = typeof body.dimensions === 'number' ? body.dimensions : 8;
   const vector = Array.from({ length: size }, (_, i) => (i === 0 ? 1 : 0));
-  const encoded = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+  const encoded =
+    body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
   const tokens = Math.max(1, Math.ceil(raw.length / 4));
   sendJson(res, 200, {
-    object: 'list', model: String(body.model ?? 'mock'),
+    object: 'list',
+    model: String(body.model ?? 'mock'),
     data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: encoded })),
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   });

@@ -193,7 +193,12 @@ export function parseDocument(document: Record<string, unknown>): OpenApiDocumen
         ...(op.parameters ?? []).map((p, i) => deref(p, `${opPointer}/parameters/${i}`)),
       ];
       for (const { value: p, pointer } of declared) {
-        parameters.push({ name: p.name, in: p.in, required: p.in === 'path' || p.required === true, schema: { pointer: `${pointer}/schema`, schema: p.schema ?? {} } });
+        parameters.push({
+          name: p.name,
+          in: p.in,
+          required: p.in === 'path' || p.required === true,
+          schema: { pointer: `${pointer}/schema`, schema: p.schema ?? {} },
+        });
       }
       let requestBody: Operation['requestBody'];
       if (op.requestBody) {
@@ -206,7 +211,10 @@ export function parseDocument(document: Record<string, unknown>): OpenApiDocumen
         const headers: DocumentedResponse['headers'] = {};
         for (const [name, header] of Object.entries(res.value.headers ?? {})) {
           const h = deref(header, `${res.pointer}/headers/${escapePointer(name)}`);
-          headers[name.toLowerCase()] = { required: h.value.required === true, schema: { pointer: `${h.pointer}/schema`, schema: h.value.schema ?? {} } };
+          headers[name.toLowerCase()] = {
+            required: h.value.required === true,
+            schema: { pointer: `${h.pointer}/schema`, schema: h.value.schema ?? {} },
+          };
         }
         responses[status] = { headers, content: contentOf(res.value.content, res.pointer) };
       }
@@ -244,7 +252,10 @@ export function parseDocument(document: Record<string, unknown>): OpenApiDocumen
 function contentOf(content: Record<string, RawMedia> | undefined, pointer: string): Record<string, SchemaNode> {
   const out: Record<string, SchemaNode> = {};
   for (const [mediaType, media] of Object.entries(content ?? {})) {
-    out[mediaType.toLowerCase()] = { pointer: `${pointer}/content/${escapePointer(mediaType)}/schema`, schema: media.schema ?? {} };
+    out[mediaType.toLowerCase()] = {
+      pointer: `${pointer}/content/${escapePointer(mediaType)}/schema`,
+      schema: media.schema ?? {},
+    };
   }
   return out;
 }

@@ -12,7 +12,12 @@ export const PROFILES: readonly Profile[] = ['core', 'modelgate'];
  * the issue that introduced profiles puts key create/list/delete in core, and the key lifecycle cannot be tested
  * without it.
  */
-export const CORE_OPERATIONS: readonly string[] = ['createChatCompletion', 'listApiKeys', 'createApiKey', 'deleteApiKey'];
+export const CORE_OPERATIONS: readonly string[] = [
+  'createChatCompletion',
+  'listApiKeys',
+  'createApiKey',
+  'deleteApiKey',
+];
 
 export function profileOf(operationId: string): Profile {
   return CORE_OPERATIONS.includes(operationId) ? 'core' : 'modelgate';
@@ -20,5 +25,8 @@ export function profileOf(operationId: string): Profile {
 
 /** The operations a run covers: those of the profile (core ⊂ modelgate), narrowed to `only` when given. */
 export function selectOperations(operations: Operation[], profile: Profile, only?: string[]): Operation[] {
-  return operations.filter((op) => (profile === 'modelgate' || profileOf(op.operationId) === 'core') && (!only || only.includes(op.operationId)));
+  return operations.filter(
+    (op) =>
+      (profile === 'modelgate' || profileOf(op.operationId) === 'core') && (!only || only.includes(op.operationId)),
+  );
 }

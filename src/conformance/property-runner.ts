@@ -19,7 +19,11 @@ const CHECKS_BY_KIND: Record<InputKind, CheckName[]> = {
   unauthorized: [...RESPONSE_CHECKS, 'ignored_auth'],
 };
 
-const KIND_LABEL: Record<InputKind, string> = { valid: 'valid inputs', invalid: 'invalid inputs', unauthorized: 'bad credentials' };
+const KIND_LABEL: Record<InputKind, string> = {
+  valid: 'valid inputs',
+  invalid: 'invalid inputs',
+  unauthorized: 'bad credentials',
+};
 
 export interface PropertyEnvironment {
   sender: Sender;
@@ -33,7 +37,9 @@ export interface PropertyEnvironment {
 
 /** The checks a property reports: stream checks only where the operation documents an event stream. */
 export function checksFor(op: Operation, kind: InputKind): CheckName[] {
-  return kind !== 'unauthorized' && streamsEvents(op) ? [...CHECKS_BY_KIND[kind], ...STREAM_CHECKS] : CHECKS_BY_KIND[kind];
+  return kind !== 'unauthorized' && streamsEvents(op)
+    ? [...CHECKS_BY_KIND[kind], ...STREAM_CHECKS]
+    : CHECKS_BY_KIND[kind];
 }
 
 export function targetName(op: Operation, kind: InputKind): string {
@@ -57,10 +63,16 @@ export async function runProperty(
     if (remaining <= 0) break;
     const property = fc.asyncProperty(arbitrary, async (spec) => {
       const exchange = await env.sender.send(spec);
-      const failures = checkExchange(env.checks, op, exchange).filter((f) => checks.includes(f.check) && !failed.has(f.check));
+      const failures = checkExchange(env.checks, op, exchange).filter(
+        (f) => checks.includes(f.check) && !failed.has(f.check),
+      );
       if (failures.length > 0) throw new ConformanceFailure(exchange, failures);
     });
-    const details = await fc.check(property, { numRuns: env.numRuns, seed: env.seed + attempt, plugins: [fc.interruptAfterTimeLimit(remaining)] });
+    const details = await fc.check(property, {
+      numRuns: env.numRuns,
+      seed: env.seed + attempt,
+      plugins: [fc.interruptAfterTimeLimit(remaining)],
+    });
     runs += details.numRuns;
     if (!details.failed) {
       if (details.interrupted) note = `time limit reached after ${runs} runs`;
@@ -69,7 +81,9 @@ export async function runProperty(
     const error = details.errorInstance;
     if (!(error instanceof ConformanceFailure)) {
       // A bug in the runner or its generators, not in the server: say so rather than blame a check.
-      throw new Error(`conformance runner error on ${target}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `conformance runner error on ${target}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     for (const f of error.failures) {
       failed.set(f.check, {
@@ -84,6 +98,8 @@ export async function runProperty(
   return checks.map(
     (check) =>
       failed.get(check) ??
-      (runs === 0 ? { check, target, outcome: 'skipped', runs, note: 'time limit reached before the first run' } : { check, target, outcome: 'passed', runs, note }),
+      (runs === 0
+        ? { check, target, outcome: 'skipped', runs, note: 'time limit reached before the first run' }
+        : { check, target, outcome: 'passed', runs, note }),
   );
 }

@@ -38,7 +38,9 @@ export function isOk(results: CheckResult[]): boolean {
 
 export function formatReport(report: ConformanceReport): string {
   const lines: string[] = [];
-  lines.push(`Conformance report: ${report.spec.title} ${report.spec.version} at ${report.baseUrl}${report.profile ? `, profile ${report.profile}` : ''}`);
+  lines.push(
+    `Conformance report: ${report.spec.title} ${report.spec.version} at ${report.baseUrl}${report.profile ? `, profile ${report.profile}` : ''}`,
+  );
   lines.push(
     `seed ${report.seed}, up to ${report.runs} runs per property, ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s` +
       (report.model ? `, model ${report.model}` : ''),
@@ -55,7 +57,12 @@ export function formatReport(report: ConformanceReport): string {
     const ran = results.filter((r) => r.outcome === 'passed' || r.outcome === 'failed');
     const runs = ran.reduce((sum, r) => sum + r.runs, 0);
     const status = failed.length > 0 ? 'FAILED' : ran.length === 0 ? 'SKIPPED' : 'passed';
-    const detail = failed.length > 0 ? `${failed.length} of ${results.length} targets failed` : ran.length > 0 ? `${ran.length} targets, ${runs} runs` : '';
+    const detail =
+      failed.length > 0
+        ? `${failed.length} of ${results.length} targets failed`
+        : ran.length > 0
+          ? `${ran.length} targets, ${runs} runs`
+          : '';
     lines.push(`${check.padEnd(width)}${status.padEnd(9)}${detail}`.trimEnd());
     for (const skipped of results.filter((r) => r.outcome === 'skipped')) {
       // A target skipped for one reason is skipped under every check: say it once, under the first.
@@ -63,7 +70,8 @@ export function formatReport(report: ConformanceReport): string {
       if (!said.has(line)) lines.push(`${' '.repeat(width)}${line}`);
       said.add(line);
     }
-    for (const absent of results.filter((r) => r.outcome === 'not_implemented')) lines.push(`${' '.repeat(width)}not implemented: ${absent.target}`);
+    for (const absent of results.filter((r) => r.outcome === 'not_implemented'))
+      lines.push(`${' '.repeat(width)}not implemented: ${absent.target}`);
   }
   const failures = report.results.filter((r) => r.outcome === 'failed');
   if (failures.length > 0) {
@@ -71,10 +79,13 @@ export function formatReport(report: ConformanceReport): string {
     for (const f of failures) lines.push('', ...formatFailure(f));
   }
   lines.push('');
-  const checks = new Set(report.results.filter((r) => r.outcome === 'passed' || r.outcome === 'failed').map((r) => r.check));
+  const checks = new Set(
+    report.results.filter((r) => r.outcome === 'passed' || r.outcome === 'failed').map((r) => r.check),
+  );
   const failedChecks = new Set(failures.map((r) => r.check));
   const absent = report.results.filter((r) => r.outcome === 'not_implemented').length;
-  if (absent > 0) lines.push(`${absent} extension operation(s) not implemented (their routes answer 404): not tested, not failed.`);
+  if (absent > 0)
+    lines.push(`${absent} extension operation(s) not implemented (their routes answer 404): not tested, not failed.`);
   lines.push(
     report.ok
       ? `OK: ${checks.size} checks passed.`
@@ -92,7 +103,13 @@ function formatFailure(result: CheckResult): string[] {
   out.push(`    input: ${c.description}`);
   const head = c.status === undefined ? 'no response' : `${c.status}${c.contentType ? ` ${c.contentType}` : ''}`;
   out.push(`    response: ${head}${c.requestId ? ` (x-request-id ${c.requestId})` : ''}`);
-  if (c.responseExcerpt) out.push(...c.responseExcerpt.split('\n').slice(0, 12).map((l) => `      ${l}`));
+  if (c.responseExcerpt)
+    out.push(
+      ...c.responseExcerpt
+        .split('\n')
+        .slice(0, 12)
+        .map((l) => `      ${l}`),
+    );
   out.push('    reproduce:', `      ${c.curl}`);
   return out;
 }

@@ -9,7 +9,13 @@ import { mutationsOf } from './schema-mutations.js';
 import { boundedFilter } from './bounded-filter.js';
 import { EMBEDDING_OPERATIONS } from './choose-models.js';
 import {
-  API_KEY_VARIABLE, buildRequest, KEY_MANAGEMENT_OPERATIONS, MANAGEMENT_KEY_VARIABLE, type Credential, type RequestParts, type RequestSpec,
+  API_KEY_VARIABLE,
+  buildRequest,
+  KEY_MANAGEMENT_OPERATIONS,
+  MANAGEMENT_KEY_VARIABLE,
+  type Credential,
+  type RequestParts,
+  type RequestSpec,
 } from './request-spec.js';
 
 export interface RequestContext {
@@ -68,7 +74,12 @@ export class RequestArbitraries {
       kinds.push({ weight: 1, arbitrary: this.malformedJson(op) });
       kinds.push({ weight: 1, arbitrary: this.wrongContentType(op) });
       if (op.requestBody?.required) {
-        kinds.push({ weight: 1, arbitrary: this.validParts(op).map((p) => this.toSpec(op, { ...p, body: undefined }, 'required body missing', 'rejection')) });
+        kinds.push({
+          weight: 1,
+          arbitrary: this.validParts(op).map((p) =>
+            this.toSpec(op, { ...p, body: undefined }, 'required body missing', 'rejection'),
+          ),
+        });
       }
     }
     const brokenParams = this.brokenParameter(op);
@@ -81,13 +92,27 @@ export class RequestArbitraries {
     const { secret: key, variable } = this.keyFor(op);
     const credentials: fc.Arbitrary<{ credential?: Credential; what: string }> = fc.oneof(
       fc.constant({ what: 'no Authorization header' }),
-      fc.constant({ credential: { header: 'Basic dXNlcjpwYXNzd29yZA==', shown: 'Basic dXNlcjpwYXNzd29yZA==' }, what: 'Basic instead of Bearer' }),
+      fc.constant({
+        credential: { header: 'Basic dXNlcjpwYXNzd29yZA==', shown: 'Basic dXNlcjpwYXNzd29yZA==' },
+        what: 'Basic instead of Bearer',
+      }),
       fc.constant({ credential: { header: 'Bearer', shown: 'Bearer' }, what: 'Bearer without a token' }),
-      fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/).map((token) => ({ credential: { header: `Bearer ${token}`, shown: `Bearer ${token}` }, what: 'unknown token' })),
-      fc.constant({ credential: { header: `Bearer ${key}x`, shown: `Bearer \${${variable}}x` }, what: 'valid key with a character appended' }),
-      fc.constant({ credential: { header: `Bearer ${key.slice(0, -1)}`, shown: `Bearer \${${variable}%?}` }, what: 'valid key with its last character removed' }),
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/).map((token) => ({
+        credential: { header: `Bearer ${token}`, shown: `Bearer ${token}` },
+        what: 'unknown token',
+      })),
+      fc.constant({
+        credential: { header: `Bearer ${key}x`, shown: `Bearer \${${variable}}x` },
+        what: 'valid key with a character appended',
+      }),
+      fc.constant({
+        credential: { header: `Bearer ${key.slice(0, -1)}`, shown: `Bearer \${${variable}%?}` },
+        what: 'valid key with its last character removed',
+      }),
     );
-    const requests = this.invalid(op) ? fc.oneof({ weight: 3, arbitrary: this.valid(op) }, { weight: 1, arbitrary: this.invalid(op)! }) : this.valid(op);
+    const requests = this.invalid(op)
+      ? fc.oneof({ weight: 3, arbitrary: this.valid(op) }, { weight: 1, arbitrary: this.invalid(op)! })
+      : this.valid(op);
     return fc.tuple(requests, credentials).map(([req, c]) => ({
       ...req,
       authorization: c.credential,
@@ -102,22 +127,35 @@ export class RequestArbitraries {
 
   private validParts(op: Operation): fc.Arbitrary<RequestParts> {
     const params = op.parameters.filter((p) => p.in !== 'cookie' && !isFeatureSwitch(p));
-    const values = params.map((p) => (p.required ? this.parameterValue(p).map((v): string | undefined => v) : fc.option(this.parameterValue(p), { nil: undefined })));
+    const values = params.map((p) =>
+      p.required
+        ? this.parameterValue(p).map((v): string | undefined => v)
+        : fc.option(this.parameterValue(p), { nil: undefined }),
+    );
     const body = this.jsonBody(op);
     const model = EMBEDDING_OPERATIONS.has(op.operationId) ? this.context.embeddingModel : this.context.model;
     const bodyArb: fc.Arbitrary<unknown> = body ? this.bodyArbitrary(body, model) : fc.constant(undefined);
-    return fc.record({ params: fc.tuple(...values), body: bodyArb, accept: this.acceptHeader(op) }).map(({ params: got, body: value, accept }) => ({
-      params: Object.fromEntries(params.map((p, i) => [`${p.in}:${p.name}`, got[i]])),
-      body: value === undefined ? undefined : JSON.stringify(value),
-      contentType: value === undefined ? undefined : JSON_TYPE,
-      accept,
-    }));
+    return fc
+      .record({ params: fc.tuple(...values), body: bodyArb, accept: this.acceptHeader(op) })
+      .map(({ params: got, body: value, accept }) => ({
+        params: Object.fromEntries(params.map((p, i) => [`${p.in}:${p.name}`, got[i]])),
+        body: value === undefined ? undefined : JSON.stringify(value),
+        contentType: value === undefined ? undefined : JSON_TYPE,
+        accept,
+      }));
   }
 
   private bodyArbitrary(node: SchemaNode, model: string | undefined): fc.Arbitrary<unknown> {
-    const arbitraries = new SchemaArbitraries(this.doc, { ...this.options, overrides: this.servedModelOverrides(node, model) });
+    const arbitraries = new SchemaArbitraries(this.doc, {
+      ...this.options,
+      overrides: this.servedModelOverrides(node, model),
+    });
     // A last guard: only values the document's own validator accepts count as valid.
-    return boundedFilter(arbitraries.of(node), (value) => this.validator.isValid(node.pointer, value), `a body valid against ${node.pointer}`);
+    return boundedFilter(
+      arbitraries.of(node),
+      (value) => this.validator.isValid(node.pointer, value),
+      `a body valid against ${node.pointer}`,
+    );
   }
 
   /**
@@ -128,14 +166,18 @@ export class RequestArbitraries {
     const root = this.doc.resolve(node).schema;
     const overrides: NonNullable<ArbitraryOptions['overrides']> = {};
     if (model && root.properties?.model) {
-      overrides['/model'] = (own) => fc.oneof({ weight: 12, arbitrary: fc.constant(model) }, { weight: 1, arbitrary: own });
+      overrides['/model'] = (own) =>
+        fc.oneof({ weight: 12, arbitrary: fc.constant(model) }, { weight: 1, arbitrary: own });
     }
     const userMessage = this.userMessageSchema(root.properties?.messages);
     if (userMessage) {
       const user = new SchemaArbitraries(this.doc, this.options).of(userMessage);
       overrides['/messages'] = (own) =>
         fc.oneof(
-          { weight: 4, arbitrary: fc.tuple(own, user, fc.nat()).map(([messages, u, at]) => insertAt(messages as unknown[], u, at)) },
+          {
+            weight: 4,
+            arbitrary: fc.tuple(own, user, fc.nat()).map(([messages, u, at]) => insertAt(messages as unknown[], u, at)),
+          },
           { weight: 1, arbitrary: own },
         );
     }
@@ -143,8 +185,13 @@ export class RequestArbitraries {
       // Gemini bodies: mostly one user text turn and no Google-only tools, the shape every model takes; drawn parts
       // (a thought in a user turn, a response to no call, googleSearch for a non-Google model) are mostly 400s.
       const words = fc.string({ minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== '');
-      overrides['/contents'] = (own) => fc.oneof({ weight: 4, arbitrary: words.map((text) => [{ role: 'user', parts: [{ text }] }]) }, { weight: 1, arbitrary: own });
-      overrides['/tools'] = (own) => fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: own });
+      overrides['/contents'] = (own) =>
+        fc.oneof(
+          { weight: 4, arbitrary: words.map((text) => [{ role: 'user', parts: [{ text }] }]) },
+          { weight: 1, arbitrary: own },
+        );
+      overrides['/tools'] = (own) =>
+        fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: own });
     }
     return overrides;
   }
@@ -162,12 +209,22 @@ export class RequestArbitraries {
       // A header with a pattern gets values of it; the rest any visible text.
       const pattern = this.doc.resolve(p.schema).schema.pattern;
       if (!pattern) return fc.stringMatching(HEADER_VALUE);
-      return boundedFilter(fc.stringMatching(new RegExp(pattern, 'u')), (v) => HEADER_VALUE.test(v), `a header value matching ${pattern}`);
+      return boundedFilter(
+        fc.stringMatching(new RegExp(pattern, 'u')),
+        (v) => HEADER_VALUE.test(v),
+        `a header value matching ${pattern}`,
+      );
     }
-    const arb = new SchemaArbitraries(this.doc, this.options).of(p.schema).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+    const arb = new SchemaArbitraries(this.doc, this.options)
+      .of(p.schema)
+      .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
     // A path that names the model (the Gemini door's /models/{model}:generateContent) mostly names one the deployment
     // serves, as bodies with a `model` do, so valid requests reach the real path.
-    if (p.in === 'path' && p.name === 'model' && this.context.model) return fc.oneof({ weight: 12, arbitrary: fc.constant(this.context.model) }, { weight: 1, arbitrary: arb.filter(pathSafe) });
+    if (p.in === 'path' && p.name === 'model' && this.context.model)
+      return fc.oneof(
+        { weight: 12, arbitrary: fc.constant(this.context.model) },
+        { weight: 1, arbitrary: arb.filter(pathSafe) },
+      );
     return p.in === 'path' ? arb.filter(pathSafe) : arb;
   }
 
@@ -186,7 +243,12 @@ export class RequestArbitraries {
       return fc.constantFrom(...mutations).map((mutation) => {
         const value = mutation.build();
         const rejected = !this.validator.isValid(node.pointer, value);
-        return this.toSpec(op, { ...parts, body: JSON.stringify(value) }, mutation.description, rejected ? 'rejection' : undefined);
+        return this.toSpec(
+          op,
+          { ...parts, body: JSON.stringify(value) },
+          mutation.description,
+          rejected ? 'rejection' : undefined,
+        );
       });
     });
   }
@@ -207,10 +269,18 @@ export class RequestArbitraries {
   }
 
   private wrongContentType(op: Operation): fc.Arbitrary<RequestSpec> {
-    const types = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', undefined];
-    return fc.tuple(this.validParts(op), fc.constantFrom(...types)).map(([parts, type]) =>
-      this.toSpec(op, { ...parts, contentType: type }, `wrong content type (${type ?? 'none'})`, 'rejection'),
-    );
+    const types = [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/xml',
+      'multipart/form-data; boundary=x',
+      undefined,
+    ];
+    return fc
+      .tuple(this.validParts(op), fc.constantFrom(...types))
+      .map(([parts, type]) =>
+        this.toSpec(op, { ...parts, contentType: type }, `wrong content type (${type ?? 'none'})`, 'rejection'),
+      );
   }
 
   /** A required query/header parameter left out, or a string parameter outside its schema. */
@@ -220,13 +290,32 @@ export class RequestArbitraries {
     for (const p of candidates) {
       const key = `${p.in}:${p.name}`;
       if (p.required) {
-        breaks.push(this.validParts(op).map((parts) => this.toSpec(op, { ...parts, params: { ...parts.params, [key]: undefined } }, `required ${p.in} parameter "${p.name}" missing`, 'rejection')));
+        breaks.push(
+          this.validParts(op).map((parts) =>
+            this.toSpec(
+              op,
+              { ...parts, params: { ...parts.params, [key]: undefined } },
+              `required ${p.in} parameter "${p.name}" missing`,
+              'rejection',
+            ),
+          ),
+        );
       }
       const schema = this.doc.resolve(p.schema);
       const wrong = stringViolations(schema.schema).filter((s) => !this.validator.isValid(schema.pointer, s));
       if (wrong.length > 0) {
-        breaks.push(fc.tuple(this.validParts(op), fc.constantFrom(...wrong)).map(([parts, value]) =>
-          this.toSpec(op, { ...parts, params: { ...parts.params, [key]: value } }, `${p.in} parameter "${p.name}" = ${JSON.stringify(value)} breaks its schema`, 'rejection')));
+        breaks.push(
+          fc
+            .tuple(this.validParts(op), fc.constantFrom(...wrong))
+            .map(([parts, value]) =>
+              this.toSpec(
+                op,
+                { ...parts, params: { ...parts.params, [key]: value } },
+                `${p.in} parameter "${p.name}" = ${JSON.stringify(value)} breaks its schema`,
+                'rejection',
+              ),
+            ),
+        );
       }
     }
     return breaks.length > 0 ? fc.oneof(...breaks) : undefined;
@@ -234,14 +323,20 @@ export class RequestArbitraries {
 
   private toSpec(op: Operation, parts: RequestParts, description: string, expect?: RequestSpec['expect']): RequestSpec {
     const { secret, variable } = this.keyFor(op);
-    return buildRequest(op, parts, { credential: op.secured ? { header: `Bearer ${secret}`, shown: `Bearer $${variable}` } : undefined, description, expect });
+    return buildRequest(op, parts, {
+      credential: op.secured ? { header: `Bearer ${secret}`, shown: `Bearer $${variable}` } : undefined,
+      description,
+      expect,
+    });
   }
 
   /** The secret an operation's requests carry, and the shell variable that stands for it in reports. */
   private keyFor(op: Operation): { secret: string; variable: string } {
     const { apiKey, adminApiKey, managementKey } = this.context;
-    if (op.path.startsWith('/admin/') && adminApiKey !== undefined) return { secret: adminApiKey, variable: API_KEY_VARIABLE };
-    if (KEY_MANAGEMENT_OPERATIONS.has(op.operationId) && managementKey !== undefined) return { secret: managementKey, variable: MANAGEMENT_KEY_VARIABLE };
+    if (op.path.startsWith('/admin/') && adminApiKey !== undefined)
+      return { secret: adminApiKey, variable: API_KEY_VARIABLE };
+    if (KEY_MANAGEMENT_OPERATIONS.has(op.operationId) && managementKey !== undefined)
+      return { secret: managementKey, variable: MANAGEMENT_KEY_VARIABLE };
     return { secret: apiKey, variable: API_KEY_VARIABLE };
   }
 }

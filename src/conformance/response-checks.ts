@@ -50,7 +50,8 @@ export interface CheckContext {
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 export function checkExchange(ctx: CheckContext, op: Operation, ex: Exchange): CheckFailure[] {
-  if (ex.status === undefined) return [{ check: 'response_received', message: `no response: ${ex.error ?? 'unknown error'}` }];
+  if (ex.status === undefined)
+    return [{ check: 'response_received', message: `no response: ${ex.error ?? 'unknown error'}` }];
   const failures: CheckFailure[] = [];
   const add = (check: CheckName, message: string | undefined) => {
     if (message) failures.push({ check, message });
@@ -58,32 +59,51 @@ export function checkExchange(ctx: CheckContext, op: Operation, ex: Exchange): C
   const status = ex.status;
   add('not_a_server_error', status >= 500 ? `server error ${status}` : undefined);
   const documented = documentedResponse(op, status);
-  add('status_code_conformance', documented ? undefined : `status ${status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`);
+  add(
+    'status_code_conformance',
+    documented
+      ? undefined
+      : `status ${status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`,
+  );
   const mediaType = (ex.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (documented) {
     add('content_type_conformance', contentTypeProblem(Object.keys(documented.content), mediaType, ex.body));
     add('response_headers_conformance', headersProblem(ctx, documented.headers, ex.headers));
     const schema = documented.content[mediaType];
-    if (mediaType === 'text/event-stream' && schema) failures.push(...eventStreamFailures(ctx.doc, ctx.validator, op, ex.body));
+    if (mediaType === 'text/event-stream' && schema)
+      failures.push(...eventStreamFailures(ctx.doc, ctx.validator, op, ex.body));
     else if (schema) add('response_schema_conformance', bodyProblem(ctx, mediaType, schema.pointer, ex.body));
   } else {
-    add('response_headers_conformance', ex.headers[REQUEST_ID_HEADER] ? undefined : `missing ${REQUEST_ID_HEADER} header`);
+    add(
+      'response_headers_conformance',
+      ex.headers[REQUEST_ID_HEADER] ? undefined : `missing ${REQUEST_ID_HEADER} header`,
+    );
   }
   const expect = ex.request.expect;
-  if (expect === 'rejection' && status < 400) add('negative_data_rejection', `invalid input (${ex.request.description}) was accepted with ${status}`);
-  if (expect === 'unauthorized' && status !== 401) add('ignored_auth', `expected 401 for ${ex.request.description.split(';')[0]}, got ${status}`);
-  if (expect === 'deleted-credential' && status !== 401) add('use_after_free', `a deleted key was answered with ${status}, expected 401`);
+  if (expect === 'rejection' && status < 400)
+    add('negative_data_rejection', `invalid input (${ex.request.description}) was accepted with ${status}`);
+  if (expect === 'unauthorized' && status !== 401)
+    add('ignored_auth', `expected 401 for ${ex.request.description.split(';')[0]}, got ${status}`);
+  if (expect === 'deleted-credential' && status !== 401)
+    add('use_after_free', `a deleted key was answered with ${status}, expected 401`);
   return failures;
 }
 
 function contentTypeProblem(documented: string[], mediaType: string, body: string): string | undefined {
-  if (documented.length === 0) return body.length > 0 ? `undocumented response body (${mediaType || 'no content type'})` : undefined;
+  if (documented.length === 0)
+    return body.length > 0 ? `undocumented response body (${mediaType || 'no content type'})` : undefined;
   if (!mediaType) return body.length > 0 ? `no Content-Type header (documented: ${documented.join(', ')})` : undefined;
-  const matches = documented.some((d) => d === mediaType || (d.endsWith('/*') && mediaType.startsWith(d.slice(0, -1))) || d === '*/*');
+  const matches = documented.some(
+    (d) => d === mediaType || (d.endsWith('/*') && mediaType.startsWith(d.slice(0, -1))) || d === '*/*',
+  );
   return matches ? undefined : `Content-Type ${mediaType} is not documented (documented: ${documented.join(', ')})`;
 }
 
-function headersProblem(ctx: CheckContext, documented: Record<string, { required: boolean; schema: { pointer: string } }>, actual: Record<string, string>): string | undefined {
+function headersProblem(
+  ctx: CheckContext,
+  documented: Record<string, { required: boolean; schema: { pointer: string } }>,
+  actual: Record<string, string>,
+): string | undefined {
   const problems: string[] = [];
   if (!actual[REQUEST_ID_HEADER]) problems.push(`missing ${REQUEST_ID_HEADER} header`);
   for (const [name, header] of Object.entries(documented)) {
@@ -101,13 +121,15 @@ function headersProblem(ctx: CheckContext, documented: Record<string, { required
 /** Header values are text on the wire; numeric header schemas are checked against the number the text spells. */
 function coerceHeader(ctx: CheckContext, pointer: string, value: string): unknown {
   const type = ctx.doc.at(pointer).schema.type;
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value.trim())) return Number(value);
+  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value.trim()))
+    return Number(value);
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }
 
 function bodyProblem(ctx: CheckContext, mediaType: string, pointer: string, body: string): string | undefined {
-  if (mediaType === 'text/event-stream' && ctx.doc.at(pointer).pointer === MESSAGES_EVENT_STREAM) return messagesEventStreamProblem(ctx.validator, body);
+  if (mediaType === 'text/event-stream' && ctx.doc.at(pointer).pointer === MESSAGES_EVENT_STREAM)
+    return messagesEventStreamProblem(ctx.validator, body);
   if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) return undefined;
   let value: unknown;
   try {

@@ -13,7 +13,9 @@ import type { CheckResult } from './report.js';
 export const PROBE_SEGMENT = 'conformance-probe';
 
 export function probeRequest(op: Operation, credential: Credential | undefined, description: string): RequestSpec {
-  const params = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [`path:${p.name}`, PROBE_SEGMENT]));
+  const params = Object.fromEntries(
+    op.parameters.filter((p) => p.in === 'path').map((p) => [`path:${p.name}`, PROBE_SEGMENT]),
+  );
   return buildRequest(op, { params }, { credential, description });
 }
 
@@ -22,7 +24,12 @@ export interface RouteProbes {
   implemented: Operation[];
 }
 
-export async function probeRoutes(operations: Operation[], sender: Sender, main: Credential, secrets: Iterable<string>): Promise<RouteProbes> {
+export async function probeRoutes(
+  operations: Operation[],
+  sender: Sender,
+  main: Credential,
+  secrets: Iterable<string>,
+): Promise<RouteProbes> {
   const results: CheckResult[] = [];
   const implemented: Operation[] = [];
   for (const op of operations) {
@@ -32,10 +39,27 @@ export async function probeRoutes(operations: Operation[], sender: Sender, main:
       implemented.push(op);
       results.push({ check: 'route_implemented', target, outcome: 'passed', runs: 1 });
     } else if (profileOf(op.operationId) === 'core') {
-      const failure = new ConformanceFailure(absent, [{ check: 'route_implemented', message: `${op.method} ${op.path} answered ${absent.status}: the core operation ${op.operationId} is missing` }]);
-      results.push({ check: 'route_implemented', target, outcome: 'failed', runs: 1, counterexample: toCounterexample(failure, 'route_implemented', sender.baseUrl, secrets) });
+      const failure = new ConformanceFailure(absent, [
+        {
+          check: 'route_implemented',
+          message: `${op.method} ${op.path} answered ${absent.status}: the core operation ${op.operationId} is missing`,
+        },
+      ]);
+      results.push({
+        check: 'route_implemented',
+        target,
+        outcome: 'failed',
+        runs: 1,
+        counterexample: toCounterexample(failure, 'route_implemented', sender.baseUrl, secrets),
+      });
     } else {
-      results.push({ check: 'route_implemented', target, outcome: 'not_implemented', runs: 1, note: `extension: ${op.method} ${op.path} answered ${absent.status}` });
+      results.push({
+        check: 'route_implemented',
+        target,
+        outcome: 'not_implemented',
+        runs: 1,
+        note: `extension: ${op.method} ${op.path} answered ${absent.status}`,
+      });
     }
   }
   return { results, implemented };
@@ -51,7 +75,9 @@ async function answers404(op: Operation, sender: Sender, main: Credential): Prom
     if (anonymous.status !== 401 || hasPathParams) return undefined;
   }
   if (hasPathParams) return undefined;
-  const authenticated = await sender.send(probeRequest(op, op.secured ? main : undefined, 'route probe (no body, no parameters)'));
+  const authenticated = await sender.send(
+    probeRequest(op, op.secured ? main : undefined, 'route probe (no body, no parameters)'),
+  );
   return absentStatus(authenticated.status) ? authenticated : undefined;
 }
 

@@ -19,20 +19,30 @@ export async function runProperties(
   const results: CheckResult[] = [];
   for (const op of options.operations) {
     for (const kind of options.kinds) {
-      const skipped = (note: string) => checksFor(op, kind).map((check): CheckResult => ({ check, target: targetName(op, kind), outcome: 'skipped', runs: 0, note }));
+      const skipped = (note: string) =>
+        checksFor(op, kind).map(
+          (check): CheckResult => ({ check, target: targetName(op, kind), outcome: 'skipped', runs: 0, note }),
+        );
       if (kind === 'unauthorized' && !op.secured) continue;
       if (kind === 'valid' && !options.model && needsModel(doc, op)) {
         results.push(...skipped('no model for valid requests (--model, or GET /models)'));
         continue;
       }
       try {
-        const arbitrary = kind === 'valid' ? arbitraries.valid(op) : kind === 'invalid' ? arbitraries.invalid(op) : arbitraries.unauthorized(op);
+        const arbitrary =
+          kind === 'valid'
+            ? arbitraries.valid(op)
+            : kind === 'invalid'
+              ? arbitraries.invalid(op)
+              : arbitraries.unauthorized(op);
         if (!arbitrary) continue;
         options.log(`${op.operationId} [${kind}]`);
         results.push(...(await runProperty(env, op, kind, arbitrary)));
       } catch (err) {
         // A limit of the kit (a schema it cannot draw from), not a fault of the server: say so, go on.
-        results.push(...skipped(`untested: the kit could not exercise it: ${(err as Error).message.split('\n')[0].slice(0, 300)}`));
+        results.push(
+          ...skipped(`untested: the kit could not exercise it: ${(err as Error).message.split('\n')[0].slice(0, 300)}`),
+        );
       }
     }
   }

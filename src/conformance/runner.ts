@@ -72,7 +72,10 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   const log = options.log ?? (() => undefined);
   const validator = createSchemaValidator(doc);
   const checks: CheckContext = { doc, validator };
-  const secrets = new Set([options.apiKey, ...[options.adminApiKey, options.managementKey].filter((k): k is string => k !== undefined)]);
+  const secrets = new Set([
+    options.apiKey,
+    ...[options.adminApiKey, options.managementKey].filter((k): k is string => k !== undefined),
+  ]);
   const main = mainCredential(options.apiKey);
   const manager = options.managementKey === undefined ? main : managementCredential(options.managementKey);
   const createdKeys: string[] = [];
@@ -93,7 +96,15 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   const results: CheckResult[] = [];
   let implemented: Operation[] = [];
   const sequences = createSequenceEnvironment({
-    doc, sender, checks, secrets, main, manager, numRuns: options.sequenceRuns ?? Math.max(3, Math.ceil(runs / 5)), seed, timeLimitMs,
+    doc,
+    sender,
+    checks,
+    secrets,
+    main,
+    manager,
+    numRuns: options.sequenceRuns ?? Math.max(3, Math.ceil(runs / 5)),
+    seed,
+    timeLimitMs,
     maxCommands: options.maxCommands ?? 10,
     available: (id) => implemented.some((op) => op.operationId === id),
   });
@@ -102,8 +113,12 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
   try {
     const models = await chooseModels(doc, sender, options.apiKey, options.model);
     model = models.model;
-    if (models.model) log(`model for valid requests: ${models.model}${models.freeModel ? `, free model: ${models.freeModel}` : ''}`);
-    else log(`no model for valid requests (${models.unlisted ?? 'GET /models lists none'}; give --model): valid inputs of operations that name a model are skipped`);
+    if (models.model)
+      log(`model for valid requests: ${models.model}${models.freeModel ? `, free model: ${models.freeModel}` : ''}`);
+    else
+      log(
+        `no model for valid requests (${models.unlisted ?? 'GET /models lists none'}; give --model): valid inputs of operations that name a model are skipped`,
+      );
     const selected = selectOperations(doc.operations, profile, options.operations);
     const routes = await probeRoutes(selected, sender, main, secrets);
     results.push(...routes.results);
@@ -112,33 +127,71 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     if (absent.length > 0) log(`not implemented (404): ${absent.map((r) => r.target).join('; ')}`);
 
     const requestArbs = new RequestArbitraries(doc, validator, {
-      apiKey: options.apiKey, adminApiKey: options.adminApiKey, managementKey: options.managementKey, model: models.model,
+      apiKey: options.apiKey,
+      adminApiKey: options.adminApiKey,
+      managementKey: options.managementKey,
+      model: models.model,
       embeddingModel: models.embeddingModel,
     });
     const env = { sender, checks, numRuns: runs, seed, timeLimitMs, secrets };
-    results.push(...(await runProperties(doc, env, requestArbs, { operations: implemented, kinds: parts.properties ?? ['valid', 'invalid', 'unauthorized'], model, log })));
+    results.push(
+      ...(await runProperties(doc, env, requestArbs, {
+        operations: implemented,
+        kinds: parts.properties ?? ['valid', 'invalid', 'unauthorized'],
+        model,
+        log,
+      })),
+    );
     if (parts.methods !== false) {
       log('unsupported methods');
       results.push(...(await checkUnsupportedMethods(doc, implemented, sender, main, secrets)));
     }
     const chat = implemented.find((op) => op.operationId === 'createChatCompletion');
     if (parts.midStreamError !== false && chat) {
-      const skip = !options.midStreamErrorPrompt ? 'no trigger (--mid-stream-error-prompt)' : !model ? 'no model for valid requests' : undefined;
-      if (skip) results.push({ check: 'mid_stream_error', target: MID_STREAM_ERROR_TARGET, outcome: 'skipped', runs: 0, note: skip });
-      else results.push(await checkMidStreamError(checks, chat, sender, { main, model: model!, prompt: options.midStreamErrorPrompt! }, secrets));
+      const skip = !options.midStreamErrorPrompt
+        ? 'no trigger (--mid-stream-error-prompt)'
+        : !model
+          ? 'no model for valid requests'
+          : undefined;
+      if (skip)
+        results.push({
+          check: 'mid_stream_error',
+          target: MID_STREAM_ERROR_TARGET,
+          outcome: 'skipped',
+          runs: 0,
+          note: skip,
+        });
+      else
+        results.push(
+          await checkMidStreamError(
+            checks,
+            chat,
+            sender,
+            { main, model: model!, prompt: options.midStreamErrorPrompt! },
+            secrets,
+          ),
+        );
     }
     // A sequence runs when every operation it needs is in the document, selected and implemented.
     const missing = (ids: string[]) =>
-      !ids.every((id) => doc.operations.some((op) => op.operationId === id)) ? `the document lacks ${ids.join('/')}`
-        : !ids.every((id) => selected.some((op) => op.operationId === id)) ? `not selected (needs ${ids.join(', ')})`
-          : !ids.every((id) => implemented.some((op) => op.operationId === id)) ? `not implemented (needs ${ids.join(', ')})`
+      !ids.every((id) => doc.operations.some((op) => op.operationId === id))
+        ? `the document lacks ${ids.join('/')}`
+        : !ids.every((id) => selected.some((op) => op.operationId === id))
+          ? `not selected (needs ${ids.join(', ')})`
+          : !ids.every((id) => implemented.some((op) => op.operationId === id))
+            ? `not implemented (needs ${ids.join(', ')})`
             : undefined;
     if (parts.keys !== false) {
-      const skip = missing(KEY_OPERATIONS) ?? (options.managementKey === undefined ? await keysNeedManager(sequences) : undefined);
+      const skip =
+        missing(KEY_OPERATIONS) ?? (options.managementKey === undefined ? await keysNeedManager(sequences) : undefined);
       if (!skip) {
         log('stateful: API key lifecycle');
         // One valid request per operation, to be replayed with a deleted key.
-        const samples = sampleRequests(implemented.filter((op) => op.secured), requestArbs, seed);
+        const samples = sampleRequests(
+          implemented.filter((op) => op.secured),
+          requestArbs,
+          seed,
+        );
         // Key scopes are Modelgate's: judged under its profile, and only with a credential that can make keys to judge.
         const scoped = profile === 'modelgate' && options.managementKey !== undefined;
         results.push(...(await runKeySequences(sequences, samples, { scoped })));
@@ -147,12 +200,20 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
       }
     }
     if (parts.credits !== false) {
-      const skip = !options.addCredits ? 'no hook to add credits (--admin-cli)' : (missing(CREDITS_OPERATIONS) ?? (!models.paidModel ? 'no paid model served' : undefined));
+      const skip = !options.addCredits
+        ? 'no hook to add credits (--admin-cli)'
+        : (missing(CREDITS_OPERATIONS) ?? (!models.paidModel ? 'no paid model served' : undefined));
       if (skip) {
         results.push({ check: 'stateful_credits', target: CREDITS_TARGET, outcome: 'skipped', runs: 0, note: skip });
       } else {
         log('stateful: credits');
-        results.push(...(await runCreditSequences(sequences, { addCredits: options.addCredits!, model: models.paidModel!, freeModel: models.freeModel })));
+        results.push(
+          ...(await runCreditSequences(sequences, {
+            addCredits: options.addCredits!,
+            model: models.paidModel!,
+            freeModel: models.freeModel,
+          })),
+        );
       }
     }
   } finally {
@@ -180,9 +241,17 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
  */
 async function keysNeedManager(env: SequenceEnvironment): Promise<string | undefined> {
   const op = env.doc.operations.find((o) => o.operationId === 'createApiKey')!;
-  const probe = await env.sender.send(buildRequest(op, { params: {}, body: '{"name":"conformance-probe"}', contentType: 'application/json' }, { credential: env.main, description: 'may the API key create keys?' }));
+  const probe = await env.sender.send(
+    buildRequest(
+      op,
+      { params: {}, body: '{"name":"conformance-probe"}', contentType: 'application/json' },
+      { credential: env.main, description: 'may the API key create keys?' },
+    ),
+  );
   // A key the probe created is deleted at the end with every other key the run created (the sender records them).
-  return probe.status === 403 ? 'the API key may not manage keys (403): give --management-key (an account token or management key)' : undefined;
+  return probe.status === 403
+    ? 'the API key may not manage keys (403): give --management-key (an account token or management key)'
+    : undefined;
 }
 
 /** The API root: the given URL, or its origin plus the document's server path when it has no path of its own. */

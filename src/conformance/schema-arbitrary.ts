@@ -29,14 +29,33 @@ const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 const SAFE = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
 const FEW_OPTIONAL = 3;
 /** Characters that commonly break databases, logs, headers or JSON handling; random generation rarely hits them. */
-const AWKWARD_CHARACTERS = ['\u0000', '\ud800', '\udfff', '\u202e', '\ufeff', '\u0085', '\u2028', '"', "'", '\\', '\n', '\r', '%', '😀', 'e\u0301'];
+const AWKWARD_CHARACTERS = [
+  '\u0000',
+  '\ud800',
+  '\udfff',
+  '\u202e',
+  '\ufeff',
+  '\u0085',
+  '\u2028',
+  '"',
+  "'",
+  '\\',
+  '\n',
+  '\r',
+  '%',
+  '😀',
+  'e\u0301',
+];
 
 export class SchemaArbitraries {
   private readonly maxDepth: number;
   private readonly maxItems: number;
   private readonly maxStringLength: number;
 
-  constructor(private readonly doc: OpenApiDocument, private readonly options: ArbitraryOptions = {}) {
+  constructor(
+    private readonly doc: OpenApiDocument,
+    private readonly options: ArbitraryOptions = {},
+  ) {
     this.maxDepth = options.maxDepth ?? 6;
     this.maxItems = options.maxItems ?? 3;
     this.maxStringLength = options.maxStringLength ?? 24;
@@ -96,7 +115,11 @@ export class SchemaArbitraries {
 
   /** allOf of object schemas → one object schema with every part's properties and required names. */
   private mergeAllOf(schema: Schema): Schema {
-    const merged: Schema = { type: 'object', properties: { ...schema.properties }, required: [...(schema.required ?? [])] };
+    const merged: Schema = {
+      type: 'object',
+      properties: { ...schema.properties },
+      required: [...(schema.required ?? [])],
+    };
     for (const part of schema.allOf ?? []) {
       const resolved = this.deref(part);
       const flat = resolved.allOf ? this.mergeAllOf(resolved) : resolved;
@@ -113,7 +136,12 @@ export class SchemaArbitraries {
       const length = [...s].length; // Ajv counts code points, like this
       return length >= min && length <= max;
     };
-    if (schema.pattern) return boundedFilter(matching(schema.pattern, min, max, this.maxStringLength), fits, `a string matching ${schema.pattern} of length ${min}..${max}`);
+    if (schema.pattern)
+      return boundedFilter(
+        matching(schema.pattern, min, max, this.maxStringLength),
+        fits,
+        `a string matching ${schema.pattern} of length ${min}..${max}`,
+      );
     switch (schema.format) {
       case 'date-time':
         return fc
@@ -161,12 +189,19 @@ export class SchemaArbitraries {
     const required = (schema.required ?? []).filter((name) => name in properties);
     const names = Object.keys(properties).filter((name) => depth < this.maxDepth || required.includes(name));
     if (names.length === 0 && schema.additionalProperties) {
-      const values = typeof schema.additionalProperties === 'object' ? this.build(schema.additionalProperties, depth + 1, `${path}/*`) : fc.jsonValue({ maxDepth: 1 });
-      return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), values, { maxKeys: depth >= this.maxDepth ? 0 : 3 });
+      const values =
+        typeof schema.additionalProperties === 'object'
+          ? this.build(schema.additionalProperties, depth + 1, `${path}/*`)
+          : fc.jsonValue({ maxDepth: 1 });
+      return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), values, {
+        maxKeys: depth >= this.maxDepth ? 0 : 3,
+      });
     }
     const model: Record<string, fc.Arbitrary<unknown>> = {};
     for (const name of names) model[name] = this.build(properties[name], depth + 1, `${path}/${name}`);
-    const all = fc.record(model, { requiredKeys: required, noNullPrototype: true }) as fc.Arbitrary<Record<string, unknown>>;
+    const all = fc.record(model, { requiredKeys: required, noNullPrototype: true }) as fc.Arbitrary<
+      Record<string, unknown>
+    >;
     const optional = names.filter((name) => !required.includes(name));
     if (optional.length <= FEW_OPTIONAL) return all;
     // With many optional properties, a record that flips a coin for each almost always combines several rarely
@@ -199,7 +234,13 @@ function textArbitrary(minLength: number, maxLength: number): fc.Arbitrary<strin
       { weight: 6, arbitrary: fc.string(bounded) },
       { weight: 2, arbitrary: fc.string({ ...bounded, unit: 'grapheme' }) },
       { weight: 1, arbitrary: fc.string({ ...bounded, unit: anyCodePoint }) },
-      { weight: 1, arbitrary: fc.string({ ...bounded, unit: fc.oneof(fc.constantFrom(...AWKWARD_CHARACTERS), fc.string({ minLength: 1, maxLength: 1 })) }) },
+      {
+        weight: 1,
+        arbitrary: fc.string({
+          ...bounded,
+          unit: fc.oneof(fc.constantFrom(...AWKWARD_CHARACTERS), fc.string({ minLength: 1, maxLength: 1 })),
+        }),
+      },
     );
     texts.set(key, arb);
   }

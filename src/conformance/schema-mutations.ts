@@ -30,7 +30,12 @@ export function formatPath(path: JsonPath): string {
 }
 
 /** Every single-point mutation of `value` (valid against `node`) that the schema applies to. */
-export function mutationsOf(doc: OpenApiDocument, validator: SchemaValidator, node: SchemaNode, value: unknown): Mutation[] {
+export function mutationsOf(
+  doc: OpenApiDocument,
+  validator: SchemaValidator,
+  node: SchemaNode,
+  value: unknown,
+): Mutation[] {
   const sites: Site[] = [];
   collectSites(doc, validator, node, value, [], sites);
   const mutations: Mutation[] = [];
@@ -42,7 +47,10 @@ export function mutationsOf(doc: OpenApiDocument, validator: SchemaValidator, no
     if (isObject(site.value)) {
       for (const name of site.schema.required ?? []) {
         if (name in site.value) {
-          mutations.push({ description: `${where}: required property "${name}" removed`, build: () => removeAt(value, [...site.path, name]) });
+          mutations.push({
+            description: `${where}: required property "${name}" removed`,
+            build: () => removeAt(value, [...site.path, name]),
+          });
         }
       }
     }
@@ -50,7 +58,14 @@ export function mutationsOf(doc: OpenApiDocument, validator: SchemaValidator, no
   return mutations;
 }
 
-function collectSites(doc: OpenApiDocument, validator: SchemaValidator, input: SchemaNode, value: unknown, path: JsonPath, out: Site[]): void {
+function collectSites(
+  doc: OpenApiDocument,
+  validator: SchemaValidator,
+  input: SchemaNode,
+  value: unknown,
+  path: JsonPath,
+  out: Site[],
+): void {
   const node = doc.resolve(input);
   const schema = node.schema;
   if (schema.allOf && schema.allOf.length === 1 && !schema.properties) {
@@ -61,12 +76,22 @@ function collectSites(doc: OpenApiDocument, validator: SchemaValidator, input: S
   if (branches) {
     const keyword = schema.oneOf ? 'oneOf' : 'anyOf';
     const index = branchOf(validator, node.pointer, keyword, branches, schema, value);
-    if (index >= 0) collectSites(doc, validator, { pointer: `${node.pointer}/${keyword}/${index}`, schema: branches[index] }, value, path, out);
+    if (index >= 0)
+      collectSites(
+        doc,
+        validator,
+        { pointer: `${node.pointer}/${keyword}/${index}`, schema: branches[index] },
+        value,
+        path,
+        out,
+      );
     return;
   }
   out.push({ path, schema, value });
   if (isObject(value)) {
-    const parts = schema.allOf ? schema.allOf.map((part, i) => doc.resolve({ pointer: `${node.pointer}/allOf/${i}`, schema: part })) : [node];
+    const parts = schema.allOf
+      ? schema.allOf.map((part, i) => doc.resolve({ pointer: `${node.pointer}/allOf/${i}`, schema: part }))
+      : [node];
     for (const part of parts) {
       for (const [name, child] of Object.entries(part.schema.properties ?? {})) {
         if (name in value) {
@@ -84,7 +109,14 @@ function collectSites(doc: OpenApiDocument, validator: SchemaValidator, input: S
 }
 
 /** Which branch of a oneOf/anyOf the valid value took: by discriminator when there is one, else by validation. */
-function branchOf(validator: SchemaValidator, pointer: string, keyword: string, branches: Schema[], schema: Schema, value: unknown): number {
+function branchOf(
+  validator: SchemaValidator,
+  pointer: string,
+  keyword: string,
+  branches: Schema[],
+  schema: Schema,
+  value: unknown,
+): number {
   const discriminator = schema.discriminator;
   if (discriminator?.mapping && isObject(value)) {
     const target = discriminator.mapping[String(value[discriminator.propertyName])];
@@ -101,19 +133,31 @@ function breakages(site: Site): Breakage[] {
   const { schema, value } = site;
   const out: Breakage[] = [];
   const wrong = WRONG_TYPE[schema.type ?? ''];
-  if (wrong) out.push([`wrong type (${typeof wrong === 'object' ? 'array' : typeof wrong} instead of ${schema.type})`, () => wrong]);
+  if (wrong)
+    out.push([
+      `wrong type (${typeof wrong === 'object' ? 'array' : typeof wrong} instead of ${schema.type})`,
+      () => wrong,
+    ]);
   if (!schema.nullable && value !== null) out.push(['null where the schema does not allow it', () => null]);
   out.push(['extra nesting (wrapped in an array)', () => [value]]);
   out.push(['extra nesting (wrapped in an object)', () => ({ value })]);
-  if (schema.enum) out.push(['value outside the enum', () => (typeof schema.enum![0] === 'number' ? 987654321 : 'not-a-documented-value')]);
+  if (schema.enum)
+    out.push([
+      'value outside the enum',
+      () => (typeof schema.enum![0] === 'number' ? 987654321 : 'not-a-documented-value'),
+    ]);
   if (schema.type === 'integer' || schema.type === 'number') out.push(...numberBreakages(schema, value));
   if (schema.type === 'string') out.push(...stringBreakages(schema));
   if (schema.type === 'array' && Array.isArray(value)) {
     if (schema.maxItems !== undefined) {
       const filler = value.length > 0 ? value[value.length - 1] : null;
-      out.push([`more than maxItems ${schema.maxItems}`, () => [...value, ...Array(schema.maxItems! + 1 - value.length).fill(filler)]]);
+      out.push([
+        `more than maxItems ${schema.maxItems}`,
+        () => [...value, ...Array(schema.maxItems! + 1 - value.length).fill(filler)],
+      ]);
     }
-    if ((schema.minItems ?? 0) > 0) out.push([`fewer than minItems ${schema.minItems}`, () => value.slice(0, schema.minItems! - 1)]);
+    if ((schema.minItems ?? 0) > 0)
+      out.push([`fewer than minItems ${schema.minItems}`, () => value.slice(0, schema.minItems! - 1)]);
   }
   if (schema.additionalProperties === false && isObject(value)) {
     out.push(['unknown property in a closed object', () => ({ ...value, unexpected_property: true })]);
@@ -150,8 +194,10 @@ function numberBreakages(schema: Schema, value: unknown): Breakage[] {
 
 function stringBreakages(schema: Schema): Breakage[] {
   const out: Breakage[] = [];
-  if (schema.maxLength !== undefined) out.push([`longer than maxLength ${schema.maxLength}`, () => 'x'.repeat(schema.maxLength! + 1)]);
-  if ((schema.minLength ?? 0) > 0) out.push([`shorter than minLength ${schema.minLength}`, () => 'x'.repeat(schema.minLength! - 1)]);
+  if (schema.maxLength !== undefined)
+    out.push([`longer than maxLength ${schema.maxLength}`, () => 'x'.repeat(schema.maxLength! + 1)]);
+  if ((schema.minLength ?? 0) > 0)
+    out.push([`shorter than minLength ${schema.minLength}`, () => 'x'.repeat(schema.minLength! - 1)]);
   if (schema.pattern) {
     const regex = new RegExp(schema.pattern, 'u');
     const miss = ['', ' ', '!!', '\n', 'ü'].find((s) => !regex.test(s));

@@ -49,5 +49,10 @@ export function createSchemaValidator(doc: OpenApiDocument): SchemaValidator {
 
 function formatErrors(errors: ErrorObject[]): string[] {
   // oneOf/anyOf failures list every branch's complaint; the first few are enough to locate the problem.
-  return errors.slice(0, 8).map((e) => `${e.instancePath || '(root)'}: ${e.message ?? e.keyword}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+  return errors
+    .slice(0, 8)
+    .map(
+      (e) =>
+        `${e.instancePath || '(root)'}: ${e.message ?? e.keyword}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+    );
 }

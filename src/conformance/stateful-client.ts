@@ -4,7 +4,13 @@ import type { OpenApiDocument, Operation } from './openapi-document.js';
 import type { Sender, Exchange } from './http-exchange.js';
 import { checkExchange, RESPONSE_CHECKS, STREAM_CHECKS, type CheckContext, type CheckName } from './response-checks.js';
 import { ConformanceFailure } from './counterexample.js';
-import { buildRequest, type Credential, type Expectation, type RequestParts, type RequestSpec } from './request-spec.js';
+import {
+  buildRequest,
+  type Credential,
+  type Expectation,
+  type RequestParts,
+  type RequestSpec,
+} from './request-spec.js';
 
 // The per-response checks a stateful step must pass; the semantic ones are asserted by the sequence itself.
 const STEP_CHECKS = new Set<CheckName>([...RESPONSE_CHECKS, ...STREAM_CHECKS, 'use_after_free']);
@@ -45,7 +51,12 @@ export class StatefulClient {
     const body = parts.json === undefined ? parts.body : JSON.stringify(parts.json);
     const spec = buildRequest(
       op,
-      { params: parts.params ?? {}, body, contentType: body === undefined ? undefined : 'application/json', accept: parts.accept },
+      {
+        params: parts.params ?? {},
+        body,
+        contentType: body === undefined ? undefined : 'application/json',
+        accept: parts.accept,
+      },
       { credential, description: step, expect },
     );
     return this.send(spec, step);
@@ -54,7 +65,9 @@ export class StatefulClient {
   async send(spec: RequestSpec, step: string): Promise<Exchange> {
     this.steps.push(step);
     const exchange = await this.sender.send(spec);
-    const failures = checkExchange(this.checks, this.operation(spec.operationId), exchange).filter((f) => STEP_CHECKS.has(f.check));
+    const failures = checkExchange(this.checks, this.operation(spec.operationId), exchange).filter((f) =>
+      STEP_CHECKS.has(f.check),
+    );
     if (failures.length > 0) throw new ConformanceFailure(exchange, failures, [...this.steps]);
     return exchange;
   }
@@ -69,7 +82,11 @@ export class StatefulClient {
     try {
       return JSON.parse(exchange.body) as Documented;
     } catch {
-      throw new ConformanceFailure(exchange, [{ check: this.check, message: 'response body is not JSON' }], [...this.steps]);
+      throw new ConformanceFailure(
+        exchange,
+        [{ check: this.check, message: 'response body is not JSON' }],
+        [...this.steps],
+      );
     }
   }
 }

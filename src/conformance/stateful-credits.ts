@@ -59,45 +59,81 @@ class AddCredits implements CreditsCommand {
     await r.hooks.addCredits(this.usd);
     m.credits += this.usd;
     const seen = await readCredits(r, 'read credits');
-    r.client.expect(Math.abs(seen.credits - m.credits) < EPSILON, seen.ex, `total_credits is ${seen.credits}, expected ${m.credits} after adding ${this.usd}`);
-    r.client.expect(Math.abs(seen.usage - m.usage) < EPSILON, seen.ex, `total_usage changed to ${seen.usage} without any spending (expected ${m.usage})`);
+    r.client.expect(
+      Math.abs(seen.credits - m.credits) < EPSILON,
+      seen.ex,
+      `total_credits is ${seen.credits}, expected ${m.credits} after adding ${this.usd}`,
+    );
+    r.client.expect(
+      Math.abs(seen.usage - m.usage) < EPSILON,
+      seen.ex,
+      `total_usage changed to ${seen.usage} without any spending (expected ${m.usage})`,
+    );
   }
   toString = () => `add ${this.usd} USD`;
 }
 
 class Spend implements CreditsCommand {
-  constructor(readonly stream: boolean, readonly free: boolean) {}
+  constructor(
+    readonly stream: boolean,
+    readonly free: boolean,
+  ) {}
   check = () => true;
   async run(m: CreditsModel, r: CreditsReal): Promise<void> {
     const model = this.free ? r.hooks.freeModel! : r.hooks.model;
     const remaining = m.credits - m.usage;
     const body = { model, messages: [{ role: 'user', content: 'Say hi' }], max_tokens: 16, stream: this.stream };
-    const ex = await r.client.call('createChatCompletion', r.main, { json: body }, `${this.toString()} with ${remaining.toFixed(9)} USD left`);
+    const ex = await r.client.call(
+      'createChatCompletion',
+      r.main,
+      { json: body },
+      `${this.toString()} with ${remaining.toFixed(9)} USD left`,
+    );
     if (ex.status === 429) return; // rate limited: documented, and no money moves
     if (ex.status === 402) {
       r.client.expect(!this.free, ex, 'a free model was refused with 402');
       r.client.expect(remaining < PLENTY_USD, ex, `402 although ${remaining} USD is left`);
       const metadata = r.client.json<Schemas['ErrorResponse']>(ex).error?.metadata ?? {};
       if (typeof metadata.available === 'number') {
-        r.client.expect(Math.abs(metadata.available - remaining) < EPSILON, ex, `402 says ${metadata.available} USD is available, the account has ${remaining}`);
+        r.client.expect(
+          Math.abs(metadata.available - remaining) < EPSILON,
+          ex,
+          `402 says ${metadata.available} USD is available, the account has ${remaining}`,
+        );
       }
       if (typeof metadata.required === 'number' && typeof metadata.available === 'number') {
-        r.client.expect(metadata.required > metadata.available, ex, `402 although required ${metadata.required} ≤ available ${metadata.available}`);
+        r.client.expect(
+          metadata.required > metadata.available,
+          ex,
+          `402 although required ${metadata.required} ≤ available ${metadata.available}`,
+        );
       }
       return;
     }
     r.client.expect(ex.status === 200, ex, `a completion answered ${ex.status}, expected 200 or 402`);
-    r.client.expect(this.free || remaining > 0, ex, `a paid completion was served with ${remaining} USD left; expected 402`);
+    r.client.expect(
+      this.free || remaining > 0,
+      ex,
+      `a paid completion was served with ${remaining} USD left; expected 402`,
+    );
     const cost = costOf(ex);
     const seen = await readCredits(r, 'read credits');
     if (this.free) r.client.expect(!cost, ex, `a free model reported cost ${cost}`);
     const expected = m.usage + (this.free ? 0 : (cost ?? 0));
     if (cost !== undefined || this.free) {
-      r.client.expect(Math.abs(seen.usage - expected) < EPSILON, seen.ex, `total_usage is ${seen.usage}, expected ${expected} (reported cost ${cost ?? 0})`);
+      r.client.expect(
+        Math.abs(seen.usage - expected) < EPSILON,
+        seen.ex,
+        `total_usage is ${seen.usage}, expected ${expected} (reported cost ${cost ?? 0})`,
+      );
     } else {
       r.client.expect(seen.usage >= m.usage, seen.ex, `total_usage went down from ${m.usage} to ${seen.usage}`);
     }
-    r.client.expect(seen.usage <= seen.credits + EPSILON, seen.ex, `overdrawn: total_usage ${seen.usage} > total_credits ${seen.credits}`);
+    r.client.expect(
+      seen.usage <= seen.credits + EPSILON,
+      seen.ex,
+      `overdrawn: total_usage ${seen.usage} > total_credits ${seen.credits}`,
+    );
     m.usage = seen.usage;
   }
   toString = () => `${this.stream ? 'stream' : 'request'} a ${this.free ? 'free' : 'paid'} completion`;
@@ -131,6 +167,18 @@ export async function runCreditSequences(env: SequenceEnvironment, hooks: Credit
     await fc.asyncModelRun(() => ({ model: { credits: start.credits, usage: start.usage }, real }), cmds);
   };
   // Spend with what is left, add a little, spend until refused: the path the spec describes.
-  const canonical = [new Spend(false, false), new AddCredits(0.0002), new Spend(false, false), new Spend(true, false), new Spend(false, false)];
-  return env.runSequences(CREDITS_TARGET, ['stateful_credits'], fc.commands(commands, { maxCommands: env.maxCommands }), runSequence, canonical);
+  const canonical = [
+    new Spend(false, false),
+    new AddCredits(0.0002),
+    new Spend(false, false),
+    new Spend(true, false),
+    new Spend(false, false),
+  ];
+  return env.runSequences(
+    CREDITS_TARGET,
+    ['stateful_credits'],
+    fc.commands(commands, { maxCommands: env.maxCommands }),
+    runSequence,
+    canonical,
+  );
 }

@@ -55,18 +55,29 @@ export function createSequenceEnvironment(options: {
     client: (check) => new StatefulClient(doc, sender, checks, check, options.available),
     async deleteKey(keyId) {
       const op = doc.operations.find((o) => o.operationId === 'deleteApiKey');
-      if (op) await sender.send(buildRequest(op, { params: { 'path:key_id': keyId } }, { credential: manager, description: 'cleanup' }));
+      if (op)
+        await sender.send(
+          buildRequest(op, { params: { 'path:key_id': keyId } }, { credential: manager, description: 'cleanup' }),
+        );
     },
     async runSequences(target, reported, commands, run, canonical) {
       const failed = new Map<CheckName, CheckResult>();
       let runs = 0;
       const record = (error: unknown) => {
         if (!(error instanceof ConformanceFailure)) {
-          throw new Error(`conformance runner error in ${target}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          throw new Error(
+            `conformance runner error in ${target}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
         }
         for (const f of error.failures) {
           if (!failed.has(f.check)) {
-            failed.set(f.check, { check: f.check, target, outcome: 'failed', runs, counterexample: toCounterexample(error, f.check, sender.baseUrl, secrets) });
+            failed.set(f.check, {
+              check: f.check,
+              target,
+              outcome: 'failed',
+              runs,
+              counterexample: toCounterexample(error, f.check, sender.baseUrl, secrets),
+            });
           }
         }
       };
@@ -87,7 +98,9 @@ export function createSequenceEnvironment(options: {
         runs += details.numRuns;
         if (details.failed) record(details.errorInstance);
       }
-      const passed = reported.filter((check) => !failed.has(check)).map((check): CheckResult => ({ check, target, outcome: 'passed', runs }));
+      const passed = reported
+        .filter((check) => !failed.has(check))
+        .map((check): CheckResult => ({ check, target, outcome: 'passed', runs }));
       return [...failed.values(), ...passed];
     },
   };

@@ -28,7 +28,12 @@ export function streamsEvents(op: Operation): boolean {
   return Object.entries(op.responses).some(([status, r]) => status.startsWith('2') && 'text/event-stream' in r.content);
 }
 
-export function eventStreamFailures(doc: OpenApiDocument, validator: SchemaValidator, op: Operation, body: string): StreamFailure[] {
+export function eventStreamFailures(
+  doc: OpenApiDocument,
+  validator: SchemaValidator,
+  op: Operation,
+  body: string,
+): StreamFailure[] {
   const parser = createSseParser();
   const events = [...parser.push(body), ...parser.end()];
   const chunkPointer = chatChunkPointer(doc, op);
@@ -46,7 +51,13 @@ export function eventStreamFailures(doc: OpenApiDocument, validator: SchemaValid
       return [{ check: 'response_schema_conformance', message: `event ${i} is not JSON: ${event.data.slice(0, 120)}` }];
     }
     const result = validator.validate(chunkPointer, chunk);
-    if (!result.valid) return [{ check: 'response_schema_conformance', message: `event ${i} does not match ${chunkPointer}: ${result.errors.join('; ')}` }];
+    if (!result.valid)
+      return [
+        {
+          check: 'response_schema_conformance',
+          message: `event ${i} does not match ${chunkPointer}: ${result.errors.join('; ')}`,
+        },
+      ];
     chunks.push(chunk);
   }
   const framing = framingProblem(events.length, done, chunks);
@@ -63,10 +74,12 @@ function framingProblem(eventCount: number, done: number, chunks: unknown[]): st
   const ids = new Set(chunks.map((c) => readRecord(c)?.id));
   if (ids.size > 1) return `one stream carries ${ids.size} ids: ${[...ids].map((id) => JSON.stringify(id)).join(', ')}`;
   const firstChoice = readRecord(readArray(readRecord(chunks[0])?.choices)?.[0]);
-  if (readRecord(firstChoice?.delta)?.role !== 'assistant') return `the first chunk does not carry delta.role "assistant": ${JSON.stringify(chunks[0]).slice(0, 200)}`;
+  if (readRecord(firstChoice?.delta)?.role !== 'assistant')
+    return `the first chunk does not carry delta.role "assistant": ${JSON.stringify(chunks[0]).slice(0, 200)}`;
   const withUsage = chunks.flatMap((c, i) => (readRecord(c)?.usage ? [i] : []));
   if (!withUsage.includes(chunks.length - 1)) return 'the last chunk before data: [DONE] carries no usage';
-  if (withUsage.length > 1) return `usage appears in ${withUsage.length} chunks (chunks ${withUsage.join(', ')}); only the last may carry it`;
+  if (withUsage.length > 1)
+    return `usage appears in ${withUsage.length} chunks (chunks ${withUsage.join(', ')}); only the last may carry it`;
   return undefined;
 }
 
@@ -78,12 +91,14 @@ function errorChunkProblem(chunks: unknown[]): string | undefined {
       if (choice === undefined) continue;
       const failed = choice.finish_reason === 'error';
       if (!failed && choice.error === undefined) continue;
-      if (!failed) return `chunk ${i} carries choices[${choice.index}].error but finish_reason ${JSON.stringify(choice.finish_reason)}, not "error"`;
+      if (!failed)
+        return `chunk ${i} carries choices[${choice.index}].error but finish_reason ${JSON.stringify(choice.finish_reason)}, not "error"`;
       const error = readRecord(choice.error);
       if (typeof error?.code !== 'string' || typeof error?.message !== 'string') {
         return `chunk ${i} has finish_reason "error" without error.code and error.message strings: ${JSON.stringify(choice).slice(0, 200)}`;
       }
-      if (i !== chunks.length - 1) return `the error chunk (${i}) is followed by ${chunks.length - 1 - i} more chunk(s); a mid-stream error ends the stream`;
+      if (i !== chunks.length - 1)
+        return `the error chunk (${i}) is followed by ${chunks.length - 1 - i} more chunk(s); a mid-stream error ends the stream`;
     }
   }
   return undefined;
@@ -93,7 +108,9 @@ function errorChunkProblem(chunks: unknown[]): string | undefined {
 function genericProblems(data: string[]): StreamFailure[] {
   if (data.length === 0) return [{ check: 'stream_framing', message: 'empty event stream' }];
   const bad = data.findIndex((d) => d !== '[DONE]' && !isJson(d));
-  return bad === -1 ? [] : [{ check: 'response_schema_conformance', message: `event ${bad} is not JSON: ${data[bad].slice(0, 120)}` }];
+  return bad === -1
+    ? []
+    : [{ check: 'response_schema_conformance', message: `event ${bad} is not JSON: ${data[bad].slice(0, 120)}` }];
 }
 
 function isJson(text: string): boolean {

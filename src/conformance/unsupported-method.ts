@@ -11,7 +11,13 @@ import type { CheckResult } from './report.js';
 /** HEAD and OPTIONS stay out: servers answer them for every GET route and for CORS by design. */
 const PROBED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export async function checkUnsupportedMethods(doc: OpenApiDocument, operations: Operation[], sender: Sender, main: Credential, secrets: Iterable<string>): Promise<CheckResult[]> {
+export async function checkUnsupportedMethods(
+  doc: OpenApiDocument,
+  operations: Operation[],
+  sender: Sender,
+  main: Credential,
+  secrets: Iterable<string>,
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const path of [...new Set(operations.map((op) => op.path))]) {
     const defined = doc.operations.filter((op) => op.path === path);
@@ -35,20 +41,36 @@ export async function checkUnsupportedMethods(doc: OpenApiDocument, operations: 
       const problem = allowProblem(ex.status, ex.headers.allow, method, allowed, ex.error);
       if (problem) {
         const error = new ConformanceFailure(ex, [{ check: 'unsupported_method', message: problem }]);
-        failure = { check: 'unsupported_method', target, outcome: 'failed', runs: probes.indexOf(method) + 1, counterexample: toCounterexample(error, 'unsupported_method', sender.baseUrl, secrets) };
+        failure = {
+          check: 'unsupported_method',
+          target,
+          outcome: 'failed',
+          runs: probes.indexOf(method) + 1,
+          counterexample: toCounterexample(error, 'unsupported_method', sender.baseUrl, secrets),
+        };
         break;
       }
     }
-    if (probes.length > 0) results.push(failure ?? { check: 'unsupported_method', target, outcome: 'passed', runs: probes.length });
+    if (probes.length > 0)
+      results.push(failure ?? { check: 'unsupported_method', target, outcome: 'passed', runs: probes.length });
   }
   return results;
 }
 
-export function allowProblem(status: number | undefined, allow: string | undefined, method: string, allowed: string[], error?: string): string | undefined {
+export function allowProblem(
+  status: number | undefined,
+  allow: string | undefined,
+  method: string,
+  allowed: string[],
+  error?: string,
+): string | undefined {
   if (status === undefined) return `no response: ${error ?? 'unknown error'}`;
   if (status !== 405) return `${method} answered ${status}, expected 405 Method Not Allowed`;
   if (allow === undefined) return '405 without an Allow header';
-  const listed = allow.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
+  const listed = allow
+    .split(',')
+    .map((m) => m.trim().toUpperCase())
+    .filter(Boolean);
   const missing = allowed.filter((m) => !listed.includes(m));
   if (missing.length > 0) return `Allow: ${allow} lacks ${missing.join(', ')}`;
   if (listed.includes(method)) return `Allow: ${allow} lists ${method}, which was just refused`;

@@ -2,9 +2,7 @@
 // embedding adapter consumes and produces it. No wire format lives here.
 
 /** What to embed: texts, or token ids (tokenizer-specific; only some providers take them). Never empty. */
-export type EmbeddingInputs =
-  | { kind: 'text'; texts: string[] }
-  | { kind: 'tokens'; tokens: number[][] };
+export type EmbeddingInputs = { kind: 'text'; texts: string[] } | { kind: 'tokens'; tokens: number[][] };
 
 export interface EmbeddingCall {
   inputs: EmbeddingInputs;
@@ -34,5 +32,7 @@ export function inputCount(inputs: EmbeddingInputs): number {
 
 /** The inputs from `start` (inclusive) to `end` (exclusive), of the same kind. */
 export function sliceInputs(inputs: EmbeddingInputs, start: number, end: number): EmbeddingInputs {
-  return inputs.kind === 'text' ? { kind: 'text', texts: inputs.texts.slice(start, end) } : { kind: 'tokens', tokens: inputs.tokens.slice(start, end) };
+  return inputs.kind === 'text'
+    ? { kind: 'text', texts: inputs.texts.slice(start, end) }
+    : { kind: 'tokens', tokens: inputs.tokens.slice(start, end) };
 }

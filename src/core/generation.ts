@@ -1,7 +1,15 @@
 // The internal result of a generation, as every provider adapter produces it and every front door renders it:
 // normalized usage, finish reasons, a whole reply as ordered output blocks, and the events of a stream. No wire
 // format lives here.
-import type { Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolCallKind, WebSearchBlock } from './content-blocks.js';
+import type {
+  Citation,
+  ReasoningBlock,
+  RefusalBlock,
+  TextBlock,
+  ToolCallBlock,
+  ToolCallKind,
+  WebSearchBlock,
+} from './content-blocks.js';
 import type { ToolUses } from './tool-uses.js';
 import type { ServedOptions } from './served-options.js';
 
@@ -71,7 +79,15 @@ export type StreamEvent =
    */
   | { type: 'reasoning-state'; state: ReasoningState }
   /** A tool call begins. `index` numbers the calls of one reply from 0; `input` may carry the first fragment. */
-  | { type: 'tool-call-start'; index: number; id: string; name: string; namespace?: string; kind: ToolCallKind; input?: string }
+  | {
+      type: 'tool-call-start';
+      index: number;
+      id: string;
+      name: string;
+      namespace?: string;
+      kind: ToolCallKind;
+      input?: string;
+    }
   /** The next fragment of a call's input (JSON text of a function call, raw text of a custom one). */
   | { type: 'tool-call-delta'; index: number; input: string }
   | { type: 'refusal-delta'; text: string }

@@ -29,7 +29,10 @@ export function isPricedValue(option: PriceOption, value: unknown): value is str
 }
 
 /** The options of `source` (an answer's or a request's fields, by their wire names) that are not standard. */
-export function servedOptionsOf(source: Readonly<Record<string, unknown>> | undefined, options: readonly PriceOption[] = PRICE_OPTIONS): ServedOptions | undefined {
+export function servedOptionsOf(
+  source: Readonly<Record<string, unknown>> | undefined,
+  options: readonly PriceOption[] = PRICE_OPTIONS,
+): ServedOptions | undefined {
   if (!source) return undefined;
   let out: ServedOptions | undefined;
   for (const option of options) {
@@ -57,7 +60,9 @@ export interface RequestedOption {
 }
 
 /** OpenAI (Responses and chat completions): `service_tier`; `fast` is served, and reported, as `priority`. */
-export const OPENAI_REQUEST_OPTIONS: readonly RequestedOption[] = [{ option: 'service_tier', servedAs: { fast: 'priority' } }];
+export const OPENAI_REQUEST_OPTIONS: readonly RequestedOption[] = [
+  { option: 'service_tier', servedAs: { fast: 'priority' } },
+];
 
 /**
  * Anthropic Messages: `speed` (fast mode) and `inference_geo` (data residency). Its `service_tier` (`auto`,
@@ -73,7 +78,10 @@ export function servedNameOf(field: RequestedOption, value: unknown): string | u
 }
 
 /** What a request asks for, by served names (RequestFacts.priceOptions), or undefined when all standard. */
-export function requestedOptions(body: Readonly<Record<string, unknown>>, fields: readonly RequestedOption[]): ServedOptions | undefined {
+export function requestedOptions(
+  body: Readonly<Record<string, unknown>>,
+  fields: readonly RequestedOption[],
+): ServedOptions | undefined {
   let out: ServedOptions | undefined;
   for (const field of fields) {
     const served = servedNameOf(field, body[field.option]);

@@ -47,4 +47,8 @@ export interface StreamRenderer {
 }
 
 /** Renders a whole (non-streamed) generation as the format's JSON body. */
-export type CompletionRenderer = (result: GenerationResult, totals: GenerationTotals, identity: GenerationIdentity) => unknown;
+export type CompletionRenderer = (
+  result: GenerationResult,
+  totals: GenerationTotals,
+  identity: GenerationIdentity,
+) => unknown;

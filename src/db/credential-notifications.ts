@@ -5,7 +5,13 @@
 import type { PGliteInterface } from '@electric-sql/pglite';
 import type { Db } from './database.js';
 import { createLogger, type Logger } from '../logger.js';
-import { listenOnChannel, listenOnPostgresChannel, type ChannelListener, type ChannelListenerOptions, type NotificationSource } from './notification-listener.js';
+import {
+  listenOnChannel,
+  listenOnPostgresChannel,
+  type ChannelListener,
+  type ChannelListenerOptions,
+  type NotificationSource,
+} from './notification-listener.js';
 
 export type { NotificationSource } from './notification-listener.js';
 
@@ -42,7 +48,11 @@ export interface PostgresListenerOptions {
 }
 
 /** The channel's options for this cache; the cache is off until LISTEN succeeds and whenever a change could be missed. */
-function cacheOptions(cache: CredentialCacheControl, logger: Logger, delays: { initialDelayMs?: number; maxDelayMs?: number } = {}): ChannelListenerOptions {
+function cacheOptions(
+  cache: CredentialCacheControl,
+  logger: Logger,
+  delays: { initialDelayMs?: number; maxDelayMs?: number } = {},
+): ChannelListenerOptions {
   cache.setEnabled(false);
   return {
     channel: CREDENTIAL_CHANNEL,

@@ -11,7 +11,17 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /** Socket errors of a connection that could not be made or was lost. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOENT', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTCONN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOENT',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTCONN',
+]);
 
 /**
  * SQLSTATEs of a server that is going away or not taking connections: admin_shutdown (a fast shutdown or restart),
@@ -21,17 +31,21 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOENT', '
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /** What `pg` says of a connection that ended, broke or never opened (its errors carry no code for these). */
-const DRIVER_MESSAGES = /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout/i;
+const DRIVER_MESSAGES =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout/i;
 
 /** Whether a driver error means the database is out of reach rather than that the statement failed. */
 export function isConnectionFailure(err: unknown): boolean {
   if (err instanceof DatabaseUnavailableError) return true;
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || /^08...$/.test(code))) return true;
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || /^08...$/.test(code)))
+    return true;
   return DRIVER_MESSAGES.test((err as Error | null)?.message ?? '');
 }
 
 /** The driver's error, marked as DatabaseUnavailableError when it is a connection failure. */
 export function markUnavailable(err: unknown): unknown {
-  return isConnectionFailure(err) && !(err instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(err) : err;
+  return isConnectionFailure(err) && !(err instanceof DatabaseUnavailableError)
+    ? new DatabaseUnavailableError(err)
+    : err;
 }

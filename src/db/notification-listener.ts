@@ -36,14 +36,20 @@ export interface ChannelListener {
  * Starts whichever listener the database allows; undefined when it allows none (a database handed over without its
  * URL or instance). Resolves after the first attempt, successful or not: start-up is not held hostage by it.
  */
-export async function listenOnChannel(source: NotificationSource, options: ChannelListenerOptions): Promise<ChannelListener | undefined> {
+export async function listenOnChannel(
+  source: NotificationSource,
+  options: ChannelListenerOptions,
+): Promise<ChannelListener | undefined> {
   if (source.databaseUrl !== undefined) return listenOnPostgresChannel(source.databaseUrl, options);
   if (source.pglite !== undefined) return listenInPglite(source.db, source.pglite, options);
   return undefined;
 }
 
 /** PostgreSQL: a dedicated connection, reconnected with backoff; resolves after the first attempt. */
-export async function listenOnPostgresChannel(databaseUrl: string, options: ChannelListenerOptions): Promise<ChannelListener> {
+export async function listenOnPostgresChannel(
+  databaseUrl: string,
+  options: ChannelListenerOptions,
+): Promise<ChannelListener> {
   const listener = new PostgresChannelListener(databaseUrl, options);
   await listener.connect();
   return listener;
@@ -140,7 +146,10 @@ class PostgresChannelListener implements ChannelListener {
     const initial = this.options.initialDelayMs ?? 500;
     const delay = Math.min(initial * 2 ** this.failures, this.options.maxDelayMs ?? 30_000);
     this.failures += 1;
-    this.options.logger.warn({ err, channel: this.options.channel, retry_in_ms: delay }, 'notifications lost; listening again soon');
+    this.options.logger.warn(
+      { err, channel: this.options.channel, retry_in_ms: delay },
+      'notifications lost; listening again soon',
+    );
     this.timer = setTimeout(() => void this.connect(), delay);
     this.timer.unref();
   }

@@ -8,7 +8,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generatedFilePath, rendererFilePath } from './asset-files.js';
 import { renderDocsInit, renderDocsPage } from './docs-page.js';
 
-export const STATIC_DOCS_FILES = ['index.html', 'init.js', 'api-reference.js', 'api-reference.css', 'openapi.json', 'openapi.yaml'] as const;
+export const STATIC_DOCS_FILES = [
+  'index.html',
+  'init.js',
+  'api-reference.js',
+  'api-reference.css',
+  'openapi.json',
+  'openapi.yaml',
+] as const;
 
 export function writeStaticDocs(outDir: string): string {
   const dir = resolve(outDir);

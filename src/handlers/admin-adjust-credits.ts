@@ -9,9 +9,18 @@ export function adminAdjustCredits(parts: Pick<HandlerParts, 'db' | 'leases' | '
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const body = api.request.requestBody as { amount: number; note?: string };
-    if (body.note?.includes('\u0000')) throw new GatewayError(400, 'Invalid request: note must not contain a NUL character', { field: 'note' });
+    if (body.note?.includes('\u0000'))
+      throw new GatewayError(400, 'Invalid request: note must not contain a NUL character', { field: 'note' });
     const amountNanos = usdToNanos(body.amount);
-    const result = await adjustCredits({ db: parts.db, recalls: parts.leases.recalls, logger: parts.logger }, { userId: user.id, amountNanos, note: body.note ?? null });
-    ctx.body = { user_id: user.id, amount: nanosToUsd(amountNanos), balance: nanosToUsd(result.balanceNanos), ledger_id: String(result.ledgerId) };
+    const result = await adjustCredits(
+      { db: parts.db, recalls: parts.leases.recalls, logger: parts.logger },
+      { userId: user.id, amountNanos, note: body.note ?? null },
+    );
+    ctx.body = {
+      user_id: user.id,
+      amount: nanosToUsd(amountNanos),
+      balance: nanosToUsd(result.balanceNanos),
+      ledger_id: String(result.ledgerId),
+    };
   };
 }

@@ -12,7 +12,13 @@ export function adminCreateUserKey(parts: Pick<HandlerParts, 'config' | 'db' | '
     const body = (api.request.requestBody ?? {}) as WireKeySettings;
     const settings = parseKeySettings(body, now);
     // The operator stands in for the account here, so it may create either kind, as the account token may.
-    const { row, secret } = await createKey(parts.db, { userId: user.id, settings, kind: parseKeyKind(body.kind), now, maxKeys: parts.config.maxKeysPerAccount });
+    const { row, secret } = await createKey(parts.db, {
+      userId: user.id,
+      settings,
+      kind: parseKeyKind(body.kind),
+      now,
+      maxKeys: parts.config.maxKeysPerAccount,
+    });
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');
     ctx.body = { ...toWireApiKey((await describeKeys(parts.db, [row], now))[0]), key: secret };

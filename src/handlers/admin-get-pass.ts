@@ -8,6 +8,9 @@ export function adminGetPass(parts: Pick<HandlerParts, 'config' | 'db' | 'now' |
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     await parts.settlements.flushed();
-    ctx.body = { user_id: user.id, ...withoutNullUsage(await showPass(parts.db, parts.config.passQuota, user.id, parts.now())) };
+    ctx.body = {
+      user_id: user.id,
+      ...withoutNullUsage(await showPass(parts.db, parts.config.passQuota, user.id, parts.now())),
+    };
   };
 }

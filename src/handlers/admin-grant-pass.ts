@@ -9,7 +9,10 @@ export function adminGrantPass(parts: Pick<HandlerParts, 'config' | 'db' | 'now'
     const { months = 1 } = (api.request.requestBody ?? {}) as { months?: number };
     const now = parts.now();
     await grantPass(parts.db, user.id, months, now);
-    ctx.body = { user_id: user.id, ...withoutNullUsage(await showPass(parts.db, parts.config.passQuota, user.id, now)) };
+    ctx.body = {
+      user_id: user.id,
+      ...withoutNullUsage(await showPass(parts.db, parts.config.passQuota, user.id, now)),
+    };
   };
 }
 

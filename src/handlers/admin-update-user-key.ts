@@ -12,8 +12,11 @@ export function adminUpdateUserKey(parts: Pick<HandlerParts, 'credentials' | 'db
     const keyId = String(api.request.params.key_id);
     const now = parts.now();
     const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now);
-    const row = keyId.includes('\u0000') ? undefined : await updateKey(parts.db, parts.credentials, { userId: user.id, keyId, settings, now });
-    if (!row) throw new GatewayError(404, `API key ${keyId} of user ${user.id} not found`, { key_id: keyId, user_id: user.id });
+    const row = keyId.includes('\u0000')
+      ? undefined
+      : await updateKey(parts.db, parts.credentials, { userId: user.id, keyId, settings, now });
+    if (!row)
+      throw new GatewayError(404, `API key ${keyId} of user ${user.id} not found`, { key_id: keyId, user_id: user.id });
     ctx.body = toWireApiKey((await describeKeys(parts.db, [row], now))[0]);
   };
 }

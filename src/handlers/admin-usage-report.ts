@@ -11,11 +11,15 @@ export function adminUsageReport(parts: Pick<HandlerParts, 'db' | 'settlements'>
   return async (api, ctx) => {
     const from = new Date(queryString(api, 'from') ?? '');
     const to = new Date(queryString(api, 'to') ?? '');
-    if (Number.isNaN(from.getTime())) throw new GatewayError(400, 'Invalid request: from must be an RFC 3339 date-time', { field: 'from' });
-    if (Number.isNaN(to.getTime())) throw new GatewayError(400, 'Invalid request: to must be an RFC 3339 date-time', { field: 'to' });
-    if (to.getTime() <= from.getTime()) throw new GatewayError(400, 'Invalid request: to must be after from', { field: 'to' });
+    if (Number.isNaN(from.getTime()))
+      throw new GatewayError(400, 'Invalid request: from must be an RFC 3339 date-time', { field: 'from' });
+    if (Number.isNaN(to.getTime()))
+      throw new GatewayError(400, 'Invalid request: to must be an RFC 3339 date-time', { field: 'to' });
+    if (to.getTime() <= from.getTime())
+      throw new GatewayError(400, 'Invalid request: to must be after from', { field: 'to' });
     // Bounds the scan a single request can ask for.
-    if (to.getTime() - from.getTime() > MAX_RANGE_MS) throw new GatewayError(400, 'Invalid request: the range may span at most 366 days', { field: 'to' });
+    if (to.getTime() - from.getTime() > MAX_RANGE_MS)
+      throw new GatewayError(400, 'Invalid request: the range may span at most 366 days', { field: 'to' });
     const groupBy = (queryString(api, 'group_by') ?? 'day') as UsageGroupBy;
     await parts.settlements.flushed();
     const rows = await usageReport(parts.db, { from, to, groupBy });

@@ -15,7 +15,13 @@ export function createApiKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>)
     authorizeKeyCreation(principal, kind);
     const now = parts.now();
     const settings = parseKeySettings(body, now);
-    const { row, secret } = await createKey(parts.db, { userId: principal.userId, settings, kind, now, maxKeys: parts.config.maxKeysPerAccount });
+    const { row, secret } = await createKey(parts.db, {
+      userId: principal.userId,
+      settings,
+      kind,
+      now,
+      maxKeys: parts.config.maxKeysPerAccount,
+    });
     const [view] = await describeKeys(parts.db, [row], now);
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');

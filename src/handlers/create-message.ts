@@ -32,7 +32,8 @@ export function createMessage(generations: GenerationParts & HitParts): Handler 
       translate: () => parseMessagesRequest(body, model, stream),
       stream,
       renderJson: buildMessage,
-      createStreamRenderer: (identity, estimatedPromptTokens) => new MessagesStreamRenderer(identity, estimatedPromptTokens),
+      createStreamRenderer: (identity, estimatedPromptTokens) =>
+        new MessagesStreamRenderer(identity, estimatedPromptTokens),
       sessionKey: messagesSessionKey(body, ctx.headers),
     });
   };

@@ -14,7 +14,10 @@ export function geminiCountTokens(parts: CountParts): Handler {
     const body = api.request.requestBody as GeminiCountTokensRequest;
     const prompt = body.generateContentRequest ?? (body.contents ? { contents: body.contents } : undefined);
     if (!prompt || prompt.contents.length === 0) {
-      throw new GatewayError(400, 'Invalid request: send contents, or a generateContentRequest with contents', { field: 'contents', reason: 'invalid_request' });
+      throw new GatewayError(400, 'Invalid request: send contents, or a generateContentRequest with contents', {
+        field: 'contents',
+        reason: 'invalid_request',
+      });
     }
     const request = parseGeminiPrompt(prompt, geminiGatewayModelId(pathModel(api)));
     const { inputTokens, headers } = await countPromptTokens(parts, generationClient(ctx), request, {});

@@ -24,19 +24,29 @@ export function pathModel(api: ApiContext): string {
   return String((api.request.params as { model: string }).model);
 }
 
-export function serveGeminiGeneration(generations: GenerationParts & HitParts, api: ApiContext, ctx: Context, framing: StreamFraming | undefined): Promise<void> {
+export function serveGeminiGeneration(
+  generations: GenerationParts & HitParts,
+  api: ApiContext,
+  ctx: Context,
+  framing: StreamFraming | undefined,
+): Promise<void> {
   const body = api.request.requestBody as GeminiGenerateContentRequest;
   const stream = framing !== undefined;
   const model = geminiGatewayModelId(pathModel(api));
-  return serveGenerationCached(generations, ctx, {
-    apiFormat: 'gemini',
-    protocol: 'gemini',
-    facts: geminiRequestFacts(body, model),
-    wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS),
-    translate: () => parseGeminiRequest(body, model, stream),
-    stream,
-    renderJson: buildGenerateContentResponse,
-    createStreamRenderer: (identity) => new GeminiStreamRenderer(identity),
-    sessionKey: sessionKeyFromHeaders(ctx.headers),
-  }, framing);
+  return serveGenerationCached(
+    generations,
+    ctx,
+    {
+      apiFormat: 'gemini',
+      protocol: 'gemini',
+      facts: geminiRequestFacts(body, model),
+      wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS),
+      translate: () => parseGeminiRequest(body, model, stream),
+      stream,
+      renderJson: buildGenerateContentResponse,
+      createStreamRenderer: (identity) => new GeminiStreamRenderer(identity),
+      sessionKey: sessionKeyFromHeaders(ctx.headers),
+    },
+    framing,
+  );
 }

@@ -13,7 +13,11 @@ export function geminiGetModel(parts: Pick<HandlerParts, 'catalog'>): Handler {
     const resolved = parts.catalog.resolve(id);
     // A path names a resource: a malformed id is a model that does not exist (404), not a bad request.
     if (!resolved.ok) throw new GatewayError(404, resolved.message, { model: id, reason: resolved.reason });
-    if (resolved.entry.embedding) throw new GatewayError(404, `Model "${id}" is an embedding model: this door generates content`, { model: id, reason: 'not_a_generation_model' });
+    if (resolved.entry.embedding)
+      throw new GatewayError(404, `Model "${id}" is an embedding model: this door generates content`, {
+        model: id,
+        reason: 'not_a_generation_model',
+      });
     ctx.body = geminiModelInfo(resolved.entry);
   };
 }

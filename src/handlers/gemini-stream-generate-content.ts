@@ -7,5 +7,11 @@ import { queryString } from './query-params.js';
 import { serveGeminiGeneration } from './gemini-generation.js';
 
 export function geminiStreamGenerateContent(generations: GenerationParts & HitParts): Handler {
-  return (api, ctx) => serveGeminiGeneration(generations, api, ctx, queryString(api, 'alt')?.toLowerCase() === 'sse' ? 'sse' : 'json-array');
+  return (api, ctx) =>
+    serveGeminiGeneration(
+      generations,
+      api,
+      ctx,
+      queryString(api, 'alt')?.toLowerCase() === 'sse' ? 'sse' : 'json-array',
+    );
 }

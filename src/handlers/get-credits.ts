@@ -9,6 +9,8 @@ export function getCredits(parts: Pick<HandlerParts, 'db' | 'settlements'>): Han
     // Read-your-writes: the last responses' debits may still sit in this instance's settlement queue.
     await parts.settlements.flushed();
     const account = await creditAccount(parts.db, principalOf(ctx).userId);
-    ctx.body = { data: { total_credits: nanosToUsd(account.totalGrantedNanos), total_usage: nanosToUsd(account.totalUsedNanos) } };
+    ctx.body = {
+      data: { total_credits: nanosToUsd(account.totalGrantedNanos), total_usage: nanosToUsd(account.totalUsedNanos) },
+    };
   };
 }

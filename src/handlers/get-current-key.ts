@@ -13,7 +13,9 @@ export function getCurrentKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now' 
     const principal = principalOf(ctx);
     if (!isApiKeyRow(principal)) {
       // As documented in the spec: an account token is not an API key, so there is no key to describe.
-      throw new GatewayError(404, 'GET /key describes API keys; this request was made with an account token', { credential: 'account_token' });
+      throw new GatewayError(404, 'GET /key describes API keys; this request was made with an account token', {
+        credential: 'account_token',
+      });
     }
     await parts.settlements.flushed();
     const [view, account] = await Promise.all([

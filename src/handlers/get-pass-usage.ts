@@ -8,6 +8,9 @@ export function getPassUsage(parts: Pick<HandlerParts, 'config' | 'db' | 'now' |
   return async (_api, ctx) => {
     // Read-your-writes: settlement turns the last requests' upper bounds into their real cost.
     await parts.settlements.flushed();
-    ctx.body = await passUsageOf({ db: parts.db, now: parts.now, passQuota: parts.config.passQuota }, principalOf(ctx).userId);
+    ctx.body = await passUsageOf(
+      { db: parts.db, now: parts.now, passQuota: parts.config.passQuota },
+      principalOf(ctx).userId,
+    );
   };
 }

@@ -10,7 +10,8 @@ export function getReadiness(parts: Pick<HandlerParts, 'readiness' | 'logger'>):
     quietWhenOk(ctx);
     const notReady = await parts.readiness();
     if (notReady) {
-      if (notReady.cause !== undefined) parts.logger.warn({ request_id: ctx.state.requestId, err: notReady.cause }, 'readiness: database check failed');
+      if (notReady.cause !== undefined)
+        parts.logger.warn({ request_id: ctx.state.requestId, err: notReady.cause }, 'readiness: database check failed');
       const { reason, pending } = notReady;
       // An instance that is stopping closes the probe's connection too: the next probe finds out it is gone.
       const headers: Record<string, string> = reason === 'shutting_down' ? { Connection: 'close' } : {};

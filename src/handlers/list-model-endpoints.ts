@@ -19,7 +19,9 @@ export function listModelEndpoints(parts: Pick<HandlerParts, 'breaker' | 'catalo
     // A path names a resource: a malformed id is a model that does not exist (404), not a bad request body.
     if (!resolved.ok) throw new GatewayError(404, resolved.message, { model: id, reason: resolved.reason });
     const { entry } = resolved;
-    const endpoints = entry.endpoints ?? [{ key: `${entry.id}@${entry.upstreamProvider}`, provider: entry.upstreamProvider, entry }];
+    const endpoints = entry.endpoints ?? [
+      { key: `${entry.id}@${entry.upstreamProvider}`, provider: entry.upstreamProvider, entry },
+    ];
     await parts.breaker.refresh?.(endpoints.map((endpoint) => endpoint.key));
     ctx.body = {
       data: {
@@ -27,7 +29,10 @@ export function listModelEndpoints(parts: Pick<HandlerParts, 'breaker' | 'catalo
         name: entry.name,
         created: entry.created,
         ...(entry.description !== undefined ? { description: entry.description } : {}),
-        architecture: { input_modalities: entry.supportsImages ? ['text', 'image'] : ['text'], output_modalities: ['text'] },
+        architecture: {
+          input_modalities: entry.supportsImages ? ['text', 'image'] : ['text'],
+          output_modalities: ['text'],
+        },
         endpoints: endpoints.map((endpoint) => ({
           ...toWireEndpoint(endpoint, parts.catalog.provider(endpoint.provider)?.name ?? endpoint.provider),
           status: parts.breaker.state(endpoint.key),

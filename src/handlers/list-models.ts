@@ -9,7 +9,9 @@ import { queryString } from './query-params.js';
 
 export function listModels(parts: Pick<HandlerParts, 'catalog'>): Handler {
   const wire = (entries: readonly CatalogEntry[]) =>
-    JSON.stringify({ data: entries.map((entry) => toWireModel(entry, (id) => parts.catalog.provider(id)?.name ?? id)) });
+    JSON.stringify({
+      data: entries.map((entry) => toWireModel(entry, (id) => parts.catalog.provider(id)?.name ?? id)),
+    });
   // The catalog is fixed for the life of the process: serialize it once, and each filtered list once it is asked for.
   const all = wire(parts.catalog.list());
   const filtered = new Map<string, string>();
@@ -33,7 +35,14 @@ export function listModels(parts: Pick<HandlerParts, 'catalog'>): Handler {
       return;
     }
     // `text,embeddings` and `embeddings, text` are one filter: the wanted set, sorted, is the memo's key.
-    const wanted = [...new Set(asked.split(',').map((m) => m.trim()).filter(Boolean))].sort();
+    const wanted = [
+      ...new Set(
+        asked
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ),
+    ].sort();
     const key = wanted.join(',');
     let body = filtered.get(key);
     if (body === undefined) {

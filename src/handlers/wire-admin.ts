@@ -31,7 +31,15 @@ export function toWireUsageRow(row: UsageRow) {
   };
 }
 
-const CSV_COLUMNS = ['group', 'requests', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'reasoning_tokens', 'cost'] as const;
+const CSV_COLUMNS = [
+  'group',
+  'requests',
+  'prompt_tokens',
+  'completion_tokens',
+  'cached_tokens',
+  'reasoning_tokens',
+  'cost',
+] as const;
 
 /** RFC 4180: quote fields holding a comma, quote or line break; a leading =+-@ is quoted too, so no spreadsheet runs it as a formula. */
 function csvField(value: string | number | null): string {

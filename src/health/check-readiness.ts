@@ -40,10 +40,17 @@ export function readinessCheck(
     try {
       const pending = await Promise.race([running, timedOut]);
       if (pending === 'timeout') {
-        return { reason: 'database_unreachable', message: `Not ready: the database did not answer within ${timeoutMs / 1000} s` };
+        return {
+          reason: 'database_unreachable',
+          message: `Not ready: the database did not answer within ${timeoutMs / 1000} s`,
+        };
       }
       if (pending.length > 0) {
-        return { reason: 'migrations_pending', message: `Not ready: ${pending.length} database migration(s) not applied`, pending };
+        return {
+          reason: 'migrations_pending',
+          message: `Not ready: ${pending.length} database migration(s) not applied`,
+          pending,
+        };
       }
       return undefined;
     } catch (cause) {

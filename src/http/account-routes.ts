@@ -40,8 +40,17 @@ function loadAssets(): Map<string, StaticAsset> {
         securityHeaders: { ...security, 'Content-Security-Policy': PAGE_CSP, 'Referrer-Policy': 'no-referrer' },
       }),
     ],
-    [script.path, createAsset(script.body, 'text/javascript; charset=utf-8', { cacheControl: IMMUTABLE, securityHeaders: security })],
-    [style.path, createAsset(style.body, 'text/css; charset=utf-8', { cacheControl: IMMUTABLE, securityHeaders: security })],
+    [
+      script.path,
+      createAsset(script.body, 'text/javascript; charset=utf-8', {
+        cacheControl: IMMUTABLE,
+        securityHeaders: security,
+      }),
+    ],
+    [
+      style.path,
+      createAsset(style.body, 'text/css; charset=utf-8', { cacheControl: IMMUTABLE, securityHeaders: security }),
+    ],
   ]);
   return cached;
 }

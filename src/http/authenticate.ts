@@ -14,7 +14,13 @@ import { authorizeRoute } from '../auth/authorize-route.js';
 import { GatewayError } from '../core/gateway-error.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const NO_LIMITS: Principal['limits'] = { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null, limitReset: null };
+const NO_LIMITS: Principal['limits'] = {
+  rateLimitRpm: null,
+  rateLimitTpm: null,
+  freeRequestsPerDay: null,
+  creditLimitNanos: null,
+  limitReset: null,
+};
 
 export function bearerToken(header: string | undefined): string {
   if (!header) throw new GatewayError(401, 'Missing Authorization header: send "Authorization: Bearer <API_KEY>"');
@@ -116,7 +122,10 @@ function apiKeyOf(ctx: Context, source: ApiKeySource): string | undefined {
 }
 
 function describeSources(sources: readonly ApiKeySource[]): string {
-  return [...sources.map((s) => (s.in === 'header' ? `"${s.name}: <API_KEY>"` : `"?${s.name}=<API_KEY>"`)), '"Authorization: Bearer <API_KEY>"'].join(' or ');
+  return [
+    ...sources.map((s) => (s.in === 'header' ? `"${s.name}: <API_KEY>"` : `"?${s.name}=<API_KEY>"`)),
+    '"Authorization: Bearer <API_KEY>"',
+  ].join(' or ');
 }
 
 /**
@@ -136,7 +145,12 @@ export function requestSecret(ctx: Context, sources: readonly ApiKeySource[]): s
   return bearerToken(authorization);
 }
 
-export function authenticator(db: Db, lastUsed?: LastUsedTracker, credentials?: CredentialCache, now: () => Date = () => new Date()) {
+export function authenticator(
+  db: Db,
+  lastUsed?: LastUsedTracker,
+  credentials?: CredentialCache,
+  now: () => Date = () => new Date(),
+) {
   return async (ctx: Context, sources: readonly ApiKeySource[] = [], operationId?: string): Promise<void> => {
     const secret = requestSecret(ctx, sources);
     const principal = credentials

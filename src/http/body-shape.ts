@@ -19,8 +19,12 @@ export function refuseBodyShape(text: string, body: unknown): GatewayError | und
   if (countMemberNames(text) === shape.members) return undefined;
   const duplicate = firstDuplicateMember(text);
   const field = duplicate?.field ?? 'body';
-  return new GatewayError(400, `Invalid request: ${field} appears more than once in its object (a JSON member name may appear only once)`, {
-    reason: 'duplicate_member_name',
-    field,
-  });
+  return new GatewayError(
+    400,
+    `Invalid request: ${field} appears more than once in its object (a JSON member name may appear only once)`,
+    {
+      reason: 'duplicate_member_name',
+      field,
+    },
+  );
 }

@@ -19,7 +19,12 @@ export interface ParserRefusal {
 }
 
 // The error codes are llhttp's (`HPE_*`) and Node's own; anything not listed is a generic malformed request.
-const REQUEST_LINE_CODES = new Set(['HPE_INVALID_METHOD', 'HPE_INVALID_URL', 'HPE_INVALID_VERSION', 'HPE_INVALID_CONSTANT']);
+const REQUEST_LINE_CODES = new Set([
+  'HPE_INVALID_METHOD',
+  'HPE_INVALID_URL',
+  'HPE_INVALID_VERSION',
+  'HPE_INVALID_CONSTANT',
+]);
 const FRAMING_CODES = new Set([
   'HPE_INVALID_CONTENT_LENGTH',
   'HPE_UNEXPECTED_CONTENT_LENGTH',
@@ -30,23 +35,40 @@ const FRAMING_CODES = new Set([
 export function describeParserError(code: string | undefined, maxHeaderSize: number): ParserRefusal {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, reason: 'headers_too_large', message: `The request line and headers together exceed ${maxHeaderSize} bytes` };
+      return {
+        status: 431,
+        reason: 'headers_too_large',
+        message: `The request line and headers together exceed ${maxHeaderSize} bytes`,
+      };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, reason: 'chunk_extensions_too_large', message: 'The chunk extensions of the request body are too large' };
+      return {
+        status: 413,
+        reason: 'chunk_extensions_too_large',
+        message: 'The chunk extensions of the request body are too large',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, reason: 'request_timeout', message: 'The request did not arrive in time' };
     case 'HPE_INVALID_HEADER_TOKEN':
       return {
         status: 400,
         reason: 'invalid_header',
-        message: 'A request header holds a character HTTP does not allow (a control character in a value, or a separator in a name)',
+        message:
+          'A request header holds a character HTTP does not allow (a control character in a value, or a separator in a name)',
       };
   }
   if (code !== undefined && REQUEST_LINE_CODES.has(code)) {
-    return { status: 400, reason: 'malformed_request_line', message: 'Malformed request line: expected "<METHOD> <path> HTTP/1.1"' };
+    return {
+      status: 400,
+      reason: 'malformed_request_line',
+      message: 'Malformed request line: expected "<METHOD> <path> HTTP/1.1"',
+    };
   }
   if (code !== undefined && FRAMING_CODES.has(code)) {
-    return { status: 400, reason: 'malformed_body_framing', message: 'Invalid Content-Length, Transfer-Encoding or chunk framing' };
+    return {
+      status: 400,
+      reason: 'malformed_body_framing',
+      message: 'Invalid Content-Length, Transfer-Encoding or chunk framing',
+    };
   }
   return { status: 400, reason: 'malformed_request', message: 'Malformed HTTP request' };
 }
@@ -54,7 +76,9 @@ export function describeParserError(code: string | undefined, maxHeaderSize: num
 /** The whole answer, as bytes: the socket is written directly, there is no response object at this level. */
 export function renderRefusal(refusal: ParserRefusal, requestId: string, door?: DoorErrorShape): string {
   const error = new GatewayError(refusal.status, refusal.message, { reason: refusal.reason });
-  const envelope = door ? door.render(error, requestId) : errorBody(refusal.status, refusal.message, { request_id: requestId, reason: refusal.reason });
+  const envelope = door
+    ? door.render(error, requestId)
+    : errorBody(refusal.status, refusal.message, { request_id: requestId, reason: refusal.reason });
   const body = JSON.stringify(envelope);
   return [
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`,
@@ -73,7 +97,11 @@ export function renderRefusal(refusal: ParserRefusal, requestId: string, door?: 
  */
 export function refusedPath(socket: Socket, rawPacket: unknown): string | undefined {
   const request = (socket as Socket & { _httpMessage?: { req?: IncomingMessage } })._httpMessage?.req;
-  const target = request?.url ?? (Buffer.isBuffer(rawPacket) ? /^[A-Z]+ (\S+) HTTP\//.exec(rawPacket.subarray(0, 2048).toString('latin1'))?.[1] : undefined);
+  const target =
+    request?.url ??
+    (Buffer.isBuffer(rawPacket)
+      ? /^[A-Z]+ (\S+) HTTP\//.exec(rawPacket.subarray(0, 2048).toString('latin1'))?.[1]
+      : undefined);
   return target?.split('?')[0];
 }
 

@@ -15,6 +15,9 @@ export function clientTimeouts(config: Pick<Config, 'headersTimeoutMs' | 'reques
     headersTimeout: config.headersTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    connectionsCheckingInterval: Math.min(MAX_CHECK_INTERVAL_MS, Math.max(100, Math.floor(config.headersTimeoutMs / 4))),
+    connectionsCheckingInterval: Math.min(
+      MAX_CHECK_INTERVAL_MS,
+      Math.max(100, Math.floor(config.headersTimeoutMs / 4)),
+    ),
   };
 }

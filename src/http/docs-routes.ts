@@ -56,7 +56,13 @@ function loadAssets(): Map<string, StaticAsset> {
     ],
     [BUNDLE_PATH, createAsset(readRendererFile('bundle'), 'text/javascript; charset=utf-8')],
     [STYLES_PATH, createAsset(readRendererFile('styles'), 'text/css; charset=utf-8')],
-    [INIT_PATH, createAsset(renderDocsInit({ specUrl: OPENAPI_JSON_PATH, sameOriginServer: true }), 'text/javascript; charset=utf-8')],
+    [
+      INIT_PATH,
+      createAsset(
+        renderDocsInit({ specUrl: OPENAPI_JSON_PATH, sameOriginServer: true }),
+        'text/javascript; charset=utf-8',
+      ),
+    ],
   ]);
   return cached;
 }

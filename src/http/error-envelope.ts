@@ -24,9 +24,16 @@ export interface DoorErrorShape {
 }
 
 /** The front door whose routes `path` belongs to, if any. */
-export function doorFor(doors: readonly DoorErrorShape[], path: string, headers?: IncomingHttpHeaders): DoorErrorShape | undefined {
-  return doors.find((d) =>
-    (path === d.pathPrefix || path.startsWith(`${d.pathPrefix}/`)) && (d.when === undefined || (headers !== undefined && d.when(path, headers))));
+export function doorFor(
+  doors: readonly DoorErrorShape[],
+  path: string,
+  headers?: IncomingHttpHeaders,
+): DoorErrorShape | undefined {
+  return doors.find(
+    (d) =>
+      (path === d.pathPrefix || path.startsWith(`${d.pathPrefix}/`)) &&
+      (d.when === undefined || (headers !== undefined && d.when(path, headers))),
+  );
 }
 
 export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] = []): Middleware {
@@ -39,7 +46,10 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
         // The pool and the settlement queue log the outage itself; one line per refused request would flood the log.
         logger.debug({ request_id: ctx.state.requestId, err }, 'database unavailable');
       } else if (clientWentAway(err)) {
-        logger.debug({ request_id: ctx.state.requestId, code: (err as { code?: unknown })?.code }, 'client closed the connection');
+        logger.debug(
+          { request_id: ctx.state.requestId, code: (err as { code?: unknown })?.code },
+          'client closed the connection',
+        );
       } else if (error.status >= 500 && !(err instanceof GatewayError)) {
         logger.error({ request_id: ctx.state.requestId, err }, 'unhandled error');
       }
@@ -60,7 +70,13 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
 }
 
 /** Errors of a connection the client reset or closed (mid-body, mid-stream), as Node and its streams report them. */
-const CLIENT_GONE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+const CLIENT_GONE_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+]);
 
 /** Judged by the error's code alone: a fault of the gateway's own that happens after the client left still logs as one. */
 function clientWentAway(err: unknown): boolean {
@@ -75,9 +91,14 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2;
 function toGatewayError(err: unknown): GatewayError {
   if (err instanceof GatewayError) return err;
   if (err instanceof DatabaseUnavailableError) {
-    return new GatewayError(503, `The gateway's database is unavailable (restarting or failing over); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`, {
-      reason: 'database_unavailable',
-    }, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+    return new GatewayError(
+      503,
+      `The gateway's database is unavailable (restarting or failing over); retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`,
+      {
+        reason: 'database_unavailable',
+      },
+      { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    );
   }
   const status = (err as { status?: unknown; expose?: unknown })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {

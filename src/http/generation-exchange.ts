@@ -34,7 +34,9 @@ export function generationResponse(ctx: Context, framing: StreamFraming = 'sse')
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = body;
     },
-    events: (stream, renderer, keepAliveMs, first) => writeEventStream(ctx, stream, renderer, keepAliveMs, first, framing),
-    frames: (stream, renderer, keepAliveMs, first) => writeNativeStream(ctx, stream, renderer, keepAliveMs, first, framing),
+    events: (stream, renderer, keepAliveMs, first) =>
+      writeEventStream(ctx, stream, renderer, keepAliveMs, first, framing),
+    frames: (stream, renderer, keepAliveMs, first) =>
+      writeNativeStream(ctx, stream, renderer, keepAliveMs, first, framing),
   };
 }

@@ -29,7 +29,16 @@ function countByColons(text: string): number {
     while (isSpace(text.charCodeAt(quote))) quote--;
     if (text.charCodeAt(quote) !== 0x22 || escaped(text, quote)) continue;
     const before = text.charCodeAt(quote - 1);
-    if (quote === 0 || isSpace(before) || before === 0x3a || before === 0x2c || before === 0x5b || before === 0x7b || before === 0x22) return -1;
+    if (
+      quote === 0 ||
+      isSpace(before) ||
+      before === 0x3a ||
+      before === 0x2c ||
+      before === 0x5b ||
+      before === 0x7b ||
+      before === 0x22
+    )
+      return -1;
     count++;
   }
   return count;

@@ -19,4 +19,3 @@ export function nativeWireOf(
   state.rawBody = undefined;
   return { raw, body: body as Record<string, unknown>, gatewayFields, clientHeaders };
 }
-

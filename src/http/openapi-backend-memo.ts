@@ -14,7 +14,10 @@ export function memoizeOpenApiBackend(api: OpenAPIBackend): void {
   router.getOperations = () => operations;
 
   // Only matches are remembered: 404 and 405 throw from the library each time, as before.
-  const matchOperation = router.matchOperation.bind(router) as (req: Request, strict?: boolean) => Operation | undefined;
+  const matchOperation = router.matchOperation.bind(router) as (
+    req: Request,
+    strict?: boolean,
+  ) => Operation | undefined;
   const shadowing = shadowingTemplates(operations);
   const routes = new Map<string, Operation>();
   router.matchOperation = ((req: Request, strict?: boolean) => {
@@ -54,7 +57,13 @@ export function memoizeOpenApiBackend(api: OpenAPIBackend): void {
 /** The library's own template → pattern rule (router.js pathTemplateToPattern): `{param}` matches one segment. */
 function templatePattern(path: string): RegExp {
   const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${path.replace(/\{[^}]+\}/g, '\0').split('\0').map(literal).join('[^/]+')}$`);
+  return new RegExp(
+    `^${path
+      .replace(/\{[^}]+\}/g, '\0')
+      .split('\0')
+      .map(literal)
+      .join('[^/]+')}$`,
+  );
 }
 
 /**
@@ -67,8 +76,13 @@ function shadowingTemplates(operations: Operation[]): Map<Operation, RegExp[]> {
   const shadowing = new Map<Operation, RegExp[]>();
   for (const op of templated) {
     const segments = op.path.split('/').length;
-    const more = templated.filter((other) =>
-      other.path !== op.path && other.path.split('/').length === segments && literalLength(other.path) > literalLength(op.path) && templatePattern(op.path).test(other.path.replace(/\{[^}]+\}/g, 'x')));
+    const more = templated.filter(
+      (other) =>
+        other.path !== op.path &&
+        other.path.split('/').length === segments &&
+        literalLength(other.path) > literalLength(op.path) &&
+        templatePattern(op.path).test(other.path.replace(/\{[^}]+\}/g, 'x')),
+    );
     if (more.length > 0) shadowing.set(op, [...new Set(more.map((other) => other.path))].map(templatePattern));
   }
   return shadowing;
@@ -103,7 +117,9 @@ function pathParamsMemo(parseRequest: (req: Request, operation?: Operation) => P
  * decides whether a body is validated) and `cookie` when cookie parameters exist. It lowercases and copies every
  * header it is given on each of its parses; the others (authorization, user-agent, ...) are read from Koa's context.
  */
-export function headerPicker(api: OpenAPIBackend): (headers: NodeJS.Dict<string | string[]>) => Record<string, string | string[]> {
+export function headerPicker(
+  api: OpenAPIBackend,
+): (headers: NodeJS.Dict<string | string[]>) => Record<string, string | string[]> {
   const names = new Set(['content-type']);
   for (const operation of api.router.getOperations()) {
     for (const parameter of operation.parameters ?? []) {

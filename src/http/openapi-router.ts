@@ -3,7 +3,13 @@
 // 400) → schema validation (400) → handler. The credential is judged from the headers before one byte of the body is
 // read, so a client without one cannot make the gateway take in (and hold) its body; that answer closes the connection.
 import type { Context as KoaContext, Middleware } from 'koa';
-import { OpenAPIBackend, type Context as ApiContext, type Document, type Operation, type Request } from 'openapi-backend';
+import {
+  OpenAPIBackend,
+  type Context as ApiContext,
+  type Document,
+  type Operation,
+  type Request,
+} from 'openapi-backend';
 import addFormats from 'ajv-formats';
 import definition from '../../generated/openapi.json' with { type: 'json' };
 import { GatewayError } from '../core/gateway-error.js';
@@ -45,7 +51,9 @@ const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'
 
 /** The methods the document defines for `path`, asked of the library's own router so they are exactly what it routes. */
 export function allowedMethods(api: OpenAPIBackend, path: string): string[] {
-  return HTTP_METHODS.filter((method) => api.router.matchOperation({ method, path, headers: {} }, false)).map((m) => m.toUpperCase());
+  return HTTP_METHODS.filter((method) => api.router.matchOperation({ method, path, headers: {} }, false)).map((m) =>
+    m.toUpperCase(),
+  );
 }
 
 export async function createOpenApiRouter(options: RouterOptions): Promise<Middleware> {
@@ -67,7 +75,9 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
   });
   // An operation may accept several schemes (BearerAuth, and API key headers or query parameters); openapi-backend
   // asks each declared scheme, so all share one authentication per request: the one run before the body was read.
-  const schemes = (definition as { components?: { securitySchemes?: Record<string, { type: string; in?: string; name?: string }> } }).components?.securitySchemes ?? {};
+  const schemes =
+    (definition as { components?: { securitySchemes?: Record<string, { type: string; in?: string; name?: string }> } })
+      .components?.securitySchemes ?? {};
   // Per operation, once: the document never changes after init.
   const sourcesByOperation = new Map<Operation, ApiKeySource[]>();
   const sourcesOf = (operation: Operation) => {
@@ -94,7 +104,12 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     methodNotAllowed: (apiCtx: ApiContext, ctx: KoaContext) => {
       // RFC 9110 §15.5.6: a 405 names the methods the path does have.
       const allow = allowedMethods(api, apiCtx.request.path).join(', ');
-      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`, {}, { Allow: allow });
+      throw new GatewayError(
+        405,
+        `Method ${ctx.method} is not allowed on ${ctx.path} (allowed: ${allow})`,
+        {},
+        { Allow: allow },
+      );
     },
     unauthorizedHandler: (apiCtx: ApiContext) => {
       const result = apiCtx.security?.BearerAuth as { error?: unknown } | undefined;
@@ -134,7 +149,11 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
       checkQueryNames(ctx.querystring);
       // A credential in the query (`?key=`, the Gemini routes) is the security scheme's, not a parameter to validate.
       const queryKeys = sourcesOf(operation).filter((source) => source.in === 'query');
-      if (queryKeys.length > 0) request.query = withoutParameters(ctx.querystring, queryKeys.map((source) => source.name));
+      if (queryKeys.length > 0)
+        request.query = withoutParameters(
+          ctx.querystring,
+          queryKeys.map((source) => source.name),
+        );
       const state = ctx.state as BodyState;
       await readRequestBody(ctx, bodyLimitOf(operation.operationId, options.generationBodyLimitBytes));
       if (state.bodyError) throw state.bodyError;
@@ -145,7 +164,10 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
 }
 
 /** The API key schemes an operation declares, in order, as places to read a credential from. */
-function apiKeySources(operation: Operation, schemes: Record<string, { type: string; in?: string; name?: string }>): ApiKeySource[] {
+function apiKeySources(
+  operation: Operation,
+  schemes: Record<string, { type: string; in?: string; name?: string }>,
+): ApiKeySource[] {
   const sources: ApiKeySource[] = [];
   for (const requirement of operation.security ?? []) {
     for (const name of Object.keys(requirement)) {
@@ -161,16 +183,19 @@ function apiKeySources(operation: Operation, schemes: Record<string, { type: str
 /** `querystring` without the named parameters (names compared as decoded). */
 function withoutParameters(querystring: string, names: readonly string[]): string {
   if (querystring === '') return querystring;
-  return querystring.split('&').filter((piece) => {
-    const name = piece.split('=', 1)[0];
-    let decoded = name;
-    try {
-      decoded = decodeURIComponent(name.replaceAll('+', ' '));
-    } catch {
-      // kept: not a name of ours
-    }
-    return !names.includes(decoded);
-  }).join('&');
+  return querystring
+    .split('&')
+    .filter((piece) => {
+      const name = piece.split('=', 1)[0];
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replaceAll('+', ' '));
+      } catch {
+        // kept: not a name of ours
+      }
+      return !names.includes(decoded);
+    })
+    .join('&');
 }
 
 /** An operation whose every security requirement names a scheme; `{}` among them (the probes) means none is needed. */

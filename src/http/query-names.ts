@@ -7,9 +7,13 @@ export function checkQueryNames(querystring: string): void {
   if (querystring === '') return;
   for (const piece of querystring.split('&')) {
     if (piece.startsWith('=')) {
-      throw new GatewayError(400, 'Invalid query string: a parameter has an empty name (a piece of the query starts with "=")', {
-        reason: 'empty_query_parameter_name',
-      });
+      throw new GatewayError(
+        400,
+        'Invalid query string: a parameter has an empty name (a piece of the query starts with "=")',
+        {
+          reason: 'empty_query_parameter_name',
+        },
+      );
     }
   }
 }

@@ -12,11 +12,20 @@ import { SseWriter } from './sse-writer.js';
 import { JsonArrayWriter } from './json-array-writer.js';
 import type { StreamFraming } from './write-event-stream.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
-import { serveGeneration, type FrontDoorRequest, type GenerationClient, type GenerationResponse } from '../pipeline/serve-generation.js';
+import {
+  serveGeneration,
+  type FrontDoorRequest,
+  type GenerationClient,
+  type GenerationResponse,
+} from '../pipeline/serve-generation.js';
 import { serveEmbeddings, type EmbeddingParts } from '../pipeline/embeddings/serve-embeddings.js';
 import type { EmbeddingRequestBody } from '../pipeline/embeddings/check-embedding-request.js';
 import { parseCacheDirective } from '../pipeline/response-cache/cache-directive.js';
-import { cacheableEmbeddings, cacheableGeneration, type CacheableRequest } from '../pipeline/response-cache/cacheable-request.js';
+import {
+  cacheableEmbeddings,
+  cacheableGeneration,
+  type CacheableRequest,
+} from '../pipeline/response-cache/cacheable-request.js';
 import { replayFrames, replayJson, type CachedAnswer } from '../pipeline/response-cache/cached-answer.js';
 import { AnswerRecorder } from '../pipeline/response-cache/answer-recorder.js';
 import { readResponseCache, releaseRead, type CacheRead } from '../pipeline/read-response-cache.js';
@@ -34,7 +43,12 @@ interface CachedDoor {
 }
 
 /** A generation door's request, served through the response cache; `framing`: the Gemini door's stream framing. */
-export function serveGenerationCached(parts: GenerationParts & HitParts, ctx: Context, door: FrontDoorRequest, framing?: StreamFraming): Promise<void> {
+export function serveGenerationCached(
+  parts: GenerationParts & HitParts,
+  ctx: Context,
+  door: FrontDoorRequest,
+  framing?: StreamFraming,
+): Promise<void> {
   return withResponseCache(parts, ctx, {
     framing,
     cacheable: () => cacheableGeneration(door, framing),
@@ -43,7 +57,11 @@ export function serveGenerationCached(parts: GenerationParts & HitParts, ctx: Co
 }
 
 /** POST /embeddings, served through the response cache. */
-export function serveEmbeddingsCached(parts: EmbeddingParts & HitParts, ctx: Context, body: EmbeddingRequestBody): Promise<void> {
+export function serveEmbeddingsCached(
+  parts: EmbeddingParts & HitParts,
+  ctx: Context,
+  body: EmbeddingRequestBody,
+): Promise<void> {
   return withResponseCache(parts, ctx, {
     cacheable: () => cacheableEmbeddings(body),
     serve: (response, client) => serveEmbeddings(parts, client, body, response),
@@ -57,7 +75,12 @@ async function withResponseCache(parts: HitParts, ctx: Context, door: CachedDoor
   if (!directive) return door.serve(generationResponse(ctx, framing), client);
   const cache = parts.responseCache;
   const request = door.cacheable();
-  const read = await readResponseCache(parts, { principal: client.principal, request, headers: ctx.headers, read: directive.read });
+  const read = await readResponseCache(parts, {
+    principal: client.principal,
+    request,
+    headers: ctx.headers,
+    read: directive.read,
+  });
   if (read?.answer && (await replayHit(parts, ctx, client, request, read))) {
     cache.observer?.responseCacheHit(request.apiFormat);
     return;
@@ -69,7 +92,10 @@ async function withResponseCache(parts: HitParts, ctx: Context, door: CachedDoor
   let kept: CachedAnswer | undefined;
   try {
     // Counted by the read: the door's admission does not count the request again.
-    await door.serve(recorder.wrap(generationResponse(ctx, framing)), { ...client, requestCounted: read?.admitted.rateHeaders });
+    await door.serve(recorder.wrap(generationResponse(ctx, framing)), {
+      ...client,
+      requestCounted: read?.admitted.rateHeaders,
+    });
   } finally {
     kept = recorder.finish();
   }
@@ -79,27 +105,51 @@ async function withResponseCache(parts: HitParts, ctx: Context, door: CachedDoor
 }
 
 /** Answers from the cache; false when the entry cannot serve (its model left the catalog): then it is a miss. */
-async function replayHit(parts: HitParts, ctx: Context, client: GenerationClient, request: CacheableRequest, read: CacheRead): Promise<boolean> {
+async function replayHit(
+  parts: HitParts,
+  ctx: Context,
+  client: GenerationClient,
+  request: CacheableRequest,
+  read: CacheRead,
+): Promise<boolean> {
   const answer = read.answer!;
   // Refusals of the hit (402 for its price, 403 for a fallback model's allow-list) carry the header too: the answer was there.
   ctx.set(CACHE_HEADER, 'hit');
   const started = Date.now();
-  const hit = await admitHit(parts, {
-    principal: client.principal, apiFormat: request.apiFormat, requestedModel: request.model, stream: request.stream,
-    tracking: client.tracking, requestTrace: client.requestTrace,
-  }, answer, read.admitted);
+  const hit = await admitHit(
+    parts,
+    {
+      principal: client.principal,
+      apiFormat: request.apiFormat,
+      requestedModel: request.model,
+      stream: request.stream,
+      tracking: client.tracking,
+      requestTrace: client.requestTrace,
+    },
+    answer,
+    read.admitted,
+  );
   if (!hit) {
     ctx.remove(CACHE_HEADER);
     return false;
   }
-  for (const [name, value] of Object.entries({ ...hit.rateHeaders, ...answer.headers, 'x-generation-id': hit.replay.generationId })) ctx.set(name, value);
+  for (const [name, value] of Object.entries({
+    ...hit.rateHeaders,
+    ...answer.headers,
+    'x-generation-id': hit.replay.generationId,
+  }))
+    ctx.set(name, value);
   let aborted = false;
   try {
     if (answer.json !== undefined) {
       ctx.type = 'application/json';
       ctx.body = replayJson(answer.json, answer.generationId, hit.replay);
     } else {
-      aborted = !(await writeFrames(ctx, replayFrames(answer.frames!, answer.generationId, hit.replay), request.framing));
+      aborted = !(await writeFrames(
+        ctx,
+        replayFrames(answer.frames!, answer.generationId, hit.replay),
+        request.framing,
+      ));
     }
   } finally {
     hit.settle({ latencyMs: Date.now() - started, aborted });
@@ -108,7 +158,11 @@ async function replayHit(parts: HitParts, ctx: Context, client: GenerationClient
 }
 
 /** The recorded events, in order, in as few socket writes as the client takes; false when the client left. */
-async function writeFrames(ctx: Context, frames: ReturnType<typeof replayFrames>, framing: StreamFraming = 'sse'): Promise<boolean> {
+async function writeFrames(
+  ctx: Context,
+  frames: ReturnType<typeof replayFrames>,
+  framing: StreamFraming = 'sse',
+): Promise<boolean> {
   const writer = framing === 'json-array' ? new JsonArrayWriter(ctx.res, 15_000, '\n') : new SseWriter(ctx.res, 15_000);
   ctx.respond = false;
   writer.start();

@@ -37,9 +37,12 @@ export class SseWriter {
       'x-accel-buffering': 'no',
     });
     // No flushHeaders(): the first event follows at once, and the headers leave with it in one socket write.
-    this.timer = setInterval(() => {
-      if (Date.now() - this.lastWrite >= this.keepAliveMs) void this.write(this.keepAlive);
-    }, Math.max(250, Math.floor(this.keepAliveMs / 2)));
+    this.timer = setInterval(
+      () => {
+        if (Date.now() - this.lastWrite >= this.keepAliveMs) void this.write(this.keepAlive);
+      },
+      Math.max(250, Math.floor(this.keepAliveMs / 2)),
+    );
     this.timer.unref();
   }
 
@@ -53,7 +56,9 @@ export class SseWriter {
 
   /** Sends one frame, named (`event:` line) or not; returns as data() does. */
   frame(frame: SseFrame): Promise<void> | undefined {
-    return frame.event === undefined ? this.data(frame.data) : this.write(`event: ${frame.event}\ndata: ${frame.data}\n\n`);
+    return frame.event === undefined
+      ? this.data(frame.data)
+      : this.write(`event: ${frame.event}\ndata: ${frame.data}\n\n`);
   }
 
   /** Sends SSE text as it is (one or more whole events, already framed: the native lane's upstream events). */

@@ -10,7 +10,10 @@ export interface DescribedErrors {
 const LOCATION: Record<string, string> = { requestBody: 'body', query: 'query', path: 'path', header: 'header' };
 
 export function fieldName(instancePath: string, missing?: string): string {
-  const parts = instancePath.split('/').filter(Boolean).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const parts = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (missing) parts.push(missing);
   const [root, ...rest] = parts;
   const prefix = root && LOCATION[root] && rest.length === 0 ? LOCATION[root] : '';
@@ -44,7 +47,9 @@ function specificity(error: ErrorObject): number {
 
 export function describeValidationErrors(errors: ErrorObject[]): DescribedErrors {
   const described = errors.map(describe);
-  const unique = described.filter((d, i) => described.findIndex((o) => o.field === d.field && o.message === d.message) === i);
+  const unique = described.filter(
+    (d, i) => described.findIndex((o) => o.field === d.field && o.message === d.message) === i,
+  );
   if (errors.length === 0) return { message: 'Invalid request', field: 'body', errors: [] };
   const best = errors.reduce((a, b) => (specificity(b) > specificity(a) ? b : a));
   const first = describe(best);

@@ -12,9 +12,14 @@ const RESPONSES = `${API_ROOT}/responses`;
 export function refuseWebSocketUpgrade(): Middleware {
   return async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === RESPONSES && /\bwebsocket\b/i.test(ctx.get('upgrade'))) {
-      throw new GatewayError(426, 'The Responses API is served over HTTP only: send POST /responses (WebSocket mode is not available)', {
-        reason: 'websocket_not_supported',
-      }, { Connection: 'close' });
+      throw new GatewayError(
+        426,
+        'The Responses API is served over HTTP only: send POST /responses (WebSocket mode is not available)',
+        {
+          reason: 'websocket_not_supported',
+        },
+        { Connection: 'close' },
+      );
     }
     await next();
   };

@@ -15,10 +15,15 @@ export async function writeEventStream(
   renderer: StreamRenderer,
   keepAliveMs: number,
   /** The stream's first step when the caller already read it (routing's failover window). */
-  first?: IteratorResult<StreamEvent[], StreamEnd | undefined> | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>,
+  first?:
+    | IteratorResult<StreamEvent[], StreamEnd | undefined>
+    | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>,
   framing: StreamFraming = 'sse',
 ): Promise<void> {
-  const writer = framing === 'json-array' ? new JsonArrayWriter(ctx.res, keepAliveMs, renderer.keepAlive) : new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
+  const writer =
+    framing === 'json-array'
+      ? new JsonArrayWriter(ctx.res, keepAliveMs, renderer.keepAlive)
+      : new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
   ctx.respond = false;
   writer.start();
   try {

@@ -14,11 +14,16 @@ export async function writeNativeStream(
   renderer: StreamRenderer,
   keepAliveMs: number,
   /** The stream's first step when the caller already read it (routing's failover window). */
-  first?: IteratorResult<string[], NativeStreamEnd | undefined> | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
+  first?:
+    | IteratorResult<string[], NativeStreamEnd | undefined>
+    | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
   /** The Gemini door without `alt=sse` writes the upstream's events as the elements of a JSON array. */
   framing: StreamFraming = 'sse',
 ): Promise<void> {
-  const writer = framing === 'json-array' ? new JsonArrayWriter(ctx.res, keepAliveMs, renderer.keepAlive) : new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
+  const writer =
+    framing === 'json-array'
+      ? new JsonArrayWriter(ctx.res, keepAliveMs, renderer.keepAlive)
+      : new SseWriter(ctx.res, keepAliveMs, renderer.keepAlive);
   ctx.respond = false;
   writer.start();
   try {

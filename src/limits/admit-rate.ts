@@ -31,10 +31,17 @@ const budgetsOf = new WeakMap<Principal, { config: RateSettings; budgets: readon
 export function rateBudgetsOf(principal: Principal, config: RateSettings): readonly RateBudget[] {
   const known = budgetsOf.get(principal);
   if (known?.config === config) return known.budgets;
-  const account: RateBudget = { scope: 'account', bucket: `{${principal.userId}}`, limits: { rpm: config.rateLimitRpm, tpm: config.rateLimitTpm } };
+  const account: RateBudget = {
+    scope: 'account',
+    bucket: `{${principal.userId}}`,
+    limits: { rpm: config.rateLimitRpm, tpm: config.rateLimitTpm },
+  };
   const { rateLimitRpm, rateLimitTpm } = principal.limits;
   const own = { rpm: Math.max(0, rateLimitRpm ?? 0), tpm: Math.max(0, rateLimitTpm ?? 0) };
-  const budgets = own.rpm > 0 || own.tpm > 0 ? [{ scope: 'key' as const, bucket: `{${principal.userId}}:${principal.credentialId}`, limits: own }, account] : [account];
+  const budgets =
+    own.rpm > 0 || own.tpm > 0
+      ? [{ scope: 'key' as const, bucket: `{${principal.userId}}:${principal.credentialId}`, limits: own }, account]
+      : [account];
   budgetsOf.set(principal, { config, budgets });
   return budgets;
 }
@@ -76,7 +83,11 @@ export async function admitRate(
  * reaches a model's door counts, also one that generates nothing (POST /messages/count_tokens, with no tokens): the
  * limit is on requests.
  */
-export function admitRequestRate(parts: RateParts, principal: Principal, estimatedTokens: number): RateHeaders | Promise<RateHeaders> {
+export function admitRequestRate(
+  parts: RateParts,
+  principal: Principal,
+  estimatedTokens: number,
+): RateHeaders | Promise<RateHeaders> {
   const pending = parts.limiter.admit(rateBudgetsOf(principal, parts.config), estimatedTokens, parts.now().getTime());
   // The in-process limiter answers synchronously: no extra turn of the event loop for it.
   return pending instanceof Promise ? pending.then((decision) => judge(parts, decision)) : judge(parts, pending);
@@ -84,18 +95,30 @@ export function admitRequestRate(parts: RateParts, principal: Principal, estimat
 
 function judge(parts: RateParts, decision: RateDecision): RateHeaders {
   const { state } = decision;
-  const headers = state.limit > 0
-    ? { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining), 'x-ratelimit-reset': String(state.resetAtMs) }
-    : NO_HEADERS;
+  const headers =
+    state.limit > 0
+      ? {
+          'x-ratelimit-limit': String(state.limit),
+          'x-ratelimit-remaining': String(state.remaining),
+          'x-ratelimit-reset': String(state.resetAtMs),
+        }
+      : NO_HEADERS;
   if (!decision.ok) {
     parts.metrics?.rateLimited(decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute');
     const { scope, limits } = decision.budget;
     const what = decision.exceeded === 'requests' ? `${limits.rpm} requests` : `${limits.tpm} tokens`;
     const who = scope === 'key' ? 'this key may use' : "this key's account may use";
     const across = scope === 'key' ? '' : ' across all its keys';
-    throw new GatewayError(429, `Rate limit exceeded: ${who} ${what} per minute${across}; retry in ${decision.retryAfterSeconds} s`, {
-      reason: 'rate_limit', limit: decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute', scope,
-    }, { ...headers, 'retry-after': String(decision.retryAfterSeconds) });
+    throw new GatewayError(
+      429,
+      `Rate limit exceeded: ${who} ${what} per minute${across}; retry in ${decision.retryAfterSeconds} s`,
+      {
+        reason: 'rate_limit',
+        limit: decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute',
+        scope,
+      },
+      { ...headers, 'retry-after': String(decision.retryAfterSeconds) },
+    );
   }
   return headers;
 }
@@ -122,7 +145,10 @@ export function takeFreeRequest(
 ): Promise<FreeRequestDecision> {
   const keyId = isApiKeyRow(principal) ? principal.credentialId : undefined;
   const keyLimit = principal.limits.freeRequestsPerDay ?? 0;
-  return parts.freeRequests.take({ accountId: principal.userId, accountLimit: parts.config.freeRequestsPerDay, keyId, keyLimit }, nowMs);
+  return parts.freeRequests.take(
+    { accountId: principal.userId, accountLimit: parts.config.freeRequestsPerDay, keyId, keyLimit },
+    nowMs,
+  );
 }
 
 export function freeLimitError(
@@ -132,7 +158,15 @@ export function freeLimitError(
   parts.metrics?.rateLimited('free_requests_per_day');
   const who = free.scope === 'key' ? 'this key may make' : "this key's account may make";
   const across = free.scope === 'key' ? '' : ', across all its keys';
-  return new GatewayError(429, `Free-model limit reached: ${who} ${free.limit} requests to free models per UTC day${across}`, {
-    reason: 'free_requests_per_day', limit: free.limit, used: free.used, scope: free.scope,
-  }, { 'retry-after': String(free.retryAfterSeconds) });
+  return new GatewayError(
+    429,
+    `Free-model limit reached: ${who} ${free.limit} requests to free models per UTC day${across}`,
+    {
+      reason: 'free_requests_per_day',
+      limit: free.limit,
+      used: free.used,
+      scope: free.scope,
+    },
+    { 'retry-after': String(free.retryAfterSeconds) },
+  );
 }

@@ -27,9 +27,21 @@ export async function createLimits(
   observer?: SharedLimitsObserver,
 ): Promise<GatewayLimits> {
   if (!config.redisUrl) {
-    return { limiter: new TokenBucketRateLimiter(), freeRequests: new FreeRequestCounter(records), store: 'memory', isDown: () => false, close: async () => undefined };
+    return {
+      limiter: new TokenBucketRateLimiter(),
+      freeRequests: new FreeRequestCounter(records),
+      store: 'memory',
+      isDown: () => false,
+      close: async () => undefined,
+    };
   }
-  const store = new RedisLimitStore({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs, logger, observer });
+  const store = new RedisLimitStore({
+    url: config.redisUrl,
+    prefix: config.redisPrefix,
+    timeoutMs: config.redisTimeoutMs,
+    logger,
+    observer,
+  });
   await store.connect();
   return {
     limiter: new RedisRateLimiter(store),

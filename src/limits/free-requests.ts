@@ -47,7 +47,12 @@ export function secondsToNextUtcDay(nowMs: number): number {
 }
 
 /** Judges one request against both counts (before it); shared with the Redis script's rule. */
-export function judgeFreeRequest(subject: FreeRequestSubject, accountUsed: number, keyUsed: number, nowMs: number): FreeRequestDecision {
+export function judgeFreeRequest(
+  subject: FreeRequestSubject,
+  accountUsed: number,
+  keyUsed: number,
+  nowMs: number,
+): FreeRequestDecision {
   const retryAfterSeconds = secondsToNextUtcDay(nowMs);
   const keyLimit = subject.keyLimit ?? 0;
   if (subject.keyId !== undefined && keyLimit > 0 && keyUsed >= keyLimit) {

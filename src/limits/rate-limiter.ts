@@ -59,22 +59,44 @@ export interface BudgetReading {
  * The decision over every budget's reading. `admitted`: the readings are after taking; else the first budget that
  * could not give the request refuses it (requests before tokens). The state shown is the tightest request budget's.
  */
-export function judgeBudgets(budgets: readonly RateBudget[], readings: readonly BudgetReading[], admitted: boolean, tokens: number, nowMs: number): RateDecision {
+export function judgeBudgets(
+  budgets: readonly RateBudget[],
+  readings: readonly BudgetReading[],
+  admitted: boolean,
+  tokens: number,
+  nowMs: number,
+): RateDecision {
   let state: RateState = { limit: 0, remaining: 0, resetAtMs: nowMs };
   let tightest = Infinity;
   for (let i = 0; i < budgets.length; i++) {
     if (budgets[i].limits.rpm <= 0 || readings[i].requests >= tightest) continue;
     tightest = readings[i].requests;
-    state = { limit: budgets[i].limits.rpm, remaining: Math.max(0, Math.floor(tightest)), resetAtMs: nowMs + readings[i].fullMs };
+    state = {
+      limit: budgets[i].limits.rpm,
+      remaining: Math.max(0, Math.floor(tightest)),
+      resetAtMs: nowMs + readings[i].fullMs,
+    };
   }
   if (admitted) return { ok: true, state };
   for (let i = 0; i < budgets.length; i++) {
     const { limits } = budgets[i];
     if (limits.rpm > 0 && readings[i].requests < 1) {
-      return { ok: false, state, exceeded: 'requests', retryAfterSeconds: Math.max(1, Math.ceil(readings[i].waitRequestMs / 1000)), budget: budgets[i] };
+      return {
+        ok: false,
+        state,
+        exceeded: 'requests',
+        retryAfterSeconds: Math.max(1, Math.ceil(readings[i].waitRequestMs / 1000)),
+        budget: budgets[i],
+      };
     }
     if (limits.tpm > 0 && readings[i].tokens < tokenNeed(limits, tokens)) {
-      return { ok: false, state, exceeded: 'tokens', retryAfterSeconds: Math.max(1, Math.ceil(readings[i].waitTokensMs / 1000)), budget: budgets[i] };
+      return {
+        ok: false,
+        state,
+        exceeded: 'tokens',
+        retryAfterSeconds: Math.max(1, Math.ceil(readings[i].waitTokensMs / 1000)),
+        budget: budgets[i],
+      };
     }
   }
   throw new Error('judgeBudgets: a refusal without a budget that refuses');
@@ -118,13 +140,23 @@ export class TokenBucketRateLimiter implements RateLimiter {
   admit(budgets: readonly RateBudget[], tokens: number, nowMs: number): RateDecision {
     const held = budgets.map((budget) => this.bucketsFor(budget.bucket, budget.limits, nowMs));
     const before = budgets.map((budget, i) => reading(held[i], budget.limits, tokens));
-    const fits = budgets.every(({ limits }, i) => !(limits.rpm > 0 && before[i].requests < 1) && !(limits.tpm > 0 && before[i].tokens < tokenNeed(limits, tokens)));
+    const fits = budgets.every(
+      ({ limits }, i) =>
+        !(limits.rpm > 0 && before[i].requests < 1) &&
+        !(limits.tpm > 0 && before[i].tokens < tokenNeed(limits, tokens)),
+    );
     if (!fits) return judgeBudgets(budgets, before, false, tokens, nowMs);
     budgets.forEach(({ limits }, i) => {
       if (limits.rpm > 0) held[i].requests.level -= 1;
       if (limits.tpm > 0) held[i].tokens.level -= tokens;
     });
-    return judgeBudgets(budgets, budgets.map((budget, i) => reading(held[i], budget.limits, tokens)), true, tokens, nowMs);
+    return judgeBudgets(
+      budgets,
+      budgets.map((budget, i) => reading(held[i], budget.limits, tokens)),
+      true,
+      tokens,
+      nowMs,
+    );
   }
 
   consumeTokens(budgets: readonly RateBudget[], tokens: number, nowMs: number): boolean {

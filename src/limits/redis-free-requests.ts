@@ -2,7 +2,12 @@
 // UTC day, and one per key, seeded from the generation records the first time any instance needs them that day, so
 // neither a restart nor a flushed Redis resets them. Without Redis, this instance's FreeRequestCounter decides
 // (fail-open, per instance).
-import type { FreeRequestAllowance, FreeRequestDecision, FreeRequestRecords, FreeRequestSubject } from './free-requests.js';
+import type {
+  FreeRequestAllowance,
+  FreeRequestDecision,
+  FreeRequestRecords,
+  FreeRequestSubject,
+} from './free-requests.js';
 import { FreeRequestCounter, judgeFreeRequest, utcDayStart } from './free-requests.js';
 import type { RedisLimitStore } from './redis-store.js';
 
@@ -25,10 +30,13 @@ export class RedisFreeRequests implements FreeRequestAllowance {
     const dayStartMs = utcDayStart(nowMs);
     // The account's id is the hash tag of both counters (redis-scripts.ts).
     const keys = [`${this.store.prefix}free:{${subject.accountId}}:${dayStartMs}`];
-    if (subject.keyId !== undefined) keys.push(`${this.store.prefix}free:{${subject.accountId}}:key:${subject.keyId}:${dayStartMs}`);
+    if (subject.keyId !== undefined)
+      keys.push(`${this.store.prefix}free:{${subject.accountId}}:key:${subject.keyId}:${dayStartMs}`);
     const ttlMs = dayStartMs + DAY_MS - nowMs + KEEP_AFTER_DAY_MS;
     const call = (accountSeed: string, keySeed: string) =>
-      this.store.run('free', (redis) => redis.mgFree(keys.length, ...keys, subject.accountLimit, subject.keyLimit ?? 0, ttlMs, accountSeed, keySeed));
+      this.store.run('free', (redis) =>
+        redis.mgFree(keys.length, ...keys, subject.accountLimit, subject.keyLimit ?? 0, ttlMs, accountSeed, keySeed),
+      );
     let reply = await call('', '');
     if (reply !== undefined && Number(reply[0]) === -1) {
       // First request of the day anywhere (or Redis lost a counter): the records say how many were made.

@@ -3,7 +3,13 @@
 // own) or from none. When Redis does not answer, this instance's own TokenBucketRateLimiter decides (fail-open with
 // a per-instance limit: docs/operations.md "Redis").
 import {
-  judgeBudgets, TokenBucketRateLimiter, type BudgetReading, type RateBudget, type RateDecision, type RateLimiter, type RateLimits,
+  judgeBudgets,
+  TokenBucketRateLimiter,
+  type BudgetReading,
+  type RateBudget,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimits,
 } from './rate-limiter.js';
 import type { RedisLimitStore } from './redis-store.js';
 
@@ -46,15 +52,22 @@ export class RedisRateLimiter implements RateLimiter {
     if (reply === undefined) return this.fallback.admit(budgets, tokens, nowMs);
     const [status, waitMs, refused] = [Number(reply[0]), Number(reply[1]), Number(reply[2])];
     const readings: BudgetReading[] = limited.map((budget, i) => {
-      const [requests, fullMs, tokenLevel] = [Number(reply[3 + 3 * i]), Number(reply[4 + 3 * i]), Number(reply[5 + 3 * i])];
+      const [requests, fullMs, tokenLevel] = [
+        Number(reply[3 + 3 * i]),
+        Number(reply[4 + 3 * i]),
+        Number(reply[5 + 3 * i]),
+      ];
       if (budget.limits.tpm > 0) this.view(budget.bucket, budget.limits, nowMs).level = tokenLevel;
       return { requests, tokens: tokenLevel, fullMs, waitRequestMs: 0, waitTokensMs: 0 };
     });
     const decision = judgeBudgets(limited, readings, true, tokens, nowMs);
     if (status === 1) return decision;
     return {
-      ok: false, state: decision.state, exceeded: status === 2 ? 'requests' : 'tokens',
-      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), budget: limited[refused - 1],
+      ok: false,
+      state: decision.state,
+      exceeded: status === 2 ? 'requests' : 'tokens',
+      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+      budget: limited[refused - 1],
     };
   }
 
@@ -80,9 +93,12 @@ export class RedisRateLimiter implements RateLimiter {
       view.unsent = 0;
       view.inFlight += amount;
       const { rpm, tpm } = view.limits;
-      const reply = await this.store.run('rate', (redis) => redis.mgRate(1, this.redisKey(bucket), amount, 'consume', rpm, tpm));
+      const reply = await this.store.run('rate', (redis) =>
+        redis.mgRate(1, this.redisKey(bucket), amount, 'consume', rpm, tpm),
+      );
       view.inFlight -= amount;
-      if (reply === undefined) this.fallback.consumeTokens([{ scope: 'key', bucket, limits: view.limits }], amount, Date.now());
+      if (reply === undefined)
+        this.fallback.consumeTokens([{ scope: 'key', bucket, limits: view.limits }], amount, Date.now());
       else view.level = Number(reply[5]);
     }
     view.flushing = false;
@@ -104,7 +120,8 @@ export class RedisRateLimiter implements RateLimiter {
   private sweep(nowMs: number): void {
     if (nowMs - this.lastSweepMs < VIEW_IDLE_MS) return;
     this.lastSweepMs = nowMs;
-    for (const [bucket, view] of this.views) if (!view.flushing && nowMs - view.touchedMs > VIEW_IDLE_MS) this.views.delete(bucket);
+    for (const [bucket, view] of this.views)
+      if (!view.flushing && nowMs - view.touchedMs > VIEW_IDLE_MS) this.views.delete(bucket);
   }
 
   private redisKey(bucket: string): string {

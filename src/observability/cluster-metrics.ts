@@ -62,7 +62,8 @@ export function serveClusterMetrics(): void {
     const id = message.id;
     aggregator.clusterMetrics().then(
       (text) => worker.isConnected() && worker.send({ type: ANSWER, id, text } satisfies MetricsAnswer),
-      (err: Error) => worker.isConnected() && worker.send({ type: ANSWER, id, error: err.message } satisfies MetricsAnswer),
+      (err: Error) =>
+        worker.isConnected() && worker.send({ type: ANSWER, id, error: err.message } satisfies MetricsAnswer),
     );
   });
 }

@@ -8,7 +8,16 @@ import { genAiProviderName } from './gen-ai-provider-name.js';
 /** What a request span reports of its generation record. */
 export type RequestSpanRecord = Pick<
   ObservedGeneration,
-  'model' | 'provider' | 'upstream_model' | 'id' | 'prompt_tokens' | 'completion_tokens' | 'status' | 'finish_reason' | 'error_code' | 'cache_hit'
+  | 'model'
+  | 'provider'
+  | 'upstream_model'
+  | 'id'
+  | 'prompt_tokens'
+  | 'completion_tokens'
+  | 'status'
+  | 'finish_reason'
+  | 'error_code'
+  | 'cache_hit'
 >;
 
 /** What an attempt span reports of its exchange with the upstream. */
@@ -28,7 +37,12 @@ export interface AttemptSpanReport {
  * Ends the SERVER span `chat {model}` of a generation request. `record` is absent for a request refused before it
  * had one (401, 402, 429...): its span keeps the name `chat` and its HTTP status is the error type.
  */
-export function endRequestSpan(span: Span, httpStatus: number, record: RequestSpanRecord | undefined, operation = 'chat'): void {
+export function endRequestSpan(
+  span: Span,
+  httpStatus: number,
+  record: RequestSpanRecord | undefined,
+  operation = 'chat',
+): void {
   // One setAttribute per attribute: the SDK's setAttributes(object) walks Object.entries, an array per attribute.
   const failed = record !== undefined && record.status !== 'success';
   if (record) {

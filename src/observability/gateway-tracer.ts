@@ -9,8 +9,15 @@
 // tracing's cost per request.
 import type { IncomingHttpHeaders } from 'node:http';
 import {
-  ROOT_CONTEXT, SpanKind, defaultTextMapGetter, defaultTextMapSetter, trace,
-  type Context, type Span, type TextMapPropagator, type Tracer,
+  ROOT_CONTEXT,
+  SpanKind,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  trace,
+  type Context,
+  type Span,
+  type TextMapPropagator,
+  type Tracer,
 } from '@opentelemetry/api';
 import { endAttemptSpan, endRequestSpan, type RequestSpanRecord } from './gateway-spans.js';
 import { genAiProviderName } from './gen-ai-provider-name.js';
@@ -35,7 +42,10 @@ export class GatewayTracer {
   /** Starts the span of a generation request, continuing the client's trace when it sent a valid traceparent. */
   startRequest(headers: IncomingHttpHeaders, operation: GenAiOperation = 'chat'): RequestTrace {
     // A malformed traceparent leaves the root context: the request starts a trace of its own, never an error.
-    const parent = headers.traceparent === undefined ? ROOT_CONTEXT : this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+    const parent =
+      headers.traceparent === undefined
+        ? ROOT_CONTEXT
+        : this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
     return new RequestTrace(this, this.tracer.startSpan(operation, REQUEST_SPAN_START[operation], parent), operation);
   }
 
@@ -62,7 +72,11 @@ export class RequestTrace {
   private unsampledContext: Readonly<Record<string, string>> | undefined = undefined;
   private ended = false;
 
-  constructor(private readonly owner: GatewayTracer, readonly span: Span, readonly operation: GenAiOperation = 'chat') {
+  constructor(
+    private readonly owner: GatewayTracer,
+    readonly span: Span,
+    readonly operation: GenAiOperation = 'chat',
+  ) {
     this.sampled = span.isRecording();
   }
 
@@ -77,15 +91,19 @@ export class RequestTrace {
       return new AttemptTrace(this.owner, this.span, this.unsampledContext);
     }
     this.context ??= trace.setSpan(ROOT_CONTEXT, this.span);
-    const span = this.owner.tracer.startSpan(`${this.operation} ${upstreamModel}`, {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'gen_ai.operation.name': this.operation,
-        'gen_ai.provider.name': genAiProviderName(provider),
-        'gen_ai.request.model': upstreamModel,
-        'modelgate.provider': provider,
+    const span = this.owner.tracer.startSpan(
+      `${this.operation} ${upstreamModel}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'gen_ai.operation.name': this.operation,
+          'gen_ai.provider.name': genAiProviderName(provider),
+          'gen_ai.request.model': upstreamModel,
+          'modelgate.provider': provider,
+        },
       },
-    }, this.context);
+      this.context,
+    );
     return new AttemptTrace(this.owner, span);
   }
 

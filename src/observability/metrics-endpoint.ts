@@ -25,7 +25,13 @@ async function serveMetrics(ctx: Context, expected: Buffer, render: RenderMetric
   if (!given || !timingSafeEqual(digest(given), expected)) {
     ctx.status = 401;
     ctx.set('www-authenticate', 'Bearer');
-    ctx.body = { error: { code: 401, message: 'GET /metrics needs the metrics token (MODELGATE_METRICS_TOKEN) as a Bearer token', metadata: {} } };
+    ctx.body = {
+      error: {
+        code: 401,
+        message: 'GET /metrics needs the metrics token (MODELGATE_METRICS_TOKEN) as a Bearer token',
+        metadata: {},
+      },
+    };
     return;
   }
   try {

@@ -56,86 +56,107 @@ export class GatewayMetrics implements SharedLimitsObserver {
   private readonly pendingAttempts = new Map<string, Pending<'provider' | 'outcome'>>();
 
   constructor(
-    sources: { settlementQueueDepth: () => number; creditLeases: () => number; upstreamLoad?: () => readonly OriginLoad[]; responseCacheBytes?: () => number },
-    options: { processMetrics?: boolean; redis?: boolean; tracing?: boolean } = {}) {
+    sources: {
+      settlementQueueDepth: () => number;
+      creditLeases: () => number;
+      upstreamLoad?: () => readonly OriginLoad[];
+      responseCacheBytes?: () => number;
+    },
+    options: { processMetrics?: boolean; redis?: boolean; tracing?: boolean } = {},
+  ) {
     const registers = [this.registry];
     this.requests = new Counter({
-      name: 'modelgate_requests_total', registers,
+      name: 'modelgate_requests_total',
+      registers,
       help: 'Generations settled (requests that reached the provider step), by API format, provider, catalog model and status (success, error, aborted).',
       labelNames: ['api_format', 'provider', 'model', 'status'],
       collect: () => this.forEachSeries((series) => addPending(this.requests, series.requests)),
     });
     this.duration = new Histogram({
-      name: 'modelgate_request_duration_seconds', registers,
+      name: 'modelgate_request_duration_seconds',
+      registers,
       help: 'Time from admission to the last byte of the response, by provider and catalog model.',
       labelNames: ['provider', 'model'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     });
     this.timeToFirstToken = new Histogram({
-      name: 'modelgate_time_to_first_token_seconds', registers,
+      name: 'modelgate_time_to_first_token_seconds',
+      registers,
       help: 'Time from admission to the first generated token, by provider and catalog model.',
       labelNames: ['provider', 'model'],
       buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
     });
     this.tokens = new Counter({
-      name: 'modelgate_tokens_total', registers,
+      name: 'modelgate_tokens_total',
+      registers,
       help: 'Tokens as reported by the upstream (estimated when it reported none), by type (prompt, completion, cached, reasoning) and catalog model.',
       labelNames: ['type', 'model'],
-      collect: () => this.forEachSeries((series, model) => {
-        series.tokens.forEach((count, i) => {
-          if (count > 0) this.tokens.inc({ type: TOKEN_TYPES[i]!, model }, count);
-        });
-        series.tokens.fill(0);
-      }),
+      collect: () =>
+        this.forEachSeries((series, model) => {
+          series.tokens.forEach((count, i) => {
+            if (count > 0) this.tokens.inc({ type: TOKEN_TYPES[i]!, model }, count);
+          });
+          series.tokens.fill(0);
+        }),
     });
     this.cost = new Counter({
-      name: 'modelgate_cost_usd_total', registers,
+      name: 'modelgate_cost_usd_total',
+      registers,
       help: 'Usage valued at the catalog prices, USD: credits charged, and for pass/ models the reference value counted against quotas.',
       labelNames: ['model'],
-      collect: () => this.forEachSeries((series, model) => {
-        if (series.cost > 0) this.cost.inc({ model }, series.cost);
-        series.cost = 0;
-      }),
+      collect: () =>
+        this.forEachSeries((series, model) => {
+          if (series.cost > 0) this.cost.inc({ model }, series.cost);
+          series.cost = 0;
+        }),
     });
     this.upstreamAttempts = new Counter({
-      name: 'modelgate_upstream_attempts_total', registers,
+      name: 'modelgate_upstream_attempts_total',
+      registers,
       help: 'Calls to provider endpoints by outcome: ok, http_4xx, http_429, http_5xx, timeout, unreachable, aborted, failed, queue_timeout (no upstream slot in time).',
       labelNames: ['provider', 'outcome'],
       collect: () => addPending(this.upstreamAttempts, this.pendingAttempts),
     });
     this.rateLimitedTotal = new Counter({
-      name: 'modelgate_rate_limited_total', registers,
-      help: 'Requests refused with 429 by the rate limits and free allowances (an account\'s or a key\'s own), by limit.',
+      name: 'modelgate_rate_limited_total',
+      registers,
+      help: "Requests refused with 429 by the rate limits and free allowances (an account's or a key's own), by limit.",
       labelNames: ['reason'],
     });
     this.redisFallbacks = new Counter({
-      name: 'modelgate_redis_fallbacks_total', registers,
+      name: 'modelgate_redis_fallbacks_total',
+      registers,
       help: 'Limit, circuit-breaker and session-affinity decisions taken by this instance alone because Redis did not answer (fail-open policy).',
       labelNames: ['operation'],
     });
     // Only when the gateway exports traces itself.
     if (options.tracing) {
       this.droppedSpansTotal = new Counter({
-        name: 'modelgate_trace_spans_dropped_total', registers,
+        name: 'modelgate_trace_spans_dropped_total',
+        registers,
         help: 'Finished trace spans dropped before export because the batch queue was full (OTEL_BSP_MAX_QUEUE_SIZE).',
       });
     }
     // Only with MODELGATE_REDIS_URL: a 0 on a gateway without Redis would read as an outage.
     if (options.redis) {
       this.redisConnected = new Gauge({
-        name: 'modelgate_redis_up', registers, aggregator: 'min',
+        name: 'modelgate_redis_up',
+        registers,
+        aggregator: 'min',
         help: '1 while the shared-limits Redis answers, 0 while limits fall back to each instance.',
       });
     }
     new Gauge({
-      name: 'modelgate_settlement_queue_depth', registers,
+      name: 'modelgate_settlement_queue_depth',
+      registers,
       help: 'Generation records waiting to be written to the database.',
       collect() {
         this.set(sources.settlementQueueDepth());
       },
     });
     new Gauge({
-      name: 'modelgate_credit_leases', registers,
+      name: 'modelgate_credit_leases',
+      registers,
       help: 'Users whose credits this process holds a lease on.',
       collect() {
         this.set(sources.creditLeases());
@@ -143,17 +164,22 @@ export class GatewayMetrics implements SharedLimitsObserver {
     });
     if (sources.upstreamLoad) registerUpstreamLoad(this.registry, sources.upstreamLoad);
     this.responseCacheHits = new Counter({
-      name: 'modelgate_response_cache_hits_total', registers, labelNames: ['api_format'],
+      name: 'modelgate_response_cache_hits_total',
+      registers,
+      labelNames: ['api_format'],
       help: 'Requests with X-Modelgate-Cache answered from the response cache, by API format.',
     });
     this.responseCacheMisses = new Counter({
-      name: 'modelgate_response_cache_misses_total', registers, labelNames: ['api_format'],
+      name: 'modelgate_response_cache_misses_total',
+      registers,
+      labelNames: ['api_format'],
       help: 'Requests with X-Modelgate-Cache answered by the provider (no entry, or refresh), by API format.',
     });
     const cacheBytes = sources.responseCacheBytes;
     if (cacheBytes) {
       new Gauge({
-        name: 'modelgate_response_cache_bytes', registers,
+        name: 'modelgate_response_cache_bytes',
+        registers,
         help: 'Bytes of live response-cache entries: held in this process, or (with Redis) written by this instance and not expired.',
         collect() {
           this.set(cacheBytes());
@@ -173,9 +199,14 @@ export class GatewayMetrics implements SharedLimitsObserver {
     const requestKey = `${apiFormat} ${record.status}`;
     const requests = series.requests.get(requestKey);
     if (requests) requests.value += 1;
-    else series.requests.set(requestKey, { labels: { api_format: apiFormat, provider, model, status: record.status }, value: 1 });
+    else
+      series.requests.set(requestKey, {
+        labels: { api_format: apiFormat, provider, model, status: record.status },
+        value: 1,
+      });
     // prom-client throws on a value that is not a finite number; a metric must never fail a settlement.
-    if (record.latency_ms != null && Number.isFinite(record.latency_ms)) series.duration.observe(record.latency_ms / 1000);
+    if (record.latency_ms != null && Number.isFinite(record.latency_ms))
+      series.duration.observe(record.latency_ms / 1000);
     if (record.time_to_first_token_ms != null && Number.isFinite(record.time_to_first_token_ms)) {
       series.timeToFirstToken.observe(record.time_to_first_token_ms / 1000);
     }
@@ -234,7 +265,9 @@ export class GatewayMetrics implements SharedLimitsObserver {
       series = {
         duration: this.duration.labels({ provider, model }),
         timeToFirstToken: this.timeToFirstToken.labels({ provider, model }),
-        requests: new Map(), tokens: [0, 0, 0, 0], cost: 0,
+        requests: new Map(),
+        tokens: [0, 0, 0, 0],
+        cost: 0,
       };
       byModel.set(model, series);
     }

@@ -33,7 +33,10 @@ export async function startOtlpTracer(options: OtlpTracerOptions): Promise<OtlpT
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': SCOPE }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const processor = new BatchSpanProcessor(exporter, options.maxQueueSize === undefined ? {} : { maxQueueSize: options.maxQueueSize });
+  const processor = new BatchSpanProcessor(
+    exporter,
+    options.maxQueueSize === undefined ? {} : { maxQueueSize: options.maxQueueSize },
+  );
   const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
   return {
     tracer: new GatewayTracer(provider.getTracer(SCOPE), new W3CTraceContextPropagator()),

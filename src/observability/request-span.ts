@@ -6,7 +6,8 @@ import type { Context as KoaContext, Middleware } from 'koa';
 import type { GatewayTracer, RequestTrace } from './gateway-tracer.js';
 
 /** The generation front doors: chat completions, Messages, Responses and Gemini's two methods; and embeddings. */
-const GENERATION_PATH = /(\/(chat\/completions|messages|responses|embeddings)|:(generateContent|streamGenerateContent))$/;
+const GENERATION_PATH =
+  /(\/(chat\/completions|messages|responses|embeddings)|:(generateContent|streamGenerateContent))$/;
 
 export function requestSpans(tracer: GatewayTracer): Middleware {
   // Not an async function: an `await next()` inside try/finally measured ~5% more CPU per request on the serving

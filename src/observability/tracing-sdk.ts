@@ -37,10 +37,17 @@ export function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
   return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
 }
 
-export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, options: TracingOptions = {}): Promise<RunningTracing> {
+export async function startOtlpTracing(
+  env: NodeJS.ProcessEnv = process.env,
+  options: TracingOptions = {},
+): Promise<RunningTracing> {
   const { startOtlpTracer } = await import('./otlp-tracer-provider.js');
   const warn = sdkWarning(options);
-  if (warn) diag.setLogger({ error: warn, warn, info: ignore, debug: ignore, verbose: ignore }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  if (warn)
+    diag.setLogger(
+      { error: warn, warn, info: ignore, debug: ignore, verbose: ignore },
+      { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+    );
   const otlp = await startOtlpTracer({
     url: otlpTracesUrl(env),
     protocol: options.protocol ?? 'http/protobuf',
@@ -61,7 +68,10 @@ export async function startOtlpTracing(env: NodeJS.ProcessEnv = process.env, opt
 const ignore = () => undefined;
 
 /** The SDK's warnings to the logger, and dropped spans to the counter; undefined when neither is wanted. */
-function sdkWarning({ logger, droppedSpans }: TracingOptions): ((message: string, ...args: unknown[]) => void) | undefined {
+function sdkWarning({
+  logger,
+  droppedSpans,
+}: TracingOptions): ((message: string, ...args: unknown[]) => void) | undefined {
   if (!logger && !droppedSpans) return undefined;
   return (message: string, ...args: unknown[]) => {
     const dropped = DROPPED.exec(message);

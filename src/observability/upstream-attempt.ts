@@ -7,7 +7,11 @@
 // Contexts are passed explicitly (see gateway-tracer.ts): nothing here reads or sets an active context.
 import { GatewayError } from '../core/gateway-error.js';
 import type { AdapterContext } from '../providers/adapter.js';
-import { classifyTransportError, type UpstreamAttemptObserver, type UpstreamResponse } from '../providers/http-client.js';
+import {
+  classifyTransportError,
+  type UpstreamAttemptObserver,
+  type UpstreamResponse,
+} from '../providers/http-client.js';
 import type { AttemptTrace, RequestTrace } from './gateway-tracer.js';
 
 /** Attempt spans whose body is still being read, by body: only ever filled with tracing on. */

@@ -46,7 +46,13 @@ export async function admitPass(
     const blocking = blockingWindows(windowStates(sums, deps.passQuota), input.amountNanos);
     if (blocking.length > 0) {
       const rolling = blocking.some((s) => s.window === 'five_hour')
-        ? (await listRollingUsage(trx, { userId: input.userId, fiveHourAfter: starts.fiveHourAfter, reservationsAfter })).map(toAgingUsage)
+        ? (
+            await listRollingUsage(trx, {
+              userId: input.userId,
+              fiveHourAfter: starts.fiveHourAfter,
+              reservationsAfter,
+            })
+          ).map(toAgingUsage)
         : [];
       throw quotaError(quotaRefusal(blocking, input.amountNanos, now, rolling), now);
     }

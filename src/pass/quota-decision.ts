@@ -14,7 +14,11 @@ export interface WindowState {
 
 export function windowStates(sums: WindowSums, limits: PassQuotaConfig): WindowState[] {
   const used: Record<PassWindow, bigint> = { five_hour: sums.fiveHour, weekly: sums.weekly, monthly: sums.monthly };
-  const limit: Record<PassWindow, bigint> = { five_hour: limits.fiveHourNanos, weekly: limits.weeklyNanos, monthly: limits.monthlyNanos };
+  const limit: Record<PassWindow, bigint> = {
+    five_hour: limits.fiveHourNanos,
+    weekly: limits.weeklyNanos,
+    monthly: limits.monthlyNanos,
+  };
   return PASS_WINDOWS.map((window) => ({ window, usedNanos: used[window], limitNanos: limit[window] }));
 }
 
@@ -27,7 +31,10 @@ export function blockingWindows(states: readonly WindowState[], requiredNanos: b
  *  earlier for a reservation that turns stale first. */
 export function toAgingUsage(row: CountedUsage): AgingUsage {
   const created = row.created_at.getTime();
-  const until = row.status === 'reserved' ? Math.min(created + FIVE_HOURS_MS, created + STALE_RESERVATION_MS) : created + FIVE_HOURS_MS;
+  const until =
+    row.status === 'reserved'
+      ? Math.min(created + FIVE_HOURS_MS, created + STALE_RESERVATION_MS)
+      : created + FIVE_HOURS_MS;
   return { countsUntil: new Date(until), nanos: row.reference_cost_nanos };
 }
 

@@ -37,7 +37,10 @@ export async function passUsageReport(
 }
 
 /** What GET /pass/usage answers: the report of a subscriber, or for anyone else `active: false` and the windows. */
-export async function passUsageOf(deps: Omit<PassAdmissionDeps, 'db'> & { db: DbOrTrx }, userId: string): Promise<PassUsage> {
+export async function passUsageOf(
+  deps: Omit<PassAdmissionDeps, 'db'> & { db: DbOrTrx },
+  userId: string,
+): Promise<PassUsage> {
   const report = await passUsageReport(deps, userId);
   if (report) return toWirePassUsage(report);
   const windows = await windowReports(deps, userId, deps.now());
@@ -45,12 +48,22 @@ export async function passUsageOf(deps: Omit<PassAdmissionDeps, 'db'> & { db: Db
 }
 
 /** Used, limit, remaining and reset time per window (in-flight reservations included), as admission sees them. */
-async function windowReports(deps: Omit<PassAdmissionDeps, 'db'> & { db: DbOrTrx }, userId: string, now: Date): Promise<Record<PassWindow, WindowReport>> {
+async function windowReports(
+  deps: Omit<PassAdmissionDeps, 'db'> & { db: DbOrTrx },
+  userId: string,
+  now: Date,
+): Promise<Record<PassWindow, WindowReport>> {
   const starts = windowStarts(now);
   const reservationsAfter = new Date(now.getTime() - STALE_RESERVATION_MS);
   const sums = await sumPassWindows(deps.db, { userId, ...starts, reservationsAfter });
-  const rolling = (await listRollingUsage(deps.db, { userId, fiveHourAfter: starts.fiveHourAfter, reservationsAfter })).map(toAgingUsage);
-  const resets: Record<PassWindow, Date> = { five_hour: rollingResetAt(rolling, now), weekly: weekEnd(now), monthly: monthEnd(now) };
+  const rolling = (
+    await listRollingUsage(deps.db, { userId, fiveHourAfter: starts.fiveHourAfter, reservationsAfter })
+  ).map(toAgingUsage);
+  const resets: Record<PassWindow, Date> = {
+    five_hour: rollingResetAt(rolling, now),
+    weekly: weekEnd(now),
+    monthly: monthEnd(now),
+  };
   const windows = {} as Record<PassWindow, WindowReport>;
   for (const state of windowStates(sums, deps.passQuota)) {
     const remaining = state.limitNanos - state.usedNanos;
@@ -65,11 +78,20 @@ async function windowReports(deps: Omit<PassAdmissionDeps, 'db'> & { db: DbOrTrx
 }
 
 function toWireWindow(w: WindowReport): PassWindowUsage {
-  return { used: nanosToUsd(w.usedNanos), limit: nanosToUsd(w.limitNanos), remaining: nanosToUsd(w.remainingNanos), resets_at: w.resetsAt.toISOString() };
+  return {
+    used: nanosToUsd(w.usedNanos),
+    limit: nanosToUsd(w.limitNanos),
+    remaining: nanosToUsd(w.remainingNanos),
+    resets_at: w.resetsAt.toISOString(),
+  };
 }
 
 function toWireWindows(windows: Record<PassWindow, WindowReport>): Pick<PassUsage, PassWindow> {
-  return { five_hour: toWireWindow(windows.five_hour), weekly: toWireWindow(windows.weekly), monthly: toWireWindow(windows.monthly) };
+  return {
+    five_hour: toWireWindow(windows.five_hour),
+    weekly: toWireWindow(windows.weekly),
+    monthly: toWireWindow(windows.monthly),
+  };
 }
 
 export function toWirePassUsage(report: PassUsageReport): PassUsage {

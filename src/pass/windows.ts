@@ -41,7 +41,12 @@ export interface AgingUsage {
  * counts now (`items`, whose sum is the window's usage) and the window's `limit`. New usage is not
  * foreseen. Undefined when `required` alone exceeds the limit (waiting never helps).
  */
-export function rollingFreeAt(items: readonly AgingUsage[], limit: bigint, required: bigint, now: Date): Date | undefined {
+export function rollingFreeAt(
+  items: readonly AgingUsage[],
+  limit: bigint,
+  required: bigint,
+  now: Date,
+): Date | undefined {
   if (required > limit) return undefined;
   let used = items.reduce((sum, item) => sum + item.nanos, 0n);
   if (used + required <= limit) return now;

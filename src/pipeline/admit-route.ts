@@ -12,7 +12,13 @@
 // The key's X-RateLimit-* headers come back with the admission, and with any refusal after the rate step.
 import type { Principal } from '../auth/principal.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitRequest, reservationOutputTokens, type Admission, type AdmissionDeps, type ReservationRequest } from '../billing/accounting.js';
+import {
+  admitRequest,
+  reservationOutputTokens,
+  type Admission,
+  type AdmissionDeps,
+  type ReservationRequest,
+} from '../billing/accounting.js';
 import { maxCostNanos, type ExtraSpend } from '../billing/pricing.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { FreeRequestAllowance } from '../limits/free-requests.js';
@@ -41,7 +47,12 @@ export interface RouteBounds {
   requestCounted?: RateHeaders;
 }
 
-export async function admitRoute(parts: AdmissionParts, principal: Principal, plan: RoutePlan, bounds: RouteBounds = {}): Promise<AdmittedRoute> {
+export async function admitRoute(
+  parts: AdmissionParts,
+  principal: Principal,
+  plan: RoutePlan,
+  bounds: RouteBounds = {},
+): Promise<AdmittedRoute> {
   const { targets } = plan;
   const tokens = plan.checked.estimatedPromptTokens;
   if (targets.length > 1) {
@@ -55,7 +66,13 @@ export async function admitRoute(parts: AdmissionParts, principal: Principal, pl
   // One access mode is the common case: admitted as for a single model.
   const mixed = freeCount > 0 && freeCount < targets.length;
   // Requests and tokens per minute (mixed: a paid entry, the free allowance is decided below, for the whole list).
-  const headers = await admitRate(parts, principal, mixed ? targets.find((t) => !isFree(t))!.entry : targets[0].entry, tokens, bounds.requestCounted);
+  const headers = await admitRate(
+    parts,
+    principal,
+    mixed ? targets.find((t) => !isFree(t))!.entry : targets[0].entry,
+    tokens,
+    bounds.requestCounted,
+  );
   try {
     if (!mixed) {
       const worst = dearest(targets, tokens, bounds);
@@ -67,7 +84,12 @@ export async function admitRoute(parts: AdmissionParts, principal: Principal, pl
   }
 }
 
-async function admitMixed(parts: AdmissionParts, principal: Principal, plan: RoutePlan, bounds: RouteBounds): Promise<Omit<AdmittedRoute, 'headers'>> {
+async function admitMixed(
+  parts: AdmissionParts,
+  principal: Principal,
+  plan: RoutePlan,
+  bounds: RouteBounds,
+): Promise<Omit<AdmittedRoute, 'headers'>> {
   const { targets } = plan;
   const tokens = plan.checked.estimatedPromptTokens;
   const paid = targets.filter((t) => !isFree(t));
@@ -90,7 +112,11 @@ async function admitMixed(parts: AdmissionParts, principal: Principal, plan: Rou
  * The candidate whose worst case costs most, with what admission reserves for it: what admission reserves (credits)
  * or holds (pass quota), whichever candidate serves. The first of equals wins.
  */
-function dearest(targets: readonly Target[], tokens: number, bounds: RouteBounds): { target: Target; request: ReservationRequest } {
+function dearest(
+  targets: readonly Target[],
+  tokens: number,
+  bounds: RouteBounds,
+): { target: Target; request: ReservationRequest } {
   const requestOf = (target: Target): ReservationRequest => ({
     estimatedPromptTokens: tokens,
     requestedMaxTokens: bounds.requestedMaxTokens,
@@ -99,7 +125,12 @@ function dearest(targets: readonly Target[], tokens: number, bounds: RouteBounds
   let best = { target: targets[0], request: requestOf(targets[0]) };
   if (targets.length === 1) return best;
   const worst = ({ target, request }: typeof best) =>
-    maxCostNanos(target.entry, tokens, reservationOutputTokens(target.entry, request.requestedMaxTokens, tokens), request.spend);
+    maxCostNanos(
+      target.entry,
+      tokens,
+      reservationOutputTokens(target.entry, request.requestedMaxTokens, tokens),
+      request.spend,
+    );
   let most = worst(best);
   for (const target of targets.slice(1)) {
     const candidate = { target, request: requestOf(target) };

@@ -1,7 +1,13 @@
 // Step 5: send the translated request. A non-2xx answer or a transport failure becomes a GatewayError in the
 // spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503, and so is one this gateway has no free upstream slot for in time).
 import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../providers/adapter.js';
-import { UpstreamTransportError, type CallSignal, type HttpClient, type OutgoingRequest, type UpstreamResponse } from '../providers/http-client.js';
+import {
+  UpstreamTransportError,
+  type CallSignal,
+  type HttpClient,
+  type OutgoingRequest,
+  type UpstreamResponse,
+} from '../providers/http-client.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { observeUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
@@ -10,11 +16,20 @@ import type { AttemptTrace, RequestTrace } from '../observability/gateway-tracer
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 export class UpstreamHttpError extends GatewayError {
-  constructor(readonly info: UpstreamErrorInfo, provider: string, upstreamStatus: number) {
+  constructor(
+    readonly info: UpstreamErrorInfo,
+    provider: string,
+    upstreamStatus: number,
+  ) {
     super(
       info.status,
       info.message,
-      { provider, upstream_status: upstreamStatus, ...(info.upstreamCode ? { upstream_code: info.upstreamCode } : {}), reason: info.streamCode },
+      {
+        provider,
+        upstream_status: upstreamStatus,
+        ...(info.upstreamCode ? { upstream_code: info.upstreamCode } : {}),
+        reason: info.streamCode,
+      },
       info.retryAfterSeconds !== undefined ? { 'retry-after': String(Math.ceil(info.retryAfterSeconds)) } : {},
     );
   }
@@ -33,7 +48,9 @@ export function callUpstream(
   requestTrace?: RequestTrace,
 ): Promise<UpstreamResponse> {
   // Counted (metrics) and traced (a span per attempt) when those are on; otherwise just the attempt.
-  return observeUpstreamAttempt(http.observer, ctx, requestTrace, (attempt) => sendAttempt(http, adapter, build, ctx, signal, clientTrace, attempt));
+  return observeUpstreamAttempt(http.observer, ctx, requestTrace, (attempt) =>
+    sendAttempt(http, adapter, build, ctx, signal, clientTrace, attempt),
+  );
 }
 
 async function sendAttempt(
@@ -71,12 +88,18 @@ export function transportFailure(err: unknown, provider: string): GatewayError {
   }
   if (reason === 'queue_timeout') {
     // The gateway's own cap on requests in flight to the provider (origin-limiter.ts), not a fault of the provider.
-    return new GatewayError(503, `Provider ${provider} is busy: ${(err as Error).message}; retry shortly`, { provider, reason: 'upstream_queue_timeout' });
+    return new GatewayError(503, `Provider ${provider} is busy: ${(err as Error).message}; retry shortly`, {
+      provider,
+      reason: 'upstream_queue_timeout',
+    });
   }
   if (reason === 'aborted') {
     return new GatewayError(499, 'Client closed the request', { provider, reason: 'client_disconnected' });
   }
-  return new GatewayError(502, `Provider ${provider} failed: ${(err as Error)?.message ?? 'connection error'}`, { provider, reason: 'upstream_error' });
+  return new GatewayError(502, `Provider ${provider} failed: ${(err as Error)?.message ?? 'connection error'}`, {
+    provider,
+    reason: 'upstream_error',
+  });
 }
 
 /** An error answer's body, at most 64 KiB of it, as JSON when it is JSON (the embeddings flow reads its errors too). */
@@ -108,7 +131,10 @@ export async function readUpstreamBytes(response: UpstreamResponse, provider: st
     return await response.body.bytes();
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
-    throw new GatewayError(502, `Provider ${provider} returned a malformed response`, { provider, reason: 'upstream_malformed' });
+    throw new GatewayError(502, `Provider ${provider} returned a malformed response`, {
+      provider,
+      reason: 'upstream_malformed',
+    });
   }
 }
 
@@ -118,6 +144,9 @@ export async function readUpstreamJson(response: UpstreamResponse, provider: str
     return await response.body.json();
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
-    throw new GatewayError(502, `Provider ${provider} returned a malformed response`, { provider, reason: 'upstream_malformed' });
+    throw new GatewayError(502, `Provider ${provider} returned a malformed response`, {
+      provider,
+      reason: 'upstream_malformed',
+    });
   }
 }

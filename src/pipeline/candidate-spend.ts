@@ -9,7 +9,7 @@ import type { RequestFacts } from '../routing/request-facts.js';
 export function candidateSpend(facts: RequestFacts, native: boolean | (() => boolean)): ExtraSpend {
   const spend: ExtraSpend = {};
   const isNative = typeof native === 'boolean' ? () => native : native;
-  const searches = facts.searchesTranslatedOnly && isNative() ? 0 : facts.maxWebSearches ?? 0;
+  const searches = facts.searchesTranslatedOnly && isNative() ? 0 : (facts.maxWebSearches ?? 0);
   if (searches > 0) spend.webSearches = searches;
   if (facts.maxToolUses) spend.toolUses = facts.maxToolUses;
   if (facts.priceOptions && isNative()) spend.options = facts.priceOptions;

@@ -20,7 +20,8 @@ export async function recallAffinity(
   routing: RoutingFields | undefined,
   sessionKey: string | undefined,
 ): Promise<ConversationAffinity | undefined> {
-  if (sessionKey === undefined || !parts.affinity || !hasEndpointChoice(parts.catalog, model, routing)) return undefined;
+  if (sessionKey === undefined || !parts.affinity || !hasEndpointChoice(parts.catalog, model, routing))
+    return undefined;
   const key = affinityKey(principal.userId, model, sessionKey);
   return { key, endpoint: await parts.affinity.get(key) };
 }
@@ -31,7 +32,11 @@ export async function recallAffinity(
  * lasts far longer than the write, and does not wait for it). A shared store's write never rejects and is bounded by
  * the Redis command timeout.
  */
-export async function rememberAffinity(store: AffinityStore | undefined, affinity: ConversationAffinity | undefined, servedEndpoint: string): Promise<void> {
+export async function rememberAffinity(
+  store: AffinityStore | undefined,
+  affinity: ConversationAffinity | undefined,
+  servedEndpoint: string,
+): Promise<void> {
   if (!store || !affinity) return;
   await store.set(affinity.key, servedEndpoint);
 }

@@ -31,7 +31,10 @@ export async function countPromptTokens(
   checkModelAllowed(client.principal, target.entry.id);
   const admitted = admitRequestRate(parts, client.principal, 0);
   const headers = admitted instanceof Promise ? await admitted : admitted;
-  const counted = target.provider.kind === 'anthropic' ? await countUpstream(parts, client, target, request, clientHeaders) : undefined;
+  const counted =
+    target.provider.kind === 'anthropic'
+      ? await countUpstream(parts, client, target, request, clientHeaders)
+      : undefined;
   return { inputTokens: counted ?? estimatePromptTokens(request), headers };
 }
 
@@ -48,12 +51,18 @@ async function countUpstream(
     const response = await parts.http.send(buildCountTokensRequest(request, adapterCtx), connection.signal);
     if (response.status !== 200) {
       response.body.destroy();
-      parts.logger.warn({ provider: target.provider.id, status: response.status }, 'count_tokens upstream failed; answering the estimate');
+      parts.logger.warn(
+        { provider: target.provider.id, status: response.status },
+        'count_tokens upstream failed; answering the estimate',
+      );
       return undefined;
     }
     return readCountTokens(await response.body.json());
   } catch (err) {
-    parts.logger.warn({ provider: target.provider.id, err: (err as Error)?.message }, 'count_tokens upstream failed; answering the estimate');
+    parts.logger.warn(
+      { provider: target.provider.id, err: (err as Error)?.message },
+      'count_tokens upstream failed; answering the estimate',
+    );
     return undefined;
   } finally {
     connection.dispose();

@@ -34,7 +34,13 @@ export function cutOffEstimate(
   const visible = meter.generatedTokens;
   const output = Math.max(cap, visible);
   const searches = Math.max(maxWebSearches, meter.webSearchesSeen ?? 0);
-  const usage: NormalizedUsage = { promptTokens: prompt, completionTokens: output, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: output - visible };
+  const usage: NormalizedUsage = {
+    promptTokens: prompt,
+    completionTokens: output,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: output - visible,
+  };
   if (searches > 0) usage.webSearchRequests = searches;
   const tools = billedToolUses(onlyCharged(entry, maxToolUses(spend.toolUses, meter.toolUsesSeenSoFar)));
   if (tools) usage.toolUses = tools;
@@ -42,7 +48,8 @@ export function cutOffEstimate(
   if (served) usage.served = served;
   return {
     usage,
-    why: `The client disconnected and the upstream, which may reason without streaming it, reported no usage within ${boundMs / 1000} s ` +
+    why:
+      `The client disconnected and the upstream, which may reason without streaming it, reported no usage within ${boundMs / 1000} s ` +
       `(MODELGATE_DRAIN_ON_ABORT_S) or before the gateway stopped: billed the reserved bound, ${prompt} prompt and ${output} output tokens` +
       (searches > 0 ? ` and ${searches} web searches` : '') +
       (tools ? `, with the hosted tool uses ${JSON.stringify(tools)}.` : '.'),
@@ -53,6 +60,7 @@ export function cutOffEstimate(
 function onlyCharged(entry: CatalogEntry, uses: ToolUses | undefined): ToolUses | undefined {
   if (!uses) return undefined;
   const out: ToolUses = {};
-  for (const tool of chargedTools([entry.pricing.base, ...entry.pricing.tiers].map((set) => set.toolFees))) out[tool] = uses[tool];
+  for (const tool of chargedTools([entry.pricing.base, ...entry.pricing.tiers].map((set) => set.toolFees)))
+    out[tool] = uses[tool];
   return out;
 }

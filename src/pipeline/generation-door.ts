@@ -10,8 +10,16 @@ import type { NativeStreamEnd } from './native-stream.js';
 
 /** A stream whose first batch was read (the failover window), ready for the writer. */
 export type OpenedStream =
-  | { lane: 'translated'; events: AsyncGenerator<StreamEvent[], StreamEnd | undefined>; first: FirstStep<StreamEvent[], StreamEnd | undefined> }
-  | { lane: 'native'; frames: AsyncGenerator<string[], NativeStreamEnd | undefined>; first: FirstStep<string[], NativeStreamEnd | undefined> };
+  | {
+      lane: 'translated';
+      events: AsyncGenerator<StreamEvent[], StreamEnd | undefined>;
+      first: FirstStep<StreamEvent[], StreamEnd | undefined>;
+    }
+  | {
+      lane: 'native';
+      frames: AsyncGenerator<string[], NativeStreamEnd | undefined>;
+      first: FirstStep<string[], NativeStreamEnd | undefined>;
+    };
 
 /** The first step, or, when the failover window closed before it came, the promise of it. */
 export type FirstStep<T, R> = IteratorResult<T, R> | Promise<IteratorResult<T, R>>;
@@ -28,4 +36,3 @@ export interface GenerationDoor {
   /** The internal request; called at most once, and only when an attempt takes the translated lane. */
   translate(): GenerationRequest;
 }
-

@@ -1,5 +1,11 @@
 // What one request did, gathered while it runs and turned into its generation record once, at settlement.
-import { generatedChars, type FinishReason, type NormalizedUsage, type OutputBlock, type StreamEvent } from '../core/generation.js';
+import {
+  generatedChars,
+  type FinishReason,
+  type NormalizedUsage,
+  type OutputBlock,
+  type StreamEvent,
+} from '../core/generation.js';
 import { estimateTokensForChars } from '../routing/token-estimate/estimate-tokens.js';
 import { maxToolUses, type ToolUses } from '../core/tool-uses.js';
 import { mergeServed, type ServedOptions } from '../core/served-options.js';

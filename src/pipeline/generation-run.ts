@@ -105,9 +105,23 @@ export class GenerationRun {
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
     this.tokensCounted = input.checked.estimatedPromptTokens;
-    this.adapterCtx = { provider: input.target.provider, model: input.target.model, stream: input.stream, clientHeaders: input.door.wire.clientHeaders };
-    this.identity = { id: this.meter.id, model: input.target.entry.id, provider: input.target.provider.id, created: Math.floor(Date.now() / 1000) };
-    this.link = new UpstreamLink(input.client.signal, { boundMs: parts.config.drainOnAbortMs, mayHideTokens: () => this.hidesTokens, drains: parts.drains });
+    this.adapterCtx = {
+      provider: input.target.provider,
+      model: input.target.model,
+      stream: input.stream,
+      clientHeaders: input.door.wire.clientHeaders,
+    };
+    this.identity = {
+      id: this.meter.id,
+      model: input.target.entry.id,
+      provider: input.target.provider.id,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.link = new UpstreamLink(input.client.signal, {
+      boundMs: parts.config.drainOnAbortMs,
+      mayHideTokens: () => this.hidesTokens,
+      drains: parts.drains,
+    });
   }
 
   /** The endpoint key of the serving endpoint once an attempt succeeded (the first candidate before). */
@@ -121,7 +135,17 @@ export class GenerationRun {
       const upstream = await this.callUpstream(target, last);
       if (!this.native) return { lane: 'translated', ...(await this.complete(upstream)) };
       const aborted = () => this.input.client.signal.aborted;
-      return { lane: 'native', body: await completeNative(upstream, this.native, this.answerContext(), this.meter, () => this.totals(), aborted) };
+      return {
+        lane: 'native',
+        body: await completeNative(
+          upstream,
+          this.native,
+          this.answerContext(),
+          this.meter,
+          () => this.totals(),
+          aborted,
+        ),
+      };
     });
   }
 
@@ -172,8 +196,17 @@ export class GenerationRun {
   private callUpstream(target: Target, last: boolean): Promise<UpstreamResponse> {
     const { door, stream } = this.input;
     this.input.target = target;
-    if (target.provider !== this.adapterCtx.provider || target.model.id !== this.adapterCtx.model.id || target.model.upstreamModel !== this.adapterCtx.model.upstreamModel) {
-      this.adapterCtx = { provider: target.provider, model: target.model, stream, clientHeaders: door.wire.clientHeaders };
+    if (
+      target.provider !== this.adapterCtx.provider ||
+      target.model.id !== this.adapterCtx.model.id ||
+      target.model.upstreamModel !== this.adapterCtx.model.upstreamModel
+    ) {
+      this.adapterCtx = {
+        provider: target.provider,
+        model: target.model,
+        stream,
+        clientHeaders: door.wire.clientHeaders,
+      };
     }
     const native = nativeLaneOf(door.protocol, target, door.wire.body, this.parts.natives);
     this.native = native;
@@ -189,7 +222,15 @@ export class GenerationRun {
         this.warnings = built.warnings;
         return built.request;
       };
-      sending = callUpstream(http, target.adapter, build, this.adapterCtx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
+      sending = callUpstream(
+        http,
+        target.adapter,
+        build,
+        this.adapterCtx,
+        this.link.signal,
+        this.input.clientTrace,
+        this.input.requestTrace,
+      );
       // As below for the translated request: the prompt lives on only in the bytes sent.
       if (last) this.releasePrompt();
     } else {
@@ -201,7 +242,15 @@ export class GenerationRun {
       this.warnings = target.adapter.warnings?.(request, this.adapterCtx) ?? [];
       this.hidesTokens = stream && target.adapter.hidesReasoning?.(request, this.adapterCtx) === true;
       const ctx = this.adapterCtx;
-      sending = callUpstream(http, target.adapter, () => target.adapter.buildRequest(request, ctx), ctx, this.link.signal, this.input.clientTrace, this.input.requestTrace);
+      sending = callUpstream(
+        http,
+        target.adapter,
+        () => target.adapter.buildRequest(request, ctx),
+        ctx,
+        this.link.signal,
+        this.input.clientTrace,
+        this.input.requestTrace,
+      );
       // From here the prompt lives on only in the bytes sent upstream (unless another endpoint may need it). Nothing
       // after this step reads the messages, while the parsed request stays referenced (Koa state, openapi-backend's
       // context, this run) until the response ends: a long prompt would stay alive, and be copied from young to old
@@ -213,11 +262,13 @@ export class GenerationRun {
       // Observed only where there is a choice to make (provider.sort = latency).
       const started = Date.now();
       const key = endpointKeyOf(target);
-      void sending.then(() => this.parts.endpointStats.observeLatency(key, Date.now() - started), () => undefined);
+      void sending.then(
+        () => this.parts.endpointStats.observeLatency(key, Date.now() - started),
+        () => undefined,
+      );
     }
     return sending;
   }
-
 
   /**
    * Once no further attempt needs the prompt: the client's bytes and parsed body, and the internal request when an
@@ -232,7 +283,9 @@ export class GenerationRun {
   }
 
   /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
-  private async complete(upstream: UpstreamResponse): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
+  private async complete(
+    upstream: UpstreamResponse,
+  ): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
     const { provider } = this.input.target;
     // The attempt's span (tracing on) ends with the body: read and translated, or not.
     let body: unknown;
@@ -246,9 +299,13 @@ export class GenerationRun {
     try {
       result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
     } catch (err) {
-      const failure = err instanceof UpstreamPayloadError
-        ? new UpstreamHttpError(err.info, provider.id, 200)
-        : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, { provider: provider.id, reason: 'upstream_malformed' });
+      const failure =
+        err instanceof UpstreamPayloadError
+          ? new UpstreamHttpError(err.info, provider.id, 200)
+          : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, {
+              provider: provider.id,
+              reason: 'upstream_malformed',
+            });
       endUpstreamAttempt(upstream, { error: failure });
       throw failure;
     }
@@ -257,41 +314,52 @@ export class GenerationRun {
     this.meter.observe({ type: 'finish', finishReason: result.finishReason });
     this.meter.observeOutput(result.output);
     endUpstreamAttempt(upstream, { report: this.meter });
-    const completion = this.excludeReasoning ? { ...result, output: result.output.filter((block) => block.type !== 'reasoning') } : result;
+    const completion = this.excludeReasoning
+      ? { ...result, output: result.output.filter((block) => block.type !== 'reasoning') }
+      : result;
     return { completion, totals: this.totals() };
   }
 
   /** Step 6 for streams: the upstream's events, translated and metered, in batches, then how the stream ended. */
   events(upstream: UpstreamResponse, committed?: () => boolean): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
-    return this.settledBeforeEnd(generationStream({
-      committed,
-      upstream,
-      translator: this.input.target.adapter.createStreamTranslator(this.adapterCtx),
-      meter: this.meter,
-      excludeReasoning: this.excludeReasoning,
-      signal: this.input.client.signal,
-      totals: () => this.totals(),
-      withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
-      drain: {
-        state: this.link,
-        estimate: () => this.cutOffEstimate(),
-      },
-    }));
+    return this.settledBeforeEnd(
+      generationStream({
+        committed,
+        upstream,
+        translator: this.input.target.adapter.createStreamTranslator(this.adapterCtx),
+        meter: this.meter,
+        excludeReasoning: this.excludeReasoning,
+        signal: this.input.client.signal,
+        totals: () => this.totals(),
+        withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
+        drain: {
+          state: this.link,
+          estimate: () => this.cutOffEstimate(),
+        },
+      }),
+    );
   }
 
   /** Step 6 for streams on the native lane: the upstream's own events, metered, as SSE text batches. */
-  private frames(upstream: UpstreamResponse, native: NativeProtocol, committed: () => boolean): AsyncGenerator<string[], NativeStreamEnd | undefined> {
-    return this.settledBeforeEnd(nativeStream({
-      committed,
-      upstream,
-      reader: native.createStreamReader(this.answerContext()),
-      meter: this.meter,
-      signal: this.input.client.signal,
-      totals: () => this.totals(),
-      withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
-      redact: this.parts.redact ?? ((text) => text),
-      drain: { state: this.link, estimate: () => this.cutOffEstimate() },
-    }), (end) => end.closing);
+  private frames(
+    upstream: UpstreamResponse,
+    native: NativeProtocol,
+    committed: () => boolean,
+  ): AsyncGenerator<string[], NativeStreamEnd | undefined> {
+    return this.settledBeforeEnd(
+      nativeStream({
+        committed,
+        upstream,
+        reader: native.createStreamReader(this.answerContext()),
+        meter: this.meter,
+        signal: this.input.client.signal,
+        totals: () => this.totals(),
+        withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
+        redact: this.parts.redact ?? ((text) => text),
+        drain: { state: this.link, estimate: () => this.cutOffEstimate() },
+      }),
+      (end) => end.closing,
+    );
   }
 
   /**
@@ -301,7 +369,10 @@ export class GenerationRun {
    * gone (no end) is settled by the handler. The settlement never runs inside the first step: routing may read that
    * one within its failover window, before it has recorded the attempt.
    */
-  private async *settledBeforeEnd<T, E extends object>(stream: AsyncGenerator<T[], E | undefined>, closing?: (end: E) => T[] | undefined): AsyncGenerator<T[], E | undefined> {
+  private async *settledBeforeEnd<T, E extends object>(
+    stream: AsyncGenerator<T[], E | undefined>,
+    closing?: (end: E) => T[] | undefined,
+  ): AsyncGenerator<T[], E | undefined> {
     let yielded = false;
     try {
       for (;;) {
@@ -329,7 +400,13 @@ export class GenerationRun {
   private answerContext(): NativeAnswerContext {
     const redact: Redact = this.parts.redact ?? ((text) => text);
     const { entry, model, provider } = this.input.target;
-    const ctx: NativeAnswerContext = { generationId: this.identity.id, model: entry.id, upstreamModel: model.upstreamModel, provider, redact };
+    const ctx: NativeAnswerContext = {
+      generationId: this.identity.id,
+      model: entry.id,
+      upstreamModel: model.upstreamModel,
+      provider,
+      redact,
+    };
     if (this.input.facts.toolBilling) ctx.toolBilling = this.input.facts.toolBilling;
     return ctx;
   }
@@ -337,12 +414,19 @@ export class GenerationRun {
   private cutOffEstimate() {
     const { facts } = this.input;
     const spend = candidateSpend(facts, this.native !== undefined);
-    return cutOffEstimate(this.input.target.entry, facts.maxOutputTokens, this.meter, this.parts.config.drainOnAbortMs, spend);
+    return cutOffEstimate(
+      this.input.target.entry,
+      facts.maxOutputTokens,
+      this.meter,
+      this.parts.config.drainOnAbortMs,
+      spend,
+    );
   }
 
   recordFailure(err: unknown): void {
     if (this.input.client.signal.aborted) this.meter.abort();
-    else if (err instanceof GatewayError) this.meter.fail(err.status, String(err.metadata.reason ?? err.code), err.message);
+    else if (err instanceof GatewayError)
+      this.meter.fail(err.status, String(err.metadata.reason ?? err.code), err.message);
     else this.meter.fail(500, 'internal_error', (err as Error)?.message ?? 'internal error');
   }
 
@@ -391,17 +475,26 @@ export class GenerationRun {
   /** Completion tokens per second of a stream that succeeded, for provider.sort = throughput. */
   private observeThroughput(): void {
     const { target } = this.input;
-    if ((target.entry.endpoints?.length ?? 1) < 2 || this.meter.outcome !== 'success' || this.meter.usageIsEstimated) return;
+    if ((target.entry.endpoints?.length ?? 1) < 2 || this.meter.outcome !== 'success' || this.meter.usageIsEstimated)
+      return;
     const firstToken = this.meter.timeToFirstTokenMs();
     const generatingMs = this.meter.latencyMs() - (firstToken ?? 0);
-    if (generatingMs > 0) this.parts.endpointStats.observeThroughput(endpointKeyOf(target), this.meter.finalUsage().completionTokens / (generatingMs / 1000));
+    if (generatingMs > 0)
+      this.parts.endpointStats.observeThroughput(
+        endpointKeyOf(target),
+        this.meter.finalUsage().completionTokens / (generatingMs / 1000),
+      );
   }
 
   /** Counts tokens against the key's per-minute budget (the prompt estimate was taken at admission). */
   private takeTokens(tokens: number): boolean {
     if (tokens <= 0) return true;
     this.tokensCounted += tokens;
-    return this.parts.limiter.consumeTokens(rateBudgetsOf(this.input.principal, this.parts.config), tokens, this.parts.now().getTime());
+    return this.parts.limiter.consumeTokens(
+      rateBudgetsOf(this.input.principal, this.parts.config),
+      tokens,
+      this.parts.now().getTime(),
+    );
   }
 
   private get excludeReasoning(): boolean {
@@ -410,7 +503,8 @@ export class GenerationRun {
 
   private costNanos(): bigint {
     // A request that failed before the upstream generated anything costs nothing.
-    if (this.meter.outcome !== 'success' && !this.meter.usage && this.meter.timeToFirstTokenMs() === undefined) return 0n;
+    if (this.meter.outcome !== 'success' && !this.meter.usage && this.meter.timeToFirstTokenMs() === undefined)
+      return 0n;
     return costNanos(this.input.target.entry, this.meter.finalUsage());
   }
 

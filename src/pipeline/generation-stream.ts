@@ -54,7 +54,9 @@ const START_FAILURE_STATUS: Record<StreamErrorCode, number> = {
  * A stream that fails before its first batch throws a GatewayError instead: no byte has reached the client, so the
  * failure is an ordinary error response (or, with routing, a failed attempt to fail over from).
  */
-export async function* generationStream(options: GenerationStreamOptions): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
+export async function* generationStream(
+  options: GenerationStreamOptions,
+): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
   const { upstream, translator, meter, signal } = options;
   let failure: { code: StreamErrorCode; message: string } | undefined;
 
@@ -70,7 +72,10 @@ export async function* generationStream(options: GenerationStreamOptions): Async
         if (!(options.excludeReasoning && isReasoning(event))) out.push(event);
         const chars = generatedChars(event);
         if (chars > 0 && !options.withinTokenRate(chars)) {
-          failure = { code: 'rate_limit', message: 'Rate limit reached during generation: this key used its tokens-per-minute budget' };
+          failure = {
+            code: 'rate_limit',
+            message: 'Rate limit reached during generation: this key used its tokens-per-minute budget',
+          };
           return false;
         }
       }
@@ -91,14 +96,18 @@ export async function* generationStream(options: GenerationStreamOptions): Async
   } catch (err) {
     failedRead(err, progress, signal, options.committed);
     if (!signal.aborted) {
-      failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
+      failure = {
+        code: 'server_error',
+        message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}`,
+      };
       // Usage the upstream reported before it failed (translators hold it until the end) is what it bills.
       flushUsage(translator, meter);
     }
   } finally {
     // Also when the consumer stopped early (the client is gone; settlement records the abort).
     if (signal.aborted && options.drain) {
-      if (!progress.ended && !failure && options.drain.state.draining) await drainUpstream(batches, translator, meter, options.drain.state);
+      if (!progress.ended && !failure && options.drain.state.draining)
+        await drainUpstream(batches, translator, meter, options.drain.state);
       if (options.drain.state.cutOff && meter.usage === undefined) {
         // A generation that finished before the cut has its final usage held by the translator (an upstream that
         // never closed its stream): the provider's figure, not the estimate. Mid-generation reports (Gemini sends
@@ -112,11 +121,19 @@ export async function* generationStream(options: GenerationStreamOptions): Async
     }
     upstream.body.destroy();
     // The upstream exchange is over, however it ended: its span (tracing on) ends here, with how and what it reported.
-    endUpstreamAttempt(upstream, { aborted: signal.aborted, error: progress.broken, streamError: failure?.code, report: meter });
+    endUpstreamAttempt(upstream, {
+      aborted: signal.aborted,
+      error: progress.broken,
+      streamError: failure?.code,
+      report: meter,
+    });
   }
 
   if (failure && !progress.yielded && !signal.aborted && !options.committed?.()) {
-    throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, { reason: 'upstream_stream_failed', stream_code: failure.code });
+    throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, {
+      reason: 'upstream_stream_failed',
+      stream_code: failure.code,
+    });
   }
   if (failure) meter.fail(200, failure.code, failure.message);
   if (signal.aborted) {
@@ -126,7 +143,12 @@ export async function* generationStream(options: GenerationStreamOptions): Async
   const totals = options.totals();
   return failure
     ? { type: 'error', code: failure.code, message: failure.message, totals }
-    : { type: 'finish', finishReason: meter.finishReason ?? 'stop', ...(meter.stopSequence !== undefined ? { stopSequence: meter.stopSequence } : {}), totals };
+    : {
+        type: 'finish',
+        finishReason: meter.finishReason ?? 'stop',
+        ...(meter.stopSequence !== undefined ? { stopSequence: meter.stopSequence } : {}),
+        totals,
+      };
 }
 
 /** Events a front door renders: the reply's content (usage, finish and errors are the stream's end). */
@@ -148,7 +170,12 @@ function flushUsage(translator: StreamTranslator, meter: GenerationMeter): void 
  * upstream ends (its usage is then metered) or fails, or the drain is cut (the link aborts the exchange, which
  * ends the read with an error).
  */
-async function drainUpstream(batches: AsyncGenerator<SseEvent[]>, translator: StreamTranslator, meter: GenerationMeter, state: DrainState): Promise<void> {
+async function drainUpstream(
+  batches: AsyncGenerator<SseEvent[]>,
+  translator: StreamTranslator,
+  meter: GenerationMeter,
+  state: DrainState,
+): Promise<void> {
   try {
     for (;;) {
       const step = await batches.next();

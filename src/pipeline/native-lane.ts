@@ -4,7 +4,12 @@
 // between endpoints of different protocols.
 import type { WireProtocol } from '../core/wire-protocol.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { NativeAnswerContext, NativeJsonAnswer, NativeProtocol, NativeReading } from '../providers/native/native-protocol.js';
+import type {
+  NativeAnswerContext,
+  NativeJsonAnswer,
+  NativeProtocol,
+  NativeReading,
+} from '../providers/native/native-protocol.js';
 import { nativeChat } from '../providers/openai-compatible/native-chat.js';
 import { nativeMessages } from '../providers/anthropic/native-messages.js';
 import { nativeResponses } from '../providers/openai-responses/native-responses.js';
@@ -48,7 +53,11 @@ export function observeReading(meter: GenerationMeter, reading: NativeReading): 
   if (reading.toolUses !== undefined) meter.observeToolUses(reading.toolUses);
   if (reading.served !== undefined) meter.observeServed(reading.served);
   if (reading.finish !== undefined) {
-    meter.observe({ type: 'finish', finishReason: reading.finish, ...(reading.stopSequence !== undefined ? { stopSequence: reading.stopSequence } : {}) });
+    meter.observe({
+      type: 'finish',
+      finishReason: reading.finish,
+      ...(reading.stopSequence !== undefined ? { stopSequence: reading.stopSequence } : {}),
+    });
   }
   meter.generated(reading.generatedChars);
 }
@@ -74,9 +83,13 @@ export async function completeNative(
   try {
     answer = native.readJson(bytes, ctx);
   } catch (err) {
-    const failure = err instanceof UpstreamPayloadError
-      ? new UpstreamHttpError(err.info, provider.id, 200)
-      : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, { provider: provider.id, reason: 'upstream_malformed' });
+    const failure =
+      err instanceof UpstreamPayloadError
+        ? new UpstreamHttpError(err.info, provider.id, 200)
+        : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, {
+            provider: provider.id,
+            reason: 'upstream_malformed',
+          });
     endUpstreamAttempt(upstream, { error: failure });
     throw failure;
   }

@@ -63,7 +63,9 @@ const START_FAILURE_STATUS: Record<StreamErrorCode, number> = {
  * A stream that fails before its first batch throws a GatewayError instead (an ordinary error response, or a failed
  * attempt routing fails over from).
  */
-export async function* nativeStream(options: NativeStreamOptions): AsyncGenerator<string[], NativeStreamEnd | undefined> {
+export async function* nativeStream(
+  options: NativeStreamOptions,
+): AsyncGenerator<string[], NativeStreamEnd | undefined> {
   const { upstream, reader, meter, signal } = options;
   let failure: { code: StreamErrorCode; message: string } | undefined;
   let failureShown = false;
@@ -90,7 +92,10 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
       if (reading.ends) return false;
     }
     if (reading.generatedChars > 0 && !options.withinTokenRate(reading.generatedChars)) {
-      failure = { code: 'rate_limit', message: 'Rate limit reached during generation: this key used its tokens-per-minute budget' };
+      failure = {
+        code: 'rate_limit',
+        message: 'Rate limit reached during generation: this key used its tokens-per-minute budget',
+      };
       failureShown = false;
       return false;
     }
@@ -110,7 +115,10 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
   } catch (err) {
     failedRead(err, progress, signal, options.committed);
     if (!signal.aborted) {
-      failure = { code: 'server_error', message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}` };
+      failure = {
+        code: 'server_error',
+        message: `Upstream stream failed: ${(err as Error)?.message ?? 'connection error'}`,
+      };
       failureShown = false;
     }
   } finally {
@@ -122,11 +130,19 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
       }
     }
     upstream.body.destroy();
-    endUpstreamAttempt(upstream, { aborted: signal.aborted, error: progress.broken, streamError: failure?.code, report: meter });
+    endUpstreamAttempt(upstream, {
+      aborted: signal.aborted,
+      error: progress.broken,
+      streamError: failure?.code,
+      report: meter,
+    });
   }
 
   if (failure && !progress.yielded && !signal.aborted && !options.committed?.()) {
-    throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, { reason: 'upstream_stream_failed', stream_code: failure.code });
+    throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, {
+      reason: 'upstream_stream_failed',
+      stream_code: failure.code,
+    });
   }
   if (failure) meter.fail(200, failure.code, failure.message);
   if (signal.aborted) {
@@ -142,7 +158,11 @@ export async function* nativeStream(options: NativeStreamOptions): AsyncGenerato
  * Reads what is left of an upstream stream whose client is gone, metering it without sending anything, until the
  * upstream ends or fails, or the drain is cut (the link aborts the exchange, which ends the read with an error).
  */
-async function drainUpstream(batches: AsyncGenerator<SseEvent[]>, reader: NativeStreamReader, meter: GenerationMeter): Promise<void> {
+async function drainUpstream(
+  batches: AsyncGenerator<SseEvent[]>,
+  reader: NativeStreamReader,
+  meter: GenerationMeter,
+): Promise<void> {
   try {
     for (;;) {
       const step = await batches.next();

@@ -53,7 +53,12 @@ export async function releaseRead(parts: Pick<HitParts, 'db'>, admitted: ReadAdm
   if (hold) await releaseAdmission(parts.db, hold);
 }
 
-async function admitRead(parts: HitParts, principal: Principal, entry: CatalogEntry, estimatedTokens: number): Promise<ReadAdmission> {
+async function admitRead(
+  parts: HitParts,
+  principal: Principal,
+  entry: CatalogEntry,
+  estimatedTokens: number,
+): Promise<ReadAdmission> {
   checkModelAllowed(principal, entry.id);
   const pending = admitRequestRate(parts, principal, estimatedTokens);
   const rateHeaders = pending instanceof Promise ? await pending : pending;

@@ -4,7 +4,14 @@
 import { GatewayError } from '../core/gateway-error.js';
 import { UpstreamHttpError } from './call-upstream.js';
 
-const RETRYABLE_REASONS = new Set(['upstream_unreachable', 'upstream_timeout', 'upstream_error', 'upstream_malformed', 'upstream_stream_failed', 'upstream_queue_timeout']);
+const RETRYABLE_REASONS = new Set([
+  'upstream_unreachable',
+  'upstream_timeout',
+  'upstream_error',
+  'upstream_malformed',
+  'upstream_stream_failed',
+  'upstream_queue_timeout',
+]);
 
 /**
  * The attempt never left the gateway: every upstream slot of the provider's origin stayed busy for the queue timeout
@@ -26,7 +33,7 @@ export function isRetryable(err: unknown): boolean {
     return status === 408 || status === 429 || status >= 500 || err.info.upstreamCode === 'overloaded_error';
   }
   if (typeof reason === 'string' && RETRYABLE_REASONS.has(reason)) return true;
-  return err.status === 429 || err.status >= 500 && err.status !== 501;
+  return err.status === 429 || (err.status >= 500 && err.status !== 501);
 }
 
 /** The upstream HTTP status of a failed attempt, or null when none arrived. */

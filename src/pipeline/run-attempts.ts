@@ -64,7 +64,13 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
       const value = await input.attempt(target, last);
       // A shared breaker writes outcomes in the background: the answer does not wait for Redis.
       void breaker.recordSuccess(key);
-      input.attempts.push({ provider, model: target.entry.id, status: 200, error_code: null, latency_ms: Math.round(now() - t0) });
+      input.attempts.push({
+        provider,
+        model: target.entry.id,
+        status: 200,
+        error_code: null,
+        latency_ms: Math.round(now() - t0),
+      });
       return { value, target };
     } catch (err) {
       tried++;
@@ -72,7 +78,13 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
       input.onFailedAttempt();
       // Which endpoint failed, also for failures raised past the HTTP exchange (a stream broken before its first event).
       if (err instanceof GatewayError && err.metadata.provider === undefined) err.metadata.provider = provider;
-      input.attempts.push({ provider, model: target.entry.id, status: upstreamStatusOf(err), error_code: errorCodeOf(err), latency_ms: Math.round(now() - t0) });
+      input.attempts.push({
+        provider,
+        model: target.entry.id,
+        status: upstreamStatusOf(err),
+        error_code: errorCodeOf(err),
+        latency_ms: Math.round(now() - t0),
+      });
       if (input.signal.aborted || !isRetryable(err)) {
         // The endpoint answered; the request was at fault (or the client left): no verdict on its health.
         if (!input.signal.aborted) void breaker.recordSuccess(key);
@@ -84,7 +96,10 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
         continue;
       }
       void breaker.recordFailure(key);
-      const retryAfterMs = err instanceof UpstreamHttpError && err.info.retryAfterSeconds !== undefined ? err.info.retryAfterSeconds * 1000 : undefined;
+      const retryAfterMs =
+        err instanceof UpstreamHttpError && err.info.retryAfterSeconds !== undefined
+          ? err.info.retryAfterSeconds * 1000
+          : undefined;
       if (retryAfterMs !== undefined) {
         if (retryAfterMs <= SHORT_RETRY_AFTER_MS && now() + retryAfterMs - started < limits.budgetMs) {
           waitUntil ??= new Map();
@@ -97,8 +112,12 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
     }
   }
   if (lastError !== undefined) throw lastError;
-  throw new GatewayError(503, 'Every endpoint that can serve this request is temporarily unavailable (circuit breaker open after repeated failures); retry shortly', {
-    reason: 'endpoint_unavailable',
-    endpoints: targets.map((t) => ({ model: t.entry.id, provider: t.provider.id })),
-  });
+  throw new GatewayError(
+    503,
+    'Every endpoint that can serve this request is temporarily unavailable (circuit breaker open after repeated failures); retry shortly',
+    {
+      reason: 'endpoint_unavailable',
+      endpoints: targets.map((t) => ({ model: t.entry.id, provider: t.provider.id })),
+    },
+  );
 }

@@ -57,7 +57,12 @@ export interface HitRequest {
  * undefined when the answer's model has left the catalog: the request is then served as a miss. Takes the read's
  * pass/ hold: used by a pass hit, else given back (also when the hit is refused).
  */
-export async function admitHit(parts: HitParts, request: HitRequest, answer: CachedAnswer, admitted: ReadAdmission): Promise<AdmittedHit | undefined> {
+export async function admitHit(
+  parts: HitParts,
+  request: HitRequest,
+  answer: CachedAnswer,
+  admitted: ReadAdmission,
+): Promise<AdmittedHit | undefined> {
   const hold = admitted.pass;
   admitted.pass = undefined;
   const { rateHeaders } = admitted;
@@ -80,9 +85,20 @@ export async function admitHit(parts: HitParts, request: HitRequest, answer: Cac
     replay: { generationId: id, costNanos: chargeNanos, accessMode: granted.mode },
     rateHeaders,
     settle: ({ latencyMs, aborted }) => {
-      const record = hitRecord({ id, request, answer, admission: granted, chargeNanos, savedNanos, latencyMs, aborted });
+      const record = hitRecord({
+        id,
+        request,
+        answer,
+        admission: granted,
+        chargeNanos,
+        savedNanos,
+        latencyMs,
+        aborted,
+      });
       request.requestTrace?.annotate(record);
-      parts.settlements.settle(granted, record).catch((err: unknown) => parts.logger.error({ err, generation_id: id }, 'could not queue settlement'));
+      parts.settlements
+        .settle(granted, record)
+        .catch((err: unknown) => parts.logger.error({ err, generation_id: id }, 'could not queue settlement'));
     },
   };
 }
@@ -104,7 +120,14 @@ async function admitCharge(
 }
 
 function hitRecord(input: {
-  id: string; request: HitRequest; answer: CachedAnswer; admission: Admission; chargeNanos: bigint; savedNanos: bigint; latencyMs: number; aborted: boolean;
+  id: string;
+  request: HitRequest;
+  answer: CachedAnswer;
+  admission: Admission;
+  chargeNanos: bigint;
+  savedNanos: bigint;
+  latencyMs: number;
+  aborted: boolean;
 }): NewGeneration {
   const { request, answer, admission } = input;
   const { principal, tracking } = request;

@@ -72,7 +72,9 @@ export interface GenerationResponse {
     renderer: StreamRenderer,
     keepAliveMs: number,
     /** The stream's first step when the caller already read it (routing's failover window). */
-    first?: IteratorResult<StreamEvent[], StreamEnd | undefined> | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>,
+    first?:
+      | IteratorResult<StreamEvent[], StreamEnd | undefined>
+      | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>,
   ): Promise<void>;
   /**
    * Writes the native lane's SSE text until it ends or the client leaves; a failure its events did not tell is
@@ -82,7 +84,9 @@ export interface GenerationResponse {
     stream: AsyncGenerator<string[], NativeStreamEnd | undefined>,
     renderer: StreamRenderer,
     keepAliveMs: number,
-    first?: IteratorResult<string[], NativeStreamEnd | undefined> | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
+    first?:
+      | IteratorResult<string[], NativeStreamEnd | undefined>
+      | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
   ): Promise<void>;
 }
 
@@ -101,14 +105,29 @@ export async function serveGeneration(
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
-  const spendOf = (target: Target) => candidateSpend(facts, () => nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined);
-  const { targets, admission, headers } = await admitRoute(parts, principal, plan, { requestedMaxTokens: facts.maxOutputTokens, spendOf, requestCounted: client.requestCounted });
+  const spendOf = (target: Target) =>
+    candidateSpend(facts, () => nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined);
+  const { targets, admission, headers } = await admitRoute(parts, principal, plan, {
+    requestedMaxTokens: facts.maxOutputTokens,
+    spendOf,
+    requestCounted: client.requestCounted,
+  });
   response.headers(headers);
   const target = targets[0];
   const run = new GenerationRun(parts, {
-    principal, door, facts, target, targets, admission, stream, checked,
-    client: client.watchConnection(), tracking: client.tracking, apiFormat: door.apiFormat,
-    clientTrace: client.clientTrace, requestTrace: client.requestTrace,
+    principal,
+    door,
+    facts,
+    target,
+    targets,
+    admission,
+    stream,
+    checked,
+    client: client.watchConnection(),
+    tracking: client.tracking,
+    apiFormat: door.apiFormat,
+    clientTrace: client.clientTrace,
+    requestTrace: client.requestTrace,
   });
   response.headers({ 'x-generation-id': run.identity.id });
   const keepAliveMs = parts.config.keepAliveSeconds * 1000;
@@ -143,7 +162,10 @@ export async function serveGeneration(
 
 /** Which endpoint served, for clients and logs (the body and every chunk say it too). */
 function servedBy(run: GenerationRun): Record<string, string> {
-  const headers: Record<string, string> = { 'x-modelgate-provider': run.identity.provider, 'x-modelgate-model': run.identity.model };
+  const headers: Record<string, string> = {
+    'x-modelgate-provider': run.identity.provider,
+    'x-modelgate-model': run.identity.model,
+  };
   // What the native lane changed of the client's request (store=true sent as false), or what the serving endpoint was
   // not sent on the translated lane (a hosted tool its vendor cannot run, left out rather than refused).
   if (run.warnings.length > 0) headers['x-modelgate-warning'] = headerText(run.warnings.join('; '));

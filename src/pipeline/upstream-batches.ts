@@ -58,12 +58,21 @@ export async function* yieldBatches<T>(
 }
 
 /** A read that threw: a GatewayError when nothing reached the client yet (and the attempt is not committed). */
-export function failedRead(err: unknown, progress: BatchProgress, signal: { readonly aborted: boolean }, committed?: () => boolean): void {
+export function failedRead(
+  err: unknown,
+  progress: BatchProgress,
+  signal: { readonly aborted: boolean },
+  committed?: () => boolean,
+): void {
   progress.ended = true;
   progress.broken = err;
   if (!progress.yielded && !signal.aborted && !committed?.()) {
-    throw new GatewayError(502, `Upstream stream failed before its first event: ${(err as Error)?.message ?? 'connection error'}`, {
-      reason: 'upstream_stream_failed',
-    });
+    throw new GatewayError(
+      502,
+      `Upstream stream failed before its first event: ${(err as Error)?.message ?? 'connection error'}`,
+      {
+        reason: 'upstream_stream_failed',
+      },
+    );
   }
 }

@@ -35,7 +35,10 @@ export class UpstreamLink implements Drainable, DrainState {
   private finished = false;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly client: ClientSignal, private readonly options: UpstreamLinkOptions) {
+  constructor(
+    private readonly client: ClientSignal,
+    private readonly options: UpstreamLinkOptions,
+  ) {
     if (client.aborted) this.clientGone();
     else if ('addEventListener' in client) client.addEventListener('abort', this.clientGone, { once: true });
     else client.once('abort', this.clientGone);

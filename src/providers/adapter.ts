@@ -106,7 +106,12 @@ export interface ProviderAdapter {
   buildRequest(request: GenerationRequest, ctx: AdapterContext): UpstreamRequest;
   parseCompletion(body: unknown, ctx: AdapterContext): GenerationResult;
   createStreamTranslator(ctx: AdapterContext): StreamTranslator;
-  mapError(status: number, body: unknown, headers: Record<string, string | string[] | undefined>, ctx: AdapterContext): UpstreamErrorInfo;
+  mapError(
+    status: number,
+    body: unknown,
+    headers: Record<string, string | string[] | undefined>,
+    ctx: AdapterContext,
+  ): UpstreamErrorInfo;
   /** False when this provider takes no PDF `file` parts, so routing skips it for such requests (absent: it does). */
   acceptsFileParts?(provider: ProviderConfig): boolean;
   /**

@@ -18,7 +18,12 @@ export interface EmbeddingAdapter {
   buildRequests(call: EmbeddingCall, ctx: AdapterContext): EmbeddingUpstreamRequest[];
   /** One answer's vectors (throws UpstreamPayloadError when it is not usable); `expected` is its inputs' count. */
   parseResponse(body: unknown, expected: number, call: EmbeddingCall, ctx: AdapterContext): EmbeddingBatchResult;
-  mapError(status: number, body: unknown, headers: Record<string, string | string[] | undefined>, ctx: AdapterContext): UpstreamErrorInfo;
+  mapError(
+    status: number,
+    body: unknown,
+    headers: Record<string, string | string[] | undefined>,
+    ctx: AdapterContext,
+  ): UpstreamErrorInfo;
   /** Whether the provider takes token ids as input (they are tokenizer-specific: OpenAI's models do). */
   acceptsTokenInput(provider: ProviderConfig): boolean;
 }

@@ -64,7 +64,10 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions) {
     this.agent = createUpstreamAgent(options);
-    this.limiter = new OriginLimiter({ maxInFlight: options.maxInFlightPerOrigin, queueTimeoutMs: options.queueTimeoutMs });
+    this.limiter = new OriginLimiter({
+      maxInFlight: options.maxInFlightPerOrigin,
+      queueTimeoutMs: options.queueTimeoutMs,
+    });
   }
 
   /** Requests in flight and waiting, per origin (/metrics). */
@@ -78,7 +81,12 @@ export class HttpClient {
    * on purpose: a suspended async frame would keep `upstream`, and with it the JSON text, alive just as long; a
    * request waiting for an upstream slot keeps only the dispatch options, with the bytes.
    */
-  send(upstream: OutgoingRequest, signal: CallSignal, clientTrace?: ForwardedTraceHeaders, attempt?: AttemptContext): Promise<UpstreamResponse> {
+  send(
+    upstream: OutgoingRequest,
+    signal: CallSignal,
+    clientTrace?: ForwardedTraceHeaders,
+    attempt?: AttemptContext,
+  ): Promise<UpstreamResponse> {
     let slots: OriginSlots;
     let dispatch: Dispatch;
     try {
@@ -86,21 +94,34 @@ export class HttpClient {
       slots = target.slots;
       // With tracing on, the upstream continues the trace: traceparent names the attempt's span. With it off, the
       // client's own trace context (validated, see client-trace-context.ts) goes on as it came.
-      const headers = attempt !== undefined
-        ? withAttemptContext(upstream.headers, target, attempt)
-        : clientTrace === undefined ? upstream.headers : { ...upstream.headers, ...clientTrace };
+      const headers =
+        attempt !== undefined
+          ? withAttemptContext(upstream.headers, target, attempt)
+          : clientTrace === undefined
+            ? upstream.headers
+            : { ...upstream.headers, ...clientTrace };
       // Idempotent, so that HTTP/2 multiplexes POSTs (upstream-agent.ts). undici reads the flag for nothing else here:
       // it never retries by itself, and an HTTP/1.1 connection carries one request at a time.
-      dispatch = { origin: target.origin, path: target.path, method: upstream.method, headers, body: typeof upstream.body === 'string' ? Buffer.from(upstream.body) : upstream.body, idempotent: true };
+      dispatch = {
+        origin: target.origin,
+        path: target.path,
+        method: upstream.method,
+        headers,
+        body: typeof upstream.body === 'string' ? Buffer.from(upstream.body) : upstream.body,
+        idempotent: true,
+      };
     } catch (err) {
       // An invalid URL or option fails at once; callers expect every failure as a rejection.
       return Promise.reject(classifyTransportError(err, signal));
     }
     const slot = slots.take(signal);
     if (slot === true) return this.dispatch(dispatch, slots, signal);
-    return slot.then(() => this.dispatch(dispatch, slots, signal), (err: unknown) => {
-      throw classifyTransportError(err, signal);
-    });
+    return slot.then(
+      () => this.dispatch(dispatch, slots, signal),
+      (err: unknown) => {
+        throw classifyTransportError(err, signal);
+      },
+    );
   }
 
   private dispatch(dispatch: Dispatch, slots: OriginSlots, signal: CallSignal): Promise<UpstreamResponse> {
@@ -122,10 +143,13 @@ export class HttpClient {
     let target = this.targets.get(url);
     if (!target) {
       const parsed = new URL(url);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`unsupported upstream URL protocol ${parsed.protocol}`);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        throw new TypeError(`unsupported upstream URL protocol ${parsed.protocol}`);
       target = {
-        origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`,
-        host: parsed.hostname, port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)),
+        origin: parsed.origin,
+        path: `${parsed.pathname}${parsed.search}`,
+        host: parsed.hostname,
+        port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)),
         slots: this.limiter.slotsOf(parsed.origin),
       };
       if (this.targets.size >= MAX_TARGETS) this.targets.clear();
@@ -151,7 +175,11 @@ interface UpstreamTarget {
  * The attempt's span (upstream-attempt.ts) names the server, and its context goes upstream: `traceparent` and the
  * `tracestate` it continues, written by the W3C trace-context propagator, never the client's `baggage`.
  */
-function withAttemptContext(headers: Record<string, string>, target: UpstreamTarget, attempt: AttemptContext): Record<string, string> {
+function withAttemptContext(
+  headers: Record<string, string>,
+  target: UpstreamTarget,
+  attempt: AttemptContext,
+): Record<string, string> {
   attempt.host = target.host;
   attempt.port = target.port;
   return attempt.traceHeaders(headers);

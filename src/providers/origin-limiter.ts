@@ -36,7 +36,10 @@ export class OriginSlots {
   /** In arrival order (a Set keeps insertion order and leaves in O(1) on a timeout or an abort). */
   private readonly waiting = new Set<Waiter>();
 
-  constructor(readonly origin: string, private readonly limits: OriginLimits) {}
+  constructor(
+    readonly origin: string,
+    private readonly limits: OriginLimits,
+  ) {}
 
   get queued(): number {
     return this.waiting.size;
@@ -52,7 +55,9 @@ export class OriginSlots {
     if (signal.aborted) return Promise.reject(new UpstreamTransportError('aborted', 'request aborted'));
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
-        resolve, reject, signal,
+        resolve,
+        reject,
+        signal,
         onAbort: () => {
           this.leave(waiter);
           reject(new UpstreamTransportError('aborted', 'request aborted while waiting for an upstream slot'));
@@ -60,7 +65,12 @@ export class OriginSlots {
         timer: setTimeout(() => {
           this.leave(waiter);
           this.queueTimeouts++;
-          reject(new UpstreamTransportError('queue_timeout', `${maxInFlight} requests are already in flight to it from this gateway instance and none finished within ${queueTimeoutMs} ms`));
+          reject(
+            new UpstreamTransportError(
+              'queue_timeout',
+              `${maxInFlight} requests are already in flight to it from this gateway instance and none finished within ${queueTimeoutMs} ms`,
+            ),
+          );
         }, queueTimeoutMs),
       };
       listen(signal, waiter.onAbort);
@@ -101,6 +111,11 @@ export class OriginLimiter {
   }
 
   load(): OriginLoad[] {
-    return [...this.origins.values()].map((slots) => ({ origin: slots.origin, inFlight: slots.inFlight, queued: slots.queued, queueTimeouts: slots.queueTimeouts }));
+    return [...this.origins.values()].map((slots) => ({
+      origin: slots.origin,
+      inFlight: slots.inFlight,
+      queued: slots.queued,
+      queueTimeouts: slots.queueTimeouts,
+    }));
   }
 }

@@ -21,7 +21,10 @@ const API_KEY_ALIASES: Readonly<Record<string, readonly string[]>> = {
 
 /** An environment variable holds an unusable value; the message names the variable. */
 export class ProviderConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ProviderConfigError';
   }
@@ -44,7 +47,10 @@ function checkBaseUrl(variable: string, value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new ProviderConfigError(variable, `${variable} must be an absolute http(s) URL; the value could not be parsed as a URL`);
+    throw new ProviderConfigError(
+      variable,
+      `${variable} must be an absolute http(s) URL; the value could not be parsed as a URL`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ProviderConfigError(variable, `${variable} must be an http(s) URL, got protocol "${url.protocol}"`);
@@ -78,7 +84,9 @@ export class ProviderRegistry {
  * The upstream protocols a provider speaks: Anthropic's Messages API (kind anthropic), Gemini's generateContent, or
  * chat completions for OpenAI-compatible vendors, OpenAI itself also its Responses API (vendors.ts).
  */
-export function upstreamProtocols(provider: Pick<ProviderConfig, 'id' | 'kind' | 'quirks' | 'protocols'>): readonly WireProtocol[] {
+export function upstreamProtocols(
+  provider: Pick<ProviderConfig, 'id' | 'kind' | 'quirks' | 'protocols'>,
+): readonly WireProtocol[] {
   if (provider.protocols) return provider.protocols;
   switch (provider.kind) {
     case 'anthropic':

@@ -39,10 +39,13 @@ function protocolAwareClient(origin: URL, clientOptions: object): Dispatcher {
   const connect = (clientOptions as { connect: buildConnector.connector }).connect;
   const client: Client = new Client(origin, {
     ...clientOptions,
-    connect: (connectOptions, callback) => connect(connectOptions, (...result) => {
-      if (result[0] === null) client.pipelining = (result[1] as { alpnProtocol?: string | false }).alpnProtocol === 'h2' ? H2_STREAMS_PER_CONNECTION : 1;
-      callback(...result);
-    }),
+    connect: (connectOptions, callback) =>
+      connect(connectOptions, (...result) => {
+        if (result[0] === null)
+          client.pipelining =
+            (result[1] as { alpnProtocol?: string | false }).alpnProtocol === 'h2' ? H2_STREAMS_PER_CONNECTION : 1;
+        callback(...result);
+      }),
   });
   return client;
 }

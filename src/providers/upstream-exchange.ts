@@ -156,7 +156,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     if (this.signal.aborted) controller.abort(abortReason(this.signal));
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     if (statusCode < 200) return; // 1xx informational: the real head follows
     this.body = new UpstreamBody(controller);
     this.resolveHead({ status: statusCode, headers, body: this.body });

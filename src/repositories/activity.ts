@@ -32,8 +32,9 @@ export function activityWindowStart(now: Date, days: number): Date {
  */
 export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since: Date }): Promise<DailyModelUsage[]> {
   if (input.since.getTime() !== dayStart(input.since).getTime()) throw new RangeError('since must be a UTC midnight');
-  const total = (column: 'requests' | 'prompt_tokens' | 'completion_tokens' | 'cost_nanos' | 'cache_hits' | 'cache_saved_nanos') =>
-    sql<bigint>`cast(sum(${sql.ref(column)}) as bigint)`;
+  const total = (
+    column: 'requests' | 'prompt_tokens' | 'completion_tokens' | 'cost_nanos' | 'cache_hits' | 'cache_saved_nanos',
+  ) => sql<bigint>`cast(sum(${sql.ref(column)}) as bigint)`;
   const rows = await db
     .selectFrom('usage_daily')
     .select([

@@ -39,7 +39,12 @@ type HoldCondition = (eb: ExpressionBuilder<Database, 'api_key_spend_holds'>) =>
 async function dropHolds(db: DbOrTrx, where: HoldCondition): Promise<number> {
   // Unlocked look first: on the periodic path there is usually nothing to reclaim, and the spend rows must be locked
   // before the holds rows (the lock order).
-  const candidates = await db.selectFrom('api_key_spend_holds').select(['key_id', 'period_start']).distinct().where(where).execute();
+  const candidates = await db
+    .selectFrom('api_key_spend_holds')
+    .select(['key_id', 'period_start'])
+    .distinct()
+    .where(where)
+    .execute();
   if (candidates.length === 0) return 0;
   return inTransaction(db, async (trx) => {
     // Lock and drop within the same (key, period) cross product, so no holds row is deleted before its spend row is locked.

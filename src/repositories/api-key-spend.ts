@@ -16,7 +16,9 @@ import { utcDayParam } from '../db/utc-day.js';
  */
 const NO_LIMIT = 2n ** 62n;
 
-export type KeySpendReservation = { ok: true } | { ok: false; spentNanos: bigint; reservedNanos: bigint; limitNanos: bigint | null };
+export type KeySpendReservation =
+  | { ok: true }
+  | { ok: false; spentNanos: bigint; reservedNanos: bigint; limitNanos: bigint | null };
 
 /**
  * Holds `amountNanos` of the key's limit in this period: one conditional upsert, which PostgreSQL serialises on
@@ -41,9 +43,10 @@ export async function reserveKeySpend(
       <= (select coalesce(k.credit_limit_nanos, ${NO_LIMIT}) from api_keys k where k.id = excluded.key_id)
     returning key_id, period_start`;
   // The spend row first, then the holder's row (the lock order of every writer, settle_generations included).
-  const reserved = holder === undefined
-    ? await upsert.execute(db)
-    : await sql`
+  const reserved =
+    holder === undefined
+      ? await upsert.execute(db)
+      : await sql`
         with spend as (${upsert})
         insert into api_key_spend_holds (key_id, period_start, holder, held_nanos)
         select spend.key_id, spend.period_start, ${holder}, ${amountNanos} from spend
@@ -56,7 +59,12 @@ export async function reserveKeySpend(
     findKeySpend(db, keyId, periodStart),
     db.selectFrom('api_keys').select('credit_limit_nanos').where('id', '=', keyId).executeTakeFirst(),
   ]);
-  return { ok: false, spentNanos: row?.spent_nanos ?? 0n, reservedNanos: row?.reserved_nanos ?? 0n, limitNanos: key?.credit_limit_nanos ?? null };
+  return {
+    ok: false,
+    spentNanos: row?.spent_nanos ?? 0n,
+    reservedNanos: row?.reserved_nanos ?? 0n,
+    limitNanos: key?.credit_limit_nanos ?? null,
+  };
 }
 
 /**
@@ -72,7 +80,13 @@ export async function releaseKeySpend(
   if (holder === undefined) return unreserveKeySpend(db, keyId, periodStart, input.amountNanos);
   await inTransaction(db, async (trx) => {
     // Lock order: the spend row, then the holder's row.
-    await trx.selectFrom('api_key_spend').select('key_id').where('key_id', '=', keyId).where('period_start', '=', periodStart).forUpdate().execute();
+    await trx
+      .selectFrom('api_key_spend')
+      .select('key_id')
+      .where('key_id', '=', keyId)
+      .where('period_start', '=', periodStart)
+      .forUpdate()
+      .execute();
     const row = await trx
       .selectFrom('api_key_spend_holds')
       .select('held_nanos')
@@ -95,7 +109,12 @@ export async function releaseKeySpend(
 }
 
 /** Takes `amountNanos` off a period's reserved total, clamped at zero (the caller keeps the holds rows in step). */
-export async function unreserveKeySpend(db: DbOrTrx, keyId: string, periodStart: Date, amountNanos: bigint): Promise<void> {
+export async function unreserveKeySpend(
+  db: DbOrTrx,
+  keyId: string,
+  periodStart: Date,
+  amountNanos: bigint,
+): Promise<void> {
   await db
     .updateTable('api_key_spend')
     .set((eb) => ({ reserved_nanos: sql<bigint>`greatest(${eb.ref('reserved_nanos')} - ${amountNanos}, 0)` }))
@@ -124,10 +143,13 @@ export async function spentInPeriods(
   const rows = await db
     .selectFrom('api_key_spend')
     .select(['key_id', 'period_start', 'spent_nanos'])
-    .where((eb) => eb.or(periods.map((p) => eb.and([eb('key_id', '=', p.keyId), eb('period_start', '=', p.periodStart)]))))
+    .where((eb) =>
+      eb.or(periods.map((p) => eb.and([eb('key_id', '=', p.keyId), eb('period_start', '=', p.periodStart)]))),
+    )
     .execute();
   const wanted = new Map(periods.map((p) => [p.keyId, p.periodStart.getTime()]));
-  for (const row of rows) if (wanted.get(row.key_id) === row.period_start.getTime()) spent.set(row.key_id, row.spent_nanos);
+  for (const row of rows)
+    if (wanted.get(row.key_id) === row.period_start.getTime()) spent.set(row.key_id, row.spent_nanos);
   return spent;
 }
 

@@ -94,7 +94,11 @@ export async function shrinkLease(
 
 /** The non-empty leases of one user, except `exceptHolder`'s (a snapshot: holders admit against them in memory). */
 export async function listLeases(db: DbOrTrx, userId: string, exceptHolder?: string): Promise<HeldLease[]> {
-  let query = db.selectFrom('credit_leases').select(['holder', 'amount_nanos']).where('user_id', '=', userId).where('amount_nanos', '>', 0n);
+  let query = db
+    .selectFrom('credit_leases')
+    .select(['holder', 'amount_nanos'])
+    .where('user_id', '=', userId)
+    .where('amount_nanos', '>', 0n);
   if (exceptHolder !== undefined) query = query.where('holder', '<>', exceptHolder);
   const rows = await query.orderBy('holder').execute();
   return rows.map((row) => ({ holder: row.holder, amountNanos: row.amount_nanos }));
@@ -122,7 +126,9 @@ export async function recallableCredit(
     .execute();
   if (rows.length === 0) return { availableNanos: 0n, leases: [] };
   const leases: HeldLease[] = [];
-  for (const row of rows) if (row.holder !== null && row.amount_nanos !== null) leases.push({ holder: row.holder, amountNanos: row.amount_nanos });
+  for (const row of rows)
+    if (row.holder !== null && row.amount_nanos !== null)
+      leases.push({ holder: row.holder, amountNanos: row.amount_nanos });
   return { availableNanos: max0(rows[0].balance_nanos - rows[0].reserved_nanos), leases };
 }
 

@@ -17,7 +17,9 @@ export async function prunedBefore(db: DbOrTrx): Promise<Date | undefined> {
 export async function markPrunedBefore(db: DbOrTrx, cutoff: Date): Promise<void> {
   await sql`
     insert into generation_retention (singleton, pruned_before) values (true, ${cutoff})
-    on conflict (singleton) do update set pruned_before = greatest(generation_retention.pruned_before, excluded.pruned_before)`.execute(db);
+    on conflict (singleton) do update set pruned_before = greatest(generation_retention.pruned_before, excluded.pruned_before)`.execute(
+    db,
+  );
 }
 
 /**

@@ -17,9 +17,7 @@ export async function insertPassUsage(db: DbOrTrx, row: NewPassUsage): Promise<b
 export async function sumPassUsageSince(db: DbOrTrx, userId: string, since: Date): Promise<bigint> {
   const row = await db
     .selectFrom('pass_usage')
-    .select((eb) =>
-      eb.cast<bigint>(eb.fn.coalesce(eb.fn.sum('reference_cost_nanos'), eb.lit(0)), 'bigint').as('total'),
-    )
+    .select((eb) => eb.cast<bigint>(eb.fn.coalesce(eb.fn.sum('reference_cost_nanos'), eb.lit(0)), 'bigint').as('total'))
     .where('user_id', '=', userId)
     .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();
@@ -27,10 +25,18 @@ export async function sumPassUsageSince(db: DbOrTrx, userId: string, since: Date
 }
 
 /** Holds `amountNanos` of quota for an admitted request (created at the caller's clock); returns the row id. */
-export async function reservePassUsage(db: DbOrTrx, input: { userId: string; amountNanos: bigint; at: Date }): Promise<bigint> {
+export async function reservePassUsage(
+  db: DbOrTrx,
+  input: { userId: string; amountNanos: bigint; at: Date },
+): Promise<bigint> {
   const row = await db
     .insertInto('pass_usage')
-    .values({ user_id: input.userId, reference_cost_nanos: input.amountNanos, status: 'reserved', created_at: input.at })
+    .values({
+      user_id: input.userId,
+      reference_cost_nanos: input.amountNanos,
+      status: 'reserved',
+      created_at: input.at,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -56,7 +62,11 @@ export async function settlePassUsage(
 
 /** Drops a reservation that was never used; `false` when it was already settled or released. */
 export async function releasePassUsage(db: DbOrTrx, id: bigint): Promise<boolean> {
-  const result = await db.deleteFrom('pass_usage').where('id', '=', id).where('status', '=', 'reserved').executeTakeFirst();
+  const result = await db
+    .deleteFrom('pass_usage')
+    .where('id', '=', id)
+    .where('status', '=', 'reserved')
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 

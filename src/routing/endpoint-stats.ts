@@ -11,7 +11,8 @@ export class EndpointStats {
   }
 
   observeThroughput(key: string, tokensPerSecond: number): void {
-    if (Number.isFinite(tokensPerSecond) && tokensPerSecond > 0) this.throughput.set(key, blend(this.throughput.get(key), tokensPerSecond));
+    if (Number.isFinite(tokensPerSecond) && tokensPerSecond > 0)
+      this.throughput.set(key, blend(this.throughput.get(key), tokensPerSecond));
   }
 
   latencyMs(key: string): number | undefined {

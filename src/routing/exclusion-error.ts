@@ -39,14 +39,20 @@ const DESCRIPTIONS: Record<ExclusionReason, string> = {
 /** Temporary or operator-side obstacles: the request itself is fine. */
 const UNAVAILABLE: readonly ExclusionReason[] = ['provider_not_configured', 'endpoint_unavailable'];
 /** Reasons checkRequest and resolveTarget already word for a single endpoint. */
-const SINGLE_MESSAGES: readonly ExclusionReason[] = ['provider_not_configured', 'image_input_not_supported', 'tools_not_supported', 'context_length_exceeded'];
+const SINGLE_MESSAGES: readonly ExclusionReason[] = [
+  'provider_not_configured',
+  'image_input_not_supported',
+  'tools_not_supported',
+  'context_length_exceeded',
+];
 
 export function exclusionError(exclusions: Exclusion[], facts: RequestFacts, sources: TargetSources): GatewayError {
   const reasons = [...new Set(exclusions.map((e) => e.reason))];
   if (exclusions.length === 1 && SINGLE_MESSAGES.includes(exclusions[0].reason)) {
     // The same answer as without routing (resolveTarget / checkRequest throw it).
     try {
-      if (exclusions[0].reason === 'provider_not_configured') resolveTarget(sources.catalog, sources.providers, sources.adapters, exclusions[0].model);
+      if (exclusions[0].reason === 'provider_not_configured')
+        resolveTarget(sources.catalog, sources.providers, sources.adapters, exclusions[0].model);
       else checkRequest(facts, exclusions[0].entry);
     } catch (err) {
       if (err instanceof GatewayError) return err;
@@ -57,10 +63,12 @@ export function exclusionError(exclusions: Exclusion[], facts: RequestFacts, sou
   const reason = reasons.length === 1 ? reasons[0] : 'no_endpoint_available';
   const list = exclusions.map((e) => `${e.model} via ${e.provider}: ${describe(e)}`).join('; ');
   // A fresh gateway without provider keys lands here for every model with fallbacks: say what to set first.
-  const message = reason === 'provider_not_configured'
-    ? `No provider of ${[...new Set(exclusions.map((e) => e.model))].join(', ')} is configured on this gateway: the operator sets ${
-      [...new Set(exclusions.map((e) => `${keyVariable(e.provider)} (${e.provider})`))].join(' or ')}`
-    : `No endpoint can serve this request: ${list}`;
+  const message =
+    reason === 'provider_not_configured'
+      ? `No provider of ${[...new Set(exclusions.map((e) => e.model))].join(', ')} is configured on this gateway: the operator sets ${[
+          ...new Set(exclusions.map((e) => `${keyVariable(e.provider)} (${e.provider})`)),
+        ].join(' or ')}`
+      : `No endpoint can serve this request: ${list}`;
   return new GatewayError(status, message, {
     reason,
     endpoints: exclusions.map((e) => ({ model: e.model, provider: e.provider, reason: e.reason })),

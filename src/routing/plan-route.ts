@@ -78,14 +78,17 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoin
   const targets: Target[] = [];
   for (const model of models) {
     const kept: CatalogEndpoint[] = [];
-    for (const endpoint of model.endpoints ?? [{ key: `${model.id}@${model.upstreamProvider}`, provider: model.upstreamProvider, entry: model }]) {
+    for (const endpoint of model.endpoints ?? [
+      { key: `${model.id}@${model.upstreamProvider}`, provider: model.upstreamProvider, entry: model },
+    ]) {
       const reason = exclusionOf(deps, endpoint, prefs, needs, maxPrompt, maxCompletion);
       if (reason) exclusions.push({ model: model.id, provider: endpoint.provider, reason, entry: endpoint.entry });
       else kept.push(endpoint);
     }
     const ordered = orderEndpoints(deps, kept, prefs, affineEndpoint);
     const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
-    for (const endpoint of chosen) targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
+    for (const endpoint of chosen)
+      targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
   }
   if (targets.length === 0) throw exclusionError(exclusions, facts, deps);
 
@@ -99,7 +102,9 @@ function resolveModels(catalog: Catalog, model: string, fallbacks: readonly stri
     const resolved = catalog.resolve(id);
     if (!resolved.ok) {
       throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, {
-        model: id, reason: resolved.reason, ...(i > 0 ? { field: 'models' } : {}),
+        model: id,
+        reason: resolved.reason,
+        ...(i > 0 ? { field: 'models' } : {}),
       });
     }
     requireChatModel(resolved.entry);
@@ -109,9 +114,14 @@ function resolveModels(catalog: Catalog, model: string, fallbacks: readonly stri
   const pass = entries[0].accessMode === 'pass';
   const mixed = entries.find((e) => (e.accessMode === 'pass') !== pass);
   if (mixed) {
-    throw new GatewayError(400, `models cannot mix pass/ subscription models and pay-as-you-go models (${entries[0].id} and ${mixed.id})`, {
-      reason: 'models_mixed_access', field: 'models',
-    });
+    throw new GatewayError(
+      400,
+      `models cannot mix pass/ subscription models and pay-as-you-go models (${entries[0].id} and ${mixed.id})`,
+      {
+        reason: 'models_mixed_access',
+        field: 'models',
+      },
+    );
   }
   return entries;
 }
@@ -135,12 +145,14 @@ function exclusionOf(
   const { provider, entry } = endpoint;
   if (prefs.only && !prefs.only.includes(provider)) return 'provider_excluded';
   if (prefs.ignore?.includes(provider)) return 'provider_excluded';
-  if (prefs.allow_fallbacks === false && prefs.order?.length && !prefs.order.includes(provider)) return 'provider_excluded';
+  if (prefs.allow_fallbacks === false && prefs.order?.length && !prefs.order.includes(provider))
+    return 'provider_excluded';
   const config = deps.providers.getProvider(provider);
   if (!config?.apiKey || !deps.adapters[config.kind]) return 'provider_not_configured';
   if (needs.images && !entry.supportsImages) return 'image_input_not_supported';
   // PDFs need a vision model (check-request.ts) and a provider that takes file parts (vendors.ts `fileParts`).
-  if (needs.files && (!entry.supportsImages || deps.adapters[config.kind]?.acceptsFileParts?.(config) === false)) return 'file_input_not_supported';
+  if (needs.files && (!entry.supportsImages || deps.adapters[config.kind]?.acceptsFileParts?.(config) === false))
+    return 'file_input_not_supported';
   if (needs.tools && !entry.supportsTools) return 'tools_not_supported';
   if (needs.tokens > entry.contextLength) return 'context_length_exceeded';
   if (maxPrompt !== undefined && entry.pricing.base.input > maxPrompt) return 'max_price_exceeded';
@@ -158,7 +170,12 @@ function exclusionOf(
  * conversation's prompt cache; never with `order`, see hasEndpointChoice), then healthy before half-open, then the
  * `sort` metric (default price), then catalog order.
  */
-function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: Preferences, affineEndpoint: string | undefined): CatalogEndpoint[] {
+function orderEndpoints(
+  deps: RoutingDeps,
+  endpoints: CatalogEndpoint[],
+  prefs: Preferences,
+  affineEndpoint: string | undefined,
+): CatalogEndpoint[] {
   if (endpoints.length < 2) return endpoints;
   const order = prefs.order ?? [];
   const rank = (e: CatalogEndpoint) => {
@@ -167,15 +184,30 @@ function orderEndpoints(deps: RoutingDeps, endpoints: CatalogEndpoint[], prefs: 
   };
   const sort = prefs.sort;
   const metric = (e: CatalogEndpoint): number | undefined =>
-    sort === 'latency' ? deps.endpointStats.latencyMs(e.key)
-      : sort === 'throughput' ? negate(deps.endpointStats.tokensPerSecond(e.key))
+    sort === 'latency'
+      ? deps.endpointStats.latencyMs(e.key)
+      : sort === 'throughput'
+        ? negate(deps.endpointStats.tokensPerSecond(e.key))
         : undefined;
-  const affine = (e: CatalogEndpoint) => (e.key === affineEndpoint && !order.length && deps.breaker.state(e.key) === 'closed' ? 0 : 1);
+  const affine = (e: CatalogEndpoint) =>
+    e.key === affineEndpoint && !order.length && deps.breaker.state(e.key) === 'closed' ? 0 : 1;
   const decorated = endpoints.map((endpoint, index) => ({
-    endpoint, index, rank: rank(endpoint), affine: affine(endpoint), half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0, metric: metric(endpoint),
+    endpoint,
+    index,
+    rank: rank(endpoint),
+    affine: affine(endpoint),
+    half: deps.breaker.state(endpoint.key) === 'half_open' ? 1 : 0,
+    metric: metric(endpoint),
   }));
-  decorated.sort((a, b) =>
-    a.rank - b.rank || a.affine - b.affine || a.half - b.half || compareMetric(a.metric, b.metric) || comparePrice(a.endpoint.entry, b.endpoint.entry) || a.index - b.index);
+  decorated.sort(
+    (a, b) =>
+      a.rank - b.rank ||
+      a.affine - b.affine ||
+      a.half - b.half ||
+      compareMetric(a.metric, b.metric) ||
+      comparePrice(a.endpoint.entry, b.endpoint.entry) ||
+      a.index - b.index,
+  );
   return decorated.map((d) => d.endpoint);
 }
 

@@ -8,7 +8,12 @@
 // has a history to decide on (logged once by the store, counted as redisFallback('breaker')). Never an error.
 import { randomBytes } from 'node:crypto';
 import type { BreakerReply, RedisLimitStore } from '../limits/redis-store.js';
-import { InMemoryCircuitBreaker, type BreakerOptions, type BreakerState, type CircuitBreaker } from './circuit-breaker.js';
+import {
+  InMemoryCircuitBreaker,
+  type BreakerOptions,
+  type BreakerState,
+  type CircuitBreaker,
+} from './circuit-breaker.js';
 import { bucketMsOf, WINDOW_BUCKETS } from './outcome-window.js';
 
 /** How long a closed endpoint's mirrored state is trusted before the next request asks Redis again. */
@@ -37,7 +42,10 @@ export class RedisCircuitBreaker implements CircuitBreaker {
   private readonly fixedArgs: (string | number)[];
   private readonly owner: string;
 
-  constructor(private readonly store: RedisLimitStore, private readonly options: RedisBreakerOptions) {
+  constructor(
+    private readonly store: RedisLimitStore,
+    private readonly options: RedisBreakerOptions,
+  ) {
     this.local = new InMemoryCircuitBreaker(options);
     this.clock = options.clock ?? Date.now;
     this.syncMs = options.syncMs ?? SYNC_MS;
@@ -45,7 +53,11 @@ export class RedisCircuitBreaker implements CircuitBreaker {
     const rate = options.failureRate;
     // ARGV[3..8] of the script: threshold, rate percent, window buckets, min requests, cooldown, bucket ms.
     this.fixedArgs = [
-      options.failureThreshold, rate?.percent ?? 0, WINDOW_BUCKETS, rate?.minRequests ?? 0, options.cooldownMs,
+      options.failureThreshold,
+      rate?.percent ?? 0,
+      WINDOW_BUCKETS,
+      rate?.minRequests ?? 0,
+      options.cooldownMs,
       rate ? bucketMsOf(rate.windowMs) : 1,
     ];
   }
@@ -85,9 +97,15 @@ export class RedisCircuitBreaker implements CircuitBreaker {
   }
 
   /** Runs the script for one endpoint and mirrors its answer; undefined when Redis did not answer. */
-  private async ask(key: string, mode: 'read' | 'allow' | 'success' | 'failure', now: number): Promise<BreakerReply | undefined> {
+  private async ask(
+    key: string,
+    mode: 'read' | 'allow' | 'success' | 'failure',
+    now: number,
+  ): Promise<BreakerReply | undefined> {
     const hash = `${this.store.prefix}breaker:${key}`;
-    const reply = await this.store.run('breaker', (redis) => redis.mgBreaker(hash, `${hash}:trial`, mode, now, ...this.fixedArgs, this.owner));
+    const reply = await this.store.run('breaker', (redis) =>
+      redis.mgBreaker(hash, `${hash}:trial`, mode, now, ...this.fixedArgs, this.owner),
+    );
     if (reply) this.known.set(key, { openedAt: reply[0] < 0 ? undefined : Number(reply[0]), readAt: now });
     return reply;
   }

@@ -55,6 +55,17 @@ export interface RequestFacts {
 
 /** Sampling and format parameters an endpoint can list as unsupported (`unsupported_parameters` in the catalog). */
 export const OPTIONAL_PARAMETERS = [
-  'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty',
-  'frequency_penalty', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning',
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'max_completion_tokens',
+  'stop',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+  'response_format',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'reasoning',
 ] as const;

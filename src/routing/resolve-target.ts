@@ -1,7 +1,13 @@
 // Step 2: model id → catalog entry, provider configuration and the adapter that speaks its API.
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { AdapterModel, PricedOptions, ProviderAdapter, ProviderAdapters, ProviderConfig } from '../providers/adapter.js';
+import type {
+  AdapterModel,
+  PricedOptions,
+  ProviderAdapter,
+  ProviderAdapters,
+  ProviderConfig,
+} from '../providers/adapter.js';
 import { PRICE_OPTIONS, type PriceOption } from '../core/served-options.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { providerEnvPrefix } from '../providers/registry.js';
@@ -30,41 +36,44 @@ export function resolveTarget(
 ): Target {
   const resolved = catalog.resolve(modelId);
   if (!resolved.ok) {
-    throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, { model: modelId, reason: resolved.reason });
+    throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, {
+      model: modelId,
+      reason: resolved.reason,
+    });
   }
   return targetForEntry(resolved.entry, providers, adapters);
 }
 
 /** The target of a resolved entry's own (primary) endpoint; 503 when its provider is not configured here. */
-export function targetForEntry(
-  entry: CatalogEntry,
-  providers: ProviderRegistry,
-  adapters: ProviderAdapters,
-): Target {
+export function targetForEntry(entry: CatalogEntry, providers: ProviderRegistry, adapters: ProviderAdapters): Target {
   const provider = providers.getProvider(entry.upstreamProvider);
   if (!provider?.apiKey) {
-    throw new GatewayError(503, `Provider ${entry.upstreamProvider} is not configured on this gateway (the operator has not set ${providerEnvPrefix(entry.upstreamProvider)}_API_KEY)`, {
-      provider: entry.upstreamProvider,
-      model: entry.id,
-      reason: 'provider_not_configured',
-    });
+    throw new GatewayError(
+      503,
+      `Provider ${entry.upstreamProvider} is not configured on this gateway (the operator has not set ${providerEnvPrefix(entry.upstreamProvider)}_API_KEY)`,
+      {
+        provider: entry.upstreamProvider,
+        model: entry.id,
+        reason: 'provider_not_configured',
+      },
+    );
   }
   const adapter = adapters[provider.kind];
   if (!adapter) {
-    throw new GatewayError(503, `Provider ${provider.id} needs the ${provider.kind} adapter, which this gateway build does not include`, {
-      provider: provider.id,
-      reason: 'provider_not_configured',
-    });
+    throw new GatewayError(
+      503,
+      `Provider ${provider.id} needs the ${provider.kind} adapter, which this gateway build does not include`,
+      {
+        provider: provider.id,
+        reason: 'provider_not_configured',
+      },
+    );
   }
   return targetFor(entry, provider, adapters);
 }
 
 /** The target for one endpoint (entry as that endpoint serves it) whose provider is configured. */
-export function targetFor(
-  entry: CatalogEntry,
-  provider: ProviderConfig,
-  adapters: ProviderAdapters,
-): Target {
+export function targetFor(entry: CatalogEntry, provider: ProviderConfig, adapters: ProviderAdapters): Target {
   const model: AdapterModel = {
     id: entry.id,
     upstreamModel: entry.upstreamModel,

@@ -66,7 +66,10 @@ export class InMemoryAffinityStore implements AffinityStore {
 export class RedisAffinityStore implements AffinityStore {
   readonly local: InMemoryAffinityStore;
 
-  constructor(private readonly store: RedisLimitStore, private readonly options: AffinityOptions) {
+  constructor(
+    private readonly store: RedisLimitStore,
+    private readonly options: AffinityOptions,
+  ) {
     this.local = new InMemoryAffinityStore(options);
   }
 

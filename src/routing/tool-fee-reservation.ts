@@ -33,13 +33,18 @@ export function responsesToolFees(tools: unknown, input: unknown, maxToolCalls: 
   const offered = responsesTools(tools, input);
   const reserve: ToolUses = {};
   const billing: ToolBilling = {};
-  if (offered.some((tool) => tool.type === 'file_search')) reserve.file_search = cap(maxToolCalls) ?? DEFAULT_RESERVED_FILE_SEARCHES;
+  if (offered.some((tool) => tool.type === 'file_search'))
+    reserve.file_search = cap(maxToolCalls) ?? DEFAULT_RESERVED_FILE_SEARCHES;
   const interpreters = offered.filter((tool) => tool.type === 'code_interpreter');
   const known = new Set<string>();
   let gb = 0;
   for (const tool of interpreters) {
     if (typeof tool.container === 'string') known.add(tool.container);
-    else gb = Math.max(gb, containerGb(typeof tool.container === 'object' && tool.container !== null ? (tool.container as Tool) : {}));
+    else
+      gb = Math.max(
+        gb,
+        containerGb(typeof tool.container === 'object' && tool.container !== null ? (tool.container as Tool) : {}),
+      );
   }
   for (const item of items) {
     if (item.type === 'code_interpreter_call' && typeof item.container_id === 'string') known.add(item.container_id);
@@ -67,8 +72,12 @@ const FREE_CODE_EXECUTION_SINCE = 20260209;
  * Anthropic's 5-minute minimum; free when the request offers web search or web fetch of version 20260209 or later.
  */
 export function messagesToolFees(tools: unknown): ToolFeeFacts {
-  const dated = records(tools).map((tool) => datedTool(tool.type)).filter((tool) => tool !== undefined);
-  const free = dated.some((tool) => (tool.name === 'web_search' || tool.name === 'web_fetch') && tool.date >= FREE_CODE_EXECUTION_SINCE);
+  const dated = records(tools)
+    .map((tool) => datedTool(tool.type))
+    .filter((tool) => tool !== undefined);
+  const free = dated.some(
+    (tool) => (tool.name === 'web_search' || tool.name === 'web_fetch') && tool.date >= FREE_CODE_EXECUTION_SINCE,
+  );
   if (free) return { reserve: {}, billing: { codeExecutionFree: true } };
   return { reserve: dated.some((tool) => tool.name === 'code_execution') ? { code_execution: 1 } : {}, billing: {} };
 }

@@ -19,18 +19,23 @@ export function isWebSearchType(type: unknown): boolean {
 
 /** Messages: each web search server tool runs at most its `max_uses` searches. */
 export function messagesWebSearches(tools: unknown): number {
-  return records(tools).reduce((sum, tool) => sum + (isWebSearchType(tool.type) ? cap(tool.max_uses) ?? DEFAULT_RESERVED_WEB_SEARCHES : 0), 0);
+  return records(tools).reduce(
+    (sum, tool) => sum + (isWebSearchType(tool.type) ? (cap(tool.max_uses) ?? DEFAULT_RESERVED_WEB_SEARCHES) : 0),
+    0,
+  );
 }
 
 /** Responses: a `web_search` tool (in `tools` or a Codex `additional_tools` item), bounded by `max_tool_calls`. */
 export function responsesWebSearches(tools: unknown, input: unknown, maxToolCalls: unknown): number {
   const offered = responsesTools(tools, input).some((tool) => isWebSearchType(tool.type));
-  return offered ? cap(maxToolCalls) ?? DEFAULT_RESERVED_WEB_SEARCHES : 0;
+  return offered ? (cap(maxToolCalls) ?? DEFAULT_RESERVED_WEB_SEARCHES) : 0;
 }
 
 /** Gemini: a Google Search tool (`googleSearch`, or the snake_case and 1.5-era names Google also accepts). */
 export function geminiWebSearches(tools: unknown): number {
-  return offersGeminiTool(tools, ['googleSearch', 'google_search', 'googleSearchRetrieval', 'google_search_retrieval']) ? DEFAULT_RESERVED_WEB_SEARCHES : 0;
+  return offersGeminiTool(tools, ['googleSearch', 'google_search', 'googleSearchRetrieval', 'google_search_retrieval'])
+    ? DEFAULT_RESERVED_WEB_SEARCHES
+    : 0;
 }
 
 /** Chat completions: `web_search_options` asks for a web search (served by a vendor that runs one). */

@@ -8,7 +8,12 @@ import type { CredentialInvalidator } from './api-keys.js';
 
 export async function createAdminKey(db: Db, input: { name: string }): Promise<{ row: AdminKeyRow; secret: string }> {
   const { secret, hash, displayPrefix } = newSecret('admin_key');
-  const row = await insertAdminKey(db, { id: newId('adm_'), name: input.name, key_hash: hash, display_prefix: displayPrefix });
+  const row = await insertAdminKey(db, {
+    id: newId('adm_'),
+    name: input.name,
+    key_hash: hash,
+    display_prefix: displayPrefix,
+  });
   return { row, secret };
 }
 

@@ -5,7 +5,11 @@ import type { Db, DbOrTrx } from '../db/database.js';
 import type { ApiKeyKind, ApiKeyRow, ApiKeyUpdate } from '../db/tables/api-keys.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
 import {
-  countActiveApiKeys, findApiKeyForUser, listApiKeysForUser, lockAccountForKeys, softDeleteApiKeyReturningHash,
+  countActiveApiKeys,
+  findApiKeyForUser,
+  listApiKeysForUser,
+  lockAccountForKeys,
+  softDeleteApiKeyReturningHash,
 } from '../repositories/api-keys.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { seedKeySpend, spentInPeriods } from '../repositories/api-key-spend.js';
@@ -36,7 +40,9 @@ function changesOf(settings: KeySettings): ApiKeyUpdate {
   if (settings.disabled !== undefined) changes.disabled = settings.disabled;
   if (settings.allowedModels !== undefined) {
     // jsonb written as text so both dialects (pg, PGlite) send the same parameter.
-    changes.allowed_models = (settings.allowedModels === null ? null : sql`${JSON.stringify(settings.allowedModels)}::jsonb`) as never;
+    changes.allowed_models = (
+      settings.allowedModels === null ? null : sql`${JSON.stringify(settings.allowedModels)}::jsonb`
+    ) as never;
   }
   return changes;
 }
@@ -65,7 +71,12 @@ export async function createKey(
     const issued = await issueApiKey(trx, { userId: input.userId, name: settings.name ?? 'API key', kind });
     const changes = changesOf({ ...settings, name: undefined });
     if (Object.keys(changes).length === 0) return issued;
-    const row = await trx.updateTable('api_keys').set(changes).where('id', '=', issued.row.id).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .updateTable('api_keys')
+      .set(changes)
+      .where('id', '=', issued.row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await seedIfLimited(trx, row, input.now);
     return { row, secret: issued.secret };
   });
@@ -145,8 +156,15 @@ export async function deleteKey(
 export async function describeKeys(db: DbOrTrx, rows: readonly ApiKeyRow[], now: Date): Promise<KeyView[]> {
   const limited = rows.filter((r) => r.credit_limit_nanos !== null);
   const [usage, spent] = await Promise.all([
-    sumKeyUsage(db, rows.map((r) => r.id), now),
-    spentInPeriods(db, limited.map((r) => ({ keyId: r.id, periodStart: periodStart(r.limit_reset, now) }))),
+    sumKeyUsage(
+      db,
+      rows.map((r) => r.id),
+      now,
+    ),
+    spentInPeriods(
+      db,
+      limited.map((r) => ({ keyId: r.id, periodStart: periodStart(r.limit_reset, now) })),
+    ),
   ]);
   return rows.map((row) => {
     const limit = row.credit_limit_nanos;

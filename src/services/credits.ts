@@ -15,16 +15,21 @@ export async function adjustCredits(
   deps: AdjustCreditsDeps,
   input: { userId: string; amountNanos: bigint; note: string | null },
 ): Promise<{ balanceNanos: bigint; ledgerId: bigint }> {
-  if (input.amountNanos === 0n) throw new GatewayError(400, 'Invalid request: amount must not be zero', { field: 'amount' });
+  if (input.amountNanos === 0n)
+    throw new GatewayError(400, 'Invalid request: amount must not be zero', { field: 'amount' });
   try {
     return await adjustLeasedCredits(deps, input);
   } catch (err) {
     if (err instanceof InsufficientCreditsError) {
-      throw new GatewayError(409, `Cannot remove ${nanosToUsd(err.requestedNanos)} USD: ${nanosToUsd(err.availableNanos)} USD is unreserved`, {
-        reason: 'insufficient_credits',
-        requested: nanosToUsd(err.requestedNanos),
-        available: nanosToUsd(err.availableNanos),
-      });
+      throw new GatewayError(
+        409,
+        `Cannot remove ${nanosToUsd(err.requestedNanos)} USD: ${nanosToUsd(err.availableNanos)} USD is unreserved`,
+        {
+          reason: 'insufficient_credits',
+          requested: nanosToUsd(err.requestedNanos),
+          available: nanosToUsd(err.availableNanos),
+        },
+      );
     }
     throw err;
   }
@@ -42,7 +47,12 @@ export async function ledgerPage(
   db: DbOrTrx,
   input: { userId: string; limit: number; before?: bigint },
 ): Promise<{ rows: LedgerEntry[]; nextCursor: string | null }> {
-  let query = db.selectFrom('credit_ledger').selectAll().where('user_id', '=', input.userId).orderBy('id', 'desc').limit(input.limit + 1);
+  let query = db
+    .selectFrom('credit_ledger')
+    .selectAll()
+    .where('user_id', '=', input.userId)
+    .orderBy('id', 'desc')
+    .limit(input.limit + 1);
   if (input.before !== undefined) query = query.where('id', '<', input.before);
   const rows = await query.execute();
   const more = rows.length > input.limit;

@@ -61,7 +61,9 @@ export class GenerationRetention {
       .then(({ cutoff, deleted }) => {
         if (deleted > 0) this.logger.info({ deleted, cutoff: cutoff.toISOString() }, 'pruned old generation records');
       })
-      .catch((err: unknown) => this.logger.warn({ err }, 'pruning generation records failed; retrying on the next pass'))
+      .catch((err: unknown) =>
+        this.logger.warn({ err }, 'pruning generation records failed; retrying on the next pass'),
+      )
       .finally(() => {
         this.running = undefined;
       });

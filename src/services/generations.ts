@@ -3,13 +3,21 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { GenerationRow } from '../db/tables/generations.js';
 import { findGenerationForUser } from '../repositories/generations.js';
-import { activityWindowStart, listDailyUsage, listRecentGenerations, type DailyModelUsage } from '../repositories/activity.js';
+import {
+  activityWindowStart,
+  listDailyUsage,
+  listRecentGenerations,
+  type DailyModelUsage,
+} from '../repositories/activity.js';
 
 /** A generation record as its owner reads it. */
 export type GenerationView = GenerationRow;
 export type { DailyModelUsage };
 
-export function findGeneration(db: DbOrTrx, input: { userId: string; id: string }): Promise<GenerationView | undefined> {
+export function findGeneration(
+  db: DbOrTrx,
+  input: { userId: string; id: string },
+): Promise<GenerationView | undefined> {
   // No id holds a NUL character (PostgreSQL text cannot even be asked for one): such a record does not exist.
   if (input.id.includes('\u0000')) return Promise.resolve(undefined);
   return findGenerationForUser(db, input);
@@ -20,6 +28,9 @@ export function recentGenerations(db: DbOrTrx, input: { userId: string; limit: n
 }
 
 /** Usage per UTC day and model over the last `days` days, today included. */
-export function dailyUsage(db: DbOrTrx, input: { userId: string; days: number; now: Date }): Promise<DailyModelUsage[]> {
+export function dailyUsage(
+  db: DbOrTrx,
+  input: { userId: string; days: number; now: Date },
+): Promise<DailyModelUsage[]> {
   return listDailyUsage(db, { userId: input.userId, since: activityWindowStart(input.now, input.days) });
 }

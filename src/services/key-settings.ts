@@ -38,7 +38,8 @@ export function parseKeySettings(wire: WireKeySettings, now: Date): KeySettings 
   const settings: KeySettings = {};
   if (wire.name !== undefined) {
     const name = wire.name.trim();
-    if (name === '' || name.includes('\u0000')) throw invalid('name', 'must be a non-empty name without NUL characters');
+    if (name === '' || name.includes('\u0000'))
+      throw invalid('name', 'must be a non-empty name without NUL characters');
     settings.name = name;
   }
   if (wire.limit !== undefined) {
@@ -55,7 +56,8 @@ export function parseKeySettings(wire: WireKeySettings, now: Date): KeySettings 
     }
   }
   if (wire.limit_reset !== undefined) {
-    if (wire.limit_reset !== null && !RESETS.includes(wire.limit_reset)) throw invalid('limit_reset', 'must be daily, weekly, monthly or null');
+    if (wire.limit_reset !== null && !RESETS.includes(wire.limit_reset))
+      throw invalid('limit_reset', 'must be daily, weekly, monthly or null');
     settings.limitReset = wire.limit_reset as KeyLimitReset | null;
   }
   if (wire.expires_at !== undefined) {
@@ -71,7 +73,8 @@ export function parseKeySettings(wire: WireKeySettings, now: Date): KeySettings 
     if (wire.allowed_models === null) settings.allowedModels = null;
     else {
       const bad = wire.allowed_models.find((m) => !MODEL_PATTERN.test(m));
-      if (bad !== undefined) throw invalid('allowed_models', `entries must be "<provider>/<model>" or "<provider>/*", got "${bad}"`);
+      if (bad !== undefined)
+        throw invalid('allowed_models', `entries must be "<provider>/<model>" or "<provider>/*", got "${bad}"`);
       settings.allowedModels = [...new Set(wire.allowed_models)];
     }
   }
@@ -93,6 +96,12 @@ export function parseKeyKind(wire: string | undefined): ApiKeyKind {
 export function checkSettingsFitKind(kind: ApiKeyKind, settings: KeySettings): void {
   if (kind === 'inference') return;
   const field =
-    settings.limitNanos != null ? 'limit' : settings.limitReset != null ? 'limit_reset' : settings.allowedModels != null ? 'allowed_models' : undefined;
+    settings.limitNanos != null
+      ? 'limit'
+      : settings.limitReset != null
+        ? 'limit_reset'
+        : settings.allowedModels != null
+          ? 'allowed_models'
+          : undefined;
   if (field !== undefined) throw invalid(field, 'does not apply to a management key, which calls no model');
 }

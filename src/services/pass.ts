@@ -26,14 +26,16 @@ export async function grantPass(db: Db, userId: string, months: number, now: Dat
     const anchor = live.reduce((latest, row) => (row.period_end > latest ? row.period_end : latest), now);
     const rows: SubscriptionRow[] = [];
     for (let k = 0; k < months; k++) {
-      rows.push(await insertSubscription(trx, {
-        id: newId('sub_'),
-        user_id: userId,
-        plan: PASS_PLAN,
-        price_nanos: PASS_PRICE_NANOS,
-        period_start: addMonthsUtc(anchor, k),
-        period_end: addMonthsUtc(anchor, k + 1),
-      }));
+      rows.push(
+        await insertSubscription(trx, {
+          id: newId('sub_'),
+          user_id: userId,
+          plan: PASS_PLAN,
+          price_nanos: PASS_PRICE_NANOS,
+          period_start: addMonthsUtc(anchor, k),
+          period_end: addMonthsUtc(anchor, k + 1),
+        }),
+      );
     }
     return rows;
   });

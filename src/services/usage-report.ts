@@ -53,7 +53,10 @@ export function splitRange(from: Date, to: Date): { days?: Span; partial: Span[]
   return { days: { from: firstDay, to: lastDay }, partial };
 }
 
-export async function usageReport(db: DbOrTrx, input: { from: Date; to: Date; groupBy: UsageGroupBy }): Promise<UsageRow[]> {
+export async function usageReport(
+  db: DbOrTrx,
+  input: { from: Date; to: Date; groupBy: UsageGroupBy },
+): Promise<UsageRow[]> {
   const group = GROUPS[input.groupBy];
   const { days, partial } = splitRange(input.from, input.to);
   if (partial.length > 0) await refusePrunedEdges(db, partial, input.from);
@@ -71,8 +74,13 @@ export async function usageReport(db: DbOrTrx, input: { from: Date; to: Date; gr
   }
   const total = (column: string) => sql<bigint>`cast(coalesce(sum(${sql.ref(column)}), 0) as bigint)`;
   const { rows } = await sql<{
-    grp: string | null; requests: bigint; prompt_tokens: bigint; completion_tokens: bigint; cached_tokens: bigint;
-    reasoning_tokens: bigint; cost_nanos: bigint;
+    grp: string | null;
+    requests: bigint;
+    prompt_tokens: bigint;
+    completion_tokens: bigint;
+    cached_tokens: bigint;
+    reasoning_tokens: bigint;
+    cost_nanos: bigint;
   }>`
     select grp, ${total('requests')} as requests, ${total('prompt_tokens')} as prompt_tokens,
       ${total('completion_tokens')} as completion_tokens, ${total('cached_tokens')} as cached_tokens,
@@ -98,9 +106,13 @@ async function refusePrunedEdges(db: DbOrTrx, partial: readonly Span[], from: Da
   if (cutoff === undefined || edge === undefined) return;
   // The bound that is not a midnight: `from` when the edge starts there, else `to`.
   const field = dayStart(from).getTime() !== from.getTime() && edge.from.getTime() === from.getTime() ? 'from' : 'to';
-  throw new GatewayError(400, `Invalid request: records before ${cutoff.toISOString()} were pruned and only their daily totals are kept, so \`${field}\` must be a UTC midnight (00:00:00Z) when it falls before that`, {
-    field,
-    reason: 'pruned_history',
-    records_kept_since: cutoff.toISOString(),
-  });
+  throw new GatewayError(
+    400,
+    `Invalid request: records before ${cutoff.toISOString()} were pruned and only their daily totals are kept, so \`${field}\` must be a UTC midnight (00:00:00Z) when it falls before that`,
+    {
+      field,
+      reason: 'pruned_history',
+      records_kept_since: cutoff.toISOString(),
+    },
+  );
 }

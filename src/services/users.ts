@@ -20,7 +20,8 @@ export class UserExistsError extends GatewayError {
 /** Creates a user; a taken email is UserExistsError (409), a malformed one 400. */
 export async function createUserAccount(db: Db, input: { email: string }): Promise<User> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email) || email.includes('\u0000')) throw new GatewayError(400, `Invalid request: email must be an e-mail address`, { field: 'email' });
+  if (!EMAIL.test(email) || email.includes('\u0000'))
+    throw new GatewayError(400, `Invalid request: email must be an e-mail address`, { field: 'email' });
   const row = await db
     .insertInto('users')
     .values({ id: newId('usr_'), email })
@@ -49,12 +50,22 @@ export async function requireUser(db: DbOrTrx, userId: string): Promise<User> {
  * One page of users, newest first; `cursor` is the last user of the previous page (opaque to clients). The
  * position is compared in SQL against that user's own row, so timestamps keep their full (microsecond) precision.
  */
-export async function listUsers(db: DbOrTrx, page: { limit: number; cursor?: string }): Promise<{ rows: User[]; nextCursor: string | null }> {
-  let query = db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1);
+export async function listUsers(
+  db: DbOrTrx,
+  page: { limit: number; cursor?: string },
+): Promise<{ rows: User[]; nextCursor: string | null }> {
+  let query = db
+    .selectFrom('users')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   if (page.cursor !== undefined) {
     const after = await findUser(db, { id: decodeCursor(page.cursor) });
     if (!after) throw invalidCursor();
-    query = query.where(sql<boolean>`(created_at, id) < (select u.created_at, u.id from users u where u.id = ${after.id})`);
+    query = query.where(
+      sql<boolean>`(created_at, id) < (select u.created_at, u.id from users u where u.id = ${after.id})`,
+    );
   }
   const rows = await query.execute();
   const more = rows.length > page.limit;

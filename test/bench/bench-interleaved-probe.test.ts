@@ -18,7 +18,13 @@ async function completionServer(name: string): Promise<string> {
     req.resume().once('end', () => {
       arrivals.push(name);
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'c',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   server.on('connection', () => connections.set(name, (connections.get(name) ?? 0) + 1));
@@ -107,7 +113,11 @@ describe('interleaved probe', () => {
       return acc;
     }, []);
     expect(runs).toEqual([
-      { name: 'mock', n: 4 }, { name: 'modelgate', n: 8 }, { name: 'mock', n: 8 }, { name: 'modelgate', n: 8 }, { name: 'mock', n: 4 },
+      { name: 'mock', n: 4 },
+      { name: 'modelgate', n: 8 },
+      { name: 'mock', n: 8 },
+      { name: 'modelgate', n: 8 },
+      { name: 'mock', n: 4 },
     ]);
     // One kept connection per system for the whole probe.
     expect(connections.get('mock')).toBe(1);
@@ -131,7 +141,10 @@ describe('interleaved probe', () => {
   });
 
   it('counts failures per system without stopping the others', async () => {
-    const [mock, unreachable] = await twoShortRounds(false, [['mock', mockUrl], ['portkey', 'http://127.0.0.1:9/v1/chat/completions']]);
+    const [mock, unreachable] = await twoShortRounds(false, [
+      ['mock', mockUrl],
+      ['portkey', 'http://127.0.0.1:9/v1/chat/completions'],
+    ]);
     expect(mock.requests).toBe(4);
     expect(unreachable.requests).toBe(0);
     expect(unreachable.failures).toBe(4);
@@ -141,7 +154,10 @@ describe('interleaved probe', () => {
   });
 
   it('keeps the p99 chunk delay of every stream slice by round: a system that holds chunks back shows the hold in every round', async () => {
-    const [faithful, holding] = await twoShortRounds(true, [['mock', await streamServer(0)], ['modelgate', await streamServer(8)]]);
+    const [faithful, holding] = await twoShortRounds(true, [
+      ['mock', await streamServer(0)],
+      ['modelgate', await streamServer(8)],
+    ]);
     expect(faithful.failures).toBe(0);
     expect(holding.failures).toBe(0);
     for (const round of faithful.rounds) expect(round.chunkDelayP99).toBeGreaterThanOrEqual(0);

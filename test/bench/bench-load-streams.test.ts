@@ -5,14 +5,28 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { StreamTally, runStreams, type StreamRecord } from '../../bench/lib/stream-client.js';
-import { addCosts, compareAccounts, renderLoadReport, reportedCosts, summarizeRound } from '../../bench/lib/load-streams-report.js';
+import {
+  addCosts,
+  compareAccounts,
+  renderLoadReport,
+  reportedCosts,
+  summarizeRound,
+} from '../../bench/lib/load-streams-report.js';
 import { slowMarker, slowStream } from '../../bench/mock-replies.js';
 
-const usageEvent = (cost: number) => `data: ${JSON.stringify({ id: 'g', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, cost } })}\n\n`;
-const record = (overrides: Partial<StreamRecord>): StreamRecord => ({ keyIndex: 0, status: 200, firstChunkMs: 10, durationMs: 100, done: true, ...overrides });
+const usageEvent = (cost: number) =>
+  `data: ${JSON.stringify({ id: 'g', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, cost } })}\n\n`;
+const record = (overrides: Partial<StreamRecord>): StreamRecord => ({
+  keyIndex: 0,
+  status: 200,
+  firstChunkMs: 10,
+  durationMs: 100,
+  done: true,
+  ...overrides,
+});
 
 describe('StreamTally', () => {
-  it('reads the usage chunk\'s cost exactly, in nano-dollars, and [DONE], across reads split anywhere', () => {
+  it("reads the usage chunk's cost exactly, in nano-dollars, and [DONE], across reads split anywhere", () => {
     const text = `data: {"choices":[{"delta":{"content":"usage of words"}}]}\n\n${usageEvent(0.000032)}${usageEvent(1.23e-7).replace('0.000032', '')}data: [DONE]\n\n`;
     for (const at of [1, 17, 80, text.length - 3]) {
       const tally = new StreamTally();
@@ -60,7 +74,12 @@ describe('runStreams', () => {
       expect(seenKeys.sort()).toEqual(['k0', 'k0', 'k0', 'k1', 'k1', 'k1', 'k2', 'k2', 'k2'].map((k) => `Bearer ${k}`));
       expect(records.map((r) => r.keyIndex)).toEqual([0, 1, 2, 0, 1, 2, 0, 1, 2]);
       const ok = records.filter((r) => r.keyIndex !== 2);
-      expect(ok.every((r) => r.status === 200 && r.done && r.costNanos === 1000n && r.firstChunkMs < r.durationMs && r.durationMs >= 140)).toBe(true);
+      expect(
+        ok.every(
+          (r) =>
+            r.status === 200 && r.done && r.costNanos === 1000n && r.firstChunkMs < r.durationMs && r.durationMs >= 140,
+        ),
+      ).toBe(true);
       const refused = records.filter((r) => r.keyIndex === 2);
       expect(refused.every((r) => r.status === 402 && !r.done && r.error?.includes('no credits'))).toBe(true);
       expect(wallMs).toBeGreaterThanOrEqual(140);
@@ -78,7 +97,14 @@ describe('load report', () => {
       record({ done: false, firstChunkMs: 99 }),
     ];
     const round = summarizeRound('modelgate', 2, records, 1234.4, { peakRssMb: 200 });
-    expect(round).toMatchObject({ variant: 'modelgate', round: 2, streams: 100, completed: 98, wallMs: 1234, peakRssMb: 200 });
+    expect(round).toMatchObject({
+      variant: 'modelgate',
+      round: 2,
+      streams: 100,
+      completed: 98,
+      wallMs: 1234,
+      peakRssMb: 200,
+    });
     expect(round.failures).toEqual({ '503 busy': 1, '200 ended without [DONE]': 1 });
     expect(round.firstChunkMs).toEqual({ p50: 50, p99: 99, max: 500 });
     expect(round.streamMs).toEqual({ p50: 1048, p99: 1097 });
@@ -86,22 +112,70 @@ describe('load report', () => {
 
   it('sums reported costs per account over its keys and calls the books equal only when every account is', () => {
     const owners = ['alice', 'alice', 'bob'];
-    const reported = reportedCosts([record({ keyIndex: 0, costNanos: 5n }), record({ keyIndex: 1, costNanos: 7n }), record({ keyIndex: 2, costNanos: 1n }), record({ keyIndex: 2 })], owners);
-    expect(reported).toEqual(new Map([['alice', 12n], ['bob', 1n]]));
+    const reported = reportedCosts(
+      [
+        record({ keyIndex: 0, costNanos: 5n }),
+        record({ keyIndex: 1, costNanos: 7n }),
+        record({ keyIndex: 2, costNanos: 1n }),
+        record({ keyIndex: 2 }),
+      ],
+      owners,
+    );
+    expect(reported).toEqual(
+      new Map([
+        ['alice', 12n],
+        ['bob', 1n],
+      ]),
+    );
     addCosts(reported, new Map([['bob', 2n]]));
-    expect(compareAccounts('ledger', reported, new Map([['alice', 12n], ['bob', 3n]])).mismatches).toEqual([]);
+    expect(
+      compareAccounts(
+        'ledger',
+        reported,
+        new Map([
+          ['alice', 12n],
+          ['bob', 3n],
+        ]),
+      ).mismatches,
+    ).toEqual([]);
     // Totals equal, but money moved between accounts: still a mismatch, for both.
-    const moved = compareAccounts('ledger', reported, new Map([['alice', 13n], ['bob', 2n]]));
+    const moved = compareAccounts(
+      'ledger',
+      reported,
+      new Map([
+        ['alice', 13n],
+        ['bob', 2n],
+      ]),
+    );
     expect(moved.mismatches.map((m) => m.account)).toEqual(['alice', 'bob']);
     expect(moved.reportedTotalNanos).toBe(moved.chargedTotalNanos);
     // An account charged without any reported stream is a mismatch too.
-    expect(compareAccounts('ledger', reported, new Map([['alice', 12n], ['bob', 3n], ['carol', 1n]])).mismatches).toEqual([{ account: 'carol', reportedNanos: '0', chargedNanos: '1' }]);
+    expect(
+      compareAccounts(
+        'ledger',
+        reported,
+        new Map([
+          ['alice', 12n],
+          ['bob', 3n],
+          ['carol', 1n],
+        ]),
+      ).mismatches,
+    ).toEqual([{ account: 'carol', reportedNanos: '0', chargedNanos: '1' }]);
   });
 
   it('renders every round and says when the books differ', () => {
     const rounds = [summarizeRound('modelgate', 1, [record({})], 10)];
     const checks = [compareAccounts('/credits total_usage', new Map([['a', 1n]]), new Map([['a', 2n]]))];
-    const text = renderLoadReport({ startedAt: 't', machine: 'm', streams: 1, stream: { chunks: 24, everyMs: 100 }, accounts: 1, keysPerAccount: 1, rounds, checks });
+    const text = renderLoadReport({
+      startedAt: 't',
+      machine: 'm',
+      streams: 1,
+      stream: { chunks: 24, everyMs: 100 },
+      accounts: 1,
+      keysPerAccount: 1,
+      rounds,
+      checks,
+    });
     expect(text).toContain('| modelgate | 1 | 1/1 |');
     expect(text).toContain('**1 accounts differ**');
     expect(text).toContain('a: reported 1, charged 2 nano-USD');
@@ -110,7 +184,10 @@ describe('load report', () => {
 
 describe('slow stream marker', () => {
   it('asks the mock for a stream of so many chunks so far apart', () => {
-    expect(slowStream({ messages: [{ content: 'x' }, { content: `story ${slowMarker(24, 100)}` }] })).toEqual({ chunks: 24, everyMs: 100 });
+    expect(slowStream({ messages: [{ content: 'x' }, { content: `story ${slowMarker(24, 100)}` }] })).toEqual({
+      chunks: 24,
+      everyMs: 100,
+    });
     expect(slowStream({ messages: [{ content: 'plain' }] })).toBeUndefined();
   });
 });

@@ -37,7 +37,14 @@ const target = (url: string) => ({ url, headers: { authorization: 'Bearer test' 
 
 describe('mock upstream and probe', () => {
   it('times JSON completions', async () => {
-    const summary = await runProbe({ target: target(mockUrl), body: chatBody('json', UPSTREAM_MODEL), stream: false, warmupRequests: 2, maxRequests: 20, seconds: 5 });
+    const summary = await runProbe({
+      target: target(mockUrl),
+      body: chatBody('json', UPSTREAM_MODEL),
+      stream: false,
+      warmupRequests: 2,
+      maxRequests: 20,
+      seconds: 5,
+    });
     expect(summary.failures).toBe(0);
     expect(summary.requests).toBe(20);
     expect(summary.latency!.p50).toBeGreaterThan(0);
@@ -64,14 +71,28 @@ describe('mock upstream and probe', () => {
   });
 
   it('counts malformed answers as failures instead of timing them', async () => {
-    const summary = await runProbe({ target: target(mockUrl.replace('/chat/completions', '/nowhere')), body: chatBody('json', UPSTREAM_MODEL), stream: false, warmupRequests: 0, maxRequests: 3, seconds: 5 });
+    const summary = await runProbe({
+      target: target(mockUrl.replace('/chat/completions', '/nowhere')),
+      body: chatBody('json', UPSTREAM_MODEL),
+      stream: false,
+      warmupRequests: 0,
+      maxRequests: 3,
+      seconds: 5,
+    });
     expect(summary.requests).toBe(0);
     expect(summary.failures).toBe(3);
     expect(summary.firstFailure).toMatch(/^HTTP 404/);
   });
 
   it('streams unpaced answers with every content chunk and [DONE]', async () => {
-    const summary = await runProbe({ target: target(mockUrl), body: chatBody('stream', UPSTREAM_MODEL), stream: true, warmupRequests: 0, maxRequests: 3, seconds: 5 });
+    const summary = await runProbe({
+      target: target(mockUrl),
+      body: chatBody('stream', UPSTREAM_MODEL),
+      stream: true,
+      warmupRequests: 0,
+      maxRequests: 3,
+      seconds: 5,
+    });
     // The probe rejects streams without all COMPLETION_TOKENS content chunks or without [DONE].
     expect(COMPLETION_TOKENS).toBe(18);
     expect(summary.failures).toBe(0);

@@ -28,7 +28,10 @@ describe('cpu profile summary', () => {
   it('attributes self time per function and module, as % of non-idle time', () => {
     const summary = summarizeProfile(profile, 'p.cpuprofile');
     expect(summary.window).toBe('whole');
-    expect(summary.top.map((t) => [t.functionName, t.selfPct])).toEqual([['compile', 75], ['handle', 25]]);
+    expect(summary.top.map((t) => [t.functionName, t.selfPct])).toEqual([
+      ['compile', 75],
+      ['handle', 25],
+    ]);
     expect(summary.top[0].location).toBe('kysely/dist/esm/q.js:10');
     expect(summary.modules.map((m) => m.module)).toEqual(['kysely', 'modelgate src/http/x.js']);
   });
@@ -52,15 +55,35 @@ describe('cpu profile summary', () => {
 
 function run(system: SystemName, scenario: Scenario, concurrency: number, rps: number, rep = 1): RunRecord {
   return {
-    rep, system, scenario, concurrency, rssMaxMb: system === 'modelgate' ? 150 : 80, cpuMsPerRequest: 0.3,
-    load: { durationS: 5, ok: rps * 5, rps, non2xx: 0, errors: 0, timeouts: 0, latency: { p50: 2, p90: 3, p99: 5, max: 9, mean: 2.1 } },
+    rep,
+    system,
+    scenario,
+    concurrency,
+    rssMaxMb: system === 'modelgate' ? 150 : 80,
+    cpuMsPerRequest: 0.3,
+    load: {
+      durationS: 5,
+      ok: rps * 5,
+      rps,
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0,
+      latency: { p50: 2, p90: 3, p99: 5, max: 9, mean: 2.1 },
+    },
   };
 }
 
 function probe(system: SystemName, scenario: Scenario, p50: number, p99: number): ProbeRecord {
   return {
-    rep: 1, system, scenario, requests: 100, failures: 0, latency: { p50, p99, max: p99 },
-    ...(scenario === 'stream' ? { firstChunk: { p50, p99, max: p99 }, chunkDelay: { p50: 0.1, p99: p99 / 10, max: p99 / 10 } } : {}),
+    rep: 1,
+    system,
+    scenario,
+    requests: 100,
+    failures: 0,
+    latency: { p50, p99, max: p99 },
+    ...(scenario === 'stream'
+      ? { firstChunk: { p50, p99, max: p99 }, chunkDelay: { p50: 0.1, p99: p99 / 10, max: p99 / 10 } }
+      : {}),
   };
 }
 
@@ -69,11 +92,23 @@ function results(): BenchResults {
   const rps: Record<SystemName, number> = { mock: 9000, passthrough: 2500, modelgate: 2000, portkey: 450 };
   const plan = makePlan('full', {});
   return {
-    schema: 'modelgate-bench/1', mode: 'full', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:10:00.000Z', durationS: 600,
+    schema: 'modelgate-bench/1',
+    mode: 'full',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:10:00.000Z',
+    durationS: 600,
     machine: { cpus: 2, cpuModel: 'test cpu', memoryGb: 4, node: 'v20', kernel: '6', loadAverageAtStart: [0, 0, 0] },
-    plan, systems, skipped: [], incidents: [],
-    runs: plan.grid.flatMap(({ scenario, concurrency }) => systems.flatMap((s) => [run(s, scenario, concurrency, rps[s]), run(s, scenario, concurrency, rps[s] + 100, 2)])),
-    probes: systems.flatMap((s) => [probe(s, 'json', s === 'modelgate' ? 1.2 : 0.4, 3), probe(s, 'stream', s === 'portkey' ? 26 : 0.9, 5)]),
+    plan,
+    systems,
+    skipped: [],
+    incidents: [],
+    runs: plan.grid.flatMap(({ scenario, concurrency }) =>
+      systems.flatMap((s) => [run(s, scenario, concurrency, rps[s]), run(s, scenario, concurrency, rps[s] + 100, 2)]),
+    ),
+    probes: systems.flatMap((s) => [
+      probe(s, 'json', s === 'modelgate' ? 1.2 : 0.4, 3),
+      probe(s, 'stream', s === 'portkey' ? 26 : 0.9, 5),
+    ]),
     targets: [],
   };
 }
@@ -94,7 +129,9 @@ describe('targets', () => {
 
   it('fails a target the figures miss', () => {
     const r = results();
-    r.probes = r.probes.map((p) => (p.system === 'modelgate' && p.scenario === 'json' ? { ...p, latency: { p50: 4, p99: 30, max: 30 } } : p));
+    r.probes = r.probes.map((p) =>
+      p.system === 'modelgate' && p.scenario === 'json' ? { ...p, latency: { p50: 4, p99: 30, max: 30 } } : p,
+    );
     const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
     expect(byId['added-latency-p50'].pass).toBe(false);
     expect(byId['added-latency-p99'].pass).toBe(false);
@@ -106,7 +143,9 @@ describe('paired added latency (interleaved probes)', () => {
   const withRounds = (r: BenchResults, system: SystemName, rep: number, p50s: (number | undefined)[]) => {
     for (const scenario of ['json', 'stream'] as const) {
       const base = r.probes.find((p) => p.system === system && p.scenario === scenario)!;
-      const rounds = p50s.map((v) => (v === undefined ? {} : scenario === 'stream' ? { p50: 20, firstChunkP50: v } : { p50: v }));
+      const rounds = p50s.map((v) =>
+        v === undefined ? {} : scenario === 'stream' ? { p50: 20, firstChunkP50: v } : { p50: v },
+      );
       r.probes = r.probes.filter((p) => !(p.system === system && p.scenario === scenario && p.rep === rep));
       r.probes.push({ ...base, rep, rounds });
     }
@@ -122,12 +161,18 @@ describe('paired added latency (interleaved probes)', () => {
     withRounds(r, 'modelgate', 2, [0.8, 0.85]);
     // Differences: 0.6, 8.9, -4.25, 0.7 (rep 1) and 0.6, 0.65 (rep 2) → median (0.6 + 0.65) / 2.
     expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ value: 0.625, rounds: 6, disturbedLeftOut: 0 });
-    expect(pairedAdded(r, 'modelgate', 'stream', 'firstChunkP50')).toEqual({ value: 0.625, rounds: 6, disturbedLeftOut: 0 });
+    expect(pairedAdded(r, 'modelgate', 'stream', 'firstChunkP50')).toEqual({
+      value: 0.625,
+      rounds: 6,
+      disturbedLeftOut: 0,
+    });
     const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
     expect(byId['added-latency-p50'].measured).toMatch(/^0\.625 ms \(median of 6 paired rounds/);
     expect(byId['first-chunk-added-p50'].measured).toMatch(/^0\.625 ms \(median of 6 paired rounds/);
     const md = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
-    expect(md).toContain('| 1 | Modelgate | non-streaming | 100 | 0 | 1.200 | 3.000 | — | — | 0.70 — 9.00 0.75 0.80 | — |');
+    expect(md).toContain(
+      '| 1 | Modelgate | non-streaming | 100 | 0 | 1.200 | 3.000 | — | — | 0.70 — 9.00 0.75 0.80 | — |',
+    );
   });
 
   it('leaves out rounds in which either slice was disturbed, unless no round was undisturbed', () => {
@@ -140,7 +185,9 @@ describe('paired added latency (interleaved probes)', () => {
     json('mock').rounds![2].foreignPct = 30;
     json('mock').rounds![0].foreignPct = 10;
     expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ value: 0.6, rounds: 1, disturbedLeftOut: 2 });
-    expect(evaluateTargets(r).find((t) => t.id === 'added-latency-p50')!.measured).toMatch(/^0\.600 ms \(median of 1 paired rounds, 2 disturbed left out;/);
+    expect(evaluateTargets(r).find((t) => t.id === 'added-latency-p50')!.measured).toMatch(
+      /^0\.600 ms \(median of 1 paired rounds, 2 disturbed left out;/,
+    );
     json('mock').rounds![0].foreignPct = 26;
     // All disturbed: all three count (differences 0.6, 2.9, 2.4).
     expect(pairedAdded(r, 'modelgate', 'json', 'p50')).toEqual({ value: 2.4, rounds: 3, disturbedLeftOut: 0 });
@@ -173,10 +220,16 @@ describe('paired added latency (interleaved probes)', () => {
     stream('modelgate').chunkDelay = { p50: 0.2, p99: 6, max: 9 };
     stream('mock').rounds = [0.4, 0.5, 0.45, 0.5].map((d) => ({ p50: 20, chunkDelayP99: d }));
     stream('modelgate').rounds = [0.6, 0.7, 6, 0.65].map((d) => ({ p50: 20, chunkDelayP99: d }));
-    expect(pairedAdded(r, 'modelgate', 'stream', 'chunkDelayP99')).toEqual({ value: 0.2, rounds: 4, disturbedLeftOut: 0 });
+    expect(pairedAdded(r, 'modelgate', 'stream', 'chunkDelayP99')).toEqual({
+      value: 0.2,
+      rounds: 4,
+      disturbedLeftOut: 0,
+    });
     const held = () => evaluateTargets(r).find((t) => t.id === 'no-chunk-buffered')!;
     expect(held().pass).toBe(true);
-    expect(held().measured).toMatch(/^0\.200 ms added p99 chunk delay \(median of 4 paired rounds; medians of repetitions 6\.000 vs 0\.500 ms\)/);
+    expect(held().measured).toMatch(
+      /^0\.200 ms added p99 chunk delay \(median of 4 paired rounds; medians of repetitions 6\.000 vs 0\.500 ms\)/,
+    );
     // A gateway that held every chunk back for one 1 ms pacing interval fails in every round.
     stream('modelgate').rounds = [1.5, 1.6, 6, 1.55].map((d) => ({ p50: 20, chunkDelayP99: d }));
     expect(held().pass).toBe(false);
@@ -193,12 +246,20 @@ describe('paired throughput rounds', () => {
   /** Round `round`'s runs: req/s of the pass-through, Modelgate and Portkey, and the foreign load of Modelgate's run. */
   const addRound = (r: BenchResults, round: number, [bare, mg, pk]: number[], mgForeignPct = 5) => {
     r.throughputRounds ??= [];
-    for (const [system, rps] of [['passthrough', bare], ['modelgate', mg], ['portkey', pk]] as const) {
-      r.throughputRounds.push({ ...run(system, 'json', 16, rps), round, machine: { busyPct: 90, foreignPct: system === 'modelgate' ? mgForeignPct : 5 } });
+    for (const [system, rps] of [
+      ['passthrough', bare],
+      ['modelgate', mg],
+      ['portkey', pk],
+    ] as const) {
+      r.throughputRounds.push({
+        ...run(system, 'json', 16, rps),
+        round,
+        machine: { busyPct: 90, foreignPct: system === 'modelgate' ? mgForeignPct : 5 },
+      });
     }
   };
 
-  it('take the median of the rounds\' ratios, leaving disturbed rounds out', () => {
+  it("take the median of the rounds' ratios, leaving disturbed rounds out", () => {
     const r = results();
     addRound(r, 1, [3000, 2500, 500]); // 5.0× Portkey, 83% of the pass-through
     addRound(r, 2, [3000, 900, 520], 40); // a burst on Modelgate's run: disturbed, left out
@@ -208,7 +269,9 @@ describe('paired throughput rounds', () => {
     expect(pairedRatio(r, 'modelgate', 'passthrough')).toEqual({ value: 0.83, rounds: 3, disturbedLeftOut: 1 });
     const byId = Object.fromEntries(evaluateTargets(r).map((t) => [t.id, t]));
     // The grid alone gives 4.10× (2050 vs 500); the paired rounds decide.
-    expect(byId['throughput-vs-portkey'].measured).toBe('4.29× (median of 3 paired rounds, 1 disturbed left out; grid medians 2050 vs 500 req/s)');
+    expect(byId['throughput-vs-portkey'].measured).toBe(
+      '4.29× (median of 3 paired rounds, 1 disturbed left out; grid medians 2050 vs 500 req/s)',
+    );
     expect(byId['throughput-vs-passthrough'].measured).toMatch(/^83% \(median of 3 paired rounds/);
     const md = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
     expect(md).toContain('## Paired throughput rounds (non-streaming, c=16)');
@@ -238,22 +301,33 @@ describe('paired throughput rounds', () => {
 describe('disturbed runs', () => {
   it('leave the median when an undisturbed repetition exists, and stay visible', () => {
     const r = results();
-    r.runs = r.runs.map((run) => (run.system === 'modelgate' && run.scenario === 'json' && run.concurrency === 16 && run.rep === 2
-      ? { ...run, load: { ...run.load, rps: 25 }, machine: { busyPct: 99, foreignPct: 44 } }
-      : { ...run, machine: { busyPct: 70, foreignPct: 1 } }));
+    r.runs = r.runs.map((run) =>
+      run.system === 'modelgate' && run.scenario === 'json' && run.concurrency === 16 && run.rep === 2
+        ? { ...run, load: { ...run.load, rps: 25 }, machine: { busyPct: 99, foreignPct: 44 } }
+        : { ...run, machine: { busyPct: 70, foreignPct: 1 } },
+    );
     const c = cell(r, 'modelgate', 'json', 16)!;
     expect(c.rps).toBe(2000);
-    expect(c.rpsRuns).toEqual([{ rps: 2000, disturbed: false }, { rps: 25, disturbed: true }]);
-    expect(renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg')).toContain('| c=16 | 9050 (9000, 9100) | 2550 (2500, 2600) | 2000 (2000, 25†) |');
+    expect(c.rpsRuns).toEqual([
+      { rps: 2000, disturbed: false },
+      { rps: 25, disturbed: true },
+    ]);
+    expect(renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg')).toContain(
+      '| c=16 | 9050 (9000, 9100) | 2550 (2500, 2600) | 2000 (2000, 25†) |',
+    );
   });
 });
 
 describe('leak summary', () => {
   // A sawtooth: climbs 10 MB a second for 4 s, drops back to its floor after each "major GC".
-  const saw = (floorAt: (s: number) => number) => Array.from({ length: 60 }, (_, s) => ({ s, mb: floorAt(s) + (s % 5) * 10 }));
+  const saw = (floorAt: (s: number) => number) =>
+    Array.from({ length: 60 }, (_, s) => ({ s, mb: floorAt(s) + (s % 5) * 10 }));
 
   it('passes a steady sawtooth, whatever phase the run ends in', () => {
-    const leak = summarizeLeak(saw(() => 180), 60);
+    const leak = summarizeLeak(
+      saw(() => 180),
+      60,
+    );
     expect(leak.startMb).toBe(180);
     expect(leak.endMb).toBe(180);
     expect(leak.maxMb).toBe(220);
@@ -262,7 +336,10 @@ describe('leak summary', () => {
   });
 
   it('fails when the floors keep rising', () => {
-    const leak = summarizeLeak(saw((s) => 150 + s), 60);
+    const leak = summarizeLeak(
+      saw((s) => 150 + s),
+      60,
+    );
     expect(leak.endMb).toBeGreaterThan(leak.startMb * 1.1);
     expect(leak.slopeMbPerMin).toBeCloseTo(60, 0);
     expect(leak.pass).toBe(false);
@@ -276,7 +353,9 @@ describe('reports', () => {
     const md = renderMarkdown(r, 'full.svg');
     expect(md).toContain('## Targets');
     expect(md).toContain('![throughput and latency against concurrency](full.svg)');
-    expect(md).toContain('| c=16 | 9050 (9000, 9100) | 2550 (2500, 2600) | 2050 (2000, 2100) | 500 (450, 550) | 4.10× | 0.80× | 0.23× |');
+    expect(md).toContain(
+      '| c=16 | 9050 (9000, 9100) | 2550 (2500, 2600) | 2050 (2000, 2100) | 500 (450, 550) | 4.10× | 0.80× | 0.23× |',
+    );
     expect(md.match(/^\| [12] \| /gm)?.length).toBe(r.runs.length + r.probes.length);
   });
 
@@ -294,7 +373,11 @@ describe('Responses front door figure', () => {
   it('is absent without /responses runs, and shows their medians beside the chat stream at the same concurrency', () => {
     const r = results();
     expect(renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg')).not.toContain('Responses front door');
-    r.responsesRuns = [run('modelgate', 'stream', 16, 1800), run('modelgate', 'stream', 16, 1900, 2), run('modelgate', 'stream', 16, 1000, 3)];
+    r.responsesRuns = [
+      run('modelgate', 'stream', 16, 1800),
+      run('modelgate', 'stream', 16, 1900, 2),
+      run('modelgate', 'stream', 16, 1000, 3),
+    ];
     const md = renderMarkdown({ ...r, targets: evaluateTargets(r) }, 'x.svg');
     expect(md).toContain('## Streaming through the Responses front door (Modelgate, c=16)');
     expect(md).toContain('| POST /responses, stream | 3 | 1800 | 2.00 | 5.00 | 0.300 | 0 |');

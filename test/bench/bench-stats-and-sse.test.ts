@@ -3,7 +3,15 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { percentile, median, medianInterval, linearSlope } from '../../bench/lib/stats.js';
 import { SseEventSplitter, chunkContent } from '../../bench/lib/sse-events.js';
-import { probePace, probeMarker, readStamp, stamp, tailFrames, completionJson, contentFrame } from '../../bench/mock-replies.js';
+import {
+  probePace,
+  probeMarker,
+  readStamp,
+  stamp,
+  tailFrames,
+  completionJson,
+  contentFrame,
+} from '../../bench/mock-replies.js';
 
 describe('stats', () => {
   it('uses nearest-rank percentiles, so p99 is an observed value', () => {
@@ -34,11 +42,16 @@ describe('stats', () => {
   });
 
   it('gives an interval that holds the median and covers it as often as it claims', () => {
-    fc.assert(fc.property(fc.array(fc.double({ min: 0.5, max: 1.5, noNaN: true }), { minLength: 6, maxLength: 40 }), (samples) => {
-      const [low, high] = medianInterval(samples)!;
-      const m = median(samples)!;
-      return low <= m && m <= high;
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0.5, max: 1.5, noNaN: true }), { minLength: 6, maxLength: 40 }),
+        (samples) => {
+          const [low, high] = medianInterval(samples)!;
+          const m = median(samples)!;
+          return low <= m && m <= high;
+        },
+      ),
+    );
     // Coverage, by simulation with a fixed generator: the interval contains the true median (0) of a symmetric
     // distribution in at least 95% of 2000 samples of 12.
     let seed = 42;
@@ -100,7 +113,11 @@ describe('mock replies', () => {
   it('ends streams with finish, usage only when asked, and [DONE]', () => {
     const withUsage = tailFrames('m', 10, true);
     expect(withUsage).toHaveLength(3);
-    expect(JSON.parse(withUsage[1].slice(6)).usage).toEqual({ prompt_tokens: 10, completion_tokens: 18, total_tokens: 28 });
+    expect(JSON.parse(withUsage[1].slice(6)).usage).toEqual({
+      prompt_tokens: 10,
+      completion_tokens: 18,
+      total_tokens: 28,
+    });
     expect(tailFrames('m', 10, false).map((f) => f.includes('usage'))).toEqual([false, false]);
     expect(withUsage[withUsage.length - 1]).toBe('data: [DONE]\n\n');
   });

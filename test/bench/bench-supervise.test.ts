@@ -5,8 +5,19 @@ import { Supervised, measureSupervised } from '../../bench/lib/supervise.js';
 import type { RunningSystem } from '../../bench/lib/systems.js';
 
 function fakeSystem(pid: number): RunningSystem & { child: { exitCode: number | null; signalCode: string | null } } {
-  const child = { exitCode: null, signalCode: null } as unknown as ChildProcess & { exitCode: number | null; signalCode: string | null };
-  return { name: 'modelgate', child, pid, url: 'http://127.0.0.1:1/x', headers: {}, model: 'm', logFile: '/dev/null' } as never;
+  const child = { exitCode: null, signalCode: null } as unknown as ChildProcess & {
+    exitCode: number | null;
+    signalCode: string | null;
+  };
+  return {
+    name: 'modelgate',
+    child,
+    pid,
+    url: 'http://127.0.0.1:1/x',
+    headers: {},
+    model: 'm',
+    logFile: '/dev/null',
+  } as never;
 }
 
 describe('Supervised', () => {

@@ -12,14 +12,43 @@ import { settleGenerationBatch } from '../../src/repositories/settlements.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REQUIRED = process.env.CI === 'true';
 const AVAILABLE = existsSync(CHROMIUM);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 function record(userId: string, overrides: Partial<NewGeneration>): NewGeneration {
   return {
-    id: newId('gen-'), user_id: userId, api_key_id: null, access_mode: 'credits', model: 'openai/gpt-test', provider: 'openai',
-    upstream_model: 'gpt-test-2026', upstream_id: null, streamed: false, finish_reason: 'stop', status: 'success', http_status: 200,
-    error_code: null, error_message: null, prompt_tokens: 1000, completion_tokens: 500, cost_nanos: 6_000_000n, reference_cost_nanos: null,
-    latency_ms: 500, time_to_first_token_ms: null, app_title: null, app_referer: null, task_id: null, created_at: new Date(Date.now() - 60_000),
+    id: newId('gen-'),
+    user_id: userId,
+    api_key_id: null,
+    access_mode: 'credits',
+    model: 'openai/gpt-test',
+    provider: 'openai',
+    upstream_model: 'gpt-test-2026',
+    upstream_id: null,
+    streamed: false,
+    finish_reason: 'stop',
+    status: 'success',
+    http_status: 200,
+    error_code: null,
+    error_message: null,
+    prompt_tokens: 1000,
+    completion_tokens: 500,
+    cost_nanos: 6_000_000n,
+    reference_cost_nanos: null,
+    latency_ms: 500,
+    time_to_first_token_ms: null,
+    app_title: null,
+    app_referer: null,
+    task_id: null,
+    created_at: new Date(Date.now() - 60_000),
     ...overrides,
   };
 }
@@ -35,9 +64,19 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page: savings of the response 
     const user = await gw.createUser();
     token = await gw.createToken(user.userId);
     await gw.grant(user.userId, 1);
-    const hit = { prompt_tokens: 0, completion_tokens: 0, cost_nanos: 0n, cache_hit: true, cache_saved_nanos: 6_000_000n };
-    await settleGenerationBatch(gw.db, [record(user.userId, {}), record(user.userId, hit), record(user.userId, { ...hit, created_at: new Date() })]
-      .map((r) => ({ record: r, settle: 'credits' as const, reservedNanos: 0n })));
+    const hit = {
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost_nanos: 0n,
+      cache_hit: true,
+      cache_saved_nanos: 6_000_000n,
+    };
+    await settleGenerationBatch(
+      gw.db,
+      [record(user.userId, {}), record(user.userId, hit), record(user.userId, { ...hit, created_at: new Date() })].map(
+        (r) => ({ record: r, settle: 'credits' as const, reservedNanos: 0n }),
+      ),
+    );
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
   }, 90_000);
   afterAll(async () => {
@@ -52,7 +91,8 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page: savings of the response 
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.locator('#cache-savings').isVisible()).toBe(true);
     expect((await page.locator('#cache-savings').textContent())?.replace(/\s+/g, ' ')).toBe(
-      'Saved by the response cache: $0.0120 (2 answers served from the cache, not counted as requests below).');
+      'Saved by the response cache: $0.0120 (2 answers served from the cache, not counted as requests below).',
+    );
     await expect.poll(() => page.locator('#generation-rows tr').count()).toBe(3);
     expect(await page.locator('#generation-rows').textContent()).toContain('OK (from cache)');
     // The usage table counts the one request that reached the provider.

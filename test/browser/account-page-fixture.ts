@@ -20,20 +20,51 @@ export const HISTORY_MODELS = [
 function record(userId: string, at: Date, index: number): NewGeneration {
   const m = HISTORY_MODELS[index % HISTORY_MODELS.length];
   return {
-    id: newId('gen-'), user_id: userId, api_key_id: null, access_mode: m.cost === 0n ? 'pass' : 'credits', model: m.model,
-    provider: m.provider, upstream_model: m.model.split('/')[1], upstream_id: null, streamed: true, finish_reason: 'stop',
-    status: index % 7 === 6 ? 'error' : 'success', http_status: 200, error_code: index % 7 === 6 ? '502' : null, error_message: null,
-    prompt_tokens: 400 + index * 13, completion_tokens: 120 + index * 7, cost_nanos: m.cost * BigInt(1 + (index % 3)),
-    reference_cost_nanos: m.cost === 0n ? 40_000_000n : null, latency_ms: 800, time_to_first_token_ms: 200, app_title: null,
-    app_referer: null, task_id: null, created_at: at,
+    id: newId('gen-'),
+    user_id: userId,
+    api_key_id: null,
+    access_mode: m.cost === 0n ? 'pass' : 'credits',
+    model: m.model,
+    provider: m.provider,
+    upstream_model: m.model.split('/')[1],
+    upstream_id: null,
+    streamed: true,
+    finish_reason: 'stop',
+    status: index % 7 === 6 ? 'error' : 'success',
+    http_status: 200,
+    error_code: index % 7 === 6 ? '502' : null,
+    error_message: null,
+    prompt_tokens: 400 + index * 13,
+    completion_tokens: 120 + index * 7,
+    cost_nanos: m.cost * BigInt(1 + (index % 3)),
+    reference_cost_nanos: m.cost === 0n ? 40_000_000n : null,
+    latency_ms: 800,
+    time_to_first_token_ms: 200,
+    app_title: null,
+    app_referer: null,
+    task_id: null,
+    created_at: at,
   };
 }
 
 export async function seedAccountHistory(db: Db, userId: string, now = new Date()): Promise<void> {
   await grantPass(db, userId, 1, now);
-  await insertPassUsage(db, { user_id: userId, generation_id: null, reference_cost_nanos: 1_200_000_000n, status: 'settled', created_at: now });
-  const rows = Array.from({ length: 24 }, (_, i) => record(userId, new Date(now.getTime() - 3_600_000 - i * 60_000 - Math.floor(i / 2) * DAY), i));
-  await settleGenerationBatch(db, rows.map((record) => (record.access_mode === 'credits'
-    ? { record, settle: 'credits' as const, reservedNanos: 0n }
-    : { record, settle: 'none' as const })));
+  await insertPassUsage(db, {
+    user_id: userId,
+    generation_id: null,
+    reference_cost_nanos: 1_200_000_000n,
+    status: 'settled',
+    created_at: now,
+  });
+  const rows = Array.from({ length: 24 }, (_, i) =>
+    record(userId, new Date(now.getTime() - 3_600_000 - i * 60_000 - Math.floor(i / 2) * DAY), i),
+  );
+  await settleGenerationBatch(
+    db,
+    rows.map((record) =>
+      record.access_mode === 'credits'
+        ? { record, settle: 'credits' as const, reservedNanos: 0n }
+        : { record, settle: 'none' as const },
+    ),
+  );
 }

@@ -16,10 +16,21 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REQUIRED = process.env.CI === 'true';
 const AVAILABLE = existsSync(CHROMIUM);
 const OUT_DIR = new URL('../../.test-data/browser/', import.meta.url).pathname;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 if (!AVAILABLE && !REQUIRED) {
-  console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  console.warn(
+    `[browser] SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+  );
 }
 
 describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', () => {
@@ -46,10 +57,16 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
     // evaluate() runs outside the page's CSP, which (rightly) refuses injected script tags.
     await page.evaluate(AXE_SOURCE);
     const violations = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
+      const result = await (
+        window as unknown as {
+          axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+        }
+      ).axe.run();
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
     });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes)`);
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes)`);
   }
 
   it('signs in, shows credits, chart, pass meters and records, creates and deletes a key, signs out', async () => {
@@ -58,11 +75,13 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
     const problems: string[] = [];
     page.on('console', (msg) => {
       // The simulated network failure and the refused credential below are logged by the browser on purpose.
-      if (msg.type() === 'error' && !/ERR_INTERNET_DISCONNECTED|status of 401/.test(msg.text())) problems.push(msg.text());
+      if (msg.type() === 'error' && !/ERR_INTERNET_DISCONNECTED|status of 401/.test(msg.text()))
+        problems.push(msg.text());
     });
     page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
     page.on('request', (req) => {
-      if (!req.url().startsWith(gw.url) && !req.url().startsWith('data:')) problems.push(`foreign request ${req.url()}`);
+      if (!req.url().startsWith(gw.url) && !req.url().startsWith('data:'))
+        problems.push(`foreign request ${req.url()}`);
     });
     try {
       const response = await page.goto(`${gw.url}/account`);
@@ -94,13 +113,16 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       // Keyboard: the record takes focus when it opens and gives it back to its row when it closes.
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('generation-detail-title');
       await page.getByRole('button', { name: 'Close record' }).press('Enter');
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(await page.locator('#generation-rows button').first().textContent());
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+        await page.locator('#generation-rows button').first().textContent(),
+      );
       await page.locator('#generation-rows button').first().click();
 
       // Chart: two SVGs with bars, a legend per model, the table alternative.
       await expect.poll(() => page.locator('#chart-cost rect[fill^="url("]').count()).toBeGreaterThan(10);
       expect(await page.locator('#chart-requests rect[fill^="url("]').count()).toBeGreaterThan(10);
-      for (const { model } of MODELS) await expect.poll(() => page.locator('#usage-legend').textContent()).toContain(model);
+      for (const { model } of MODELS)
+        await expect.poll(() => page.locator('#usage-legend').textContent()).toContain(model);
       // Two records a day of two different models: one table row per day and model.
       expect(await page.locator('#usage-rows tr').count()).toBe(24);
 
@@ -110,7 +132,9 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
 
       // One money format everywhere: balance, records, chart axis and tooltips, table, keys, pass meters.
       const amounts = await page.evaluate(() => {
-        const texts = [...document.querySelectorAll('#account *')].flatMap((node) => [...node.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent ?? ''));
+        const texts = [...document.querySelectorAll('#account *')].flatMap((node) =>
+          [...node.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent ?? ''),
+        );
         return texts.join(' ').match(/\S*\$\S*/g) ?? [];
       });
       expect(amounts.length).toBeGreaterThan(40);
@@ -134,7 +158,9 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       // At 360 px nothing but the scrollable tables may be wider than the screen.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await page.setViewportSize({ width: 1280, height: 900 });
-      console.log(`[browser] account page screenshots: ${join(OUT_DIR, 'account-1280.png')}, ${join(OUT_DIR, 'account-360.png')}`);
+      console.log(
+        `[browser] account page screenshots: ${join(OUT_DIR, 'account-1280.png')}, ${join(OUT_DIR, 'account-360.png')}`,
+      );
 
       expect(await runAxe(page)).toEqual([]);
 
@@ -146,7 +172,9 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
       // Per-key limits (the operator API's key fields): shown, and changed through PATCH /api-keys/{key_id}.
       expect(await page.locator('#keys-col-limit').isVisible()).toBe(true);
       const keyNamed = async (name: string) => {
-        const listed = (await (await gw.fetch('/api/v1/api-keys', { key: token })).json()) as { data: Array<{ name: string; disabled?: boolean; limit?: number | null }> };
+        const listed = (await (await gw.fetch('/api/v1/api-keys', { key: token })).json()) as {
+          data: Array<{ name: string; disabled?: boolean; limit?: number | null }>;
+        };
         return listed.data.find((k) => k.name === name);
       };
       await page.getByRole('button', { name: 'Disable test' }).click();
@@ -212,7 +240,14 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page in headless Chromium', ()
     });
     page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
     const create = async (body: Record<string, unknown>) =>
-      (await (await gw.fetch('/api/v1/api-keys', { method: 'POST', key: token, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { key: string; key_id: string };
+      (await (
+        await gw.fetch('/api/v1/api-keys', {
+          method: 'POST',
+          key: token,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { key: string; key_id: string };
     const ci = await create({ name: 'ci-scoped', limit: 1, allowed_models: ['openai/*'] });
     await create({ name: 'sibling' });
     const signIn = async (credential: string) => {

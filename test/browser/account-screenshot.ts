@@ -18,7 +18,15 @@ import { startGateway } from '../../src/server.js';
 import { seedAccountHistory } from './account-page-fixture.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** An account as a newcomer's would look after a couple of weeks; returns its account token. */
 async function seedAccount(dataDir: string): Promise<string> {
@@ -36,7 +44,8 @@ async function seedAccount(dataDir: string): Promise<string> {
 }
 
 async function main(outFile: string): Promise<void> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
   const dataDir = mkdtempSync(join(tmpdir(), 'modelgate-screenshot-'));
   const env = { PORT: '0', HOST: '127.0.0.1', MODELGATE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   const gateway = await startGateway(loadConfig(env), { env, logger: createLogger('silent') });

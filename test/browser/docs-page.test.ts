@@ -32,7 +32,9 @@ const RENDER_TIMEOUT_MS = 90_000;
 
 type Operation = { summary?: string; description?: string };
 const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
-const operations: Operation[] = Object.values(doc.paths as Record<string, Record<string, Operation>>).flatMap((item) => Object.values(item));
+const operations: Operation[] = Object.values(doc.paths as Record<string, Record<string, Operation>>).flatMap((item) =>
+  Object.values(item),
+);
 const summaries = operations.map((op) => op.summary).filter((s): s is string => typeof s === 'string');
 // The first sentence of each description proves the operation bodies render, not only the navigation.
 const firstSentences = operations
@@ -41,17 +43,27 @@ const firstSentences = operations
   .filter((s): s is string => typeof s === 'string' && s.length > 10);
 
 if (!AVAILABLE && !REQUIRED) {
-  console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  console.warn(
+    `[browser] SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+  );
 }
 
 /** A minimal static file server, standing in for wherever the `make docs` folder gets published. */
 async function serveFolder(dir: string): Promise<{ url: string; close(): Promise<void> }> {
-  const types: Record<string, string> = { html: 'text/html', js: 'text/javascript', css: 'text/css', json: 'application/json', yaml: 'application/yaml' };
+  const types: Record<string, string> = {
+    html: 'text/html',
+    js: 'text/javascript',
+    css: 'text/css',
+    json: 'application/json',
+    yaml: 'application/yaml',
+  };
   const server = http.createServer((req, res) => {
     const name = (req.url ?? '/').split('?')[0].replace(/^\/docs\/?/, '') || 'index.html';
     const file = join(dir, name);
     if (name.includes('..') || !existsSync(file)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': types[name.split('.').pop() ?? ''] ?? 'application/octet-stream' }).end(readFileSync(file));
+    res
+      .writeHead(200, { 'content-type': types[name.split('.').pop() ?? ''] ?? 'application/octet-stream' })
+      .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -103,7 +115,9 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
       );
       // A stylesheet served with the wrong type is dropped without a console error: the page renders unstyled.
       const unstyled = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((link) => !link.sheet?.cssRules.length).map((link) => link.href),
+        [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')]
+          .filter((link) => !link.sheet?.cssRules.length)
+          .map((link) => link.href),
       );
       problems.push(...unstyled.map((href) => `stylesheet not applied: ${href}`));
       await page.screenshot({ path: join(OUT_DIR, screenshot) });
@@ -114,23 +128,33 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('API reference page in headless Chromiu
     }
   }
 
-  it('renders /docs from the running gateway', async () => {
-    const gw: TestGateway = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' } });
-    try {
-      const result = await renderReference(`${gw.url}/docs`, gw.url, 'docs.png');
-      expect(result).toEqual({ fetchedDocument: true, foreign: [], problems: [] });
-    } finally {
-      await gw.close();
-    }
-  }, RENDER_TIMEOUT_MS);
+  it(
+    'renders /docs from the running gateway',
+    async () => {
+      const gw: TestGateway = await startTestGateway({
+        env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' },
+      });
+      try {
+        const result = await renderReference(`${gw.url}/docs`, gw.url, 'docs.png');
+        expect(result).toEqual({ fetchedDocument: true, foreign: [], problems: [] });
+      } finally {
+        await gw.close();
+      }
+    },
+    RENDER_TIMEOUT_MS,
+  );
 
-  it('renders the static copy written by make docs', async () => {
-    const site = await serveFolder(writeStaticDocs(join(OUT_DIR, 'static-docs')));
-    try {
-      const result = await renderReference(`${site.url}/docs/`, site.url, 'static-docs.png');
-      expect(result).toEqual({ fetchedDocument: true, foreign: [], problems: [] });
-    } finally {
-      await site.close();
-    }
-  }, RENDER_TIMEOUT_MS);
+  it(
+    'renders the static copy written by make docs',
+    async () => {
+      const site = await serveFolder(writeStaticDocs(join(OUT_DIR, 'static-docs')));
+      try {
+        const result = await renderReference(`${site.url}/docs/`, site.url, 'static-docs.png');
+        expect(result).toEqual({ fetchedDocument: true, foreign: [], problems: [] });
+      } finally {
+        await site.close();
+      }
+    },
+    RENDER_TIMEOUT_MS,
+  );
 });

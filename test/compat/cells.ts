@@ -69,7 +69,12 @@ export interface TurnRun {
 }
 
 /** One client turn in a fresh HOME and git workspace, the client configured as the docs show for `model`. */
-export async function runClientTurn(driver: ClientDriver, model: string, gateway: GatewayUnderTest, options: TurnOptions): Promise<TurnRun> {
+export async function runClientTurn(
+  driver: ClientDriver,
+  model: string,
+  gateway: GatewayUnderTest,
+  options: TurnOptions,
+): Promise<TurnRun> {
   const home = mkdtempSync(join(tmpdir(), 'modelgate-compat-'));
   const paths = { home, workspace: join(home, 'work') };
   mkdirSync(paths.workspace);
@@ -91,7 +96,14 @@ export async function runClientTurn(driver: ClientDriver, model: string, gateway
   }
 }
 
-export async function runCell(driver: ClientDriver, family: Family, turn: Turn, gateway: GatewayUnderTest, upstream: RecordedUpstream, options: CellOptions = {}): Promise<CellResult> {
+export async function runCell(
+  driver: ClientDriver,
+  family: Family,
+  turn: Turn,
+  gateway: GatewayUnderTest,
+  upstream: RecordedUpstream,
+  options: CellOptions = {},
+): Promise<CellResult> {
   const cell = `cell-${driver.id}-${family.id}-${turn}-${randomBytes(3).toString('hex')}`;
   const token = `compat-token-${randomBytes(4).toString('hex')}`;
   const prompt = (paths: CellPaths) => {
@@ -106,11 +118,22 @@ export async function runCell(driver: ClientDriver, family: Family, turn: Turn, 
   const ok = !run.timedOut && outcome.answer !== undefined && outcome.answer.includes(expected);
   let detail = '';
   if (!ok) {
-    detail = outcome.error ?? (outcome.answer !== undefined ? `answered: ${firstLine(outcome.answer) || '(empty)'}` : 'no answer');
+    detail =
+      outcome.error ??
+      (outcome.answer !== undefined ? `answered: ${firstLine(outcome.answer) || '(empty)'}` : 'no answer');
     if (run.timedOut) detail = `timed out after ${Math.round(run.ms / 1000)} s; ${detail}`;
     if (!upstream.find(family.upstream, cell).length) detail += ' (no request reached the upstream)';
   }
   // A passing cell's folders are of no interest: only failed cells keep theirs.
   if (options.keep && ok) rmSync(run.home, { recursive: true, force: true });
-  return { cell, client: driver.id, family: family.id, turn, ok, detail, ms: run.ms, ...(options.keep && !ok ? { home: run.home } : {}) };
+  return {
+    cell,
+    client: driver.id,
+    family: family.id,
+    turn,
+    ok,
+    detail,
+    ms: run.ms,
+    ...(options.keep && !ok ? { home: run.home } : {}),
+  };
 }

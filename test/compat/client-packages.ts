@@ -16,6 +16,8 @@ export function clientBinary(name: string): string {
 
 /** The installed version of a client's npm package, from its own package.json. */
 export function clientPackageVersion(npmPackage: string): string {
-  const manifest = JSON.parse(readFileSync(join(KIT_DIR, 'node_modules', npmPackage, 'package.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(join(KIT_DIR, 'node_modules', npmPackage, 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }

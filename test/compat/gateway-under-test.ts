@@ -29,20 +29,29 @@ export interface GatewayUnderTest {
 /** Provider variables pointing each family at its prefix of the recorded upstream, with keys the upstream ignores. */
 export function upstreamEnv(upstream: RecordedUpstream): Record<string, string> {
   return {
-    OPENAI_API_KEY: 'sk-compat-openai', OPENAI_BASE_URL: upstream.base('openai', '/v1'),
-    ANTHROPIC_API_KEY: 'sk-ant-compat', ANTHROPIC_BASE_URL: upstream.base('anthropic'),
-    GEMINI_API_KEY: 'AIzaCompatUpstream', GOOGLE_BASE_URL: upstream.base('google', '/v1beta'),
-    DEEPSEEK_API_KEY: 'sk-compat-deepseek', DEEPSEEK_BASE_URL: upstream.base('deepseek'),
-    PASS_API_KEY: 'sk-compat-pass', PASS_BASE_URL: upstream.base('pass', '/v1'),
+    OPENAI_API_KEY: 'sk-compat-openai',
+    OPENAI_BASE_URL: upstream.base('openai', '/v1'),
+    ANTHROPIC_API_KEY: 'sk-ant-compat',
+    ANTHROPIC_BASE_URL: upstream.base('anthropic'),
+    GEMINI_API_KEY: 'AIzaCompatUpstream',
+    GOOGLE_BASE_URL: upstream.base('google', '/v1beta'),
+    DEEPSEEK_API_KEY: 'sk-compat-deepseek',
+    DEEPSEEK_BASE_URL: upstream.base('deepseek'),
+    PASS_API_KEY: 'sk-compat-pass',
+    PASS_BASE_URL: upstream.base('pass', '/v1'),
   };
 }
 
 export async function startGatewayUnderTest(upstream: RecordedUpstream): Promise<GatewayUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'modelgate-compat-db-'));
   const env = {
-    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MODELGATE_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    MODELGATE_DATA_DIR: dataDir,
     // Several cells run at once from one account: the matrix measures compatibility, not the rate limits.
-    MODELGATE_RATE_LIMIT_RPM: '0', MODELGATE_RATE_LIMIT_TPM: '0',
+    MODELGATE_RATE_LIMIT_RPM: '0',
+    MODELGATE_RATE_LIMIT_TPM: '0',
     ...upstreamEnv(upstream),
   };
   const logs: string[] = [];
@@ -56,11 +65,18 @@ export async function startGatewayUnderTest(upstream: RecordedUpstream): Promise
   try {
     const now = new Date();
     const user = await findOrCreateUserByEmail(gateway.db, 'compat@example.com', () => newId('usr_'));
-    await grantCredits(gateway.db, { userId: user.id, amountNanos: 1000n * 1_000_000_000n, note: 'compatibility matrix' });
+    await grantCredits(gateway.db, {
+      userId: user.id,
+      amountNanos: 1000n * 1_000_000_000n,
+      note: 'compatibility matrix',
+    });
     await grantPass(gateway.db, user.id, 1, now);
     const { secret } = await issueApiKey(gateway.db, { userId: user.id, name: 'compat' });
     return {
-      url: gateway.url, key: secret, logs, gateway,
+      url: gateway.url,
+      key: secret,
+      logs,
+      gateway,
       async close() {
         await gateway.close();
         rmSync(dataDir, { recursive: true, force: true });

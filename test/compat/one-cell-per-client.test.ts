@@ -9,7 +9,13 @@ import { startGatewayUnderTest, type GatewayUnderTest } from './gateway-under-te
 import { RecordedUpstream } from './upstream/recorded-upstream.js';
 
 const CHEAPEST_FAMILY: Record<string, string> = {
-  'claude-code': 'anthropic', codex: 'openai', 'gemini-cli': 'gemini', opencode: 'deepseek', 'qwen-code': 'deepseek', kilo: 'deepseek', cline: 'deepseek',
+  'claude-code': 'anthropic',
+  codex: 'openai',
+  'gemini-cli': 'gemini',
+  opencode: 'deepseek',
+  'qwen-code': 'deepseek',
+  kilo: 'deepseek',
+  cline: 'deepseek',
 };
 
 let upstream: RecordedUpstream;

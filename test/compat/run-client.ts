@@ -18,15 +18,32 @@ export interface ProcessResult {
 
 export function isolatedEnv(home: string, extra: Record<string, string>): Record<string, string> {
   return {
-    PATH: `${BIN}:${process.env.PATH ?? ''}`, HOME: home, TMPDIR: join(home, 'tmp'), LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1',
-    HTTP_PROXY: DEAD_PROXY, HTTPS_PROXY: DEAD_PROXY, ALL_PROXY: DEAD_PROXY, http_proxy: DEAD_PROXY, https_proxy: DEAD_PROXY, all_proxy: DEAD_PROXY,
-    NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost',
+    PATH: `${BIN}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    TMPDIR: join(home, 'tmp'),
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    HTTP_PROXY: DEAD_PROXY,
+    HTTPS_PROXY: DEAD_PROXY,
+    ALL_PROXY: DEAD_PROXY,
+    http_proxy: DEAD_PROXY,
+    https_proxy: DEAD_PROXY,
+    all_proxy: DEAD_PROXY,
+    NO_PROXY: '127.0.0.1,localhost',
+    no_proxy: '127.0.0.1,localhost',
     DO_NOT_TRACK: '1',
     ...extra,
   };
 }
 
-export function runProcess(binary: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<ProcessResult> {
+export function runProcess(
+  binary: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs: number,
+): Promise<ProcessResult> {
   const started = Date.now();
   const child = spawn(join(BIN, binary), args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
@@ -62,11 +79,21 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-export async function runLaunch(binary: string, launch: Launch, home: string, cwd: string, timeoutMs: number): Promise<ProcessResult & { setupFailure?: string }> {
+export async function runLaunch(
+  binary: string,
+  launch: Launch,
+  home: string,
+  cwd: string,
+  timeoutMs: number,
+): Promise<ProcessResult & { setupFailure?: string }> {
   const env = isolatedEnv(home, launch.env);
   for (const setup of launch.setup ?? []) {
     const result = await runProcess(binary, setup, env, cwd, timeoutMs);
-    if (result.code !== 0) return { ...result, setupFailure: `${binary} ${setup[0]} exited ${result.code}: ${(result.stderr || result.stdout).trim().split('\n')[0]}` };
+    if (result.code !== 0)
+      return {
+        ...result,
+        setupFailure: `${binary} ${setup[0]} exited ${result.code}: ${(result.stderr || result.stdout).trim().split('\n')[0]}`,
+      };
   }
   return runProcess(binary, launch.args, env, cwd, timeoutMs);
 }

@@ -13,8 +13,12 @@ import { RecordedUpstream } from './upstream/recorded-upstream.js';
 
 const { values } = parseArgs({
   options: {
-    client: { type: 'string', multiple: true }, family: { type: 'string', multiple: true }, turn: { type: 'string', multiple: true },
-    keep: { type: 'boolean' }, write: { type: 'boolean' }, out: { type: 'string', default: 'docs/compatibility.md' },
+    client: { type: 'string', multiple: true },
+    family: { type: 'string', multiple: true },
+    turn: { type: 'string', multiple: true },
+    keep: { type: 'boolean' },
+    write: { type: 'boolean' },
+    out: { type: 'string', default: 'docs/compatibility.md' },
   },
 });
 const narrowed = Boolean(values.client || values.family || values.turn);
@@ -26,16 +30,22 @@ const concurrency = Math.max(1, Number(process.env.COMPAT_CONCURRENCY ?? 2));
 const upstream = await new RecordedUpstream().start();
 const gateway = await startGatewayUnderTest(upstream);
 const started = new Date();
-const queue = clients.flatMap((client) => families.flatMap((family) => turns.map((turn) => ({ client, family, turn }))));
+const queue = clients.flatMap((client) =>
+  families.flatMap((family) => turns.map((turn) => ({ client, family, turn }))),
+);
 const results: CellResult[] = [];
 try {
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const result = await runCell(next.client, next.family, next.turn, gateway, upstream, { keep: values.keep });
-      results.push(result);
-      console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.client} × ${result.family} × ${result.turn} (${(result.ms / 1000).toFixed(1)} s)${result.ok ? '' : `: ${result.detail}`}${result.home ? ` [HOME kept: ${result.home}]` : ''}`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const result = await runCell(next.client, next.family, next.turn, gateway, upstream, { keep: values.keep });
+        results.push(result);
+        console.log(
+          `${result.ok ? 'ok  ' : 'FAIL'} ${result.client} × ${result.family} × ${result.turn} (${(result.ms / 1000).toFixed(1)} s)${result.ok ? '' : `: ${result.detail}`}${result.home ? ` [HOME kept: ${result.home}]` : ''}`,
+        );
+      }
+    }),
+  );
 } finally {
   await gateway.close();
   await upstream.close();
@@ -43,8 +53,11 @@ try {
 const seconds = Math.round((Date.now() - started.getTime()) / 1000);
 console.log(`${results.filter((r) => r.ok).length}/${results.length} cells pass, ${seconds} s`);
 if (!narrowed || values.write) {
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim() + (dirty ? ' (with uncommitted changes)' : '');
+  const dirty =
+    execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+  const commit =
+    execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim() +
+    (dirty ? ' (with uncommitted changes)' : '');
   writeFileSync(values.out!, renderReport({ results, clients, families, started, seconds, concurrency, commit }));
   console.log(`wrote ${values.out}`);
 }

@@ -20,7 +20,11 @@ export function clientVersion(driver: ClientDriver): string {
   return clientPackageVersion(driver.npmPackage);
 }
 
-const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/`/g, "'");
+const escapeCell = (text: string) =>
+  text
+    .replace(/\|/g, '\\|')
+    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
+    .replace(/`/g, "'");
 
 /** ✅ or ❌ per turn, plain first; turns failing with the same first line share it. */
 function cell(results: CellResult[]): string {
@@ -40,17 +44,36 @@ function cell(results: CellResult[]): string {
   return lines.join('<br>');
 }
 
-export function renderReport({ results, clients, families, started, seconds, concurrency, commit }: ReportInput): string {
+export function renderReport({
+  results,
+  clients,
+  families,
+  started,
+  seconds,
+  concurrency,
+  commit,
+}: ReportInput): string {
   const passed = results.filter((r) => r.ok).length;
   const header = `| Client | Version | ${families.map((f) => `${f.name}<br>\`${f.model}\``).join(' | ')} |`;
   const rule = `|---|---|${families.map(() => '---').join('|')}|`;
   const rows = clients.map((client) => {
-    const cells = families.map((family) => cell(results.filter((r) => r.client === client.id && r.family === family.id)));
+    const cells = families.map((family) =>
+      cell(results.filter((r) => r.client === client.id && r.family === family.id)),
+    );
     return `| <a id="${client.id}"></a>[${client.name}](#config-${client.id}) | \`${client.npmPackage}@${clientVersion(client)}\` | ${cells.join(' | ')} |`;
   });
   const configs = clients.flatMap((client) => {
     const snippet = client.snippet({ origin: 'http://127.0.0.1:8080', model: families[0]?.model ?? 'openai/gpt-5.5' });
-    return [`### <a id="config-${client.id}"></a>${client.name}`, '', `[Setup in docs/clients.md](clients.md#${client.docsAnchor})`, '', `\`\`\`${snippet.language}`, snippet.text, '```', ''];
+    return [
+      `### <a id="config-${client.id}"></a>${client.name}`,
+      '',
+      `[Setup in docs/clients.md](clients.md#${client.docsAnchor})`,
+      '',
+      `\`\`\`${snippet.language}`,
+      snippet.text,
+      '```',
+      '',
+    ];
   });
   return [
     '# Client compatibility',
@@ -60,10 +83,10 @@ export function renderReport({ results, clients, families, started, seconds, con
     `Last run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on commit ${commit}, ${results.length} cells in ${seconds} s (${concurrency} clients at a time); ${passed} pass.`,
     '',
     'Each real agent CLI runs headless against the gateway (in a temp HOME, telemetry and auto-update off, nothing but',
-    'loopback reachable), configured with only the provider block below and the cell\'s model; the gateway\'s providers',
-    'point at a local recorded upstream that answers in each vendor\'s own wire format. A **plain** turn passes when the',
-    'client prints the upstream\'s answer; a **tool** turn when the client ran its file-reading tool on the model\'s call',
-    'and the next turn carried the file\'s content back (the upstream answers with the token it found in the result).',
+    "loopback reachable), configured with only the provider block below and the cell's model; the gateway's providers",
+    "point at a local recorded upstream that answers in each vendor's own wire format. A **plain** turn passes when the",
+    "client prints the upstream's answer; a **tool** turn when the client ran its file-reading tool on the model's call",
+    "and the next turn carried the file's content back (the upstream answers with the token it found in the result).",
     '`make test` runs one plain cell per client (test/compat/one-cell-per-client.test.ts).',
     '',
     header,

@@ -21,7 +21,11 @@ afterAll(async () => {
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(['conformance', ...argv], { LOG_LEVEL: 'silent' }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runCli(
+    ['conformance', ...argv],
+    { LOG_LEVEL: 'silent' },
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -29,7 +33,19 @@ const quick = ['--runs', '8', '--seed', '4', '--time-limit-seconds', '5', '--tim
 
 describe('modelgate conformance', () => {
   it('passes a conforming deployment: exit 0, a report per check, progress on stderr', async () => {
-    const res = await cli('--base-url', target.gw.url, '--api-key', target.user.key, '--model', SERVED_MODEL, ...quick, '--operation', 'listModels', '--operation', 'getCredits');
+    const res = await cli(
+      '--base-url',
+      target.gw.url,
+      '--api-key',
+      target.user.key,
+      '--model',
+      SERVED_MODEL,
+      ...quick,
+      '--operation',
+      'listModels',
+      '--operation',
+      'getCredits',
+    );
     expect(res.code, res.out).toBe(0);
     expect(res.out).toMatch(/^not_a_server_error\s+passed/m);
     expect(res.out).toMatch(/^ignored_auth\s+passed/m);
@@ -44,20 +60,61 @@ describe('modelgate conformance', () => {
   }, 60_000);
 
   it('manages keys with --management-key (an API key may not): the key lifecycle passes, the token is never printed', async () => {
-    const keyOps = ['--operation', 'listApiKeys', '--operation', 'createApiKey', '--operation', 'deleteApiKey', '--operation', 'getCurrentKey'];
-    const res = await cli('--base-url', target.gw.url, '--api-key', target.user.key, '--management-key', target.user.token, '--model', SERVED_MODEL, ...quick, ...keyOps);
+    const keyOps = [
+      '--operation',
+      'listApiKeys',
+      '--operation',
+      'createApiKey',
+      '--operation',
+      'deleteApiKey',
+      '--operation',
+      'getCurrentKey',
+    ];
+    const res = await cli(
+      '--base-url',
+      target.gw.url,
+      '--api-key',
+      target.user.key,
+      '--management-key',
+      target.user.token,
+      '--model',
+      SERVED_MODEL,
+      ...quick,
+      ...keyOps,
+    );
     expect(res.code, res.out).toBe(0);
     expect(res.out).toMatch(/^stateful_keys\s+passed/m);
     expect(res.out + res.err).not.toContain(target.user.token);
-    const without = await cli('--base-url', target.gw.url, '--api-key', target.user.key, '--model', SERVED_MODEL, ...quick, ...keyOps, '--quiet');
+    const without = await cli(
+      '--base-url',
+      target.gw.url,
+      '--api-key',
+      target.user.key,
+      '--model',
+      SERVED_MODEL,
+      ...quick,
+      ...keyOps,
+      '--quiet',
+    );
     expect(without.code, without.out).toBe(0);
     expect(without.out).toContain('the API key may not manage keys (403): give --management-key');
   }, 120_000);
 
   it('fails a broken deployment: exit 1, a curl line with $MODELGATE_API_KEY; --json gives the same as data', async () => {
-    const proxy = await startFaultyProxy(target.gw.url, { alter: (req, res) => (req.path.startsWith('/api/v1/credits') ? { ...res, status: 500 } : res) });
+    const proxy = await startFaultyProxy(target.gw.url, {
+      alter: (req, res) => (req.path.startsWith('/api/v1/credits') ? { ...res, status: 500 } : res),
+    });
     try {
-      const args = ['--base-url', proxy.url, '--api-key', target.user.key, ...quick, '--operation', 'getCredits', '--quiet'];
+      const args = [
+        '--base-url',
+        proxy.url,
+        '--api-key',
+        target.user.key,
+        ...quick,
+        '--operation',
+        'getCredits',
+        '--quiet',
+      ];
       const res = await cli(...args);
       expect(res.code).toBe(1);
       expect(res.out).toContain('✗ not_a_server_error — GET /credits (getCredits) [valid inputs]');
@@ -67,7 +124,11 @@ describe('modelgate conformance', () => {
       const json = await cli(...args, '--json');
       const report = JSON.parse(json.out);
       expect(report.ok).toBe(false);
-      expect(report.results.some((r: { check: string; outcome: string }) => r.check === 'not_a_server_error' && r.outcome === 'failed')).toBe(true);
+      expect(
+        report.results.some(
+          (r: { check: string; outcome: string }) => r.check === 'not_a_server_error' && r.outcome === 'failed',
+        ),
+      ).toBe(true);
       expect(json.out).not.toContain(target.user.key);
     } finally {
       await proxy.close();
@@ -105,8 +166,22 @@ describe('modelgate conformance against another implementation (core routes only
     const dir = mkdtempSync(path.join(tmpdir(), 'conformance-junit-'));
     try {
       const junit = path.join(dir, 'report.xml');
-      const core = await cli('--base-url', server.url, '--api-key', server.apiKey, '--profile', 'core', '--model', 'any/model', ...quick, '--quiet',
-        '--mid-stream-error-prompt', CORE_SERVER_TRIGGER, '--junit', junit);
+      const core = await cli(
+        '--base-url',
+        server.url,
+        '--api-key',
+        server.apiKey,
+        '--profile',
+        'core',
+        '--model',
+        'any/model',
+        ...quick,
+        '--quiet',
+        '--mid-stream-error-prompt',
+        CORE_SERVER_TRIGGER,
+        '--junit',
+        junit,
+      );
       expect(core.code, core.out).toBe(0);
       expect(core.out).toContain('profile core');
       expect(core.out).toMatch(/^unsupported_method\s+passed/m);
@@ -116,13 +191,26 @@ describe('modelgate conformance against another implementation (core routes only
       expect(xml).toContain('<testsuite name="stream_framing"');
       expect(xml).not.toContain(server.apiKey);
       // The run from the issue: a plain chat proxy, --model, one operation. It used to abort on GET /models.
-      const chatOnly = await cli('--base-url', server.url, '--api-key', server.apiKey, '--model', 'any/model', '--operation', 'createChatCompletion', ...quick, '--quiet');
+      const chatOnly = await cli(
+        '--base-url',
+        server.url,
+        '--api-key',
+        server.apiKey,
+        '--model',
+        'any/model',
+        '--operation',
+        'createChatCompletion',
+        ...quick,
+        '--quiet',
+      );
       expect(chatOnly.code, chatOnly.out + chatOnly.err).toBe(0);
       const full = await cli('--base-url', server.url, '--api-key', server.apiKey, ...quick, '--junit', junit);
       expect(full.code, full.out).toBe(0);
       expect(full.out).toContain('not implemented: GET /models (listModels)');
       expect(full.err.match(/no model for valid requests/g)).toHaveLength(1);
-      expect(readFileSync(junit, 'utf8')).toContain('<skipped message="not implemented: extension: GET /models answered 404"/>');
+      expect(readFileSync(junit, 'utf8')).toContain(
+        '<skipped message="not implemented: extension: GET /models answered 404"/>',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await server.close();
@@ -134,10 +222,25 @@ describe('modelgate conformance against another implementation (core routes only
     const dir = mkdtempSync(path.join(tmpdir(), 'conformance-junit-'));
     try {
       const junit = path.join(dir, 'report.xml');
-      const res = await cli('--base-url', server.url, '--api-key', server.apiKey, '--profile', 'core', '--model', 'any/model', ...quick, '--quiet', '--junit', junit);
+      const res = await cli(
+        '--base-url',
+        server.url,
+        '--api-key',
+        server.apiKey,
+        '--profile',
+        'core',
+        '--model',
+        'any/model',
+        ...quick,
+        '--quiet',
+        '--junit',
+        junit,
+      );
       expect(res.code).toBe(1);
       const xml = readFileSync(junit, 'utf8');
-      expect(xml).toMatch(/<failure message="405 without an Allow header" type="unsupported_method">[^<]*curl -sS -i -N -X (GET|PUT|PATCH|DELETE|POST) /);
+      expect(xml).toMatch(
+        /<failure message="405 without an Allow header" type="unsupported_method">[^<]*curl -sS -i -N -X (GET|PUT|PATCH|DELETE|POST) /,
+      );
       expect((await cli('--base-url', server.url, '--api-key', 'k', '--profile', 'enterprise')).code).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,10 @@ afterAll(async () => {
   await target?.close();
 });
 
-async function runAgainst(fault: Fault, options: Partial<RunnerOptions>): Promise<{ report: ConformanceReport; text: string; failed: string[] }> {
+async function runAgainst(
+  fault: Fault,
+  options: Partial<RunnerOptions>,
+): Promise<{ report: ConformanceReport; text: string; failed: string[] }> {
   const proxy = await startFaultyProxy(target.gw.url, fault);
   try {
     const report = await runConformance({
@@ -33,7 +36,11 @@ async function runAgainst(fault: Fault, options: Partial<RunnerOptions>): Promis
     const text = formatReport(report);
     expect(text).not.toContain(target.user.key);
     expect(text).not.toContain(target.user.token);
-    return { report, text, failed: [...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))].sort() };
+    return {
+      report,
+      text,
+      failed: [...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))].sort(),
+    };
   } finally {
     await proxy.close();
   }
@@ -48,7 +55,9 @@ describe('a broken deployment fails the check named for its fault', () => {
       { operations: ['getCredits'], parts: { properties: ['valid'], keys: false, credits: false } },
     );
     expect(failed).toEqual(['not_a_server_error', 'response_schema_conformance']);
-    expect(text).toContain(`curl -sS -i -N -X GET '${report.baseUrl}/credits' -H "Authorization: Bearer $MODELGATE_API_KEY"`);
+    expect(text).toContain(
+      `curl -sS -i -N -X GET '${report.baseUrl}/credits' -H "Authorization: Bearer $MODELGATE_API_KEY"`,
+    );
     expect(report.ok).toBe(false);
   }, 60_000);
 
@@ -65,12 +74,20 @@ describe('a broken deployment fails the check named for its fault', () => {
     );
     expect(failed).toEqual(['response_headers_conformance', 'status_code_conformance']);
     const shape = await runAgainst(
-      { alter: (req, res) => (on('/credits')(req) && res.status === 200 ? { ...res, body: JSON.stringify({ data: { total_credits: '12' } }) } : res) },
+      {
+        alter: (req, res) =>
+          on('/credits')(req) && res.status === 200
+            ? { ...res, body: JSON.stringify({ data: { total_credits: '12' } }) }
+            : res,
+      },
       { operations: ['getCredits'], parts: { properties: ['valid'], keys: false, credits: false } },
     );
     expect(shape.failed).toEqual(['response_schema_conformance']);
     const type = await runAgainst(
-      { alter: (req, res) => (on('/credits')(req) ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' } } : res) },
+      {
+        alter: (req, res) =>
+          on('/credits')(req) ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' } } : res,
+      },
       { operations: ['getCredits'], parts: { properties: ['valid'], keys: false, credits: false } },
     );
     expect(type.failed).toEqual(['content_type_conformance']);
@@ -88,7 +105,10 @@ describe('a broken deployment fails the check named for its fault', () => {
 
   it('a credential that is not checked → ignored_auth', async () => {
     const { failed } = await runAgainst(
-      { alter: (req, res) => (on('/key')(req) && res.status === 401 ? { status: 200, headers: res.headers, body: '{"data":{}}' } : res) },
+      {
+        alter: (req, res) =>
+          on('/key')(req) && res.status === 401 ? { status: 200, headers: res.headers, body: '{"data":{}}' } : res,
+      },
       { operations: ['getCurrentKey'], parts: { properties: ['unauthorized'], keys: false, credits: false } },
     );
     expect(failed).toContain('ignored_auth');
@@ -96,7 +116,12 @@ describe('a broken deployment fails the check named for its fault', () => {
 
   it('an event stream without [DONE] → stream_framing', async () => {
     const { failed } = await runAgainst(
-      { alter: (_req, res) => (res.headers['content-type']?.startsWith('text/event-stream') ? { ...res, body: res.body.replace('data: [DONE]\n\n', '') } : res) },
+      {
+        alter: (_req, res) =>
+          res.headers['content-type']?.startsWith('text/event-stream')
+            ? { ...res, body: res.body.replace('data: [DONE]\n\n', '') }
+            : res,
+      },
       { operations: ['createChatCompletion'], parts: { properties: ['valid'], keys: false, credits: false } },
     );
     expect(failed).toEqual(['stream_framing']);
@@ -108,7 +133,11 @@ describe('a broken deployment fails the check named for its fault', () => {
         intercept: (req) => {
           const id = /^\/api\/v1\/api-keys\/([^/?]+)$/.exec(req.path)?.[1];
           if (req.method !== 'DELETE' || !id) return undefined;
-          return { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_fake' }, body: JSON.stringify({ deleted: true, key_id: decodeURIComponent(id) }) };
+          return {
+            status: 200,
+            headers: { 'content-type': 'application/json', 'x-request-id': 'req_fake' },
+            body: JSON.stringify({ deleted: true, key_id: decodeURIComponent(id) }),
+          };
         },
       },
       { parts: { properties: [], keys: true, credits: false } },

@@ -15,35 +15,50 @@ const doc = await loadDocument();
 const validator = createSchemaValidator(doc);
 const KEY = 'mg-v1-SECRETsecretSECRETsecret12345';
 const requests = new RequestArbitraries(doc, validator, { apiKey: KEY, model: 'openai/gpt-test' });
-const bodies = doc.operations.flatMap((op) => Object.entries(op.requestBody?.content ?? {}).map(([type, node]) => ({ op, type, node })));
+const bodies = doc.operations.flatMap((op) =>
+  Object.entries(op.requestBody?.content ?? {}).map(([type, node]) => ({ op, type, node })),
+);
 
 describe('document', () => {
   it('lists every operation with its documented responses, resolving $refs', () => {
     const ids = doc.operations.map((op) => op.operationId);
-    expect(ids).toEqual(expect.arrayContaining(['createChatCompletion', 'listApiKeys', 'createApiKey', 'deleteApiKey', 'listModels']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['createChatCompletion', 'listApiKeys', 'createApiKey', 'deleteApiKey', 'listModels']),
+    );
     const chat = doc.operations.find((op) => op.operationId === 'createChatCompletion')!;
     expect(Object.keys(chat.responses['200'].content).sort()).toEqual(['application/json', 'text/event-stream']);
     expect(chat.responses['200'].headers['x-request-id'].required).toBe(true);
-    expect(doc.resolve(chat.requestBody!.content['application/json']).pointer).toBe('#/components/schemas/ChatCompletionRequest');
+    expect(doc.resolve(chat.requestBody!.content['application/json']).pointer).toBe(
+      '#/components/schemas/ChatCompletionRequest',
+    );
     // Every operation needs a credential except the health probes (load balancers hold none).
-    expect(doc.operations.filter((op) => !op.secured).map((op) => op.operationId).sort()).toEqual(['getHealth', 'getReadiness']);
+    expect(
+      doc.operations
+        .filter((op) => !op.secured)
+        .map((op) => op.operationId)
+        .sort(),
+    ).toEqual(['getHealth', 'getReadiness']);
   });
 });
 
 describe('valid generators', () => {
-  it.each(bodies.map((b) => [b.op.operationId, b]))('%s: every generated body is valid against the request schema', (_id, { node }) => {
-    // Without the validator guard the request layer adds, to test the walker itself.
-    const raw = new SchemaArbitraries(doc).of(node);
-    for (const value of fc.sample(raw, { numRuns: 200, seed: 42 })) {
-      const result = validator.validate(node.pointer, value);
-      expect(result.errors, JSON.stringify(value).slice(0, 400)).toEqual([]);
-    }
-  });
+  it.each(bodies.map((b) => [b.op.operationId, b]))(
+    '%s: every generated body is valid against the request schema',
+    (_id, { node }) => {
+      // Without the validator guard the request layer adds, to test the walker itself.
+      const raw = new SchemaArbitraries(doc).of(node);
+      for (const value of fc.sample(raw, { numRuns: 200, seed: 42 })) {
+        const result = validator.validate(node.pointer, value);
+        expect(result.errors, JSON.stringify(value).slice(0, 400)).toEqual([]);
+      }
+    },
+  );
 
   it('generates every response schema too (used to check the checks)', () => {
     for (const name of ['ChatCompletion', 'ChatCompletionChunk', 'ModelList', 'ApiKeyList', 'ErrorResponse']) {
       const node = doc.at(`#/components/schemas/${name}`);
-      for (const value of fc.sample(new SchemaArbitraries(doc).of(node), { numRuns: 50, seed: 1 })) expect(validator.isValid(node.pointer, value)).toBe(true);
+      for (const value of fc.sample(new SchemaArbitraries(doc).of(node), { numRuns: 50, seed: 1 }))
+        expect(validator.isValid(node.pointer, value)).toBe(true);
     }
   });
 
@@ -72,7 +87,9 @@ describe('invalid generators', () => {
           expect(spec.expect).toBe('rejection');
           continue;
         }
-        expect(validator.isValid(node.pointer, parsed), `${op.operationId}: ${spec.description}`).toBe(spec.expect !== 'rejection');
+        expect(validator.isValid(node.pointer, parsed), `${op.operationId}: ${spec.description}`).toBe(
+          spec.expect !== 'rejection',
+        );
       }
       expect(kinds.size, `${op.operationId} mutation kinds: ${[...kinds].join(' | ')}`).toBeGreaterThan(6);
     }
@@ -80,8 +97,21 @@ describe('invalid generators', () => {
 
   it('covers missing required, wrong type, enum, range, nesting, huge strings, malformed JSON and wrong content type', () => {
     const chat = doc.operations.find((op) => op.operationId === 'createChatCompletion')!;
-    const seen = fc.sample(requests.invalid(chat)!, { numRuns: 1000, seed: 1 }).map((r) => r.description).join('\n');
-    for (const kind of ['required property', 'wrong type', 'outside the enum', 'above maximum', 'extra nesting', `huge string (${HUGE_STRING_LENGTH}`, 'malformed JSON', 'wrong content type', 'required body missing']) {
+    const seen = fc
+      .sample(requests.invalid(chat)!, { numRuns: 1000, seed: 1 })
+      .map((r) => r.description)
+      .join('\n');
+    for (const kind of [
+      'required property',
+      'wrong type',
+      'outside the enum',
+      'above maximum',
+      'extra nesting',
+      `huge string (${HUGE_STRING_LENGTH}`,
+      'malformed JSON',
+      'wrong content type',
+      'required body missing',
+    ]) {
       expect(seen).toContain(kind);
     }
   });
@@ -92,13 +122,21 @@ describe('invalid generators', () => {
     const mutations = mutationsOf(doc, validator, node, value);
     expect(mutations.length).toBeGreaterThan(15);
     for (const m of mutations) expect(JSON.stringify(m.build()), m.description).not.toBe(JSON.stringify(value));
-    expect(mutations.map((m) => m.description)).toEqual(expect.arrayContaining(['temperature: above maximum 2', 'messages[0]: required property "role" removed', 'messages[0].role: value outside the enum']));
+    expect(mutations.map((m) => m.description)).toEqual(
+      expect.arrayContaining([
+        'temperature: above maximum 2',
+        'messages[0]: required property "role" removed',
+        'messages[0].role: value outside the enum',
+      ]),
+    );
   });
 
   it('breaks required query parameters', () => {
     const op = doc.operations.find((o) => o.operationId === 'getGeneration')!;
     const descriptions = new Set(fc.sample(requests.invalid(op)!, { numRuns: 100, seed: 2 }).map((r) => r.description));
-    expect([...descriptions]).toEqual(expect.arrayContaining(['required query parameter "id" missing', 'query parameter "id" = "" breaks its schema']));
+    expect([...descriptions]).toEqual(
+      expect.arrayContaining(['required query parameter "id" missing', 'query parameter "id" = "" breaks its schema']),
+    );
   });
 });
 
@@ -129,7 +167,9 @@ describe('credentials and curl lines', () => {
     expect(line).toContain(`-H "Authorization: Bearer $MODELGATE_API_KEY"`);
     expect(line).toContain("head -c 1000 /dev/zero | tr '\\0' 'A'");
     expect(line.length).toBeLessThan(400);
-    expect(curlLine({ ...spec, body: '{"a":"it\'s"}' }, 'http://h/api/v1')).toContain(`--data-binary '{"a":"it'\\''s"}'`);
+    expect(curlLine({ ...spec, body: '{"a":"it\'s"}' }, 'http://h/api/v1')).toContain(
+      `--data-binary '{"a":"it'\\''s"}'`,
+    );
     expect(curlLine({ ...spec, headers: {}, body: '{}' }, 'http://h/api/v1')).toContain(`-H 'Content-Type:'`);
   });
 

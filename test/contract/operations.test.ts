@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../src/conformance/openapi-document.js';
 import { runConformance } from '../../src/conformance/runner.js';
 import { formatReport } from '../../src/conformance/report.js';
-import { BOUNDS, SERVED_MODEL, TEST_TIMEOUT_MS, startContractGateway, type ContractGateway } from './helpers/contract-gateway.js';
+import {
+  BOUNDS,
+  SERVED_MODEL,
+  TEST_TIMEOUT_MS,
+  startContractGateway,
+  type ContractGateway,
+} from './helpers/contract-gateway.js';
 import { createAdminKey } from '../../src/services/admin-keys.js';
 
 const doc = await loadDocument();
@@ -23,19 +29,23 @@ afterAll(async () => {
 });
 
 describe('conformance per operation', () => {
-  it.each(operations)('%s', async (operationId) => {
-    const report = await runConformance({
-      baseUrl: target.gw.url,
-      apiKey: target.user.key,
-      adminApiKey: adminKey,
-      // Creating, changing and deleting keys takes the account token (or a management key) since issue 35.
-      managementKey: target.user.token,
-      ...BOUNDS,
-      model: SERVED_MODEL,
-      operations: [operationId],
-      parts: { keys: false, credits: false },
-    });
-    expect(report.results.length).toBeGreaterThan(0);
-    expect(report.ok, formatReport(report)).toBe(true);
-  }, TEST_TIMEOUT_MS);
+  it.each(operations)(
+    '%s',
+    async (operationId) => {
+      const report = await runConformance({
+        baseUrl: target.gw.url,
+        apiKey: target.user.key,
+        adminApiKey: adminKey,
+        // Creating, changing and deleting keys takes the account token (or a management key) since issue 35.
+        managementKey: target.user.token,
+        ...BOUNDS,
+        model: SERVED_MODEL,
+        operations: [operationId],
+        parts: { keys: false, credits: false },
+      });
+      expect(report.results.length).toBeGreaterThan(0);
+      expect(report.ok, formatReport(report)).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

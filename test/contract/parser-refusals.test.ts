@@ -35,8 +35,14 @@ describe('requests refused below the app', () => {
     );
     const exchange: Exchange = {
       request: {
-        operationId: 'createChatCompletion', method: 'POST', path: '/chat/completions', query: [],
-        headers: { 'content-type': 'application/json', [name.toLowerCase()]: value }, body, description: `control character in ${name}`, expect: 'rejection',
+        operationId: 'createChatCompletion',
+        method: 'POST',
+        path: '/chat/completions',
+        query: [],
+        headers: { 'content-type': 'application/json', [name.toLowerCase()]: value },
+        body,
+        description: `control character in ${name}`,
+        expect: 'rejection',
       },
       url: `${target.gw.url}/api/v1/chat/completions`,
       status: raw.status,
@@ -50,13 +56,20 @@ describe('requests refused below the app', () => {
   });
 
   it.each([
-    ['headers over the limit', `GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    [
+      'headers over the limit',
+      `GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+    ],
     ['a malformed request line', 'GET /api/v1/models HTTP/9.9\r\n\r\n', 400],
   ])('%s: the documented envelope and a request id', async (_name, bytes, status) => {
     const raw = await sendRaw(target.gw.url, bytes);
     expect(raw.status).toBe(status);
     expect(raw.headers['x-request-id']).toBeTruthy();
     expect(raw.headers['content-type']).toMatch(/^application\/json/);
-    expect(ctx.validator.validate('#/components/schemas/ErrorResponse', JSON.parse(raw.body))).toEqual({ valid: true, errors: [] });
+    expect(ctx.validator.validate('#/components/schemas/ErrorResponse', JSON.parse(raw.body))).toEqual({
+      valid: true,
+      errors: [],
+    });
   });
 });

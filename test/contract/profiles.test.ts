@@ -12,9 +12,20 @@ import { CORE_SERVER_TRIGGER, startCoreServer, type CoreServer, type CoreServerF
 const doc = await loadDocument();
 const extensions = doc.operations.map((op) => op.operationId).filter((id) => !CORE_OPERATIONS.includes(id));
 // The run count bounds every property; the time limit is only a backstop, so a loaded machine changes nothing.
-const bounds = { runs: 10, seed: 7, timeLimitMs: 60_000, sequenceRuns: 4, maxCommands: 8, model: 'any/model', midStreamErrorPrompt: CORE_SERVER_TRIGGER };
+const bounds = {
+  runs: 10,
+  seed: 7,
+  timeLimitMs: 60_000,
+  sequenceRuns: 4,
+  maxCommands: 8,
+  model: 'any/model',
+  midStreamErrorPrompt: CORE_SERVER_TRIGGER,
+};
 
-async function run(server: CoreServer, options: Partial<RunnerOptions>): Promise<{ report: ConformanceReport; text: string }> {
+async function run(
+  server: CoreServer,
+  options: Partial<RunnerOptions>,
+): Promise<{ report: ConformanceReport; text: string }> {
   const report = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, ...bounds, ...options });
   const text = formatReport(report);
   expect(text).not.toContain(server.apiKey);
@@ -34,10 +45,29 @@ describe('a core-only implementation', () => {
     const { report, text } = await run(server, { profile: 'core' });
     expect(report.ok, text).toBe(true);
     // The credits sequence needs an extension (GET /credits) and a hook; everything else ran and passed.
-    expect(report.results.filter((r) => r.outcome !== 'passed').map((r) => r.check), text).toEqual(['stateful_credits']);
-    expect(report.results.filter((r) => r.check === 'route_implemented').map((r) => r.target.match(/\((\w+)\)/)![1]).sort()).toEqual([...CORE_OPERATIONS].sort());
-    for (const check of ['stream_framing', 'mid_stream_error', 'unsupported_method', 'stateful_keys', 'use_after_free', 'negative_data_rejection', 'ignored_auth']) {
-      expect(report.results.some((r) => r.check === check && r.outcome === 'passed'), check).toBe(true);
+    expect(
+      report.results.filter((r) => r.outcome !== 'passed').map((r) => r.check),
+      text,
+    ).toEqual(['stateful_credits']);
+    expect(
+      report.results
+        .filter((r) => r.check === 'route_implemented')
+        .map((r) => r.target.match(/\((\w+)\)/)![1])
+        .sort(),
+    ).toEqual([...CORE_OPERATIONS].sort());
+    for (const check of [
+      'stream_framing',
+      'mid_stream_error',
+      'unsupported_method',
+      'stateful_keys',
+      'use_after_free',
+      'negative_data_rejection',
+      'ignored_auth',
+    ]) {
+      expect(
+        report.results.some((r) => r.check === check && r.outcome === 'passed'),
+        check,
+      ).toBe(true);
     }
   }, 120_000);
 
@@ -50,18 +80,34 @@ describe('a core-only implementation', () => {
     expect(text).toContain(`${extensions.length} extension operation(s) not implemented`);
     expect(report.ok, text).toBe(true);
     // No property ran on an absent operation.
-    expect(report.results.filter((r) => r.check !== 'route_implemented' && extensions.some((id) => r.target.includes(`(${id})`)))).toEqual([]);
+    expect(
+      report.results.filter(
+        (r) => r.check !== 'route_implemented' && extensions.some((id) => r.target.includes(`(${id})`)),
+      ),
+    ).toEqual([]);
   }, 120_000);
 
   it('without /models and without --model: says so once and skips only what needs a model', async () => {
     const lines: string[] = [];
-    const { report, text } = await run(server, { profile: 'core', model: undefined, parts: { properties: ['valid'], keys: false, credits: false }, log: (l) => lines.push(l) });
+    const { report, text } = await run(server, {
+      profile: 'core',
+      model: undefined,
+      parts: { properties: ['valid'], keys: false, credits: false },
+      log: (l) => lines.push(l),
+    });
     expect(lines.filter((l) => l.startsWith('no model for valid requests'))).toHaveLength(1);
     expect(text.match(/no model for valid requests/g)).toHaveLength(2); // chat [valid inputs] and the mid-stream trigger
     expect(report.ok, text).toBe(true);
     const skipped = report.results.filter((r) => r.outcome === 'skipped');
-    expect(new Set(skipped.map((r) => r.target))).toEqual(new Set(['POST /chat/completions (createChatCompletion) [valid inputs]', 'POST /chat/completions (createChatCompletion) [mid-stream error trigger]']));
-    expect(report.results.some((r) => r.target === 'GET /api-keys (listApiKeys) [valid inputs]' && r.outcome === 'passed')).toBe(true);
+    expect(new Set(skipped.map((r) => r.target))).toEqual(
+      new Set([
+        'POST /chat/completions (createChatCompletion) [valid inputs]',
+        'POST /chat/completions (createChatCompletion) [mid-stream error trigger]',
+      ]),
+    );
+    expect(
+      report.results.some((r) => r.target === 'GET /api-keys (listApiKeys) [valid inputs]' && r.outcome === 'passed'),
+    ).toBe(true);
   }, 120_000);
 });
 
@@ -93,20 +139,28 @@ describe('a deliberately broken implementation', () => {
       const junk = failed.find((r) => r.check === 'not_a_server_error')!.counterexample!;
       expect(junk.description).toMatch(/^malformed JSON/);
       expect(junk.status).toBe(500);
-      expect(failed.find((r) => r.check === 'unsupported_method')!.counterexample!.message).toBe('405 without an Allow header');
+      expect(failed.find((r) => r.check === 'unsupported_method')!.counterexample!.message).toBe(
+        '405 without an Allow header',
+      );
       expect(text).toContain(`FAILED: ${planted.length} of`);
     } finally {
       await server.close();
     }
   }, 180_000);
 
-  it.each(planted)('$fault alone → $check only', async ({ fault, check }) => {
-    const server = await startCoreServer({ [fault]: true });
-    try {
-      const { report, text } = await run(server, { profile: 'core', runs: 8 });
-      expect([...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))], text).toEqual([check]);
-    } finally {
-      await server.close();
-    }
-  }, 120_000);
+  it.each(planted)(
+    '$fault alone → $check only',
+    async ({ fault, check }) => {
+      const server = await startCoreServer({ [fault]: true });
+      try {
+        const { report, text } = await run(server, { profile: 'core', runs: 8 });
+        expect([...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))], text).toEqual([
+          check,
+        ]);
+      } finally {
+        await server.close();
+      }
+    },
+    120_000,
+  );
 });

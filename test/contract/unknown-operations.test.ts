@@ -19,14 +19,42 @@ const document = parseDocument({
   security: [{ BearerAuth: [] }],
   components: {
     securitySchemes: { BearerAuth: { type: 'http', scheme: 'bearer' } },
-    schemas: { Error: { type: 'object', required: ['error'], properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: {}, message: { type: 'string' } } } } } },
+    schemas: {
+      Error: {
+        type: 'object',
+        required: ['error'],
+        properties: {
+          error: {
+            type: 'object',
+            required: ['code', 'message'],
+            properties: { code: {}, message: { type: 'string' } },
+          },
+        },
+      },
+    },
   },
   paths: {
-    '/health': { get: { operationId: 'getHealth', security: [], responses: answer('200', json({ type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } })) } },
+    '/health': {
+      get: {
+        operationId: 'getHealth',
+        security: [],
+        responses: answer(
+          '200',
+          json({ type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } }),
+        ),
+      },
+    },
     '/messages': {
       post: {
         operationId: 'createMessage',
-        requestBody: { required: true, content: json({ type: 'object', required: ['model', 'max_tokens'], properties: { model: { type: 'string' }, max_tokens: { type: 'integer', minimum: 1, maximum: 100 } } }) },
+        requestBody: {
+          required: true,
+          content: json({
+            type: 'object',
+            required: ['model', 'max_tokens'],
+            properties: { model: { type: 'string' }, max_tokens: { type: 'integer', minimum: 1, maximum: 100 } },
+          }),
+        },
         responses: { ...answer('200', { 'text/event-stream': { schema: { type: 'string' } } }), ...errors },
       },
     },
@@ -36,10 +64,24 @@ const document = parseDocument({
       [
         ['Impossible', { type: 'string', minLength: 5, maxLength: 2 }],
         ['Unmatchable', { type: 'string', pattern: '^a$', minLength: 3 }],
-        ['Contradictory', { allOf: [{ type: 'integer', maximum: 1 }, { type: 'integer', minimum: 5 }] }],
+        [
+          'Contradictory',
+          {
+            allOf: [
+              { type: 'integer', maximum: 1 },
+              { type: 'integer', minimum: 5 },
+            ],
+          },
+        ],
       ].map(([name, a]) => [
         `/${String(name).toLowerCase()}`,
-        { post: { operationId: `create${name}`, requestBody: { required: true, content: json({ type: 'object', required: ['a'], properties: { a } }) }, responses: { ...answer('201', json({ type: 'object' })), ...errors } } },
+        {
+          post: {
+            operationId: `create${name}`,
+            requestBody: { required: true, content: json({ type: 'object', required: ['a'], properties: { a } }) },
+            responses: { ...answer('201', json({ type: 'object' })), ...errors },
+          },
+        },
       ]),
     ),
   },
@@ -58,8 +100,12 @@ beforeAll(async () => {
     };
     const fail = (status: number) => send(status, JSON.stringify({ error: { code: status, message: 'no' } }));
     const path = (req.url ?? '').split('?')[0];
-    if (path === '/api/v1/health') return req.method === 'GET' ? send(200, '{"status":"ok"}') : res.writeHead(405, { allow: 'GET', 'x-request-id': 'r' }).end();
-    if (!['/api/v1/messages', '/api/v1/impossible', '/api/v1/unmatchable', '/api/v1/contradictory'].includes(path)) return fail(404);
+    if (path === '/api/v1/health')
+      return req.method === 'GET'
+        ? send(200, '{"status":"ok"}')
+        : res.writeHead(405, { allow: 'GET', 'x-request-id': 'r' }).end();
+    if (!['/api/v1/messages', '/api/v1/impossible', '/api/v1/unmatchable', '/api/v1/contradictory'].includes(path))
+      return fail(404);
     if (req.method !== 'POST') return res.writeHead(405, { allow: 'POST', 'x-request-id': 'r' }).end();
     if (req.headers.authorization !== `Bearer ${KEY}`) return fail(401);
     let body: any;
@@ -68,8 +114,19 @@ beforeAll(async () => {
     } catch {
       return fail(400);
     }
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json') || typeof body?.model !== 'string' || !Number.isInteger(body.max_tokens) || body.max_tokens < 1 || body.max_tokens > 100) return fail(400);
-    send(200, 'event: message_start\ndata: {"type":"message_start"}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n', 'text/event-stream');
+    if (
+      !(req.headers['content-type'] ?? '').startsWith('application/json') ||
+      typeof body?.model !== 'string' ||
+      !Number.isInteger(body.max_tokens) ||
+      body.max_tokens < 1 ||
+      body.max_tokens > 100
+    )
+      return fail(400);
+    send(
+      200,
+      'event: message_start\ndata: {"type":"message_start"}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+      'text/event-stream',
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -80,10 +137,19 @@ afterAll(() => {
 });
 
 it('exercises unknown extensions from their schemas and lists the ones it cannot draw inputs for as untested', async () => {
-  const report = await runConformance({ baseUrl: url, apiKey: KEY, document, runs: 10, seed: 3, timeLimitMs: 60_000, model: 'm' });
+  const report = await runConformance({
+    baseUrl: url,
+    apiKey: KEY,
+    document,
+    runs: 10,
+    seed: 3,
+    timeLimitMs: 60_000,
+    model: 'm',
+  });
   const text = formatReport(report);
   expect(report.ok, text).toBe(true);
-  const outcomes = (id: string) => new Set(report.results.filter((r) => r.target.includes(`(${id})`)).map((r) => `${r.check}:${r.outcome}`));
+  const outcomes = (id: string) =>
+    new Set(report.results.filter((r) => r.target.includes(`(${id})`)).map((r) => `${r.check}:${r.outcome}`));
   for (const id of ['getHealth', 'createMessage']) {
     expect(outcomes(id), text).toContain('route_implemented:passed');
     expect(outcomes(id), text).toContain('response_schema_conformance:passed');
@@ -95,10 +161,19 @@ it('exercises unknown extensions from their schemas and lists the ones it cannot
     const target = `POST /${name.toLowerCase()} (create${name}) [valid inputs]`;
     const results = report.results.filter((r) => r.target === target);
     expect(results.length, target).toBeGreaterThan(0);
-    expect(results.every((r) => r.outcome === 'skipped' && r.note?.startsWith('untested: the kit could not exercise it')), text).toBe(true);
+    expect(
+      results.every((r) => r.outcome === 'skipped' && r.note?.startsWith('untested: the kit could not exercise it')),
+      text,
+    ).toBe(true);
     expect(text).toContain(`skipped: ${target}: untested`);
-    expect(report.results.some((r) => r.target.includes(`(create${name})`) && r.check === 'route_implemented' && r.outcome === 'passed')).toBe(true);
+    expect(
+      report.results.some(
+        (r) => r.target.includes(`(create${name})`) && r.check === 'route_implemented' && r.outcome === 'passed',
+      ),
+    ).toBe(true);
   }
   expect(text).toContain('no value of a body valid against');
-  expect(report.results.filter((r) => r.check === 'unsupported_method').every((r) => r.outcome === 'passed')).toBe(true);
+  expect(report.results.filter((r) => r.check === 'unsupported_method').every((r) => r.outcome === 'passed')).toBe(
+    true,
+  );
 }, 60_000);

@@ -4,11 +4,22 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adjustCredits } from '../../src/billing/adjust-credits.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from '../../src/billing/credit-leases.js';
 import { returnLeasedHold, settleGenerations, type Admission } from '../../src/billing/accounting.js';
-import { getCreditAccount, grantCredits, InsufficientCreditsError, listLedger } from '../../src/repositories/credits.js';
+import {
+  getCreditAccount,
+  grantCredits,
+  InsufficientCreditsError,
+  listLedger,
+} from '../../src/repositories/credits.js';
 import { createLogger } from '../../src/logger.js';
 import { runCli } from '../../src/cli.js';
 import { creditsGenerationRecord } from '../helpers/generation-records.js';
-import { describeEachBackend, insertTestUser, openTestDatabase, uniqueId, type OpenTestDatabase } from '../helpers/databases.js';
+import {
+  describeEachBackend,
+  insertTestUser,
+  openTestDatabase,
+  uniqueId,
+  type OpenTestDatabase,
+} from '../helpers/databases.js';
 
 const silent = createLogger('silent');
 const BALANCE = 1_000_000n;
@@ -30,7 +41,11 @@ describeEachBackend('credit removals with leases held', (backend) => {
   async function twoInstances(): Promise<CreditLeases[]> {
     return Promise.all(
       [0, 1].map(async () => {
-        const leases = new CreditLeases(db(), silent, { ...DEFAULT_LEASE_OPTIONS, extensionMultiple: 1_000n, holder: uniqueId('gw-') });
+        const leases = new CreditLeases(db(), silent, {
+          ...DEFAULT_LEASE_OPTIONS,
+          extensionMultiple: 1_000n,
+          holder: uniqueId('gw-'),
+        });
         await leases.listen({ db: db(), databaseUrl: database.url, pglite: database.pglite });
         return leases;
       }),
@@ -38,7 +53,11 @@ describeEachBackend('credit removals with leases held', (backend) => {
   }
 
   /** A user's requests, admitted and settled one after another on one instance, until `stop` says so. */
-  function traffic(leases: CreditLeases, userId: string, stop: { done: boolean }): Promise<{ served: number; refused: number }> {
+  function traffic(
+    leases: CreditLeases,
+    userId: string,
+    stop: { done: boolean },
+  ): Promise<{ served: number; refused: number }> {
     return (async () => {
       let served = 0;
       let refused = 0;
@@ -64,7 +83,10 @@ describeEachBackend('credit removals with leases held', (backend) => {
     await grantCredits(db(), { userId: user.id, amountNanos: BALANCE });
     for (const leases of instances) {
       const reserved = await leases.reserve(user.id, REQUEST);
-      returnLeasedHold({ mode: 'credits', userId: user.id, reservedNanos: REQUEST, lease: reserved.ok ? reserved.lease : undefined }, 0n);
+      returnLeasedHold(
+        { mode: 'credits', userId: user.id, reservedNanos: REQUEST, lease: reserved.ok ? reserved.lease : undefined },
+        0n,
+      );
     }
     const account = await getCreditAccount(db(), user.id);
     // The precondition that makes this a test of recalls: the leases hold more than the removal leaves unreserved.
@@ -79,7 +101,9 @@ describeEachBackend('credit removals with leases held', (backend) => {
     expect(account.reservedNanos).toBe(0n);
     expect(account.balanceNanos).toBe(BALANCE - removed - debited);
     expect(account.balanceNanos).toBeGreaterThanOrEqual(0n);
-    expect(ledger.filter((row) => row.kind === 'adjustment').map((row) => row.amount_nanos)).toEqual(removed > 0n ? [-removed] : []);
+    expect(ledger.filter((row) => row.kind === 'adjustment').map((row) => row.amount_nanos)).toEqual(
+      removed > 0n ? [-removed] : [],
+    );
   }
 
   for (const via of ['a gateway that hears the answers', 'a process that cannot hear them (the CLI)'] as const) {
@@ -91,7 +115,10 @@ describeEachBackend('credit removals with leases held', (backend) => {
       try {
         await new Promise((resolve) => setTimeout(resolve, 50)); // requests are flowing on both
         const recalls = via === 'a gateway that hears the answers' ? instances[0].recalls : undefined;
-        const result = await adjustCredits({ db: db(), recalls }, { userId: user.id, amountNanos: -900_000n, note: 'refund' });
+        const result = await adjustCredits(
+          { db: db(), recalls },
+          { userId: user.id, amountNanos: -900_000n, note: 'refund' },
+        );
         expect(result.balanceNanos).toBeLessThanOrEqual(BALANCE - 900_000n);
         await new Promise((resolve) => setTimeout(resolve, 50)); // and keep flowing on what is left
       } finally {
@@ -107,7 +134,9 @@ describeEachBackend('credit removals with leases held', (backend) => {
   it('refuses at once, changing nothing, a removal larger than the balance', async () => {
     const instances = await twoInstances();
     const user = await leasedUser(instances);
-    await expect(adjustCredits({ db: db(), recalls: instances[0].recalls }, { userId: user.id, amountNanos: -(BALANCE + 1n) })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    await expect(
+      adjustCredits({ db: db(), recalls: instances[0].recalls }, { userId: user.id, amountNanos: -(BALANCE + 1n) }),
+    ).rejects.toBeInstanceOf(InsufficientCreditsError);
     await Promise.all(instances.map((leases) => leases.close()));
     await expectBooks(user.id, 0n);
   });
@@ -117,11 +146,17 @@ describeEachBackend('credit removals with leases held', (backend) => {
     const user = await leasedUser(instances);
     const inFlight = await instances[1].reserve(user.id, 600_000n);
     expect(inFlight.ok).toBe(true);
-    const removal = adjustCredits({ db: db(), recalls: instances[0].recalls, timeoutMs: 300 }, { userId: user.id, amountNanos: -500_000n });
+    const removal = adjustCredits(
+      { db: db(), recalls: instances[0].recalls, timeoutMs: 300 },
+      { userId: user.id, amountNanos: -500_000n },
+    );
     await expect(removal).rejects.toBeInstanceOf(InsufficientCreditsError);
     // What no request holds was recalled: 400 000 can go.
     await adjustCredits({ db: db(), recalls: instances[0].recalls }, { userId: user.id, amountNanos: -400_000n });
-    returnLeasedHold({ mode: 'credits', userId: user.id, reservedNanos: 600_000n, lease: inFlight.ok ? inFlight.lease : undefined }, 0n);
+    returnLeasedHold(
+      { mode: 'credits', userId: user.id, reservedNanos: 600_000n, lease: inFlight.ok ? inFlight.lease : undefined },
+      0n,
+    );
     await Promise.all(instances.map((leases) => leases.close()));
     await expectBooks(user.id, 400_000n);
   });
@@ -131,7 +166,11 @@ describeEachBackend('credit removals with leases held', (backend) => {
       const instances = await twoInstances();
       const user = await leasedUser(instances);
       const out: string[] = [];
-      const code = await runCli(['credits', 'add', '--email', user.email, '--usd', '-0.0009'], { DATABASE_URL: database.url, LOG_LEVEL: 'silent' }, { out: (l) => out.push(l), err: (l) => out.push(l) });
+      const code = await runCli(
+        ['credits', 'add', '--email', user.email, '--usd', '-0.0009'],
+        { DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
+        { out: (l) => out.push(l), err: (l) => out.push(l) },
+      );
       expect(code, out.join('\n')).toBe(0);
       await Promise.all(instances.map((leases) => leases.close()));
       await expectBooks(user.id, 900_000n);

@@ -29,10 +29,25 @@ describeEachDatabase('api keys repository', (ctx) => {
     const db = ctx.db();
     const user = await insertTestUser(db);
     expect((await insertTestApiKey(db, user.id)).kind).toBe('inference');
-    const management = await insertApiKey(db, { id: uniqueId('key_'), user_id: user.id, name: 'm', key_hash: uniqueId('h'), display_prefix: 'mgm-v1-x...', kind: 'management' });
+    const management = await insertApiKey(db, {
+      id: uniqueId('key_'),
+      user_id: user.id,
+      name: 'm',
+      key_hash: uniqueId('h'),
+      display_prefix: 'mgm-v1-x...',
+      kind: 'management',
+    });
     expect(management.kind).toBe('management');
-    await expect(setApiKeyLimits(db, management.id, { credit_limit_nanos: 1n })).rejects.toMatchObject({ code: '23514' });
-    await expect(db.updateTable('api_keys').set({ kind: 'admin' as never }).where('id', '=', management.id).execute()).rejects.toMatchObject({ code: '23514' });
+    await expect(setApiKeyLimits(db, management.id, { credit_limit_nanos: 1n })).rejects.toMatchObject({
+      code: '23514',
+    });
+    await expect(
+      db
+        .updateTable('api_keys')
+        .set({ kind: 'admin' as never })
+        .where('id', '=', management.id)
+        .execute(),
+    ).rejects.toMatchObject({ code: '23514' });
     // Rate-limit overrides are not spending: allowed.
     expect(await setApiKeyLimits(db, management.id, { rate_limit_rpm: 5 })).toMatchObject({ rate_limit_rpm: 5 });
   });
@@ -81,7 +96,11 @@ describeEachDatabase('api keys repository', (ctx) => {
   it('touches last_used_at of many keys in one call and never moves it backwards', async () => {
     const db = ctx.db();
     const user = await insertTestUser(db);
-    const [a, b, c] = [await insertTestApiKey(db, user.id), await insertTestApiKey(db, user.id), await insertTestApiKey(db, user.id)];
+    const [a, b, c] = [
+      await insertTestApiKey(db, user.id),
+      await insertTestApiKey(db, user.id),
+      await insertTestApiKey(db, user.id),
+    ];
     const early = new Date('2025-05-01T10:00:00.000Z');
     const late = new Date('2025-05-01T11:00:00.000Z');
 
@@ -89,7 +108,11 @@ describeEachDatabase('api keys repository', (ctx) => {
     await touchApiKeysLastUsed(db, [a.id, c.id], early);
     await touchApiKeysLastUsed(db, [], late);
 
-    const rows = await db.selectFrom('api_keys').select(['id', 'last_used_at']).where('id', 'in', [a.id, b.id, c.id]).execute();
+    const rows = await db
+      .selectFrom('api_keys')
+      .select(['id', 'last_used_at'])
+      .where('id', 'in', [a.id, b.id, c.id])
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, r.last_used_at]));
     expect(byId.get(a.id)).toEqual(late);
     expect(byId.get(b.id)).toEqual(late);

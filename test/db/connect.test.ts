@@ -110,10 +110,18 @@ describe('PGlite dialect', () => {
           .where('user_id', '=', userId)
           .executeTakeFirstOrThrow();
         await new Promise((resolve) => setTimeout(resolve, 5));
-        await trx.updateTable('credit_accounts').set({ balance_nanos: balance_nanos + 1n }).where('user_id', '=', userId).execute();
+        await trx
+          .updateTable('credit_accounts')
+          .set({ balance_nanos: balance_nanos + 1n })
+          .where('user_id', '=', userId)
+          .execute();
       });
     await Promise.all(Array.from({ length: 10 }, increment));
-    const row = await db.selectFrom('credit_accounts').select('balance_nanos').where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('credit_accounts')
+      .select('balance_nanos')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(row.balance_nanos).toBe(10n);
   });
 
@@ -151,7 +159,9 @@ describeWithPostgres('PostgreSQL schema option', () => {
       const paths = await Promise.all(
         Array.from({ length: 3 }, () =>
           inSchema.db.connection().execute(async (conn) => {
-            const { rows } = await sql<{ schema: string }>`select current_schema() as schema, pg_sleep(0.05)`.execute(conn);
+            const { rows } = await sql<{ schema: string }>`select current_schema() as schema, pg_sleep(0.05)`.execute(
+              conn,
+            );
             return rows[0].schema;
           }),
         ),

@@ -40,7 +40,9 @@ describeEachBackend('credential change triggers', (backend) => {
       stopListening = () => client.end();
     } else {
       // PGlite is one session: it hears its own NOTIFYs, which is what the embedded gateway relies on.
-      const off = database.pglite!.onNotification((channel, payload) => channel === CREDENTIAL_CHANNEL && heard.push(payload));
+      const off = database.pglite!.onNotification(
+        (channel, payload) => channel === CREDENTIAL_CHANNEL && heard.push(payload),
+      );
       await sql.raw(`listen ${CREDENTIAL_CHANNEL}`).execute(db);
       stopListening = async () => off();
     }
@@ -89,7 +91,11 @@ describeEachBackend('credential change triggers', (backend) => {
   it('announces "*" when a user row changes', async () => {
     const user = await insertTestUser(db);
     const before = heard.filter((p) => p === '*').length;
-    await db.updateTable('users').set({ email: `renamed-${user.email}` }).where('id', '=', user.id).execute();
+    await db
+      .updateTable('users')
+      .set({ email: `renamed-${user.email}` })
+      .where('id', '=', user.id)
+      .execute();
     await vi.waitFor(() => expect(heard.filter((p) => p === '*').length).toBe(before + 1), WAIT);
   });
 

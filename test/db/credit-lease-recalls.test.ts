@@ -6,11 +6,23 @@ import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS, type CreditLeaseOptions } from '../../src/billing/credit-leases.js';
 import { returnLeasedHold, settleGenerations, type Admission, type Settlement } from '../../src/billing/accounting.js';
-import { getCreditAccount, grantCredits, listLedger, releaseCredits, reserveCredits } from '../../src/repositories/credits.js';
+import {
+  getCreditAccount,
+  grantCredits,
+  listLedger,
+  releaseCredits,
+  reserveCredits,
+} from '../../src/repositories/credits.js';
 import type { Db } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
 import { creditsGenerationRecord } from '../helpers/generation-records.js';
-import { describeEachBackend, insertTestUser, openTestDatabase, uniqueId, type OpenTestDatabase } from '../helpers/databases.js';
+import {
+  describeEachBackend,
+  insertTestUser,
+  openTestDatabase,
+  uniqueId,
+  type OpenTestDatabase,
+} from '../helpers/databases.js';
 
 const silent = createLogger('silent');
 
@@ -26,7 +38,11 @@ describeEachBackend('credit lease recalls', (backend) => {
   });
 
   /** `count` instances on the test database, each listening for recalls as a gateway does. */
-  async function instances(count: number, options: Partial<CreditLeaseOptions> = {}, on: Db = db()): Promise<CreditLeases[]> {
+  async function instances(
+    count: number,
+    options: Partial<CreditLeaseOptions> = {},
+    on: Db = db(),
+  ): Promise<CreditLeases[]> {
     return Promise.all(
       Array.from({ length: count }, async () => {
         const leases = new CreditLeases(on, silent, { ...DEFAULT_LEASE_OPTIONS, ...options, holder: uniqueId('gw-') });
@@ -43,7 +59,9 @@ describeEachBackend('credit lease recalls', (backend) => {
   }
 
   function admit(leases: CreditLeases, userId: string, amount: bigint): Promise<Admission | undefined> {
-    return leases.reserve(userId, amount).then((r) => (r.ok ? { mode: 'credits', userId, reservedNanos: amount, lease: r.lease } : undefined));
+    return leases
+      .reserve(userId, amount)
+      .then((r) => (r.ok ? { mode: 'credits', userId, reservedNanos: amount, lease: r.lease } : undefined));
   }
 
   /** What the settlement queue does: the hold back to its lease at once, the record and debit written. */
@@ -84,10 +102,18 @@ describeEachBackend('credit lease recalls', (backend) => {
     const userId = await userWith(10_000n);
     const [a, b] = await instances(2);
     expect(await admit(a, userId, 100n)).toBeDefined();
-    const [row] = await db().selectFrom('credit_leases').select('amount_nanos').where('holder', '=', a.holder).execute();
+    const [row] = await db()
+      .selectFrom('credit_leases')
+      .select('amount_nanos')
+      .where('holder', '=', a.holder)
+      .execute();
     expect(row.amount_nanos).toBe(1_600n); // 16 × 100, under a quarter of 10 000
     expect(await admit(b, userId, 5_000n)).toBeDefined(); // more than a quarter: exactly what it needs
-    const [rowB] = await db().selectFrom('credit_leases').select('amount_nanos').where('holder', '=', b.holder).execute();
+    const [rowB] = await db()
+      .selectFrom('credit_leases')
+      .select('amount_nanos')
+      .where('holder', '=', b.holder)
+      .execute();
     expect(rowB.amount_nanos).toBe(5_000n);
     await Promise.all([a.close(), b.close()]);
   });
@@ -99,7 +125,14 @@ describeEachBackend('credit lease recalls', (backend) => {
     const big = await admit(b, userId, 9_000n); // 8 400 unreserved: b recalls a's lease
     expect(big).toBeDefined();
     const leaseOf = async (leases: CreditLeases) =>
-      (await db().selectFrom('credit_leases').select('amount_nanos').where('holder', '=', leases.holder).where('user_id', '=', userId).executeTakeFirst())?.amount_nanos;
+      (
+        await db()
+          .selectFrom('credit_leases')
+          .select('amount_nanos')
+          .where('holder', '=', leases.holder)
+          .where('user_id', '=', userId)
+          .executeTakeFirst()
+      )?.amount_nanos;
     expect(await leaseOf(a)).toBe(0n);
     expect(await leaseOf(b)).toBe(9_000n);
     // a's next request gets exactly its 100, not a share of the 1 000 left, and no top-up follows.
@@ -143,7 +176,10 @@ describeEachBackend('credit lease recalls', (backend) => {
       // The LISTEN connection dies (a network cut, a database restart).
       await sql`select pg_terminate_backend(pid) from pg_stat_activity
                 where datname = current_database() and query = 'listen modelgate_credit_leases'`.execute(db());
-      await vi.waitFor(async () => expect((await getCreditAccount(db(), userId)).reservedNanos).toBe(0n), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(async () => expect((await getCreditAccount(db(), userId)).reservedNanos).toBe(0n), {
+        timeout: 5_000,
+        interval: 20,
+      });
       expect(a.recalls?.listening).toBe(false);
       const direct = await admit(a, userId, 100n);
       expect(direct?.lease).toBeUndefined();
@@ -166,103 +202,135 @@ describeEachBackend('credit lease recalls', (backend) => {
       | { kind: 'release'; pick: number };
     const op: fc.Arbitrary<Op> = fc.oneof(
       // Small and large requests: a large one needs what the small ones' leases hold elsewhere.
-      { arbitrary: fc.record({ kind: fc.constant('admit' as const), instance: fc.nat(2), amount: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 100, max: 2000 })) }), weight: 3 },
-      { arbitrary: fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(), costRatio: fc.double({ min: 0, max: 1, noNaN: true }) }), weight: 2 },
+      {
+        arbitrary: fc.record({
+          kind: fc.constant('admit' as const),
+          instance: fc.nat(2),
+          amount: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 100, max: 2000 })),
+        }),
+        weight: 3,
+      },
+      {
+        arbitrary: fc.record({
+          kind: fc.constant('settle' as const),
+          pick: fc.nat(),
+          costRatio: fc.double({ min: 0, max: 1, noNaN: true }),
+        }),
+        weight: 2,
+      },
       { arbitrary: fc.record({ kind: fc.constant('release' as const), pick: fc.nat() }), weight: 1 },
     );
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 3 }), fc.noBias(fc.integer({ min: 0, max: 3000 })), fc.array(op, { minLength: 1, maxLength: 40 }), async (count, balance, ops) => {
-        // The same requests, once over `count` leasing instances and once straight on the account row of a twin.
-        const leased = await userWith(BigInt(balance));
-        const direct = await userWith(BigInt(balance));
-        const managers = await instances(count);
-        const inFlight: { leased: Admission; amount: bigint }[] = [];
-        try {
-          for (const [step, o] of ops.entries()) {
-            if (o.kind === 'admit') {
-              const amount = BigInt(o.amount);
-              const viaLease = await admit(managers[o.instance % count], leased, amount);
-              const viaRow = await reserveCredits(db(), { userId: direct, amountNanos: amount });
-              expect(viaLease !== undefined, `step ${step}: admit ${amount}`).toBe(viaRow.ok);
-              if (viaLease) inFlight.push({ leased: viaLease, amount });
-            } else if (inFlight.length > 0) {
-              const [done] = inFlight.splice(o.pick % inFlight.length, 1);
-              if (o.kind === 'release') {
-                returnLeasedHold(done.leased, 0n);
-                await releaseCredits(db(), { userId: direct, amountNanos: done.amount });
-              } else {
-                const cost = BigInt(Math.floor(Number(done.amount) * o.costRatio));
-                await settle(done.leased, cost);
-                const twin: Admission = { mode: 'credits', userId: direct, reservedNanos: done.amount };
-                await settleGenerations(db(), [{ admission: twin, record: creditsGenerationRecord(direct, cost) }]);
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 3 }),
+        fc.noBias(fc.integer({ min: 0, max: 3000 })),
+        fc.array(op, { minLength: 1, maxLength: 40 }),
+        async (count, balance, ops) => {
+          // The same requests, once over `count` leasing instances and once straight on the account row of a twin.
+          const leased = await userWith(BigInt(balance));
+          const direct = await userWith(BigInt(balance));
+          const managers = await instances(count);
+          const inFlight: { leased: Admission; amount: bigint }[] = [];
+          try {
+            for (const [step, o] of ops.entries()) {
+              if (o.kind === 'admit') {
+                const amount = BigInt(o.amount);
+                const viaLease = await admit(managers[o.instance % count], leased, amount);
+                const viaRow = await reserveCredits(db(), { userId: direct, amountNanos: amount });
+                expect(viaLease !== undefined, `step ${step}: admit ${amount}`).toBe(viaRow.ok);
+                if (viaLease) inFlight.push({ leased: viaLease, amount });
+              } else if (inFlight.length > 0) {
+                const [done] = inFlight.splice(o.pick % inFlight.length, 1);
+                if (o.kind === 'release') {
+                  returnLeasedHold(done.leased, 0n);
+                  await releaseCredits(db(), { userId: direct, amountNanos: done.amount });
+                } else {
+                  const cost = BigInt(Math.floor(Number(done.amount) * o.costRatio));
+                  await settle(done.leased, cost);
+                  const twin: Admission = { mode: 'credits', userId: direct, reservedNanos: done.amount };
+                  await settleGenerations(db(), [{ admission: twin, record: creditsGenerationRecord(direct, cost) }]);
+                }
               }
+              await expectCovered(leased);
             }
-            await expectCovered(leased);
+            for (const done of inFlight) await settle(done.leased, done.amount);
+          } finally {
+            await Promise.all(managers.map((m) => m.close()));
           }
-          for (const done of inFlight) await settle(done.leased, done.amount);
-        } finally {
-          await Promise.all(managers.map((m) => m.close()));
-        }
-        const account = await getCreditAccount(db(), leased);
-        const debited = (await listLedger(db(), leased, 1000)).reduce((sum, row) => (row.kind === 'debit' ? sum - row.amount_nanos : sum), 0n);
-        expect(account.reservedNanos).toBe(0n);
-        expect(debited).toBeLessThanOrEqual(BigInt(balance));
-        expect(account.balanceNanos).toBe(BigInt(balance) - debited);
-      }),
+          const account = await getCreditAccount(db(), leased);
+          const debited = (await listLedger(db(), leased, 1000)).reduce(
+            (sum, row) => (row.kind === 'debit' ? sum - row.amount_nanos : sum),
+            0n,
+          );
+          expect(account.reservedNanos).toBe(0n);
+          expect(debited).toBeLessThanOrEqual(BigInt(balance));
+          expect(account.balanceNanos).toBe(BigInt(balance) - debited);
+        },
+      ),
       { numRuns: 20 },
     );
   }, 180_000);
 
   it('keeps the books of three instances admitting and settling concurrently (costs above the hold included)', async () => {
-    const request = fc.record({ instance: fc.nat(2), amount: fc.integer({ min: 1, max: 400 }), costRatio: fc.double({ min: 0, max: 1.3, noNaN: true }) });
+    const request = fc.record({
+      instance: fc.nat(2),
+      amount: fc.integer({ min: 1, max: 400 }),
+      costRatio: fc.double({ min: 0, max: 1.3, noNaN: true }),
+    });
     await fc.assert(
-      fc.asyncProperty(fc.noBias(fc.integer({ min: 0, max: 3000 })), fc.array(fc.array(request, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 5 }), async (balance, waves) => {
-        const userId = await userWith(BigInt(balance));
-        const managers = await instances(3);
-        const settled: Settlement[] = [];
-        let overspent = false;
-        /** What requests cost beyond their holds: the most the account can come to owe (debt, migration 0011). */
-        let excess = 0n;
-        try {
-          for (const wave of waves) {
-            const before = await getCreditAccount(db(), userId);
-            const admissions = await Promise.all(wave.map((r) => admit(managers[r.instance], userId, BigInt(r.amount))));
-            const held = wave.reduce((sum, r, i) => (admissions[i] ? sum + BigInt(r.amount) : sum), 0n);
-            for (const [i, r] of wave.entries()) {
-              // A refusal only when what the wave's admitted requests held left too little (costs within holds so far).
-              if (!admissions[i] && !overspent) expect(BigInt(r.amount)).toBeGreaterThan(before.balanceNanos - held);
+      fc.asyncProperty(
+        fc.noBias(fc.integer({ min: 0, max: 3000 })),
+        fc.array(fc.array(request, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 5 }),
+        async (balance, waves) => {
+          const userId = await userWith(BigInt(balance));
+          const managers = await instances(3);
+          const settled: Settlement[] = [];
+          let overspent = false;
+          /** What requests cost beyond their holds: the most the account can come to owe (debt, migration 0011). */
+          let excess = 0n;
+          try {
+            for (const wave of waves) {
+              const before = await getCreditAccount(db(), userId);
+              const admissions = await Promise.all(
+                wave.map((r) => admit(managers[r.instance], userId, BigInt(r.amount))),
+              );
+              const held = wave.reduce((sum, r, i) => (admissions[i] ? sum + BigInt(r.amount) : sum), 0n);
+              for (const [i, r] of wave.entries()) {
+                // A refusal only when what the wave's admitted requests held left too little (costs within holds so far).
+                if (!admissions[i] && !overspent) expect(BigInt(r.amount)).toBeGreaterThan(before.balanceNanos - held);
+              }
+              const batch: Settlement[] = [];
+              for (const [i, r] of wave.entries()) {
+                const admission = admissions[i];
+                if (!admission) continue;
+                const cost = BigInt(Math.floor(r.amount * r.costRatio));
+                overspent ||= cost > admission.reservedNanos;
+                if (cost > admission.reservedNanos) excess += cost - admission.reservedNanos;
+                returnLeasedHold(admission, cost);
+                batch.push({ admission, record: creditsGenerationRecord(userId, cost) });
+              }
+              await settleGenerations(db(), batch);
+              settled.push(...batch);
+              // Until a cost passed its hold, what is reserved is covered; after, the account may owe it.
+              if (!overspent) await expectCovered(userId);
             }
-            const batch: Settlement[] = [];
-            for (const [i, r] of wave.entries()) {
-              const admission = admissions[i];
-              if (!admission) continue;
-              const cost = BigInt(Math.floor(r.amount * r.costRatio));
-              overspent ||= cost > admission.reservedNanos;
-              if (cost > admission.reservedNanos) excess += cost - admission.reservedNanos;
-              returnLeasedHold(admission, cost);
-              batch.push({ admission, record: creditsGenerationRecord(userId, cost) });
-            }
-            await settleGenerations(db(), batch);
-            settled.push(...batch);
-            // Until a cost passed its hold, what is reserved is covered; after, the account may owe it.
-            if (!overspent) await expectCovered(userId);
+          } finally {
+            await Promise.all(managers.map((m) => m.close()));
           }
-        } finally {
-          await Promise.all(managers.map((m) => m.close()));
-        }
-        const account = await getCreditAccount(db(), userId);
-        const ledger = await listLedger(db(), userId, 1000);
-        const debited = ledger.reduce((sum, row) => (row.kind === 'debit' ? sum - row.amount_nanos : sum), 0n);
-        expect(account.reservedNanos).toBe(0n);
-        expect(account.balanceNanos).toBe(BigInt(balance) - debited);
-        expect(account.balanceNanos).toBeGreaterThanOrEqual(-excess);
-        // Every cost is debited in full, also above its hold.
-        for (const s of settled) {
-          const cost = BigInt(s.record.cost_nanos!);
-          const row = ledger.find((d) => d.generation_id === s.record.id);
-          if (cost > 0n) expect(-row!.amount_nanos).toBe(cost);
-        }
-      }),
+          const account = await getCreditAccount(db(), userId);
+          const ledger = await listLedger(db(), userId, 1000);
+          const debited = ledger.reduce((sum, row) => (row.kind === 'debit' ? sum - row.amount_nanos : sum), 0n);
+          expect(account.reservedNanos).toBe(0n);
+          expect(account.balanceNanos).toBe(BigInt(balance) - debited);
+          expect(account.balanceNanos).toBeGreaterThanOrEqual(-excess);
+          // Every cost is debited in full, also above its hold.
+          for (const s of settled) {
+            const cost = BigInt(s.record.cost_nanos!);
+            const row = ledger.find((d) => d.generation_id === s.record.id);
+            if (cost > 0n) expect(-row!.amount_nanos).toBe(cost);
+          }
+        },
+      ),
       { numRuns: 10 },
     );
   }, 180_000);

@@ -13,7 +13,12 @@ import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/datab
 
 const silent = createLogger('silent');
 
-function leases(db: Db, holder: string, clock?: () => number, overrides: Partial<typeof DEFAULT_LEASE_OPTIONS> = {}): CreditLeases {
+function leases(
+  db: Db,
+  holder: string,
+  clock?: () => number,
+  overrides: Partial<typeof DEFAULT_LEASE_OPTIONS> = {},
+): CreditLeases {
   return new CreditLeases(db, silent, { ...DEFAULT_LEASE_OPTIONS, ...overrides, holder }, clock);
 }
 
@@ -40,29 +45,33 @@ function beyondHolds(settled: readonly Settlement[]): bigint {
 describeEachDatabase('credit leases', ({ db }) => {
   it('admits, from one process, exactly what fits in the balance', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 0, max: 2000 }), async (amounts, balance) => {
-        const user = await insertTestUser(db());
-        if (balance > 0) await grantCredits(db(), { userId: user.id, amountNanos: BigInt(balance) });
-        const manager = leases(db(), uniqueId('holder-'));
-        const results = await Promise.all(amounts.map((a) => manager.reserve(user.id, BigInt(a))));
-        const granted = amounts.filter((_, i) => results[i].ok).reduce((sum, a) => sum + a, 0);
-        expect(granted).toBeLessThanOrEqual(balance);
-        // Nothing that would have fit alone was refused, and a refusal says how much was left.
-        for (const [i, r] of results.entries()) {
-          if (!r.ok) {
-            expect(amounts[i]).toBeGreaterThan(balance - granted);
-            expect(r.availableNanos).toBeLessThan(BigInt(amounts[i]));
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 0, max: 2000 }),
+        async (amounts, balance) => {
+          const user = await insertTestUser(db());
+          if (balance > 0) await grantCredits(db(), { userId: user.id, amountNanos: BigInt(balance) });
+          const manager = leases(db(), uniqueId('holder-'));
+          const results = await Promise.all(amounts.map((a) => manager.reserve(user.id, BigInt(a))));
+          const granted = amounts.filter((_, i) => results[i].ok).reduce((sum, a) => sum + a, 0);
+          expect(granted).toBeLessThanOrEqual(balance);
+          // Nothing that would have fit alone was refused, and a refusal says how much was left.
+          for (const [i, r] of results.entries()) {
+            if (!r.ok) {
+              expect(amounts[i]).toBeGreaterThan(balance - granted);
+              expect(r.availableNanos).toBeLessThan(BigInt(amounts[i]));
+            }
           }
-        }
-        // A background top-up may still be landing: the two reads below must see the same state.
-        await manager.extensionsDone();
-        const account = await getCreditAccount(db(), user.id);
-        const [row] = await leaseRows(db(), user.id);
-        expect(account.reservedNanos).toBe(row?.amount_nanos ?? 0n);
-        await manager.close();
-        expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(0n);
-        expect(await leaseRows(db(), user.id)).toEqual([]);
-      }),
+          // A background top-up may still be landing: the two reads below must see the same state.
+          await manager.extensionsDone();
+          const account = await getCreditAccount(db(), user.id);
+          const [row] = await leaseRows(db(), user.id);
+          expect(account.reservedNanos).toBe(row?.amount_nanos ?? 0n);
+          await manager.close();
+          expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(0n);
+          expect(await leaseRows(db(), user.id)).toEqual([]);
+        },
+      ),
       { numRuns: 20 },
     );
   });
@@ -70,7 +79,14 @@ describeEachDatabase('credit leases', ({ db }) => {
   it('keeps the books of two processes admitting and settling one user in any order', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ process: fc.integer({ min: 0, max: 1 }), amount: fc.integer({ min: 1, max: 400 }), costRatio: fc.double({ min: 0, max: 1.3, noNaN: true }) }), { minLength: 1, maxLength: 24 }),
+        fc.array(
+          fc.record({
+            process: fc.integer({ min: 0, max: 1 }),
+            amount: fc.integer({ min: 1, max: 400 }),
+            costRatio: fc.double({ min: 0, max: 1.3, noNaN: true }),
+          }),
+          { minLength: 1, maxLength: 24 },
+        ),
         fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 0, max: 3000 }),
         async (requests, batchSizes, balance) => {
@@ -87,7 +103,12 @@ describeEachDatabase('credit leases', ({ db }) => {
             const settlements: Settlement[] = [];
             for (const [i, result] of results.entries()) {
               if (!result.ok) continue;
-              const admission: Admission = { mode: 'credits', userId: user.id, reservedNanos: BigInt(wave[i].amount), lease: result.lease };
+              const admission: Admission = {
+                mode: 'credits',
+                userId: user.id,
+                reservedNanos: BigInt(wave[i].amount),
+                lease: result.lease,
+              };
               settlements.push(settlementOf(admission, BigInt(Math.floor(wave[i].amount * wave[i].costRatio))));
             }
             await settleGenerations(db(), settlements);
@@ -133,7 +154,12 @@ describeEachDatabase('credit leases', ({ db }) => {
     await manager.tick();
     expect((await getCreditAccount(db(), user.id)).reservedNanos).toBe(100n);
 
-    const admission: Admission = { mode: 'credits', userId: user.id, reservedNanos: 100n, lease: inFlight.ok ? inFlight.lease : undefined };
+    const admission: Admission = {
+      mode: 'credits',
+      userId: user.id,
+      reservedNanos: 100n,
+      lease: inFlight.ok ? inFlight.lease : undefined,
+    };
     await settleGenerations(db(), [settlementOf(admission, 60n)]);
     expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 9_940n, reservedNanos: 40n });
     await manager.tick();
@@ -178,7 +204,12 @@ describeEachDatabase('credit leases', ({ db }) => {
     // full, out of the balance (which the other process's lease now holds all of: the account owes it).
     await dead.tick();
     expect(held.ok && held.lease!.lost).toBe(true);
-    const admission: Admission = { mode: 'credits', userId: user.id, reservedNanos: 100n, lease: held.ok ? held.lease : undefined };
+    const admission: Admission = {
+      mode: 'credits',
+      userId: user.id,
+      reservedNanos: 100n,
+      lease: held.ok ? held.lease : undefined,
+    };
     await settleGenerations(db(), [settlementOf(admission, 50n)]);
     expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 950n, reservedNanos: 1_000n });
     await other.close();

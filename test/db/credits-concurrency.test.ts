@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import {
-  getCreditAccount,
-  grantCredits,
-  releaseCredits,
-  reserveCredits,
-} from '../../src/repositories/credits.js';
+import { getCreditAccount, grantCredits, releaseCredits, reserveCredits } from '../../src/repositories/credits.js';
 import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/databases.js';
 import { settleCreditsRequest } from '../helpers/generation-records.js';
 
@@ -27,7 +22,10 @@ interface Operation {
 // settles that cost more than they reserved.
 const operation: fc.Arbitrary<Operation> = fc.record({
   reserve: fc.integer({ min: 1, max: 300 }),
-  outcome: fc.oneof({ arbitrary: fc.constant('settle' as const), weight: 3 }, { arbitrary: fc.constant('release' as const), weight: 1 }),
+  outcome: fc.oneof(
+    { arbitrary: fc.constant('settle' as const), weight: 3 },
+    { arbitrary: fc.constant('release' as const), weight: 1 },
+  ),
   costRatio: fc.oneof(
     { arbitrary: fc.constant(1), weight: 3 },
     { arbitrary: fc.double({ min: 1, max: 2, noNaN: true }), weight: 2 },
@@ -61,8 +59,17 @@ async function runOperation(db: Db, userId: string, op: Operation): Promise<Outc
     await expectConsistent(db, userId);
     return { debited: 0n, settled: 0, excess: 0n };
   }
-  const input = { userId, generationId: uniqueId('gen-'), reservedNanos: reserved, costNanos: BigInt(Math.floor(op.reserve * op.costRatio)) };
-  const results = await Promise.all(op.duplicateSettle ? [settleCreditsRequest(db, input), settleCreditsRequest(db, input)] : [settleCreditsRequest(db, input)]);
+  const input = {
+    userId,
+    generationId: uniqueId('gen-'),
+    reservedNanos: reserved,
+    costNanos: BigInt(Math.floor(op.reserve * op.costRatio)),
+  };
+  const results = await Promise.all(
+    op.duplicateSettle
+      ? [settleCreditsRequest(db, input), settleCreditsRequest(db, input)]
+      : [settleCreditsRequest(db, input)],
+  );
   await expectConsistent(db, userId);
   const fresh = results.filter((r) => r.fresh);
   expect(fresh).toHaveLength(1);
@@ -101,7 +108,10 @@ describeEachDatabase('credits under concurrency', (ctx) => {
           });
           const ledger = await db
             .selectFrom('credit_ledger')
-            .select((eb) => [eb.fn.countAll<bigint>().as('rows'), eb.fn.sum<string | bigint>('amount_nanos').as('total')])
+            .select((eb) => [
+              eb.fn.countAll<bigint>().as('rows'),
+              eb.fn.sum<string | bigint>('amount_nanos').as('total'),
+            ])
             .where('user_id', '=', userId)
             .where('kind', '=', 'debit')
             .executeTakeFirstOrThrow();

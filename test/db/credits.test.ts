@@ -33,7 +33,9 @@ describeEachDatabase('credits repository', (ctx) => {
   it('grants credits into a new or existing account and writes grant ledger rows', async () => {
     const db = ctx.db();
     const user = await insertTestUser(db);
-    expect((await grantCredits(db, { userId: user.id, amountNanos: 5n * USD, note: 'welcome' })).balanceNanos).toBe(5n * USD);
+    expect((await grantCredits(db, { userId: user.id, amountNanos: 5n * USD, note: 'welcome' })).balanceNanos).toBe(
+      5n * USD,
+    );
     expect((await grantCredits(db, { userId: user.id, amountNanos: 2n * USD })).balanceNanos).toBe(7n * USD);
     expect(await getCreditAccount(db, user.id)).toEqual({
       balanceNanos: 7n * USD,
@@ -71,7 +73,9 @@ describeEachDatabase('credits repository', (ctx) => {
     expect((await listLedger(db, userId, 1))[0]).toMatchObject({ kind: 'adjustment', amount_nanos: -4n * USD });
 
     const noAccount = await insertTestUser(db);
-    await expect(grantCredits(db, { userId: noAccount.id, amountNanos: -1n })).rejects.toMatchObject({ availableNanos: 0n });
+    await expect(grantCredits(db, { userId: noAccount.id, amountNanos: -1n })).rejects.toMatchObject({
+      availableNanos: 0n,
+    });
   });
 
   it('reserves only what is available', async () => {
@@ -103,7 +107,11 @@ describeEachDatabase('credits repository', (ctx) => {
       totalGrantedNanos: 1000n,
       totalUsedNanos: 120n,
     });
-    expect((await listLedger(db, userId, 1))[0]).toMatchObject({ kind: 'debit', amount_nanos: -120n, generation_id: generationId });
+    expect((await listLedger(db, userId, 1))[0]).toMatchObject({
+      kind: 'debit',
+      amount_nanos: -120n,
+      generation_id: generationId,
+    });
   });
 
   it('settles each generation at most once', async () => {
@@ -119,7 +127,11 @@ describeEachDatabase('credits repository', (ctx) => {
     expect(settles.filter((s) => s.fresh)).toHaveLength(1);
     expect(settles.every((s) => s.debitedNanos === 70n)).toBe(true);
     // The repeated settles released nothing: the other request's 100 is still held.
-    expect(await getCreditAccount(db, userId)).toMatchObject({ balanceNanos: 930n, reservedNanos: 100n, totalUsedNanos: 70n });
+    expect(await getCreditAccount(db, userId)).toMatchObject({
+      balanceNanos: 930n,
+      reservedNanos: 100n,
+      totalUsedNanos: 70n,
+    });
     const debits = (await listLedger(db, userId, 10)).filter((r) => r.kind === 'debit');
     expect(debits).toHaveLength(1);
   });
@@ -130,10 +142,20 @@ describeEachDatabase('credits repository', (ctx) => {
     await reserveCredits(db, { userId, amountNanos: 30n }); // ours
     await reserveCredits(db, { userId, amountNanos: 50n }); // someone else's
 
-    const over = await settleCreditsRequest(db, { userId, generationId: uniqueId('gen-'), reservedNanos: 30n, costNanos: 80n });
+    const over = await settleCreditsRequest(db, {
+      userId,
+      generationId: uniqueId('gen-'),
+      reservedNanos: 30n,
+      costNanos: 80n,
+    });
     expect(over).toEqual({ fresh: true, debitedNanos: 80n });
     expect(await getCreditAccount(db, userId)).toMatchObject({ balanceNanos: 20n, reservedNanos: 50n });
-    const theirs = await settleCreditsRequest(db, { userId, generationId: uniqueId('gen-'), reservedNanos: 50n, costNanos: 50n });
+    const theirs = await settleCreditsRequest(db, {
+      userId,
+      generationId: uniqueId('gen-'),
+      reservedNanos: 50n,
+      costNanos: 50n,
+    });
     expect(theirs).toEqual({ fresh: true, debitedNanos: 50n });
     expect(await getCreditAccount(db, userId)).toEqual({
       balanceNanos: -30n,
@@ -143,7 +165,10 @@ describeEachDatabase('credits repository', (ctx) => {
     });
     // In debt: nothing more is admitted, and nothing can be removed, until a grant pays it off.
     expect(await reserveCredits(db, { userId, amountNanos: 1n })).toEqual({ ok: false, availableNanos: 0n });
-    await expect(grantCredits(db, { userId, amountNanos: -1n })).rejects.toMatchObject({ requestedNanos: 1n, availableNanos: 0n });
+    await expect(grantCredits(db, { userId, amountNanos: -1n })).rejects.toMatchObject({
+      requestedNanos: 1n,
+      availableNanos: 0n,
+    });
     await grantCredits(db, { userId, amountNanos: 31n });
     expect(await reserveCredits(db, { userId, amountNanos: 1n })).toEqual({ ok: true });
   });
@@ -154,10 +179,12 @@ describeEachDatabase('credits repository', (ctx) => {
     const generationId = uniqueId('gen-');
     const result = await settleCreditsRequest(db, { userId: user.id, generationId, reservedNanos: 0n, costNanos: 0n });
     expect(result).toEqual({ fresh: true, debitedNanos: 0n });
-    expect(await settleCreditsRequest(db, { userId: user.id, generationId, reservedNanos: 0n, costNanos: 0n })).toEqual({
-      fresh: false,
-      debitedNanos: 0n,
-    });
+    expect(await settleCreditsRequest(db, { userId: user.id, generationId, reservedNanos: 0n, costNanos: 0n })).toEqual(
+      {
+        fresh: false,
+        debitedNanos: 0n,
+      },
+    );
     expect(await listLedger(db, user.id, 10)).toHaveLength(0);
   });
 

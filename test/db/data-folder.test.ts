@@ -1,6 +1,18 @@
 // The embedded data folder's one owner (src/db/data-folder/): the lock, the socket the owner serves, and how socket
 // clients and the owner's own queries share PGlite's single session.
-import { type Stats, chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  type Stats,
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +22,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CredentialCache } from '../../src/auth/credential-cache.js';
 import { listenForCredentialChangesInPglite } from '../../src/db/credential-notifications.js';
 import type { OpenedDatabase } from '../../src/db/connect.js';
-import { DataFolderBusyError, readLock, removeStaleLock, tryLock, type LockHolder } from '../../src/db/data-folder/data-folder-lock.js';
+import {
+  DataFolderBusyError,
+  readLock,
+  removeStaleLock,
+  tryLock,
+  type LockHolder,
+} from '../../src/db/data-folder/data-folder-lock.js';
 import { socketConnectionString } from '../../src/db/data-folder/data-folder-socket.js';
 import { openCommandDatabase, openServingDatabase } from '../../src/db/data-folder/open-data-folder.js';
 import { readyStatus } from '../../src/db/data-folder/pglite-session-queue.js';
@@ -24,7 +42,13 @@ function deadPid(): number {
 }
 
 function staleLock(dir: string, role: LockHolder['role']): LockHolder {
-  const holder: LockHolder = { pid: deadPid(), role, socket: role === 'serve' ? path.join(dir, '.s.PGSQL.5432') : null, started_at: new Date().toISOString(), token: 'stale' };
+  const holder: LockHolder = {
+    pid: deadPid(),
+    role,
+    socket: role === 'serve' ? path.join(dir, '.s.PGSQL.5432') : null,
+    started_at: new Date().toISOString(),
+    token: 'stale',
+  };
   writeFileSync(path.join(dir, 'modelgate.lock'), JSON.stringify(holder));
   return holder;
 }
@@ -82,7 +106,11 @@ describe('a served data folder', () => {
   });
 
   it('is locked by the serving process and refused to a second server; commands reach it through the socket', async () => {
-    expect(await readLock(dir)).toMatchObject({ pid: process.pid, role: 'serve', socket: path.join(dir, '.s.PGSQL.5432') });
+    expect(await readLock(dir)).toMatchObject({
+      pid: process.pid,
+      role: 'serve',
+      socket: path.join(dir, '.s.PGSQL.5432'),
+    });
     await expect(openServingDatabase({ dataDir: dir })).rejects.toThrow(DataFolderBusyError);
     const command: OpenedDatabase = await openCommandDatabase({ dataDir: dir });
     try {
@@ -130,11 +158,18 @@ describe('a served data folder', () => {
 
   it("delivers a client's NOTIFY to the server's credential listener (the gateway's cache hears CLI changes)", async () => {
     const cache = { invalidate: vi.fn(), invalidateAll: vi.fn(), setEnabled: vi.fn() };
-    const listener = await listenForCredentialChangesInPglite(served.db, served.pglite!, cache as unknown as CredentialCache);
+    const listener = await listenForCredentialChangesInPglite(
+      served.db,
+      served.pglite!,
+      cache as unknown as CredentialCache,
+    );
     try {
       const e = await client();
       await e.query(`select pg_notify('modelgate_credentials', 'hash-from-cli')`);
-      await vi.waitFor(() => expect(cache.invalidate).toHaveBeenCalledWith('hash-from-cli'), { timeout: 5000, interval: 10 });
+      await vi.waitFor(() => expect(cache.invalidate).toHaveBeenCalledWith('hash-from-cli'), {
+        timeout: 5000,
+        interval: 10,
+      });
       expect(cache.setEnabled).toHaveBeenLastCalledWith(true);
     } finally {
       await listener.close();
@@ -163,7 +198,10 @@ describe('a data folder whose holder is gone', () => {
     const opened = await openServingDatabase({ dataDir: dir, onStaleLock });
     try {
       expect(onStaleLock).toHaveBeenCalledWith(stale);
-      expect(JSON.parse(readFileSync(path.join(dir, 'modelgate.lock'), 'utf8'))).toMatchObject({ pid: process.pid, role: 'serve' });
+      expect(JSON.parse(readFileSync(path.join(dir, 'modelgate.lock'), 'utf8'))).toMatchObject({
+        pid: process.pid,
+        role: 'serve',
+      });
     } finally {
       await opened.close();
     }
@@ -173,7 +211,9 @@ describe('a data folder whose holder is gone', () => {
 /** Every entry under `dir` (itself included) whose permission bits are not private (0700 folders, 0600 files). */
 function looseEntries(dir: string): string[] {
   const loose = (name: string, stats: Stats) =>
-    !stats.isSymbolicLink() && (stats.mode & 0o777) !== (stats.isDirectory() ? 0o700 : 0o600) ? [`${name} ${(stats.mode & 0o777).toString(8)}`] : [];
+    !stats.isSymbolicLink() && (stats.mode & 0o777) !== (stats.isDirectory() ? 0o700 : 0o600)
+      ? [`${name} ${(stats.mode & 0o777).toString(8)}`]
+      : [];
   const names = readdirSync(dir, { recursive: true }) as string[];
   expect(names.length).toBeGreaterThan(100);
   return [...loose('.', statSync(dir)), ...names.flatMap((name) => loose(name, lstatSync(path.join(dir, name))))];
@@ -200,4 +240,3 @@ describe('the data folder is private to the service user', () => {
     }
   });
 });
-

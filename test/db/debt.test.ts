@@ -9,7 +9,13 @@ import { returnLeasedHold, settleGenerations, type Admission } from '../../src/b
 import { getCreditAccount, grantCredits, listLedger } from '../../src/repositories/credits.js';
 import { createLogger } from '../../src/logger.js';
 import { creditsGenerationRecord } from '../helpers/generation-records.js';
-import { describeEachBackend, insertTestUser, openTestDatabase, uniqueId, type OpenTestDatabase } from '../helpers/databases.js';
+import {
+  describeEachBackend,
+  insertTestUser,
+  openTestDatabase,
+  uniqueId,
+  type OpenTestDatabase,
+} from '../helpers/databases.js';
 
 const silent = createLogger('silent');
 
@@ -41,7 +47,9 @@ describeEachBackend('debt through credit leases', (backend) => {
   }
 
   function admit(leases: CreditLeases, userId: string, amount: bigint): Promise<Admission | undefined> {
-    return leases.reserve(userId, amount).then((r) => (r.ok ? { mode: 'credits', userId, reservedNanos: amount, lease: r.lease } : undefined));
+    return leases
+      .reserve(userId, amount)
+      .then((r) => (r.ok ? { mode: 'credits', userId, reservedNanos: amount, lease: r.lease } : undefined));
   }
 
   /** What the settlement queue does: the hold back to its lease at once, then the record and its debit. */
@@ -83,7 +91,10 @@ describeEachBackend('debt through credit leases', (backend) => {
     expect(account).toMatchObject({ balanceNanos: 10_000n - 100n - 50_000n, totalUsedNanos: 50_100n });
 
     // The settlement's NOTIFY reaches both instances: each gives back what no request of its holds.
-    await until(async () => (await leaseAmounts(userId)).every((amount) => amount === 0n), 'every lease was given back');
+    await until(
+      async () => (await leaseAmounts(userId)).every((amount) => amount === 0n),
+      'every lease was given back',
+    );
     expect((await getCreditAccount(db(), userId)).reservedNanos).toBe(0n);
     expect(await admit(b, userId, 100n)).toBeUndefined();
     expect(await admit(a, userId, 100n)).toBeUndefined();
@@ -94,29 +105,39 @@ describeEachBackend('debt through credit leases', (backend) => {
     await fc.assert(
       fc.asyncProperty(
         fc.noBias(fc.integer({ min: 200, max: 5_000 })),
-        fc.array(fc.record({
-          instance: fc.integer({ min: 0, max: 2 }),
-          reserve: fc.integer({ min: 1, max: 400 }),
-          // Up to four times the bound: the admission estimate was low.
-          costRatio: fc.oneof(fc.constant(1), fc.double({ min: 0, max: 4, noNaN: true })),
-        }), { minLength: 5, maxLength: 30 }),
+        fc.array(
+          fc.record({
+            instance: fc.integer({ min: 0, max: 2 }),
+            reserve: fc.integer({ min: 1, max: 400 }),
+            // Up to four times the bound: the admission estimate was low.
+            costRatio: fc.oneof(fc.constant(1), fc.double({ min: 0, max: 4, noNaN: true })),
+          }),
+          { minLength: 5, maxLength: 30 },
+        ),
         async (balance, requests) => {
           const userId = await userWith(BigInt(balance));
           const managers = await instances(3);
-          const outcomes = await Promise.all(requests.map(async (request) => {
-            const reserved = BigInt(request.reserve);
-            const admission = await admit(managers[request.instance], userId, reserved);
-            if (admission === undefined) return { cost: 0n, excess: 0n, id: undefined };
-            await new Promise((resolve) => setTimeout(resolve, request.reserve % 7));
-            const cost = BigInt(Math.floor(request.reserve * request.costRatio));
-            return { cost, excess: cost > reserved ? cost - reserved : 0n, id: await settle(admission, cost) };
-          }));
+          const outcomes = await Promise.all(
+            requests.map(async (request) => {
+              const reserved = BigInt(request.reserve);
+              const admission = await admit(managers[request.instance], userId, reserved);
+              if (admission === undefined) return { cost: 0n, excess: 0n, id: undefined };
+              await new Promise((resolve) => setTimeout(resolve, request.reserve % 7));
+              const cost = BigInt(Math.floor(request.reserve * request.costRatio));
+              return { cost, excess: cost > reserved ? cost - reserved : 0n, id: await settle(admission, cost) };
+            }),
+          );
           await Promise.all(managers.map((m) => m.close()));
 
           const costs = outcomes.reduce((sum, o) => sum + o.cost, 0n);
           const excess = outcomes.reduce((sum, o) => sum + o.excess, 0n);
           const account = await getCreditAccount(db(), userId);
-          expect(account).toEqual({ balanceNanos: BigInt(balance) - costs, reservedNanos: 0n, totalGrantedNanos: BigInt(balance), totalUsedNanos: costs });
+          expect(account).toEqual({
+            balanceNanos: BigInt(balance) - costs,
+            reservedNanos: 0n,
+            totalGrantedNanos: BigInt(balance),
+            totalUsedNanos: costs,
+          });
           expect(account.balanceNanos).toBeGreaterThanOrEqual(-excess);
           const debits = (await listLedger(db(), userId, 1000)).filter((row) => row.kind === 'debit');
           const charged = outcomes.filter((o) => o.id !== undefined && o.cost > 0n);

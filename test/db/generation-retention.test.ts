@@ -31,12 +31,19 @@ describeEachDatabase('generation retention', ({ db }) => {
     const key = uniqueId('key_');
     const at = (daysAgo: number, ms = 0) => new Date(Date.UTC(1990, 0, 20) - daysAgo * DAY_MS + ms);
     const records: NewGeneration[] = [
-      ...Array.from({ length: 7 }, (_, i) => ({ ...creditsGenerationRecord(user, BigInt(100 + i)), api_key_id: key, created_at: at(40, i * 1000) })),
+      ...Array.from({ length: 7 }, (_, i) => ({
+        ...creditsGenerationRecord(user, BigInt(100 + i)),
+        api_key_id: key,
+        created_at: at(40, i * 1000),
+      })),
       { ...creditsGenerationRecord(user, 1_000n), api_key_id: key, created_at: at(11, DAY_MS - 1) }, // the last instant before the cutoff
       { ...creditsGenerationRecord(user, 2_000n), api_key_id: key, created_at: at(10) }, // the cutoff itself: kept
       { ...creditsGenerationRecord(user, 3_000n), api_key_id: null, created_at: at(0, 5) },
     ];
-    await settleGenerations(db(), records.map((record) => ({ admission: { mode: 'credits', userId: user, reservedNanos: 0n }, record })));
+    await settleGenerations(
+      db(),
+      records.map((record) => ({ admission: { mode: 'credits', userId: user, reservedNanos: 0n }, record })),
+    );
     const reads = async () => ({
       usage: await sumKeyUsage(db(), [key], now),
       daily: await listDailyUsage(db(), { userId: user, since: at(60) }),
@@ -48,22 +55,38 @@ describeEachDatabase('generation retention', ({ db }) => {
     expect(before.usage.get(key)?.totalNanos).toBe(7n * 100n + 21n + 3_000n);
 
     // Two pruners at once, in batches of 3: each record deleted once, none after the cutoff.
-    const results = await Promise.all([pruneGenerations(db(), { days: 10, now, batchSize: 3 }), pruneGenerations(db(), { days: 10, now, batchSize: 3 })]);
+    const results = await Promise.all([
+      pruneGenerations(db(), { days: 10, now, batchSize: 3 }),
+      pruneGenerations(db(), { days: 10, now, batchSize: 3 }),
+    ]);
     expect(results[0].cutoff).toEqual(at(10));
     expect(results[0].deleted + results[1].deleted).toBe(8);
-    const left = await db().selectFrom('generations').select('id').where('user_id', '=', user).orderBy('created_at').execute();
+    const left = await db()
+      .selectFrom('generations')
+      .select('id')
+      .where('user_id', '=', user)
+      .orderBy('created_at')
+      .execute();
     expect(left.map((row) => row.id)).toEqual([records[8].id, records[9].id]);
     expect(await prunedBefore(db())).toEqual(at(10));
 
     expect(await reads()).toEqual(before);
     // A bound inside a pruned day would need its records: refused, naming the bound.
-    for (const [from, to, field] of [[at(40, 3_600_000), at(-1), 'from'], [at(60), at(40, 3_600_000), 'to']] as const) {
+    for (const [from, to, field] of [
+      [at(40, 3_600_000), at(-1), 'from'],
+      [at(60), at(40, 3_600_000), 'to'],
+    ] as const) {
       const error = await usageReport(db(), { from, to, groupBy: 'key' }).catch((err: unknown) => err);
       expect(error).toBeInstanceOf(GatewayError);
-      expect(error).toMatchObject({ status: 400, metadata: { field, reason: 'pruned_history', records_kept_since: at(10).toISOString() } });
+      expect(error).toMatchObject({
+        status: 400,
+        metadata: { field, reason: 'pruned_history', records_kept_since: at(10).toISOString() },
+      });
     }
     // Inside a kept day a bound may fall anywhere.
-    expect(await usageReport(db(), { from: at(0, 1), to: at(0, 10) , groupBy: 'key' })).toMatchObject([{ group: null, requests: 1, costNanos: 3_000n }]);
+    expect(await usageReport(db(), { from: at(0, 1), to: at(0, 10), groupBy: 'key' })).toMatchObject([
+      { group: null, requests: 1, costNanos: 3_000n },
+    ]);
 
     // The cutoff never moves back: a shorter run later does not claim older records exist again.
     await markPrunedBefore(db(), at(30));

@@ -7,7 +7,10 @@ import { describeEachDatabase, insertTestUser, uniqueId } from '../helpers/datab
 
 /** Writes records with nothing to settle (as for a free request): how many were new. */
 function insertGenerations(db: DbOrTrx, rows: NewGeneration[]): Promise<number> {
-  return settleGenerationBatch(db, rows.map((record) => ({ record, settle: 'none' as const })));
+  return settleGenerationBatch(
+    db,
+    rows.map((record) => ({ record, settle: 'none' as const })),
+  );
 }
 
 async function insertGeneration(db: DbOrTrx, row: NewGeneration): Promise<boolean> {
@@ -85,7 +88,13 @@ describeEachDatabase('generations repository', (ctx) => {
     await insertGeneration(db, existing);
     const batch = [
       existing,
-      generation({ user_id: user.id, status: 'error', http_status: 502, error_code: 'upstream_error', finish_reason: null }),
+      generation({
+        user_id: user.id,
+        status: 'error',
+        http_status: 502,
+        error_code: 'upstream_error',
+        finish_reason: null,
+      }),
       generation({ user_id: user.id, status: 'aborted', streamed: false, time_to_first_token_ms: null }),
     ];
     expect(await insertGenerations(db, batch)).toBe(2);

@@ -23,18 +23,24 @@ async function limitedKey(db: Db, limitNanos: bigint) {
 describeEachDatabase('key spend', ({ db }) => {
   it('admits concurrent reservations only while they fit the limit', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 0, max: 2000 }), async (amounts, limit) => {
-        const { keyId } = await limitedKey(db(), BigInt(limit));
-        const results = await Promise.all(amounts.map((a) => reserveKeySpend(db(), { keyId, periodStart: PERIOD, amountNanos: BigInt(a) })));
-        const held = amounts.filter((_, i) => results[i].ok).reduce((s, a) => s + BigInt(a), 0n);
-        expect(held).toBeLessThanOrEqual(BigInt(limit));
-        const row = await findKeySpend(db(), keyId, PERIOD);
-        expect(row?.reserved_nanos ?? 0n).toBe(held);
-        // Holds only grow here, so what was left when a request was refused is at least what is left at the end:
-        // every refused amount must exceed that (no request was refused while it fitted).
-        const refused = amounts.filter((_, i) => !results[i].ok);
-        for (const amount of refused) expect(BigInt(amount)).toBeGreaterThan(BigInt(limit) - held);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 0, max: 2000 }),
+        async (amounts, limit) => {
+          const { keyId } = await limitedKey(db(), BigInt(limit));
+          const results = await Promise.all(
+            amounts.map((a) => reserveKeySpend(db(), { keyId, periodStart: PERIOD, amountNanos: BigInt(a) })),
+          );
+          const held = amounts.filter((_, i) => results[i].ok).reduce((s, a) => s + BigInt(a), 0n);
+          expect(held).toBeLessThanOrEqual(BigInt(limit));
+          const row = await findKeySpend(db(), keyId, PERIOD);
+          expect(row?.reserved_nanos ?? 0n).toBe(held);
+          // Holds only grow here, so what was left when a request was refused is at least what is left at the end:
+          // every refused amount must exceed that (no request was refused while it fitted).
+          const refused = amounts.filter((_, i) => !results[i].ok);
+          for (const amount of refused) expect(BigInt(amount)).toBeGreaterThan(BigInt(limit) - held);
+        },
+      ),
       { numRuns: 15 },
     );
   });
@@ -45,7 +51,12 @@ describeEachDatabase('key spend', ({ db }) => {
     for (const amount of [300n, 300n, 300n]) {
       expect((await reserveKeySpend(db(), { keyId, periodStart: PERIOD, amountNanos: amount })).ok).toBe(true);
       expect((await reserveCredits(db(), { userId, amountNanos: amount })).ok).toBe(true);
-      admissions.push({ mode: 'credits', userId, reservedNanos: amount, keySpend: { keyId, periodStart: PERIOD, heldNanos: amount } });
+      admissions.push({
+        mode: 'credits',
+        userId,
+        reservedNanos: amount,
+        keySpend: { keyId, periodStart: PERIOD, heldNanos: amount },
+      });
     }
     // A fourth request does not fit (900 held of 1000).
     expect((await reserveKeySpend(db(), { keyId, periodStart: PERIOD, amountNanos: 300n })).ok).toBe(false);

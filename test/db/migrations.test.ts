@@ -37,7 +37,10 @@ async function appTables(db: Db): Promise<string[]> {
 }
 
 function explicitMigrator(db: Db): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async (): Promise<Record<string, Migration>> => Object.fromEntries(migrations) } });
+  return new Migrator({
+    db,
+    provider: { getMigrations: async (): Promise<Record<string, Migration>> => Object.fromEntries(migrations) },
+  });
 }
 
 describe('migration list', () => {
@@ -54,7 +57,8 @@ describeEachBackend('migrations', (backend) => {
     // Empty database (PGlite: a snapshot taken right after initdb, before any migration).
     const fresh = await openTestDatabase(backend, { migrated: false });
     // PostgreSQL: a second pool stands in for a second gateway process starting at the same moment.
-    const second = fresh.url === undefined ? undefined : await openDatabase({ databaseUrl: fresh.url, maxConnections: 2 });
+    const second =
+      fresh.url === undefined ? undefined : await openDatabase({ databaseUrl: fresh.url, maxConnections: 2 });
     try {
       const otherDb = second?.db ?? fresh.db;
       await Promise.all([migrateToLatest(fresh.db), migrateToLatest(otherDb), migrateToLatest(fresh.db)]);

@@ -17,7 +17,12 @@ const limits = { fiveHourNanos: 1_000n, weeklyNanos: 3_000n, monthlyNanos: 5_000
 async function subscribedUser(db: Db, from = '2025-11-01T00:00:00Z', to = '2025-12-31T00:00:00Z') {
   const user = await insertTestUser(db);
   await insertSubscription(db, {
-    id: uniqueId('sub_'), user_id: user.id, plan: 'pass', price_nanos: 9_990_000_000n, period_start: at(from), period_end: at(to),
+    id: uniqueId('sub_'),
+    user_id: user.id,
+    plan: 'pass',
+    price_nanos: 9_990_000_000n,
+    period_start: at(from),
+    period_end: at(to),
   });
   return user;
 }
@@ -27,17 +32,37 @@ function admit(db: Db, userId: string, now: string, amountNanos: bigint) {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(GatewayError);
   return err as GatewayError;
 }
 
 function record(userId: string, costNanos: bigint): NewGeneration {
   return {
-    id: uniqueId('gen-'), user_id: userId, api_key_id: null, access_mode: 'pass', model: 'pass/test', provider: 'pass',
-    upstream_model: 'test', upstream_id: null, streamed: false, finish_reason: 'stop', status: 'success', http_status: 200,
-    error_code: null, error_message: null, cost_nanos: 0n, reference_cost_nanos: costNanos, latency_ms: 5,
-    time_to_first_token_ms: null, app_title: null, app_referer: null, task_id: null,
+    id: uniqueId('gen-'),
+    user_id: userId,
+    api_key_id: null,
+    access_mode: 'pass',
+    model: 'pass/test',
+    provider: 'pass',
+    upstream_model: 'test',
+    upstream_id: null,
+    streamed: false,
+    finish_reason: 'stop',
+    status: 'success',
+    http_status: 200,
+    error_code: null,
+    error_message: null,
+    cost_nanos: 0n,
+    reference_cost_nanos: costNanos,
+    latency_ms: 5,
+    time_to_first_token_ms: null,
+    app_title: null,
+    app_referer: null,
+    task_id: null,
   };
 }
 
@@ -63,12 +88,19 @@ describeEachDatabase('pass admission', (ctx) => {
     const reservation = await admit(db, user.id, now, 600n);
     // A second request cannot reserve past the limit while the first is in flight.
     expect((await refusal(admit(db, user.id, now, 401n))).status).toBe(429);
-    const admission: Admission = { mode: 'pass', userId: user.id, reservedNanos: 600n, passUsageId: reservation.usageId };
+    const admission: Admission = {
+      mode: 'pass',
+      userId: user.id,
+      reservedNanos: 600n,
+      passUsageId: reservation.usageId,
+    };
     const rec = record(user.id, 150n);
     await settleGeneration(db, admission, rec);
     await settleGeneration(db, admission, rec); // a retried settle changes nothing
     const rows = await db.selectFrom('pass_usage').selectAll().where('user_id', '=', user.id).execute();
-    expect(rows).toEqual([expect.objectContaining({ status: 'settled', reference_cost_nanos: 150n, generation_id: rec.id })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ status: 'settled', reference_cost_nanos: 150n, generation_id: rec.id }),
+    ]);
     expect(await db.selectFrom('credit_ledger').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     // 150 used: 850 fits exactly, one nano more does not.
     const exact = await admit(db, user.id, now, 850n);
@@ -79,14 +111,28 @@ describeEachDatabase('pass admission', (ctx) => {
   it('names the rolling window with the time enough of its oldest usage ages out', async () => {
     const db = ctx.db();
     const user = await subscribedUser(db);
-    for (const [time, cost] of [['2025-11-21T08:00:00Z', 400n], ['2025-11-21T09:00:00Z', 300n], ['2025-11-21T10:00:00Z', 200n]] as const) {
+    for (const [time, cost] of [
+      ['2025-11-21T08:00:00Z', 400n],
+      ['2025-11-21T09:00:00Z', 300n],
+      ['2025-11-21T10:00:00Z', 200n],
+    ] as const) {
       const r = await admit(db, user.id, time, cost);
-      await settleGeneration(db, { mode: 'pass', userId: user.id, reservedNanos: cost, passUsageId: r.usageId }, record(user.id, cost));
+      await settleGeneration(
+        db,
+        { mode: 'pass', userId: user.id, reservedNanos: cost, passUsageId: r.usageId },
+        record(user.id, cost),
+      );
     }
     // 900 used at 12:00; 500 more needs 400 gone: the 08:00 row ages out at 13:00.
     const err = await refusal(admit(db, user.id, '2025-11-21T12:00:00Z', 500n));
     expect(err.status).toBe(429);
-    expect(err.metadata).toMatchObject({ window: 'five_hour', used: 9e-7, limit: 1e-6, required: 5e-7, resets_at: '2025-11-21T13:00:00.000Z' });
+    expect(err.metadata).toMatchObject({
+      window: 'five_hour',
+      used: 9e-7,
+      limit: 1e-6,
+      required: 5e-7,
+      resets_at: '2025-11-21T13:00:00.000Z',
+    });
     expect(err.headers['retry-after']).toBe('3600');
     // At 13:00 exactly the 08:00 row no longer counts (the window is (now − 5 h, now]).
     await admit(db, user.id, '2025-11-21T13:00:00Z', 500n);
@@ -98,7 +144,11 @@ describeEachDatabase('pass admission', (ctx) => {
     // Spread over the week so the rolling window never blocks: 3 × 1000 on Mon, Tue, Wed.
     for (const day of ['2025-11-17', '2025-11-18', '2025-11-19']) {
       const r = await admit(db, user.id, `${day}T10:00:00Z`, 1_000n);
-      await settleGeneration(db, { mode: 'pass', userId: user.id, reservedNanos: 1_000n, passUsageId: r.usageId }, record(user.id, 1_000n));
+      await settleGeneration(
+        db,
+        { mode: 'pass', userId: user.id, reservedNanos: 1_000n, passUsageId: r.usageId },
+        record(user.id, 1_000n),
+      );
     }
     const sunday = await refusal(admit(db, user.id, '2025-11-23T23:00:00Z', 1n));
     expect(sunday.metadata).toMatchObject({ window: 'weekly', resets_at: '2025-11-24T00:00:00.000Z' });
@@ -106,7 +156,11 @@ describeEachDatabase('pass admission', (ctx) => {
     // Monday: a new week, same month (3000 of 5000 used).
     for (const day of ['2025-11-24', '2025-11-25']) {
       const r = await admit(db, user.id, `${day}T10:00:00Z`, 1_000n);
-      await settleGeneration(db, { mode: 'pass', userId: user.id, reservedNanos: 1_000n, passUsageId: r.usageId }, record(user.id, 1_000n));
+      await settleGeneration(
+        db,
+        { mode: 'pass', userId: user.id, reservedNanos: 1_000n, passUsageId: r.usageId },
+        record(user.id, 1_000n),
+      );
     }
     const monthly = await refusal(admit(db, user.id, '2025-11-27T10:00:00Z', 1n));
     expect(monthly.metadata).toMatchObject({ window: 'monthly', used: 5e-6, resets_at: '2025-12-01T00:00:00.000Z' });
@@ -129,7 +183,11 @@ describeEachDatabase('pass admission', (ctx) => {
     const empty = toWirePassUsage((await passUsageReport(deps('2025-11-21T12:00:00Z'), user.id))!);
     expect(empty.five_hour).toEqual({ used: 0, limit: 1e-6, remaining: 1e-6, resets_at: '2025-11-21T17:00:00.000Z' });
     const r = await admit(db, user.id, '2025-11-21T11:00:00Z', 700n);
-    await settleGeneration(db, { mode: 'pass', userId: user.id, reservedNanos: 700n, passUsageId: r.usageId }, record(user.id, 250n));
+    await settleGeneration(
+      db,
+      { mode: 'pass', userId: user.id, reservedNanos: 700n, passUsageId: r.usageId },
+      record(user.id, 250n),
+    );
     await admit(db, user.id, '2025-11-21T11:30:00Z', 100n); // in flight: counts at its upper bound
     const report = toWirePassUsage((await passUsageReport(deps('2025-11-21T12:00:00Z'), user.id))!);
     expect(report).toEqual({

@@ -19,7 +19,9 @@ describeEachBackend('pendingMigrations', (backend) => {
     expect(await pendingMigrations(database.db)).toEqual(migrations.map(([name]) => name));
     await migrateToLatest(database.db);
     expect(await pendingMigrations(database.db)).toEqual([]);
-    await sql`insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_release', '2030-01-01T00:00:00.000Z')`.execute(database.db);
+    await sql`insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_release', '2030-01-01T00:00:00.000Z')`.execute(
+      database.db,
+    );
     expect(await pendingMigrations(database.db)).toEqual([]);
   });
 });

@@ -14,10 +14,16 @@ it('syncs the WAL to disk at every commit of a data folder', async () => {
   const pglite = await openPglite({ dataDir: path.join(work, 'data') });
   try {
     expect((await pglite.query<{ fsync: string }>('show fsync')).rows).toEqual([{ fsync: 'on' }]);
-    expect((await pglite.query<{ wal_sync_method: string }>('show wal_sync_method')).rows).toEqual([{ wal_sync_method: 'fsync' }]);
+    expect((await pglite.query<{ wal_sync_method: string }>('show wal_sync_method')).rows).toEqual([
+      { wal_sync_method: 'fsync' },
+    ]);
     await pglite.exec('create table durable_probe (n int)');
     // Count the syncs PostgreSQL asks the file system for while committing.
-    const nodefs = (pglite.Module as unknown as { FS: { filesystems: { NODEFS: { stream_ops: { fsync?: (stream: unknown) => number } } } } }).FS.filesystems.NODEFS;
+    const nodefs = (
+      pglite.Module as unknown as {
+        FS: { filesystems: { NODEFS: { stream_ops: { fsync?: (stream: unknown) => number } } } };
+      }
+    ).FS.filesystems.NODEFS;
     const sync = nodefs.stream_ops.fsync;
     expect(sync).toBeTypeOf('function');
     let syncs = 0;
@@ -32,4 +38,3 @@ it('syncs the WAL to disk at every commit of a data folder', async () => {
   }
   // A new data folder's first start syncs every file it writes: seconds on a busy disk.
 }, 90_000);
-

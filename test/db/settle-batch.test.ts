@@ -15,28 +15,46 @@ describeEachDatabase('batched settlement', ({ db }) => {
   it('keeps the credit invariants for any batching of any costs', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ user: fc.integer({ min: 0, max: 2 }), reserve: fc.integer({ min: 1, max: 400 }), costRatio: fc.double({ min: 0, max: 1.5, noNaN: true }) }), { minLength: 1, maxLength: 24 }),
+        fc.array(
+          fc.record({
+            user: fc.integer({ min: 0, max: 2 }),
+            reserve: fc.integer({ min: 1, max: 400 }),
+            costRatio: fc.double({ min: 0, max: 1.5, noNaN: true }),
+          }),
+          { minLength: 1, maxLength: 24 },
+        ),
         fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
         fc.boolean(),
         async (requests, batchSizes, settleTwice) => {
-          const users = await Promise.all([0, 1, 2].map(async () => {
-            const user = await insertTestUser(db());
-            await grantCredits(db(), { userId: user.id, amountNanos: 1000n });
-            return user.id;
-          }));
-          const admitted = await Promise.all(requests.map(async (r) => {
-            const userId = users[r.user];
-            const ok = (await reserveCredits(db(), { userId, amountNanos: BigInt(r.reserve) })).ok;
-            return ok ? { userId, reserved: BigInt(r.reserve), cost: BigInt(Math.floor(r.reserve * r.costRatio)) } : undefined;
-          }));
-          const settlements: Settlement[] = admitted.filter((a) => a !== undefined).map((a) => ({
-            admission: { mode: 'credits', userId: a.userId, reservedNanos: a.reserved },
-            record: creditsGenerationRecord(a.userId, a.cost),
-          }));
+          const users = await Promise.all(
+            [0, 1, 2].map(async () => {
+              const user = await insertTestUser(db());
+              await grantCredits(db(), { userId: user.id, amountNanos: 1000n });
+              return user.id;
+            }),
+          );
+          const admitted = await Promise.all(
+            requests.map(async (r) => {
+              const userId = users[r.user];
+              const ok = (await reserveCredits(db(), { userId, amountNanos: BigInt(r.reserve) })).ok;
+              return ok
+                ? { userId, reserved: BigInt(r.reserve), cost: BigInt(Math.floor(r.reserve * r.costRatio)) }
+                : undefined;
+            }),
+          );
+          const settlements: Settlement[] = admitted
+            .filter((a) => a !== undefined)
+            .map((a) => ({
+              admission: { mode: 'credits', userId: a.userId, reservedNanos: a.reserved },
+              record: creditsGenerationRecord(a.userId, a.cost),
+            }));
           let rest = [...settlements];
           for (let i = 0; rest.length > 0; i++) {
             const size = batchSizes[i % batchSizes.length];
-            await Promise.all([settleGenerations(db(), rest.slice(0, size)), settleTwice ? settleGenerations(db(), rest.slice(0, size)) : undefined]);
+            await Promise.all([
+              settleGenerations(db(), rest.slice(0, size)),
+              settleTwice ? settleGenerations(db(), rest.slice(0, size)) : undefined,
+            ]);
             rest = rest.slice(size);
           }
           for (const userId of users) {
@@ -49,8 +67,16 @@ describeEachDatabase('batched settlement', ({ db }) => {
             expect(account.totalUsedNanos).toBe(debited);
             expect(account.balanceNanos).toBe(1000n - debited);
             // Every cost is debited in full, whatever the balance had left: a shortfall is debt, never written off.
-            for (const s of mine) expect(-debits.find((d) => d.generation_id === s.record.id)!.amount_nanos).toBe(s.record.cost_nanos);
-            const excess = mine.reduce((sum, s) => sum + (s.record.cost_nanos! > s.admission.reservedNanos ? s.record.cost_nanos! - s.admission.reservedNanos : 0n), 0n);
+            for (const s of mine)
+              expect(-debits.find((d) => d.generation_id === s.record.id)!.amount_nanos).toBe(s.record.cost_nanos);
+            const excess = mine.reduce(
+              (sum, s) =>
+                sum +
+                (s.record.cost_nanos! > s.admission.reservedNanos
+                  ? s.record.cost_nanos! - s.admission.reservedNanos
+                  : 0n),
+              0n,
+            );
             expect(account.balanceNanos).toBeGreaterThanOrEqual(-excess);
           }
         },
@@ -66,11 +92,26 @@ describeEachDatabase('batched settlement', ({ db }) => {
     const paid = creditsGenerationRecord(userId, 120n);
     const free = { ...creditsGenerationRecord(userId, 0n), access_mode: 'free' as const };
     const settlement: Settlement = { admission: { mode: 'credits', userId, reservedNanos: 300n }, record: paid };
-    const fresh = await settleGenerations(db(), [settlement, { admission: { mode: 'free', userId, reservedNanos: 0n }, record: free }, settlement]);
+    const fresh = await settleGenerations(db(), [
+      settlement,
+      { admission: { mode: 'free', userId, reservedNanos: 0n }, record: free },
+      settlement,
+    ]);
     expect(fresh).toBe(2);
-    expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 880n, reservedNanos: 0n, totalUsedNanos: 120n });
-    expect((await listLedger(db(), userId, 10)).filter((row) => row.kind === 'debit').map((row) => row.amount_nanos)).toEqual([-120n]);
-    const recorded = await db().selectFrom('generations').select(['id', 'access_mode', 'cost_nanos']).where('user_id', '=', userId).orderBy('access_mode').execute();
+    expect(await getCreditAccount(db(), userId)).toMatchObject({
+      balanceNanos: 880n,
+      reservedNanos: 0n,
+      totalUsedNanos: 120n,
+    });
+    expect(
+      (await listLedger(db(), userId, 10)).filter((row) => row.kind === 'debit').map((row) => row.amount_nanos),
+    ).toEqual([-120n]);
+    const recorded = await db()
+      .selectFrom('generations')
+      .select(['id', 'access_mode', 'cost_nanos'])
+      .where('user_id', '=', userId)
+      .orderBy('access_mode')
+      .execute();
     expect(recorded).toEqual([
       { id: paid.id, access_mode: 'credits', cost_nanos: 120n },
       { id: free.id, access_mode: 'free', cost_nanos: 0n },
@@ -86,22 +127,63 @@ describeEachDatabase('batched settlement', ({ db }) => {
       expect((await reserveCredits(db(), { userId, amountNanos: 200n })).ok).toBe(true);
     }
     const at = new Date();
-    const [usedPass, unusedPass] = await Promise.all([reservePassUsage(db(), { userId: subscriber, amountNanos: 500n, at }), reservePassUsage(db(), { userId: subscriber, amountNanos: 500n, at })]);
-    const passRecord = (referenceCost: bigint) => ({ ...creditsGenerationRecord(subscriber, 0n), access_mode: 'pass' as const, reference_cost_nanos: referenceCost });
+    const [usedPass, unusedPass] = await Promise.all([
+      reservePassUsage(db(), { userId: subscriber, amountNanos: 500n, at }),
+      reservePassUsage(db(), { userId: subscriber, amountNanos: 500n, at }),
+    ]);
+    const passRecord = (referenceCost: bigint) => ({
+      ...creditsGenerationRecord(subscriber, 0n),
+      access_mode: 'pass' as const,
+      reference_cost_nanos: referenceCost,
+    });
     const used = passRecord(70n);
     const batch: Settlement[] = [
       { admission: { mode: 'pass', userId: subscriber, reservedNanos: 500n, passUsageId: usedPass }, record: used },
-      { admission: { mode: 'credits', userId: other, reservedNanos: 200n }, record: creditsGenerationRecord(other, 150n) },
-      { admission: { mode: 'free', userId: payer, reservedNanos: 0n }, record: { ...creditsGenerationRecord(payer, 0n), access_mode: 'free' } },
-      { admission: { mode: 'pass', userId: subscriber, reservedNanos: 500n, passUsageId: unusedPass }, record: passRecord(0n) },
-      { admission: { mode: 'credits', userId: payer, reservedNanos: 200n }, record: creditsGenerationRecord(payer, 40n) },
+      {
+        admission: { mode: 'credits', userId: other, reservedNanos: 200n },
+        record: creditsGenerationRecord(other, 150n),
+      },
+      {
+        admission: { mode: 'free', userId: payer, reservedNanos: 0n },
+        record: { ...creditsGenerationRecord(payer, 0n), access_mode: 'free' },
+      },
+      {
+        admission: { mode: 'pass', userId: subscriber, reservedNanos: 500n, passUsageId: unusedPass },
+        record: passRecord(0n),
+      },
+      {
+        admission: { mode: 'credits', userId: payer, reservedNanos: 200n },
+        record: creditsGenerationRecord(payer, 40n),
+      },
     ];
     expect(await settleGenerations(db(), batch)).toBe(5);
-    expect(await getCreditAccount(db(), payer)).toMatchObject({ balanceNanos: 960n, reservedNanos: 0n, totalUsedNanos: 40n });
-    expect(await getCreditAccount(db(), other)).toMatchObject({ balanceNanos: 850n, reservedNanos: 0n, totalUsedNanos: 150n });
-    const passRows = await db().selectFrom('pass_usage').select(['id', 'status', 'generation_id', 'reference_cost_nanos']).where('user_id', '=', subscriber).execute();
+    expect(await getCreditAccount(db(), payer)).toMatchObject({
+      balanceNanos: 960n,
+      reservedNanos: 0n,
+      totalUsedNanos: 40n,
+    });
+    expect(await getCreditAccount(db(), other)).toMatchObject({
+      balanceNanos: 850n,
+      reservedNanos: 0n,
+      totalUsedNanos: 150n,
+    });
+    const passRows = await db()
+      .selectFrom('pass_usage')
+      .select(['id', 'status', 'generation_id', 'reference_cost_nanos'])
+      .where('user_id', '=', subscriber)
+      .execute();
     expect(passRows).toEqual([{ id: usedPass, status: 'settled', generation_id: used.id, reference_cost_nanos: 70n }]);
-    expect(await db().selectFrom('generations').select((eb) => eb.fn.countAll<bigint>().as('n')).where('id', 'in', batch.map((s) => s.record.id)).executeTakeFirst()).toEqual({ n: 5n });
+    expect(
+      await db()
+        .selectFrom('generations')
+        .select((eb) => eb.fn.countAll<bigint>().as('n'))
+        .where(
+          'id',
+          'in',
+          batch.map((s) => s.record.id),
+        )
+        .executeTakeFirst(),
+    ).toEqual({ n: 5n });
   });
 
   it("still settles through the previous release's jsonb signature (processes not yet upgraded)", async () => {
@@ -112,19 +194,43 @@ describeEachDatabase('batched settlement', ({ db }) => {
     const batch = JSON.stringify([{ ...record, cost_nanos: String(cost), settle: 'credits', reserved_nanos: '300' }]);
     const { rows } = await sql<{ fresh: number }>`select settle_generations(${batch}::jsonb) as fresh`.execute(db());
     expect(rows).toEqual([{ fresh: 1 }]);
-    expect(await getCreditAccount(db(), userId)).toMatchObject({ balanceNanos: 880n, reservedNanos: 0n, totalUsedNanos: 120n });
+    expect(await getCreditAccount(db(), userId)).toMatchObject({
+      balanceNanos: 880n,
+      reservedNanos: 0n,
+      totalUsedNanos: 120n,
+    });
   });
 
   it('writes every column of a record as given', async () => {
     const userId = (await insertTestUser(db())).id;
     const createdAt = new Date('2026-11-02T03:04:05.678Z');
     const record = {
-      ...creditsGenerationRecord(userId, 0n), access_mode: 'free' as const, upstream_id: 'chatcmpl-1', streamed: true,
-      finish_reason: 'length', status: 'error' as const, http_status: 502, error_code: 'upstream_error', error_message: 'bad "gateway" \u00e9',
-      prompt_tokens: 11, completion_tokens: 22, cached_tokens: 3, cache_write_tokens: 4, reasoning_tokens: 5,
-      reference_cost_nanos: 9_007_199_254_740_993n, latency_ms: 1234, time_to_first_token_ms: 56, app_title: 'App', app_referer: 'https://app.test/',
-      task_id: 'task-7', created_at: createdAt, api_format: 'embeddings' as const,
-      cache_hit: true, cache_saved_nanos: 9_007_199_254_740_995n, usage_estimated: true, web_search_requests: 7,
+      ...creditsGenerationRecord(userId, 0n),
+      access_mode: 'free' as const,
+      upstream_id: 'chatcmpl-1',
+      streamed: true,
+      finish_reason: 'length',
+      status: 'error' as const,
+      http_status: 502,
+      error_code: 'upstream_error',
+      error_message: 'bad "gateway" \u00e9',
+      prompt_tokens: 11,
+      completion_tokens: 22,
+      cached_tokens: 3,
+      cache_write_tokens: 4,
+      reasoning_tokens: 5,
+      reference_cost_nanos: 9_007_199_254_740_993n,
+      latency_ms: 1234,
+      time_to_first_token_ms: 56,
+      app_title: 'App',
+      app_referer: 'https://app.test/',
+      task_id: 'task-7',
+      created_at: createdAt,
+      api_format: 'embeddings' as const,
+      cache_hit: true,
+      cache_saved_nanos: 9_007_199_254_740_995n,
+      usage_estimated: true,
+      web_search_requests: 7,
       tool_uses: { file_search: 3, code_interpreter: 4 },
       attempts: [
         { provider: 'groq', model: 'meta/llama-4', status: 429, error_code: 'rate_limit', latency_ms: 12 },

@@ -2,7 +2,14 @@
 // once when no batch is being written; those that arrive meanwhile share the next statement), a database that is away
 // waited for and written to once it is back (nothing lost, nothing twice), a stop that does not wait forever, and one
 // bad record that cannot hold back the others of its batch.
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { expect, it } from 'vitest';
 import { SettlementQueue } from '../../src/billing/settlement-queue.js';
 import type { Admission } from '../../src/billing/accounting.js';
@@ -52,7 +59,8 @@ function logLines(): { lines: string[]; logger: ReturnType<typeof createLogger> 
 }
 
 const free = (userId: string): Admission => ({ mode: 'free', userId, reservedNanos: 0n });
-const ids = async (db: Db, userId: string) => (await db.selectFrom('generations').select('id').where('user_id', '=', userId).execute()).map((row) => row.id).sort();
+const ids = async (db: Db, userId: string) =>
+  (await db.selectFrom('generations').select('id').where('user_id', '=', userId).execute()).map((row) => row.id).sort();
 
 describeEachDatabase('settlement queue', ({ db }) => {
   it('writes a settlement at once and resolves when it is committed', async () => {
@@ -93,18 +101,25 @@ describeEachDatabase('settlement queue', ({ db }) => {
     const queue = new SettlementQueue(db().withPlugin(statements), logger);
     const records = [creditsGenerationRecord(user.id, 10n), creditsGenerationRecord(user.id, 20n)];
     for (const _ of records) expect((await reserveCredits(db(), { userId: user.id, amountNanos: 100n })).ok).toBe(true);
-    await Promise.all(records.map((record) => queue.settle({ mode: 'credits', userId: user.id, reservedNanos: 100n }, record)));
+    await Promise.all(
+      records.map((record) => queue.settle({ mode: 'credits', userId: user.id, reservedNanos: 100n }, record)),
+    );
     expect(statements.count).toBe(5);
     expect(await ids(db(), user.id)).toEqual(records.map((r) => r.id).sort());
     expect(await getCreditAccount(db(), user.id)).toMatchObject({ balanceNanos: 970n, reservedNanos: 0n });
-    const debits = await db().selectFrom('credit_ledger').select('amount_nanos').where('user_id', '=', user.id).where('kind', '=', 'debit').execute();
+    const debits = await db()
+      .selectFrom('credit_ledger')
+      .select('amount_nanos')
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'debit')
+      .execute();
     expect(debits.map((d) => d.amount_nanos).sort((a, b) => (a < b ? -1 : 1))).toEqual([-20n, -10n]);
     expect(lines.some((line) => line.includes('database unavailable: settlements wait for it'))).toBe(true);
     expect(lines.some((line) => line.includes('database back: waiting settlements written'))).toBe(true);
     expect(lines.some((line) => line.includes('could not settle generation'))).toBe(false);
   });
 
-  it('gives up waiting at drain\'s deadline and logs each record whole, for replay', async () => {
+  it("gives up waiting at drain's deadline and logs each record whole, for replay", async () => {
     const user = await insertTestUser(db());
     const statements = new SettlementStatements();
     statements.refuse = Number.POSITIVE_INFINITY;

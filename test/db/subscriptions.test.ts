@@ -13,8 +13,18 @@ describeEachDatabase('subscriptions repository', (ctx) => {
     const db = ctx.db();
     const user = await insertTestUser(db);
     const base = { user_id: user.id, plan: 'pass' as const, price_nanos: 20_000_000_000n };
-    const january = await insertSubscription(db, { ...base, id: uniqueId('sub_'), period_start: day('2025-01-01'), period_end: day('2025-02-01') });
-    const february = await insertSubscription(db, { ...base, id: uniqueId('sub_'), period_start: day('2025-02-01'), period_end: day('2025-03-01') });
+    const january = await insertSubscription(db, {
+      ...base,
+      id: uniqueId('sub_'),
+      period_start: day('2025-01-01'),
+      period_end: day('2025-02-01'),
+    });
+    const february = await insertSubscription(db, {
+      ...base,
+      id: uniqueId('sub_'),
+      period_start: day('2025-02-01'),
+      period_end: day('2025-03-01'),
+    });
     expect(january).toMatchObject({ price_nanos: 20_000_000_000n, revoked_at: null, period_end: day('2025-02-01') });
 
     expect((await findActiveSubscription(db, user.id, day('2025-01-15')))?.id).toBe(january.id);
@@ -28,14 +38,28 @@ describeEachDatabase('subscriptions repository', (ctx) => {
     const db = ctx.db();
     const user = await insertTestUser(db);
     const base = { user_id: user.id, plan: 'pass' as const, price_nanos: 1n };
-    const past = await insertSubscription(db, { ...base, id: uniqueId('sub_'), period_start: day('2025-01-01'), period_end: day('2025-02-01') });
-    await insertSubscription(db, { ...base, id: uniqueId('sub_'), period_start: day('2025-02-01'), period_end: day('2025-03-01') });
+    const past = await insertSubscription(db, {
+      ...base,
+      id: uniqueId('sub_'),
+      period_start: day('2025-01-01'),
+      period_end: day('2025-02-01'),
+    });
+    await insertSubscription(db, {
+      ...base,
+      id: uniqueId('sub_'),
+      period_start: day('2025-02-01'),
+      period_end: day('2025-03-01'),
+    });
     const now = day('2025-02-10');
 
     expect(await revokeSubscriptions(db, user.id, now)).toBe(1);
     expect(await findActiveSubscription(db, user.id, now)).toBeUndefined();
     expect(await revokeSubscriptions(db, user.id, now)).toBe(0);
-    const pastRow = await db.selectFrom('subscriptions').select('revoked_at').where('id', '=', past.id).executeTakeFirstOrThrow();
+    const pastRow = await db
+      .selectFrom('subscriptions')
+      .select('revoked_at')
+      .where('id', '=', past.id)
+      .executeTakeFirstOrThrow();
     expect(pastRow.revoked_at).toBeNull();
   });
 

@@ -19,33 +19,94 @@ const DAY_MS = 86_400_000;
 const MODES: AccessMode[] = ['credits', 'free', 'pass'];
 
 async function referenceKeyUsage(db: Db, keyIds: string[], now: Date): Promise<Map<string, KeyUsage>> {
-  const since = (from: Date) => sql<bigint>`cast(coalesce(sum(cost_nanos) filter (where created_at >= ${from}), 0) as bigint)`;
-  const rows = await db.selectFrom('generations')
-    .select(['api_key_id', sql<bigint>`cast(coalesce(sum(cost_nanos), 0) as bigint)`.as('total'), since(dayStart(now)).as('daily'), since(weekStart(now)).as('weekly'), since(monthStart(now)).as('monthly')])
-    .where('api_key_id', 'in', keyIds).groupBy('api_key_id').execute();
-  return new Map(rows.map((r) => [r.api_key_id!, { totalNanos: r.total, dailyNanos: r.daily, weeklyNanos: r.weekly, monthlyNanos: r.monthly }]));
+  const since = (from: Date) =>
+    sql<bigint>`cast(coalesce(sum(cost_nanos) filter (where created_at >= ${from}), 0) as bigint)`;
+  const rows = await db
+    .selectFrom('generations')
+    .select([
+      'api_key_id',
+      sql<bigint>`cast(coalesce(sum(cost_nanos), 0) as bigint)`.as('total'),
+      since(dayStart(now)).as('daily'),
+      since(weekStart(now)).as('weekly'),
+      since(monthStart(now)).as('monthly'),
+    ])
+    .where('api_key_id', 'in', keyIds)
+    .groupBy('api_key_id')
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.api_key_id!,
+      { totalNanos: r.total, dailyNanos: r.daily, weeklyNanos: r.weekly, monthlyNanos: r.monthly },
+    ]),
+  );
 }
 
 async function referenceReport(db: Db, from: Date, to: Date, groupBy: UsageGroupBy): Promise<UsageRow[]> {
-  const group = { day: sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`, model: sql<string>`model`, key: sql<string>`api_key_id`, user: sql<string>`user_id` }[groupBy];
+  const group = {
+    day: sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`,
+    model: sql<string>`model`,
+    key: sql<string>`api_key_id`,
+    user: sql<string>`user_id`,
+  }[groupBy];
   const total = (column: string) => sql<bigint>`cast(coalesce(sum(${sql.ref(column)}), 0) as bigint)`;
-  const rows = await db.selectFrom('generations')
+  const rows = await db
+    .selectFrom('generations')
     // Response-cache hits are not requests in the report (migration 0013); their tokens are 0 anyway.
-    .select([group.as('group'), sql<string>`count(*) filter (where not cache_hit)`.as('requests'), total('prompt_tokens').as('p'), total('completion_tokens').as('c'), total('cached_tokens').as('k'), total('reasoning_tokens').as('r'), total('cost_nanos').as('cost')])
-    .where('created_at', '>=', from).where('created_at', '<', to).groupBy(group).orderBy(group).execute();
-  return rows.map((r) => ({ group: r.group, requests: Number(r.requests), promptTokens: r.p, completionTokens: r.c, cachedTokens: r.k, reasoningTokens: r.r, costNanos: r.cost }));
+    .select([
+      group.as('group'),
+      sql<string>`count(*) filter (where not cache_hit)`.as('requests'),
+      total('prompt_tokens').as('p'),
+      total('completion_tokens').as('c'),
+      total('cached_tokens').as('k'),
+      total('reasoning_tokens').as('r'),
+      total('cost_nanos').as('cost'),
+    ])
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .groupBy(group)
+    .orderBy(group)
+    .execute();
+  return rows.map((r) => ({
+    group: r.group,
+    requests: Number(r.requests),
+    promptTokens: r.p,
+    completionTokens: r.c,
+    cachedTokens: r.k,
+    reasoningTokens: r.r,
+    costNanos: r.cost,
+  }));
 }
 
 async function referenceDaily(db: Db, userId: string, since: Date) {
   const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
   const total = (column: string) => sql<bigint>`cast(coalesce(sum(${sql.ref(column)}), 0) as bigint)`;
-  const rows = await db.selectFrom('generations')
-    .select([day.as('date'), 'model', sql<string>`count(*) filter (where not cache_hit)`.as('requests'), total('prompt_tokens').as('p'), total('completion_tokens').as('c'), total('cost_nanos').as('cost'),
-      sql<string>`count(*) filter (where cache_hit)`.as('hits'), total('cache_saved_nanos').as('saved')])
-    .where('user_id', '=', userId).where('created_at', '>=', since).groupBy([day, 'model']).orderBy(day).orderBy('model').execute();
+  const rows = await db
+    .selectFrom('generations')
+    .select([
+      day.as('date'),
+      'model',
+      sql<string>`count(*) filter (where not cache_hit)`.as('requests'),
+      total('prompt_tokens').as('p'),
+      total('completion_tokens').as('c'),
+      total('cost_nanos').as('cost'),
+      sql<string>`count(*) filter (where cache_hit)`.as('hits'),
+      total('cache_saved_nanos').as('saved'),
+    ])
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', since)
+    .groupBy([day, 'model'])
+    .orderBy(day)
+    .orderBy('model')
+    .execute();
   return rows.map((r) => ({
-    date: r.date, model: r.model, requests: Number(r.requests), promptTokens: Number(r.p), completionTokens: Number(r.c), costNanos: r.cost,
-    cacheHits: Number(r.hits), cacheSavedNanos: r.saved,
+    date: r.date,
+    model: r.model,
+    requests: Number(r.requests),
+    promptTokens: Number(r.p),
+    completionTokens: Number(r.c),
+    costNanos: r.cost,
+    cacheHits: Number(r.hits),
+    cacheSavedNanos: r.saved,
   }));
 }
 
@@ -65,8 +126,14 @@ const recordShape = fc.record({
 });
 
 const rangeShape = fc.record({
-  fromMs: fc.oneof(fc.integer({ min: -1, max: 11 }).map((d) => d * DAY_MS), fc.integer({ min: -DAY_MS, max: 11 * DAY_MS })),
-  lengthMs: fc.oneof(fc.integer({ min: 1, max: 12 }).map((d) => d * DAY_MS), fc.integer({ min: 1, max: 12 * DAY_MS })),
+  fromMs: fc.oneof(
+    fc.integer({ min: -1, max: 11 }).map((d) => d * DAY_MS),
+    fc.integer({ min: -DAY_MS, max: 11 * DAY_MS }),
+  ),
+  lengthMs: fc.oneof(
+    fc.integer({ min: 1, max: 12 }).map((d) => d * DAY_MS),
+    fc.integer({ min: 1, max: 12 * DAY_MS }),
+  ),
   groupBy: fc.constantFrom<UsageGroupBy>('day', 'model', 'key', 'user'),
 });
 
@@ -89,13 +156,35 @@ describeEachDatabase('usage totals', ({ db }) => {
           const records: NewGeneration[] = shapes.map((s) => {
             const tokens = s.hit ? 0 : s.tokens;
             return {
-              id: uniqueId('gen-'), user_id: users[s.user], api_key_id: s.key === 2 ? null : keys[s.key], access_mode: MODES[s.mode],
-              model: `${tag}/${s.model}`, provider: 'p', upstream_model: 'u', upstream_id: null, streamed: false, finish_reason: 'stop',
-              status: 'success', http_status: 200, error_code: null, error_message: null, prompt_tokens: tokens, completion_tokens: tokens % 977,
-              cached_tokens: tokens % 13, cache_write_tokens: tokens % 7, reasoning_tokens: tokens % 31, cost_nanos: s.cost,
-              reference_cost_nanos: MODES[s.mode] === 'pass' && !s.hit ? s.cost : null, latency_ms: 1, time_to_first_token_ms: null, app_title: null,
-              app_referer: null, task_id: null, created_at: new Date(base + s.day * DAY_MS + s.timeOfDay),
-              cache_hit: s.hit, cache_saved_nanos: s.hit ? s.saved : 0n,
+              id: uniqueId('gen-'),
+              user_id: users[s.user],
+              api_key_id: s.key === 2 ? null : keys[s.key],
+              access_mode: MODES[s.mode],
+              model: `${tag}/${s.model}`,
+              provider: 'p',
+              upstream_model: 'u',
+              upstream_id: null,
+              streamed: false,
+              finish_reason: 'stop',
+              status: 'success',
+              http_status: 200,
+              error_code: null,
+              error_message: null,
+              prompt_tokens: tokens,
+              completion_tokens: tokens % 977,
+              cached_tokens: tokens % 13,
+              cache_write_tokens: tokens % 7,
+              reasoning_tokens: tokens % 31,
+              cost_nanos: s.cost,
+              reference_cost_nanos: MODES[s.mode] === 'pass' && !s.hit ? s.cost : null,
+              latency_ms: 1,
+              time_to_first_token_ms: null,
+              app_title: null,
+              app_referer: null,
+              task_id: null,
+              created_at: new Date(base + s.day * DAY_MS + s.timeOfDay),
+              cache_hit: s.hit,
+              cache_saved_nanos: s.hit ? s.saved : 0n,
             };
           });
           // Concurrent batches, each also sent twice: a record is counted once however often it is settled.
@@ -104,20 +193,31 @@ describeEachDatabase('usage totals', ({ db }) => {
             batches.push(records.slice(i, i + batchSizes[b % batchSizes.length]));
             i += batchSizes[b % batchSizes.length];
           }
-          await Promise.all([...batches, ...batches].map((batch) => settleGenerationBatch(db(), batch.map((record) => ({ record, settle: 'none' as const })))));
+          await Promise.all(
+            [...batches, ...batches].map((batch) =>
+              settleGenerationBatch(
+                db(),
+                batch.map((record) => ({ record, settle: 'none' as const })),
+              ),
+            ),
+          );
 
           const now = new Date(base + nowOffset);
           expect(await sumKeyUsage(db(), keys, now)).toEqual(await referenceKeyUsage(db(), keys, now));
           for (const userId of users) {
             for (const since of [base, base + 3 * DAY_MS]) {
-              expect(await listDailyUsage(db(), { userId, since: new Date(since) })).toEqual(await referenceDaily(db(), userId, new Date(since)));
+              expect(await listDailyUsage(db(), { userId, since: new Date(since) })).toEqual(
+                await referenceDaily(db(), userId, new Date(since)),
+              );
             }
           }
           for (const range of ranges) {
             const from = new Date(base + range.fromMs);
             const to = new Date(from.getTime() + range.lengthMs);
-            expect(await usageReport(db(), { from, to, groupBy: range.groupBy }), `${from.toISOString()} ${to.toISOString()} ${range.groupBy}`)
-              .toEqual(await referenceReport(db(), from, to, range.groupBy));
+            expect(
+              await usageReport(db(), { from, to, groupBy: range.groupBy }),
+              `${from.toISOString()} ${to.toISOString()} ${range.groupBy}`,
+            ).toEqual(await referenceReport(db(), from, to, range.groupBy));
           }
         },
       ),
@@ -130,21 +230,55 @@ describeEachDatabase('usage totals', ({ db }) => {
     const key = uniqueId('key_');
     const at = new Date('2000-06-15T12:00:00Z');
     const record = (cost: bigint, apiKeyId: string | null): NewGeneration => ({
-      id: uniqueId('gen-'), user_id: user, api_key_id: apiKeyId, access_mode: 'credits', model: 'openai/x', provider: 'openai',
-      upstream_model: 'x', upstream_id: null, streamed: false, finish_reason: 'stop', status: 'success', http_status: 200,
-      error_code: null, error_message: null, cost_nanos: cost, reference_cost_nanos: null, latency_ms: 1, time_to_first_token_ms: null,
-      app_title: null, app_referer: null, task_id: null, created_at: at,
+      id: uniqueId('gen-'),
+      user_id: user,
+      api_key_id: apiKeyId,
+      access_mode: 'credits',
+      model: 'openai/x',
+      provider: 'openai',
+      upstream_model: 'x',
+      upstream_id: null,
+      streamed: false,
+      finish_reason: 'stop',
+      status: 'success',
+      http_status: 200,
+      error_code: null,
+      error_message: null,
+      cost_nanos: cost,
+      reference_cost_nanos: null,
+      latency_ms: 1,
+      time_to_first_token_ms: null,
+      app_title: null,
+      app_referer: null,
+      task_id: null,
+      created_at: at,
     });
-    await settleGenerationBatch(db(), [record(5n, key), record(7n, key), record(11n, null)].map((r) => ({ record: r, settle: 'none' as const })));
+    await settleGenerationBatch(
+      db(),
+      [record(5n, key), record(7n, key), record(11n, null)].map((r) => ({ record: r, settle: 'none' as const })),
+    );
     const totals = await db().selectFrom('usage_key_totals').selectAll().where('api_key_id', '=', key).execute();
     expect(totals).toEqual([{ api_key_id: key, requests: 2n, cost_nanos: 12n }]);
     // A response-cache hit through the key: charged (3) but not a request, and its savings (40) are kept apart.
-    await settleGenerationBatch(db(), [{ record: { ...record(3n, key), cache_hit: true, cache_saved_nanos: 40n }, settle: 'none' as const }]);
-    expect(await db().selectFrom('usage_key_totals').selectAll().where('api_key_id', '=', key).execute()).toEqual([{ api_key_id: key, requests: 2n, cost_nanos: 15n }]);
-    expect(await db().selectFrom('usage_daily').select(['requests', 'cache_hits', 'cache_saved_nanos']).where('api_key_id', '=', key).execute())
-      .toEqual([{ requests: 2n, cache_hits: 1n, cache_saved_nanos: 40n }]);
-    const daily = await db().selectFrom('usage_daily').select(['api_key_id', 'requests', 'cost_nanos', sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day')])
-      .where('user_id', '=', user).orderBy('api_key_id').execute();
+    await settleGenerationBatch(db(), [
+      { record: { ...record(3n, key), cache_hit: true, cache_saved_nanos: 40n }, settle: 'none' as const },
+    ]);
+    expect(await db().selectFrom('usage_key_totals').selectAll().where('api_key_id', '=', key).execute()).toEqual([
+      { api_key_id: key, requests: 2n, cost_nanos: 15n },
+    ]);
+    expect(
+      await db()
+        .selectFrom('usage_daily')
+        .select(['requests', 'cache_hits', 'cache_saved_nanos'])
+        .where('api_key_id', '=', key)
+        .execute(),
+    ).toEqual([{ requests: 2n, cache_hits: 1n, cache_saved_nanos: 40n }]);
+    const daily = await db()
+      .selectFrom('usage_daily')
+      .select(['api_key_id', 'requests', 'cost_nanos', sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day')])
+      .where('user_id', '=', user)
+      .orderBy('api_key_id')
+      .execute();
     expect(daily).toEqual([
       { api_key_id: '', requests: 1n, cost_nanos: 11n, day: '2000-06-15' },
       { api_key_id: key, requests: 2n, cost_nanos: 15n, day: '2000-06-15' },

@@ -41,7 +41,9 @@ describeEachDatabase('users repository', (ctx) => {
     const db = ctx.db();
     const email = `${uniqueId('race')}@example.com`;
     const users = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => findOrCreateUserByEmail(db, i % 2 ? email.toUpperCase() : email, () => uniqueId('usr_'))),
+      Array.from({ length: 8 }, (_, i) =>
+        findOrCreateUserByEmail(db, i % 2 ? email.toUpperCase() : email, () => uniqueId('usr_')),
+      ),
     );
     expect(new Set(users.map((u) => u.id)).size).toBe(1);
     expect(users[0].email).toBe(email);

@@ -8,11 +8,31 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 function record(userId: string, at: Date, overrides: Partial<NewGeneration> = {}): NewGeneration {
   return {
-    id: uniqueId('gen-'), user_id: userId, api_key_id: null, access_mode: 'credits', model: 'openai/gpt-4o-mini',
-    provider: 'openai', upstream_model: 'gpt-4o-mini', upstream_id: null, streamed: false, finish_reason: 'stop',
-    status: 'success', http_status: 200, error_code: null, error_message: null, prompt_tokens: 10, completion_tokens: 5,
-    cost_nanos: 250_000_000n, reference_cost_nanos: null, latency_ms: 100, time_to_first_token_ms: null, app_title: null,
-    app_referer: null, task_id: null, created_at: at, ...overrides,
+    id: uniqueId('gen-'),
+    user_id: userId,
+    api_key_id: null,
+    access_mode: 'credits',
+    model: 'openai/gpt-4o-mini',
+    provider: 'openai',
+    upstream_model: 'gpt-4o-mini',
+    upstream_id: null,
+    streamed: false,
+    finish_reason: 'stop',
+    status: 'success',
+    http_status: 200,
+    error_code: null,
+    error_message: null,
+    prompt_tokens: 10,
+    completion_tokens: 5,
+    cost_nanos: 250_000_000n,
+    reference_cost_nanos: null,
+    latency_ms: 100,
+    time_to_first_token_ms: null,
+    app_title: null,
+    app_referer: null,
+    task_id: null,
+    created_at: at,
+    ...overrides,
   };
 }
 
@@ -32,12 +52,19 @@ describe('activity and generation list', () => {
     other = await gw.createUser();
     const rows = [
       record(user.userId, now),
-      record(user.userId, now, { model: 'anthropic/claude-sonnet-4.5', provider: 'anthropic', cost_nanos: 1_500_000_000n }),
+      record(user.userId, now, {
+        model: 'anthropic/claude-sonnet-4.5',
+        provider: 'anthropic',
+        cost_nanos: 1_500_000_000n,
+      }),
       record(user.userId, twoDaysAgo),
       record(user.userId, new Date(now.getTime() - 40 * DAY)),
       record(other.userId, now),
     ];
-    await settleGenerationBatch(gw.db, rows.map((r) => ({ record: r, settle: 'none' as const })));
+    await settleGenerationBatch(
+      gw.db,
+      rows.map((r) => ({ record: r, settle: 'none' as const })),
+    );
   }, 60_000);
   afterAll(async () => {
     await gw?.close();
@@ -48,8 +75,19 @@ describe('activity and generation list', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.data).toHaveLength(3);
-    expect(body.data.at(-1)).toEqual({ date: today, model: 'openai/gpt-4o-mini', requests: 1, prompt_tokens: 10, completion_tokens: 5, usage: 0.25, cache_hits: 0, cache_savings: 0 });
-    expect(body.data).toContainEqual(expect.objectContaining({ date: today, model: 'anthropic/claude-sonnet-4.5', usage: 1.5 }));
+    expect(body.data.at(-1)).toEqual({
+      date: today,
+      model: 'openai/gpt-4o-mini',
+      requests: 1,
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      usage: 0.25,
+      cache_hits: 0,
+      cache_savings: 0,
+    });
+    expect(body.data).toContainEqual(
+      expect.objectContaining({ date: today, model: 'anthropic/claude-sonnet-4.5', usage: 1.5 }),
+    );
   });
 
   it('days narrows and widens the window', async () => {

@@ -14,7 +14,11 @@ let admin: string;
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
   });
   admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
 });
@@ -25,7 +29,10 @@ afterAll(async () => {
 
 async function call(method: string, path: string, key: string, body?: unknown) {
   const res = await gw.fetch(`/api/v1${path}`, {
-    method, key, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    key,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   let json: any;
@@ -38,14 +45,21 @@ async function call(method: string, path: string, key: string, body?: unknown) {
 }
 
 describe('admin keys and user credentials are kept apart', () => {
-  it('refuses an admin key on user routes with 403 (it is nobody\'s wallet)', async () => {
+  it("refuses an admin key on user routes with 403 (it is nobody's wallet)", async () => {
     expect(admin).toMatch(/^mga-v1-/);
-    for (const [method, path] of [['GET', '/api-keys'], ['GET', '/key'], ['GET', '/credits']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api-keys'],
+      ['GET', '/key'],
+      ['GET', '/credits'],
+    ] as const) {
       const res = await call(method, path, admin);
       expect(res.status, path).toBe(403);
       expect(res.body.error.metadata.reason).toBe('user_credential_required');
     }
-    const chat = await call('POST', '/chat/completions', admin, { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+    const chat = await call('POST', '/chat/completions', admin, {
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(chat.status).toBe(403);
     expect(upstream.requests).toHaveLength(0);
   });
@@ -78,7 +92,10 @@ describe('users', () => {
     expect((await call('POST', '/admin/users', admin, { email: 'not-an-email' })).status).toBe(400);
     expect((await call('GET', `/admin/users/${a.body.user_id}`, admin)).body).toEqual(a.body);
     expect((await call('GET', '/admin/users/usr_nope', admin)).status).toBe(404);
-    expect((await call('GET', '/admin/users?email=ALICE@example.com', admin)).body).toEqual({ data: [a.body], next_cursor: null });
+    expect((await call('GET', '/admin/users?email=ALICE@example.com', admin)).body).toEqual({
+      data: [a.body],
+      next_cursor: null,
+    });
     expect((await call('GET', '/admin/users?email=nobody@example.com', admin)).body.data).toEqual([]);
 
     await call('POST', '/admin/users', admin, { email: 'bob@example.com' });
@@ -97,7 +114,14 @@ describe('users', () => {
       cursor = page.body.next_cursor;
       pages += 1;
     } while (cursor !== null && pages < 100);
-    const total = Number((await gw.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const total = Number(
+      (
+        await gw.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(seen.size).toBe(total);
     expect(seen.has('usr_micro_a') && seen.has('usr_micro_b')).toBe(true);
     expect((await call('GET', '/admin/users?cursor=garbage', admin)).status).toBe(400);
@@ -121,10 +145,16 @@ describe('credits', () => {
 
     const first = await call('GET', `/admin/users/${user.userId}/ledger?limit=1`, admin);
     expect(first.body.data).toEqual([expect.objectContaining({ kind: 'adjustment', amount: -2, note: null })]);
-    const second = await call('GET', `/admin/users/${user.userId}/ledger?limit=1&cursor=${first.body.next_cursor}`, admin);
+    const second = await call(
+      'GET',
+      `/admin/users/${user.userId}/ledger?limit=1&cursor=${first.body.next_cursor}`,
+      admin,
+    );
     expect(second.body.data).toEqual([expect.objectContaining({ kind: 'grant', amount: 5, note: 'invoice 7' })]);
     expect(second.body.next_cursor).toBeNull();
-    expect((await call('GET', `/admin/users/${user.userId}/ledger?cursor=9999999999999999999`, admin)).status).toBe(400);
+    expect((await call('GET', `/admin/users/${user.userId}/ledger?cursor=9999999999999999999`, admin)).status).toBe(
+      400,
+    );
   });
 });
 
@@ -137,7 +167,10 @@ describe('pass', () => {
     expect(granted.body.periods).toHaveLength(2);
     expect(granted.body.usage.monthly).toBeDefined();
     expect((await call('GET', `/admin/users/${user.userId}/pass`, admin)).body.periods).toHaveLength(2);
-    expect((await call('DELETE', `/admin/users/${user.userId}/pass`, admin)).body).toEqual({ user_id: user.userId, revoked_periods: 2 });
+    expect((await call('DELETE', `/admin/users/${user.userId}/pass`, admin)).body).toEqual({
+      user_id: user.userId,
+      revoked_periods: 2,
+    });
     const after = await call('GET', `/admin/users/${user.userId}/pass`, admin);
     expect(after.body).toEqual({ user_id: user.userId, active: false, periods: [] });
     expect((await call('POST', `/admin/users/${user.userId}/pass`, admin, { months: 0 })).status).toBe(400);
@@ -147,19 +180,38 @@ describe('pass', () => {
 describe('keys of a user', () => {
   it('creates a key with limits, lists, disables (the key is refused at once), and deletes it', async () => {
     const user = await gw.createUser();
-    const created = await call('POST', `/admin/users/${user.userId}/keys`, admin, { name: 'customer-app', limit: 20, limit_reset: 'monthly', allowed_models: ['openai/*'] });
+    const created = await call('POST', `/admin/users/${user.userId}/keys`, admin, {
+      name: 'customer-app',
+      limit: 20,
+      limit_reset: 'monthly',
+      allowed_models: ['openai/*'],
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'customer-app', limit: 20, limit_remaining: 20, limit_reset: 'monthly', allowed_models: ['openai/*'] });
+    expect(created.body).toMatchObject({
+      name: 'customer-app',
+      limit: 20,
+      limit_remaining: 20,
+      limit_reset: 'monthly',
+      allowed_models: ['openai/*'],
+    });
     expect((await call('GET', '/key', created.body.key)).status).toBe(200);
     const listed = await call('GET', `/admin/users/${user.userId}/keys`, admin);
     expect(listed.body.data.map((k: any) => k.key_id)).toEqual([created.body.key_id, user.keyId]);
-    const patched = await call('PATCH', `/admin/users/${user.userId}/keys/${created.body.key_id}`, admin, { disabled: true });
+    const patched = await call('PATCH', `/admin/users/${user.userId}/keys/${created.body.key_id}`, admin, {
+      disabled: true,
+    });
     expect(patched.body.disabled).toBe(true);
     expect((await call('GET', '/key', created.body.key)).status).toBe(401);
     // Another user's key is not found under this user.
     const other = await gw.createUser();
-    expect((await call('PATCH', `/admin/users/${other.userId}/keys/${created.body.key_id}`, admin, { disabled: false })).status).toBe(404);
-    expect((await call('DELETE', `/admin/users/${user.userId}/keys/${created.body.key_id}`, admin)).body).toEqual({ deleted: true, key_id: created.body.key_id });
+    expect(
+      (await call('PATCH', `/admin/users/${other.userId}/keys/${created.body.key_id}`, admin, { disabled: false }))
+        .status,
+    ).toBe(404);
+    expect((await call('DELETE', `/admin/users/${user.userId}/keys/${created.body.key_id}`, admin)).body).toEqual({
+      deleted: true,
+      key_id: created.body.key_id,
+    });
     expect((await call('DELETE', `/admin/users/${user.userId}/keys/${created.body.key_id}`, admin)).status).toBe(404);
   });
 });
@@ -172,13 +224,26 @@ describe('usage report', () => {
     upstream.always({
       kind: 'json',
       body: {
-        id: 'c', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+        id: 'c',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-test-2026',
         choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150, prompt_tokens_details: { cached_tokens: 20 } },
+        usage: {
+          prompt_tokens: 100,
+          completion_tokens: 50,
+          total_tokens: 150,
+          prompt_tokens_details: { cached_tokens: 20 },
+        },
       },
     });
     for (const key of [user.key, user.key, second.body.key]) {
-      const res = await call('POST', '/chat/completions', key, { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: false, max_tokens: 100 });
+      const res = await call('POST', '/chat/completions', key, {
+        model: 'openai/gpt-test',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: false,
+        max_tokens: 100,
+      });
       expect(res.status).toBe(200);
     }
     await gw.settled();
@@ -187,7 +252,13 @@ describe('usage report', () => {
     const byUser = await call('GET', `/admin/usage?${range}&group_by=user`, admin);
     expect(byUser.status).toBe(200);
     const mine = byUser.body.data.find((r: any) => r.group === user.userId);
-    expect(mine).toMatchObject({ requests: 3, prompt_tokens: 300, completion_tokens: 150, cached_tokens: 60, reasoning_tokens: 0 });
+    expect(mine).toMatchObject({
+      requests: 3,
+      prompt_tokens: 300,
+      completion_tokens: 150,
+      cached_tokens: 60,
+      reasoning_tokens: 0,
+    });
     const debits = (await listLedger(gw.db, user.userId, 100)).filter((r) => r.kind === 'debit');
     const debited = debits.reduce((sum, r) => sum - r.amount_nanos, 0n);
     expect(debited).toBeGreaterThan(0n);
@@ -208,10 +279,16 @@ describe('usage report', () => {
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe('group,requests,prompt_tokens,completion_tokens,cached_tokens,reasoning_tokens,cost');
-    expect(lines).toContain(`${user.keyId},2,200,100,40,0,${keyRows[user.keyId] === 2 ? byKey.body.data.find((r: any) => r.group === user.keyId).cost : ''}`);
+    expect(lines).toContain(
+      `${user.keyId},2,200,100,40,0,${keyRows[user.keyId] === 2 ? byKey.body.data.find((r: any) => r.group === user.keyId).cost : ''}`,
+    );
 
-    expect((await call('GET', `/admin/usage?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`, admin)).status).toBe(400);
-    expect((await call('GET', `/admin/usage?from=2020-01-01T00:00:00Z&to=2026-01-01T00:00:00Z`, admin)).status).toBe(400);
+    expect((await call('GET', `/admin/usage?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`, admin)).status).toBe(
+      400,
+    );
+    expect((await call('GET', `/admin/usage?from=2020-01-01T00:00:00Z&to=2026-01-01T00:00:00Z`, admin)).status).toBe(
+      400,
+    );
     expect((await call('GET', `/admin/usage?${range}&group_by=planet`, admin)).status).toBe(400);
   });
 });

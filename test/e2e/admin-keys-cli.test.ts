@@ -15,7 +15,9 @@ describe('modelgate admin-keys', () => {
     expect(parsed.key_id).toMatch(/^adm_/);
 
     const listed = await cli('admin-keys', 'list', '--json');
-    expect(JSON.parse(listed.out)).toEqual([expect.objectContaining({ key_id: parsed.key_id, name: 'ops', prefix: `${parsed.key.slice(0, 15)}...` })]);
+    expect(JSON.parse(listed.out)).toEqual([
+      expect.objectContaining({ key_id: parsed.key_id, name: 'ops', prefix: `${parsed.key.slice(0, 15)}...` }),
+    ]);
     expect(listed.out).not.toContain(parsed.key);
 
     expect((await cli('admin-keys', 'delete', '--id', parsed.key_id)).code).toBe(0);

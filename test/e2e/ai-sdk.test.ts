@@ -40,14 +40,25 @@ afterAll(async () => {
 beforeEach(() => upstream.reset());
 
 const reply = (message: Record<string, unknown>, finish = 'stop', model = 'gpt-test-2026') => ({
-  id: 'chatcmpl-ai', object: 'chat.completion', created: 1, model,
+  id: 'chatcmpl-ai',
+  object: 'chat.completion',
+  created: 1,
+  model,
   choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
   usage: { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 },
 });
 const chunk = (delta: Record<string, unknown>, finish: string | null = null, model = 'gpt-test-2026') => ({
-  id: 'chatcmpl-ai', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }],
+  id: 'chatcmpl-ai',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model,
+  choices: [{ index: 0, delta, finish_reason: finish }],
 });
-const usageChunk = (prompt: number, completion: number) => ({ ...chunk({}), choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
+const usageChunk = (prompt: number, completion: number) => ({
+  ...chunk({}),
+  choices: [],
+  usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+});
 const hello = [{ role: 'user' as const, content: 'Hello' }];
 
 describe('Vercel AI SDK (openai-compatible provider)', () => {
@@ -64,23 +75,53 @@ describe('Vercel AI SDK (openai-compatible provider)', () => {
     // A second gateway over the same database (closing it leaves the database to the first).
     const other = await startTestGateway({
       database: { db: gw.db, close: async () => undefined },
-      env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+      env: {
+        MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+        OPENAI_API_KEY: 'sk-up',
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+      },
     });
     try {
       const user = await other.createUser();
       await other.grant(user.userId, 1);
-      const provider = createOpenAICompatible({ name: 'modelgate', baseURL: `${other.url}/api/v1`, apiKey: user.key, headers: { Accept: 'application/json' } });
+      const provider = createOpenAICompatible({
+        name: 'modelgate',
+        baseURL: `${other.url}/api/v1`,
+        apiKey: user.key,
+        headers: { Accept: 'application/json' },
+      });
       upstream.reply({ kind: 'json', body: reply({ content: 'negotiated' }) });
-      expect((await generateText({ model: provider('openai/gpt-test'), messages: hello, maxRetries: 0 })).text).toBe('negotiated');
-      upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: 'still ' }), chunk({ content: 'streams' }), chunk({}, 'stop'), usageChunk(2, 2)]) });
-      expect(await streamText({ model: provider('openai/gpt-test'), messages: hello, maxRetries: 0 }).text).toBe('still streams');
+      expect((await generateText({ model: provider('openai/gpt-test'), messages: hello, maxRetries: 0 })).text).toBe(
+        'negotiated',
+      );
+      upstream.reply({
+        kind: 'sse',
+        chunks: openAiSse([
+          chunk({ role: 'assistant', content: 'still ' }),
+          chunk({ content: 'streams' }),
+          chunk({}, 'stop'),
+          usageChunk(2, 2),
+        ]),
+      });
+      expect(await streamText({ model: provider('openai/gpt-test'), messages: hello, maxRetries: 0 }).text).toBe(
+        'still streams',
+      );
     } finally {
       await other.close();
     }
   });
 
   it('streams text with usage at the end', async () => {
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Str' }), chunk({ content: 'eam' }), chunk({}, 'stop'), usageChunk(3, 2)]) });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Str' }),
+        chunk({ content: 'eam' }),
+        chunk({}, 'stop'),
+        usageChunk(3, 2),
+      ]),
+    });
     const result = streamText({ model: gateway('openai/gpt-test'), messages: hello, maxRetries: 0 });
     const parts: string[] = [];
     for await (const text of result.textStream) parts.push(text);
@@ -93,30 +134,62 @@ describe('Vercel AI SDK (openai-compatible provider)', () => {
 
   it('runs a tools round trip: the model calls, the SDK executes, the model answers', async () => {
     const call = { id: 'call_1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } };
-    upstream.reply({ kind: 'json', body: reply({ content: null, tool_calls: [call] }, 'tool_calls') }, { kind: 'json', body: reply({ content: 'The sum is 5.' }) });
+    upstream.reply(
+      { kind: 'json', body: reply({ content: null, tool_calls: [call] }, 'tool_calls') },
+      { kind: 'json', body: reply({ content: 'The sum is 5.' }) },
+    );
     const add = tool({
       description: 'Adds two numbers',
-      inputSchema: jsonSchema<{ a: number; b: number }>({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }),
+      inputSchema: jsonSchema<{ a: number; b: number }>({
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      }),
       execute: async ({ a, b }) => a + b,
     });
-    const result = await generateText({ model: gateway('openai/gpt-test'), messages: [{ role: 'user', content: '2+3?' }], tools: { add }, stopWhen: stepCountIs(3), maxRetries: 0 });
+    const result = await generateText({
+      model: gateway('openai/gpt-test'),
+      messages: [{ role: 'user', content: '2+3?' }],
+      tools: { add },
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    });
     expect(result.text).toBe('The sum is 5.');
     expect(result.steps[0].toolCalls).toMatchObject([{ toolName: 'add', input: { a: 2, b: 3 } }]);
     expect(result.steps[0].toolResults).toMatchObject([{ toolName: 'add', output: 5 }]);
     // What the gateway forwarded upstream on the second step: the tool definition, the call and its result.
-    expect(upstream.requests[0].body.tools[0].function).toMatchObject({ name: 'add', parameters: { required: ['a', 'b'] } });
+    expect(upstream.requests[0].body.tools[0].function).toMatchObject({
+      name: 'add',
+      parameters: { required: ['a', 'b'] },
+    });
     const messages = upstream.last.body.messages;
     expect(messages.at(-2).tool_calls[0]).toMatchObject({ id: 'call_1', function: { name: 'add' } });
     expect(messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1', content: '5' });
   });
 
   it('reads reasoning from the gateway (message.reasoning and delta.reasoning)', async () => {
-    upstream.reply({ kind: 'json', body: reply({ content: '42', reasoning_content: 'Six times seven.' }, 'stop', 'deepseek-reasoner') });
-    const generated = await generateText({ model: gateway('deepseek/deepseek-reasoner'), messages: hello, maxRetries: 0 });
+    upstream.reply({
+      kind: 'json',
+      body: reply({ content: '42', reasoning_content: 'Six times seven.' }, 'stop', 'deepseek-reasoner'),
+    });
+    const generated = await generateText({
+      model: gateway('deepseek/deepseek-reasoner'),
+      messages: hello,
+      maxRetries: 0,
+    });
     expect(generated.text).toBe('42');
     expect(generated.reasoningText).toBe('Six times seven.');
 
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', reasoning_content: 'Six ' }, null, 'deepseek-reasoner'), chunk({ reasoning_content: 'sevens.' }, null, 'deepseek-reasoner'), chunk({ content: '42' }, null, 'deepseek-reasoner'), chunk({}, 'stop', 'deepseek-reasoner'), usageChunk(5, 9)]) });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([
+        chunk({ role: 'assistant', reasoning_content: 'Six ' }, null, 'deepseek-reasoner'),
+        chunk({ reasoning_content: 'sevens.' }, null, 'deepseek-reasoner'),
+        chunk({ content: '42' }, null, 'deepseek-reasoner'),
+        chunk({}, 'stop', 'deepseek-reasoner'),
+        usageChunk(5, 9),
+      ]),
+    });
     const streamed = streamText({ model: gateway('deepseek/deepseek-reasoner'), messages: hello, maxRetries: 0 });
     const kinds = new Set<string>();
     for await (const part of streamed.fullStream) kinds.add(part.type);
@@ -126,22 +199,40 @@ describe('Vercel AI SDK (openai-compatible provider)', () => {
   });
 
   it('surfaces gateway errors as APICallError with the status and the gateway message', async () => {
-    const unknownModel = await generateText({ model: gateway('openai/no-such-model'), messages: hello, maxRetries: 0 }).catch((e: unknown) => e);
+    const unknownModel = await generateText({
+      model: gateway('openai/no-such-model'),
+      messages: hello,
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
     expect(APICallError.isInstance(unknownModel)).toBe(true);
     expect(unknownModel).toMatchObject({ statusCode: 404, isRetryable: false });
     expect((unknownModel as APICallError).message).toContain('no-such-model');
 
     const badKey = createOpenAICompatible({ name: 'modelgate', baseURL: `${gw.url}/api/v1`, apiKey: 'mg-v1-wrong' });
-    const unauthorized = await generateText({ model: badKey('openai/gpt-test'), messages: hello, maxRetries: 0 }).catch((e: unknown) => e);
+    const unauthorized = await generateText({ model: badKey('openai/gpt-test'), messages: hello, maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect(unauthorized).toMatchObject({ statusCode: 401 });
 
-    upstream.reply({ kind: 'json', status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'slow down', type: 'rate_limit_error' } } });
-    const limited = await generateText({ model: gateway('openai/gpt-test'), messages: hello, maxRetries: 0 }).catch((e: unknown) => e);
+    upstream.reply({
+      kind: 'json',
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { error: { message: 'slow down', type: 'rate_limit_error' } },
+    });
+    const limited = await generateText({ model: gateway('openai/gpt-test'), messages: hello, maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect(APICallError.isInstance(limited)).toBe(true);
     expect(limited).toMatchObject({ statusCode: 429, isRetryable: true });
 
     // Streams report errors as stream parts, not exceptions.
-    const streamed = streamText({ model: gateway('openai/no-such-model'), messages: hello, maxRetries: 0, onError: () => undefined });
+    const streamed = streamText({
+      model: gateway('openai/no-such-model'),
+      messages: hello,
+      maxRetries: 0,
+      onError: () => undefined,
+    });
     const errors: unknown[] = [];
     for await (const part of streamed.fullStream) if (part.type === 'error') errors.push(part.error);
     expect(errors).toHaveLength(1);

@@ -19,7 +19,9 @@ beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
     env: { ANTHROPIC_API_KEY: UPSTREAM_KEY, ANTHROPIC_BASE_URL: upstream.url, MODELGATE_SSE_KEEPALIVE_SECONDS: '1' },
-    overrides: { adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter() } },
+    overrides: {
+      adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter() },
+    },
   });
   user = await gw.createUser();
   await gw.grant(user.userId, 10);
@@ -42,7 +44,11 @@ function chat(body: Record<string, unknown>) {
 describe('Anthropic adapter in the gateway pipeline', () => {
   it('JSON: POST /v1/messages with the operator key; tool call and usage come back in the gateway format', async () => {
     upstream.reply({ kind: 'json', body: loadJson('anthropic', 'tool-use') });
-    const res = await chat({ stream: false, messages: [{ role: 'user', content: 'Weather in SF?' }], tools: [{ type: 'function', function: { name: 'get_weather' } }] });
+    const res = await chat({
+      stream: false,
+      messages: [{ role: 'user', content: 'Weather in SF?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather' } }],
+    });
     expect(res.status).toBe(200);
     expect(upstream.last.path).toBe('/v1/messages');
     expect(upstream.last.headers['x-api-key']).toBe(UPSTREAM_KEY);
@@ -53,7 +59,13 @@ describe('Anthropic adapter in the gateway pipeline', () => {
       finish_reason: 'tool_calls',
       message: {
         content: "I'll check the current weather in San Francisco for you.",
-        tool_calls: [{ id: 'toolu_01A09q90qw90lq917835lq9', type: 'function', function: { name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' } }],
+        tool_calls: [
+          {
+            id: 'toolu_01A09q90qw90lq917835lq9',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' },
+          },
+        ],
       },
     });
     expect(body.usage).toMatchObject({ prompt_tokens: 472, completion_tokens: 89, total_tokens: 561 });
@@ -62,14 +74,31 @@ describe('Anthropic adapter in the gateway pipeline', () => {
   it('SSE: thinking, signed reasoning_details and text stream through; finish and usage in the last chunk', async () => {
     const bytes = readFileSync(new URL('../fixtures/anthropic/thinking.chunks.txt', import.meta.url), 'utf8');
     upstream.reply({ kind: 'sse', chunks: [bytes.slice(0, 700), bytes.slice(700)] });
-    const res = await chat({ stream: true, max_tokens: 4000, reasoning: { effort: 'medium' }, messages: [{ role: 'user', content: 'What is 27 * 453?' }] });
+    const res = await chat({
+      stream: true,
+      max_tokens: 4000,
+      reasoning: { effort: 'medium' },
+      messages: [{ role: 'user', content: 'What is 27 * 453?' }],
+    });
     const read = await readSse(res);
-    expect(upstream.last.body).toMatchObject({ max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, stream: true });
+    expect(upstream.last.body).toMatchObject({
+      max_tokens: 4000,
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      stream: true,
+    });
     expect(read.done).toBe(true);
     const deltas = read.chunks.map((c) => c.choices[0]?.delta ?? {});
-    expect(deltas.map((d) => d.reasoning ?? '').join('')).toBe('Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3');
+    expect(deltas.map((d) => d.reasoning ?? '').join('')).toBe(
+      'Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3',
+    );
     expect(deltas.flatMap((d) => d.reasoning_details ?? [])).toEqual([
-      { type: 'reasoning.text', text: 'Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+vA2fYR==', format: 'anthropic-claude-v1', index: 0 },
+      {
+        type: 'reasoning.text',
+        text: 'Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3',
+        signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+vA2fYR==',
+        format: 'anthropic-claude-v1',
+        index: 0,
+      },
     ]);
     expect(deltas.map((d) => d.content ?? '').join('')).toBe('27 * 453 = 12,231');
     const last = read.chunks.at(-1);
@@ -78,7 +107,10 @@ describe('Anthropic adapter in the gateway pipeline', () => {
   });
 
   it('SSE: an in-stream overloaded_error ends with an error chunk and [DONE]', async () => {
-    upstream.reply({ kind: 'sse', chunks: [readFileSync(new URL('../fixtures/anthropic/mid-stream-error.chunks.txt', import.meta.url), 'utf8')] });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [readFileSync(new URL('../fixtures/anthropic/mid-stream-error.chunks.txt', import.meta.url), 'utf8')],
+    });
     const read = await readSse(await chat({ stream: true, messages: [{ role: 'user', content: 'hi' }] }));
     expect(read.done).toBe(true);
     expect(read.chunks.at(-1).choices[0]).toMatchObject({ finish_reason: 'error', error: { code: 'server_error' } });

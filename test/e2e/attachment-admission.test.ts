@@ -16,7 +16,10 @@ let upstream: MockUpstream;
 let bigPdf: Buffer;
 
 const completion = {
-  id: 'chatcmpl-att', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+  id: 'chatcmpl-att',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-test-2026',
   choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 300, completion_tokens: 2, total_tokens: 302 },
 };
@@ -24,7 +27,11 @@ const completion = {
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
   });
   bigPdf = pdf({ pages: 30, sizeBytes: 4_000_000 });
 });
@@ -45,17 +52,29 @@ async function userWithBalance() {
 }
 
 function post(path: string, key: string, body: unknown) {
-  return gw.fetch(path, { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return gw.fetch(path, {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 const chat = (key: string, parts: unknown[]) =>
-  post('/api/v1/chat/completions', key, { model: MODEL, stream: false, max_tokens: 100, messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarise this.' }, ...parts] }] });
+  post('/api/v1/chat/completions', key, {
+    model: MODEL,
+    stream: false,
+    max_tokens: 100,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarise this.' }, ...parts] }],
+  });
 
 describe('attachments in the admission bound', () => {
   it('chat: a 4 MB PDF the balance cannot cover is 402, and the upstream is never called', async () => {
     expect(bigPdf.length).toBeGreaterThanOrEqual(3_900_000);
     const user = await userWithBalance();
-    const res = await chat(user.key, [{ type: 'file', file: { filename: 'report.pdf', file_data: dataUrl('application/pdf', bigPdf) } }]);
+    const res = await chat(user.key, [
+      { type: 'file', file: { filename: 'report.pdf', file_data: dataUrl('application/pdf', bigPdf) } },
+    ]);
     expect(res.status).toBe(402);
     const body: any = await res.json();
     expect(body.error.metadata.required).toBeGreaterThan(BALANCE_USD);
@@ -74,7 +93,9 @@ describe('attachments in the admission bound', () => {
   it('chat: a PDF whose pages cannot be read counts a token per byte: over the context window, 400 before any call', async () => {
     const user = await userWithBalance();
     const unreadable = Buffer.alloc(1_000_000, 0x41);
-    const res = await chat(user.key, [{ type: 'file', file: { filename: 'scan.pdf', file_data: dataUrl('application/pdf', unreadable) } }]);
+    const res = await chat(user.key, [
+      { type: 'file', file: { filename: 'scan.pdf', file_data: dataUrl('application/pdf', unreadable) } },
+    ]);
     expect(res.status).toBe(400);
     const body: any = await res.json();
     expect(body.error.metadata).toMatchObject({ reason: 'context_length_exceeded', context_length: 128_000 });
@@ -82,14 +103,23 @@ describe('attachments in the admission bound', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it('messages: a 4 MB PDF document block is 402 in Anthropic\'s error shape, before any upstream call', async () => {
+  it("messages: a 4 MB PDF document block is 402 in Anthropic's error shape, before any upstream call", async () => {
     const user = await userWithBalance();
     const res = await post('/api/v1/messages', user.key, {
-      model: MODEL, max_tokens: 100,
-      messages: [{ role: 'user', content: [
-        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: bigPdf.toString('base64') } },
-        { type: 'text', text: 'Summarise this.' },
-      ] }],
+      model: MODEL,
+      max_tokens: 100,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: bigPdf.toString('base64') },
+            },
+            { type: 'text', text: 'Summarise this.' },
+          ],
+        },
+      ],
     });
     expect(res.status).toBe(402);
     const body: any = await res.json();
@@ -101,8 +131,17 @@ describe('attachments in the admission bound', () => {
   it('responses: an input_image is counted by the size in its header (8000 × 8000 px: 31,218 tokens), not 1,000', async () => {
     const user = await userWithBalance();
     const res = await post('/api/v1/responses', user.key, {
-      model: MODEL, max_output_tokens: 100,
-      input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', image_url: dataUrl('image/png', png(8000, 8000)) }] }],
+      model: MODEL,
+      max_output_tokens: 100,
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'What is this?' },
+            { type: 'input_image', image_url: dataUrl('image/png', png(8000, 8000)) },
+          ],
+        },
+      ],
     });
     expect(res.status).toBe(402);
     await res.json();

@@ -37,14 +37,24 @@ afterAll(async () => {
 });
 
 /** Sends `head` and the first bytes of a body, then keeps the connection open without sending more. */
-async function stalledUpload(head: string, firstBytes = '{"model":"openai/gpt-5.4-mini","mess'): Promise<{ res: RawResponse; ms: number }> {
+async function stalledUpload(
+  head: string,
+  firstBytes = '{"model":"openai/gpt-5.4-mini","mess',
+): Promise<{ res: RawResponse; ms: number }> {
   const started = performance.now();
   const res = await sendRaw(gw.url, `${head}\r\n${firstBytes}`);
   return { res, ms: performance.now() - started };
 }
 
 const post = (path: string, headers: string[], length: number) =>
-  [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${length}`, ...headers, ''].join('\r\n');
+  [
+    `POST ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Content-Type: application/json',
+    `Content-Length: ${length}`,
+    ...headers,
+    '',
+  ].join('\r\n');
 
 describe('authentication before the body', () => {
   it('no credential, 10 MB announced, a few bytes sent: 401 at once, Connection: close, and the connection ends', async () => {
@@ -56,8 +66,10 @@ describe('authentication before the body', () => {
     expect(ms).toBeLessThan(3_000);
   });
 
-  it('an unknown key on /messages: 401 in Anthropic\'s shape, the same way', async () => {
-    const { res, ms } = await stalledUpload(post('/api/v1/messages', ['x-api-key: mg-v1-not-a-real-key-000000000000'], TEN_MB));
+  it("an unknown key on /messages: 401 in Anthropic's shape, the same way", async () => {
+    const { res, ms } = await stalledUpload(
+      post('/api/v1/messages', ['x-api-key: mg-v1-not-a-real-key-000000000000'], TEN_MB),
+    );
     expect(res.status).toBe(401);
     expect(res.headers.connection).toBe('close');
     expect(JSON.parse(res.body)).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
@@ -72,14 +84,25 @@ describe('authentication before the body', () => {
   });
 
   it('Expect: 100-continue: no go-ahead without a credential; with one, 100 Continue and then the answer', async () => {
-    const refused = await timed(() => sendRaw(gw.url, `${post('/api/v1/chat/completions', ['Expect: 100-continue'], TEN_MB)}\r\n`));
+    const refused = await timed(() =>
+      sendRaw(gw.url, `${post('/api/v1/chat/completions', ['Expect: 100-continue'], TEN_MB)}\r\n`),
+    );
     expect(refused.res.raw).toMatch(/^HTTP\/1\.1 401 /);
     expect(refused.res.raw).not.toContain('100 Continue');
     expect(refused.ms).toBeLessThan(3_000);
 
     const body = JSON.stringify({ model: 'nobody/none', messages: [{ role: 'user', content: 'hi' }] });
-    const head = post('/api/v1/chat/completions', ['Expect: 100-continue', `Authorization: Bearer ${user.key}`, 'Connection: close'], Buffer.byteLength(body));
-    const accepted = await sendRaw(gw.url, `${head}\r\n`, () => new Promise((resolve) => setTimeout(resolve, 200)), body);
+    const head = post(
+      '/api/v1/chat/completions',
+      ['Expect: 100-continue', `Authorization: Bearer ${user.key}`, 'Connection: close'],
+      Buffer.byteLength(body),
+    );
+    const accepted = await sendRaw(
+      gw.url,
+      `${head}\r\n`,
+      () => new Promise((resolve) => setTimeout(resolve, 200)),
+      body,
+    );
     expect(accepted.raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 404 /);
   });
 
@@ -93,39 +116,62 @@ describe('authentication before the body', () => {
 
 describe('body caps per door', () => {
   it('a generation body announced over MODELGATE_BODY_LIMIT_BYTES: 413 before it is read, connection closed', async () => {
-    const { res, ms } = await stalledUpload(post('/api/v1/chat/completions', [`Authorization: Bearer ${user.key}`], TEN_MB));
+    const { res, ms } = await stalledUpload(
+      post('/api/v1/chat/completions', [`Authorization: Bearer ${user.key}`], TEN_MB),
+    );
     expect(res.status).toBe(413);
     expect(res.headers.connection).toBe('close');
     expect(JSON.parse(res.body).error).toMatchObject({ code: 413, metadata: { limit_bytes: 2 * 1024 * 1024 } });
     expect(ms).toBeLessThan(3_000);
   });
 
-  it('on /messages the 413 is Anthropic\'s request_too_large', async () => {
+  it("on /messages the 413 is Anthropic's request_too_large", async () => {
     const { res } = await stalledUpload(post('/api/v1/messages', [`x-api-key: ${user.key}`], TEN_MB));
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toEqual({ type: 'error', error: { type: 'request_too_large', message: expect.stringContaining(String(2 * 1024 * 1024)) } });
+    expect(JSON.parse(res.body)).toEqual({
+      type: 'error',
+      error: { type: 'request_too_large', message: expect.stringContaining(String(2 * 1024 * 1024)) },
+    });
   });
 
   it('a chunked body that grows over the cap: 413 once it passes it', async () => {
     const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
     const head = [
-      'POST /api/v1/chat/completions HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json',
-      'Transfer-Encoding: chunked', `Authorization: Bearer ${user.key}`, '', '',
+      'POST /api/v1/chat/completions HTTP/1.1',
+      'Host: 127.0.0.1',
+      'Content-Type: application/json',
+      'Transfer-Encoding: chunked',
+      `Authorization: Bearer ${user.key}`,
+      '',
+      '',
     ].join('\r\n');
-    const res = await sendRaw(gw.url, head + chunk('x'.repeat(1024 * 1024)) + chunk('x'.repeat(1024 * 1024)) + chunk('x'.repeat(1024)));
+    const res = await sendRaw(
+      gw.url,
+      head + chunk('x'.repeat(1024 * 1024)) + chunk('x'.repeat(1024 * 1024)) + chunk('x'.repeat(1024)),
+    );
     expect(res.status).toBe(413);
     expect(res.headers.connection).toBe('close');
   });
 
   it('key management takes bodies up to 256 KiB; a larger one is 413 there while generation doors take it', async () => {
     const big = JSON.stringify({ name: 'n'.repeat(KEY_SETTINGS_BODY_LIMIT_BYTES) });
-    const refused = await gw.fetch('/api/v1/api-keys', { method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, body: big });
+    const refused = await gw.fetch('/api/v1/api-keys', {
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
     expect(refused.status).toBe(413);
     expect(((await refused.json()) as any).error.metadata.limit_bytes).toBe(KEY_SETTINGS_BODY_LIMIT_BYTES);
     // The same size on a generation door is read and judged on its merits (here: no such model).
     const chat = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'nobody/none', messages: [{ role: 'user', content: 'n'.repeat(KEY_SETTINGS_BODY_LIMIT_BYTES) }] }),
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'nobody/none',
+        messages: [{ role: 'user', content: 'n'.repeat(KEY_SETTINGS_BODY_LIMIT_BYTES) }],
+      }),
     });
     expect(chat.status).toBe(404);
   });
@@ -133,7 +179,11 @@ describe('body caps per door', () => {
 
 describe('client timeouts', () => {
   it('are finite by default (headers 60 s, whole request 300 s) and reach the server object', () => {
-    expect(clientTimeouts(loadConfig({}))).toMatchObject({ headersTimeout: 60_000, requestTimeout: 300_000, keepAliveTimeout: 65_000 });
+    expect(clientTimeouts(loadConfig({}))).toMatchObject({
+      headersTimeout: 60_000,
+      requestTimeout: 300_000,
+      keepAliveTimeout: 65_000,
+    });
     const server = gw.gateway.server;
     expect(server.headersTimeout).toBe(1_000);
     expect(server.requestTimeout).toBe(1_000);
@@ -148,19 +198,39 @@ describe('client timeouts', () => {
   });
 
   it('a body that does not finish arriving in time: 408', async () => {
-    const slow = await timed(() => sendRaw(gw.url, `${post('/api/v1/chat/completions', [`Authorization: Bearer ${user.key}`], 1000)}\r\n{"mo`));
+    const slow = await timed(() =>
+      sendRaw(gw.url, `${post('/api/v1/chat/completions', [`Authorization: Bearer ${user.key}`], 1000)}\r\n{"mo`),
+    );
     expect(slow.res.status).toBe(408);
     expect(slow.ms).toBeLessThan(2_500);
   });
 
   it('the answer is not the request: a stream of ~2.4 s runs past both 1 s deadlines to its end', async () => {
-    const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-    const sse = openAiSse([chunk('a'), chunk('b'), { ...chunk(''), choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]);
+    const chunk = (content: string) => ({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    });
+    const sse = openAiSse([
+      chunk('a'),
+      chunk('b'),
+      { ...chunk(''), choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+    ]);
     upstream.reply({ kind: 'sse', chunks: [sse[0], { pauseMs: 1200 }, sse[1], { pauseMs: 1200 }, ...sse.slice(2)] });
-    const streamed = await readSse(await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'openai/gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }], stream: true }),
-    }));
+    const streamed = await readSse(
+      await gw.fetch('/api/v1/chat/completions', {
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'openai/gpt-5.4-mini',
+          messages: [{ role: 'user', content: 'hi' }],
+          stream: true,
+        }),
+      }),
+    );
     expect(streamed.done).toBe(true);
     expect(streamed.chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('ab');
   });

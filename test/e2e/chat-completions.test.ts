@@ -41,12 +41,22 @@ function chat(body: unknown, init: { key?: string; headers?: Record<string, stri
   });
 }
 
-const completion = (content: string | null, extra: Record<string, unknown> = {}, usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }) => ({
+const completion = (
+  content: string | null,
+  extra: Record<string, unknown> = {},
+  usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+) => ({
   id: 'chatcmpl-up1',
   object: 'chat.completion',
   created: 1760000000,
   model: 'gpt-test-2026',
-  choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: extra.tool_calls ? 'tool_calls' : 'stop' }],
+  choices: [
+    {
+      index: 0,
+      message: { role: 'assistant', content, ...extra },
+      finish_reason: extra.tool_calls ? 'tool_calls' : 'stop',
+    },
+  ],
   usage,
 });
 
@@ -96,10 +106,16 @@ describe('non-streaming', () => {
 
   it('answers JSON when stream is omitted and Accept asks for JSON (the OpenAI SDKs), SSE otherwise', async () => {
     upstream.reply({ kind: 'json', body: completion('json') });
-    const asJson = await chat({ model: 'openai/gpt-test', messages: hello }, { headers: { accept: 'application/json' } });
+    const asJson = await chat(
+      { model: 'openai/gpt-test', messages: hello },
+      { headers: { accept: 'application/json' } },
+    );
     expect(asJson.headers.get('content-type')).toMatch(/application\/json/);
     expect(upstream.last.body.stream).toBe(false);
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: 'sse' }), chunk({}, 'stop'), usageChunk(3, 1)]) });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([chunk({ role: 'assistant', content: 'sse' }), chunk({}, 'stop'), usageChunk(3, 1)]),
+    });
     const asSse = await chat({ model: 'openai/gpt-test', messages: hello });
     expect(asSse.headers.get('content-type')).toMatch(/text\/event-stream/);
     expect((await readSse(asSse)).done).toBe(true);
@@ -110,9 +126,24 @@ describe('non-streaming', () => {
       { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
       { id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
     ];
-    const tools = [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City' } }, required: ['city'] } } }];
+    const tools = [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: {
+            type: 'object',
+            properties: { city: { type: 'string', description: 'City' } },
+            required: ['city'],
+          },
+        },
+      },
+    ];
     upstream.reply({ kind: 'json', body: completion(null, { tool_calls: toolCalls }) });
-    const first: any = await (await chat({ model: 'openai/gpt-test', messages: hello, tools, tool_choice: 'auto', stream: false })).json();
+    const first: any = await (
+      await chat({ model: 'openai/gpt-test', messages: hello, tools, tool_choice: 'auto', stream: false })
+    ).json();
     expect(upstream.last.body.tools).toEqual(tools);
     expect(first.choices[0].finish_reason).toBe('tool_calls');
     expect(first.choices[0].message.tool_calls).toEqual(toolCalls);
@@ -124,7 +155,9 @@ describe('non-streaming', () => {
       { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' },
       { role: 'tool', tool_call_id: 'call_2', content: '{"temp":25}' },
     ];
-    const second: any = await (await chat({ model: 'openai/gpt-test', messages: followUp, tools, stream: false })).json();
+    const second: any = await (
+      await chat({ model: 'openai/gpt-test', messages: followUp, tools, stream: false })
+    ).json();
     expect(second.choices[0].message.content).toBe('Sunny in both.');
     expect(upstream.last.body.messages).toEqual(followUp);
   });
@@ -133,12 +166,17 @@ describe('non-streaming', () => {
     upstream.reply({
       kind: 'json',
       body: completion('42', { reasoning_content: 'Think: 6×7' }, {
-        prompt_tokens: 20, completion_tokens: 30, total_tokens: 50,
-        prompt_cache_hit_tokens: 8, prompt_cache_miss_tokens: 12,
+        prompt_tokens: 20,
+        completion_tokens: 30,
+        total_tokens: 50,
+        prompt_cache_hit_tokens: 8,
+        prompt_cache_miss_tokens: 12,
         completion_tokens_details: { reasoning_tokens: 25 },
       } as any),
     });
-    const body: any = await (await chat({ model: 'deepseek/deepseek-reasoner', messages: hello, stream: false })).json();
+    const body: any = await (
+      await chat({ model: 'deepseek/deepseek-reasoner', messages: hello, stream: false })
+    ).json();
     expect(upstream.last.path).toBe('/chat/completions');
     expect(body.choices[0].message).toMatchObject({ content: '42', reasoning: 'Think: 6×7' });
     expect(body.usage.completion_tokens_details.reasoning_tokens).toBe(25);
@@ -152,7 +190,13 @@ describe('streaming', () => {
   it('streams role, content and one final chunk with finish_reason and usage (cost), one id throughout, then [DONE]', async () => {
     upstream.reply({
       kind: 'sse',
-      chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop'), usageChunk(10, 5)]),
+      chunks: openAiSse([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Hel' }),
+        chunk({ content: 'lo' }),
+        chunk({}, 'stop'),
+        usageChunk(10, 5),
+      ]),
     });
     const res = await chat({ model: 'openai/gpt-test', messages: hello, stream: true });
     expect(res.status).toBe(200);
@@ -180,7 +224,11 @@ describe('streaming', () => {
     upstream.reply({
       kind: 'sse',
       chunks: openAiSse([
-        chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'f', arguments: '' } }] }),
+        chunk({
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'f', arguments: '' } }],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '{"x":' } }] }),
         chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'g', arguments: '{}' } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
@@ -190,7 +238,11 @@ describe('streaming', () => {
     });
     const sse = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
     const deltas = sse.chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []);
-    const args = (i: number) => deltas.filter((d: any) => d.index === i).map((d: any) => d.function?.arguments ?? '').join('');
+    const args = (i: number) =>
+      deltas
+        .filter((d: any) => d.index === i)
+        .map((d: any) => d.function?.arguments ?? '')
+        .join('');
     expect(args(0)).toBe('{"x":1}');
     expect(args(1)).toBe('{}');
     expect(deltas.find((d: any) => d.index === 1).id).toBe('call_b');
@@ -198,24 +250,42 @@ describe('streaming', () => {
   });
 
   it('streams DeepSeek reasoning_content as delta.reasoning, and drops it when reasoning.exclude is set', async () => {
-    const upstreamChunks = openAiSse([chunk({ role: 'assistant', reasoning_content: 'hmm' }), chunk({ content: 'ok' }), chunk({}, 'stop'), usageChunk(4, 4)]);
+    const upstreamChunks = openAiSse([
+      chunk({ role: 'assistant', reasoning_content: 'hmm' }),
+      chunk({ content: 'ok' }),
+      chunk({}, 'stop'),
+      usageChunk(4, 4),
+    ]);
     upstream.reply({ kind: 'sse', chunks: upstreamChunks }, { kind: 'sse', chunks: upstreamChunks });
     const shown = await readSse(await chat({ model: 'deepseek/deepseek-reasoner', messages: hello, stream: true }));
     expect(shown.chunks.map((c) => c.choices[0]?.delta?.reasoning ?? '').join('')).toBe('hmm');
-    const hidden = await readSse(await chat({ model: 'deepseek/deepseek-reasoner', messages: hello, stream: true, reasoning: { exclude: true } }));
+    const hidden = await readSse(
+      await chat({ model: 'deepseek/deepseek-reasoner', messages: hello, stream: true, reasoning: { exclude: true } }),
+    );
     expect(JSON.stringify(hidden.chunks)).not.toContain('hmm');
     expect(hidden.chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('ok');
   });
 
   it('sends keep-alive comments while the upstream is silent', async () => {
-    upstream.reply({ kind: 'sse', chunks: [...openAiSse([chunk({ content: 'a' })], false), { pauseMs: 1600 }, ...openAiSse([chunk({}, 'stop'), usageChunk(1, 1)])] });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [
+        ...openAiSse([chunk({ content: 'a' })], false),
+        { pauseMs: 1600 },
+        ...openAiSse([chunk({}, 'stop'), usageChunk(1, 1)]),
+      ],
+    });
     const sse = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
     expect(sse.comments.some((c) => c.startsWith(': keep-alive'))).toBe(true);
     expect(sse.done).toBe(true);
   });
 
   it('reports an upstream cut mid-stream as an error chunk (server_error), then [DONE]', async () => {
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ content: 'par' }), chunk({ content: 'tial' })], false), cutAfter: 2 });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([chunk({ content: 'par' }), chunk({ content: 'tial' })], false),
+      cutAfter: 2,
+    });
     const sse = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
     const last = sse.chunks[sse.chunks.length - 1];
     expect(last.choices[0].finish_reason).toBe('error');
@@ -224,58 +294,108 @@ describe('streaming', () => {
     expect(sse.done).toBe(true);
   });
 
-  describe.each(['destroy', 'reset'] as const)('an upstream whose socket closes (%s) in the tick it sends its last bytes', (close) => {
-    const contents = (chunks: any[]) => chunks.map((c) => c.choices[0]?.delta?.content).filter((text) => text !== undefined && text !== '');
+  describe.each(['destroy', 'reset'] as const)(
+    'an upstream whose socket closes (%s) in the tick it sends its last bytes',
+    (close) => {
+      const contents = (chunks: any[]) =>
+        chunks.map((c) => c.choices[0]?.delta?.content).filter((text) => text !== undefined && text !== '');
 
-    async function expectDeliveredThenError(res: Response, texts: string[]) {
-      expect(res.status).toBe(200);
-      const sse = await readSse(res);
-      expect(contents(sse.chunks)).toEqual(texts);
-      expect(sse.chunks[sse.chunks.length - 1].choices[0]).toMatchObject({ finish_reason: 'error', error: { code: 'server_error' } });
-      expect(sse.chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null)).toBe(true);
-      expect(sse.done).toBe(true);
-    }
+      async function expectDeliveredThenError(res: Response, texts: string[]) {
+        expect(res.status).toBe(200);
+        const sse = await readSse(res);
+        expect(contents(sse.chunks)).toEqual(texts);
+        expect(sse.chunks[sse.chunks.length - 1].choices[0]).toMatchObject({
+          finish_reason: 'error',
+          error: { code: 'server_error' },
+        });
+        expect(sse.chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null)).toBe(true);
+        expect(sse.done).toBe(true);
+      }
 
-    it('head, first chunks and close together: every chunk in order, then the error chunk and [DONE]', async () => {
-      upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' })], false), close });
-      await expectDeliveredThenError(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }), ['Hel', 'lo']);
-    });
+      it('head, first chunks and close together: every chunk in order, then the error chunk and [DONE]', async () => {
+        upstream.reply({
+          kind: 'sse-drop',
+          chunks: openAiSse(
+            [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' })],
+            false,
+          ),
+          close,
+        });
+        await expectDeliveredThenError(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }), [
+          'Hel',
+          'lo',
+        ]);
+      });
 
-    it('later, one more chunk and the close together: that last chunk is delivered too', async () => {
-      upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ content: 'Hel' }), chunk({ content: 'lo' })], false), late: openAiSse([chunk({ content: '!' })], false), close });
-      await expectDeliveredThenError(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }), ['Hel', 'lo', '!']);
-    });
+      it('later, one more chunk and the close together: that last chunk is delivered too', async () => {
+        upstream.reply({
+          kind: 'sse-drop',
+          chunks: openAiSse([chunk({ content: 'Hel' }), chunk({ content: 'lo' })], false),
+          late: openAiSse([chunk({ content: '!' })], false),
+          close,
+        });
+        await expectDeliveredThenError(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }), [
+          'Hel',
+          'lo',
+          '!',
+        ]);
+      });
 
-    it('a close before any byte, when the upstream produced nothing, is a 502 in the error envelope', async () => {
-      upstream.reply({ kind: 'sse-drop', chunks: [], head: false, close });
-      const res = await chat({ model: 'openai/gpt-test', messages: hello, stream: true });
-      expect(res.status).toBe(502);
-      const body: any = await res.json();
-      expect(body.error).toMatchObject({ code: 502, metadata: { provider: 'openai', reason: 'upstream_error' } });
-    });
-  });
+      it('a close before any byte, when the upstream produced nothing, is a 502 in the error envelope', async () => {
+        upstream.reply({ kind: 'sse-drop', chunks: [], head: false, close });
+        const res = await chat({ model: 'openai/gpt-test', messages: hello, stream: true });
+        expect(res.status).toBe(502);
+        const body: any = await res.json();
+        expect(body.error).toMatchObject({ code: 502, metadata: { provider: 'openai', reason: 'upstream_error' } });
+      });
+    },
+  );
 
   it('a stream cut after the upstream reported usage bills that usage; without a report, an estimate of the delivered text', async () => {
-    upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ content: 'Hello' }), chunk({}, 'stop'), usageChunk(100, 50)], false), close: 'reset' });
+    upstream.reply({
+      kind: 'sse-drop',
+      chunks: openAiSse([chunk({ content: 'Hello' }), chunk({}, 'stop'), usageChunk(100, 50)], false),
+      close: 'reset',
+    });
     const reported = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
     const last = reported.chunks[reported.chunks.length - 1];
     expect(last.choices[0].finish_reason).toBe('error');
     expect(last.usage).toMatchObject({ prompt_tokens: 100, completion_tokens: 50 });
     // 100 × $2/M + 50 × $8/M
     expect(last.usage.cost).toBeCloseTo(0.0006, 12);
-    const record = await gw.db.selectFrom('generations').selectAll().where('id', '=', last.id).executeTakeFirstOrThrow();
-    expect(record).toMatchObject({ status: 'error', finish_reason: 'error', error_code: 'server_error', prompt_tokens: 100, completion_tokens: 50 });
+    const record = await gw.db
+      .selectFrom('generations')
+      .selectAll()
+      .where('id', '=', last.id)
+      .executeTakeFirstOrThrow();
+    expect(record).toMatchObject({
+      status: 'error',
+      finish_reason: 'error',
+      error_code: 'server_error',
+      prompt_tokens: 100,
+      completion_tokens: 50,
+    });
     expect(BigInt(record.cost_nanos)).toBe(600_000n);
 
     upstream.reply({ kind: 'sse-drop', chunks: openAiSse([chunk({ content: 'Hello there' })], false), close: 'reset' });
     const estimated = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
-    const estimatedRecord = await gw.db.selectFrom('generations').selectAll().where('id', '=', estimated.chunks[0].id).executeTakeFirstOrThrow();
+    const estimatedRecord = await gw.db
+      .selectFrom('generations')
+      .selectAll()
+      .where('id', '=', estimated.chunks[0].id)
+      .executeTakeFirstOrThrow();
     expect(estimatedRecord.completion_tokens).toBeGreaterThan(0);
     expect(BigInt(estimatedRecord.cost_nanos)).toBeGreaterThan(0n);
   });
 
   it('reports an in-stream upstream error object as an error chunk with its mapped code', async () => {
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ content: 'x' }), { error: { message: 'Rate limit reached', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }]) });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([
+        chunk({ content: 'x' }),
+        { error: { message: 'Rate limit reached', type: 'rate_limit_error', code: 'rate_limit_exceeded' } },
+      ]),
+    });
     const sse = await readSse(await chat({ model: 'openai/gpt-test', messages: hello, stream: true }));
     const last = sse.chunks[sse.chunks.length - 1];
     expect(last.choices[0]).toMatchObject({ finish_reason: 'error', error: { code: 'rate_limit' } });
@@ -284,7 +404,12 @@ describe('streaming', () => {
 
 describe('errors before the stream', () => {
   it('keeps an upstream 429 as 429 with Retry-After and provider metadata', async () => {
-    upstream.reply({ kind: 'json', status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'Rate limit', type: 'rate_limit_error' } } });
+    upstream.reply({
+      kind: 'json',
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { error: { message: 'Rate limit', type: 'rate_limit_error' } },
+    });
     const res = await chat({ model: 'openai/gpt-test', messages: hello, stream: true });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('7');
@@ -300,12 +425,18 @@ describe('errors before the stream', () => {
     expect(((await res.json()) as any).error.metadata.upstream_status).toBe(500);
 
     const down = await startTestGateway({
-      env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+      env: {
+        MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+        OPENAI_API_KEY: 'k',
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+      },
       database: { db: gw.db, close: async () => undefined },
     });
     try {
       const unreachable = await down.fetch('/api/v1/chat/completions', {
-        method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'openai/gpt-test', messages: hello, stream: false }),
       });
       expect(unreachable.status).toBe(503);
@@ -329,7 +460,15 @@ describe('errors before the stream', () => {
   });
 
   it('rejects images for a model without image support with 400, before calling upstream', async () => {
-    const messages = [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }];
+    const messages = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+        ],
+      },
+    ];
     const res = await chat({ model: 'deepseek/deepseek-reasoner', messages });
     expect(res.status).toBe(400);
     const body: any = await res.json();
@@ -343,14 +482,27 @@ describe('errors before the stream', () => {
   });
 
   it('rejects a prompt over the context window before calling upstream', async () => {
-    const res = await chat({ model: 'openai/tiny-context', messages: [{ role: 'user', content: 'word '.repeat(200) }] });
+    const res = await chat({
+      model: 'openai/tiny-context',
+      messages: [{ role: 'user', content: 'word '.repeat(200) }],
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.metadata.reason).toBe('context_length_exceeded');
     expect(upstream.requests).toHaveLength(0);
   });
 
   it('maps an upstream context-length error to 400 with reason context_length_exceeded', async () => {
-    upstream.reply({ kind: 'json', status: 400, body: { error: { message: "This model's maximum context length is 128000 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } } });
+    upstream.reply({
+      kind: 'json',
+      status: 400,
+      body: {
+        error: {
+          message: "This model's maximum context length is 128000 tokens.",
+          type: 'invalid_request_error',
+          code: 'context_length_exceeded',
+        },
+      },
+    });
     const res = await chat({ model: 'openai/gpt-test', messages: hello, stream: false });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.metadata.reason).toBe('context_length_exceeded');

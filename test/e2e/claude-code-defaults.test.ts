@@ -15,7 +15,10 @@ import { THINKING_SIGNATURE } from '../compat/upstream/render-messages.js';
 import { READ_MARKER, RESULT_PREFIX } from '../compat/upstream/script.js';
 
 // A 1×1 PNG: Claude Code's Read tool sends an image file back as an image block inside the tool result.
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let upstream: RecordedUpstream;
 let gateway: GatewayUnderTest;
@@ -41,13 +44,31 @@ it('a tool turn keeps the signed thinking, the cache_control and the image of th
   expect(run.outcome.error).toBeUndefined();
   expect(run.outcome.answer).toContain(`${RESULT_PREFIX} image`);
 
-  const requests = upstream.find('anthropic', cell).filter((request) => request.protocol === 'messages' && request.body.tools?.length);
+  const requests = upstream
+    .find('anthropic', cell)
+    .filter((request) => request.protocol === 'messages' && request.body.tools?.length);
   const second = requests.find((request) => JSON.stringify(request.body.messages).includes('"tool_result"'));
   expect(second, 'the turn after the tool ran reached the Anthropic upstream').toBeDefined();
   const messages = second!.body.messages as Array<{ role: string; content: any }>;
-  const assistant = messages.find((message) => message.role === 'assistant' && Array.isArray(message.content) && message.content.some((block: any) => block.type === 'tool_use'));
-  expect(assistant?.content[0]).toEqual({ type: 'thinking', thinking: expect.any(String), signature: THINKING_SIGNATURE });
-  const result = messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block: any) => block.type === 'tool_result');
+  const assistant = messages.find(
+    (message) =>
+      message.role === 'assistant' &&
+      Array.isArray(message.content) &&
+      message.content.some((block: any) => block.type === 'tool_use'),
+  );
+  expect(assistant?.content[0]).toEqual({
+    type: 'thinking',
+    thinking: expect.any(String),
+    signature: THINKING_SIGNATURE,
+  });
+  const result = messages
+    .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+    .find((block: any) => block.type === 'tool_result');
   expect(result.cache_control).toEqual(expect.objectContaining({ type: 'ephemeral' }));
-  expect(result.content).toContainEqual(expect.objectContaining({ type: 'image', source: expect.objectContaining({ type: 'base64', media_type: 'image/png' }) }));
+  expect(result.content).toContainEqual(
+    expect.objectContaining({
+      type: 'image',
+      source: expect.objectContaining({ type: 'base64', media_type: 'image/png' }),
+    }),
+  );
 }, 120_000);

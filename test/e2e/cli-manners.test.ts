@@ -16,10 +16,28 @@ const work = mkdtempSync(path.join(tmpdir(), 'modelgate-manners-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const FORMS = [
-  ['serve'], ['migrate'], ['users'], ['users', 'create'], ['users', 'list'],
-  ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'delete'], ['keys', 'limits'],
-  ['tokens'], ['tokens', 'create'], ['credits'], ['credits', 'add'], ['credits', 'show'],
-  ['pass'], ['pass', 'grant'], ['pass', 'revoke'], ['pass', 'show'], ['generations'], ['generations', 'prune'], ['conformance'],
+  ['serve'],
+  ['migrate'],
+  ['users'],
+  ['users', 'create'],
+  ['users', 'list'],
+  ['keys'],
+  ['keys', 'create'],
+  ['keys', 'list'],
+  ['keys', 'delete'],
+  ['keys', 'limits'],
+  ['tokens'],
+  ['tokens', 'create'],
+  ['credits'],
+  ['credits', 'add'],
+  ['credits', 'show'],
+  ['pass'],
+  ['pass', 'grant'],
+  ['pass', 'revoke'],
+  ['pass', 'show'],
+  ['generations'],
+  ['generations', 'prune'],
+  ['conformance'],
 ];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
@@ -102,7 +120,9 @@ describe('modelgate output and unknown users', () => {
     };
     await both('migrate');
     expect((await cli('users', 'create', '--email', email)).out).toContain(`created user ${email}`);
-    expect(JSON.parse((await cli('users', 'create', '--email', 'json@example.com', '--json')).out)).toMatchObject({ email: 'json@example.com' });
+    expect(JSON.parse((await cli('users', 'create', '--email', 'json@example.com', '--json')).out)).toMatchObject({
+      email: 'json@example.com',
+    });
     const key = await both('keys', 'create', '--email', email);
     expect(key.json.key).toMatch(/^mg-v1-/);
     const keyId: string = key.json.key_id;
@@ -118,7 +138,11 @@ describe('modelgate output and unknown users', () => {
     expect(userHeader!.split(/ {2,}/)).toEqual(['USER ID', 'EMAIL', 'CREATED']);
     expect(userRows.map((row) => row.split(/ {2,}/)[1])).toEqual(['json@example.com', email]);
     expect(users.json.map((u: { email: string }) => u.email)).toEqual(['json@example.com', email]);
-    expect(users.json[0]).toEqual({ user_id: expect.stringMatching(/^usr_/), email: 'json@example.com', created_at: expect.any(String) });
+    expect(users.json[0]).toEqual({
+      user_id: expect.stringMatching(/^usr_/),
+      email: 'json@example.com',
+      created_at: expect.any(String),
+    });
     const limits = await both('keys', 'limits', '--email', email, '--id', keyId, '--rpm', '60');
     expect(limits.text).toBe(`limits of key ${keyId}: rpm 60, tpm default, free requests per day default`);
     expect(limits.json).toEqual({ key_id: keyId, rpm: 60, tpm: 'default', free_per_day: 'default' });
@@ -138,7 +162,10 @@ describe('modelgate output and unknown users', () => {
     expect((await cli('pass', 'revoke', '--email', email)).out).toBe(`revoked 0 subscription period(s) of ${email}`);
     expect((await both('pass', 'show', '--email', email)).text).toBe(`subscription of ${email}: not active`);
     const second = JSON.parse((await cli('keys', 'create', '--email', email, '--json')).out).key_id;
-    expect(JSON.parse((await cli('keys', 'delete', '--email', email, '--id', second, '--json')).out)).toEqual({ key_id: second, deleted: true });
+    expect(JSON.parse((await cli('keys', 'delete', '--email', email, '--id', second, '--json')).out)).toEqual({
+      key_id: second,
+      deleted: true,
+    });
     expect((await cli('keys', 'delete', '--email', email, '--id', keyId)).out).toBe(`deleted key ${keyId}`);
     expect(JSON.parse((await cli('keys', 'list', '--email', email, '--json')).out)).toHaveLength(1);
     expect((await cli('keys', 'list', '--email', 'json@example.com')).out).toBe('no active keys for json@example.com');
@@ -148,16 +175,25 @@ describe('modelgate output and unknown users', () => {
   it('an unknown user is an error (exit 1) for every command that names one, and no command creates it', async () => {
     const nobody = 'nobody@example.com';
     const commands = [
-      ['keys', 'create'], ['keys', 'list'], ['keys', 'delete', '--id', 'key_x'], ['keys', 'limits', '--id', 'key_x'],
-      ['tokens', 'create'], ['credits', 'add', '--usd', '5'], ['credits', 'show'],
-      ['pass', 'grant'], ['pass', 'revoke'], ['pass', 'show'],
+      ['keys', 'create'],
+      ['keys', 'list'],
+      ['keys', 'delete', '--id', 'key_x'],
+      ['keys', 'limits', '--id', 'key_x'],
+      ['tokens', 'create'],
+      ['credits', 'add', '--usd', '5'],
+      ['credits', 'show'],
+      ['pass', 'grant'],
+      ['pass', 'revoke'],
+      ['pass', 'show'],
     ];
     for (const [command, sub, ...rest] of commands) {
       for (const json of [[], ['--json']]) {
         const res = await cli(command, sub, '--email', nobody, ...rest, ...json);
         expect(res.code, `${command} ${sub}`).toBe(1);
         const message = `no user ${nobody}: create it first with "npx modelgate users create --email ${nobody}"`;
-        expect(res.err).toBe(json.length ? JSON.stringify({ error: { type: 'failed', message, exit_code: 1 } }) : message);
+        expect(res.err).toBe(
+          json.length ? JSON.stringify({ error: { type: 'failed', message, exit_code: 1 } }) : message,
+        );
         expect(res.out).toBe('');
       }
     }
@@ -176,13 +212,21 @@ describe('modelgate usage errors', () => {
     expect(misspelt.err).toBe('unknown option --emial; did you mean --email?\n(see npx modelgate users --help)');
     expect(misspelt.out).toBe('');
     expect((await run(['keys', 'create', '--email', 'a@b.c', '--mange'], {})).err).toContain('did you mean --manage?');
-    expect((await run(['keys', 'limits', '--email', 'a@b.c', '--id', 'k', '--free-per-dya', '3'], {})).err).toContain('did you mean --free-per-day?');
-    expect((await run(['generations', 'prune', '--older-than', '3'], {})).err).toContain('did you mean --older-than-days?');
+    expect((await run(['keys', 'limits', '--email', 'a@b.c', '--id', 'k', '--free-per-dya', '3'], {})).err).toContain(
+      'did you mean --free-per-day?',
+    );
+    expect((await run(['generations', 'prune', '--older-than', '3'], {})).err).toContain(
+      'did you mean --older-than-days?',
+    );
     const far = await run(['credits', 'show', '--email', 'a@b.c', '--zzzzzz'], {});
     expect(far.err).toContain('unknown option --zzzzzz; valid options: --email, --usd, --note, --json');
     for (const argv of [
-      ['users', 'create', '--email'], ['keys', 'create', '--email', '--manage'], ['keys', 'list', '--email', 'a@b.c', '--manage=yes'],
-      ['users', 'create', 'ana@example.com'], ['serve', '--wrokers', '2'], ['conformance', '--base-ulr', 'http://x'],
+      ['users', 'create', '--email'],
+      ['keys', 'create', '--email', '--manage'],
+      ['keys', 'list', '--email', 'a@b.c', '--manage=yes'],
+      ['users', 'create', 'ana@example.com'],
+      ['serve', '--wrokers', '2'],
+      ['conformance', '--base-ulr', 'http://x'],
       ['pass', 'grant', '-e', 'a@b.c'],
     ]) {
       const res = await run(argv, {});
@@ -191,8 +235,12 @@ describe('modelgate usage errors', () => {
       expect(res.err, argv.join(' ')).toMatch(/\(see npx modelgate \S+ --help\)$/);
     }
     expect((await run(['users', 'create', '--email'], {})).err).toContain('--email needs a value');
-    expect((await run(['keys', 'list', '--email', 'a@b.c', '--manage=yes'], {})).err).toContain('--manage takes no value');
-    expect((await run(['users', 'create', 'ana@example.com'], {})).err).toContain('unexpected argument "ana@example.com"');
+    expect((await run(['keys', 'list', '--email', 'a@b.c', '--manage=yes'], {})).err).toContain(
+      '--manage takes no value',
+    );
+    expect((await run(['users', 'create', 'ana@example.com'], {})).err).toContain(
+      'unexpected argument "ana@example.com"',
+    );
   });
 
   it('a misspelt command or subcommand names the closest valid one', async () => {
@@ -209,10 +257,14 @@ describe('modelgate usage errors', () => {
     for (const usd of ['lots', '1,5', '$5', 'NaN']) {
       const res = await run(['credits', 'add', '--email', 'a@b.c', '--usd', usd], {});
       expect(res.code, usd).toBe(2);
-      expect(res.err).toContain(`--usd must be a USD amount like 5 or 0.25 (negative, like -2, removes credit), got "${usd}"`);
+      expect(res.err).toContain(
+        `--usd must be a USD amount like 5 or 0.25 (negative, like -2, removes credit), got "${usd}"`,
+      );
       expect(res.err).not.toMatch(/usdToNanos|RangeError|nanos/i);
     }
-    expect((await run(['credits', 'add', '--email', 'a@b.c', '--usd', '1e30'], {})).err).toContain('--usd must be between -1000000000 and 1000000000');
+    expect((await run(['credits', 'add', '--email', 'a@b.c', '--usd', '1e30'], {})).err).toContain(
+      '--usd must be between -1000000000 and 1000000000',
+    );
   });
 
   it('under --json every error is exactly one JSON object on stderr, nothing on stdout', async () => {

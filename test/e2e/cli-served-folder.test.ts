@@ -30,7 +30,10 @@ function get(gw: ServeProcess, route: string, bearer: string) {
 async function ok(args: string[], dataDir: string) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(args, cliEnv(dataDir, { LOG_LEVEL: 'silent' }), { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runCli(args, cliEnv(dataDir, { LOG_LEVEL: 'silent' }), {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  });
   expect(code, `modelgate ${args.join(' ')}\n${err.join('\n')}`).toBe(0);
   return { out: out.join('\n'), err: err.join('\n') };
 }
@@ -38,7 +41,9 @@ async function ok(args: string[], dataDir: string) {
 const json = async (args: string[], dataDir: string) => JSON.parse((await ok([...args, '--json'], dataDir)).out);
 
 describe('a served data folder', () => {
-  it('every README CLI command reaches the running gateway at once, a second serve is refused, and all of it survives a restart', { timeout: 300_000 }, async () => {
+  it('every README CLI command reaches the running gateway at once, a second serve is refused, and all of it survives a restart', {
+    timeout: 300_000,
+  }, async () => {
     const dir = path.join(work, 'readme');
     let gw = await serve(dir);
     // Hints name the command as it runs from the checkout (no bare `modelgate` on PATH).
@@ -55,13 +60,38 @@ describe('a served data folder', () => {
     expect(fresh.status).toBe(200);
     expect((await fresh.json()).data).toEqual({ total_credits: 0, total_usage: 0 });
 
-    expect(await json(['keys', 'list', '--email', email], dir)).toEqual([expect.objectContaining({ key_id: first.key_id, name: 'ci' })]);
+    expect(await json(['keys', 'list', '--email', email], dir)).toEqual([
+      expect.objectContaining({ key_id: first.key_id, name: 'ci' }),
+    ]);
     // The gateway's development user and this one, read through the running gateway.
-    expect((await json(['users', 'list'], dir)).map((u: { email: string }) => u.email)).toEqual([email, 'dev@localhost']);
-    expect(await json(['keys', 'limits', '--email', email, '--id', first.key_id, '--rpm', '60', '--tpm', '100000', '--free-per-day', '50'], dir))
-      .toEqual({ key_id: first.key_id, rpm: 60, tpm: 100000, free_per_day: 50 });
+    expect((await json(['users', 'list'], dir)).map((u: { email: string }) => u.email)).toEqual([
+      email,
+      'dev@localhost',
+    ]);
+    expect(
+      await json(
+        [
+          'keys',
+          'limits',
+          '--email',
+          email,
+          '--id',
+          first.key_id,
+          '--rpm',
+          '60',
+          '--tpm',
+          '100000',
+          '--free-per-day',
+          '50',
+        ],
+        dir,
+      ),
+    ).toEqual({ key_id: first.key_id, rpm: 60, tpm: 100000, free_per_day: 50 });
     const key = await (await get(gw, '/key', first.key)).json();
-    expect(key.data).toMatchObject({ rate_limit: { requests_per_minute: 60, tokens_per_minute: 100000 }, free_requests_per_day: 50 });
+    expect(key.data).toMatchObject({
+      rate_limit: { requests_per_minute: 60, tokens_per_minute: 100000 },
+      free_requests_per_day: 50,
+    });
 
     const token = await json(['tokens', 'create', '--email', email], dir);
     expect((await get(gw, '/credits', token.token)).status).toBe(200);
@@ -70,11 +100,15 @@ describe('a served data folder', () => {
     expect((await (await get(gw, '/credits', first.key)).json()).data).toEqual({ total_credits: 20, total_usage: 0 });
     expect(await json(['credits', 'show', '--email', email], dir)).toMatchObject({ balance: 20, total_credits: 20 });
 
-    const passActive = async () => ((await (await get(gw, '/pass/usage', first.key)).json()) as { active: boolean }).active;
+    const passActive = async () =>
+      ((await (await get(gw, '/pass/usage', first.key)).json()) as { active: boolean }).active;
     expect(await passActive()).toBe(false);
     await ok(['pass', 'grant', '--email', email, '--months', '1'], dir);
     expect(await passActive()).toBe(true);
-    expect(await json(['pass', 'show', '--email', email], dir)).toMatchObject({ active: true, periods: [expect.anything()] });
+    expect(await json(['pass', 'show', '--email', email], dir)).toMatchObject({
+      active: true,
+      periods: [expect.anything()],
+    });
     await ok(['pass', 'revoke', '--email', email], dir);
     expect(await passActive()).toBe(false);
     await ok(['pass', 'grant', '--email', email, '--months', '2'], dir);
@@ -108,12 +142,19 @@ describe('a served data folder', () => {
     expect((await (await get(gw, '/credits', second.key)).json()).data).toEqual({ total_credits: 20, total_usage: 0 });
     expect((await get(gw, '/credits', token.token)).status).toBe(200);
     expect(((await (await get(gw, '/pass/usage', second.key)).json()) as { active: boolean }).active).toBe(true);
-    expect(await json(['pass', 'show', '--email', email], dir)).toMatchObject({ active: true, periods: [expect.anything(), expect.anything()] });
-    expect((await json(['keys', 'list', '--email', email], dir)).map((k: { key_id: string }) => k.key_id)).toEqual([second.key_id]);
+    expect(await json(['pass', 'show', '--email', email], dir)).toMatchObject({
+      active: true,
+      periods: [expect.anything(), expect.anything()],
+    });
+    expect((await json(['keys', 'list', '--email', email], dir)).map((k: { key_id: string }) => k.key_id)).toEqual([
+      second.key_id,
+    ]);
     expect(await gw.stop()).toBe(0);
   });
 
-  it('takes over the lock of a gateway that was killed: the command runs, then a new gateway serves everything', { timeout: 300_000 }, async () => {
+  it('takes over the lock of a gateway that was killed: the command runs, then a new gateway serves everything', {
+    timeout: 300_000,
+  }, async () => {
     const dir = path.join(work, 'killed');
     const gw = await serve(dir);
     await ok(['users', 'create', '--email', 'bo@example.com'], dir);
@@ -128,7 +169,10 @@ describe('a served data folder', () => {
 
     const next = await serve(dir);
     const created = await json(['keys', 'create', '--email', 'bo@example.com'], dir);
-    expect((await (await get(next, '/credits', created.key)).json()).data).toEqual({ total_credits: 3, total_usage: 0 });
+    expect((await (await get(next, '/credits', created.key)).json()).data).toEqual({
+      total_credits: 3,
+      total_usage: 0,
+    });
     expect(await next.stop()).toBe(0);
   });
 });

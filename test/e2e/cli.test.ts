@@ -23,7 +23,6 @@ describe('modelgate CLI', () => {
     expect(JSON.parse(listed.out)).toEqual([expect.objectContaining({ key_id, name: 'ci' })]);
     expect(listed.out).not.toContain(key);
 
-
     const token = await cli('tokens', 'create', '--email', 'ops@example.com', '--json');
     expect(JSON.parse(token.out).token).toMatch(/^mgt-v1-/);
 
@@ -31,7 +30,11 @@ describe('modelgate CLI', () => {
     expect((await cli('credits', 'add', '--email', 'ops@example.com', '--usd', '-2.5')).out).toContain('10 USD');
     const removeTooMuch = await cli('credits', 'add', '--email', 'ops@example.com', '--usd', '-100');
     expect(removeTooMuch.code).toBe(1);
-    expect(JSON.parse((await cli('credits', 'show', '--email', 'ops@example.com', '--json')).out)).toMatchObject({ balance: 10, total_credits: 10, total_usage: 0 });
+    expect(JSON.parse((await cli('credits', 'show', '--email', 'ops@example.com', '--json')).out)).toMatchObject({
+      balance: 10,
+      total_credits: 10,
+      total_usage: 0,
+    });
 
     expect((await cli('keys', 'delete', '--email', 'ops@example.com', '--id', key_id)).code).toBe(0);
     expect((await cli('keys', 'delete', '--email', 'ops@example.com', '--id', key_id)).code).toBe(1);

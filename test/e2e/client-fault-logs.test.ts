@@ -12,7 +12,11 @@ let user: { key: string; userId: string };
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-test-key', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
   });
   user = await gw.createUser();
   await gw.grant(user.userId, 5);
@@ -38,7 +42,12 @@ async function stillServing(): Promise<void> {
 
 describe('client faults log below error level', () => {
   it('malformed JSON', async () => {
-    const res = await gw.fetch('/api/v1/chat/completions', { method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, body: '{"model":' });
+    const res = await gw.fetch('/api/v1/chat/completions', {
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":',
+    });
     expect(res.status).toBe(400);
     expect(errorLines()).toEqual([]);
     await stillServing();
@@ -61,12 +70,21 @@ describe('client faults log below error level', () => {
   });
 
   it('a stream the client abandons', async () => {
-    const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    const chunk = (content: string) => ({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    });
     const frames = openAiSse([chunk('a'), chunk('b')]);
     upstream.reply({ kind: 'sse', chunks: [frames[0], { pauseMs: 300 }, frames[1], { pauseMs: 300 }, frames[2]] });
     const controller = new AbortController();
     const res = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, signal: controller.signal,
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      signal: controller.signal,
       body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true }),
     });
     const reader = res.body!.getReader();

@@ -28,10 +28,19 @@ interface Backend {
 }
 
 /** Kills the gateway under load `KILLS` times; resolves with every outcome and how many requests each kill cut. */
-async function killUnderLoad(backend: Backend, work: string, key: string): Promise<{ outcomes: ChatOutcome[]; cut: number }> {
+async function killUnderLoad(
+  backend: Backend,
+  work: string,
+  key: string,
+): Promise<{ outcomes: ChatOutcome[]; cut: number }> {
   const upstream = await new MockUpstream().start();
   upstream.always((request) => pricedReply(request, 5));
-  const env = { ...backend.env, MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` };
+  const env = {
+    ...backend.env,
+    MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+    OPENAI_API_KEY: 'sk-up',
+    OPENAI_BASE_URL: `${upstream.url}/v1`,
+  };
   const outcomes: ChatOutcome[] = [];
   let cut = 0;
   try {
@@ -45,7 +54,11 @@ async function killUnderLoad(backend: Backend, work: string, key: string): Promi
       let killNow!: () => void;
       const enough = new Promise<void>((resolve) => (killNow = resolve));
       const load = runChatLoad({
-        url: () => gateway.url, key, model: 'openai/gpt-test', clients: CLIENTS, done: () => stop,
+        url: () => gateway.url,
+        key,
+        model: 'openai/gpt-test',
+        clients: CLIENTS,
+        done: () => stop,
         onOutcome: (outcome) => {
           if (outcome.costNanos !== undefined && ++answered >= killAfter) killNow();
         },
@@ -93,7 +106,10 @@ describeWithPostgres('settlements across gateway crashes [postgres]', () => {
 
   it('bills every answer a client read, whenever the process is killed', async () => {
     scratch = await createScratchDatabase(testDatabaseUrl());
-    const backend: Backend = { env: { DATABASE_URL: scratch.url }, open: () => openDatabase({ databaseUrl: scratch!.url }) };
+    const backend: Backend = {
+      env: { DATABASE_URL: scratch.url },
+      open: () => openDatabase({ databaseUrl: scratch!.url }),
+    };
     const setup = await backend.open();
     let account: Awaited<ReturnType<typeof provisionAccount>>;
     try {

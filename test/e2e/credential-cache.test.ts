@@ -106,7 +106,9 @@ describe('credential cache in one process [pglite]', () => {
     const owner = await deafGw.createUser();
     expect(await status(deafGw, owner.key)).toBe(200);
     expect(await status(deafGw, owner.key)).toBe(200); // from memory now
-    expect((await deafGw.fetch(`/api/v1/api-keys/${owner.keyId}`, { method: 'DELETE', key: owner.key })).status).toBe(200);
+    expect((await deafGw.fetch(`/api/v1/api-keys/${owner.keyId}`, { method: 'DELETE', key: owner.key })).status).toBe(
+      200,
+    );
     expect(await status(deafGw, owner.key)).toBe(401);
   });
 

@@ -23,9 +23,12 @@ beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
     env: {
-      OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${upstream.url}/v1`,
-      ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: upstream.url,
-      GEMINI_API_KEY: GEMINI_KEY, GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+      OPENAI_API_KEY: OPENAI_KEY,
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+      ANTHROPIC_BASE_URL: upstream.url,
+      GEMINI_API_KEY: GEMINI_KEY,
+      GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
       MODELGATE_METRICS_TOKEN: METRICS_TOKEN,
       MODELGATE_ROUTE_MAX_ATTEMPTS: '1',
     },
@@ -40,13 +43,27 @@ afterAll(async () => {
 beforeEach(() => upstream.reset());
 
 type Kind = 'openai' | 'anthropic' | 'gemini';
-const MODEL: Record<Kind, string> = { openai: 'openai/gpt-5.4-mini', anthropic: 'anthropic/claude-haiku-5-5', gemini: 'google/gemini-2.5-flash' };
+const MODEL: Record<Kind, string> = {
+  openai: 'openai/gpt-5.4-mini',
+  anthropic: 'anthropic/claude-haiku-5-5',
+  gemini: 'google/gemini-2.5-flash',
+};
 
 /** A 400 answer in the vendor's own error shape, its message echoing the secrets. */
 function rejection(kind: Kind): Reply {
-  if (kind === 'anthropic') return { kind: 'json', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: ECHO } } };
-  if (kind === 'gemini') return { kind: 'json', status: 400, body: { error: { code: 400, message: ECHO, status: 'INVALID_ARGUMENT' } } };
-  return { kind: 'json', status: 400, body: { error: { message: ECHO, type: 'invalid_request_error', code: OPENAI_KEY } } };
+  if (kind === 'anthropic')
+    return {
+      kind: 'json',
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: ECHO } },
+    };
+  if (kind === 'gemini')
+    return { kind: 'json', status: 400, body: { error: { code: 400, message: ECHO, status: 'INVALID_ARGUMENT' } } };
+  return {
+    kind: 'json',
+    status: 400,
+    body: { error: { message: ECHO, type: 'invalid_request_error', code: OPENAI_KEY } },
+  };
 }
 
 /**
@@ -54,7 +71,8 @@ function rejection(kind: Kind): Reply {
  * OpenAI's Responses API, which the Responses door speaks natively to OpenAI, has its own `error` event).
  */
 function midStreamFailure(kind: Kind, door: keyof typeof DOORS = 'chat'): Reply {
-  const file = door === 'responses' && kind === 'openai' ? 'openai/native-responses-mid-stream-error' : `${kind}/mid-stream-error`;
+  const file =
+    door === 'responses' && kind === 'openai' ? 'openai/native-responses-mid-stream-error' : `${kind}/mid-stream-error`;
   const recorded = readFileSync(new URL(`../fixtures/${file}.chunks.txt`, import.meta.url), 'utf8');
   const echoed = recorded.replace(/"message": ?"[^"]*"/, `"message":"${ECHO}"`);
   expect(echoed).toContain(OPENAI_KEY);
@@ -63,15 +81,30 @@ function midStreamFailure(kind: Kind, door: keyof typeof DOORS = 'chat'): Reply 
 }
 
 const DOORS = {
-  chat: (model: string, stream: boolean) => ({ path: '/api/v1/chat/completions', body: { model, stream, messages: [{ role: 'user', content: 'hi' }] } }),
-  messages: (model: string, stream: boolean) => ({ path: '/api/v1/messages', body: { model, stream, max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] } }),
+  chat: (model: string, stream: boolean) => ({
+    path: '/api/v1/chat/completions',
+    body: { model, stream, messages: [{ role: 'user', content: 'hi' }] },
+  }),
+  messages: (model: string, stream: boolean) => ({
+    path: '/api/v1/messages',
+    body: { model, stream, max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] },
+  }),
   responses: (model: string, stream: boolean) => ({ path: '/api/v1/responses', body: { model, stream, input: 'hi' } }),
 };
 
 /** The whole answer as bytes: status line, headers and body. */
-async function rawAnswer(door: keyof typeof DOORS, kind: Kind, stream: boolean): Promise<{ status: number; raw: string }> {
+async function rawAnswer(
+  door: keyof typeof DOORS,
+  kind: Kind,
+  stream: boolean,
+): Promise<{ status: number; raw: string }> {
   const { path, body } = DOORS[door](MODEL[kind], stream);
-  const res = await gw.fetch(path, { method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await gw.fetch(path, {
+    method: 'POST',
+    key: user.key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const headers = [...res.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
   return { status: res.status, raw: `${res.status}\n${headers}\n\n${await res.text()}` };
 }
@@ -80,7 +113,9 @@ function expectNoSecret(raw: string): void {
   for (const secret of SECRETS) expect(raw).not.toContain(secret);
 }
 
-const matrix = (['chat', 'messages', 'responses'] as const).flatMap((door) => (['openai', 'anthropic', 'gemini'] as const).map((kind) => [door, kind] as const));
+const matrix = (['chat', 'messages', 'responses'] as const).flatMap((door) =>
+  (['openai', 'anthropic', 'gemini'] as const).map((kind) => [door, kind] as const),
+);
 
 describe('configured credentials never reach a client', () => {
   it.each(matrix)('%s door, %s upstream: a 400 echoing the key (JSON and stream requests)', async (door, kind) => {

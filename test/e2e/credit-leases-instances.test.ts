@@ -12,9 +12,17 @@ import { createAdminKey } from '../../src/services/admin-keys.js';
 
 const USD = 1_000_000_000n;
 // 100 000 output tokens at 8 USD per million: a worst case of 0.8 USD per request.
-const payload = { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: false, max_tokens: 100_000 };
+const payload = {
+  model: 'openai/gpt-test',
+  messages: [{ role: 'user', content: 'hi' }],
+  stream: false,
+  max_tokens: 100_000,
+};
 const reply = {
-  id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-test-2026',
   choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
 };
@@ -28,7 +36,11 @@ describeEachBackend('two gateway instances on one database', (backend) => {
     database = await openTestDatabase(backend, { migrated: true });
     upstream = await new MockUpstream().start();
     upstream.always({ kind: 'json', body: reply });
-    const env = { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` };
+    const env = {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    };
     for (let i = 0; i < 2; i++) gateways.push(await startTestGateway({ database, env }));
   });
   afterAll(async () => {
@@ -40,7 +52,10 @@ describeEachBackend('two gateway instances on one database', (backend) => {
 
   async function chat(gateway: TestGateway, key: string): Promise<number> {
     const res = await gateway.fetch('/api/v1/chat/completions', {
-      method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload),
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
     });
     await res.text();
     return res.status;
@@ -66,7 +81,10 @@ describeEachBackend('two gateway instances on one database', (backend) => {
    * Runs `remove` once the user's requests flow at the issue's rate (2 requests/s, alternating between the
    * instances) and 4 of them were answered, keeps the flow up for 4 more answers, and returns every status.
    */
-  async function whileSendingTwicePerSecond(user: { userId: string; key: string }, remove: () => Promise<void>): Promise<number[]> {
+  async function whileSendingTwicePerSecond(
+    user: { userId: string; key: string },
+    remove: () => Promise<void>,
+  ): Promise<number[]> {
     const statuses: number[] = [];
     let stop = false;
     const flow = (async () => {
@@ -102,7 +120,10 @@ describeEachBackend('two gateway instances on one database', (backend) => {
     const user = await userWith10Usd();
     const statuses = await whileSendingTwicePerSecond(user, async () => {
       const { leases } = gateways[0].parts;
-      await adjustCredits({ db: database.db, recalls: leases.recalls }, { userId: user.userId, amountNanos: -9n * USD, note: 'refund' });
+      await adjustCredits(
+        { db: database.db, recalls: leases.recalls },
+        { userId: user.userId, amountNanos: -9n * USD, note: 'refund' },
+      );
     });
     // What is left (about 1 USD) still pays for one request in flight at a time.
     expect(statuses.every((status) => status === 200)).toBe(true);
@@ -115,7 +136,10 @@ describeEachBackend('two gateway instances on one database', (backend) => {
     let removal: { status: number; body: any } | undefined;
     const statuses = await whileSendingTwicePerSecond(user, async () => {
       const res = await gateways[1].fetch(`/api/v1/admin/users/${user.userId}/credits`, {
-        method: 'POST', key: admin, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: -9, note: 'refund' }),
+        method: 'POST',
+        key: admin,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: -9, note: 'refund' }),
       });
       removal = { status: res.status, body: await res.json() };
     });

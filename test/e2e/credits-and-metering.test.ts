@@ -28,15 +28,27 @@ beforeEach(() => upstream.reset());
 
 const hello = [{ role: 'user', content: 'hi' }];
 const body = (content: string, prompt = 1000, completion = 500) => ({
-  id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-test-2026',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
 });
-const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+const chunk = (content: string) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
 
 function chat(key: string, payload: unknown, headers: Record<string, string> = {}) {
   return gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(payload),
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(payload),
   });
 }
 
@@ -73,20 +85,34 @@ describe('credits', () => {
     // 0.01 USD at 8 USD per 1M output tokens is 1,250 tokens, less what the prompt's bound takes.
     expect(affordable).toBeGreaterThan(1_200);
     expect(affordable).toBeLessThan(1_250);
-    expect(err.error.message).toContain(`Without max_tokens the request may use up to 16000 tokens (what the model may write), but can only afford ${affordable}.`);
-    const over = await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: affordable + 1 });
+    expect(err.error.message).toContain(
+      `Without max_tokens the request may use up to 16000 tokens (what the model may write), but can only afford ${affordable}.`,
+    );
+    const over = await chat(user.key, {
+      model: 'openai/gpt-test',
+      messages: hello,
+      stream: false,
+      max_tokens: affordable + 1,
+    });
     expect(over.status).toBe(402);
-    expect(((await over.json()) as any).error.message).toContain(`You requested up to ${affordable + 1} tokens, but can only afford ${affordable}.`);
+    expect(((await over.json()) as any).error.message).toContain(
+      `You requested up to ${affordable + 1} tokens, but can only afford ${affordable}.`,
+    );
     expect(upstream.requests).toHaveLength(0);
     upstream.reply({ kind: 'json', body: body('ok', 5, 1) });
-    expect((await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: affordable })).status).toBe(200);
+    expect(
+      (await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: affordable }))
+        .status,
+    ).toBe(200);
   });
 
   it('debits exactly the reported cost once, ties the ledger row to the generation, and releases the reservation', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     upstream.reply({ kind: 'json', body: body('ok', 1000, 500) });
-    const res: any = await (await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: 1000 })).json();
+    const res: any = await (
+      await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: 1000 })
+    ).json();
     // 1000 × $2/M + 500 × $8/M = $0.006
     expect(res.usage.cost).toBeCloseTo(0.006, 12);
     expect(res.usage.cost_details).toEqual({ access_mode: 'credits', charged: true });
@@ -107,9 +133,13 @@ describe('credits', () => {
     upstream.reply({ kind: 'json', body: body('ok', 1000, 500) });
     // Plain fetch: unlike gw.fetch it does not wait for the settlement queue before handing back the response.
     const headers = { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' };
-    const completion: any = await (await fetch(`${gw.url}/api/v1/chat/completions`, {
-      method: 'POST', headers, body: JSON.stringify({ model: 'openai/gpt-test', messages: hello, stream: false }),
-    })).json();
+    const completion: any = await (
+      await fetch(`${gw.url}/api/v1/chat/completions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: 'openai/gpt-test', messages: hello, stream: false }),
+      })
+    ).json();
     const [credits, generation]: any[] = await Promise.all([
       fetch(`${gw.url}/api/v1/credits`, { headers }).then((r) => r.json()),
       fetch(`${gw.url}/api/v1/generation?id=${completion.id}`, { headers }).then((r) => r.json()),
@@ -152,16 +182,35 @@ describe('generation records', () => {
     const other = await gw.createUser();
     await gw.grant(owner.userId, 1);
     upstream.reply({ kind: 'json', body: body('tracked', 20, 10) });
-    const res: any = await (await chat(owner.key, { model: 'openai/gpt-test', messages: hello, stream: false }, {
-      'HTTP-Referer': 'https://example.com/app', 'X-Title': 'My App', 'X-Task-ID': 'task-42',
-    })).json();
+    const res: any = await (
+      await chat(
+        owner.key,
+        { model: 'openai/gpt-test', messages: hello, stream: false },
+        {
+          'HTTP-Referer': 'https://example.com/app',
+          'X-Title': 'My App',
+          'X-Task-ID': 'task-42',
+        },
+      )
+    ).json();
     const mine = await gw.fetch(`/api/v1/generation?id=${encodeURIComponent(res.id)}`, { key: owner.key });
     expect(mine.status).toBe(200);
     const record: any = await mine.json();
     expect(record.data).toMatchObject({
-      id: res.id, model: 'openai/gpt-test', provider_name: 'openai', upstream_id: 'chatcmpl-1', streamed: false, cancelled: false,
-      finish_reason: 'stop', status: 'success', tokens_prompt: 20, tokens_completion: 10, access_mode: 'credits',
-      app_title: 'My App', http_referer: 'https://example.com/app', task_id: 'task-42',
+      id: res.id,
+      model: 'openai/gpt-test',
+      provider_name: 'openai',
+      upstream_id: 'chatcmpl-1',
+      streamed: false,
+      cancelled: false,
+      finish_reason: 'stop',
+      status: 'success',
+      tokens_prompt: 20,
+      tokens_completion: 10,
+      access_mode: 'credits',
+      app_title: 'My App',
+      http_referer: 'https://example.com/app',
+      task_id: 'task-42',
     });
     expect(record.data.total_cost).toBeCloseTo(res.usage.cost, 12);
     const theirs = await gw.fetch(`/api/v1/generation?id=${encodeURIComponent(res.id)}`, { key: other.key });
@@ -173,18 +222,25 @@ describe('generation records', () => {
   it('records a client disconnect mid-stream once, as aborted, with the generated part charged once', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    upstream.reply({ kind: 'sse', chunks: [...openAiSse([chunk('x'.repeat(400))], false), { pauseMs: 5000 }, ...openAiSse([chunk('late')])] });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [...openAiSse([chunk('x'.repeat(400))], false), { pauseMs: 5000 }, ...openAiSse([chunk('late')])],
+    });
     const controller = new AbortController();
     const res = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'openai/gpt-test', messages: hello, stream: true }), signal: controller.signal,
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-test', messages: hello, stream: true }),
+      signal: controller.signal,
     });
     const reader = res.body!.getReader();
     let seen = '';
     while (!seen.includes('xxxx')) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    const row = await waitFor(async () =>
-      (await gw.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute())[0]);
+    const row = await waitFor(
+      async () => (await gw.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).execute())[0],
+    );
     expect(row).toMatchObject({ status: 'aborted', streamed: true });
     expect(row.completion_tokens).toBe(100);
     await waitFor(async () => (upstream.closedConnections > 0 ? true : undefined));
@@ -198,7 +254,21 @@ describe('generation records', () => {
   it('reports the streamed usage cost in the final chunk and records the same cost', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk('a'), { ...chunk(''), choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }, { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 } }]) });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([
+        chunk('a'),
+        { ...chunk(''), choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+        {
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          choices: [],
+          usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
+        },
+      ]),
+    });
     const sse = await readSse(await chat(user.key, { model: 'openai/gpt-test', messages: hello, stream: true }));
     const last = sse.chunks[sse.chunks.length - 1];
     expect(last.usage.cost).toBeCloseTo((100 * 2 + 50 * 8) / 1e6, 12);
@@ -214,8 +284,13 @@ describe('GET /key', () => {
     expect(res.status).toBe(200);
     const info: any = await res.json();
     expect(info.data).toMatchObject({
-      key_id: user.keyId, usage: 0, limit: null, limit_remaining: null, is_free_tier: true,
-      rate_limit: { requests_per_minute: 600, tokens_per_minute: 2_000_000 }, free_requests_per_day: 200,
+      key_id: user.keyId,
+      usage: 0,
+      limit: null,
+      limit_remaining: null,
+      is_free_tier: true,
+      rate_limit: { requests_per_minute: 600, tokens_per_minute: 2_000_000 },
+      free_requests_per_day: 200,
     });
   });
 });

@@ -17,7 +17,8 @@ import { privatePostgresUnavailable, startPrivatePostgres, type PrivatePostgres 
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
 const unavailable = privatePostgresUnavailable();
-if (unavailable && process.env.CI === 'true') throw new Error(`the database restart test needs a private PostgreSQL server: ${unavailable}`);
+if (unavailable && process.env.CI === 'true')
+  throw new Error(`the database restart test needs a private PostgreSQL server: ${unavailable}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(unavailable !== undefined)('a PostgreSQL restart under load', () => {
@@ -58,7 +59,13 @@ describe.skipIf(unavailable !== undefined)('a PostgreSQL restart under load', ()
 
   it('keeps the gateway up, answers 503 with Retry-After while the database is away, and loses no bill', async () => {
     let stop = false;
-    const load = runChatLoad({ url: () => gateway.url, key: account.key, model: 'openai/gpt-test', clients: 12, done: () => stop });
+    const load = runChatLoad({
+      url: () => gateway.url,
+      key: account.key,
+      model: 'openai/gpt-test',
+      clients: 12,
+      done: () => stop,
+    });
     await sleep(1_500);
     const restartAt = Date.now();
     await server.restart();
@@ -79,11 +86,17 @@ describe.skipIf(unavailable !== undefined)('a PostgreSQL restart under load', ()
 
     // The notification listeners (key changes, credit lease recalls) reconnect after each outage (with backoff: the
     // last retry may come a few seconds after the database is back).
-    await vi.waitFor(() => {
-      const restored = countBy(gateway.logLines().filter((line) => line.msg === 'notifications restored'), (line) => String(line.channel));
-      expect(restored.modelgate_credentials, JSON.stringify(restored)).toBeGreaterThanOrEqual(2);
-      expect(restored.modelgate_credit_leases, JSON.stringify(restored)).toBeGreaterThanOrEqual(2);
-    }, { timeout: 20_000, interval: 200 });
+    await vi.waitFor(
+      () => {
+        const restored = countBy(
+          gateway.logLines().filter((line) => line.msg === 'notifications restored'),
+          (line) => String(line.channel),
+        );
+        expect(restored.modelgate_credentials, JSON.stringify(restored)).toBeGreaterThanOrEqual(2);
+        expect(restored.modelgate_credit_leases, JSON.stringify(restored)).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
 
     const byStatus = countBy(outcomes, (o) => String(o.status));
     // Answers in progress when the database went away finished; requests were refused while it was away, and served
@@ -101,7 +114,13 @@ describe.skipIf(unavailable !== undefined)('a PostgreSQL restart under load', ()
       } else {
         expect(outcome.status, describeOutcome(outcome)).toBe(503);
         expect(Number(outcome.retryAfter)).toBeGreaterThan(0);
-        expect(outcome.error).toMatchObject({ error: { code: 503, message: expect.stringMatching(/database/i), metadata: { reason: 'database_unavailable' } } });
+        expect(outcome.error).toMatchObject({
+          error: {
+            code: 503,
+            message: expect.stringMatching(/database/i),
+            metadata: { reason: 'database_unavailable' },
+          },
+        });
       }
     }
 

@@ -35,12 +35,20 @@ beforeEach(() => upstream.reset());
 const hello = [{ role: 'user', content: 'hi' }];
 // Far above the admission bound of a 100-token answer to "hi" (~0.0008 USD): 123,457 prompt tokens (1,001 of them
 // cached) and 20,001 completion tokens at 2 / 1 / 8 USD per 1M: about 0.41 USD, against a balance of 0.01 USD.
-const HUGE_USAGE = { prompt_tokens: 123_457, completion_tokens: 20_001, total_tokens: 143_458, prompt_tokens_details: { cached_tokens: 1_001 } };
+const HUGE_USAGE = {
+  prompt_tokens: 123_457,
+  completion_tokens: 20_001,
+  total_tokens: 143_458,
+  prompt_tokens_details: { cached_tokens: 1_001 },
+};
 const usd = (value: number) => BigInt(Math.round(value * 1e9));
 
 function chat(key: string, payload: Record<string, unknown>) {
   return gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: hello, max_tokens: 100, ...payload }),
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: hello, max_tokens: 100, ...payload }),
   });
 }
 
@@ -63,7 +71,11 @@ async function views(user: { userId: string; key: string }, generationId: string
   const debits = ledger.data.filter((entry: any) => entry.kind === 'debit');
   expect(debits).toHaveLength(1);
   expect(debits[0].generation_id).toBe(generationId);
-  const row = await gw.db.selectFrom('generations').select('cost_nanos').where('id', '=', generationId).executeTakeFirstOrThrow();
+  const row = await gw.db
+    .selectFrom('generations')
+    .select('cost_nanos')
+    .where('id', '=', generationId)
+    .executeTakeFirstOrThrow();
   return {
     record: row.cost_nanos,
     generation: usd(generation.data.total_cost),
@@ -79,15 +91,33 @@ describe('a cost above the balance', () => {
     it(`is recorded in full everywhere, the balance goes negative, and the next paid request is 402 (${stream ? 'SSE' : 'JSON'})`, async () => {
       const user = await gw.createUser();
       await gw.grant(user.userId, 0.01);
-      upstream.reply(stream
-        ? { kind: 'sse', chunks: openAiSse([
-          { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] },
-          { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: HUGE_USAGE },
-        ]) }
-        : { kind: 'json', body: {
-          id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
-          choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: HUGE_USAGE,
-        } });
+      upstream.reply(
+        stream
+          ? {
+              kind: 'sse',
+              chunks: openAiSse([
+                {
+                  id: 'c',
+                  object: 'chat.completion.chunk',
+                  created: 1,
+                  model: 'm',
+                  choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
+                },
+                { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: HUGE_USAGE },
+              ]),
+            }
+          : {
+              kind: 'json',
+              body: {
+                id: 'chatcmpl-1',
+                object: 'chat.completion',
+                created: 1,
+                model: 'gpt-test-2026',
+                choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+                usage: HUGE_USAGE,
+              },
+            },
+      );
       const res = await chat(user.key, { model: 'openai/gpt-test', stream });
       expect(res.status).toBe(200);
       const answer = stream ? (await readSse(res)).chunks.at(-1) : await res.json();
@@ -96,7 +126,10 @@ describe('a cost above the balance', () => {
 
       const seen = await views(user, answer.id);
       expect(seen).toEqual({ record: cost, generation: cost, credits: cost, key: cost, ledger: cost, report: cost });
-      expect(await getCreditAccount(gw.db, user.userId)).toMatchObject({ balanceNanos: usd(0.01) - cost, totalUsedNanos: cost });
+      expect(await getCreditAccount(gw.db, user.userId)).toMatchObject({
+        balanceNanos: usd(0.01) - cost,
+        totalUsedNanos: cost,
+      });
       expect(await gw.reservedNanos(user.userId)).toBe(0n);
 
       const refused = await chat(user.key, { model: 'openai/gpt-test', stream: false });
@@ -106,18 +139,32 @@ describe('a cost above the balance', () => {
       expect(upstream.requests).toHaveLength(1);
 
       // Free models are not paid for: they keep working for an account in debt.
-      upstream.reply({ kind: 'json', body: {
-        id: 'free-1', object: 'chat.completion', created: 1, model: 'test/free-model:free',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'free' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
-      } });
+      upstream.reply({
+        kind: 'json',
+        body: {
+          id: 'free-1',
+          object: 'chat.completion',
+          created: 1,
+          model: 'test/free-model:free',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'free' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
+        },
+      });
       expect((await chat(user.key, { model: 'openrouter/test/free-model:free', stream: false })).status).toBe(200);
 
       // Credits that pay the debt off and more make paid requests possible again.
       await gw.grant(user.userId, 1);
-      upstream.reply({ kind: 'json', body: {
-        id: 'chatcmpl-2', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      } });
+      upstream.reply({
+        kind: 'json',
+        body: {
+          id: 'chatcmpl-2',
+          object: 'chat.completion',
+          created: 1,
+          model: 'gpt-test-2026',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        },
+      });
       expect((await chat(user.key, { model: 'openai/gpt-test', stream: false })).status).toBe(200);
     });
   }

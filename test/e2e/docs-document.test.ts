@@ -15,7 +15,12 @@ const doc: Json = JSON.parse(readFileSync(new URL('../../generated/openapi.json'
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-  METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as Json, name: `${method.toUpperCase()} ${path}` })),
+  METHODS.filter((m) => item[m]).map((method) => ({
+    path,
+    method,
+    op: item[method] as Json,
+    name: `${method.toUpperCase()} ${path}`,
+  })),
 );
 
 const deref = (node: Json): Json => {
@@ -64,7 +69,8 @@ describe('emitted OpenAPI document: descriptions', () => {
       for (const parameter of (op.parameters ?? []).map(deref)) {
         if (!parameter.description) missing.push(`${name}: parameter ${parameter.in} ${parameter.name}`);
       }
-      if (op.requestBody && !deref(op.requestBody).description && !op.requestBody.content) missing.push(`${name}: request body`);
+      if (op.requestBody && !deref(op.requestBody).description && !op.requestBody.content)
+        missing.push(`${name}: request body`);
     }
     expect(missing).toEqual([]);
   });
@@ -124,9 +130,11 @@ describe('emitted OpenAPI document: examples', () => {
       }
     };
     for (const { name, op } of operations) {
-      for (const [type, media] of Object.entries((deref(op.requestBody ?? {}).content ?? {}) as Json)) check(`${name} request ${type}`, media);
+      for (const [type, media] of Object.entries((deref(op.requestBody ?? {}).content ?? {}) as Json))
+        check(`${name} request ${type}`, media);
       for (const [status, response] of Object.entries(op.responses as Json)) {
-        for (const [type, media] of Object.entries((deref(response).content ?? {}) as Json)) check(`${name} ${status} ${type}`, media);
+        for (const [type, media] of Object.entries((deref(response).content ?? {}) as Json))
+          check(`${name} ${status} ${type}`, media);
       }
     }
     for (const [schemaName, schema] of Object.entries(doc.components.schemas as Json)) {

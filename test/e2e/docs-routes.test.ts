@@ -51,10 +51,16 @@ describe('GET /api/v1/openapi.json and .yaml', () => {
   });
 
   it('refuses other methods with 405 in the error envelope', async () => {
-    const res = await gw.fetch('/api/v1/openapi.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await gw.fetch('/api/v1/openapi.json', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
-    expect(await res.json()).toMatchObject({ error: { code: 405, message: 'Method POST is not allowed on /api/v1/openapi.json' } });
+    expect(await res.json()).toMatchObject({
+      error: { code: 405, message: 'Method POST is not allowed on /api/v1/openapi.json' },
+    });
   });
 
   it('leaves every API operation behind authentication', async () => {
@@ -106,7 +112,12 @@ describe('GET /docs', () => {
   it('mounts the renderer on the served document with every network-reaching default switched off', async () => {
     const script = await (await gw.fetch('/docs/init.js')).text();
     const config = JSON.parse(/var config = (\{.*\});/.exec(script)![1]);
-    expect(config).toMatchObject({ url: '/api/v1/openapi.json', dom_id: '#app', validatorUrl: null, queryConfigEnabled: false });
+    expect(config).toMatchObject({
+      url: '/api/v1/openapi.json',
+      dom_id: '#app',
+      validatorUrl: null,
+      queryConfigEnabled: false,
+    });
     expect(script).toContain("window.location.origin + '/api/v1'");
     expect(script).toContain('SwaggerUIBundle(config)');
   });

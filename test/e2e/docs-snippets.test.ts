@@ -11,7 +11,12 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { startMockUpstreamServer, type MockUpstreamServer } from '../../src/conformance/mock-upstream-server.js';
 import { RecordedUpstream } from '../compat/upstream/recorded-upstream.js';
 
-const FILES = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+const FILES = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+];
 const SDKS = /from ['"](openai|@anthropic-ai\/sdk)['"]/;
 // Inside the test kit's folder, so the examples' imports resolve from its node_modules (where openai and
 // @anthropic-ai/sdk are) as a reader's project would.
@@ -43,8 +48,10 @@ beforeAll(async () => {
   anthropic = await new RecordedUpstream().start();
   gw = await startTestGateway({
     env: {
-      OPENAI_API_KEY: 'sk-docs', OPENAI_BASE_URL: `${openai.url}/v1`,
-      ANTHROPIC_API_KEY: 'sk-ant-docs', ANTHROPIC_BASE_URL: anthropic.base('anthropic'),
+      OPENAI_API_KEY: 'sk-docs',
+      OPENAI_BASE_URL: `${openai.url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-docs',
+      ANTHROPIC_BASE_URL: anthropic.base('anthropic'),
     },
   });
   const user = await gw.createUser();
@@ -71,17 +78,23 @@ function run(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | nul
   });
 }
 
-describe('the docs\' SDK examples', () => {
+describe("the docs' SDK examples", () => {
   it('are found: the OpenAI SDK (chat, Responses, embeddings) and the Anthropic SDK', () => {
     const all = SNIPPETS.map((s) => s.code).join('\n');
     expect(SNIPPETS.length).toBeGreaterThanOrEqual(3);
-    for (const call of ['chat.completions.create', 'responses.create', 'embeddings.create', 'messages.create']) expect(all).toContain(call);
+    for (const call of ['chat.completions.create', 'responses.create', 'embeddings.create', 'messages.create'])
+      expect(all).toContain(call);
   });
 
   it('every one reads its key from MODELGATE_API_KEY, and no other variable', () => {
     for (const { where, code } of SNIPPETS) {
-      expect([...code.matchAll(/process\.env\.([A-Za-z_]+)/g)].map((m) => m[1]), where).toEqual(expect.arrayContaining(['MODELGATE_API_KEY']));
-      expect([...new Set([...code.matchAll(/process\.env\.([A-Za-z_]+)/g)].map((m) => m[1]))], where).toEqual(['MODELGATE_API_KEY']);
+      expect(
+        [...code.matchAll(/process\.env\.([A-Za-z_]+)/g)].map((m) => m[1]),
+        where,
+      ).toEqual(expect.arrayContaining(['MODELGATE_API_KEY']));
+      expect([...new Set([...code.matchAll(/process\.env\.([A-Za-z_]+)/g)].map((m) => m[1]))], where).toEqual([
+        'MODELGATE_API_KEY',
+      ]);
     }
   });
 

@@ -13,10 +13,14 @@ describe('writeStaticDocs', () => {
     const dir = writeStaticDocs(out);
     expect(readdirSync(dir).sort()).toEqual([...STATIC_DOCS_FILES].sort());
     for (const name of ['openapi.json', 'openapi.yaml']) {
-      expect(readFileSync(join(dir, name)).equals(readFileSync(new URL(`../../generated/${name}`, import.meta.url)))).toBe(true);
+      expect(
+        readFileSync(join(dir, name)).equals(readFileSync(new URL(`../../generated/${name}`, import.meta.url))),
+      ).toBe(true);
     }
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
-    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).filter((ref) => !ref.startsWith('data:'));
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((m) => m[1])
+      .filter((ref) => !ref.startsWith('data:'));
     expect(refs.length).toBeGreaterThanOrEqual(3);
     for (const ref of refs) {
       expect(ref.startsWith('./'), ref).toBe(true);

@@ -22,10 +22,14 @@ let closedBefore = 0;
 const cuts = () => upstream.closedConnections - closedBefore;
 
 const env = (extra: Record<string, string>) => ({
-  OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`,
-  ANTHROPIC_API_KEY: 'sk-ant-up', ANTHROPIC_BASE_URL: upstream.url,
-  GEMINI_API_KEY: 'g-up', GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
-  MISTRAL_API_KEY: 'mi-up', MISTRAL_BASE_URL: `${upstream.url}/v1`,
+  OPENAI_API_KEY: 'sk-up',
+  OPENAI_BASE_URL: `${upstream.url}/v1`,
+  ANTHROPIC_API_KEY: 'sk-ant-up',
+  ANTHROPIC_BASE_URL: upstream.url,
+  GEMINI_API_KEY: 'g-up',
+  GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+  MISTRAL_API_KEY: 'mi-up',
+  MISTRAL_BASE_URL: `${upstream.url}/v1`,
   ...extra,
 });
 
@@ -44,11 +48,25 @@ beforeEach(() => {
   closedBefore = upstream.closedConnections;
 });
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  ({ id: 'chatcmpl-r', object: 'chat.completion.chunk', created: 1, model: 'gpt-5.4-nano', choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'chatcmpl-r',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-5.4-nano',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 const usageChunk = (completion: number, reasoning: number) => ({
-  id: 'chatcmpl-r', object: 'chat.completion.chunk', created: 1, model: 'gpt-5.4-nano', choices: [],
-  usage: { prompt_tokens: 50, completion_tokens: completion, total_tokens: 50 + completion, completion_tokens_details: { reasoning_tokens: reasoning } },
+  id: 'chatcmpl-r',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-5.4-nano',
+  choices: [],
+  usage: {
+    prompt_tokens: 50,
+    completion_tokens: completion,
+    total_tokens: 50 + completion,
+    completion_tokens_details: { reasoning_tokens: reasoning },
+  },
 });
 /** Visible content at once, then silence (the hidden reasoning's time), then the finish and the usage chunk. */
 const reasoningStream = (pauseMs: number) => ({
@@ -67,10 +85,20 @@ async function userWithCredits(gw: TestGateway) {
 }
 
 /** Opens a stream, reads until `seen` arrived, then leaves (the socket closes); the generation id and when it left. */
-async function streamAndLeave(gw: TestGateway, key: string, path: string, body: Record<string, unknown>, seen = VISIBLE) {
+async function streamAndLeave(
+  gw: TestGateway,
+  key: string,
+  path: string,
+  body: Record<string, unknown>,
+  seen = VISIBLE,
+) {
   const controller = new AbortController();
   const res = await gw.fetch(path, {
-    method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true, ...body }), signal: controller.signal,
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ stream: true, ...body }),
+    signal: controller.signal,
   });
   expect(res.status).toBe(200);
   const id = res.headers.get('x-generation-id')!;
@@ -91,7 +119,8 @@ async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, time
   }
 }
 
-const recordOf = (db: Db, id: string) => waitFor(() => db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst());
+const recordOf = (db: Db, id: string) =>
+  waitFor(() => db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst());
 
 /** The record is the request's only one, and its one debit is its cost. */
 async function expectSettledOnce(db: Db, userId: string, row: GenerationRow) {
@@ -101,12 +130,21 @@ async function expectSettledOnce(db: Db, userId: string, row: GenerationRow) {
 }
 
 describe('a client leaving a stream whose model may reason invisibly', () => {
-  it('reads the upstream on and bills the provider\'s usage, hidden reasoning included', async () => {
+  it("reads the upstream on and bills the provider's usage, hidden reasoning included", async () => {
     const user = await userWithCredits(drain);
     upstream.reply(reasoningStream(500));
-    const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'openai/gpt-5.4-nano', messages: [{ role: 'user', content: 'Think hard' }] });
+    const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', {
+      model: 'openai/gpt-5.4-nano',
+      messages: [{ role: 'user', content: 'Think hard' }],
+    });
     const row = await recordOf(drain.db, id);
-    expect(row).toMatchObject({ status: 'aborted', streamed: true, prompt_tokens: 50, completion_tokens: 8000, reasoning_tokens: 7990 });
+    expect(row).toMatchObject({
+      status: 'aborted',
+      streamed: true,
+      prompt_tokens: 50,
+      completion_tokens: 8000,
+      reasoning_tokens: 7990,
+    });
     expect(row.cost_nanos).toBe(10_010_000n); // 50 × $0.20 + 8,000 × $1.25 per 1M
     await expectSettledOnce(drain.db, user.userId, row);
     expect(cuts()).toBe(0); // read to its end, not cut
@@ -115,14 +153,34 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
 
   it('Gemini thinking: bills the thoughts the stream never showed', async () => {
     const user = await userWithCredits(drain);
-    const gemini = (text: string, usage: Record<string, number>, finish?: string) => `data: ${JSON.stringify({
-      candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0, ...(finish ? { finishReason: finish } : {}) }],
-      usageMetadata: { promptTokenCount: 20, ...usage }, modelVersion: 'gemini-2.5-flash', responseId: 'resp-think',
-    })}\n\n`;
-    upstream.reply({ kind: 'sse', chunks: [gemini(VISIBLE, { candidatesTokenCount: 3, thoughtsTokenCount: 500 }), { pauseMs: 500 }, gemini('', { candidatesTokenCount: 5, thoughtsTokenCount: 6000 }, 'STOP')] });
-    const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'google/gemini-2.5-flash', messages: [{ role: 'user', content: 'Think hard' }] });
+    const gemini = (text: string, usage: Record<string, number>, finish?: string) =>
+      `data: ${JSON.stringify({
+        candidates: [
+          { content: { parts: [{ text }], role: 'model' }, index: 0, ...(finish ? { finishReason: finish } : {}) },
+        ],
+        usageMetadata: { promptTokenCount: 20, ...usage },
+        modelVersion: 'gemini-2.5-flash',
+        responseId: 'resp-think',
+      })}\n\n`;
+    upstream.reply({
+      kind: 'sse',
+      chunks: [
+        gemini(VISIBLE, { candidatesTokenCount: 3, thoughtsTokenCount: 500 }),
+        { pauseMs: 500 },
+        gemini('', { candidatesTokenCount: 5, thoughtsTokenCount: 6000 }, 'STOP'),
+      ],
+    });
+    const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', {
+      model: 'google/gemini-2.5-flash',
+      messages: [{ role: 'user', content: 'Think hard' }],
+    });
     const row = await recordOf(drain.db, id);
-    expect(row).toMatchObject({ status: 'aborted', prompt_tokens: 20, completion_tokens: 6005, reasoning_tokens: 6000 });
+    expect(row).toMatchObject({
+      status: 'aborted',
+      prompt_tokens: 20,
+      completion_tokens: 6005,
+      reasoning_tokens: 6000,
+    });
     expect(row.cost_nanos).toBe(15_018_500n); // 20 × $0.30 + 6,005 × $2.50 per 1M
     await expectSettledOnce(drain.db, user.userId, row);
     expect(cuts()).toBe(0);
@@ -132,15 +190,31 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
     const user = await userWithCredits(drain);
     upstream.reply({ kind: 'sse', chunks: [{ pauseMs: 600 }, ...reasoningStream(100).chunks] });
     const controller = new AbortController();
-    const answer = drain.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, signal: controller.signal,
-      body: JSON.stringify({ stream: true, model: 'openai/gpt-5.4-nano', messages: [{ role: 'user', content: 'Think hard' }] }),
-    }).catch((err: unknown) => err);
+    const answer = drain
+      .fetch('/api/v1/chat/completions', {
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json' },
+        signal: controller.signal,
+        body: JSON.stringify({
+          stream: true,
+          model: 'openai/gpt-5.4-nano',
+          messages: [{ role: 'user', content: 'Think hard' }],
+        }),
+      })
+      .catch((err: unknown) => err);
     await waitFor(() => (upstream.requests.length > 0 ? true : undefined));
     controller.abort();
     expect(await answer).toBeInstanceOf(Error);
-    const row = await waitFor(() => drain.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).executeTakeFirst());
-    expect(row).toMatchObject({ status: 'aborted', prompt_tokens: 50, completion_tokens: 8000, reasoning_tokens: 7990 });
+    const row = await waitFor(() =>
+      drain.db.selectFrom('generations').selectAll().where('user_id', '=', user.userId).executeTakeFirst(),
+    );
+    expect(row).toMatchObject({
+      status: 'aborted',
+      prompt_tokens: 50,
+      completion_tokens: 8000,
+      reasoning_tokens: 7990,
+    });
     await expectSettledOnce(drain.db, user.userId, row);
     // Writing the response to a client that is gone is no error.
     expect(drain.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level >= 50)).toEqual([]);
@@ -150,20 +224,28 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
     const user = await userWithCredits(drain);
     upstream.reply(reasoningStream(8_000));
     const { id, leftAt } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', {
-      model: 'openai/gpt-5.4-nano', max_tokens: 2000, messages: [{ role: 'user', content: 'Think hard' }],
+      model: 'openai/gpt-5.4-nano',
+      max_tokens: 2000,
+      messages: [{ role: 'user', content: 'Think hard' }],
     });
     const row = await recordOf(drain.db, id);
     expect(Date.now() - leftAt).toBeGreaterThanOrEqual(1_500); // it waited for the bound (2 s)
     // Prompt estimate: 3 + 4 per message + 10 characters / 4 = 10; output: max_tokens, of which all but the 3
     // visible tokens are counted as reasoning.
-    expect(row).toMatchObject({ status: 'aborted', error_code: 'client_disconnected', prompt_tokens: 10, completion_tokens: 2000, reasoning_tokens: 1997 });
+    expect(row).toMatchObject({
+      status: 'aborted',
+      error_code: 'client_disconnected',
+      prompt_tokens: 10,
+      completion_tokens: 2000,
+      reasoning_tokens: 1997,
+    });
     expect(row.error_message).toMatch(/MODELGATE_DRAIN_ON_ABORT_S/);
     expect(row.cost_nanos).toBe(2_502_000n); // 10 × $0.20 + 2,000 × $1.25 per 1M
     await expectSettledOnce(drain.db, user.userId, row);
     await waitFor(() => (cuts() > 0 ? true : undefined));
   });
 
-  it('past the bound after the usage arrived (an upstream that never closes its stream): bills the provider\'s usage', async () => {
+  it("past the bound after the usage arrived (an upstream that never closes its stream): bills the provider's usage", async () => {
     const user = await userWithCredits(drain);
     upstream.reply({
       kind: 'sse',
@@ -175,9 +257,17 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
         'data: [DONE]\n\n',
       ],
     });
-    const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'openai/gpt-5.4-nano', messages: [{ role: 'user', content: 'Think hard' }] });
+    const { id } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', {
+      model: 'openai/gpt-5.4-nano',
+      messages: [{ role: 'user', content: 'Think hard' }],
+    });
     const row = await recordOf(drain.db, id);
-    expect(row).toMatchObject({ status: 'aborted', prompt_tokens: 50, completion_tokens: 8000, reasoning_tokens: 7990 });
+    expect(row).toMatchObject({
+      status: 'aborted',
+      prompt_tokens: 50,
+      completion_tokens: 8000,
+      reasoning_tokens: 7990,
+    });
     expect(row.cost_nanos).toBe(10_010_000n);
     await expectSettledOnce(drain.db, user.userId, row);
     await waitFor(() => (cuts() > 0 ? true : undefined));
@@ -186,7 +276,10 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
   it('MODELGATE_DRAIN_ON_ABORT_S=0 keeps the old behaviour: the upstream is aborted at once, the visible tokens billed', async () => {
     const user = await userWithCredits(off);
     upstream.reply(reasoningStream(5_000));
-    const { id, leftAt } = await streamAndLeave(off, user.key, '/api/v1/chat/completions', { model: 'openai/gpt-5.4-nano', messages: [{ role: 'user', content: 'Think hard' }] });
+    const { id, leftAt } = await streamAndLeave(off, user.key, '/api/v1/chat/completions', {
+      model: 'openai/gpt-5.4-nano',
+      messages: [{ role: 'user', content: 'Think hard' }],
+    });
     await waitFor(() => (cuts() > 0 ? true : undefined), 2_000);
     const row = await recordOf(off.db, id);
     expect(Date.now() - leftAt).toBeLessThan(2_000);
@@ -198,21 +291,36 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
 describe('a client leaving a stream whose every token is visible', () => {
   it('Anthropic (thinking streams as deltas): the upstream is aborted at once, with draining on', async () => {
     const user = await userWithCredits(drain);
-    const event = (type: string, body: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
+    const event = (type: string, body: Record<string, unknown>) =>
+      `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
     upstream.reply({
       kind: 'sse',
       chunks: [
-        event('message_start', { message: { id: 'msg_leave', type: 'message', role: 'assistant', content: [], model: 'claude-haiku-5-5', usage: { input_tokens: 12, output_tokens: 1 } } }),
+        event('message_start', {
+          message: {
+            id: 'msg_leave',
+            type: 'message',
+            role: 'assistant',
+            content: [],
+            model: 'claude-haiku-5-5',
+            usage: { input_tokens: 12, output_tokens: 1 },
+          },
+        }),
         event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
         event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: VISIBLE } }),
         { pauseMs: 5_000 },
         event('content_block_stop', { index: 0 }),
-        event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 900 } }),
+        event('message_delta', {
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: 900 },
+        }),
         event('message_stop', {}),
       ],
     });
     const { id, leftAt } = await streamAndLeave(drain, user.key, '/api/v1/messages', {
-      model: 'anthropic/claude-haiku-5-5', max_tokens: 1000, messages: [{ role: 'user', content: 'Think hard' }],
+      model: 'anthropic/claude-haiku-5-5',
+      max_tokens: 1000,
+      messages: [{ role: 'user', content: 'Think hard' }],
     });
     await waitFor(() => (cuts() > 0 ? true : undefined), 1_500);
     const row = await recordOf(drain.db, id);
@@ -224,7 +332,10 @@ describe('a client leaving a stream whose every token is visible', () => {
   it('a non-reasoning model: the upstream is aborted at once, with draining on', async () => {
     const user = await userWithCredits(drain);
     upstream.reply(reasoningStream(5_000));
-    const { id, leftAt } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', { model: 'mistral/mistral-large-2512', messages: [{ role: 'user', content: 'Hi' }] });
+    const { id, leftAt } = await streamAndLeave(drain, user.key, '/api/v1/chat/completions', {
+      model: 'mistral/mistral-large-2512',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     await waitFor(() => (cuts() > 0 ? true : undefined), 1_500);
     const row = await recordOf(drain.db, id);
     expect(Date.now() - leftAt).toBeLessThan(1_500);
@@ -247,7 +358,9 @@ describe('a graceful stop while a stream drains', () => {
     const user = await userWithCredits(gw);
     upstream.reply(reasoningStream(30_000));
     const { id } = await streamAndLeave(gw, user.key, '/api/v1/chat/completions', {
-      model: 'openai/gpt-5.4-nano', max_tokens: 1000, messages: [{ role: 'user', content: 'Think hard' }],
+      model: 'openai/gpt-5.4-nano',
+      max_tokens: 1000,
+      messages: [{ role: 'user', content: 'Think hard' }],
     });
     await new Promise((r) => setTimeout(r, 100)); // the drain has begun
     expect(gw.parts.drains.size).toBe(1);

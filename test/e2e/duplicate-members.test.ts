@@ -15,9 +15,12 @@ beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
     env: {
-      OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: upstream.url,
-      GEMINI_API_KEY: 'AIzaTest', GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: upstream.url,
+      GEMINI_API_KEY: 'AIzaTest',
+      GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
     },
   });
   user = await gw.createUser();
@@ -45,18 +48,64 @@ const gemini = '"contents":[{"role":"user","parts":[{"text":"hi"}]}]';
 const search = (uses: string) => `"tools":[{"type":"web_search_20250305","name":"web_search",${uses}}]`;
 
 const doors: Door[] = [
-  { name: 'chat completions', path: '/api/v1/chat/completions', shape: 'gateway', body: (x) => `{${x}"model":"openai/gpt-5.4-mini","stream":false,${chatMessages}}` },
-  { name: 'Messages', path: '/api/v1/messages', shape: 'anthropic', body: (x) => `{${x}"model":"anthropic/claude-haiku-5-5","max_tokens":16,${chatMessages}}` },
-  { name: 'Messages count_tokens', path: '/api/v1/messages/count_tokens', shape: 'anthropic', body: (x) => `{${x}"model":"anthropic/claude-haiku-5-5",${chatMessages}}` },
-  { name: 'Responses', path: '/api/v1/responses', shape: 'gateway', body: (x) => `{${x}"model":"openai/gpt-5.4-mini","stream":false,"input":"hi"}` },
-  { name: 'Gemini generateContent', path: '/api/v1/gemini/v1beta/models/gemini-2.5-flash:generateContent', shape: 'google', body: (x) => `{${x}${gemini}}` },
-  { name: 'Gemini countTokens', path: '/api/v1/gemini/v1beta/models/gemini-2.5-flash:countTokens', shape: 'google', body: (x) => `{${x}${gemini}}` },
-  { name: 'embeddings', path: '/api/v1/embeddings', shape: 'gateway', body: (x) => `{${x}"model":"openai/text-embedding-3-small","input":"hi"}` },
-  { name: 'key creation (management)', path: '/api/v1/api-keys', shape: 'gateway', credential: 'token', body: (x) => `{${x}"name":"k"}` },
+  {
+    name: 'chat completions',
+    path: '/api/v1/chat/completions',
+    shape: 'gateway',
+    body: (x) => `{${x}"model":"openai/gpt-5.4-mini","stream":false,${chatMessages}}`,
+  },
+  {
+    name: 'Messages',
+    path: '/api/v1/messages',
+    shape: 'anthropic',
+    body: (x) => `{${x}"model":"anthropic/claude-haiku-5-5","max_tokens":16,${chatMessages}}`,
+  },
+  {
+    name: 'Messages count_tokens',
+    path: '/api/v1/messages/count_tokens',
+    shape: 'anthropic',
+    body: (x) => `{${x}"model":"anthropic/claude-haiku-5-5",${chatMessages}}`,
+  },
+  {
+    name: 'Responses',
+    path: '/api/v1/responses',
+    shape: 'gateway',
+    body: (x) => `{${x}"model":"openai/gpt-5.4-mini","stream":false,"input":"hi"}`,
+  },
+  {
+    name: 'Gemini generateContent',
+    path: '/api/v1/gemini/v1beta/models/gemini-2.5-flash:generateContent',
+    shape: 'google',
+    body: (x) => `{${x}${gemini}}`,
+  },
+  {
+    name: 'Gemini countTokens',
+    path: '/api/v1/gemini/v1beta/models/gemini-2.5-flash:countTokens',
+    shape: 'google',
+    body: (x) => `{${x}${gemini}}`,
+  },
+  {
+    name: 'embeddings',
+    path: '/api/v1/embeddings',
+    shape: 'gateway',
+    body: (x) => `{${x}"model":"openai/text-embedding-3-small","input":"hi"}`,
+  },
+  {
+    name: 'key creation (management)',
+    path: '/api/v1/api-keys',
+    shape: 'gateway',
+    credential: 'token',
+    body: (x) => `{${x}"name":"k"}`,
+  },
 ];
 
 async function send(door: Door, body: string): Promise<Response> {
-  return gw.fetch(door.path, { method: 'POST', key: door.credential === 'token' ? token : user.key, headers: { 'content-type': 'application/json' }, body });
+  return gw.fetch(door.path, {
+    method: 'POST',
+    key: door.credential === 'token' ? token : user.key,
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
 }
 
 function expectRefusal(shape: Shape, json: any, field: string): void {
@@ -72,12 +121,15 @@ function expectRefusal(shape: Shape, json: any, field: string): void {
 }
 
 describe('duplicate member names', () => {
-  it.each(doors)('$name: a repeated top-level member is 400 in the door\'s shape, nothing sent upstream', async (door) => {
-    const res = await send(door, door.body('"user":"a","user":"b",'));
-    expect(res.status).toBe(400);
-    expectRefusal(door.shape, await res.json(), 'user');
-    expect(upstream.requests).toHaveLength(0);
-  });
+  it.each(doors)(
+    "$name: a repeated top-level member is 400 in the door's shape, nothing sent upstream",
+    async (door) => {
+      const res = await send(door, door.body('"user":"a","user":"b",'));
+      expect(res.status).toBe(400);
+      expectRefusal(door.shape, await res.json(), 'user');
+      expect(upstream.requests).toHaveLength(0);
+    },
+  );
 
   it.each(doors)('$name: a repeat nested in an array element is refused and named by its path', async (door) => {
     const res = await send(door, door.body(`"metadata_probe":[0,{"a":{"max_uses":1,"max_uses":50}}],`));
@@ -88,7 +140,10 @@ describe('duplicate member names', () => {
 
   it('the Gemini native lane: two generationConfig members are refused, not forwarded byte for byte', async () => {
     const door = doors.find((d) => d.name === 'Gemini generateContent')!;
-    const res = await send(door, door.body('"generationConfig":{"candidateCount":8},"generationConfig":{"candidateCount":1},'));
+    const res = await send(
+      door,
+      door.body('"generationConfig":{"candidateCount":8},"generationConfig":{"candidateCount":1},'),
+    );
     expect(res.status).toBe(400);
     expectRefusal('google', await res.json(), 'generationConfig');
     expect(upstream.requests).toHaveLength(0);
@@ -110,7 +165,17 @@ describe('duplicate member names', () => {
     const escaped = await send(door, door.body('"user":"a","\\u0075ser":"b",'));
     expect(escaped.status).toBe(400);
     expectRefusal('gateway', await escaped.json(), 'user');
-    upstream.reply({ kind: 'json', body: { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } } });
+    upstream.reply({
+      kind: 'json',
+      body: {
+        id: 'x',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+      },
+    });
     const siblings = `{"model":"openai/gpt-5.4-mini","stream":false,"messages":[{"role":"user","content":"a \\":\\" b"},{"role":"assistant","content":"c"},{"role":"user" , "content" : "d"}]}`;
     const ok = await send(door, siblings);
     expect(ok.status).toBe(200);

@@ -21,11 +21,16 @@ beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
     env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/embeddings-catalog.json', MODELGATE_METRICS_TOKEN: TOKEN,
-      OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      GOOGLE_API_KEY: 'AIza-test-key-000000', GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
-      MISTRAL_API_KEY: 'mistral-key', MISTRAL_BASE_URL: `${upstream.url}/mistral/v1`,
-      ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: upstream.url,
+      MODELGATE_CATALOG: 'test/fixtures/catalog/embeddings-catalog.json',
+      MODELGATE_METRICS_TOKEN: TOKEN,
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      GOOGLE_API_KEY: 'AIza-test-key-000000',
+      GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+      MISTRAL_API_KEY: 'mistral-key',
+      MISTRAL_BASE_URL: `${upstream.url}/mistral/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant',
+      ANTHROPIC_BASE_URL: upstream.url,
     },
   });
   user = await gw.createUser();
@@ -42,7 +47,12 @@ beforeEach(() => {
 });
 
 const embed = (body: Record<string, unknown>, key = user.key) =>
-  gw.fetch('/api/v1/embeddings', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  gw.fetch('/api/v1/embeddings', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 async function refused(body: Record<string, unknown>, status: number, key = user.key) {
   const res = await embed(body, key);
@@ -52,7 +62,14 @@ async function refused(body: Record<string, unknown>, status: number, key = user
   return json.error as { code: number; message: string; metadata: Record<string, unknown> };
 }
 
-const okReply = { kind: 'json' as const, body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1] }], usage: { prompt_tokens: 2, total_tokens: 2 } } };
+const okReply = {
+  kind: 'json' as const,
+  body: {
+    object: 'list',
+    data: [{ object: 'embedding', index: 0, embedding: [0.1] }],
+    usage: { prompt_tokens: 2, total_tokens: 2 },
+  },
+};
 
 describe('refused before any provider call', () => {
   it('400 for empty inputs', async () => {
@@ -63,41 +80,81 @@ describe('refused before any provider call', () => {
   });
 
   it('400 for more than 2,048 inputs', async () => {
-    const error = await refused({ model: 'openai/text-embedding-3-small', input: Array.from({ length: 2049 }, () => 'x') }, 400);
+    const error = await refused(
+      { model: 'openai/text-embedding-3-small', input: Array.from({ length: 2049 }, () => 'x') },
+      400,
+    );
     expect(error).toMatchObject({ code: 400, metadata: { reason: 'too_many_inputs', limit: 2048 } });
     // 2,048 is allowed.
-    upstream.reply({ kind: 'json', body: { data: Array.from({ length: 2048 }, (_, index) => ({ index, embedding: [index] })), usage: { prompt_tokens: 2048 } } });
-    expect((await embed({ model: 'openai/text-embedding-3-small', input: Array.from({ length: 2048 }, () => 'x') })).status).toBe(200);
+    upstream.reply({
+      kind: 'json',
+      body: {
+        data: Array.from({ length: 2048 }, (_, index) => ({ index, embedding: [index] })),
+        usage: { prompt_tokens: 2048 },
+      },
+    });
+    expect(
+      (await embed({ model: 'openai/text-embedding-3-small', input: Array.from({ length: 2048 }, () => 'x') })).status,
+    ).toBe(200);
   });
 
   it('400 for an input longer than the model takes, naming it', async () => {
     // Gemini embedding takes 2,048 tokens: ~4 characters a token.
     const error = await refused({ model: 'google/gemini-embedding-001', input: ['short', 'y'.repeat(2049 * 4)] }, 400);
     expect(error).toMatchObject({ metadata: { reason: 'input_too_long', field: 'input[1]', max_input_tokens: 2048 } });
-    const tokens = await refused({ model: 'openai/text-embedding-3-small', input: [Array.from({ length: 8192 }, () => 1)] }, 400);
+    const tokens = await refused(
+      { model: 'openai/text-embedding-3-small', input: [Array.from({ length: 8192 }, () => 1)] },
+      400,
+    );
     expect(tokens.metadata).toMatchObject({ reason: 'input_too_long', estimated_tokens: 8192 });
   });
 
   it('400 for dimensions outside the model range, and token ids where the provider takes none', async () => {
-    expect((await refused({ model: 'openai/text-embedding-3-small', input: 'x', dimensions: 1537 }, 400)).metadata.reason).toBe('dimensions_not_supported');
-    expect((await refused({ model: 'google/gemini-embedding-001', input: 'x', dimensions: 64 }, 400)).metadata).toMatchObject({ min_dimensions: 128 });
-    expect((await refused({ model: 'mistral/mistral-embed', input: 'x', dimensions: 512 }, 400)).message).toContain('only 1024');
-    expect((await refused({ model: 'google/gemini-embedding-001', input: [1, 2, 3] }, 400)).metadata.reason).toBe('token_input_not_supported');
-    expect((await refused({ model: 'mistral/mistral-embed', input: [[1, 2, 3]] }, 400)).metadata.reason).toBe('token_input_not_supported');
+    expect(
+      (await refused({ model: 'openai/text-embedding-3-small', input: 'x', dimensions: 1537 }, 400)).metadata.reason,
+    ).toBe('dimensions_not_supported');
+    expect(
+      (await refused({ model: 'google/gemini-embedding-001', input: 'x', dimensions: 64 }, 400)).metadata,
+    ).toMatchObject({ min_dimensions: 128 });
+    expect((await refused({ model: 'mistral/mistral-embed', input: 'x', dimensions: 512 }, 400)).message).toContain(
+      'only 1024',
+    );
+    expect((await refused({ model: 'google/gemini-embedding-001', input: [1, 2, 3] }, 400)).metadata.reason).toBe(
+      'token_input_not_supported',
+    );
+    expect((await refused({ model: 'mistral/mistral-embed', input: [[1, 2, 3]] }, 400)).metadata.reason).toBe(
+      'token_input_not_supported',
+    );
   });
 
   it('400 for a chat model on /embeddings and an embedding model on the chat doors; 404 for an unknown model', async () => {
-    expect((await refused({ model: 'openai/gpt-test', input: 'x' }, 400)).metadata.reason).toBe('not_an_embedding_model');
-    expect((await refused({ model: 'openai/text-embedding-9', input: 'x' }, 404)).metadata.reason).toBe('unknown_model');
+    expect((await refused({ model: 'openai/gpt-test', input: 'x' }, 400)).metadata.reason).toBe(
+      'not_an_embedding_model',
+    );
+    expect((await refused({ model: 'openai/text-embedding-9', input: 'x' }, 404)).metadata.reason).toBe(
+      'unknown_model',
+    );
     const chat = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'openai/text-embedding-3-small', messages: [{ role: 'user', content: 'hi' }], stream: false }),
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'openai/text-embedding-3-small',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: false,
+      }),
     });
     expect(chat.status).toBe(400);
     expect((await chat.json()).error.metadata.reason).toBe('not_a_chat_model');
     const messages = await gw.fetch('/api/v1/messages', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'google/gemini-embedding-001', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'google/gemini-embedding-001',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
     });
     expect(messages.status).toBe(400);
     expect((await messages.json()).error.type).toBe('invalid_request_error');
@@ -109,7 +166,9 @@ describe('refused before any provider call', () => {
     await gw.grant(poor.userId, 0.000001);
     // 20,000 bytes of text may be up to 8,191 tokens at 2 USD per 1M: more than 1 µUSD... but one short text is not.
     const error = await refused({ model: 'openai/text-embedding-3-small', input: 'z'.repeat(20_000) }, 402, poor.key);
-    expect(error.message).toMatch(/^Insufficient credits: this request may cost up to 0.016382 USD and 0.000001 USD is available\. Add credits\.$/);
+    expect(error.message).toMatch(
+      /^Insufficient credits: this request may cost up to 0.016382 USD and 0.000001 USD is available\. Add credits\.$/,
+    );
     const broke = await gw.createUser();
     expect((await refused({ model: 'openai/text-embedding-3-small', input: 'hi' }, 402, broke.key)).code).toBe(402);
     const listed = await gw.fetch('/api/v1/generations', { key: broke.key });
@@ -119,20 +178,36 @@ describe('refused before any provider call', () => {
   it("403 for a model outside the key's allowed_models", async () => {
     const token = await gw.createToken(user.userId);
     const created = await gw.fetch('/api/v1/api-keys', {
-      method: 'POST', key: token, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'google-only', allowed_models: ['google/*'] }),
     });
     const { key } = await created.json();
-    expect((await refused({ model: 'openai/text-embedding-3-small', input: 'x' }, 403, key)).metadata.reason).toBe('model_not_allowed');
+    expect((await refused({ model: 'openai/text-embedding-3-small', input: 'x' }, 403, key)).metadata.reason).toBe(
+      'model_not_allowed',
+    );
   });
 });
 
 describe('the catalog', () => {
   it('lists embedding models with their output modality and sizes, and filters by output modality', async () => {
-    const all = (await (await gw.fetch('/api/v1/models', { key: user.key })).json()).data as { id: string; architecture: { output_modalities: string[] }; embedding?: unknown; pricing: { completion: string } }[];
+    const all = (await (await gw.fetch('/api/v1/models', { key: user.key })).json()).data as {
+      id: string;
+      architecture: { output_modalities: string[] };
+      embedding?: unknown;
+      pricing: { completion: string };
+    }[];
     const small = all.find((m) => m.id === 'openai/text-embedding-3-small')!;
-    expect(small).toMatchObject({ architecture: { output_modalities: ['embeddings'] }, embedding: { default_dimensions: 1536, min_dimensions: 1, max_dimensions: 1536 }, context_length: 8191, pricing: { completion: '0' } });
-    expect(all.find((m) => m.id === 'openai/gpt-test')).toMatchObject({ architecture: { output_modalities: ['text'] } });
+    expect(small).toMatchObject({
+      architecture: { output_modalities: ['embeddings'] },
+      embedding: { default_dimensions: 1536, min_dimensions: 1, max_dimensions: 1536 },
+      context_length: 8191,
+      pricing: { completion: '0' },
+    });
+    expect(all.find((m) => m.id === 'openai/gpt-test')).toMatchObject({
+      architecture: { output_modalities: ['text'] },
+    });
     expect(all.find((m) => m.id === 'openai/gpt-test')!.embedding).toBeUndefined();
     const ids = async (query: string) => {
       const res = await gw.fetch(`/api/v1/models?${query}`, { key: user.key });
@@ -141,7 +216,11 @@ describe('the catalog', () => {
       return (body.data as { id: string }[]).map((m) => m.id);
     };
     expect(await ids('output_modalities=text')).toEqual(['openai/gpt-test', 'anthropic/claude-test']);
-    expect(await ids('output_modalities=embeddings')).toEqual(['openai/text-embedding-3-small', 'google/gemini-embedding-001', 'mistral/mistral-embed']);
+    expect(await ids('output_modalities=embeddings')).toEqual([
+      'openai/text-embedding-3-small',
+      'google/gemini-embedding-001',
+      'mistral/mistral-embed',
+    ]);
     expect(await ids('output_modalities=embeddings,text')).toHaveLength(5);
     expect(await ids('output_modalities=all')).toHaveLength(5);
     expect(await ids('output_modalities=audio')).toEqual([]);
@@ -155,24 +234,43 @@ describe('observability', () => {
     expect(res.status).toBe(200);
     await res.json();
     const metrics = await (await gw.fetch('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-    expect(metricValue(metrics, 'modelgate_requests_total', { api_format: 'embeddings', model: 'openai/text-embedding-3-small', status: 'success' })).toBeGreaterThanOrEqual(1);
-    expect(metricValue(metrics, 'modelgate_tokens_total', { type: 'prompt', model: 'openai/text-embedding-3-small' })).toBeGreaterThanOrEqual(2);
+    expect(
+      metricValue(metrics, 'modelgate_requests_total', {
+        api_format: 'embeddings',
+        model: 'openai/text-embedding-3-small',
+        status: 'success',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(metrics, 'modelgate_tokens_total', { type: 'prompt', model: 'openai/text-embedding-3-small' }),
+    ).toBeGreaterThanOrEqual(2);
     const spans = exporter.getFinishedSpans();
     const server = spans.find((s) => s.kind === SpanKind.SERVER)!;
     expect(server.name).toBe('embeddings openai/text-embedding-3-small');
-    expect(server.attributes).toMatchObject({ 'gen_ai.operation.name': 'embeddings', 'gen_ai.usage.input_tokens': 2, 'gen_ai.response.id': res.headers.get('x-generation-id') });
+    expect(server.attributes).toMatchObject({
+      'gen_ai.operation.name': 'embeddings',
+      'gen_ai.usage.input_tokens': 2,
+      'gen_ai.response.id': res.headers.get('x-generation-id'),
+    });
     const client = spans.find((s) => s.kind === SpanKind.CLIENT)!;
     expect(client.name).toBe('embeddings text-embedding-3-small');
     expect(client.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
-    expect(client.attributes).toMatchObject({ 'gen_ai.operation.name': 'embeddings', 'gen_ai.usage.input_tokens': 2, 'http.response.status_code': 200 });
+    expect(client.attributes).toMatchObject({
+      'gen_ai.operation.name': 'embeddings',
+      'gen_ai.usage.input_tokens': 2,
+      'http.response.status_code': 200,
+    });
   });
 
   it('traces a response-cache hit as a request span without an upstream attempt', async () => {
     upstream.reply(okReply);
-    const cached = (cache: string) => gw.fetch('/api/v1/embeddings', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': cache },
-      body: JSON.stringify({ model: 'openai/text-embedding-3-small', input: 'traced twice' }),
-    });
+    const cached = (cache: string) =>
+      gw.fetch('/api/v1/embeddings', {
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json', 'x-modelgate-cache': cache },
+        body: JSON.stringify({ model: 'openai/text-embedding-3-small', input: 'traced twice' }),
+      });
     await (await cached('on')).json();
     exporter.reset();
     const hit = await cached('on');
@@ -182,7 +280,11 @@ describe('observability', () => {
     expect(spans.filter((s) => s.kind === SpanKind.CLIENT)).toEqual([]);
     const server = spans.find((s) => s.kind === SpanKind.SERVER)!;
     expect(server.name).toBe('embeddings openai/text-embedding-3-small');
-    expect(server.attributes).toMatchObject({ 'modelgate.response_cache': 'hit', 'gen_ai.response.id': hit.headers.get('x-generation-id'), 'gen_ai.usage.input_tokens': 0 });
+    expect(server.attributes).toMatchObject({
+      'modelgate.response_cache': 'hit',
+      'gen_ai.response.id': hit.headers.get('x-generation-id'),
+      'gen_ai.usage.input_tokens': 0,
+    });
     expect(upstream.requests).toHaveLength(1);
   });
 });

@@ -62,7 +62,12 @@ describe('first steps on a fresh gateway (default catalog, no provider keys)', (
   });
 
   it('a 403 that needs another credential says how to get it as a command that runs from the checkout', async () => {
-    const res = await gw.fetch('/api/v1/api-keys', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: '{"name":"ci"}' });
+    const res = await gw.fetch('/api/v1/api-keys', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"ci"}',
+    });
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).error.message).toContain('`npx modelgate tokens create`');
   });
@@ -84,7 +89,8 @@ describe('first steps on a fresh gateway (default catalog, no provider keys)', (
     };
     for (const model of data) {
       walk(model);
-      for (const flag of ['supports_reasoning', 'supports_images', 'supports_tools']) expect(typeof model[flag], `${model.id} ${flag}`).toBe('boolean');
+      for (const flag of ['supports_reasoning', 'supports_images', 'supports_tools'])
+        expect(typeof model[flag], `${model.id} ${flag}`).toBe('boolean');
     }
     expect([...offending]).toEqual([]);
   });

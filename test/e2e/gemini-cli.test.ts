@@ -23,28 +23,66 @@ let workspace: string;
 const seen: Array<{ path: string; body: any }> = [];
 
 const geminiSse = (chunks: unknown[]) => chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join('');
-const anthropicSse = (events: Array<Record<string, unknown>>) => events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+const anthropicSse = (events: Array<Record<string, unknown>>) =>
+  events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 
 /** Gemini: a signed read_file call first; once the conversation holds its functionResponse, the answer. */
 function geminiAnswer(body: any): string {
   const answered = JSON.stringify(body.contents).includes('functionResponse');
   const usage = { promptTokenCount: 1200, candidatesTokenCount: 8, totalTokenCount: 1208 };
   if (!answered) {
-    return geminiSse([{
-      candidates: [{ content: { role: 'model', parts: [{ text: 'Let me look.', thought: true }, { functionCall: { name: 'read_file', args: { file_path: 'readme.txt' } }, thoughtSignature: 'c2lnLWdlbWluaS1jbGk=' }] }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: usage, modelVersion: 'gemini-3.1-pro-preview',
-    }]);
+    return geminiSse([
+      {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                { text: 'Let me look.', thought: true },
+                {
+                  functionCall: { name: 'read_file', args: { file_path: 'readme.txt' } },
+                  thoughtSignature: 'c2lnLWdlbWluaS1jbGk=',
+                },
+              ],
+            },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        usageMetadata: usage,
+        modelVersion: 'gemini-3.1-pro-preview',
+      },
+    ]);
   }
   return geminiSse([
-    { candidates: [{ content: { role: 'model', parts: [{ text: 'The file says: ' }] }, index: 0 }], modelVersion: 'gemini-3.1-pro-preview' },
-    { candidates: [{ content: { role: 'model', parts: [{ text: 'hello from gemini cli' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: usage, modelVersion: 'gemini-3.1-pro-preview' },
+    {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'The file says: ' }] }, index: 0 }],
+      modelVersion: 'gemini-3.1-pro-preview',
+    },
+    {
+      candidates: [
+        { content: { role: 'model', parts: [{ text: 'hello from gemini cli' }] }, finishReason: 'STOP', index: 0 },
+      ],
+      usageMetadata: usage,
+      modelVersion: 'gemini-3.1-pro-preview',
+    },
   ]);
 }
 
 /** Claude: thinking and a Read call first; once a tool_result came back, the answer. */
 function anthropicAnswer(body: any): string {
   const answered = JSON.stringify(body.messages).includes('tool_result');
-  const start = { type: 'message_start', message: { id: 'msg_gcli', type: 'message', role: 'assistant', content: [], model: 'claude-sonnet-5-5', usage: { input_tokens: 1200, output_tokens: 1 } } };
+  const start = {
+    type: 'message_start',
+    message: {
+      id: 'msg_gcli',
+      type: 'message',
+      role: 'assistant',
+      content: [],
+      model: 'claude-sonnet-5-5',
+      usage: { input_tokens: 1200, output_tokens: 1 },
+    },
+  };
   const end = (reason: string) => [
     { type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 9 } },
     { type: 'message_stop' },
@@ -54,9 +92,17 @@ function anthropicAnswer(body: any): string {
       start,
       { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'I should read it.' } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-gemini-cli-thinking' } },
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'signature_delta', signature: 'sig-gemini-cli-thinking' },
+      },
       { type: 'content_block_stop', index: 0 },
-      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_gcli_1', name: 'read_file', input: {} } },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'tool_use', id: 'toolu_gcli_1', name: 'read_file', input: {} },
+      },
       { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"file_path":' } },
       { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '"readme.txt"}' } },
       { type: 'content_block_stop', index: 1 },
@@ -66,7 +112,11 @@ function anthropicAnswer(body: any): string {
   return anthropicSse([
     start,
     { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Claude read: hello from gemini cli' } },
+    {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: 'Claude read: hello from gemini cli' },
+    },
     { type: 'content_block_stop', index: 0 },
     ...end('end_turn'),
   ]);
@@ -87,7 +137,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   gw = await startTestGateway({
-    env: { GEMINI_API_KEY: 'AIzaUpstream', GOOGLE_BASE_URL: `${upstreamUrl}/v1beta`, ANTHROPIC_API_KEY: 'sk-ant-up', ANTHROPIC_BASE_URL: upstreamUrl },
+    env: {
+      GEMINI_API_KEY: 'AIzaUpstream',
+      GOOGLE_BASE_URL: `${upstreamUrl}/v1beta`,
+      ANTHROPIC_API_KEY: 'sk-ant-up',
+      ANTHROPIC_BASE_URL: upstreamUrl,
+    },
   });
   const user = await gw.createUser();
   await gw.grant(user.userId, 5);
@@ -99,12 +154,15 @@ beforeAll(async () => {
   writeFileSync(join(workspace, 'readme.txt'), 'hello from gemini cli\n');
   // docs/clients.md's settings.json: the API-key auth pinned (0.61 refuses GOOGLE_GEMINI_BASE_URL without it), no
   // usage statistics, telemetry or update checks.
-  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({
-    security: { auth: { selectedType: 'gemini-api-key' } },
-    privacy: { usageStatisticsEnabled: false },
-    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-    telemetry: { enabled: false },
-  }));
+  writeFileSync(
+    join(home, '.gemini', 'settings.json'),
+    JSON.stringify({
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      privacy: { usageStatisticsEnabled: false },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      telemetry: { enabled: false },
+    }),
+  );
 });
 afterAll(async () => {
   await gw?.close();
@@ -118,15 +176,28 @@ beforeEach(() => {
 
 function gemini(prompt: string, model?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dead = 'http://127.0.0.1:9';
-  const child = spawn(process.execPath, [GEMINI, '--skip-trust', ...(model ? ['-m', model] : []), '-o', 'json', '-p', prompt], {
-    cwd: workspace,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '', HOME: home, GEMINI_API_KEY: key, GOOGLE_GEMINI_BASE_URL: `${gw.url}/api/v1/gemini`,
-      HTTP_PROXY: dead, HTTPS_PROXY: dead, ALL_PROXY: dead, http_proxy: dead, https_proxy: dead, all_proxy: dead,
-      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost',
+  const child = spawn(
+    process.execPath,
+    [GEMINI, '--skip-trust', ...(model ? ['-m', model] : []), '-o', 'json', '-p', prompt],
+    {
+      cwd: workspace,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        GEMINI_API_KEY: key,
+        GOOGLE_GEMINI_BASE_URL: `${gw.url}/api/v1/gemini`,
+        HTTP_PROXY: dead,
+        HTTPS_PROXY: dead,
+        ALL_PROXY: dead,
+        http_proxy: dead,
+        https_proxy: dead,
+        all_proxy: dead,
+        NO_PROXY: '127.0.0.1,localhost',
+        no_proxy: '127.0.0.1,localhost',
+      },
     },
-  });
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (data) => (stdout += data));
@@ -150,15 +221,23 @@ describe('Gemini CLI through the Gemini door', () => {
     expect(out.error).toBeUndefined();
     expect(out.response).toContain('The file says: hello from gemini cli');
     expect(out.stats?.tools?.totalCalls).toBeGreaterThanOrEqual(1);
-    const turns = seen.filter((request) => request.path.startsWith('/v1beta/models/gemini-3.1-pro-preview:streamGenerateContent'));
+    const turns = seen.filter((request) =>
+      request.path.startsWith('/v1beta/models/gemini-3.1-pro-preview:streamGenerateContent'),
+    );
     expect(turns).toHaveLength(2);
     // The CLI's tool turn reached Gemini: the call with its signature, the file's text in the function response.
     const contents = turns[1].body.contents as Array<{ role: string; parts: any[] }>;
     const call = contents.flatMap((c) => c.parts).find((p) => p.functionCall);
     expect(call).toMatchObject({ functionCall: { name: 'read_file' }, thoughtSignature: 'c2lnLWdlbWluaS1jbGk=' });
-    expect(JSON.stringify(contents.flatMap((c) => c.parts).find((p) => p.functionResponse))).toContain('hello from gemini cli');
+    expect(JSON.stringify(contents.flatMap((c) => c.parts).find((p) => p.functionResponse))).toContain(
+      'hello from gemini cli',
+    );
     await gw.settled();
-    const rows = await gw.db.selectFrom('generations').select(['api_format', 'model', 'status']).where('api_format', '=', 'gemini').execute();
+    const rows = await gw.db
+      .selectFrom('generations')
+      .select(['api_format', 'model', 'status'])
+      .where('api_format', '=', 'gemini')
+      .execute();
     expect(rows).toContainEqual({ api_format: 'gemini', model: 'google/gemini-3.1-pro-preview', status: 'success' });
   }, 180_000);
 
@@ -171,7 +250,9 @@ describe('Gemini CLI through the Gemini door', () => {
     expect(out.stats?.tools?.totalCalls).toBeGreaterThanOrEqual(1);
     const turns = seen.filter((request) => request.path === '/v1/messages');
     expect(turns).toHaveLength(2);
-    const assistant = (turns[1].body.messages as Array<{ role: string; content: any[] }>).find((m) => m.role === 'assistant');
+    const assistant = (turns[1].body.messages as Array<{ role: string; content: any[] }>).find(
+      (m) => m.role === 'assistant',
+    );
     expect(assistant?.content).toEqual([
       { type: 'thinking', thinking: 'I should read it.', signature: 'sig-gemini-cli-thinking' },
       { type: 'tool_use', id: 'toolu_gcli_1', name: 'read_file', input: { file_path: 'readme.txt' } },
@@ -179,13 +260,21 @@ describe('Gemini CLI through the Gemini door', () => {
     expect(JSON.stringify(turns[1].body.messages.at(-1))).toContain('hello from gemini cli');
   }, 180_000);
 
-  it('with its default model (auto routing): the classifier\'s gemini-3.5-flash-lite is not in the shipped catalog (404), the CLI goes on with gemini-3.1-pro-preview', async () => {
+  it("with its default model (auto routing): the classifier's gemini-3.5-flash-lite is not in the shipped catalog (404), the CLI goes on with gemini-3.1-pro-preview", async () => {
     const logged = gw.logs.length;
     const run = await gemini('Read readme.txt and tell me what it says');
     expect(run.code, run.stderr).toBe(0);
     expect(output(run.stdout).response).toContain('The file says: hello from gemini cli');
-    const asked = gw.logs.slice(logged).map((line) => JSON.parse(line)).filter((line) => line.msg === 'request' && String(line.path).startsWith('/api/v1/gemini/'));
-    expect(asked[0]).toMatchObject({ path: '/api/v1/gemini/v1beta/models/gemini-3.5-flash-lite:generateContent', status: 404 });
-    expect(seen.every((request) => request.path.startsWith('/v1beta/models/gemini-3.1-pro-preview:streamGenerateContent'))).toBe(true);
+    const asked = gw.logs
+      .slice(logged)
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.msg === 'request' && String(line.path).startsWith('/api/v1/gemini/'));
+    expect(asked[0]).toMatchObject({
+      path: '/api/v1/gemini/v1beta/models/gemini-3.5-flash-lite:generateContent',
+      status: 404,
+    });
+    expect(
+      seen.every((request) => request.path.startsWith('/v1beta/models/gemini-3.1-pro-preview:streamGenerateContent')),
+    ).toBe(true);
   }, 180_000);
 });

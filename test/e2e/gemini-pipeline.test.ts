@@ -49,7 +49,10 @@ describe('Gemini through the gateway', () => {
     expect(upstream.last.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(upstream.last.headers['x-goog-api-key']).toBe(KEY);
     expect(upstream.last.body.contents).toEqual([{ role: 'user', parts: [{ text: 'Hi' }] }]);
-    expect(body.choices[0]).toMatchObject({ message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finish_reason: 'stop' });
+    expect(body.choices[0]).toMatchObject({
+      message: { role: 'assistant', content: 'Hello! How can I help you today?' },
+      finish_reason: 'stop',
+    });
     expect(body.usage).toMatchObject({ prompt_tokens: 8, completion_tokens: 9 });
   });
 
@@ -61,31 +64,48 @@ describe('Gemini through the gateway', () => {
     expect(upstream.last.body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true });
     expect(sse.done).toBe(true);
     const deltas = sse.chunks.map((c) => c.choices[0]?.delta ?? {});
-    expect(deltas.map((d) => d.reasoning ?? '').join('')).toBe("**Counting the letters**\n\nI need to count the r's in strawberry.");
+    expect(deltas.map((d) => d.reasoning ?? '').join('')).toBe(
+      "**Counting the letters**\n\nI need to count the r's in strawberry.",
+    );
     expect(deltas.map((d) => d.content ?? '').join('')).toBe('There are **3** r\'s in "strawberry".');
-    expect(deltas.flatMap((d) => d.reasoning_details ?? [])).toMatchObject([{ type: 'reasoning.encrypted', format: 'google-gemini-v1' }]);
+    expect(deltas.flatMap((d) => d.reasoning_details ?? [])).toMatchObject([
+      { type: 'reasoning.encrypted', format: 'google-gemini-v1' },
+    ]);
     const last = sse.chunks[sse.chunks.length - 1];
     expect(last.choices[0].finish_reason).toBe('stop');
-    expect(last.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 301, completion_tokens_details: { reasoning_tokens: 290 } });
+    expect(last.usage).toMatchObject({
+      prompt_tokens: 12,
+      completion_tokens: 301,
+      completion_tokens_details: { reasoning_tokens: 290 },
+    });
   });
 
-  it('a Gemini 429 becomes the gateway\'s 429 with Retry-After from RetryInfo', async () => {
+  it("a Gemini 429 becomes the gateway's 429 with Retry-After from RetryInfo", async () => {
     upstream.reply({ kind: 'json', status: 429, body: loadJson('error-429') });
     const res = await chat({ stream: false });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('35');
   });
 
-  it('a recursive tool schema that inlining would blow up: 400 in the request\'s envelope, nothing sent upstream', async () => {
+  it("a recursive tool schema that inlining would blow up: 400 in the request's envelope, nothing sent upstream", async () => {
     const tools = [{ type: 'function', function: { name: 'tree', parameters: selfReferencingSchema() } }];
     for (const stream of [false, true]) {
       const res = await chat({ stream, tools });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as any).error).toMatchObject({ code: 400, metadata: { reason: 'schema_too_large', field: 'tools' } });
+      expect(((await res.json()) as any).error).toMatchObject({
+        code: 400,
+        metadata: { reason: 'schema_too_large', field: 'tools' },
+      });
     }
-    const format = await chat({ stream: false, response_format: { type: 'json_schema', json_schema: { name: 'tree', schema: selfReferencingSchema() } } });
+    const format = await chat({
+      stream: false,
+      response_format: { type: 'json_schema', json_schema: { name: 'tree', schema: selfReferencingSchema() } },
+    });
     expect(format.status).toBe(400);
-    expect(((await format.json()) as any).error.metadata).toMatchObject({ reason: 'schema_too_large', field: 'response_format' });
+    expect(((await format.json()) as any).error.metadata).toMatchObject({
+      reason: 'schema_too_large',
+      field: 'response_format',
+    });
     expect(upstream.requests).toHaveLength(0);
   });
 });

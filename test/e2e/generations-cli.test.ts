@@ -17,5 +17,7 @@ it('prunes by whole UTC days and refuses values that mean nothing', async () => 
   expect(pruned.code).toBe(0);
   const result = JSON.parse(pruned.out);
   expect(result).toEqual({ deleted: 0, cutoff: retentionCutoff(new Date(), 30).toISOString() });
-  expect((await cli('generations', 'prune', '--older-than-days', '30')).out).toMatch(/^deleted 0 generation records created before \d{4}-/);
+  expect((await cli('generations', 'prune', '--older-than-days', '30')).out).toMatch(
+    /^deleted 0 generation records created before \d{4}-/,
+  );
 });

@@ -40,7 +40,9 @@ describe('probes on a healthy gateway', () => {
     // A request after the probes: once its line is there, the probes' lines would be too.
     await (await gw.fetch('/api/v1/models')).text();
     await vi.waitFor(() => expect(accessLines(gw, '/api/v1/models').length).toBeGreaterThan(0));
-    expect([...accessLines(gw, '/health'), ...accessLines(gw, '/ready'), ...accessLines(gw, '/api/v1/ready')]).toEqual([]);
+    expect([...accessLines(gw, '/health'), ...accessLines(gw, '/ready'), ...accessLines(gw, '/api/v1/ready')]).toEqual(
+      [],
+    );
   });
 
   it('answers other methods 405 with Allow: GET', async () => {
@@ -57,7 +59,10 @@ describe('probes on a healthy gateway', () => {
     try {
       const res = await gw.fetch('/ready');
       expect(res.status).toBe(503);
-      expect((await res.json()).error).toMatchObject({ code: 503, metadata: { reason: 'migrations_pending', pending: [last] } });
+      expect((await res.json()).error).toMatchObject({
+        code: 503,
+        metadata: { reason: 'migrations_pending', pending: [last] },
+      });
       await vi.waitFor(() => expect(accessLines(gw, '/ready').map((l) => l.status)).toContain(503));
       // Liveness does not look at the database.
       expect((await gw.fetch('/health')).status).toBe(200);
@@ -85,7 +90,10 @@ describe('readiness without a database', () => {
     const res = await gw.fetch('/ready');
     expect(res.status).toBe(503);
     const body = await res.json();
-    expect(body.error).toMatchObject({ code: 503, metadata: { reason: 'database_unreachable', request_id: res.headers.get('x-request-id') } });
+    expect(body.error).toMatchObject({
+      code: 503,
+      metadata: { reason: 'database_unreachable', request_id: res.headers.get('x-request-id') },
+    });
     expect((await gw.fetch('/health')).status).toBe(200);
   });
 });
@@ -102,11 +110,16 @@ describe('readiness during a graceful stop', () => {
       arrived();
       await released;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
-        id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'done' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
-      }));
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1,
+          model: 'gpt-test-2026',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'done' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+        }),
+      );
     });
     return { server, received, release };
   }
@@ -143,7 +156,11 @@ describe('readiness during a graceful stop', () => {
   it('answers 503 shutting_down before the request in flight finishes, which still completes', async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    const chat = JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: false });
+    const chat = JSON.stringify({
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: false,
+    });
     let closing: Promise<void> | undefined;
     // One connection: the completion, held upstream; then, once the stop has begun, a readiness probe pipelined
     // behind it (a new connection would be refused: the listener closes at once).
@@ -167,7 +184,11 @@ describe('readiness during a graceful stop', () => {
     expect(JSON.parse(first.body).choices[0].message.content).toBe('done');
     const second = parseRawResponse(raw.raw.slice(raw.raw.indexOf('HTTP/1.1', 1)));
     expect(second.status).toBe(503);
-    expect(JSON.parse(second.body).error).toMatchObject({ code: 503, message: 'Not ready: shutting down', metadata: { reason: 'shutting_down' } });
+    expect(JSON.parse(second.body).error).toMatchObject({
+      code: 503,
+      message: 'Not ready: shutting down',
+      metadata: { reason: 'shutting_down' },
+    });
     // The stopping instance closes the prober's connection (which is how this exchange ended).
     expect(second.headers.connection).toBe('close');
   }, 60_000);

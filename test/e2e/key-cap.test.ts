@@ -12,7 +12,10 @@ describeEachBackend('keys per account', (backend) => {
   let admin: string;
 
   beforeAll(async () => {
-    gw = await startTestGateway({ backend, env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', MODELGATE_MAX_KEYS_PER_ACCOUNT: '4' } });
+    gw = await startTestGateway({
+      backend,
+      env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', MODELGATE_MAX_KEYS_PER_ACCOUNT: '4' },
+    });
     admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
   });
   afterAll(async () => {
@@ -20,13 +23,20 @@ describeEachBackend('keys per account', (backend) => {
   });
 
   const post = (path: string, credential: string, body: Record<string, unknown> = {}) =>
-    gw.fetch(`/api/v1${path}`, { method: 'POST', key: credential, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    gw.fetch(`/api/v1${path}`, {
+      method: 'POST',
+      key: credential,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   async function expectTooMany(res: Response) {
     const body: any = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(409);
     expect(body.error).toMatchObject({ code: 409, metadata: { reason: 'too_many_keys', max_keys: 4 } });
-    expect(body.error.message).toBe('Too many API keys: an account may hold 4 active keys (management keys included); delete one before creating another');
+    expect(body.error.message).toBe(
+      'Too many API keys: an account may hold 4 active keys (management keys included); delete one before creating another',
+    );
   }
 
   it('answers 409 past the cap to the management key, the account token and the operator; a deleted key frees its place', async () => {
@@ -55,11 +65,15 @@ describeEachBackend('keys per account', (backend) => {
   it('lets exactly the free places through a concurrent burst of creations', async () => {
     const user = await gw.createUser();
     const token = await gw.createToken(user.userId);
-    const statuses = await Promise.all(Array.from({ length: 16 }, async (_, i) => {
-      const res = await post(i % 2 ? '/api-keys' : `/admin/users/${user.userId}/keys`, i % 2 ? token : admin, { name: `burst-${i}` });
-      await res.arrayBuffer();
-      return res.status;
-    }));
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const res = await post(i % 2 ? '/api-keys' : `/admin/users/${user.userId}/keys`, i % 2 ? token : admin, {
+          name: `burst-${i}`,
+        });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 409)).toHaveLength(13);
     const listed = (await (await gw.fetch('/api/v1/api-keys', { key: token })).json()) as any;
@@ -76,7 +90,9 @@ describe('keys per account, from the CLI', () => {
     for (let i = 0; i < 2; i++) expect((await cli('keys', 'create', '--email', 'capped@example.com')).code).toBe(0);
     const refused = await cli('keys', 'create', '--email', 'capped@example.com', '--manage');
     expect(refused.code).toBe(1);
-    expect(refused.err).toBe('capped@example.com: Too many API keys: an account may hold 2 active keys (management keys included); delete one before creating another (MODELGATE_MAX_KEYS_PER_ACCOUNT)');
+    expect(refused.err).toBe(
+      'capped@example.com: Too many API keys: an account may hold 2 active keys (management keys included); delete one before creating another (MODELGATE_MAX_KEYS_PER_ACCOUNT)',
+    );
     const json = await cli('keys', 'create', '--email', 'capped@example.com', '--json');
     expect(json.code).toBe(1);
     expect(JSON.parse(json.err)).toMatchObject({ error: { type: 'failed', exit_code: 1 } });

@@ -11,7 +11,10 @@ const hello = [{ role: 'user', content: 'hi' }];
 const reply = {
   kind: 'json' as const,
   body: {
-    id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-test-2026',
     choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
     usage: { prompt_tokens: 5, completion_tokens: 10, total_tokens: 15 },
   },
@@ -27,7 +30,11 @@ describeWithPostgres('key limits across instances [postgres]', () => {
     upstream = await new MockUpstream().start();
     upstream.always(reply);
     database = await openTestDatabase('postgres', { migrated: true });
-    const env = { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` };
+    const env = {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    };
     a = await startTestGateway({ database, env });
     b = await startTestGateway({ database, env });
   });
@@ -40,13 +47,20 @@ describeWithPostgres('key limits across instances [postgres]', () => {
 
   const chat = (gw: TestGateway, key: string) =>
     gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'openai/gpt-test', messages: hello, stream: false, max_tokens: 10 }),
     });
 
   /** Made with the owner's account token: an API key may not create keys. */
   async function limitedKey(owner: { userId: string }, body: Record<string, unknown>) {
-    const res = await a.fetch('/api/v1/api-keys', { method: 'POST', key: await a.createToken(owner.userId), headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await a.fetch('/api/v1/api-keys', {
+      method: 'POST',
+      key: await a.createToken(owner.userId),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return (await res.json()) as any;
   }
 
@@ -72,7 +86,10 @@ describeWithPostgres('key limits across instances [postgres]', () => {
     expect((await b.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
     expect(b.parts.credentials.size).toBeGreaterThan(0);
     const patched = await a.fetch(`/api/v1/api-keys/${key.key_id}`, {
-      method: 'PATCH', key: await a.createToken(owner.userId), headers: { 'content-type': 'application/json' }, body: JSON.stringify({ disabled: true }),
+      method: 'PATCH',
+      key: await a.createToken(owner.userId),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ disabled: true }),
     });
     expect(patched.status).toBe(200);
     // The change reaches b through the database notification (asynchronous, hence the wait).
@@ -88,6 +105,9 @@ describeWithPostgres('key limits across instances [postgres]', () => {
     expect((await b.fetch('/api/v1/admin/users', { key: secret })).status).toBe(200);
     // As `modelgate admin-keys delete` does: no cache of its own to invalidate, the row's trigger tells the gateways.
     expect(await deleteAdminKey(database.db, undefined, { keyId: row.id, now: new Date() })).toBe(true);
-    await vi.waitFor(async () => expect((await b.fetch('/api/v1/admin/users', { key: secret })).status).toBe(401), WAIT);
+    await vi.waitFor(
+      async () => expect((await b.fetch('/api/v1/admin/users', { key: secret })).status).toBe(401),
+      WAIT,
+    );
   });
 });

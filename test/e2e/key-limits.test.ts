@@ -12,7 +12,11 @@ let clock = new Date('2026-03-10T23:59:30Z');
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
     overrides: { now: () => clock },
   });
 });
@@ -27,7 +31,10 @@ const hello = [{ role: 'user', content: 'hi' }];
 const reply = (prompt = 5, completion = 10) => ({
   kind: 'json' as const,
   body: {
-    id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-test-2026',
     choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   },
@@ -35,7 +42,9 @@ const reply = (prompt = 5, completion = 10) => ({
 
 function chat(key: string, model = 'openai/gpt-test') {
   return gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ model, messages: hello, stream: false, max_tokens: 10 }),
   });
 }
@@ -47,12 +56,22 @@ async function accountOwner() {
 }
 
 async function createKey(ownerKey: string, body: Record<string, unknown>) {
-  const res = await gw.fetch('/api/v1/api-keys', { method: 'POST', key: ownerKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await gw.fetch('/api/v1/api-keys', {
+    method: 'POST',
+    key: ownerKey,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
 async function patchKey(ownerKey: string, keyId: string, body: Record<string, unknown>) {
-  const res = await gw.fetch(`/api/v1/api-keys/${keyId}`, { method: 'PATCH', key: ownerKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await gw.fetch(`/api/v1/api-keys/${keyId}`, {
+    method: 'PATCH',
+    key: ownerKey,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -60,24 +79,59 @@ describe('creating and changing keys', () => {
   it('creates a key with a limit, reset, expiry and allow-list, shows them in GET /api-keys and GET /key, and patches them', async () => {
     const owner = await accountOwner();
     const created = await createKey(owner.token, {
-      name: 'app', limit: 2.5, limit_reset: 'weekly', expires_at: '2030-01-01T00:00:00Z', allowed_models: ['openai/*', 'deepseek/deepseek-reasoner'],
+      name: 'app',
+      limit: 2.5,
+      limit_reset: 'weekly',
+      expires_at: '2030-01-01T00:00:00Z',
+      allowed_models: ['openai/*', 'deepseek/deepseek-reasoner'],
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      name: 'app', limit: 2.5, limit_remaining: 2.5, limit_reset: 'weekly', expires_at: '2030-01-01T00:00:00.000Z',
-      disabled: false, allowed_models: ['openai/*', 'deepseek/deepseek-reasoner'], usage: 0, usage_daily: 0, usage_weekly: 0, usage_monthly: 0,
+      name: 'app',
+      limit: 2.5,
+      limit_remaining: 2.5,
+      limit_reset: 'weekly',
+      expires_at: '2030-01-01T00:00:00.000Z',
+      disabled: false,
+      allowed_models: ['openai/*', 'deepseek/deepseek-reasoner'],
+      usage: 0,
+      usage_daily: 0,
+      usage_weekly: 0,
+      usage_monthly: 0,
     });
     const listed: any = await (await gw.fetch('/api/v1/api-keys', { key: owner.key })).json();
-    expect(listed.data.find((k: any) => k.key_id === created.body.key_id)).toMatchObject({ limit: 2.5, limit_reset: 'weekly' });
+    expect(listed.data.find((k: any) => k.key_id === created.body.key_id)).toMatchObject({
+      limit: 2.5,
+      limit_reset: 'weekly',
+    });
     const info: any = await (await gw.fetch('/api/v1/key', { key: created.body.key })).json();
-    expect(info.data).toMatchObject({ key_id: created.body.key_id, limit: 2.5, limit_remaining: 2.5, limit_reset: 'weekly', disabled: false });
+    expect(info.data).toMatchObject({
+      key_id: created.body.key_id,
+      limit: 2.5,
+      limit_remaining: 2.5,
+      limit_reset: 'weekly',
+      disabled: false,
+    });
 
-    const patched = await patchKey(owner.token, created.body.key_id, { name: 'renamed', limit: null, limit_reset: null, expires_at: null, allowed_models: null });
+    const patched = await patchKey(owner.token, created.body.key_id, {
+      name: 'renamed',
+      limit: null,
+      limit_reset: null,
+      expires_at: null,
+      allowed_models: null,
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    expect(patched.body).toMatchObject({ name: 'renamed', limit: null, limit_remaining: null, limit_reset: null, expires_at: null, allowed_models: null });
+    expect(patched.body).toMatchObject({
+      name: 'renamed',
+      limit: null,
+      limit_remaining: null,
+      limit_reset: null,
+      expires_at: null,
+      allowed_models: null,
+    });
   });
 
-  it('rejects bad settings with 400 and another account\'s key with 404', async () => {
+  it("rejects bad settings with 400 and another account's key with 404", async () => {
     const owner = await accountOwner();
     const other = await accountOwner();
     expect((await createKey(owner.token, { limit: -1 })).status).toBe(400);
@@ -96,7 +150,10 @@ describe('enforcement', () => {
     expect((await patchKey(owner.token, key.key_id, { disabled: true })).body.disabled).toBe(true);
     const refused = await gw.fetch('/api/v1/key', { key: key.key });
     expect(refused.status).toBe(401);
-    expect(((await refused.json()) as any).error.metadata).toMatchObject({ reason: 'key_disabled', key_id: key.key_id });
+    expect(((await refused.json()) as any).error.metadata).toMatchObject({
+      reason: 'key_disabled',
+      key_id: key.key_id,
+    });
     expect((await patchKey(owner.token, key.key_id, { disabled: false })).status).toBe(200);
     expect((await gw.fetch('/api/v1/key', { key: key.key })).status).toBe(200);
   });
@@ -132,13 +189,16 @@ describe('enforcement', () => {
     expect((await chat(key.key, 'openai/gpt-test')).status).toBe(200);
   });
 
-  it('holds allowed_models on POST /messages/count_tokens too (Anthropic\'s counter runs on the operator\'s key)', async () => {
+  it("holds allowed_models on POST /messages/count_tokens too (Anthropic's counter runs on the operator's key)", async () => {
     const owner = await accountOwner();
     const { body: key } = await createKey(owner.token, { allowed_models: ['deepseek/*'] });
-    const count = (model: string) => gw.fetch('/api/v1/messages/count_tokens', {
-      method: 'POST', key: key.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages: hello }),
-    });
+    const count = (model: string) =>
+      gw.fetch('/api/v1/messages/count_tokens', {
+        method: 'POST',
+        key: key.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model, messages: hello }),
+      });
     const res = await count('openai/gpt-test');
     expect(res.status).toBe(403);
     const err: any = await res.json();
@@ -159,7 +219,12 @@ describe('enforcement', () => {
     expect(ok + refused.length).toBe(20);
     expect(ok).toBeGreaterThan(0);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0].error.metadata).toMatchObject({ reason: 'key_limit_exceeded', limit: 0.001, limit_reset: null, resets_at: null });
+    expect(refused[0].error.metadata).toMatchObject({
+      reason: 'key_limit_exceeded',
+      limit: 0.001,
+      limit_reset: null,
+      resets_at: null,
+    });
     await gw.settled();
     const debits = (await listLedger(gw.db, owner.userId, 100)).filter((row) => row.kind === 'debit');
     const spent = debits.reduce((sum, row) => sum - row.amount_nanos, 0n);
@@ -169,7 +234,11 @@ describe('enforcement', () => {
     expect(info.data.usage).toBeCloseTo(Number(spent) / 1e9, 12);
     expect(info.data.limit_remaining).toBeCloseTo((1_000_000 - Number(spent)) / 1e9, 12);
     // Nothing stays held once every request settled.
-    const row = await gw.db.selectFrom('api_key_spend').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
+    const row = await gw.db
+      .selectFrom('api_key_spend')
+      .selectAll()
+      .where('key_id', '=', key.key_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ reserved_nanos: 0n, spent_nanos: spent });
   });
 
@@ -180,7 +249,11 @@ describe('enforcement', () => {
     upstream.reply({ kind: 'json', status: 503, body: { error: { message: 'down' } } });
     expect((await chat(key.key)).status).toBe(503);
     await gw.settled();
-    const row = await gw.db.selectFrom('api_key_spend').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
+    const row = await gw.db
+      .selectFrom('api_key_spend')
+      .selectAll()
+      .where('key_id', '=', key.key_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ reserved_nanos: 0n, spent_nanos: 0n });
   });
 
@@ -197,7 +270,9 @@ describe('enforcement', () => {
       const refused = await chat(key.key);
       expect(refused.status).toBe(402);
       expect(((await refused.json()) as any).error.metadata).toMatchObject({
-        reason: 'key_limit_exceeded', limit_reset: 'daily', resets_at: '2026-03-11T00:00:00.000Z',
+        reason: 'key_limit_exceeded',
+        limit_reset: 'daily',
+        resets_at: '2026-03-11T00:00:00.000Z',
       });
       clock = new Date('2026-03-11T00:00:00Z');
       expect((await chat(key.key)).status).toBe(200);

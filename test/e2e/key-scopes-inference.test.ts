@@ -15,8 +15,10 @@ beforeAll(async () => {
   gw = await startTestGateway({
     env: {
       MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      DEEPSEEK_API_KEY: 'sk-up', DEEPSEEK_BASE_URL: upstream.url,
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      DEEPSEEK_API_KEY: 'sk-up',
+      DEEPSEEK_BASE_URL: upstream.url,
     },
   });
   admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
@@ -29,7 +31,10 @@ beforeEach(() => upstream.reset());
 
 async function call(method: string, path: string, key: string, body?: unknown) {
   const res = await gw.fetch(`/api/v1${path}`, {
-    method, key, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    key,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
 }
@@ -37,7 +42,10 @@ async function call(method: string, path: string, key: string, body?: unknown) {
 const completion = {
   kind: 'json' as const,
   body: {
-    id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-test-2026',
     choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
     usage: { prompt_tokens: 5, completion_tokens: 10, total_tokens: 15 },
   },
@@ -48,7 +56,12 @@ async function budgetedAccount() {
   const owner = await gw.createUser();
   await gw.grant(owner.userId, 5);
   const token = await gw.createToken(owner.userId);
-  const ci = await call('POST', '/api-keys', token, { name: 'ci', limit: 1, limit_reset: 'daily', allowed_models: ['openai/*'] });
+  const ci = await call('POST', '/api-keys', token, {
+    name: 'ci',
+    limit: 1,
+    limit_reset: 'daily',
+    allowed_models: ['openai/*'],
+  });
   const sibling = await call('POST', '/api-keys', token, { name: 'sibling' });
   expect([ci.status, sibling.status]).toEqual([201, 201]);
   return { owner, token, ci: ci.body, sibling: sibling.body };
@@ -87,11 +100,20 @@ describe('an API key with a budget cannot escape it', () => {
     expectNeedsManager(await call('PATCH', `/api-keys/${sibling.key_id}`, ci.key, { disabled: true }));
     const view = await operatorView(owner.userId);
     expect(view.find((k) => k.key_id === ci.key_id)).toMatchObject({
-      name: 'ci', kind: 'inference', limit: 1, limit_reset: 'daily', allowed_models: ['openai/*'], disabled: false,
+      name: 'ci',
+      kind: 'inference',
+      limit: 1,
+      limit_reset: 'daily',
+      allowed_models: ['openai/*'],
+      disabled: false,
     });
     expect(view.find((k) => k.key_id === sibling.key_id)).toMatchObject({ disabled: false });
     // And the gateway still enforces them: a model outside the allow-list is refused.
-    const outside = await call('POST', '/chat/completions', ci.key, { model: 'deepseek/deepseek-reasoner', messages: [{ role: 'user', content: 'hi' }], stream: false });
+    const outside = await call('POST', '/chat/completions', ci.key, {
+      model: 'deepseek/deepseek-reasoner',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: false,
+    });
     expect(outside.body.error.metadata.reason).toBe('model_not_allowed');
     expect(upstream.requests).toHaveLength(0);
   });
@@ -117,7 +139,15 @@ describe('an API key with a budget cannot escape it', () => {
     const revoked = await call('DELETE', `/api-keys/${ci.key_id}`, ci.key);
     expect(revoked).toEqual({ status: 200, body: { deleted: true, key_id: ci.key_id } });
     expect((await call('GET', '/key', ci.key)).status).toBe(401);
-    expect((await call('POST', '/chat/completions', ci.key, { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: false })).status).toBe(401);
+    expect(
+      (
+        await call('POST', '/chat/completions', ci.key, {
+          model: 'openai/gpt-test',
+          messages: [{ role: 'user', content: 'hi' }],
+          stream: false,
+        })
+      ).status,
+    ).toBe(401);
     expect((await operatorView(owner.userId)).map((k) => k.key_id)).not.toContain(ci.key_id);
     expect((await call('GET', '/key', sibling.key)).status).toBe(200);
   });
@@ -127,11 +157,20 @@ describe('an API key calls models and reads its own account', () => {
   it('GET /key, /credits, /api-keys and /generation answer 200; GET /key says it is an inference key', async () => {
     const { ci, sibling } = await budgetedAccount();
     upstream.reply(completion);
-    const chat = await call('POST', '/chat/completions', ci.key, { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: false });
+    const chat = await call('POST', '/chat/completions', ci.key, {
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: false,
+    });
     expect(chat.status).toBe(200);
     const key = await call('GET', '/key', ci.key);
     expect(key.status).toBe(200);
-    expect(key.body.data).toMatchObject({ key_id: ci.key_id, kind: 'inference', limit: 1, allowed_models: ['openai/*'] });
+    expect(key.body.data).toMatchObject({
+      key_id: ci.key_id,
+      kind: 'inference',
+      limit: 1,
+      allowed_models: ['openai/*'],
+    });
     expect((await call('GET', '/credits', ci.key)).status).toBe(200);
     const listed = await call('GET', '/api-keys', ci.key);
     expect(listed.status).toBe(200);

@@ -12,7 +12,11 @@ let admin: string;
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
   });
   admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
 });
@@ -24,7 +28,9 @@ beforeEach(() => upstream.reset());
 
 async function call(method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await gw.fetch(`/api/v1${path}`, {
-    method, key, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    key,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -51,7 +57,10 @@ describe('a management key', () => {
     expect(self.body.data).toMatchObject({ key_id: manager.key_id, kind: 'management' });
     const listed = await call('GET', '/api-keys', manager.key);
     expect(listed.body.data.map((k: any) => [k.key_id, k.kind])).toEqual(
-      expect.arrayContaining([[manager.key_id, 'management'], [owner.keyId, 'inference']]),
+      expect.arrayContaining([
+        [manager.key_id, 'management'],
+        [owner.keyId, 'inference'],
+      ]),
     );
     const operator = await call('GET', `/admin/users/${owner.userId}/keys`, admin);
     expect(operator.body.data.find((k: any) => k.key_id === manager.key_id)).toMatchObject({ kind: 'management' });
@@ -60,7 +69,11 @@ describe('a management key', () => {
 
   it('creates, changes and deletes inference keys', async () => {
     const { owner, manager } = await accountWithManager();
-    const created = await call('POST', '/api-keys', manager.key, { name: 'customer', limit: 2, allowed_models: ['openai/*'] });
+    const created = await call('POST', '/api-keys', manager.key, {
+      name: 'customer',
+      limit: 2,
+      allowed_models: ['openai/*'],
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ kind: 'inference', limit: 2, allowed_models: ['openai/*'] });
     expect(created.body.key).toMatch(/^mg-v1-/);
@@ -90,14 +103,19 @@ describe('a management key', () => {
       expect(res.body.error.message).toContain('API key (mg-v1-...) or the account auth token');
     }
     for (const path of ['/messages', '/messages/count_tokens']) {
-      const res = await call('POST', path, manager.key, { model: 'openai/gpt-test', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+      const res = await call('POST', path, manager.key, {
+        model: 'openai/gpt-test',
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       expect(res.status, path).toBe(403);
       expect(res.body).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
       expect(res.body.error.message).toContain('cannot call models');
     }
     // The Anthropic SDKs send the key as x-api-key: the same refusal.
     const viaHeader = await gw.fetch('/api/v1/messages', {
-      method: 'POST', headers: { 'x-api-key': manager.key, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'x-api-key': manager.key, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'openai/gpt-test', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(viaHeader.status).toBe(403);
@@ -111,7 +129,11 @@ describe('a management key', () => {
     expect(mint.status).toBe(403);
     expect(mint.body.error.metadata.reason).toBe('account_token_required');
     expect(mint.body.error.message).toContain('account auth token');
-    for (const [method, id, body] of [['PATCH', manager.key_id, { expires_at: null }], ['PATCH', other.key_id, { disabled: true }], ['DELETE', other.key_id, undefined]] as const) {
+    for (const [method, id, body] of [
+      ['PATCH', manager.key_id, { expires_at: null }],
+      ['PATCH', other.key_id, { disabled: true }],
+      ['DELETE', other.key_id, undefined],
+    ] as const) {
       const res = await call(method, `/api-keys/${id}`, manager.key, body);
       expect(res.status, `${method} ${id}`).toBe(403);
       expect(res.body.error.metadata.reason).toBe('account_token_required');
@@ -145,14 +167,18 @@ describe('the account token', () => {
       expect(patched.status, JSON.stringify(settings)).toBe(400);
     }
     // Clearing them is no change at all, so it is fine.
-    expect((await call('PATCH', `/api-keys/${manager.key_id}`, token, { limit: null, allowed_models: null })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api-keys/${manager.key_id}`, token, { limit: null, allowed_models: null })).status,
+    ).toBe(200);
   });
 
   it('creates an inference key by default, and may change it like a management key can', async () => {
     const { token } = await accountWithManager();
     const created = await call('POST', '/api-keys', token, { name: 'plain' });
     expect(created.body).toMatchObject({ kind: 'inference' });
-    expect((await call('PATCH', `/api-keys/${created.body.key_id}`, token, { limit: 1 })).body).toMatchObject({ limit: 1 });
+    expect((await call('PATCH', `/api-keys/${created.body.key_id}`, token, { limit: 1 })).body).toMatchObject({
+      limit: 1,
+    });
     expect((await call('POST', '/api-keys', token, { kind: 'root' })).status).toBe(400);
   });
 });

@@ -16,7 +16,12 @@ const work = mkdtempSync(path.join(tmpdir(), 'modelgate-key-crash-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const WAIT = { timeout: 10_000, interval: 50 };
-const body = JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: false, max_tokens: 1000 });
+const body = JSON.stringify({
+  model: 'openai/gpt-test',
+  messages: [{ role: 'user', content: 'hi' }],
+  stream: false,
+  max_tokens: 1000,
+});
 
 describeWithPostgres('key spend holds of a killed instance [postgres]', () => {
   let database: OpenTestDatabase;
@@ -29,7 +34,11 @@ describeWithPostgres('key spend holds of a killed instance [postgres]', () => {
     // Every request stays in flight: its hold on the key's limit is taken and not yet settled.
     upstream.always({ kind: 'hang' });
     database = await openTestDatabase('postgres', { migrated: true });
-    const env = { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` };
+    const env = {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    };
     killed = await startServe({ env: { ...env, DATABASE_URL: database.url! }, logFile: path.join(work, 'killed.log') });
     survivor = await startTestGateway({ database, env });
   }, 120_000);
@@ -41,23 +50,38 @@ describeWithPostgres('key spend holds of a killed instance [postgres]', () => {
   }, 120_000);
 
   const keySpend = async (keyId: string) =>
-    database.db.selectFrom('api_key_spend').select(['spent_nanos', 'reserved_nanos']).where('key_id', '=', keyId).executeTakeFirstOrThrow();
+    database.db
+      .selectFrom('api_key_spend')
+      .select(['spent_nanos', 'reserved_nanos'])
+      .where('key_id', '=', keyId)
+      .executeTakeFirstOrThrow();
   const holds = async (keyId: string) =>
     Object.fromEntries(
-      (await database.db.selectFrom('api_key_spend_holds').select(['holder', 'held_nanos']).where('key_id', '=', keyId).execute()).map((row) => [row.holder, row.held_nanos]),
+      (
+        await database.db
+          .selectFrom('api_key_spend_holds')
+          .select(['holder', 'held_nanos'])
+          .where('key_id', '=', keyId)
+          .execute()
+      ).map((row) => [row.holder, row.held_nanos]),
     );
 
   it("gives the killed instance's hold back after the TTL and keeps the live instance's", async () => {
     const owner = await survivor.createUser();
     await survivor.grant(owner.userId, 10);
     const created = await survivor.fetch('/api/v1/api-keys', {
-      method: 'POST', key: await survivor.createToken(owner.userId), headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ci job', limit: 1 }),
+      method: 'POST',
+      key: await survivor.createToken(owner.userId),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci job', limit: 1 }),
     });
     const key = (await created.json()) as { key: string; key_id: string };
     const headers = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };
 
     // One request in flight on each instance.
-    const onKilled = requestOnce(`${killed.url}/api/v1/chat/completions`, { method: 'POST', headers, body }).catch((err: Error) => err);
+    const onKilled = requestOnce(`${killed.url}/api/v1/chat/completions`, { method: 'POST', headers, body }).catch(
+      (err: Error) => err,
+    );
     await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), WAIT);
     const onSurvivor = requestOnce(`${survivor.url}/api/v1/chat/completions`, { method: 'POST', headers, body });
     await vi.waitFor(() => expect(upstream.requests).toHaveLength(2), WAIT);
@@ -90,6 +114,9 @@ describeWithPostgres('key spend holds of a killed instance [postgres]', () => {
     // The survivor's request fails upstream (the vendor drops the connection): its hold goes back too, nothing spent.
     await upstream.close();
     expect((await onSurvivor).status).toBe(502);
-    await vi.waitFor(async () => expect(await keySpend(key.key_id)).toEqual({ spent_nanos: 0n, reserved_nanos: 0n }), WAIT);
+    await vi.waitFor(
+      async () => expect(await keySpend(key.key_id)).toEqual({ spent_nanos: 0n, reserved_nanos: 0n }),
+      WAIT,
+    );
   });
 });

@@ -78,14 +78,24 @@ describe('API keys', () => {
       kind: 'inference',
       created_at: expect.any(String),
       last_used_at: null,
-      usage: 0, usage_daily: 0, usage_weekly: 0, usage_monthly: 0,
-      limit: null, limit_remaining: null, limit_reset: null, expires_at: null, disabled: false, allowed_models: null,
+      usage: 0,
+      usage_daily: 0,
+      usage_weekly: 0,
+      usage_monthly: 0,
+      limit: null,
+      limit_remaining: null,
+      limit_reset: null,
+      expires_at: null,
+      disabled: false,
+      allowed_models: null,
     });
 
     // The new key works.
     expect((await gw.fetch('/api/v1/api-keys', { key: created.body.key })).status).toBe(200);
 
-    const deleted = await json(await gw.fetch(`/api/v1/api-keys/${created.body.key_id}`, { method: 'DELETE', key: token }));
+    const deleted = await json(
+      await gw.fetch(`/api/v1/api-keys/${created.body.key_id}`, { method: 'DELETE', key: token }),
+    );
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ deleted: true, key_id: created.body.key_id });
 
@@ -103,7 +113,9 @@ describe('API keys', () => {
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe(404);
     // Mallory's API key may delete only itself: 403 before any lookup, so it learns nothing about the id either.
-    expect((await json(await gw.fetch(`/api/v1/api-keys/${alice.keyId}`, { method: 'DELETE', key: mallory.key }))).status).toBe(403);
+    expect(
+      (await json(await gw.fetch(`/api/v1/api-keys/${alice.keyId}`, { method: 'DELETE', key: mallory.key }))).status,
+    ).toBe(403);
     expect((await gw.fetch('/api/v1/api-keys', { key: alice.key })).status).toBe(200);
   });
 
@@ -126,7 +138,12 @@ describe('API keys', () => {
     const user = await gw.createUser();
     const token = await gw.createToken(user.userId);
     const created = await json(
-      await gw.fetch('/api/v1/api-keys', { method: 'POST', key: token, headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await gw.fetch('/api/v1/api-keys', {
+        method: 'POST',
+        key: token,
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
     );
     const secret: string = created.body.key;
     await gw.fetch('/api/v1/api-keys', { key: secret });
@@ -179,12 +196,22 @@ describe('HTTP behaviour', () => {
     expect(wrong.status).toBe(405);
     expect(wrong.body.error.code).toBe(405);
     const malformed = await json(
-      await gw.fetch('/api/v1/chat/completions', { method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, body: '{"model":' }),
+      await gw.fetch('/api/v1/chat/completions', {
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json' },
+        body: '{"model":',
+      }),
     );
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.message).toMatch(/Malformed JSON/);
     const notJson = await json(
-      await gw.fetch('/api/v1/chat/completions', { method: 'POST', key: user.key, headers: { 'content-type': 'text/plain' }, body: 'hi' }),
+      await gw.fetch('/api/v1/chat/completions', {
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'text/plain' },
+        body: 'hi',
+      }),
     );
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.message).toMatch(/Content-Type/);
@@ -198,7 +225,11 @@ describe('inputs PostgreSQL cannot store', () => {
     for (const [path, init, status] of [
       ['/api/v1/api-keys/%00', { method: 'DELETE' }, 404],
       ['/api/v1/generation?id=%00', {}, 404],
-      ['/api/v1/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a\u0000b' }) }, 400],
+      [
+        '/api/v1/api-keys',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a\u0000b' }) },
+        400,
+      ],
     ] as const) {
       const res = await gw.fetch(path, { ...init, key: token });
       expect(res.status).toBe(status);

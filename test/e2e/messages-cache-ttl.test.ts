@@ -39,17 +39,32 @@ beforeEach(() => upstream.reset());
 
 function messages(key: string, stream: boolean) {
   return gw.fetch('/api/v1/messages', {
-    method: 'POST', key, headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
     body: JSON.stringify({
-      model: MODEL, max_tokens: 300, stream,
+      model: MODEL,
+      max_tokens: 300,
+      stream,
       system: [{ type: 'text', text: 'A long contract…', cache_control: { type: 'ephemeral', ttl: '1h' } }],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What does the termination clause say?', cache_control: { type: 'ephemeral' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What does the termination clause say?', cache_control: { type: 'ephemeral' } },
+          ],
+        },
+      ],
     }),
   });
 }
 
 async function charged(userId: string, generationId: string) {
-  const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', generationId).executeTakeFirstOrThrow();
+  const row = await gw.db
+    .selectFrom('generations')
+    .selectAll()
+    .where('id', '=', generationId)
+    .executeTakeFirstOrThrow();
   const debits = (await listLedger(gw.db, userId, 10)).filter((r) => r.kind === 'debit');
   return { row, debits };
 }
@@ -66,15 +81,23 @@ describe('1-hour cache writes on /messages', () => {
     expect(message.usage).toEqual({ ...USAGE, service_tier: 'standard' });
     expect(message).toMatchObject({ model: MODEL, id: 'msg_01Ttl1hCaChE5mAnD1hSpL1t' });
     const { row, debits } = await charged(user.userId, res.headers.get('x-generation-id')!);
-    expect(row).toMatchObject({ cache_write_tokens: 12000, cached_tokens: 2048, prompt_tokens: 48 + 2048 + 12000, completion_tokens: 120 });
+    expect(row).toMatchObject({
+      cache_write_tokens: 12000,
+      cached_tokens: 2048,
+      prompt_tokens: 48 + 2048 + 12000,
+      completion_tokens: 120,
+    });
     expect(row.cost_nanos).toBe(COST_NANOS);
     expect(debits.map((d) => -d.amount_nanos)).toEqual([COST_NANOS]);
   });
 
-  it('stream: Anthropic\'s own events carry the split, and the charge is the same', async () => {
+  it("stream: Anthropic's own events carry the split, and the charge is the same", async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    upstream.reply({ kind: 'sse', chunks: [readFileSync(new URL('../fixtures/anthropic/cache-1h.chunks.txt', import.meta.url), 'utf8')] });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [readFileSync(new URL('../fixtures/anthropic/cache-1h.chunks.txt', import.meta.url), 'utf8')],
+    });
     const res = await messages(user.key, true);
     expect(res.status).toBe(200);
     const { chunks } = await readSse(res);
@@ -82,9 +105,20 @@ describe('1-hour cache writes on /messages', () => {
     expect(start.message.usage.cache_creation).toEqual(USAGE.cache_creation);
     expect(start.message.model).toBe(MODEL);
     const delta = chunks.find((c) => c.type === 'message_delta');
-    expect(delta.usage).toEqual({ input_tokens: 48, cache_creation_input_tokens: 12000, cache_read_input_tokens: 2048, output_tokens: 120 });
+    expect(delta.usage).toEqual({
+      input_tokens: 48,
+      cache_creation_input_tokens: 12000,
+      cache_read_input_tokens: 2048,
+      output_tokens: 120,
+    });
     const { row, debits } = await charged(user.userId, res.headers.get('x-generation-id')!);
-    expect(row).toMatchObject({ cache_write_tokens: 12000, cached_tokens: 2048, prompt_tokens: 48 + 2048 + 12000, completion_tokens: 120, upstream_id: 'msg_01Ttl1hStReAm5mAnD1hSpL1' });
+    expect(row).toMatchObject({
+      cache_write_tokens: 12000,
+      cached_tokens: 2048,
+      prompt_tokens: 48 + 2048 + 12000,
+      completion_tokens: 120,
+      upstream_id: 'msg_01Ttl1hStReAm5mAnD1hSpL1',
+    });
     expect(row.cost_nanos).toBe(COST_NANOS);
     expect(debits.map((d) => -d.amount_nanos)).toEqual([COST_NANOS]);
   });

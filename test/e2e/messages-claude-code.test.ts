@@ -37,10 +37,21 @@ function startMock(): Promise<Server> {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const chunk = (delta: unknown, finish: string | null, extra = {}) =>
           `data: ${JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion.chunk', created: 1, model: 'gpt', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
-        res.end(`${chunk({ role: 'assistant', content: ANSWER }, null)}${chunk({}, 'stop', { usage })}data: [DONE]\n\n`);
+        res.end(
+          `${chunk({ role: 'assistant', content: ANSWER }, null)}${chunk({}, 'stop', { usage })}data: [DONE]\n\n`,
+        );
       } else {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion', created: 1, model: 'gpt', choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }], usage }));
+        res.end(
+          JSON.stringify({
+            id: 'chatcmpl-cc',
+            object: 'chat.completion',
+            created: 1,
+            model: 'gpt',
+            choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
+            usage,
+          }),
+        );
       }
     });
   });
@@ -57,17 +68,38 @@ function startAnthropicMock(): Promise<Server> {
       anthropicBodies.push({ path: req.url ?? '', headers: req.headers, body });
       res.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' });
       if (req.url?.endsWith('/count_tokens')) return res.end(JSON.stringify({ input_tokens: 321 }));
-      const usage = { input_tokens: 40, output_tokens: 9, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0 };
-      const message = { id: 'msg_cc', type: 'message', role: 'assistant', model: body.model, content: [] as unknown[], stop_reason: null, stop_sequence: null, usage };
-      if (!body.stream) return res.end(JSON.stringify({ ...message, content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn' }));
-      const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+      const usage = {
+        input_tokens: 40,
+        output_tokens: 9,
+        cache_read_input_tokens: 1000,
+        cache_creation_input_tokens: 0,
+      };
+      const message = {
+        id: 'msg_cc',
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content: [] as unknown[],
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+      };
+      if (!body.stream)
+        return res.end(
+          JSON.stringify({ ...message, content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn' }),
+        );
+      const event = (type: string, data: Record<string, unknown>) =>
+        `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
       res.end(
         event('message_start', { message }) +
-        event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
-        event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ANSWER } }) +
-        event('content_block_stop', { index: 0 }) +
-        event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }) +
-        event('message_stop', {}),
+          event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+          event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ANSWER } }) +
+          event('content_block_stop', { index: 0 }) +
+          event('message_delta', {
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: 9 },
+          }) +
+          event('message_stop', {}),
       );
     });
   });
@@ -80,10 +112,14 @@ beforeAll(async () => {
   const mockUrl = `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
   gw = await startTestGateway({
     env: {
-      OPENAI_API_KEY: 'sk-openai-upstream', OPENAI_BASE_URL: `${mockUrl}/v1`,
-      ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: `http://127.0.0.1:${(anthropicMock.address() as AddressInfo).port}`,
+      OPENAI_API_KEY: 'sk-openai-upstream',
+      OPENAI_BASE_URL: `${mockUrl}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-upstream',
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${(anthropicMock.address() as AddressInfo).port}`,
     },
-    overrides: { adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter() } },
+    overrides: {
+      adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter() },
+    },
   });
   home = mkdtempSync(join(tmpdir(), 'modelgate-claude-home-'));
 });
@@ -96,28 +132,34 @@ afterAll(async () => {
 
 function runClaude(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(CLAUDE, ['-p', 'What does the mock upstream say?'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        XDG_CONFIG_HOME: join(home, '.config'),
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        ...env,
+    const child = execFile(
+      CLAUDE,
+      ['-p', 'What does the mock upstream say?'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          XDG_CONFIG_HOME: join(home, '.config'),
+          CLAUDE_CONFIG_DIR: join(home, '.claude'),
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          DISABLE_AUTOUPDATER: '1',
+          DISABLE_TELEMETRY: '1',
+          DISABLE_ERROR_REPORTING: '1',
+          ...env,
+        },
+        cwd: home,
+        timeout: 120_000,
       },
-      cwd: home,
-      timeout: 120_000,
-    }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
     // No piped prompt: without this, `claude -p` waits 3 s for stdin before it starts.
     child.stdin?.end();
   });
 }
 
 describe('Claude Code headless against the Messages door', () => {
-  it('prints the mock upstream\'s answer, served through /v1/messages with an openai/ model', async () => {
+  it("prints the mock upstream's answer, served through /v1/messages with an openai/ model", async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 10);
     const run = await runClaude({
@@ -128,18 +170,25 @@ describe('Claude Code headless against the Messages door', () => {
     });
     if (!run.stdout.includes(ANSWER)) {
       console.log('claude exit', run.code, '\nstdout:', run.stdout, '\nstderr:', run.stderr.slice(-3000));
-      console.log(gw.logs.filter((l) => l.includes('"request"') || l.includes('error')).slice(-30).join('\n'));
+      console.log(
+        gw.logs
+          .filter((l) => l.includes('"request"') || l.includes('error'))
+          .slice(-30)
+          .join('\n'),
+      );
     }
     expect(run.stdout).toContain(ANSWER);
     expect(upstreamBodies.length).toBeGreaterThan(0);
     expect(upstreamBodies.some((body) => body.model === 'gpt-5.4-mini')).toBe(true);
     // What Claude Code sent, as the gateway logged it: a HEAD probe of the base URL, then POST /v1/messages?beta=true.
-    const served = gw.logs.filter((l) => l.includes('"path":"/api/v1/messages"')).map((l) => JSON.parse(l) as { status: number });
+    const served = gw.logs
+      .filter((l) => l.includes('"path":"/api/v1/messages"'))
+      .map((l) => JSON.parse(l) as { status: number });
     expect(served.length).toBeGreaterThan(0);
     expect(served.every((entry) => entry.status === 200)).toBe(true);
   }, 180_000);
 
-  it('with a bare Claude name: native Anthropic upstream, cache_control and Claude Code\'s beta header passed through', async () => {
+  it("with a bare Claude name: native Anthropic upstream, cache_control and Claude Code's beta header passed through", async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 10);
     const run = await runClaude({
@@ -148,7 +197,8 @@ describe('Claude Code headless against the Messages door', () => {
       ANTHROPIC_MODEL: 'claude-sonnet-5-5',
       ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-5-5',
     });
-    if (!run.stdout.includes(ANSWER)) console.log('claude exit', run.code, '\nstdout:', run.stdout, '\nstderr:', run.stderr.slice(-3000));
+    if (!run.stdout.includes(ANSWER))
+      console.log('claude exit', run.code, '\nstdout:', run.stdout, '\nstderr:', run.stderr.slice(-3000));
     expect(run.stdout).toContain(ANSWER);
     const main = anthropicBodies.find((r) => r.path === '/v1/messages' && r.body.model === 'claude-sonnet-5-5');
     expect(main).toBeDefined();

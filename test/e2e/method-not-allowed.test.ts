@@ -27,9 +27,11 @@ describe('405 Method Not Allowed', () => {
     expect(res.headers.get('allow')?.split(', ').sort()).toEqual([...defined].sort());
     const body = await res.json();
     // The Anthropic Messages routes answer in Anthropic's error shape (their clients' SDKs parse that one).
-    if (path.startsWith('/api/v1/messages')) expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    if (path.startsWith('/api/v1/messages'))
+      expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
     // The Gemini routes answer in Google's (Gen AI SDKs, Gemini CLI).
-    else if (path.startsWith('/api/v1/gemini')) expect(body.error).toMatchObject({ code: 405, status: 'INVALID_ARGUMENT' });
+    else if (path.startsWith('/api/v1/gemini'))
+      expect(body.error).toMatchObject({ code: 405, status: 'INVALID_ARGUMENT' });
     else expect(body.error).toMatchObject({ code: 405, metadata: { request_id: res.headers.get('x-request-id') } });
   });
 

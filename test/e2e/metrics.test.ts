@@ -10,15 +10,33 @@ import { metricValue } from '../helpers/serve-process.js';
 import { setApiKeyLimits } from '../../src/repositories/api-keys.js';
 
 const TOKEN = 'scrape-token-abcdefghijklmnop';
-const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } };
+const chunk = (content: string) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
+const usage = {
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+};
 
 let upstream: MockUpstream;
 let gw: TestGateway;
 let plain: TestGateway;
 
 function envFor(extra: Record<string, string> = {}) {
-  return { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`, ...extra };
+  return {
+    MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+    OPENAI_API_KEY: 'k',
+    OPENAI_BASE_URL: `${upstream.url}/v1`,
+    ...extra,
+  };
 }
 
 beforeAll(async () => {
@@ -39,8 +57,15 @@ const scrape = async (target = gw, token = TOKEN) => {
 };
 const chat = (key: string, body: Record<string, unknown> = {}) =>
   gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true, ...body }),
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      ...body,
+    }),
   });
 
 describe('GET /metrics', () => {
@@ -78,7 +103,14 @@ describe('GET /metrics', () => {
     expect(status).toBe(200);
     expect(type).toContain('text/plain');
     const model = { model: 'openai/gpt-test' };
-    expect(metricValue(text, 'modelgate_requests_total', { api_format: 'chat_completions', provider: 'openai', ...model, status: 'success' })).toBe(2);
+    expect(
+      metricValue(text, 'modelgate_requests_total', {
+        api_format: 'chat_completions',
+        provider: 'openai',
+        ...model,
+        status: 'success',
+      }),
+    ).toBe(2);
     expect(metricValue(text, 'modelgate_requests_total', { provider: 'openai', ...model, status: 'error' })).toBe(1);
     expect(metricValue(text, 'modelgate_tokens_total', { type: 'prompt', ...model })).toBe(20);
     expect(metricValue(text, 'modelgate_tokens_total', { type: 'completion', ...model })).toBe(20);
@@ -107,13 +139,17 @@ describe('GET /metrics', () => {
         server.close(() => resolve(free));
       });
     });
-    const offline = await startTestGateway({ env: envFor({ MODELGATE_METRICS_TOKEN: TOKEN, MODELGATE_REDIS_URL: `redis://127.0.0.1:${port}` }) });
+    const offline = await startTestGateway({
+      env: envFor({ MODELGATE_METRICS_TOKEN: TOKEN, MODELGATE_REDIS_URL: `redis://127.0.0.1:${port}` }),
+    });
     try {
       const user = await offline.createUser();
       await offline.grant(user.userId, 1);
       upstream.reply({ kind: 'sse', chunks: openAiSse([chunk('x'), usage]) });
       const res = await offline.fetch('/api/v1/chat/completions', {
-        method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true }),
       });
       // Fail-open: served.

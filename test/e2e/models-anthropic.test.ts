@@ -10,7 +10,13 @@ let user: { key: string };
 let client: Anthropic;
 
 /** The fixture catalog newest first; the two models of 1750000000 in catalog order. */
-const NEWEST_FIRST = ['anthropic/claude-newest-3', 'openai/gpt-new', 'anthropic/claude-mid-2', 'openai/gpt-mid', 'anthropic/claude-old-1'];
+const NEWEST_FIRST = [
+  'anthropic/claude-newest-3',
+  'openai/gpt-new',
+  'anthropic/claude-mid-2',
+  'openai/gpt-mid',
+  'anthropic/claude-old-1',
+];
 const ANTHROPIC_VERSION = { 'anthropic-version': '2023-06-01' };
 
 beforeAll(async () => {
@@ -22,7 +28,10 @@ afterAll(async () => {
   await gw?.close();
 });
 
-async function list(query: string, headers: Record<string, string> = { ...ANTHROPIC_VERSION, 'x-api-key': user.key }): Promise<{ status: number; body: any }> {
+async function list(
+  query: string,
+  headers: Record<string, string> = { ...ANTHROPIC_VERSION, 'x-api-key': user.key },
+): Promise<{ status: number; body: any }> {
   const res = await gw.fetch(`/api/v1/models${query}`, { headers });
   return { status: res.status, body: await res.json() };
 }
@@ -66,7 +75,12 @@ describe('GET /models, Anthropic shape', () => {
     expect(ids(second.body)).toEqual(NEWEST_FIRST.slice(2, 4));
     expect(second.body.has_more).toBe(true);
     const third = await list(`?limit=2&after_id=${encodeURIComponent(second.body.last_id)}`);
-    expect(third.body).toEqual({ data: [expect.objectContaining({ id: NEWEST_FIRST[4] })], has_more: false, first_id: NEWEST_FIRST[4], last_id: NEWEST_FIRST[4] });
+    expect(third.body).toEqual({
+      data: [expect.objectContaining({ id: NEWEST_FIRST[4] })],
+      has_more: false,
+      first_id: NEWEST_FIRST[4],
+      last_id: NEWEST_FIRST[4],
+    });
     const past = await list(`?after_id=${encodeURIComponent(NEWEST_FIRST[4])}`);
     expect(past.body).toEqual({ data: [], has_more: false, first_id: null, last_id: null });
   });
@@ -98,8 +112,13 @@ describe('GET /models, Anthropic shape', () => {
     expect(apiKeyOnly.body.data[0].type).toBe('model');
   });
 
-  it('bad paging is a 400 in Anthropic\'s error body', async () => {
-    for (const query of ['?limit=0', '?limit=1001', '?after_id=anthropic%2Fclaude-9', `?after_id=${encodeURIComponent(NEWEST_FIRST[0])}&before_id=${encodeURIComponent(NEWEST_FIRST[2])}`]) {
+  it("bad paging is a 400 in Anthropic's error body", async () => {
+    for (const query of [
+      '?limit=0',
+      '?limit=1001',
+      '?after_id=anthropic%2Fclaude-9',
+      `?after_id=${encodeURIComponent(NEWEST_FIRST[0])}&before_id=${encodeURIComponent(NEWEST_FIRST[2])}`,
+    ]) {
       const { status, body } = await list(query);
       expect({ query, status }).toEqual({ query, status: 400 });
       expect(body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
@@ -108,7 +127,7 @@ describe('GET /models, Anthropic shape', () => {
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
   });
 
-  it('a bad credential is a 401 in Anthropic\'s error body (the SDK raises AuthenticationError)', async () => {
+  it("a bad credential is a 401 in Anthropic's error body (the SDK raises AuthenticationError)", async () => {
     const { status, body } = await list('', { ...ANTHROPIC_VERSION, 'x-api-key': 'mg-v1-not-a-key' });
     expect(status).toBe(401);
     expect(body).toEqual({ type: 'error', error: { type: 'authentication_error', message: expect.any(String) } });
@@ -116,7 +135,7 @@ describe('GET /models, Anthropic shape', () => {
     await expect(bad.models.list()).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
   });
 
-  it('the SDK\'s beta listing (?beta=true) answers the same', async () => {
+  it("the SDK's beta listing (?beta=true) answers the same", async () => {
     const seen: string[] = [];
     for await (const model of client.beta.models.list()) seen.push(model.id);
     expect(seen).toEqual(NEWEST_FIRST);
@@ -126,7 +145,12 @@ describe('GET /models, Anthropic shape', () => {
 describe('GET /models/{model_id}', () => {
   it('the SDK retrieves a model by its id (the "/" sent percent-encoded) and by a bare Claude name', async () => {
     const byId = await client.models.retrieve('anthropic/claude-mid-2');
-    expect(byId).toMatchObject({ type: 'model', id: 'anthropic/claude-mid-2', display_name: 'Claude Mid 2', max_tokens: 64000 });
+    expect(byId).toMatchObject({
+      type: 'model',
+      id: 'anthropic/claude-mid-2',
+      display_name: 'Claude Mid 2',
+      max_tokens: 64000,
+    });
     const bare = await client.models.retrieve('claude-mid-2-20260101');
     expect(bare.id).toBe('anthropic/claude-mid-2');
     const missing = await client.models.retrieve('claude-9').catch((e: unknown) => e);
@@ -145,22 +169,29 @@ describe('GET /models/{model_id}', () => {
 });
 
 describe('GET /models without the Anthropic signals', () => {
-  it('stays the gateway\'s own listing: every model in catalog order, paging parameters ignored', async () => {
+  it("stays the gateway's own listing: every model in catalog order, paging parameters ignored", async () => {
     const res = await gw.fetch('/api/v1/models?limit=1', { key: user.key });
     expect(res.status).toBe(200);
     const body: any = await res.json();
     expect(Object.keys(body)).toEqual(['data']);
     expect(body.data.map((m: { id: string }) => m.id)).toEqual([
-      'anthropic/claude-old-1', 'openai/gpt-new', 'anthropic/claude-mid-2', 'openai/gpt-mid', 'anthropic/claude-newest-3',
+      'anthropic/claude-old-1',
+      'openai/gpt-new',
+      'anthropic/claude-mid-2',
+      'openai/gpt-mid',
+      'anthropic/claude-newest-3',
     ]);
     expect(body.data[0]).toMatchObject({ name: 'Claude Old 1', created: 1700000000, context_length: 200000 });
   });
 
-  it('errors keep the gateway envelope, and a model\'s endpoints listing keeps it even with anthropic-version', async () => {
+  it("errors keep the gateway envelope, and a model's endpoints listing keeps it even with anthropic-version", async () => {
     const unauthorized = await gw.fetch('/api/v1/models', { headers: { authorization: 'Bearer mg-v1-not-a-key' } });
     expect(unauthorized.status).toBe(401);
     expect(((await unauthorized.json()) as any).error.code).toBe(401);
-    const endpoints = await gw.fetch('/api/v1/models/openai/gpt-9/endpoints', { key: user.key, headers: ANTHROPIC_VERSION });
+    const endpoints = await gw.fetch('/api/v1/models/openai/gpt-9/endpoints', {
+      key: user.key,
+      headers: ANTHROPIC_VERSION,
+    });
     expect(endpoints.status).toBe(404);
     expect(((await endpoints.json()) as any).error.code).toBe(404);
   });

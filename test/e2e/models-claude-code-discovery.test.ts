@@ -33,16 +33,32 @@ function startAnthropicMock(): Promise<Server> {
       res.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' });
       if (req.url?.endsWith('/count_tokens')) return res.end(JSON.stringify({ input_tokens: 10 }));
       const usage = { input_tokens: 12, output_tokens: 5 };
-      const message = { id: 'msg_discovery', type: 'message', role: 'assistant', model: body.model, content: [] as unknown[], stop_reason: null, stop_sequence: null, usage };
-      if (!body.stream) return res.end(JSON.stringify({ ...message, content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn' }));
-      const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+      const message = {
+        id: 'msg_discovery',
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content: [] as unknown[],
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+      };
+      if (!body.stream)
+        return res.end(
+          JSON.stringify({ ...message, content: [{ type: 'text', text: ANSWER }], stop_reason: 'end_turn' }),
+        );
+      const event = (type: string, data: Record<string, unknown>) =>
+        `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
       res.end(
         event('message_start', { message }) +
-        event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
-        event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ANSWER } }) +
-        event('content_block_stop', { index: 0 }) +
-        event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }) +
-        event('message_stop', {}),
+          event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+          event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ANSWER } }) +
+          event('content_block_stop', { index: 0 }) +
+          event('message_delta', {
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: 5 },
+          }) +
+          event('message_stop', {}),
       );
     });
   });
@@ -52,8 +68,13 @@ function startAnthropicMock(): Promise<Server> {
 beforeAll(async () => {
   upstream = await startAnthropicMock();
   gw = await startTestGateway({
-    env: { ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` },
-    overrides: { adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter() } },
+    env: {
+      ANTHROPIC_API_KEY: 'sk-ant-upstream',
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    },
+    overrides: {
+      adapters: { 'openai-compatible': createOpenAICompatibleAdapter(), anthropic: createAnthropicAdapter() },
+    },
   });
   home = mkdtempSync(join(tmpdir(), 'modelgate-claude-discovery-'));
 });
@@ -65,26 +86,32 @@ afterAll(async () => {
 
 function runClaude(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(CLAUDE, ['-p', 'say hi'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        XDG_CONFIG_HOME: join(home, '.config'),
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        ...env,
+    const child = execFile(
+      CLAUDE,
+      ['-p', 'say hi'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          XDG_CONFIG_HOME: join(home, '.config'),
+          CLAUDE_CONFIG_DIR: join(home, '.claude'),
+          DISABLE_AUTOUPDATER: '1',
+          DISABLE_TELEMETRY: '1',
+          DISABLE_ERROR_REPORTING: '1',
+          ...env,
+        },
+        cwd: home,
+        timeout: 120_000,
       },
-      cwd: home,
-      timeout: 120_000,
-    }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
     // `< /dev/null`: without it, `claude -p` waits 3 s for a piped prompt.
     child.stdin?.end();
   });
 }
 
-it('claude -p caches the catalog\'s Claude models, newest first, from GET /v1/models', async () => {
+it("claude -p caches the catalog's Claude models, newest first, from GET /v1/models", async () => {
   const user = await gw.createUser();
   await gw.grant(user.userId, 5);
   const baseUrl = `${gw.url}/api`;
@@ -97,16 +124,27 @@ it('claude -p caches the catalog\'s Claude models, newest first, from GET /v1/mo
   const cacheFile = join(home, '.claude', 'cache', 'gateway-models.json');
   if (!existsSync(cacheFile)) {
     console.log('claude exit', run.code, '\nstdout:', run.stdout, '\nstderr:', run.stderr.slice(-3000));
-    console.log(gw.logs.filter((l) => l.includes('"request"')).slice(-20).join('\n'));
+    console.log(
+      gw.logs
+        .filter((l) => l.includes('"request"'))
+        .slice(-20)
+        .join('\n'),
+    );
   }
   expect(run.stdout).toContain(ANSWER);
   // What Claude Code asked, as the gateway logged it: the listing, answered 200.
-  const listed = gw.logs.map((l) => JSON.parse(l) as { path?: string; status?: number }).filter((entry) => entry.path === '/api/v1/models');
+  const listed = gw.logs
+    .map((l) => JSON.parse(l) as { path?: string; status?: number })
+    .filter((entry) => entry.path === '/api/v1/models');
   expect(listed.map((entry) => entry.status)).toContain(200);
 
-  const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as { baseUrl: string; models: Array<{ id: string; display_name?: string }> };
+  const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as {
+    baseUrl: string;
+    models: Array<{ id: string; display_name?: string }>;
+  };
   expect(cached.baseUrl).toBe(baseUrl);
-  const claudeModels = gw.parts.catalog.list()
+  const claudeModels = gw.parts.catalog
+    .list()
     .filter((entry) => /^(claude|anthropic)/i.test(entry.id))
     .map((entry, index) => ({ entry, index }))
     .sort((a, b) => b.entry.created - a.entry.created || a.index - b.index)

@@ -6,7 +6,8 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { sseEvents } from '../helpers/native-sse.js';
 
-const fixture = (vendor: string, name: string) => readFileSync(new URL(`../fixtures/${vendor}/${name}`, import.meta.url), 'utf8');
+const fixture = (vendor: string, name: string) =>
+  readFileSync(new URL(`../fixtures/${vendor}/${name}`, import.meta.url), 'utf8');
 
 let gw: TestGateway;
 let upstream: MockUpstream;
@@ -15,7 +16,12 @@ let key: string;
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`, ANTHROPIC_API_KEY: 'sk-ant-up', ANTHROPIC_BASE_URL: upstream.url },
+    env: {
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-up',
+      ANTHROPIC_BASE_URL: upstream.url,
+    },
   });
   const user = await gw.createUser();
   await gw.grant(user.userId, 50);
@@ -28,10 +34,15 @@ afterAll(async () => {
 beforeEach(() => upstream.reset());
 
 const post = (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  gw.fetch(`/api/v1${path}`, { method: 'POST', key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on', ...headers }, body: JSON.stringify(body) });
+  gw.fetch(`/api/v1${path}`, {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('native answers in the response cache', () => {
-  it('Responses → OpenAI, JSON: the hit is OpenAI\'s Response as first served, its cost the hit\'s', async () => {
+  it("Responses → OpenAI, JSON: the hit is OpenAI's Response as first served, its cost the hit's", async () => {
     upstream.reply({ kind: 'json', body: JSON.parse(fixture('openai', 'native-responses-reasoning.json')) });
     const body = { model: 'openai/gpt-5.5', input: 'cache me' };
     const first = await (await post('/responses', body)).json();
@@ -44,7 +55,7 @@ describe('native answers in the response cache', () => {
     expect(replay.usage).toMatchObject({ input_tokens: 12000, cost: 0, cost_details: { charged: false } });
   });
 
-  it('Responses → OpenAI, stream: the hit replays OpenAI\'s events in order, event lines included', async () => {
+  it("Responses → OpenAI, stream: the hit replays OpenAI's events in order, event lines included", async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('openai', 'native-responses-text.chunks.txt')] });
     const body = { model: 'openai/gpt-5.5', input: 'cache my stream', stream: true };
     const first = sseEvents(await (await post('/responses', body)).text());
@@ -57,9 +68,14 @@ describe('native answers in the response cache', () => {
     expect(JSON.parse(replay.at(-1)!.data).response.usage).toMatchObject({ input_tokens: 900, cost: 0 });
   });
 
-  it('Messages → Anthropic, stream: the hit replays Anthropic\'s events', async () => {
+  it("Messages → Anthropic, stream: the hit replays Anthropic's events", async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('anthropic', 'native-messages-claude-code.chunks.txt')] });
-    const body = { model: 'anthropic/claude-sonnet-5-5', max_tokens: 1000, stream: true, messages: [{ role: 'user', content: 'cache me' }] };
+    const body = {
+      model: 'anthropic/claude-sonnet-5-5',
+      max_tokens: 1000,
+      stream: true,
+      messages: [{ role: 'user', content: 'cache me' }],
+    };
     const headers = { 'anthropic-version': '2023-06-01' };
     const first = sseEvents(await (await post('/messages', body, headers)).text());
     const hit = await post('/messages', body, headers);

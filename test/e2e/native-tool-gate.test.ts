@@ -9,7 +9,8 @@ import { describeEachBackend } from '../helpers/databases.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 
-const fixture = (vendor: string, name: string) => readFileSync(new URL(`../fixtures/${vendor}/${name}`, import.meta.url), 'utf8');
+const fixture = (vendor: string, name: string) =>
+  readFileSync(new URL(`../fixtures/${vendor}/${name}`, import.meta.url), 'utf8');
 const json = (vendor: string, name: string) => JSON.parse(fixture(vendor, name));
 
 describeEachBackend('native tool gate', (backend) => {
@@ -21,9 +22,12 @@ describeEachBackend('native tool gate', (backend) => {
     gw = await startTestGateway({
       backend,
       env: {
-        ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: upstream.url,
-        OPENAI_API_KEY: 'sk-proj-upstream', OPENAI_BASE_URL: `${upstream.url}/v1`,
-        GEMINI_API_KEY: 'AIzaUpstream0123456789', GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+        ANTHROPIC_API_KEY: 'sk-ant-upstream',
+        ANTHROPIC_BASE_URL: upstream.url,
+        OPENAI_API_KEY: 'sk-proj-upstream',
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        GEMINI_API_KEY: 'AIzaUpstream0123456789',
+        GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
       },
     });
   });
@@ -41,25 +45,55 @@ describeEachBackend('native tool gate', (backend) => {
 
   const post = (path: string, key: string, body: Record<string, unknown>) =>
     gw.fetch(`/api/v1${path}`, {
-      method: 'POST', key, headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body),
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(body),
     });
-  const fn = { type: 'function', name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false };
+  const fn = {
+    type: 'function',
+    name: 'read_file',
+    description: 'Read a file',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    strict: false,
+  };
 
   it('/responses: image generation, a hosted shell and an unknown type are left out and named; the rest reaches OpenAI', async () => {
     const user = await funded();
     upstream.reply({ kind: 'json', body: json('openai', 'native-responses-reasoning.json') });
     const image = { type: 'image_generation', quality: 'high', size: '1536x1024' };
-    const tools = [fn, image, { type: 'web_search' }, { type: 'shell', environment: { type: 'container_auto' } }, { type: 'shell', environment: { type: 'local' } }, { type: 'hologram_render' }];
-    const res = await post('/responses', user.key, { model: 'openai/gpt-5.4', input: 'Draw our logo, then list the repo.', tools, max_output_tokens: 2000 });
+    const tools = [
+      fn,
+      image,
+      { type: 'web_search' },
+      { type: 'shell', environment: { type: 'container_auto' } },
+      { type: 'shell', environment: { type: 'local' } },
+      { type: 'hologram_render' },
+    ];
+    const res = await post('/responses', user.key, {
+      model: 'openai/gpt-5.4',
+      input: 'Draw our logo, then list the repo.',
+      tools,
+      max_output_tokens: 2000,
+    });
     expect(res.status).toBe(200);
-    expect(upstream.last.body.tools).toEqual([fn, { type: 'web_search' }, { type: 'shell', environment: { type: 'local' } }]);
+    expect(upstream.last.body.tools).toEqual([
+      fn,
+      { type: 'web_search' },
+      { type: 'shell', environment: { type: 'local' } },
+    ]);
     expect(res.headers.get('x-modelgate-warning')).toBe(
       'tool image_generation dropped: OpenAI bills each image by its size and quality, which its answer does not report to the gateway; ' +
-      'tool shell dropped: a hosted shell creates a container OpenAI bills, which the gateway does not meter; ' +
-      'tool hologram_render dropped: a hosted tool type the gateway does not know how OpenAI bills');
+        'tool shell dropped: a hosted shell creates a container OpenAI bills, which the gateway does not meter; ' +
+        'tool hologram_render dropped: a hosted tool type the gateway does not know how OpenAI bills',
+    );
     await res.json();
     await gw.settled();
-    const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', res.headers.get('x-generation-id')!).executeTakeFirstOrThrow();
+    const row = await gw.db
+      .selectFrom('generations')
+      .selectAll()
+      .where('id', '=', res.headers.get('x-generation-id')!)
+      .executeTakeFirstOrThrow();
     expect(row.tool_uses).toBeNull();
   });
 
@@ -69,14 +103,23 @@ describeEachBackend('native tool gate', (backend) => {
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Make an icon.' }] },
       { type: 'additional_tools', tools: [fn, { type: 'image_generation' }] },
     ];
-    const res = await post('/responses', (await funded()).key, { model: 'openai/gpt-5.4', input, max_output_tokens: 2000 });
+    const res = await post('/responses', (await funded()).key, {
+      model: 'openai/gpt-5.4',
+      input,
+      max_output_tokens: 2000,
+    });
     expect(res.status).toBe(200);
     expect(upstream.last.body.input).toEqual([input[0], { type: 'additional_tools', tools: [fn] }]);
     expect(res.headers.get('x-modelgate-warning')).toMatch(/^tool image_generation dropped: /);
     // Nothing to leave out: the client's bytes go as they were.
     upstream.reply({ kind: 'json', body: json('openai', 'native-responses-reasoning.json') });
     const raw = `{"model":"openai/gpt-5.4","input":[{"type":"additional_tools","tools":[{"type":"web_search"}]},{"type":"message","role":"user","content":"Hi"}],"max_output_tokens":2000.0}`;
-    const plain = await gw.fetch('/api/v1/responses', { method: 'POST', key: (await funded()).key, headers: { 'content-type': 'application/json' }, body: raw });
+    const plain = await gw.fetch('/api/v1/responses', {
+      method: 'POST',
+      key: (await funded()).key,
+      headers: { 'content-type': 'application/json' },
+      body: raw,
+    });
     expect(plain.status).toBe(200);
     expect(upstream.last.rawBody).toContain('"max_output_tokens":2000.0');
     expect(plain.headers.get('x-modelgate-warning')).toBeNull();
@@ -84,11 +127,23 @@ describeEachBackend('native tool gate', (backend) => {
 
   it('/messages: the advisor, an unknown type and fallbacks are left out and named; custom and server tools reach Anthropic', async () => {
     upstream.reply({ kind: 'json', body: json('anthropic', 'text.json') });
-    const custom = { name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } };
+    const custom = {
+      name: 'read_file',
+      description: 'Read a file',
+      input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+    };
     const fetchTool = { type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 3 };
-    const tools = [custom, fetchTool, { type: 'advisor_20260301', name: 'advisor', model: 'claude-opus-5-5' }, { type: 'teleport_20270101', name: 'teleport' }];
+    const tools = [
+      custom,
+      fetchTool,
+      { type: 'advisor_20260301', name: 'advisor', model: 'claude-opus-5-5' },
+      { type: 'teleport_20270101', name: 'teleport' },
+    ];
     const res = await post('/messages', (await funded()).key, {
-      model: 'anthropic/claude-sonnet-5-5', max_tokens: 1024, tools, fallbacks: [{ model: 'claude-opus-5-5' }],
+      model: 'anthropic/claude-sonnet-5-5',
+      max_tokens: 1024,
+      tools,
+      fallbacks: [{ model: 'claude-opus-5-5' }],
       messages: [{ role: 'user', content: 'Summarise https://example.com' }],
     });
     expect(res.status).toBe(200);
@@ -96,30 +151,42 @@ describeEachBackend('native tool gate', (backend) => {
     expect(upstream.last.body).not.toHaveProperty('fallbacks');
     expect(res.headers.get('x-modelgate-warning')).toBe(
       'tool advisor_20260301 dropped: the advisor runs another model, which Anthropic bills at its own prices and the gateway does not meter; ' +
-      'tool teleport_20270101 dropped: a hosted tool type the gateway does not know how Anthropic bills; ' +
-      'fallbacks left out: a fallback model is billed at its own price, which the gateway does not meter; name fallback models in `models`');
+        'tool teleport_20270101 dropped: a hosted tool type the gateway does not know how Anthropic bills; ' +
+        'fallbacks left out: a fallback model is billed at its own price, which the gateway does not meter; name fallback models in `models`',
+    );
   });
 
   it('Gemini door: an unknown tool key is left out and named; Google Search and functions reach Google', async () => {
     upstream.reply({ kind: 'json', body: json('gemini', 'text.json') });
     const res = await gw.fetch('/api/v1/gemini/v1beta/models/gemini-3.5-flash:generateContent', {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': (await funded()).key },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': (await funded()).key },
       body: JSON.stringify({
         contents: [{ role: 'user', parts: [{ text: 'Who won Euro 2024?' }] }],
-        tools: [{ googleSearch: {}, enterpriseWebSearch: {} }, { functionDeclarations: [{ name: 'lookup' }] }, { quantumOracle: {} }],
+        tools: [
+          { googleSearch: {}, enterpriseWebSearch: {} },
+          { functionDeclarations: [{ name: 'lookup' }] },
+          { quantumOracle: {} },
+        ],
       }),
     });
     expect(res.status).toBe(200);
     expect(upstream.last.body.tools).toEqual([{ googleSearch: {} }, { functionDeclarations: [{ name: 'lookup' }] }]);
     expect(res.headers.get('x-modelgate-warning')).toBe(
       'tool enterpriseWebSearch dropped: a hosted tool type the gateway does not know how Google bills; ' +
-      'tool quantumOracle dropped: a hosted tool type the gateway does not know how Google bills');
+        'tool quantumOracle dropped: a hosted tool type the gateway does not know how Google bills',
+    );
   });
 
   it('chat: the native lane, which leaves web_search_options out, reserves no search; the translated lane still does', async () => {
     // 0.05 USD: 100 output tokens fit, 10 searches of 0.01 USD do not.
     const user = await funded(0.05);
-    const body = { messages: [{ role: 'user', content: 'What changed in Node 24?' }], max_tokens: 100, stream: false, web_search_options: {} };
+    const body = {
+      messages: [{ role: 'user', content: 'What changed in Node 24?' }],
+      max_tokens: 100,
+      stream: false,
+      web_search_options: {},
+    };
     upstream.reply({ kind: 'json', body: json('openai', 'text.json') });
     const native = await post('/chat/completions', user.key, { ...body, model: 'openai/gpt-5.4' });
     expect(native.status).toBe(200);

@@ -25,7 +25,9 @@ function expectEnvelope(res: RawResponse, status: number, reason: string) {
   expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
   expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
   const body = JSON.parse(res.body);
-  expect(body).toEqual({ error: { code: status, message: expect.any(String), metadata: { request_id: res.headers['x-request-id'], reason } } });
+  expect(body).toEqual({
+    error: { code: status, message: expect.any(String), metadata: { request_id: res.headers['x-request-id'], reason } },
+  });
   return body;
 }
 
@@ -42,12 +44,20 @@ describe('parser-level refusals get the envelope', () => {
     expectEnvelope(res, 400, 'invalid_header');
     const lines = refusalLines(gw.logs, res.headers['x-request-id']);
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 40, status: 400, reason: 'invalid_header', parser_code: 'HPE_INVALID_HEADER_TOKEN' });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 40,
+      status: 400,
+      reason: 'invalid_header',
+      parser_code: 'HPE_INVALID_HEADER_TOKEN',
+    });
     expect(lines[0]).not.toMatch(/secret-ish|\\u0001|HTTP-Referer/i);
   });
 
   it('headers over the size limit → 431 headers_too_large', async () => {
-    const res = await sendRaw(gw.url, `GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const res = await sendRaw(
+      gw.url,
+      `GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     const body = expectEnvelope(res, 431, 'headers_too_large');
     expect(body.error.message).toContain(String(http.maxHeaderSize));
     const lines = refusalLines(gw.logs, res.headers['x-request-id']);
@@ -79,7 +89,9 @@ describe('parser-level refusals get the envelope', () => {
 });
 
 describe('answerClientErrors on a bare server', () => {
-  async function listen(server: http.Server): Promise<{ url: string; lines: Record<string, unknown>[]; close(): Promise<void> }> {
+  async function listen(
+    server: http.Server,
+  ): Promise<{ url: string; lines: Record<string, unknown>[]; close(): Promise<void> }> {
     const lines: Record<string, unknown>[] = [];
     const sink = new Writable({
       write(chunk, _encoding, done) {
@@ -101,7 +113,10 @@ describe('answerClientErrors on a bare server', () => {
 
   it('headers that do not finish arriving → 408 request_timeout', async () => {
     // The checking interval and the timeout are Node's own mechanism, shortened; the test waits for the answer.
-    const server = http.createServer({ headersTimeout: 100, requestTimeout: 0, connectionsCheckingInterval: 20 }, (_req, res) => res.end());
+    const server = http.createServer(
+      { headersTimeout: 100, requestTimeout: 0, connectionsCheckingInterval: 20 },
+      (_req, res) => res.end(),
+    );
     const target = await listen(server);
     try {
       const res = await sendRaw(target.url, 'GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n');
@@ -122,7 +137,12 @@ describe('answerClientErrors on a bare server', () => {
     });
     const target = await listen(server);
     try {
-      const res = await sendRaw(target.url, 'GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', () => headersSent, 'HELLO\r\n\r\n');
+      const res = await sendRaw(
+        target.url,
+        'GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+        () => headersSent,
+        'HELLO\r\n\r\n',
+      );
       expect(res.status).toBe(200);
       expect(res.raw).not.toContain('HTTP/1.1 400');
       expect(res.raw).not.toContain('"error"');

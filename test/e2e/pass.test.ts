@@ -41,14 +41,20 @@ beforeEach(() => {
 const MODEL = 'pass/gpt-oss-120b'; // reference 0.15 in / 0.60 out / 0.075 cached, USD per 1M
 const hello = [{ role: 'user', content: 'hi' }];
 const completion = (prompt: number, completionTokens: number) => ({
-  id: 'chatcmpl-p', object: 'chat.completion', created: 1, model: 'openai/gpt-oss-120b',
+  id: 'chatcmpl-p',
+  object: 'chat.completion',
+  created: 1,
+  model: 'openai/gpt-oss-120b',
   choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
 });
 
 async function chat(key: string, payload: Record<string, unknown>) {
   const res = await gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: hello, ...payload }),
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: MODEL, messages: hello, ...payload }),
   });
   // These tests look at quota rows right after a status: let the settlement batch window close first.
   await gw.settled();
@@ -66,10 +72,12 @@ function passRows(userId: string) {
 }
 
 describe('pass/ models and per-key limits', () => {
-  it('count toward the pass windows, not toward a key\'s USD limit (a 0 USD limit still serves them)', async () => {
+  it("count toward the pass windows, not toward a key's USD limit (a 0 USD limit still serves them)", async () => {
     const user = await subscriber();
     const created = await gw.fetch('/api/v1/api-keys', {
-      method: 'POST', key: await gw.createToken(user.userId), headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: await gw.createToken(user.userId),
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'pass only', limit: 0, allowed_models: ['pass/*'] }),
     });
     const key: any = await created.json();
@@ -113,19 +121,48 @@ describe('pass/ models', () => {
     expect(upstream.last.body.model).toBe('openai/gpt-oss-120b');
 
     expect(await listLedger(gw.db, user.userId, 10)).toEqual([]);
-    const generation = await gw.db.selectFrom('generations').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
-    expect(generation).toMatchObject({ access_mode: 'pass', provider: 'pass', cost_nanos: 0n, reference_cost_nanos: 750_000n });
+    const generation = await gw.db
+      .selectFrom('generations')
+      .selectAll()
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
+    expect(generation).toMatchObject({
+      access_mode: 'pass',
+      provider: 'pass',
+      cost_nanos: 0n,
+      reference_cost_nanos: 750_000n,
+    });
     expect(await passRows(user.userId)).toEqual([
-      expect.objectContaining({ status: 'settled', generation_id: body.id, reference_cost_nanos: 750_000n, created_at: clock }),
+      expect.objectContaining({
+        status: 'settled',
+        generation_id: body.id,
+        reference_cost_nanos: 750_000n,
+        created_at: clock,
+      }),
     ]);
-    const record: any = await (await gw.fetch(`/api/v1/generation?id=${encodeURIComponent(body.id)}`, { key: user.key })).json();
+    const record: any = await (
+      await gw.fetch(`/api/v1/generation?id=${encodeURIComponent(body.id)}`, { key: user.key })
+    ).json();
     expect(record.data).toMatchObject({ access_mode: 'pass', total_cost: 0, reference_cost: 0.00075 });
   });
 
   it('count streamed usage from the final chunk', async () => {
     const user = await subscriber();
-    const chunk = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'hey' }, finish_reason: 'stop' }] };
-    const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 2000, completion_tokens: 500, total_tokens: 2500 } };
+    const chunk = {
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { content: 'hey' }, finish_reason: 'stop' }],
+    };
+    const usage = {
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [],
+      usage: { prompt_tokens: 2000, completion_tokens: 500, total_tokens: 2500 },
+    };
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk, usage]) });
     const sse = await readSse(await chat(user.key, { stream: true, max_tokens: 1000 }));
     const last = sse.chunks[sse.chunks.length - 1];
@@ -151,11 +188,22 @@ describe('pass/ models', () => {
     const err: any = await res.json();
     expect(err.error).toMatchObject({
       code: 429,
-      metadata: { reason: 'pass_quota_exceeded', window: 'five_hour', used: 0.0015, limit: 0.002, resets_at: '2026-11-20T17:00:00.000Z' },
+      metadata: {
+        reason: 'pass_quota_exceeded',
+        window: 'five_hour',
+        used: 0.0015,
+        limit: 0.002,
+        resets_at: '2026-11-20T17:00:00.000Z',
+      },
     });
     expect(err.error.metadata.required).toBeGreaterThan(0.0005);
     expect(upstream.requests).toHaveLength(calls);
-    const record = await gw.db.selectFrom('pass_usage').select('id').where('user_id', '=', user.userId).where('status', '=', 'reserved').execute();
+    const record = await gw.db
+      .selectFrom('pass_usage')
+      .select('id')
+      .where('user_id', '=', user.userId)
+      .where('status', '=', 'reserved')
+      .execute();
     expect(record).toEqual([]);
 
     setClock('2026-11-20T17:00:00Z');

@@ -11,10 +11,15 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { listLedger } from '../../src/repositories/credits.js';
 
-const fixture = (vendor: string, name: string) => readFileSync(new URL(`../fixtures/${vendor}/${name}`, import.meta.url), 'utf8');
+const fixture = (vendor: string, name: string) =>
+  readFileSync(new URL(`../fixtures/${vendor}/${name}`, import.meta.url), 'utf8');
 const json = (vendor: string, name: string) => JSON.parse(fixture(vendor, name));
 
-interface Want { model: string; served: Record<string, string>; cost: bigint }
+interface Want {
+  model: string;
+  served: Record<string, string>;
+  cost: bigint;
+}
 // gpt-5.5 (USD per 1M: input 5, cached 0.5, output 30; priority 2.5×, flex 0.5×). native-responses-priority.json:
 // 6,000 in (2,000 cached), 800 out: 20,000,000 + 1,000,000 + 24,000,000 = 45,000,000 nanos at the standard price.
 const PRIORITY: Want = { model: 'openai/gpt-5.5', served: { service_tier: 'priority' }, cost: 112_500_000n };
@@ -25,7 +30,11 @@ const PRIORITY_STREAM: Want = { model: 'openai/gpt-5.5', served: { service_tier:
 const CHAT: Want = { model: 'openai/gpt-5.4', served: { service_tier: 'priority' }, cost: 11_000_000n };
 // claude-opus-5-5 (input 4, cache read 0.2, output 20; fast 2×, us 1.1×). fast-mode: 2,048 in, 1,024 cache reads,
 // 512 out: 8,192,000 + 204,800 + 10,240,000 = 18,636,800 nanos; × 2 × 1.1 = 41,000,960.
-const FAST_US: Want = { model: 'anthropic/claude-opus-5-5', served: { speed: 'fast', inference_geo: 'us' }, cost: 41_000_960n };
+const FAST_US: Want = {
+  model: 'anthropic/claude-opus-5-5',
+  served: { speed: 'fast', inference_geo: 'us' },
+  cost: 41_000_960n,
+};
 
 describeEachBackend('price options', (backend) => {
   let gw: TestGateway;
@@ -36,9 +45,12 @@ describeEachBackend('price options', (backend) => {
     gw = await startTestGateway({
       backend,
       env: {
-        ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: upstream.url,
-        OPENAI_API_KEY: 'sk-proj-upstream', OPENAI_BASE_URL: `${upstream.url}/v1`,
-        DEEPSEEK_API_KEY: 'sk-deepseek-upstream', DEEPSEEK_BASE_URL: upstream.url,
+        ANTHROPIC_API_KEY: 'sk-ant-upstream',
+        ANTHROPIC_BASE_URL: upstream.url,
+        OPENAI_API_KEY: 'sk-proj-upstream',
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        DEEPSEEK_API_KEY: 'sk-deepseek-upstream',
+        DEEPSEEK_BASE_URL: upstream.url,
       },
     });
   });
@@ -59,7 +71,9 @@ describeEachBackend('price options', (backend) => {
     const id = res.headers.get('x-generation-id')!;
     await gw.settled();
     const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const debits = (await listLedger(gw.db, user.userId, 10)).filter((r) => r.kind === 'debit').map((r) => -r.amount_nanos);
+    const debits = (await listLedger(gw.db, user.userId, 10))
+      .filter((r) => r.kind === 'debit')
+      .map((r) => -r.amount_nanos);
     const generation = (await (await gw.fetch(`/api/v1/generation?id=${id}`, { key: user.key })).json()).data;
     expect(row).toMatchObject({ model: want.model, status: 'success', usage_estimated: false });
     expect(row.cost_nanos).toBe(want.cost);
@@ -70,14 +84,32 @@ describeEachBackend('price options', (backend) => {
 
   const post = (path: string, key: string, body: Record<string, unknown>) =>
     gw.fetch(`/api/v1${path}`, {
-      method: 'POST', key, headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body),
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(body),
     });
   const responses = (key: string, body: Record<string, unknown>) =>
-    post('/responses', key, { model: 'openai/gpt-5.5', input: 'Why does this test fail?', max_output_tokens: 2000, ...body });
+    post('/responses', key, {
+      model: 'openai/gpt-5.5',
+      input: 'Why does this test fail?',
+      max_output_tokens: 2000,
+      ...body,
+    });
   const chat = (key: string, body: Record<string, unknown>) =>
-    post('/chat/completions', key, { model: 'openai/gpt-5.4', messages: [{ role: 'user', content: 'Why is this test flaky?' }], max_tokens: 1000, ...body });
+    post('/chat/completions', key, {
+      model: 'openai/gpt-5.4',
+      messages: [{ role: 'user', content: 'Why is this test flaky?' }],
+      max_tokens: 1000,
+      ...body,
+    });
   const messages = (key: string, body: Record<string, unknown>) =>
-    post('/messages', key, { model: 'anthropic/claude-opus-5-5', max_tokens: 1024, messages: [{ role: 'user', content: 'How do I decouple this service?' }], ...body });
+    post('/messages', key, {
+      model: 'anthropic/claude-opus-5-5',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'How do I decouple this service?' }],
+      ...body,
+    });
 
   it('/responses: a priority tier reaches OpenAI and is charged at the tier the Response says it served, JSON and stream', async () => {
     const user = await funded();
@@ -127,15 +159,19 @@ describeEachBackend('price options', (backend) => {
     const scale = await responses(user.key, { service_tier: 'scale' });
     expect(scale.status).toBe(200);
     expect(upstream.last.body).not.toHaveProperty('service_tier');
-    expect(scale.headers.get('x-modelgate-warning')).toBe('service_tier "scale" left out: openai/gpt-5.5 has no price for it at this gateway, which would bill it at the standard price');
+    expect(scale.headers.get('x-modelgate-warning')).toBe(
+      'service_tier "scale" left out: openai/gpt-5.5 has no price for it at this gateway, which would bill it at the standard price',
+    );
     // GPT-5.4 nano has no priority processing price.
     const nano = await responses(user.key, { model: 'openai/gpt-5.4-nano', service_tier: 'priority' });
     expect(nano.status).toBe(200);
     expect(upstream.last.body).not.toHaveProperty('service_tier');
-    expect(nano.headers.get('x-modelgate-warning')).toMatch(/^service_tier "priority" left out: openai\/gpt-5.4-nano has no price for it/);
+    expect(nano.headers.get('x-modelgate-warning')).toMatch(
+      /^service_tier "priority" left out: openai\/gpt-5.4-nano has no price for it/,
+    );
   });
 
-  it('reserves at the requested tier\'s factor: priority may answer 402 where the standard tier fits', async () => {
+  it("reserves at the requested tier's factor: priority may answer 402 where the standard tier fits", async () => {
     // 0.05 USD: 1,000 output tokens of GPT-5.5 reserve about 0.03 USD at the standard price, 0.075 at priority.
     const user = await funded(0.05);
     const refused = await responses(user.key, { service_tier: 'priority', max_output_tokens: 1000 });
@@ -166,16 +202,22 @@ describeEachBackend('price options', (backend) => {
 
     // DeepSeek prices no tier: a non-standard one is named, the standard `auto` is left out silently.
     upstream.always({ kind: 'json', body: json('openai', 'text.json') });
-    const deepseek = await chat(again.key, { model: 'deepseek/deepseek-flash', service_tier: 'priority', stream: false });
+    const deepseek = await chat(again.key, {
+      model: 'deepseek/deepseek-flash',
+      service_tier: 'priority',
+      stream: false,
+    });
     expect(deepseek.status).toBe(200);
     expect(upstream.last.body).not.toHaveProperty('service_tier');
-    expect(deepseek.headers.get('x-modelgate-warning')).toMatch(/^service_tier "priority" left out: deepseek\/deepseek-flash has no price for it/);
+    expect(deepseek.headers.get('x-modelgate-warning')).toMatch(
+      /^service_tier "priority" left out: deepseek\/deepseek-flash has no price for it/,
+    );
     const auto = await chat(again.key, { model: 'deepseek/deepseek-flash', service_tier: 'auto', stream: false });
     expect(upstream.last.body).not.toHaveProperty('service_tier');
     expect(auto.headers.get('x-modelgate-warning')).toBeNull();
   });
 
-  it('/messages: fast mode and US-only inference reach Anthropic and are charged as Anthropic\'s usage says, JSON and stream', async () => {
+  it("/messages: fast mode and US-only inference reach Anthropic and are charged as Anthropic's usage says, JSON and stream", async () => {
     const user = await funded();
     upstream.reply({ kind: 'json', body: json('anthropic', 'fast-mode.json') });
     const res = await messages(user.key, { speed: 'fast', inference_geo: 'us', service_tier: 'auto' });
@@ -194,18 +236,26 @@ describeEachBackend('price options', (backend) => {
 
   it('/messages: a model without a price for them has speed and inference_geo left out and named', async () => {
     upstream.reply({ kind: 'json', body: json('anthropic', 'text.json') });
-    const res = await messages((await funded()).key, { model: 'anthropic/claude-sonnet-4-5', speed: 'fast', inference_geo: 'us' });
+    const res = await messages((await funded()).key, {
+      model: 'anthropic/claude-sonnet-4-5',
+      speed: 'fast',
+      inference_geo: 'us',
+    });
     expect(res.status).toBe(200);
     expect(upstream.last.body).not.toHaveProperty('speed');
     expect(upstream.last.body).not.toHaveProperty('inference_geo');
     expect(res.headers.get('x-modelgate-warning')).toBe(
       'speed "fast" left out: anthropic/claude-sonnet-4-5 has no price for it at this gateway, which would bill it at the standard price; ' +
-      'inference_geo "us" left out: anthropic/claude-sonnet-4-5 has no price for it at this gateway, which would bill it at the standard price');
+        'inference_geo "us" left out: anthropic/claude-sonnet-4-5 has no price for it at this gateway, which would bill it at the standard price',
+    );
   });
 
   it('GET /models shows the factors under pricing.multipliers', async () => {
     const user = await gw.createUser();
-    const list = (await (await gw.fetch('/api/v1/models', { key: user.key })).json()).data as { id: string; pricing: Record<string, unknown> }[];
+    const list = (await (await gw.fetch('/api/v1/models', { key: user.key })).json()).data as {
+      id: string;
+      pricing: Record<string, unknown>;
+    }[];
     const of = (id: string) => list.find((m) => m.id === id)!.pricing.multipliers;
     expect(of('openai/gpt-5.5')).toEqual({ service_tier: { priority: '2.5', flex: '0.5' } });
     expect(of('anthropic/claude-opus-5-5')).toEqual({ speed: { fast: '2' }, inference_geo: { us: '1.1' } });

@@ -22,7 +22,13 @@ beforeAll(async () => {
   upstream = await new MockUpstream().start();
   const adapter = createOpenAICompatibleAdapter();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`, DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: upstream.url },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      DEEPSEEK_API_KEY: 'k',
+      DEEPSEEK_BASE_URL: upstream.url,
+    },
     overrides: {
       natives: {
         chat: {
@@ -54,12 +60,28 @@ afterAll(async () => {
 });
 
 const prompt = 'x'.repeat(64 * 1024);
-const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } };
+const chunk = (content: string) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
+const usage = {
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+};
 
 describe('prompt release', () => {
-  it('native lane: sends the client\'s whole prompt upstream, then drops its bytes and messages while the stream runs', async () => {
-    upstream.reply({ kind: 'sse', chunks: [...openAiSse([chunk('a')], false), { pauseMs: 200 }, ...openAiSse([chunk('b'), usage])] });
+  it("native lane: sends the client's whole prompt upstream, then drops its bytes and messages while the stream runs", async () => {
+    upstream.reply({
+      kind: 'sse',
+      chunks: [...openAiSse([chunk('a')], false), { pauseMs: 200 }, ...openAiSse([chunk('b'), usage])],
+    });
     const res = await gw.fetch('/api/v1/chat/completions', {
       method: 'POST',
       key,
@@ -75,19 +97,32 @@ describe('prompt release', () => {
   });
 
   it('translated lane: sends the whole prompt upstream, then drops it while the stream is still running', async () => {
-    upstream.reply({ kind: 'sse', chunks: [...openAiSse([chunk('a')], false), { pauseMs: 200 }, ...openAiSse([chunk('b'), usage])] });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [...openAiSse([chunk('a')], false), { pauseMs: 200 }, ...openAiSse([chunk('b'), usage])],
+    });
     // DeepSeek has no `developer` role: the conversation is translated for it.
     const res = await gw.fetch('/api/v1/chat/completions', {
       method: 'POST',
       key,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'deepseek/deepseek-reasoner', messages: [{ role: 'developer', content: 'Be brief.' }, { role: 'user', content: prompt }], stream: true }),
+      body: JSON.stringify({
+        model: 'deepseek/deepseek-reasoner',
+        messages: [
+          { role: 'developer', content: 'Be brief.' },
+          { role: 'user', content: prompt },
+        ],
+        stream: true,
+      }),
     });
     // Headers are here, the upstream is still pausing mid-stream.
     expect(seen.at(-1)!.messages).toEqual([]);
     expect(seen.at(-1)!.system).toEqual([]);
     const sse = await readSse(res);
     expect(sse.chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('ab');
-    expect(upstream.last.body.messages).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: prompt }]);
+    expect(upstream.last.body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: prompt },
+    ]);
   });
 });

@@ -9,7 +9,14 @@ import { readSse } from '../helpers/sse-client.js';
 import { describeWithRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis-server.js';
 import { setApiKeyLimits } from '../../src/repositories/api-keys.js';
 
-const ok = { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } };
+const ok = {
+  id: 'x',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+};
 const hello = [{ role: 'user', content: 'hi' }];
 
 describeWithRedis('rate limits shared through Redis', () => {
@@ -22,8 +29,10 @@ describeWithRedis('rate limits shared through Redis', () => {
     database = await openTestDatabase('pglite', { migrated: true });
     const env = {
       MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      OPENROUTER_API_KEY: 'k', OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      OPENROUTER_API_KEY: 'k',
+      OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
       MODELGATE_FREE_REQUESTS_PER_DAY: '3',
       MODELGATE_RATE_LIMIT_RPM: '4',
       MODELGATE_REDIS_URL: testRedisUrl(),
@@ -42,7 +51,12 @@ describeWithRedis('rate limits shared through Redis', () => {
   beforeEach(() => upstream.reset());
 
   const chat = (gw: TestGateway, key: string, model = 'openai/gpt-test', stream = false) =>
-    gw.fetch('/api/v1/chat/completions', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: hello, stream }) });
+    gw.fetch('/api/v1/chat/completions', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: hello, stream }),
+    });
 
   it('spends one requests-per-minute budget across both gateways', async () => {
     const [a, b] = gateways;
@@ -56,7 +70,8 @@ describeWithRedis('rate limits shared through Redis', () => {
       const res = await chat(i % 2 ? b : a, user.key);
       await res.text();
       statuses.push(res.status);
-      if (i === 0) expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
+      if (i === 0)
+        expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
       if (res.status === 429) expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
@@ -69,7 +84,8 @@ describeWithRedis('rate limits shared through Redis', () => {
     const user = await a.createUser();
     upstream.always({ kind: 'json', body: ok });
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await chat(i % 2 ? b : a, user.key, 'openrouter/test/free-model:free')).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await chat(i % 2 ? b : a, user.key, 'openrouter/test/free-model:free')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
@@ -80,13 +96,19 @@ describeWithRedis('rate limits shared through Redis', () => {
     const token = await a.createToken(user.userId);
     const keys: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await (i % 2 ? b : a).fetch('/api/v1/api-keys', { method: 'POST', key: token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `k${i}` }) });
+      const res = await (i % 2 ? b : a).fetch('/api/v1/api-keys', {
+        method: 'POST',
+        key: token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `k${i}` }),
+      });
       expect(res.status).toBe(201);
       keys.push(((await res.json()) as any).key);
     }
     upstream.always({ kind: 'json', body: ok });
     const free = [];
-    for (let i = 0; i < 4; i++) free.push((await chat(i % 2 ? b : a, keys[i % 3], 'openrouter/test/free-model:free')).status);
+    for (let i = 0; i < 4; i++)
+      free.push((await chat(i % 2 ? b : a, keys[i % 3], 'openrouter/test/free-model:free')).status);
     expect(free).toEqual([200, 200, 200, 429]);
     // Those 4 requests came within the minute too: the account's 4 requests per minute are spent, whichever key.
     const res = await chat(b, keys[2]);
@@ -100,7 +122,13 @@ describeWithRedis('rate limits shared through Redis', () => {
     const user = await a.createUser();
     await a.grant(user.userId, 1);
     await setApiKeyLimits(database.db, user.keyId, { rate_limit_tpm: 200 });
-    const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    const chunk = (content: string) => ({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    });
     upstream.reply({ kind: 'sse', chunks: openAiSse(Array.from({ length: 20 }, () => chunk('y'.repeat(200)))) });
     const sse = await readSse(await chat(a, user.key, 'openai/gpt-test', true));
     const last = sse.chunks[sse.chunks.length - 1];

@@ -14,8 +14,10 @@ beforeAll(async () => {
   gw = await startTestGateway({
     env: {
       MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      OPENROUTER_API_KEY: 'k', OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      OPENROUTER_API_KEY: 'k',
+      OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
       MODELGATE_FREE_REQUESTS_PER_DAY: '2',
       MODELGATE_RATE_LIMIT_RPM: '6',
     },
@@ -27,10 +29,22 @@ afterAll(async () => {
 });
 beforeEach(() => upstream.reset());
 
-const ok = { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } };
+const ok = {
+  id: 'x',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+};
 const hello = [{ role: 'user', content: 'hi' }];
 const chat = (key: string, model = 'openai/gpt-test', stream = false) =>
-  gw.fetch('/api/v1/chat/completions', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: hello, stream }) });
+  gw.fetch('/api/v1/chat/completions', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: hello, stream }),
+  });
 
 describe('rate limits', () => {
   it('answers 429 with Retry-After and X-RateLimit-* once a key spends its requests per minute', async () => {
@@ -67,7 +81,7 @@ describe('rate limits', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('sends the key\'s X-RateLimit-* with a refusal that follows the rate step (402 credits, free allowance 429)', async () => {
+  it("sends the key's X-RateLimit-* with a refusal that follows the rate step (402 credits, free allowance 429)", async () => {
     const user = await gw.createUser();
     await setApiKeyLimits(gw.db, user.keyId, { rate_limit_rpm: 5 });
     upstream.always({ kind: 'json', body: ok });
@@ -78,7 +92,10 @@ describe('rate limits', () => {
     const noAllowance = await chat(user.key, 'openrouter/test/free-model:free');
     expect(noAllowance.status).toBe(429);
     expect(((await noAllowance.json()) as any).error.metadata.reason).toBe('free_requests_per_day');
-    expect([noAllowance.headers.get('x-ratelimit-remaining'), Number(noAllowance.headers.get('retry-after')) > 0]).toEqual(['1', true]);
+    expect([
+      noAllowance.headers.get('x-ratelimit-remaining'),
+      Number(noAllowance.headers.get('retry-after')) > 0,
+    ]).toEqual(['1', true]);
     expect(upstream.requests).toHaveLength(2);
   });
 
@@ -86,7 +103,13 @@ describe('rate limits', () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     await setApiKeyLimits(gw.db, user.keyId, { rate_limit_tpm: 200 });
-    const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    const chunk = (content: string) => ({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    });
     upstream.reply({ kind: 'sse', chunks: openAiSse(Array.from({ length: 20 }, () => chunk('y'.repeat(200)))) });
     const sse = await readSse(await chat(user.key, 'openai/gpt-test', true));
     const last = sse.chunks[sse.chunks.length - 1];
@@ -96,13 +119,15 @@ describe('rate limits', () => {
     expect(row).toMatchObject({ status: 'error', error_code: 'rate_limit' });
   });
 
-  it('counts POST /messages/count_tokens against the key\'s requests per minute: rpm=3, the 4th call is 429', async () => {
+  it("counts POST /messages/count_tokens against the key's requests per minute: rpm=3, the 4th call is 429", async () => {
     const user = await gw.createUser();
     await setApiKeyLimits(gw.db, user.keyId, { rate_limit_rpm: 3 });
-    const count = () => gw.fetch('/api/v1/messages/count_tokens', {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': user.key },
-      body: JSON.stringify({ model: 'openai/gpt-test', messages: hello }),
-    });
+    const count = () =>
+      gw.fetch('/api/v1/messages/count_tokens', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': user.key },
+        body: JSON.stringify({ model: 'openai/gpt-test', messages: hello }),
+      });
     for (let i = 0; i < 3; i++) {
       const res = await count();
       expect(res.status).toBe(200);
@@ -111,20 +136,28 @@ describe('rate limits', () => {
     const limited = await count();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await limited.json()).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining('3 requests per minute') } });
+    expect(await limited.json()).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: expect.stringContaining('3 requests per minute') },
+    });
     // The same budget as every other call of the key.
     expect((await chat(user.key)).status).toBe(429);
     expect(upstream.requests).toHaveLength(0);
   });
 });
 
-describe("limits per account, not per key", () => {
+describe('limits per account, not per key', () => {
   /** An account with a management key (made with its token) that made `count` inference keys. */
   async function accountWithKeys(count: number) {
     const user = await gw.createUser();
     const token = await gw.createToken(user.userId);
     const create = async (credential: string, body: Record<string, unknown>) => {
-      const res = await gw.fetch('/api/v1/api-keys', { method: 'POST', key: credential, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await gw.fetch('/api/v1/api-keys', {
+        method: 'POST',
+        key: credential,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(201);
       return (await res.json()) as { key: string; key_id: string };
     };
@@ -182,4 +215,3 @@ describe("limits per account, not per key", () => {
     expect(info.data).toMatchObject({ rate_limit: { requests_per_minute: 2 }, free_requests_per_day: 2 });
   });
 });
-

@@ -28,10 +28,18 @@ beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
     env: {
-      OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      PASS_API_KEY: 'sk-pass', PASS_BASE_URL: `${upstream.url}/pass/v1`,
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      PASS_API_KEY: 'sk-pass',
+      PASS_BASE_URL: `${upstream.url}/pass/v1`,
     },
-    overrides: { responseCache: new ResponseCache(store, { maxEntryBytes: 1024 * 1024, priceFractionPpm: 0 }, createLogger('silent')) },
+    overrides: {
+      responseCache: new ResponseCache(
+        store,
+        { maxEntryBytes: 1024 * 1024, priceFractionPpm: 0 },
+        createLogger('silent'),
+      ),
+    },
   });
 });
 afterAll(async () => {
@@ -40,15 +48,20 @@ afterAll(async () => {
 });
 beforeEach(() => {
   upstream.reset();
-  upstream.always((request) => (request.path.endsWith('/responses')
-    ? { kind: 'json', body: loadJson('openai', 'native-responses-reasoning') }
-    : { kind: 'json', body: loadJson('openai', 'text') }));
+  upstream.always((request) =>
+    request.path.endsWith('/responses')
+      ? { kind: 'json', body: loadJson('openai', 'native-responses-reasoning') }
+      : { kind: 'json', body: loadJson('openai', 'text') },
+  );
 });
 
-const chat = (key: string, content: string, model = 'openai/gpt-5.4-nano') => gw.fetch('/api/v1/chat/completions', {
-  method: 'POST', key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on' },
-  body: JSON.stringify({ model, stream: false, messages: [{ role: 'user', content }] }),
-});
+const chat = (key: string, content: string, model = 'openai/gpt-5.4-nano') =>
+  gw.fetch('/api/v1/chat/completions', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on' },
+    body: JSON.stringify({ model, stream: false, messages: [{ role: 'user', content }] }),
+  });
 
 async function funded() {
   const user = await gw.createUser();
@@ -76,11 +89,13 @@ describe('admission before the lookup', () => {
     expect(upstream.requests).toHaveLength(1);
   });
 
-  it('a model outside the key\'s allow-list is refused without a lookup', async () => {
+  it("a model outside the key's allow-list is refused without a lookup", async () => {
     const user = await funded();
     const token = await gw.createToken(user.userId);
     const created = await gw.fetch('/api/v1/api-keys', {
-      method: 'POST', key: token, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'nano-only', allowed_models: ['openai/gpt-5.4-nano'] }),
     });
     const { key } = await created.json();
@@ -92,7 +107,7 @@ describe('admission before the lookup', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it('a pass/ model needs a subscription before the lookup; a subscriber\'s miss and hit leave no quota held', async () => {
+  it("a pass/ model needs a subscription before the lookup; a subscriber's miss and hit leave no quota held", async () => {
     const user = await funded();
     const lookups = store.lookups;
     const refused = await chat(user.key, 'pass', 'pass/glm-5.2');
@@ -102,7 +117,10 @@ describe('admission before the lookup', () => {
     await grantPass(gw.db, user.userId, 1, new Date());
     const miss = await chat(user.key, 'pass', 'pass/glm-5.2');
     const hit = await chat(user.key, 'pass', 'pass/glm-5.2');
-    expect([await miss.text(), await hit.text()].map((text) => JSON.parse(text).choices[0].message.content)).toEqual(['Hello! How can I assist you today?', 'Hello! How can I assist you today?']);
+    expect([await miss.text(), await hit.text()].map((text) => JSON.parse(text).choices[0].message.content)).toEqual([
+      'Hello! How can I assist you today?',
+      'Hello! How can I assist you today?',
+    ]);
     expect([miss.headers.get('x-modelgate-cache'), hit.headers.get('x-modelgate-cache')]).toEqual(['miss', 'hit']);
     const rows = await gw.db.selectFrom('pass_usage').select(['status']).where('user_id', '=', user.userId).execute();
     expect(rows.filter((row) => row.status === 'reserved')).toEqual([]);
@@ -113,10 +131,13 @@ describe('admission before the lookup', () => {
 describe('warnings', () => {
   it('a hit repeats the x-modelgate-warning its miss carried', async () => {
     const user = await funded();
-    const send = () => gw.fetch('/api/v1/responses', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on' },
-      body: JSON.stringify({ model: 'openai/gpt-5.4-nano', input: 'keep it', store: true }),
-    });
+    const send = () =>
+      gw.fetch('/api/v1/responses', {
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on' },
+        body: JSON.stringify({ model: 'openai/gpt-5.4-nano', input: 'keep it', store: true }),
+      });
     const miss = await send();
     await miss.text();
     const warning = miss.headers.get('x-modelgate-warning');

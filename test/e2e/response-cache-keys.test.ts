@@ -11,7 +11,8 @@ import { loadJson } from '../helpers/stream-replay.js';
 import { readFileSync } from 'node:fs';
 import { DOORS, reordered, singleChanges, specPair, type DoorRequest } from '../helpers/cached-door-requests.js';
 
-const chunks = (vendor: string, name: string) => readFileSync(new URL(`../fixtures/${vendor}/${name}.chunks.txt`, import.meta.url), 'utf8');
+const chunks = (vendor: string, name: string) =>
+  readFileSync(new URL(`../fixtures/${vendor}/${name}.chunks.txt`, import.meta.url), 'utf8');
 
 let gw: TestGateway;
 let upstream: MockUpstream;
@@ -22,18 +23,53 @@ function vendorReply(request: RecordedRequest): Reply {
   const body = request.body as { stream?: boolean; input?: unknown };
   if (request.path.includes(':streamGenerateContent')) return { kind: 'sse', chunks: [chunks('gemini', 'text')] };
   if (request.path.includes(':generateContent')) return { kind: 'json', body: loadJson('gemini', 'text') };
-  if (request.path.endsWith('/messages')) return body.stream ? { kind: 'sse', chunks: [chunks('anthropic', 'text')] } : { kind: 'json', body: loadJson('anthropic', 'text') };
+  if (request.path.endsWith('/messages'))
+    return body.stream
+      ? { kind: 'sse', chunks: [chunks('anthropic', 'text')] }
+      : { kind: 'json', body: loadJson('anthropic', 'text') };
   if (request.path.endsWith('/responses')) {
-    return body.stream ? { kind: 'sse', chunks: [chunks('openai', 'native-responses-text')] } : { kind: 'json', body: loadJson('openai', 'native-responses-reasoning') };
+    return body.stream
+      ? { kind: 'sse', chunks: [chunks('openai', 'native-responses-text')] }
+      : { kind: 'json', body: loadJson('openai', 'native-responses-reasoning') };
   }
   if (request.path.endsWith('/embeddings')) {
-    return { kind: 'json', body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.5, -0.25] }], usage: { prompt_tokens: 3, total_tokens: 3 } } };
+    return {
+      kind: 'json',
+      body: {
+        object: 'list',
+        data: [{ object: 'embedding', index: 0, embedding: [0.5, -0.25] }],
+        usage: { prompt_tokens: 3, total_tokens: 3 },
+      },
+    };
   }
-  if (body.stream) return { kind: 'sse', chunks: openAiSse([
-    { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'streamed' }, finish_reason: null }] },
-    { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
-    { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } },
-  ]) };
+  if (body.stream)
+    return {
+      kind: 'sse',
+      chunks: openAiSse([
+        {
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          choices: [{ index: 0, delta: { role: 'assistant', content: 'streamed' }, finish_reason: null }],
+        },
+        {
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+        },
+        {
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          choices: [],
+          usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+        },
+      ]),
+    };
   return { kind: 'json', body: loadJson('openai', 'text') };
 }
 
@@ -41,8 +77,14 @@ beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
     env: {
-      OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`, DEEPSEEK_API_KEY: 'sk-up', DEEPSEEK_BASE_URL: `${upstream.url}/v1`,
-      GEMINI_API_KEY: 'AIzaUpstream', GOOGLE_BASE_URL: `${upstream.url}/v1beta`, ANTHROPIC_API_KEY: 'sk-ant-up', ANTHROPIC_BASE_URL: upstream.url,
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      DEEPSEEK_API_KEY: 'sk-up',
+      DEEPSEEK_BASE_URL: `${upstream.url}/v1`,
+      GEMINI_API_KEY: 'AIzaUpstream',
+      GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+      ANTHROPIC_API_KEY: 'sk-ant-up',
+      ANTHROPIC_BASE_URL: upstream.url,
       MODELGATE_RESPONSE_CACHE_PRICE_FRACTION: '0.5',
     },
   });
@@ -60,7 +102,10 @@ beforeEach(() => {
 
 function send(request: DoorRequest, key = user.key, bodyText = JSON.stringify(request.body)): Promise<Response> {
   return gw.fetch(`/api/v1${request.path}`, {
-    method: 'POST', key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on', ...request.headers }, body: bodyText,
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on', ...request.headers },
+    body: bodyText,
   });
 }
 
@@ -71,11 +116,17 @@ async function cacheState(res: Response): Promise<string | null> {
 }
 
 async function record(res: Response) {
-  return (await (await gw.fetch(`/api/v1/generation?id=${res.headers.get('x-generation-id')}`, { key: user.key })).json()).data;
+  return (
+    await (await gw.fetch(`/api/v1/generation?id=${res.headers.get('x-generation-id')}`, { key: user.key })).json()
+  ).data;
 }
 
 describe('the Gemini door', () => {
-  const gemini = (model: string, text: string): DoorRequest => ({ path: `/gemini/v1beta/models/${model}:generateContent`, body: { contents: [{ role: 'user', parts: [{ text }] }] }, headers: {} });
+  const gemini = (model: string, text: string): DoorRequest => ({
+    path: `/gemini/v1beta/models/${model}:generateContent`,
+    body: { contents: [{ role: 'user', parts: [{ text }] }] },
+    headers: {},
+  });
 
   it('keys on the model in the path: the same body to another model is a miss served and priced by that model', async () => {
     expect(await cacheState(await send(gemini('gemini-2.5-flash', 'same body')))).toBe('miss');
@@ -83,10 +134,15 @@ describe('the Gemini door', () => {
       const res = await send(gemini(model, 'same body'));
       expect(res.headers.get('x-modelgate-cache'), model).toBe('miss');
       await res.text();
-      expect(await record(res)).toMatchObject({ model: decodeURIComponent(model).replace(/^gemini/, 'google/gemini'), cache_hit: false });
+      expect(await record(res)).toMatchObject({
+        model: decodeURIComponent(model).replace(/^gemini/, 'google/gemini'),
+        cache_hit: false,
+      });
     }
     expect(upstream.requests.map((r) => r.path)).toEqual([
-      '/v1beta/models/gemini-2.5-flash:generateContent', '/v1beta/models/gemini-3.1-pro-preview:generateContent', '/v1/messages',
+      '/v1beta/models/gemini-2.5-flash:generateContent',
+      '/v1beta/models/gemini-3.1-pro-preview:generateContent',
+      '/v1/messages',
     ]);
     // Each model's own answer is a hit of its own, charged half its own price.
     const flash = await send(gemini('gemini-2.5-flash', 'same body'));
@@ -99,10 +155,12 @@ describe('the Gemini door', () => {
     expect(proHit.total_cost).toBeGreaterThan(flashHit.total_cost);
   });
 
-  it('a key allowed one model is served that model, never refused for another model\'s entry', async () => {
+  it("a key allowed one model is served that model, never refused for another model's entry", async () => {
     const token = await gw.createToken(user.userId);
     const created = await gw.fetch('/api/v1/api-keys', {
-      method: 'POST', key: token, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'pro-only', allowed_models: ['google/gemini-3.1-pro-preview'] }),
     });
     const { key } = await created.json();
@@ -119,17 +177,23 @@ describe('every cached door', () => {
     it(`${door.name}: requests that differ in a routing or pricing input never share an entry; identical ones do`, async () => {
       // Every single-input change first (fast-check counts examples in numRuns), then random pairs.
       const examples = singleChanges(door).map((pair): [[Record<string, unknown>, Record<string, unknown>]] => [pair]);
-      await fc.assert(fc.asyncProperty(specPair(door), async ([a, b]) => {
-        const prompt = `${door.name} property ${++nonce}`;
-        const first = door.build(a, prompt);
-        const second = door.build(b, prompt);
-        const identical = JSON.stringify(a) === JSON.stringify(b);
-        expect(await cacheState(await send(first))).toBe('miss');
-        // Key order never matters: the second is sent with every object's keys reversed.
-        expect(await cacheState(await send(second, user.key, JSON.stringify(reordered(second.body)))), JSON.stringify({ a, b })).toBe(identical ? 'hit' : 'miss');
-        expect(await cacheState(await send(first))).toBe('hit');
-        expect(await cacheState(await send(second))).toBe('hit');
-      }), { numRuns: examples.length + 10, examples });
+      await fc.assert(
+        fc.asyncProperty(specPair(door), async ([a, b]) => {
+          const prompt = `${door.name} property ${++nonce}`;
+          const first = door.build(a, prompt);
+          const second = door.build(b, prompt);
+          const identical = JSON.stringify(a) === JSON.stringify(b);
+          expect(await cacheState(await send(first))).toBe('miss');
+          // Key order never matters: the second is sent with every object's keys reversed.
+          expect(
+            await cacheState(await send(second, user.key, JSON.stringify(reordered(second.body)))),
+            JSON.stringify({ a, b }),
+          ).toBe(identical ? 'hit' : 'miss');
+          expect(await cacheState(await send(first))).toBe('hit');
+          expect(await cacheState(await send(second))).toBe('hit');
+        }),
+        { numRuns: examples.length + 10, examples },
+      );
     });
   }
 });

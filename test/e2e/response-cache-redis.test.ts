@@ -10,11 +10,20 @@ import { readSse } from '../helpers/sse-client.js';
 import { describeWithRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/redis-server.js';
 
 const completion = (content: string) => ({
-  id: 'chatcmpl-up', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+  id: 'chatcmpl-up',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-test-2026',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
 });
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2026', choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-test-2026',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 
 describeWithRedis('response cache shared through Redis', () => {
   const prefix = uniqueRedisPrefix();
@@ -29,8 +38,12 @@ describeWithRedis('response cache shared through Redis', () => {
     upstream = await new MockUpstream().start();
     database = await openTestDatabase('pglite', { migrated: true });
     const env = {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      MODELGATE_REDIS_URL: testRedisUrl(), MODELGATE_REDIS_PREFIX: prefix, MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB: '4',
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      MODELGATE_REDIS_URL: testRedisUrl(),
+      MODELGATE_REDIS_PREFIX: prefix,
+      MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB: '4',
     };
     [a, b] = [await startTestGateway({ database, env }), await startTestGateway({ database, env })];
     redis = new Redis(testRedisUrl());
@@ -52,7 +65,9 @@ describeWithRedis('response cache shared through Redis', () => {
 
   const chat = (gw: TestGateway, body: Record<string, unknown>, cache = 'on') =>
     gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': cache },
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json', 'x-modelgate-cache': cache },
       body: JSON.stringify({ model: 'openai/gpt-test', stream: false, ...body }),
     });
 
@@ -94,7 +109,15 @@ describeWithRedis('response cache shared through Redis', () => {
     expect(ttl).toBeGreaterThan(100);
     expect(ttl).toBeLessThanOrEqual(120);
 
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'across' }), chunk({}, 'stop'), { ...chunk({}), choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }]) });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'across' }),
+        chunk({}, 'stop'),
+        { ...chunk({}), choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } },
+      ]),
+    });
     const streamed = { ...body, stream: true };
     const first = await readSse(await chat(b, streamed));
     // A stream is kept once its record says it succeeded, a moment after its last event reached the client.
@@ -103,7 +126,9 @@ describeWithRedis('response cache shared through Redis', () => {
     expect(second.headers.get('x-modelgate-cache')).toBe('hit');
     const replay = await readSse(second);
     expect(replay.done).toBe(true);
-    expect(replay.chunks.map((c) => c.choices[0]?.delta?.content)).toEqual(first.chunks.map((c) => c.choices[0]?.delta?.content));
+    expect(replay.chunks.map((c) => c.choices[0]?.delta?.content)).toEqual(
+      first.chunks.map((c) => c.choices[0]?.delta?.content),
+    );
   });
 
   it('does not keep an answer above the entry bound', async () => {

@@ -18,19 +18,51 @@ let user: Awaited<ReturnType<TestGateway['createUser']>>;
 let clock = Date.now();
 
 const completion = (content: string) => ({
-  id: 'chatcmpl-up', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+  id: 'chatcmpl-up',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-test-2026',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 },
 });
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2026', choices: [{ index: 0, delta, finish_reason: finish }] });
-const usageChunk = { id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2026', choices: [], usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 } };
-const streamReply = (...words: string[]) => ({ kind: 'sse' as const, chunks: openAiSse([chunk({ role: 'assistant', content: '' }), ...words.map((w) => chunk({ content: w })), chunk({}, 'stop'), usageChunk]) });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'chatcmpl-up',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-test-2026',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+const usageChunk = {
+  id: 'chatcmpl-up',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-test-2026',
+  choices: [],
+  usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
+};
+const streamReply = (...words: string[]) => ({
+  kind: 'sse' as const,
+  chunks: openAiSse([
+    chunk({ role: 'assistant', content: '' }),
+    ...words.map((w) => chunk({ content: w })),
+    chunk({}, 'stop'),
+    usageChunk,
+  ]),
+});
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
-  const responseCache = new ResponseCache(new MemoryCacheStore(8 * 1024 * 1024, 1024 * 1024, () => clock), { maxEntryBytes: 1024 * 1024, priceFractionPpm: 0 }, createLogger('silent'));
+  const responseCache = new ResponseCache(
+    new MemoryCacheStore(8 * 1024 * 1024, 1024 * 1024, () => clock),
+    { maxEntryBytes: 1024 * 1024, priceFractionPpm: 0 },
+    createLogger('silent'),
+  );
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
     overrides: { responseCache },
   });
   user = await gw.createUser();
@@ -44,7 +76,9 @@ beforeEach(() => upstream.reset());
 
 const chat = (body: Record<string, unknown>, cache?: string, key = user.key) =>
   gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json', ...(cache ? { 'x-modelgate-cache': cache } : {}) },
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', ...(cache ? { 'x-modelgate-cache': cache } : {}) },
     body: JSON.stringify({ model: 'openai/gpt-test', stream: false, ...body }),
   });
 const ask = (content: string) => ({ messages: [{ role: 'user', content }] });
@@ -55,9 +89,18 @@ async function record(id: string, key = user.key) {
 
 describe('JSON answers', () => {
   it('misses, then hits with the same body under a new id, free, recorded as a hit (official OpenAI SDK)', async () => {
-    const client = new OpenAI({ baseURL: `${gw.url}/api/v1`, apiKey: user.key, maxRetries: 0, defaultHeaders: { 'X-Modelgate-Cache': 'on' } });
+    const client = new OpenAI({
+      baseURL: `${gw.url}/api/v1`,
+      apiKey: user.key,
+      maxRetries: 0,
+      defaultHeaders: { 'X-Modelgate-Cache': 'on' },
+    });
     upstream.reply({ kind: 'json', body: completion('Cached answer') });
-    const params = { model: 'openai/gpt-test', messages: [{ role: 'user' as const, content: 'sdk question' }], temperature: 0.2 };
+    const params = {
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user' as const, content: 'sdk question' }],
+      temperature: 0.2,
+    };
     const first = await client.chat.completions.create(params).withResponse();
     const second = await client.chat.completions.create(params).withResponse();
     expect(upstream.requests).toHaveLength(1);
@@ -69,25 +112,46 @@ describe('JSON answers', () => {
     const { id: _b, usage: usageB, ...restB } = second.data;
     expect(restB).toEqual(restA);
     // Same token counts (they describe the answer); the cost is what the hit cost.
-    expect({ ...usageB, cost: undefined, cost_details: undefined }).toEqual({ ...usageA, cost: undefined, cost_details: undefined });
+    expect({ ...usageB, cost: undefined, cost_details: undefined }).toEqual({
+      ...usageA,
+      cost: undefined,
+      cost_details: undefined,
+    });
     expect((usageA as unknown as { cost: number }).cost).toBe(0.006);
     expect(usageB).toMatchObject({ cost: 0, cost_details: { access_mode: 'credits', charged: false } });
     expect(await record(second.data.id)).toMatchObject({
-      cache_hit: true, cache_savings: 0.006, total_cost: 0, tokens_prompt: 0, tokens_completion: 0, status: 'success', model: 'openai/gpt-test', provider_name: 'openai',
+      cache_hit: true,
+      cache_savings: 0.006,
+      total_cost: 0,
+      tokens_prompt: 0,
+      tokens_completion: 0,
+      status: 'success',
+      model: 'openai/gpt-test',
+      provider_name: 'openai',
     });
     expect(await record(first.data.id)).toMatchObject({ cache_hit: false, cache_savings: 0, total_cost: 0.006 });
   });
 
   it('keys on the request, not on its key order, and never serves another account', async () => {
-    upstream.reply({ kind: 'json', body: completion('ordered') }, { kind: 'json', body: completion('warmer') }, { kind: 'json', body: completion('other account') });
-    expect((await chat({ ...ask('order'), temperature: 0.5, top_p: 0.9 }, 'on')).headers.get('x-modelgate-cache')).toBe('miss');
+    upstream.reply(
+      { kind: 'json', body: completion('ordered') },
+      { kind: 'json', body: completion('warmer') },
+      { kind: 'json', body: completion('other account') },
+    );
+    expect((await chat({ ...ask('order'), temperature: 0.5, top_p: 0.9 }, 'on')).headers.get('x-modelgate-cache')).toBe(
+      'miss',
+    );
     const reordered = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on' },
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on' },
       body: `{"top_p":0.9,"stream":false,"messages":[{"content":"order","role":"user"}],"temperature":0.5,"model":"openai/gpt-test"}`,
     });
     expect(reordered.headers.get('x-modelgate-cache')).toBe('hit');
     // A sampling field that differs is another request.
-    expect((await chat({ ...ask('order'), temperature: 0.6, top_p: 0.9 }, 'on')).headers.get('x-modelgate-cache')).toBe('miss');
+    expect((await chat({ ...ask('order'), temperature: 0.6, top_p: 0.9 }, 'on')).headers.get('x-modelgate-cache')).toBe(
+      'miss',
+    );
     const other = await gw.createUser();
     await gw.grant(other.userId, 1);
     const theirs = await chat({ ...ask('order'), temperature: 0.5, top_p: 0.9 }, 'on', other.key);
@@ -113,7 +177,11 @@ describe('JSON answers', () => {
   });
 
   it('keeps an entry for its ttl, one hour by default; bad headers are 400 in the envelope', async () => {
-    upstream.reply({ kind: 'json', body: completion('short') }, { kind: 'json', body: completion('again') }, { kind: 'json', body: completion('default') });
+    upstream.reply(
+      { kind: 'json', body: completion('short') },
+      { kind: 'json', body: completion('again') },
+      { kind: 'json', body: completion('default') },
+    );
     await chat(ask('ttl'), 'ttl=60');
     clock += 59_000;
     expect((await chat(ask('ttl'), 'on')).headers.get('x-modelgate-cache')).toBe('hit');
@@ -136,7 +204,10 @@ describe('JSON answers', () => {
   });
 
   it('keeps no error', async () => {
-    upstream.reply({ kind: 'json', status: 500, body: { error: { message: 'upstream down', type: 'server_error' } } }, { kind: 'json', body: completion('fine') });
+    upstream.reply(
+      { kind: 'json', status: 500, body: { error: { message: 'upstream down', type: 'server_error' } } },
+      { kind: 'json', body: completion('fine') },
+    );
     expect((await chat(ask('failing'), 'on')).status).toBe(502);
     const next = await chat(ask('failing'), 'on');
     expect(next.headers.get('x-modelgate-cache')).toBe('miss');
@@ -162,7 +233,11 @@ describe('streams', () => {
     const missId = missRes.headers.get('x-generation-id')!;
     // Every chunk carries the hit's own id; apart from it and the final usage's cost, the events are the same.
     expect(hit.chunks.every((c) => c.id === hitId)).toBe(true);
-    const strip = (c: { id: string; usage?: Record<string, unknown> }) => ({ ...c, id: undefined, usage: c.usage && { ...c.usage, cost: undefined, cost_details: undefined } });
+    const strip = (c: { id: string; usage?: Record<string, unknown> }) => ({
+      ...c,
+      id: undefined,
+      usage: c.usage && { ...c.usage, cost: undefined, cost_details: undefined },
+    });
     expect(hit.chunks.map(strip)).toEqual(miss.chunks.map(strip));
     expect(miss.chunks.every((c) => c.id === missId)).toBe(true);
     expect(hit.chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('Hello world');
@@ -179,11 +254,28 @@ describe('streams', () => {
   });
 
   it('keeps no truncated stream and no stream that ended in an error', async () => {
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'cut' }), chunk({ content: ' off' })], false), cutAfter: 2 });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse(
+        [chunk({ role: 'assistant', content: '' }), chunk({ content: 'cut' }), chunk({ content: ' off' })],
+        false,
+      ),
+      cutAfter: 2,
+    });
     const cut = await readSse(await stream('truncated'));
     expect(cut.done).toBe(true);
     expect(cut.chunks.at(-1).choices[0].finish_reason).toBe('error');
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'x' }), { error: { message: 'boom', type: 'server_error' } }], false) });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse(
+        [
+          chunk({ role: 'assistant', content: '' }),
+          chunk({ content: 'x' }),
+          { error: { message: 'boom', type: 'server_error' } },
+        ],
+        false,
+      ),
+    });
     await readSse(await stream('errored'));
     upstream.reply(streamReply('whole'), streamReply('whole'));
     expect((await stream('truncated')).headers.get('x-modelgate-cache')).toBe('miss');
@@ -199,10 +291,29 @@ describe('usage reports', () => {
     await (await chat(ask('report'), 'on', fresh.key)).json();
     const activity = async () => (await (await gw.fetch('/api/v1/activity', { key: fresh.key })).json()).data;
     const before = await activity();
-    expect(before).toEqual([expect.objectContaining({ requests: 1, prompt_tokens: 1000, completion_tokens: 500, usage: 0.006, cache_hits: 0, cache_savings: 0 })]);
+    expect(before).toEqual([
+      expect.objectContaining({
+        requests: 1,
+        prompt_tokens: 1000,
+        completion_tokens: 500,
+        usage: 0.006,
+        cache_hits: 0,
+        cache_savings: 0,
+      }),
+    ]);
     const keyBefore = (await (await gw.fetch('/api/v1/key', { key: fresh.key })).json()).data;
-    for (let i = 0; i < 2; i++) expect((await chat(ask('report'), 'on', fresh.key)).headers.get('x-modelgate-cache')).toBe('hit');
-    expect(await activity()).toEqual([expect.objectContaining({ requests: 1, prompt_tokens: 1000, completion_tokens: 500, usage: 0.006, cache_hits: 2, cache_savings: 0.012 })]);
+    for (let i = 0; i < 2; i++)
+      expect((await chat(ask('report'), 'on', fresh.key)).headers.get('x-modelgate-cache')).toBe('hit');
+    expect(await activity()).toEqual([
+      expect.objectContaining({
+        requests: 1,
+        prompt_tokens: 1000,
+        completion_tokens: 500,
+        usage: 0.006,
+        cache_hits: 2,
+        cache_savings: 0.012,
+      }),
+    ]);
     const keyAfter = (await (await gw.fetch('/api/v1/key', { key: fresh.key })).json()).data;
     expect(keyAfter.usage).toBe(keyBefore.usage);
     const credits = (await (await gw.fetch('/api/v1/credits', { key: fresh.key })).json()).data;

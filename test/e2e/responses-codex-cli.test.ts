@@ -24,7 +24,12 @@ let defaultsHome: string;
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1`, ANTHROPIC_API_KEY: 'sk-ant-up', ANTHROPIC_BASE_URL: upstream.url },
+    env: {
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-up',
+      ANTHROPIC_BASE_URL: upstream.url,
+    },
   });
   const user = await gw.createUser();
   // gpt-5.5 reserves its whole 128K output at $30/M.
@@ -33,23 +38,29 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'modelgate-codex-'));
   // The docs' provider block, plus what a headless test needs: no approvals, no update check, no analytics. Codex's
   // default tools (web_search, the multi-agent namespace, tool_search) stay on, as for any user.
-  writeFileSync(join(home, 'config.toml'), `
+  writeFileSync(
+    join(home, 'config.toml'),
+    `
 model = "openai/gpt-5.4-mini"
 model_provider = "modelgate"
 approval_policy = "never"
 sandbox_mode = "read-only"
 check_for_update_on_startup = false
 
-${providerBlock()}`);
+${providerBlock()}`,
+  );
   defaultsHome = mkdtempSync(join(tmpdir(), 'modelgate-codex-defaults-'));
-  writeFileSync(join(defaultsHome, 'config.toml'), `
+  writeFileSync(
+    join(defaultsHome, 'config.toml'),
+    `
 model = "openai/gpt-5.5"
 model_provider = "modelgate"
 approval_policy = "never"
 sandbox_mode = "read-only"
 check_for_update_on_startup = false
 
-${providerBlock()}`);
+${providerBlock()}`,
+  );
 });
 afterAll(async () => {
   await gw?.close();
@@ -72,21 +83,41 @@ request_max_retries = 0
 stream_max_retries = 0
 `;
 
-function codexExec(prompt: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function codexExec(
+  prompt: string,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return codexIn(home, prompt, ...args);
 }
 
-function codexIn(dir: string, prompt: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function codexIn(
+  dir: string,
+  prompt: string,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dead = 'http://127.0.0.1:9';
-  const child = spawn(CODEX, ['exec', '--skip-git-repo-check', '--strict-config', '--color', 'never', ...args, prompt], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '', HOME: dir, CODEX_HOME: dir, MODELGATE_API_KEY: key,
-      HTTP_PROXY: dead, HTTPS_PROXY: dead, ALL_PROXY: dead, http_proxy: dead, https_proxy: dead, all_proxy: dead,
-      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost',
+  const child = spawn(
+    CODEX,
+    ['exec', '--skip-git-repo-check', '--strict-config', '--color', 'never', ...args, prompt],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        CODEX_HOME: dir,
+        MODELGATE_API_KEY: key,
+        HTTP_PROXY: dead,
+        HTTPS_PROXY: dead,
+        ALL_PROXY: dead,
+        http_proxy: dead,
+        https_proxy: dead,
+        all_proxy: dead,
+        NO_PROXY: '127.0.0.1,localhost',
+        no_proxy: '127.0.0.1,localhost',
+      },
     },
-  });
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (data) => (stdout += data));
@@ -98,10 +129,13 @@ function codexIn(dir: string, prompt: string, ...args: string[]): Promise<{ code
 }
 
 /** OpenAI's Responses events for a short text answer (test/fixtures/openai, OpenAI's documented stream). */
-const TEXT_EVENTS = readFileSync(new URL('../fixtures/openai/native-responses-text.chunks.txt', import.meta.url), 'utf8');
+const TEXT_EVENTS = readFileSync(
+  new URL('../fixtures/openai/native-responses-text.chunks.txt', import.meta.url),
+  'utf8',
+);
 
 describe('Codex CLI through the Responses front door', () => {
-  it('codex exec prints the answer of the mock upstream: an OpenAI model goes to OpenAI\'s /responses natively', async () => {
+  it("codex exec prints the answer of the mock upstream: an OpenAI model goes to OpenAI's /responses natively", async () => {
     upstream.always({ kind: 'sse', chunks: [TEXT_EVENTS] });
     const run = await codexExec('Say hello');
     expect(run.stdout + run.stderr).toContain('Hello from the modelgate mock.');
@@ -110,7 +144,12 @@ describe('Codex CLI through the Responses front door', () => {
     // Codex's request reached OpenAI's Responses API as Codex wrote it: the upstream model name, store false, its
     // developer instructions and the prompt as input items, its cache key.
     const sent = upstream.requests.find((request) => request.path === '/v1/responses');
-    expect(sent?.body).toMatchObject({ model: 'gpt-5.4-mini', stream: true, store: false, include: ['reasoning.encrypted_content'] });
+    expect(sent?.body).toMatchObject({
+      model: 'gpt-5.4-mini',
+      stream: true,
+      store: false,
+      include: ['reasoning.encrypted_content'],
+    });
     expect(sent?.body.input.some((item: { role?: string }) => item.role === 'developer')).toBe(true);
     expect(JSON.stringify(sent?.body.input.at(-1))).toContain('Say hello');
     // Codex's thread id as the cache key, kept (the translated lane lost it before issue 37).
@@ -118,11 +157,20 @@ describe('Codex CLI through the Responses front door', () => {
     expect(sent?.headers.authorization).toBe('Bearer sk-up');
     expect(upstream.requests.some((request) => request.path === '/v1/chat/completions')).toBe(false);
     await gw.settled();
-    const rows = await gw.db.selectFrom('generations').select(['api_format', 'streamed', 'status', 'prompt_tokens', 'completion_tokens']).execute();
-    expect(rows).toContainEqual({ api_format: 'responses', streamed: true, status: 'success', prompt_tokens: 900, completion_tokens: 6 });
+    const rows = await gw.db
+      .selectFrom('generations')
+      .select(['api_format', 'streamed', 'status', 'prompt_tokens', 'completion_tokens'])
+      .execute();
+    expect(rows).toContainEqual({
+      api_format: 'responses',
+      streamed: true,
+      status: 'success',
+      prompt_tokens: 900,
+      completion_tokens: 6,
+    });
   }, 120_000);
 
-  it('on Codex\'s defaults, openai/gpt-5.5 goes through natively with its freeform apply_patch, tool_search and web_search', async () => {
+  it("on Codex's defaults, openai/gpt-5.5 goes through natively with its freeform apply_patch, tool_search and web_search", async () => {
     upstream.always({ kind: 'sse', chunks: [TEXT_EVENTS] });
     const run = await codexIn(defaultsHome, 'Say hello');
     expect(run.stdout, run.stderr).toContain('Hello from the modelgate mock.');
@@ -131,7 +179,11 @@ describe('Codex CLI through the Responses front door', () => {
     expect(sent?.body).toMatchObject({ model: 'gpt-5.5', store: false, text: { verbosity: 'low' } });
     // Codex's gpt-5.5 tools (research-clients.md §4.2b), which the translated lane cannot all carry: a custom
     // (freeform) tool with a Lark grammar, client-executed tool search, hosted web search.
-    const tools = sent?.body.tools as Array<{ type: string; name?: string; format?: { type: string; syntax?: string } }>;
+    const tools = sent?.body.tools as Array<{
+      type: string;
+      name?: string;
+      format?: { type: string; syntax?: string };
+    }>;
     const applyPatch = tools.find((tool) => tool.name === 'apply_patch');
     expect(applyPatch).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark' } });
     expect(tools.some((tool) => tool.type === 'tool_search')).toBe(true);
@@ -142,8 +194,19 @@ describe('Codex CLI through the Responses front door', () => {
   }, 120_000);
 
   it('runs a tool loop with Claude: the function_call_output and the signed thinking go back upstream', async () => {
-    const sse = (events: Array<Record<string, unknown>>) => events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    const start = { type: 'message_start', message: { id: 'msg_codex', type: 'message', role: 'assistant', content: [], model: 'claude-haiku-5-5', usage: { input_tokens: 900, output_tokens: 1 } } };
+    const sse = (events: Array<Record<string, unknown>>) =>
+      events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    const start = {
+      type: 'message_start',
+      message: {
+        id: 'msg_codex',
+        type: 'message',
+        role: 'assistant',
+        content: [],
+        model: 'claude-haiku-5-5',
+        usage: { input_tokens: 900, output_tokens: 1 },
+      },
+    };
     upstream.reply({
       kind: 'sse',
       chunks: sse([
@@ -152,10 +215,22 @@ describe('Codex CLI through the Responses front door', () => {
         { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'I should run echo.' } },
         { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-codex-thinking' } },
         { type: 'content_block_stop', index: 0 },
-        { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_codex_1', name: 'exec_command', input: {} } },
-        { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"cmd":"echo codex-tool-ran"}' } },
+        {
+          type: 'content_block_start',
+          index: 1,
+          content_block: { type: 'tool_use', id: 'toolu_codex_1', name: 'exec_command', input: {} },
+        },
+        {
+          type: 'content_block_delta',
+          index: 1,
+          delta: { type: 'input_json_delta', partial_json: '{"cmd":"echo codex-tool-ran"}' },
+        },
         { type: 'content_block_stop', index: 1 },
-        { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 30 } },
+        {
+          type: 'message_delta',
+          delta: { stop_reason: 'tool_use', stop_sequence: null },
+          usage: { output_tokens: 30 },
+        },
         { type: 'message_stop' },
       ]),
     });
@@ -164,7 +239,11 @@ describe('Codex CLI through the Responses front door', () => {
       chunks: sse([
         start,
         { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'The tool loop through Modelgate is done.' } },
+        {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: 'The tool loop through Modelgate is done.' },
+        },
         { type: 'content_block_stop', index: 0 },
         { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } },
         { type: 'message_stop' },
@@ -175,7 +254,12 @@ describe('Codex CLI through the Responses front door', () => {
     const calls = upstream.requests.filter((request) => request.path === '/v1/messages');
     expect(calls.length).toBeGreaterThanOrEqual(2);
     const messages = calls[1].body.messages as Array<{ role: string; content: any }>;
-    const assistant = messages.find((message) => message.role === 'assistant' && Array.isArray(message.content) && message.content.some((block: any) => block.type === 'tool_use'));
+    const assistant = messages.find(
+      (message) =>
+        message.role === 'assistant' &&
+        Array.isArray(message.content) &&
+        message.content.some((block: any) => block.type === 'tool_use'),
+    );
     expect(assistant?.content).toEqual([
       { type: 'thinking', thinking: 'I should run echo.', signature: 'sig-codex-thinking' },
       { type: 'tool_use', id: 'toolu_codex_1', name: 'exec_command', input: { cmd: 'echo codex-tool-ran' } },

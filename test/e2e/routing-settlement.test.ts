@@ -21,9 +21,12 @@ beforeAll(async () => {
   gw = await startTestGateway({
     env: {
       MODELGATE_CATALOG: 'test/fixtures/catalog/routing-catalog.json',
-      ALPHA_API_KEY: 'sk-a', ALPHA_BASE_URL: `${up.alpha.url}/v1`,
-      BETA_API_KEY: 'sk-b', BETA_BASE_URL: `${up.beta.url}/v1`,
-      GAMMA_API_KEY: 'sk-g', GAMMA_BASE_URL: `${up.gamma.url}/v1`,
+      ALPHA_API_KEY: 'sk-a',
+      ALPHA_BASE_URL: `${up.alpha.url}/v1`,
+      BETA_API_KEY: 'sk-b',
+      BETA_BASE_URL: `${up.beta.url}/v1`,
+      GAMMA_API_KEY: 'sk-g',
+      GAMMA_BASE_URL: `${up.gamma.url}/v1`,
       MODELGATE_ROUTE_MAX_ATTEMPTS: '3',
     },
   });
@@ -40,8 +43,22 @@ function reply(outcome: Outcome, stream: boolean): Reply {
   switch (outcome) {
     case 'ok':
       return stream
-        ? { kind: 'sse', chunks: openAiSse([{ choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] }, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }, { choices: [], usage }]) }
-        : { kind: 'json', body: { id: 'x', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage } };
+        ? {
+            kind: 'sse',
+            chunks: openAiSse([
+              { choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] },
+              { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+              { choices: [], usage },
+            ]),
+          }
+        : {
+            kind: 'json',
+            body: {
+              id: 'x',
+              choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+              usage,
+            },
+          };
     case '500':
       return { kind: 'json', status: 500, body: { error: { message: 'boom' } } };
     case '429':
@@ -54,7 +71,7 @@ function reply(outcome: Outcome, stream: boolean): Reply {
 }
 
 describe('settlement under routing', () => {
-  it('exactly one settlement at the serving endpoint\'s price, whatever the attempts', async () => {
+  it("exactly one settlement at the serving endpoint's price, whatever the attempts", async () => {
     const outcome = fc.constantFrom<Outcome>('ok', '500', '429', '400', 'drop');
     await fc.assert(
       fc.asyncProperty(fc.tuple(outcome, outcome, outcome), fc.boolean(), async (outcomes, stream) => {
@@ -65,7 +82,9 @@ describe('settlement under routing', () => {
         });
         const before = (await getCreditAccount(gw.db, user.userId)).balanceNanos;
         const res = await gw.fetch('/api/v1/chat/completions', {
-          method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+          method: 'POST',
+          key: user.key,
+          headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ model: 'alpha/chat', messages: [{ role: 'user', content: 'hi' }], stream }),
         });
         await res.text();

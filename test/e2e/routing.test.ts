@@ -28,10 +28,14 @@ beforeAll(async () => {
   gw = await startTestGateway({
     env: {
       MODELGATE_CATALOG: 'test/fixtures/catalog/routing-catalog.json',
-      ALPHA_API_KEY: 'sk-a', ALPHA_BASE_URL: `${up.alpha.url}/v1`,
-      BETA_API_KEY: 'sk-b', BETA_BASE_URL: `${up.beta.url}/v1`,
-      GAMMA_API_KEY: 'sk-g', GAMMA_BASE_URL: `${up.gamma.url}/v1`,
-      DELTA_API_KEY: 'sk-d', DELTA_BASE_URL: `http://127.0.0.1:${deltaPort}/v1`,
+      ALPHA_API_KEY: 'sk-a',
+      ALPHA_BASE_URL: `${up.alpha.url}/v1`,
+      BETA_API_KEY: 'sk-b',
+      BETA_BASE_URL: `${up.beta.url}/v1`,
+      GAMMA_API_KEY: 'sk-g',
+      GAMMA_BASE_URL: `${up.gamma.url}/v1`,
+      DELTA_API_KEY: 'sk-d',
+      DELTA_BASE_URL: `http://127.0.0.1:${deltaPort}/v1`,
       MODELGATE_ROUTE_MAX_ATTEMPTS: '3',
     },
   });
@@ -51,22 +55,52 @@ beforeEach(() => {
 
 const hello = [{ role: 'user', content: 'Say hello' }];
 const completion = (content: string, usage = { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 }) => ({
-  id: 'up-1', object: 'chat.completion', created: 1760000000, model: 'x',
-  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage,
+  id: 'up-1',
+  object: 'chat.completion',
+  created: 1760000000,
+  model: 'x',
+  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  usage,
 });
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-  id: 'up-2', object: 'chat.completion.chunk', created: 1760000000, model: 'x', choices: [{ index: 0, delta, finish_reason: finish }],
+  id: 'up-2',
+  object: 'chat.completion.chunk',
+  created: 1760000000,
+  model: 'x',
+  choices: [{ index: 0, delta, finish_reason: finish }],
 });
-const usageChunk = { id: 'up-2', object: 'chat.completion.chunk', created: 1760000000, model: 'x', choices: [], usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 } };
+const usageChunk = {
+  id: 'up-2',
+  object: 'chat.completion.chunk',
+  created: 1760000000,
+  model: 'x',
+  choices: [],
+  usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 },
+};
 const ok = (text: string): Reply => ({ kind: 'json', body: completion(text) });
-const okStream = (text: string): Reply => ({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: text }), chunk({}, 'stop'), usageChunk]) });
+const okStream = (text: string): Reply => ({
+  kind: 'sse',
+  chunks: openAiSse([
+    chunk({ role: 'assistant', content: '' }),
+    chunk({ content: text }),
+    chunk({}, 'stop'),
+    usageChunk,
+  ]),
+});
 const fail500: Reply = { kind: 'json', status: 500, body: { error: { message: 'boom', type: 'server_error' } } };
 const fail429: Reply = { kind: 'json', status: 429, body: { error: { message: 'slow down', type: 'rate_limit' } } };
-const fail400: Reply = { kind: 'json', status: 400, body: { error: { message: 'bad field', type: 'invalid_request_error' } } };
+const fail400: Reply = {
+  kind: 'json',
+  status: 400,
+  body: { error: { message: 'bad field', type: 'invalid_request_error' } },
+};
 
 function chat(body: Record<string, unknown>) {
   return gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: hello, ...body }),
+    method: 'POST',
+    key: user.key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: hello, ...body }),
   });
 }
 
@@ -75,7 +109,11 @@ async function generation(id: string): Promise<any> {
   return ((await res.json()) as any).data;
 }
 
-const calls = () => ({ alpha: up.alpha.requests.length, beta: up.beta.requests.length, gamma: up.gamma.requests.length });
+const calls = () => ({
+  alpha: up.alpha.requests.length,
+  beta: up.beta.requests.length,
+  gamma: up.gamma.requests.length,
+});
 
 describe('default order and reporting', () => {
   it('tries the cheapest healthy endpoint first and names it in body, headers and record', async () => {
@@ -83,13 +121,19 @@ describe('default order and reporting', () => {
     const res = await chat({ model: 'alpha/chat', stream: false });
     expect(res.status).toBe(200);
     const body: any = await res.json();
-    expect(body).toMatchObject({ model: 'alpha/chat', provider: 'beta', choices: [{ message: { content: 'from beta' } }] });
+    expect(body).toMatchObject({
+      model: 'alpha/chat',
+      provider: 'beta',
+      choices: [{ message: { content: 'from beta' } }],
+    });
     expect(res.headers.get('x-modelgate-provider')).toBe('beta');
     expect(res.headers.get('x-modelgate-model')).toBe('alpha/chat');
     expect(up.beta.last.body.model).toBe('beta-chat');
     const record = await generation(body.id);
     expect(record).toMatchObject({ model: 'alpha/chat', provider_name: 'beta' });
-    expect(record.attempts).toEqual([{ provider: 'beta', model: 'alpha/chat', status: 200, error_code: null, latency_ms: expect.any(Number) }]);
+    expect(record.attempts).toEqual([
+      { provider: 'beta', model: 'alpha/chat', status: 200, error_code: null, latency_ms: expect.any(Number) },
+    ]);
   });
 
   it('a single-endpoint model names its provider too', async () => {
@@ -104,27 +148,30 @@ describe('fallback before the first byte', () => {
   it.each([
     ['500', fail500],
     ['429', fail429],
-  ])('JSON: upstream %s → the next endpoint serves; the charge is the serving endpoint\'s price', async (_name, failure) => {
-    const before = (await getCreditAccount(gw.db, user.userId)).balanceNanos;
-    up.beta.reply(failure);
-    up.gamma.reply(ok('from gamma'));
-    const res = await chat({ model: 'alpha/chat', stream: false });
-    expect(res.status).toBe(200);
-    const body: any = await res.json();
-    expect(body).toMatchObject({ model: 'alpha/chat', provider: 'gamma' });
-    expect(calls()).toEqual({ alpha: 0, beta: 1, gamma: 1 });
-    // gamma: 1000 × $3/M + 500 × $6/M = $0.006 (beta would be $0.004, alpha $0.008)
-    expect(body.usage.cost).toBeCloseTo(0.006, 12);
-    const after = (await getCreditAccount(gw.db, user.userId)).balanceNanos;
-    expect(before - after).toBe(6_000_000n);
-    const record = await generation(body.id);
-    expect(record.total_cost).toBeCloseTo(0.006, 12);
-    expect(record.attempts.map((a: any) => [a.provider, a.status, a.error_code === null])).toEqual([
-      ['beta', Number(_name), false],
-      ['gamma', 200, true],
-    ]);
-    expect(await gw.reservedNanos(user.userId)).toBe(0n);
-  });
+  ])(
+    "JSON: upstream %s → the next endpoint serves; the charge is the serving endpoint's price",
+    async (_name, failure) => {
+      const before = (await getCreditAccount(gw.db, user.userId)).balanceNanos;
+      up.beta.reply(failure);
+      up.gamma.reply(ok('from gamma'));
+      const res = await chat({ model: 'alpha/chat', stream: false });
+      expect(res.status).toBe(200);
+      const body: any = await res.json();
+      expect(body).toMatchObject({ model: 'alpha/chat', provider: 'gamma' });
+      expect(calls()).toEqual({ alpha: 0, beta: 1, gamma: 1 });
+      // gamma: 1000 × $3/M + 500 × $6/M = $0.006 (beta would be $0.004, alpha $0.008)
+      expect(body.usage.cost).toBeCloseTo(0.006, 12);
+      const after = (await getCreditAccount(gw.db, user.userId)).balanceNanos;
+      expect(before - after).toBe(6_000_000n);
+      const record = await generation(body.id);
+      expect(record.total_cost).toBeCloseTo(0.006, 12);
+      expect(record.attempts.map((a: any) => [a.provider, a.status, a.error_code === null])).toEqual([
+        ['beta', Number(_name), false],
+        ['gamma', 200, true],
+      ]);
+      expect(await gw.reservedNanos(user.userId)).toBe(0n);
+    },
+  );
 
   it.each([
     ['500', fail500],
@@ -146,7 +193,9 @@ describe('fallback before the first byte', () => {
     const res = await chat({ model: 'delta/first', stream });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-modelgate-provider')).toBe('alpha');
-    const text = stream ? (await readSse(res)).chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('') : ((await res.json()) as any).choices[0].message.content;
+    const text = stream
+      ? (await readSse(res)).chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')
+      : ((await res.json()) as any).choices[0].message.content;
     expect(text).toBe('alpha after delta');
     expect(up.alpha.last.body.model).toBe('alpha-for-delta');
   });
@@ -168,7 +217,10 @@ describe('fallback before the first byte', () => {
     up.alpha.reply(drop);
     const res = await chat({ model: 'alpha/chat', stream: true });
     expect(res.status).toBe(502);
-    expect(((await res.json()) as any).error.metadata).toMatchObject({ reason: 'upstream_stream_failed', provider: 'alpha' });
+    expect(((await res.json()) as any).error.metadata).toMatchObject({
+      reason: 'upstream_stream_failed',
+      provider: 'alpha',
+    });
   });
 });
 
@@ -180,7 +232,10 @@ describe('no fallback', () => {
     expect(res.status).toBe(200);
     const sse = await readSse(res);
     expect(sse.chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('partial');
-    expect(sse.chunks[sse.chunks.length - 1].choices[0]).toMatchObject({ finish_reason: 'error', error: { code: 'server_error' } });
+    expect(sse.chunks[sse.chunks.length - 1].choices[0]).toMatchObject({
+      finish_reason: 'error',
+      error: { code: 'server_error' },
+    });
     expect(sse.chunks.every((c) => c.provider === 'beta')).toBe(true);
     expect(calls().gamma).toBe(0);
   });
@@ -216,7 +271,10 @@ describe('models[]', () => {
     expect(sse.chunks.every((c) => c.model === 'alpha/backup' && c.provider === 'alpha')).toBe(true);
     const record = await generation(sse.chunks[0].id);
     expect(record).toMatchObject({ model: 'alpha/backup', provider_name: 'alpha' });
-    expect(record.attempts.map((a: any) => `${a.model}@${a.provider}:${a.status}`)).toEqual(['beta/solo@beta:503', 'alpha/backup@alpha:200']);
+    expect(record.attempts.map((a: any) => `${a.model}@${a.provider}:${a.status}`)).toEqual([
+      'beta/solo@beta:503',
+      'alpha/backup@alpha:200',
+    ]);
   });
 
   it('an unknown fallback model is a 404 before anything is sent', async () => {
@@ -236,7 +294,11 @@ describe('provider preferences', () => {
 
   it('order with allow_fallbacks false tries only the named providers', async () => {
     up.alpha.reply(fail500);
-    const res = await chat({ model: 'alpha/chat', provider: { order: ['alpha'], allow_fallbacks: false }, stream: false });
+    const res = await chat({
+      model: 'alpha/chat',
+      provider: { order: ['alpha'], allow_fallbacks: false },
+      stream: false,
+    });
     expect(res.status).toBe(502);
     expect(calls()).toEqual({ alpha: 1, beta: 0, gamma: 0 });
   });
@@ -250,9 +312,15 @@ describe('provider preferences', () => {
 
   it('only and ignore filter endpoints; only naming no serving provider is a 400 saying why', async () => {
     up.gamma.reply(ok('g'));
-    expect(((await (await chat({ model: 'alpha/chat', provider: { only: ['gamma'] }, stream: false })).json()) as any).provider).toBe('gamma');
+    expect(
+      ((await (await chat({ model: 'alpha/chat', provider: { only: ['gamma'] }, stream: false })).json()) as any)
+        .provider,
+    ).toBe('gamma');
     up.gamma.reply(ok('g'));
-    expect(((await (await chat({ model: 'alpha/chat', provider: { ignore: ['beta'] }, stream: false })).json()) as any).provider).toBe('gamma');
+    expect(
+      ((await (await chat({ model: 'alpha/chat', provider: { ignore: ['beta'] }, stream: false })).json()) as any)
+        .provider,
+    ).toBe('gamma');
     const res = await chat({ model: 'alpha/chat', provider: { only: ['mistral'] }, stream: false });
     expect(res.status).toBe(400);
     const error = ((await res.json()) as any).error;
@@ -262,7 +330,11 @@ describe('provider preferences', () => {
 
   it('max_price keeps endpoints at or under the ceiling, and says so when none is left', async () => {
     up.beta.reply(ok('b'));
-    const cheap = await chat({ model: 'alpha/chat', provider: { max_price: { prompt: 2, completion: 4 }, order: ['alpha', 'gamma'] }, stream: false });
+    const cheap = await chat({
+      model: 'alpha/chat',
+      provider: { max_price: { prompt: 2, completion: 4 }, order: ['alpha', 'gamma'] },
+      stream: false,
+    });
     expect(((await cheap.json()) as any).provider).toBe('beta');
     const none = await chat({ model: 'alpha/chat', provider: { max_price: { prompt: 1 } }, stream: false });
     expect(none.status).toBe(400);
@@ -273,7 +345,10 @@ describe('provider preferences', () => {
     up.beta.reply(fail500);
     up.alpha.reply(ok('a'));
     const res = await chat({
-      model: 'alpha/chat', stream: false, response_format: { type: 'json_object' }, provider: { require_parameters: true },
+      model: 'alpha/chat',
+      stream: false,
+      response_format: { type: 'json_object' },
+      provider: { require_parameters: true },
     });
     expect(((await res.json()) as any).provider).toBe('alpha');
     expect(calls()).toEqual({ alpha: 1, beta: 1, gamma: 0 });
@@ -281,7 +356,15 @@ describe('provider preferences', () => {
     for (const u of Object.values(up)) u.reset();
     up.beta.reply(fail500);
     up.alpha.reply(ok('a'));
-    const image = [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }];
+    const image = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'what is this' },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+        ],
+      },
+    ];
     const withImage = await chat({ model: 'alpha/chat', messages: image, stream: false });
     expect(((await withImage.json()) as any).provider).toBe('alpha');
     expect(calls().gamma).toBe(0);
@@ -295,13 +378,22 @@ describe('provider preferences', () => {
     gw.parts.endpointStats.observeLatency('alpha/chat@gamma', 50);
     gw.parts.endpointStats.observeLatency('alpha/chat@alpha', 10);
     up.alpha.reply(ok('fast'));
-    expect(((await (await chat({ model: 'alpha/chat', provider: { sort: 'latency' }, stream: false })).json()) as any).provider).toBe('alpha');
+    expect(
+      ((await (await chat({ model: 'alpha/chat', provider: { sort: 'latency' }, stream: false })).json()) as any)
+        .provider,
+    ).toBe('alpha');
     gw.parts.endpointStats.observeThroughput('alpha/chat@gamma', 300);
     gw.parts.endpointStats.observeThroughput('alpha/chat@beta', 100);
     up.gamma.reply(ok('quick'));
-    expect(((await (await chat({ model: 'alpha/chat', provider: { sort: 'throughput' }, stream: false })).json()) as any).provider).toBe('gamma');
+    expect(
+      ((await (await chat({ model: 'alpha/chat', provider: { sort: 'throughput' }, stream: false })).json()) as any)
+        .provider,
+    ).toBe('gamma');
     up.beta.reply(ok('cheap'));
-    expect(((await (await chat({ model: 'alpha/chat', provider: { sort: 'price' }, stream: false })).json()) as any).provider).toBe('beta');
+    expect(
+      ((await (await chat({ model: 'alpha/chat', provider: { sort: 'price' }, stream: false })).json()) as any)
+        .provider,
+    ).toBe('beta');
   });
 
   it('a model with no configured provider answers 503 as before', async () => {
@@ -322,7 +414,9 @@ describe('circuit breaker', () => {
 
     const listing: any = await (await gw.fetch('/api/v1/models/alpha/chat/endpoints', { key: user.key })).json();
     expect(listing.data.endpoints.map((e: any) => [e.provider, e.status, e.available])).toEqual([
-      ['alpha', 'closed', true], ['beta', 'open', true], ['gamma', 'closed', true],
+      ['alpha', 'closed', true],
+      ['beta', 'open', true],
+      ['gamma', 'closed', true],
     ]);
 
     await chat({ model: 'alpha/chat', stream: false });
@@ -343,7 +437,9 @@ describe('circuit breaker', () => {
     const list: any = await (await gw.fetch('/api/v1/models', { key: user.key })).json();
     const model = list.data.find((m: any) => m.id === 'alpha/chat');
     expect(model.endpoints.map((e: any) => [e.provider, e.provider_name, e.pricing.prompt])).toEqual([
-      ['alpha', 'Alpha', '0.000004'], ['beta', 'Beta', '0.000002'], ['gamma', 'Gamma', '0.000003'],
+      ['alpha', 'Alpha', '0.000004'],
+      ['beta', 'Beta', '0.000002'],
+      ['gamma', 'Gamma', '0.000003'],
     ]);
     expect(model.endpoints[2].supports_images).toBe(false);
     const missing = await gw.fetch('/api/v1/models/alpha/nope/endpoints', { key: user.key });
@@ -355,7 +451,9 @@ describe('other front doors', () => {
   it('the Responses door routes through the same pipeline: provider preferences and models[] apply', async () => {
     up.gamma.reply(ok('gamma via responses'));
     const res = await gw.fetch('/api/v1/responses', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'alpha/chat', input: 'hi', provider: { only: ['gamma'] } }),
     });
     expect(res.status).toBe(200);
@@ -365,7 +463,9 @@ describe('other front doors', () => {
     up.beta.reply(fail500);
     up.alpha.reply(ok('backup via responses'));
     const fallback = await gw.fetch('/api/v1/responses', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'beta/solo', input: 'hi', models: ['alpha/backup'] }),
     });
     expect(fallback.status).toBe(200);

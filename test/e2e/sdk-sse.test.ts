@@ -22,18 +22,25 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<unknown[]> {
   return out;
 }
 
-const event = (n: number, text = `t${n}`) => `data: {"id":"g","object":"chat.completion.chunk","n":${n},"text":${JSON.stringify(text)}}`;
+const event = (n: number, text = `t${n}`) =>
+  `data: {"id":"g","object":"chat.completion.chunk","n":${n},"text":${JSON.stringify(text)}}`;
 
 describe('readChatCompletionChunks', () => {
   it('reads LF events, skips keep-alive comments and stops at [DONE]', async () => {
-    const chunks = await collect(streamOf([`: keep-alive\n\n${event(1)}\n\n${event(2)}\n\ndata: [DONE]\n\n${event(3)}\n\n`]));
+    const chunks = await collect(
+      streamOf([`: keep-alive\n\n${event(1)}\n\n${event(2)}\n\ndata: [DONE]\n\n${event(3)}\n\n`]),
+    );
     expect(chunks).toMatchObject([{ n: 1 }, { n: 2 }]);
   });
 
   it('reads CRLF and CR line ends, also when a CRLF is split across reads', async () => {
     const text = `${event(1)}\r\n\r\n${event(2)}\r\r${event(3)}\r\n\r\ndata: [DONE]\r\n\r\n`;
     const splitAfterCr = text.indexOf('\r\n') + 1;
-    expect(await collect(streamOf([text.slice(0, splitAfterCr), text.slice(splitAfterCr)]))).toMatchObject([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(await collect(streamOf([text.slice(0, splitAfterCr), text.slice(splitAfterCr)]))).toMatchObject([
+      { n: 1 },
+      { n: 2 },
+      { n: 3 },
+    ]);
   });
 
   it('survives any split point, including inside a multi-byte character', async () => {
@@ -47,7 +54,9 @@ describe('readChatCompletionChunks', () => {
   });
 
   it('joins multi-line data, accepts data without the space, and ignores other fields', async () => {
-    const chunks = await collect(streamOf(['event: chunk\nid: 7\nretry: 10\ndata: {"n":1,\ndata:"x":2}\n\ndata:[DONE]\n\n']));
+    const chunks = await collect(
+      streamOf(['event: chunk\nid: 7\nretry: 10\ndata: {"n":1,\ndata:"x":2}\n\ndata:[DONE]\n\n']),
+    );
     expect(chunks).toEqual([{ n: 1, x: 2 }]);
   });
 

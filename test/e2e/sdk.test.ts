@@ -25,13 +25,19 @@ beforeAll(async () => {
   sdk = (await import(`${OUT}dist/index.js`)) as typeof Sdk;
   upstream = await new MockUpstream().start();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-up', OPENAI_BASE_URL: `${upstream.url}/v1` },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
   });
   user = await gw.createUser();
   await gw.grant(user.userId, 5);
   client = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1/`, apiKey: user.key, appTitle: 'SDK test' });
   const token = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1/`, apiKey: await gw.createToken(user.userId) });
-  const managementKey = await sdk.unwrap(token.POST('/api-keys', { body: { name: 'provisioner', kind: 'management' } }));
+  const managementKey = await sdk.unwrap(
+    token.POST('/api-keys', { body: { name: 'provisioner', kind: 'management' } }),
+  );
   manager = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1/`, apiKey: managementKey.key });
 });
 afterAll(async () => {
@@ -42,41 +48,77 @@ afterAll(async () => {
 beforeEach(() => upstream.reset());
 
 const reply = (content: string) => ({
-  id: 'chatcmpl-sdk', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+  id: 'chatcmpl-sdk',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-test-2026',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
 });
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-  id: 'chatcmpl-sdk', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2026', choices: [{ index: 0, delta, finish_reason: finish }],
+  id: 'chatcmpl-sdk',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-test-2026',
+  choices: [{ index: 0, delta, finish_reason: finish }],
 });
 const usage = { ...chunk({}), choices: [], usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 } };
 
 describe('the built package', () => {
   it('is a self-contained ES module package with declarations and its OpenAPI document', () => {
-    expect(built.packageJson).toMatchObject({ name: '@modelgate/sdk', type: 'module', license: 'Apache-2.0', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(built.packageJson).toMatchObject({
+      name: '@modelgate/sdk',
+      type: 'module',
+      license: 'Apache-2.0',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     expect(built.packageJson.dependencies).toEqual({ 'openapi-fetch': expect.stringMatching(/^\^?0\.\d+/) });
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/openapi-types.d.ts', 'src/openapi-types.ts', 'openapi.json', 'README.md', 'LICENSE']) {
+    for (const file of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/openapi-types.d.ts',
+      'src/openapi-types.ts',
+      'openapi.json',
+      'README.md',
+      'LICENSE',
+    ]) {
       expect(existsSync(`${OUT}${file}`), file).toBe(true);
     }
   });
 });
 
 describe('key limits and the operator API through the typed client', () => {
-  it('patches a key\'s limit and drives /admin routes with an admin key', async () => {
-    const created = await sdk.unwrap(manager.POST('/api-keys', { body: { name: 'limited', limit: 1.5, limit_reset: 'daily' } }));
+  it("patches a key's limit and drives /admin routes with an admin key", async () => {
+    const created = await sdk.unwrap(
+      manager.POST('/api-keys', { body: { name: 'limited', limit: 1.5, limit_reset: 'daily' } }),
+    );
     expect(created).toMatchObject({ kind: 'inference', limit: 1.5, limit_remaining: 1.5, limit_reset: 'daily' });
-    const patched = await sdk.unwrap(manager.PATCH('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } }, body: { disabled: true } }));
+    const patched = await sdk.unwrap(
+      manager.PATCH('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } }, body: { disabled: true } }),
+    );
     expect(patched.disabled).toBe(true);
 
-    const admin = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1`, apiKey: (await createAdminKey(gw.db, { name: 'sdk' })).secret });
+    const admin = sdk.createModelgateClient({
+      baseUrl: `${gw.url}/api/v1`,
+      apiKey: (await createAdminKey(gw.db, { name: 'sdk' })).secret,
+    });
     const found = await sdk.unwrap(admin.GET('/admin/users', { params: { query: { email: user.email } } }));
     expect(found.data.map((u) => u.user_id)).toEqual([user.userId]);
-    const keys = await sdk.unwrap(admin.GET('/admin/users/{user_id}/keys', { params: { path: { user_id: user.userId } } }));
+    const keys = await sdk.unwrap(
+      admin.GET('/admin/users/{user_id}/keys', { params: { path: { user_id: user.userId } } }),
+    );
     expect(keys.data.find((k) => k.key_id === created.key_id)?.disabled).toBe(true);
-    const adjusted = await sdk.unwrap(admin.POST('/admin/users/{user_id}/credits', { params: { path: { user_id: user.userId } }, body: { amount: 1, note: 'sdk' } }));
+    const adjusted = await sdk.unwrap(
+      admin.POST('/admin/users/{user_id}/credits', {
+        params: { path: { user_id: user.userId } },
+        body: { amount: 1, note: 'sdk' },
+      }),
+    );
     expect(adjusted.amount).toBe(1);
     // A user key on an admin route: 403, typed as a ModelgateError.
-    const refused = await sdk.unwrap(client.GET('/admin/users', { params: { query: {} } })).catch((err: unknown) => err);
+    const refused = await sdk
+      .unwrap(client.GET('/admin/users', { params: { query: {} } }))
+      .catch((err: unknown) => err);
     expect(refused).toMatchObject({ status: 403 });
   });
 });
@@ -90,7 +132,9 @@ describe('keys through the typed client', () => {
     expect(listed.data.map((k) => k.key_id)).toEqual(expect.arrayContaining([user.keyId, created.key_id]));
     expect(JSON.stringify(listed)).not.toContain(created.key);
 
-    const deleted = await sdk.unwrap(manager.DELETE('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } } }));
+    const deleted = await sdk.unwrap(
+      manager.DELETE('/api-keys/{key_id}', { params: { path: { key_id: created.key_id } } }),
+    );
     expect(deleted).toEqual({ deleted: true, key_id: created.key_id });
     const after = await sdk.unwrap(client.GET('/api-keys'));
     expect(after.data.map((k) => k.key_id)).not.toContain(created.key_id);
@@ -98,27 +142,48 @@ describe('keys through the typed client', () => {
     const revoked = sdk.createModelgateClient({ baseUrl: `${gw.url}/api/v1`, apiKey: created.key });
     const failure = await sdk.unwrap(revoked.GET('/api-keys')).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(sdk.ModelgateError);
-    expect(failure).toMatchObject({ status: 401, code: 401, retryable: false, requestId: expect.stringMatching(/^req_/) });
+    expect(failure).toMatchObject({
+      status: 401,
+      code: 401,
+      retryable: false,
+      requestId: expect.stringMatching(/^req_/),
+    });
   });
 
   it('refuses key management with an API key as a typed 403 naming the credential needed', async () => {
-    const failure = await sdk.unwrap(client.POST('/api-keys', { body: { name: 'escape' } })).catch((err: unknown) => err);
+    const failure = await sdk
+      .unwrap(client.POST('/api-keys', { body: { name: 'escape' } }))
+      .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(sdk.ModelgateError);
-    expect(failure).toMatchObject({ status: 403, retryable: false, metadata: { reason: 'management_credential_required' } });
+    expect(failure).toMatchObject({
+      status: 403,
+      retryable: false,
+      metadata: { reason: 'management_credential_required' },
+    });
     expect((failure as Error).message).toContain('management key');
   });
 
   it('turns an error envelope into ModelgateError with the gateway message and metadata', async () => {
-    const failure = await sdk.unwrap(manager.DELETE('/api-keys/{key_id}', { params: { path: { key_id: 'key_missing' } } })).catch((e: unknown) => e);
+    const failure = await sdk
+      .unwrap(manager.DELETE('/api-keys/{key_id}', { params: { path: { key_id: 'key_missing' } } }))
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(sdk.ModelgateError);
-    expect(failure).toMatchObject({ status: 404, message: 'API key key_missing not found', metadata: { key_id: 'key_missing' } });
+    expect(failure).toMatchObject({
+      status: 404,
+      message: 'API key key_missing not found',
+      metadata: { key_id: 'key_missing' },
+    });
   });
 });
 
 describe('chat completions', () => {
   it('returns one JSON completion and sends the attribution header', async () => {
     upstream.reply({ kind: 'json', body: reply('Hello from SDK') });
-    const completion = await sdk.createChatCompletion(client, { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'Hi' }] }, { taskId: 'task-7' });
+    const completion = await sdk.createChatCompletion(
+      client,
+      { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'Hi' }] },
+      { taskId: 'task-7' },
+    );
     expect(completion.choices[0].message.content).toBe('Hello from SDK');
     expect(completion.usage?.prompt_tokens).toBe(9);
     expect(upstream.last.body.stream).not.toBe(true);
@@ -134,9 +199,21 @@ describe('chat completions', () => {
   });
 
   it('streams ChatCompletionChunk objects through the async iterator', async () => {
-    upstream.reply({ kind: 'sse', chunks: openAiSse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop'), usage]) });
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Hel' }),
+        chunk({ content: 'lo' }),
+        chunk({}, 'stop'),
+        usage,
+      ]),
+    });
     const chunks: Sdk.ChatCompletionChunk[] = [];
-    for await (const part of sdk.streamChatCompletion(client, { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'Hi' }] })) {
+    for await (const part of sdk.streamChatCompletion(client, {
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: 'Hi' }],
+    })) {
       chunks.push(part);
     }
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Hello');
@@ -148,7 +225,10 @@ describe('chat completions', () => {
 
   it('throws ModelgateError before the first chunk when the gateway refuses the request', async () => {
     const iterate = async () => {
-      for await (const part of sdk.streamChatCompletion(client, { model: 'openai/no-such-model', messages: [{ role: 'user', content: 'Hi' }] })) {
+      for await (const part of sdk.streamChatCompletion(client, {
+        model: 'openai/no-such-model',
+        messages: [{ role: 'user', content: 'Hi' }],
+      })) {
         void part;
       }
     };
@@ -157,15 +237,26 @@ describe('chat completions', () => {
   });
 
   it('cancels the request, upstream included, when the consumer stops iterating', async () => {
-    upstream.reply({ kind: 'sse', chunks: [...openAiSse([chunk({ role: 'assistant', content: 'first' })], false), { pauseMs: 5_000 }, ...openAiSse([chunk({}, 'stop')])] });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [
+        ...openAiSse([chunk({ role: 'assistant', content: 'first' })], false),
+        { pauseMs: 5_000 },
+        ...openAiSse([chunk({}, 'stop')]),
+      ],
+    });
     let seen = '';
-    for await (const part of sdk.streamChatCompletion(client, { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'Hi' }] })) {
+    for await (const part of sdk.streamChatCompletion(client, {
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: 'Hi' }],
+    })) {
       seen += part.choices[0]?.delta.content ?? '';
       if (seen) break;
     }
     expect(seen).toBe('first');
     const deadline = Date.now() + 3_000;
-    while (upstream.closedConnections === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (upstream.closedConnections === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(upstream.closedConnections).toBe(1);
   });
 });

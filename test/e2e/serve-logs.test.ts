@@ -11,7 +11,6 @@ import { startTestGateway } from '../helpers/gateway.js';
 const work = mkdtempSync(path.join(tmpdir(), 'modelgate-serve-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-
 /** Polls until `ready()`; fails as soon as the process is gone. */
 async function waitFor(ready: () => Promise<boolean> | boolean, exited: () => boolean): Promise<void> {
   while (!(await ready())) {
@@ -47,7 +46,14 @@ describe('modelgate serve', () => {
       const gone = () => child.exitCode !== null;
       // On a fresh embedded database serve prints the development key, then installs its SIGTERM handler.
       await waitFor(() => readFileSync(logFile, 'utf8').includes('Try: curl'), gone);
-      await waitFor(() => fetch(`http://127.0.0.1:${port}/api/v1/models`).then(() => true, () => false), gone);
+      await waitFor(
+        () =>
+          fetch(`http://127.0.0.1:${port}/api/v1/models`).then(
+            () => true,
+            () => false,
+          ),
+        gone,
+      );
       child.kill('SIGTERM');
       expect(await exited, stderr).toBe(0);
     } finally {

@@ -21,13 +21,20 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function cli(argv: string[], env: NodeJS.ProcessEnv) {
   const err: string[] = [];
-  const code = await runCli(argv, { LOG_LEVEL: 'silent', ...env }, { out: () => undefined, err: (line) => err.push(line) });
+  const code = await runCli(
+    argv,
+    { LOG_LEVEL: 'silent', ...env },
+    { out: () => undefined, err: (line) => err.push(line) },
+  );
   return { code, err: err.join('\n') };
 }
 
 describe('serve --workers: refusals', () => {
   it('refuses several workers on the embedded database, naming DATABASE_URL', async () => {
-    const run = await cli(['serve', '--workers', '2'], { MODELGATE_DATA_DIR: path.join(work, 'data'), MODELGATE_REDIS_URL: 'redis://127.0.0.1:6379' });
+    const run = await cli(['serve', '--workers', '2'], {
+      MODELGATE_DATA_DIR: path.join(work, 'data'),
+      MODELGATE_REDIS_URL: 'redis://127.0.0.1:6379',
+    });
     expect(run.code).toBe(2);
     expect(run.err).toContain('DATABASE_URL');
   });
@@ -49,8 +56,21 @@ describe('serve --workers: refusals', () => {
   });
 });
 
-const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } };
+const chunk = (content: string) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
+const usage = {
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+};
 const METRICS_TOKEN = 'metrics-token-0123456789';
 
 describeWithPostgres('serve --workers 2 on PostgreSQL', () => {
@@ -69,7 +89,9 @@ describeWithPostgres('serve --workers 2 on PostgreSQL', () => {
       await database?.close();
     });
 
-    it('serves from both workers, aggregates their metrics, and drains every worker on SIGTERM', { timeout: 90_000 }, async () => {
+    it('serves from both workers, aggregates their metrics, and drains every worker on SIGTERM', {
+      timeout: 90_000,
+    }, async () => {
       serve = await startServe({
         args: ['--workers', '2'],
         logFile: path.join(work, 'cluster.log'),
@@ -106,7 +128,9 @@ describeWithPostgres('serve --workers 2 on PostgreSQL', () => {
       // Settlements are written in batches after the responses: the counters are read until all four are in.
       let text = '';
       for (;;) {
-        const metrics = await requestOnce(`${serve.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+        const metrics = await requestOnce(`${serve.url}/metrics`, {
+          headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+        });
         expect(metrics.status).toBe(200);
         text = metrics.body;
         if (metricValue(text, 'modelgate_requests_total') >= 4) break;
@@ -118,7 +142,10 @@ describeWithPostgres('serve --workers 2 on PostgreSQL', () => {
 
       // A stream in flight when the primary gets SIGTERM finishes, and is recorded.
       upstream.reset();
-      upstream.always({ kind: 'sse', chunks: [...openAiSse([chunk('a')], false), { pauseMs: 1000 }, ...openAiSse([chunk('b'), usage])] });
+      upstream.always({
+        kind: 'sse',
+        chunks: [...openAiSse([chunk('a')], false), { pauseMs: 1000 }, ...openAiSse([chunk('b'), usage])],
+      });
       const inFlight = chat(true);
       while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       const code = serve.stop();
@@ -129,7 +156,11 @@ describeWithPostgres('serve --workers 2 on PostgreSQL', () => {
       const messages = serve.logLines().map((line) => line.msg);
       expect(messages.filter((msg) => msg === 'stopped')).toHaveLength(2);
       expect(messages.at(-1)).toBe('cluster stopped');
-      const rows = await database.db.selectFrom('generations').select(['id', 'status']).where('user_id', '=', user.id).execute();
+      const rows = await database.db
+        .selectFrom('generations')
+        .select(['id', 'status'])
+        .where('user_id', '=', user.id)
+        .execute();
       expect(rows).toHaveLength(5);
       expect(rows.every((row) => row.status === 'success')).toBe(true);
     });

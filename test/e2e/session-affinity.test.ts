@@ -14,7 +14,14 @@ import { EndpointStats } from '../../src/routing/endpoint-stats.js';
 import type { AffinityStore } from '../../src/routing/session-affinity.js';
 
 type Provider = 'east' | 'west';
-const completion = { id: 'up', object: 'chat.completion', created: 1, model: 'x', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } };
+const completion = {
+  id: 'up',
+  object: 'chat.completion',
+  created: 1,
+  model: 'x',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+};
 const fail500 = { kind: 'json' as const, status: 500, body: { error: { message: 'boom', type: 'server_error' } } };
 
 let database: OpenTestDatabase;
@@ -23,8 +30,10 @@ const up = {} as Record<Provider, MockUpstream>;
 function envFor(extra: Record<string, string> = {}): Record<string, string> {
   return {
     MODELGATE_CATALOG: 'test/fixtures/catalog/affinity-catalog.json',
-    EAST_API_KEY: 'sk-east', EAST_BASE_URL: `${up.east.url}/v1`,
-    WEST_API_KEY: 'sk-west', WEST_BASE_URL: `${up.west.url}/v1`,
+    EAST_API_KEY: 'sk-east',
+    EAST_BASE_URL: `${up.east.url}/v1`,
+    WEST_API_KEY: 'sk-west',
+    WEST_BASE_URL: `${up.west.url}/v1`,
     ...extra,
   };
 }
@@ -40,20 +49,38 @@ function favourOtherThan(gw: TestGateway, slow: Provider): void {
 
 type Door = 'chat' | 'responses' | 'messages';
 
-async function turn(gw: TestGateway, key: string, door: Door, session: { body?: Record<string, unknown>; headers?: Record<string, string> } = {}): Promise<Provider> {
+async function turn(
+  gw: TestGateway,
+  key: string,
+  door: Door,
+  session: { body?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<Provider> {
   const common = { model: 'east/chat', provider: { sort: 'latency' }, stream: false, ...session.body };
   const [path, body] =
-    door === 'chat' ? ['/api/v1/chat/completions', { messages: [{ role: 'user', content: 'hi' }], ...common }]
-      : door === 'responses' ? ['/api/v1/responses', { input: 'hi', ...common }]
+    door === 'chat'
+      ? ['/api/v1/chat/completions', { messages: [{ role: 'user', content: 'hi' }], ...common }]
+      : door === 'responses'
+        ? ['/api/v1/responses', { input: 'hi', ...common }]
         : ['/api/v1/messages', { max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...common }];
-  const res = await gw.fetch(path, { method: 'POST', key, headers: { 'content-type': 'application/json', ...session.headers }, body: JSON.stringify(body) });
+  const res = await gw.fetch(path, {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', ...session.headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   expect(res.status, text).toBe(200);
   return res.headers.get('x-modelgate-provider') as Provider;
 }
 
 /** Turns of one conversation; before each turn after the first, the statistics favour the other endpoint. */
-async function conversation(gw: TestGateway, key: string, door: Door, session: Parameters<typeof turn>[3], turns = 4): Promise<Provider[]> {
+async function conversation(
+  gw: TestGateway,
+  key: string,
+  door: Door,
+  session: Parameters<typeof turn>[3],
+  turns = 4,
+): Promise<Provider[]> {
   const served: Provider[] = [];
   for (let i = 0; i < turns; i++) {
     if (i > 0) favourOtherThan(gw, served[i - 1]);
@@ -110,13 +137,21 @@ describe('session affinity, one gateway', () => {
   it.each([
     ['chat', 'X-Task-ID', { headers: { 'x-task-id': 'task-77' } }],
     ['responses', 'prompt_cache_key', { body: { prompt_cache_key: '01a220c3-3f43-7501-ad66-9432e475b23f' } }],
-    ['responses', 'Codex\'s session-id header', { headers: { 'session-id': '01a220c3-3f43-7501-ad66-9432e475b23f' } }],
-    ['messages', 'Claude Code\'s metadata.user_id', { body: { metadata: { user_id: JSON.stringify({ device_id: 'dev', account_uuid: '', session_id: 'cc-session-1' }) } } }],
+    ['responses', "Codex's session-id header", { headers: { 'session-id': '01a220c3-3f43-7501-ad66-9432e475b23f' } }],
+    [
+      'messages',
+      "Claude Code's metadata.user_id",
+      {
+        body: {
+          metadata: { user_id: JSON.stringify({ device_id: 'dev', account_uuid: '', session_id: 'cc-session-1' }) },
+        },
+      },
+    ],
   ] as const)('%s door, session named by %s: every turn on one endpoint', async (door, _by, session) => {
     expect(await conversation(gw, user.key, door, session)).toEqual(['east', 'east', 'east', 'east']);
   });
 
-  it('Claude Code\'s user_id: another session_id of the same device is another conversation', async () => {
+  it("Claude Code's user_id: another session_id of the same device is another conversation", async () => {
     const userId = (session: string) => JSON.stringify({ device_id: 'dev-9', account_uuid: '', session_id: session });
     expect(await turn(gw, user.key, 'messages', { body: { metadata: { user_id: userId('s-1') } } })).toBe('east');
     favourOtherThan(gw, 'east');
@@ -153,15 +188,25 @@ describe('session affinity, one gateway', () => {
         gets.push(key);
         return real.get(key);
       },
-      set: (key, endpoint) => real.set(key, endpoint) } satisfies AffinityStore;
+      set: (key, endpoint) => real.set(key, endpoint),
+    } satisfies AffinityStore;
     try {
       const solo = await gw.fetch('/api/v1/chat/completions', {
-        method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'east/solo', messages: [{ role: 'user', content: 'hi' }], prompt_cache_key: 'conv-solo', stream: false }),
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'east/solo',
+          messages: [{ role: 'user', content: 'hi' }],
+          prompt_cache_key: 'conv-solo',
+          stream: false,
+        }),
       });
       expect(solo.status).toBe(200);
       await turn(gw, user.key, 'chat');
-      await turn(gw, user.key, 'chat', { body: { prompt_cache_key: 'conv-ordered', provider: { order: ['west', 'east'] } } });
+      await turn(gw, user.key, 'chat', {
+        body: { prompt_cache_key: 'conv-ordered', provider: { order: ['west', 'east'] } },
+      });
       expect(gets).toEqual([]);
       await turn(gw, user.key, 'chat', { body: { prompt_cache_key: 'conv-looked-up' } });
       expect(gets).toHaveLength(1);
@@ -179,7 +224,12 @@ describe('session affinity off (MODELGATE_AFFINITY_TTL_SECONDS=0)', () => {
       const user = await gw.createUser();
       await gw.grant(user.userId, 10);
       expect(gw.parts.affinity).toBeUndefined();
-      expect(await conversation(gw, user.key, 'chat', { body: { prompt_cache_key: 'conv-off' } })).toEqual(['east', 'west', 'east', 'west']);
+      expect(await conversation(gw, user.key, 'chat', { body: { prompt_cache_key: 'conv-off' } })).toEqual([
+        'east',
+        'west',
+        'east',
+        'west',
+      ]);
     } finally {
       await gw.close();
     }

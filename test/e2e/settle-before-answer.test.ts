@@ -13,7 +13,10 @@ import { MockUpstream, type RecordedRequest, type Reply } from '../helpers/mock-
 import { loadJson } from '../helpers/stream-replay.js';
 import { readFileSync } from 'node:fs';
 
-const chunks = (vendor: string, name: string): Reply => ({ kind: 'sse', chunks: [readFileSync(new URL(`../fixtures/${vendor}/${name}.chunks.txt`, import.meta.url), 'utf8')] });
+const chunks = (vendor: string, name: string): Reply => ({
+  kind: 'sse',
+  chunks: [readFileSync(new URL(`../fixtures/${vendor}/${name}.chunks.txt`, import.meta.url), 'utf8')],
+});
 const json = (vendor: string, name: string): Reply => ({ kind: 'json', body: loadJson(vendor, name) });
 
 /** The vendor's answer by the path the gateway called: each protocol's recorded text answer. */
@@ -59,21 +62,31 @@ interface Exchange {
   done: Promise<{ status: number; text: string }>;
 }
 
-function send(url: string, path: string, headers: Record<string, string>, body: unknown, marker: string | undefined): Exchange {
+function send(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+  marker: string | undefined,
+): Exchange {
   let sawEnd!: () => void;
   const exchange: Exchange = { sawEnd: new Promise<void>((resolve) => (sawEnd = resolve)), done: undefined as never };
   exchange.done = new Promise((resolve, reject) => {
-    const req = http.request(`${url}${path}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      let text = '';
-      if (marker === undefined) sawEnd();
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-        if (marker !== undefined && text.includes(marker)) sawEnd();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${url}${path}`,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        if (marker === undefined) sawEnd();
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (marker !== undefined && text.includes(marker)) sawEnd();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -90,9 +103,12 @@ beforeAll(async () => {
   upstream.always(vendorReply);
   gw = await startTestGateway({
     env: {
-      OPENAI_API_KEY: 'sk-openai-up', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      ANTHROPIC_API_KEY: 'sk-ant-up', ANTHROPIC_BASE_URL: upstream.url,
-      GEMINI_API_KEY: 'AIzaUp', GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+      OPENAI_API_KEY: 'sk-openai-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-up',
+      ANTHROPIC_BASE_URL: upstream.url,
+      GEMINI_API_KEY: 'AIzaUp',
+      GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
     },
   });
   settlements = new HeldSettlements(gw.db, createLogger('silent'));
@@ -112,22 +128,90 @@ const bearer = () => ({ authorization: `Bearer ${key}` });
 const messages = [{ role: 'user', content: 'Hi' }];
 const gemini = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] };
 
-const CASES: { name: string; path: string; headers?: () => Record<string, string>; body: unknown; marker?: string }[] = [
-  { name: 'chat, native, stream', path: '/api/v1/chat/completions', body: { model: 'openai/gpt-5.4-mini', stream: true, messages }, marker: '[DONE]' },
-  { name: 'chat, translated, stream', path: '/api/v1/chat/completions', body: { model: 'anthropic/claude-haiku-5-5', stream: true, messages }, marker: '[DONE]' },
-  { name: 'chat, native, JSON', path: '/api/v1/chat/completions', body: { model: 'openai/gpt-5.4-mini', stream: false, messages } },
-  { name: 'chat, translated, JSON', path: '/api/v1/chat/completions', body: { model: 'anthropic/claude-haiku-5-5', stream: false, messages } },
-  { name: 'messages, native, stream', path: '/api/v1/messages', body: { model: 'anthropic/claude-haiku-5-5', max_tokens: 100, stream: true, messages }, marker: 'message_stop' },
-  { name: 'messages, translated, stream', path: '/api/v1/messages', body: { model: 'openai/gpt-5.4-mini', max_tokens: 100, stream: true, messages }, marker: 'message_stop' },
-  { name: 'messages, native, JSON', path: '/api/v1/messages', body: { model: 'anthropic/claude-haiku-5-5', max_tokens: 100, messages } },
-  { name: 'responses, native, stream', path: '/api/v1/responses', body: { model: 'openai/gpt-5.5', stream: true, input: 'Hi' }, marker: 'response.completed' },
-  { name: 'responses, translated, stream', path: '/api/v1/responses', body: { model: 'anthropic/claude-haiku-5-5', stream: true, input: 'Hi' }, marker: 'response.completed' },
-  { name: 'responses, translated, JSON', path: '/api/v1/responses', body: { model: 'anthropic/claude-haiku-5-5', input: 'Hi' } },
-  { name: 'gemini, native, stream', path: '/api/v1/gemini/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', headers: () => ({ 'x-goog-api-key': key }), body: gemini, marker: 'finishReason' },
-  { name: 'gemini, translated, stream', path: '/api/v1/gemini/v1beta/models/anthropic%2Fclaude-haiku-5-5:streamGenerateContent?alt=sse', headers: () => ({ 'x-goog-api-key': key }), body: gemini, marker: 'finishReason' },
-  { name: 'gemini, native, JSON', path: '/api/v1/gemini/v1beta/models/gemini-2.5-flash:generateContent', headers: () => ({ 'x-goog-api-key': key }), body: gemini },
-  { name: 'embeddings', path: '/api/v1/embeddings', body: { model: 'openai/text-embedding-3-small', input: ['one', 'two'] } },
-];
+const CASES: { name: string; path: string; headers?: () => Record<string, string>; body: unknown; marker?: string }[] =
+  [
+    {
+      name: 'chat, native, stream',
+      path: '/api/v1/chat/completions',
+      body: { model: 'openai/gpt-5.4-mini', stream: true, messages },
+      marker: '[DONE]',
+    },
+    {
+      name: 'chat, translated, stream',
+      path: '/api/v1/chat/completions',
+      body: { model: 'anthropic/claude-haiku-5-5', stream: true, messages },
+      marker: '[DONE]',
+    },
+    {
+      name: 'chat, native, JSON',
+      path: '/api/v1/chat/completions',
+      body: { model: 'openai/gpt-5.4-mini', stream: false, messages },
+    },
+    {
+      name: 'chat, translated, JSON',
+      path: '/api/v1/chat/completions',
+      body: { model: 'anthropic/claude-haiku-5-5', stream: false, messages },
+    },
+    {
+      name: 'messages, native, stream',
+      path: '/api/v1/messages',
+      body: { model: 'anthropic/claude-haiku-5-5', max_tokens: 100, stream: true, messages },
+      marker: 'message_stop',
+    },
+    {
+      name: 'messages, translated, stream',
+      path: '/api/v1/messages',
+      body: { model: 'openai/gpt-5.4-mini', max_tokens: 100, stream: true, messages },
+      marker: 'message_stop',
+    },
+    {
+      name: 'messages, native, JSON',
+      path: '/api/v1/messages',
+      body: { model: 'anthropic/claude-haiku-5-5', max_tokens: 100, messages },
+    },
+    {
+      name: 'responses, native, stream',
+      path: '/api/v1/responses',
+      body: { model: 'openai/gpt-5.5', stream: true, input: 'Hi' },
+      marker: 'response.completed',
+    },
+    {
+      name: 'responses, translated, stream',
+      path: '/api/v1/responses',
+      body: { model: 'anthropic/claude-haiku-5-5', stream: true, input: 'Hi' },
+      marker: 'response.completed',
+    },
+    {
+      name: 'responses, translated, JSON',
+      path: '/api/v1/responses',
+      body: { model: 'anthropic/claude-haiku-5-5', input: 'Hi' },
+    },
+    {
+      name: 'gemini, native, stream',
+      path: '/api/v1/gemini/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+      headers: () => ({ 'x-goog-api-key': key }),
+      body: gemini,
+      marker: 'finishReason',
+    },
+    {
+      name: 'gemini, translated, stream',
+      path: '/api/v1/gemini/v1beta/models/anthropic%2Fclaude-haiku-5-5:streamGenerateContent?alt=sse',
+      headers: () => ({ 'x-goog-api-key': key }),
+      body: gemini,
+      marker: 'finishReason',
+    },
+    {
+      name: 'gemini, native, JSON',
+      path: '/api/v1/gemini/v1beta/models/gemini-2.5-flash:generateContent',
+      headers: () => ({ 'x-goog-api-key': key }),
+      body: gemini,
+    },
+    {
+      name: 'embeddings',
+      path: '/api/v1/embeddings',
+      body: { model: 'openai/text-embedding-3-small', input: ['one', 'two'] },
+    },
+  ];
 
 /** Long enough for bytes already written to reach the client; an end that came would come within it. */
 const ARRIVAL_MS = 300;
@@ -137,7 +221,10 @@ describe('the answer ends only once its settlement is committed', () => {
     settlements.hold();
     const exchange = send(gw.url, path, (headers ?? bearer)(), body, marker);
     await settlements.reached;
-    const early = await Promise.race([exchange.sawEnd.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ARRIVAL_MS))]);
+    const early = await Promise.race([
+      exchange.sawEnd.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ARRIVAL_MS)),
+    ]);
     expect(early).toBe(false);
     settlements.release();
     const { status, text } = await exchange.done;

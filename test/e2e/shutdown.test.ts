@@ -10,8 +10,21 @@ import { getCreditAccount, listLedger } from '../../src/repositories/credits.js'
 let upstream: MockUpstream;
 let database: OpenTestDatabase;
 
-const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } };
+const chunk = (content: string) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
+const usage = {
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+};
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
@@ -26,7 +39,9 @@ function start(graceSeconds: string) {
   return startTestGateway({
     database,
     env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
       MODELGATE_SHUTDOWN_GRACE_SECONDS: graceSeconds,
     },
   });
@@ -34,7 +49,9 @@ function start(graceSeconds: string) {
 
 const request = (gw: Awaited<ReturnType<typeof start>>, key: string) =>
   gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true }),
   });
 
@@ -43,7 +60,10 @@ describe('shutdown', () => {
     const gw = await start('5');
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    upstream.reply({ kind: 'sse', chunks: [...openAiSse([chunk('a')], false), { pauseMs: 300 }, ...openAiSse([chunk('b'), usage])] });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [...openAiSse([chunk('a')], false), { pauseMs: 300 }, ...openAiSse([chunk('b'), usage])],
+    });
     const res = await request(gw, user.key);
     const closing = gw.close();
     const sse = await readSse(res);
@@ -60,7 +80,10 @@ describe('shutdown', () => {
     const gw = await start('1');
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    upstream.reply({ kind: 'sse', chunks: [...openAiSse([chunk('x'.repeat(40))], false), { pauseMs: 10_000 }, ...openAiSse([usage])] });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [...openAiSse([chunk('x'.repeat(40))], false), { pauseMs: 10_000 }, ...openAiSse([usage])],
+    });
     const res = await request(gw, user.key);
     const reading = res.text().catch(() => 'cut');
     await new Promise((r) => setTimeout(r, 100));
@@ -88,7 +111,11 @@ describe('shutdown', () => {
     await second.close();
     upstream.reset();
     const ids = [...before, ...after].map((s) => s.chunks[0].id);
-    const rows = await database.db.selectFrom('generations').select(['id', 'cost_nanos']).where('user_id', '=', user.userId).execute();
+    const rows = await database.db
+      .selectFrom('generations')
+      .select(['id', 'cost_nanos'])
+      .where('user_id', '=', user.userId)
+      .execute();
     expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
     const debits = (await listLedger(database.db, user.userId, 100)).filter((r) => r.kind === 'debit');
     expect(debits).toHaveLength(16);

@@ -51,7 +51,13 @@ let gw: TestGateway;
 beforeAll(async () => {
   upstream = await new FloodUpstream().start();
   gw = await startTestGateway({
-    env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`, MODELGATE_RATE_LIMIT_TPM: '0', LOG_LEVEL: 'warn' },
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      MODELGATE_RATE_LIMIT_TPM: '0',
+      LOG_LEVEL: 'warn',
+    },
   });
 });
 afterAll(async () => {
@@ -65,20 +71,32 @@ describe('a client that stops reading', () => {
     await gw.grant(user.userId, 100);
     // The gateway's own response object for the request, to read how much it holds for the client.
     let gatewayResponse: http.ServerResponse | undefined;
-    gw.gateway.server.once('request', (_req: http.IncomingMessage, res: http.ServerResponse) => (gatewayResponse = res));
+    gw.gateway.server.once(
+      'request',
+      (_req: http.IncomingMessage, res: http.ServerResponse) => (gatewayResponse = res),
+    );
 
-    const body = JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const body = JSON.stringify({
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     const received: Buffer[] = [];
     const { res, ended } = await new Promise<{ res: http.IncomingMessage; ended: Promise<void> }>((resolve, reject) => {
-      const req = http.request(`${gw.url}/api/v1/chat/completions`, {
-        method: 'POST', headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' },
-      }, (response) => {
-        const ended = new Promise<void>((done) => response.on('end', done));
-        response.on('data', (data: Buffer) => received.push(data));
-        // Stops reading after its first bytes.
-        response.once('data', () => response.pause());
-        resolve({ res: response, ended });
-      });
+      const req = http.request(
+        `${gw.url}/api/v1/chat/completions`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' },
+        },
+        (response) => {
+          const ended = new Promise<void>((done) => response.on('end', done));
+          response.on('data', (data: Buffer) => received.push(data));
+          // Stops reading after its first bytes.
+          response.once('data', () => response.pause());
+          resolve({ res: response, ended });
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

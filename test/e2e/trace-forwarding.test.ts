@@ -17,7 +17,13 @@ let user: { key: string };
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
-  gw = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'sk-provider', OPENAI_BASE_URL: `${upstream.url}/v1` } });
+  gw = await startTestGateway({
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-provider',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
+  });
   const created = await gw.createUser();
   await gw.grant(created.userId, 1);
   user = created;
@@ -28,17 +34,36 @@ afterAll(async () => {
 });
 beforeEach(() => upstream.reset());
 
-const chunk = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }] };
-const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+const chunk = {
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }],
+};
+const usage = {
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+};
 const completion = {
-  id: 'c', object: 'chat.completion', created: 1, model: 'm',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage: usage.usage,
+  id: 'c',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+  usage: usage.usage,
 };
 
 async function chat(headers: Record<string, string>, stream: boolean): Promise<number> {
   upstream.reply(stream ? { kind: 'sse', chunks: openAiSse([chunk, usage]) } : { kind: 'json', body: completion });
   const res = await gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key: user.key, headers: { 'content-type': 'application/json', ...headers },
+    method: 'POST',
+    key: user.key,
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream }),
   });
   if (stream) expect((await readSse(res)).done).toBe(true);
@@ -51,24 +76,37 @@ describe('tracing off', () => {
     expect(activeTracer()).toBeUndefined();
     expect(await chat({ traceparent: TRACEPARENT }, true)).toBe(200);
     // The SDK's packages are CommonJS: loaded, they would be in the require cache (only the API package may be).
-    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => /@opentelemetry[\\/](?!api[\\/])/.test(file));
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) =>
+      /@opentelemetry[\\/](?!api[\\/])/.test(file),
+    );
     expect(loaded).toEqual([]);
   });
 
-  it.each([true, false])('forwards traceparent and tracestate unchanged, and no other client header (stream: %s)', async (stream) => {
-    const status = await chat({
-      traceparent: TRACEPARENT, tracestate: TRACESTATE,
-      baggage: 'user.id=42', cookie: 'session=abc', 'x-custom-header': 'private', 'x-forwarded-for': '10.0.0.1',
-    }, stream);
-    expect(status).toBe(200);
-    const sent = upstream.last.headers;
-    expect(sent.traceparent).toBe(TRACEPARENT);
-    expect(sent.tracestate).toBe(TRACESTATE);
-    // The provider's key, never the client's; none of the client's other headers.
-    expect(sent.authorization).toBe('Bearer sk-provider');
-    expect(JSON.stringify(sent)).not.toContain(user.key);
-    for (const name of ['baggage', 'cookie', 'x-custom-header', 'x-forwarded-for']) expect(sent[name]).toBeUndefined();
-  });
+  it.each([true, false])(
+    'forwards traceparent and tracestate unchanged, and no other client header (stream: %s)',
+    async (stream) => {
+      const status = await chat(
+        {
+          traceparent: TRACEPARENT,
+          tracestate: TRACESTATE,
+          baggage: 'user.id=42',
+          cookie: 'session=abc',
+          'x-custom-header': 'private',
+          'x-forwarded-for': '10.0.0.1',
+        },
+        stream,
+      );
+      expect(status).toBe(200);
+      const sent = upstream.last.headers;
+      expect(sent.traceparent).toBe(TRACEPARENT);
+      expect(sent.tracestate).toBe(TRACESTATE);
+      // The provider's key, never the client's; none of the client's other headers.
+      expect(sent.authorization).toBe('Bearer sk-provider');
+      expect(JSON.stringify(sent)).not.toContain(user.key);
+      for (const name of ['baggage', 'cookie', 'x-custom-header', 'x-forwarded-for'])
+        expect(sent[name]).toBeUndefined();
+    },
+  );
 
   it('forwards a later traceparent version as it came', async () => {
     const future = `cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-what-the-future-holds`;

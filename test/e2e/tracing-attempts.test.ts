@@ -16,10 +16,16 @@ import { readSse } from '../helpers/sse-client.js';
 const { tracer, exporter } = recordedSpans();
 /** The SDK warns (and ignores the call) when a span is ended, or written to, after its end. */
 const endedSpanWarnings: string[] = [];
-diag.setLogger({
-  error: () => undefined, info: () => undefined, debug: () => undefined, verbose: () => undefined,
-  warn: (message: string) => void (/ended Span/i.test(message) && endedSpanWarnings.push(message)),
-}, DiagLogLevel.WARN);
+diag.setLogger(
+  {
+    error: () => undefined,
+    info: () => undefined,
+    debug: () => undefined,
+    verbose: () => undefined,
+    warn: (message: string) => void (/ended Span/i.test(message) && endedSpanWarnings.push(message)),
+  },
+  DiagLogLevel.WARN,
+);
 
 /** A vendor API answering each request with the next scripted handler, which may hold the response open. */
 class ScriptedUpstream {
@@ -47,17 +53,30 @@ class ScriptedUpstream {
       // the request body is not needed
     }
     const handler = this.handlers.shift();
-    if (!handler) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"nothing scripted"}}');
+    if (!handler)
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"nothing scripted"}}');
     else await handler(res);
   }
 }
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-  id: 'up-stream-1', object: 'chat.completion.chunk', created: 1, model: 'x', choices: [{ index: 0, delta, finish_reason: finish }],
+  id: 'up-stream-1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'x',
+  choices: [{ index: 0, delta, finish_reason: finish }],
 });
-const usageChunk = { id: 'up-stream-1', object: 'chat.completion.chunk', created: 1, model: 'x', choices: [], usage: { prompt_tokens: 30, completion_tokens: 4, total_tokens: 34 } };
+const usageChunk = {
+  id: 'up-stream-1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'x',
+  choices: [],
+  usage: { prompt_tokens: 30, completion_tokens: 4, total_tokens: 34 },
+};
 const sse = (...chunks: unknown[]) => openAiSse(chunks, false).join('');
-const openSse = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+const openSse = (res: http.ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 
 let beta: ScriptedUpstream;
 let gamma: MockUpstream;
@@ -73,9 +92,12 @@ beforeAll(async () => {
   gw = await startTestGateway({
     env: {
       MODELGATE_CATALOG: 'test/fixtures/catalog/routing-catalog.json',
-      ALPHA_API_KEY: 'sk-a', ALPHA_BASE_URL: `${alpha.url}/v1`,
-      BETA_API_KEY: 'sk-b', BETA_BASE_URL: `${beta.url}/v1`,
-      GAMMA_API_KEY: 'sk-g', GAMMA_BASE_URL: `${gamma.url}/v1`,
+      ALPHA_API_KEY: 'sk-a',
+      ALPHA_BASE_URL: `${alpha.url}/v1`,
+      BETA_API_KEY: 'sk-b',
+      BETA_BASE_URL: `${beta.url}/v1`,
+      GAMMA_API_KEY: 'sk-g',
+      GAMMA_BASE_URL: `${gamma.url}/v1`,
       MODELGATE_ROUTE_MAX_ATTEMPTS: '3',
     },
   });
@@ -102,7 +124,10 @@ afterEach(() => {
 
 const chat = (body: Record<string, unknown>, signal?: AbortSignal) =>
   gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key: user.key, headers: { 'content-type': 'application/json' }, signal,
+    method: 'POST',
+    key: user.key,
+    headers: { 'content-type': 'application/json' },
+    signal,
     body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], stream: true, ...body }),
   });
 
@@ -132,7 +157,7 @@ async function readUntil(res: Response, text: string): Promise<ReadableStreamDef
 }
 
 describe('a streaming attempt span', () => {
-  it('is open while the upstream streams and ends after its last chunk, with the stream\'s usage and id', async () => {
+  it("is open while the upstream streams and ends after its last chunk, with the stream's usage and id", async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let attemptSpansWhenLastChunkSent: number | undefined;
@@ -163,15 +188,25 @@ describe('a streaming attempt span', () => {
     expect(attempt.name).toBe('chat beta-solo');
     expect(attempt.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(attempt.attributes).toMatchObject({
-      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'beta', 'gen_ai.request.model': 'beta-solo',
-      'gen_ai.response.id': 'up-stream-1', 'gen_ai.response.finish_reasons': ['stop'],
-      'gen_ai.usage.input_tokens': 30, 'gen_ai.usage.output_tokens': 4,
-      'http.response.status_code': 200, 'modelgate.attempt.outcome': 'ok',
-      'server.address': '127.0.0.1', 'server.port': Number(new URL(beta.url).port),
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'beta',
+      'gen_ai.request.model': 'beta-solo',
+      'gen_ai.response.id': 'up-stream-1',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 30,
+      'gen_ai.usage.output_tokens': 4,
+      'http.response.status_code': 200,
+      'modelgate.attempt.outcome': 'ok',
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(beta.url).port),
     });
     expect(attempt.attributes['error.type']).toBeUndefined();
     // The request span carries the stream's usage too.
-    expect(request.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 30, 'gen_ai.usage.output_tokens': 4, 'gen_ai.response.finish_reasons': ['stop'] });
+    expect(request.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 30,
+      'gen_ai.usage.output_tokens': 4,
+      'gen_ai.response.finish_reasons': ['stop'],
+    });
   });
 
   it('ends once, as aborted, with the request span, when the client leaves mid-stream', async () => {
@@ -200,7 +235,10 @@ describe('a streaming attempt span', () => {
     expect(attempt.attributes).toMatchObject({ 'error.type': 'aborted', 'modelgate.attempt.outcome': 'aborted' });
     expect(attempt.status.code).toBe(SpanStatusCode.ERROR);
     expect(request.name).toBe('chat beta/solo');
-    expect(request.attributes).toMatchObject({ 'error.type': 'client_disconnected', 'modelgate.generation.status': 'aborted' });
+    expect(request.attributes).toMatchObject({
+      'error.type': 'client_disconnected',
+      'modelgate.generation.status': 'aborted',
+    });
     expect(request.attributes['gen_ai.usage.input_tokens']).toEqual(expect.any(Number));
     expect(request.attributes['gen_ai.usage.output_tokens']).toEqual(expect.any(Number));
   });
@@ -233,17 +271,22 @@ describe('a streaming attempt span', () => {
     expect(serverSpans()[0].attributes['error.type']).toBe('client_disconnected');
   });
 
-  it('ends with the stream\'s error code when the upstream reports an error mid-stream', async () => {
+  it("ends with the stream's error code when the upstream reports an error mid-stream", async () => {
     beta.next((res) => {
       openSse(res);
-      res.end(`${sse(chunk({ role: 'assistant', content: 'partial' }), { error: { message: 'overloaded', type: 'server_error' } })}`);
+      res.end(
+        `${sse(chunk({ role: 'assistant', content: 'partial' }), { error: { message: 'overloaded', type: 'server_error' } })}`,
+      );
     });
     const read = await readSse(await chat({ model: 'beta/solo' }));
     expect(read.chunks.at(-1).choices[0]).toMatchObject({ finish_reason: 'error', error: { code: 'server_error' } });
     await gw.settled();
     const [attempt] = clientSpans();
     expect(clientSpans()).toHaveLength(1);
-    expect(attempt.attributes).toMatchObject({ 'error.type': 'server_error', 'modelgate.attempt.outcome': 'server_error' });
+    expect(attempt.attributes).toMatchObject({
+      'error.type': 'server_error',
+      'modelgate.attempt.outcome': 'server_error',
+    });
     expect(attempt.status.code).toBe(SpanStatusCode.ERROR);
     expect(serverSpans()).toHaveLength(1);
     expect(serverSpans()[0].attributes['error.type']).toBe('server_error');
@@ -254,12 +297,23 @@ describe('failover', () => {
   const okStream = openAiSse([chunk({ role: 'assistant', content: 'from gamma' }), chunk({}, 'stop'), usageChunk]);
 
   it.each([
-    ['an error status', (res: http.ServerResponse) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom","type":"server_error"}}'), { 'error.type': 'http_5xx', 'http.response.status_code': 500 }],
-    ['a stream that breaks before its first event', (res: http.ServerResponse) => {
-      openSse(res);
-      res.flushHeaders();
-      setImmediate(() => res.destroy());
-    }, { 'error.type': 'failed', 'http.response.status_code': 200 }],
+    [
+      'an error status',
+      (res: http.ServerResponse) =>
+        void res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"boom","type":"server_error"}}'),
+      { 'error.type': 'http_5xx', 'http.response.status_code': 500 },
+    ],
+    [
+      'a stream that breaks before its first event',
+      (res: http.ServerResponse) => {
+        openSse(res);
+        res.flushHeaders();
+        setImmediate(() => res.destroy());
+      },
+      { 'error.type': 'failed', 'http.response.status_code': 200 },
+    ],
   ])('after %s gives two attempt spans with their outcomes under one request span', async (_name, failure, failed) => {
     beta.next(failure);
     gamma.reply({ kind: 'sse', chunks: okStream });
@@ -278,25 +332,43 @@ describe('failover', () => {
     const second = attempts.find((span) => span.name === 'chat gamma-chat')!;
     expect(first.attributes).toMatchObject({ ...failed, 'modelgate.attempt.outcome': failed['error.type'] });
     expect(first.status.code).toBe(SpanStatusCode.ERROR);
-    expect(second.attributes).toMatchObject({ 'modelgate.attempt.outcome': 'ok', 'gen_ai.usage.output_tokens': 4, 'gen_ai.response.id': 'up-stream-1' });
+    expect(second.attributes).toMatchObject({
+      'modelgate.attempt.outcome': 'ok',
+      'gen_ai.usage.output_tokens': 4,
+      'gen_ai.response.id': 'up-stream-1',
+    });
     expect(second.attributes['error.type']).toBeUndefined();
   });
 
-  it('JSON: the serving attempt span carries the upstream\'s id, finish reason and usage', async () => {
-    beta.next((res) => void res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":{"message":"slow down","type":"rate_limit"}}'));
-    gamma.reply({ kind: 'json', body: {
-      id: 'up-json-1', object: 'chat.completion', created: 1, model: 'x',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13 },
-    } });
+  it("JSON: the serving attempt span carries the upstream's id, finish reason and usage", async () => {
+    beta.next(
+      (res) =>
+        void res
+          .writeHead(429, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"slow down","type":"rate_limit"}}'),
+    );
+    gamma.reply({
+      kind: 'json',
+      body: {
+        id: 'up-json-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'x',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13 },
+      },
+    });
     expect((await chat({ model: 'alpha/chat', stream: false })).status).toBe(200);
     await gw.settled();
     const first = clientSpans().find((span) => span.name === 'chat beta-chat')!;
     const second = clientSpans().find((span) => span.name === 'chat gamma-chat')!;
     expect(first.attributes).toMatchObject({ 'error.type': 'http_429', 'http.response.status_code': 429 });
     expect(second.attributes).toMatchObject({
-      'modelgate.attempt.outcome': 'ok', 'gen_ai.response.id': 'up-json-1', 'gen_ai.response.finish_reasons': ['stop'],
-      'gen_ai.usage.input_tokens': 11, 'gen_ai.usage.output_tokens': 2,
+      'modelgate.attempt.outcome': 'ok',
+      'gen_ai.response.id': 'up-json-1',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 11,
+      'gen_ai.usage.output_tokens': 2,
     });
     expect(serverSpans()).toHaveLength(1);
   });
@@ -306,7 +378,11 @@ describe('failover', () => {
     expect((await chat({ model: 'beta/solo', stream: false })).status).toBe(502);
     await gw.settled();
     expect(clientSpans()).toHaveLength(1);
-    expect(clientSpans()[0].attributes).toMatchObject({ 'http.response.status_code': 200, 'error.type': 'failed', 'modelgate.attempt.outcome': 'failed' });
+    expect(clientSpans()[0].attributes).toMatchObject({
+      'http.response.status_code': 200,
+      'error.type': 'failed',
+      'modelgate.attempt.outcome': 'failed',
+    });
     expect(serverSpans()).toHaveLength(1);
   });
 });

@@ -39,7 +39,9 @@ async function servedAndExported(protocol?: string) {
   const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const gw = await startTestGateway({
     env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
       ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: protocol } : {}),
     },
@@ -51,10 +53,31 @@ async function servedAndExported(protocol?: string) {
     expect(context.with(trace.setSpan(ROOT_CONTEXT, probe), () => trace.getActiveSpan())).toBeUndefined();
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
-    const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } };
-    upstream.reply({ kind: 'sse', chunks: openAiSse([{ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] }, usage]) });
+    const usage = {
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [],
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    };
+    upstream.reply({
+      kind: 'sse',
+      chunks: openAiSse([
+        {
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }],
+        },
+        usage,
+      ]),
+    });
     const res = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` },
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` },
       body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hello' }], stream: true }),
     });
     await res.text();
@@ -76,12 +99,18 @@ function expectRequestAndAttempt(spans: Awaited<ReturnType<typeof servedAndExpor
   const attempt = spans.find((span) => span.name === 'chat gpt-test-2026')!;
   expect(request).toMatchObject({ traceId: TRACE_ID, parentSpanId: CLIENT_SPAN_ID, scope: 'modelgate' });
   expect(request.resource['service.name']).toBe('modelgate');
-  expect(request.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 3, 'gen_ai.usage.output_tokens': 2 });
+  expect(request.attributes).toMatchObject({
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.usage.input_tokens': 3,
+    'gen_ai.usage.output_tokens': 2,
+  });
   expect(attempt).toMatchObject({ traceId: TRACE_ID, parentSpanId: request.spanId });
   expect(attempt.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'http.response.status_code': 200 });
 }
 
-it('exports the request and attempt spans over OTLP/HTTP in protobuf when OTEL_EXPORTER_OTLP_ENDPOINT is set', { timeout: 90_000 }, async () => {
+it('exports the request and attempt spans over OTLP/HTTP in protobuf when OTEL_EXPORTER_OTLP_ENDPOINT is set', {
+  timeout: 90_000,
+}, async () => {
   const { exports, spans } = await servedAndExported();
   expect(exports.every((r) => r.contentType === 'application/x-protobuf')).toBe(true);
   expectRequestAndAttempt(spans);

@@ -27,7 +27,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {
-  for (const [name, value] of [['OTEL_TRACES_SAMPLER', saved.sampler], ['OTEL_TRACES_SAMPLER_ARG', saved.arg]] as const) {
+  for (const [name, value] of [
+    ['OTEL_TRACES_SAMPLER', saved.sampler],
+    ['OTEL_TRACES_SAMPLER_ARG', saved.arg],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -35,11 +38,15 @@ afterAll(async () => {
   await new Promise((resolve) => sink.close(resolve));
 });
 
-it('samples by OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG: ratio 0 exports nothing', { timeout: 90_000 }, async () => {
+it('samples by OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG: ratio 0 exports nothing', {
+  timeout: 90_000,
+}, async () => {
   const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const gw = await startTestGateway({
     env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
     },
   });
@@ -50,13 +57,18 @@ it('samples by OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG: ratio 0 exports 
     upstream.reply({
       kind: 'json',
       body: {
-        id: 'up-1', object: 'chat.completion', created: 1, model: 'gpt-test-2026',
+        id: 'up-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-test-2026',
         choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
         usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
       },
     });
     const res = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hello' }], stream: false }),
     });
     const body = await res.text();

@@ -18,9 +18,28 @@ const CLIENT_SPAN_ID = '00f067aa0ba902b7';
 const PROMPT = 'SECRET-PROMPT-TEXT-q1w2e3';
 const COMPLETION = 'SECRET-COMPLETION-TEXT-z9x8';
 
-const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-const finish = { id: 'chatcmpl-up-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2026', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
-const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 } };
+const chunk = (content: string) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
+const finish = {
+  id: 'chatcmpl-up-1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-test-2026',
+  choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+};
+const usage = {
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
+};
 
 let upstream: MockUpstream;
 let gw: TestGateway;
@@ -28,7 +47,13 @@ let gw: TestGateway;
 beforeAll(async () => {
   setActiveTracer(tracer);
   upstream = await new MockUpstream().start();
-  gw = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1` } });
+  gw = await startTestGateway({
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
+  });
 });
 afterAll(async () => {
   setActiveTracer(undefined);
@@ -42,8 +67,15 @@ beforeEach(() => {
 
 const chat = (key: string | undefined, headers: Record<string, string> = {}, body: Record<string, unknown> = {}) =>
   gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: PROMPT }], stream: true, ...body }),
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: PROMPT }],
+      stream: true,
+      ...body,
+    }),
   });
 
 const spans = () => exporter.getFinishedSpans();
@@ -56,7 +88,11 @@ describe('tracing', () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk(COMPLETION), finish, usage]) });
-    const res = await chat(user.key, { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`, tracestate: 'congo=t61rcWkgMzE', baggage: 'user.id=alice' });
+    const res = await chat(user.key, {
+      traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`,
+      tracestate: 'congo=t61rcWkgMzE',
+      baggage: 'user.id=alice',
+    });
     const sse = await readSse(res);
     expect(sse.done).toBe(true);
 
@@ -82,7 +118,11 @@ describe('tracing', () => {
     expect(attempt.name).toBe('chat gpt-test-2026');
     expect(attempt.spanContext().traceId).toBe(TRACE_ID);
     expect(parentId(attempt)).toBe(request.spanContext().spanId);
-    expect(attempt.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-test-2026', 'http.response.status_code': 200 });
+    expect(attempt.attributes).toMatchObject({
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-test-2026',
+      'http.response.status_code': 200,
+    });
     // The upstream continues the same trace, under the attempt span.
     expect(upstream.last.headers.traceparent).toBe(`00-${TRACE_ID}-${attempt.spanContext().spanId}-01`);
     expect(upstream.last.headers.tracestate).toBe('congo=t61rcWkgMzE');
@@ -90,17 +130,24 @@ describe('tracing', () => {
     expect(upstream.last.headers.baggage).toBeUndefined();
 
     // No prompt or completion text anywhere on a span.
-    const everything = JSON.stringify(spans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })));
+    const everything = JSON.stringify(
+      spans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })),
+    );
     expect(everything).not.toContain(PROMPT);
     expect(everything).not.toContain(COMPLETION);
   });
 
-  it('traces the Gemini door\'s generations too: a request span with its attempt span, no prompt text', async () => {
+  it("traces the Gemini door's generations too: a request span with its attempt span, no prompt text", async () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk(COMPLETION), finish, usage]) });
     const res = await gw.fetch('/api/v1/gemini/v1beta/models/openai%2Fgpt-test:streamGenerateContent?alt=sse', {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': user.key, traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` },
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-goog-api-key': user.key,
+        traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`,
+      },
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }] }),
     });
     expect(res.status).toBe(200);
@@ -139,26 +186,39 @@ describe('tracing', () => {
     const user = await gw.createUser();
     await gw.grant(user.userId, 1);
     upstream.reply({ kind: 'sse', chunks: openAiSse([chunk('x'), finish, usage]) });
-    const res = await chat(user.key, { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}`, tracestate: 'congo=t61rcWkgMzE' });
+    const res = await chat(user.key, {
+      traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}`,
+      tracestate: 'congo=t61rcWkgMzE',
+    });
     expect((await readSse(res)).done).toBe(true);
     await gw.settled();
     const request = serverSpan();
     expect(request.spanContext().traceId).not.toBe(TRACE_ID);
     expect(parentId(request)).toBeUndefined();
     const [attempt] = clientSpans();
-    expect(upstream.last.headers.traceparent).toBe(`00-${request.spanContext().traceId}-${attempt.spanContext().spanId}-01`);
+    expect(upstream.last.headers.traceparent).toBe(
+      `00-${request.spanContext().traceId}-${attempt.spanContext().spanId}-01`,
+    );
     expect(upstream.last.headers.tracestate).toBeUndefined();
   });
 
-  it('with tracing off creates no span and passes the client\'s traceparent upstream unchanged', async () => {
+  it("with tracing off creates no span and passes the client's traceparent upstream unchanged", async () => {
     setActiveTracer(undefined);
-    const off = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1` } });
+    const off = await startTestGateway({
+      env: {
+        MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+        OPENAI_API_KEY: 'k',
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+      },
+    });
     try {
       const user = await off.createUser();
       await off.grant(user.userId, 1);
       upstream.reply({ kind: 'sse', chunks: openAiSse([chunk('x'), usage]) });
       const res = await off.fetch('/api/v1/chat/completions', {
-        method: 'POST', key: user.key, headers: { 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` },
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` },
         body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true }),
       });
       await res.text();

@@ -15,8 +15,21 @@ import { requestOnce, startServe, type PlainResponse, type ServeProcess } from '
 const work = mkdtempSync(path.join(tmpdir(), 'modelgate-two-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-const usage = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } };
+const chunk = (content: string) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { content }, finish_reason: null }],
+});
+const usage = {
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+};
 
 describeWithPostgres('two serve processes as one gateway', () => {
   describeWithRedis('on one PostgreSQL and one Redis', () => {
@@ -35,16 +48,32 @@ describeWithPostgres('two serve processes as one gateway', () => {
     const newKey = async (usd?: string) => {
       const email = `two-${Math.random().toString(36).slice(2)}@example.com`;
       await cli('users', 'create', '--email', email);
-      const { key_id: keyId, key } = JSON.parse(await cli('keys', 'create', '--email', email, '--json')) as { key_id: string; key: string };
+      const { key_id: keyId, key } = JSON.parse(await cli('keys', 'create', '--email', email, '--json')) as {
+        key_id: string;
+        key: string;
+      };
       if (usd) await cli('credits', 'add', '--email', email, '--usd', usd);
-      const user = await database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      const user = await database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       return { email, keyId, key, userId: user.id };
     };
-    const chat = (instance: ServeProcess, key: string, options: { model?: string; stream?: boolean; maxTokens?: number } = {}): Promise<PlainResponse> =>
+    const chat = (
+      instance: ServeProcess,
+      key: string,
+      options: { model?: string; stream?: boolean; maxTokens?: number } = {},
+    ): Promise<PlainResponse> =>
       requestOnce(`${instance.url}/api/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: options.model ?? 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: options.stream ?? true, max_tokens: options.maxTokens }),
+        body: JSON.stringify({
+          model: options.model ?? 'openai/gpt-test',
+          messages: [{ role: 'user', content: 'hi' }],
+          stream: options.stream ?? true,
+          max_tokens: options.maxTokens,
+        }),
       });
 
     // The revocation reaches the other instances by NOTIFY, sent at the delete's commit: on an idle machine the very
@@ -69,10 +98,14 @@ describeWithPostgres('two serve processes as one gateway', () => {
         MODELGATE_REDIS_PREFIX: uniqueRedisPrefix(),
         MODELGATE_FREE_REQUESTS_PER_DAY: '3',
         MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-        OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
-        OPENROUTER_API_KEY: 'k', OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
+        OPENAI_API_KEY: 'k',
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        OPENROUTER_API_KEY: 'k',
+        OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
       };
-      instances = await Promise.all(['a', 'b'].map((name) => startServe({ env, logFile: path.join(work, `${name}.log`) })));
+      instances = await Promise.all(
+        ['a', 'b'].map((name) => startServe({ env, logFile: path.join(work, `${name}.log`) })),
+      );
     }, 120_000);
     afterAll(async () => {
       for (const instance of instances) instance.child.kill('SIGKILL');
@@ -102,7 +135,8 @@ describeWithPostgres('two serve processes as one gateway', () => {
     it('shares the free-model allowance', async () => {
       const { key } = await newKey();
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await chat(instances[i % 2], key, { model: 'openrouter/test/free-model:free' })).status);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await chat(instances[i % 2], key, { model: 'openrouter/test/free-model:free' })).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
     });
 
@@ -118,7 +152,9 @@ describeWithPostgres('two serve processes as one gateway', () => {
       expect((await chat(instances[1], key)).status).toBe(401);
     });
 
-    it('never overdraws under concurrent spend from both, and debits exactly the reported costs', { timeout: 60_000 }, async () => {
+    it('never overdraws under concurrent spend from both, and debits exactly the reported costs', {
+      timeout: 60_000,
+    }, async () => {
       // Ample balance: credit leases of one instance must leave the other room (cross-instance false 402s are being
       // fixed separately), so every request should succeed here.
       const ample = await newKey('100');
@@ -127,15 +163,24 @@ describeWithPostgres('two serve processes as one gateway', () => {
       // A balance too small for all of them (max_tokens 20 keeps each upper bound small, above the 10 tokens used):
       // whatever is refused, nothing is overdrawn.
       const tight = await newKey('0.001');
-      const tightResponses = await Promise.all(Array.from({ length: 24 }, (_, i) => chat(instances[i % 2], tight.key, { maxTokens: 20 })));
+      const tightResponses = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => chat(instances[i % 2], tight.key, { maxTokens: 20 })),
+      );
       expect(tightResponses.filter((res) => res.status !== 200 && res.status !== 402)).toEqual([]);
       expect(tightResponses.some((res) => res.status === 402)).toBe(true);
 
-      for (const [user, count] of [[ample, 24], [tight, tightResponses.filter((res) => res.status === 200).length]] as const) {
+      for (const [user, count] of [
+        [ample, 24],
+        [tight, tightResponses.filter((res) => res.status === 200).length],
+      ] as const) {
         // Settlements are written in batches after the responses: read until each success has its record.
         let rows: { id: string; cost_nanos: bigint }[] = [];
         while (rows.length < count) {
-          rows = await database.db.selectFrom('generations').select(['id', 'cost_nanos']).where('user_id', '=', user.userId).execute();
+          rows = await database.db
+            .selectFrom('generations')
+            .select(['id', 'cost_nanos'])
+            .where('user_id', '=', user.userId)
+            .execute();
           if (rows.length < count) await new Promise((resolve) => setTimeout(resolve, 100));
         }
         expect(rows).toHaveLength(count);
@@ -149,10 +194,15 @@ describeWithPostgres('two serve processes as one gateway', () => {
       }
     });
 
-    it('loses no record when one instance gets SIGTERM while the other keeps serving', { timeout: 90_000 }, async () => {
+    it('loses no record when one instance gets SIGTERM while the other keeps serving', {
+      timeout: 90_000,
+    }, async () => {
       const { key, userId } = await newKey('100');
       upstream.reset();
-      upstream.always({ kind: 'sse', chunks: [...openAiSse([chunk('a')], false), { pauseMs: 800 }, ...openAiSse([chunk('b'), usage])] });
+      upstream.always({
+        kind: 'sse',
+        chunks: [...openAiSse([chunk('a')], false), { pauseMs: 800 }, ...openAiSse([chunk('b'), usage])],
+      });
       const [a, b] = instances;
       const inFlightOnA = [chat(a, key), chat(a, key)];
       while (upstream.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -8,8 +8,17 @@ import { HeldUpstream } from '../helpers/held-upstream.js';
 import { metricValue } from '../helpers/serve-process.js';
 
 const TOKEN = 'scrape-token-abcdefghijklmnop';
-const CHAT_BODY = JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
-const MESSAGES_BODY = JSON.stringify({ model: 'openai/gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], stream: true });
+const CHAT_BODY = JSON.stringify({
+  model: 'openai/gpt-test',
+  messages: [{ role: 'user', content: 'hi' }],
+  stream: true,
+});
+const MESSAGES_BODY = JSON.stringify({
+  model: 'openai/gpt-test',
+  max_tokens: 100,
+  messages: [{ role: 'user', content: 'hi' }],
+  stream: true,
+});
 
 /** An agent without a socket cap of its own: the client must not be what holds requests back. */
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -23,25 +32,43 @@ interface Timed {
   body: string;
 }
 
-function post(gw: TestGateway, path: string, key: string, body: string, t0: number, onFirstChunk?: () => void): Promise<Timed> {
+function post(
+  gw: TestGateway,
+  path: string,
+  key: string,
+  body: string,
+  t0: number,
+  onFirstChunk?: () => void,
+): Promise<Timed> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${gw.url}${path}`, {
-      method: 'POST', agent,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-    }, (res) => {
-      let firstChunkAt = NaN;
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (data: string) => {
-        if (Number.isNaN(firstChunkAt)) {
-          firstChunkAt = performance.now() - t0;
-          onFirstChunk?.();
-        }
-        text += data;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, firstChunkAt, endAt: performance.now() - t0, body: text }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${gw.url}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'anthropic-version': '2023-06-01',
+        },
+      },
+      (res) => {
+        let firstChunkAt = NaN;
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (data: string) => {
+          if (Number.isNaN(firstChunkAt)) {
+            firstChunkAt = performance.now() - t0;
+            onFirstChunk?.();
+          }
+          text += data;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, firstChunkAt, endAt: performance.now() - t0, body: text }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -74,8 +101,14 @@ describe('concurrent upstream streams', () => {
     upstream = await held.start();
     gw = await startTestGateway({
       env: {
-        MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
-        MODELGATE_RATE_LIMIT_RPM: '0', MODELGATE_RATE_LIMIT_TPM: '0', MODELGATE_METRICS_TOKEN: TOKEN, MODELGATE_SHUTDOWN_GRACE_SECONDS: '2', ...env,
+        MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+        OPENAI_API_KEY: 'k',
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        MODELGATE_RATE_LIMIT_RPM: '0',
+        MODELGATE_RATE_LIMIT_TPM: '0',
+        MODELGATE_METRICS_TOKEN: TOKEN,
+        MODELGATE_SHUTDOWN_GRACE_SECONDS: '2',
+        ...env,
       },
     });
     const user = await gw.createUser();
@@ -88,7 +121,11 @@ describe('concurrent upstream streams', () => {
     const { gw, upstream, key } = await start(new HeldUpstream());
     const t0 = performance.now();
     let firstChunks = 0;
-    const running = Promise.all(Array.from({ length: streams }, () => post(gw, '/api/v1/chat/completions', key, CHAT_BODY, t0, () => firstChunks++)));
+    const running = Promise.all(
+      Array.from({ length: streams }, () =>
+        post(gw, '/api/v1/chat/completions', key, CHAT_BODY, t0, () => firstChunks++),
+      ),
+    );
     // Every stream stays open until all 300 clients have their first chunk, or 10 s passed: a gateway that holds
     // some back fails here rather than hangs.
     await waitFor(async () => firstChunks === streams, 10_000).catch(() => undefined);
@@ -104,13 +141,20 @@ describe('concurrent upstream streams', () => {
 
   it('past a configured cap, a request waits in a queue /metrics shows, then gets a clear 503 after the queue timeout', async () => {
     const { gw, upstream, key } = await start(new HeldUpstream({ deadlineMs: 10_000 }), {
-      MODELGATE_UPSTREAM_CONCURRENCY: '1', MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS: '600',
+      MODELGATE_UPSTREAM_CONCURRENCY: '1',
+      MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS: '600',
     });
     const t0 = performance.now();
     // The first stream holds the one upstream slot.
     const holding = post(gw, '/api/v1/chat/completions', key, CHAT_BODY, t0);
     await waitFor(async () => upstream.open === 1);
-    const waiting = post(gw, '/api/v1/chat/completions', key, JSON.stringify({ ...JSON.parse(CHAT_BODY), stream: false }), t0);
+    const waiting = post(
+      gw,
+      '/api/v1/chat/completions',
+      key,
+      JSON.stringify({ ...JSON.parse(CHAT_BODY), stream: false }),
+      t0,
+    );
     const origin = new URL(upstream.url).origin;
     await waitFor(async () => metricValue(await scrape(gw), 'modelgate_upstream_requests_queued', { origin }) === 1);
     const metrics = await scrape(gw);
@@ -135,7 +179,9 @@ describe('concurrent upstream streams', () => {
     const after = await scrape(gw);
     expect(metricValue(after, 'modelgate_upstream_requests_queued', { origin })).toBe(0);
     expect(metricValue(after, 'modelgate_upstream_queue_timeouts_total', { origin })).toBe(2);
-    expect(metricValue(after, 'modelgate_upstream_attempts_total', { provider: 'openai', outcome: 'queue_timeout' })).toBe(2);
+    expect(
+      metricValue(after, 'modelgate_upstream_attempts_total', { provider: 'openai', outcome: 'queue_timeout' }),
+    ).toBe(2);
 
     // Once the stream ends its slot is free again: the next request is served.
     upstream.release();
@@ -149,7 +195,8 @@ describe('concurrent upstream streams', () => {
 
   it('a queued request is served as soon as the stream ahead of it ends, within the queue timeout', async () => {
     const { gw, upstream, key } = await start(new HeldUpstream({ deadlineMs: 10_000 }), {
-      MODELGATE_UPSTREAM_CONCURRENCY: '1', MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS: '20000',
+      MODELGATE_UPSTREAM_CONCURRENCY: '1',
+      MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS: '20000',
     });
     const t0 = performance.now();
     const holding = post(gw, '/api/v1/chat/completions', key, CHAT_BODY, t0);

@@ -10,24 +10,37 @@ import { HttpClient } from '../../src/providers/http-client.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { HeldUpstream } from '../helpers/held-upstream.js';
 
-const tls = { key: readFileSync('test/fixtures/tls/localhost-key.pem'), cert: readFileSync('test/fixtures/tls/localhost-cert.pem') };
+const tls = {
+  key: readFileSync('test/fixtures/tls/localhost-key.pem'),
+  cert: readFileSync('test/fixtures/tls/localhost-cert.pem'),
+};
 const BODY = JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 afterAll(() => agent.destroy());
 
 /** Streams one request; resolves with its status and body once it ends, calling onFirstChunk on its first bytes. */
-function stream(gw: TestGateway, key: string, onFirstChunk: () => void = () => undefined): Promise<{ status: number; body: string }> {
+function stream(
+  gw: TestGateway,
+  key: string,
+  onFirstChunk: () => void = () => undefined,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${gw.url}/api/v1/chat/completions`, {
-      method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.once('data', onFirstChunk);
-      res.on('data', (data: string) => (body += data));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${gw.url}/api/v1/chat/completions`,
+      {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.once('data', onFirstChunk);
+        res.on('data', (data: string) => (body += data));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(BODY);
   });
@@ -53,14 +66,23 @@ describe('HTTP/2 to upstreams', () => {
   async function start(env: Record<string, string> = {}) {
     upstream = await new HeldUpstream({ tls, deadlineMs: 10_000 }).start();
     const fullEnv = {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${upstream.url}/v1`,
-      MODELGATE_RATE_LIMIT_RPM: '0', MODELGATE_SHUTDOWN_GRACE_SECONDS: '2', ...env,
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      MODELGATE_RATE_LIMIT_RPM: '0',
+      MODELGATE_SHUTDOWN_GRACE_SECONDS: '2',
+      ...env,
     };
     // The gateway's own client, as server.ts builds it from the configuration, trusting the test certificate too.
     const config = loadConfig({ PORT: '0', ...fullEnv });
     client = new HttpClient({
-      connectTimeoutMs: config.upstreamConnectTimeoutMs, headersTimeoutMs: config.upstreamHeadersTimeoutMs, bodyTimeoutMs: config.upstreamBodyTimeoutMs,
-      maxInFlightPerOrigin: config.upstreamConcurrency, queueTimeoutMs: config.upstreamQueueTimeoutMs, http2: config.upstreamHttp2, ca: tls.cert,
+      connectTimeoutMs: config.upstreamConnectTimeoutMs,
+      headersTimeoutMs: config.upstreamHeadersTimeoutMs,
+      bodyTimeoutMs: config.upstreamBodyTimeoutMs,
+      maxInFlightPerOrigin: config.upstreamConcurrency,
+      queueTimeoutMs: config.upstreamQueueTimeoutMs,
+      http2: config.upstreamHttp2,
+      ca: tls.cert,
     });
     gw = await startTestGateway({ env: fullEnv, overrides: { http: client } });
     const user = await gw.createUser();

@@ -11,7 +11,8 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { listLedger } from '../../src/repositories/credits.js';
 
-const fixture = (vendor: string, name: string) => readFileSync(new URL(`../fixtures/${vendor}/${name}`, import.meta.url), 'utf8');
+const fixture = (vendor: string, name: string) =>
+  readFileSync(new URL(`../fixtures/${vendor}/${name}`, import.meta.url), 'utf8');
 
 // claude-sonnet-5-5 (USD per 1M: input 2, cache read 0.1, output 10; 0.01 USD a search). anthropic/web-search:
 // 10,240 uncached + 2,048 cached in, 410 out: 20,480 + 204.8 + 4,100 = 24,784.8 → 24,784,800 nanos; + 2 searches.
@@ -36,9 +37,12 @@ describeEachBackend('web search fees', (backend) => {
     gw = await startTestGateway({
       backend,
       env: {
-        ANTHROPIC_API_KEY: 'sk-ant-upstream', ANTHROPIC_BASE_URL: upstream.url,
-        OPENAI_API_KEY: 'sk-proj-upstream', OPENAI_BASE_URL: `${upstream.url}/v1`,
-        GEMINI_API_KEY: 'AIzaUpstream0123456789', GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+        ANTHROPIC_API_KEY: 'sk-ant-upstream',
+        ANTHROPIC_BASE_URL: upstream.url,
+        OPENAI_API_KEY: 'sk-proj-upstream',
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        GEMINI_API_KEY: 'AIzaUpstream0123456789',
+        GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
       },
     });
   });
@@ -59,12 +63,18 @@ describeEachBackend('web search fees', (backend) => {
     const id = res.headers.get('x-generation-id')!;
     await gw.settled();
     const row = await gw.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const debits = (await listLedger(gw.db, user.userId, 10)).filter((r) => r.kind === 'debit').map((r) => -r.amount_nanos);
+    const debits = (await listLedger(gw.db, user.userId, 10))
+      .filter((r) => r.kind === 'debit')
+      .map((r) => -r.amount_nanos);
     const generation = (await (await gw.fetch(`/api/v1/generation?id=${id}`, { key: user.key })).json()).data;
     return { row, debits, generation };
   }
 
-  async function expectBilled(user: { userId: string; key: string }, res: Response, want: { model: string; searches: number; cost: bigint }) {
+  async function expectBilled(
+    user: { userId: string; key: string },
+    res: Response,
+    want: { model: string; searches: number; cost: bigint },
+  ) {
     const { row, debits, generation } = await billed(user, res);
     expect(row).toMatchObject({ model: want.model, web_search_requests: want.searches, status: 'success' });
     expect(row.cost_nanos).toBe(want.cost);
@@ -72,25 +82,51 @@ describeEachBackend('web search fees', (backend) => {
     expect(generation).toMatchObject({ web_search_requests: want.searches, total_cost: Number(want.cost) / 1e9 });
   }
 
-  const messages = (key: string, stream: boolean, tools: unknown[] = [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }], maxTokens = 1024) =>
+  const messages = (
+    key: string,
+    stream: boolean,
+    tools: unknown[] = [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }],
+    maxTokens = 1024,
+  ) =>
     gw.fetch('/api/v1/messages', {
-      method: 'POST', key, headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({ model: CLAUDE.model, max_tokens: maxTokens, stream, tools, messages: [{ role: 'user', content: 'Who won Euro 2024?' }] }),
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: CLAUDE.model,
+        max_tokens: maxTokens,
+        stream,
+        tools,
+        messages: [{ role: 'user', content: 'Who won Euro 2024?' }],
+      }),
     });
 
   const responses = (key: string, model: string, stream: boolean) =>
     gw.fetch('/api/v1/responses', {
-      method: 'POST', key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model, stream, input: 'Who won Euro 2024?', tools: [{ type: 'web_search' }], max_output_tokens: 2000 }),
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model,
+        stream,
+        input: 'Who won Euro 2024?',
+        tools: [{ type: 'web_search' }],
+        max_output_tokens: 2000,
+      }),
     });
 
   const gemini = (key: string, model: string, stream: boolean) =>
     gw.fetch(`/api/v1/gemini/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
-      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Who won Euro 2024?' }] }], tools: [{ googleSearch: {} }], generationConfig: { maxOutputTokens: 2000 } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+      body: JSON.stringify({
+        contents: [{ role: 'user', parts: [{ text: 'Who won Euro 2024?' }] }],
+        tools: [{ googleSearch: {} }],
+        generationConfig: { maxOutputTokens: 2000 },
+      }),
     });
 
-  it('native Messages lane, JSON: Anthropic\'s web_search_requests are charged at the catalog fee', async () => {
+  it("native Messages lane, JSON: Anthropic's web_search_requests are charged at the catalog fee", async () => {
     const user = await funded();
     upstream.reply({ kind: 'json', body: JSON.parse(fixture('anthropic', 'web-search.json')) });
     const res = await messages(user.key, false);
@@ -99,7 +135,7 @@ describeEachBackend('web search fees', (backend) => {
     await expectBilled(user, res, CLAUDE);
   });
 
-  it('native Messages lane, stream: message_delta\'s cumulative count is charged', async () => {
+  it("native Messages lane, stream: message_delta's cumulative count is charged", async () => {
     const user = await funded();
     upstream.reply({ kind: 'sse', chunks: [fixture('anthropic', 'web-search.chunks.txt')] });
     const res = await messages(user.key, true);
@@ -147,7 +183,7 @@ describeEachBackend('web search fees', (backend) => {
     await expectBilled(older, prompt, GEMINI_25);
   });
 
-  it('translated lane: a Responses web_search served by Claude is charged Anthropic\'s searches, JSON and stream', async () => {
+  it("translated lane: a Responses web_search served by Claude is charged Anthropic's searches, JSON and stream", async () => {
     const user = await funded();
     upstream.reply({ kind: 'json', body: JSON.parse(fixture('anthropic', 'web-search.json')) });
     const json = await responses(user.key, CLAUDE.model, false);
@@ -166,12 +202,19 @@ describeEachBackend('web search fees', (backend) => {
     await expectBilled(again, stream, CLAUDE);
   });
 
-  it('translated lane: a Messages web search served by Gemini reports its queries in Anthropic\'s server_tool_use', async () => {
+  it("translated lane: a Messages web search served by Gemini reports its queries in Anthropic's server_tool_use", async () => {
     const user = await funded();
     upstream.reply({ kind: 'json', body: JSON.parse(fixture('gemini', 'google-search.json')) });
     const res = await gw.fetch('/api/v1/messages', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({ model: GEMINI_JSON.model, max_tokens: 2000, tools: [{ type: 'web_search_20250305', name: 'web_search' }], messages: [{ role: 'user', content: 'Who won Euro 2024?' }] }),
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: GEMINI_JSON.model,
+        max_tokens: 2000,
+        tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+        messages: [{ role: 'user', content: 'Who won Euro 2024?' }],
+      }),
     });
     expect(res.status).toBe(200);
     expect(upstream.last.body.tools).toEqual([{ googleSearch: {} }]);
@@ -182,20 +225,36 @@ describeEachBackend('web search fees', (backend) => {
   it('reserves for the searches a request may run: max_uses × the fee, or 402 before any upstream call', async () => {
     // 0.02 USD: a 10-token Claude request fits, but not with three searches of 0.01 USD on top.
     const user = await funded(0.02);
-    const refused = await messages(user.key, false, [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }], 10);
+    const refused = await messages(
+      user.key,
+      false,
+      [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }],
+      10,
+    );
     expect(refused.status).toBe(402);
-    expect((await refused.json()).error).toMatchObject({ type: 'billing_error', message: expect.stringContaining('cap the web search tool') });
+    expect((await refused.json()).error).toMatchObject({
+      type: 'billing_error',
+      message: expect.stringContaining('cap the web search tool'),
+    });
     expect(upstream.requests).toHaveLength(0);
     upstream.reply({ kind: 'json', body: JSON.parse(fixture('anthropic', 'text.json')) });
     const plain = await messages(user.key, false, [], 10);
     expect(plain.status).toBe(200);
   });
 
-  it('GET /models shows each model\'s fee as pricing.web_search, USD per request', async () => {
+  it("GET /models shows each model's fee as pricing.web_search, USD per request", async () => {
     const user = await gw.createUser();
-    const list = (await (await gw.fetch('/api/v1/models', { key: user.key })).json()).data as { id: string; pricing: Record<string, string> }[];
+    const list = (await (await gw.fetch('/api/v1/models', { key: user.key })).json()).data as {
+      id: string;
+      pricing: Record<string, string>;
+    }[];
     const fee = (id: string) => list.find((m) => m.id === id)!.pricing.web_search;
-    expect([fee(CLAUDE.model), fee(GPT.model), fee('google/gemini-3.5-flash'), fee('google/gemini-2.5-pro')]).toEqual(['0.01', '0.01', '0.014', '0.035']);
+    expect([fee(CLAUDE.model), fee(GPT.model), fee('google/gemini-3.5-flash'), fee('google/gemini-2.5-pro')]).toEqual([
+      '0.01',
+      '0.01',
+      '0.014',
+      '0.035',
+    ]);
     expect(fee('deepseek/deepseek-v4-pro')).toBeUndefined();
   });
 });

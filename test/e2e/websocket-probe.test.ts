@@ -17,8 +17,17 @@ afterAll(async () => {
 
 // A WebSocket opening handshake as Codex sends it (RFC 6455 §4.1).
 const upgrade = (path: string, headers: string[] = [], connection = 'Upgrade') =>
-  [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', `Connection: ${connection}`, 'Upgrade: websocket', 'Sec-WebSocket-Version: 13',
-    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...headers, '', ''].join('\r\n');
+  [
+    `GET ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    `Connection: ${connection}`,
+    'Upgrade: websocket',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    ...headers,
+    '',
+    '',
+  ].join('\r\n');
 
 describe('the Responses WebSocket probe', () => {
   it('GET /responses with Upgrade: websocket → 426 in the chat envelope, never a switch of protocols', async () => {

@@ -21,7 +21,9 @@ const folder = (door: string) => new URL(`../fixtures/doors/${door}/`, import.me
 const read = (door: string, file: string) => JSON.parse(readFileSync(new URL(file, folder(door)), 'utf8'));
 
 describe.each(Object.keys(DOORS))('%s door: recorded requests → GenerationRequest', (door) => {
-  const cases = readdirSync(folder(door)).filter((file) => file.endsWith('.request.json')).map((file) => file.replace('.request.json', ''));
+  const cases = readdirSync(folder(door))
+    .filter((file) => file.endsWith('.request.json'))
+    .map((file) => file.replace('.request.json', ''));
 
   it('has recorded cases', () => {
     expect(cases.length).toBeGreaterThan(0);

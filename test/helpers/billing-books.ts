@@ -31,12 +31,24 @@ export interface Books {
 export async function readBooks(db: Db, userId: string): Promise<Books> {
   const rows = await db.selectFrom('generations').select(['id', 'cost_nanos']).where('user_id', '=', userId).execute();
   const records = new Map(rows.map((row) => [row.id, row.cost_nanos]));
-  const usage = await db.selectFrom('usage_daily').select(sql<bigint>`coalesce(sum(cost_nanos), 0)::int8`.as('cost')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  const ledger = await db.selectFrom('credit_ledger').select([
-    sql<bigint>`coalesce(sum(amount_nanos) filter (where kind = 'debit'), 0)::int8`.as('debits'),
-    sql<bigint>`coalesce(sum(amount_nanos) filter (where kind = 'grant'), 0)::int8`.as('grants'),
-  ]).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  const account = await db.selectFrom('credit_accounts').select('balance_nanos').where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const usage = await db
+    .selectFrom('usage_daily')
+    .select(sql<bigint>`coalesce(sum(cost_nanos), 0)::int8`.as('cost'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const ledger = await db
+    .selectFrom('credit_ledger')
+    .select([
+      sql<bigint>`coalesce(sum(amount_nanos) filter (where kind = 'debit'), 0)::int8`.as('debits'),
+      sql<bigint>`coalesce(sum(amount_nanos) filter (where kind = 'grant'), 0)::int8`.as('grants'),
+    ])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const account = await db
+    .selectFrom('credit_accounts')
+    .select('balance_nanos')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return {
     records,
     recordedNanos: rows.reduce((sum, row) => sum + row.cost_nanos, 0n),

@@ -23,15 +23,20 @@ type Spec = Record<string, unknown>;
  * drawn again may be the same one), so that requests differing in a single input are common.
  */
 export function specPair(door: CachedDoor): fc.Arbitrary<[Spec, Spec]> {
-  const spec = fc.record(Object.fromEntries(Object.entries(door.inputs).map(([name, choices]) => [name, fc.constantFrom(...choices)])));
-  return fc.tuple(spec, spec, fc.subarray(Object.keys(door.inputs), { maxLength: 2 }))
+  const spec = fc.record(
+    Object.fromEntries(Object.entries(door.inputs).map(([name, choices]) => [name, fc.constantFrom(...choices)])),
+  );
+  return fc
+    .tuple(spec, spec, fc.subarray(Object.keys(door.inputs), { maxLength: 2 }))
     .map(([a, drawn, changed]) => [a, { ...a, ...Object.fromEntries(changed.map((name) => [name, drawn[name]])) }]);
 }
 
 /** Every request that differs from the base request in one input, with the base: each input's every choice is tried. */
 export function singleChanges(door: CachedDoor): [Spec, Spec][] {
   const base = Object.fromEntries(Object.entries(door.inputs).map(([name, choices]) => [name, choices[0]]));
-  return Object.entries(door.inputs).flatMap(([name, choices]) => choices.slice(1).map((choice): [Spec, Spec] => [base, { ...base, [name]: choice }]));
+  return Object.entries(door.inputs).flatMap(([name, choices]) =>
+    choices.slice(1).map((choice): [Spec, Spec] => [base, { ...base, [name]: choice }]),
+  );
 }
 
 const option = (...values: unknown[]): unknown[] => [undefined, ...values];
@@ -40,7 +45,11 @@ const option = (...values: unknown[]): unknown[] => [undefined, ...values];
 export function reordered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reordered);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reordered(v)]),
+  );
 }
 
 /** The spec's fields that are body fields, without the absent ones. */
@@ -49,10 +58,18 @@ function fields(spec: Record<string, unknown>, names: readonly string[]): Record
 }
 
 function headers(spec: Record<string, unknown>, names: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(names).filter(([field]) => spec[field] !== undefined).map(([field, header]) => [header, String(spec[field])]));
+  return Object.fromEntries(
+    Object.entries(names)
+      .filter(([field]) => spec[field] !== undefined)
+      .map(([field, header]) => [header, String(spec[field])]),
+  );
 }
 
-const weather = { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+const weather = {
+  name: 'get_weather',
+  description: 'Weather of a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } } },
+};
 const provider = option({ sort: 'price' }, { allow_fallbacks: false });
 const autoCache = option('off');
 
@@ -71,7 +88,10 @@ const chat: CachedDoor = {
   },
   build: (spec, prompt) => ({
     path: '/chat/completions',
-    body: { ...fields(spec, ['model', 'models', 'provider', 'reasoning', 'tools', 'service_tier', 'max_tokens', 'stream']), messages: [{ role: 'user', content: prompt }] },
+    body: {
+      ...fields(spec, ['model', 'models', 'provider', 'reasoning', 'tools', 'service_tier', 'max_tokens', 'stream']),
+      messages: [{ role: 'user', content: prompt }],
+    },
     headers: headers(spec, { autoCache: 'x-modelgate-auto-cache' }),
   }),
 };
@@ -90,7 +110,10 @@ const messages: CachedDoor = {
   },
   build: (spec, prompt) => ({
     path: '/messages',
-    body: { ...fields(spec, ['model', 'max_tokens', 'provider', 'thinking', 'tools', 'service_tier', 'stream']), messages: [{ role: 'user', content: prompt }] },
+    body: {
+      ...fields(spec, ['model', 'max_tokens', 'provider', 'thinking', 'tools', 'service_tier', 'stream']),
+      messages: [{ role: 'user', content: prompt }],
+    },
     headers: headers(spec, { beta: 'anthropic-beta' }),
   }),
 };
@@ -110,7 +133,10 @@ const responses: CachedDoor = {
   },
   build: (spec, prompt) => ({
     path: '/responses',
-    body: { ...fields(spec, ['model', 'provider', 'reasoning', 'tools', 'service_tier', 'max_output_tokens', 'stream']), input: prompt },
+    body: {
+      ...fields(spec, ['model', 'provider', 'reasoning', 'tools', 'service_tier', 'max_output_tokens', 'stream']),
+      input: prompt,
+    },
     headers: headers(spec, { beta: 'openai-beta', autoCache: 'x-modelgate-auto-cache' }),
   }),
 };
@@ -129,20 +155,38 @@ const embeddings: CachedDoor = {
   }),
 };
 
-const FRAMINGS = { json: ':generateContent', sse: ':streamGenerateContent?alt=sse', array: ':streamGenerateContent' } as const;
+const FRAMINGS = {
+  json: ':generateContent',
+  sse: ':streamGenerateContent?alt=sse',
+  array: ':streamGenerateContent',
+} as const;
 
 const gemini: CachedDoor = {
   name: 'Gemini generateContent',
   inputs: {
-    model: ['gemini-2.5-flash', 'models/gemini-3.1-pro-preview', 'openai%2Fgpt-5.4-nano', 'anthropic%2Fclaude-haiku-5-5'],
+    model: [
+      'gemini-2.5-flash',
+      'models/gemini-3.1-pro-preview',
+      'openai%2Fgpt-5.4-nano',
+      'anthropic%2Fclaude-haiku-5-5',
+    ],
     framing: ['json', 'sse', 'array'],
     provider,
     thinking: option({ thinkingBudget: 512 }),
     maxOutputTokens: option(100),
-    tools: option([{ functionDeclarations: [{ name: weather.name, description: weather.description, parametersJsonSchema: weather.parameters }] }]),
+    tools: option([
+      {
+        functionDeclarations: [
+          { name: weather.name, description: weather.description, parametersJsonSchema: weather.parameters },
+        ],
+      },
+    ]),
   },
   build: (spec, prompt) => {
-    const config = { ...(spec.thinking ? { thinkingConfig: spec.thinking } : {}), ...fields(spec, ['maxOutputTokens']) };
+    const config = {
+      ...(spec.thinking ? { thinkingConfig: spec.thinking } : {}),
+      ...fields(spec, ['maxOutputTokens']),
+    };
     return {
       path: `/gemini/v1beta/models/${spec.model as string}${FRAMINGS[spec.framing as keyof typeof FRAMINGS]}`,
       body: {

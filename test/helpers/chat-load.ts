@@ -34,7 +34,14 @@ export function pricedReply(request: RecordedRequest, chunkPauseMs = 15): Reply 
   if (request.body?.stream !== true) {
     return {
       kind: 'json',
-      body: { id: `chatcmpl-${n}`, object: 'chat.completion', created: 1, model: 'gpt-test-2026', choices: [{ index: 0, message: { role: 'assistant', content: `answer ${n}` }, finish_reason: 'stop' }], usage },
+      body: {
+        id: `chatcmpl-${n}`,
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-test-2026',
+        choices: [{ index: 0, message: { role: 'assistant', content: `answer ${n}` }, finish_reason: 'stop' }],
+        usage,
+      },
     };
   }
   const chunks = openAiSse([
@@ -44,7 +51,10 @@ export function pricedReply(request: RecordedRequest, chunkPauseMs = 15): Reply 
     { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
     { ...base, choices: [], usage },
   ]);
-  return { kind: 'sse', chunks: chunks.flatMap((chunk, i) => (i === 0 ? [chunk] : [{ pauseMs: chunkPauseMs }, chunk])) };
+  return {
+    kind: 'sse',
+    chunks: chunks.flatMap((chunk, i) => (i === 0 ? [chunk] : [{ pauseMs: chunkPauseMs }, chunk])),
+  };
 }
 
 export interface ChatLoadOptions {
@@ -80,7 +90,12 @@ export async function runChatLoad(options: ChatLoadOptions): Promise<ChatOutcome
 /** One chat completion request on a connection of its own, read as a client would. */
 export function chatRequest(url: string, key: string, model: string, n: number, stream: boolean): Promise<ChatOutcome> {
   const startedAt = Date.now();
-  const body = JSON.stringify({ model, stream, messages: [{ role: 'user', content: `request #${n}` }], max_tokens: 200 });
+  const body = JSON.stringify({
+    model,
+    stream,
+    messages: [{ role: 'user', content: `request #${n}` }],
+    max_tokens: 200,
+  });
   return new Promise((resolve) => {
     const outcome: ChatOutcome = { stream, status: 0, complete: false, startedAt, endedAt: 0 };
     const finish = (transportError?: string) => {
@@ -89,28 +104,37 @@ export function chatRequest(url: string, key: string, model: string, n: number, 
       outcome.endedAt = Date.now();
       resolve(outcome);
     };
-    const req = http.request(`${url}/api/v1/chat/completions`, {
-      method: 'POST',
-      agent: false,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', connection: 'close' },
-    }, (res) => {
-      outcome.status = res.statusCode ?? 0;
-      const retryAfter = res.headers['retry-after'];
-      if (retryAfter !== undefined) outcome.retryAfter = String(retryAfter);
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-        if (stream && outcome.status === 200) readFrames(text, outcome);
-      });
-      res.on('end', () => {
-        if (outcome.status !== 200) outcome.error = parseOr(text);
-        else if (!stream) readJson(text, outcome);
-        finish();
-      });
-      res.on('error', (err) => finish(err.message));
-      res.on('aborted', () => finish('aborted'));
-    });
+    const req = http.request(
+      `${url}/api/v1/chat/completions`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: stream ? 'text/event-stream' : 'application/json',
+          connection: 'close',
+        },
+      },
+      (res) => {
+        outcome.status = res.statusCode ?? 0;
+        const retryAfter = res.headers['retry-after'];
+        if (retryAfter !== undefined) outcome.retryAfter = String(retryAfter);
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (stream && outcome.status === 200) readFrames(text, outcome);
+        });
+        res.on('end', () => {
+          if (outcome.status !== 200) outcome.error = parseOr(text);
+          else if (!stream) readJson(text, outcome);
+          finish();
+        });
+        res.on('error', (err) => finish(err.message));
+        res.on('aborted', () => finish('aborted'));
+      },
+    );
     req.on('error', (err) => finish(err.message));
     req.end(body);
   });
@@ -135,7 +159,11 @@ function readJson(text: string, outcome: ChatOutcome): void {
 /** Reads the stream so far: the chunks' id, the usage chunk's cost, and whether `[DONE]` came. */
 function readFrames(text: string, outcome: ChatOutcome): void {
   for (const frame of text.split('\n\n')) {
-    const data = frame.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+    const data = frame
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => line.slice(6))
+      .join('\n');
     if (data === '[DONE]') outcome.complete = true;
     else if (data.startsWith('{')) {
       const chunk = parseOr(data) as { id?: string; usage?: { cost?: number } } | string;

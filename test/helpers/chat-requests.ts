@@ -4,7 +4,14 @@ import type { GenerationRequest } from '../../src/core/generation-request.js';
 import { parseChatRequest } from '../../src/formats/chat-completions/parse-request.js';
 import type { ChatCompletionRequest } from '../../src/formats/chat-completions/wire-types.js';
 
-export type { ChatCompletionRequest, ChatMessage, ContentPart, ReasoningDetail, ToolCall, ToolDefinition } from '../../src/formats/chat-completions/wire-types.js';
+export type {
+  ChatCompletionRequest,
+  ChatMessage,
+  ContentPart,
+  ReasoningDetail,
+  ToolCall,
+  ToolDefinition,
+} from '../../src/formats/chat-completions/wire-types.js';
 
 export function fromChat(request: ChatCompletionRequest, stream = request.stream === true): GenerationRequest {
   return parseChatRequest(request, stream);

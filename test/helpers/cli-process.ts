@@ -49,11 +49,13 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-
 /** Starts `modelgate serve` on the embedded folder of `env` and resolves once it is up; rejects if it exits first. */
 export async function startServeProcess(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...ENTRY, 'serve'], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...ENTRY, 'serve'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += String(d)));
@@ -62,7 +64,11 @@ export async function startServeProcess(env: NodeJS.ProcessEnv): Promise<ServePr
   const url = `http://127.0.0.1:${port}`;
   // Started: it answers HTTP, and it has decided about the development key (a fresh folder gets one, else a hint).
   const started = async () =>
-    /Try: curl|no development key created/.test(out) && (await fetch(`${url}/api/v1/models`).then(() => true, () => false));
+    /Try: curl|no development key created/.test(out) &&
+    (await fetch(`${url}/api/v1/models`).then(
+      () => true,
+      () => false,
+    ));
   while (!(await started())) {
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${err}${out}`);
     await new Promise((r) => setTimeout(r, 100));

@@ -137,7 +137,11 @@ export function uniqueId(prefix: string): string {
 /** A new user with unique id and email, for tests that need an owner row. */
 export async function insertTestUser(db: Db): Promise<{ id: string; email: string }> {
   const id = uniqueId('usr_');
-  return db.insertInto('users').values({ id, email: `${id}@example.com` }).returning(['id', 'email']).executeTakeFirstOrThrow();
+  return db
+    .insertInto('users')
+    .values({ id, email: `${id}@example.com` })
+    .returning(['id', 'email'])
+    .executeTakeFirstOrThrow();
 }
 
 /** A key row of `userId` with a unique (fake) hash, for data-layer tests of keys. */

@@ -49,12 +49,14 @@ function settlesOnRead(res: Response, drain: () => Promise<void>): Response {
   return res;
 }
 
-export async function startTestGateway(options: {
-  backend?: Backend;
-  env?: Record<string, string>;
-  overrides?: GatewayOverrides;
-  database?: OpenTestDatabase;
-} = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  options: {
+    backend?: Backend;
+    env?: Record<string, string>;
+    overrides?: GatewayOverrides;
+    database?: OpenTestDatabase;
+  } = {},
+): Promise<TestGateway> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await openTestDatabase(options.backend ?? 'pglite', { migrated: true }));
   const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...options.env };
@@ -83,7 +85,9 @@ export async function startTestGateway(options: {
       const { key, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
-      return fetch(`${gateway.url}${path}`, { ...rest, headers }).then((res) => settlesOnRead(res, () => gateway.parts.settlements.drain()));
+      return fetch(`${gateway.url}${path}`, { ...rest, headers }).then((res) =>
+        settlesOnRead(res, () => gateway.parts.settlements.drain()),
+      );
     },
     settled() {
       return gateway.parts.settlements.drain();

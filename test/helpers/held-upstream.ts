@@ -19,8 +19,21 @@ type Response = http.ServerResponse | http2.Http2ServerResponse;
 
 const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  frame({ id: 'held', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
-const USAGE = frame({ id: 'held', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } });
+  frame({
+    id: 'held',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+const USAGE = frame({
+  id: 'held',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+});
 
 export class HeldUpstream {
   started = 0;
@@ -39,7 +52,9 @@ export class HeldUpstream {
 
   constructor(private readonly options: HeldUpstreamOptions = {}) {
     const handler = (req: Request, res: Response) => void this.handle(req, res);
-    this.server = options.tls ? http2.createSecureServer({ ...options.tls, allowHTTP1: true }, handler) : http.createServer(handler);
+    this.server = options.tls
+      ? http2.createSecureServer({ ...options.tls, allowHTTP1: true }, handler)
+      : http.createServer(handler);
     this.server.on(options.tls ? 'secureConnection' : 'connection', () => this.connections++);
     this.server.on('session', (session: http2.ServerHttp2Session) => {
       this.sessions.add(session);

@@ -41,8 +41,20 @@ export function readImportGraph(root: string, dirs: readonly string[] = ['src'])
   for (const file of files) {
     const text = readFileSync(join(root, file), 'utf8');
     const named = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-    imports.set(file, named.filter((s) => s.startsWith('.')).map((s) => relative(root, join(root, resolveRelative(root, file, s))).split('\\').join('/')));
-    packages.set(file, named.filter((s) => !s.startsWith('.')));
+    imports.set(
+      file,
+      named
+        .filter((s) => s.startsWith('.'))
+        .map((s) =>
+          relative(root, join(root, resolveRelative(root, file, s)))
+            .split('\\')
+            .join('/'),
+        ),
+    );
+    packages.set(
+      file,
+      named.filter((s) => !s.startsWith('.')),
+    );
   }
   return { files, imports, packages };
 }

@@ -90,7 +90,8 @@ export class MockUpstream {
     res.once('close', () => {
       if (!res.writableFinished) this.closedConnections++;
     });
-    const reply = this.replies.shift() ?? (typeof this.fallback === 'function' ? this.fallback(recorded) : this.fallback);
+    const reply =
+      this.replies.shift() ?? (typeof this.fallback === 'function' ? this.fallback(recorded) : this.fallback);
     if (!reply) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'mock upstream: no reply scripted', type: 'server_error' } }));
@@ -141,7 +142,8 @@ async function dropMidStream(res: http.ServerResponse, reply: SseDropReply): Pro
   const socket = res.socket!;
   const frame = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
   const close = () => (reply.close === 'reset' ? socket.resetAndDestroy() : socket.destroy());
-  const head = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n';
+  const head =
+    'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n';
   const first = (reply.head === false ? '' : head) + reply.chunks.map(frame).join('');
   if (first) socket.write(first);
   if (reply.late) {

@@ -21,7 +21,12 @@ function cutBeforeEvent(text: string, marker: string): string {
 }
 
 /** Every reading of the stream, the end's last; `cutBefore`: the stream stops before the first event containing it. */
-export function nativeReadings(native: NativeProtocol, ctx: NativeAnswerContext, text: string, cutBefore?: string): NativeReading[] {
+export function nativeReadings(
+  native: NativeProtocol,
+  ctx: NativeAnswerContext,
+  text: string,
+  cutBefore?: string,
+): NativeReading[] {
   const cut = cutBefore === undefined ? text : cutBeforeEvent(text, cutBefore);
   const reader = native.createStreamReader(ctx);
   const parser = createSseParser();

@@ -14,7 +14,8 @@ export function sseEvents(text: string): NamedEvent[] {
       if (line.startsWith('event: ')) event = line.slice(7);
       else if (line.startsWith('data: ')) data.push(line.slice(6));
     }
-    if (data.length > 0) events.push(event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') });
+    if (data.length > 0)
+      events.push(event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') });
   }
   return events;
 }

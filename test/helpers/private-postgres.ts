@@ -46,9 +46,10 @@ function uidOf(user: string): { uid: number; gid: number } {
 /** Runs one of the server's programs, as the server's user when this process is root. */
 async function asServerUser(program: string, args: string[]): Promise<string> {
   const command = path.join(BIN, program);
-  const { stdout } = userInfo().uid === 0
-    ? await run('runuser', ['-u', SERVER_USER, '--', command, ...args], { cwd: '/' })
-    : await run(command, args, { cwd: '/' });
+  const { stdout } =
+    userInfo().uid === 0
+      ? await run('runuser', ['-u', SERVER_USER, '--', command, ...args], { cwd: '/' })
+      : await run(command, args, { cwd: '/' });
   return stdout;
 }
 
@@ -64,7 +65,18 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   // The socket only (no TCP), in the server's own folder; fsync off: the tests stop the server, never the machine.
   const options = `-k ${root} -p ${port} -c listen_addresses='' -c fsync=off`;
   const ctl = (...args: string[]) => asServerUser('pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '30', ...args]);
-  await asServerUser('initdb', ['-D', dataDir, '-U', SERVER_USER, '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  await asServerUser('initdb', [
+    '-D',
+    dataDir,
+    '-U',
+    SERVER_USER,
+    '-A',
+    'trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   await ctl('-o', options, 'start');
   let destroyed = false;
   return {

@@ -42,5 +42,10 @@ export function parseRawResponse(raw: string): RawResponse {
   }
   const length = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
   const rest = raw.slice(end + 4);
-  return { raw, status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]), headers, body: length === undefined ? rest : rest.slice(0, length) };
+  return {
+    raw,
+    status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]),
+    headers,
+    body: length === undefined ? rest : rest.slice(0, length),
+  };
 }

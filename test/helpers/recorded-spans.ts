@@ -3,11 +3,19 @@
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
-  AlwaysOnSampler, BasicTracerProvider, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor, type Sampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  type Sampler,
 } from '@opentelemetry/sdk-trace-base';
 import { GatewayTracer } from '../../src/observability/gateway-tracer.js';
 
-export function recordedSpans(sampler: Sampler = new ParentBasedSampler({ root: new AlwaysOnSampler() })): { tracer: GatewayTracer; exporter: InMemorySpanExporter } {
+export function recordedSpans(sampler: Sampler = new ParentBasedSampler({ root: new AlwaysOnSampler() })): {
+  tracer: GatewayTracer;
+  exporter: InMemorySpanExporter;
+} {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
     sampler,

@@ -14,7 +14,13 @@ export type RedisProbe = { available: true; url: string } | { available: false; 
 
 /** Answers within about `timeoutMs` whether a Redis at `url` answers PING. */
 export async function probeRedis(url: string, timeoutMs = 1000): Promise<RedisProbe> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -27,11 +27,23 @@ export interface ServeProcess {
   stderr(): string;
 }
 
-export async function startServe(options: { env: Record<string, string>; args?: string[]; logFile: string; ready?: string }): Promise<ServeProcess> {
+export async function startServe(options: {
+  env: Record<string, string>;
+  args?: string[];
+  logFile: string;
+  ready?: string;
+}): Promise<ServeProcess> {
   const port = await freePort();
   const out = openSync(options.logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...(options.args ?? [])], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
     stdio: ['ignore', out, 'pipe'],
   });
   closeSync(out);
@@ -68,14 +80,23 @@ export interface PlainResponse {
 }
 
 /** One request on a connection of its own (closed after it). */
-export function requestOnce(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<PlainResponse> {
+export function requestOnce(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<PlainResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? 'GET', headers: { connection: 'close', ...init.headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: init.method ?? 'GET', headers: { connection: 'close', ...init.headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });

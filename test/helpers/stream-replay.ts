@@ -46,7 +46,16 @@ export interface Collected {
 
 /** Fold translator output the way a chat-completions client would see it (the chat door's deltas). */
 export function collect(events: StreamEvent[]): Collected {
-  const out: Collected = { ids: [], content: '', reasoning: '', reasoningDetails: [], toolCalls: [], finishes: [], usages: [], errors: [] };
+  const out: Collected = {
+    ids: [],
+    content: '',
+    reasoning: '',
+    reasoningDetails: [],
+    toolCalls: [],
+    finishes: [],
+    usages: [],
+    errors: [],
+  };
   const deltas = new DeltaRenderer();
   for (const event of events) {
     const delta = deltas.delta(event);
@@ -80,7 +89,11 @@ export function collect(events: StreamEvent[]): Collected {
   return out;
 }
 
-export function context(provider: Partial<ProviderConfig> & { id: string }, model: Partial<AdapterContext['model']> = {}, stream = false): AdapterContext {
+export function context(
+  provider: Partial<ProviderConfig> & { id: string },
+  model: Partial<AdapterContext['model']> = {},
+  stream = false,
+): AdapterContext {
   return {
     provider: { kind: 'openai-compatible', baseUrl: '', apiKey: 'sk-test-key', ...provider },
     model: { id: `${provider.id}/m`, upstreamModel: 'm', supportsReasoning: false, ...model },
@@ -98,8 +111,13 @@ export interface CompletionView {
 }
 
 export function completionView(result: GenerationResult): CompletionView {
-  const totals = { usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, costNanos: 0n, accessMode: 'credits' as const };
-  const message = buildCompletion(result, totals, { id: 'gen-test', model: 'm', provider: 'p', created: 0 }).choices[0].message;
+  const totals = {
+    usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+    costNanos: 0n,
+    accessMode: 'credits' as const,
+  };
+  const message = buildCompletion(result, totals, { id: 'gen-test', model: 'm', provider: 'p', created: 0 }).choices[0]
+    .message;
   const view: CompletionView = { content: message.content };
   if (message.reasoning) view.reasoning = message.reasoning;
   if (message.reasoning_details) view.reasoningDetails = message.reasoning_details;

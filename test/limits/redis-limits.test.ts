@@ -34,31 +34,44 @@ afterAll(async () => {
 
 function capture() {
   const lines: { level: number; msg: string }[] = [];
-  const logger = createLogger('info', new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  }));
+  const logger = createLogger(
+    'info',
+    new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    }),
+  );
   return { logger, lines };
 }
 
 function countingObserver() {
   const seen = { fallbacks: 0, up: [] as boolean[] };
-  const observer: SharedLimitsObserver = { redisFallback: () => void seen.fallbacks++, redisUp: (up) => void seen.up.push(up) };
+  const observer: SharedLimitsObserver = {
+    redisFallback: () => void seen.fallbacks++,
+    redisUp: (up) => void seen.up.push(up),
+  };
   return { seen, observer };
 }
 
-async function openStore(options: { url?: string; prefix: string; observer?: SharedLimitsObserver; logger?: ReturnType<typeof capture>['logger'] }) {
+async function openStore(options: {
+  url?: string;
+  prefix: string;
+  observer?: SharedLimitsObserver;
+  logger?: ReturnType<typeof capture>['logger'];
+}) {
   const store = new RedisLimitStore({
-    url: options.url ?? testRedisUrl(), prefix: options.prefix, timeoutMs: 500,
-    logger: options.logger ?? createLogger('silent'), observer: options.observer,
+    url: options.url ?? testRedisUrl(),
+    prefix: options.prefix,
+    timeoutMs: 500,
+    logger: options.logger ?? createLogger('silent'),
+    observer: options.observer,
   });
   stores.push(store);
   await store.connect();
   return store;
 }
-
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -67,9 +80,14 @@ async function until(condition: () => boolean): Promise<void> {
 describeWithRedis('shared limits on Redis', () => {
   it('gives a key exactly its requests per minute across instances, under concurrency', async () => {
     const prefix = uniqueRedisPrefix();
-    const limiters = [new RedisRateLimiter(await openStore({ prefix })), new RedisRateLimiter(await openStore({ prefix }))];
+    const limiters = [
+      new RedisRateLimiter(await openStore({ prefix })),
+      new RedisRateLimiter(await openStore({ prefix })),
+    ];
     const limits = { rpm: 10, tpm: 0 };
-    const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => limiters[i % 2].admit(only('key-a', limits), 5, Date.now())));
+    const decisions = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => limiters[i % 2].admit(only('key-a', limits), 5, Date.now())),
+    );
     expect(decisions.filter((d) => d.ok)).toHaveLength(10);
     const refused = decisions.find((d) => !d.ok)!;
     expect(refused).toMatchObject({ ok: false, exceeded: 'requests', state: { limit: 10, remaining: 0 } });
@@ -83,13 +101,17 @@ describeWithRedis('shared limits on Redis', () => {
     // Only a token limit at first: the request bucket is not kept.
     expect((await limiter.admit(only('k', { rpm: 0, tpm: 1000 }), 10, Date.now())).ok).toBe(true);
     const decisions = [];
-    for (let i = 0; i < 3; i++) decisions.push((await limiter.admit(only('k', { rpm: 2, tpm: 1000 }), 10, Date.now())).ok);
+    for (let i = 0; i < 3; i++)
+      decisions.push((await limiter.admit(only('k', { rpm: 2, tpm: 1000 }), 10, Date.now())).ok);
     expect(decisions).toEqual([true, true, false]);
   });
 
   it('shares the token budget: tokens used on one instance refuse admission on the other', async () => {
     const prefix = uniqueRedisPrefix();
-    const [one, two] = [new RedisRateLimiter(await openStore({ prefix })), new RedisRateLimiter(await openStore({ prefix }))];
+    const [one, two] = [
+      new RedisRateLimiter(await openStore({ prefix })),
+      new RedisRateLimiter(await openStore({ prefix })),
+    ];
     const limits = { rpm: 0, tpm: 1000 };
     expect((await one.admit(only('k', limits), 100, Date.now())).ok).toBe(true);
     // Generation on instance one counts 950 tokens: past the budget, which it knows at once from its last answer.
@@ -105,9 +127,14 @@ describeWithRedis('shared limits on Redis', () => {
     const prefix = uniqueRedisPrefix();
     const reads = { count: 0 };
     const records = seeded(1, reads);
-    const [one, two] = [new RedisFreeRequests(await openStore({ prefix }), records), new RedisFreeRequests(await openStore({ prefix }), records)];
+    const [one, two] = [
+      new RedisFreeRequests(await openStore({ prefix }), records),
+      new RedisFreeRequests(await openStore({ prefix }), records),
+    ];
     const now = Date.now();
-    const decisions = await Promise.all([one, two, one, two, one].map((free) => free.take({ accountId: 'acct-f', accountLimit: 3 }, now)));
+    const decisions = await Promise.all(
+      [one, two, one, two, one].map((free) => free.take({ accountId: 'acct-f', accountLimit: 3 }, now)),
+    );
     expect(decisions.filter((d) => d.ok)).toHaveLength(2);
     expect(decisions.filter((d) => !d.ok)[0]).toMatchObject({ ok: false, limit: 3, used: 3 });
     expect(reads.count).toBeGreaterThanOrEqual(1);
@@ -117,18 +144,32 @@ describeWithRedis('shared limits on Redis', () => {
 
   it("spends one account's requests per minute across its keys and instances, and a key's tighter own limit", async () => {
     const prefix = uniqueRedisPrefix();
-    const limiters = [new RedisRateLimiter(await openStore({ prefix })), new RedisRateLimiter(await openStore({ prefix }))];
+    const limiters = [
+      new RedisRateLimiter(await openStore({ prefix })),
+      new RedisRateLimiter(await openStore({ prefix })),
+    ];
     const account: RateBudget = { scope: 'account', bucket: '{acct-r}', limits: { rpm: 6, tpm: 0 } };
-    const own = (key: string, rpm: number): RateBudget => ({ scope: 'key', bucket: `{acct-r}:${key}`, limits: { rpm, tpm: 0 } });
+    const own = (key: string, rpm: number): RateBudget => ({
+      scope: 'key',
+      bucket: `{acct-r}:${key}`,
+      limits: { rpm, tpm: 0 },
+    });
     // Three keys without limits of their own, and one with 2 of its own, on two instances at once.
     const budgets = [[account], [account], [account], [own('tight', 2), account]];
-    const decisions = await Promise.all(Array.from({ length: 16 }, (_, i) => limiters[i % 2].admit(budgets[i % 4], 1, Date.now())));
+    const decisions = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => limiters[i % 2].admit(budgets[i % 4], 1, Date.now())),
+    );
     const admitted = decisions.filter((d) => d.ok).length;
     expect(admitted).toBe(6);
     const byTight = decisions.filter((_, i) => i % 4 === 3);
     expect(byTight.filter((d) => d.ok).length).toBeLessThanOrEqual(2);
     const refused = decisions.find((d, i) => !d.ok && i % 4 !== 3)!;
-    expect(refused).toMatchObject({ ok: false, exceeded: 'requests', budget: { scope: 'account' }, state: { limit: 6, remaining: 0 } });
+    expect(refused).toMatchObject({
+      ok: false,
+      exceeded: 'requests',
+      budget: { scope: 'account' },
+      state: { limit: 6, remaining: 0 },
+    });
     // Past its own 2 the key is refused by its own limit even where the account has room.
     const fresh = uniqueRedisPrefix();
     const limiter = new RedisRateLimiter(await openStore({ prefix: fresh }));
@@ -136,7 +177,10 @@ describeWithRedis('shared limits on Redis', () => {
     const tight = [own('tight', 2), roomy];
     expect((await limiter.admit(tight, 1, Date.now())).state).toMatchObject({ limit: 2, remaining: 1 });
     expect((await limiter.admit(tight, 1, Date.now())).ok).toBe(true);
-    expect(await limiter.admit(tight, 1, Date.now())).toMatchObject({ ok: false, budget: { scope: 'key', bucket: '{acct-r}:tight' } });
+    expect(await limiter.admit(tight, 1, Date.now())).toMatchObject({
+      ok: false,
+      budget: { scope: 'key', bucket: '{acct-r}:tight' },
+    });
     // The refusal took nothing from the account: 98 left.
     expect((await limiter.admit([roomy], 1, Date.now())).state).toMatchObject({ limit: 100, remaining: 97 });
   });
@@ -145,10 +189,17 @@ describeWithRedis('shared limits on Redis', () => {
     const prefix = uniqueRedisPrefix();
     const reads = { count: 0 };
     const records = seeded(0, reads);
-    const [one, two] = [new RedisFreeRequests(await openStore({ prefix }), records), new RedisFreeRequests(await openStore({ prefix }), records)];
+    const [one, two] = [
+      new RedisFreeRequests(await openStore({ prefix }), records),
+      new RedisFreeRequests(await openStore({ prefix }), records),
+    ];
     const now = Date.now();
     const keys = ['key-1', 'key-2', 'key-3'];
-    const decisions = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? two : one).take({ accountId: 'acct-s', accountLimit: 4, keyId: keys[i % 3] }, now)));
+    const decisions = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? two : one).take({ accountId: 'acct-s', accountLimit: 4, keyId: keys[i % 3] }, now),
+      ),
+    );
     expect(decisions.filter((d) => d.ok)).toHaveLength(4);
     expect(decisions.find((d) => !d.ok)).toMatchObject({ scope: 'account', limit: 4, used: 4 });
     // A key with an allowance of 1 of its own, in an account with room.
@@ -164,7 +215,12 @@ describeWithRedis('shared limits on Redis', () => {
   it('falls back to per-instance limits at once when Redis is unreachable, logged once and counted', async () => {
     const { logger, lines } = capture();
     const { seen, observer } = countingObserver();
-    const store = await openStore({ url: `redis://127.0.0.1:${await freePort()}`, prefix: uniqueRedisPrefix(), observer, logger });
+    const store = await openStore({
+      url: `redis://127.0.0.1:${await freePort()}`,
+      prefix: uniqueRedisPrefix(),
+      observer,
+      logger,
+    });
     const limiter = new RedisRateLimiter(store);
     const free = new RedisFreeRequests(store, seeded(0));
     const limits = { rpm: 2, tpm: 0 };
@@ -188,7 +244,11 @@ describeWithRedis('shared limits on Redis', () => {
 
     it('decides locally once commands time out, and shares again when Redis answers', { timeout: 30_000 }, async () => {
       const port = await freePort();
-      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      server = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
       const { seen, observer } = countingObserver();
       let store: RedisLimitStore;
       for (;;) {
@@ -223,13 +283,19 @@ describeWithRedis('shared limits on Redis', () => {
   describe('a Redis that goes away and comes back', () => {
     let server: ChildProcess | undefined;
     const startRedis = (port: number) => {
-      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      server = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
     };
     afterAll(() => {
       server?.kill('SIGKILL');
     });
 
-    it('serves on per-instance limits during the outage and shares them again afterwards', { timeout: 30_000 }, async () => {
+    it('serves on per-instance limits during the outage and shares them again afterwards', {
+      timeout: 30_000,
+    }, async () => {
       const port = await freePort();
       startRedis(port);
       const { logger, lines } = capture();
@@ -258,11 +324,14 @@ describeWithRedis('shared limits on Redis', () => {
 
       startRedis(port);
       await until(() => !store.isDown);
-      expect(lines.map((l) => l.msg)).toContain('Redis answers again: rate limits and free allowances are shared again');
+      expect(lines.map((l) => l.msg)).toContain(
+        'Redis answers again: rate limits and free allowances are shared again',
+      );
       // Shared again: the restarted Redis is empty, so the two instances now share one fresh budget of 3.
       await until(() => !peerStore.isDown);
       const after = [];
-      for (let i = 0; i < 4; i++) after.push((await (i % 2 ? peer : limiter).admit(only('k', limits), 1, Date.now())).ok);
+      for (let i = 0; i < 4; i++)
+        after.push((await (i % 2 ? peer : limiter).admit(only('k', limits), 1, Date.now())).ok);
       expect(after).toEqual([true, true, true, false]);
       expect(seen.up.at(-1)).toBe(true);
     });

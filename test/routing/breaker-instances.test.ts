@@ -8,7 +8,10 @@ import { describeWithRedis, testRedisUrl, uniqueRedisPrefix } from '../helpers/r
 import { RedisCircuitBreaker } from '../../src/routing/redis-circuit-breaker.js';
 
 const completion = (content: string) => ({
-  id: 'up-1', object: 'chat.completion', created: 1760000000, model: 'x',
+  id: 'up-1',
+  object: 'chat.completion',
+  created: 1760000000,
+  model: 'x',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
 });
@@ -23,9 +26,12 @@ describeWithRedis('circuit breaker shared by two gateways', () => {
     database = await openTestDatabase('pglite', { migrated: true });
     const env = {
       MODELGATE_CATALOG: 'test/fixtures/catalog/routing-catalog.json',
-      ALPHA_API_KEY: 'sk-a', ALPHA_BASE_URL: `${up.alpha.url}/v1`,
-      BETA_API_KEY: 'sk-b', BETA_BASE_URL: `${up.beta.url}/v1`,
-      GAMMA_API_KEY: 'sk-g', GAMMA_BASE_URL: `${up.gamma.url}/v1`,
+      ALPHA_API_KEY: 'sk-a',
+      ALPHA_BASE_URL: `${up.alpha.url}/v1`,
+      BETA_API_KEY: 'sk-b',
+      BETA_BASE_URL: `${up.beta.url}/v1`,
+      GAMMA_API_KEY: 'sk-g',
+      GAMMA_BASE_URL: `${up.gamma.url}/v1`,
       MODELGATE_BREAKER_FAILURES: '2',
       // Long enough that no test run outlives it: the endpoint stays open for the whole test.
       MODELGATE_BREAKER_COOLDOWN_MS: '3600000',
@@ -48,10 +54,13 @@ describeWithRedis('circuit breaker shared by two gateways', () => {
     up.beta.always({ kind: 'json', status: 500, body: { error: { message: 'boom', type: 'server_error' } } });
     up.gamma.always({ kind: 'json', body: completion('gamma') });
     up.alpha.always({ kind: 'json', body: completion('alpha') });
-    const chat = (gw: TestGateway) => gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'alpha/chat', messages: [{ role: 'user', content: 'hi' }], stream: false }),
-    });
+    const chat = (gw: TestGateway) =>
+      gw.fetch('/api/v1/chat/completions', {
+        method: 'POST',
+        key: user.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'alpha/chat', messages: [{ role: 'user', content: 'hi' }], stream: false }),
+      });
     const status = async (gw: TestGateway) => {
       const listing: any = await (await gw.fetch('/api/v1/models/alpha/chat/endpoints', { key: user.key })).json();
       return Object.fromEntries(listing.data.endpoints.map((e: any) => [e.provider, e.status]));

@@ -13,7 +13,10 @@ const up: Record<'alpha' | 'beta' | 'gamma', MockUpstream> = {} as never;
 const completion = (content: string): Reply => ({
   kind: 'json',
   body: {
-    id: 'up-1', object: 'chat.completion', created: 1760000000, model: 'x',
+    id: 'up-1',
+    object: 'chat.completion',
+    created: 1760000000,
+    model: 'x',
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
     usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
   },
@@ -25,9 +28,12 @@ beforeAll(async () => {
   gw = await startTestGateway({
     env: {
       MODELGATE_CATALOG: 'test/fixtures/catalog/routing-catalog.json',
-      ALPHA_API_KEY: 'sk-a', ALPHA_BASE_URL: `${up.alpha.url}/v1`,
-      BETA_API_KEY: 'sk-b', BETA_BASE_URL: `${up.beta.url}/v1`,
-      GAMMA_API_KEY: 'sk-g', GAMMA_BASE_URL: `${up.gamma.url}/v1`,
+      ALPHA_API_KEY: 'sk-a',
+      ALPHA_BASE_URL: `${up.alpha.url}/v1`,
+      BETA_API_KEY: 'sk-b',
+      BETA_BASE_URL: `${up.beta.url}/v1`,
+      GAMMA_API_KEY: 'sk-g',
+      GAMMA_BASE_URL: `${up.gamma.url}/v1`,
       MODELGATE_FREE_REQUESTS_PER_DAY: '2',
     },
   });
@@ -46,20 +52,33 @@ beforeEach(() => {
 
 async function chat(key: string, model: string, models?: string[]) {
   const res = await gw.fetch('/api/v1/chat/completions', {
-    method: 'POST', key, headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model, ...(models ? { models } : {}), messages: [{ role: 'user', content: 'hi' }], stream: false }),
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model,
+      ...(models ? { models } : {}),
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: false,
+    }),
   });
   return { status: res.status, body: (await res.json()) as any };
 }
 
-const calls = () => ({ alpha: up.alpha.requests.length, beta: up.beta.requests.length, gamma: up.gamma.requests.length });
+const calls = () => ({
+  alpha: up.alpha.requests.length,
+  beta: up.beta.requests.length,
+  gamma: up.gamma.requests.length,
+});
 
 describe('allow-list', () => {
   it('a key limited to some models cannot reach another one through models[] (even a cheaper one)', async () => {
     const owner = await gw.createUser();
     await gw.grant(owner.userId, 10);
     const created = await gw.fetch('/api/v1/api-keys', {
-      method: 'POST', key: await gw.createToken(owner.userId), headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      key: await gw.createToken(owner.userId),
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'beta only', allowed_models: ['beta/*'] }),
     });
     const limited = ((await created.json()) as any).key as string;

@@ -21,14 +21,17 @@ async function openStore(prefix: string, url = testRedisUrl(), observer?: Shared
   return store;
 }
 
-
 /** Two instances on one Redis prefix with one injected clock. */
 async function pair(options: Partial<RedisBreakerOptions> = {}) {
   const clock = { now: 1_000_000 };
   const prefix = uniqueRedisPrefix();
   const make = async (instanceId: string) =>
     new RedisCircuitBreaker(await openStore(prefix), {
-      failureThreshold: 3, cooldownMs: 1000, clock: () => clock.now, instanceId, ...options,
+      failureThreshold: 3,
+      cooldownMs: 1000,
+      clock: () => clock.now,
+      instanceId,
+      ...options,
     });
   return { clock, a: await make('a'), b: await make('b') };
 }
@@ -98,7 +101,10 @@ describeWithRedis('circuit breaker shared on Redis', () => {
   });
 
   it('the failure-rate window is shared: successes on A and failures on B add up to the rate', async () => {
-    const { a, b } = await pair({ failureThreshold: 100, failureRate: { percent: 50, windowMs: 10_000, minRequests: 10 } });
+    const { a, b } = await pair({
+      failureThreshold: 100,
+      failureRate: { percent: 50, windowMs: 10_000, minRequests: 10 },
+    });
     for (let i = 0; i < 5; i++) {
       await a.recordSuccess('m@p');
       await b.recordFailure('m@p');
@@ -121,9 +127,12 @@ describeWithRedis('circuit breaker shared on Redis', () => {
 });
 
 describe('circuit breaker on an unreachable Redis', () => {
-  it('falls back to this instance\'s breaker: never throws, counts the fallbacks, still opens and skips', async () => {
+  it("falls back to this instance's breaker: never throws, counts the fallbacks, still opens and skips", async () => {
     const fallbacks: string[] = [];
-    const observer: SharedLimitsObserver = { redisFallback: (operation) => void fallbacks.push(operation), redisUp: () => undefined };
+    const observer: SharedLimitsObserver = {
+      redisFallback: (operation) => void fallbacks.push(operation),
+      redisUp: () => undefined,
+    };
     const store = await openStore(uniqueRedisPrefix(), `redis://127.0.0.1:${await freePort()}`, observer);
     expect(store.isDown).toBe(true);
     const clock = { now: 0 };
@@ -147,7 +156,11 @@ describe('circuit breaker on an unreachable Redis', () => {
 describeWithRedis('circuit breaker when Redis goes away and comes back', () => {
   let server: ChildProcess | undefined;
   const startRedis = (port: number) => {
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
   };
   afterAll(() => {
     server?.kill('SIGKILL');
@@ -157,7 +170,9 @@ describeWithRedis('circuit breaker when Redis goes away and comes back', () => {
     while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
-  it('decides on its own during the outage, never throwing, and shares again afterwards', { timeout: 30_000 }, async () => {
+  it('decides on its own during the outage, never throwing, and shares again afterwards', {
+    timeout: 30_000,
+  }, async () => {
     const port = await freePort();
     startRedis(port);
     const prefix = uniqueRedisPrefix();

@@ -48,8 +48,14 @@ describeWithRedis('session affinity on Redis', () => {
 
   it('a Redis that does not answer: each instance decides on what it served itself, and counts the fallback', async () => {
     const fallbacks: string[] = [];
-    const observer: SharedLimitsObserver = { redisFallback: (operation) => fallbacks.push(operation), redisUp: () => undefined };
-    const store = new RedisAffinityStore(await openStore(uniqueRedisPrefix(), `redis://127.0.0.1:${await freePort()}`, observer), { ttlMs: 60_000, maxEntries: 10 });
+    const observer: SharedLimitsObserver = {
+      redisFallback: (operation) => fallbacks.push(operation),
+      redisUp: () => undefined,
+    };
+    const store = new RedisAffinityStore(
+      await openStore(uniqueRedisPrefix(), `redis://127.0.0.1:${await freePort()}`, observer),
+      { ttlMs: 60_000, maxEntries: 10 },
+    );
     expect(await store.get('k')).toBeUndefined();
     await store.set('k', 'east/chat@east');
     expect(await store.get('k')).toBe('east/chat@east');

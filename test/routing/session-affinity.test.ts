@@ -32,9 +32,12 @@ function deps(): RoutingDeps {
 const request = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest =>
   ({ model: 'alpha/chat', messages: [{ role: 'user', content: 'hi' }], ...extra }) as ChatCompletionRequest;
 /** The chat door's request as the pipeline plans it: its facts (routing fields included). */
-const plan = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) => planRoute(d, chatRequestFacts(req), affine);
-const choice = (c: Parameters<typeof hasEndpointChoice>[0], req: ChatCompletionRequest) => hasEndpointChoice(c, req.model, { models: req.models, provider: req.provider });
-const order = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) => plan(d, req, affine).targets.map((t) => t.provider.id);
+const plan = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) =>
+  planRoute(d, chatRequestFacts(req), affine);
+const choice = (c: Parameters<typeof hasEndpointChoice>[0], req: ChatCompletionRequest) =>
+  hasEndpointChoice(c, req.model, { models: req.models, provider: req.provider });
+const order = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) =>
+  plan(d, req, affine).targets.map((t) => t.provider.id);
 
 describe('planRoute with an affine endpoint', () => {
   it('puts it first, ahead of price and of what provider.sort would choose; the rest keep their order', () => {
@@ -50,57 +53,77 @@ describe('planRoute with an affine endpoint', () => {
   });
 
   it('with allow_fallbacks false the one endpoint kept is the affine one', () => {
-    expect(order(deps(), request({ provider: { sort: 'price', allow_fallbacks: false } }), 'alpha/chat@gamma')).toEqual(['gamma']);
+    expect(order(deps(), request({ provider: { sort: 'price', allow_fallbacks: false } }), 'alpha/chat@gamma')).toEqual(
+      ['gamma'],
+    );
   });
 
   it('an open or half-open affine endpoint gets no preference; open ones stay skipped', () => {
     let now = 0;
-    const d = { ...deps(), breaker: new InMemoryCircuitBreaker({ failureThreshold: 1, cooldownMs: 1000, clock: () => now }) };
+    const d = {
+      ...deps(),
+      breaker: new InMemoryCircuitBreaker({ failureThreshold: 1, cooldownMs: 1000, clock: () => now }),
+    };
     d.breaker.recordFailure('alpha/chat@alpha');
     expect(order(d, request(), 'alpha/chat@alpha')).toEqual(['beta', 'gamma']);
     now = 1000; // half-open: back among the candidates, after the healthy ones
     expect(order(d, request(), 'alpha/chat@alpha')).toEqual(['beta', 'gamma', 'alpha']);
   });
 
-  it('an endpoint the request\'s filters exclude stays excluded', () => {
+  it("an endpoint the request's filters exclude stays excluded", () => {
     expect(order(deps(), request({ provider: { ignore: ['alpha'] } }), 'alpha/chat@alpha')).toEqual(['beta', 'gamma']);
-    const image = request({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] }] as never });
+    const image = request({
+      messages: [
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] },
+      ] as never,
+    });
     expect(order(deps(), image, 'alpha/chat@gamma')).toEqual(['beta', 'alpha']);
   });
 
   it('an explicit provider.order wins over affinity', () => {
-    expect(order(deps(), request({ provider: { order: ['gamma', 'beta'] } }), 'alpha/chat@alpha')).toEqual(['gamma', 'beta', 'alpha']);
+    expect(order(deps(), request({ provider: { order: ['gamma', 'beta'] } }), 'alpha/chat@alpha')).toEqual([
+      'gamma',
+      'beta',
+      'alpha',
+    ]);
   });
 
   it('an endpoint of a `models` fallback orders only its own model: the requested model still comes first', () => {
     const req = request({ models: ['alpha/backup'] });
     expect(order(deps(), req, 'alpha/backup@alpha')).toEqual(['beta', 'gamma', 'alpha', 'alpha']);
     const targets = plan(deps(), req, 'alpha/chat@gamma').targets;
-    expect(targets.map((t) => `${t.entry.id}@${t.provider.id}`)).toEqual(['alpha/chat@gamma', 'alpha/chat@beta', 'alpha/chat@alpha', 'alpha/backup@alpha']);
+    expect(targets.map((t) => `${t.entry.id}@${t.provider.id}`)).toEqual([
+      'alpha/chat@gamma',
+      'alpha/chat@beta',
+      'alpha/chat@alpha',
+      'alpha/backup@alpha',
+    ]);
   });
 
   it('property: the affine endpoint, when a closed candidate, is tried first and the candidate set never changes', () => {
     const keys = ['alpha/chat@alpha', 'alpha/chat@beta', 'alpha/chat@gamma'];
-    fc.assert(fc.property(
-      fc.constantFrom(...keys, 'alpha/chat@nowhere', undefined),
-      fc.subarray(keys),
-      fc.constantFrom(undefined, 'price', 'latency', 'throughput'),
-      (affine, open, sort) => {
-        const d = deps();
-        for (const key of open) d.breaker.recordFailure(key);
-        const req = request({ provider: sort ? { sort: sort as 'price' } : {} });
-        let without: string[];
-        try {
-          without = plan(d, req).targets.map((t) => t.entry.endpointKey!);
-        } catch {
-          return; // every endpoint open: planning refuses either way
-        }
-        const withAffinity = plan(d, req, affine).targets.map((t) => t.entry.endpointKey!);
-        expect([...withAffinity].sort()).toEqual([...without].sort());
-        if (affine && without.includes(affine)) expect(withAffinity[0]).toBe(affine);
-        else expect(withAffinity).toEqual(without);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...keys, 'alpha/chat@nowhere', undefined),
+        fc.subarray(keys),
+        fc.constantFrom(undefined, 'price', 'latency', 'throughput'),
+        (affine, open, sort) => {
+          const d = deps();
+          for (const key of open) d.breaker.recordFailure(key);
+          const req = request({ provider: sort ? { sort: sort as 'price' } : {} });
+          let without: string[];
+          try {
+            without = plan(d, req).targets.map((t) => t.entry.endpointKey!);
+          } catch {
+            return; // every endpoint open: planning refuses either way
+          }
+          const withAffinity = plan(d, req, affine).targets.map((t) => t.entry.endpointKey!);
+          expect([...withAffinity].sort()).toEqual([...without].sort());
+          if (affine && without.includes(affine)) expect(withAffinity[0]).toBe(affine);
+          else expect(withAffinity).toEqual(without);
+        },
+      ),
+    );
   });
 });
 
@@ -147,12 +170,19 @@ describe('affinityKey', () => {
     expect(key).not.toContain('thread-secret-42');
     expect(key).not.toContain('usr_1');
     expect(affinityKey('usr_1', 'alpha/chat', 'thread-secret-42')).toBe(key);
-    expect(new Set([key, affinityKey('usr_2', 'alpha/chat', 'thread-secret-42'), affinityKey('usr_1', 'alpha/backup', 'thread-secret-42'), affinityKey('usr_1', 'alpha/chat', 'other')]).size).toBe(4);
+    expect(
+      new Set([
+        key,
+        affinityKey('usr_2', 'alpha/chat', 'thread-secret-42'),
+        affinityKey('usr_1', 'alpha/backup', 'thread-secret-42'),
+        affinityKey('usr_1', 'alpha/chat', 'other'),
+      ]).size,
+    ).toBe(4);
   });
 });
 
 describe('session keys per front door (first present wins)', () => {
-  it('chat and responses: prompt_cache_key, then X-Task-ID, then Codex\'s session-id', () => {
+  it("chat and responses: prompt_cache_key, then X-Task-ID, then Codex's session-id", () => {
     for (const sessionKey of [chatSessionKey, responsesSessionKey]) {
       const headers = { 'x-task-id': 'task-1', 'session-id': 'codex-thread' };
       expect(sessionKey({ prompt_cache_key: 'pck' }, headers)).toBe('pck');
@@ -162,9 +192,15 @@ describe('session keys per front door (first present wins)', () => {
     }
   });
 
-  it('messages: the session_id inside Claude Code\'s JSON user_id, else the whole user_id, then the headers', () => {
-    const claudeCode = JSON.stringify({ device_id: 'dev', account_uuid: '', session_id: '09035bd0-c545-480c-8247-5944915fef70' });
-    expect(messagesSessionKey({ metadata: { user_id: claudeCode } }, { 'x-task-id': 't' })).toBe('09035bd0-c545-480c-8247-5944915fef70');
+  it("messages: the session_id inside Claude Code's JSON user_id, else the whole user_id, then the headers", () => {
+    const claudeCode = JSON.stringify({
+      device_id: 'dev',
+      account_uuid: '',
+      session_id: '09035bd0-c545-480c-8247-5944915fef70',
+    });
+    expect(messagesSessionKey({ metadata: { user_id: claudeCode } }, { 'x-task-id': 't' })).toBe(
+      '09035bd0-c545-480c-8247-5944915fef70',
+    );
     expect(messagesSessionKey({ metadata: { user_id: 'end-user-7' } }, {})).toBe('end-user-7');
     expect(messagesSessionKey({ metadata: { user_id: '{not json' } }, {})).toBe('{not json');
     expect(messagesSessionKey({ metadata: { user_id: '{"device_id":"d"}' } }, {})).toBe('{"device_id":"d"}');

@@ -12,7 +12,14 @@ const usdPerM = (usd: number) => BigInt(Math.round(usd * 1e9));
 describe('shipped catalog endpoints', () => {
   it('lists several endpoints for models real providers serve alike, primary first', () => {
     const endpoints = (id: string) =>
-      catalog.get(id)!.endpoints!.map((e) => [e.provider, e.entry.upstreamModel, e.entry.pricing.base.input, e.entry.pricing.base.output]);
+      catalog
+        .get(id)!
+        .endpoints!.map((e) => [
+          e.provider,
+          e.entry.upstreamModel,
+          e.entry.pricing.base.input,
+          e.entry.pricing.base.output,
+        ]);
     expect(endpoints('openrouter/openai/gpt-oss-120b')).toEqual([
       ['openrouter', 'openai/gpt-oss-120b', usdPerM(0.039), usdPerM(0.19)],
       ['groq', 'openai/gpt-oss-120b', usdPerM(0.15), usdPerM(0.6)],
@@ -29,10 +36,19 @@ describe('shipped catalog endpoints', () => {
     expect([groqLlama.contextLength, groqLlama.maxOutputTokens]).toEqual([131072, 32768]);
     // Every endpoint names a provider the gateway has an adapter for (the shipped providers are all openai-compatible
     // here), and no other shipped model quietly gained endpoints.
-    const multi = catalog.list().filter((m) => (m.endpoints?.length ?? 1) > 1).map((m) => m.id).sort();
-    expect(multi).toEqual(['openai/gpt-5.4-mini', 'openrouter/meta-llama/llama-3.3-70b-instruct', 'openrouter/openai/gpt-oss-120b']);
+    const multi = catalog
+      .list()
+      .filter((m) => (m.endpoints?.length ?? 1) > 1)
+      .map((m) => m.id)
+      .sort();
+    expect(multi).toEqual([
+      'openai/gpt-5.4-mini',
+      'openrouter/meta-llama/llama-3.3-70b-instruct',
+      'openrouter/openai/gpt-oss-120b',
+    ]);
     for (const id of multi) {
-      for (const e of catalog.get(id)!.endpoints!) expect(catalog.provider(e.provider)?.kind, `${id}@${e.provider}`).toBe('openai-compatible');
+      for (const e of catalog.get(id)!.endpoints!)
+        expect(catalog.provider(e.provider)?.kind, `${id}@${e.provider}`).toBe('openai-compatible');
     }
   });
 });
@@ -48,8 +64,10 @@ describe('shipped multi-endpoint models through the gateway', () => {
     // No MODELGATE_CATALOG: the shipped catalog.
     gw = await startTestGateway({
       env: {
-        OPENROUTER_API_KEY: 'sk-or', OPENROUTER_BASE_URL: `${up.openrouter.url}/api/v1`,
-        GROQ_API_KEY: 'sk-gq', GROQ_BASE_URL: `${up.groq.url}/openai/v1`,
+        OPENROUTER_API_KEY: 'sk-or',
+        OPENROUTER_BASE_URL: `${up.openrouter.url}/api/v1`,
+        GROQ_API_KEY: 'sk-gq',
+        GROQ_BASE_URL: `${up.groq.url}/openai/v1`,
       },
     });
     user = await gw.createUser();
@@ -61,10 +79,21 @@ describe('shipped multi-endpoint models through the gateway', () => {
   });
 
   it('the endpoints listing shows both providers of Llama 3.3 70B', async () => {
-    const res = await gw.fetch('/api/v1/models/openrouter/meta-llama%2Fllama-3.3-70b-instruct/endpoints', { key: user.key });
+    const res = await gw.fetch('/api/v1/models/openrouter/meta-llama%2Fllama-3.3-70b-instruct/endpoints', {
+      key: user.key,
+    });
     expect(res.status).toBe(200);
     const listing: any = await res.json();
-    expect(listing.data.endpoints.map((e: any) => [e.provider, e.provider_name, e.pricing.prompt, e.pricing.completion, e.status, e.available])).toEqual([
+    expect(
+      listing.data.endpoints.map((e: any) => [
+        e.provider,
+        e.provider_name,
+        e.pricing.prompt,
+        e.pricing.completion,
+        e.status,
+        e.available,
+      ]),
+    ).toEqual([
       ['openrouter', 'OpenRouter', '0.0000001', '0.00000032', 'closed', true],
       ['groq', 'Groq', '0.00000059', '0.00000079', 'closed', true],
     ]);
@@ -75,14 +104,23 @@ describe('shipped multi-endpoint models through the gateway', () => {
     up.groq.always({
       kind: 'json',
       body: {
-        id: 'gq-1', object: 'chat.completion', created: 1760000000, model: 'llama-3.3-70b-versatile',
+        id: 'gq-1',
+        object: 'chat.completion',
+        created: 1760000000,
+        model: 'llama-3.3-70b-versatile',
         choices: [{ index: 0, message: { role: 'assistant', content: 'hello from groq' }, finish_reason: 'stop' }],
         usage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000, total_tokens: 2_000_000 },
       },
     });
     const res = await gw.fetch('/api/v1/chat/completions', {
-      method: 'POST', key: user.key, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'openrouter/meta-llama/llama-3.3-70b-instruct', messages: [{ role: 'user', content: 'hi' }], stream: false }),
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'openrouter/meta-llama/llama-3.3-70b-instruct',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: false,
+      }),
     });
     expect(res.status).toBe(200);
     const body: any = await res.json();

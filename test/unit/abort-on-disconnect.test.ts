@@ -13,7 +13,14 @@ import { HttpClient, UpstreamTransportError } from '../../src/providers/http-cli
 let upstream: http.Server;
 let upstreamUrl: string;
 const upstreamClosed: (() => void)[] = [];
-const client = new HttpClient({ connectTimeoutMs: 5_000, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000, maxInFlightPerOrigin: 0, queueTimeoutMs: 10_000, http2: true });
+const client = new HttpClient({
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 60_000,
+  bodyTimeoutMs: 60_000,
+  maxInFlightPerOrigin: 0,
+  queueTimeoutMs: 10_000,
+  http2: true,
+});
 
 beforeAll(async () => {
   upstream = http.createServer((req) => req.socket.once('close', () => upstreamClosed.shift()?.()));
@@ -80,7 +87,9 @@ describe('abortOnDisconnect', () => {
     const port = await serve(async (ctx) => {
       const watch = abortOnDisconnect(ctx);
       signal = watch.signal;
-      outcome = client.send({ method: 'POST', url: upstreamUrl, headers: {}, body: '{}' }, watch.signal).catch((err) => err);
+      outcome = client
+        .send({ method: 'POST', url: upstreamUrl, headers: {}, body: '{}' }, watch.signal)
+        .catch((err) => err);
       seen();
       await outcome;
     });

@@ -42,13 +42,30 @@ describe('accessLog', () => {
     }
     const access = lines.filter((line) => line.msg === 'request');
     expect(access).toHaveLength(1);
-    expect(access[0]).toMatchObject({ level: 30, request_id: 'req-abc', method: 'GET', path: '/api/v1/x', status: 201, aborted: false });
+    expect(access[0]).toMatchObject({
+      level: 30,
+      request_id: 'req-abc',
+      method: 'GET',
+      path: '/api/v1/x',
+      status: 201,
+      aborted: false,
+    });
     expect(typeof access[0]!.ms).toBe('number');
-    expect(Object.keys(access[0]!).sort()).toEqual(['aborted', 'level', 'method', 'ms', 'msg', 'path', 'request_id', 'status', 'time']);
+    expect(Object.keys(access[0]!).sort()).toEqual([
+      'aborted',
+      'level',
+      'method',
+      'ms',
+      'msg',
+      'path',
+      'request_id',
+      'status',
+      'time',
+    ]);
     expect(JSON.stringify(lines)).not.toContain('mg-v1-should-not-appear');
   });
 
-  it('logs 499, not Koa\'s default 404, for a client that left before the response began', async () => {
+  it("logs 499, not Koa's default 404, for a client that left before the response began", async () => {
     const { logger, lines } = memoryLogger();
     const app = new Koa();
     app.use(accessLog(logger));
@@ -62,7 +79,9 @@ describe('accessLog', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const controller = new AbortController();
-      const pending = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/slow`, { signal: controller.signal }).catch(() => undefined);
+      const pending = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/slow`, {
+        signal: controller.signal,
+      }).catch(() => undefined);
       await handlerEntered;
       controller.abort();
       await pending;
@@ -70,7 +89,11 @@ describe('accessLog', () => {
     } finally {
       server.close();
     }
-    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ path: '/api/v1/slow', status: 499, aborted: true });
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({
+      path: '/api/v1/slow',
+      status: 499,
+      aborted: true,
+    });
   });
 
   it('leaves the redaction of the logger it was given in place', () => {

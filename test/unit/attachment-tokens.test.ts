@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { readImageSize } from '../../src/routing/token-estimate/image-dimensions.js';
 import { countPdfPages } from '../../src/routing/token-estimate/pdf-pages.js';
 import {
-  anthropicImageTokens, geminiImageTokens, imageTokens, imageTokensForSize, openAiImageTokens, pdfTokens, PDF_PAGE_TOKENS,
+  anthropicImageTokens,
+  geminiImageTokens,
+  imageTokens,
+  imageTokensForSize,
+  openAiImageTokens,
+  pdfTokens,
+  PDF_PAGE_TOKENS,
   UNKNOWN_IMAGE_TOKENS,
 } from '../../src/routing/token-estimate/attachment-tokens.js';
 import { estimatePromptTokens } from '../../src/routing/token-estimate/estimate-tokens.js';
@@ -32,7 +38,7 @@ describe('readImageSize', () => {
 });
 
 describe('image tokens', () => {
-  it('follows each vendor\'s documented formula', () => {
+  it("follows each vendor's documented formula", () => {
     expect(anthropicImageTokens({ width: 1000, height: 1000 })).toBe(1334); // 1e6 / 750
     expect(anthropicImageTokens({ width: 8000, height: 8000 })).toBe(4784); // scaled to 2576 px, capped
     // Tiles (768 × 768 after scaling: 4 tiles, 765) or nano's patches (32 × 32 = 1,024 patches × 2.46), the larger.
@@ -52,7 +58,9 @@ describe('image tokens', () => {
   });
 
   it('reads a JPEG whose frame header comes after a large EXIF segment (beyond the first decoded bytes)', () => {
-    expect(imageTokens(dataUrl('image/jpeg', jpeg(6000, 6000, 60_000)))).toBe(imageTokensForSize({ width: 6000, height: 6000 }));
+    expect(imageTokens(dataUrl('image/jpeg', jpeg(6000, 6000, 60_000)))).toBe(
+      imageTokensForSize({ width: 6000, height: 6000 }),
+    );
   });
 
   it('counts an image it cannot size (https URL, unknown format) as the largest image any provider accepts', () => {
@@ -64,7 +72,7 @@ describe('image tokens', () => {
 });
 
 describe('PDF pages', () => {
-  it('counts page objects and the page tree\'s /Count', () => {
+  it("counts page objects and the page tree's /Count", () => {
     expect(countPdfPages(pdf({ pages: 7 }))).toBe(7);
     expect(countPdfPages(Buffer.from('%PDF-1.4\n2 0 obj << /Type /Pages /Kids [] /Count 41 >> endobj'))).toBe(41);
   });
@@ -74,7 +82,9 @@ describe('PDF pages', () => {
   });
 
   it('answers undefined when no page can be found', () => {
-    expect(countPdfPages(Buffer.from('%PDF-1.7\n1 0 obj << /Type /ObjStm /N 3 >>\nstream\nnot flate\nendstream'))).toBeUndefined();
+    expect(
+      countPdfPages(Buffer.from('%PDF-1.7\n1 0 obj << /Type /ObjStm /N 3 >>\nstream\nnot flate\nendstream')),
+    ).toBeUndefined();
     expect(countPdfPages(Buffer.alloc(1000))).toBeUndefined();
   });
 
@@ -89,16 +99,20 @@ describe('estimatePromptTokens with attachments', () => {
   it('counts a PDF by its pages and an image by its size, not a flat 1,000 tokens each', () => {
     const request = {
       model: 'm',
-      messages: [{
-        role: 'user',
-        content: [
-          { type: 'text', text: 'Summarise' },
-          { type: 'file', file: { filename: 'a.pdf', file_data: dataUrl('application/pdf', pdf({ pages: 40 })) } },
-          { type: 'image_url', image_url: { url: dataUrl('image/png', png(4000, 3000)) } },
-        ],
-      }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Summarise' },
+            { type: 'file', file: { filename: 'a.pdf', file_data: dataUrl('application/pdf', pdf({ pages: 40 })) } },
+            { type: 'image_url', image_url: { url: dataUrl('image/png', png(4000, 3000)) } },
+          ],
+        },
+      ],
     } as ChatCompletionRequest;
     const text = 3 + 4 + Math.ceil('Summarise'.length / 4);
-    expect(estimatePromptTokens(fromChat(request))).toBe(text + 40 * PDF_PAGE_TOKENS + imageTokensForSize({ width: 4000, height: 3000 }));
+    expect(estimatePromptTokens(fromChat(request))).toBe(
+      text + 40 * PDF_PAGE_TOKENS + imageTokensForSize({ width: 4000, height: 3000 }),
+    );
   });
 });

@@ -24,7 +24,10 @@ describe('shipped catalog', () => {
       expect(p.baseUrl.endsWith('/')).toBe(false);
     }
     expect(catalog.provider('anthropic')).toMatchObject({ kind: 'anthropic', baseUrl: 'https://api.anthropic.com' });
-    expect(catalog.provider('google')).toMatchObject({ kind: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta' });
+    expect(catalog.provider('google')).toMatchObject({
+      kind: 'gemini',
+      baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+    });
   });
 
   it('has at least three models per provider (DeepSeek offers two)', () => {
@@ -108,10 +111,19 @@ describe('shipped catalog', () => {
     });
   });
 
-  it('charges each vendor\'s web search fee per request on the models that can search (the pricing pages)', () => {
+  it("charges each vendor's web search fee per request on the models that can search (the pricing pages)", () => {
     const fee = (id: string) => catalog.get(id)!.pricing;
     // Anthropic and OpenAI: 10 USD per 1,000 searches.
-    for (const id of ['anthropic/claude-opus-5-5', 'anthropic/claude-sonnet-5-5', 'anthropic/claude-haiku-5-5', 'anthropic/claude-sonnet-4-5', 'openai/gpt-5.5', 'openai/gpt-5.4', 'openai/gpt-5.4-mini', 'openai/gpt-5.4-nano']) {
+    for (const id of [
+      'anthropic/claude-opus-5-5',
+      'anthropic/claude-sonnet-5-5',
+      'anthropic/claude-haiku-5-5',
+      'anthropic/claude-sonnet-4-5',
+      'openai/gpt-5.5',
+      'openai/gpt-5.4',
+      'openai/gpt-5.4-mini',
+      'openai/gpt-5.4-nano',
+    ]) {
       expect(fee(id).base.webSearch, id).toBe(10_000_000n);
       for (const tier of fee(id).tiers) expect(tier.webSearch, id).toBe(10_000_000n);
     }
@@ -124,24 +136,55 @@ describe('shipped catalog', () => {
     expect(fee('deepseek/deepseek-v4-pro').base.webSearch).toBe(0n);
   });
 
-  it('charges the other hosted tools\' fees on the models whose native lane passes them (the pricing pages)', () => {
-    const fees = (id: string) => [catalog.get(id)!.pricing.base, ...catalog.get(id)!.pricing.tiers].map((set) => set.toolFees);
+  it("charges the other hosted tools' fees on the models whose native lane passes them (the pricing pages)", () => {
+    const fees = (id: string) =>
+      [catalog.get(id)!.pricing.base, ...catalog.get(id)!.pricing.tiers].map((set) => set.toolFees);
     // OpenAI: file search 2.50 USD per 1,000 calls, code interpreter 0.03 USD per 1 GB container.
     for (const id of ['openai/gpt-5.5', 'openai/gpt-5.4', 'openai/gpt-5.4-mini', 'openai/gpt-5.4-nano']) {
-      for (const set of fees(id)) expect(set, id).toEqual({ file_search: 2_500_000n, code_interpreter: 30_000_000n, code_execution: 0n, maps_grounding: 0n });
+      for (const set of fees(id))
+        expect(set, id).toEqual({
+          file_search: 2_500_000n,
+          code_interpreter: 30_000_000n,
+          code_execution: 0n,
+          maps_grounding: 0n,
+        });
     }
     // Anthropic: code execution 0.05 USD per container-hour.
-    for (const id of ['anthropic/claude-opus-5-5', 'anthropic/claude-sonnet-5-5', 'anthropic/claude-haiku-5-5', 'anthropic/claude-sonnet-4-5']) {
-      for (const set of fees(id)) expect(set, id).toEqual({ file_search: 0n, code_interpreter: 0n, code_execution: 50_000_000n, maps_grounding: 0n });
+    for (const id of [
+      'anthropic/claude-opus-5-5',
+      'anthropic/claude-sonnet-5-5',
+      'anthropic/claude-haiku-5-5',
+      'anthropic/claude-sonnet-4-5',
+    ]) {
+      for (const set of fees(id))
+        expect(set, id).toEqual({
+          file_search: 0n,
+          code_interpreter: 0n,
+          code_execution: 50_000_000n,
+          maps_grounding: 0n,
+        });
     }
     // Gemini: grounding with Google Maps 25 USD per 1,000 grounded prompts.
-    for (const id of ['google/gemini-3.1-pro-preview', 'google/gemini-3.5-flash', 'google/gemini-2.5-pro', 'google/gemini-2.5-flash']) {
-      for (const set of fees(id)) expect(set, id).toEqual({ file_search: 0n, code_interpreter: 0n, code_execution: 0n, maps_grounding: 25_000_000n });
+    for (const id of [
+      'google/gemini-3.1-pro-preview',
+      'google/gemini-3.5-flash',
+      'google/gemini-2.5-pro',
+      'google/gemini-2.5-flash',
+    ]) {
+      for (const set of fees(id))
+        expect(set, id).toEqual({
+          file_search: 0n,
+          code_interpreter: 0n,
+          code_execution: 0n,
+          maps_grounding: 25_000_000n,
+        });
     }
-    expect(fees('deepseek/deepseek-v4-pro')).toEqual([{ file_search: 0n, code_interpreter: 0n, code_execution: 0n, maps_grounding: 0n }]);
+    expect(fees('deepseek/deepseek-v4-pro')).toEqual([
+      { file_search: 0n, code_interpreter: 0n, code_execution: 0n, maps_grounding: 0n },
+    ]);
   });
 
-  it('prices a 1-hour cache write of every Claude model at 2× input, a 5-minute one at 1.25× (Anthropic\'s pricing page)', () => {
+  it("prices a 1-hour cache write of every Claude model at 2× input, a 5-minute one at 1.25× (Anthropic's pricing page)", () => {
     const claude = data.models.filter((m) => m.upstreamModel.includes('claude'));
     expect(claude.length).toBeGreaterThanOrEqual(5);
     for (const m of claude) {

@@ -9,8 +9,17 @@ const providers = {
   beta: { kind: 'openai-compatible', base_url: 'https://b.example/v1' },
 };
 const model = (extra: Record<string, unknown> = {}) => ({
-  id: 'alpha/m', upstream_model: 'm', name: 'M', created: 1760000000, context_length: 1000, max_output_tokens: 100,
-  supports_reasoning: false, supports_images: true, supports_tools: true, pricing: { input: 4, output: 8 }, ...extra,
+  id: 'alpha/m',
+  upstream_model: 'm',
+  name: 'M',
+  created: 1760000000,
+  context_length: 1000,
+  max_output_tokens: 100,
+  supports_reasoning: false,
+  supports_images: true,
+  supports_tools: true,
+  pricing: { input: 4, output: 8 },
+  ...extra,
 });
 const parse = (m: unknown) => parseCatalog({ providers, models: [m] }, 'test');
 
@@ -23,10 +32,23 @@ describe('catalog endpoints', () => {
   });
 
   it('further endpoints inherit and override', () => {
-    const [entry] = parse(model({ endpoints: [{ provider: 'beta', upstream_model: 'bm', pricing: { input: 2, output: 3 }, supports_images: false }] })).models;
+    const [entry] = parse(
+      model({
+        endpoints: [
+          { provider: 'beta', upstream_model: 'bm', pricing: { input: 2, output: 3 }, supports_images: false },
+        ],
+      }),
+    ).models;
     const beta = entry.endpoints![1];
     expect(beta.key).toBe('alpha/m@beta');
-    expect(beta.entry).toMatchObject({ id: 'alpha/m', upstreamProvider: 'beta', upstreamModel: 'bm', supportsImages: false, supportsTools: true, contextLength: 1000 });
+    expect(beta.entry).toMatchObject({
+      id: 'alpha/m',
+      upstreamProvider: 'beta',
+      upstreamModel: 'bm',
+      supportsImages: false,
+      supportsTools: true,
+      contextLength: 1000,
+    });
     expect(beta.entry.pricing.base.input).toBe(2_000_000_000n);
     expect(beta.entry.endpoints).toBe(entry.endpoints);
   });

@@ -62,7 +62,9 @@ describe('MODELGATE_CATALOG', () => {
 
   it('names the variable and path for a missing file or invalid JSON', () => {
     const missing = join(dir, 'nope.json');
-    expect(() => loadCatalogData({ MODELGATE_CATALOG: missing })).toThrow(`MODELGATE_CATALOG=${missing}: cannot read file (ENOENT)`);
+    expect(() => loadCatalogData({ MODELGATE_CATALOG: missing })).toThrow(
+      `MODELGATE_CATALOG=${missing}: cannot read file (ENOENT)`,
+    );
     const broken = writeCatalog('{"providers": ');
     expect(() => loadCatalogData({ MODELGATE_CATALOG: broken })).toThrow(/MODELGATE_CATALOG=.*: not valid JSON/);
   });
@@ -80,17 +82,47 @@ describe('catalog validation', () => {
     ['malformed id', { id: 'widget' }, 'id must have the form "<provider>/<model-name>"'],
     ['unknown provider', { id: 'other/widget' }, 'provider "other" is not listed under "providers"'],
     ['missing upstream name', { upstream_model: '' }, 'upstream_model must be a non-empty string'],
-    ['string price that is not a decimal', { pricing: { input: '1e3', output: 1 } }, 'input must be a non-negative number'],
+    [
+      'string price that is not a decimal',
+      { pricing: { input: '1e3', output: 1 } },
+      'input must be a non-negative number',
+    ],
     ['NaN-like price', { pricing: { input: null, output: 1 } }, 'input must be a non-negative number'],
     ['misspelt cache column', { pricing: { input: 1, output: 2, cache_read: 0.1 } }, 'unknown field(s) "cache_read"'],
     ['unknown entry field', { supports_vision: true }, 'unknown field(s) "supports_vision"'],
     ['non-boolean capability', { supports_tools: 'yes' }, 'supports_tools must be true or false'],
     ['created in milliseconds', { created: 1_760_000_000_000 }, 'created must be unix seconds'],
-    ['max output above context', { max_output_tokens: 200_000 }, 'max_output_tokens 200000 exceeds context_length 100000'],
+    [
+      'max output above context',
+      { max_output_tokens: 200_000 },
+      'max_output_tokens 200000 exceeds context_length 100000',
+    ],
     ['free mode with prices', { access_mode: 'free' }, 'access_mode "free" contradicts the prices'],
-    ['unsorted tiers', { tiers: [{ above_prompt_tokens: 50_000, input: 2, output: 3 }, { above_prompt_tokens: 20_000, input: 3, output: 4 }] }, 'tiers[1]: tiers must be sorted'],
-    ['duplicate tier threshold', { tiers: [{ above_prompt_tokens: 50_000, input: 2, output: 3 }, { above_prompt_tokens: 50_000, input: 3, output: 4 }] }, 'strictly ascending'],
-    ['tier beyond the context window', { tiers: [{ above_prompt_tokens: 100_000, input: 2, output: 3 }] }, 'above_prompt_tokens 100000 is not below context_length 100000'],
+    [
+      'unsorted tiers',
+      {
+        tiers: [
+          { above_prompt_tokens: 50_000, input: 2, output: 3 },
+          { above_prompt_tokens: 20_000, input: 3, output: 4 },
+        ],
+      },
+      'tiers[1]: tiers must be sorted',
+    ],
+    [
+      'duplicate tier threshold',
+      {
+        tiers: [
+          { above_prompt_tokens: 50_000, input: 2, output: 3 },
+          { above_prompt_tokens: 50_000, input: 3, output: 4 },
+        ],
+      },
+      'strictly ascending',
+    ],
+    [
+      'tier beyond the context window',
+      { tiers: [{ above_prompt_tokens: 100_000, input: 2, output: 3 }] },
+      'above_prompt_tokens 100000 is not below context_length 100000',
+    ],
     ['reference block on a credits model', { reference: { input: 1, output: 1 } }, 'reference is not allowed here'],
     ['pass mode outside pass/', { access_mode: 'pass' }, 'ids under "pass/" and access_mode "pass" go together'],
   ])('rejects %s', (_label, overrides, message) => {
@@ -102,12 +134,12 @@ describe('catalog validation', () => {
   });
 
   it('rejects a non-http provider base URL and the reserved provider id "pass"', () => {
-    expect(() => parseCatalog({ providers: { acme: { kind: 'openai-compatible', base_url: 'ftp://x' } }, models: [] }, 'test')).toThrow(
-      'test: providers.acme: base_url must use http or https',
-    );
-    expect(() => parseCatalog({ providers: { pass: { kind: 'openai-compatible', base_url: 'https://x' } }, models: [] }, 'test')).toThrow(
-      'reserved',
-    );
+    expect(() =>
+      parseCatalog({ providers: { acme: { kind: 'openai-compatible', base_url: 'ftp://x' } }, models: [] }, 'test'),
+    ).toThrow('test: providers.acme: base_url must use http or https');
+    expect(() =>
+      parseCatalog({ providers: { pass: { kind: 'openai-compatible', base_url: 'https://x' } }, models: [] }, 'test'),
+    ).toThrow('reserved');
   });
 
   it('accepts decimal-string prices exactly', () => {
@@ -138,7 +170,11 @@ describe('catalog validation', () => {
   });
 
   it('rejects pass/ entries without a reference block or with list pricing', () => {
-    expect(errorFor([model({ id: 'pass/coder-1', access_mode: 'pass' })])).toContain('pricing is not allowed here; pass models use reference');
-    expect(errorFor([model({ id: 'pass/coder-1', access_mode: 'pass', pricing: undefined })])).toContain('reference is required');
+    expect(errorFor([model({ id: 'pass/coder-1', access_mode: 'pass' })])).toContain(
+      'pricing is not allowed here; pass models use reference',
+    );
+    expect(errorFor([model({ id: 'pass/coder-1', access_mode: 'pass', pricing: undefined })])).toContain(
+      'reference is required',
+    );
   });
 });

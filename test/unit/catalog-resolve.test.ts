@@ -15,17 +15,24 @@ describe('Catalog.resolve', () => {
     expect(free.ok && free.entry.upstreamModel).toBe('openai/gpt-oss-120b:free');
   });
 
-  it.each([['gpt-5.4'], ['/gpt-5.4'], ['openai/'], ['openai//x'], ['openai/gpt 5'], ['OpenAI/gpt-5.4'], [''], [42], [null]])(
-    'calls %j malformed and shows the expected form',
-    (id) => {
-      const r = catalog.resolve(id);
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.reason).toBe('malformed');
-      expect(r.message).toContain('"<provider>/<model-name>"');
-      expect(r.message).toContain('openai/gpt-5.5'); // an example id
-    },
-  );
+  it.each([
+    ['gpt-5.4'],
+    ['/gpt-5.4'],
+    ['openai/'],
+    ['openai//x'],
+    ['openai/gpt 5'],
+    ['OpenAI/gpt-5.4'],
+    [''],
+    [42],
+    [null],
+  ])('calls %j malformed and shows the expected form', (id) => {
+    const r = catalog.resolve(id);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.reason).toBe('malformed');
+    expect(r.message).toContain('"<provider>/<model-name>"');
+    expect(r.message).toContain('openai/gpt-5.5'); // an example id
+  });
 
   it('reports an unknown provider and lists the known ones', () => {
     const r = catalog.resolve('acme/widget');
@@ -108,7 +115,18 @@ describe('toWireModel', () => {
       {
         providers: { acme: { kind: 'openai-compatible', base_url: 'https://a.test' } },
         models: [
-          { id: 'acme/a', upstream_model: 'a', name: 'A', created: 1, context_length: 10, max_output_tokens: 10, supports_reasoning: false, supports_images: false, supports_tools: false, pricing: { input: 1, output: 1 } },
+          {
+            id: 'acme/a',
+            upstream_model: 'a',
+            name: 'A',
+            created: 1,
+            context_length: 10,
+            max_output_tokens: 10,
+            supports_reasoning: false,
+            supports_images: false,
+            supports_tools: false,
+            pricing: { input: 1, output: 1 },
+          },
         ],
       },
       'test',

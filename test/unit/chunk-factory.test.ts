@@ -28,7 +28,11 @@ describe('ChunkFactory.deltaJson', () => {
       expect(chunks.deltaJson(delta)).toBe(JSON.stringify(chunks.delta(delta)));
     }
     expect(JSON.parse(chunks.deltaJson({ content: 'hi' }))).toEqual({
-      id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }],
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }],
     });
   });
 });

@@ -74,7 +74,10 @@ describe('InMemoryCircuitBreaker failure-rate rule', () => {
   function rated(minRequests = 10) {
     const clock = { now: 0 };
     const b = new InMemoryCircuitBreaker({
-      failureThreshold: 100, cooldownMs: 1000, failureRate: { percent: 50, windowMs: 10_000, minRequests }, clock: () => clock.now,
+      failureThreshold: 100,
+      cooldownMs: 1000,
+      failureRate: { percent: 50, windowMs: 10_000, minRequests },
+      clock: () => clock.now,
     });
     return { clock, b };
   }
@@ -142,7 +145,11 @@ describe('InMemoryCircuitBreaker failure-rate rule', () => {
   });
 
   it('percent 0 switches the rule off', () => {
-    const b = new InMemoryCircuitBreaker({ failureThreshold: 100, cooldownMs: 1000, failureRate: { percent: 0, windowMs: 10_000, minRequests: 2 } });
+    const b = new InMemoryCircuitBreaker({
+      failureThreshold: 100,
+      cooldownMs: 1000,
+      failureRate: { percent: 0, windowMs: 10_000, minRequests: 2 },
+    });
     for (let i = 0; i < 50; i++) b.recordFailure('m@p');
     expect(b.state('m@p')).toBe('closed');
   });

@@ -4,7 +4,18 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const COMMANDS = ['serve', 'migrate', 'users', 'keys', 'tokens', 'credits', 'pass', 'admin-keys', 'generations', 'conformance'];
+const COMMANDS = [
+  'serve',
+  'migrate',
+  'users',
+  'keys',
+  'tokens',
+  'credits',
+  'pass',
+  'admin-keys',
+  'generations',
+  'conformance',
+];
 const BARE = new RegExp(`(?<!npx )\\bmodelgate (?:${COMMANDS.join('|')})(?=[ \`'"]|$)`);
 
 function sourceFiles(dir: string): string[] {
@@ -19,10 +30,12 @@ describe('command hints in src/', () => {
   it('no string outside comments names a bare `modelgate <command>`', () => {
     const offending: string[] = [];
     for (const file of sourceFiles('src')) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
-        if (BARE.test(line)) offending.push(`${file}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+          if (BARE.test(line)) offending.push(`${file}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(offending).toEqual([]);
   });

@@ -64,7 +64,9 @@ describe('validTracestate', () => {
 
 describe('clientTraceHeaders', () => {
   it('gives a valid traceparent and tracestate as they came', () => {
-    expect(clientTraceHeaders({ traceparent: TRACEPARENT, tracestate: 'a=1', authorization: 'Bearer secret' })).toEqual({ traceparent: TRACEPARENT, tracestate: 'a=1' });
+    expect(clientTraceHeaders({ traceparent: TRACEPARENT, tracestate: 'a=1', authorization: 'Bearer secret' })).toEqual(
+      { traceparent: TRACEPARENT, tracestate: 'a=1' },
+    );
   });
 
   it('drops a bad tracestate alone, and everything without a good traceparent', () => {
@@ -80,8 +82,21 @@ describe('clientTraceHeaders', () => {
 });
 
 describe('genAiProviderName', () => {
-  it('uses the semantic conventions\' well-known names, else the catalog id', () => {
-    expect(['openai', 'anthropic', 'google', 'deepseek', 'mistral', 'x-ai', 'groq', 'openrouter', 'constructor'].map(genAiProviderName))
-      .toEqual(['openai', 'anthropic', 'gcp.gemini', 'deepseek', 'mistral_ai', 'x_ai', 'groq', 'openrouter', 'constructor']);
+  it("uses the semantic conventions' well-known names, else the catalog id", () => {
+    expect(
+      ['openai', 'anthropic', 'google', 'deepseek', 'mistral', 'x-ai', 'groq', 'openrouter', 'constructor'].map(
+        genAiProviderName,
+      ),
+    ).toEqual([
+      'openai',
+      'anthropic',
+      'gcp.gemini',
+      'deepseek',
+      'mistral_ai',
+      'x_ai',
+      'groq',
+      'openrouter',
+      'constructor',
+    ]);
   });
 });

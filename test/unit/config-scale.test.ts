@@ -5,12 +5,27 @@ import { otlpTracesUrl } from '../../src/observability/tracing-sdk.js';
 
 describe('scale-out and observability configuration', () => {
   it('reads Redis, metrics and tracing settings, all off by default', () => {
-    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, redisPrefix: 'modelgate:', redisTimeoutMs: 250, metricsToken: undefined, tracing: false });
-    const config = loadConfig({
-      MODELGATE_REDIS_URL: 'rediss://user:pw@redis.internal:6380/2', MODELGATE_REDIS_PREFIX: 'mg-eu:', MODELGATE_REDIS_TIMEOUT_MS: '100',
-      MODELGATE_METRICS_TOKEN: 'a-long-enough-token', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+    expect(loadConfig({})).toMatchObject({
+      redisUrl: undefined,
+      redisPrefix: 'modelgate:',
+      redisTimeoutMs: 250,
+      metricsToken: undefined,
+      tracing: false,
     });
-    expect(config).toMatchObject({ redisUrl: 'rediss://user:pw@redis.internal:6380/2', redisPrefix: 'mg-eu:', redisTimeoutMs: 100, metricsToken: 'a-long-enough-token', tracing: true });
+    const config = loadConfig({
+      MODELGATE_REDIS_URL: 'rediss://user:pw@redis.internal:6380/2',
+      MODELGATE_REDIS_PREFIX: 'mg-eu:',
+      MODELGATE_REDIS_TIMEOUT_MS: '100',
+      MODELGATE_METRICS_TOKEN: 'a-long-enough-token',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+    });
+    expect(config).toMatchObject({
+      redisUrl: 'rediss://user:pw@redis.internal:6380/2',
+      redisPrefix: 'mg-eu:',
+      redisTimeoutMs: 100,
+      metricsToken: 'a-long-enough-token',
+      tracing: true,
+    });
   });
 
   it('rejects what would fail later, naming the variable', () => {
@@ -21,8 +36,15 @@ describe('scale-out and observability configuration', () => {
   });
 
   it('refuses an OTLP protocol other than http/protobuf and http/json when tracing is on, naming the variable', () => {
-    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL.*gRPC is not supported/);
-    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuff' })).toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
+    expect(() =>
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL.*gRPC is not supported/);
+    expect(() =>
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuff',
+      }),
+    ).toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
     // Tracing off: the variable concerns other programs of the same environment.
     expect(loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).tracing).toBe(false);
   });
@@ -30,12 +52,28 @@ describe('scale-out and observability configuration', () => {
   it('follows the standard OpenTelemetry variables for tracing', () => {
     expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }).tracing).toBe(true);
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).tracing).toBe(false);
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing).toBe(
+      false,
+    );
     expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/' })).toBe('http://c:4318/v1/traces');
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).tracesProtocol).toBe('http/protobuf');
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'HTTP/JSON' }).tracesProtocol).toBe('http/json');
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'HTTP/JSON' })
+        .tracesProtocol,
+    ).toBe('http/json');
     // The traces-specific variable wins over the general one.
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' }).tracesProtocol).toBe('http/json');
-    expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:1/x' })).toBe('http://t:1/x');
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      }).tracesProtocol,
+    ).toBe('http/json');
+    expect(
+      otlpTracesUrl({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:1/x',
+      }),
+    ).toBe('http://t:1/x');
   });
 });

@@ -18,7 +18,13 @@ function principal(id: string, rateLimitRpm: number | null = null): Principal {
 function gatedLoader() {
   const pending: Array<(value: Principal | undefined) => void> = [];
   const load = vi.fn(() => new Promise<Principal | undefined>((resolve) => pending.push(resolve)));
-  return { load, release: (value: Principal | undefined) => pending.shift()!(value), get waiting() { return pending.length; } };
+  return {
+    load,
+    release: (value: Principal | undefined) => pending.shift()!(value),
+    get waiting() {
+      return pending.length;
+    },
+  };
 }
 
 function clock(start = 1_000_000) {
@@ -47,7 +53,10 @@ describe('CredentialCache', () => {
 
   it('does not cache an unknown credential, so a key created a moment later works at once', async () => {
     const cache = new CredentialCache({ ttlMs: 30_000 });
-    const load = vi.fn<() => Promise<Principal | undefined>>().mockResolvedValueOnce(undefined).mockResolvedValueOnce(principal('b'));
+    const load = vi
+      .fn<() => Promise<Principal | undefined>>()
+      .mockResolvedValueOnce(undefined)
+      .mockResolvedValueOnce(principal('b'));
     expect(await cache.lookup('h-b', load)).toBeUndefined();
     expect(await cache.lookup('h-b', load)).toEqual(principal('b'));
     expect(cache.size).toBe(1);
@@ -177,6 +186,8 @@ describe('MODELGATE_CREDENTIAL_CACHE_SECONDS', () => {
   it('defaults to 30 s, accepts 0 (off) and rejects nonsense', () => {
     expect(loadConfig({}).credentialCacheTtlMs).toBe(30_000);
     expect(loadConfig({ MODELGATE_CREDENTIAL_CACHE_SECONDS: '0' }).credentialCacheTtlMs).toBe(0);
-    expect(() => loadConfig({ MODELGATE_CREDENTIAL_CACHE_SECONDS: '-1' })).toThrow('MODELGATE_CREDENTIAL_CACHE_SECONDS');
+    expect(() => loadConfig({ MODELGATE_CREDENTIAL_CACHE_SECONDS: '-1' })).toThrow(
+      'MODELGATE_CREDENTIAL_CACHE_SECONDS',
+    );
   });
 });

@@ -22,7 +22,15 @@ describe('credentialValues', () => {
       ['provider-key-value', undefined],
     );
     expect(new Set(values)).toEqual(
-      new Set(['provider-key-value', 'gemini-alias-value', 'metrics-token-value', 'some-secret-value', 'p%40ss-word-1', 'p@ss-word-1', 'redis-password']),
+      new Set([
+        'provider-key-value',
+        'gemini-alias-value',
+        'metrics-token-value',
+        'some-secret-value',
+        'p%40ss-word-1',
+        'p@ss-word-1',
+        'redis-password',
+      ]),
     );
     expect(values.every((value) => value.length >= MIN_SECRET_LENGTH)).toBe(true);
   });
@@ -31,28 +39,43 @@ describe('credentialValues', () => {
 describe('credentialRedactor', () => {
   it('cuts every occurrence, the longer of two overlapping values first', () => {
     const redact = credentialRedactor(['abcdefgh', 'abcdefgh-longer']);
-    expect(redact('key abcdefgh-longer and abcdefgh and abcdefgh')).toBe('key [redacted] and [redacted] and [redacted]');
+    expect(redact('key abcdefgh-longer and abcdefgh and abcdefgh')).toBe(
+      'key [redacted] and [redacted] and [redacted]',
+    );
     expect(credentialRedactor([])('as is')).toBe('as is');
   });
 
   it('covers what an adapter returns: mapped errors, payload errors, stream error events', () => {
     const secret = 'Zq8Wv7Ut6Sr5';
-    const info = { status: 400, message: `bad key ${secret}`, streamCode: 'server_error' as const, upstreamCode: secret };
+    const info = {
+      status: 400,
+      message: `bad key ${secret}`,
+      streamCode: 'server_error' as const,
+      upstreamCode: secret,
+    };
     const inner: ProviderAdapter = {
       buildRequest: () => ({ method: 'POST', url: 'http://x', headers: {}, body: '' }),
       parseCompletion: () => {
         throw new UpstreamPayloadError(info);
       },
       createStreamTranslator: () => ({
-        push: () => [{ type: 'text-delta', text: secret }, { type: 'error', code: 'server_error', message: `echo ${secret}` }],
+        push: () => [
+          { type: 'text-delta', text: secret },
+          { type: 'error', code: 'server_error', message: `echo ${secret}` },
+        ],
         end: () => [],
       }),
       mapError: () => info,
     };
     const adapter = redactingAdapter(inner, credentialRedactor([secret]));
     const ctx = {} as never;
-    expect(adapter.mapError(400, {}, {}, ctx)).toMatchObject({ message: 'bad key [redacted]', upstreamCode: '[redacted]' });
-    expect(() => adapter.parseCompletion({}, ctx)).toThrow(expect.objectContaining({ info: expect.objectContaining({ message: 'bad key [redacted]' }) }));
+    expect(adapter.mapError(400, {}, {}, ctx)).toMatchObject({
+      message: 'bad key [redacted]',
+      upstreamCode: '[redacted]',
+    });
+    expect(() => adapter.parseCompletion({}, ctx)).toThrow(
+      expect.objectContaining({ info: expect.objectContaining({ message: 'bad key [redacted]' }) }),
+    );
     // Generated content is the model's, not an error text: left alone.
     expect(adapter.createStreamTranslator(ctx).push({ data: '' })).toEqual([
       { type: 'text-delta', text: secret },

@@ -15,17 +15,25 @@ const PROMPTS = [1, 50_000];
 /** Agents run a few requests at once (subagents, a title request beside the turn); each holds its own bound. */
 const AT_ONCE = 3;
 
-describe('the development user\'s credit', () => {
-  const models = loadCatalog({}).list().filter((entry) => entry.accessMode === 'credits' && !entry.embedding);
-  const bounds = models.flatMap((entry) => PROMPTS.map((prompt) => ({
-    id: entry.id, prompt, nanos: maxCostNanos(entry, prompt, reservationOutputTokens(entry, undefined, prompt)),
-  })));
+describe("the development user's credit", () => {
+  const models = loadCatalog({})
+    .list()
+    .filter((entry) => entry.accessMode === 'credits' && !entry.embedding);
+  const bounds = models.flatMap((entry) =>
+    PROMPTS.map((prompt) => ({
+      id: entry.id,
+      prompt,
+      nanos: maxCostNanos(entry, prompt, reservationOutputTokens(entry, undefined, prompt)),
+    })),
+  );
 
   it(`covers ${AT_ONCE} requests without max_tokens to any model of the shipped catalog at once`, () => {
     expect(models.length).toBeGreaterThan(20);
     const dearest = bounds.reduce((a, b) => (b.nanos > a.nanos ? b : a));
     expect(dearest.nanos).toBeGreaterThan(usdToNanos('5'));
-    expect(dearest.nanos * BigInt(AT_ONCE), `${dearest.id} with a ${dearest.prompt}-token prompt`).toBeLessThanOrEqual(usdToNanos(DEV_CREDITS_USD));
+    expect(dearest.nanos * BigInt(AT_ONCE), `${dearest.id} with a ${dearest.prompt}-token prompt`).toBeLessThanOrEqual(
+      usdToNanos(DEV_CREDITS_USD),
+    );
   });
 
   it('is the amount README and the operations page name', () => {

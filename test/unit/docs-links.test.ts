@@ -31,7 +31,10 @@ const catalog = loadCatalog({});
 const PROVIDERS = [...catalog.providers().map((p) => p.id), 'pass'];
 // A provider id not inside a longer word, path, host or package name (`api.openai.com/v1`, `@openai/codex`).
 // An upstream's own name in a catalog snippet (`"upstream_model": "openai/gpt-oss-120b"`) is not a gateway id.
-const MODEL_ID = new RegExp(`(?<![A-Za-z0-9._/@-])(?<!upstream_model"\\s*:\\s*")(?:${PROVIDERS.map((p) => p.replace(/[-]/g, '\\-')).join('|')})/[A-Za-z0-9][A-Za-z0-9._:/-]*`, 'g');
+const MODEL_ID = new RegExp(
+  `(?<![A-Za-z0-9._/@-])(?<!upstream_model"\\s*:\\s*")(?:${PROVIDERS.map((p) => p.replace(/[-]/g, '\\-')).join('|')})/[A-Za-z0-9][A-Za-z0-9._:/-]*`,
+  'g',
+);
 
 function modelIds(code: string): string[] {
   return [...code.matchAll(MODEL_ID)].map((m) => m[0].replace(/[.,:/]+$/, ''));
@@ -49,8 +52,13 @@ async function help(argv: string[]): Promise<{ code: number; text: string }> {
 function cliCalls(code: string): Array<{ line: string; words: string[]; options: string[] }> {
   return [...code.matchAll(/npx modelgate ([^\n]*)/g)].map((m) => {
     const line = m[1].replace(/\s#.*$/, '').split(/\s[|&;>]/)[0];
-    const tokens = line.replace(/"[^"]*"|'[^']*'/g, ' ').split(/\s+/).filter(Boolean);
-    const words = tokens.slice(0, 2).filter((t, i) => /^[a-z][a-z-]*$/.test(t) && (i === 0 || /^[a-z][a-z-]*$/.test(tokens[0])));
+    const tokens = line
+      .replace(/"[^"]*"|'[^']*'/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
+    const words = tokens
+      .slice(0, 2)
+      .filter((t, i) => /^[a-z][a-z-]*$/.test(t) && (i === 0 || /^[a-z][a-z-]*$/.test(tokens[0])));
     return { line: m[0], words, options: tokens.filter((t) => /^--[a-z]/.test(t)).map((t) => t.split('=')[0]) };
   });
 }
@@ -58,7 +66,13 @@ function cliCalls(code: string): Array<{ line: string; words: string[]; options:
 /** GitHub's heading anchors (lower case, punctuation dropped, spaces as hyphens), and `<a id="…">` anchors (table rows). */
 function anchors(markdown: string): Set<string> {
   const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```/gm, '');
-  const headings = [...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'));
+  const headings = [...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+    m[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-'),
+  );
   return new Set([...headings, ...[...prose.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1])]);
 }
 
@@ -88,7 +102,7 @@ describe('README.md and docs/', () => {
     expect(seen).toBeGreaterThan(20);
   });
 
-  it('every <provider>/<model> id in the OpenAPI document\'s examples resolves, but for the unknown-model examples', () => {
+  it("every <provider>/<model> id in the OpenAPI document's examples resolves, but for the unknown-model examples", () => {
     // The examples of a 404 (and of an unknown `after_id`) name a model that must not exist; every other example is
     // what a client generated from the document, or a fuzzer, sends first.
     const UNKNOWN = ['openai/gpt-9', 'anthropic/claude-9', 'google/gemini-9'];
@@ -98,7 +112,8 @@ describe('README.md and docs/', () => {
     const walk = (node: unknown, path: string, inExample: boolean): void => {
       if (Array.isArray(node)) for (const [i, item] of node.entries()) walk(item, `${path}/${i}`, inExample);
       else if (node && typeof node === 'object') {
-        for (const [key, value] of Object.entries(node)) walk(value, `${path}/${key}`, inExample || key === 'example' || key === 'examples');
+        for (const [key, value] of Object.entries(node))
+          walk(value, `${path}/${key}`, inExample || key === 'example' || key === 'examples');
       } else if (typeof node === 'string' && inExample) {
         for (const id of modelIds(decodeURIComponent(node))) {
           seen++;
@@ -113,8 +128,11 @@ describe('README.md and docs/', () => {
 
   it('every `make <target>` exists in the Makefile', () => {
     const missing = FILES.flatMap((file) =>
-      codeOf(read(file)).flatMap((code) => [...code.matchAll(/(?<![\w-])make ([a-z][a-z0-9-]*)/g)].map((m) => m[1]))
-        .filter((target) => !MAKE_TARGETS.has(target)).map((target) => `${file}: make ${target}`));
+      codeOf(read(file))
+        .flatMap((code) => [...code.matchAll(/(?<![\w-])make ([a-z][a-z0-9-]*)/g)].map((m) => m[1]))
+        .filter((target) => !MAKE_TARGETS.has(target))
+        .map((target) => `${file}: make ${target}`),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -123,7 +141,11 @@ describe('README.md and docs/', () => {
     let seen = 0;
     for (const file of FILES) {
       for (const code of codeOf(read(file))) {
-        if (/(?<!npx )(?<![\w/.-])modelgate (?:serve|migrate|users|keys|tokens|credits|pass|admin-keys|generations|conformance|--help|--version)\b/.test(code)) {
+        if (
+          /(?<!npx )(?<![\w/.-])modelgate (?:serve|migrate|users|keys|tokens|credits|pass|admin-keys|generations|conformance|--help|--version)\b/.test(
+            code,
+          )
+        ) {
           problems.push(`${file}: bare "modelgate" (write npx modelgate): ${code.trim().split('\n')[0]}`);
         }
         for (const call of cliCalls(code)) {
@@ -138,7 +160,8 @@ describe('README.md and docs/', () => {
             problems.push(`${file}: no subcommand "${call.words.join(' ')}" in ${call.line}`);
           }
           const own = (await help(call.words)).text;
-          for (const option of call.options.filter((o) => o !== '--help' && o !== '--version')) if (!own.includes(option)) problems.push(`${file}: ${call.words.join(' ')} has no option ${option}`);
+          for (const option of call.options.filter((o) => o !== '--help' && o !== '--version'))
+            if (!own.includes(option)) problems.push(`${file}: ${call.words.join(' ')} has no option ${option}`);
         }
       }
     }
@@ -158,7 +181,8 @@ describe('README.md and docs/', () => {
           broken.push(`${file}: ${target}`);
           continue;
         }
-        if (anchor && resolved.endsWith('.md') && !anchors(read(resolved)).has(anchor)) broken.push(`${file}: ${target} (no such heading in ${relative('.', resolved)})`);
+        if (anchor && resolved.endsWith('.md') && !anchors(read(resolved)).has(anchor))
+          broken.push(`${file}: ${target} (no such heading in ${relative('.', resolved)})`);
       }
     }
     expect(broken).toEqual([]);

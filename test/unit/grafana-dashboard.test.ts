@@ -10,7 +10,10 @@ const dashboard = JSON.parse(readFileSync('src/observability/grafana-dashboard.j
 
 describe('Grafana dashboard', () => {
   it('queries only metrics that GET /metrics exposes', async () => {
-    const metrics = new GatewayMetrics({ settlementQueueDepth: () => 0, creditLeases: () => 0, upstreamLoad: () => [] }, { redis: true });
+    const metrics = new GatewayMetrics(
+      { settlementQueueDepth: () => 0, creditLeases: () => 0, upstreamLoad: () => [] },
+      { redis: true },
+    );
     const exported = new Set((await metrics.registry.getMetricsAsJSON()).map((metric) => metric.name));
     const queried = new Set<string>();
     for (const panel of dashboard.panels) {

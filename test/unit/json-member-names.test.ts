@@ -26,43 +26,64 @@ describe('countMemberNames', () => {
   });
 
   it('equals the parsed member count for any JSON value without repeats (and JSON.stringify never repeats)', () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
-      const text = JSON.stringify(value, null, pretty ? 2 : undefined);
-      expect(countMemberNames(text)).toBe(members(text));
-      expect(firstDuplicateMember(text)).toBeUndefined();
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
+        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+        expect(countMemberNames(text)).toBe(members(text));
+        expect(firstDuplicateMember(text)).toBeUndefined();
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('is exact for strings made of the characters that make a quote ambiguous', () => {
     const tricky = fc.string({ unit: fc.constantFrom('"', '\\', ':', ',', '[', '{', ' ', 'a') });
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, tricky, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(tricky, tie('node'), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        tricky,
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(tricky, tie('node'), { maxKeys: 3 }),
+      ),
     })).node;
-    fc.assert(fc.property(value, fc.boolean(), (v, pretty) => {
-      const text = JSON.stringify(v, null, pretty ? 1 : undefined);
-      expect(countMemberNames(text)).toBe(members(text));
-    }), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(value, fc.boolean(), (v, pretty) => {
+        const text = JSON.stringify(v, null, pretty ? 1 : undefined);
+        expect(countMemberNames(text)).toBe(members(text));
+      }),
+      { numRuns: 1_000 },
+    );
   });
 
   it('exceeds the parsed count for repeats written with such characters and any spacing', () => {
     const tricky = fc.string({ unit: fc.constantFrom('"', '\\', ':', ',', '[', '{', ' ', 'a') });
     const space = fc.constantFrom('', ' ', '\n ');
-    fc.assert(fc.property(tricky, tricky, tricky, space, space, (name, first, second, s1, s2) => {
-      const key = JSON.stringify(name);
-      const text = `{${key}${s1}:${s2}${JSON.stringify(first)},${s2}${key}${s1}:${JSON.stringify([second])}}`;
-      expect(countMemberNames(text)).toBeGreaterThan(members(text));
-      expect(firstDuplicateMember(text)?.name).toBe(name);
-    }), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(tricky, tricky, tricky, space, space, (name, first, second, s1, s2) => {
+        const key = JSON.stringify(name);
+        const text = `{${key}${s1}:${s2}${JSON.stringify(first)},${s2}${key}${s1}:${JSON.stringify([second])}}`;
+        expect(countMemberNames(text)).toBeGreaterThan(members(text));
+        expect(firstDuplicateMember(text)?.name).toBe(name);
+      }),
+      { numRuns: 1_000 },
+    );
   });
 
   it('exceeds the parsed count whenever an object repeats a name', () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.string().filter((name) => name !== 'z'), (value, name) => {
-      const key = JSON.stringify(name);
-      const v = JSON.stringify(value);
-      const text = `{"v":${v},"w":[{${key}:${v},"z":${v},${key}:2}]}`;
-      expect(countMemberNames(text)).toBeGreaterThan(members(text));
-      expect(firstDuplicateMember(text)).toEqual({ name, field: expect.stringMatching(/^w\[0\]/) });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.string().filter((name) => name !== 'z'),
+        (value, name) => {
+          const key = JSON.stringify(name);
+          const v = JSON.stringify(value);
+          const text = `{"v":${v},"w":[{${key}:${v},"z":${v},${key}:2}]}`;
+          expect(countMemberNames(text)).toBeGreaterThan(members(text));
+          expect(firstDuplicateMember(text)).toEqual({ name, field: expect.stringMatching(/^w\[0\]/) });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -8,7 +8,11 @@ import type { GatewayError } from '../../src/core/gateway-error.js';
 const NOW = new Date('2026-03-11T12:00:00Z'); // a Wednesday
 const limits = { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null };
 const key = (policy: Partial<NonNullable<Principal['policy']>> = {}): Principal => ({
-  kind: 'api_key', userId: 'usr_1', email: 'a@b.c', credentialId: 'key_1', limits,
+  kind: 'api_key',
+  userId: 'usr_1',
+  email: 'a@b.c',
+  credentialId: 'key_1',
+  limits,
   policy: { disabled: false, expiresAt: null, allowedModels: null, ...policy },
 });
 const admin: Principal = { kind: 'admin_key', userId: '', email: '', credentialId: 'adm_1', limits };
@@ -25,30 +29,67 @@ function failure(fn: () => void): GatewayError {
 describe('authorizeRoute', () => {
   it('keeps admin keys on /admin and every other credential off it', () => {
     expect(() => authorizeRoute(admin, '/api/v1/admin/users', NOW)).not.toThrow();
-    expect(failure(() => authorizeRoute(admin, '/api/v1/api-keys', NOW))).toMatchObject({ status: 403, metadata: { reason: 'user_credential_required' } });
-    expect(failure(() => authorizeRoute(key(), '/api/v1/admin/users', NOW))).toMatchObject({ status: 403, metadata: { reason: 'admin_key_required' } });
-    expect(failure(() => authorizeRoute({ ...key(), kind: 'account_token', policy: undefined }, '/api/v1/admin/usage', NOW)).status).toBe(403);
+    expect(failure(() => authorizeRoute(admin, '/api/v1/api-keys', NOW))).toMatchObject({
+      status: 403,
+      metadata: { reason: 'user_credential_required' },
+    });
+    expect(failure(() => authorizeRoute(key(), '/api/v1/admin/users', NOW))).toMatchObject({
+      status: 403,
+      metadata: { reason: 'admin_key_required' },
+    });
+    expect(
+      failure(() => authorizeRoute({ ...key(), kind: 'account_token', policy: undefined }, '/api/v1/admin/usage', NOW))
+        .status,
+    ).toBe(403);
     // A path that merely starts with the word is not the admin area.
     expect(() => authorizeRoute(key(), '/api/v1/administrators', NOW)).not.toThrow();
   });
 
   it('refuses a disabled key and an expired key with 401 saying which', () => {
-    expect(failure(() => authorizeRoute(key({ disabled: true }), '/api/v1/key', NOW))).toMatchObject({ status: 401, metadata: { reason: 'key_disabled' } });
-    expect(failure(() => authorizeRoute(key({ expiresAt: NOW }), '/api/v1/key', NOW))).toMatchObject({ status: 401, metadata: { reason: 'key_expired' } });
+    expect(failure(() => authorizeRoute(key({ disabled: true }), '/api/v1/key', NOW))).toMatchObject({
+      status: 401,
+      metadata: { reason: 'key_disabled' },
+    });
+    expect(failure(() => authorizeRoute(key({ expiresAt: NOW }), '/api/v1/key', NOW))).toMatchObject({
+      status: 401,
+      metadata: { reason: 'key_expired' },
+    });
     expect(() => authorizeRoute(key({ expiresAt: new Date(NOW.getTime() + 1) }), '/api/v1/key', NOW)).not.toThrow();
   });
 });
 
 describe('management keys', () => {
-  const management = (policy: Partial<NonNullable<Principal['policy']>> = {}): Principal => ({ ...key(policy), kind: 'management_key' });
+  const management = (policy: Partial<NonNullable<Principal['policy']>> = {}): Principal => ({
+    ...key(policy),
+    kind: 'management_key',
+  });
 
   it('open the key and account routes and nothing that calls a model (deny by default)', () => {
-    for (const op of ['listApiKeys', 'createApiKey', 'updateApiKey', 'deleteApiKey', 'getCurrentKey', 'getCredits', 'getGeneration']) {
+    for (const op of [
+      'listApiKeys',
+      'createApiKey',
+      'updateApiKey',
+      'deleteApiKey',
+      'getCurrentKey',
+      'getCredits',
+      'getGeneration',
+    ]) {
       expect(() => authorizeRoute(management(), '/api/v1/x', NOW, op), op).not.toThrow();
     }
-    for (const op of ['createChatCompletion', 'createMessage', 'countMessageTokens', 'createResponse', 'someFutureGeneration', undefined]) {
-      expect(failure(() => authorizeRoute(management(), '/api/v1/chat/completions', NOW, op)), String(op)).toMatchObject({
-        status: 403, metadata: { reason: 'inference_credential_required' },
+    for (const op of [
+      'createChatCompletion',
+      'createMessage',
+      'countMessageTokens',
+      'createResponse',
+      'someFutureGeneration',
+      undefined,
+    ]) {
+      expect(
+        failure(() => authorizeRoute(management(), '/api/v1/chat/completions', NOW, op)),
+        String(op),
+      ).toMatchObject({
+        status: 403,
+        metadata: { reason: 'inference_credential_required' },
       });
     }
     // Other credentials are not limited by the list.
@@ -56,12 +97,21 @@ describe('management keys', () => {
   });
 
   it('are refused as disabled or expired (401) before their scope is judged', () => {
-    expect(failure(() => authorizeRoute(management({ disabled: true }), '/api/v1/chat/completions', NOW, 'createChatCompletion')).status).toBe(401);
-    expect(failure(() => authorizeRoute(management({ expiresAt: NOW }), '/api/v1/api-keys', NOW, 'listApiKeys')).status).toBe(401);
+    expect(
+      failure(() =>
+        authorizeRoute(management({ disabled: true }), '/api/v1/chat/completions', NOW, 'createChatCompletion'),
+      ).status,
+    ).toBe(401);
+    expect(
+      failure(() => authorizeRoute(management({ expiresAt: NOW }), '/api/v1/api-keys', NOW, 'listApiKeys')).status,
+    ).toBe(401);
   });
 
   it('never pass the model check, whatever their allow-list', () => {
-    expect(failure(() => checkModelAllowed(management(), 'openai/gpt-4o'))).toMatchObject({ status: 403, metadata: { reason: 'inference_credential_required' } });
+    expect(failure(() => checkModelAllowed(management(), 'openai/gpt-4o'))).toMatchObject({
+      status: 403,
+      metadata: { reason: 'inference_credential_required' },
+    });
   });
 });
 
@@ -74,7 +124,8 @@ describe('allowed models', () => {
     expect(modelAllowed(['openai/gpt-4o'], 'openai/gpt-4o-mini')).toBe(false);
     expect(modelAllowed([], 'openai/gpt-4o')).toBe(false);
     expect(failure(() => checkModelAllowed(key({ allowedModels: ['pass/*'] }), 'openai/gpt-4o'))).toMatchObject({
-      status: 403, metadata: { reason: 'model_not_allowed', model: 'openai/gpt-4o' },
+      status: 403,
+      metadata: { reason: 'model_not_allowed', model: 'openai/gpt-4o' },
     });
   });
 });
@@ -90,6 +141,8 @@ describe('limit periods (UTC)', () => {
     expect(periodStart(null, NOW).getTime()).toBe(0);
     expect(periodEnd(null, NOW)).toBeNull();
     // The last millisecond of a day and the first of the next are in different periods.
-    expect(periodStart('daily', new Date('2026-03-10T23:59:59.999Z'))).not.toEqual(periodStart('daily', new Date('2026-03-11T00:00:00Z')));
+    expect(periodStart('daily', new Date('2026-03-10T23:59:59.999Z'))).not.toEqual(
+      periodStart('daily', new Date('2026-03-11T00:00:00Z')),
+    );
   });
 });

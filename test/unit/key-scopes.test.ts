@@ -5,7 +5,13 @@ import type { Principal } from '../../src/auth/principal.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 
 const limits = { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null };
-const as = (kind: Principal['kind'], credentialId: string): Principal => ({ kind, userId: 'usr_1', email: 'a@b.c', credentialId, limits });
+const as = (kind: Principal['kind'], credentialId: string): Principal => ({
+  kind,
+  userId: 'usr_1',
+  email: 'a@b.c',
+  credentialId,
+  limits,
+});
 const inference = as('api_key', 'key_self');
 const management = as('management_key', 'key_manager');
 const token = as('account_token', 'tok_1');
@@ -37,18 +43,23 @@ describe('key scopes', () => {
     expect(reason(() => authorizeKeyChange(inference, 'update', 'key_self'))).toBe('management_credential_required');
     expect(reason(() => authorizeKeyChange(inference, 'update', 'key_other'))).toBe('management_credential_required');
     for (const other of [management, token]) {
-      for (const change of ['update', 'delete'] as const) expect(reason(() => authorizeKeyChange(other, change, 'key_other'))).toBeUndefined();
+      for (const change of ['update', 'delete'] as const)
+        expect(reason(() => authorizeKeyChange(other, change, 'key_other'))).toBeUndefined();
     }
   });
 
-  it('a management key manages inference keys and deletes itself; other management keys are the token\'s', () => {
+  it("a management key manages inference keys and deletes itself; other management keys are the token's", () => {
     const target = (id: string, kind: 'inference' | 'management') => ({ id, kind });
     for (const change of ['update', 'delete'] as const) {
       expect(reason(() => authorizeKeyTarget(management, change, target('key_x', 'inference')))).toBeUndefined();
-      expect(reason(() => authorizeKeyTarget(management, change, target('key_y', 'management')))).toBe('account_token_required');
+      expect(reason(() => authorizeKeyTarget(management, change, target('key_y', 'management')))).toBe(
+        'account_token_required',
+      );
       expect(reason(() => authorizeKeyTarget(token, change, target('key_y', 'management')))).toBeUndefined();
     }
     expect(reason(() => authorizeKeyTarget(management, 'delete', target('key_manager', 'management')))).toBeUndefined();
-    expect(reason(() => authorizeKeyTarget(management, 'update', target('key_manager', 'management')))).toBe('account_token_required');
+    expect(reason(() => authorizeKeyTarget(management, 'update', target('key_manager', 'management')))).toBe(
+      'account_token_required',
+    );
   });
 });

@@ -7,27 +7,51 @@ import { decodeLeaseMessage, encodeAnswer, encodeRecall } from '../../src/billin
 describe('lease recall messages', () => {
   it('round-trips recalls of any holders, split into payloads PostgreSQL accepts (< 8000 bytes)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }), fc.array(fc.string({ minLength: 1, maxLength: 120, unit: fc.oneof(fc.constant('\u0001'), fc.constant('é'), fc.constant('😀'), fc.constant('a')) }), { minLength: 1, maxLength: 300 }), (userId, holders) => {
-        const payloads = encodeRecall(userId, holders);
-        const named: string[] = [];
-        for (const payload of payloads) {
-          expect(Buffer.byteLength(payload)).toBeLessThan(8000);
-          const message = decodeLeaseMessage(payload);
-          expect(message?.t).toBe('recall');
-          expect(message?.u).toBe(userId);
-          if (message?.t === 'recall') named.push(...message.h);
-        }
-        expect(named).toEqual(holders);
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }),
+        fc.array(
+          fc.string({
+            minLength: 1,
+            maxLength: 120,
+            unit: fc.oneof(fc.constant('\u0001'), fc.constant('é'), fc.constant('😀'), fc.constant('a')),
+          }),
+          { minLength: 1, maxLength: 300 },
+        ),
+        (userId, holders) => {
+          const payloads = encodeRecall(userId, holders);
+          const named: string[] = [];
+          for (const payload of payloads) {
+            expect(Buffer.byteLength(payload)).toBeLessThan(8000);
+            const message = decodeLeaseMessage(payload);
+            expect(message?.t).toBe('recall');
+            expect(message?.u).toBe(userId);
+            if (message?.t === 'recall') named.push(...message.h);
+          }
+          expect(named).toEqual(holders);
+        },
+      ),
     );
   });
 
   it('round-trips answers', () => {
-    expect(decodeLeaseMessage(encodeAnswer('usr_1', 'host/1/ab'))).toEqual({ t: 'released', u: 'usr_1', h: 'host/1/ab' });
+    expect(decodeLeaseMessage(encodeAnswer('usr_1', 'host/1/ab'))).toEqual({
+      t: 'released',
+      u: 'usr_1',
+      h: 'host/1/ab',
+    });
   });
 
   it('ignores what is not one of its messages', () => {
-    for (const payload of ['', '*', 'null', '[]', '{"t":"recall","u":"x"}', '{"t":"recall","u":"x","h":[1]}', '{"t":"released","u":1,"h":"a"}', '{"t":"other","u":"x","h":"a"}']) {
+    for (const payload of [
+      '',
+      '*',
+      'null',
+      '[]',
+      '{"t":"recall","u":"x"}',
+      '{"t":"recall","u":"x","h":[1]}',
+      '{"t":"released","u":1,"h":"a"}',
+      '{"t":"other","u":"x","h":"a"}',
+    ]) {
       expect(decodeLeaseMessage(payload)).toBeUndefined();
     }
   });

@@ -11,7 +11,9 @@ const document = {
     '/items': {
       get: {
         operationId: 'listItems',
-        parameters: [{ name: 'tag', in: 'query', required: false, schema: { type: 'array', items: { type: 'integer' } } }],
+        parameters: [
+          { name: 'tag', in: 'query', required: false, schema: { type: 'array', items: { type: 'integer' } } },
+        ],
         responses: { 200: { description: 'ok' } },
       },
       post: {
@@ -19,7 +21,11 @@ const document = {
         parameters: [{ name: 'X-Trace', in: 'header', required: false, schema: { type: 'string', maxLength: 4 } }],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+            },
+          },
         },
         responses: { 201: { description: 'created' } },
       },
@@ -37,11 +43,13 @@ const document = {
 type Outcome = { handler: string; errors?: unknown; request?: unknown };
 
 async function backend(memoized: boolean) {
-  const outcome = (handler: string) => (api: Context): Outcome => ({
-    handler,
-    errors: api.validation?.errors ?? undefined,
-    request: api.request,
-  });
+  const outcome =
+    (handler: string) =>
+    (api: Context): Outcome => ({
+      handler,
+      errors: api.validation?.errors ?? undefined,
+      request: api.request,
+    });
   const api = new OpenAPIBackend({ definition: structuredClone(document), strict: true, validate: true });
   api.register({
     listItems: outcome('listItems'),
@@ -58,7 +66,12 @@ async function backend(memoized: boolean) {
 
 const requests: Request[] = [
   { method: 'POST', path: '/items', headers: { 'content-type': 'application/json' }, body: { name: 'a' } },
-  { method: 'POST', path: '/items', headers: { 'content-type': 'application/json', 'x-trace': 'toolong' }, body: { name: 'a' } },
+  {
+    method: 'POST',
+    path: '/items',
+    headers: { 'content-type': 'application/json', 'x-trace': 'toolong' },
+    body: { name: 'a' },
+  },
   { method: 'POST', path: '/items', headers: { 'content-type': 'application/json' }, body: { name: 1 } },
   { method: 'POST', path: '/items', headers: { 'content-type': 'application/json' } },
   { method: 'GET', path: '/items', headers: {}, query: 'tag=1&tag=2' },
@@ -78,7 +91,9 @@ describe('memoizeOpenApiBackend', () => {
     const memo = await backend(true);
     for (let round = 0; round < 3; round++) {
       for (const req of requests) {
-        expect(await memo(structuredClone(req)), `${req.method} ${req.path}`).toEqual(await plain(structuredClone(req)));
+        expect(await memo(structuredClone(req)), `${req.method} ${req.path}`).toEqual(
+          await plain(structuredClone(req)),
+        );
       }
     }
   });
@@ -95,7 +110,14 @@ describe('headerPicker', () => {
     const api = new OpenAPIBackend({ definition: structuredClone(document), strict: true });
     await api.init();
     const pick = headerPicker(api);
-    expect(pick({ 'content-type': 'application/json', 'x-trace': 'ab', authorization: 'Bearer secret', 'user-agent': 'x', cookie: 'a=1' }))
-      .toEqual({ 'content-type': 'application/json', 'x-trace': 'ab' });
+    expect(
+      pick({
+        'content-type': 'application/json',
+        'x-trace': 'ab',
+        authorization: 'Bearer secret',
+        'user-agent': 'x',
+        cookie: 'a=1',
+      }),
+    ).toEqual({ 'content-type': 'application/json', 'x-trace': 'ab' });
   });
 });

@@ -7,7 +7,10 @@ import { UpstreamTransportError } from '../../src/providers/transport-error.js';
 const never = new AbortController().signal;
 const settledState = async (promise: Promise<unknown>) => {
   let state = 'pending';
-  promise.then(() => (state = 'resolved'), () => (state = 'rejected'));
+  promise.then(
+    () => (state = 'resolved'),
+    () => (state = 'rejected'),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   return state;
 };
@@ -55,7 +58,9 @@ describe('OriginLimiter', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
     expect(err).toBeInstanceOf(UpstreamTransportError);
     expect((err as UpstreamTransportError).reason).toBe('queue_timeout');
-    expect((err as Error).message).toBe('1 requests are already in flight to it from this gateway instance and none finished within 30 ms');
+    expect((err as Error).message).toBe(
+      '1 requests are already in flight to it from this gateway instance and none finished within 30 ms',
+    );
     expect(slots.queued).toBe(0);
     expect(slots.queueTimeouts).toBe(1);
     // The timed-out request is not handed the slot later.

@@ -13,7 +13,12 @@ import type { NormalizedUsage } from '../../src/core/generation.js';
 const catalog = loadCatalog({});
 const passModels = catalog.list().filter((m) => m.accessMode === 'pass');
 const usage = (u: Partial<NormalizedUsage>): NormalizedUsage => ({
-  promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...u,
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+  ...u,
 });
 
 // 100K prompt tokens of which 40K cached reads, 10K completion tokens:
@@ -47,7 +52,9 @@ describe('pass/ catalog entries', () => {
 
   it.each(Object.entries(EXPECTED_NANOS))('values usage of %s at its reference rates', (id, expected) => {
     const entry = catalog.get(id)!;
-    expect(costNanos(entry, usage({ promptTokens: 100_000, cachedTokens: 40_000, completionTokens: 10_000 }))).toBe(expected);
+    expect(costNanos(entry, usage({ promptTokens: 100_000, cachedTokens: 40_000, completionTokens: 10_000 }))).toBe(
+      expected,
+    );
   });
 
   it('counts cache writes at the cached_write rate where one is published (MiniMax: 0.375)', () => {
@@ -73,29 +80,55 @@ describe('pass/ catalog entries', () => {
 describe('the pass upstream', () => {
   it('reads PASS_API_KEY and PASS_BASE_URL, defaulting to OpenRouter whose slugs the entries use', () => {
     expect(loadProviderConfigs({}, catalog).getProvider('pass')).toEqual({
-      id: 'pass', kind: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', protocols: ['chat'],
+      id: 'pass',
+      kind: 'openai-compatible',
+      baseUrl: 'https://openrouter.ai/api/v1',
+      protocols: ['chat'],
     });
-    expect(loadProviderConfigs({ PASS_API_KEY: 'sk-pass', PASS_BASE_URL: 'http://127.0.0.1:9/v1/' }, catalog).getProvider('pass')).toEqual({
-      id: 'pass', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-pass', protocols: ['chat'],
+    expect(
+      loadProviderConfigs({ PASS_API_KEY: 'sk-pass', PASS_BASE_URL: 'http://127.0.0.1:9/v1/' }, catalog).getProvider(
+        'pass',
+      ),
+    ).toEqual({
+      id: 'pass',
+      kind: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'sk-pass',
+      protocols: ['chat'],
     });
     expect(() => loadProviderConfigs({ PASS_BASE_URL: 'ftp://x' }, catalog)).toThrow(ProviderConfigError);
   });
 
   it('answers 503 naming PASS_API_KEY when the operator has not configured it', () => {
     const adapters = { 'openai-compatible': createOpenAICompatibleAdapter() };
-    expect(() => resolveTarget(catalog, loadProviderConfigs({}, catalog), adapters, 'pass/glm-4.7')).toThrow(/PASS_API_KEY/);
-    const target = resolveTarget(catalog, loadProviderConfigs({ PASS_API_KEY: 'k' }, catalog), adapters, 'pass/glm-4.7');
+    expect(() => resolveTarget(catalog, loadProviderConfigs({}, catalog), adapters, 'pass/glm-4.7')).toThrow(
+      /PASS_API_KEY/,
+    );
+    const target = resolveTarget(
+      catalog,
+      loadProviderConfigs({ PASS_API_KEY: 'k' }, catalog),
+      adapters,
+      'pass/glm-4.7',
+    );
     expect(target.model.upstreamModel).toBe('z-ai/glm-4.7');
   });
 });
 
 describe('quota configuration', () => {
   it('defaults to 2 / 16 / 40 USD (5 hours / week / month)', () => {
-    expect(loadConfig({}).passQuota).toEqual({ fiveHourNanos: 2_000_000_000n, weeklyNanos: 16_000_000_000n, monthlyNanos: 40_000_000_000n });
+    expect(loadConfig({}).passQuota).toEqual({
+      fiveHourNanos: 2_000_000_000n,
+      weeklyNanos: 16_000_000_000n,
+      monthlyNanos: 40_000_000_000n,
+    });
   });
 
   it('reads decimal USD amounts', () => {
-    const config = loadConfig({ MODELGATE_PASS_QUOTA_5H: '2.5', MODELGATE_PASS_QUOTA_WEEKLY: '20', MODELGATE_PASS_QUOTA_MONTHLY: '0.000000001' });
+    const config = loadConfig({
+      MODELGATE_PASS_QUOTA_5H: '2.5',
+      MODELGATE_PASS_QUOTA_WEEKLY: '20',
+      MODELGATE_PASS_QUOTA_MONTHLY: '0.000000001',
+    });
     expect(config.passQuota).toEqual({ fiveHourNanos: 2_500_000_000n, weeklyNanos: 20_000_000_000n, monthlyNanos: 1n });
   });
 

@@ -32,7 +32,12 @@ describe('quotaRefusal', () => {
     const refusal = quotaRefusal(blockingWindows(states, 20n), 20n, now, rolling);
     expect(refusal.window).toBe('weekly');
     expect(refusal.retryAt?.toISOString()).toBe('2025-11-24T00:00:00.000Z');
-    const monthly = quotaRefusal(blockingWindows(windowStates({ fiveHour: 0n, weekly: 0n, monthly: 995n }, limits), 20n), 20n, now, []);
+    const monthly = quotaRefusal(
+      blockingWindows(windowStates({ fiveHour: 0n, weekly: 0n, monthly: 995n }, limits), 20n),
+      20n,
+      now,
+      [],
+    );
     expect(monthly.window).toBe('monthly');
     expect(monthly.retryAt?.toISOString()).toBe('2025-12-01T00:00:00.000Z');
   });
@@ -48,31 +53,54 @@ describe('quotaRefusal', () => {
 describe('toAgingUsage', () => {
   it('lets settled usage count for 5 hours and a reservation only until it turns stale', () => {
     const created = new Date('2025-11-21T10:00:00Z');
-    expect(toAgingUsage({ created_at: created, reference_cost_nanos: 5n, status: 'settled' }).countsUntil.toISOString()).toBe(
-      '2025-11-21T15:00:00.000Z',
-    );
-    expect(toAgingUsage({ created_at: created, reference_cost_nanos: 5n, status: 'reserved' }).countsUntil.getTime()).toBe(
-      created.getTime() + STALE_RESERVATION_MS,
-    );
+    expect(
+      toAgingUsage({ created_at: created, reference_cost_nanos: 5n, status: 'settled' }).countsUntil.toISOString(),
+    ).toBe('2025-11-21T15:00:00.000Z');
+    expect(
+      toAgingUsage({ created_at: created, reference_cost_nanos: 5n, status: 'reserved' }).countsUntil.getTime(),
+    ).toBe(created.getTime() + STALE_RESERVATION_MS);
   });
 });
 
 describe('quotaError', () => {
   it('answers 429 with Retry-After, the reset time and the window in metadata', () => {
     const err = quotaError(
-      { window: 'five_hour', usedNanos: 1_500_000n, limitNanos: 2_000_000n, requiredNanos: 600_000n, retryAt: new Date('2025-11-21T16:58:00Z') },
+      {
+        window: 'five_hour',
+        usedNanos: 1_500_000n,
+        limitNanos: 2_000_000n,
+        requiredNanos: 600_000n,
+        retryAt: new Date('2025-11-21T16:58:00Z'),
+      },
       now,
     );
     expect(err.status).toBe(429);
-    expect(err.headers).toEqual({ 'retry-after': String(4 * 3600 + 58 * 60), 'x-ratelimit-reset': String(Date.parse('2025-11-21T16:58:00Z')) });
-    expect(err.metadata).toMatchObject({ reason: 'pass_quota_exceeded', window: 'five_hour', used: 0.0015, limit: 0.002, required: 0.0006 });
+    expect(err.headers).toEqual({
+      'retry-after': String(4 * 3600 + 58 * 60),
+      'x-ratelimit-reset': String(Date.parse('2025-11-21T16:58:00Z')),
+    });
+    expect(err.metadata).toMatchObject({
+      reason: 'pass_quota_exceeded',
+      window: 'five_hour',
+      used: 0.0015,
+      limit: 0.002,
+      required: 0.0006,
+    });
     expect(err.message).toContain('5-hour rolling window');
   });
 
   it('answers 400 when waiting can never help', () => {
-    const err = quotaError({ window: 'weekly', usedNanos: 0n, limitNanos: 16_000_000_000n, requiredNanos: 17_000_000_000n }, now);
+    const err = quotaError(
+      { window: 'weekly', usedNanos: 0n, limitNanos: 16_000_000_000n, requiredNanos: 17_000_000_000n },
+      now,
+    );
     expect(err.status).toBe(400);
-    expect(err.metadata).toMatchObject({ reason: 'request_exceeds_pass_window', window: 'weekly', limit: 16, required: 17 });
+    expect(err.metadata).toMatchObject({
+      reason: 'request_exceeds_pass_window',
+      window: 'weekly',
+      limit: 16,
+      required: 17,
+    });
     expect(err.message).toContain('max_tokens');
   });
 });

@@ -44,7 +44,12 @@ describe('calendar month (UTC)', () => {
   it.each([
     ['mid-month', '2025-11-21T10:00:00Z', '2025-11-01T00:00:00.000Z', '2025-12-01T00:00:00.000Z'],
     ['the first instant of a month', '2025-12-01T00:00:00Z', '2025-12-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
-    ['New Year\'s Eve, last millisecond', '2025-12-31T23:59:59.999Z', '2025-12-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
+    [
+      "New Year's Eve, last millisecond",
+      '2025-12-31T23:59:59.999Z',
+      '2025-12-01T00:00:00.000Z',
+      '2026-01-01T00:00:00.000Z',
+    ],
     ['February of a leap year', '2028-02-29T12:00:00Z', '2028-02-01T00:00:00.000Z', '2028-03-01T00:00:00.000Z'],
   ])('%s', (_label, now, start, end) => {
     expect(monthStart(at(now)).toISOString()).toBe(start);
@@ -75,7 +80,11 @@ describe('rolling 5-hour window', () => {
   });
 
   it('waits until just enough of the oldest usage has aged out, not until the window is empty', () => {
-    const items = [item('2025-11-21T16:00:00Z', 30n), item('2025-11-21T13:00:00Z', 50n), item('2025-11-21T15:00:00Z', 20n)];
+    const items = [
+      item('2025-11-21T16:00:00Z', 30n),
+      item('2025-11-21T13:00:00Z', 50n),
+      item('2025-11-21T15:00:00Z', 20n),
+    ];
     // used 100 of 100; 45 more needs 50 gone: the 13:00 row.
     expect(rollingFreeAt(items, 100n, 45n, now)?.toISOString()).toBe('2025-11-21T13:00:00.000Z');
     // 60 more needs 60 gone: 13:00 (50) is not enough, 15:00 (20) makes 70.
@@ -90,9 +99,9 @@ describe('rolling 5-hour window', () => {
 
   it('resets when the oldest counting row ages out, or 5 hours from now when empty', () => {
     expect(rollingResetAt([], now).toISOString()).toBe('2025-11-21T17:00:00.000Z');
-    expect(rollingResetAt([item('2025-11-21T16:00:00Z', 1n), item('2025-11-21T13:30:00Z', 1n)], now).toISOString()).toBe(
-      '2025-11-21T13:30:00.000Z',
-    );
+    expect(
+      rollingResetAt([item('2025-11-21T16:00:00Z', 1n), item('2025-11-21T13:30:00Z', 1n)], now).toISOString(),
+    ).toBe('2025-11-21T13:30:00.000Z');
   });
 
   it('rounds Retry-After up to whole seconds, at least 1', () => {

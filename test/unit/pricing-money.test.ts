@@ -27,12 +27,18 @@ describe('usdToNanos', () => {
     expect(usdToNanos('-0.0000000005')).toBe(-1n);
   });
 
-  it.each([[Number.NaN], [Number.POSITIVE_INFINITY], [Number.NEGATIVE_INFINITY], [''], ['abc'], ['1,5'], ['0x10'], ['1e99999']])(
-    'rejects %j',
-    (bad) => {
-      expect(() => usdToNanos(bad)).toThrow(RangeError);
-    },
-  );
+  it.each([
+    [Number.NaN],
+    [Number.POSITIVE_INFINITY],
+    [Number.NEGATIVE_INFINITY],
+    [''],
+    ['abc'],
+    ['1,5'],
+    ['0x10'],
+    ['1e99999'],
+  ])('rejects %j', (bad) => {
+    expect(() => usdToNanos(bad)).toThrow(RangeError);
+  });
 });
 
 describe('nanosToUsd', () => {

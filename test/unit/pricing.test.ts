@@ -21,7 +21,18 @@ function synthetic(pricing: Record<string, unknown>, tiers?: unknown[], contextL
     {
       providers: { acme: { kind: 'openai-compatible', base_url: 'https://a.test' } },
       models: [
-        { id: 'acme/m', upstream_model: 'm', name: 'M', created: 1, context_length: contextLength, supports_reasoning: true, supports_images: false, supports_tools: true, pricing, tiers },
+        {
+          id: 'acme/m',
+          upstream_model: 'm',
+          name: 'M',
+          created: 1,
+          context_length: contextLength,
+          supports_reasoning: true,
+          supports_images: false,
+          supports_tools: true,
+          pricing,
+          tiers,
+        },
       ],
     },
     'test',
@@ -32,7 +43,9 @@ function synthetic(pricing: Record<string, unknown>, tiers?: unknown[], contextL
 describe('costNanos', () => {
   it('prices prompt and completion tokens (reasoning is part of completion)', () => {
     // gpt-5.4: $2.50 in, $15 out per 1M → 1000×2.5 + 500×15 = 10,000 USD per 1M-token units = $0.01
-    expect(costNanos(entry('openai/gpt-5.4'), usage({ promptTokens: 1000, completionTokens: 500, reasoningTokens: 400 }))).toBe(10_000_000n);
+    expect(
+      costNanos(entry('openai/gpt-5.4'), usage({ promptTokens: 1000, completionTokens: 500, reasoningTokens: 400 })),
+    ).toBe(10_000_000n);
   });
 
   it('bills cached reads and cache writes at their own prices', () => {
@@ -55,25 +68,47 @@ describe('costNanos', () => {
 
   it('bills 1-hour cache writes at their own price (Anthropic: 2× input) and the rest at the 5-minute price', () => {
     // claude-sonnet-5-5: in 2, 5-minute write 2.50 (1.25×), 1-hour write 4 (2×), out 10 (USD per 1M)
-    const u = usage({ promptTokens: 12_000, cacheWriteTokens: 10_000, cacheWrite1hTokens: 6_000, completionTokens: 100 });
+    const u = usage({
+      promptTokens: 12_000,
+      cacheWriteTokens: 10_000,
+      cacheWrite1hTokens: 6_000,
+      completionTokens: 100,
+    });
     // uncached 2000×2 + 4000×2.5 + 6000×4 + 100×10 = 4000 + 10,000 + 24,000 + 1000 = 39,000 → $0.039
     expect(costNanos(entry('anthropic/claude-sonnet-5-5'), u)).toBe(39_000_000n);
     // Every write 1-hour: twice the input price; none: the 5-minute price.
-    expect(costNanos(entry('anthropic/claude-sonnet-5-5'), usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 }))).toBe(4_000_000_000n);
-    expect(costNanos(entry('anthropic/claude-sonnet-5-5'), usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000 }))).toBe(2_500_000_000n);
+    expect(
+      costNanos(
+        entry('anthropic/claude-sonnet-5-5'),
+        usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 }),
+      ),
+    ).toBe(4_000_000_000n);
+    expect(
+      costNanos(entry('anthropic/claude-sonnet-5-5'), usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000 })),
+    ).toBe(2_500_000_000n);
     // The long-prompt tier has its own 1-hour price (claude-sonnet-4-5 above 200K: input 6 → 12).
-    expect(costNanos(entry('anthropic/claude-sonnet-4-5'), usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 }))).toBe(12_000_000_000n);
+    expect(
+      costNanos(
+        entry('anthropic/claude-sonnet-4-5'),
+        usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 }),
+      ),
+    ).toBe(12_000_000_000n);
   });
 
   it('never bills more 1-hour writes than cache writes, and bills them as 5-minute writes where the vendor has one price', () => {
     const sonnet = entry('anthropic/claude-sonnet-5-5');
-    expect(costNanos(sonnet, usage({ promptTokens: 1_000, cacheWriteTokens: 1_000, cacheWrite1hTokens: 5_000 })))
-      .toBe(costNanos(sonnet, usage({ promptTokens: 1_000, cacheWriteTokens: 1_000, cacheWrite1hTokens: 1_000 })));
+    expect(costNanos(sonnet, usage({ promptTokens: 1_000, cacheWriteTokens: 1_000, cacheWrite1hTokens: 5_000 }))).toBe(
+      costNanos(sonnet, usage({ promptTokens: 1_000, cacheWriteTokens: 1_000, cacheWrite1hTokens: 1_000 })),
+    );
     const m = synthetic({ input: 1, output: 1, cached_write: 1.25 });
     expect(m.pricing.base.cachedWrite1h).toBe(1_250_000_000n);
-    expect(costNanos(m, usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 }))).toBe(1_250_000_000n);
+    expect(
+      costNanos(m, usage({ promptTokens: 1_000_000, cacheWriteTokens: 1_000_000, cacheWrite1hTokens: 1_000_000 })),
+    ).toBe(1_250_000_000n);
     expect(synthetic({ input: 1, output: 1 }).pricing.base.cachedWrite1h).toBe(1_000_000_000n); // no cache prices: input
-    expect(synthetic({ input: 1, output: 1, cached_write: 1.25, cached_write_1h: 2 }).pricing.base.cachedWrite1h).toBe(2_000_000_000n);
+    expect(synthetic({ input: 1, output: 1, cached_write: 1.25, cached_write_1h: 2 }).pricing.base.cachedWrite1h).toBe(
+      2_000_000_000n,
+    );
   });
 
   it('never bills negative uncached input when a vendor over-reports cached tokens', () => {
@@ -111,12 +146,16 @@ describe('costNanos', () => {
   });
 
   it('costs nothing on free models', () => {
-    expect(costNanos(entry('openrouter/openai/gpt-oss-120b:free'), usage({ promptTokens: 50_000, completionTokens: 4_000 }))).toBe(0n);
+    expect(
+      costNanos(entry('openrouter/openai/gpt-oss-120b:free'), usage({ promptTokens: 50_000, completionTokens: 4_000 })),
+    ).toBe(0n);
   });
 
   it('prices reference blocks the same way (pass quotas)', () => {
     const m = synthetic({ input: 0.6, output: 2.2 });
-    expect(costNanosFor(m.pricing, usage({ promptTokens: 1_000_000, completionTokens: 1_000_000 }))).toBe(2_800_000_000n);
+    expect(costNanosFor(m.pricing, usage({ promptTokens: 1_000_000, completionTokens: 1_000_000 }))).toBe(
+      2_800_000_000n,
+    );
   });
 
   it.each([[-1], [1.5], [Number.NaN], [Number.POSITIVE_INFINITY]])('rejects a usage count of %s', (bad) => {
@@ -147,7 +186,13 @@ describe('maxCostNanos', () => {
           const cached = Math.floor(prompt * cachedShare);
           const cacheWrite = Math.floor((prompt - cached) * writeShare);
           const cacheWrite1h = Math.floor(cacheWrite * oneHourShare);
-          const u = usage({ promptTokens: prompt, completionTokens: maxOut, cachedTokens: cached, cacheWriteTokens: cacheWrite, cacheWrite1hTokens: cacheWrite1h });
+          const u = usage({
+            promptTokens: prompt,
+            completionTokens: maxOut,
+            cachedTokens: cached,
+            cacheWriteTokens: cacheWrite,
+            cacheWrite1hTokens: cacheWrite1h,
+          });
           expect(maxCostNanos(entry(id), prompt, maxOut)).toBeGreaterThanOrEqual(costNanos(entry(id), u));
         },
       ),

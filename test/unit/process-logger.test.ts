@@ -13,7 +13,10 @@ function logFile(): { file: string; fd: number } {
 }
 
 const messages = (file: string) =>
-  readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
 
 describe('createProcessLogger', () => {
   it('does not write a line synchronously, and flush() puts every line in the file', async () => {

@@ -35,16 +35,20 @@ describe('token bucket rate limiter', () => {
 
   it('never admits more than rpm + refill over any interval (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50 }), fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 200 }), (rpm, gaps) => {
-        const limiter = new TokenBucketRateLimiter();
-        let now = 0;
-        let admitted = 0;
-        for (const gap of gaps) {
-          now += gap;
-          if (limiter.admit(only('k', { rpm, tpm: 0 }), 0, now).ok) admitted++;
-        }
-        expect(admitted).toBeLessThanOrEqual(rpm + Math.floor((now * rpm) / 60_000));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 200 }),
+        (rpm, gaps) => {
+          const limiter = new TokenBucketRateLimiter();
+          let now = 0;
+          let admitted = 0;
+          for (const gap of gaps) {
+            now += gap;
+            if (limiter.admit(only('k', { rpm, tpm: 0 }), 0, now).ok) admitted++;
+          }
+          expect(admitted).toBeLessThanOrEqual(rpm + Math.floor((now * rpm) / 60_000));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -84,7 +88,11 @@ describe('free request counter', () => {
     const noon = Date.UTC(2026, 10, 21, 12);
     const keys = ['key-a', 'key-b', 'key-c'];
     // The account has 1 request of the day already; its allowance is 5, so 4 more among its three keys.
-    const decisions = await Promise.all(Array.from({ length: 12 }, (_, i) => counter.take({ accountId: 'acct', accountLimit: 5, keyId: keys[i % 3] }, noon)));
+    const decisions = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        counter.take({ accountId: 'acct', accountLimit: 5, keyId: keys[i % 3] }, noon),
+      ),
+    );
     expect(decisions.filter((d) => d.ok)).toHaveLength(4);
     expect(decisions.find((d) => !d.ok)).toMatchObject({ scope: 'account', limit: 5, used: 5 });
     // Another account is not touched.
@@ -93,23 +101,33 @@ describe('free request counter', () => {
     // A key with an allowance of its own of 2 (it used 1 already): one more, then refused by the key, while the
     // account still has room for its other keys.
     const tight = new FreeRequestCounter(records({ 'key-t': 1 }, []));
-    const byKey = (keyId: string, keyLimit?: number) => tight.take({ accountId: 'acct2', accountLimit: 10, keyId, keyLimit }, noon);
+    const byKey = (keyId: string, keyLimit?: number) =>
+      tight.take({ accountId: 'acct2', accountLimit: 10, keyId, keyLimit }, noon);
     expect((await byKey('key-t', 2)).ok).toBe(true);
     expect(await byKey('key-t', 2)).toMatchObject({ ok: false, scope: 'key', limit: 2, used: 2 });
     expect((await byKey('key-u')).ok).toBe(true);
     // A key's allowance above its account's does not widen it.
     const wide = new FreeRequestCounter(records({}, []));
-    const both = await Promise.all([1, 2, 3].map(() => wide.take({ accountId: 'acct3', accountLimit: 2, keyId: 'k', keyLimit: 100 }, noon)));
+    const both = await Promise.all(
+      [1, 2, 3].map(() => wide.take({ accountId: 'acct3', accountLimit: 2, keyId: 'k', keyLimit: 100 }, noon)),
+    );
     expect(both.map((d) => d.ok)).toEqual([true, true, false]);
   });
 });
 
 describe("an account's budget and a key's own", () => {
   const account = (rpm: number, tpm = 0): RateBudget => ({ scope: 'account', bucket: '{acct}', limits: { rpm, tpm } });
-  const key = (id: string, rpm: number, tpm = 0): RateBudget => ({ scope: 'key', bucket: `{acct}:${id}`, limits: { rpm, tpm } });
+  const key = (id: string, rpm: number, tpm = 0): RateBudget => ({
+    scope: 'key',
+    bucket: `{acct}:${id}`,
+    limits: { rpm, tpm },
+  });
 
   const principal = (userId: string, keyId: string, rateLimitRpm: number | null = null): Principal => ({
-    kind: 'api_key', userId, email: 'a@example.com', credentialId: keyId,
+    kind: 'api_key',
+    userId,
+    email: 'a@example.com',
+    credentialId: keyId,
     limits: { rateLimitRpm, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null },
   });
 
@@ -119,11 +137,19 @@ describe("an account's budget and a key's own", () => {
     const keys = ['a', 'b', 'c'].map((id) => principal('acct', id));
     const decisions = Array.from({ length: 6 }, (_, i) => limiter.admit(rateBudgetsOf(keys[i % 3], config), 0, 0));
     expect(decisions.map((d) => d.ok)).toEqual([true, true, true, true, false, false]);
-    expect(decisions[4]).toMatchObject({ ok: false, exceeded: 'requests', budget: { scope: 'account' }, state: { limit: 4, remaining: 0 } });
+    expect(decisions[4]).toMatchObject({
+      ok: false,
+      exceeded: 'requests',
+      budget: { scope: 'account' },
+      state: { limit: 4, remaining: 0 },
+    });
     // Another account has its own budget; a key with a limit of its own takes from both.
     expect(limiter.admit(rateBudgetsOf(principal('other', 'd'), config), 0, 0).ok).toBe(true);
     expect(rateBudgetsOf(principal('acct', 'e', 2), config).map((b) => b.scope)).toEqual(['key', 'account']);
-    expect(limiter.admit(rateBudgetsOf(principal('acct', 'e', 2), config), 0, 0)).toMatchObject({ ok: false, budget: { scope: 'account' } });
+    expect(limiter.admit(rateBudgetsOf(principal('acct', 'e', 2), config), 0, 0)).toMatchObject({
+      ok: false,
+      budget: { scope: 'account' },
+    });
   });
 
   it("refuses with the key's tighter limit and takes nothing from the account then", () => {
@@ -133,10 +159,14 @@ describe("an account's budget and a key's own", () => {
     expect(first).toMatchObject({ ok: true, state: { limit: 1, remaining: 0 } });
     expect(limiter.admit([key('a', 1), account(3)], 0, 0)).toMatchObject({ ok: false, budget: { scope: 'key' } });
     // The refused request took nothing from the account: two left for another key.
-    expect([limiter.admit([account(3)], 0, 0).ok, limiter.admit([account(3)], 0, 0).ok, limiter.admit([account(3)], 0, 0).ok]).toEqual([true, true, false]);
+    expect([
+      limiter.admit([account(3)], 0, 0).ok,
+      limiter.admit([account(3)], 0, 0).ok,
+      limiter.admit([account(3)], 0, 0).ok,
+    ]).toEqual([true, true, false]);
   });
 
-  it("counts generated tokens on both budgets and reports past either", () => {
+  it('counts generated tokens on both budgets and reports past either', () => {
     const limiter = new TokenBucketRateLimiter();
     expect(limiter.consumeTokens([key('a', 0, 100), account(0, 1000)], 150, 0)).toBe(false);
     expect(limiter.consumeTokens([account(0, 1000)], 800, 0)).toBe(true);

@@ -68,7 +68,10 @@ function exchange(parts: (string | Buffer)[]): Promise<string> {
 }
 
 function responses(raw: string): { status: number; body: any }[] {
-  return [...raw.matchAll(/HTTP\/1\.1 (\d+)[\s\S]*?\r\n\r\n(\{[^\r]*?\})(?=HTTP|$)/g)].map((m) => ({ status: Number(m[1]), body: JSON.parse(m[2]) }));
+  return [...raw.matchAll(/HTTP\/1\.1 (\d+)[\s\S]*?\r\n\r\n(\{[^\r]*?\})(?=HTTP|$)/g)].map((m) => ({
+    status: Number(m[1]),
+    body: JSON.parse(m[2]),
+  }));
 }
 
 const head = (extra: string) => `POST /x HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n${extra}\r\n`;
@@ -83,7 +86,11 @@ describe('readJsonBody', () => {
   it('joins a body that arrives in several chunks, including one split inside a UTF-8 character', async () => {
     const text = Buffer.from('{"a":"héllo wörld"}');
     const split = text.indexOf(0xc3) + 1; // between the two bytes of é
-    const raw = await exchange([head(`Content-Length: ${text.length}\r\n`), text.subarray(0, split), text.subarray(split)]);
+    const raw = await exchange([
+      head(`Content-Length: ${text.length}\r\n`),
+      text.subarray(0, split),
+      text.subarray(split),
+    ]);
     expect(responses(raw)[0]).toEqual({ status: 200, body: { body: { a: 'héllo wörld' }, error: null } });
   });
 
@@ -91,11 +98,15 @@ describe('readJsonBody', () => {
     const [bad] = responses(await exchange([`${head('Content-Length: 3\r\n')}{"a`]));
     expect(bad.status).toBe(200);
     expect(bad.body.error).toMatch(/^Malformed JSON body/);
-    const [plain] = responses(await exchange(['POST /x HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi']));
+    const [plain] = responses(
+      await exchange(['POST /x HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi']),
+    );
     expect(plain.body.error).toBe('Content-Type must be application/json');
     // Other JSON media types (parameters, +json suffixes, other spellings) are still recognised by type-is.
     for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/vnd.api+json']) {
-      const [res] = responses(await exchange([`POST /x HTTP/1.1\r\nHost: t\r\nContent-Type: ${type}\r\nContent-Length: 7\r\n\r\n{"t":1}`]));
+      const [res] = responses(
+        await exchange([`POST /x HTTP/1.1\r\nHost: t\r\nContent-Type: ${type}\r\nContent-Length: 7\r\n\r\n{"t":1}`]),
+      );
       expect(res.body, type).toEqual({ body: { t: 1 }, error: null });
     }
   });
@@ -126,7 +137,10 @@ describe('readJsonBody', () => {
     const value = 'z'.repeat(LIMIT - 8);
     const json = JSON.stringify({ v: value });
     expect(json.length).toBe(LIMIT);
-    const raw = await exchange([head('Transfer-Encoding: chunked\r\n') + chunk(json.slice(0, 100)), `${chunk(json.slice(100))}0\r\n\r\n`]);
+    const raw = await exchange([
+      head('Transfer-Encoding: chunked\r\n') + chunk(json.slice(0, 100)),
+      `${chunk(json.slice(100))}0\r\n\r\n`,
+    ]);
     expect(responses(raw)[0]).toEqual({ status: 200, body: { body: { v: value }, error: null } });
   });
 
@@ -151,7 +165,9 @@ describe('readJsonBody', () => {
     const count = thrown.length;
     const socket = net.connect(port, '127.0.0.1');
     socket.on('error', () => {});
-    socket.write('POST /late HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+    socket.write(
+      'POST /late HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     socket.destroy();
     await failed;

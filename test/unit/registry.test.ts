@@ -1,7 +1,12 @@
 // Provider registry: environment → ProviderConfig per catalog provider.
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
-import { loadProviderConfigs, providerEnvPrefix, ProviderConfigError, upstreamProtocols } from '../../src/providers/registry.js';
+import {
+  loadProviderConfigs,
+  providerEnvPrefix,
+  ProviderConfigError,
+  upstreamProtocols,
+} from '../../src/providers/registry.js';
 
 const catalog = loadCatalog({});
 
@@ -16,8 +21,18 @@ describe('providerEnvPrefix', () => {
 describe('loadProviderConfigs', () => {
   it('builds one config per catalog provider (plus the pass/ upstream) with catalog defaults and no key by default', () => {
     const registry = loadProviderConfigs({}, catalog);
-    expect(registry.list().map((p) => p.id).sort()).toEqual([...catalog.providers().map((p) => p.id), 'pass'].sort());
-    expect(registry.getProvider('groq')).toEqual({ id: 'groq', kind: 'openai-compatible', baseUrl: 'https://api.groq.com/openai/v1', protocols: ['chat'] });
+    expect(
+      registry
+        .list()
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual([...catalog.providers().map((p) => p.id), 'pass'].sort());
+    expect(registry.getProvider('groq')).toEqual({
+      id: 'groq',
+      kind: 'openai-compatible',
+      baseUrl: 'https://api.groq.com/openai/v1',
+      protocols: ['chat'],
+    });
     expect(registry.isConfigured('groq')).toBe(false);
     expect(registry.getProvider('acme')).toBeUndefined();
     expect(registry.isConfigured('acme')).toBe(false);
@@ -47,7 +62,10 @@ describe('loadProviderConfigs', () => {
     expect(registry.getProvider('anthropic')?.protocols).toEqual(['messages']);
     expect(registry.getProvider('google')?.protocols).toEqual(['gemini']);
     // A hand-built configuration (tests, an operator's quirks naming the vendor) derives them when read.
-    expect(upstreamProtocols({ id: 'my-proxy', kind: 'openai-compatible', quirks: { vendor: 'openai' } })).toEqual(['chat', 'responses']);
+    expect(upstreamProtocols({ id: 'my-proxy', kind: 'openai-compatible', quirks: { vendor: 'openai' } })).toEqual([
+      'chat',
+      'responses',
+    ]);
     expect(upstreamProtocols({ id: 'vllm', kind: 'openai-compatible' })).toEqual(['chat']);
   });
 
@@ -55,7 +73,10 @@ describe('loadProviderConfigs', () => {
     const aliases = loadProviderConfigs({ XAI_API_KEY: 'alias-x', GEMINI_API_KEY: 'alias-g' }, catalog);
     expect(aliases.getProvider('x-ai')?.apiKey).toBe('alias-x');
     expect(aliases.getProvider('google')?.apiKey).toBe('alias-g');
-    const both = loadProviderConfigs({ XAI_API_KEY: 'alias', X_AI_API_KEY: 'canonical', GOOGLE_API_KEY: 'g', GEMINI_API_KEY: 'a' }, catalog);
+    const both = loadProviderConfigs(
+      { XAI_API_KEY: 'alias', X_AI_API_KEY: 'canonical', GOOGLE_API_KEY: 'g', GEMINI_API_KEY: 'a' },
+      catalog,
+    );
     expect(both.getProvider('x-ai')?.apiKey).toBe('canonical');
     expect(both.getProvider('google')?.apiKey).toBe('g');
   });

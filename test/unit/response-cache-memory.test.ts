@@ -23,13 +23,24 @@ function retained(): number {
 
 function answer(i: number, text: string): CachedAnswer {
   return {
-    generationId: `gen-${i}`, model: 'openai/gpt-test', provider: 'openai', upstreamModel: 'gpt-test', headers: {},
-    accessMode: 'credits', costNanos: 1n, finishReason: 'stop', json: JSON.stringify({ id: `gen-${i}`, content: text }),
+    generationId: `gen-${i}`,
+    model: 'openai/gpt-test',
+    provider: 'openai',
+    upstreamModel: 'gpt-test',
+    headers: {},
+    accessMode: 'credits',
+    costNanos: 1n,
+    finishReason: 'stop',
+    json: JSON.stringify({ id: `gen-${i}`, content: text }),
   };
 }
 
 /** Keeps `count` answers made by `text` in a store of `capacity` bytes; what the process holds more afterwards. */
-async function growth(capacity: number, count: number, text: (i: number) => string): Promise<{ grown: number; store: MemoryCacheStore }> {
+async function growth(
+  capacity: number,
+  count: number,
+  text: (i: number) => string,
+): Promise<{ grown: number; store: MemoryCacheStore }> {
   const store = new MemoryCacheStore(capacity, MB);
   const cache = new ResponseCache(store, { maxEntryBytes: MB, priceFractionPpm: 0 }, createLogger('silent'));
   const before = retained();

@@ -6,7 +6,13 @@ import { parseCacheDirective } from '../../src/pipeline/response-cache/cache-dir
 import { cacheKey, canonicalJson } from '../../src/pipeline/response-cache/cache-key.js';
 import type { CacheableRequest } from '../../src/pipeline/response-cache/cacheable-request.js';
 import { ENTRY_OVERHEAD_BYTES, MemoryCacheStore } from '../../src/pipeline/response-cache/memory-store.js';
-import { decodeAnswer, encodeAnswer, replayFrames, replayJson, type CachedAnswer } from '../../src/pipeline/response-cache/cached-answer.js';
+import {
+  decodeAnswer,
+  encodeAnswer,
+  replayFrames,
+  replayJson,
+  type CachedAnswer,
+} from '../../src/pipeline/response-cache/cached-answer.js';
 import { ResponseCache } from '../../src/pipeline/response-cache/response-cache.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { createLogger } from '../../src/logger.js';
@@ -23,7 +29,13 @@ describe('X-Modelgate-Cache', () => {
 
   it('refuses anything else with a 400 that says what is allowed', () => {
     for (const bad of ['ttl=0', 'ttl=86401', 'ttl=1.5', 'ttl=', 'yes', 'on,,', 'ttl=5,ttl=6', 'off,refresh']) {
-      const thrown = (() => { try { parseCacheDirective(bad); } catch (err) { return err; } })();
+      const thrown = (() => {
+        try {
+          parseCacheDirective(bad);
+        } catch (err) {
+          return err;
+        }
+      })();
       expect(thrown, bad).toBeInstanceOf(GatewayError);
       expect((thrown as GatewayError).status).toBe(400);
       expect((thrown as GatewayError).message).toContain('Send "on", "ttl=SECONDS"');
@@ -41,18 +53,32 @@ describe('cache keys', () => {
   };
 
   const request = (body: unknown, changes: Partial<CacheableRequest> = {}): CacheableRequest => ({
-    apiFormat: 'chat_completions', model: 'm/a', wire: { body: body as Record<string, unknown>, clientHeaders: {} }, stream: false, estimatedTokens: 1, ...changes,
+    apiFormat: 'chat_completions',
+    model: 'm/a',
+    wire: { body: body as Record<string, unknown>, clientHeaders: {} },
+    stream: false,
+    estimatedTokens: 1,
+    ...changes,
   });
 
   it('are the same whatever the key order of the body', () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 1000 }), (body, seed) => {
-      const a = cacheKey('u', request(body), {});
-      expect(cacheKey('u', request(shuffle(body, seed)), {})).toBe(a);
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 1000 }), (body, seed) => {
+        const a = cacheKey('u', request(body), {});
+        expect(cacheKey('u', request(shuffle(body, seed)), {})).toBe(a);
+      }),
+    );
   });
 
   it('differ by account, door, model, facts, form, framing, forwarded and option headers, array order and any value', () => {
-    const body = { model: 'm', messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }], temperature: 0 };
+    const body = {
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+      ],
+      temperature: 0,
+    };
     const base = request(body);
     const keys = new Set([
       cacheKey('u1', base, {}),
@@ -70,7 +96,9 @@ describe('cache keys', () => {
     expect(keys.size).toBe(11);
     expect([...keys].every((k) => /^[0-9a-f]{64}$/.test(k))).toBe(true);
     // The directive, tracking and session headers do not change the answer; a JSON answer has no framing.
-    expect(cacheKey('u1', base, { 'x-modelgate-cache': 'refresh', 'x-title': 'app', 'session-id': 's' })).toBe(cacheKey('u1', base, {}));
+    expect(cacheKey('u1', base, { 'x-modelgate-cache': 'refresh', 'x-title': 'app', 'session-id': 's' })).toBe(
+      cacheKey('u1', base, {}),
+    );
     expect(cacheKey('u1', { ...base, framing: 'sse' }, {})).toBe(cacheKey('u1', base, {}));
     expect(canonicalJson({ b: 1, a: [{ d: undefined, c: 2 }] })).toBe('{"a":[{"c":2}],"b":1}');
   });
@@ -109,9 +137,14 @@ describe('the in-process store', () => {
 });
 
 describe('hits', () => {
-  const cache = (ppm: number) => new ResponseCache(new MemoryCacheStore(2000, 1000), { maxEntryBytes: 1000, priceFractionPpm: ppm }, createLogger('silent'));
+  const cache = (ppm: number) =>
+    new ResponseCache(
+      new MemoryCacheStore(2000, 1000),
+      { maxEntryBytes: 1000, priceFractionPpm: ppm },
+      createLogger('silent'),
+    );
 
-  it('cost the operator\'s fraction of a credits answer, rounded half up; nothing for free and pass answers', () => {
+  it("cost the operator's fraction of a credits answer, rounded half up; nothing for free and pass answers", () => {
     expect(cache(0).chargeFor({ accessMode: 'credits', costNanos: 6_000_000n })).toBe(0n);
     expect(cache(500_000).chargeFor({ accessMode: 'credits', costNanos: 6_000_001n })).toBe(3_000_001n);
     expect(cache(1_000_000).chargeFor({ accessMode: 'credits', costNanos: 7n })).toBe(7n);
@@ -121,14 +154,38 @@ describe('hits', () => {
   it('replay with the new id everywhere and their own cost in usage', () => {
     const original = 'gen-1-AAAAAAAAAAAAAA';
     const replay = { generationId: 'gen-2-BBBBBBBBBBBBBB', costNanos: 0n, accessMode: 'credits' as const };
-    const json = JSON.stringify({ id: original, output: [{ id: `msg_${original}_0` }], usage: { cost: 0.006, cost_details: { access_mode: 'credits', charged: true } } });
-    expect(JSON.parse(replayJson(json, original, replay))).toEqual({ id: replay.generationId, output: [{ id: `msg_${replay.generationId}_0` }], usage: { cost: 0, cost_details: { access_mode: 'credits', charged: false } } });
-    const frames = [{ data: `{"id":"${original}","choices":[{"delta":{"content":"a cost of 1"}}]}` }, { event: 'done', data: '[DONE]' }];
-    expect(replayFrames(frames, original, replay)).toEqual([{ data: `{"id":"${replay.generationId}","choices":[{"delta":{"content":"a cost of 1"}}]}` }, { event: 'done', data: '[DONE]' }]);
+    const json = JSON.stringify({
+      id: original,
+      output: [{ id: `msg_${original}_0` }],
+      usage: { cost: 0.006, cost_details: { access_mode: 'credits', charged: true } },
+    });
+    expect(JSON.parse(replayJson(json, original, replay))).toEqual({
+      id: replay.generationId,
+      output: [{ id: `msg_${replay.generationId}_0` }],
+      usage: { cost: 0, cost_details: { access_mode: 'credits', charged: false } },
+    });
+    const frames = [
+      { data: `{"id":"${original}","choices":[{"delta":{"content":"a cost of 1"}}]}` },
+      { event: 'done', data: '[DONE]' },
+    ];
+    expect(replayFrames(frames, original, replay)).toEqual([
+      { data: `{"id":"${replay.generationId}","choices":[{"delta":{"content":"a cost of 1"}}]}` },
+      { event: 'done', data: '[DONE]' },
+    ]);
   });
 
   it('are stored as versioned text; anything else reads as a miss', () => {
-    const answer: CachedAnswer = { generationId: 'gen-1', model: 'm', provider: 'p', upstreamModel: 'u', headers: {}, accessMode: 'credits', costNanos: 12n, finishReason: 'stop', json: '{}' };
+    const answer: CachedAnswer = {
+      generationId: 'gen-1',
+      model: 'm',
+      provider: 'p',
+      upstreamModel: 'u',
+      headers: {},
+      accessMode: 'credits',
+      costNanos: 12n,
+      finishReason: 'stop',
+      json: '{}',
+    };
     expect(decodeAnswer(encodeAnswer(answer))).toEqual(answer);
     expect(decodeAnswer('{"v":2}')).toBeUndefined();
     expect(decodeAnswer('not json')).toBeUndefined();

@@ -8,44 +8,73 @@ import { GatewayError } from '../../src/core/gateway-error.js';
 import type { Target } from '../../src/routing/resolve-target.js';
 import type { GenerationAttempt } from '../../src/db/tables/generations.js';
 
-const target = (model: string, provider: string) => ({ entry: { id: model, endpointKey: `${model}@${provider}` }, provider: { id: provider } }) as unknown as Target;
+const target = (model: string, provider: string) =>
+  ({ entry: { id: model, endpointKey: `${model}@${provider}` }, provider: { id: provider } }) as unknown as Target;
 const upstreamError = (status: number, retryAfterSeconds?: number) =>
-  new UpstreamHttpError({ status: status >= 500 ? 502 : status, message: `upstream ${status}`, streamCode: 'server_error', retryAfterSeconds }, 'p', status);
+  new UpstreamHttpError(
+    {
+      status: status >= 500 ? 502 : status,
+      message: `upstream ${status}`,
+      streamCode: 'server_error',
+      retryAfterSeconds,
+    },
+    'p',
+    status,
+  );
 const refused = () => new GatewayError(503, 'unreachable', { reason: 'upstream_unreachable' });
 
-function setup(outcomes: Record<string, (() => Error) | 'ok'>, options: { maxAttempts?: number; budgetMs?: number; stepMs?: number } = {}) {
+function setup(
+  outcomes: Record<string, (() => Error) | 'ok'>,
+  options: { maxAttempts?: number; budgetMs?: number; stepMs?: number } = {},
+) {
   const clock = { now: 0 };
   const tried: string[] = [];
   const slept: number[] = [];
   const attempts: GenerationAttempt[] = [];
   const breaker = new InMemoryCircuitBreaker({ failureThreshold: 1, cooldownMs: 1000, clock: () => clock.now });
-  const run = (targets: Target[]) => runAttempts({
-    targets, breaker, attempts,
-    limits: { maxAttempts: options.maxAttempts ?? 10, budgetMs: options.budgetMs ?? 60_000 },
-    now: () => clock.now,
-    sleep: async (ms) => { slept.push(ms); clock.now += ms; },
-    signal: { aborted: false },
-    onFailedAttempt: () => undefined,
-    attempt: async (t) => {
-      const key = `${t.entry.id}@${t.provider.id}`;
-      tried.push(key);
-      clock.now += options.stepMs ?? 10;
-      const outcome = outcomes[key];
-      if (outcome === 'ok') return key;
-      throw outcome();
-    },
-  });
+  const run = (targets: Target[]) =>
+    runAttempts({
+      targets,
+      breaker,
+      attempts,
+      limits: { maxAttempts: options.maxAttempts ?? 10, budgetMs: options.budgetMs ?? 60_000 },
+      now: () => clock.now,
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock.now += ms;
+      },
+      signal: { aborted: false },
+      onFailedAttempt: () => undefined,
+      attempt: async (t) => {
+        const key = `${t.entry.id}@${t.provider.id}`;
+        tried.push(key);
+        clock.now += options.stepMs ?? 10;
+        const outcome = outcomes[key];
+        if (outcome === 'ok') return key;
+        throw outcome();
+      },
+    });
   return { run, tried, slept, attempts, breaker, clock };
 }
 
 describe('runAttempts', () => {
   it('fails over on 5xx, 429, 408 and connection failures, and records every attempt', async () => {
-    const { run, tried, attempts } = setup({ 'm@a': () => upstreamError(500), 'm@b': () => upstreamError(429), 'm@c': () => upstreamError(408), 'm@d': refused, 'm@e': 'ok' });
+    const { run, tried, attempts } = setup({
+      'm@a': () => upstreamError(500),
+      'm@b': () => upstreamError(429),
+      'm@c': () => upstreamError(408),
+      'm@d': refused,
+      'm@e': 'ok',
+    });
     const { value } = await run(['a', 'b', 'c', 'd', 'e'].map((p) => target('m', p)));
     expect(value).toBe('m@e');
     expect(tried).toHaveLength(5);
     expect(attempts.map((a) => [a.provider, a.status, a.error_code])).toEqual([
-      ['a', 500, 'server_error'], ['b', 429, 'server_error'], ['c', 408, 'server_error'], ['d', null, 'upstream_unreachable'], ['e', 200, null],
+      ['a', 500, 'server_error'],
+      ['b', 429, 'server_error'],
+      ['c', 408, 'server_error'],
+      ['d', null, 'upstream_unreachable'],
+      ['e', 200, null],
     ]);
   });
 
@@ -56,8 +85,13 @@ describe('runAttempts', () => {
   });
 
   it('stops after maxAttempts and answers the last error', async () => {
-    const { run, tried } = setup({ 'm@a': () => upstreamError(500), 'm@b': () => upstreamError(503), 'm@c': 'ok' }, { maxAttempts: 2 });
-    await expect(run([target('m', 'a'), target('m', 'b'), target('m', 'c')])).rejects.toMatchObject({ metadata: { upstream_status: 503 } });
+    const { run, tried } = setup(
+      { 'm@a': () => upstreamError(500), 'm@b': () => upstreamError(503), 'm@c': 'ok' },
+      { maxAttempts: 2 },
+    );
+    await expect(run([target('m', 'a'), target('m', 'b'), target('m', 'c')])).rejects.toMatchObject({
+      metadata: { upstream_status: 503 },
+    });
     expect(tried).toEqual(['m@a', 'm@b']);
   });
 
@@ -82,7 +116,10 @@ describe('runAttempts', () => {
     const { run, tried, attempts, breaker } = setup({ 'm@a': busy, 'n@a': 'ok', 'm@b': 'ok' });
     expect((await run([target('m', 'a'), target('n', 'a'), target('m', 'b')])).value).toBe('m@b');
     expect(tried).toEqual(['m@a', 'm@b']);
-    expect(attempts.map((a) => [a.provider, a.error_code])).toEqual([['a', 'upstream_queue_timeout'], ['b', null]]);
+    expect(attempts.map((a) => [a.provider, a.error_code])).toEqual([
+      ['a', 'upstream_queue_timeout'],
+      ['b', null],
+    ]);
     // failureThreshold is 1 here: a failure verdict would have opened it.
     expect(breaker.state('m@a')).toBe('closed');
   });
@@ -93,7 +130,10 @@ describe('runAttempts', () => {
     expect((await run([target('m', 'a'), target('m', 'b')])).value).toBe('m@b');
     expect(tried).toEqual(['m@b']);
     breaker.recordFailure('m@b');
-    await expect(run([target('m', 'a'), target('m', 'b')])).rejects.toMatchObject({ status: 503, metadata: { reason: 'endpoint_unavailable' } });
+    await expect(run([target('m', 'a'), target('m', 'b')])).rejects.toMatchObject({
+      status: 503,
+      metadata: { reason: 'endpoint_unavailable' },
+    });
   });
 });
 
@@ -108,8 +148,13 @@ describe('runAttempts with a breaker that answers asynchronously (shared on Redi
     };
     const tried: string[] = [];
     const { value } = await runAttempts({
-      targets: [target('m', 'a'), target('m', 'b'), target('m', 'c')], breaker, attempts: [],
-      limits: { maxAttempts: 10, budgetMs: 60_000 }, now: () => 0, sleep: async () => undefined, signal: { aborted: false },
+      targets: [target('m', 'a'), target('m', 'b'), target('m', 'c')],
+      breaker,
+      attempts: [],
+      limits: { maxAttempts: 10, budgetMs: 60_000 },
+      now: () => 0,
+      sleep: async () => undefined,
+      signal: { aborted: false },
       onFailedAttempt: () => undefined,
       attempt: async (t) => {
         tried.push(t.provider.id);

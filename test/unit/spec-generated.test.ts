@@ -79,20 +79,38 @@ describe('generated OpenAPI document in openapi-backend', () => {
     // The probes alone opt out (an empty requirement): load balancers hold no credential. The Anthropic Messages
     // routes and the model listing (Anthropic's Models API shape) also take the x-api-key header, as the Anthropic
     // SDK sends it. The Gemini routes take Google's x-goog-api-key header and ?key= query parameter.
-    const own = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, item]) =>
-      Object.values(item).filter((op) => op.security !== undefined).map((op) => [path, op.security]),
+    const own = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(
+      ([path, item]) =>
+        Object.values(item)
+          .filter((op) => op.security !== undefined)
+          .map((op) => [path, op.security]),
     );
     const messagesAuth = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
     const geminiAuth = [{ GoogleApiKeyHeader: [] }, { GoogleApiKeyQuery: [] }, { BearerAuth: [] }];
     expect(own.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
-      ['/gemini/v1beta/models', geminiAuth], ['/gemini/v1beta/models/{model}', geminiAuth],
-      ['/gemini/v1beta/models/{model}:countTokens', geminiAuth], ['/gemini/v1beta/models/{model}:generateContent', geminiAuth],
-      ['/gemini/v1beta/models/{model}:streamGenerateContent', geminiAuth], ['/health', [{}]], ['/messages', messagesAuth], ['/messages/count_tokens', messagesAuth], ['/models', messagesAuth],
-      ['/models/{model_id}', messagesAuth], ['/ready', [{}]],
+      ['/gemini/v1beta/models', geminiAuth],
+      ['/gemini/v1beta/models/{model}', geminiAuth],
+      ['/gemini/v1beta/models/{model}:countTokens', geminiAuth],
+      ['/gemini/v1beta/models/{model}:generateContent', geminiAuth],
+      ['/gemini/v1beta/models/{model}:streamGenerateContent', geminiAuth],
+      ['/health', [{}]],
+      ['/messages', messagesAuth],
+      ['/messages/count_tokens', messagesAuth],
+      ['/models', messagesAuth],
+      ['/models/{model_id}', messagesAuth],
+      ['/ready', [{}]],
     ]);
     expect(doc.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'Bearer' });
-    expect(doc.components.securitySchemes.GoogleApiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-goog-api-key' });
-    expect(doc.components.securitySchemes.GoogleApiKeyQuery).toMatchObject({ type: 'apiKey', in: 'query', name: 'key' });
+    expect(doc.components.securitySchemes.GoogleApiKeyHeader).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-goog-api-key',
+    });
+    expect(doc.components.securitySchemes.GoogleApiKeyQuery).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 'key',
+    });
   });
 
   it('has exactly the expected operationIds, methods and paths', () => {
@@ -122,11 +140,27 @@ describe('generated OpenAPI document in openapi-backend', () => {
     const ok = op.responses['200'] as { content: Record<string, { schema: unknown }> };
     expect(ok.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ChatCompletion' });
     expect(ok.content['text/event-stream'].schema).toEqual({ $ref: '#/components/schemas/ChatCompletionEventStream' });
-    expect(Object.keys(op.responses).sort()).toEqual(
-      ['200', '400', '401', '402', '403', '404', '413', '429', '500', '502', '503'],
-    );
+    expect(Object.keys(op.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '402',
+      '403',
+      '404',
+      '413',
+      '429',
+      '500',
+      '502',
+      '503',
+    ]);
     const headerNames = (op.parameters as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
-    expect(headerNames).toEqual(['header:HTTP-Referer', 'header:X-Title', 'header:X-Task-ID', 'header:X-Modelgate-Cache', 'header:X-Modelgate-Auto-Cache']);
+    expect(headerNames).toEqual([
+      'header:HTTP-Referer',
+      'header:X-Title',
+      'header:X-Task-ID',
+      'header:X-Modelgate-Cache',
+      'header:X-Modelgate-Auto-Cache',
+    ]);
   });
 
   const chat = (body: unknown) =>
@@ -142,8 +176,18 @@ describe('generated OpenAPI document in openapi-backend', () => {
       model: 'anthropic/claude-sonnet-4',
       messages: [
         { role: 'developer', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: '42' },
       ],
       stream: true,
@@ -166,8 +210,14 @@ describe('generated OpenAPI document in openapi-backend', () => {
     ['unknown role', { model: 'm/x', messages: [{ role: 'bot', content: 'x' }] }],
     ['temperature above 2', { model: 'm/x', messages: [user], temperature: 2.5 }],
     ['five stop sequences', { model: 'm/x', messages: [user], stop: ['a', 'b', 'c', 'd', 'e'] }],
-    ['raw base64 image', { model: 'm/x', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'AAAA' } }] }] }],
-    ['tool name with a space', { model: 'm/x', messages: [user], tools: [{ type: 'function', function: { name: 'get weather' } }] }],
+    [
+      'raw base64 image',
+      { model: 'm/x', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'AAAA' } }] }] },
+    ],
+    [
+      'tool name with a space',
+      { model: 'm/x', messages: [user], tools: [{ type: 'function', function: { name: 'get weather' } }] },
+    ],
     ['unknown tool_choice', { model: 'm/x', messages: [user], tool_choice: 'sometimes' }],
     ['tool message without tool_call_id', { model: 'm/x', messages: [user, { role: 'tool', content: 'x' }] }],
   ])('rejects a chat request with %s', (_name, body) => {
@@ -176,7 +226,10 @@ describe('generated OpenAPI document in openapi-backend', () => {
 
   it('validates the other request bodies and parameters', () => {
     const create = (body: unknown) =>
-      api.validateRequest({ method: 'post', path: '/api-keys', headers: { 'content-type': 'application/json' }, body }, 'createApiKey');
+      api.validateRequest(
+        { method: 'post', path: '/api-keys', headers: { 'content-type': 'application/json' }, body },
+        'createApiKey',
+      );
     expect(create({}).valid).toBe(true);
     expect(create({ name: 'CI' }).valid).toBe(true);
     expect(create({ name: '' }).valid).toBe(false);

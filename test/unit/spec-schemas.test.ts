@@ -42,13 +42,48 @@ describe('document shape', () => {
 
   it('emits the schema names the code imports', () => {
     const names = [
-      'ErrorResponse', 'ErrorObject', 'ChatCompletionRequest', 'ChatMessage', 'SystemMessage', 'DeveloperMessage',
-      'UserMessage', 'AssistantMessage', 'ToolMessage', 'ContentPart', 'TextContentPart', 'ImageContentPart',
-      'ToolDefinition', 'FunctionDefinition', 'ToolCall', 'ToolChoice', 'ResponseFormat', 'StreamOptions',
-      'ReasoningConfig', 'ReasoningDetail', 'ChatCompletion', 'ChatCompletionChoice', 'AssistantResponseMessage',
-      'FinishReason', 'ChoiceError', 'ChatCompletionChunk', 'ChunkChoice', 'ChunkDelta', 'ToolCallDelta', 'Usage',
-      'Model', 'ModelPricing', 'ModelList', 'ApiKey', 'ApiKeyList', 'CreateApiKeyRequest', 'CreatedApiKey',
-      'DeletedApiKey', 'KeyInfo', 'Credits', 'Generation', 'PassUsage',
+      'ErrorResponse',
+      'ErrorObject',
+      'ChatCompletionRequest',
+      'ChatMessage',
+      'SystemMessage',
+      'DeveloperMessage',
+      'UserMessage',
+      'AssistantMessage',
+      'ToolMessage',
+      'ContentPart',
+      'TextContentPart',
+      'ImageContentPart',
+      'ToolDefinition',
+      'FunctionDefinition',
+      'ToolCall',
+      'ToolChoice',
+      'ResponseFormat',
+      'StreamOptions',
+      'ReasoningConfig',
+      'ReasoningDetail',
+      'ChatCompletion',
+      'ChatCompletionChoice',
+      'AssistantResponseMessage',
+      'FinishReason',
+      'ChoiceError',
+      'ChatCompletionChunk',
+      'ChunkChoice',
+      'ChunkDelta',
+      'ToolCallDelta',
+      'Usage',
+      'Model',
+      'ModelPricing',
+      'ModelList',
+      'ApiKey',
+      'ApiKeyList',
+      'CreateApiKeyRequest',
+      'CreatedApiKey',
+      'DeletedApiKey',
+      'KeyInfo',
+      'Credits',
+      'Generation',
+      'PassUsage',
     ];
     expect(names.filter((n) => !doc.components.schemas[n])).toEqual([]);
   });
@@ -78,7 +113,8 @@ describe('document shape', () => {
             expect(ref, `${method} ${path} ${title}: a schema by reference`).toBeDefined();
             const values = array ? (example.value as unknown[]) : [example.value];
             if (array) expect(Array.isArray(example.value), `${method} ${path} ${title}`).toBe(true);
-            for (const value of values) expect(valid(ref!.split('/').pop()!, value), `${method} ${path} ${title}`).toBe(true);
+            for (const value of values)
+              expect(valid(ref!.split('/').pop()!, value), `${method} ${path} ${title}`).toBe(true);
             checked++;
           }
         }
@@ -90,19 +126,37 @@ describe('document shape', () => {
 
 describe('ChatCompletionChunk', () => {
   it('accepts the role, content, tool-call, final and error chunks the gateway sends', () => {
-    const role = { ...chunkBase, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+    const role = {
+      ...chunkBase,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+    };
     const reasoning = {
       ...chunkBase,
-      choices: [{ index: 0, delta: { reasoning: 'hmm', reasoning_details: [{ type: 'reasoning.text', text: 'hmm', signature: null, vendor_field: 1 }] } }],
+      choices: [
+        {
+          index: 0,
+          delta: {
+            reasoning: 'hmm',
+            reasoning_details: [{ type: 'reasoning.text', text: 'hmm', signature: null, vendor_field: 1 }],
+          },
+        },
+      ],
     };
     const tool = {
       ...chunkBase,
-      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] } }],
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] },
+        },
+      ],
     };
     const final = { ...chunkBase, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage };
     const error = {
       ...chunkBase,
-      choices: [{ index: 0, delta: {}, finish_reason: 'error', error: { code: 'server_error', message: 'upstream closed' } }],
+      choices: [
+        { index: 0, delta: {}, finish_reason: 'error', error: { code: 'server_error', message: 'upstream closed' } },
+      ],
     };
     for (const chunk of [role, reasoning, tool, final, error]) expect(valid('ChatCompletionChunk', chunk)).toBe(true);
   });
@@ -110,7 +164,10 @@ describe('ChatCompletionChunk', () => {
   it('documents an SSE example whose data lines are valid chunks ending with [DONE]', () => {
     const stream = doc.components.schemas.ChatCompletionEventStream as { type: string; example: string };
     expect(stream.type).toBe('string');
-    const data = stream.example.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+    const data = stream.example
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => l.slice(6));
     expect(data.at(-1)).toBe('[DONE]');
     expect(data.length).toBeGreaterThanOrEqual(3);
     for (const line of data.slice(0, -1)) expect(valid('ChatCompletionChunk', JSON.parse(line))).toBe(true);
@@ -121,8 +178,14 @@ describe('ChatCompletionChunk', () => {
     ['a user role delta', { ...chunkBase, choices: [{ index: 0, delta: { role: 'user' } }] }],
     ['usage: null (absent, never null)', { ...chunkBase, choices: [], usage: null }],
     ['the completion object type', { ...chunkBase, object: 'chat.completion', choices: [] }],
-    ['an error without a code', { ...chunkBase, choices: [{ index: 0, delta: {}, finish_reason: 'error', error: { message: 'x' } }] }],
-    ['an unknown reasoning detail type', { ...chunkBase, choices: [{ index: 0, delta: { reasoning_details: [{ type: 'reasoning.other' }] } }] }],
+    [
+      'an error without a code',
+      { ...chunkBase, choices: [{ index: 0, delta: {}, finish_reason: 'error', error: { message: 'x' } }] },
+    ],
+    [
+      'an unknown reasoning detail type',
+      { ...chunkBase, choices: [{ index: 0, delta: { reasoning_details: [{ type: 'reasoning.other' }] } }] },
+    ],
   ])('rejects a chunk with %s', (_name, chunk) => {
     expect(valid('ChatCompletionChunk', chunk)).not.toBe(true);
   });
@@ -137,7 +200,11 @@ describe('ChatCompletion', () => {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
         finish_reason: 'tool_calls',
       },
     ],
@@ -161,7 +228,11 @@ describe('ChatCompletion', () => {
 
 describe('ErrorResponse', () => {
   it('accepts numeric and string codes with metadata', () => {
-    expect(valid('ErrorResponse', { error: { code: 400, message: 'messages: must contain a user message', metadata: { field: 'messages' } } })).toBe(true);
+    expect(
+      valid('ErrorResponse', {
+        error: { code: 400, message: 'messages: must contain a user message', metadata: { field: 'messages' } },
+      }),
+    ).toBe(true);
     expect(valid('ErrorResponse', { error: { code: 'rate_limit', message: 'slow down' } })).toBe(true);
   });
 
@@ -176,9 +247,21 @@ describe('ErrorResponse', () => {
 describe('management schemas', () => {
   it('accepts key records with and without last use, and rejects a malformed date', () => {
     const key = {
-      key_id: 'key_1', name: 'CI', prefix: 'mg-v1-ab12', created_at: '2025-11-01T09:30:00Z', last_used_at: null,
-      usage: 0, usage_daily: 0, usage_weekly: 0, usage_monthly: 0, limit: null, limit_remaining: null, limit_reset: null,
-      expires_at: null, disabled: false, allowed_models: null,
+      key_id: 'key_1',
+      name: 'CI',
+      prefix: 'mg-v1-ab12',
+      created_at: '2025-11-01T09:30:00Z',
+      last_used_at: null,
+      usage: 0,
+      usage_daily: 0,
+      usage_weekly: 0,
+      usage_monthly: 0,
+      limit: null,
+      limit_remaining: null,
+      limit_reset: null,
+      expires_at: null,
+      disabled: false,
+      allowed_models: null,
     };
     expect(valid('ApiKey', key)).toBe(true);
     expect(valid('ApiKey', { ...key, last_used_at: '2025-11-02T10:00:00.123Z' })).toBe(true);

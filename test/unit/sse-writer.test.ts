@@ -36,7 +36,11 @@ describe('SseWriter', () => {
     const res = new FakeResponse();
     const writer = new SseWriter(res as unknown as ServerResponse, 60_000);
     writer.start({ 'x-request-id': 'r1' });
-    expect(res.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'r1', 'cache-control': 'no-cache' });
+    expect(res.headers).toMatchObject({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'x-request-id': 'r1',
+      'cache-control': 'no-cache',
+    });
     await writer.data('{"a":1}');
     res.full = true;
     let resolved = false;

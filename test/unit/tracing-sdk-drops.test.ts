@@ -38,7 +38,10 @@ async function until(condition: () => boolean): Promise<void> {
 
 it('reports the spans dropped from a full export queue', { timeout: 30_000 }, async () => {
   const dropped: number[] = [];
-  const tracing = await startOtlpTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}` }, { droppedSpans: (count) => dropped.push(count) });
+  const tracing = await startOtlpTracing(
+    { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as AddressInfo).port}` },
+    { droppedSpans: (count) => dropped.push(count) },
+  );
   try {
     const tracer = activeTracer()!.tracer;
     const span = () => tracer.startSpan('s').end();

@@ -39,7 +39,8 @@ const sseEvents = (from: number, to: number, pad = 0) => {
   }
   return out;
 };
-const closeSocket = (res: ServerResponse, how: string | undefined) => (how === 'reset' ? res.socket!.resetAndDestroy() : res.socket!.destroy());
+const closeSocket = (res: ServerResponse, how: string | undefined) =>
+  how === 'reset' ? res.socket!.resetAndDestroy() : res.socket!.destroy();
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function deferred() {
@@ -202,7 +203,14 @@ describe('UpstreamExchange', () => {
 describe('HttpClient over a local server', () => {
   let server: Server;
   let base: string;
-  const client = new HttpClient({ connectTimeoutMs: 2_000, headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000, maxInFlightPerOrigin: 0, queueTimeoutMs: 10_000, http2: true });
+  const client = new HttpClient({
+    connectTimeoutMs: 2_000,
+    headersTimeoutMs: 2_000,
+    bodyTimeoutMs: 2_000,
+    maxInFlightPerOrigin: 0,
+    queueTimeoutMs: 10_000,
+    http2: true,
+  });
 
   /** The reader of /reset-behind-reader stands still from `stalled` until the server has reset the connection. */
   let behindReader = { stalled: deferred(), resetSent: deferred() };
@@ -268,7 +276,15 @@ describe('HttpClient over a local server', () => {
   });
 
   const send = (path: string, signal = new DisconnectSignal()) =>
-    client.send({ method: 'POST', url: `${base}${path}`, headers: { 'content-type': 'application/json', authorization: 'Bearer up' }, body: '{"q":"é"}' }, signal);
+    client.send(
+      {
+        method: 'POST',
+        url: `${base}${path}`,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer up' },
+        body: '{"q":"é"}',
+      },
+      signal,
+    );
 
   it('sends method, headers and body, and reads status, headers and JSON', async () => {
     const response = await send('/echo');
@@ -322,7 +338,10 @@ describe('HttpClient over a local server', () => {
     });
 
     it('a close before any byte rejects the head as a transport failure', async () => {
-      await expect(send(`/drop-before-head/${how}`)).rejects.toMatchObject({ name: 'UpstreamTransportError', reason: 'failed' });
+      await expect(send(`/drop-before-head/${how}`)).rejects.toMatchObject({
+        name: 'UpstreamTransportError',
+        reason: 'failed',
+      });
     });
   });
 

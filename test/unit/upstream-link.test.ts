@@ -13,7 +13,11 @@ import type { GenerationRequest, ReasoningRequest } from '../../src/core/generat
 function link(options: { boundMs?: number; hides?: boolean; drains?: UpstreamDrains; client?: DisconnectSignal } = {}) {
   const client = options.client ?? new DisconnectSignal();
   const drains = options.drains ?? new UpstreamDrains();
-  const upstream = new UpstreamLink(client, { boundMs: options.boundMs ?? 60_000, mayHideTokens: () => options.hides ?? true, drains });
+  const upstream = new UpstreamLink(client, {
+    boundMs: options.boundMs ?? 60_000,
+    mayHideTokens: () => options.hides ?? true,
+    drains,
+  });
   return { client, drains, upstream };
 }
 
@@ -86,7 +90,14 @@ describe('which streams may hide tokens (adapter.hidesReasoning)', () => {
     model: { id: 'p/m', upstreamModel, supportsReasoning },
     stream: true,
   });
-  const request = (reasoning?: ReasoningRequest): GenerationRequest => ({ model: 'p/m', system: [], messages: [], tools: [], stream: true, ...(reasoning ? { reasoning } : {}) });
+  const request = (reasoning?: ReasoningRequest): GenerationRequest => ({
+    model: 'p/m',
+    system: [],
+    messages: [],
+    tools: [],
+    stream: true,
+    ...(reasoning ? { reasoning } : {}),
+  });
 
   it('OpenAI-compatible: every reasoning-capable model (OpenAI keeps its reasoning out of the stream)', () => {
     const adapter = createOpenAICompatibleAdapter();

@@ -9,10 +9,28 @@ import type { CatalogEntry } from '../../src/catalog/types.js';
 import type { NormalizedUsage } from '../../src/core/generation.js';
 
 function entries(model: Record<string, unknown>): CatalogEntry[] {
-  const data = parseCatalog({
-    providers: { acme: { kind: 'openai-compatible', base_url: 'https://a.test' }, beta: { kind: 'openai-compatible', base_url: 'https://b.test' } },
-    models: [{ id: 'acme/m', upstream_model: 'm', name: 'M', created: 1, context_length: 1_000_000, supports_reasoning: true, supports_images: false, supports_tools: true, ...model }],
-  }, 'test');
+  const data = parseCatalog(
+    {
+      providers: {
+        acme: { kind: 'openai-compatible', base_url: 'https://a.test' },
+        beta: { kind: 'openai-compatible', base_url: 'https://b.test' },
+      },
+      models: [
+        {
+          id: 'acme/m',
+          upstream_model: 'm',
+          name: 'M',
+          created: 1,
+          context_length: 1_000_000,
+          supports_reasoning: true,
+          supports_images: false,
+          supports_tools: true,
+          ...model,
+        },
+      ],
+    },
+    'test',
+  );
   return data.models;
 }
 
@@ -39,18 +57,25 @@ describe('catalog web_search', () => {
   });
 
   it('rejects a negative fee, a non-number and a per-1K price pasted as per request', () => {
-    expect(errorOf({ input: 1, output: 2, web_search: -0.01 })).toContain('web_search must be a non-negative number (USD per request)');
+    expect(errorOf({ input: 1, output: 2, web_search: -0.01 })).toContain(
+      'web_search must be a non-negative number (USD per request)',
+    );
     expect(errorOf({ input: 1, output: 2, web_search: '1e-2' })).toContain('web_search must be a non-negative number');
-    expect(errorOf({ input: 1, output: 2, web_search: 10 })).toContain('web_search is above 1 USD per request; check the unit');
+    expect(errorOf({ input: 1, output: 2, web_search: 10 })).toContain(
+      'web_search is above 1 USD per request; check the unit',
+    );
   });
 
-  it('a tier keeps the base fee unless it names its own; an endpoint\'s own price block has its own', () => {
+  it("a tier keeps the base fee unless it names its own; an endpoint's own price block has its own", () => {
     const tiered = entry({ input: 1, output: 2, web_search: 0.01 }, [
       { above_prompt_tokens: 1000, input: 2, output: 4 },
       { above_prompt_tokens: 2000, input: 3, output: 6, web_search: 0.02 },
     ]);
     expect(tiered.pricing.tiers.map((t) => t.webSearch)).toEqual([10_000_000n, 20_000_000n]);
-    const [model] = entries({ pricing: { input: 1, output: 2, web_search: 0.01 }, endpoints: [{ provider: 'beta', upstream_model: 'b', pricing: { input: 1, output: 2, web_search: 0.005 } }] });
+    const [model] = entries({
+      pricing: { input: 1, output: 2, web_search: 0.01 },
+      endpoints: [{ provider: 'beta', upstream_model: 'b', pricing: { input: 1, output: 2, web_search: 0.005 } }],
+    });
     expect(model.endpoints!.map((e) => e.entry.pricing.base.webSearch)).toEqual([10_000_000n, 5_000_000n]);
   });
 
@@ -59,7 +84,7 @@ describe('catalog web_search', () => {
     expect(entry({ input: 0, output: 0 }).accessMode).toBe('free');
   });
 
-  it('GET /models shows it as OpenRouter\'s pricing.web_search (USD per request), only where it is charged', () => {
+  it("GET /models shows it as OpenRouter's pricing.web_search (USD per request), only where it is charged", () => {
     expect(toWireModel(entry({ input: 1, output: 2, web_search: 0.01 })).pricing.web_search).toBe('0.01');
     expect(toWireModel(entry({ input: 1, output: 2, web_search: 0.035 })).pricing.web_search).toBe('0.035');
     expect(toWireModel(entry({ input: 1, output: 2 })).pricing).not.toHaveProperty('web_search');
@@ -67,7 +92,9 @@ describe('catalog web_search', () => {
 });
 
 describe('cost of web searches', () => {
-  const model = entry({ input: 3, output: 15, cached_read: 0.3, web_search: 0.01 }, [{ above_prompt_tokens: 200_000, input: 6, output: 30, web_search: 0.02 }]);
+  const model = entry({ input: 3, output: 15, cached_read: 0.3, web_search: 0.01 }, [
+    { above_prompt_tokens: 200_000, input: 6, output: 30, web_search: 0.02 },
+  ]);
   const counts = fc.record({
     promptTokens: fc.integer({ min: 0, max: 400_000 }),
     completionTokens: fc.integer({ min: 0, max: 100_000 }),
@@ -75,11 +102,15 @@ describe('cost of web searches', () => {
   });
 
   it('grows by exactly count × the fee of the tier the prompt selects', () => {
-    fc.assert(fc.property(counts, fc.integer({ min: 0, max: 1000 }), (u, searches) => {
-      const base = usage(u);
-      const fee = selectPriceSet(model.pricing, u.promptTokens).webSearch;
-      expect(costNanosFor(model.pricing, { ...base, webSearchRequests: searches }) - costNanosFor(model.pricing, base)).toBe(BigInt(searches) * fee);
-    }));
+    fc.assert(
+      fc.property(counts, fc.integer({ min: 0, max: 1000 }), (u, searches) => {
+        const base = usage(u);
+        const fee = selectPriceSet(model.pricing, u.promptTokens).webSearch;
+        expect(
+          costNanosFor(model.pricing, { ...base, webSearchRequests: searches }) - costNanosFor(model.pricing, base),
+        ).toBe(BigInt(searches) * fee);
+      }),
+    );
   });
 
   it('is 10,000,000 nano-dollars (0.01 USD) a search at 10 USD per 1,000', () => {
@@ -91,13 +122,15 @@ describe('cost of web searches', () => {
     expect(() => costNanosFor(model.pricing, usage({ webSearchRequests: 1.5 }))).toThrow(/webSearchRequests/);
   });
 
-  it('the reservation covers every search it reserved for at the dearest tier\'s fee', () => {
-    fc.assert(fc.property(counts, fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 50 }), (u, reserved, extra) => {
-      const prompt = u.promptTokens + u.cachedTokens;
-      const bound = maxCostNanos(model, prompt, u.completionTokens, { webSearches: reserved + extra });
-      const cost = costNanosFor(model.pricing, usage({ ...u, promptTokens: prompt, webSearchRequests: reserved }));
-      expect(bound).toBeGreaterThanOrEqual(cost);
-    }));
+  it("the reservation covers every search it reserved for at the dearest tier's fee", () => {
+    fc.assert(
+      fc.property(counts, fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 50 }), (u, reserved, extra) => {
+        const prompt = u.promptTokens + u.cachedTokens;
+        const bound = maxCostNanos(model, prompt, u.completionTokens, { webSearches: reserved + extra });
+        const cost = costNanosFor(model.pricing, usage({ ...u, promptTokens: prompt, webSearchRequests: reserved }));
+        expect(bound).toBeGreaterThanOrEqual(cost);
+      }),
+    );
     expect(maxCostNanos(model, 0, 0, { webSearches: 10 }) - maxCostNanos(model, 0, 0)).toBe(200_000_000n); // 10 × 0.02 USD
   });
 });

@@ -18,7 +18,8 @@ class ApiError extends Error {
 
 function explainFailure(status, body) {
   const detail = body?.error && typeof body.error.message === 'string' ? body.error.message : '';
-  if (status === 401) return 'Your token or key was refused: it is invalid, deleted, disabled or expired. Sign in again with a valid one.';
+  if (status === 401)
+    return 'Your token or key was refused: it is invalid, deleted, disabled or expired. Sign in again with a valid one.';
   if (status === 402) return 'Payment required: this account has no credits left for this. Add credits and try again.';
   if (status === 403) return `Not allowed: ${detail || 'this credential may not do that.'}`;
   if (status === 404) return `Not found: ${detail || 'the item no longer exists.'}`;
@@ -34,9 +35,17 @@ async function api(method, path, body) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {
-    res = await fetch(`/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    res = await fetch(`/api/v1${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
   } catch {
-    throw new ApiError(0, 'Cannot reach the gateway: the network is down or the server stopped. Check the connection and reload.');
+    throw new ApiError(
+      0,
+      'Cannot reach the gateway: the network is down or the server stopped. Check the connection and reload.',
+    );
   }
   let parsed;
   try {

@@ -12,13 +12,32 @@ async function loadGenerations() {
   body.replaceChildren();
   for (const gen of data) {
     body.append(
-      el('tr', {},
+      el(
+        'tr',
+        {},
         el('td', {}, when(gen.created_at)),
-        el('th', { scope: 'row' }, el('button', { type: 'button', class: 'link', onclick: (event) => openGeneration(gen.id, event.currentTarget) }, gen.model)),
+        el(
+          'th',
+          { scope: 'row' },
+          el(
+            'button',
+            { type: 'button', class: 'link', onclick: (event) => openGeneration(gen.id, event.currentTarget) },
+            gen.model,
+          ),
+        ),
         el('td', {}, gen.provider_name),
         el('td', { class: 'num' }, `${integer(gen.tokens_prompt)} + ${integer(gen.tokens_completion)}`),
         el('td', { class: 'num' }, usd(gen.total_cost)),
-        el('td', {}, (gen.status === 'success' ? 'OK' : gen.status === 'error' ? `Error ${gen.error_code || ''}`.trim() : 'Aborted') + (gen.cache_hit ? ' (from cache)' : ''))),
+        el(
+          'td',
+          {},
+          (gen.status === 'success'
+            ? 'OK'
+            : gen.status === 'error'
+              ? `Error ${gen.error_code || ''}`.trim()
+              : 'Aborted') + (gen.cache_hit ? ' (from cache)' : ''),
+        ),
+      ),
     );
   }
   byId('generations-empty').hidden = data.length > 0;
@@ -45,11 +64,18 @@ async function openGeneration(id, opener) {
     panel.replaceChildren(
       el('h3', { id: 'generation-detail-title', tabindex: '-1' }, `Generation ${record.id}`),
       list,
-      el('button', { type: 'button', onclick: () => {
-        panel.hidden = true;
-        // Back to where the keyboard user was, not to the top of the page.
-        if (opener?.isConnected) opener.focus();
-      } }, 'Close record'),
+      el(
+        'button',
+        {
+          type: 'button',
+          onclick: () => {
+            panel.hidden = true;
+            // Back to where the keyboard user was, not to the top of the page.
+            if (opener?.isConnected) opener.focus();
+          },
+        },
+        'Close record',
+      ),
     );
     panel.hidden = false;
     byId('generation-detail-title').focus();

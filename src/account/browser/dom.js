@@ -18,7 +18,8 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, String(value));
-  for (const child of children.flat()) if (child) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  for (const child of children.flat())
+    if (child) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   return node;
 }
 

@@ -30,8 +30,10 @@ function mayChange(scope, key, change) {
 }
 
 const SCOPE_HINTS = {
-  inference: 'Signed in with an API key: it can see the account and revoke itself. To create, change or delete keys, sign in with your account token (npx modelgate tokens create) or a management key.',
-  management: 'Signed in with a management key: it creates, changes and deletes API keys and can revoke itself; management keys are managed with the account token.',
+  inference:
+    'Signed in with an API key: it can see the account and revoke itself. To create, change or delete keys, sign in with your account token (npx modelgate tokens create) or a management key.',
+  management:
+    'Signed in with a management key: it creates, changes and deletes API keys and can revoke itself; management keys are managed with the account token.',
 };
 
 function showScope(scope) {
@@ -45,7 +47,12 @@ function showScope(scope) {
 
 function keyFeatures(keys) {
   const sample = keys[0] || {};
-  return { usage: 'usage' in sample, limits: 'limit' in sample, disabling: 'disabled' in sample, kind: 'kind' in sample };
+  return {
+    usage: 'usage' in sample,
+    limits: 'limit' in sample,
+    disabling: 'disabled' in sample,
+    kind: 'kind' in sample,
+  };
 }
 
 function renderKeys(keys, scope) {
@@ -87,14 +94,22 @@ function showKeyActions(cell, key, features) {
   const changeable = mayChange(features.scope, key, 'update');
   const buttons = [
     features.disabling && changeable
-      ? el('button', { type: 'button', onclick: () => updateKey(key, { disabled: !key.disabled }) }, `${key.disabled ? 'Enable' : 'Disable'} ${key.name}`)
+      ? el(
+          'button',
+          { type: 'button', onclick: () => updateKey(key, { disabled: !key.disabled }) },
+          `${key.disabled ? 'Enable' : 'Disable'} ${key.name}`,
+        )
       : null,
     // A management key has no limit: it calls no model.
     features.limits && changeable && key.kind !== 'management'
       ? el('button', { type: 'button', onclick: () => showLimitForm(cell, key, features) }, `Edit limit of ${key.name}`)
       : null,
     mayChange(features.scope, key, 'delete')
-      ? el('button', { type: 'button', class: 'danger', onclick: () => confirmDelete(cell, key, features) }, `Delete ${key.name}`)
+      ? el(
+          'button',
+          { type: 'button', class: 'danger', onclick: () => confirmDelete(cell, key, features) },
+          `Delete ${key.name}`,
+        )
       : null,
   ];
   cell.replaceChildren(...buttons.filter(Boolean));
@@ -102,12 +117,16 @@ function showKeyActions(cell, key, features) {
 
 function confirmDelete(cell, key, features) {
   const cancel = el('button', { type: 'button', onclick: () => showKeyActions(cell, key, features) }, 'Cancel');
-  const self = key.key_id === features.scope.keyId ? ' This is the key you signed in with: you will be signed out.' : '';
+  const self =
+    key.key_id === features.scope.keyId ? ' This is the key you signed in with: you will be signed out.' : '';
   cell.replaceChildren(
-    el('span', { role: 'group', 'aria-label': `Confirm deletion of ${key.name}` },
+    el(
+      'span',
+      { role: 'group', 'aria-label': `Confirm deletion of ${key.name}` },
       el('span', {}, `Delete "${key.name}"? Programs using it stop working at once.${self} `),
       el('button', { type: 'button', class: 'danger', onclick: () => deleteKey(key, features.scope) }, 'Yes, delete'),
-      cancel),
+      cancel,
+    ),
   );
   cancel.focus();
 }
@@ -128,15 +147,29 @@ async function deleteKey(key, scope) {
 }
 
 function showLimitForm(cell, key, features) {
-  const input = el('input', { id: `limit-${key.key_id}`, type: 'number', min: '0', step: '0.01', inputmode: 'decimal', value: key.limit === null ? '' : key.limit });
-  const form = el('form', { class: 'inline-form', onsubmit: (event) => {
-    event.preventDefault();
-    const value = input.value.trim();
-    updateKey(key, { limit: value === '' ? null : Number(value) });
-  } },
-  el('label', { for: input.id }, `Limit for ${key.name} in USD (empty: none)`), input,
-  el('button', { type: 'submit' }, 'Save limit'),
-  el('button', { type: 'button', onclick: () => showKeyActions(cell, key, features) }, 'Cancel'));
+  const input = el('input', {
+    id: `limit-${key.key_id}`,
+    type: 'number',
+    min: '0',
+    step: '0.01',
+    inputmode: 'decimal',
+    value: key.limit === null ? '' : key.limit,
+  });
+  const form = el(
+    'form',
+    {
+      class: 'inline-form',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const value = input.value.trim();
+        updateKey(key, { limit: value === '' ? null : Number(value) });
+      },
+    },
+    el('label', { for: input.id }, `Limit for ${key.name} in USD (empty: none)`),
+    input,
+    el('button', { type: 'submit' }, 'Save limit'),
+    el('button', { type: 'button', onclick: () => showKeyActions(cell, key, features) }, 'Cancel'),
+  );
   cell.replaceChildren(form);
   input.focus();
 }
@@ -154,7 +187,10 @@ async function createKey(event) {
   const name = byId('key-name').value.trim();
   const manage = !byId('key-manage-field').hidden && byId('key-manage').checked;
   await guarded(async () => {
-    const created = await api('POST', '/api-keys', { ...(name ? { name } : {}), ...(manage ? { kind: 'management' } : {}) });
+    const created = await api('POST', '/api-keys', {
+      ...(name ? { name } : {}),
+      ...(manage ? { kind: 'management' } : {}),
+    });
     byId('new-key-value').value = created.key;
     byId('new-key-name').textContent = created.name;
     byId('new-key').hidden = false;

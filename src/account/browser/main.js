@@ -51,7 +51,15 @@ function signOut(userAction) {
   byId('new-key').hidden = true;
   byId('generation-detail').hidden = true;
   // Leave nothing of the account in the page for whoever uses the tab next.
-  for (const id of ['keys-rows', 'generation-rows', 'usage-rows', 'usage-charts', 'usage-legend', 'pass-meters', 'generation-detail']) {
+  for (const id of [
+    'keys-rows',
+    'generation-rows',
+    'usage-rows',
+    'usage-charts',
+    'usage-legend',
+    'pass-meters',
+    'generation-detail',
+  ]) {
     byId(id).replaceChildren();
   }
   for (const id of ['balance', 'total-credits', 'total-used']) byId(id).textContent = '—';

@@ -77,8 +77,18 @@ async function readLockFile(file: string): Promise<LockHolder | undefined> {
  * fails if a lock exists, so no reader ever sees a half-written lock and two processes can never both succeed.
  * Returns undefined when the folder is already locked.
  */
-export async function tryLock(dataDir: string, role: LockHolder['role'], socket: string | null): Promise<HeldLock | undefined> {
-  const holder: LockHolder = { pid: process.pid, role, socket, started_at: new Date().toISOString(), token: randomBytes(8).toString('hex') };
+export async function tryLock(
+  dataDir: string,
+  role: LockHolder['role'],
+  socket: string | null,
+): Promise<HeldLock | undefined> {
+  const holder: LockHolder = {
+    pid: process.pid,
+    role,
+    socket,
+    started_at: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+  };
   const target = lockPath(dataDir);
   const draft = `${target}.${process.pid}.${holder.token}`;
   await writeFile(draft, `${JSON.stringify(holder)}\n`, { mode: 0o600 });

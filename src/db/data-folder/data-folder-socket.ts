@@ -42,7 +42,11 @@ export interface DataFolderSocket {
  * with this process's own queries on PGlite's single session: `session` is the lock our Kysely driver holds
  * (pglite-session-queue.ts explains the turns).
  */
-export async function serveDataFolderSocket(pglite: PGliteInterface, session: Mutex, socketPath: string): Promise<DataFolderSocket> {
+export async function serveDataFolderSocket(
+  pglite: PGliteInterface,
+  session: Mutex,
+  socketPath: string,
+): Promise<DataFolderSocket> {
   await mkdir(path.dirname(socketPath), { recursive: true, mode: 0o700 });
   // Only the lock holder serves, so a socket file left here belongs to a process that is gone.
   await unlink(socketPath).catch(() => undefined);

@@ -9,7 +9,17 @@ import { openDatabase, type OpenDatabaseOptions, type OpenedDatabase } from '../
 import type { Db } from '../database.js';
 import { openPglite } from '../dialects/pglite-instance.js';
 import { PGliteDialect } from '../dialects/pglite-dialect.js';
-import { DataFolderBusyError, describeHolder, isAlive, lockPath, readLock, removeStaleLock, tryLock, type HeldLock, type LockHolder } from './data-folder-lock.js';
+import {
+  DataFolderBusyError,
+  describeHolder,
+  isAlive,
+  lockPath,
+  readLock,
+  removeStaleLock,
+  tryLock,
+  type HeldLock,
+  type LockHolder,
+} from './data-folder-lock.js';
 import { serveDataFolderSocket, socketConnectionString, socketPathFor } from './data-folder-socket.js';
 import { PRIVATE_FOLDER_MODE } from './private-folder.js';
 
@@ -25,7 +35,12 @@ export interface DataFolderEvents {
 type Claim = { owner: HeldLock } | { served: LockHolder };
 
 /** Takes the folder's lock, or finds the gateway serving it. Waits while a command holds it; clears stale locks. */
-async function claim(dataDir: string, role: LockHolder['role'], socket: string | null, events: DataFolderEvents): Promise<Claim> {
+async function claim(
+  dataDir: string,
+  role: LockHolder['role'],
+  socket: string | null,
+  events: DataFolderEvents,
+): Promise<Claim> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const lock = await tryLock(dataDir, role, socket);
@@ -38,7 +53,9 @@ async function claim(dataDir: string, role: LockHolder['role'], socket: string |
     }
     if (holder?.role === 'serve') return { served: holder };
     if (holder && Date.now() > deadline) {
-      throw new DataFolderBusyError(`data folder ${dataDir} is held by ${describeHolder(holder)} for more than ${WAIT_MS / 1000} s`);
+      throw new DataFolderBusyError(
+        `data folder ${dataDir} is held by ${describeHolder(holder)} for more than ${WAIT_MS / 1000} s`,
+      );
     }
     await sleep(POLL_MS);
   }
@@ -48,7 +65,9 @@ async function claim(dataDir: string, role: LockHolder['role'], socket: string |
  * The serving process's database: PostgreSQL when `databaseUrl` is set, else the embedded folder, locked and served
  * on a unix socket to the CLI. Throws DataFolderBusyError, before touching the folder, when another gateway serves it.
  */
-export async function openServingDatabase(options: OpenDatabaseOptions & DataFolderEvents): Promise<OpenedDatabase & { socket?: string }> {
+export async function openServingDatabase(
+  options: OpenDatabaseOptions & DataFolderEvents,
+): Promise<OpenedDatabase & { socket?: string }> {
   if (options.databaseUrl !== undefined || options.dataDir === undefined) return openDatabase(options);
   const { dataDir } = options;
   await mkdir(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
@@ -155,7 +174,12 @@ async function connectThroughSocket(socket: string): Promise<OpenedDatabase> {
 
 function isUnreachable(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || /Connection terminated/i.test(String((err as Error)?.message));
+  return (
+    code === 'ENOENT' ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    /Connection terminated/i.test(String((err as Error)?.message))
+  );
 }
 
 /** A process that exits without closing (an uncaught error) leaves no lock behind; a crash leaves a stale one. */

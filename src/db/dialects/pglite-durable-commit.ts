@@ -26,7 +26,11 @@ interface NodefsStream {
  * PANIC there, as on any server; a directory that cannot be synced, EINVAL, is ignored).
  */
 export function syncNodefsToDisk(pglite: PGlite, sync: (fd: number) => void = fsyncSync): void {
-  const fs = (pglite.Module as unknown as { FS: { filesystems: { NODEFS?: { stream_ops: { fsync?: (stream: NodefsStream) => number } } } } }).FS;
+  const fs = (
+    pglite.Module as unknown as {
+      FS: { filesystems: { NODEFS?: { stream_ops: { fsync?: (stream: NodefsStream) => number } } } };
+    }
+  ).FS;
   const nodefs = fs.filesystems.NODEFS;
   if (nodefs === undefined) throw new Error('PGlite has no NODEFS: cannot make its commits durable');
   nodefs.stream_ops.fsync = (stream) => {

@@ -50,7 +50,10 @@ export function createPostgresDialect(options: PostgresDialectOptions): Postgres
 function markingUnavailable(pool: pg.Pool): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
-    query: ((text: string, parameters: unknown[]) => client.query(text, parameters).catch((err: unknown) => Promise.reject(markUnavailable(err)))) as PostgresPoolClient['query'],
+    query: ((text: string, parameters: unknown[]) =>
+      client
+        .query(text, parameters)
+        .catch((err: unknown) => Promise.reject(markUnavailable(err)))) as PostgresPoolClient['query'],
     release: () => client.release(),
   });
   return {

@@ -215,5 +215,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await previous.up(db);
   await sql`drop table admin_keys`.execute(db);
   await sql`drop table api_key_spend`.execute(db);
-  await sql`alter table api_keys drop column limit_reset, drop column expires_at, drop column disabled, drop column allowed_models`.execute(db);
+  await sql`alter table api_keys drop column limit_reset, drop column expires_at, drop column disabled, drop column allowed_models`.execute(
+    db,
+  );
 }

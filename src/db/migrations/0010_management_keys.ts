@@ -14,7 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table api_keys
     add column kind text not null default 'inference' check (kind in ('inference', 'management')),
     add constraint api_keys_management_spends_nothing check (
-      kind = 'inference' or (credit_limit_nanos is null and limit_reset is null and allowed_models is null))`.execute(db);
+      kind = 'inference' or (credit_limit_nanos is null and limit_reset is null and allowed_models is null))`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

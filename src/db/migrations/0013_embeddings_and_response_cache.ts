@@ -275,5 +275,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   // 0011's function, as it was: it names no column that is dropped here.
   await PREVIOUS_SETTLE_GENERATIONS.execute(db);
   await sql`alter table usage_daily drop column cache_saved_nanos, drop column cache_hits`.execute(db);
-  await sql`alter table generations drop column usage_estimated, drop column cache_saved_nanos, drop column cache_hit`.execute(db);
+  await sql`alter table generations drop column usage_estimated, drop column cache_saved_nanos, drop column cache_hit`.execute(
+    db,
+  );
 }

@@ -50,7 +50,11 @@ function assistantMessage(result: GenerationResult): AssistantResponseMessage {
   return message;
 }
 
-export function buildCompletion(result: GenerationResult, totals: GenerationTotals, identity: GenerationIdentity): ChatCompletion {
+export function buildCompletion(
+  result: GenerationResult,
+  totals: GenerationTotals,
+  identity: GenerationIdentity,
+): ChatCompletion {
   return {
     id: identity.id,
     object: 'chat.completion',

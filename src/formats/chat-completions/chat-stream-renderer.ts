@@ -28,7 +28,10 @@ export class ChatStreamRenderer implements StreamRenderer {
 
   end(end: StreamEnd): SseFrame[] {
     const usage = toWireUsage(end.totals.usage, end.totals.costNanos, end.totals.accessMode);
-    const last = end.type === 'error' ? this.chunks.error(end.code, end.message, usage) : this.chunks.finish(end.finishReason, usage);
+    const last =
+      end.type === 'error'
+        ? this.chunks.error(end.code, end.message, usage)
+        : this.chunks.finish(end.finishReason, usage);
     return [{ data: JSON.stringify(last) }, { data: '[DONE]' }];
   }
 }

@@ -21,7 +21,12 @@ export class ChunkFactory {
     this.deltaPrefix = empty.slice(0, empty.length - '{}'.length - DELTA_SUFFIX.length);
   }
 
-  private chunk(delta: ChunkDelta, finishReason: FinishReason | null, extra: Partial<ChatCompletionChunk> = {}, error?: { code: StreamErrorCode; message: string }): ChatCompletionChunk {
+  private chunk(
+    delta: ChunkDelta,
+    finishReason: FinishReason | null,
+    extra: Partial<ChatCompletionChunk> = {},
+    error?: { code: StreamErrorCode; message: string },
+  ): ChatCompletionChunk {
     return {
       id: this.id,
       object: 'chat.completion.chunk',

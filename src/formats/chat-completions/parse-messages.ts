@@ -4,7 +4,14 @@
 // text and reasoning_details become reasoning records (see formats/shared/reasoning-details.ts), its text, refusal
 // and tool calls blocks of their own, in that order. `cache_control` on a part becomes the block's cache breakpoint.
 import { GatewayError } from '../../core/gateway-error.js';
-import type { AssistantBlock, CacheBreakpoint, DocumentBlock, ImageBlock, TextBlock, UserBlock } from '../../core/content-blocks.js';
+import type {
+  AssistantBlock,
+  CacheBreakpoint,
+  DocumentBlock,
+  ImageBlock,
+  TextBlock,
+  UserBlock,
+} from '../../core/content-blocks.js';
 import type { Instruction, Turn } from '../../core/generation-request.js';
 import { mediaSourceOfUrl } from '../shared/media-source.js';
 import { reasoningOfDetails } from '../shared/reasoning-details.js';
@@ -38,9 +45,14 @@ const MODELLED_PARTS = new Set(['text', 'image_url', 'file']);
 function userBlock(wire: ContentPart | OtherContentPart): UserBlock {
   if (!MODELLED_PARTS.has(wire.type)) {
     // A part type the door accepts for the native lane (OpenAI's input_audio, ...): no other provider can take it.
-    throw new GatewayError(400, `Invalid request: content parts of type "${wire.type}" are sent only to OpenAI-compatible providers, as they are; this model is served by another provider`, {
-      field: 'messages', reason: 'content_type_not_supported',
-    });
+    throw new GatewayError(
+      400,
+      `Invalid request: content parts of type "${wire.type}" are sent only to OpenAI-compatible providers, as they are; this model is served by another provider`,
+      {
+        field: 'messages',
+        reason: 'content_type_not_supported',
+      },
+    );
   }
   const part = wire as ContentPart;
   switch (part.type) {
@@ -65,12 +77,20 @@ function userBlock(wire: ContentPart | OtherContentPart): UserBlock {
 
 function assistantBlocks(message: AssistantMessage): AssistantBlock[] {
   const blocks: AssistantBlock[] = [];
-  if (typeof message.reasoning === 'string' && message.reasoning !== '') blocks.push({ type: 'reasoning', text: message.reasoning });
+  if (typeof message.reasoning === 'string' && message.reasoning !== '')
+    blocks.push({ type: 'reasoning', text: message.reasoning });
   blocks.push(...reasoningOfDetails(message.reasoning_details));
   blocks.push(...textBlocks(message.content as string | TextPart[] | null | undefined));
-  if (typeof message.refusal === 'string' && message.refusal !== '') blocks.push({ type: 'refusal', text: message.refusal });
+  if (typeof message.refusal === 'string' && message.refusal !== '')
+    blocks.push({ type: 'refusal', text: message.refusal });
   for (const call of message.tool_calls ?? []) {
-    blocks.push({ type: 'tool_call', id: call.id, name: call.function.name, kind: 'function', input: call.function.arguments });
+    blocks.push({
+      type: 'tool_call',
+      id: call.id,
+      name: call.function.name,
+      kind: 'function',
+      input: call.function.arguments,
+    });
   }
   return blocks;
 }
@@ -93,11 +113,26 @@ function turnOf(message: ChatMessage): Turn {
     case 'developer':
       return { role: 'system', ...instruction(message) };
     case 'user':
-      return withName({ role: 'user', content: typeof message.content === 'string' ? [textBlock(message.content)] : message.content.map(userBlock) }, message.name);
+      return withName(
+        {
+          role: 'user',
+          content: typeof message.content === 'string' ? [textBlock(message.content)] : message.content.map(userBlock),
+        },
+        message.name,
+      );
     case 'assistant':
       return withName({ role: 'assistant', content: assistantBlocks(message) }, message.name);
     case 'tool':
-      return { role: 'user', content: [{ type: 'tool_result', callId: message.tool_call_id, content: textBlocks(message.content as string | TextPart[]) }] };
+      return {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            callId: message.tool_call_id,
+            content: textBlocks(message.content as string | TextPart[]),
+          },
+        ],
+      };
   }
 }
 

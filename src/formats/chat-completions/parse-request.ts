@@ -1,15 +1,41 @@
 // A chat-completions request → the internal GenerationRequest (the translated lane). Every field the spec models is
 // mapped; the top-level fields it does not (OpenRouter's `transforms`, `logit_bias`, ...) ride in extraFields, for the
 // adapters whose vendors take them. `stream` is decided by the door (Accept negotiation), not read here.
-import type { GenerationRequest, ReasoningRequest, ResponseFormat, Tool, ToolChoice } from '../../core/generation-request.js';
+import type {
+  GenerationRequest,
+  ReasoningRequest,
+  ResponseFormat,
+  Tool,
+  ToolChoice,
+} from '../../core/generation-request.js';
 import { parseMessages } from './parse-messages.js';
 import type { ChatCompletionRequest, ReasoningConfig, ToolDefinition } from './wire-types.js';
 
 /** Fields mapped into the internal request, or read by the door itself; every other top-level field is an extra. */
 const MAPPED_FIELDS = new Set([
-  'model', 'messages', 'stream', 'stream_options', 'tools', 'tool_choice', 'parallel_tool_calls', 'temperature',
-  'top_p', 'top_k', 'max_tokens', 'max_completion_tokens', 'stop', 'seed', 'presence_penalty', 'frequency_penalty',
-  'response_format', 'user', 'reasoning', 'verbosity', 'prompt_cache_key', 'safety_identifier', 'web_search_options',
+  'model',
+  'messages',
+  'stream',
+  'stream_options',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'temperature',
+  'top_p',
+  'top_k',
+  'max_tokens',
+  'max_completion_tokens',
+  'stop',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+  'response_format',
+  'user',
+  'reasoning',
+  'verbosity',
+  'prompt_cache_key',
+  'safety_identifier',
+  'web_search_options',
 ]);
 
 /**
@@ -21,7 +47,8 @@ function webSearchTool(options: unknown): Tool | undefined {
   const { user_location: location, ...rest } = options as Record<string, unknown>;
   const config: Record<string, unknown> = { ...rest };
   const approximate = (location as { approximate?: unknown } | null | undefined)?.approximate;
-  if (approximate !== null && typeof approximate === 'object') config.user_location = { type: 'approximate', ...approximate };
+  if (approximate !== null && typeof approximate === 'object')
+    config.user_location = { type: 'approximate', ...approximate };
   return { type: 'hosted', name: 'web_search', config };
 }
 
@@ -56,7 +83,12 @@ function reasoning(config: ReasoningConfig): ReasoningRequest {
 }
 
 /** The emitted union type loses `type`; this is the schema's shape. */
-type WireFormat = { type: 'text' | 'json_object' } | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null } };
+type WireFormat =
+  | { type: 'text' | 'json_object' }
+  | {
+      type: 'json_schema';
+      json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null };
+    };
 
 export function responseFormatOf(wire: unknown): ResponseFormat | undefined {
   const format = wire as WireFormat | null | undefined;
@@ -76,7 +108,13 @@ const isNumber = (value: unknown): value is number => typeof value === 'number';
 export function parseChatRequest(body: ChatCompletionRequest, stream: boolean, autoCache = false): GenerationRequest {
   const raw = body as unknown as Record<string, unknown>;
   const { system, messages } = parseMessages(body.messages);
-  const request: GenerationRequest = { model: body.model, system, messages, tools: (body.tools ?? []).map(tool), stream };
+  const request: GenerationRequest = {
+    model: body.model,
+    system,
+    messages,
+    tools: (body.tools ?? []).map(tool),
+    stream,
+  };
   if (autoCache) request.autoCache = true;
   if (body.tool_choice !== undefined && body.tool_choice !== null) {
     const choice = toolChoice(body.tool_choice);

@@ -22,7 +22,11 @@ export class DeltaRenderer {
         return { content: event.text };
       case 'citation': {
         if (event.span === undefined) return undefined;
-        const annotation = chatAnnotation(event.citation, Math.max(0, this.contentLength - event.span), this.contentLength);
+        const annotation = chatAnnotation(
+          event.citation,
+          Math.max(0, this.contentLength - event.span),
+          this.contentLength,
+        );
         return annotation ? ({ annotations: [annotation] } as Delta) : undefined;
       }
       case 'reasoning-delta':
@@ -30,7 +34,12 @@ export class DeltaRenderer {
       case 'reasoning-state':
         return { reasoning_details: [detailOfReasoning(event.state, this.records++)] } as Delta;
       case 'tool-call-start': {
-        const call: ToolCallDelta = { index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: event.input ?? '' } };
+        const call: ToolCallDelta = {
+          index: event.index,
+          id: event.id,
+          type: 'function',
+          function: { name: event.name, arguments: event.input ?? '' },
+        };
         return { tool_calls: [call] };
       }
       case 'tool-call-delta':

@@ -9,7 +9,10 @@ import type { GeminiGenerateContentResponse, GeminiPart } from './wire-types.js'
 import { toGeminiFinishReason, toGeminiUsage } from './wire-usage.js';
 
 function isPlainText(part: GeminiPart): boolean {
-  return typeof part.text === 'string' && Object.keys(part).every((key) => key === 'text' || (key === 'thought' && part.thought === true));
+  return (
+    typeof part.text === 'string' &&
+    Object.keys(part).every((key) => key === 'text' || (key === 'thought' && part.thought === true))
+  );
 }
 
 function joinText(parts: GeminiPart[]): GeminiPart[] {
@@ -22,9 +25,16 @@ function joinText(parts: GeminiPart[]): GeminiPart[] {
   return out;
 }
 
-export function buildGenerateContentResponse(result: GenerationResult, totals: GenerationTotals, identity: GenerationIdentity): GeminiGenerateContentResponse {
+export function buildGenerateContentResponse(
+  result: GenerationResult,
+  totals: GenerationTotals,
+  identity: GenerationIdentity,
+): GeminiGenerateContentResponse {
   const assembler = new GeminiPartAssembler(true);
   const parts = resultEvents(result).flatMap((event) => assembler.push(event));
   parts.push(...assembler.finish());
-  return geminiChunk(identity, joinText(parts), { finishReason: toGeminiFinishReason(result.finishReason), usageMetadata: toGeminiUsage(totals.usage) });
+  return geminiChunk(identity, joinText(parts), {
+    finishReason: toGeminiFinishReason(result.finishReason),
+    usageMetadata: toGeminiUsage(totals.usage),
+  });
 }

@@ -11,17 +11,23 @@ function asString(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export function geminiErrorBody(status: number, message: string, metadata: Readonly<Record<string, unknown>> = {}): GeminiErrorResponse {
+export function geminiErrorBody(
+  status: number,
+  message: string,
+  metadata: Readonly<Record<string, unknown>> = {},
+): GeminiErrorResponse {
   const body: GeminiErrorResponse = { error: { code: status, message, status: rpcStatusOf(status) } };
   const entries = Object.entries(metadata).filter(([, value]) => value !== undefined && value !== null);
   if (entries.length > 0) {
     const reason = typeof metadata.reason === 'string' ? metadata.reason : rpcStatusOf(status);
-    body.error.details = [{
-      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-      reason,
-      domain: 'modelgate',
-      metadata: Object.fromEntries(entries.map(([name, value]) => [name, asString(value)])),
-    }];
+    body.error.details = [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason,
+        domain: 'modelgate',
+        metadata: Object.fromEntries(entries.map(([name, value]) => [name, asString(value)])),
+      },
+    ];
   }
   return body;
 }
@@ -43,5 +49,9 @@ export function geminiStreamError(code: StreamErrorCode, message: string): Gemin
 export const GEMINI_ERROR_SHAPE = {
   pathPrefix: '/api/v1/gemini',
   render: (error: GatewayError, requestId: string | undefined) =>
-    geminiErrorBody(error.status, error.message, requestId === undefined ? error.metadata : { ...error.metadata, request_id: requestId }),
+    geminiErrorBody(
+      error.status,
+      error.message,
+      requestId === undefined ? error.metadata : { ...error.metadata, request_id: requestId },
+    ),
 };

@@ -12,10 +12,21 @@ import { toGeminiFinishReason, toGeminiUsage } from './wire-usage.js';
 
 const NONE: SseFrame[] = [];
 
-export function geminiChunk(identity: GenerationIdentity, parts: GeminiPart[], end?: Pick<GeminiGenerateContentResponse, 'usageMetadata'> & { finishReason: string }): GeminiGenerateContentResponse {
-  const candidate: GeminiGenerateContentResponse['candidates'][number] = { content: { role: 'model', parts }, index: 0 };
+export function geminiChunk(
+  identity: GenerationIdentity,
+  parts: GeminiPart[],
+  end?: Pick<GeminiGenerateContentResponse, 'usageMetadata'> & { finishReason: string },
+): GeminiGenerateContentResponse {
+  const candidate: GeminiGenerateContentResponse['candidates'][number] = {
+    content: { role: 'model', parts },
+    index: 0,
+  };
   if (end) candidate.finishReason = end.finishReason;
-  const chunk: GeminiGenerateContentResponse = { candidates: [candidate], modelVersion: identity.model, responseId: identity.id };
+  const chunk: GeminiGenerateContentResponse = {
+    candidates: [candidate],
+    modelVersion: identity.model,
+    responseId: identity.id,
+  };
   if (end?.usageMetadata) chunk.usageMetadata = end.usageMetadata;
   return chunk;
 }

@@ -9,10 +9,17 @@ export function geminiGatewayModelId(pathModel: string): string {
   try {
     name = decodeURIComponent(pathModel);
   } catch {
-    throw new GatewayError(400, `Invalid model in the path: "${pathModel}" is not valid percent-encoding`, { field: 'model', reason: 'invalid_model_name' });
+    throw new GatewayError(400, `Invalid model in the path: "${pathModel}" is not valid percent-encoding`, {
+      field: 'model',
+      reason: 'invalid_model_name',
+    });
   }
   if (name.startsWith('models/')) name = name.slice('models/'.length);
-  if (name === '') throw new GatewayError(400, 'Invalid model in the path: it is empty', { field: 'model', reason: 'invalid_model_name' });
+  if (name === '')
+    throw new GatewayError(400, 'Invalid model in the path: it is empty', {
+      field: 'model',
+      reason: 'invalid_model_name',
+    });
   // Unknown either way: the google/ id makes the 404 name the form the gateway expects.
   return name.includes('/') ? name : `google/${name}`;
 }

@@ -34,7 +34,10 @@ function positionOf(token: string, size: number): number {
   const text = Buffer.from(token, 'base64url').toString('utf8');
   const position = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
   if (!(position > 0 && position < size) || tokenOf(position) !== token) {
-    throw new GatewayError(400, 'Invalid pageToken: pass the nextPageToken of the previous page', { field: 'pageToken', reason: 'invalid_page_token' });
+    throw new GatewayError(400, 'Invalid pageToken: pass the nextPageToken of the previous page', {
+      field: 'pageToken',
+      reason: 'invalid_page_token',
+    });
   }
   return position;
 }

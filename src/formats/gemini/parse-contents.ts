@@ -10,12 +10,17 @@ import type { GeminiContent, GeminiPart } from './wire-types.js';
 
 export function parseSystemInstruction(content: GeminiContent | undefined): Instruction[] {
   if (!content) return [];
-  const texts = content.parts.map((part, i) => {
-    if (typeof part.text !== 'string' || partKind(part) !== 'text') {
-      throw invalidRequest(`systemInstruction.parts[${i}]: a system instruction holds text parts only`, `systemInstruction.parts[${i}]`);
-    }
-    return { type: 'text' as const, text: part.text };
-  }).filter((block) => block.text !== '');
+  const texts = content.parts
+    .map((part, i) => {
+      if (typeof part.text !== 'string' || partKind(part) !== 'text') {
+        throw invalidRequest(
+          `systemInstruction.parts[${i}]: a system instruction holds text parts only`,
+          `systemInstruction.parts[${i}]`,
+        );
+      }
+      return { type: 'text' as const, text: part.text };
+    })
+    .filter((block) => block.text !== '');
   return texts.length === 0 ? [] : [{ content: texts }];
 }
 
@@ -49,7 +54,13 @@ function modelBlocks(parts: readonly GeminiPart[], field: string, turn: number, 
         callsMade++;
         calls.add(id, call.name);
         signed(signature, { callId: id });
-        blocks.push({ type: 'tool_call', id, name: call.name, kind: 'function', input: JSON.stringify(call.args ?? {}) });
+        blocks.push({
+          type: 'tool_call',
+          id,
+          name: call.name,
+          kind: 'function',
+          input: JSON.stringify(call.args ?? {}),
+        });
         return;
       }
       case 'empty':
@@ -75,6 +86,9 @@ export function parseContents(contents: readonly GeminiContent[]): Turn[] {
     if (role !== 'user' && role !== 'function') {
       throw invalidRequest(`${field}.role must be "user" or "model", got "${role}"`, `${field}.role`);
     }
-    return { role: 'user', content: content.parts.flatMap((part, j) => userBlock(part, `${field}.parts[${j}]`, calls)) };
+    return {
+      role: 'user',
+      content: content.parts.flatMap((part, j) => userBlock(part, `${field}.parts[${j}]`, calls)),
+    };
   });
 }

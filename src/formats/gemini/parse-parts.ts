@@ -21,12 +21,24 @@ export function partKind(part: GeminiPart): string {
 }
 
 export function unsupportedPart(kind: string, field: string): GatewayError {
-  return invalidRequest(`${field}: "${kind}" parts are not supported for this model (only text, inlineData, fileData, functionCall and functionResponse are translated)`, field, 'part_not_supported');
+  return invalidRequest(
+    `${field}: "${kind}" parts are not supported for this model (only text, inlineData, fileData, functionCall and functionResponse are translated)`,
+    field,
+    'part_not_supported',
+  );
 }
 
 const EXTENSION_TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', heic: 'image/heic', heif: 'image/heif',
-  pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  heic: 'image/heic',
+  heif: 'image/heif',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
 };
 
 function mediaTypeOfUri(uri: string): string | undefined {
@@ -37,19 +49,33 @@ function mediaTypeOfUri(uri: string): string | undefined {
 function inlineBlock(data: { mimeType: string; data: string }, field: string): ImageBlock | DocumentBlock {
   const mediaType = data.mimeType.trim().toLowerCase();
   if (mediaType.startsWith('image/')) return { type: 'image', source: { kind: 'base64', mediaType, data: data.data } };
-  if (mediaType === 'application/pdf') return { type: 'document', source: { kind: 'base64', mediaType, data: data.data } };
-  if (mediaType.startsWith('text/')) return { type: 'document', source: { kind: 'text', text: Buffer.from(data.data, 'base64').toString('utf8') } };
-  throw invalidRequest(`${field}.inlineData.mimeType "${data.mimeType}" is not supported for this model (images, application/pdf and text/* are)`, `${field}.inlineData.mimeType`, 'unsupported_media_type');
+  if (mediaType === 'application/pdf')
+    return { type: 'document', source: { kind: 'base64', mediaType, data: data.data } };
+  if (mediaType.startsWith('text/'))
+    return { type: 'document', source: { kind: 'text', text: Buffer.from(data.data, 'base64').toString('utf8') } };
+  throw invalidRequest(
+    `${field}.inlineData.mimeType "${data.mimeType}" is not supported for this model (images, application/pdf and text/* are)`,
+    `${field}.inlineData.mimeType`,
+    'unsupported_media_type',
+  );
 }
 
 function fileBlock(file: { mimeType?: string; fileUri: string }, field: string): ImageBlock | DocumentBlock {
   const mediaType = (file.mimeType?.trim().toLowerCase() || mediaTypeOfUri(file.fileUri)) ?? '';
   if (!/^https?:\/\//i.test(file.fileUri)) {
-    throw invalidRequest(`${field}.fileData.fileUri must be an http(s) URL for this model (Google Files API URIs work with google/ models only)`, `${field}.fileData.fileUri`, 'unsupported_file_uri');
+    throw invalidRequest(
+      `${field}.fileData.fileUri must be an http(s) URL for this model (Google Files API URIs work with google/ models only)`,
+      `${field}.fileData.fileUri`,
+      'unsupported_file_uri',
+    );
   }
   if (mediaType.startsWith('image/')) return { type: 'image', source: { kind: 'url', url: file.fileUri } };
   if (mediaType === 'application/pdf') return { type: 'document', source: { kind: 'url', url: file.fileUri } };
-  throw invalidRequest(`${field}.fileData: media type "${mediaType || 'unknown'}" is not supported for this model (images and application/pdf are)`, `${field}.fileData.mimeType`, 'unsupported_media_type');
+  throw invalidRequest(
+    `${field}.fileData: media type "${mediaType || 'unknown'}" is not supported for this model (images and application/pdf are)`,
+    `${field}.fileData.mimeType`,
+    'unsupported_media_type',
+  );
 }
 
 /** Gemini's convention: `{output}` is what the function returned, `{error}` how it failed; anything else is JSON. */
@@ -69,16 +95,23 @@ export class PendingCalls {
   }
 
   answer(response: { id?: string; name: string }, field: string): string {
-    const at = response.id ? this.open.findIndex((call) => call.id === response.id) : this.open.findIndex((call) => call.name === response.name);
+    const at = response.id
+      ? this.open.findIndex((call) => call.id === response.id)
+      : this.open.findIndex((call) => call.name === response.name);
     if (at >= 0) return this.open.splice(at, 1)[0].id;
     if (response.id) return response.id; // answered twice or never asked: the provider decides
-    throw invalidRequest(`${field}.functionResponse "${response.name}" answers no earlier functionCall of that name`, `${field}.functionResponse`, 'unknown_function_call');
+    throw invalidRequest(
+      `${field}.functionResponse "${response.name}" answers no earlier functionCall of that name`,
+      `${field}.functionResponse`,
+      'unknown_function_call',
+    );
   }
 }
 
 export function userBlock(part: GeminiPart, field: string, calls: PendingCalls): UserBlock[] {
   const kind = partKind(part);
-  if (part.thought === true) throw invalidRequest(`${field}: a thought part is only allowed in a model turn`, `${field}.thought`);
+  if (part.thought === true)
+    throw invalidRequest(`${field}: a thought part is only allowed in a model turn`, `${field}.thought`);
   switch (kind) {
     case 'text':
       return [{ type: 'text', text: part.text! } satisfies TextBlock];
@@ -89,7 +122,11 @@ export function userBlock(part: GeminiPart, field: string, calls: PendingCalls):
     case 'functionResponse': {
       const response = part.functionResponse!;
       const { text, isError } = resultContent(response.response ?? {});
-      const block: ToolResultBlock = { type: 'tool_result', callId: calls.answer(response, field), content: [{ type: 'text', text }] };
+      const block: ToolResultBlock = {
+        type: 'tool_result',
+        callId: calls.answer(response, field),
+        content: [{ type: 'text', text }],
+      };
       if (isError) block.isError = true;
       return [block];
     }

@@ -7,11 +7,25 @@
 // responseSchema) and reasoning: thinkingBudget 0 off, -1 on at the model's default, N a budget; thinkingLevel → the
 // effort; includeThoughts false → reasoning excluded. Other top-level fields (safetySettings, cachedContent, ...) ride
 // in extraFields, which only a Google upstream would know.
-import type { FunctionTool, GenerationRequest, ReasoningRequest, ResponseFormat, Tool, ToolChoice } from '../../core/generation-request.js';
+import type {
+  FunctionTool,
+  GenerationRequest,
+  ReasoningRequest,
+  ResponseFormat,
+  Tool,
+  ToolChoice,
+} from '../../core/generation-request.js';
 import { parseContents, parseSystemInstruction } from './parse-contents.js';
 import { invalidRequest } from './parse-parts.js';
 import { jsonSchemaOfGemini } from './schema-case.js';
-import type { GeminiContent, GeminiGenerateContentRequest, GeminiGenerationConfig, GeminiThinkingConfig, GeminiTool, GeminiToolConfig } from './wire-types.js';
+import type {
+  GeminiContent,
+  GeminiGenerateContentRequest,
+  GeminiGenerationConfig,
+  GeminiThinkingConfig,
+  GeminiTool,
+  GeminiToolConfig,
+} from './wire-types.js';
 
 const MAPPED_FIELDS = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 
@@ -27,17 +41,25 @@ export interface GeminiPrompt {
 const HOSTED_NAMES: Readonly<Record<string, string>> = { googleSearch: 'web_search' };
 
 function tools(wire: readonly GeminiTool[]): Tool[] {
-  return wire.flatMap((tool, i) => Object.entries(tool).flatMap(([key, value]): Tool[] => {
-    if (key !== 'functionDeclarations') return value === undefined ? [] : [{ type: 'hosted', name: HOSTED_NAMES[key] ?? key, config: (value ?? {}) as Record<string, unknown> }];
-    if (!Array.isArray(value)) throw invalidRequest(`tools[${i}].functionDeclarations must be a list`, `tools[${i}].functionDeclarations`);
-    return (value as GeminiTool['functionDeclarations'] & object).map((declaration) => {
-      const out: FunctionTool = { type: 'function', name: declaration.name };
-      if (declaration.description) out.description = declaration.description;
-      const parameters = declaration.parametersJsonSchema ?? (declaration.parameters ? jsonSchemaOfGemini(declaration.parameters) : undefined);
-      if (parameters !== undefined && parameters !== null) out.parameters = parameters as Record<string, unknown>;
-      return out;
-    });
-  }));
+  return wire.flatMap((tool, i) =>
+    Object.entries(tool).flatMap(([key, value]): Tool[] => {
+      if (key !== 'functionDeclarations')
+        return value === undefined
+          ? []
+          : [{ type: 'hosted', name: HOSTED_NAMES[key] ?? key, config: (value ?? {}) as Record<string, unknown> }];
+      if (!Array.isArray(value))
+        throw invalidRequest(`tools[${i}].functionDeclarations must be a list`, `tools[${i}].functionDeclarations`);
+      return (value as GeminiTool['functionDeclarations'] & object).map((declaration) => {
+        const out: FunctionTool = { type: 'function', name: declaration.name };
+        if (declaration.description) out.description = declaration.description;
+        const parameters =
+          declaration.parametersJsonSchema ??
+          (declaration.parameters ? jsonSchemaOfGemini(declaration.parameters) : undefined);
+        if (parameters !== undefined && parameters !== null) out.parameters = parameters as Record<string, unknown>;
+        return out;
+      });
+    }),
+  );
 }
 
 function toolChoice(config: GeminiToolConfig | undefined): ToolChoice | undefined {
@@ -79,19 +101,29 @@ function responseFormat(config: GeminiGenerationConfig): ResponseFormat | undefi
   // as a JSON Schema has them; a proper JSON Schema is unchanged by it.
   const given = config.responseJsonSchema ?? config.responseSchema;
   const schema = given === undefined || given === null ? undefined : jsonSchemaOfGemini(given);
-  return schema !== undefined && schema !== null ? { type: 'json_schema', name: 'response', schema: schema as Record<string, unknown> } : { type: 'json_object' };
+  return schema !== undefined && schema !== null
+    ? { type: 'json_schema', name: 'response', schema: schema as Record<string, unknown> }
+    : { type: 'json_object' };
 }
 
 export function parseGeminiPrompt(body: GeminiPrompt, model: string, stream = false): GenerationRequest {
   const request: GenerationRequest = {
-    model, system: parseSystemInstruction(body.systemInstruction), messages: parseContents(body.contents), tools: tools(body.tools ?? []), stream,
+    model,
+    system: parseSystemInstruction(body.systemInstruction),
+    messages: parseContents(body.contents),
+    tools: tools(body.tools ?? []),
+    stream,
   };
   const choice = toolChoice(body.toolConfig);
   if (choice) request.toolChoice = choice;
   return request;
 }
 
-export function parseGeminiRequest(body: GeminiGenerateContentRequest, model: string, stream: boolean): GenerationRequest {
+export function parseGeminiRequest(
+  body: GeminiGenerateContentRequest,
+  model: string,
+  stream: boolean,
+): GenerationRequest {
   const request = parseGeminiPrompt(body, model, stream);
   const config = body.generationConfig ?? {};
   if (typeof config.maxOutputTokens === 'number') request.maxOutputTokens = config.maxOutputTokens;

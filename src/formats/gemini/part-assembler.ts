@@ -24,7 +24,9 @@ function argsOf(input: string): Record<string, unknown> {
   if (input.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(input);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -95,11 +97,17 @@ export class GeminiPartAssembler {
     if (!isGeminiRecord(state)) {
       // A record that carries its text (a whole answer's reasoning) shows it; streamed text was shown already.
       if (!streamed && state.text) parts.push({ text: state.text, thought: true });
-      if (hasReasoningState(state)) this.foreign.push(state.text === undefined && state.signature !== undefined && streamed ? { ...state, text: streamedText } : state);
+      if (hasReasoningState(state))
+        this.foreign.push(
+          state.text === undefined && state.signature !== undefined && streamed
+            ? { ...state, text: streamedText }
+            : state,
+        );
       return;
     }
     if (state.data === undefined) {
-      if (state.signature) parts.push({ text: streamed ? '' : (state.text ?? ''), thought: true, thoughtSignature: state.signature });
+      if (state.signature)
+        parts.push({ text: streamed ? '' : (state.text ?? ''), thought: true, thoughtSignature: state.signature });
       else if (!streamed && state.text) parts.push({ text: state.text, thought: true });
     } else if (state.callId !== undefined) {
       this.callSignatures.set(state.callId, state.data);

@@ -25,10 +25,15 @@ export function encodeForeignReasoning(records: readonly ReasoningState[]): stri
  * The records a part's `thoughtSignature` stands for: the gateway's encoding decoded, or Google's own signature as the
  * record the Gemini adapter replays on that kind of part (`thought` text, answer text, or the call `callId`).
  */
-export function recordsOfSignature(signature: string, on: { thought?: string; callId?: string }, index: number): ReasoningBlock[] {
+export function recordsOfSignature(
+  signature: string,
+  on: { thought?: string; callId?: string },
+  index: number,
+): ReasoningBlock[] {
   const decoded = decodeReasoning(ENCODED_PREFIX, signature);
   if (decoded) return decoded;
-  if (on.thought !== undefined) return [{ type: 'reasoning', text: on.thought, signature, format: GEMINI_FORMAT, index }];
+  if (on.thought !== undefined)
+    return [{ type: 'reasoning', text: on.thought, signature, format: GEMINI_FORMAT, index }];
   const record: ReasoningBlock = { type: 'reasoning', data: signature, format: GEMINI_FORMAT, index };
   if (on.callId !== undefined) record.callId = on.callId;
   return [record];

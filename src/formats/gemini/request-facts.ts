@@ -23,7 +23,8 @@ function sentParameters(body: GeminiGenerateContentRequest): string[] {
   if (typeof config.presencePenalty === 'number') sent.add('presence_penalty');
   if (typeof config.frequencyPenalty === 'number') sent.add('frequency_penalty');
   if (config.responseMimeType?.toLowerCase() === 'application/json') sent.add('response_format');
-  if (config.thinkingConfig?.thinkingBudget !== undefined || config.thinkingConfig?.thinkingLevel !== undefined) sent.add('reasoning');
+  if (config.thinkingConfig?.thinkingBudget !== undefined || config.thinkingConfig?.thinkingLevel !== undefined)
+    sent.add('reasoning');
   if (body.tools?.length) sent.add('tools');
   if (body.toolConfig?.functionCallingConfig?.mode) sent.add('tool_choice');
   return OPTIONAL_PARAMETERS.filter((name) => sent.has(name));
@@ -31,7 +32,10 @@ function sentParameters(body: GeminiGenerateContentRequest): string[] {
 
 /** A user turn with something to answer: a part that is not a function response. */
 function isUserAsking(content: GeminiGenerateContentRequest['contents'][number]): boolean {
-  return (content.role ?? 'user') !== 'model' && (content.parts.length === 0 || content.parts.some((part) => part.functionResponse === undefined));
+  return (
+    (content.role ?? 'user') !== 'model' &&
+    (content.parts.length === 0 || content.parts.some((part) => part.functionResponse === undefined))
+  );
 }
 
 /** `model`: the gateway id the door resolved the path's model to (model-name.ts). */

@@ -19,7 +19,11 @@ export function jsonSchemaOfGemini(schema: unknown, depth = 0): unknown {
       case 'nullable':
         break; // folded into `type` below
       case 'properties':
-        out.properties = isRecord(value) ? Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, jsonSchemaOfGemini(inner, depth + 1)])) : value;
+        out.properties = isRecord(value)
+          ? Object.fromEntries(
+              Object.entries(value).map(([name, inner]) => [name, jsonSchemaOfGemini(inner, depth + 1)]),
+            )
+          : value;
         break;
       case 'items':
         out.items = jsonSchemaOfGemini(value, depth + 1);

@@ -6,7 +6,11 @@ import { renderClosedBlock } from './render-blocks.js';
 import { toMessagesUsage, toStopReason } from './wire-usage.js';
 import type { MessagesResponse } from './wire-types.js';
 
-export function buildMessage(result: GenerationResult, totals: GenerationTotals, identity: GenerationIdentity): MessagesResponse {
+export function buildMessage(
+  result: GenerationResult,
+  totals: GenerationTotals,
+  identity: GenerationIdentity,
+): MessagesResponse {
   return {
     id: identity.id,
     type: 'message',

@@ -43,7 +43,8 @@ export function streamErrorType(code: StreamErrorCode): MessagesErrorType {
 /** The Messages routes' error body for the error middleware (src/http/error-envelope.ts). */
 export const MESSAGES_ERROR_SHAPE = {
   pathPrefix: '/api/v1/messages',
-  render: (error: { status: number; message: string }) => messagesErrorBody(errorTypeOfStatus(error.status), error.message),
+  render: (error: { status: number; message: string }) =>
+    messagesErrorBody(errorTypeOfStatus(error.status), error.message),
 };
 
 /** Path of the model listing (GET /models, GET /models/{id}); a model's endpoints listing below it is the gateway's own. */
@@ -55,6 +56,7 @@ const MODELS_PATH = '/api/v1/models';
  */
 export const MODELS_ANTHROPIC_ERROR_SHAPE = {
   pathPrefix: MODELS_PATH,
-  when: (path: string, headers: IncomingHttpHeaders) => !path.slice(MODELS_PATH.length + 1).includes('/') && wantsAnthropicShape(headers),
+  when: (path: string, headers: IncomingHttpHeaders) =>
+    !path.slice(MODELS_PATH.length + 1).includes('/') && wantsAnthropicShape(headers),
   render: MESSAGES_ERROR_SHAPE.render,
 };

@@ -25,7 +25,10 @@ export class MessagesStreamRenderer implements StreamRenderer {
   private readonly thinking = new Set<number>();
 
   /** `estimatedPromptTokens`: the gateway's prompt estimate (the one admission reserved for), shown in message_start. */
-  constructor(private readonly identity: GenerationIdentity, private readonly estimatedPromptTokens: number) {}
+  constructor(
+    private readonly identity: GenerationIdentity,
+    private readonly estimatedPromptTokens: number,
+  ) {}
 
   start(): SseFrame[] {
     const { id, model } = this.identity;
@@ -35,9 +38,18 @@ export class MessagesStreamRenderer implements StreamRenderer {
     // which replace it, as they replace Anthropic's own message_start counts. So the cache writes' lifetime split
     // (`cache_creation`, which Anthropic sends in message_start only) comes in message_delta too.
     const message = {
-      id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
       usage: {
-        input_tokens: this.estimatedPromptTokens, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0,
+        input_tokens: this.estimatedPromptTokens,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
         cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
       },
     };
@@ -56,7 +68,10 @@ export class MessagesStreamRenderer implements StreamRenderer {
     const frames = this.blocks.finish().flatMap((op) => this.render(op));
     frames.push(
       frame('message_delta', {
-        delta: { stop_reason: toStopReason(end.finishReason, end.stopSequence), stop_sequence: end.stopSequence ?? null },
+        delta: {
+          stop_reason: toStopReason(end.finishReason, end.stopSequence),
+          stop_sequence: end.stopSequence ?? null,
+        },
         usage: toMessagesUsage(end.totals.usage),
       }),
       frame('message_stop', {}),
@@ -71,16 +86,26 @@ export class MessagesStreamRenderer implements StreamRenderer {
         if (op.block.type === 'reasoning') (isRedacted(op.block.records) ? this.redacted : this.thinking).add(index);
         return [frame('content_block_start', { index, content_block: renderOpenedBlock(op.block) })];
       case 'text':
-        return [frame('content_block_delta', { index, delta: this.isThinking(index) ? { type: 'thinking_delta', thinking: op.text } : { type: 'text_delta', text: op.text } })];
+        return [
+          frame('content_block_delta', {
+            index,
+            delta: this.isThinking(index)
+              ? { type: 'thinking_delta', thinking: op.text }
+              : { type: 'text_delta', text: op.text },
+          }),
+        ];
       case 'input':
-        return [frame('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: op.fragment } })];
+        return [
+          frame('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: op.fragment } }),
+        ];
       case 'signature':
         return NONE; // sent at close: the block's details (and so a non-Claude signature) are complete only then
       case 'close': {
         const frames: SseFrame[] = [];
         if (op.block.type === 'reasoning' && !this.redacted.has(index)) {
           const signature = thinkingSignature(op.block);
-          if (signature !== '') frames.push(frame('content_block_delta', { index, delta: { type: 'signature_delta', signature } }));
+          if (signature !== '')
+            frames.push(frame('content_block_delta', { index, delta: { type: 'signature_delta', signature } }));
         }
         this.redacted.delete(index);
         this.thinking.delete(index);

@@ -57,7 +57,9 @@ export class AnthropicModelListing {
 
   constructor(entries: readonly CatalogEntry[]) {
     // Newest first as Anthropic lists; the catalog's own order breaks ties, so paging sees one fixed order.
-    const ordered = entries.map((entry, index) => ({ entry, index })).sort((a, b) => b.entry.created - a.entry.created || a.index - b.index);
+    const ordered = entries
+      .map((entry, index) => ({ entry, index }))
+      .sort((a, b) => b.entry.created - a.entry.created || a.index - b.index);
     this.models = ordered.map(({ entry }) => anthropicModelInfo(entry));
     for (const [i, model] of this.models.entries()) this.position.set(model.id, i);
   }
@@ -65,7 +67,11 @@ export class AnthropicModelListing {
   page(query: PageQuery): AnthropicModelList {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      throw new GatewayError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(query.limit)}`, { field: 'limit' });
+      throw new GatewayError(
+        400,
+        `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(query.limit)}`,
+        { field: 'limit' },
+      );
     }
     if (query.after_id !== undefined && query.before_id !== undefined) {
       throw new GatewayError(400, 'Send after_id or before_id, not both', { field: 'before_id' });

@@ -28,13 +28,19 @@ export function textBlock(block: MessagesTextBlock): TextBlock {
 }
 
 /** The sources as the schema defines them (the generated union types do not narrow on `type`). */
-type ImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } | { type: 'file'; file_id: string };
+type ImageSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'file'; file_id: string };
 
 export function imageBlock(block: MessagesImageBlock, field: string): ImageBlock {
   const source = block.source as unknown as ImageSource;
   switch (source.type) {
     case 'base64':
-      return withCache<ImageBlock>({ type: 'image', source: { kind: 'base64', mediaType: source.media_type, data: source.data } }, block);
+      return withCache<ImageBlock>(
+        { type: 'image', source: { kind: 'base64', mediaType: source.media_type, data: source.data } },
+        block,
+      );
     case 'url':
       return withCache<ImageBlock>({ type: 'image', source: { kind: 'url', url: source.url } }, block);
     default:
@@ -52,7 +58,10 @@ function documentSource(source: DocumentSource, field: string): DocumentBlock['s
   switch (source.type) {
     case 'base64':
       if (source.media_type !== 'application/pdf') {
-        throw invalidRequest(`${field}.source: a base64 document must be a PDF (media_type "application/pdf")`, `${field}.source.media_type`);
+        throw invalidRequest(
+          `${field}.source: a base64 document must be a PDF (media_type "application/pdf")`,
+          `${field}.source.media_type`,
+        );
       }
       return { kind: 'base64', mediaType: source.media_type, data: source.data };
     case 'url':
@@ -64,19 +73,27 @@ function documentSource(source: DocumentSource, field: string): DocumentBlock['s
       if (typeof content === 'string') return { kind: 'blocks', blocks: [{ type: 'text', text: content }] };
       return {
         kind: 'blocks',
-        blocks: content.map((inner, i) => (inner.type === 'text' ? textBlock(inner) : imageBlock(inner, `${field}.source.content[${i}]`))),
+        blocks: content.map((inner, i) =>
+          inner.type === 'text' ? textBlock(inner) : imageBlock(inner, `${field}.source.content[${i}]`),
+        ),
       };
     }
     default: {
       // openapi-backend admits only the schema's sources; this guards callers that bypass it (conformance, tests).
       const type = (source as { type?: unknown }).type;
-      throw invalidRequest(`${field}.source.type "${String(type)}" is not supported (use base64, url, text or content; the Files API is not available here)`, `${field}.source.type`);
+      throw invalidRequest(
+        `${field}.source.type "${String(type)}" is not supported (use base64, url, text or content; the Files API is not available here)`,
+        `${field}.source.type`,
+      );
     }
   }
 }
 
 export function documentBlock(block: MessagesDocumentBlock, field: string): DocumentBlock {
-  const out: DocumentBlock = { type: 'document', source: documentSource(block.source as unknown as DocumentSource, field) };
+  const out: DocumentBlock = {
+    type: 'document',
+    source: documentSource(block.source as unknown as DocumentSource, field),
+  };
   if (block.title) out.title = block.title;
   if (block.context) out.context = block.context;
   if (block.citations?.enabled === true) out.citations = true;

@@ -11,8 +11,20 @@ import { parseSystem, parseTurns } from './parse-turns.js';
 import type { MessagesCountTokensRequest, MessagesRequest, MessagesTool, MessagesToolChoice } from './wire-types.js';
 
 const MAPPED_FIELDS = new Set([
-  'model', 'max_tokens', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'temperature', 'top_p', 'top_k',
-  'stop_sequences', 'stream', 'metadata', 'output_config',
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'stream',
+  'metadata',
+  'output_config',
 ]);
 
 function tool(wire: MessagesTool): Tool {
@@ -21,7 +33,11 @@ function tool(wire: MessagesTool): Tool {
     const { type, cache_control: _cache, ...config } = wire as MessagesTool & Record<string, unknown>;
     return { type: 'hosted', name: String(type), config, ...(cache ? { cache } : {}) };
   }
-  const out: Tool = { type: 'function', name: wire.name, parameters: (wire.input_schema ?? { type: 'object', properties: {} }) as Record<string, unknown> };
+  const out: Tool = {
+    type: 'function',
+    name: wire.name,
+    parameters: (wire.input_schema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
+  };
   if (wire.description) out.description = wire.description;
   if (cache) out.cache = cache;
   return out;
@@ -35,7 +51,8 @@ function toolChoice(choice: MessagesToolChoice): ToolChoice | undefined {
     case 'any':
       return { type: 'required' };
     case 'tool':
-      if (!choice.name) throw invalidRequest('tool_choice.name is required when tool_choice.type is "tool"', 'tool_choice.name');
+      if (!choice.name)
+        throw invalidRequest('tool_choice.name is required when tool_choice.type is "tool"', 'tool_choice.name');
       return { type: 'tool', name: choice.name };
     default:
       return undefined;
@@ -56,12 +73,18 @@ function effortOf(effort: string | undefined): ReasoningRequest['effort'] {
   }
 }
 
-function reasoning(body: MessagesCountTokensRequest & Pick<MessagesRequest, 'output_config'>): ReasoningRequest | undefined {
+function reasoning(
+  body: MessagesCountTokensRequest & Pick<MessagesRequest, 'output_config'>,
+): ReasoningRequest | undefined {
   const thinking = body.thinking;
   const effort = effortOf(body.output_config?.effort);
   if (thinking?.type === 'disabled') return { enabled: false };
   if (thinking?.type === 'enabled') {
-    return typeof thinking.budget_tokens === 'number' ? { budgetTokens: thinking.budget_tokens } : effort ? { enabled: true, effort } : { enabled: true };
+    return typeof thinking.budget_tokens === 'number'
+      ? { budgetTokens: thinking.budget_tokens }
+      : effort
+        ? { enabled: true, effort }
+        : { enabled: true };
   }
   // Claude Code sends `thinking: {type: "adaptive"}` with `output_config.effort`: the effort is the reasoning level.
   if (thinking?.type === 'adaptive') return effort ? { adaptive: true, effort } : { adaptive: true };
@@ -69,8 +92,18 @@ function reasoning(body: MessagesCountTokensRequest & Pick<MessagesRequest, 'out
 }
 
 /** The prompt part (system, messages, tools, tool_choice, thinking), shared with count_tokens. */
-export function parsePrompt(body: MessagesCountTokensRequest & Pick<MessagesRequest, 'output_config'>, model: string, stream = false): GenerationRequest {
-  const request: GenerationRequest = { model, system: parseSystem(body.system), messages: parseTurns(body.messages), tools: (body.tools ?? []).map(tool), stream };
+export function parsePrompt(
+  body: MessagesCountTokensRequest & Pick<MessagesRequest, 'output_config'>,
+  model: string,
+  stream = false,
+): GenerationRequest {
+  const request: GenerationRequest = {
+    model,
+    system: parseSystem(body.system),
+    messages: parseTurns(body.messages),
+    tools: (body.tools ?? []).map(tool),
+    stream,
+  };
   if (body.tool_choice) {
     const choice = toolChoice(body.tool_choice);
     if (choice) request.toolChoice = choice;

@@ -24,19 +24,24 @@ function toolResult(block: MessagesToolResultBlock, field: string): ToolResultBl
   const out: ToolResultBlock = {
     type: 'tool_result',
     callId: block.tool_use_id,
-    content: content === undefined ? [] : typeof content === 'string' ? [{ type: 'text', text: content }] : content.map((inner, i) => {
-      const at = `${field}.content[${i}]`;
-      switch (inner.type) {
-        case 'text':
-          return textBlock(inner);
-        case 'image':
-          return imageBlock(inner, at);
-        case 'document':
-          return documentBlock(inner, at);
-        default:
-          throw unsupported(inner, at);
-      }
-    }),
+    content:
+      content === undefined
+        ? []
+        : typeof content === 'string'
+          ? [{ type: 'text', text: content }]
+          : content.map((inner, i) => {
+              const at = `${field}.content[${i}]`;
+              switch (inner.type) {
+                case 'text':
+                  return textBlock(inner);
+                case 'image':
+                  return imageBlock(inner, at);
+                case 'document':
+                  return documentBlock(inner, at);
+                default:
+                  throw unsupported(inner, at);
+              }
+            }),
   };
   if (block.is_error === true) out.isError = true;
   const cache = cacheOf(block);
@@ -89,7 +94,13 @@ function assistantBlocks(content: Block[], field: string): AssistantBlock[] {
         break;
       }
       case 'tool_use': {
-        const call: AssistantBlock = { type: 'tool_call', id: block.id, name: block.name, kind: 'function', input: JSON.stringify(block.input ?? {}) };
+        const call: AssistantBlock = {
+          type: 'tool_call',
+          id: block.id,
+          name: block.name,
+          kind: 'function',
+          input: JSON.stringify(block.input ?? {}),
+        };
         const cache = cacheOf(block);
         if (cache) call.cache = cache;
         blocks.push(call);
@@ -109,7 +120,11 @@ function assistantBlocks(content: Block[], field: string): AssistantBlock[] {
 function systemTurn(content: MessagesInputMessage['content'], field: string): Turn {
   if (typeof content === 'string') return { role: 'system', content: [{ type: 'text', text: content }] };
   const texts: TextBlock[] = content.map((block, i) => {
-    if (block.type !== 'text') throw invalidRequest(`${field}.content[${i}]: a system turn holds text blocks only`, `${field}.content[${i}].type`);
+    if (block.type !== 'text')
+      throw invalidRequest(
+        `${field}.content[${i}]: a system turn holds text blocks only`,
+        `${field}.content[${i}].type`,
+      );
     return textBlock(block);
   });
   return { role: 'system', content: texts };
@@ -120,7 +135,8 @@ export function parseTurns(messages: readonly MessagesInputMessage[]): Turn[] {
     const field = `messages[${i}]`;
     const { content } = message;
     if (message.role === 'system') return systemTurn(content, field);
-    if (typeof content === 'string') return { role: message.role === 'assistant' ? 'assistant' : 'user', content: [{ type: 'text', text: content }] };
+    if (typeof content === 'string')
+      return { role: message.role === 'assistant' ? 'assistant' : 'user', content: [{ type: 'text', text: content }] };
     if (message.role === 'assistant') return { role: 'assistant', content: assistantBlocks(content, field) };
     return { role: 'user', content: content.map((block, j) => userBlock(block, `${field}.content[${j}]`)) };
   });

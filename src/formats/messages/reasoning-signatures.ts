@@ -47,5 +47,8 @@ export function recordsOfThinking(thinking: string, signature: string | undefine
 
 /** A redacted_thinking block sent back → its reasoning records. */
 export function recordsOfRedacted(data: string, index: number): ReasoningBlock[] {
-  return decodeReasoning(ENCODED_PREFIX, data) ?? (data ? [{ type: 'reasoning', data, format: ANTHROPIC_FORMAT, index }] : []);
+  return (
+    decodeReasoning(ENCODED_PREFIX, data) ??
+    (data ? [{ type: 'reasoning', data, format: ANTHROPIC_FORMAT, index }] : [])
+  );
 }

@@ -9,7 +9,9 @@ export function toolInput(args: string): Record<string, unknown> {
   if (args.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -22,7 +24,8 @@ export function renderClosedBlock(block: ClosedBlock): MessagesOutputBlock {
     case 'tool_call':
       return { type: 'tool_use', id: block.id, name: block.name, input: toolInput(block.input) };
     case 'reasoning':
-      if (block.text === '' && isRedacted(block.records)) return { type: 'redacted_thinking', data: redactedData(block.records) };
+      if (block.text === '' && isRedacted(block.records))
+        return { type: 'redacted_thinking', data: redactedData(block.records) };
       return { type: 'thinking', thinking: block.text, signature: thinkingSignature(block) };
     case 'web_search':
       throw unsequenced();
@@ -42,7 +45,9 @@ export function renderOpenedBlock(block: OpenedBlock): MessagesOutputBlock {
     case 'tool_call':
       return { type: 'tool_use', id: block.id, name: block.name, input: {} };
     case 'reasoning':
-      return isRedacted(block.records) ? { type: 'redacted_thinking', data: redactedData(block.records) } : { type: 'thinking', thinking: '', signature: '' };
+      return isRedacted(block.records)
+        ? { type: 'redacted_thinking', data: redactedData(block.records) }
+        : { type: 'thinking', thinking: '', signature: '' };
     case 'web_search':
       throw unsequenced();
   }

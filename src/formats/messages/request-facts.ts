@@ -31,7 +31,11 @@ function sentParameters(body: MessagesRequest): string[] {
 function isUserAsking(message: MessagesRequest['messages'][number]): boolean {
   if (message.role !== 'user') return false;
   const content = message.content as unknown;
-  return !Array.isArray(content) || content.length === 0 || content.some((block: { type?: unknown }) => block?.type !== 'tool_result');
+  return (
+    !Array.isArray(content) ||
+    content.length === 0 ||
+    content.some((block: { type?: unknown }) => block?.type !== 'tool_result')
+  );
 }
 
 /** `model`: the gateway id the door resolved the request's model name to (model-name.ts). */

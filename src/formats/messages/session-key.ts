@@ -4,7 +4,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { sessionKeyFromHeaders, sessionValue } from '../../routing/session-key.js';
 
-export function messagesSessionKey(body: { metadata?: { user_id?: unknown } | null }, headers: IncomingHttpHeaders): string | undefined {
+export function messagesSessionKey(
+  body: { metadata?: { user_id?: unknown } | null },
+  headers: IncomingHttpHeaders,
+): string | undefined {
   const userId = sessionValue(body.metadata?.user_id);
   return (userId === undefined ? undefined : sessionOfUserId(userId)) ?? sessionKeyFromHeaders(headers);
 }

@@ -24,7 +24,13 @@ export type {
 export type MessagesToolResultBlock = Omit<Generated.MessagesToolResultBlock, 'content'> & {
   content?: string | Modelled<Generated.MessagesToolResultContent>[];
 };
-export type MessagesInputBlock = Exclude<Modelled<Generated.MessagesInputBlock>, Generated.MessagesToolResultBlock> | MessagesToolResultBlock;
-export type MessagesInputMessage = Omit<Generated.MessagesInputMessage, 'content'> & { content: string | MessagesInputBlock[] };
+export type MessagesInputBlock =
+  | Exclude<Modelled<Generated.MessagesInputBlock>, Generated.MessagesToolResultBlock>
+  | MessagesToolResultBlock;
+export type MessagesInputMessage = Omit<Generated.MessagesInputMessage, 'content'> & {
+  content: string | MessagesInputBlock[];
+};
 export type MessagesRequest = Omit<Generated.MessagesRequest, 'messages'> & { messages: MessagesInputMessage[] };
-export type MessagesCountTokensRequest = Omit<Generated.MessagesCountTokensRequest, 'messages'> & { messages: MessagesInputMessage[] };
+export type MessagesCountTokensRequest = Omit<Generated.MessagesCountTokensRequest, 'messages'> & {
+  messages: MessagesInputMessage[];
+};

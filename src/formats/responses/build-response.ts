@@ -14,14 +14,23 @@ export function buildResponse(
   echo: ResponseEcho,
   options: ItemOptions,
 ): ResponseObject {
-  const output: ResponseOutputItem[] = completionBlocks(result, { sources: true }).map((block, index) => outputItem(identity.id, index, block, options));
+  const output: ResponseOutputItem[] = completionBlocks(result, { sources: true }).map((block, index) =>
+    outputItem(identity.id, index, block, options),
+  );
   const refusal = result.output.map((block) => (block.type === 'refusal' ? block.text : '')).join('');
   if (refusal !== '') {
     // A refusal is a part of the assistant message (OpenAI): the existing one, or a message of its own.
     const message = output.find((item) => item.type === 'message') as { content: unknown[] } | undefined;
     const part = { type: 'refusal', refusal };
     if (message) message.content.push(part);
-    else output.push({ type: 'message', id: `msg_${identity.id}_${output.length}`, status: 'completed', role: 'assistant', content: [part] } as ResponseOutputItem);
+    else
+      output.push({
+        type: 'message',
+        id: `msg_${identity.id}_${output.length}`,
+        status: 'completed',
+        role: 'assistant',
+        content: [part],
+      } as ResponseOutputItem);
   }
   return responseObject(identity, echo, finishOutcome(result.finishReason), output, totals);
 }

@@ -6,17 +6,36 @@
 // tools; a client-run tool search's call and output replay as a tool call and its result. A `web_search_call` is the
 // record of a search the vendor ran and answered in the text that follows: no vendor takes another's search back, so
 // it is left out of the conversation.
-import type { AssistantBlock, ImageBlock, TextBlock, ToolCallBlock, ToolResultBlock } from '../../core/content-blocks.js';
+import type {
+  AssistantBlock,
+  ImageBlock,
+  TextBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+} from '../../core/content-blocks.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { Instruction, Tool, Turn } from '../../core/generation-request.js';
 import { mediaSourceOfUrl } from '../shared/media-source.js';
 import { decodeReasoningContent } from './reasoning-content.js';
 import { addTools, toolListOf } from './parse-tools.js';
-import type { ResponseInputContent, ResponseInputItem, ResponseInputMessage, ResponseReasoningItem } from './wire-types.js';
+import type {
+  ResponseInputContent,
+  ResponseInputItem,
+  ResponseInputMessage,
+  ResponseReasoningItem,
+} from './wire-types.js';
 
 const KNOWN_ITEMS = new Set([
-  'message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output',
-  'additional_tools', 'tool_search_call', 'tool_search_output', 'web_search_call',
+  'message',
+  'function_call',
+  'function_call_output',
+  'reasoning',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'additional_tools',
+  'tool_search_call',
+  'tool_search_output',
+  'web_search_call',
 ]);
 
 type Item = Record<string, unknown>;
@@ -34,7 +53,11 @@ function partText(part: ResponseInputContent): string | undefined {
 }
 
 function unsupportedPart(part: { type?: unknown }, field: string): GatewayError {
-  return new GatewayError(400, `Invalid request: content parts of type "${String(part.type)}" are not supported for this model`, { field });
+  return new GatewayError(
+    400,
+    `Invalid request: content parts of type "${String(part.type)}" are not supported for this model`,
+    { field },
+  );
 }
 
 function userBlocks(content: string | ResponseInputContent[], field: string): Array<TextBlock | ImageBlock> {
@@ -75,7 +98,9 @@ function reasoningBlocks(item: ResponseReasoningItem): AssistantBlock[] {
 }
 
 function instruction(message: ResponseInputMessage, field: string): Instruction {
-  const out: Instruction = { content: userBlocks(message.content, field).filter((block): block is TextBlock => block.type === 'text') };
+  const out: Instruction = {
+    content: userBlocks(message.content, field).filter((block): block is TextBlock => block.type === 'text'),
+  };
   if (message.role === 'developer') out.developer = true;
   return out;
 }
@@ -83,7 +108,9 @@ function instruction(message: ResponseInputMessage, field: string): Instruction 
 /** What a tool search's output tells the model: the tools it loaded (declared to the vendor with the others). */
 function loadedToolsText(tools: readonly Tool[]): string {
   if (tools.length === 0) return 'No tools found.';
-  const names = tools.map((tool) => (tool.type !== 'hosted' && tool.namespace !== undefined ? `${tool.namespace}.${tool.name}` : tool.name));
+  const names = tools.map((tool) =>
+    tool.type !== 'hosted' && tool.namespace !== undefined ? `${tool.namespace}.${tool.name}` : tool.name,
+  );
   return `Tools loaded: ${names.join(', ')}`;
 }
 
@@ -104,8 +131,10 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
   const system: Instruction[] = [];
   const messages: Turn[] = [];
   const tools: Tool[] = [];
-  if (typeof instructions === 'string' && instructions !== '') system.push({ content: [{ type: 'text', text: instructions }] });
-  if (typeof input === 'string') return { system, messages: [{ role: 'user', content: [{ type: 'text', text: input }] }], tools };
+  if (typeof instructions === 'string' && instructions !== '')
+    system.push({ content: [{ type: 'text', text: instructions }] });
+  if (typeof input === 'string')
+    return { system, messages: [{ role: 'user', content: [{ type: 'text', text: input }] }], tools };
   let turn: AssistantBlock[] | undefined;
   const assistant = (): AssistantBlock[] => (turn ??= []);
   const flush = () => {
@@ -117,9 +146,13 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
     const field = `input[${index}]`;
     const type = typeof item.type === 'string' ? item.type : 'message';
     if (!KNOWN_ITEMS.has(type)) {
-      throw new GatewayError(400, `Invalid request: input items of type "${type}" are not supported for this model; send ${[...KNOWN_ITEMS].join(', ')} items`, {
-        field,
-      });
+      throw new GatewayError(
+        400,
+        `Invalid request: input items of type "${type}" are not supported for this model; send ${[...KNOWN_ITEMS].join(', ')} items`,
+        {
+          field,
+        },
+      );
     }
     switch (type) {
       case 'reasoning':
@@ -129,18 +162,34 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
       case 'custom_tool_call': {
         const custom = type === 'custom_tool_call';
         const input = custom ? item.input : item.arguments;
-        const call: ToolCallBlock = { type: 'tool_call', id: String(item.call_id), name: String(item.name), kind: custom ? 'custom' : 'function', input: typeof input === 'string' ? input : '' };
+        const call: ToolCallBlock = {
+          type: 'tool_call',
+          id: String(item.call_id),
+          name: String(item.name),
+          kind: custom ? 'custom' : 'function',
+          input: typeof input === 'string' ? input : '',
+        };
         if (typeof item.namespace === 'string' && item.namespace !== '') call.namespace = item.namespace;
         assistant().push(call);
         break;
       }
       case 'tool_search_call':
-        assistant().push({ type: 'tool_call', id: String(item.call_id ?? item.id), name: 'tool_search', kind: 'tool_search', input: argumentsText(item.arguments) });
+        assistant().push({
+          type: 'tool_call',
+          id: String(item.call_id ?? item.id),
+          name: 'tool_search',
+          kind: 'tool_search',
+          input: argumentsText(item.arguments),
+        });
         break;
       case 'function_call_output':
       case 'custom_tool_call_output': {
         flush();
-        const result: ToolResultBlock = { type: 'tool_result', callId: String(item.call_id), content: outputBlocks(item.output, field) };
+        const result: ToolResultBlock = {
+          type: 'tool_result',
+          callId: String(item.call_id),
+          content: outputBlocks(item.output, field),
+        };
         if (type === 'custom_tool_call_output') result.kind = 'custom';
         messages.push({ role: 'user', content: [result] });
         break;
@@ -149,7 +198,16 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
         flush();
         const loaded = toolListOf(item.tools, `${field}.tools`);
         addTools(tools, loaded);
-        messages.push({ role: 'user', content: [{ type: 'tool_result', callId: String(item.call_id ?? item.id), content: [{ type: 'text', text: loadedToolsText(loaded) }] }] });
+        messages.push({
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              callId: String(item.call_id ?? item.id),
+              content: [{ type: 'text', text: loadedToolsText(loaded) }],
+            },
+          ],
+        });
         break;
       }
       case 'additional_tools':
@@ -161,10 +219,14 @@ export function parseInput(input: string | ResponseInputItem[], instructions: st
         const message = raw as ResponseInputMessage;
         if (message.role === 'assistant') {
           const target = assistant();
-          const parts = typeof message.content === 'string' ? [{ type: 'output_text' as const, text: message.content }] : message.content;
+          const parts =
+            typeof message.content === 'string'
+              ? [{ type: 'output_text' as const, text: message.content }]
+              : message.content;
           parts.forEach((part, i) => {
             if (part.type === 'refusal') target.push({ type: 'refusal', text: part.refusal });
-            else if (part.type === 'output_text' || part.type === 'input_text') target.push({ type: 'text', text: part.text });
+            else if (part.type === 'output_text' || part.type === 'input_text')
+              target.push({ type: 'text', text: part.text });
             else throw unsupportedPart(part, `${field}.content[${i}]`);
           });
         } else if (message.role === 'system' || message.role === 'developer') {

@@ -9,14 +9,39 @@ import type { ResponseRequest } from './wire-types.js';
 
 /** Fields mapped, read by the door, or echoed only: none of them is an extra for providers. */
 const DOOR_FIELDS = new Set([
-  'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens', 'temperature',
-  'top_p', 'reasoning', 'text', 'include', 'metadata', 'user', 'stream', 'store', 'previous_response_id',
-  'conversation', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier', 'stream_options', 'background',
-  'truncation', 'client_metadata',
+  'model',
+  'input',
+  'instructions',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'max_output_tokens',
+  'temperature',
+  'top_p',
+  'reasoning',
+  'text',
+  'include',
+  'metadata',
+  'user',
+  'stream',
+  'store',
+  'previous_response_id',
+  'conversation',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'safety_identifier',
+  'stream_options',
+  'background',
+  'truncation',
+  'client_metadata',
 ]);
 
 /** `autoCache`: ask for automatic cache breakpoints (the handler passes it: true unless `X-Modelgate-Auto-Cache: off`). */
-export function parseResponseRequest(body: ResponseRequest, stream = body.stream === true, autoCache = false): GenerationRequest {
+export function parseResponseRequest(
+  body: ResponseRequest,
+  stream = body.stream === true,
+  autoCache = false,
+): GenerationRequest {
   rejectState(body);
   const raw = body as unknown as Record<string, unknown>;
   const { system, messages, tools: inputTools } = parseInput(body.input, body.instructions);
@@ -58,10 +83,14 @@ export function rejectState(body: ResponseRequest): void {
   for (const field of ['previous_response_id', 'conversation'] as const) {
     const value = body[field];
     if (value !== undefined && value !== null) {
-      throw new GatewayError(400, `Invalid request: ${field} is not supported; this gateway is stateless, so send the full conversation in input (with the earlier output items) on every request`, {
-        field,
-        reason: 'stateless',
-      });
+      throw new GatewayError(
+        400,
+        `Invalid request: ${field} is not supported; this gateway is stateless, so send the full conversation in input (with the earlier output items) on every request`,
+        {
+          field,
+          reason: 'stateless',
+        },
+      );
     }
   }
 }
@@ -70,11 +99,21 @@ function toToolChoice(choice: NonNullable<ResponseRequest['tool_choice']>): Tool
   if (typeof choice === 'string') return { type: choice };
   const named = choice as { type?: string; name?: string; namespace?: string };
   if (typeof named.name !== 'string') return { type: 'auto' };
-  return typeof named.namespace === 'string' ? { type: 'tool', name: named.name, namespace: named.namespace } : { type: 'tool', name: named.name };
+  return typeof named.namespace === 'string'
+    ? { type: 'tool', name: named.name, namespace: named.namespace }
+    : { type: 'tool', name: named.name };
 }
 
 /** The emitted discriminated-union type loses `type`; this is the schema's shape. */
-type TextFormat = { type: 'text' | 'json_object' } | { type: 'json_schema'; name: string; description?: string; schema: Record<string, unknown>; strict?: boolean | null };
+type TextFormat =
+  | { type: 'text' | 'json_object' }
+  | {
+      type: 'json_schema';
+      name: string;
+      description?: string;
+      schema: Record<string, unknown>;
+      strict?: boolean | null;
+    };
 
 function toResponseFormat(wire: NonNullable<NonNullable<ResponseRequest['text']>['format']>): ResponseFormat {
   const format = wire as TextFormat;

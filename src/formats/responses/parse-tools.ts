@@ -11,7 +11,9 @@ type GrammarFormat = { type: 'grammar'; syntax: string; definition: string };
 
 function checkName(name: unknown, field: string): string {
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-    throw new GatewayError(400, `Invalid request: ${field} must be 1 to 64 letters, digits, underscores or dashes`, { field });
+    throw new GatewayError(400, `Invalid request: ${field} must be 1 to 64 letters, digits, underscores or dashes`, {
+      field,
+    });
   }
   return name;
 }
@@ -20,7 +22,8 @@ function functionTool(tool: Record<string, unknown>, field: string, namespace?: 
   const out: FunctionTool = { type: 'function', name: checkName(tool.name, `${field}.name`) };
   if (namespace !== undefined) out.namespace = namespace;
   if (typeof tool.description === 'string') out.description = tool.description;
-  if (tool.parameters && typeof tool.parameters === 'object') out.parameters = tool.parameters as Record<string, unknown>;
+  if (tool.parameters && typeof tool.parameters === 'object')
+    out.parameters = tool.parameters as Record<string, unknown>;
   if (typeof tool.strict === 'boolean') out.strict = tool.strict;
   return out;
 }
@@ -71,7 +74,8 @@ export function toolListOf(wire: unknown, field: string): Tool[] {
 
 /** Adds `more` to `tools`, skipping tools already declared (same type, name and namespace). */
 export function addTools(tools: Tool[], more: readonly Tool[]): void {
-  const key = (tool: Tool) => `${tool.type}\u0000${tool.type === 'hosted' ? '' : tool.namespace ?? ''}\u0000${tool.name}`;
+  const key = (tool: Tool) =>
+    `${tool.type}\u0000${tool.type === 'hosted' ? '' : (tool.namespace ?? '')}\u0000${tool.name}`;
   const known = new Set(tools.map(key));
   for (const tool of more) {
     if (known.has(key(tool))) continue;

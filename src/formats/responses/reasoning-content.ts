@@ -26,9 +26,13 @@ export function decodeReasoningContent(content: string, id?: string): ReasoningB
   }
   const records = decodeReasoning(PREFIX, content);
   if (!records) {
-    throw new GatewayError(400, 'Invalid request: a reasoning item has encrypted_content that was not issued by this gateway or was modified; send reasoning items back unmodified', {
-      field: 'input',
-    });
+    throw new GatewayError(
+      400,
+      'Invalid request: a reasoning item has encrypted_content that was not issued by this gateway or was modified; send reasoning items back unmodified',
+      {
+        field: 'input',
+      },
+    );
   }
   return records;
 }

@@ -31,11 +31,15 @@ export function responsesRequestFacts(body: ResponseRequest): RequestFacts {
   rejectState(body);
   const items = (typeof body.input === 'string' ? [] : body.input) as unknown as Item[];
   // Codex's "Responses lite" sends its tools as an input item (`additional_tools`), not in `tools`.
-  const hasTools = (body.tools?.length ?? 0) > 0 || items.some((item) => item?.type === 'additional_tools' && Array.isArray(item.tools) && item.tools.length > 0);
+  const hasTools =
+    (body.tools?.length ?? 0) > 0 ||
+    items.some((item) => item?.type === 'additional_tools' && Array.isArray(item.tools) && item.tools.length > 0);
   const walked = wireTokens([body.instructions, body.input, body.tools]);
   const facts: RequestFacts = {
     model: body.model,
-    hasUserMessage: typeof body.input === 'string' || items.some((item) => item?.role === 'user' && (item.type === undefined || item.type === 'message')),
+    hasUserMessage:
+      typeof body.input === 'string' ||
+      items.some((item) => item?.role === 'user' && (item.type === undefined || item.type === 'message')),
     hasImages: walked.images,
     hasFiles: walked.files,
     hasTools,
@@ -49,5 +53,8 @@ export function responsesRequestFacts(body: ResponseRequest): RequestFacts {
   if (searches > 0) facts.maxWebSearches = searches;
   const options = requestedOptions(body as unknown as Record<string, unknown>, OPENAI_REQUEST_OPTIONS);
   if (options) facts.priceOptions = options;
-  return withToolFees(facts, responsesToolFees(body.tools, items, (body as { max_tool_calls?: unknown }).max_tool_calls));
+  return withToolFees(
+    facts,
+    responsesToolFees(body.tools, items, (body as { max_tool_calls?: unknown }).max_tool_calls),
+  );
 }

@@ -7,8 +7,20 @@ import { usageBreakdown } from '../shared/usage-breakdown.js';
 import type { ResponseObject, ResponseOutputItem, ResponseRequest, ResponseUsage } from './wire-types.js';
 
 /** The request fields a Response object repeats. */
-export type ResponseEcho = Pick<ResponseObject,
-  'instructions' | 'max_output_tokens' | 'parallel_tool_calls' | 'reasoning' | 'temperature' | 'text' | 'tool_choice' | 'tools' | 'top_p' | 'user' | 'metadata'>;
+export type ResponseEcho = Pick<
+  ResponseObject,
+  | 'instructions'
+  | 'max_output_tokens'
+  | 'parallel_tool_calls'
+  | 'reasoning'
+  | 'temperature'
+  | 'text'
+  | 'tool_choice'
+  | 'tools'
+  | 'top_p'
+  | 'user'
+  | 'metadata'
+>;
 
 export function echoOf(body: ResponseRequest): ResponseEcho {
   const echo: ResponseEcho = {
@@ -33,8 +45,10 @@ export const IN_PROGRESS: Outcome = { status: 'in_progress', error: null, incomp
 
 /** `length` and `content_filter` cut the output short: OpenAI calls that `incomplete`, with the reason. */
 export function finishOutcome(finishReason: FinishReason): Outcome {
-  if (finishReason === 'length') return { status: 'incomplete', error: null, incomplete_details: { reason: 'max_output_tokens' } };
-  if (finishReason === 'content_filter') return { status: 'incomplete', error: null, incomplete_details: { reason: 'content_filter' } };
+  if (finishReason === 'length')
+    return { status: 'incomplete', error: null, incomplete_details: { reason: 'max_output_tokens' } };
+  if (finishReason === 'content_filter')
+    return { status: 'incomplete', error: null, incomplete_details: { reason: 'content_filter' } };
   if (finishReason === 'error') return failedOutcome('server_error', 'The provider reported an error');
   return { status: 'completed', error: null, incomplete_details: null };
 }

@@ -10,9 +10,17 @@ type Schemas = components['schemas'];
 type Modelled<T> = T extends { type: infer K } ? (string extends K ? never : T) : T;
 
 export type ResponseInputContent = Modelled<Schemas['ResponseInputContent']>;
-export type ResponseInputMessage = Omit<Schemas['ResponseInputMessage'], 'content'> & { content: string | ResponseInputContent[] };
-export type ResponseFunctionCallOutputItem = Omit<Schemas['ResponseFunctionCallOutputItem'], 'output'> & { output: string | ResponseInputContent[] };
-export type ResponseInputItem = ResponseInputMessage | Schemas['ResponseFunctionCallItem'] | ResponseFunctionCallOutputItem | Schemas['ResponseReasoningItem'];
+export type ResponseInputMessage = Omit<Schemas['ResponseInputMessage'], 'content'> & {
+  content: string | ResponseInputContent[];
+};
+export type ResponseFunctionCallOutputItem = Omit<Schemas['ResponseFunctionCallOutputItem'], 'output'> & {
+  output: string | ResponseInputContent[];
+};
+export type ResponseInputItem =
+  | ResponseInputMessage
+  | Schemas['ResponseFunctionCallItem']
+  | ResponseFunctionCallOutputItem
+  | Schemas['ResponseReasoningItem'];
 export type ResponseRequest = Omit<Schemas['ResponseRequest'], 'input'> & { input: string | ResponseInputItem[] };
 export type ResponseReasoningItem = Schemas['ResponseReasoningItem'];
 export type ResponseFunctionCallItem = Schemas['ResponseFunctionCallItem'];

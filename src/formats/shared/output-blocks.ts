@@ -61,7 +61,16 @@ export type BlockOp =
 type OpenState =
   | { type: 'text'; index: number; text: string; citations: PlacedCitation[] }
   | { type: 'reasoning'; index: number; text: string; signature?: string; records: ReasoningState[]; sealed: boolean }
-  | { type: 'tool_call'; index: number; callIndex: number; id: string; name: string; namespace?: string; kind: ToolCallKind; input: string };
+  | {
+      type: 'tool_call';
+      index: number;
+      callIndex: number;
+      id: string;
+      name: string;
+      namespace?: string;
+      kind: ToolCallKind;
+      input: string;
+    };
 
 const NONE: BlockOp[] = [];
 
@@ -187,7 +196,15 @@ export class OutputBlockSequencer {
     this.seenCalls.add(event.index);
     const ops: BlockOp[] = [];
     this.closeOpen(ops);
-    const block: OpenState = { type: 'tool_call', index: this.nextIndex++, callIndex: event.index, id: event.id, name: event.name, kind: event.kind, input: '' };
+    const block: OpenState = {
+      type: 'tool_call',
+      index: this.nextIndex++,
+      callIndex: event.index,
+      id: event.id,
+      name: event.name,
+      kind: event.kind,
+      input: '',
+    };
     if (event.namespace !== undefined) block.namespace = event.namespace;
     this.open = block;
     const opened: OpenedBlock = { type: 'tool_call', id: block.id, name: block.name, kind: block.kind };
@@ -210,7 +227,13 @@ export class OutputBlockSequencer {
 
   private openReasoning(records: ReasoningState[], ops: BlockOp[]): OpenState & { type: 'reasoning' } {
     this.closeOpen(ops);
-    const block = { type: 'reasoning' as const, index: this.nextIndex++, text: '', records: [...records], sealed: false };
+    const block = {
+      type: 'reasoning' as const,
+      index: this.nextIndex++,
+      text: '',
+      records: [...records],
+      sealed: false,
+    };
     this.open = block;
     ops.push({ op: 'open', index: block.index, block: { type: 'reasoning', records } });
     return block;
@@ -221,7 +244,11 @@ export class OutputBlockSequencer {
     if (!block) return;
     this.open = undefined;
     let closed: ClosedBlock;
-    if (block.type === 'text') closed = block.citations.length > 0 ? { type: 'text', text: block.text, citations: block.citations } : { type: 'text', text: block.text };
+    if (block.type === 'text')
+      closed =
+        block.citations.length > 0
+          ? { type: 'text', text: block.text, citations: block.citations }
+          : { type: 'text', text: block.text };
     else if (block.type === 'tool_call') {
       closed = { type: 'tool_call', id: block.id, name: block.name, kind: block.kind, input: block.input };
       if (block.namespace !== undefined) closed.namespace = block.namespace;
@@ -243,7 +270,8 @@ export function resultEvents(result: GenerationResult): StreamEvent[] {
       case 'text':
         events.push({ type: 'text-delta', text: block.text });
         // A whole reply's citation covers the text block it came with.
-        for (const citation of block.citations ?? []) events.push({ type: 'citation', citation, span: block.text.length });
+        for (const citation of block.citations ?? [])
+          events.push({ type: 'citation', citation, span: block.text.length });
         break;
       case 'web_search': {
         const { type: _type, ...search } = block;
@@ -261,7 +289,14 @@ export function resultEvents(result: GenerationResult): StreamEvent[] {
         break;
       }
       case 'tool_call': {
-        const start: StreamEvent = { type: 'tool-call-start', index: calls++, id: block.id, name: block.name, kind: block.kind, input: block.input };
+        const start: StreamEvent = {
+          type: 'tool-call-start',
+          index: calls++,
+          id: block.id,
+          name: block.name,
+          kind: block.kind,
+          input: block.input,
+        };
         if (block.namespace !== undefined) start.namespace = block.namespace;
         events.push(start);
         break;

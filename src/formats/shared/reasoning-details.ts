@@ -8,7 +8,14 @@ import type { ReasoningState } from '../../core/generation.js';
 
 /** One entry, as the chat spec defines it (spec/chat/reasoning.tsp). */
 export type ReasoningDetailEntry =
-  | { type: 'reasoning.text'; text: string; signature?: string | null; format?: string; index?: number; id?: string | null }
+  | {
+      type: 'reasoning.text';
+      text: string;
+      signature?: string | null;
+      format?: string;
+      index?: number;
+      id?: string | null;
+    }
   | { type: 'reasoning.summary'; summary: string; format?: string; index?: number; id?: string | null }
   | { type: 'reasoning.encrypted'; data: string; format?: string; index?: number; id?: string | null };
 
@@ -43,7 +50,8 @@ export function reasoningOfDetail(detail: unknown): ReasoningBlock | undefined {
     if (detail.type === 'reasoning.encrypted' && detail.format === GEMINI_FORMAT) block.callId = detail.id;
     else block.id = detail.id;
   }
-  if (typeof detail.index === 'number' && Number.isInteger(detail.index) && detail.index >= 0) block.index = detail.index;
+  if (typeof detail.index === 'number' && Number.isInteger(detail.index) && detail.index >= 0)
+    block.index = detail.index;
   return block;
 }
 
@@ -62,7 +70,13 @@ export function detailOfReasoning(state: ReasoningState, index: number): Reasoni
 
 /** True for a record that carries vendor state (a signature, data, a summary, a format): it travels as a detail. */
 export function hasReasoningState(state: ReasoningState): boolean {
-  return state.signature !== undefined || state.data !== undefined || state.summary === true || state.format !== undefined || state.id !== undefined;
+  return (
+    state.signature !== undefined ||
+    state.data !== undefined ||
+    state.summary === true ||
+    state.format !== undefined ||
+    state.id !== undefined
+  );
 }
 
 /** Every entry of a JSON array that is one → reasoning records; entries of unknown types are left out. */
@@ -73,7 +87,10 @@ export function reasoningOfDetails(value: unknown): ReasoningBlock[] {
 
 /** base64url(JSON of the records' entries): the gateway's opaque encoding inside another format's field. */
 export function encodeReasoning(prefix: string, records: readonly ReasoningState[]): string {
-  return prefix + Buffer.from(JSON.stringify(records.map((record, i) => detailOfReasoning(record, i))), 'utf8').toString('base64url');
+  return (
+    prefix +
+    Buffer.from(JSON.stringify(records.map((record, i) => detailOfReasoning(record, i))), 'utf8').toString('base64url')
+  );
 }
 
 /** The records of a value `encodeReasoning` made with this prefix; undefined when it is not one. */

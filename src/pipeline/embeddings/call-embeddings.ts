@@ -29,25 +29,43 @@ export type BatchOutcome =
   | { ok: false; inputs: number; error: unknown };
 
 /** Sends every request at once; resolves when all have ended, never rejects. `attempts` gets one entry per request. */
-export function callEmbeddings(exchange: EmbeddingExchange, call: EmbeddingCall, attempts: GenerationAttempt[]): Promise<BatchOutcome[]> {
+export function callEmbeddings(
+  exchange: EmbeddingExchange,
+  call: EmbeddingCall,
+  attempts: GenerationAttempt[],
+): Promise<BatchOutcome[]> {
   const requests = exchange.adapter.buildRequests(call, exchange.ctx);
-  return Promise.all(requests.map(async (request): Promise<BatchOutcome> => {
-    const started = Date.now();
-    const attempt: GenerationAttempt = { provider: exchange.ctx.provider.id, model: exchange.ctx.model.id, status: null, error_code: null, latency_ms: 0 };
-    attempts.push(attempt);
-    try {
-      const result = await sendBatch(exchange, call, request, attempt);
-      return { ok: true, inputs: request.inputs, result };
-    } catch (error) {
-      attempt.error_code = error instanceof GatewayError ? String(error.metadata.reason ?? error.status) : 'internal_error';
-      return { ok: false, inputs: request.inputs, error };
-    } finally {
-      attempt.latency_ms = Date.now() - started;
-    }
-  }));
+  return Promise.all(
+    requests.map(async (request): Promise<BatchOutcome> => {
+      const started = Date.now();
+      const attempt: GenerationAttempt = {
+        provider: exchange.ctx.provider.id,
+        model: exchange.ctx.model.id,
+        status: null,
+        error_code: null,
+        latency_ms: 0,
+      };
+      attempts.push(attempt);
+      try {
+        const result = await sendBatch(exchange, call, request, attempt);
+        return { ok: true, inputs: request.inputs, result };
+      } catch (error) {
+        attempt.error_code =
+          error instanceof GatewayError ? String(error.metadata.reason ?? error.status) : 'internal_error';
+        return { ok: false, inputs: request.inputs, error };
+      } finally {
+        attempt.latency_ms = Date.now() - started;
+      }
+    }),
+  );
 }
 
-async function sendBatch(exchange: EmbeddingExchange, call: EmbeddingCall, request: EmbeddingUpstreamRequest, attempt: GenerationAttempt): Promise<EmbeddingBatchResult> {
+async function sendBatch(
+  exchange: EmbeddingExchange,
+  call: EmbeddingCall,
+  request: EmbeddingUpstreamRequest,
+  attempt: GenerationAttempt,
+): Promise<EmbeddingBatchResult> {
   const { http, adapter, ctx, signal } = exchange;
   const response = await observeUpstreamAttempt(http.observer, ctx, exchange.requestTrace, async (span) => {
     let answer: UpstreamResponse;
@@ -59,7 +77,11 @@ async function sendBatch(exchange: EmbeddingExchange, call: EmbeddingCall, reque
     attempt.status = answer.status;
     if (answer.status >= 200 && answer.status < 300) return answer;
     const body = await readErrorBody(answer);
-    throw new UpstreamHttpError(adapter.mapError(answer.status, body, answer.headers, ctx), ctx.provider.id, answer.status);
+    throw new UpstreamHttpError(
+      adapter.mapError(answer.status, body, answer.headers, ctx),
+      ctx.provider.id,
+      answer.status,
+    );
   });
   let body: unknown;
   try {
@@ -70,12 +92,19 @@ async function sendBatch(exchange: EmbeddingExchange, call: EmbeddingCall, reque
   }
   try {
     const result = adapter.parseResponse(body, request.inputs, call, ctx);
-    endUpstreamAttempt(response, { report: result.promptTokens === undefined ? {} : { usage: { promptTokens: result.promptTokens, completionTokens: 0 } } });
+    endUpstreamAttempt(response, {
+      report:
+        result.promptTokens === undefined ? {} : { usage: { promptTokens: result.promptTokens, completionTokens: 0 } },
+    });
     return result;
   } catch (err) {
-    const failure = err instanceof UpstreamPayloadError
-      ? new UpstreamHttpError(err.info, ctx.provider.id, 200)
-      : new GatewayError(502, `Provider ${ctx.provider.id} returned an unexpected response`, { provider: ctx.provider.id, reason: 'upstream_malformed' });
+    const failure =
+      err instanceof UpstreamPayloadError
+        ? new UpstreamHttpError(err.info, ctx.provider.id, 200)
+        : new GatewayError(502, `Provider ${ctx.provider.id} returned an unexpected response`, {
+            provider: ctx.provider.id,
+            reason: 'upstream_malformed',
+          });
     endUpstreamAttempt(response, { error: failure });
     throw failure;
   }

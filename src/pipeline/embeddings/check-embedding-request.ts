@@ -28,11 +28,15 @@ function invalid(message: string, metadata: Record<string, unknown>): GatewayErr
 /** The embedding block of an embedding model, or 400 naming the right route for a chat model. */
 export function requireEmbeddingModel(entry: CatalogEntry): EmbeddingSpec {
   if (entry.embedding) return entry.embedding;
-  throw new GatewayError(400, `Model ${entry.id} is not an embedding model: choose one whose architecture.output_modalities is ["embeddings"] (GET /models?output_modalities=embeddings)`, {
-    reason: 'not_an_embedding_model',
-    model: entry.id,
-    field: 'model',
-  });
+  throw new GatewayError(
+    400,
+    `Model ${entry.id} is not an embedding model: choose one whose architecture.output_modalities is ["embeddings"] (GET /models?output_modalities=embeddings)`,
+    {
+      reason: 'not_an_embedding_model',
+      model: entry.id,
+      field: 'model',
+    },
+  );
 }
 
 /** OpenAI's four input forms as one list (the schema already decided which form it is). */
@@ -45,15 +49,26 @@ function readInputs(input: EmbeddingRequestBody['input']): EmbeddingInputs {
   return { kind: 'tokens', tokens: list as number[][] };
 }
 
-export function checkEmbeddingRequest(body: EmbeddingRequestBody, entry: CatalogEntry, acceptsTokenInput: boolean): CheckedEmbedding {
+export function checkEmbeddingRequest(
+  body: EmbeddingRequestBody,
+  entry: CatalogEntry,
+  acceptsTokenInput: boolean,
+): CheckedEmbedding {
   const spec = requireEmbeddingModel(entry);
   const inputs = readInputs(body.input);
   const count = inputs.kind === 'text' ? inputs.texts.length : inputs.tokens.length;
   if (count > MAX_EMBEDDING_INPUTS) {
-    throw invalid(`input has ${count} items; at most ${MAX_EMBEDDING_INPUTS} are embedded in one request`, { field: 'input', reason: 'too_many_inputs', limit: MAX_EMBEDDING_INPUTS });
+    throw invalid(`input has ${count} items; at most ${MAX_EMBEDDING_INPUTS} are embedded in one request`, {
+      field: 'input',
+      reason: 'too_many_inputs',
+      limit: MAX_EMBEDDING_INPUTS,
+    });
   }
   if (inputs.kind === 'tokens' && !acceptsTokenInput) {
-    throw invalid(`model ${entry.id} takes text only: token ids are specific to OpenAI's tokenizer; send the text instead`, { field: 'input', reason: 'token_input_not_supported', model: entry.id });
+    throw invalid(
+      `model ${entry.id} takes text only: token ids are specific to OpenAI's tokenizer; send the text instead`,
+      { field: 'input', reason: 'token_input_not_supported', model: entry.id },
+    );
   }
   let estimatedTokens = 0;
   let maxTokens = 0;
@@ -63,17 +78,29 @@ export function checkEmbeddingRequest(body: EmbeddingRequestBody, entry: Catalog
     if (tokens > entry.contextLength) {
       const counted = inputs.kind === 'text' ? `about ${tokens} tokens (~4 characters a token)` : `${tokens} tokens`;
       throw invalid(`input[${index}] has ${counted}, more than ${entry.id} takes (${entry.contextLength})`, {
-        field: `input[${index}]`, reason: 'input_too_long', model: entry.id, max_input_tokens: entry.contextLength, estimated_tokens: tokens,
+        field: `input[${index}]`,
+        reason: 'input_too_long',
+        model: entry.id,
+        max_input_tokens: entry.contextLength,
+        estimated_tokens: tokens,
       });
     }
     estimatedTokens += tokens;
-    maxTokens += inputs.kind === 'text' ? Math.min(Buffer.byteLength(inputs.texts[index]!, 'utf8'), entry.contextLength) : tokens;
+    maxTokens +=
+      inputs.kind === 'text' ? Math.min(Buffer.byteLength(inputs.texts[index]!, 'utf8'), entry.contextLength) : tokens;
   }
   const { dimensions } = body;
   if (dimensions !== undefined && (dimensions < spec.minDimensions || dimensions > spec.maxDimensions)) {
-    const allowed = spec.minDimensions === spec.maxDimensions ? `only ${spec.defaultDimensions}` : `${spec.minDimensions} to ${spec.maxDimensions}`;
+    const allowed =
+      spec.minDimensions === spec.maxDimensions
+        ? `only ${spec.defaultDimensions}`
+        : `${spec.minDimensions} to ${spec.maxDimensions}`;
     throw invalid(`dimensions ${dimensions} is not available for ${entry.id} (${allowed})`, {
-      field: 'dimensions', reason: 'dimensions_not_supported', model: entry.id, min_dimensions: spec.minDimensions, max_dimensions: spec.maxDimensions,
+      field: 'dimensions',
+      reason: 'dimensions_not_supported',
+      model: entry.id,
+      min_dimensions: spec.minDimensions,
+      max_dimensions: spec.maxDimensions,
     });
   }
   const call: EmbeddingCall = { inputs, encoding: body.encoding_format === 'base64' ? 'base64' : 'float' };
@@ -92,6 +119,7 @@ export function estimateEmbeddingTokens(body: EmbeddingRequestBody): number {
 /** The gateway's count of inputs `start` to `end` (exclusive), as estimatedTokens counts them. */
 export function estimateInputTokens(inputs: EmbeddingInputs, start: number, end: number): number {
   let tokens = 0;
-  for (let i = start; i < end; i++) tokens += inputs.kind === 'text' ? estimateTextTokens(inputs.texts[i]!) : inputs.tokens[i]!.length;
+  for (let i = start; i < end; i++)
+    tokens += inputs.kind === 'text' ? estimateTextTokens(inputs.texts[i]!) : inputs.tokens[i]!.length;
   return tokens;
 }

@@ -23,7 +23,11 @@ export function renderEmbeddings(input: RenderedEmbeddings): EmbeddingList {
   return {
     id: input.id,
     object: 'list',
-    data: input.vectors.map((vector, index) => ({ object: 'embedding', index, embedding: encodeVector(vector, input.encoding) })),
+    data: input.vectors.map((vector, index) => ({
+      object: 'embedding',
+      index,
+      embedding: encodeVector(vector, input.encoding),
+    })),
     model: input.model,
     provider: input.provider,
     usage: {

@@ -20,7 +20,12 @@ import type { EmbeddingAdapter, EmbeddingAdapters } from '../../providers/embedd
 import type { HttpClient } from '../../providers/http-client.js';
 import { providerEnvPrefix, type ProviderRegistry } from '../../providers/registry.js';
 import { callEmbeddings, type BatchOutcome } from './call-embeddings.js';
-import { checkEmbeddingRequest, estimateInputTokens, type CheckedEmbedding, type EmbeddingRequestBody } from './check-embedding-request.js';
+import {
+  checkEmbeddingRequest,
+  estimateInputTokens,
+  type CheckedEmbedding,
+  type EmbeddingRequestBody,
+} from './check-embedding-request.js';
 import { embeddingRecord, type EmbeddingOutcome } from './embedding-record.js';
 import { renderEmbeddings } from './render-embeddings.js';
 
@@ -37,7 +42,12 @@ export interface EmbeddingParts extends AdmissionParts {
 /** Answers through the generation response port (JSON only), so the response cache wraps it as it wraps the doors. */
 export type EmbeddingResponse = Pick<GenerationResponse, 'headers' | 'json'>;
 
-export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationClient, body: EmbeddingRequestBody, response: EmbeddingResponse): Promise<void> {
+export async function serveEmbeddings(
+  parts: EmbeddingParts,
+  client: GenerationClient,
+  body: EmbeddingRequestBody,
+  response: EmbeddingResponse,
+): Promise<void> {
   const { principal } = client; //                                              1 authenticated
   const entry = resolveModel(parts.catalog, body.model); //                      2 resolve
   const { provider, adapter } = embeddingEndpoint(parts, entry);
@@ -54,25 +64,56 @@ export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationC
   response.headers({ ...rateHeaders, 'x-generation-id': id });
   const connection = client.watchConnection();
   const attempts: GenerationAttempt[] = [];
-  const ctx: AdapterContext = { provider, model: { id: entry.id, upstreamModel: entry.upstreamModel, supportsReasoning: false }, stream: false };
-  let outcome: EmbeddingOutcome = { status: 'error', httpStatus: 500, errorCode: 'internal_error', promptTokens: 0, usageEstimated: false, costNanos: 0n };
+  const ctx: AdapterContext = {
+    provider,
+    model: { id: entry.id, upstreamModel: entry.upstreamModel, supportsReasoning: false },
+    stream: false,
+  };
+  let outcome: EmbeddingOutcome = {
+    status: 'error',
+    httpStatus: 500,
+    errorCode: 'internal_error',
+    promptTokens: 0,
+    usageEstimated: false,
+    costNanos: 0n,
+  };
   let settling: Promise<void> | undefined;
   try {
-    const batches = await callEmbeddings({ //                                    5+6 call, translate
-      http: parts.http, adapter, ctx, signal: connection.signal, clientTrace: client.clientTrace, requestTrace: client.requestTrace,
-    }, checked.call, attempts);
+    const batches = await callEmbeddings(
+      {
+        //                                    5+6 call, translate
+        http: parts.http,
+        adapter,
+        ctx,
+        signal: connection.signal,
+        clientTrace: client.clientTrace,
+        requestTrace: client.requestTrace,
+      },
+      checked.call,
+      attempts,
+    );
     outcome = { ...served(entry, checked, batches), status: 'success', httpStatus: 200 };
     const failed = batches.find((b) => !b.ok);
     if (failed && !failed.ok) throw failed.error;
-    if (connection.signal.aborted) throw new GatewayError(499, 'Client closed the request', { reason: 'client_disconnected' });
+    if (connection.signal.aborted)
+      throw new GatewayError(499, 'Client closed the request', { reason: 'client_disconnected' });
     response.headers({ 'x-modelgate-provider': provider.id, 'x-modelgate-model': entry.id });
     // 7 settle before the body (it tells the cost) leaves, as for generations.
     settling = settle(parts, client, { id, entry, admission, outcome, attempts, started, checked });
     await settling;
-    response.json(renderEmbeddings({ //                                         8 respond
-      id, model: entry.id, provider: provider.id, vectors: batches.flatMap((b) => (b.ok ? b.result.vectors : [])),
-      encoding: checked.call.encoding, promptTokens: outcome.promptTokens, costNanos: outcome.costNanos, accessMode: admission.mode,
-    }));
+    response.json(
+      renderEmbeddings({
+        //                                         8 respond
+        id,
+        model: entry.id,
+        provider: provider.id,
+        vectors: batches.flatMap((b) => (b.ok ? b.result.vectors : [])),
+        encoding: checked.call.encoding,
+        promptTokens: outcome.promptTokens,
+        costNanos: outcome.costNanos,
+        accessMode: admission.mode,
+      }),
+    );
   } catch (err) {
     outcome = failure(outcome, err, connection.signal.aborted);
     throw err;
@@ -85,27 +126,47 @@ export async function serveEmbeddings(parts: EmbeddingParts, client: GenerationC
 
 function resolveModel(catalog: Catalog, model: string): CatalogEntry {
   const resolved = catalog.resolve(model);
-  if (!resolved.ok) throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, { model, reason: resolved.reason });
+  if (!resolved.ok)
+    throw new GatewayError(resolved.reason === 'malformed' ? 400 : 404, resolved.message, {
+      model,
+      reason: resolved.reason,
+    });
   return resolved.entry;
 }
 
 /** The model's provider and its embeddings adapter; 503 naming the variable when the operator has not configured it. */
-function embeddingEndpoint(parts: EmbeddingParts, entry: CatalogEntry): { provider: ProviderConfig; adapter: EmbeddingAdapter } {
+function embeddingEndpoint(
+  parts: EmbeddingParts,
+  entry: CatalogEntry,
+): { provider: ProviderConfig; adapter: EmbeddingAdapter } {
   const provider = parts.providers.getProvider(entry.upstreamProvider);
   if (!provider?.apiKey) {
-    throw new GatewayError(503, `Provider ${entry.upstreamProvider} is not configured on this gateway (the operator has not set ${providerEnvPrefix(entry.upstreamProvider)}_API_KEY)`, {
-      provider: entry.upstreamProvider, model: entry.id, reason: 'provider_not_configured',
-    });
+    throw new GatewayError(
+      503,
+      `Provider ${entry.upstreamProvider} is not configured on this gateway (the operator has not set ${providerEnvPrefix(entry.upstreamProvider)}_API_KEY)`,
+      {
+        provider: entry.upstreamProvider,
+        model: entry.id,
+        reason: 'provider_not_configured',
+      },
+    );
   }
   const adapter = parts.embeddingAdapters[provider.kind];
   if (!adapter) {
-    throw new GatewayError(503, `Provider ${provider.id} (${provider.kind}) has no embeddings API in this gateway`, { provider: provider.id, reason: 'provider_not_configured' });
+    throw new GatewayError(503, `Provider ${provider.id} (${provider.kind}) has no embeddings API in this gateway`, {
+      provider: provider.id,
+      reason: 'provider_not_configured',
+    });
   }
   return { provider, adapter };
 }
 
 /** The tokens and cost of the batches that were served: the provider's count, or the gateway's where it gave none. */
-function served(entry: CatalogEntry, checked: CheckedEmbedding, batches: readonly BatchOutcome[]): Omit<EmbeddingOutcome, 'status' | 'httpStatus'> {
+function served(
+  entry: CatalogEntry,
+  checked: CheckedEmbedding,
+  batches: readonly BatchOutcome[],
+): Omit<EmbeddingOutcome, 'status' | 'httpStatus'> {
   let promptTokens = 0;
   let usageEstimated = false;
   let start = 0;
@@ -123,14 +184,35 @@ function served(entry: CatalogEntry, checked: CheckedEmbedding, batches: readonl
 
 function failure(outcome: EmbeddingOutcome, err: unknown, aborted: boolean): EmbeddingOutcome {
   if (aborted) return { ...outcome, status: 'aborted', httpStatus: 499, errorCode: 'client_disconnected' };
-  if (err instanceof GatewayError) return { ...outcome, status: 'error', httpStatus: err.status, errorCode: String(err.metadata.reason ?? err.code), errorMessage: err.message };
-  return { ...outcome, status: 'error', httpStatus: 500, errorCode: 'internal_error', errorMessage: (err as Error)?.message };
+  if (err instanceof GatewayError)
+    return {
+      ...outcome,
+      status: 'error',
+      httpStatus: err.status,
+      errorCode: String(err.metadata.reason ?? err.code),
+      errorMessage: err.message,
+    };
+  return {
+    ...outcome,
+    status: 'error',
+    httpStatus: 500,
+    errorCode: 'internal_error',
+    errorMessage: (err as Error)?.message,
+  };
 }
 
 async function settle(
   parts: EmbeddingParts,
   client: GenerationClient,
-  run: { id: string; entry: CatalogEntry; admission: Admission; outcome: EmbeddingOutcome; attempts: GenerationAttempt[]; started: number; checked: CheckedEmbedding },
+  run: {
+    id: string;
+    entry: CatalogEntry;
+    admission: Admission;
+    outcome: EmbeddingOutcome;
+    attempts: GenerationAttempt[];
+    started: number;
+    checked: CheckedEmbedding;
+  },
 ): Promise<void> {
   try {
     const { principal } = client;
@@ -138,8 +220,14 @@ async function settle(
     const extra = run.outcome.promptTokens - run.checked.estimatedTokens;
     if (extra > 0) parts.limiter.consumeTokens(rateBudgetsOf(principal, parts.config), extra, parts.now().getTime());
     const record = embeddingRecord({
-      id: run.id, principal, entry: run.entry, admission: run.admission, outcome: run.outcome,
-      latencyMs: Date.now() - run.started, tracking: client.tracking, attempts: run.attempts,
+      id: run.id,
+      principal,
+      entry: run.entry,
+      admission: run.admission,
+      outcome: run.outcome,
+      latencyMs: Date.now() - run.started,
+      tracking: client.tracking,
+      attempts: run.attempts,
     });
     client.requestTrace?.annotate(record);
     await parts.settlements.settle(run.admission, record);

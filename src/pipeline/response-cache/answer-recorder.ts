@@ -44,7 +44,8 @@ export class AnswerRecorder implements RecordWatcher {
         this.keepJson(body.toString('utf8'));
         inner.jsonBytes(body);
       },
-      events: (stream, renderer, keepAliveMs, first) => inner.events(stream, this.recording(renderer), keepAliveMs, first),
+      events: (stream, renderer, keepAliveMs, first) =>
+        inner.events(stream, this.recording(renderer), keepAliveMs, first),
       frames: (stream, renderer, keepAliveMs, first) =>
         inner.frames(this.recordingTexts(stream), this.recording(renderer), keepAliveMs, first && this.keepStep(first)),
     };
@@ -68,7 +69,9 @@ export class AnswerRecorder implements RecordWatcher {
 
   /** The native lane's first step (read in the failover window), kept as it goes out. */
   private async keepStep(
-    first: IteratorResult<string[], NativeStreamEnd | undefined> | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
+    first:
+      | IteratorResult<string[], NativeStreamEnd | undefined>
+      | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
   ): Promise<IteratorResult<string[], NativeStreamEnd | undefined>> {
     const step = await first;
     this.keepNativeStep(step);
@@ -83,7 +86,9 @@ export class AnswerRecorder implements RecordWatcher {
   }
 
   /** The native lane's event texts, kept as frames as they go out. */
-  private async *recordingTexts(stream: AsyncGenerator<string[], NativeStreamEnd | undefined>): AsyncGenerator<string[], NativeStreamEnd | undefined> {
+  private async *recordingTexts(
+    stream: AsyncGenerator<string[], NativeStreamEnd | undefined>,
+  ): AsyncGenerator<string[], NativeStreamEnd | undefined> {
     try {
       for (;;) {
         const step = await stream.next();
@@ -105,7 +110,8 @@ export class AnswerRecorder implements RecordWatcher {
   finish(): CachedAnswer | undefined {
     if (this.generationId !== undefined) this.cache.unwatch(this.generationId);
     const record = this.record;
-    if (!this.finished || !record || record.status !== 'success' || this.bytes > this.cache.maxEntryBytes) return undefined;
+    if (!this.finished || !record || record.status !== 'success' || this.bytes > this.cache.maxEntryBytes)
+      return undefined;
     if (this.json === undefined && this.frames.length === 0) return undefined;
     return {
       generationId: this.generationId!,
@@ -146,7 +152,8 @@ export function framesOfText(text: string): SseFrame[] {
       if (line.startsWith('event:')) event = line.slice(6).trimStart();
       else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
     }
-    if (data.length > 0) frames.push(event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') });
+    if (data.length > 0)
+      frames.push(event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') });
   }
   return frames;
 }

@@ -12,10 +12,14 @@ export interface CacheDirective {
 }
 
 function invalid(value: string, why: string): GatewayError {
-  return new GatewayError(400, `Invalid X-Modelgate-Cache header ${JSON.stringify(value.slice(0, 100))}: ${why}. Send "on", "ttl=SECONDS" (1 to ${MAX_TTL_SECONDS}), "refresh" (optionally with ttl=), or "off"`, {
-    reason: 'invalid_cache_header',
-    field: 'x-modelgate-cache',
-  });
+  return new GatewayError(
+    400,
+    `Invalid X-Modelgate-Cache header ${JSON.stringify(value.slice(0, 100))}: ${why}. Send "on", "ttl=SECONDS" (1 to ${MAX_TTL_SECONDS}), "refresh" (optionally with ttl=), or "off"`,
+    {
+      reason: 'invalid_cache_header',
+      field: 'x-modelgate-cache',
+    },
+  );
 }
 
 /** undefined: leave the cache alone (no header, or `off`). Comma-separated tokens, case-insensitive. */
@@ -35,7 +39,8 @@ export function parseCacheDirective(header: string | undefined): CacheDirective 
       if (ttlSeconds !== undefined) throw invalid(header, 'ttl is given twice');
       if (!/^\d{1,9}$/.test(text)) throw invalid(header, 'ttl must be a whole number of seconds');
       ttlSeconds = Number(text);
-      if (ttlSeconds < 1 || ttlSeconds > MAX_TTL_SECONDS) throw invalid(header, `ttl=${ttlSeconds} is outside 1 to ${MAX_TTL_SECONDS} seconds (24 hours)`);
+      if (ttlSeconds < 1 || ttlSeconds > MAX_TTL_SECONDS)
+        throw invalid(header, `ttl=${ttlSeconds} is outside 1 to ${MAX_TTL_SECONDS} seconds (24 hours)`);
     } else throw invalid(header, `unknown token ${JSON.stringify(token.slice(0, 40))}`);
   }
   if (off) {

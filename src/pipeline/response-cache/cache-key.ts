@@ -16,7 +16,8 @@ const CACHE_DIRECTIVE_HEADER = 'x-modelgate-cache';
 /** JSON with every object's keys in sorted order; arrays keep their order (it is meaningful). */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
   const entries = Object.keys(value as Record<string, unknown>)
     .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
     .sort()
@@ -41,17 +42,19 @@ function gatewayOptions(headers: RequestHeaders): Record<string, string> {
 export function cacheKey(userId: string, request: CacheableRequest, headers: RequestHeaders): string {
   const hash = createHash('sha256');
   // Version first: a change to what a key covers or an entry holds starts a new key space.
-  hash.update(canonicalJson({
-    v: 2,
-    user: userId,
-    door: request.apiFormat,
-    model: request.model,
-    facts: request.facts,
-    body: request.wire.body,
-    forwarded: request.wire.clientHeaders,
-    options: gatewayOptions(headers),
-    stream: request.stream,
-    framing: request.stream ? (request.framing ?? 'sse') : undefined,
-  }));
+  hash.update(
+    canonicalJson({
+      v: 2,
+      user: userId,
+      door: request.apiFormat,
+      model: request.model,
+      facts: request.facts,
+      body: request.wire.body,
+      forwarded: request.wire.clientHeaders,
+      options: gatewayOptions(headers),
+      stream: request.stream,
+      framing: request.stream ? (request.framing ?? 'sse') : undefined,
+    }),
+  );
   return hash.digest('hex');
 }

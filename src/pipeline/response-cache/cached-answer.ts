@@ -34,7 +34,13 @@ export function encodeAnswer(answer: CachedAnswer): string {
 export function decodeAnswer(text: string): CachedAnswer | undefined {
   try {
     const raw = JSON.parse(text) as Record<string, unknown>;
-    if (raw.v !== 1 || typeof raw.generationId !== 'string' || typeof raw.model !== 'string' || typeof raw.costNanos !== 'string') return undefined;
+    if (
+      raw.v !== 1 ||
+      typeof raw.generationId !== 'string' ||
+      typeof raw.model !== 'string' ||
+      typeof raw.costNanos !== 'string'
+    )
+      return undefined;
     if (typeof raw.json !== 'string' && !Array.isArray(raw.frames)) return undefined;
     const { v: _version, ...answer } = raw;
     return { ...(answer as unknown as CachedAnswer), costNanos: BigInt(raw.costNanos) };
@@ -67,7 +73,8 @@ function rewriteUsageCost(value: unknown, replay: Replay): void {
   if (usage && typeof usage === 'object' && typeof usage.cost === 'number') {
     usage.cost = nanosToUsd(replay.costNanos);
     const details = usage.cost_details as Record<string, unknown> | undefined;
-    if (details && typeof details === 'object') details.charged = replay.accessMode === 'credits' && replay.costNanos > 0n;
+    if (details && typeof details === 'object')
+      details.charged = replay.accessMode === 'credits' && replay.costNanos > 0n;
   }
   for (const key of Object.keys(record)) if (key !== 'usage') rewriteUsageCost(record[key], replay);
 }

@@ -7,11 +7,20 @@ import { MemoryCacheStore } from './memory-store.js';
 import { RedisCacheStore } from './redis-store.js';
 import { ResponseCache } from './response-cache.js';
 
-export function createResponseCache(config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'responseCache'>, logger: Logger): ResponseCache {
+export function createResponseCache(
+  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'responseCache'>,
+  logger: Logger,
+): ResponseCache {
   const { memoryBytes, maxEntryBytes, priceFractionPpm } = config.responseCache;
   let store: ResponseCacheStore;
   if (config.redisUrl) {
-    const redis = new RedisCacheStore({ url: config.redisUrl, prefix: `${config.redisPrefix}rc:`, timeoutMs: config.redisTimeoutMs, maxEntryBytes, logger });
+    const redis = new RedisCacheStore({
+      url: config.redisUrl,
+      prefix: `${config.redisPrefix}rc:`,
+      timeoutMs: config.redisTimeoutMs,
+      maxEntryBytes,
+      logger,
+    });
     redis.connect();
     store = redis;
   } else {

@@ -37,7 +37,9 @@ export class RedisCacheStore implements ResponseCacheStore {
   private readonly written = new ExpiringBytes();
   private warned = false;
 
-  constructor(private readonly options: { url: string; prefix: string; timeoutMs: number; maxEntryBytes: number; logger: Logger }) {
+  constructor(
+    private readonly options: { url: string; prefix: string; timeoutMs: number; maxEntryBytes: number; logger: Logger },
+  ) {
     this.redis = new Redis(options.url, {
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -91,6 +93,9 @@ export class RedisCacheStore implements ResponseCacheStore {
   private unavailable(err: unknown): void {
     if (this.warned) return;
     this.warned = true;
-    this.options.logger.warn({ err: (err as Error)?.message ?? String(err) }, 'Redis unreachable: the response cache answers misses and stores nothing until it answers again');
+    this.options.logger.warn(
+      { err: (err as Error)?.message ?? String(err) },
+      'Redis unreachable: the response cache answers misses and stores nothing until it answers again',
+    );
   }
 }

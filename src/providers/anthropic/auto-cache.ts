@@ -5,7 +5,12 @@
 // instructions), and the last message's last block (the conversation so far, which the next turn repeats). That is 3
 // of Anthropic's 4. A 5-minute write costs 1.25× the input price, a read 0.1×: from a conversation's second turn on,
 // the prefix is read, not paid in full. A request too short to cache (under the model's minimum) is served as usual.
-import type { AnthropicCacheControl, AnthropicMessage, AnthropicRequestBody, AnthropicTextBlock } from './wire-types.js';
+import type {
+  AnthropicCacheControl,
+  AnthropicMessage,
+  AnthropicRequestBody,
+  AnthropicTextBlock,
+} from './wire-types.js';
 
 const EPHEMERAL: AnthropicCacheControl = { type: 'ephemeral' };
 
@@ -20,7 +25,9 @@ function marked(value: unknown): boolean {
 
 /** True when the client set a breakpoint anywhere (tools, system, any block, inside tool results too). */
 export function hasBreakpoint(body: AnthropicRequestBody): boolean {
-  return marked(body.tools ?? []) || marked(body.system ?? []) || body.messages.some((message) => marked(message.content));
+  return (
+    marked(body.tools ?? []) || marked(body.system ?? []) || body.messages.some((message) => marked(message.content))
+  );
 }
 
 /** Thinking cannot carry cache_control, and Anthropic refuses it on empty text. */

@@ -4,7 +4,13 @@
 // cache breakpoints become `cache_control` on the block they were set on.
 import type { CacheBreakpoint, DocumentBlock, ImageBlock, MediaSource, TextBlock } from '../../core/content-blocks.js';
 import { invalidRequest } from './invalid-request.js';
-import type { AnthropicCacheControl, AnthropicDocumentBlock, AnthropicImageBlock, AnthropicImageMediaType, AnthropicTextBlock } from './wire-types.js';
+import type {
+  AnthropicCacheControl,
+  AnthropicDocumentBlock,
+  AnthropicImageBlock,
+  AnthropicImageMediaType,
+  AnthropicTextBlock,
+} from './wire-types.js';
 
 export function cacheControl(cache: CacheBreakpoint | undefined): AnthropicCacheControl | undefined {
   if (!cache) return undefined;
@@ -23,20 +29,29 @@ const MEDIA_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'im
 const DATA_URL = /^data:([^;,]+)((?:;[^;,]*)*),(.*)$/s;
 
 function mediaType(value: string, field: string): AnthropicImageMediaType {
-  const normalized = value.trim().toLowerCase().replace(/^image\/jpg$/, 'image/jpeg');
+  const normalized = value
+    .trim()
+    .toLowerCase()
+    .replace(/^image\/jpg$/, 'image/jpeg');
   if (!MEDIA_TYPES.has(normalized)) {
-    throw invalidRequest(`image media type "${normalized}" is not supported by Anthropic (use jpeg, png, gif or webp)`, field, 'unsupported_image_type');
+    throw invalidRequest(
+      `image media type "${normalized}" is not supported by Anthropic (use jpeg, png, gif or webp)`,
+      field,
+      'unsupported_image_type',
+    );
   }
   return normalized as AnthropicImageMediaType;
 }
 
 function imageSource(source: MediaSource, field: string): AnthropicImageBlock['source'] {
-  if (source.kind === 'base64') return { type: 'base64', media_type: mediaType(source.mediaType, field), data: source.data };
+  if (source.kind === 'base64')
+    return { type: 'base64', media_type: mediaType(source.mediaType, field), data: source.data };
   if (source.kind === 'file') return { type: 'file', file_id: source.fileId };
   const data = DATA_URL.exec(source.url);
   if (data) {
     const type = mediaType(data[1], field);
-    if (!data[2].split(';').includes('base64')) throw invalidRequest('image data URLs must be base64-encoded', field, 'invalid_image_url');
+    if (!data[2].split(';').includes('base64'))
+      throw invalidRequest('image data URLs must be base64-encoded', field, 'invalid_image_url');
     return { type: 'base64', media_type: type, data: data[3] };
   }
   if (/^https?:\/\//i.test(source.url)) return { type: 'url', url: source.url };
@@ -61,10 +76,13 @@ function documentSource(block: DocumentBlock, field: string): AnthropicDocumentB
     case 'blocks':
       return {
         type: 'content',
-        content: source.blocks.map((inner, i) => (inner.type === 'text' ? textBlock(inner) : imageBlock(inner, `${field}.source.content[${i}]`))),
+        content: source.blocks.map((inner, i) =>
+          inner.type === 'text' ? textBlock(inner) : imageBlock(inner, `${field}.source.content[${i}]`),
+        ),
       };
     case 'url':
-      if (source.url.startsWith(PDF_DATA_URL)) return { type: 'base64', media_type: 'application/pdf', data: source.url.slice(PDF_DATA_URL.length) };
+      if (source.url.startsWith(PDF_DATA_URL))
+        return { type: 'base64', media_type: 'application/pdf', data: source.url.slice(PDF_DATA_URL.length) };
       if (/^https:\/\//i.test(source.url)) return { type: 'url', url: source.url };
       throw invalidRequest('file_data must be a base64 PDF data URL or an https:// URL', field, 'invalid_file_data');
   }

@@ -56,7 +56,10 @@ function toolInput(args: string, field: string): Record<string, unknown> {
 }
 
 function toolUse(call: ToolCallBlock, field: string): AnthropicToolUseBlock {
-  return withCache<AnthropicToolUseBlock>({ type: 'tool_use', id: toolUseId(call.id), name: call.name, input: toolInput(call.input, `${field}.input`) }, call.cache);
+  return withCache<AnthropicToolUseBlock>(
+    { type: 'tool_use', id: toolUseId(call.id), name: call.name, input: toolInput(call.input, `${field}.input`) },
+    call.cache,
+  );
 }
 
 function toolResult(block: ToolResultBlock, field: string): AnthropicToolResultBlock {

@@ -45,7 +45,8 @@ function stopSequences(stop: readonly string[] | undefined): string[] {
  * - with thinking on, temperature and top_k cannot be changed and top_p must lie in 0.95..1.
  */
 function applySampling(body: AnthropicRequestBody, request: GenerationRequest, thinking: boolean): void {
-  const temperature = typeof request.temperature === 'number' ? Math.min(Math.max(request.temperature, 0), 1) : undefined;
+  const temperature =
+    typeof request.temperature === 'number' ? Math.min(Math.max(request.temperature, 0), 1) : undefined;
   const topP = typeof request.topP === 'number' ? Math.min(Math.max(request.topP, 0), 1) : undefined;
   const topK = request.topK;
   if (thinking) {
@@ -65,7 +66,12 @@ export function buildBody(request: GenerationRequest, ctx: AdapterContext): Anth
   const thinkingAllowed = ctx.model.supportsReasoning && !tools.forcesToolUse && toolTurnCarriesThinking(messages);
   const plan = planOutput(request, ctx.model.maxOutputTokens, thinkingAllowed);
 
-  const body: AnthropicRequestBody = { model: ctx.model.upstreamModel, max_tokens: plan.maxTokens, messages, stream: ctx.stream };
+  const body: AnthropicRequestBody = {
+    model: ctx.model.upstreamModel,
+    max_tokens: plan.maxTokens,
+    messages,
+    stream: ctx.stream,
+  };
   if (system !== undefined) body.system = system;
   const stop = stopSequences(request.stop);
   if (stop.length > 0) body.stop_sequences = stop;
@@ -92,5 +98,10 @@ export function buildRequest(request: GenerationRequest, ctx: AdapterContext): U
   const beta = ctx.clientHeaders?.['anthropic-beta'];
   if (beta) headers['anthropic-beta'] = beta;
   if (ctx.provider.apiKey) headers['x-api-key'] = ctx.provider.apiKey;
-  return { method: 'POST', url: messagesUrl(ctx.provider.baseUrl), headers, body: JSON.stringify(buildBody(request, ctx)) };
+  return {
+    method: 'POST',
+    url: messagesUrl(ctx.provider.baseUrl),
+    headers,
+    body: JSON.stringify(buildBody(request, ctx)),
+  };
 }

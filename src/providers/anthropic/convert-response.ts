@@ -15,7 +15,6 @@ import { redactedRecord, thinkingRecord } from './reasoning-blocks.js';
 import { citationOf } from './read-citation.js';
 import { searchQuery, webSearchOf } from './web-search-results.js';
 
-
 function toolCallOf(block: JsonRecord, position: number): ToolCallBlock {
   const id = readString(block.id);
   const name = readString(block.name);
@@ -45,12 +44,17 @@ export function parseCompletion(body: unknown, providerId = 'anthropic'): Genera
       case 'text': {
         const text = readString(block.text) ?? '';
         if (text === '') break;
-        const citations = (readArray(block.citations) ?? []).map(citationOf).filter((c): c is Citation => c !== undefined);
+        const citations = (readArray(block.citations) ?? [])
+          .map(citationOf)
+          .filter((c): c is Citation => c !== undefined);
         output.push(citations.length > 0 ? { type: 'text', text, citations } : { type: 'text', text });
         break;
       }
       case 'thinking':
-        output.push({ type: 'reasoning', ...thinkingRecord(readString(block.thinking) ?? '', readString(block.signature), records++) });
+        output.push({
+          type: 'reasoning',
+          ...thinkingRecord(readString(block.thinking) ?? '', readString(block.signature), records++),
+        });
         break;
       case 'redacted_thinking': {
         const data = readString(block.data);

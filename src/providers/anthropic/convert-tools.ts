@@ -13,7 +13,12 @@ export interface ConvertedTools {
 function convertTool(tool: Tool & { type: 'function' }): AnthropicTool {
   const parameters = tool.parameters;
   // input_schema is required and must be an object schema; "no parameters" is the empty object schema.
-  const schema = parameters === undefined ? { type: 'object', properties: {} } : parameters.type === undefined ? { type: 'object', ...parameters } : parameters;
+  const schema =
+    parameters === undefined
+      ? { type: 'object', properties: {} }
+      : parameters.type === undefined
+        ? { type: 'object', ...parameters }
+        : parameters;
   const out: AnthropicTool = { name: tool.name, input_schema: schema };
   if (tool.description !== undefined && tool.description !== '') out.description = tool.description;
   return withCache(out, tool.cache);
@@ -21,7 +26,10 @@ function convertTool(tool: Tool & { type: 'function' }): AnthropicTool {
 
 /** A server tool Anthropic runs (tool-policy.ts decided which): its dated type and its settings, `name` among them. */
 function serverTool(tool: Tool & { type: 'hosted' }): AnthropicServerTool {
-  return withCache<AnthropicServerTool>({ type: tool.name, name: String(tool.config.name ?? tool.name), ...tool.config }, tool.cache);
+  return withCache<AnthropicServerTool>(
+    { type: tool.name, name: String(tool.config.name ?? tool.name), ...tool.config },
+    tool.cache,
+  );
 }
 
 function choiceOf(choice: GenerationRequest['toolChoice']): AnthropicToolChoice | undefined {
@@ -39,10 +47,17 @@ function choiceOf(choice: GenerationRequest['toolChoice']): AnthropicToolChoice 
   }
 }
 
-export function convertTools(request: Pick<GenerationRequest, 'tools' | 'toolChoice' | 'parallelToolCalls'>): ConvertedTools {
+export function convertTools(
+  request: Pick<GenerationRequest, 'tools' | 'toolChoice' | 'parallelToolCalls'>,
+): ConvertedTools {
   // Anthropic's tool_choice has no meaning without tools, so both are sent together or not at all.
   if (request.tools.length === 0) return { forcesToolUse: false };
-  const out: ConvertedTools = { tools: request.tools.map((tool) => (tool.type === 'hosted' ? serverTool(tool) : convertTool(tool as Tool & { type: 'function' }))), forcesToolUse: false };
+  const out: ConvertedTools = {
+    tools: request.tools.map((tool) =>
+      tool.type === 'hosted' ? serverTool(tool) : convertTool(tool as Tool & { type: 'function' }),
+    ),
+    forcesToolUse: false,
+  };
   let choice = choiceOf(request.toolChoice);
   // parallel_tool_calls=false is a flag on the choice; `auto` is Anthropic's default choice to carry it.
   if (request.parallelToolCalls === false && choice?.type !== 'none') {

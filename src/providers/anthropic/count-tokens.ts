@@ -13,7 +13,12 @@ export function buildCountTokensRequest(request: GenerationRequest, ctx: Adapter
   if (full.tool_choice) body.tool_choice = full.tool_choice;
   if (full.thinking) body.thinking = full.thinking;
   const { headers } = buildRequest(request, { ...ctx, stream: false });
-  return { method: 'POST', url: `${messagesUrl(ctx.provider.baseUrl)}/count_tokens`, headers, body: JSON.stringify(body) };
+  return {
+    method: 'POST',
+    url: `${messagesUrl(ctx.provider.baseUrl)}/count_tokens`,
+    headers,
+    body: JSON.stringify(body),
+  };
 }
 
 /** `{input_tokens}` of the counter's answer, or undefined when the body is not one. */

@@ -15,15 +15,18 @@ export interface AnthropicAdapterOptions {
 
 export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): ProviderAdapter {
   const now = options.now ?? Date.now;
-  return withToolLowering({
-    buildRequest,
-    parseCompletion: (body, ctx) => parseCompletion(body, ctx.provider.id),
-    createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id }),
-    mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
-    // Thinking streams as thinking_delta (redacted thinking as whole blocks): a client that leaves has seen every
-    // token generated so far, so the upstream is aborted at once and what was streamed is billed.
-    hidesReasoning: () => false,
-  }, anthropicToolPolicy);
+  return withToolLowering(
+    {
+      buildRequest,
+      parseCompletion: (body, ctx) => parseCompletion(body, ctx.provider.id),
+      createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id }),
+      mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+      // Thinking streams as thinking_delta (redacted thinking as whole blocks): a client that leaves has seen every
+      // token generated so far, so the upstream is aborted at once and what was streamed is billed.
+      hidesReasoning: () => false,
+    },
+    anthropicToolPolicy,
+  );
 }
 
 export { buildRequest, buildBody, messagesUrl, ANTHROPIC_VERSION, DEFAULT_BASE_URL } from './convert-request.js';

@@ -15,10 +15,20 @@ const CONTEXT_TEXT = /prompt is too long|context limit|context window|context le
 const ACCOUNT_TEXT = /credit balance|usage limit|spend limit|billing/i;
 
 function isAccountProblem(error: AnthropicError): boolean {
-  return error.type === 'billing_error' || error.detailCode === 'enforced_spend_limit_reached' || ACCOUNT_TEXT.test(error.message ?? '');
+  return (
+    error.type === 'billing_error' ||
+    error.detailCode === 'enforced_spend_limit_reached' ||
+    ACCOUNT_TEXT.test(error.message ?? '')
+  );
 }
 
-export function mapError(status: number, body: unknown, headers: Headers, providerId = 'anthropic', now: number = Date.now()): UpstreamErrorInfo {
+export function mapError(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  providerId = 'anthropic',
+  now: number = Date.now(),
+): UpstreamErrorInfo {
   const error = readAnthropicError(body);
   const who = `Upstream provider ${providerId}`;
   const info = (s: number, message: string, streamCode: StreamErrorCode = 'server_error'): UpstreamErrorInfo => {
@@ -29,10 +39,13 @@ export function mapError(status: number, body: unknown, headers: Headers, provid
   const vendorText = (fallback: string): string => (error.message ? redactMessage(error.message) : fallback);
 
   if (status >= 400 && status < 500 && status !== 429 && CONTEXT_TEXT.test(error.message ?? '')) {
-    return info(400, vendorText('The request exceeds the model\'s context window.'), 'context_length_exceeded');
+    return info(400, vendorText("The request exceeds the model's context window."), 'context_length_exceeded');
   }
   if (status >= 400 && status < 500 && isAccountProblem(error)) {
-    return info(502, `${who} refused the request because of billing or usage limits on the gateway's account (HTTP ${status}).`);
+    return info(
+      502,
+      `${who} refused the request because of billing or usage limits on the gateway's account (HTTP ${status}).`,
+    );
   }
   switch (status) {
     case 400:
@@ -41,7 +54,10 @@ export function mapError(status: number, body: unknown, headers: Headers, provid
       return info(400, vendorText(`${who} rejected the request as invalid.`));
     case 401:
     case 403:
-      return info(502, `${who} rejected the gateway's credentials (HTTP ${status}); the operator must fix the provider key.`);
+      return info(
+        502,
+        `${who} rejected the gateway's credentials (HTTP ${status}); the operator must fix the provider key.`,
+      );
     case 404:
       // Anthropic answers 404 not_found_error "model: <name>" for unknown models; anything else is a wrong base URL.
       return error.type === 'not_found_error' && /model/i.test(error.message ?? '')
@@ -73,6 +89,7 @@ export function mapStreamError(payload: unknown, providerId = 'anthropic'): { co
   const status = (error.type && STATUS_OF_TYPE[error.type]) || 500;
   const info = mapError(status, payload, {}, providerId);
   const detail = error.message ? redactMessage(error.message) : undefined;
-  const message = info.status >= 500 && detail && !info.message.includes(detail) ? `${info.message} ${detail}` : info.message;
+  const message =
+    info.status >= 500 && detail && !info.message.includes(detail) ? `${info.message} ${detail}` : info.message;
   return { code: info.streamCode, message };
 }

@@ -7,7 +7,12 @@
 // answer comes back as Anthropic sent it; only `model` reads the gateway's id, as on the translated lane (ids stay
 // Anthropic's). Usage is metered from Anthropic's own counts, the cache writes' 5m/1h split included, and the code
 // execution container the answer ran in (code-execution.ts).
-import type { NativeJsonAnswer, NativeProtocol, NativeRequestInput, NativeUpstreamRequest } from '../native/native-protocol.js';
+import type {
+  NativeJsonAnswer,
+  NativeProtocol,
+  NativeRequestInput,
+  NativeUpstreamRequest,
+} from '../native/native-protocol.js';
 import { operatorHeaders } from '../native/native-protocol.js';
 import { spliceTopLevel } from '../native/top-level-members.js';
 import { isRecord, readArray, readString } from '../payload-readers.js';
@@ -39,7 +44,10 @@ function buildRequest({ wire, provider, model, stream }: NativeRequestInput): Na
     remove: [...wire.gatewayFields, ...options.remove, ...tools.remove],
     set: { ...tools.set, model: JSON.stringify(model.upstreamModel) },
   });
-  return { request: { method: 'POST', url: messagesUrl(provider.baseUrl), headers, body }, warnings: [...options.warnings, ...tools.warnings] };
+  return {
+    request: { method: 'POST', url: messagesUrl(provider.baseUrl), headers, body },
+    warnings: [...options.warnings, ...tools.warnings],
+  };
 }
 
 /** Characters of generated content in Message content blocks (text, thinking, tool input). */
@@ -47,7 +55,10 @@ export function blockChars(blocks: unknown): number {
   let chars = 0;
   for (const block of readArray(blocks) ?? []) {
     if (!isRecord(block)) continue;
-    chars += (readString(block.text)?.length ?? 0) + (readString(block.thinking)?.length ?? 0) + (readString(block.name)?.length ?? 0);
+    chars +=
+      (readString(block.text)?.length ?? 0) +
+      (readString(block.thinking)?.length ?? 0) +
+      (readString(block.name)?.length ?? 0);
     if (block.input !== undefined && block.type === 'tool_use') chars += JSON.stringify(block.input).length;
   }
   return chars;

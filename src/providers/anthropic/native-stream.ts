@@ -25,16 +25,27 @@ function messageStartWithModel(data: Record<string, unknown>, model: string): Re
   return message ? { ...data, message: { ...message, model } } : data;
 }
 
-const passAs = (event: SseEvent): NativeEvent['render'] => () => sseText(event.event, event.data);
+const passAs =
+  (event: SseEvent): NativeEvent['render'] =>
+  () =>
+    sseText(event.event, event.data);
 
 function deltaChars(delta: Record<string, unknown> | undefined): number {
   if (!delta) return 0;
-  return (readString(delta.text)?.length ?? 0) + (readString(delta.thinking)?.length ?? 0) + (readString(delta.partial_json)?.length ?? 0);
+  return (
+    (readString(delta.text)?.length ?? 0) +
+    (readString(delta.thinking)?.length ?? 0) +
+    (readString(delta.partial_json)?.length ?? 0)
+  );
 }
 
 function startChars(block: Record<string, unknown> | undefined): number {
   if (!block) return 0;
-  return (readString(block.text)?.length ?? 0) + (readString(block.thinking)?.length ?? 0) + (readString(block.name)?.length ?? 0);
+  return (
+    (readString(block.text)?.length ?? 0) +
+    (readString(block.thinking)?.length ?? 0) +
+    (readString(block.name)?.length ?? 0)
+  );
 }
 
 /** Usage of a stream that ended before its final report: the searches it showed count when more than reported. */
@@ -43,7 +54,10 @@ function withSearchesSeen(usage: NormalizedUsage | undefined, searches: number):
 }
 
 /** Usage with the code execution container the stream showed. */
-function withContainer(usage: NormalizedUsage | undefined, toolUses: NormalizedUsage['toolUses']): NormalizedUsage | undefined {
+function withContainer(
+  usage: NormalizedUsage | undefined,
+  toolUses: NormalizedUsage['toolUses'],
+): NormalizedUsage | undefined {
   return usage && toolUses ? { ...usage, toolUses } : usage;
 }
 
@@ -81,7 +95,10 @@ export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStre
         const id = readString(message?.id);
         if (id) reading.upstreamId = id;
         if (containerOf(message)) ranInContainer(reading);
-        return { reading, render: () => sseText(event.event ?? 'message_start', JSON.stringify(messageStartWithModel(data, ctx.model))) };
+        return {
+          reading,
+          render: () => sseText(event.event ?? 'message_start', JSON.stringify(messageStartWithModel(data, ctx.model))),
+        };
       }
       case 'content_block_start': {
         const block = readRecord(data.content_block);
@@ -124,7 +141,14 @@ export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStre
         const type = error.type && STATUS_OF_TYPE[error.type] ? error.type : 'api_error';
         const inner = readRecord(data.error);
         const text = ctx.redact(readString(inner?.message) ?? message);
-        return { reading, render: () => sseText('error', JSON.stringify({ type: 'error', error: { ...(isRecord(inner) ? inner : {}), type, message: text } })) };
+        return {
+          reading,
+          render: () =>
+            sseText(
+              'error',
+              JSON.stringify({ type: 'error', error: { ...(isRecord(inner) ? inner : {}), type, message: text } }),
+            ),
+        };
       }
       default:
         return { reading: { generatedChars: 0 }, render: passAs(event) };
@@ -139,7 +163,10 @@ export function createNativeMessagesReader(ctx: NativeAnswerContext): NativeStre
         // Usage reported so far is what Anthropic bills for a stream cut short.
         const normalized = withContainer(withSearchesSeen(normalizeUsage(usage), searches), toolUses());
         if (normalized) reading.usage = normalized;
-        reading.error = { code: 'server_error', message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.` };
+        reading.error = {
+          code: 'server_error',
+          message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.`,
+        };
       }
       return { reading, render: () => undefined };
     },

@@ -14,12 +14,23 @@ function family(type: string): string {
 }
 
 const SENT = new Set([
-  'custom', 'bash', 'text_editor', 'computer', 'computer_toolset', 'browser_toolset', 'memory',
-  'web_fetch', 'tool_search_tool_bm25', 'tool_search_tool_regex', 'mcp_toolset',
-  'web_search', 'code_execution',
+  'custom',
+  'bash',
+  'text_editor',
+  'computer',
+  'computer_toolset',
+  'browser_toolset',
+  'memory',
+  'web_fetch',
+  'tool_search_tool_bm25',
+  'tool_search_tool_regex',
+  'mcp_toolset',
+  'web_search',
+  'code_execution',
 ]);
 
-const ADVISOR_REASON = 'the advisor runs another model, which Anthropic bills at its own prices and the gateway does not meter';
+const ADVISOR_REASON =
+  'the advisor runs another model, which Anthropic bills at its own prices and the gateway does not meter';
 
 export function judgeMessagesTool(tool: ToolRecord): string | undefined {
   const type = tool.type;
@@ -31,7 +42,8 @@ export function judgeMessagesTool(tool: ToolRecord): string | undefined {
   return unknownToolReason('Anthropic');
 }
 
-export const FALLBACKS_WARNING = 'fallbacks left out: a fallback model is billed at its own price, which the gateway does not meter; name fallback models in `models`';
+export const FALLBACKS_WARNING =
+  'fallbacks left out: a fallback model is billed at its own price, which the gateway does not meter; name fallback models in `models`';
 
 export interface MessagesToolEdits {
   remove: string[];

@@ -31,11 +31,19 @@ function intentOf(reasoning: ReasoningRequest | undefined): Intent | undefined {
   }
   const share = reasoning.effort ? EFFORT_SHARE[reasoning.effort] : undefined;
   if (share !== undefined) return { kind: 'share', share };
-  return reasoning.enabled === true || reasoning.adaptive === true ? { kind: 'share', share: EFFORT_SHARE.medium } : undefined;
+  return reasoning.enabled === true || reasoning.adaptive === true
+    ? { kind: 'share', share: EFFORT_SHARE.medium }
+    : undefined;
 }
 
 /** Anthropic's effort levels for adaptive thinking; the gateway's top level is its `max`. */
-const ADAPTIVE_EFFORT: Readonly<Record<string, string>> = { minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'max' };
+const ADAPTIVE_EFFORT: Readonly<Record<string, string>> = {
+  minimal: 'low',
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'max',
+};
 
 function thinkingOf(budget: number): AnthropicThinking | undefined {
   return budget >= MIN_THINKING_BUDGET ? { type: 'enabled', budget_tokens: budget } : undefined;
@@ -50,7 +58,11 @@ function thinkingOf(budget: number): AnthropicThinking | undefined {
  * `thinkingAllowed` is false for models without reasoning support and for requests Anthropic would
  * reject with thinking on (see convert-request.ts).
  */
-export function planOutput(request: Pick<GenerationRequest, 'maxOutputTokens' | 'reasoning'>, modelLimit: number | undefined, thinkingAllowed: boolean): OutputPlan {
+export function planOutput(
+  request: Pick<GenerationRequest, 'maxOutputTokens' | 'reasoning'>,
+  modelLimit: number | undefined,
+  thinkingAllowed: boolean,
+): OutputPlan {
   const limit = (n: number): number => Math.max(1, modelLimit ? Math.min(n, modelLimit) : n);
   const fromClient = request.maxOutputTokens;
   const clientCap = typeof fromClient === 'number' ? limit(Math.floor(fromClient)) : undefined;
@@ -73,7 +85,10 @@ export function planOutput(request: Pick<GenerationRequest, 'maxOutputTokens' | 
 
   const fallback = limit(DEFAULT_MAX_TOKENS);
   if (!intent) return { maxTokens: fallback };
-  const requested = Math.max(intent.kind === 'budget' ? intent.tokens : Math.floor(fallback * intent.share), MIN_THINKING_BUDGET);
+  const requested = Math.max(
+    intent.kind === 'budget' ? intent.tokens : Math.floor(fallback * intent.share),
+    MIN_THINKING_BUDGET,
+  );
   const maxTokens = requested < fallback ? fallback : limit(requested + fallback);
   const thinking = thinkingOf(Math.min(requested, maxTokens - 1));
   return thinking ? { maxTokens, thinking } : { maxTokens };

@@ -27,7 +27,6 @@ export const STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   overloaded_error: 529,
 };
 
-
 export function readAnthropicError(body: unknown): AnthropicError {
   const decoded = decodeErrorBody(body);
   if (typeof decoded === 'string') {

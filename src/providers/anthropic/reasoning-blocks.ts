@@ -24,8 +24,14 @@ export function redactedRecord(data: string, index: number): ReasoningState {
  */
 export function restoreReasoningBlock(record: ReasoningBlock): AnthropicReasoningBlock | undefined {
   if (record.format !== undefined && record.format !== REASONING_FORMAT) return undefined;
-  if (typeof record.data === 'string') return record.data !== '' ? { type: 'redacted_thinking', data: record.data } : undefined;
-  if (record.summary !== true && typeof record.text === 'string' && typeof record.signature === 'string' && record.signature !== '') {
+  if (typeof record.data === 'string')
+    return record.data !== '' ? { type: 'redacted_thinking', data: record.data } : undefined;
+  if (
+    record.summary !== true &&
+    typeof record.text === 'string' &&
+    typeof record.signature === 'string' &&
+    record.signature !== ''
+  ) {
     return { type: 'thinking', thinking: record.text, signature: record.signature };
   }
   return undefined;

@@ -58,7 +58,10 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
   const fail = (message: string): StreamEvent[] => {
     failed = true;
     // Usage goes first: the pipeline stops reading at the error, and what was generated is billed.
-    return [...usageEvents(true), { type: 'error', code: 'server_error', message: `Upstream provider ${providerId} ${message}` }];
+    return [
+      ...usageEvents(true),
+      { type: 'error', code: 'server_error', message: `Upstream provider ${providerId} ${message}` },
+    ];
   };
 
   function onBlockStart(event: JsonRecord): StreamEvent[] {
@@ -72,7 +75,12 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
         return text ? [{ type: 'text-delta', text }] : [];
       }
       case 'server_tool_use':
-        blocks.set(index, { kind: 'server-tool', id: readString(block.id) ?? '', name: readString(block.name) ?? '', input: '' });
+        blocks.set(index, {
+          kind: 'server-tool',
+          id: readString(block.id) ?? '',
+          name: readString(block.name) ?? '',
+          input: '',
+        });
         return [];
       case 'web_search_tool_result': {
         blocks.set(index, { kind: 'other' });
@@ -191,7 +199,8 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
         const stopReason = readString(readRecord(event.delta)?.stop_reason);
         if (!stopReason || finished) return [];
         finished = true;
-        const stopSequence = stopReason === 'stop_sequence' ? readString(readRecord(event.delta)?.stop_sequence) : undefined;
+        const stopSequence =
+          stopReason === 'stop_sequence' ? readString(readRecord(event.delta)?.stop_sequence) : undefined;
         const finish: StreamEvent = { type: 'finish', finishReason: mapFinishReason(stopReason, toolCount > 0) };
         return [stopSequence !== undefined ? { ...finish, stopSequence } : finish];
       }

@@ -68,7 +68,11 @@ export interface AnthropicToolResultBlock {
 }
 
 export type AnthropicReasoningBlock = AnthropicThinkingBlock | AnthropicRedactedThinkingBlock;
-export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicToolResultBlock;
+export type AnthropicUserBlock =
+  | AnthropicTextBlock
+  | AnthropicImageBlock
+  | AnthropicDocumentBlock
+  | AnthropicToolResultBlock;
 export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicReasoningBlock | AnthropicToolUseBlock;
 
 export type AnthropicMessage =

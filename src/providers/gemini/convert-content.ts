@@ -49,7 +49,8 @@ function remoteImage(url: string): GeminiPart {
   } catch {
     throw invalidImage('not a URL');
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw invalidImage(`unsupported scheme ${parsed.protocol}`);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw invalidImage(`unsupported scheme ${parsed.protocol}`);
   const extension = /\.([a-z0-9]+)$/i.exec(parsed.pathname)?.[1]?.toLowerCase();
   const mimeType = extension ? IMAGE_TYPES[extension] : undefined;
   return { fileData: mimeType ? { mimeType, fileUri: url } : { fileUri: url } };
@@ -59,18 +60,28 @@ const INVALID_FILE = 'Invalid file: file_data must be a base64 PDF data URL or a
 
 /** A PDF: inline data, or a URL the Gemini API fetches itself (fileData, as for image URLs). */
 function pdfPart(source: MediaSource): GeminiPart {
-  if (source.kind === 'base64') return { inlineData: { mimeType: 'application/pdf', data: source.data.replace(/\s+/g, '') } };
-  if (source.kind === 'file') throw new GatewayError(400, INVALID_FILE, { reason: 'invalid_file_data', field: 'messages' });
+  if (source.kind === 'base64')
+    return { inlineData: { mimeType: 'application/pdf', data: source.data.replace(/\s+/g, '') } };
+  if (source.kind === 'file')
+    throw new GatewayError(400, INVALID_FILE, { reason: 'invalid_file_data', field: 'messages' });
   const data = source.url.trim();
-  if (/^data:application\/pdf;base64,/i.test(data)) return { inlineData: { mimeType: 'application/pdf', data: data.slice(data.indexOf(',') + 1).replace(/\s+/g, '') } };
+  if (/^data:application\/pdf;base64,/i.test(data))
+    return { inlineData: { mimeType: 'application/pdf', data: data.slice(data.indexOf(',') + 1).replace(/\s+/g, '') } };
   if (/^https:\/\//i.test(data)) return { fileData: { mimeType: 'application/pdf', fileUri: data } };
   throw new GatewayError(400, INVALID_FILE, { reason: 'invalid_file_data', field: 'messages' });
 }
 
 function imagePart(block: ImageBlock): GeminiPart {
   const source = block.source;
-  if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType.trim().toLowerCase() || 'text/plain', data: source.data.replace(/\s+/g, '') } };
-  if (source.kind === 'file') throw invalidImage('an uploaded file id cannot be read here; send the image inline or by URL');
+  if (source.kind === 'base64')
+    return {
+      inlineData: {
+        mimeType: source.mediaType.trim().toLowerCase() || 'text/plain',
+        data: source.data.replace(/\s+/g, ''),
+      },
+    };
+  if (source.kind === 'file')
+    throw invalidImage('an uploaded file id cannot be read here; send the image inline or by URL');
   const url = source.url.trim();
   return /^data:/i.test(url) ? inlineImage(url) : remoteImage(url);
 }
@@ -88,7 +99,9 @@ export function convertUserBlocks(blocks: readonly UserBlock[]): GeminiPart[] {
       case 'image':
         return [imagePart(block)];
       case 'document':
-        return documentParts(block).flatMap((part) => (part.type === 'text' ? text(part.text) : part.type === 'image' ? [imagePart(part)] : [pdfPart(part.source)]));
+        return documentParts(block).flatMap((part) =>
+          part.type === 'text' ? text(part.text) : part.type === 'image' ? [imagePart(part)] : [pdfPart(part.source)],
+        );
       default:
         return [];
     }

@@ -40,13 +40,16 @@ interface GeminiEmbedBody {
 }
 
 export function buildEmbeddingBodies(call: EmbeddingCall, upstreamModel: string): GeminiEmbedBody[] {
-  if (call.inputs.kind !== 'text') throw new Error('Gemini embeddings take text only (the flow refuses token ids first)');
+  if (call.inputs.kind !== 'text')
+    throw new Error('Gemini embeddings take text only (the flow refuses token ids first)');
   const texts = call.inputs.texts;
   if (texts.length === 1) return [{ batch: false, body: embedContentRequest(texts[0]!, call), inputs: 1 }];
   const model = resourceOf(upstreamModel);
   const bodies: GeminiEmbedBody[] = [];
   for (let start = 0; start < texts.length; start += GEMINI_EMBED_BATCH) {
-    const requests = texts.slice(start, start + GEMINI_EMBED_BATCH).map((text) => embedContentRequest(text, call, model));
+    const requests = texts
+      .slice(start, start + GEMINI_EMBED_BATCH)
+      .map((text) => embedContentRequest(text, call, model));
     bodies.push({ batch: true, body: { requests }, inputs: requests.length });
   }
   return bodies;
@@ -57,14 +60,21 @@ function buildRequests(call: EmbeddingCall, ctx: AdapterContext): EmbeddingUpstr
   for (const [name, value] of Object.entries(ctx.provider.headers ?? {})) headers[name.toLowerCase()] = value;
   if (ctx.provider.apiKey) headers['x-goog-api-key'] = ctx.provider.apiKey;
   return buildEmbeddingBodies(call, ctx.model.upstreamModel).map(({ batch, body, inputs }) => ({
-    upstream: { method: 'POST' as const, url: embedUrl(ctx.provider.baseUrl, ctx.model.upstreamModel, batch), headers, body: JSON.stringify(body) },
+    upstream: {
+      method: 'POST' as const,
+      url: embedUrl(ctx.provider.baseUrl, ctx.model.upstreamModel, batch),
+      headers,
+      body: JSON.stringify(body),
+    },
     inputs,
   }));
 }
 
 function readValues(embedding: unknown): number[] | undefined {
   const values = readArray(readRecord(embedding)?.values);
-  return values && values.length > 0 && values.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (values as number[]) : undefined;
+  return values && values.length > 0 && values.every((n) => typeof n === 'number' && Number.isFinite(n))
+    ? (values as number[])
+    : undefined;
 }
 
 /** Scales a vector to unit length (a zero vector stays as it is). */
@@ -76,9 +86,15 @@ export function normalize(vector: number[]): number[] {
   return vector.map((x) => x / norm);
 }
 
-export function parseGeminiEmbeddings(body: unknown, expected: number, call: EmbeddingCall, providerId = 'google'): EmbeddingBatchResult {
+export function parseGeminiEmbeddings(
+  body: unknown,
+  expected: number,
+  call: EmbeddingCall,
+  providerId = 'google',
+): EmbeddingBatchResult {
   const payload = UpstreamPayloadError.parseJson(body);
-  if (isRecord(payload) && payload.error !== undefined) throw new UpstreamPayloadError(mapGeminiEmbeddedError(payload, providerId));
+  if (isRecord(payload) && payload.error !== undefined)
+    throw new UpstreamPayloadError(mapGeminiEmbeddedError(payload, providerId));
   const record = readRecord(payload);
   const items = record?.embedding !== undefined ? [record.embedding] : readArray(record?.embeddings);
   if (!items) throw UpstreamPayloadError.malformed('no embedding in the Gemini response');
@@ -96,7 +112,8 @@ export function createGeminiEmbeddings(options: { now?: () => number } = {}): Em
   return {
     buildRequests,
     parseResponse: (body, expected, call, ctx) => parseGeminiEmbeddings(body, expected, call, ctx.provider.id),
-    mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now(), 'embeddings (embedContent, batchEmbedContents)'),
+    mapError: (status, body, headers, ctx) =>
+      mapGeminiError(status, body, headers, ctx.provider.id, now(), 'embeddings (embedContent, batchEmbedContents)'),
     acceptsTokenInput: () => false,
   };
 }

@@ -66,11 +66,14 @@ function modelParts(blocks: readonly AssistantBlock[], options: ConvertMessagesO
   const parts: GeminiPart[] = [...plan.thoughts];
   const text = blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
   if (text !== '') parts.push(plan.textSignature ? { text, thoughtSignature: plan.textSignature } : { text });
-  blocks.filter((block): block is ToolCallBlock => block.type === 'tool_call').forEach((call, position) => {
-    let signature = plan.callSignatures.get(call.id);
-    if (signature === undefined && position === 0 && options.signaturesRequired) signature = SKIP_SIGNATURE_VALIDATION;
-    parts.push(functionCallPart(call, signature));
-  });
+  blocks
+    .filter((block): block is ToolCallBlock => block.type === 'tool_call')
+    .forEach((call, position) => {
+      let signature = plan.callSignatures.get(call.id);
+      if (signature === undefined && position === 0 && options.signaturesRequired)
+        signature = SKIP_SIGNATURE_VALIDATION;
+      parts.push(functionCallPart(call, signature));
+    });
   return parts;
 }
 
@@ -87,10 +90,14 @@ function toolNames(turns: readonly Turn[]): Map<string, string> {
 function functionResponse(result: ToolResultBlock, names: Map<string, string>): GeminiPart {
   const name = names.get(result.callId);
   if (name === undefined) {
-    throw new GatewayError(400, `Invalid request: tool message answers tool_call_id "${result.callId}", which no earlier assistant message requested`, {
-      reason: 'unknown_tool_call_id',
-      field: 'messages',
-    });
+    throw new GatewayError(
+      400,
+      `Invalid request: tool message answers tool_call_id "${result.callId}", which no earlier assistant message requested`,
+      {
+        reason: 'unknown_tool_call_id',
+        field: 'messages',
+      },
+    );
   }
   const text = result.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('');
   return { functionResponse: { name, response: functionResponseBody(text, result.isError === true) } };
@@ -101,7 +108,10 @@ function systemPart(instruction: Instruction): GeminiPart | undefined {
   return text === '' ? undefined : { text };
 }
 
-export function convertMessages(request: Pick<GenerationRequest, 'system' | 'messages'>, options: ConvertMessagesOptions): ConvertedMessages {
+export function convertMessages(
+  request: Pick<GenerationRequest, 'system' | 'messages'>,
+  options: ConvertMessagesOptions,
+): ConvertedMessages {
   const names = toolNames(request.messages);
   const system: GeminiPart[] = request.system.map(systemPart).filter((part): part is GeminiPart => part !== undefined);
   const contents: GeminiContent[] = [];
@@ -135,10 +145,14 @@ export function convertMessages(request: Pick<GenerationRequest, 'system' | 'mes
   }
   if (!contents.some((content) => content.role === 'user')) {
     // Gemini rejects empty text and needs a user turn to answer; with every user message empty there is none.
-    throw new GatewayError(400, 'Invalid request: every user message is empty, so there is nothing for the model to answer', {
-      reason: 'empty_conversation',
-      field: 'messages',
-    });
+    throw new GatewayError(
+      400,
+      'Invalid request: every user message is empty, so there is nothing for the model to answer',
+      {
+        reason: 'empty_conversation',
+        field: 'messages',
+      },
+    );
   }
   const converted: ConvertedMessages = { contents };
   if (system.length > 0) converted.systemInstruction = { parts: system };

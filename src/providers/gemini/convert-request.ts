@@ -25,7 +25,9 @@ export function generateContentUrl(baseUrl: string, upstreamModel: string, strea
 function convertTools(tools: readonly Tool[], budget: SchemaBudget): Record<string, unknown>[] {
   const functions = tools.filter((tool): tool is Tool & { type: 'function' } => tool.type === 'function');
   // Google Search grounding is a tool entry of its own (tool-policy.ts decided when it is sent).
-  const search = tools.some((tool) => tool.type === 'hosted' && tool.name === GOOGLE_SEARCH) ? [{ googleSearch: {} }] : [];
+  const search = tools.some((tool) => tool.type === 'hosted' && tool.name === GOOGLE_SEARCH)
+    ? [{ googleSearch: {} }]
+    : [];
   if (functions.length === 0) return search;
   const declarations = functions.map((tool) => {
     const declaration: Record<string, unknown> = { name: tool.name };
@@ -54,14 +56,21 @@ function convertToolChoice(choice: ToolChoice | undefined): Record<string, unkno
 }
 
 /** The client's cap, else the model's; never above the model's maximum. */
-export function outputCap(request: Pick<GenerationRequest, 'maxOutputTokens'>, ctx: AdapterContext): number | undefined {
+export function outputCap(
+  request: Pick<GenerationRequest, 'maxOutputTokens'>,
+  ctx: AdapterContext,
+): number | undefined {
   const fromClient = request.maxOutputTokens;
   const modelMax = ctx.model.maxOutputTokens;
   if (typeof fromClient === 'number') return modelMax !== undefined ? Math.min(fromClient, modelMax) : fromClient;
   return modelMax;
 }
 
-function generationConfig(request: GenerationRequest, ctx: AdapterContext, budget: SchemaBudget): Record<string, unknown> {
+function generationConfig(
+  request: GenerationRequest,
+  ctx: AdapterContext,
+  budget: SchemaBudget,
+): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   if (typeof request.temperature === 'number') config.temperature = request.temperature;
   if (typeof request.topP === 'number') config.topP = request.topP;
@@ -71,12 +80,15 @@ function generationConfig(request: GenerationRequest, ctx: AdapterContext, budge
   const stop = request.stop ?? [];
   if (stop.length > 0) config.stopSequences = stop;
   if (typeof request.seed === 'number') config.seed = request.seed;
-  if (typeof request.presencePenalty === 'number' && request.presencePenalty !== 0) config.presencePenalty = request.presencePenalty;
-  if (typeof request.frequencyPenalty === 'number' && request.frequencyPenalty !== 0) config.frequencyPenalty = request.frequencyPenalty;
+  if (typeof request.presencePenalty === 'number' && request.presencePenalty !== 0)
+    config.presencePenalty = request.presencePenalty;
+  if (typeof request.frequencyPenalty === 'number' && request.frequencyPenalty !== 0)
+    config.frequencyPenalty = request.frequencyPenalty;
   const format = request.responseFormat;
   if (format?.type === 'json_object' || format?.type === 'json_schema') {
     config.responseMimeType = 'application/json';
-    if (format.type === 'json_schema' && format.schema !== undefined) config.responseSchema = toGeminiSchema(format.schema, budget);
+    if (format.type === 'json_schema' && format.schema !== undefined)
+      config.responseSchema = toGeminiSchema(format.schema, budget);
   }
   const thinking = mapThinking(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning, cap);
   if (thinking) config.thinkingConfig = thinking;
@@ -94,7 +106,9 @@ export function buildBody(request: GenerationRequest, ctx: AdapterContext): Reco
   if (request.tools.length > 0) {
     body.tools = convertTools(request.tools, budget);
     // Function calling settings mean nothing (and `ANY` is refused) without a function to call.
-    const toolConfig = request.tools.some((tool) => tool.type === 'function') ? convertToolChoice(request.toolChoice) : undefined;
+    const toolConfig = request.tools.some((tool) => tool.type === 'function')
+      ? convertToolChoice(request.toolChoice)
+      : undefined;
     if (toolConfig) body.toolConfig = toolConfig;
   }
   const config = generationConfig(request, ctx, budget);

@@ -11,7 +11,6 @@ import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { newCursor, readPart } from './read-parts.js';
 import { billedSearches, groundingSearch, withSearches } from './grounding.js';
 
-
 /** `upstreamModel`: Google's name of the model, which decides how grounding is billed (grounding.ts). */
 export function parseGeminiCompletion(body: unknown, providerId = 'google', upstreamModel = ''): GenerationResult {
   const payload = UpstreamPayloadError.parseJson(body);
@@ -33,7 +32,8 @@ export function parseGeminiCompletion(body: unknown, providerId = 'google', upst
     if (part.kind === 'invalid') throw UpstreamPayloadError.malformed(part.reason);
     if (part.kind === 'skip') continue;
     // A signed thought is one record (text and signature); a signed text or call part is preceded by its signature.
-    if (part.kind === 'thought') output.push(part.record ? { type: 'reasoning', ...part.record } : { type: 'reasoning', text: part.text });
+    if (part.kind === 'thought')
+      output.push(part.record ? { type: 'reasoning', ...part.record } : { type: 'reasoning', text: part.text });
     else {
       if (part.record) output.push({ type: 'reasoning', ...part.record });
       if (part.kind === 'text') {

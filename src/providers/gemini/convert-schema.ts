@@ -55,7 +55,8 @@ export class SchemaBudget {
     for (const [key, value] of Object.entries(node)) {
       this.bytes += key.length + 4;
       if (key === 'properties') for (const name of Object.keys(value as Json)) this.bytes += name.length + 4;
-      else if (!CHILD_SCHEMA_KEYS.has(key)) this.bytes += typeof value === 'string' ? value.length + 2 : JSON.stringify(value).length;
+      else if (!CHILD_SCHEMA_KEYS.has(key))
+        this.bytes += typeof value === 'string' ? value.length + 2 : JSON.stringify(value).length;
     }
     this.bytes += 2;
     if (this.bytes > MAX_INLINED_REF_BYTES) {
@@ -96,8 +97,10 @@ function resolveRef(ref: string, root: Json): unknown {
 /** Union of the keys two converted schemas carry; used for allOf. */
 function merge(into: Json, from: Json): Json {
   for (const [key, value] of Object.entries(from)) {
-    if (key === 'properties' && isObject(into.properties) && isObject(value)) into.properties = { ...into.properties, ...value };
-    else if (key === 'required' && Array.isArray(into.required) && Array.isArray(value)) into.required = [...new Set([...into.required, ...value])];
+    if (key === 'properties' && isObject(into.properties) && isObject(value))
+      into.properties = { ...into.properties, ...value };
+    else if (key === 'required' && Array.isArray(into.required) && Array.isArray(value))
+      into.required = [...new Set([...into.required, ...value])];
     else if (into[key] === undefined) into[key] = value;
   }
   return into;
@@ -105,7 +108,9 @@ function merge(into: Json, from: Json): Json {
 
 function convertType(schema: Json, out: Json): void {
   const raw = schema.type;
-  const names = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((t): t is string => typeof t === 'string');
+  const names = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
+    (t): t is string => typeof t === 'string',
+  );
   const nonNull = names.filter((t) => t !== 'null' && TYPES[t] !== undefined);
   if (names.includes('null')) out.nullable = true;
   if (nonNull.length === 1) out.type = TYPES[nonNull[0]];
@@ -140,7 +145,8 @@ function convertNode(input: unknown, conversion: Conversion, depth: number): Jso
   if (typeof schema.description === 'string') out.description = schema.description;
   convertType(schema, out);
   if (schema.nullable === true) out.nullable = true;
-  if (typeof schema.format === 'string' && typeof out.type === 'string' && FORMATS[out.type]?.includes(schema.format)) out.format = schema.format;
+  if (typeof schema.format === 'string' && typeof out.type === 'string' && FORMATS[out.type]?.includes(schema.format))
+    out.format = schema.format;
   convertEnum(schema, out);
   for (const key of COUNTS) {
     const value = schema[key];
@@ -155,10 +161,13 @@ function convertNode(input: unknown, conversion: Conversion, depth: number): Jso
 
   if (isObject(schema.properties)) {
     const properties: Json = {};
-    for (const [name, value] of Object.entries(schema.properties)) properties[name] = convertNode(value, conversion, depth);
+    for (const [name, value] of Object.entries(schema.properties))
+      properties[name] = convertNode(value, conversion, depth);
     // Gemini rejects an OBJECT with an empty `properties` map; leaving it out means "any object".
     if (Object.keys(properties).length > 0) out.properties = properties;
-    const required = Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string' && n in properties) : [];
+    const required = Array.isArray(schema.required)
+      ? schema.required.filter((n): n is string => typeof n === 'string' && n in properties)
+      : [];
     if (required.length > 0) out.required = required;
     if (Array.isArray(schema.propertyOrdering)) {
       const ordering = schema.propertyOrdering.filter((n): n is string => typeof n === 'string' && n in properties);
@@ -167,10 +176,16 @@ function convertNode(input: unknown, conversion: Conversion, depth: number): Jso
   }
   if (isObject(schema.items)) out.items = convertNode(schema.items, conversion, depth);
   else if (Array.isArray(schema.items) && schema.items.length > 0) {
-    out.items = schema.items.length === 1 ? convertNode(schema.items[0], conversion, depth) : { anyOf: schema.items.map((s) => convertNode(s, conversion, depth)) };
+    out.items =
+      schema.items.length === 1
+        ? convertNode(schema.items[0], conversion, depth)
+        : { anyOf: schema.items.map((s) => convertNode(s, conversion, depth)) };
   }
 
-  const alternatives = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])];
+  const alternatives = [
+    ...(Array.isArray(schema.anyOf) ? schema.anyOf : []),
+    ...(Array.isArray(schema.oneOf) ? schema.oneOf : []),
+  ];
   if (alternatives.length > 0) {
     // `{type: "null"}` alternatives become nullable; a single remaining alternative is inlined.
     const nonNull = alternatives.filter((s) => !(isObject(s) && s.type === 'null'));
@@ -191,7 +206,11 @@ function convertNode(input: unknown, conversion: Conversion, depth: number): Jso
  * A client JSON Schema → Gemini Schema; unusable input yields `{}` (any value). Throws GatewayError(400) only when its
  * inlined $refs pass the request's `budget` (one per request; `place` says where the schema sits in it).
  */
-export function toGeminiSchema(schema: unknown, budget = new SchemaBudget(), place: SchemaPlace = RESPONSE_FORMAT): Record<string, unknown> {
+export function toGeminiSchema(
+  schema: unknown,
+  budget = new SchemaBudget(),
+  place: SchemaPlace = RESPONSE_FORMAT,
+): Record<string, unknown> {
   return isObject(schema) ? convertNode(schema, { root: schema, budget, place }, 0) : {};
 }
 
@@ -201,9 +220,14 @@ const RESPONSE_FORMAT: SchemaPlace = { field: 'response_format', label: 'respons
  * Function parameters: Gemini wants an OBJECT schema or no `parameters` at all, and rejects an OBJECT with
  * no properties, so a function without arguments gets none.
  */
-export function toGeminiParameters(schema: unknown, budget = new SchemaBudget(), place: SchemaPlace = { field: 'tools', label: 'a tool' }): Record<string, unknown> | undefined {
+export function toGeminiParameters(
+  schema: unknown,
+  budget = new SchemaBudget(),
+  place: SchemaPlace = { field: 'tools', label: 'a tool' },
+): Record<string, unknown> | undefined {
   if (!isObject(schema)) return undefined;
   const converted = toGeminiSchema(schema, budget, place);
-  if (converted.properties === undefined && (converted.type === 'OBJECT' || converted.type === undefined)) return undefined;
+  if (converted.properties === undefined && (converted.type === 'OBJECT' || converted.type === undefined))
+    return undefined;
   return converted;
 }

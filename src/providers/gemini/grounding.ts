@@ -12,7 +12,9 @@ import { isRecord, readArray, readRecord, readString } from '../payload-readers.
 import { geminiModelInfo } from './model-family.js';
 
 function searchQueries(metadata: Record<string, unknown>): string[] {
-  return (readArray(metadata.webSearchQueries) ?? []).filter((query): query is string => typeof query === 'string' && query !== '');
+  return (readArray(metadata.webSearchQueries) ?? []).filter(
+    (query): query is string => typeof query === 'string' && query !== '',
+  );
 }
 
 /** The Google Search requests a candidate's grounding is billed as, for this model (0: not grounded). */
@@ -44,7 +46,10 @@ export function withSearches(usage: NormalizedUsage, searches: number): Normaliz
 }
 
 /** The candidate's web search, or undefined when it has no grounding metadata with queries or pages. */
-export function groundingSearch(candidate: Record<string, unknown>, responseId: string | undefined): Omit<WebSearchBlock, 'type'> | undefined {
+export function groundingSearch(
+  candidate: Record<string, unknown>,
+  responseId: string | undefined,
+): Omit<WebSearchBlock, 'type'> | undefined {
   const metadata = readRecord(candidate.groundingMetadata);
   if (!metadata) return undefined;
   const queries = searchQueries(metadata);

@@ -16,13 +16,18 @@ export interface GeminiAdapterOptions {
 
 export function createGeminiAdapter(options: GeminiAdapterOptions = {}): ProviderAdapter {
   const now = options.now ?? Date.now;
-  return withToolLowering({
-    buildRequest,
-    parseCompletion: (body, ctx) => parseGeminiCompletion(body, ctx.provider.id, ctx.model.upstreamModel),
-    createStreamTranslator: (ctx) => createGeminiStreamTranslator({ providerId: ctx.provider.id, upstreamModel: ctx.model.upstreamModel, now }),
-    mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now()),
-    hidesReasoning: (request, ctx) => thinksUnseen(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning),
-  }, geminiToolPolicy);
+  return withToolLowering(
+    {
+      buildRequest,
+      parseCompletion: (body, ctx) => parseGeminiCompletion(body, ctx.provider.id, ctx.model.upstreamModel),
+      createStreamTranslator: (ctx) =>
+        createGeminiStreamTranslator({ providerId: ctx.provider.id, upstreamModel: ctx.model.upstreamModel, now }),
+      mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now()),
+      hidesReasoning: (request, ctx) =>
+        thinksUnseen(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning),
+    },
+    geminiToolPolicy,
+  );
 }
 
 export { buildRequest, buildBody, generateContentUrl, outputCap, GEMINI_DEFAULT_BASE_URL } from './convert-request.js';

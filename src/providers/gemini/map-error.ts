@@ -12,8 +12,15 @@ import { RPC_STATUS_CODES } from '../../core/google-rpc-status.js';
 type Headers = Record<string, string | string[] | undefined>;
 
 /** "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)." and kin. */
-const TOKEN_LIMIT = /input token count|exceeds the maximum number of tokens|maximum number of tokens allowed|context (length|window)|too many tokens|prompt is too long/i;
-const KEY_REASONS = new Set(['API_KEY_INVALID', 'API_KEY_EXPIRED', 'API_KEY_SERVICE_BLOCKED', 'API_KEY_HTTP_REFERRER_BLOCKED', 'API_KEY_IP_ADDRESS_BLOCKED']);
+const TOKEN_LIMIT =
+  /input token count|exceeds the maximum number of tokens|maximum number of tokens allowed|context (length|window)|too many tokens|prompt is too long/i;
+const KEY_REASONS = new Set([
+  'API_KEY_INVALID',
+  'API_KEY_EXPIRED',
+  'API_KEY_SERVICE_BLOCKED',
+  'API_KEY_HTTP_REFERRER_BLOCKED',
+  'API_KEY_IP_ADDRESS_BLOCKED',
+]);
 const KEY_TEXT = /API key (not valid|expired|is invalid)|API_KEY_INVALID/i;
 const MODEL_TEXT = /models?\/[^ ]+ is not found|model[^.]*\b(not found|is not supported|does not exist)/i;
 
@@ -31,7 +38,14 @@ export function redactGoogleText(message: string): string {
     .replace(/\b(?:[a-z][\w-]*\.)+googleapis\.com\/[a-z0-9_]+(?![\w/.])/gi, '[quota metric]');
 }
 
-function mapKnown(status: number, error: GeminiError, headers: Headers, providerId: string, now: number, endpoint = 'generateContent'): UpstreamErrorInfo {
+function mapKnown(
+  status: number,
+  error: GeminiError,
+  headers: Headers,
+  providerId: string,
+  now: number,
+  endpoint = 'generateContent',
+): UpstreamErrorInfo {
   const who = `Upstream provider ${providerId}`;
   const upstreamCode = error.status ?? (error.code !== undefined ? String(error.code) : undefined);
   const info = (s: number, message: string, streamCode: StreamErrorCode): UpstreamErrorInfo => {
@@ -43,18 +57,32 @@ function mapKnown(status: number, error: GeminiError, headers: Headers, provider
   const isKeyProblem = error.reasons.some((r) => KEY_REASONS.has(r)) || KEY_TEXT.test(error.message ?? '');
 
   if (isKeyProblem || status === 401 || status === 403) {
-    return info(502, `${who} rejected the gateway's credentials (HTTP ${status}); the operator must fix the provider key.`, 'server_error');
+    return info(
+      502,
+      `${who} rejected the gateway's credentials (HTTP ${status}); the operator must fix the provider key.`,
+      'server_error',
+    );
   }
   if (status === 400 || status === 413 || status === 422) {
-    if (TOKEN_LIMIT.test(error.message ?? '')) return info(400, vendorText('The request exceeds the model\'s context length.'), 'context_length_exceeded');
+    if (TOKEN_LIMIT.test(error.message ?? ''))
+      return info(400, vendorText("The request exceeds the model's context length."), 'context_length_exceeded');
     // FAILED_PRECONDITION: billing not enabled, free tier unavailable in the region: the operator's account.
-    if (error.status === 'FAILED_PRECONDITION') return info(502, `${who} cannot serve the gateway's account (FAILED_PRECONDITION); the operator must check billing and region.`, 'server_error');
+    if (error.status === 'FAILED_PRECONDITION')
+      return info(
+        502,
+        `${who} cannot serve the gateway's account (FAILED_PRECONDITION); the operator must check billing and region.`,
+        'server_error',
+      );
     return info(400, vendorText(`${who} rejected the request as invalid.`), 'server_error');
   }
   if (status === 404) {
     return MODEL_TEXT.test(error.message ?? '')
       ? info(404, vendorText('The model is not available at the upstream provider.'), 'server_error')
-      : info(502, `${who} answered 404 for the ${endpoint} endpoint: check its base URL, and that it serves that endpoint.`, 'server_error');
+      : info(
+          502,
+          `${who} answered 404 for the ${endpoint} endpoint: check its base URL, and that it serves that endpoint.`,
+          'server_error',
+        );
   }
   if (status === 429) {
     const limited = info(429, `${who} rate limit reached; retry later.`, 'rate_limit');
@@ -68,7 +96,14 @@ function mapKnown(status: number, error: GeminiError, headers: Headers, provider
 }
 
 /** `endpoint`: the method that was called, as a 404 that names no model should name it (generateContent, embedContent). */
-export function mapGeminiError(status: number, body: unknown, headers: Headers, providerId = 'google', now: number = Date.now(), endpoint = 'generateContent'): UpstreamErrorInfo {
+export function mapGeminiError(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  providerId = 'google',
+  now: number = Date.now(),
+  endpoint = 'generateContent',
+): UpstreamErrorInfo {
   return mapKnown(status, readGeminiError(body), headers, providerId, now, endpoint);
 }
 
@@ -77,7 +112,11 @@ export function mapGeminiError(status: number, body: unknown, headers: Headers, 
  * in for the HTTP status. For server-side failures Gemini's own text is appended, since the client has no
  * other way to learn what happened mid-stream.
  */
-export function mapGeminiEmbeddedError(payload: unknown, providerId = 'google', now: number = Date.now()): UpstreamErrorInfo {
+export function mapGeminiEmbeddedError(
+  payload: unknown,
+  providerId = 'google',
+  now: number = Date.now(),
+): UpstreamErrorInfo {
   const error = readGeminiError(payload);
   const fromCode = error.code !== undefined && error.code >= 400 && error.code <= 599 ? error.code : undefined;
   const status = fromCode ?? RPC_STATUS_CODES[error.status ?? ''] ?? 500;

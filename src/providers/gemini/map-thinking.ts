@@ -21,14 +21,19 @@ const BUDGETS: Readonly<Record<string, { min: number; max: number; off?: number 
   'flash-lite': { min: 512, max: 24576, off: 0 },
 };
 
-type Intent = { kind: 'off' } | { kind: 'default' } | { kind: 'effort'; effort: Effort } | { kind: 'budget'; tokens: number };
+type Intent =
+  | { kind: 'off' }
+  | { kind: 'default' }
+  | { kind: 'effort'; effort: Effort }
+  | { kind: 'budget'; tokens: number };
 
 function intentOf(reasoning: ReasoningRequest | undefined): Intent {
   if (!reasoning) return { kind: 'default' };
   const effort = reasoning.effort;
   if (reasoning.enabled === false || effort === 'none') return { kind: 'off' };
   if (effort && effort in EFFORT_SHARE) return { kind: 'effort', effort: effort as Effort };
-  if (typeof reasoning.budgetTokens === 'number') return reasoning.budgetTokens > 0 ? { kind: 'budget', tokens: reasoning.budgetTokens } : { kind: 'off' };
+  if (typeof reasoning.budgetTokens === 'number')
+    return reasoning.budgetTokens > 0 ? { kind: 'budget', tokens: reasoning.budgetTokens } : { kind: 'off' };
   return { kind: 'default' };
 }
 
@@ -44,7 +49,10 @@ function snapLevel(wanted: Level, accepted: readonly Level[]): Level {
   let bestDistance = Infinity;
   for (const level of accepted) {
     const distance = Math.abs(LEVEL_ORDER.indexOf(level) - target);
-    if (distance < bestDistance || (distance === bestDistance && LEVEL_ORDER.indexOf(level) > LEVEL_ORDER.indexOf(best))) {
+    if (
+      distance < bestDistance ||
+      (distance === bestDistance && LEVEL_ORDER.indexOf(level) > LEVEL_ORDER.indexOf(best))
+    ) {
       best = level;
       bestDistance = distance;
     }
@@ -120,7 +128,11 @@ export function mapThinking(
  * (`thoughtsTokenCount`) and returns at most a summary of the thoughts (`includeThoughts` gives thought summaries),
  * so any Gemini that thinks hides tokens; only thinking turned off (a 2.x budget of 0) shows all it bills.
  */
-export function thinksUnseen(reasoning: ReasoningRequest | undefined, upstreamModel: string, supportsReasoning: boolean): boolean {
+export function thinksUnseen(
+  reasoning: ReasoningRequest | undefined,
+  upstreamModel: string,
+  supportsReasoning: boolean,
+): boolean {
   if (!supportsReasoning) return false;
   return mapThinking(reasoning, upstreamModel, supportsReasoning, undefined)?.thinkingBudget !== 0;
 }

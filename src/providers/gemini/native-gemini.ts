@@ -6,7 +6,12 @@
 // the operator's key. The answer comes back as Google sent it; only `modelVersion`
 // and `responseId` read the gateway's model id and generation id, as on the translated lane. Usage is metered from
 // Google's usageMetadata (thinking and cached tokens included) and its grounding (Google Search requests, grounding.ts).
-import type { NativeJsonAnswer, NativeProtocol, NativeRequestInput, NativeUpstreamRequest } from '../native/native-protocol.js';
+import type {
+  NativeJsonAnswer,
+  NativeProtocol,
+  NativeRequestInput,
+  NativeUpstreamRequest,
+} from '../native/native-protocol.js';
 import { operatorHeaders } from '../native/native-protocol.js';
 import { spliceTopLevel } from '../native/top-level-members.js';
 import { isRecord } from '../payload-readers.js';
@@ -24,8 +29,16 @@ function buildRequest({ wire, provider, model, stream }: NativeRequestInput): Na
   // A tool the gateway cannot bill is left out (native-tools.ts); the bytes are untouched otherwise.
   const tools = geminiToolEdits(wire.body);
   const edited = tools.tools !== undefined || wire.gatewayFields.some((field) => field in wire.body);
-  const body = edited ? spliceTopLevel(wire.raw, { remove: wire.gatewayFields, set: tools.tools === undefined ? {} : { tools: tools.tools } }) : wire.raw;
-  return { request: { method: 'POST', url: generateContentUrl(provider.baseUrl, model.upstreamModel, stream), headers, body }, warnings: tools.warnings };
+  const body = edited
+    ? spliceTopLevel(wire.raw, {
+        remove: wire.gatewayFields,
+        set: tools.tools === undefined ? {} : { tools: tools.tools },
+      })
+    : wire.raw;
+  return {
+    request: { method: 'POST', url: generateContentUrl(provider.baseUrl, model.upstreamModel, stream), headers, body },
+    warnings: tools.warnings,
+  };
 }
 
 function readJson(bytes: Buffer, ctx: Parameters<NativeProtocol['readJson']>[1]): NativeJsonAnswer {

@@ -20,8 +20,13 @@ import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { billedSearches, mapsGrounded, withMapsGrounding, withSearches } from './grounding.js';
 
 /** A response (or chunk) with the gateway's identity in it, the rest of its bytes as Google sent them. */
-export function withGatewayIdentity(bytes: Uint8Array, ctx: Pick<NativeAnswerContext, 'model' | 'generationId'>): Buffer {
-  return spliceTopLevel(bytes, { set: { modelVersion: JSON.stringify(ctx.model), responseId: JSON.stringify(ctx.generationId) } });
+export function withGatewayIdentity(
+  bytes: Uint8Array,
+  ctx: Pick<NativeAnswerContext, 'model' | 'generationId'>,
+): Buffer {
+  return spliceTopLevel(bytes, {
+    set: { modelVersion: JSON.stringify(ctx.model), responseId: JSON.stringify(ctx.generationId) },
+  });
 }
 
 /** What a stream's chunks told so far and the next one needs: function calls (the finish), the latest usage, searches. */
@@ -47,7 +52,11 @@ function billedUsage(seen: GeminiSeen): NativeReading['usage'] {
  * What one GenerateContentResponse tells the meter; `seen` carries across a stream's chunks. Its usage is the latest
  * usageMetadata with the searches billed so far (grounding may come on a chunk without usage, after the last one).
  */
-export function readResponse(chunk: JsonRecord, seen: GeminiSeen, upstreamModel: string): { reading: NativeReading; finished: boolean } {
+export function readResponse(
+  chunk: JsonRecord,
+  seen: GeminiSeen,
+  upstreamModel: string,
+): { reading: NativeReading; finished: boolean } {
   const reading: NativeReading = { generatedChars: 0 };
   const id = readString(chunk.responseId);
   if (id) reading.upstreamId = id;
@@ -61,7 +70,8 @@ export function readResponse(chunk: JsonRecord, seen: GeminiSeen, upstreamModel:
     seen.maps = true;
     reading.toolUses = { maps_grounding: 1 };
   }
-  if (seen.usage && (usage || reading.webSearches !== undefined || reading.toolUses !== undefined)) reading.usage = billedUsage(seen);
+  if (seen.usage && (usage || reading.webSearches !== undefined || reading.toolUses !== undefined))
+    reading.usage = billedUsage(seen);
   for (const part of readArray(readRecord(candidate?.content)?.parts) ?? []) {
     if (!isRecord(part)) continue;
     reading.generatedChars += readString(part.text)?.length ?? 0;
@@ -81,7 +91,9 @@ export function readResponse(chunk: JsonRecord, seen: GeminiSeen, upstreamModel:
 
 /** One line: a JSON text's line breaks can only be whitespace between tokens (strings hold them escaped). */
 function dataLine(json: Uint8Array): string {
-  return `data: ${Buffer.from(json).toString('utf8').replace(/[\r\n]+/g, ' ')}\n\n`;
+  return `data: ${Buffer.from(json)
+    .toString('utf8')
+    .replace(/[\r\n]+/g, ' ')}\n\n`;
 }
 
 export function createNativeGeminiReader(ctx: NativeAnswerContext): NativeStreamReader {
@@ -119,7 +131,10 @@ export function createNativeGeminiReader(ctx: NativeAnswerContext): NativeStream
       if (!finished && !failed) {
         const sofar = usage();
         if (sofar) reading.usage = sofar;
-        reading.error = { code: 'server_error', message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.` };
+        reading.error = {
+          code: 'server_error',
+          message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.`,
+        };
       }
       return { reading, render: () => undefined };
     },

@@ -8,9 +8,22 @@ import { unknownToolReason } from '../native/tool-gate.js';
 import { isRecord } from '../payload-readers.js';
 
 const SENT = new Set([
-  'functionDeclarations', 'function_declarations', 'codeExecution', 'code_execution', 'urlContext', 'url_context',
-  'computerUse', 'computer_use', 'fileSearch', 'file_search',
-  'googleSearch', 'google_search', 'googleSearchRetrieval', 'google_search_retrieval', 'googleMaps', 'google_maps',
+  'functionDeclarations',
+  'function_declarations',
+  'codeExecution',
+  'code_execution',
+  'urlContext',
+  'url_context',
+  'computerUse',
+  'computer_use',
+  'fileSearch',
+  'file_search',
+  'googleSearch',
+  'google_search',
+  'googleSearchRetrieval',
+  'google_search_retrieval',
+  'googleMaps',
+  'google_maps',
 ]);
 
 export interface GeminiToolEdits {

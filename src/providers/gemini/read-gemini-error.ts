@@ -17,7 +17,6 @@ export interface GeminiError {
 
 const MAX_MESSAGE = 1000;
 
-
 /** Protobuf Duration JSON: "34.4s" → 35 (rounded up so a client never retries early). */
 function durationSeconds(value: unknown): number | undefined {
   const match = typeof value === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(value.trim()) : null;

@@ -39,7 +39,11 @@ export function readPart(raw: unknown, cursor: PartCursor): ReadPart {
     const argumentsJson = JSON.stringify(args);
     const index = cursor.toolCalls++;
     const id = toolCallId(call.id, cursor.responseId, index, name, argumentsJson);
-    const out: ReadPart = { kind: 'tool-call', index, call: { type: 'tool_call', id, name, kind: 'function', input: argumentsJson } };
+    const out: ReadPart = {
+      kind: 'tool-call',
+      index,
+      call: { type: 'tool_call', id, name, kind: 'function', input: argumentsJson },
+    };
     if (signature) out.record = signatureRecord(signature, nextDetailIndex(), id);
     return out;
   }

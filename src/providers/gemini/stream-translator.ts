@@ -66,7 +66,11 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
     const reason = mapGeminiFinishReason(rawReason, cursor.toolCalls > 0);
     if (reason === 'error') {
       const detail = finishMessage ? `: ${finishMessage}` : '';
-      return fail('server_error', `Upstream provider ${providerId} stopped generation (${String(rawReason)})${detail}`, out);
+      return fail(
+        'server_error',
+        `Upstream provider ${providerId} stopped generation (${String(rawReason)})${detail}`,
+        out,
+      );
     }
     finished = true;
     out.push({ type: 'finish', finishReason: reason });
@@ -101,14 +105,17 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
     if (blockReason) return finish(out, 'PROHIBITED_CONTENT', undefined);
 
     const candidates = chunk.candidates === undefined ? [] : readArray(chunk.candidates);
-    if (!candidates) return fail('server_error', `Upstream provider ${providerId} sent candidates that are not a list.`, out);
+    if (!candidates)
+      return fail('server_error', `Upstream provider ${providerId} sent candidates that are not a list.`, out);
     const candidate = candidates.find((c) => isRecord(c) && (c.index ?? 0) === 0) ?? candidates[0];
     if (candidate === undefined) return out;
-    if (!isRecord(candidate)) return fail('server_error', `Upstream provider ${providerId} sent a malformed candidate.`, out);
+    if (!isRecord(candidate))
+      return fail('server_error', `Upstream provider ${providerId} sent a malformed candidate.`, out);
 
     for (const raw of readArray(readRecord(candidate.content)?.parts) ?? []) {
       const part = readPart(raw, cursor);
-      if (part.kind === 'invalid') return fail('server_error', `Upstream provider ${providerId} sent a malformed part: ${part.reason}.`, out);
+      if (part.kind === 'invalid')
+        return fail('server_error', `Upstream provider ${providerId} sent a malformed part: ${part.reason}.`, out);
       if (part.kind === 'skip') continue;
       eventsOf(part, out);
     }
@@ -119,7 +126,8 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
       out.push({ type: 'web-search', search });
     }
     const reason = readString(candidate.finishReason);
-    if (reason && reason !== 'FINISH_REASON_UNSPECIFIED') return finish(out, reason, readString(candidate.finishMessage));
+    if (reason && reason !== 'FINISH_REASON_UNSPECIFIED')
+      return finish(out, reason, readString(candidate.finishMessage));
     return out;
   }
 
@@ -136,7 +144,8 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
       }
       // Without alt=sse Gemini wraps errors in an array; accept that shape too.
       const chunk = Array.isArray(parsed) && parsed.length === 1 ? parsed[0] : parsed;
-      if (!isRecord(chunk)) return fail('server_error', `Upstream provider ${providerId} sent a stream event that is not an object.`);
+      if (!isRecord(chunk))
+        return fail('server_error', `Upstream provider ${providerId} sent a stream event that is not an object.`);
       return onChunk(chunk);
     },
     end(): StreamEvent[] {
@@ -144,7 +153,8 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions = {}):
       closed = true;
       const out: StreamEvent[] = [];
       // Gemini ends every complete stream with a finishReason; without one the connection dropped.
-      if (!finished && !failed) return fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
+      if (!finished && !failed)
+        return fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
       if (usage) out.push({ type: 'usage', usage: withSearches(usage, searches) });
       usage = undefined;
       return out;

@@ -46,7 +46,11 @@ export function planSignatures(records: readonly ReasoningBlock[]): SignaturePla
   for (const record of records) {
     if (record.format !== GEMINI_REASONING_FORMAT) continue;
     if (record.data === undefined && typeof record.signature === 'string' && record.signature !== '') {
-      plan.thoughts.push({ text: typeof record.text === 'string' ? record.text : '', thought: true, thoughtSignature: record.signature });
+      plan.thoughts.push({
+        text: typeof record.text === 'string' ? record.text : '',
+        thought: true,
+        thoughtSignature: record.signature,
+      });
     } else if (typeof record.data === 'string' && record.data !== '') {
       if (typeof record.callId === 'string' && record.callId !== '') {
         if (!plan.callSignatures.has(record.callId)) plan.callSignatures.set(record.callId, record.data);

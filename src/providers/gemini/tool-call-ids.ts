@@ -4,8 +4,16 @@
 import { createHash } from 'node:crypto';
 
 /** The vendor's id when it sent one; otherwise `call_` + 24 hex digits of a hash over what identifies the call. */
-export function toolCallId(vendorId: unknown, responseId: string | undefined, index: number, name: string, argumentsJson: string): string {
+export function toolCallId(
+  vendorId: unknown,
+  responseId: string | undefined,
+  index: number,
+  name: string,
+  argumentsJson: string,
+): string {
   if (typeof vendorId === 'string' && vendorId !== '') return vendorId;
-  const digest = createHash('sha256').update(`${responseId ?? ''}\u0000${index}\u0000${name}\u0000${argumentsJson}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`${responseId ?? ''}\u0000${index}\u0000${name}\u0000${argumentsJson}`)
+    .digest('hex');
   return `call_${digest.slice(0, 24)}`;
 }

@@ -16,7 +16,8 @@ export function geminiToolPolicy(ctx: AdapterContext): ToolPolicy {
   return {
     names: GEMINI_TOOL_NAMES,
     hosted(tool, tools) {
-      if (!isWebSearch(tool) && tool.name !== GOOGLE_SEARCH) return { drop: `gemini provider ${ctx.provider.id} has no hosted ${hostedLabel(tool)}` };
+      if (!isWebSearch(tool) && tool.name !== GOOGLE_SEARCH)
+        return { drop: `gemini provider ${ctx.provider.id} has no hosted ${hostedLabel(tool)}` };
       const withFunctions = tools.some((other) => other.type !== 'hosted' || other.name === 'tool_search');
       if (withFunctions && !isGemini3OrLater(geminiModelInfo(ctx.model.upstreamModel))) {
         return { drop: `${ctx.model.upstreamModel} cannot combine Google Search with function tools` };

@@ -124,7 +124,9 @@ export interface NativeProtocol {
 export function readEventJson(data: string): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(data);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -132,7 +134,12 @@ export function readEventJson(data: string): Record<string, unknown> | undefined
 
 /** An SSE event as text: the `event:` line when named, then its data (each line of it a `data:` line). */
 export function sseText(event: string | undefined, data: string): string {
-  const lines = data.includes('\n') ? data.split('\n').map((line) => `data: ${line}`).join('\n') : `data: ${data}`;
+  const lines = data.includes('\n')
+    ? data
+        .split('\n')
+        .map((line) => `data: ${line}`)
+        .join('\n')
+    : `data: ${data}`;
   return event === undefined ? `${lines}\n\n` : `event: ${event}\n${lines}\n\n`;
 }
 

@@ -34,7 +34,9 @@ export function unpricedOptions(
     }
     if (model.pricedOptions?.[field.option]?.includes(served)) continue;
     edits.remove.push(field.option);
-    edits.warnings.push(`${field.option} ${JSON.stringify(value)} left out: ${model.id} has no price for it at this gateway, which would bill it at the standard price`);
+    edits.warnings.push(
+      `${field.option} ${JSON.stringify(value)} left out: ${model.id} has no price for it at this gateway, which would bill it at the standard price`,
+    );
   }
   return edits;
 }

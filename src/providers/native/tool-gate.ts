@@ -27,7 +27,11 @@ function nameOf(tool: ToolRecord, label?: (tool: ToolRecord) => string): string 
 }
 
 /** Judges each tool of `list` (anything but an object is sent as it is: the vendor answers for it). */
-export function gateTools(list: readonly unknown[], judge: ToolJudge, label?: (tool: ToolRecord) => string): GatedTools {
+export function gateTools(
+  list: readonly unknown[],
+  judge: ToolJudge,
+  label?: (tool: ToolRecord) => string,
+): GatedTools {
   let kept: unknown[] | undefined;
   const warnings: string[] = [];
   list.forEach((tool, i) => {

@@ -89,7 +89,8 @@ function skipValue(json: Buffer, at: number): number {
 function decodeKey(json: Buffer, start: number, end: number): string {
   // Keys without escapes (all of them, in practice) need no JSON parse.
   for (let i = start + 1; i < end - 1; i++) {
-    if (json[i] === BACKSLASH) return JSON.parse(Buffer.from(json.buffer, json.byteOffset + start, end - start).toString('utf8')) as string;
+    if (json[i] === BACKSLASH)
+      return JSON.parse(Buffer.from(json.buffer, json.byteOffset + start, end - start).toString('utf8')) as string;
   }
   return Buffer.from(json.buffer, json.byteOffset + start + 1, end - start - 2).toString('utf8');
 }

@@ -61,7 +61,8 @@ export function readToolCallDeltas(value: unknown): ToolCallFragment[] | undefin
   const deltas: ToolCallFragment[] = [];
   raw.forEach((entry, position) => {
     if (!isRecord(entry)) return;
-    const index = typeof entry.index === 'number' && Number.isInteger(entry.index) && entry.index >= 0 ? entry.index : position;
+    const index =
+      typeof entry.index === 'number' && Number.isInteger(entry.index) && entry.index >= 0 ? entry.index : position;
     const delta: ToolCallFragment = { index };
     const id = readString(entry.id);
     if (id) delta.id = id;

@@ -33,7 +33,12 @@ function buildRequests(call: EmbeddingCall, ctx: AdapterContext): EmbeddingUpstr
   for (const [name, value] of Object.entries(ctx.provider.headers ?? {})) headers[name.toLowerCase()] = value;
   const baseUrl = ctx.provider.baseUrl || profile.defaultBaseUrl;
   if (!baseUrl) throw new Error(`Provider ${ctx.provider.id} has no base URL configured`);
-  const upstream: UpstreamRequest = { method: 'POST', url: embeddingsUrl(baseUrl), headers, body: JSON.stringify(buildEmbeddingBody(call, ctx)) };
+  const upstream: UpstreamRequest = {
+    method: 'POST',
+    url: embeddingsUrl(baseUrl),
+    headers,
+    body: JSON.stringify(buildEmbeddingBody(call, ctx)),
+  };
   return [{ upstream, inputs: inputCount(call.inputs) }];
 }
 
@@ -48,7 +53,8 @@ export function parseEmbeddingResponse(body: unknown, expected: number): Embeddi
   const payload = UpstreamPayloadError.parseJson(body);
   const data = readArray(readRecord(payload)?.data);
   if (!data) {
-    if (isRecord(payload) && payload.error !== undefined) throw new UpstreamPayloadError(mapError(502, payload, {}, 'upstream', Date.now()));
+    if (isRecord(payload) && payload.error !== undefined)
+      throw new UpstreamPayloadError(mapError(502, payload, {}, 'upstream', Date.now()));
     throw UpstreamPayloadError.malformed('no data array in the embeddings response');
   }
   const vectors: (EmbeddingVector | undefined)[] = new Array(expected);
@@ -56,8 +62,16 @@ export function parseEmbeddingResponse(body: unknown, expected: number): Embeddi
     const record = readRecord(item);
     const index = typeof record?.index === 'number' ? record.index : position;
     const vector = readVector(record?.embedding);
-    if (!Number.isInteger(index) || index < 0 || index >= expected || vector === undefined || vectors[index] !== undefined) {
-      throw UpstreamPayloadError.malformed(`embeddings response item ${position} is not a vector for one of the ${expected} inputs`);
+    if (
+      !Number.isInteger(index) ||
+      index < 0 ||
+      index >= expected ||
+      vector === undefined ||
+      vectors[index] !== undefined
+    ) {
+      throw UpstreamPayloadError.malformed(
+        `embeddings response item ${position} is not a vector for one of the ${expected} inputs`,
+      );
     }
     vectors[index] = vector;
   });

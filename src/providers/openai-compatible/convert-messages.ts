@@ -24,7 +24,8 @@ interface Converter {
 }
 
 function withCache(part: VendorPart, block: { cache?: TextBlock['cache'] }, profile: VendorProfile): VendorPart {
-  if (profile.cacheControl && block.cache) part.cache_control = { type: 'ephemeral', ...(block.cache.ttl ? { ttl: block.cache.ttl } : {}) };
+  if (profile.cacheControl && block.cache)
+    part.cache_control = { type: 'ephemeral', ...(block.cache.ttl ? { ttl: block.cache.ttl } : {}) };
   return part;
 }
 
@@ -35,17 +36,26 @@ function textPart(block: TextBlock, profile: VendorProfile): VendorPart {
 /** A PDF part, as OpenAI and OpenRouter take it; refused (400) where the vendor takes none or cannot fetch a URL. */
 function filePart(part: PdfPart, { profile, endpoint }: Converter): VendorPart {
   if (profile.fileParts === 'none') {
-    throw new GatewayError(400, `${endpoint} does not accept PDF documents (file parts); choose a model served by OpenAI, OpenRouter, Anthropic or Google`, {
-      reason: 'file_input_not_supported', provider: profile.id,
-    });
+    throw new GatewayError(
+      400,
+      `${endpoint} does not accept PDF documents (file parts); choose a model served by OpenAI, OpenRouter, Anthropic or Google`,
+      {
+        reason: 'file_input_not_supported',
+        provider: profile.id,
+      },
+    );
   }
   const url = sourceUrl(part.source);
   if (url === undefined) {
-    throw new GatewayError(400, `${endpoint} cannot read an uploaded file by its id; send the PDF inline (base64)`, { reason: 'file_id_not_supported', provider: profile.id });
+    throw new GatewayError(400, `${endpoint} cannot read an uploaded file by its id; send the PDF inline (base64)`, {
+      reason: 'file_id_not_supported',
+      provider: profile.id,
+    });
   }
   if (part.source.kind !== 'base64' && profile.fileParts !== 'inline-or-url') {
     throw new GatewayError(400, `${endpoint} cannot fetch a PDF by URL; send it inline (base64)`, {
-      reason: 'file_url_not_supported', provider: profile.id,
+      reason: 'file_url_not_supported',
+      provider: profile.id,
     });
   }
   return withCache({ type: 'file', file: { filename: part.filename, file_data: url } }, part, profile);
@@ -53,7 +63,12 @@ function filePart(part: PdfPart, { profile, endpoint }: Converter): VendorPart {
 
 function imagePart(block: ImageBlock, { profile, endpoint }: Converter): VendorPart {
   const url = sourceUrl(block.source);
-  if (url === undefined) throw new GatewayError(400, `${endpoint} cannot read an uploaded image by its id; send it inline (base64) or by URL`, { reason: 'invalid_image_url', provider: profile.id });
+  if (url === undefined)
+    throw new GatewayError(
+      400,
+      `${endpoint} cannot read an uploaded image by its id; send it inline (base64) or by URL`,
+      { reason: 'invalid_image_url', provider: profile.id },
+    );
   const image: Record<string, unknown> = { url };
   if (block.detail) image.detail = block.detail;
   return withCache({ type: 'image_url', image_url: image }, block, profile);
@@ -67,7 +82,13 @@ function userParts(blocks: readonly UserBlock[], converter: Converter): VendorPa
       case 'image':
         return [imagePart(block, converter)];
       case 'document':
-        return documentParts(block).map((part) => (part.type === 'pdf' ? filePart(part, converter) : part.type === 'image' ? imagePart(part, converter) : textPart(part, converter.profile)));
+        return documentParts(block).map((part) =>
+          part.type === 'pdf'
+            ? filePart(part, converter)
+            : part.type === 'image'
+              ? imagePart(part, converter)
+              : textPart(part, converter.profile),
+        );
       default:
         return []; // tool results are messages of their own
     }
@@ -82,7 +103,10 @@ function contentOf(parts: VendorPart[]): string | VendorPart[] {
 
 function instructionMessage(instruction: Instruction, { profile }: Converter): VendorMessage {
   const role = instruction.developer && profile.developerRole ? 'developer' : 'system';
-  const message: VendorMessage = { role, content: contentOf(instruction.content.map((block) => textPart(block, profile))) };
+  const message: VendorMessage = {
+    role,
+    content: contentOf(instruction.content.map((block) => textPart(block, profile))),
+  };
   return withName(message, instruction.name, profile);
 }
 
@@ -102,7 +126,8 @@ function userMessages(turn: Turn & { role: 'user' }, converter: Converter): Vend
   const messages = results.map(toolMessage);
   const media = results.flatMap((result) => result.content.filter((inner) => inner.type !== 'text'));
   const parts = [...userParts(turn.content, converter), ...userParts(media, converter)];
-  if (parts.length > 0 || results.length === 0) messages.push(withName({ role: 'user', content: contentOf(parts) }, turn.name, converter.profile));
+  if (parts.length > 0 || results.length === 0)
+    messages.push(withName({ role: 'user', content: contentOf(parts) }, turn.name, converter.profile));
   return messages;
 }
 
@@ -111,22 +136,39 @@ function assistantMessage(turn: Turn & { role: 'assistant' }, { profile }: Conve
   const texts = blocks.filter((block): block is TextBlock => block.type === 'text');
   const out: VendorMessage = { role: 'assistant' };
   const cached = profile.cacheControl && texts.some((block) => block.cache);
-  out.content = texts.length === 0 ? null : cached ? texts.map((block) => textPart(block, profile)) : texts.map((block) => block.text).join('');
-  const calls = blocks.flatMap((block) => (block.type === 'tool_call' ? [{ id: block.id, type: 'function', function: { name: block.name, arguments: block.input } }] : []));
+  out.content =
+    texts.length === 0
+      ? null
+      : cached
+        ? texts.map((block) => textPart(block, profile))
+        : texts.map((block) => block.text).join('');
+  const calls = blocks.flatMap((block) =>
+    block.type === 'tool_call'
+      ? [{ id: block.id, type: 'function', function: { name: block.name, arguments: block.input } }]
+      : [],
+  );
   if (calls.length > 0) out.tool_calls = calls;
   const reasoning = blocks.flatMap((block) => (block.type === 'reasoning' ? [block] : []));
   // Replaying the reasoning is required at some vendors (DeepSeek tool-call turns) and a 4xx at others.
-  const plain = reasoning.filter((block) => !isStateRecord(block)).map((block) => block.text ?? '').join('');
+  const plain = reasoning
+    .filter((block) => !isStateRecord(block))
+    .map((block) => block.text ?? '')
+    .join('');
   if (profile.assistantReasoningField && plain !== '') out[profile.assistantReasoningField] = plain;
   const records = reasoning.filter(isStateRecord);
-  if (profile.acceptsReasoningDetails && records.length > 0) out.reasoning_details = records.map((record, i) => detailOfRecord(record, i));
+  if (profile.acceptsReasoningDetails && records.length > 0)
+    out.reasoning_details = records.map((record, i) => detailOfRecord(record, i));
   const refusal = blocks.flatMap((block) => (block.type === 'refusal' ? [block.text] : []));
   if (profile.acceptsRefusal && refusal.length > 0) out.refusal = refusal.join('');
   return withName(out, turn.name, profile);
 }
 
 /** `endpoint` names the upstream in errors; the vendor's id by default. */
-export function convertMessages(request: Pick<GenerationRequest, 'system' | 'messages'>, profile: VendorProfile, endpoint = `Provider ${profile.id}`): VendorMessage[] {
+export function convertMessages(
+  request: Pick<GenerationRequest, 'system' | 'messages'>,
+  profile: VendorProfile,
+  endpoint = `Provider ${profile.id}`,
+): VendorMessage[] {
   const converter: Converter = { profile, endpoint };
   const messages = request.system.map((instruction) => instructionMessage(instruction, converter));
   for (const turn of request.messages) {

@@ -57,10 +57,17 @@ function outputCap(request: GenerationRequest, ctx: AdapterContext, profile: Ven
   return profile.requiresMaxTokens ? ctx.model.maxOutputTokens : undefined;
 }
 
-export function buildBody(request: GenerationRequest, ctx: AdapterContext, profile: VendorProfile): Record<string, unknown> {
+export function buildBody(
+  request: GenerationRequest,
+  ctx: AdapterContext,
+  profile: VendorProfile,
+): Record<string, unknown> {
   const endpoint = `${ctx.model.id} at ${ctx.provider.id}`;
   requireTranslatableTools(request, endpoint);
-  const body: Record<string, unknown> = { model: ctx.model.upstreamModel, messages: convertMessages(request, profile, endpoint) };
+  const body: Record<string, unknown> = {
+    model: ctx.model.upstreamModel,
+    messages: convertMessages(request, profile, endpoint),
+  };
   // OpenAI rejects tool_choice / parallel_tool_calls without tools, so they only travel together.
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => convertTool(tool as Tool & { type: 'function' }));

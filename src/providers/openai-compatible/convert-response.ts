@@ -48,7 +48,10 @@ export function parseCompletion(body: unknown): GenerationResult {
   if (refusal) output.push({ type: 'refusal', text: refusal });
   output.push(...toolCalls);
 
-  const result: GenerationResult = { output, finishReason: mapFinishReason(choice.finish_reason, toolCalls.length > 0) };
+  const result: GenerationResult = {
+    output,
+    finishReason: mapFinishReason(choice.finish_reason, toolCalls.length > 0),
+  };
   const upstreamId = readString(payload.id);
   if (upstreamId) result.upstreamId = upstreamId;
   const usage = normalizeUsage(payload.usage);

@@ -16,14 +16,19 @@ export function normalizeUsage(raw: unknown): NormalizedUsage | undefined {
   const completionDetails = readRecord(usage.completion_tokens_details);
   // OpenAI-style details first; DeepSeek reports cache hits at the top level instead.
   const cached = readCount(promptDetails?.cached_tokens) ?? readCount(usage.prompt_cache_hit_tokens) ?? 0;
-  const cacheWrite = readCount(promptDetails?.cache_write_tokens) ?? readCount(promptDetails?.cache_creation_tokens) ?? 0;
+  const cacheWrite =
+    readCount(promptDetails?.cache_write_tokens) ?? readCount(promptDetails?.cache_creation_tokens) ?? 0;
   const reasoningTokens = readCount(completionDetails?.reasoning_tokens) ?? 0;
 
   // Some vendors (xAI, Gemini's compatibility layer) leave reasoning out of completion_tokens; their
   // total_tokens then adds it separately, which tells the two conventions apart.
   const total = readCount(usage.total_tokens);
-  if (reasoningTokens > 0 && total !== undefined && total !== promptTokens + completionTokens
-    && total === promptTokens + completionTokens + reasoningTokens) {
+  if (
+    reasoningTokens > 0 &&
+    total !== undefined &&
+    total !== promptTokens + completionTokens &&
+    total === promptTokens + completionTokens + reasoningTokens
+  ) {
     completionTokens += reasoningTokens;
   }
 

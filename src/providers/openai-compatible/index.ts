@@ -16,17 +16,20 @@ export interface OpenAICompatibleAdapterOptions {
 
 export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions = {}): ProviderAdapter {
   const now = options.now ?? Date.now;
-  return withToolLowering({
-    buildRequest,
-    parseCompletion: (body) => parseCompletion(body),
-    createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id, now }),
-    mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
-    acceptsFileParts: (provider) => resolveVendorProfile(provider).fileParts !== 'none',
-    // OpenAI's reasoning models bill reasoning tokens the chat-completions stream never carries, and an aggregator
-    // (OpenRouter) may route to them: any reasoning-capable model may hide tokens. Vendors that stream their
-    // reasoning (DeepSeek) are drained too; that costs a connection for a while, never money.
-    hidesReasoning: (_request, ctx) => ctx.model.supportsReasoning,
-  }, chatToolPolicy);
+  return withToolLowering(
+    {
+      buildRequest,
+      parseCompletion: (body) => parseCompletion(body),
+      createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id, now }),
+      mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+      acceptsFileParts: (provider) => resolveVendorProfile(provider).fileParts !== 'none',
+      // OpenAI's reasoning models bill reasoning tokens the chat-completions stream never carries, and an aggregator
+      // (OpenRouter) may route to them: any reasoning-capable model may hide tokens. Vendors that stream their
+      // reasoning (DeepSeek) are drained too; that costs a connection for a while, never money.
+      hidesReasoning: (_request, ctx) => ctx.model.supportsReasoning,
+    },
+    chatToolPolicy,
+  );
 }
 
 export { buildRequest, buildBody, chatCompletionsUrl } from './convert-request.js';
@@ -37,4 +40,10 @@ export { mapFinishReason } from './map-finish-reason.js';
 export { normalizeUsage } from './convert-usage.js';
 export { parseRetryAfter } from '../parse-retry-after.js';
 export { UpstreamPayloadError } from '../upstream-payload-error.js';
-export { resolveVendorProfile, VENDOR_PROFILES, type VendorProfile, type ReasoningParam, type Effort } from './vendors.js';
+export {
+  resolveVendorProfile,
+  VENDOR_PROFILES,
+  type VendorProfile,
+  type ReasoningParam,
+  type Effort,
+} from './vendors.js';

@@ -8,19 +8,29 @@ import { readVendorError, redactVendorMessage, type VendorError } from './read-v
 
 type Headers = Record<string, string | string[] | undefined>;
 
-const CONTEXT_CODES = new Set(['context_length_exceeded', 'string_above_max_length_context', 'context_window_exceeded']);
-const CONTEXT_TEXT = /maximum context length|context[ _-]length|context window|prompt is too long|reduce the length|input is too long|too many input tokens/i;
+const CONTEXT_CODES = new Set([
+  'context_length_exceeded',
+  'string_above_max_length_context',
+  'context_window_exceeded',
+]);
+const CONTEXT_TEXT =
+  /maximum context length|context[ _-]length|context window|prompt is too long|reduce the length|input is too long|too many input tokens/i;
 const FILTER_CODES = new Set(['content_filter', 'content_policy_violation', 'content_filtered', 'moderation_blocked']);
 const FILTER_TEXT = /content (management )?policy|content filter|safety (system|filter)|flagged by|moderation/i;
 const MODEL_CODES = new Set(['model_not_found']);
-const MODEL_TEXT = /model[^.]*\b(not found|does not exist|not exist|unknown|no such|is not available|not supported)|(unknown|invalid|no such) model/i;
+const MODEL_TEXT =
+  /model[^.]*\b(not found|does not exist|not exist|unknown|no such|is not available|not supported)|(unknown|invalid|no such) model/i;
 
 function isContextLength(error: VendorError): boolean {
-  return CONTEXT_CODES.has(error.code ?? '') || CONTEXT_CODES.has(error.type ?? '') || CONTEXT_TEXT.test(error.message ?? '');
+  return (
+    CONTEXT_CODES.has(error.code ?? '') || CONTEXT_CODES.has(error.type ?? '') || CONTEXT_TEXT.test(error.message ?? '')
+  );
 }
 
 function isContentFilter(error: VendorError): boolean {
-  return FILTER_CODES.has(error.code ?? '') || FILTER_CODES.has(error.type ?? '') || FILTER_TEXT.test(error.message ?? '');
+  return (
+    FILTER_CODES.has(error.code ?? '') || FILTER_CODES.has(error.type ?? '') || FILTER_TEXT.test(error.message ?? '')
+  );
 }
 
 function isUnknownModel(error: VendorError): boolean {
@@ -38,9 +48,17 @@ const GENERATION_ENDPOINTS = 'chat completions or, on the native Responses lane,
  * `endpoint`: the upstream endpoint that was called, as a 404 that names no model should name it (the embeddings
  * adapter passes "embeddings").
  */
-export function mapError(status: number, body: unknown, headers: Headers, providerId = 'upstream', now: number = Date.now(), endpoint = GENERATION_ENDPOINTS): UpstreamErrorInfo {
+export function mapError(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  providerId = 'upstream',
+  now: number = Date.now(),
+  endpoint = GENERATION_ENDPOINTS,
+): UpstreamErrorInfo {
   const error = readVendorError(body);
-  const upstreamCode = error.code ?? error.type ?? (error.numericCode !== undefined ? String(error.numericCode) : undefined);
+  const upstreamCode =
+    error.code ?? error.type ?? (error.numericCode !== undefined ? String(error.numericCode) : undefined);
   const who = `Upstream provider ${providerId}`;
   const info = (s: number, message: string, streamCode: StreamErrorCode): UpstreamErrorInfo => {
     const out: UpstreamErrorInfo = { status: s, message, streamCode };
@@ -50,10 +68,18 @@ export function mapError(status: number, body: unknown, headers: Headers, provid
 
   // Context-length and content-filter failures are the client's to fix whatever status the vendor chose.
   if (status >= 400 && status < 500 && status !== 429 && isContextLength(error)) {
-    return info(400, clientMessage(error, 'The request exceeds the model\'s context length.'), 'context_length_exceeded');
+    return info(
+      400,
+      clientMessage(error, "The request exceeds the model's context length."),
+      'context_length_exceeded',
+    );
   }
   if (status >= 400 && status < 500 && status !== 429 && isContentFilter(error)) {
-    return info(400, clientMessage(error, 'The request was blocked by the provider\'s content filter.'), 'content_filter');
+    return info(
+      400,
+      clientMessage(error, "The request was blocked by the provider's content filter."),
+      'content_filter',
+    );
   }
   switch (status) {
     case 400:
@@ -62,13 +88,25 @@ export function mapError(status: number, body: unknown, headers: Headers, provid
       return info(400, clientMessage(error, `${who} rejected the request as invalid.`), 'server_error');
     case 401:
     case 403:
-      return info(502, `${who} rejected the gateway's credentials (HTTP ${status}); the operator must fix the provider key.`, 'server_error');
+      return info(
+        502,
+        `${who} rejected the gateway's credentials (HTTP ${status}); the operator must fix the provider key.`,
+        'server_error',
+      );
     case 402:
-      return info(502, `${who} refused the request for billing reasons (HTTP 402) on the gateway's account.`, 'server_error');
+      return info(
+        502,
+        `${who} refused the request for billing reasons (HTTP 402) on the gateway's account.`,
+        'server_error',
+      );
     case 404:
       return isUnknownModel(error)
         ? info(404, clientMessage(error, 'The model is not available at the upstream provider.'), 'server_error')
-        : info(502, `${who} answered 404 for the endpoint (${endpoint}): check its base URL, and that it serves that endpoint.`, 'server_error');
+        : info(
+            502,
+            `${who} answered 404 for the endpoint (${endpoint}): check its base URL, and that it serves that endpoint.`,
+            'server_error',
+          );
     case 408:
       return info(502, `${who} timed out.`, 'server_error');
     case 429: {
@@ -94,7 +132,11 @@ export function mapError(status: number, body: unknown, headers: Headers, provid
  * Its numeric code, when it has one (OpenRouter, Gemini), stands in for the HTTP status; otherwise a
  * mid-stream failure counts as 502-class unless its text says context length or content filter.
  */
-export function mapEmbeddedError(payload: unknown, providerId = 'upstream', now: number = Date.now()): UpstreamErrorInfo {
+export function mapEmbeddedError(
+  payload: unknown,
+  providerId = 'upstream',
+  now: number = Date.now(),
+): UpstreamErrorInfo {
   const error = readVendorError(payload);
   const code = error.numericCode;
   let status = code !== undefined && code >= 400 && code <= 599 ? code : 502;

@@ -74,7 +74,10 @@ export function snapEffort(effort: Exclude<Effort, 'none'>, accepted: readonly E
   for (const candidate of accepted) {
     if (candidate === 'none') continue;
     const distance = Math.abs(EFFORT_ORDER.indexOf(candidate) - target);
-    if (distance < bestDistance || (distance === bestDistance && best !== undefined && EFFORT_ORDER.indexOf(candidate) > EFFORT_ORDER.indexOf(best))) {
+    if (
+      distance < bestDistance ||
+      (distance === bestDistance && best !== undefined && EFFORT_ORDER.indexOf(candidate) > EFFORT_ORDER.indexOf(best))
+    ) {
       best = candidate;
       bestDistance = distance;
     }

@@ -16,7 +16,13 @@
 import { nanosToUsd } from '../../core/money.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
 import type { SseEvent } from '../adapter.js';
-import type { NativeAnswerContext, NativeEvent, NativeJsonAnswer, NativeReading, NativeStreamReader } from '../native/native-protocol.js';
+import type {
+  NativeAnswerContext,
+  NativeEvent,
+  NativeJsonAnswer,
+  NativeReading,
+  NativeStreamReader,
+} from '../native/native-protocol.js';
 import { readEventJson, sseText } from '../native/native-protocol.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
@@ -28,8 +34,11 @@ import { servedOptionsOf } from '../../core/served-options.js';
 /** Characters generated in a delta or message: text, reasoning (under any vendor's name), refusal, tool calls. */
 function generatedChars(part: JsonRecord | undefined): number {
   if (!part) return 0;
-  let chars = (readString(part.content)?.length ?? 0) + (readString(part.reasoning)?.length ?? 0) +
-    (readString(part.reasoning_content)?.length ?? 0) + (readString(part.refusal)?.length ?? 0);
+  let chars =
+    (readString(part.content)?.length ?? 0) +
+    (readString(part.reasoning)?.length ?? 0) +
+    (readString(part.reasoning_content)?.length ?? 0) +
+    (readString(part.refusal)?.length ?? 0);
   for (const call of readArray(part.tool_calls) ?? []) {
     const fn = isRecord(call) ? readRecord(call.function) : undefined;
     chars += (readString(fn?.arguments)?.length ?? 0) + (readString(fn?.name)?.length ?? 0);
@@ -82,7 +91,10 @@ function contractUsage(vendor: JsonRecord, totals: GenerationTotals): JsonRecord
     ...vendor,
     ...counts,
     prompt_tokens_details: { ...readRecord(vendor.prompt_tokens_details), ...readRecord(counts.prompt_tokens_details) },
-    completion_tokens_details: { ...readRecord(vendor.completion_tokens_details), ...readRecord(counts.completion_tokens_details) },
+    completion_tokens_details: {
+      ...readRecord(vendor.completion_tokens_details),
+      ...readRecord(counts.completion_tokens_details),
+    },
     cost: nanosToUsd(costNanos),
     // Pass (subscription) requests report their reference value, which is measured against quotas, never charged.
     cost_details: { access_mode: accessMode, charged: accessMode === 'credits' && costNanos > 0n },
@@ -159,7 +171,11 @@ export function createNativeChatReader(ctx: NativeAnswerContext): NativeStreamRe
     }
     if (data === '') return { reading: { generatedChars: 0 }, render: () => undefined };
     const chunk = readEventJson(data);
-    if (!chunk) return fail({ generatedChars: 0 }, { code: 'server_error', message: `Upstream provider ${ctx.provider.id} sent an unparseable stream event.` });
+    if (!chunk)
+      return fail(
+        { generatedChars: 0 },
+        { code: 'server_error', message: `Upstream provider ${ctx.provider.id} sent an unparseable stream event.` },
+      );
     const reading: NativeReading = { generatedChars: 0 };
     const id = readString(chunk.id);
     if (id && !idSeen) {
@@ -170,7 +186,8 @@ export function createNativeChatReader(ctx: NativeAnswerContext): NativeStreamRe
     if (usage) reading.usage = usage;
     const served = servedOptionsOf(chunk, ['service_tier']);
     if (served) reading.served = served;
-    if (event.event === 'error' || (chunk.error !== undefined && chunk.error !== null)) return fail(reading, embeddedError(chunk, ctx));
+    if (event.event === 'error' || (chunk.error !== undefined && chunk.error !== null))
+      return fail(reading, embeddedError(chunk, ctx));
     const choices = readArray(chunk.choices);
     const choice = choices?.find((c) => isRecord(c) && (c.index ?? 0) === 0);
     let finishes = false;
@@ -181,7 +198,11 @@ export function createNativeChatReader(ctx: NativeAnswerContext): NativeStreamRe
       if (isRecord(choice.error)) return fail(reading, embeddedError(choice, ctx));
       if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '' && !finished) {
         const finish = mapFinishReason(choice.finish_reason, sawToolCalls);
-        if (finish === 'error') return fail(reading, { code: 'server_error', message: `Upstream provider ${ctx.provider.id} reported an error during generation.` });
+        if (finish === 'error')
+          return fail(reading, {
+            code: 'server_error',
+            message: `Upstream provider ${ctx.provider.id} reported an error during generation.`,
+          });
         finished = true;
         finishes = true;
         reading.finish = finish;
@@ -191,7 +212,8 @@ export function createNativeChatReader(ctx: NativeAnswerContext): NativeStreamRe
       reading,
       render: (totals) => {
         // The usage chunk (no choices) joins the held finish chunk.
-        if (held && (choices === undefined || choices.length === 0) && isRecord(chunk.usage)) return release(totals, chunk.usage);
+        if (held && (choices === undefined || choices.length === 0) && isRecord(chunk.usage))
+          return release(totals, chunk.usage);
         const before = held ? release(totals) : '';
         if (finishes && !isRecord(chunk.usage)) {
           held = chunk;
@@ -206,10 +228,19 @@ export function createNativeChatReader(ctx: NativeAnswerContext): NativeStreamRe
     read,
     end(): NativeEvent {
       if (!done && !finished && !failed) {
-        return fail({ generatedChars: 0 }, { code: 'server_error', message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.` });
+        return fail(
+          { generatedChars: 0 },
+          {
+            code: 'server_error',
+            message: `Upstream provider ${ctx.provider.id} closed the stream before it finished.`,
+          },
+        );
       }
       // The door's stream ends with [DONE]; a vendor that finished without it gets it added.
-      return { reading: { generatedChars: 0 }, render: (totals) => (done || failed ? undefined : `${held ? release(totals) : ''}data: [DONE]\n\n`) };
+      return {
+        reading: { generatedChars: 0 },
+        render: (totals) => (done || failed ? undefined : `${held ? release(totals) : ''}data: [DONE]\n\n`),
+      };
     },
   };
 }

@@ -65,10 +65,18 @@ export function chatRequestEdits(input: NativeRequestInput, profile: VendorProfi
   const { wire, model, stream } = input;
   const body = wire.body;
   const options = unpricedOptions(body, OPENAI_REQUEST_OPTIONS, model, 'drop');
-  const remove = new Set<string>([...wire.gatewayFields, ...PRICE_OR_SHAPE_FIELDS, 'web_search_options', ...options.remove]);
+  const remove = new Set<string>([
+    ...wire.gatewayFields,
+    ...PRICE_OR_SHAPE_FIELDS,
+    'web_search_options',
+    ...options.remove,
+  ]);
   const warnings: string[] = [...options.warnings];
   if (present(body.web_search_options)) warnings.push(UNBILLED_SEARCH_WARNING);
-  const set = new Map<string, string>([['model', JSON.stringify(model.upstreamModel)], ['stream', JSON.stringify(stream)]]);
+  const set = new Map<string, string>([
+    ['model', JSON.stringify(model.upstreamModel)],
+    ['stream', JSON.stringify(stream)],
+  ]);
 
   if (stream && profile.streamOptions) {
     const options = isRecord(body.stream_options) ? body.stream_options : {};
@@ -96,7 +104,8 @@ export function chatRequestEdits(input: NativeRequestInput, profile: VendorProfi
   if (profile.reasoningParam !== 'openrouter' || !model.supportsReasoning) {
     remove.add('reasoning');
     const reasoning = isRecord(body.reasoning) ? reasoningOf(body.reasoning) : undefined;
-    for (const [field, value] of Object.entries(mapReasoning(reasoning, profile, model.supportsReasoning, cap))) set.set(field, JSON.stringify(value));
+    for (const [field, value] of Object.entries(mapReasoning(reasoning, profile, model.supportsReasoning, cap)))
+      set.set(field, JSON.stringify(value));
   }
   for (const field of OPENROUTER_SAMPLING) if (!profile.passthroughFields.includes(field)) remove.add(field);
 
@@ -109,7 +118,8 @@ export function chatRequestEdits(input: NativeRequestInput, profile: VendorProfi
   return { remove, set, warnings };
 }
 
-const UNBILLED_SEARCH_WARNING = 'web_search_options left out: the gateway cannot meter its per-search fees on the chat lane to this upstream';
+const UNBILLED_SEARCH_WARNING =
+  'web_search_options left out: the gateway cannot meter its per-search fees on the chat lane to this upstream';
 
 export function buildChatRequest(input: NativeRequestInput): NativeUpstreamRequest {
   const { provider, stream } = input;

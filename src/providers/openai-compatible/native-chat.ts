@@ -31,12 +31,23 @@ function messageFits(message: Record<string, unknown>, profile: VendorProfile): 
   if (typeof message.name === 'string' && message.name !== '' && !profile.acceptsMessageName) return false;
   if (message.cache_control !== undefined && profile.id !== 'openrouter') return false;
   if (role === 'assistant') {
-    if (typeof message.reasoning === 'string' && message.reasoning !== '' && profile.assistantReasoningField !== 'reasoning') return false;
-    if (Array.isArray(message.reasoning_details) && message.reasoning_details.length > 0 && !profile.acceptsReasoningDetails) return false;
+    if (
+      typeof message.reasoning === 'string' &&
+      message.reasoning !== '' &&
+      profile.assistantReasoningField !== 'reasoning'
+    )
+      return false;
+    if (
+      Array.isArray(message.reasoning_details) &&
+      message.reasoning_details.length > 0 &&
+      !profile.acceptsReasoningDetails
+    )
+      return false;
     if (typeof message.refusal === 'string' && !profile.acceptsRefusal) return false;
   }
   // Tool results as text parts: OpenAI and OpenRouter take them; the translated lane joins them for the others.
-  if (role === 'tool' && Array.isArray(message.content) && profile.id !== 'openai' && profile.id !== 'openrouter') return false;
+  if (role === 'tool' && Array.isArray(message.content) && profile.id !== 'openai' && profile.id !== 'openrouter')
+    return false;
   return partsFit(message.content, profile);
 }
 
@@ -47,7 +58,8 @@ export function chatFitsVendor(body: Readonly<Record<string, unknown>>, provider
   for (const message of messages) if (!isRecord(message) || !messageFits(message, profile)) return false;
   // Reasoning asked for but not to be shown: only OpenRouter honours `exclude` itself (OpenAI shows none anyway).
   const reasoning = body.reasoning;
-  if (isRecord(reasoning) && reasoning.exclude === true && profile.id !== 'openrouter' && profile.id !== 'openai') return false;
+  if (isRecord(reasoning) && reasoning.exclude === true && profile.id !== 'openrouter' && profile.id !== 'openai')
+    return false;
   return true;
 }
 

@@ -15,13 +15,14 @@ export interface VendorError {
 
 const MAX_MESSAGE = 1000;
 
-
 function messageOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   // Mistral's validation errors: {detail: [{msg, loc}]}
   const detail = readArray(readRecord(value)?.detail);
   if (detail) {
-    const parts = detail.map((d) => (isRecord(d) ? `${readString(d.msg) ?? 'invalid'}${Array.isArray(d.loc) ? ` (${d.loc.join('.')})` : ''}` : ''));
+    const parts = detail.map((d) =>
+      isRecord(d) ? `${readString(d.msg) ?? 'invalid'}${Array.isArray(d.loc) ? ` (${d.loc.join('.')})` : ''}` : '',
+    );
     return parts.filter(Boolean).join('; ') || undefined;
   }
   return undefined;

@@ -26,7 +26,8 @@ export function recordOfDetail(detail: unknown): ReasoningState | undefined {
   }
   if (typeof detail.format === 'string') record.format = detail.format;
   if (typeof detail.id === 'string' && detail.id !== '') record.id = detail.id;
-  if (typeof detail.index === 'number' && Number.isInteger(detail.index) && detail.index >= 0) record.index = detail.index;
+  if (typeof detail.index === 'number' && Number.isInteger(detail.index) && detail.index >= 0)
+    record.index = detail.index;
   return record;
 }
 
@@ -51,5 +52,11 @@ export function detailOfRecord(record: ReasoningState | ReasoningBlock, index: n
 
 /** True for a record with vendor state (it travels as an entry); plain reasoning text travels as text. */
 export function isStateRecord(record: ReasoningState | ReasoningBlock): boolean {
-  return record.signature !== undefined || record.data !== undefined || record.summary === true || record.format !== undefined || record.id !== undefined;
+  return (
+    record.signature !== undefined ||
+    record.data !== undefined ||
+    record.summary === true ||
+    record.format !== undefined ||
+    record.id !== undefined
+  );
 }

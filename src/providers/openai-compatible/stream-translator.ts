@@ -28,7 +28,13 @@ function eventsOf(raw: JsonRecord | undefined, started: Set<number>, out: Stream
   for (const fragment of readToolCallDeltas(raw.tool_calls) ?? []) {
     if (!started.has(fragment.index)) {
       started.add(fragment.index);
-      const start: StreamEvent = { type: 'tool-call-start', index: fragment.index, id: fragment.id ?? `call_${fragment.index}`, name: fragment.name ?? '', kind: 'function' };
+      const start: StreamEvent = {
+        type: 'tool-call-start',
+        index: fragment.index,
+        id: fragment.id ?? `call_${fragment.index}`,
+        name: fragment.name ?? '',
+        kind: 'function',
+      };
       if (fragment.arguments !== undefined) start.input = fragment.arguments;
       out.push(start);
     } else if (fragment.arguments) {
@@ -95,7 +101,8 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
     }
     if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '' && !finished) {
       const reason = mapFinishReason(choice.finish_reason, started.size > 0);
-      if (reason === 'error') return fail('server_error', `Upstream provider ${providerId} reported an error during generation.`, out);
+      if (reason === 'error')
+        return fail('server_error', `Upstream provider ${providerId} reported an error during generation.`, out);
       finished = true;
       out.push({ type: 'finish', finishReason: reason });
     }
@@ -123,7 +130,8 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       } catch {
         return fail('server_error', `Upstream provider ${providerId} sent an unparseable stream event.`);
       }
-      if (!isRecord(parsed)) return fail('server_error', `Upstream provider ${providerId} sent a stream event that is not an object.`);
+      if (!isRecord(parsed))
+        return fail('server_error', `Upstream provider ${providerId} sent a stream event that is not an object.`);
       return onChunk(parsed, event.event === 'error');
     },
     end(): StreamEvent[] {
@@ -132,7 +140,8 @@ export function createStreamTranslator(options: StreamTranslatorOptions = {}): S
       const out: StreamEvent[] = [];
       // No [DONE] and no finish: the connection dropped mid-generation. Usage still goes out (before the error):
       // whatever was generated is billed.
-      if (!done && !finished && !failed) return fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
+      if (!done && !finished && !failed)
+        return fail('server_error', `Upstream provider ${providerId} closed the stream before it finished.`, out);
       return flushUsage(out);
     },
   };

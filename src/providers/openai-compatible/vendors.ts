@@ -94,7 +94,14 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     disableWith: 'none',
     acceptsMessageName: true,
     acceptsRefusal: true,
-    passthroughFields: ['logit_bias', 'verbosity', 'prediction', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier'],
+    passthroughFields: [
+      'logit_bias',
+      'verbosity',
+      'prediction',
+      'prompt_cache_key',
+      'prompt_cache_retention',
+      'safety_identifier',
+    ],
     // PDFs as `file` parts with base64 file_data; chat completions cannot fetch a URL (only the Files API ids).
     fileParts: 'inline',
     protocols: ['chat', 'responses'],
@@ -132,7 +139,14 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
     acceptsMessageName: true,
     acceptsRefusal: true,
     passthroughFields: [
-      'provider', 'transforms', 'top_k', 'min_p', 'top_a', 'repetition_penalty', 'logit_bias', 'verbosity',
+      'provider',
+      'transforms',
+      'top_k',
+      'min_p',
+      'top_a',
+      'repetition_penalty',
+      'logit_bias',
+      'verbosity',
     ],
     // PDFs as `file` parts, file_data a base64 data URL or a URL it fetches.
     fileParts: 'inline-or-url',
@@ -155,7 +169,7 @@ export const VENDOR_PROFILES: Readonly<Record<string, VendorProfile>> = {
   generic: profile('generic', '', {}),
 };
 
-const ALIASES: Readonly<Record<string, string>> = { xai: 'x-ai', gemini: 'google', 'mistralai': 'mistral' };
+const ALIASES: Readonly<Record<string, string>> = { xai: 'x-ai', gemini: 'google', mistralai: 'mistral' };
 
 function pick<T>(value: unknown, check: (v: unknown) => v is T): T | undefined {
   return check(value) ? value : undefined;
@@ -173,18 +187,32 @@ export function resolveVendorProfile(provider: Pick<ProviderConfig, 'id' | 'quir
   const requested = (pick(quirks.vendor, isString) ?? provider.id).toLowerCase();
   const base = VENDOR_PROFILES[ALIASES[requested] ?? requested] ?? VENDOR_PROFILES.generic;
   const overrides: Partial<VendorProfile> = {};
-  for (const key of ['developerRole', 'requiresMaxTokens', 'acceptsReasoningDetails', 'streamOptions', 'acceptsUser',
-    'acceptsMessageName', 'acceptsRefusal', 'cacheControl'] as const) {
+  for (const key of [
+    'developerRole',
+    'requiresMaxTokens',
+    'acceptsReasoningDetails',
+    'streamOptions',
+    'acceptsUser',
+    'acceptsMessageName',
+    'acceptsRefusal',
+    'cacheControl',
+  ] as const) {
     const value = pick(quirks[key], isBool);
     if (value !== undefined) overrides[key] = value;
   }
   const maxTokensField = quirks.maxTokensField;
-  if (maxTokensField === 'max_tokens' || maxTokensField === 'max_completion_tokens') overrides.maxTokensField = maxTokensField;
+  if (maxTokensField === 'max_tokens' || maxTokensField === 'max_completion_tokens')
+    overrides.maxTokensField = maxTokensField;
   const reasoningParam = quirks.reasoningParam;
-  if (typeof reasoningParam === 'string' && ['openrouter', 'reasoning-effort', 'deepseek-thinking', 'anthropic-thinking', 'none'].includes(reasoningParam)) {
+  if (
+    typeof reasoningParam === 'string' &&
+    ['openrouter', 'reasoning-effort', 'deepseek-thinking', 'anthropic-thinking', 'none'].includes(reasoningParam)
+  ) {
     overrides.reasoningParam = reasoningParam as ReasoningParam;
   }
-  const efforts = pick(quirks.efforts, isStringArray)?.filter((e): e is Effort => (ALL_EFFORTS as readonly string[]).includes(e));
+  const efforts = pick(quirks.efforts, isStringArray)?.filter((e): e is Effort =>
+    (ALL_EFFORTS as readonly string[]).includes(e),
+  );
   if (efforts && efforts.length > 0) overrides.efforts = ALL_EFFORTS.filter((e) => efforts.includes(e));
   const passthrough = pick(quirks.passthroughFields, isStringArray);
   if (passthrough) overrides.passthroughFields = passthrough;

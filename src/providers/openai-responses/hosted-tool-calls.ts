@@ -57,7 +57,9 @@ export class HostedToolCalls {
     const searches = this.fileSearchIds.size + this.unnamedFileSearches;
     if (searches > 0) uses.file_search = searches;
     // A call that names no container ran in one: a new one unless the request brought its own.
-    const created = this.containers.size + (this.interpreterWithoutContainer && this.containers.size === 0 && this.known.size === 0 ? 1 : 0);
+    const created =
+      this.containers.size +
+      (this.interpreterWithoutContainer && this.containers.size === 0 && this.known.size === 0 ? 1 : 0);
     if (created > 0) uses.code_interpreter = created * (this.billing.containerGb ?? 1);
     return Object.keys(uses).length > 0 ? uses : undefined;
   }

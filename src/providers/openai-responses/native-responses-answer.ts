@@ -11,7 +11,13 @@ import { nanosToUsd } from '../../core/money.js';
 import type { FinishReason, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
 import type { SseEvent } from '../adapter.js';
-import type { NativeAnswerContext, NativeEvent, NativeJsonAnswer, NativeReading, NativeStreamReader } from '../native/native-protocol.js';
+import type {
+  NativeAnswerContext,
+  NativeEvent,
+  NativeJsonAnswer,
+  NativeReading,
+  NativeStreamReader,
+} from '../native/native-protocol.js';
 import { readEventJson, sseText } from '../native/native-protocol.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';
 import { UpstreamPayloadError } from '../upstream-payload-error.js';
@@ -31,7 +37,9 @@ export function finishOfResponse(response: JsonRecord): FinishReason {
     case 'cancelled':
       return 'error';
     default:
-      return readArray(response.output)?.some((item) => isRecord(item) && TOOL_CALL_ITEMS.has(String(item.type))) ? 'tool_calls' : 'stop';
+      return readArray(response.output)?.some((item) => isRecord(item) && TOOL_CALL_ITEMS.has(String(item.type)))
+        ? 'tool_calls'
+        : 'stop';
   }
 }
 
@@ -51,7 +59,10 @@ function streamCode(code: unknown): StreamErrorCode {
 /** Characters of generated output in one output item (text, refusal, reasoning summary, tool input). */
 export function itemChars(item: unknown): number {
   if (!isRecord(item)) return 0;
-  let chars = (readString(item.arguments)?.length ?? 0) + (readString(item.input)?.length ?? 0) + (readString(item.name)?.length ?? 0);
+  let chars =
+    (readString(item.arguments)?.length ?? 0) +
+    (readString(item.input)?.length ?? 0) +
+    (readString(item.name)?.length ?? 0);
   for (const part of [...(readArray(item.content) ?? []), ...(readArray(item.summary) ?? [])]) {
     if (isRecord(part)) chars += (readString(part.text)?.length ?? 0) + (readString(part.refusal)?.length ?? 0);
   }
@@ -64,7 +75,11 @@ function withContract(response: JsonRecord, ctx: NativeAnswerContext, totals: ()
   if (isRecord(response.usage)) {
     const { costNanos, accessMode } = totals();
     // Pass (subscription) requests report their reference value, which is measured against quotas, never charged.
-    response.usage = { ...response.usage, cost: nanosToUsd(costNanos), cost_details: { access_mode: accessMode, charged: accessMode === 'credits' && costNanos > 0n } };
+    response.usage = {
+      ...response.usage,
+      cost: nanosToUsd(costNanos),
+      cost_details: { access_mode: accessMode, charged: accessMode === 'credits' && costNanos > 0n },
+    };
   }
   return response;
 }
@@ -97,7 +112,13 @@ function readResponse(
   reading.finish = finishOfResponse(response);
   if (reading.finish === 'error') {
     const error = readRecord(response.error);
-    reading.error = { code: streamCode(error?.code), message: ctx.redact(readString(error?.message) ?? `Upstream provider ${ctx.provider.id} reported the response as ${String(response.status)}.`) };
+    reading.error = {
+      code: streamCode(error?.code),
+      message: ctx.redact(
+        readString(error?.message) ??
+          `Upstream provider ${ctx.provider.id} reported the response as ${String(response.status)}.`,
+      ),
+    };
     if (error && typeof error.message === 'string') error.message = reading.error.message;
   }
   return reading;
@@ -105,9 +126,13 @@ function readResponse(
 
 export function readResponsesJson(bytes: Buffer, ctx: NativeAnswerContext): NativeJsonAnswer {
   const body = UpstreamPayloadError.parseJson(bytes.toString('utf8'));
-  if (!isRecord(body) || (body.object !== undefined && body.object !== 'response')) throw UpstreamPayloadError.malformed('the answer is not a Response object');
-  const reading = readResponse(body, ctx, { generatedChars: (readArray(body.output) ?? []).reduce((n: number, item) => n + itemChars(item), 0) });
-  if (reading.error) throw new UpstreamPayloadError({ status: 502, message: reading.error.message, streamCode: reading.error.code });
+  if (!isRecord(body) || (body.object !== undefined && body.object !== 'response'))
+    throw UpstreamPayloadError.malformed('the answer is not a Response object');
+  const reading = readResponse(body, ctx, {
+    generatedChars: (readArray(body.output) ?? []).reduce((n: number, item) => n + itemChars(item), 0),
+  });
+  if (reading.error)
+    throw new UpstreamPayloadError({ status: 502, message: reading.error.message, streamCode: reading.error.code });
   return { reading, render: (totals) => Buffer.from(JSON.stringify(withContract(body, ctx, () => totals))) };
 }
 
@@ -140,7 +165,11 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
           reading.ends = true;
         }
       }
-      return { reading, render: (totals) => sseText(event.event, JSON.stringify({ ...data, response: withContract(response, ctx, totals) })) };
+      return {
+        reading,
+        render: (totals) =>
+          sseText(event.event, JSON.stringify({ ...data, response: withContract(response, ctx, totals) })),
+      };
     }
     if (type === 'error') {
       // OpenAI follows it with response.failed, which ends the stream; the event itself passes, its text cleaned.
@@ -165,7 +194,8 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
         reading.webSearches = searchIds.size;
       }
       // A container is created when its first call starts: counted from the item's start; a file search once done.
-      if ((done || item?.type === 'code_interpreter_call') && tools.observe(item, false)) reading.toolUses = tools.uses();
+      if ((done || item?.type === 'code_interpreter_call') && tools.observe(item, false))
+        reading.toolUses = tools.uses();
       return { reading, render: pass };
     }
     return { reading: { generatedChars: 0 }, render: pass };
@@ -176,7 +206,13 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
     end(): NativeEvent {
       if (terminal || failed) return { reading: { generatedChars: 0 }, render: () => undefined };
       return {
-        reading: { generatedChars: 0, error: { code: 'server_error', message: `Upstream provider ${ctx.provider.id} closed the stream before response.completed.` } },
+        reading: {
+          generatedChars: 0,
+          error: {
+            code: 'server_error',
+            message: `Upstream provider ${ctx.provider.id} closed the stream before response.completed.`,
+          },
+        },
         render: () => undefined,
       };
     },

@@ -40,7 +40,10 @@ function buildRequest({ wire, provider, model, stream }: NativeRequestInput): Na
   // A hosted tool the gateway cannot bill (image generation, a hosted shell, a type it does not know) is left out.
   const tools = responsesToolEdits(wire.body);
   warnings.push(...tools.warnings);
-  const body = spliceTopLevel(wire.raw, { remove, set: { ...tools.set, model: JSON.stringify(model.upstreamModel), store: 'false' } });
+  const body = spliceTopLevel(wire.raw, {
+    remove,
+    set: { ...tools.set, model: JSON.stringify(model.upstreamModel), store: 'false' },
+  });
   return { request: { method: 'POST', url: responsesUrl(provider.baseUrl), headers, body }, warnings };
 }
 

@@ -13,7 +13,17 @@ import { isRecord, readRecord } from '../payload-readers.js';
 import { gateTools, unknownToolReason, type ToolRecord } from '../native/tool-gate.js';
 import { isWebSearchName } from '../tool-lowering/web-search.js';
 
-const TOKENS_ONLY = new Set(['function', 'custom', 'namespace', 'tool_search', 'local_shell', 'apply_patch', 'computer', 'computer_use_preview', 'mcp']);
+const TOKENS_ONLY = new Set([
+  'function',
+  'custom',
+  'namespace',
+  'tool_search',
+  'local_shell',
+  'apply_patch',
+  'computer',
+  'computer_use_preview',
+  'mcp',
+]);
 const METERED = new Set(['file_search', 'code_interpreter']);
 
 const IMAGE_REASON = 'OpenAI bills each image by its size and quality, which its answer does not report to the gateway';
@@ -23,7 +33,8 @@ export function judgeResponsesTool(tool: ToolRecord): string | undefined {
   const type = tool.type;
   if (typeof type !== 'string') return undefined; // OpenAI answers for a malformed tool
   if (TOKENS_ONLY.has(type) || METERED.has(type) || isWebSearchName(type)) return undefined;
-  if (type === 'shell') return readRecord(tool.environment)?.type === 'container_auto' ? HOSTED_SHELL_REASON : undefined;
+  if (type === 'shell')
+    return readRecord(tool.environment)?.type === 'container_auto' ? HOSTED_SHELL_REASON : undefined;
   if (type === 'image_generation') return IMAGE_REASON;
   return unknownToolReason('OpenAI');
 }

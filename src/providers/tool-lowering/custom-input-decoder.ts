@@ -8,7 +8,16 @@ import { CUSTOM_INPUT } from './lower-tools.js';
 
 type State = 'seek' | 'value' | 'done';
 
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 const KEY = new RegExp(`^\\s*\\{\\s*"${CUSTOM_INPUT}"\\s*:\\s*"`);
 
 export class CustomInputDecoder {

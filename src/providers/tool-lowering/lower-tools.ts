@@ -8,7 +8,14 @@
 // - hosted `tool_search` run by the client: a function with the tool's own description and parameters;
 // - any other hosted tool: the vendor's own (the policy maps it), or dropped with a warning.
 import type { AssistantBlock, ToolCallBlock } from '../../core/content-blocks.js';
-import type { CustomTool, FunctionTool, GenerationRequest, HostedTool, Tool, ToolChoice } from '../../core/generation-request.js';
+import type {
+  CustomTool,
+  FunctionTool,
+  GenerationRequest,
+  HostedTool,
+  Tool,
+  ToolChoice,
+} from '../../core/generation-request.js';
 import { ToolNameTable, type ToolNameRule } from './vendor-tool-names.js';
 
 /** What a vendor takes: its name rule, and what becomes of each hosted tool. */
@@ -36,15 +43,27 @@ function customDescription(tool: CustomTool): string {
   const lines = tool.description ? [tool.description, ''] : [];
   const format = tool.format;
   if (format?.type === 'grammar') {
-    lines.push(`Put the tool's whole input, as plain text, in the \`${CUSTOM_INPUT}\` string. It must follow this ${format.syntax} grammar:`, '```', format.definition, '```');
+    lines.push(
+      `Put the tool's whole input, as plain text, in the \`${CUSTOM_INPUT}\` string. It must follow this ${format.syntax} grammar:`,
+      '```',
+      format.definition,
+      '```',
+    );
   } else {
-    lines.push(`Put the tool's whole input, as free text, in the \`${CUSTOM_INPUT}\` string (not JSON-encoded inside it).`);
+    lines.push(
+      `Put the tool's whole input, as free text, in the \`${CUSTOM_INPUT}\` string (not JSON-encoded inside it).`,
+    );
   }
   return lines.join('\n');
 }
 
 function customParameters(): Record<string, unknown> {
-  return { type: 'object', properties: { [CUSTOM_INPUT]: { type: 'string', description: 'The raw input of the tool.' } }, required: [CUSTOM_INPUT], additionalProperties: false };
+  return {
+    type: 'object',
+    properties: { [CUSTOM_INPUT]: { type: 'string', description: 'The raw input of the tool.' } },
+    required: [CUSTOM_INPUT],
+    additionalProperties: false,
+  };
 }
 
 /** A hosted `tool_search` the client runs itself is called like a function. */
@@ -52,13 +71,24 @@ export function isClientToolSearch(tool: Tool): boolean {
   return tool.type === 'hosted' && tool.name === 'tool_search' && tool.config.execution === 'client';
 }
 
-function lowerTool(tool: Tool, all: readonly Tool[], table: ToolNameTable, policy: ToolPolicy, warnings: string[]): Tool[] {
+function lowerTool(
+  tool: Tool,
+  all: readonly Tool[],
+  table: ToolNameTable,
+  policy: ToolPolicy,
+  warnings: string[],
+): Tool[] {
   if (tool.type === 'function') {
     const { namespace, ...rest } = tool;
     return [{ ...rest, name: table.declare({ name: tool.name, namespace, kind: 'function' }) }];
   }
   if (tool.type === 'custom') {
-    const out: FunctionTool = { type: 'function', name: table.declare({ name: tool.name, namespace: tool.namespace, kind: 'custom' }), description: customDescription(tool), parameters: customParameters() };
+    const out: FunctionTool = {
+      type: 'function',
+      name: table.declare({ name: tool.name, namespace: tool.namespace, kind: 'custom' }),
+      description: customDescription(tool),
+      parameters: customParameters(),
+    };
     if (tool.cache) out.cache = tool.cache;
     return [out];
   }
@@ -90,7 +120,13 @@ function lowerChoice(choice: ToolChoice | undefined, table: ToolNameTable): Tool
 function needsLowering(request: GenerationRequest): boolean {
   if (request.tools.some((tool) => tool.type !== 'function' || tool.namespace !== undefined)) return true;
   if (request.toolChoice?.type === 'tool' && request.toolChoice.namespace !== undefined) return true;
-  return request.messages.some((turn) => turn.role === 'assistant' && turn.content.some((block) => block.type === 'tool_call' && (block.kind !== 'function' || block.namespace !== undefined)));
+  return request.messages.some(
+    (turn) =>
+      turn.role === 'assistant' &&
+      turn.content.some(
+        (block) => block.type === 'tool_call' && (block.kind !== 'function' || block.namespace !== undefined),
+      ),
+  );
 }
 
 /** The sentences naming the tools the vendor is not sent (`x-modelgate-warning`). */
@@ -103,7 +139,10 @@ export function toolNameTable(tools: readonly Tool[], policy: ToolPolicy): ToolN
   return lowerToolList(tools, policy).table;
 }
 
-function lowerToolList(tools: readonly Tool[], policy: ToolPolicy): { tools: Tool[]; table: ToolNameTable; warnings: string[] } {
+function lowerToolList(
+  tools: readonly Tool[],
+  policy: ToolPolicy,
+): { tools: Tool[]; table: ToolNameTable; warnings: string[] } {
   const table = new ToolNameTable(policy.names);
   const warnings: string[] = [];
   return { tools: tools.flatMap((tool) => lowerTool(tool, tools, table, policy, warnings)), table, warnings };
@@ -114,7 +153,9 @@ export function lowerTools(request: GenerationRequest, policy: ToolPolicy): Lowe
   if (!needsLowering(request)) return { request, table, warnings };
   const messages = request.messages.map((turn) => {
     if (turn.role !== 'assistant') return turn;
-    const content = turn.content.map((block): AssistantBlock => (block.type === 'tool_call' ? lowerCall(block, table) : block));
+    const content = turn.content.map(
+      (block): AssistantBlock => (block.type === 'tool_call' ? lowerCall(block, table) : block),
+    );
     return { ...turn, content };
   });
   const lowered: GenerationRequest = { ...request, tools, messages };

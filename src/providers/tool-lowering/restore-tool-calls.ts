@@ -13,7 +13,12 @@ export function restoreResult(result: GenerationResult, table: ToolNameTable): G
     const tool = table.reverse(block.name);
     if (!tool) return block;
     const { namespace: _namespace, ...rest } = block;
-    const restored = { ...rest, name: tool.name, kind: tool.kind, input: tool.kind === 'custom' ? decodeWhole(block.input) : block.input };
+    const restored = {
+      ...rest,
+      name: tool.name,
+      kind: tool.kind,
+      input: tool.kind === 'custom' ? decodeWhole(block.input) : block.input,
+    };
     return tool.namespace === undefined ? restored : { ...restored, namespace: tool.namespace };
   });
   return { ...result, output };

@@ -6,7 +6,10 @@ import type { AdapterContext, ProviderAdapter } from '../adapter.js';
 import { lowerTools, toolNameTable, toolWarnings, type ToolPolicy } from './lower-tools.js';
 import { restoreResult, restoringTranslator } from './restore-tool-calls.js';
 
-export function withToolLowering(adapter: ProviderAdapter, policyOf: (ctx: AdapterContext) => ToolPolicy): ProviderAdapter {
+export function withToolLowering(
+  adapter: ProviderAdapter,
+  policyOf: (ctx: AdapterContext) => ToolPolicy,
+): ProviderAdapter {
   const table = (ctx: AdapterContext) => toolNameTable(ctx.tools ?? [], policyOf(ctx));
   return {
     ...adapter,

@@ -42,7 +42,12 @@ function hashOf(name: string, namespace: string | undefined): string {
 }
 
 /** The name the vendor sees for a tool, by the rule alone; `hashed` forces the hash suffix (a collision). */
-export function vendorToolName(name: string, namespace: string | undefined, rule: ToolNameRule, hashed = false): string {
+export function vendorToolName(
+  name: string,
+  namespace: string | undefined,
+  rule: ToolNameRule,
+  hashed = false,
+): string {
   const joined = namespace === undefined ? name : `${namespace}${SEPARATOR}${name}`;
   let clean = joined.replace(rule.invalid, '_');
   if (rule.start && !rule.start.test(clean)) clean = `_${clean}`;

@@ -10,7 +10,10 @@ export function isWebSearch(tool: HostedTool): boolean {
 
 /** True for a tool type that asks for a web search: OpenAI's and Anthropic's names, dated or not. */
 export function isWebSearchName(name: unknown): boolean {
-  return typeof name === 'string' && (/^web_search(_preview)?(_\d{4}_?\d{2}_?\d{2})?$/.test(name) || /^web_search_\d{8}$/.test(name));
+  return (
+    typeof name === 'string' &&
+    (/^web_search(_preview)?(_\d{4}_?\d{2}_?\d{2})?$/.test(name) || /^web_search_\d{8}$/.test(name))
+  );
 }
 
 /** A hosted tool as a warning names it: "web search" for any web search, else its type in words ("code interpreter"). */
@@ -26,11 +29,13 @@ export function anthropicWebSearch(tool: HostedTool): HostedTool {
   if (/^web_search_\d{8}$/.test(tool.name)) return tool; // already Anthropic's own (a Messages client's)
   const config: Record<string, unknown> = { name: 'web_search' };
   const filters = tool.config.filters as { allowed_domains?: unknown } | undefined;
-  if (Array.isArray(filters?.allowed_domains) && filters.allowed_domains.length > 0) config.allowed_domains = filters.allowed_domains;
+  if (Array.isArray(filters?.allowed_domains) && filters.allowed_domains.length > 0)
+    config.allowed_domains = filters.allowed_domains;
   const location = tool.config.user_location as Record<string, unknown> | null | undefined;
   if (location && typeof location === 'object') {
     const user_location: Record<string, unknown> = { type: 'approximate' };
-    for (const field of ['city', 'region', 'country', 'timezone']) if (typeof location[field] === 'string') user_location[field] = location[field];
+    for (const field of ['city', 'region', 'country', 'timezone'])
+      if (typeof location[field] === 'string') user_location[field] = location[field];
     config.user_location = user_location;
   }
   const out: HostedTool = { type: 'hosted', name: ANTHROPIC_WEB_SEARCH, config };

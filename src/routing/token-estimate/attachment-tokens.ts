@@ -72,7 +72,9 @@ export function imageTokens(url: string): number {
 export function base64ImageTokens(payload: string): number {
   // Base64 decodes 4 characters to 3 bytes: a prefix of a multiple of 4 characters decodes on its own.
   const prefix = payload.length > IMAGE_HEADER_CHARS ? payload.slice(0, IMAGE_HEADER_CHARS) : payload;
-  const size = readImageSize(Buffer.from(prefix, 'base64')) ?? (prefix === payload ? undefined : readImageSize(Buffer.from(payload, 'base64')));
+  const size =
+    readImageSize(Buffer.from(prefix, 'base64')) ??
+    (prefix === payload ? undefined : readImageSize(Buffer.from(payload, 'base64')));
   return size ? imageTokensForSize(size) : UNKNOWN_IMAGE_TOKENS;
 }
 

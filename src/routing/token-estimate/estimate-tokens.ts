@@ -2,7 +2,14 @@
 // checks, credit reservations and usage of requests cut off before any usage arrived. ~4 characters a token is
 // the usual rule for English text with BPE tokenizers; images and PDFs count from their size and pages
 // (attachment-tokens.ts), so that a large attachment is priced before it is sent, never after.
-import type { DocumentBlock, ImageBlock, MediaSource, TextBlock, UserBlock, AssistantBlock } from '../../core/content-blocks.js';
+import type {
+  DocumentBlock,
+  ImageBlock,
+  MediaSource,
+  TextBlock,
+  UserBlock,
+  AssistantBlock,
+} from '../../core/content-blocks.js';
 import type { GenerationRequest } from '../../core/generation-request.js';
 import { base64ImageTokens, base64PdfTokens, imageTokens, pdfTokens } from './attachment-tokens.js';
 
@@ -44,12 +51,21 @@ function urlOf(source: MediaSource): string {
 /** A document as vendors without documents get it: text under a title and context header, or a PDF after its context. */
 function documentTokens(block: DocumentBlock): number {
   const source = block.source;
-  const header = (title: boolean) => estimateTextTokens(`${title && block.title ? `Document: ${block.title}\n` : ''}${block.context ? `Context: ${block.context}\n\n` : ''}`);
+  const header = (title: boolean) =>
+    estimateTextTokens(
+      `${title && block.title ? `Document: ${block.title}\n` : ''}${block.context ? `Context: ${block.context}\n\n` : ''}`,
+    );
   switch (source.kind) {
     case 'text':
       return header(true) + estimateTextTokens(source.text);
     case 'blocks':
-      return header(true) + source.blocks.reduce((sum, inner) => sum + (inner.type === 'text' ? estimateTextTokens(inner.text) : imageBlockTokens(inner)), 0);
+      return (
+        header(true) +
+        source.blocks.reduce(
+          (sum, inner) => sum + (inner.type === 'text' ? estimateTextTokens(inner.text) : imageBlockTokens(inner)),
+          0,
+        )
+      );
     default:
       return header(false) + (source.kind === 'base64' ? base64PdfTokens(source.data) : pdfTokens(urlOf(source)));
   }
@@ -67,7 +83,9 @@ function blockTokens(block: UserBlock | AssistantBlock): number {
       return block.content.reduce((sum, inner) => sum + blockTokens(inner), 0);
     case 'tool_call':
       // The call as a vendor writes it (id, name, JSON input, a little structure around them).
-      return estimateTextTokens(`{"id":"${block.id}","name":"${block.name}","arguments":${JSON.stringify(block.input)}}`);
+      return estimateTextTokens(
+        `{"id":"${block.id}","name":"${block.name}","arguments":${JSON.stringify(block.input)}}`,
+      );
     case 'reasoning':
       return estimateTextTokens(block.text ?? '');
     case 'refusal':

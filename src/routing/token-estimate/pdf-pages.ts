@@ -48,7 +48,10 @@ function inflateObjectStream(pdf: Buffer, text: string, dictionaryAt: number): s
   if (end < 0) return undefined;
   try {
     // Z_SYNC_FLUSH: a stream cut short still yields what it holds; the end-of-line before `endstream` is ignored.
-    return inflateSync(pdf.subarray(start, end), { finishFlush: zlib.Z_SYNC_FLUSH, maxOutputLength: MAX_INFLATED_BYTES }).toString('latin1');
+    return inflateSync(pdf.subarray(start, end), {
+      finishFlush: zlib.Z_SYNC_FLUSH,
+      maxOutputLength: MAX_INFLATED_BYTES,
+    }).toString('latin1');
   } catch {
     return undefined;
   }

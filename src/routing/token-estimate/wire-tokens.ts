@@ -3,7 +3,14 @@
 // size (attachment-tokens.ts), without translating anything. Object keys count as text too: in tool schemas they are
 // what the model reads. Unknown block and item types cost their text, so a type the gateway does not model is priced
 // like any other content. Generous on purpose: it is an admission bound (context check, credit reservation).
-import { base64ImageTokens, base64PdfTokens, imageTokens, pdfTokens, PDF_URL_TOKENS, UNKNOWN_IMAGE_TOKENS } from './attachment-tokens.js';
+import {
+  base64ImageTokens,
+  base64PdfTokens,
+  imageTokens,
+  pdfTokens,
+  PDF_URL_TOKENS,
+  UNKNOWN_IMAGE_TOKENS,
+} from './attachment-tokens.js';
 import { estimateTokensForChars } from './estimate-tokens.js';
 
 export interface WireTokens {
@@ -74,7 +81,8 @@ function attachment(node: Node, found: { images: boolean; files: boolean }): num
     }
     case 'document': {
       const source = node.source;
-      if (!isNode(source) || (source.type !== 'base64' && source.type !== 'url' && source.type !== 'file')) return undefined; // text, content: walked
+      if (!isNode(source) || (source.type !== 'base64' && source.type !== 'url' && source.type !== 'file'))
+        return undefined; // text, content: walked
       found.files = true;
       const data = source.type === 'base64' ? text(source.data) : undefined;
       return data === undefined ? PDF_URL_TOKENS : base64PdfTokens(data);

@@ -55,12 +55,16 @@ export function buildSdkPackage(outDir: string): BuiltPackage {
   const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const packageJson = JSON.parse(readFileSync(join(sdkDir, 'package.template.json'), 'utf8'));
   packageJson.version = rootPackage.version;
-  packageJson.dependencies['openapi-fetch'] = rootPackage.devDependencies['openapi-fetch'] ?? rootPackage.dependencies['openapi-fetch'];
+  packageJson.dependencies['openapi-fetch'] =
+    rootPackage.devDependencies['openapi-fetch'] ?? rootPackage.dependencies['openapi-fetch'];
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
 
   // The compiler config lives in the package folder (not in "files", so not published): module resolution of
   // openapi-fetch walks up from there to this repository's node_modules.
-  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({ compilerOptions: COMPILER_OPTIONS, include: ['src/**/*.ts'] }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    `${JSON.stringify({ compilerOptions: COMPILER_OPTIONS, include: ['src/**/*.ts'] }, null, 2)}\n`,
+  );
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   try {
     execFileSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe' });

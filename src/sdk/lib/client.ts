@@ -43,9 +43,7 @@ export function createModelgateClient(options: ModelgateClientOptions): Modelgat
 }
 
 /** openapi-fetch results carry `data` or `error`; this returns the data or throws a ModelgateError. */
-export async function unwrap<T>(
-  pending: Promise<{ data?: T; error?: unknown; response: Response }>,
-): Promise<T> {
+export async function unwrap<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await pending;
   if (!response.ok) throw new ModelgateError(response.status, error, response.headers);
   return data as T;

@@ -22,7 +22,10 @@ export const claudeCode: ClientDriver = {
       env: {
         ...exportsOf(this.snippet(values).text, key),
         CLAUDE_CONFIG_DIR: `${paths.home}/.claude`,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_ERROR_REPORTING: '1',
       },
     };
   },

@@ -24,7 +24,12 @@ export const cline: ClientDriver = {
     const result = events.filter((e) => e.type === 'run_result').at(-1);
     const error = events.filter((e) => e.type === 'error' || e.error).at(-1);
     if (result && typeof result.text === 'string' && !result.error) return { answer: result.text };
-    if (result?.error || error) return { error: firstLine(String(result?.error?.message ?? result?.error ?? error?.message ?? error?.error?.message ?? error?.error)) };
+    if (result?.error || error)
+      return {
+        error: firstLine(
+          String(result?.error?.message ?? result?.error ?? error?.message ?? error?.error?.message ?? error?.error),
+        ),
+      };
     return { error: firstLine(stderr || stdout) || 'no run_result' };
   },
 };

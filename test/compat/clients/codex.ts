@@ -32,8 +32,12 @@ export const codex: ClientDriver = {
   },
   parse(stdout, stderr) {
     const events = jsonLines(stdout);
-    const messages = events.filter((e) => e.type === 'item.completed' && e.item?.type === 'agent_message').map((e) => String(e.item.text));
-    const failure = events.find((e) => e.type === 'turn.failed')?.error?.message ?? events.filter((e) => e.type === 'error').at(-1)?.message;
+    const messages = events
+      .filter((e) => e.type === 'item.completed' && e.item?.type === 'agent_message')
+      .map((e) => String(e.item.text));
+    const failure =
+      events.find((e) => e.type === 'turn.failed')?.error?.message ??
+      events.filter((e) => e.type === 'error').at(-1)?.message;
     if (failure && !events.some((e) => e.type === 'turn.completed')) return { error: readableError(String(failure)) };
     if (messages.length) return { answer: messages.join('\n') };
     return { error: readableError(String(failure ?? (stderr || 'no agent message'))) };

@@ -87,7 +87,7 @@ export function readableError(text: string): string {
   if (json) {
     try {
       const parsed = JSON.parse(json) as { error?: { message?: unknown } | string; message?: unknown };
-      const message = typeof parsed.error === 'object' ? parsed.error?.message : parsed.error ?? parsed.message;
+      const message = typeof parsed.error === 'object' ? parsed.error?.message : (parsed.error ?? parsed.message);
       if (typeof message === 'string') return firstLine(message);
     } catch {
       // not JSON: the text as it is

@@ -17,7 +17,13 @@ export const kilo: ClientDriver = {
     writeFileSync(`${paths.home}/.config/kilo/kilo.json`, JSON.stringify(config, null, 2));
     return {
       args: ['run', '--format', 'json', prompt],
-      env: { MODELGATE_API_KEY: key, XDG_CONFIG_HOME: `${paths.home}/.config`, KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_AUTOUPDATE: '1', KILO_TELEMETRY_LEVEL: 'off' },
+      env: {
+        MODELGATE_API_KEY: key,
+        XDG_CONFIG_HOME: `${paths.home}/.config`,
+        KILO_DISABLE_MODELS_FETCH: '1',
+        KILO_DISABLE_AUTOUPDATE: '1',
+        KILO_TELEMETRY_LEVEL: 'off',
+      },
     };
   },
   parse: parseOpenCodeEvents,

@@ -25,8 +25,17 @@ export function parseOpenCodeEvents(stdout: string, stderr: string): ClientOutco
   const error = events.find((e) => e.type === 'error');
   if (texts.length) return { answer: texts.join('\n') };
   if (error) {
-    const detail = error.error?.data?.message ?? error.error?.message ?? error.error?.name ?? JSON.stringify(error.error ?? error);
+    const detail =
+      error.error?.data?.message ?? error.error?.message ?? error.error?.name ?? JSON.stringify(error.error ?? error);
     return { error: firstLine(String(detail)) };
   }
-  return { error: firstLine(stderr.split('\n').filter((line) => /error/i.test(line)).at(-1) ?? stderr) || 'no text event' };
+  return {
+    error:
+      firstLine(
+        stderr
+          .split('\n')
+          .filter((line) => /error/i.test(line))
+          .at(-1) ?? stderr,
+      ) || 'no text event',
+  };
 }

@@ -17,7 +17,12 @@ export const openCode: ClientDriver = {
     writeFileSync(`${paths.home}/.config/opencode/opencode.json`, JSON.stringify(config, null, 2));
     return {
       args: ['run', '--format', 'json', prompt],
-      env: { MODELGATE_API_KEY: key, XDG_CONFIG_HOME: `${paths.home}/.config`, OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' },
+      env: {
+        MODELGATE_API_KEY: key,
+        XDG_CONFIG_HOME: `${paths.home}/.config`,
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+      },
     };
   },
   parse: parseOpenCodeEvents,

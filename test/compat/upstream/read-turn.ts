@@ -31,10 +31,14 @@ const list = (value: unknown): Json[] => (Array.isArray(value) ? value : []);
 
 export function readTurn(protocol: Protocol, body: Json, path: string): TurnView {
   switch (protocol) {
-    case 'chat': return readChat(body);
-    case 'responses': return readResponses(body);
-    case 'messages': return readMessages(body);
-    case 'gemini': return readGemini(body, path);
+    case 'chat':
+      return readChat(body);
+    case 'responses':
+      return readResponses(body);
+    case 'messages':
+      return readMessages(body);
+    case 'gemini':
+      return readGemini(body, path);
   }
 }
 
@@ -42,8 +46,12 @@ function readChat(body: Json): TurnView {
   const messages = list(body.messages);
   const results = messages.filter((m) => m.role === 'tool');
   return {
-    protocol: 'chat', model: String(body.model), stream: body.stream === true,
-    tools: list(body.tools).filter((t) => t.type === 'function').map((t) => ({ name: t.function.name, kind: 'function', schema: t.function.parameters })),
+    protocol: 'chat',
+    model: String(body.model),
+    stream: body.stream === true,
+    tools: list(body.tools)
+      .filter((t) => t.type === 'function')
+      .map((t) => ({ name: t.function.name, kind: 'function', schema: t.function.parameters })),
     conversation: JSON.stringify(messages),
     toolResults: results.length ? JSON.stringify(results) : undefined,
     wantsJson: ['json_object', 'json_schema'].includes(body.response_format?.type),
@@ -62,11 +70,14 @@ function responsesTools(tools: Json[]): OfferedTool[] {
 }
 
 function readResponses(body: Json): TurnView {
-  const input: Json[] = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : list(body.input);
+  const input: Json[] =
+    typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : list(body.input);
   const extra = input.filter((item) => item.type === 'additional_tools').flatMap((item) => list(item.tools));
   const results = input.filter((item) => typeof item.type === 'string' && item.type.endsWith('_call_output'));
   return {
-    protocol: 'responses', model: String(body.model), stream: body.stream === true,
+    protocol: 'responses',
+    model: String(body.model),
+    stream: body.stream === true,
     tools: responsesTools([...list(body.tools), ...extra]),
     conversation: JSON.stringify(input.filter((item) => item.type !== 'additional_tools')),
     toolResults: results.length ? JSON.stringify(results) : undefined,
@@ -79,8 +90,12 @@ function readMessages(body: Json): TurnView {
   const messages = list(body.messages);
   const results = messages.flatMap((m) => list(m.content)).filter((block) => block.type === 'tool_result');
   return {
-    protocol: 'messages', model: String(body.model), stream: body.stream === true,
-    tools: list(body.tools).filter((t) => t.input_schema).map((t) => ({ name: t.name, kind: 'function', schema: t.input_schema })),
+    protocol: 'messages',
+    model: String(body.model),
+    stream: body.stream === true,
+    tools: list(body.tools)
+      .filter((t) => t.input_schema)
+      .map((t) => ({ name: t.name, kind: 'function', schema: t.input_schema })),
     conversation: JSON.stringify(messages),
     toolResults: results.length ? JSON.stringify(results) : undefined,
     wantsJson: body.output_config?.format?.type === 'json_schema',
@@ -94,9 +109,14 @@ function readGemini(body: Json, path: string): TurnView {
   const declarations = list(body.tools).flatMap((t) => list(t.functionDeclarations ?? t.function_declarations));
   const config = body.generationConfig ?? {};
   return {
-    protocol: 'gemini', model: decodeURIComponent(path.replace(/^.*\/models\//, '').replace(/:[A-Za-z]+(\?.*)?$/, '')),
+    protocol: 'gemini',
+    model: decodeURIComponent(path.replace(/^.*\/models\//, '').replace(/:[A-Za-z]+(\?.*)?$/, '')),
     stream: path.includes(':streamGenerateContent'),
-    tools: declarations.map((d) => ({ name: d.name, kind: 'function', schema: d.parametersJsonSchema ?? d.parameters })),
+    tools: declarations.map((d) => ({
+      name: d.name,
+      kind: 'function',
+      schema: d.parametersJsonSchema ?? d.parameters,
+    })),
     conversation: JSON.stringify(contents),
     toolResults: results.length ? JSON.stringify(results) : undefined,
     wantsJson: config.responseMimeType === 'application/json',

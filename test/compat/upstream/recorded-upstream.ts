@@ -50,7 +50,9 @@ export class RecordedUpstream {
 
   /** The requests of one family whose conversation text contains `needle` (a cell's own marker). */
   find(family: string, needle: string): UpstreamRequest[] {
-    return this.requests.filter((request) => request.family === family && JSON.stringify(request.body).includes(needle));
+    return this.requests.filter(
+      (request) => request.family === family && JSON.stringify(request.body).includes(needle),
+    );
   }
 
   async close(): Promise<void> {
@@ -74,16 +76,26 @@ export class RecordedUpstream {
     this.requests.push({ family, protocol, method: req.method ?? '', path, headers: req.headers, body });
     if (path.split('?')[0].endsWith('/count_tokens')) return json(res, 200, { input_tokens: 120 });
     if (!protocol || !(FAMILY_PREFIXES as readonly string[]).includes(family) || req.method !== 'POST') {
-      return json(res, 404, { error: { message: `recorded upstream: no route for ${req.method} ${req.url}`, type: 'not_found' } });
+      return json(res, 404, {
+        error: { message: `recorded upstream: no route for ${req.method} ${req.url}`, type: 'not_found' },
+      });
     }
     const turn = readTurn(protocol, body, path);
     const answer = answerFor(turn);
     const model = turn.model;
-    const out = protocol === 'chat' ? renderChat(answer, model, turn.stream)
-      : protocol === 'responses' ? renderResponses(answer, model, turn.stream, turn.wantsThinking)
-      : protocol === 'messages' ? renderMessages(answer, model, turn.stream, turn.wantsThinking)
-      : renderGemini(answer, model, turn.stream, turn.wantsThinking);
-    res.writeHead(200, { 'content-type': out.type, 'cache-control': 'no-cache', 'x-request-id': `req_compat_${this.requests.length}` });
+    const out =
+      protocol === 'chat'
+        ? renderChat(answer, model, turn.stream)
+        : protocol === 'responses'
+          ? renderResponses(answer, model, turn.stream, turn.wantsThinking)
+          : protocol === 'messages'
+            ? renderMessages(answer, model, turn.stream, turn.wantsThinking)
+            : renderGemini(answer, model, turn.stream, turn.wantsThinking);
+    res.writeHead(200, {
+      'content-type': out.type,
+      'cache-control': 'no-cache',
+      'x-request-id': `req_compat_${this.requests.length}`,
+    });
     for (const chunk of out.chunks) res.write(chunk);
     res.end();
   }

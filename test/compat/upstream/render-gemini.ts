@@ -5,7 +5,12 @@ import type { Answer } from './script.js';
 
 export const THOUGHT_SIGNATURE = 'Y29tcGF0LXNpZ25hdHVyZQ==';
 
-export function renderGemini(answer: Answer, model: string, stream: boolean, thoughts: boolean): { type: string; chunks: string[] } {
+export function renderGemini(
+  answer: Answer,
+  model: string,
+  stream: boolean,
+  thoughts: boolean,
+): { type: string; chunks: string[] } {
   const parts: Array<Record<string, unknown>> = [];
   if (answer.kind === 'tool') {
     if (thoughts) parts.push({ text: 'Let me read it.', thought: true });
@@ -14,7 +19,12 @@ export function renderGemini(answer: Answer, model: string, stream: boolean, tho
     parts.push({ text: answer.kind === 'text' ? answer.text : answer.input });
   }
   const usageMetadata = { promptTokenCount: 120, candidatesTokenCount: 12, totalTokenCount: 132 };
-  const chunk = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: model, responseId: `compat-${Date.now()}` };
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata,
+    modelVersion: model,
+    responseId: `compat-${Date.now()}`,
+  };
   if (!stream) return { type: 'application/json', chunks: [JSON.stringify(chunk)] };
   return { type: 'text/event-stream', chunks: [`data: ${JSON.stringify(chunk)}\n\n`] };
 }

@@ -18,11 +18,26 @@ export type Answer =
   | { kind: 'custom-tool'; name: string; input: string };
 
 /** Tools that read a file, in the order they are preferred: each client's own name for it, then a shell. */
-const READ_TOOLS = ['Read', 'read_file', 'read', 'read_files', 'exec_command', 'run_shell_command', 'bash', 'Bash', 'shell'];
+const READ_TOOLS = [
+  'Read',
+  'read_file',
+  'read',
+  'read_files',
+  'exec_command',
+  'run_shell_command',
+  'bash',
+  'Bash',
+  'shell',
+];
 
 export function answerFor(turn: TurnView): Answer {
-  if (turn.toolResults !== undefined) return { kind: 'text', text: `${RESULT_PREFIX} ${describeResult(turn.toolResults)}` };
-  if (turn.wantsJson) return { kind: 'text', text: JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 10, title: 'Compatibility run' }) };
+  if (turn.toolResults !== undefined)
+    return { kind: 'text', text: `${RESULT_PREFIX} ${describeResult(turn.toolResults)}` };
+  if (turn.wantsJson)
+    return {
+      kind: 'text',
+      text: JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 10, title: 'Compatibility run' }),
+    };
   const patch = new RegExp(`${PATCH_MARKER} ([^\\s"\\\\]+) ([^\\s"\\\\]+)`).exec(turn.conversation);
   if (patch) {
     const input = `*** Begin Patch\n*** Add File: ${patch[1]}\n+${patch[2]}\n*** End Patch\n`;
@@ -30,10 +45,13 @@ export function answerFor(turn: TurnView): Answer {
     if (applyPatch?.kind === 'custom') return { kind: 'custom-tool', name: 'apply_patch', input };
     // A freeform tool offered through a protocol without them (a translating gateway) is a function of one string.
     const fields = Object.keys((applyPatch?.schema?.properties as object | undefined) ?? {});
-    if (applyPatch && fields.length === 1) return { kind: 'tool', name: 'apply_patch', arguments: { [fields[0]]: input } };
+    if (applyPatch && fields.length === 1)
+      return { kind: 'tool', name: 'apply_patch', arguments: { [fields[0]]: input } };
   }
   const read = new RegExp(`${READ_MARKER} ([^\\s"\\\\]+)`).exec(turn.conversation);
-  const tool = READ_TOOLS.map((name) => turn.tools.find((offered) => offered.name === name && offered.kind === 'function')).find(Boolean);
+  const tool = READ_TOOLS.map((name) =>
+    turn.tools.find((offered) => offered.name === name && offered.kind === 'function'),
+  ).find(Boolean);
   if (read && tool) return { kind: 'tool', name: tool.name, arguments: argumentsFor(tool, read[1]) };
   return { kind: 'text', text: PLAIN_ANSWER };
 }
@@ -52,16 +70,22 @@ function argumentsFor(tool: OfferedTool, path: string): Record<string, unknown> 
 }
 
 function fill(schema: Record<string, any>, name: string, path: string): unknown {
-  const type = String(Array.isArray(schema.type) ? schema.type[0] : schema.type ?? (schema.properties ? 'object' : 'string')).toLowerCase();
+  const type = String(
+    Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? (schema.properties ? 'object' : 'string')),
+  ).toLowerCase();
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const key of schema.required ?? []) out[key] = fill(schema.properties?.[key] ?? {}, key, path);
       return out;
     }
-    case 'array': return [fill(schema.items ?? {}, name, path)];
-    case 'integer': case 'number': return 1;
-    case 'boolean': return false;
+    case 'array':
+      return [fill(schema.items ?? {}, name, path)];
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return false;
     default:
       if (Array.isArray(schema.enum)) return schema.enum[0];
       return /^(cmd|command|commands)$/i.test(name) ? `cat ${path}` : path;

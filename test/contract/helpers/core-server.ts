@@ -43,19 +43,33 @@ interface StoredKey {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
   }
 }
 
 const doc = await loadDocument();
 const validator = createSchemaValidator(doc);
-const ROUTES: Record<string, string[]> = { '/chat/completions': ['POST'], '/api-keys': ['GET', 'POST'], '/api-keys/{key_id}': ['DELETE'] };
+const ROUTES: Record<string, string[]> = {
+  '/chat/completions': ['POST'],
+  '/api-keys': ['GET', 'POST'],
+  '/api-keys/{key_id}': ['DELETE'],
+};
 
 export async function startCoreServer(faults: CoreServerFaults = {}): Promise<CoreServer> {
   const keys = new Map<string, StoredKey>();
   const issue = (name: string): StoredKey => {
-    const key = { id: `key_${randomBytes(6).toString('hex')}`, secret: `core-${randomBytes(18).toString('hex')}`, name, createdAt: new Date(), live: true };
+    const key = {
+      id: `key_${randomBytes(6).toString('hex')}`,
+      secret: `core-${randomBytes(18).toString('hex')}`,
+      name,
+      createdAt: new Date(),
+      live: true,
+    };
     keys.set(key.id, key);
     return key;
   };
@@ -77,13 +91,22 @@ export async function startCoreServer(faults: CoreServerFaults = {}): Promise<Co
       const route = routeOf(url.pathname);
       if (!route) throw new HttpError(404, `No such endpoint: ${method} ${url.pathname}`);
       if (!ROUTES[route.template].includes(method)) {
-        throw new HttpError(405, `Method ${method} is not allowed`, faults.noAllowHeader ? {} : { allow: ROUTES[route.template].join(', ') });
+        throw new HttpError(
+          405,
+          `Method ${method} is not allowed`,
+          faults.noAllowHeader ? {} : { allow: ROUTES[route.template].join(', ') },
+        );
       }
       const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
       const caller = [...keys.values()].find((k) => k.live && k.secret === bearer);
       if (!caller) throw new HttpError(401, 'Missing or invalid credential');
       if (route.template === '/api-keys' && method === 'GET') {
-        const data = [...keys.values()].filter((k) => k.live).map((k) => ({ ...view(k), created_at: faults.numericCreatedAt ? k.createdAt.getTime() : k.createdAt.toISOString() }));
+        const data = [...keys.values()]
+          .filter((k) => k.live)
+          .map((k) => ({
+            ...view(k),
+            created_at: faults.numericCreatedAt ? k.createdAt.getTime() : k.createdAt.toISOString(),
+          }));
         return send(200, { data });
       }
       if (route.template === '/api-keys/{key_id}') {
@@ -92,7 +115,11 @@ export async function startCoreServer(faults: CoreServerFaults = {}): Promise<Co
         key.live = false;
         return send(200, { deleted: true, key_id: key.id });
       }
-      const body = parseBody(req.headers['content-type'], raw, route.template === '/chat/completions' && faults.serverErrorOnJunk);
+      const body = parseBody(
+        req.headers['content-type'],
+        raw,
+        route.template === '/chat/completions' && faults.serverErrorOnJunk,
+      );
       if (route.template === '/api-keys') {
         const problem = validator.validate('#/components/schemas/CreateApiKeyRequest', body);
         if (!problem.valid) throw new HttpError(400, problem.errors.join('; '));
@@ -107,18 +134,43 @@ export async function startCoreServer(faults: CoreServerFaults = {}): Promise<Co
       const completion = { id: `gen-${requestId}`, created: 1_760_000_000, model: chat.model };
       const usage = { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 };
       if (!stream) {
-        return send(200, { ...completion, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi there' }, finish_reason: 'stop' }], usage });
+        return send(200, {
+          ...completion,
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Hi there' }, finish_reason: 'stop' }],
+          usage,
+        });
       }
-      const chunk = (choice: object, extra: object = {}) => `data: ${JSON.stringify({ ...completion, object: 'chat.completion.chunk', choices: [{ index: 0, ...choice }], ...extra })}\n\n`;
+      const chunk = (choice: object, extra: object = {}) =>
+        `data: ${JSON.stringify({ ...completion, object: 'chat.completion.chunk', choices: [{ index: 0, ...choice }], ...extra })}\n\n`;
       const fail = JSON.stringify(chat.messages).includes(CORE_SERVER_TRIGGER);
       const last = fail
-        ? chunk({ delta: {}, finish_reason: 'error', ...(faults.bareErrorChunk ? {} : { error: { code: 'server_error', message: 'generation failed' } }) }, { usage })
+        ? chunk(
+            {
+              delta: {},
+              finish_reason: 'error',
+              ...(faults.bareErrorChunk ? {} : { error: { code: 'server_error', message: 'generation failed' } }),
+            },
+            { usage },
+          )
         : chunk({ delta: {}, finish_reason: 'stop' }, { usage });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': requestId });
-      res.end(`${chunk({ delta: faults.streamWithoutRole ? { content: '' } : { role: 'assistant', content: '' }, finish_reason: null })}${chunk({ delta: { content: 'Hi there' }, finish_reason: null })}${last}data: [DONE]\n\n`);
+      res.end(
+        `${chunk({ delta: faults.streamWithoutRole ? { content: '' } : { role: 'assistant', content: '' }, finish_reason: null })}${chunk({ delta: { content: 'Hi there' }, finish_reason: null })}${last}data: [DONE]\n\n`,
+      );
     } catch (err) {
       const status = err instanceof HttpError ? err.status : 500;
-      send(status, { error: { code: status, message: err instanceof HttpError ? err.message : 'Internal server error', metadata: { request_id: requestId } } }, err instanceof HttpError ? err.headers : {});
+      send(
+        status,
+        {
+          error: {
+            code: status,
+            message: err instanceof HttpError ? err.message : 'Internal server error',
+            metadata: { request_id: requestId },
+          },
+        },
+        err instanceof HttpError ? err.headers : {},
+      );
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -143,7 +195,8 @@ function routeOf(pathname: string): { template: string; id?: string } | undefine
 
 function parseBody(contentType: string | undefined, raw: string, crashOnJunk: boolean | undefined): unknown {
   if (raw === '') throw new HttpError(400, 'A JSON body is required');
-  if (!(contentType ?? '').toLowerCase().startsWith('application/json')) throw new HttpError(400, 'Content-Type must be application/json');
+  if (!(contentType ?? '').toLowerCase().startsWith('application/json'))
+    throw new HttpError(400, 'Content-Type must be application/json');
   try {
     return JSON.parse(raw);
   } catch {

@@ -24,18 +24,31 @@ export interface Fault {
   alter?(req: ProxiedRequest, res: ProxiedResponse): ProxiedResponse;
 }
 
-export async function startFaultyProxy(targetOrigin: string, fault: Fault): Promise<{ url: string; close(): Promise<void> }> {
+export async function startFaultyProxy(
+  targetOrigin: string,
+  fault: Fault,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const incoming: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers } as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') };
+    const incoming: ProxiedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: { ...req.headers } as Record<string, string>,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
     let answer = fault.intercept?.(incoming);
     if (!answer) {
       const { host: _host, ...headers } = incoming.headers;
-      const upstream = await request(`${targetOrigin}${incoming.path}`, { method: incoming.method as 'GET', headers, body: incoming.body === '' ? undefined : incoming.body });
+      const upstream = await request(`${targetOrigin}${incoming.path}`, {
+        method: incoming.method as 'GET',
+        headers,
+        body: incoming.body === '' ? undefined : incoming.body,
+      });
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(upstream.headers)) {
-        if (v !== undefined && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') flat[k] = Array.isArray(v) ? v.join(', ') : v;
+        if (v !== undefined && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection')
+          flat[k] = Array.isArray(v) ? v.join(', ') : v;
       }
       answer = { status: upstream.statusCode, headers: flat, body: await upstream.body.text() };
       if (fault.alter) answer = fault.alter(incoming, answer);

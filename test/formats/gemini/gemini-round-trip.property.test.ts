@@ -22,7 +22,8 @@ import { geminiContext, replay } from '../../providers/gemini/helpers.js';
 type Json = Record<string, any>;
 
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
-const clean = <T extends Json>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+const clean = <T extends Json>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 const text = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== '');
 /** Text a function returns: not itself JSON, which the adapter would read as a value. */
 const outputText = text.filter((s) => {
@@ -35,75 +36,122 @@ const outputText = text.filter((s) => {
 });
 const signature = fc.base64String({ minLength: 4, maxLength: 24 }).filter((s) => s !== '');
 const name = fc.constantFrom('read_file', 'glob', 'grep_search');
-const args = fc.dictionary(fc.stringMatching(/^[a-z_]{1,6}$/), fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean()), { maxKeys: 3 });
+const args = fc.dictionary(
+  fc.stringMatching(/^[a-z_]{1,6}$/),
+  fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean()),
+  { maxKeys: 3 },
+);
 
 const userPart = fc.oneof(
   text.map((t) => ({ text: t })),
-  fc.record({ mimeType: fc.constantFrom('image/png', 'image/jpeg', 'image/webp', 'application/pdf'), data: fc.base64String({ minLength: 4, maxLength: 16 }) }).map((inlineData) => ({ inlineData })),
-  fc.stringMatching(/^[a-z]{1,8}$/).map((file) => ({ fileData: { mimeType: 'image/png', fileUri: `https://example.com/${file}.png` } })),
-  fc.stringMatching(/^[a-z]{1,8}$/).map((file) => ({ fileData: { mimeType: 'application/pdf', fileUri: `https://example.com/${file}.pdf` } })),
+  fc
+    .record({
+      mimeType: fc.constantFrom('image/png', 'image/jpeg', 'image/webp', 'application/pdf'),
+      data: fc.base64String({ minLength: 4, maxLength: 16 }),
+    })
+    .map((inlineData) => ({ inlineData })),
+  fc
+    .stringMatching(/^[a-z]{1,8}$/)
+    .map((file) => ({ fileData: { mimeType: 'image/png', fileUri: `https://example.com/${file}.png` } })),
+  fc
+    .stringMatching(/^[a-z]{1,8}$/)
+    .map((file) => ({ fileData: { mimeType: 'application/pdf', fileUri: `https://example.com/${file}.pdf` } })),
 );
 const response = fc.oneof(
   outputText.map((output) => ({ output })),
   outputText.map((error) => ({ error })),
-  fc.dictionary(fc.stringMatching(/^[a-z]{3,6}$/).filter((k) => k !== 'output' && k !== 'error'), fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean()), { minKeys: 1, maxKeys: 3 }),
+  fc.dictionary(
+    fc.stringMatching(/^[a-z]{3,6}$/).filter((k) => k !== 'output' && k !== 'error'),
+    fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean()),
+    { minKeys: 1, maxKeys: 3 },
+  ),
 );
 
 /** A model turn as Gemini writes one (signed thoughts, its text, its calls), and the user turn that answers the calls. */
-const exchange = fc.record({
-  thoughts: fc.array(fc.record({ text: fc.string({ maxLength: 10 }), thought: fc.constant(true), thoughtSignature: signature }), { maxLength: 2 }),
-  answer: optional(fc.record({ text, thoughtSignature: optional(signature) }).map(clean)),
-  calls: fc.array(fc.record({ functionCall: fc.record({ name, args }), thoughtSignature: optional(signature) }).map(clean), { maxLength: 3 }),
-  after: fc.array(userPart, { maxLength: 2 }),
-}).chain((turn) => fc.tuple(...turn.calls.map(() => response)).map((responses) => {
-  const model = [...turn.thoughts, ...(turn.answer ? [turn.answer] : []), ...turn.calls];
-  const user = [...turn.calls.map((call, i) => ({ functionResponse: { name: call.functionCall.name, response: responses[i] } })), ...turn.after];
-  return [
-    { role: 'model', parts: model.length > 0 ? model : [{ text: 'ok' }] },
-    { role: 'user', parts: user.length > 0 ? user : [{ text: 'go on' }] },
-  ];
-}));
+const exchange = fc
+  .record({
+    thoughts: fc.array(
+      fc.record({ text: fc.string({ maxLength: 10 }), thought: fc.constant(true), thoughtSignature: signature }),
+      { maxLength: 2 },
+    ),
+    answer: optional(fc.record({ text, thoughtSignature: optional(signature) }).map(clean)),
+    calls: fc.array(
+      fc.record({ functionCall: fc.record({ name, args }), thoughtSignature: optional(signature) }).map(clean),
+      { maxLength: 3 },
+    ),
+    after: fc.array(userPart, { maxLength: 2 }),
+  })
+  .chain((turn) =>
+    fc.tuple(...turn.calls.map(() => response)).map((responses) => {
+      const model = [...turn.thoughts, ...(turn.answer ? [turn.answer] : []), ...turn.calls];
+      const user = [
+        ...turn.calls.map((call, i) => ({
+          functionResponse: { name: call.functionCall.name, response: responses[i] },
+        })),
+        ...turn.after,
+      ];
+      return [
+        { role: 'model', parts: model.length > 0 ? model : [{ text: 'ok' }] },
+        { role: 'user', parts: user.length > 0 ? user : [{ text: 'go on' }] },
+      ];
+    }),
+  );
 
-const declaration = fc.record({
-  name,
-  description: optional(text),
-  parameters: fc.constant({ type: 'OBJECT', properties: { path: { type: 'STRING' }, line: { type: 'INTEGER' } }, required: ['path'] }),
-}).map(clean);
+const declaration = fc
+  .record({
+    name,
+    description: optional(text),
+    parameters: fc.constant({
+      type: 'OBJECT',
+      properties: { path: { type: 'STRING' }, line: { type: 'INTEGER' } },
+      required: ['path'],
+    }),
+  })
+  .map(clean);
 
-const request: fc.Arbitrary<Json> = fc.record({
-  first: fc.array(userPart, { minLength: 1, maxLength: 3 }),
-  exchanges: fc.array(exchange, { maxLength: 3 }),
-  system: optional(text),
-  declarations: fc.uniqueArray(declaration, { maxLength: 3, selector: (d) => d.name }),
-  mode: fc.constantFrom('AUTO', 'NONE', 'ANY', 'ANY_ONE', undefined),
-  config: fc.record({
-    temperature: optional(fc.double({ min: 0, max: 2, noNaN: true })),
-    topP: optional(fc.double({ min: 0, max: 1, noNaN: true })),
-    topK: optional(fc.integer({ min: 1, max: 100 })),
-    maxOutputTokens: optional(fc.integer({ min: 1, max: 65536 })),
-    stopSequences: optional(fc.array(text, { minLength: 1, maxLength: 2 })),
-    seed: optional(fc.integer({ min: 0, max: 1000 })),
-    presencePenalty: optional(fc.double({ min: 0.1, max: 1, noNaN: true })),
-    frequencyPenalty: optional(fc.double({ min: 0.1, max: 1, noNaN: true })),
-  }).map(clean),
-}).map((r) => {
-  const body: Json = { contents: [{ role: 'user', parts: r.first }, ...r.exchanges.flat()] };
-  if (r.system !== undefined) body.systemInstruction = { parts: [{ text: r.system }] };
-  if (r.declarations.length > 0) {
-    body.tools = [{ functionDeclarations: r.declarations }];
-    if (r.mode === 'ANY_ONE') body.toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [r.declarations[0].name] } };
-    else if (r.mode !== undefined) body.toolConfig = { functionCallingConfig: { mode: r.mode } };
-  }
-  if (Object.keys(r.config).length > 0) body.generationConfig = r.config;
-  return body;
-});
+const request: fc.Arbitrary<Json> = fc
+  .record({
+    first: fc.array(userPart, { minLength: 1, maxLength: 3 }),
+    exchanges: fc.array(exchange, { maxLength: 3 }),
+    system: optional(text),
+    declarations: fc.uniqueArray(declaration, { maxLength: 3, selector: (d) => d.name }),
+    mode: fc.constantFrom('AUTO', 'NONE', 'ANY', 'ANY_ONE', undefined),
+    config: fc
+      .record({
+        temperature: optional(fc.double({ min: 0, max: 2, noNaN: true })),
+        topP: optional(fc.double({ min: 0, max: 1, noNaN: true })),
+        topK: optional(fc.integer({ min: 1, max: 100 })),
+        maxOutputTokens: optional(fc.integer({ min: 1, max: 65536 })),
+        stopSequences: optional(fc.array(text, { minLength: 1, maxLength: 2 })),
+        seed: optional(fc.integer({ min: 0, max: 1000 })),
+        presencePenalty: optional(fc.double({ min: 0.1, max: 1, noNaN: true })),
+        frequencyPenalty: optional(fc.double({ min: 0.1, max: 1, noNaN: true })),
+      })
+      .map(clean),
+  })
+  .map((r) => {
+    const body: Json = { contents: [{ role: 'user', parts: r.first }, ...r.exchanges.flat()] };
+    if (r.system !== undefined) body.systemInstruction = { parts: [{ text: r.system }] };
+    if (r.declarations.length > 0) {
+      body.tools = [{ functionDeclarations: r.declarations }];
+      if (r.mode === 'ANY_ONE')
+        body.toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [r.declarations[0].name] } };
+      else if (r.mode !== undefined) body.toolConfig = { functionCallingConfig: { mode: r.mode } };
+    }
+    if (Object.keys(r.config).length > 0) body.generationConfig = r.config;
+    return body;
+  });
 
 describe('property: Gemini door → Gemini adapter', () => {
-  it('renders the client\'s request back, for everything both carry', () => {
+  it("renders the client's request back, for everything both carry", () => {
     fc.assert(
       fc.property(request, (body) => {
         const ctx = geminiContext({ maxOutputTokens: 65536 });
-        const sent = JSON.parse(JSON.stringify(buildBody(parseGeminiRequest(body as GeminiGenerateContentRequest, 'google/gemini-2.5-flash', false), ctx)));
+        const sent = JSON.parse(
+          JSON.stringify(
+            buildBody(parseGeminiRequest(body as GeminiGenerateContentRequest, 'google/gemini-2.5-flash', false), ctx),
+          ),
+        );
         expect(sent).toEqual({ ...body, generationConfig: { maxOutputTokens: 65536, ...body.generationConfig } });
       }),
       { numRuns: 300 },
@@ -112,25 +160,49 @@ describe('property: Gemini door → Gemini adapter', () => {
 });
 
 /** A Gemini answer's parts (signed and unsigned thoughts, a signed or plain text, calls) and its usage. */
-const answer = fc.record({
-  thoughts: fc.array(fc.record({ text, thought: fc.constant(true), thoughtSignature: optional(signature) }).map(clean), { maxLength: 2 }),
-  answer: optional(fc.record({ text: fc.oneof(text, fc.constant('')), thoughtSignature: optional(signature) }).map(clean).filter((p) => p.text !== '' || p.thoughtSignature !== undefined)),
-  calls: fc.array(fc.record({ functionCall: fc.record({ name, args }), thoughtSignature: optional(signature) }).map(clean), { maxLength: 3 }),
-  usage: fc.record({ prompt: fc.integer({ min: 1, max: 10_000 }), cached: fc.integer({ min: 0, max: 100 }), answer: fc.integer({ min: 0, max: 5000 }), thoughts: fc.integer({ min: 0, max: 5000 }) }),
-}).map((a) => ({
-  parts: [...a.thoughts, ...(a.answer ? [a.answer] : []), ...a.calls] as Json[],
-  usageMetadata: clean({
-    promptTokenCount: a.usage.prompt + a.usage.cached,
-    cachedContentTokenCount: a.usage.cached > 0 ? a.usage.cached : undefined,
-    candidatesTokenCount: a.usage.answer,
-    thoughtsTokenCount: a.usage.thoughts > 0 ? a.usage.thoughts : undefined,
-    totalTokenCount: a.usage.prompt + a.usage.cached + a.usage.answer + a.usage.thoughts,
-  }),
-})).filter((a) => a.parts.length > 0);
+const answer = fc
+  .record({
+    thoughts: fc.array(
+      fc.record({ text, thought: fc.constant(true), thoughtSignature: optional(signature) }).map(clean),
+      { maxLength: 2 },
+    ),
+    answer: optional(
+      fc
+        .record({ text: fc.oneof(text, fc.constant('')), thoughtSignature: optional(signature) })
+        .map(clean)
+        .filter((p) => p.text !== '' || p.thoughtSignature !== undefined),
+    ),
+    calls: fc.array(
+      fc.record({ functionCall: fc.record({ name, args }), thoughtSignature: optional(signature) }).map(clean),
+      { maxLength: 3 },
+    ),
+    usage: fc.record({
+      prompt: fc.integer({ min: 1, max: 10_000 }),
+      cached: fc.integer({ min: 0, max: 100 }),
+      answer: fc.integer({ min: 0, max: 5000 }),
+      thoughts: fc.integer({ min: 0, max: 5000 }),
+    }),
+  })
+  .map((a) => ({
+    parts: [...a.thoughts, ...(a.answer ? [a.answer] : []), ...a.calls] as Json[],
+    usageMetadata: clean({
+      promptTokenCount: a.usage.prompt + a.usage.cached,
+      cachedContentTokenCount: a.usage.cached > 0 ? a.usage.cached : undefined,
+      candidatesTokenCount: a.usage.answer,
+      thoughtsTokenCount: a.usage.thoughts > 0 ? a.usage.thoughts : undefined,
+      totalTokenCount: a.usage.prompt + a.usage.cached + a.usage.answer + a.usage.thoughts,
+    }),
+  }))
+  .filter((a) => a.parts.length > 0);
 
 const identity = { id: 'gen-test', model: 'google/gemini-2.5-flash', provider: 'google', created: 1 };
 /** Parts as Google sent them: the gateway names every call (Google's calls carry no id). */
-const withoutIds = (parts: Json[]) => parts.map((part) => (part.functionCall ? { ...part, functionCall: { name: part.functionCall.name, args: part.functionCall.args } } : part));
+const withoutIds = (parts: Json[]) =>
+  parts.map((part) =>
+    part.functionCall
+      ? { ...part, functionCall: { name: part.functionCall.name, args: part.functionCall.args } }
+      : part,
+  );
 
 /** Adjacent unsigned text parts of one kind (answer or thought) are one text to Gemini: a whole answer joins them. */
 function joinPlain(parts: Json[]): Json[] {
@@ -149,7 +221,14 @@ function joinStreamed(parts: Json[]): Json[] {
   const out: Json[] = [];
   for (const part of parts) {
     const last = out[out.length - 1];
-    if (last?.thought && part.thought && last.thoughtSignature === undefined && part.text === '' && part.thoughtSignature !== undefined) last.thoughtSignature = part.thoughtSignature;
+    if (
+      last?.thought &&
+      part.thought &&
+      last.thoughtSignature === undefined &&
+      part.text === '' &&
+      part.thoughtSignature !== undefined
+    )
+      last.thoughtSignature = part.thoughtSignature;
     else out.push({ ...part });
   }
   return out;
@@ -159,9 +238,16 @@ describe('property: Gemini adapter → Gemini door', () => {
   it('a whole answer comes back as Google sent it', () => {
     fc.assert(
       fc.property(answer, (a) => {
-        const body = { candidates: [{ content: { role: 'model', parts: a.parts }, finishReason: 'STOP', index: 0 }], usageMetadata: a.usageMetadata };
+        const body = {
+          candidates: [{ content: { role: 'model', parts: a.parts }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: a.usageMetadata,
+        };
         const result = parseGeminiCompletion(body);
-        const rendered = buildGenerateContentResponse(result, { usage: result.usage!, costNanos: 0n, accessMode: 'credits' }, identity);
+        const rendered = buildGenerateContentResponse(
+          result,
+          { usage: result.usage!, costNanos: 0n, accessMode: 'credits' },
+          identity,
+        );
         expect(withoutIds(rendered.candidates[0].content.parts as Json[])).toEqual(joinPlain(a.parts));
         expect(rendered.candidates[0].finishReason).toBe('STOP');
         expect(rendered.usageMetadata).toEqual(a.usageMetadata);
@@ -175,16 +261,31 @@ describe('property: Gemini adapter → Gemini door', () => {
       fc.property(answer, fc.array(fc.nat(), { maxLength: 4 }), (a, cuts) => {
         const chunks = a.parts.map((part, i) => {
           const last = i === a.parts.length - 1;
-          return clean({ candidates: [clean({ content: { role: 'model', parts: [part] }, index: 0, finishReason: last ? 'STOP' : undefined })], usageMetadata: last ? a.usageMetadata : undefined });
+          return clean({
+            candidates: [
+              clean({ content: { role: 'model', parts: [part] }, index: 0, finishReason: last ? 'STOP' : undefined }),
+            ],
+            usageMetadata: last ? a.usageMetadata : undefined,
+          });
         });
-        const bytes = new TextEncoder().encode(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(''));
-        const events = replay(bytes, createGeminiStreamTranslator(), cuts.map((cut) => cut % (bytes.length + 1)));
+        const bytes = new TextEncoder().encode(
+          chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(''),
+        );
+        const events = replay(
+          bytes,
+          createGeminiStreamTranslator(),
+          cuts.map((cut) => cut % (bytes.length + 1)),
+        );
         const renderer = new GeminiStreamRenderer(identity);
         const frames = events.flatMap((event) => renderer.event(event));
         const finish = events.find((event) => event.type === 'finish');
         const usage = events.find((event) => event.type === 'usage');
         expect(finish).toBeDefined();
-        const end: StreamEnd = { type: 'finish', finishReason: (finish as { finishReason: 'stop' }).finishReason, totals: { usage: (usage as { usage: any }).usage, costNanos: 0n, accessMode: 'credits' } };
+        const end: StreamEnd = {
+          type: 'finish',
+          finishReason: (finish as { finishReason: 'stop' }).finishReason,
+          totals: { usage: (usage as { usage: any }).usage, costNanos: 0n, accessMode: 'credits' },
+        };
         frames.push(...renderer.end(end));
         const sent = frames.map((frame) => JSON.parse(frame.data));
         expect(frames.every((frame) => frame.event === undefined && !frame.data.includes('\n'))).toBe(true);

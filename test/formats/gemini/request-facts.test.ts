@@ -13,29 +13,52 @@ describe('Gemini request facts', () => {
     const imageOnly = wireTokens([{ parts: [{ inlineData: { mimeType: 'image/png', data: image } }] }]);
     expect(imageOnly.images).toBe(true);
     // Priced as the same image in a Messages block, not as its 400,000 characters of base64 text.
-    const asBlock = wireTokens([{ content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } }] }]);
+    const asBlock = wireTokens([
+      { content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } }] },
+    ]);
     expect(imageOnly.tokens).toBe(asBlock.tokens);
     expect(imageOnly.tokens).toBeLessThan(image.length / 8);
-    expect(wireTokens([{ parts: [{ fileData: { fileUri: 'https://example.com/a.pdf' } }] }])).toMatchObject({ files: true, images: false });
-    expect(wireTokens([{ parts: [{ fileData: { mimeType: 'image/jpeg', fileUri: 'gs://bucket/x' } }] }])).toMatchObject({ images: true });
+    expect(wireTokens([{ parts: [{ fileData: { fileUri: 'https://example.com/a.pdf' } }] }])).toMatchObject({
+      files: true,
+      images: false,
+    });
+    expect(wireTokens([{ parts: [{ fileData: { mimeType: 'image/jpeg', fileUri: 'gs://bucket/x' } }] }])).toMatchObject(
+      { images: true },
+    );
   });
 
   it('reads the fields planning and admission need', () => {
     const body: GeminiGenerateContentRequest = {
       contents: [
-        { role: 'user', parts: [{ text: 'Read it' }, { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } }] },
+        {
+          role: 'user',
+          parts: [{ text: 'Read it' }, { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } }],
+        },
         { role: 'model', parts: [{ functionCall: { name: 'read_file', args: {} } }] },
         { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: 'x' } } }] },
       ],
       tools: [{ functionDeclarations: [{ name: 'read_file' }] }],
       toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
-      generationConfig: { temperature: 1, topP: 0.95, maxOutputTokens: 2048, thinkingConfig: { includeThoughts: false, thinkingLevel: 'HIGH' } },
+      generationConfig: {
+        temperature: 1,
+        topP: 0.95,
+        maxOutputTokens: 2048,
+        thinkingConfig: { includeThoughts: false, thinkingLevel: 'HIGH' },
+      },
     };
     expect(geminiRequestFacts(body, 'google/gemini-3.5-flash')).toMatchObject({
-      model: 'google/gemini-3.5-flash', hasUserMessage: true, hasImages: false, hasFiles: true, hasTools: true,
-      sentParameters: ['temperature', 'top_p', 'max_tokens', 'tools', 'tool_choice', 'reasoning'], maxOutputTokens: 2048, excludeReasoning: true,
+      model: 'google/gemini-3.5-flash',
+      hasUserMessage: true,
+      hasImages: false,
+      hasFiles: true,
+      hasTools: true,
+      sentParameters: ['temperature', 'top_p', 'max_tokens', 'tools', 'tool_choice', 'reasoning'],
+      maxOutputTokens: 2048,
+      excludeReasoning: true,
     });
-    const onlyResults = { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }] } as GeminiGenerateContentRequest;
+    const onlyResults = {
+      contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }],
+    } as GeminiGenerateContentRequest;
     expect(geminiRequestFacts(onlyResults, 'google/x').hasUserMessage).toBe(false);
   });
 });

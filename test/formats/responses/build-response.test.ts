@@ -16,12 +16,31 @@ const totals: GenerationTotals = {
 
 describe('buildResponse', () => {
   it('a recorded Anthropic reply with thinking and a tool call: reasoning items, then the call; records round-trip', () => {
-    const completion = createAnthropicAdapter().parseCompletion(loadJson('anthropic', 'thinking-tool-use'), anthropicContext());
-    const body = { model: 'anthropic/claude-test', input: 'x', instructions: 'Be brief.', metadata: { k: 'v' }, store: true };
+    const completion = createAnthropicAdapter().parseCompletion(
+      loadJson('anthropic', 'thinking-tool-use'),
+      anthropicContext(),
+    );
+    const body = {
+      model: 'anthropic/claude-test',
+      input: 'x',
+      instructions: 'Be brief.',
+      metadata: { k: 'v' },
+      store: true,
+    };
     const response = buildResponse(completion, totals, identity, echoOf(body), { encryptedReasoning: true });
     expect(response).toMatchObject({
-      id: 'gen-2', object: 'response', status: 'completed', error: null, incomplete_details: null, instructions: 'Be brief.',
-      metadata: { k: 'v' }, store: false, previous_response_id: null, tool_choice: 'auto', tools: [], parallel_tool_calls: true,
+      id: 'gen-2',
+      object: 'response',
+      status: 'completed',
+      error: null,
+      incomplete_details: null,
+      instructions: 'Be brief.',
+      metadata: { k: 'v' },
+      store: false,
+      previous_response_id: null,
+      tool_choice: 'auto',
+      tools: [],
+      parallel_tool_calls: true,
       usage: { input_tokens: 20, output_tokens: 5, cost: 0, cost_details: { access_mode: 'pass', charged: false } },
     });
     const types = response.output.map((item) => item.type);
@@ -33,12 +52,32 @@ describe('buildResponse', () => {
   });
 
   it('finish length → incomplete; a refusal is a part of the message', () => {
-    const response = buildResponse({ output: [{ type: 'text', text: 'Part' }, { type: 'refusal', text: 'No more.' }], finishReason: 'length' }, totals, identity, echoOf({ model: 'm', input: 'x' }), { encryptedReasoning: false });
+    const response = buildResponse(
+      {
+        output: [
+          { type: 'text', text: 'Part' },
+          { type: 'refusal', text: 'No more.' },
+        ],
+        finishReason: 'length',
+      },
+      totals,
+      identity,
+      echoOf({ model: 'm', input: 'x' }),
+      { encryptedReasoning: false },
+    );
     expect(response.status).toBe('incomplete');
     expect(response.incomplete_details).toEqual({ reason: 'max_output_tokens' });
-    expect(response.output).toEqual([{
-      type: 'message', id: 'msg_gen-2_0', status: 'completed', role: 'assistant',
-      content: [{ type: 'output_text', text: 'Part', annotations: [] }, { type: 'refusal', refusal: 'No more.' }],
-    }]);
+    expect(response.output).toEqual([
+      {
+        type: 'message',
+        id: 'msg_gen-2_0',
+        status: 'completed',
+        role: 'assistant',
+        content: [
+          { type: 'output_text', text: 'Part', annotations: [] },
+          { type: 'refusal', refusal: 'No more.' },
+        ],
+      },
+    ]);
   });
 });

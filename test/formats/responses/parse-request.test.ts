@@ -8,7 +8,8 @@ import { GatewayError } from '../../../src/core/gateway-error.js';
 import { buildRequest } from '../../../src/providers/anthropic/index.js';
 import { anthropicContext } from '../../providers/anthropic/anthropic-context.js';
 
-const parse = (body: Record<string, unknown>) => parseResponseRequest({ model: 'openai/gpt-test', input: 'hi', ...body } as ResponseRequest);
+const parse = (body: Record<string, unknown>) =>
+  parseResponseRequest({ model: 'openai/gpt-test', input: 'hi', ...body } as ResponseRequest);
 
 function rejection(run: () => unknown): GatewayError {
   try {
@@ -34,12 +35,30 @@ describe('parseResponseRequest', () => {
     const request = parse({
       input: [
         { role: 'user', content: [{ type: 'input_text', text: 'Look:' }] },
-        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Think.' }], encrypted_content: encodeReasoningContent(signed) },
-        { type: 'message', role: 'assistant', id: 'msg_1', status: 'completed', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
+        {
+          type: 'reasoning',
+          id: 'rs_1',
+          summary: [{ type: 'summary_text', text: 'Think.' }],
+          encrypted_content: encodeReasoningContent(signed),
+        },
+        {
+          type: 'message',
+          role: 'assistant',
+          id: 'msg_1',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Checking.', annotations: [] }],
+        },
         { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'ls', arguments: '{}', status: 'completed' },
         { type: 'function_call', call_id: 'call_2', name: 'cat', arguments: '{"f":"a"}' },
         { type: 'function_call_output', call_id: 'call_1', output: 'a b' },
-        { type: 'function_call_output', call_id: 'call_2', output: [{ type: 'input_text', text: 'line 1' }, { type: 'input_text', text: 'line 2' }] },
+        {
+          type: 'function_call_output',
+          call_id: 'call_2',
+          output: [
+            { type: 'input_text', text: 'line 1' },
+            { type: 'input_text', text: 'line 2' },
+          ],
+        },
       ],
     });
     expect(request.messages).toEqual([
@@ -55,24 +74,42 @@ describe('parseResponseRequest', () => {
         ],
       },
       { role: 'user', content: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'a b' }] }] },
-      { role: 'user', content: [{ type: 'tool_result', callId: 'call_2', content: [{ type: 'text', text: 'line 1\nline 2' }] }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', callId: 'call_2', content: [{ type: 'text', text: 'line 1\nline 2' }] }],
+      },
     ]);
   });
 
   it('maps tools, tool_choice, limits, sampling, reasoning, text format and verbosity, user and cache key; echo fields stay', () => {
     const request = parse({
-      tools: [{ type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true }],
-      tool_choice: { type: 'function', name: 'get_weather' }, parallel_tool_calls: false,
-      max_output_tokens: 300, temperature: 0.5, top_p: 0.9, user: 'u-1',
+      tools: [
+        { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true },
+      ],
+      tool_choice: { type: 'function', name: 'get_weather' },
+      parallel_tool_calls: false,
+      max_output_tokens: 300,
+      temperature: 0.5,
+      top_p: 0.9,
+      user: 'u-1',
       reasoning: { effort: 'low', summary: 'detailed' },
-      text: { format: { type: 'json_schema', name: 'weather', schema: { type: 'object' }, strict: true }, verbosity: 'high' },
-      metadata: { a: 'b' }, store: true, include: ['reasoning.encrypted_content'], prompt_cache_key: 'k', previous_response_id: null,
+      text: {
+        format: { type: 'json_schema', name: 'weather', schema: { type: 'object' }, strict: true },
+        verbosity: 'high',
+      },
+      metadata: { a: 'b' },
+      store: true,
+      include: ['reasoning.encrypted_content'],
+      prompt_cache_key: 'k',
+      previous_response_id: null,
     });
     expect(request).toEqual({
       model: 'openai/gpt-test',
       system: [],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
-      tools: [{ type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true }],
+      tools: [
+        { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object' }, strict: true },
+      ],
       toolChoice: { type: 'tool', name: 'get_weather' },
       parallelToolCalls: false,
       maxOutputTokens: 300,
@@ -85,7 +122,10 @@ describe('parseResponseRequest', () => {
       cache: { key: 'k' },
       stream: false,
     });
-    expect(parse({ text: { format: { type: 'json_object' } }, tool_choice: 'required' })).toMatchObject({ responseFormat: { type: 'json_object' }, toolChoice: { type: 'required' } });
+    expect(parse({ text: { format: { type: 'json_object' } }, tool_choice: 'required' })).toMatchObject({
+      responseFormat: { type: 'json_object' },
+      toolChoice: { type: 'required' },
+    });
   });
 
   it('answers previous_response_id and conversation with 400: send the full input', () => {
@@ -98,12 +138,21 @@ describe('parseResponseRequest', () => {
   });
 
   it('custom, namespace and hosted tools are carried; an adapter that cannot send one answers 400 naming it', () => {
-    const request = parse({ tools: [
-      { type: 'function', name: 'ok' },
-      { type: 'custom', name: 'apply_patch', format: { type: 'text' } },
-      { type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'a' }, { type: 'function', name: 'b' }] },
-      { type: 'local_shell' },
-    ] });
+    const request = parse({
+      tools: [
+        { type: 'function', name: 'ok' },
+        { type: 'custom', name: 'apply_patch', format: { type: 'text' } },
+        {
+          type: 'namespace',
+          name: 'ns',
+          tools: [
+            { type: 'function', name: 'a' },
+            { type: 'function', name: 'b' },
+          ],
+        },
+        { type: 'local_shell' },
+      ],
+    });
     expect(request.tools).toEqual([
       { type: 'function', name: 'ok' },
       { type: 'custom', name: 'apply_patch', format: { type: 'text' } },
@@ -111,16 +160,33 @@ describe('parseResponseRequest', () => {
       { type: 'function', name: 'b', namespace: 'ns' },
       { type: 'hosted', name: 'local_shell', config: {} },
     ]);
-    for (const [tools, type] of [[request.tools.slice(4), 'local_shell'], [request.tools.slice(1, 2), 'custom'], [request.tools.slice(2, 3), 'namespace']] as const) {
+    for (const [tools, type] of [
+      [request.tools.slice(4), 'local_shell'],
+      [request.tools.slice(1, 2), 'custom'],
+      [request.tools.slice(2, 3), 'namespace'],
+    ] as const) {
       const err = rejection(() => buildRequest({ ...request, tools: [...tools] }, anthropicContext()));
       expect(err.status).toBe(400);
-      expect(err.metadata).toMatchObject({ reason: 'tool_type_not_supported', tool_type: type, field: 'tools[0].type' });
+      expect(err.metadata).toMatchObject({
+        reason: 'tool_type_not_supported',
+        tool_type: type,
+        field: 'tools[0].type',
+      });
     }
-    expect(rejection(() => parse({ tools: [{ type: 'function' }] })).metadata).toMatchObject({ field: 'tools[0].name' });
+    expect(rejection(() => parse({ tools: [{ type: 'function' }] })).metadata).toMatchObject({
+      field: 'tools[0].name',
+    });
   });
 
   it('answers other input item types and content part types with 400 naming the type', () => {
-    const err = rejection(() => parse({ input: [{ role: 'user', content: 'x' }, { type: 'local_shell_call', call_id: 'c' }] }));
+    const err = rejection(() =>
+      parse({
+        input: [
+          { role: 'user', content: 'x' },
+          { type: 'local_shell_call', call_id: 'c' },
+        ],
+      }),
+    );
     expect(err.message).toContain('"local_shell_call"');
     expect(err.metadata).toMatchObject({ field: 'input[1]' });
     const part = rejection(() => parse({ input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }));

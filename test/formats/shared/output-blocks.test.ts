@@ -31,7 +31,11 @@ describe('OutputBlockSequencer', () => {
       { op: 'text', index: 0, text: 'Let me ' },
       { op: 'text', index: 0, text: 'think.' },
       { op: 'signature', index: 0, signature: 'sig1' },
-      { op: 'close', index: 0, block: { type: 'reasoning', text: 'Let me think.', signature: 'sig1', records: [signed] } },
+      {
+        op: 'close',
+        index: 0,
+        block: { type: 'reasoning', text: 'Let me think.', signature: 'sig1', records: [signed] },
+      },
       { op: 'open', index: 1, block: { type: 'text' } },
       { op: 'text', index: 1, text: 'Hello' },
       { op: 'text', index: 1, text: ' world' },
@@ -39,15 +43,27 @@ describe('OutputBlockSequencer', () => {
       { op: 'open', index: 2, block: { type: 'tool_call', id: 'toolu_1', name: 'get_weather', kind: 'function' } },
       { op: 'input', index: 2, fragment: '{"city":' },
       { op: 'input', index: 2, fragment: '"Paris"}' },
-      { op: 'close', index: 2, block: { type: 'tool_call', id: 'toolu_1', name: 'get_weather', kind: 'function', input: '{"city":"Paris"}' } },
+      {
+        op: 'close',
+        index: 2,
+        block: { type: 'tool_call', id: 'toolu_1', name: 'get_weather', kind: 'function', input: '{"city":"Paris"}' },
+      },
     ]);
     expect(sequencer.blocks().map((b) => b.type)).toEqual(['reasoning', 'text', 'tool_call']);
     expect(sequencer.count).toBe(3);
   });
 
   it('a sealed reasoning block takes no more text: two thinking blocks stay two blocks', () => {
-    const { sequencer } = run([reasoning('a'), record({ text: 'a', signature: 's1' }), reasoning('b'), record({ text: 'b', signature: 's2' })]);
-    expect(sequencer.blocks().map((b) => b.type === 'reasoning' && [b.text, b.signature])).toEqual([['a', 's1'], ['b', 's2']]);
+    const { sequencer } = run([
+      reasoning('a'),
+      record({ text: 'a', signature: 's1' }),
+      reasoning('b'),
+      record({ text: 'b', signature: 's2' }),
+    ]);
+    expect(sequencer.blocks().map((b) => b.type === 'reasoning' && [b.text, b.signature])).toEqual([
+      ['a', 's1'],
+      ['b', 's2'],
+    ]);
   });
 
   it('opaque records are blocks of their own, opened with their record', () => {
@@ -58,10 +74,14 @@ describe('OutputBlockSequencer', () => {
       { type: 'reasoning', records: [opaque] },
       { type: 'text' },
     ]);
-    expect(ops.find((op) => op.op === 'close' && op.index === 1)).toEqual({ op: 'close', index: 1, block: { type: 'reasoning', text: '', records: [opaque] } });
+    expect(ops.find((op) => op.op === 'close' && op.index === 1)).toEqual({
+      op: 'close',
+      index: 1,
+      block: { type: 'reasoning', text: '', records: [opaque] },
+    });
   });
 
-  it('Gemini order: a thought with its signature, then a call\'s signature record and the whole call', () => {
+  it("Gemini order: a thought with its signature, then a call's signature record and the whole call", () => {
     const thought = { text: 'hmm', signature: 'g1', format: 'google-gemini-v1', index: 0 };
     const callSig = { data: 'g2', callId: 'call_a', format: 'google-gemini-v1', index: 1 };
     const { sequencer } = run([
@@ -102,7 +122,15 @@ describe('OutputBlockSequencer', () => {
     const { sequencer } = run([
       { type: 'tool-call-start', index: 0, id: 'c1', name: 'apply_patch', kind: 'custom', input: '*** Begin Patch\n' },
       { type: 'tool-call-delta', index: 0, input: '*** End Patch' },
-      { type: 'tool-call-start', index: 1, id: 'c2', name: 'spawn', namespace: 'multi_agent_v1', kind: 'function', input: '{}' },
+      {
+        type: 'tool-call-start',
+        index: 1,
+        id: 'c2',
+        name: 'spawn',
+        namespace: 'multi_agent_v1',
+        kind: 'function',
+        input: '{}',
+      },
     ]);
     expect(sequencer.blocks()).toEqual([
       { type: 'tool_call', id: 'c1', name: 'apply_patch', kind: 'custom', input: '*** Begin Patch\n*** End Patch' },
@@ -114,13 +142,18 @@ describe('OutputBlockSequencer', () => {
     const sequencer = new OutputBlockSequencer();
     expect(sequencer.push({ type: 'upstream-id', id: 'x' })).toEqual([]);
     expect(sequencer.push(text(''))).toEqual([]);
-    expect(sequencer.push({ type: 'usage', usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } })).toEqual([]);
+    expect(
+      sequencer.push({
+        type: 'usage',
+        usage: { promptTokens: 1, completionTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+      }),
+    ).toEqual([]);
     expect(sequencer.finish()).toEqual([]);
   });
 });
 
 describe('completionBlocks', () => {
-  it('keeps the reply\'s order: reasoning records, text, tool calls', () => {
+  it("keeps the reply's order: reasoning records, text, tool calls", () => {
     const blocks = completionBlocks({
       output: [
         { type: 'reasoning', text: 'one', signature: 's1' },
@@ -130,11 +163,30 @@ describe('completionBlocks', () => {
       ],
       finishReason: 'tool_calls',
     });
-    expect(blocks.map((b) => b.type === 'reasoning' ? `r:${b.text}` : b.type === 'text' ? `t:${b.text}` : b.type === 'tool_call' ? `c:${b.name}` : b.type)).toEqual(['r:one', 'r:two', 't:Answer', 'c:f']);
+    expect(
+      blocks.map((b) =>
+        b.type === 'reasoning'
+          ? `r:${b.text}`
+          : b.type === 'text'
+            ? `t:${b.text}`
+            : b.type === 'tool_call'
+              ? `c:${b.name}`
+              : b.type,
+      ),
+    ).toEqual(['r:one', 'r:two', 't:Answer', 'c:f']);
   });
 
   it('plain reasoning text is a block without records; consecutive text joins one block', () => {
-    expect(completionBlocks({ output: [{ type: 'reasoning', text: 'why' }, { type: 'text', text: 'a' }, { type: 'text', text: 'b' }], finishReason: 'stop' })).toEqual([
+    expect(
+      completionBlocks({
+        output: [
+          { type: 'reasoning', text: 'why' },
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+        finishReason: 'stop',
+      }),
+    ).toEqual([
       { type: 'reasoning', text: 'why', records: [] },
       { type: 'text', text: 'ab' },
     ]);

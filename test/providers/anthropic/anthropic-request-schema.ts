@@ -53,7 +53,11 @@ const thinkingBlock = {
   type: 'object',
   additionalProperties: false,
   required: ['type', 'thinking', 'signature'],
-  properties: { type: { const: 'thinking' }, thinking: { type: 'string' }, signature: { type: 'string', minLength: 1 } },
+  properties: {
+    type: { const: 'thinking' },
+    thinking: { type: 'string' },
+    signature: { type: 'string', minLength: 1 },
+  },
 };
 const redactedThinkingBlock = {
   type: 'object',
@@ -73,7 +77,10 @@ const toolUseBlock = {
   },
 };
 const content = (blocks: object[]) => ({
-  oneOf: [{ type: 'string', pattern: '\\S' }, { type: 'array', minItems: 1, items: { oneOf: blocks } }],
+  oneOf: [
+    { type: 'string', pattern: '\\S' },
+    { type: 'array', minItems: 1, items: { oneOf: blocks } },
+  ],
 });
 const withParallel = { disable_parallel_tool_use: { type: 'boolean' } };
 
@@ -99,7 +106,10 @@ export const ANTHROPIC_REQUEST_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             required: ['role', 'content'],
-            properties: { role: { const: 'assistant' }, content: content([textBlock, thinkingBlock, redactedThinkingBlock, toolUseBlock]) },
+            properties: {
+              role: { const: 'assistant' },
+              content: content([textBlock, thinkingBlock, redactedThinkingBlock, toolUseBlock]),
+            },
           },
         ],
       },
@@ -124,8 +134,18 @@ export const ANTHROPIC_REQUEST_SCHEMA = {
     },
     tool_choice: {
       oneOf: [
-        { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { enum: ['auto', 'any'] }, ...withParallel } },
-        { type: 'object', additionalProperties: false, required: ['type', 'name'], properties: { type: { const: 'tool' }, name: { type: 'string' }, ...withParallel } },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type'],
+          properties: { type: { enum: ['auto', 'any'] }, ...withParallel },
+        },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type', 'name'],
+          properties: { type: { const: 'tool' }, name: { type: 'string' }, ...withParallel },
+        },
         { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { const: 'none' } } },
       ],
     },
@@ -143,7 +163,8 @@ export const ANTHROPIC_REQUEST_SCHEMA = {
 type Block = { type: string; id?: string; tool_use_id?: string; text?: string };
 type Message = { role: string; content: string | Block[] };
 
-const blocksOf = (message: Message): Block[] => (typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content);
+const blocksOf = (message: Message): Block[] =>
+  typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
 
 /** The documented rules outside the schema; an empty list means the body is acceptable. */
 export function anthropicRuleViolations(body: Record<string, unknown>): string[] {
@@ -154,10 +175,12 @@ export function anthropicRuleViolations(body: Record<string, unknown>): string[]
     const blocks = blocksOf(message);
     const results = blocks.filter((b) => b.type === 'tool_result');
     if (results.length === 0) return;
-    if (blocks.slice(0, results.length).some((b) => b.type !== 'tool_result')) problems.push(`messages[${i}] has tool_result after other blocks`);
+    if (blocks.slice(0, results.length).some((b) => b.type !== 'tool_result'))
+      problems.push(`messages[${i}] has tool_result after other blocks`);
     const previous = i > 0 ? blocksOf(messages[i - 1]) : [];
     const ids = new Set(previous.filter((b) => b.type === 'tool_use').map((b) => b.id));
-    for (const r of results) if (!ids.has(r.tool_use_id)) problems.push(`messages[${i}] answers unknown tool_use ${r.tool_use_id}`);
+    for (const r of results)
+      if (!ids.has(r.tool_use_id)) problems.push(`messages[${i}] answers unknown tool_use ${r.tool_use_id}`);
   });
   const last = messages.at(-1);
   if (last?.role === 'assistant') {

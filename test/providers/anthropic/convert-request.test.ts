@@ -18,8 +18,13 @@ const SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+vA2fYR=
 
 describe('buildRequest: transport', () => {
   it('POSTs <base>/v1/messages with the operator key, version header and no client headers', () => {
-    const ctx = anthropicContext({}, true, { headers: { 'X-Team': 'gw', 'x-api-key': 'must-not-win', 'Anthropic-Version': '1999-01-01' } });
-    const request = buildRequest(fromChat({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] }), ctx);
+    const ctx = anthropicContext({}, true, {
+      headers: { 'X-Team': 'gw', 'x-api-key': 'must-not-win', 'Anthropic-Version': '1999-01-01' },
+    });
+    const request = buildRequest(
+      fromChat({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] }),
+      ctx,
+    );
     expect(request).toEqual({
       method: 'POST',
       url: 'https://api.anthropic.com/v1/messages',
@@ -41,8 +46,15 @@ describe('buildRequest: transport', () => {
   });
 
   it('sends no x-api-key when the provider has none, and accept: application/json without streaming', () => {
-    const request = buildRequest(fromChat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }), anthropicContext({}, false, { apiKey: undefined }));
-    expect(request.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json', 'anthropic-version': '2023-06-01' });
+    const request = buildRequest(
+      fromChat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+      anthropicContext({}, false, { apiKey: undefined }),
+    );
+    expect(request.headers).toEqual({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'anthropic-version': '2023-06-01',
+    });
     expect(JSON.parse(request.body).stream).toBe(false);
   });
 
@@ -78,7 +90,14 @@ describe('buildRequest: messages', () => {
           ],
         },
         { role: 'tool', tool_call_id: 'toolu_01A', content: '{"c":21}' },
-        { role: 'tool', tool_call_id: 'toolu_01B', content: [{ type: 'text', text: '{"c":' }, { type: 'text', text: '4}' }] },
+        {
+          role: 'tool',
+          tool_call_id: 'toolu_01B',
+          content: [
+            { type: 'text', text: '{"c":' },
+            { type: 'text', text: '4}' },
+          ],
+        },
         { role: 'user', content: 'Which is warmer?' },
       ],
       tools: [WEATHER_TOOL],
@@ -132,7 +151,13 @@ describe('buildRequest: messages', () => {
       messages: [
         { role: 'user', content: 'one' },
         { role: 'user', content: '' },
-        { role: 'user', content: [{ type: 'text', text: ' \n' }, { type: 'text', text: 'two' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: ' \n' },
+            { type: 'text', text: 'two' },
+          ],
+        },
         { role: 'assistant', content: 'three' },
         { role: 'assistant', content: null },
         { role: 'assistant', content: [{ type: 'text', text: 'four' }] },
@@ -142,8 +167,20 @@ describe('buildRequest: messages', () => {
     });
     expect(body.system).toBe('Late rule.');
     expect(body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'three' }, { type: 'text', text: 'four' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'three' },
+          { type: 'text', text: 'four' },
+        ],
+      },
       { role: 'user', content: 'five' },
     ]);
   });
@@ -152,7 +189,11 @@ describe('buildRequest: messages', () => {
     const body = vendorBody({
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'ping', arguments: '' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'ping', arguments: '' } }],
+        },
         { role: 'user', content: 'also this' },
         { role: 'tool', tool_call_id: 'toolu_1', content: '' },
         { role: 'assistant', content: 'The answer is  \n' },
@@ -161,7 +202,13 @@ describe('buildRequest: messages', () => {
     expect(body.messages).toEqual([
       { role: 'user', content: 'go' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ping', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1' }, { type: 'text', text: 'also this' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_1' },
+          { type: 'text', text: 'also this' },
+        ],
+      },
       { role: 'assistant', content: 'The answer is' },
     ]);
   });
@@ -170,7 +217,13 @@ describe('buildRequest: messages', () => {
     const body = vendorBody({
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'functions.get_weather:0', content: 'ok' },
       ],
     });
@@ -184,7 +237,11 @@ describe('buildRequest: messages', () => {
       vendorBody({
         messages: [
           { role: 'user', content: 'go' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: args } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: args } }],
+          },
         ],
       });
     const invalid = thrown(call('{"city": '));
@@ -194,16 +251,23 @@ describe('buildRequest: messages', () => {
   });
 
   it('image URLs: jpg alias accepted; unsupported types, non-base64 data and other schemes are 400', () => {
-    const image = (url: string) => () => vendorBody({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] });
+    const image = (url: string) => () =>
+      vendorBody({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] });
     expect((image('data:image/jpg;base64,/9j/4AAQ')() as { messages: unknown }).messages).toEqual([
-      { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/4AAQ' } }] },
+      {
+        role: 'user',
+        content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/4AAQ' } }],
+      },
     ]);
     expect(thrown(image('data:image/svg+xml;base64,PHN2Zz4=')).metadata.reason).toBe('unsupported_image_type');
     expect(thrown(image('data:image/png,rawbytes')).metadata.reason).toBe('invalid_image_url');
-    expect(thrown(image('ftp://example.com/a.png')).metadata).toMatchObject({ reason: 'invalid_image_url', field: 'messages[0].content[0]' });
+    expect(thrown(image('ftp://example.com/a.png')).metadata).toMatchObject({
+      reason: 'invalid_image_url',
+      field: 'messages[0].content[0]',
+    });
   });
 
-  it('restores reasoning_details as thinking blocks first, byte for byte, and drops other vendors\' blocks', () => {
+  it("restores reasoning_details as thinking blocks first, byte for byte, and drops other vendors' blocks", () => {
     const body = vendorBody({
       messages: [
         { role: 'user', content: 'Weather in Paris?' },
@@ -212,13 +276,21 @@ describe('buildRequest: messages', () => {
           content: 'Let me look.',
           reasoning: 'ignored: reasoning text travels only inside the signed block',
           reasoning_details: [
-            { type: 'reasoning.text', text: 'User wants Paris.\n', signature: SIGNATURE, format: 'anthropic-claude-v1', index: 0 },
+            {
+              type: 'reasoning.text',
+              text: 'User wants Paris.\n',
+              signature: SIGNATURE,
+              format: 'anthropic-claude-v1',
+              index: 0,
+            },
             { type: 'reasoning.encrypted', data: 'EmwKAhgBEgy3va3p==', format: 'anthropic-claude-v1', index: 1 },
             { type: 'reasoning.encrypted', data: 'gAAAAABo', format: 'openai-responses-v1', index: 2 },
             { type: 'reasoning.summary', summary: 'summary', format: 'anthropic-claude-v1', index: 3 },
             { type: 'reasoning.text', text: 'unsigned', format: 'anthropic-claude-v1', index: 4 },
           ],
-          tool_calls: [{ id: 'toolu_01', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+          tool_calls: [
+            { id: 'toolu_01', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
         },
         { role: 'tool', tool_call_id: 'toolu_01', content: 'sunny' },
       ],
@@ -240,27 +312,39 @@ describe('buildRequest: messages', () => {
 });
 
 describe('buildRequest: tools and tool_choice', () => {
-  const choice = (request: Partial<ChatCompletionRequest>) => vendorBody({ messages: [{ role: 'user', content: 'x' }], tools: [WEATHER_TOOL], ...request }).tool_choice;
+  const choice = (request: Partial<ChatCompletionRequest>) =>
+    vendorBody({ messages: [{ role: 'user', content: 'x' }], tools: [WEATHER_TOOL], ...request }).tool_choice;
 
   it('maps auto / none / required / named and parallel_tool_calls=false', () => {
     expect(choice({})).toBeUndefined();
     expect(choice({ tool_choice: 'auto' })).toEqual({ type: 'auto' });
     expect(choice({ tool_choice: 'none' })).toEqual({ type: 'none' });
     expect(choice({ tool_choice: 'required' })).toEqual({ type: 'any' });
-    expect(choice({ tool_choice: { type: 'function', function: { name: 'get_weather' } } })).toEqual({ type: 'tool', name: 'get_weather' });
+    expect(choice({ tool_choice: { type: 'function', function: { name: 'get_weather' } } })).toEqual({
+      type: 'tool',
+      name: 'get_weather',
+    });
     expect(choice({ parallel_tool_calls: false })).toEqual({ type: 'auto', disable_parallel_tool_use: true });
-    expect(choice({ tool_choice: 'required', parallel_tool_calls: false })).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    expect(choice({ tool_choice: 'required', parallel_tool_calls: false })).toEqual({
+      type: 'any',
+      disable_parallel_tool_use: true,
+    });
     expect(choice({ tool_choice: 'none', parallel_tool_calls: false })).toEqual({ type: 'none' });
     expect(choice({ parallel_tool_calls: true })).toBeUndefined();
   });
 
   it('drops tool_choice without tools and fills in missing input schemas', () => {
-    expect(vendorBody({ messages: [{ role: 'user', content: 'x' }], tool_choice: 'required', parallel_tool_calls: false })).not.toHaveProperty('tool_choice');
+    expect(
+      vendorBody({ messages: [{ role: 'user', content: 'x' }], tool_choice: 'required', parallel_tool_calls: false }),
+    ).not.toHaveProperty('tool_choice');
     const body = vendorBody({
       messages: [{ role: 'user', content: 'x' }],
       tools: [
         { type: 'function', function: { name: 'now' } },
-        { type: 'function', function: { name: 'add', description: '', parameters: { properties: { a: { type: 'number' } } } } },
+        {
+          type: 'function',
+          function: { name: 'add', description: '', parameters: { properties: { a: { type: 'number' } } } },
+        },
       ],
     });
     expect(body.tools).toEqual([
@@ -274,7 +358,7 @@ describe('buildRequest: sampling and other parameters', () => {
   const body = (request: Partial<ChatCompletionRequest>, model = {}) =>
     vendorBody({ messages: [{ role: 'user', content: 'x' }], ...request }, anthropicContext(model));
 
-  it('clamps temperature to Anthropic\'s 0..1, prefers it over top_p, forwards top_k', () => {
+  it("clamps temperature to Anthropic's 0..1, prefers it over top_p, forwards top_k", () => {
     expect(body({ temperature: 1.7 }).temperature).toBe(1);
     expect(body({ temperature: 0.3, top_p: 0.9 })).toMatchObject({ temperature: 0.3 });
     expect(body({ temperature: 0.3, top_p: 0.9 })).not.toHaveProperty('top_p');
@@ -284,7 +368,12 @@ describe('buildRequest: sampling and other parameters', () => {
   });
 
   it('with thinking on, drops temperature and top_k and keeps top_p within 0.95..1', () => {
-    const thinking = body({ temperature: 0.2, top_p: 0.5, top_k: 5, reasoning: { effort: 'low' } } as Partial<ChatCompletionRequest>);
+    const thinking = body({
+      temperature: 0.2,
+      top_p: 0.5,
+      top_k: 5,
+      reasoning: { effort: 'low' },
+    } as Partial<ChatCompletionRequest>);
     expect(thinking).toMatchObject({ top_p: 0.95, thinking: { type: 'enabled', budget_tokens: 1638 } });
     expect(thinking).not.toHaveProperty('temperature');
     expect(thinking).not.toHaveProperty('top_k');
@@ -322,14 +411,21 @@ describe('buildRequest: when thinking stays off', () => {
   const messages: ChatCompletionRequest['messages'] = [{ role: 'user', content: 'x' }];
 
   it('for models without reasoning support, and when reasoning is off or only excluded', () => {
-    expect(vendorBody({ messages, reasoning: { effort: 'high' } }, anthropicContext({ supportsReasoning: false }))).not.toHaveProperty('thinking');
+    expect(
+      vendorBody({ messages, reasoning: { effort: 'high' } }, anthropicContext({ supportsReasoning: false })),
+    ).not.toHaveProperty('thinking');
     expect(vendorBody({ messages, reasoning: { enabled: false, effort: 'high' } })).not.toHaveProperty('thinking');
     expect(vendorBody({ messages, reasoning: { effort: 'none' } })).not.toHaveProperty('thinking');
     expect(vendorBody({ messages, reasoning: { exclude: true } })).not.toHaveProperty('thinking');
   });
 
   it('when tool_choice forces a call (Anthropic rejects thinking with any/tool)', () => {
-    const body = vendorBody({ messages, tools: [WEATHER_TOOL], tool_choice: 'required', reasoning: { effort: 'high' } });
+    const body = vendorBody({
+      messages,
+      tools: [WEATHER_TOOL],
+      tool_choice: 'required',
+      reasoning: { effort: 'high' },
+    });
     expect(body).not.toHaveProperty('thinking');
     expect(body.tool_choice).toEqual({ type: 'any' });
   });
@@ -338,7 +434,11 @@ describe('buildRequest: when thinking stays off', () => {
     const body = vendorBody({
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 't1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+        },
         { role: 'tool', tool_call_id: 't1', content: 'cold' },
       ],
       tools: [WEATHER_TOOL],

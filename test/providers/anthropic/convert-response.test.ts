@@ -27,7 +27,13 @@ describe('parseCompletion: recorded Anthropic messages', () => {
       upstreamId: 'msg_01Aq9w938a90dw8q',
       output: [
         { type: 'text', text: "I'll check the current weather in San Francisco for you." },
-        { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', kind: 'function', input: '{"location":"San Francisco, CA","unit":"celsius"}' },
+        {
+          type: 'tool_call',
+          id: 'toolu_01A09q90qw90lq917835lq9',
+          name: 'get_weather',
+          kind: 'function',
+          input: '{"location":"San Francisco, CA","unit":"celsius"}',
+        },
       ],
       finishReason: 'tool_calls',
       usage: usage(472, 89),
@@ -37,7 +43,13 @@ describe('parseCompletion: recorded Anthropic messages', () => {
   it('parallel tool calls keep their order; an empty input becomes "{}"', () => {
     const result = parseCompletion(fixture('parallel-tool-use'));
     expect(result.output).toEqual([
-      { type: 'tool_call', id: 'toolu_01Oslo7cW1Vb4iPq2fXwYz8K', name: 'get_weather', kind: 'function', input: '{"city":"Oslo"}' },
+      {
+        type: 'tool_call',
+        id: 'toolu_01Oslo7cW1Vb4iPq2fXwYz8K',
+        name: 'get_weather',
+        kind: 'function',
+        input: '{"city":"Oslo"}',
+      },
       { type: 'tool_call', id: 'toolu_01Tokyo9dR3Nm5kLs8aQpE2T', name: 'get_time', kind: 'function', input: '{}' },
     ]);
     expect(result.finishReason).toBe('tool_calls');
@@ -79,18 +91,41 @@ describe('parseCompletion: recorded Anthropic messages', () => {
     expect(result.finishReason).toBe('tool_calls');
   });
 
-  it('text with citations keeps them, each with its type, quoted text and the vendor\'s other fields', () => {
+  it("text with citations keeps them, each with its type, quoted text and the vendor's other fields", () => {
     const result = parseCompletion({
       id: 'msg_c',
-      content: [{ type: 'text', text: 'Revenue grew 12%.', citations: [{ type: 'page_location', cited_text: 'Revenue grew 12% in Q3.', document_index: 0, document_title: 'Q3 report', start_page_number: 2, end_page_number: 3 }] }],
+      content: [
+        {
+          type: 'text',
+          text: 'Revenue grew 12%.',
+          citations: [
+            {
+              type: 'page_location',
+              cited_text: 'Revenue grew 12% in Q3.',
+              document_index: 0,
+              document_title: 'Q3 report',
+              start_page_number: 2,
+              end_page_number: 3,
+            },
+          ],
+        },
+      ],
       stop_reason: 'end_turn',
       usage: { input_tokens: 5, output_tokens: 2 },
     });
-    expect(result.output).toEqual([{
-      type: 'text',
-      text: 'Revenue grew 12%.',
-      citations: [{ type: 'page_location', citedText: 'Revenue grew 12% in Q3.', fields: { document_index: 0, document_title: 'Q3 report', start_page_number: 2, end_page_number: 3 } }],
-    }]);
+    expect(result.output).toEqual([
+      {
+        type: 'text',
+        text: 'Revenue grew 12%.',
+        citations: [
+          {
+            type: 'page_location',
+            citedText: 'Revenue grew 12% in Q3.',
+            fields: { document_index: 0, document_title: 'Q3 report', start_page_number: 2, end_page_number: 3 },
+          },
+        ],
+      },
+    ]);
   });
 
   it('cache reads and writes are part of promptTokens and reported separately', () => {
@@ -98,7 +133,10 @@ describe('parseCompletion: recorded Anthropic messages', () => {
   });
 
   it('carries the 1-hour part of the cache writes (usage.cache_creation), which is priced apart', () => {
-    expect(parseCompletion(fixture('cache-1h')).usage).toEqual({ ...usage(48 + 12000 + 2048, 120, 2048, 12000), cacheWrite1hTokens: 10000 });
+    expect(parseCompletion(fixture('cache-1h')).usage).toEqual({
+      ...usage(48 + 12000 + 2048, 120, 2048, 12000),
+      cacheWrite1hTokens: 10000,
+    });
   });
 
   it('max_tokens → length, refusal → content_filter', () => {
@@ -113,7 +151,13 @@ describe('parseCompletion: recorded Anthropic messages', () => {
       id: 'msg_1',
       content: [
         { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
-        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://x.test/', title: 'X', encrypted_content: 'Ev0', page_age: null }] },
+        {
+          type: 'web_search_tool_result',
+          tool_use_id: 'srvtoolu_1',
+          content: [
+            { type: 'web_search_result', url: 'https://x.test/', title: 'X', encrypted_content: 'Ev0', page_age: null },
+          ],
+        },
         { type: 'server_tool_use', id: 'srvtoolu_2', name: 'web_fetch', input: { url: 'https://x.test/' } },
         { type: 'web_fetch_tool_result', tool_use_id: 'srvtoolu_2', content: {} },
         { type: 'a_future_block' },
@@ -125,13 +169,28 @@ describe('parseCompletion: recorded Anthropic messages', () => {
     expect(result).toEqual({
       upstreamId: 'msg_1',
       output: [
-        { type: 'web_search', id: 'srvtoolu_1', status: 'completed', queries: ['x'], sources: [{ url: 'https://x.test/', title: 'X' }] },
+        {
+          type: 'web_search',
+          id: 'srvtoolu_1',
+          status: 'completed',
+          queries: ['x'],
+          sources: [{ url: 'https://x.test/', title: 'X' }],
+        },
         { type: 'text', text: 'Found it.' },
       ],
       finishReason: 'stop',
       usage: usage(5, 2),
     });
-    const failed = parseCompletion({ content: [{ type: 'web_search_tool_result', tool_use_id: 's', content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' } }], stop_reason: 'end_turn' });
+    const failed = parseCompletion({
+      content: [
+        {
+          type: 'web_search_tool_result',
+          tool_use_id: 's',
+          content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
+        },
+      ],
+      stop_reason: 'end_turn',
+    });
     expect(failed.output).toEqual([{ type: 'web_search', id: 's', status: 'failed', queries: [], sources: [] }]);
     expect(parseCompletion({ content: [], stop_reason: 'model_context_window_exceeded' }).finishReason).toBe('length');
     expect(parseCompletion({ content: [], stop_reason: 'stop_sequence' }).finishReason).toBe('stop');

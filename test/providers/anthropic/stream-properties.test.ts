@@ -16,7 +16,12 @@ interface Message {
   blocks: Block[];
   pings: number[];
   stopReason: string;
-  startUsage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+  startUsage?: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens: number;
+    cache_creation_input_tokens: number;
+  };
   finalOutput?: number;
 }
 
@@ -30,18 +35,36 @@ const pieces = (s: string): fc.Arbitrary<string[]> =>
 const text = fc.string({ maxLength: 20, unit: 'grapheme' });
 const block: fc.Arbitrary<Block> = fc.oneof(
   fc.array(text, { maxLength: 4 }).map((chunks): Block => ({ kind: 'text', chunks })),
-  fc.record({ chunks: fc.array(text, { maxLength: 4 }), signature: fc.base64String({ minLength: 4, maxLength: 40 }) }).map((b): Block => ({ kind: 'thinking', ...b })),
+  fc
+    .record({ chunks: fc.array(text, { maxLength: 4 }), signature: fc.base64String({ minLength: 4, maxLength: 40 }) })
+    .map((b): Block => ({ kind: 'thinking', ...b })),
   fc.base64String({ minLength: 4, maxLength: 40 }).map((data): Block => ({ kind: 'redacted', data })),
   fc
-    .record({ id: fc.stringMatching(/^toolu_[A-Za-z0-9]{4,12}$/), name: fc.constantFrom('get_weather', 'lookup'), input: fc.option(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 3 }), { nil: undefined }) })
-    .chain(({ id, name, input }) => (input ? pieces(JSON.stringify(input)) : fc.constant([] as string[])).map((fragments): Block => ({ kind: 'tool', id, name, fragments }))),
+    .record({
+      id: fc.stringMatching(/^toolu_[A-Za-z0-9]{4,12}$/),
+      name: fc.constantFrom('get_weather', 'lookup'),
+      input: fc.option(
+        fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 3 }),
+        { nil: undefined },
+      ),
+    })
+    .chain(({ id, name, input }) =>
+      (input ? pieces(JSON.stringify(input)) : fc.constant([] as string[])).map(
+        (fragments): Block => ({ kind: 'tool', id, name, fragments }),
+      ),
+    ),
 );
 const message: fc.Arbitrary<Message> = fc.record(
   {
     blocks: fc.array(block, { maxLength: 5 }),
     pings: fc.array(fc.nat({ max: 30 }), { maxLength: 3 }),
     stopReason: fc.constantFrom('end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'refusal', 'pause_turn'),
-    startUsage: fc.record({ input_tokens: fc.nat(5000), output_tokens: fc.nat(3), cache_read_input_tokens: fc.nat(5000), cache_creation_input_tokens: fc.nat(5000) }),
+    startUsage: fc.record({
+      input_tokens: fc.nat(5000),
+      output_tokens: fc.nat(3),
+      cache_read_input_tokens: fc.nat(5000),
+      cache_creation_input_tokens: fc.nat(5000),
+    }),
     finalOutput: fc.nat(5000),
   },
   { requiredKeys: ['blocks', 'pings', 'stopReason'] },
@@ -52,7 +75,18 @@ function sse(type: string, data: Record<string, unknown>): string {
 }
 
 function vendorEvents(m: Message): string[] {
-  const events = [sse('message_start', { message: { id: 'msg_prop', type: 'message', role: 'assistant', content: [], stop_reason: null, ...(m.startUsage ? { usage: m.startUsage } : {}) } })];
+  const events = [
+    sse('message_start', {
+      message: {
+        id: 'msg_prop',
+        type: 'message',
+        role: 'assistant',
+        content: [],
+        stop_reason: null,
+        ...(m.startUsage ? { usage: m.startUsage } : {}),
+      },
+    }),
+  ];
   m.blocks.forEach((b, index) => {
     const deltas: Record<string, unknown>[] = [];
     let start: Record<string, unknown>;
@@ -78,13 +112,25 @@ function vendorEvents(m: Message): string[] {
     for (const delta of deltas) events.push(sse('content_block_delta', { index, delta }));
     events.push(sse('content_block_stop', { index }));
   });
-  events.push(sse('message_delta', { delta: { stop_reason: m.stopReason, stop_sequence: null }, ...(m.finalOutput !== undefined ? { usage: { output_tokens: m.finalOutput } } : {}) }));
+  events.push(
+    sse('message_delta', {
+      delta: { stop_reason: m.stopReason, stop_sequence: null },
+      ...(m.finalOutput !== undefined ? { usage: { output_tokens: m.finalOutput } } : {}),
+    }),
+  );
   events.push(sse('message_stop', {}));
   for (const at of m.pings) events.splice(1 + (at % events.length), 0, sse('ping', {}));
   return events;
 }
 
-const FINISH: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', pause_turn: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
+const FINISH: Record<string, string> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  pause_turn: 'stop',
+  max_tokens: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+};
 const bytesOf = (events: string[]) => new TextEncoder().encode(events.join(''));
 const cutsOf = fc.array(fc.nat({ max: 100_000 }), { maxLength: 8 });
 
@@ -97,24 +143,56 @@ describe('property: Anthropic event stream → StreamEvents', () => {
         expect(got.errors).toEqual([]);
         expect(got.ids).toEqual(['msg_prop']);
         expect(got.finishes).toEqual([FINISH[m.stopReason]]);
-        const of = <K extends Block['kind']>(kind: K) => m.blocks.filter((b): b is Extract<Block, { kind: K }> => b.kind === kind);
-        expect(got.content).toBe(of('text').map((b) => b.chunks.join('')).join(''));
-        expect(got.reasoning).toBe(of('thinking').map((b) => b.chunks.join('')).join(''));
-        expect(got.toolCalls).toEqual(of('tool').map((b) => ({ id: b.id, name: b.name, arguments: b.fragments.join('') || '{}' })));
-        const details = m.blocks.filter((b) => b.kind === 'thinking' || b.kind === 'redacted').map((b, index) =>
-          b.kind === 'thinking'
-            ? { type: 'reasoning.text', text: b.chunks.join(''), signature: b.signature, format: 'anthropic-claude-v1', index }
-            : { type: 'reasoning.encrypted', data: (b as { data: string }).data, format: 'anthropic-claude-v1', index });
+        const of = <K extends Block['kind']>(kind: K) =>
+          m.blocks.filter((b): b is Extract<Block, { kind: K }> => b.kind === kind);
+        expect(got.content).toBe(
+          of('text')
+            .map((b) => b.chunks.join(''))
+            .join(''),
+        );
+        expect(got.reasoning).toBe(
+          of('thinking')
+            .map((b) => b.chunks.join(''))
+            .join(''),
+        );
+        expect(got.toolCalls).toEqual(
+          of('tool').map((b) => ({ id: b.id, name: b.name, arguments: b.fragments.join('') || '{}' })),
+        );
+        const details = m.blocks
+          .filter((b) => b.kind === 'thinking' || b.kind === 'redacted')
+          .map((b, index) =>
+            b.kind === 'thinking'
+              ? {
+                  type: 'reasoning.text',
+                  text: b.chunks.join(''),
+                  signature: b.signature,
+                  format: 'anthropic-claude-v1',
+                  index,
+                }
+              : {
+                  type: 'reasoning.encrypted',
+                  data: (b as { data: string }).data,
+                  format: 'anthropic-claude-v1',
+                  index,
+                },
+          );
         expect(got.reasoningDetails).toEqual(details);
         if (m.startUsage || m.finalOutput !== undefined) {
-          const s = m.startUsage ?? { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
-          expect(got.usages).toEqual([{
-            promptTokens: s.input_tokens + s.cache_read_input_tokens + s.cache_creation_input_tokens,
-            completionTokens: m.finalOutput ?? s.output_tokens,
-            cachedTokens: s.cache_read_input_tokens,
-            cacheWriteTokens: s.cache_creation_input_tokens,
-            reasoningTokens: 0,
-          }]);
+          const s = m.startUsage ?? {
+            input_tokens: 0,
+            output_tokens: 0,
+            cache_read_input_tokens: 0,
+            cache_creation_input_tokens: 0,
+          };
+          expect(got.usages).toEqual([
+            {
+              promptTokens: s.input_tokens + s.cache_read_input_tokens + s.cache_creation_input_tokens,
+              completionTokens: m.finalOutput ?? s.output_tokens,
+              cachedTokens: s.cache_read_input_tokens,
+              cacheWriteTokens: s.cache_creation_input_tokens,
+              reasoningTokens: 0,
+            },
+          ]);
         } else {
           expect(got.usages).toEqual([]);
         }

@@ -33,7 +33,7 @@ describe('stream translator: recorded Anthropic streams', () => {
     ]);
   });
 
-  it('cache writes split by lifetime: message_start\'s cache_creation survives message_delta\'s cumulative totals', () => {
+  it("cache writes split by lifetime: message_start's cache_creation survives message_delta's cumulative totals", () => {
     const events = replay(chunks('cache-1h'), translator());
     expect(events.filter((e) => e.type === 'usage')).toEqual([
       { type: 'usage', usage: { ...usage(48 + 12000 + 2048, 120, 2048, 12000), cacheWrite1hTokens: 10000 } },
@@ -52,12 +52,23 @@ describe('stream translator: recorded Anthropic streams', () => {
 
   it('tool use: a start with id and name, input fragments after, finish tool_calls', () => {
     const events = replay(chunks('tool-use'), translator());
-    expect(events).toContainEqual({ type: 'tool-call-start', index: 0, id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', kind: 'function', input: '' });
+    expect(events).toContainEqual({
+      type: 'tool-call-start',
+      index: 0,
+      id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+      name: 'get_weather',
+      kind: 'function',
+      input: '',
+    });
     expect(events).toContainEqual({ type: 'tool-call-delta', index: 0, input: ' Francisc' });
     const got = collect(events);
     expect(got.content).toBe("Okay, let's check the weather for San Francisco, CA:");
     expect(got.toolCalls).toEqual([
-      { id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', arguments: '{"location": "San Francisco, CA", "unit": "fahrenheit"}' },
+      {
+        id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+        name: 'get_weather',
+        arguments: '{"location": "San Francisco, CA", "unit": "fahrenheit"}',
+      },
     ]);
     expect(got.finishes).toEqual(['tool_calls']);
     expect(got.usages).toEqual([usage(472, 89)]);
@@ -80,7 +91,9 @@ describe('stream translator: recorded Anthropic streams', () => {
     expect(detailAt).toBeGreaterThan(0);
     expect(detailAt).toBeLessThan(textAt);
     const got = collect(events);
-    expect(got.reasoning).toBe('Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3');
+    expect(got.reasoning).toBe(
+      'Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3',
+    );
     expect(got.reasoningDetails).toEqual([
       {
         type: 'reasoning.text',
@@ -98,15 +111,22 @@ describe('stream translator: recorded Anthropic streams', () => {
     const adapter = createAnthropicAdapter();
     const ctx = anthropicContext({}, true);
     const got = collect(replay(chunks('thinking-tool-use'), adapter.createStreamTranslator(ctx)));
-    expect(got.reasoningDetails).toEqual(completionView(adapter.parseCompletion(loadJson('anthropic', 'thinking-tool-use'), ctx)).reasoningDetails);
-    expect(got.reasoningDetails.map((d) => (d as { type: string }).type)).toEqual(['reasoning.text', 'reasoning.encrypted']);
+    expect(got.reasoningDetails).toEqual(
+      completionView(adapter.parseCompletion(loadJson('anthropic', 'thinking-tool-use'), ctx)).reasoningDetails,
+    );
+    expect(got.reasoningDetails.map((d) => (d as { type: string }).type)).toEqual([
+      'reasoning.text',
+      'reasoning.encrypted',
+    ]);
     expect(got.reasoningDetails[1]).toEqual({
       type: 'reasoning.encrypted',
       data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB8URj2pLmN0oQWjy==',
       format: 'anthropic-claude-v1',
       index: 1,
     });
-    expect(got.toolCalls).toEqual([{ id: 'toolu_01CswdEQBMshySk6Y9DFKrfq', name: 'get_weather', arguments: '{"location": "Paris"}' }]);
+    expect(got.toolCalls).toEqual([
+      { id: 'toolu_01CswdEQBMshySk6Y9DFKrfq', name: 'get_weather', arguments: '{"location": "Paris"}' },
+    ]);
     expect(got.finishes).toEqual(['tool_calls']);
   });
 
@@ -122,16 +142,29 @@ describe('stream translator: recorded Anthropic streams', () => {
     const search = events.find((e) => e.type === 'web-search');
     expect(search).toEqual({
       type: 'web-search',
-      search: { id: 'srvtoolu_014hJH82Qum7Td6UV8gDXThB', status: 'completed', queries: ['weather NYC today'], sources: [{ url: 'https://world-weather.info/forecast/usa/new_york/may-2025/', title: 'Weather in New York City' }] },
+      search: {
+        id: 'srvtoolu_014hJH82Qum7Td6UV8gDXThB',
+        status: 'completed',
+        queries: ['weather NYC today'],
+        sources: [
+          { url: 'https://world-weather.info/forecast/usa/new_york/may-2025/', title: 'Weather in New York City' },
+        ],
+      },
     });
     const cited = events.findIndex((e) => e.type === 'citation');
     expect(events[cited - 1]).toEqual({ type: 'text-delta', text: 'It is sunny and 22°C in New York City.' });
-    expect(events[cited]).toMatchObject({ type: 'citation', span: 'It is sunny and 22°C in New York City.'.length, citation: { type: 'web_search_result_location', citedText: 'Sunny, 22°C' } });
+    expect(events[cited]).toMatchObject({
+      type: 'citation',
+      span: 'It is sunny and 22°C in New York City.'.length,
+      citation: { type: 'web_search_result_location', citedText: 'Sunny, 22°C' },
+    });
   });
 
   it('server tools and unknown event types make no output; usage from message_delta wins, its web searches with it', () => {
     const got = collect(replay(chunks('server-tool'), translator()));
-    expect(got.content).toBe("I'll check the current weather in New York City for you.It is sunny and 22°C in New York City.");
+    expect(got.content).toBe(
+      "I'll check the current weather in New York City for you.It is sunny and 22°C in New York City.",
+    );
     expect(got.toolCalls).toEqual([]);
     expect(got.errors).toEqual([]);
     expect(got.finishes).toEqual(['stop']);
@@ -157,7 +190,9 @@ describe('stream translator: recorded Anthropic streams', () => {
   it('a connection that drops mid-message → server_error on end()', () => {
     const got = collect(replay(chunks('truncated'), translator()));
     expect(got.content).toBe('Half an ans');
-    expect(got.errors).toEqual([{ code: 'server_error', message: 'Upstream provider anthropic closed the stream before the message finished.' }]);
+    expect(got.errors).toEqual([
+      { code: 'server_error', message: 'Upstream provider anthropic closed the stream before the message finished.' },
+    ]);
     expect(got.finishes).toEqual([]);
   });
 });
@@ -178,7 +213,10 @@ describe('stream translator: protocol edges', () => {
   });
 
   it('message_delta without message_stop still finishes cleanly with usage', () => {
-    const { end } = push([START, { type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: 5 } }]);
+    const { end } = push([
+      START,
+      { type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: 5 } },
+    ]);
     expect(end()).toEqual([
       { type: 'upstream-id', id: 'msg_1' },
       { type: 'finish', finishReason: 'length' },
@@ -187,7 +225,12 @@ describe('stream translator: protocol edges', () => {
   });
 
   it('message_stop without a stop reason still finishes once; later events are ignored', () => {
-    const { end } = push([START, { type: 'message_stop' }, { type: 'message_stop' }, { type: 'message_delta', delta: { stop_reason: 'end_turn' } }]);
+    const { end } = push([
+      START,
+      { type: 'message_stop' },
+      { type: 'message_stop' },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' } },
+    ]);
     expect(end()).toEqual([
       { type: 'upstream-id', id: 'msg_1' },
       { type: 'finish', finishReason: 'stop' },
@@ -198,7 +241,9 @@ describe('stream translator: protocol edges', () => {
   it('the SSE event name stands in for a missing `type`; ping is ignored', () => {
     const t = translator();
     expect(t.push({ event: 'ping', data: '{}' })).toEqual([]);
-    expect(t.push({ event: 'message_start', data: JSON.stringify({ message: { id: 'msg_9' } }) })).toEqual([{ type: 'upstream-id', id: 'msg_9' }]);
+    expect(t.push({ event: 'message_start', data: JSON.stringify({ message: { id: 'msg_9' } }) })).toEqual([
+      { type: 'upstream-id', id: 'msg_9' },
+    ]);
   });
 
   it('malformed events become one server_error and never throw', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createGeminiAdapter, normalizeGeminiUsage, parseGeminiCompletion } from '../../../src/providers/gemini/index.js';
+import {
+  createGeminiAdapter,
+  normalizeGeminiUsage,
+  parseGeminiCompletion,
+} from '../../../src/providers/gemini/index.js';
 import { UpstreamPayloadError } from '../../../src/providers/upstream-payload-error.js';
 import { completionView as view } from '../../helpers/stream-replay.js';
 import { geminiContext, loadJson } from './helpers.js';
@@ -14,18 +18,34 @@ describe('parseCompletion: recorded Gemini responses', () => {
     });
   });
 
-  it('a thought → reasoning text; the answer\'s signature → a record before the text; thinking and cache counted', () => {
-    const raw = loadJson('reasoning') as { candidates: Array<{ content: { parts: Array<{ thoughtSignature?: string }> } }> };
+  it("a thought → reasoning text; the answer's signature → a record before the text; thinking and cache counted", () => {
+    const raw = loadJson('reasoning') as {
+      candidates: Array<{ content: { parts: Array<{ thoughtSignature?: string }> } }>;
+    };
     expect(parseGeminiCompletion(raw)).toEqual({
       upstreamId: 'hW2uaNXkMYzFnvgPq_Ky6Qw',
       output: [
-        { type: 'reasoning', text: "**Counting the letters**\n\nI need to count the r's in strawberry: s-t-r-a-w-b-e-r-r-y." },
-        { type: 'reasoning', data: raw.candidates[0].content.parts[1].thoughtSignature, format: 'google-gemini-v1', index: 0 },
+        {
+          type: 'reasoning',
+          text: "**Counting the letters**\n\nI need to count the r's in strawberry: s-t-r-a-w-b-e-r-r-y.",
+        },
+        {
+          type: 'reasoning',
+          data: raw.candidates[0].content.parts[1].thoughtSignature,
+          format: 'google-gemini-v1',
+          index: 0,
+        },
         { type: 'text', text: 'There are 3 r\'s in "strawberry".' },
       ],
       finishReason: 'stop',
       // candidates 11 + thoughts 290; the 2048 cached tokens are part of the 2064 prompt tokens.
-      usage: { promptTokens: 2064, completionTokens: 301, cachedTokens: 2048, cacheWriteTokens: 0, reasoningTokens: 290 },
+      usage: {
+        promptTokens: 2064,
+        completionTokens: 301,
+        cachedTokens: 2048,
+        cacheWriteTokens: 0,
+        reasoningTokens: 290,
+      },
     });
   });
 
@@ -34,9 +54,21 @@ describe('parseCompletion: recorded Gemini responses', () => {
     const first = view(result);
     expect(result.finishReason).toBe('tool_calls');
     expect(first.content).toBeNull();
-    expect(first.toolCalls).toEqual([{ id: expect.stringMatching(/^call_[0-9a-f]{24}$/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"celsius"}' } }]);
+    expect(first.toolCalls).toEqual([
+      {
+        id: expect.stringMatching(/^call_[0-9a-f]{24}$/),
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"celsius"}' },
+      },
+    ]);
     expect(view(parseGeminiCompletion(loadJson('tool-call-gemini3'))).toolCalls).toEqual(first.toolCalls);
-    expect(result.usage).toEqual({ promptTokens: 61, completionTokens: 172, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 154 });
+    expect(result.usage).toEqual({
+      promptTokens: 61,
+      completionTokens: 172,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 154,
+    });
   });
 
   it('parallel calls get distinct ids; text before them is kept', () => {
@@ -44,18 +76,36 @@ describe('parseCompletion: recorded Gemini responses', () => {
     expect(reply.content).toBe('Checking both cities.');
     expect(reply.toolCalls?.map((c) => c.function.arguments)).toEqual(['{"city":"Paris"}', '{"city":"Tokyo"}']);
     expect(new Set(reply.toolCalls?.map((c) => c.id)).size).toBe(2);
-    expect(reply.reasoningDetails).toEqual([{ type: 'reasoning.encrypted', data: expect.any(String), id: reply.toolCalls![0].id, format: 'google-gemini-v1', index: 0 }]);
+    expect(reply.reasoningDetails).toEqual([
+      {
+        type: 'reasoning.encrypted',
+        data: expect.any(String),
+        id: reply.toolCalls![0].id,
+        format: 'google-gemini-v1',
+        index: 0,
+      },
+    ]);
   });
 
   it('a vendor-supplied functionCall.id is used as is', () => {
-    const reply = view(parseGeminiCompletion({
-      candidates: [{ content: { role: 'model', parts: [{ functionCall: { id: 'fc-7', name: 'f', args: {} } }] }, finishReason: 'STOP' }],
-    }));
+    const reply = view(
+      parseGeminiCompletion({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ functionCall: { id: 'fc-7', name: 'f', args: {} } }] },
+            finishReason: 'STOP',
+          },
+        ],
+      }),
+    );
     expect(reply.toolCalls?.[0].id).toBe('fc-7');
   });
 
   it('safety stops and blocked prompts are content_filter finishes', () => {
-    expect(parseGeminiCompletion(loadJson('safety-finish'))).toMatchObject({ output: [{ type: 'text', text: 'I can explain the general' }], finishReason: 'content_filter' });
+    expect(parseGeminiCompletion(loadJson('safety-finish'))).toMatchObject({
+      output: [{ type: 'text', text: 'I can explain the general' }],
+      finishReason: 'content_filter',
+    });
     expect(parseGeminiCompletion(loadJson('prompt-blocked'))).toEqual({
       upstreamId: 'EXCPatOAKMrQjMcPteHVmQo',
       output: [],
@@ -70,7 +120,10 @@ describe('parseCompletion: recorded Gemini responses', () => {
       finishReason: 'length',
       usage: { promptTokens: 20, completionTokens: 100, reasoningTokens: 100 },
     });
-    expect(parseGeminiCompletion(loadJson('malformed-function-call'))).toMatchObject({ output: [], finishReason: 'error' });
+    expect(parseGeminiCompletion(loadJson('malformed-function-call'))).toMatchObject({
+      output: [],
+      finishReason: 'error',
+    });
   });
 
   it('an error object or an unusable body raises UpstreamPayloadError', () => {
@@ -79,23 +132,44 @@ describe('parseCompletion: recorded Gemini responses', () => {
     try {
       embedded();
     } catch (err) {
-      expect((err as UpstreamPayloadError).info).toMatchObject({ status: 429, streamCode: 'rate_limit', retryAfterSeconds: 35 });
+      expect((err as UpstreamPayloadError).info).toMatchObject({
+        status: 429,
+        streamCode: 'rate_limit',
+        retryAfterSeconds: 35,
+      });
     }
-    for (const body of ['not json', '[]', { candidates: [] }, { candidates: [{ content: { parts: [{ functionCall: { args: {} } }] } }] }]) {
+    for (const body of [
+      'not json',
+      '[]',
+      { candidates: [] },
+      { candidates: [{ content: { parts: [{ functionCall: { args: {} } }] } }] },
+    ]) {
       expect(() => parseGeminiCompletion(body)).toThrow(UpstreamPayloadError);
     }
-    expect(view(parseGeminiCompletion(JSON.stringify(loadJson('text')))).content).toBe('Hello! How can I help you today?');
+    expect(view(parseGeminiCompletion(JSON.stringify(loadJson('text')))).content).toBe(
+      'Hello! How can I help you today?',
+    );
   });
 
   it('goes through the adapter with the provider id', () => {
     const adapter = createGeminiAdapter();
-    expect(view(adapter.parseCompletion(loadJson('text'), geminiContext())).content).toBe('Hello! How can I help you today?');
+    expect(view(adapter.parseCompletion(loadJson('text'), geminiContext())).content).toBe(
+      'Hello! How can I help you today?',
+    );
   });
 });
 
 describe('normalizeGeminiUsage', () => {
   it('adds tool-use prompt tokens to the prompt and thoughts to the completion', () => {
-    expect(normalizeGeminiUsage({ promptTokenCount: 12, candidatesTokenCount: 60, toolUsePromptTokenCount: 65, thoughtsTokenCount: 82, totalTokenCount: 219 })).toEqual({
+    expect(
+      normalizeGeminiUsage({
+        promptTokenCount: 12,
+        candidatesTokenCount: 60,
+        toolUsePromptTokenCount: 65,
+        thoughtsTokenCount: 82,
+        totalTokenCount: 219,
+      }),
+    ).toEqual({
       promptTokens: 77,
       completionTokens: 142,
       cachedTokens: 0,

@@ -5,7 +5,8 @@ import { context } from '../../helpers/stream-replay.js';
 import { fromChat, type ChatCompletionRequest } from '../../helpers/chat-requests.js';
 
 /** The adapter on a request written as a chat client writes it (parsed by the chat door). */
-const buildRequest = (request: ChatCompletionRequest, ctx: AdapterContext) => buildInternal(fromChat(request, ctx.stream), ctx);
+const buildRequest = (request: ChatCompletionRequest, ctx: AdapterContext) =>
+  buildInternal(fromChat(request, ctx.stream), ctx);
 
 function body(request: ChatCompletionRequest, ...args: Parameters<typeof context>): Record<string, unknown> {
   return JSON.parse(buildRequest(request, context(...args)).body) as Record<string, unknown>;
@@ -34,14 +35,25 @@ const CONVERSATION: ChatCompletionRequest['messages'] = [
     reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAAA==', format: 'openai-responses-v1', index: 0 }],
     tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
   },
-  { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: '{"c":' }, { type: 'text', text: '4}' }] },
+  {
+    role: 'tool',
+    tool_call_id: 'call_1',
+    content: [
+      { type: 'text', text: '{"c":' },
+      { type: 'text', text: '4}' },
+    ],
+  },
 ];
 
 describe('buildRequest: transport fields', () => {
   it('targets <baseUrl>/chat/completions with the provider key only, never client headers', () => {
     const request = buildRequest(
       { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'hi' }] },
-      context({ id: 'openai', baseUrl: 'https://api.openai.com/v1/', headers: { 'X-Title': 'Modelgate' } }, { upstreamModel: 'gpt-4o' }, true),
+      context(
+        { id: 'openai', baseUrl: 'https://api.openai.com/v1/', headers: { 'X-Title': 'Modelgate' } },
+        { upstreamModel: 'gpt-4o' },
+        true,
+      ),
     );
     expect(request).toEqual({
       method: 'POST',
@@ -63,13 +75,20 @@ describe('buildRequest: transport fields', () => {
 
   it('joins base URLs without doubled slashes and falls back to the vendor default', () => {
     expect(chatCompletionsUrl('https://openrouter.ai/api/v1//')).toBe('https://openrouter.ai/api/v1/chat/completions');
-    expect(buildRequest({ model: 'x', messages: [] }, context({ id: 'deepseek' })).url).toBe('https://api.deepseek.com/chat/completions');
-    expect(buildRequest({ model: 'x', messages: [] }, context({ id: 'xai' })).url).toBe('https://api.x.ai/v1/chat/completions');
+    expect(buildRequest({ model: 'x', messages: [] }, context({ id: 'deepseek' })).url).toBe(
+      'https://api.deepseek.com/chat/completions',
+    );
+    expect(buildRequest({ model: 'x', messages: [] }, context({ id: 'xai' })).url).toBe(
+      'https://api.x.ai/v1/chat/completions',
+    );
     expect(() => buildRequest({ model: 'x', messages: [] }, context({ id: 'my-vllm' }))).toThrow(/no base URL/);
   });
 
   it('asks for JSON and omits authorization when the provider has no key', () => {
-    const request = buildRequest({ model: 'x', messages: [] }, context({ id: 'local', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: undefined }));
+    const request = buildRequest(
+      { model: 'x', messages: [] },
+      context({ id: 'local', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: undefined }),
+    );
     expect(request.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json' });
   });
 });
@@ -109,7 +128,9 @@ describe('buildRequest: OpenAI', () => {
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: '{"c":4}' },
       ],
@@ -162,21 +183,45 @@ describe('buildRequest: OpenAI', () => {
 
   it('prefers max_completion_tokens over max_tokens and drops tool_choice without tools', () => {
     const sent = body(
-      { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'x' }], max_tokens: 10, max_completion_tokens: 20, tool_choice: 'none', parallel_tool_calls: true },
+      {
+        model: 'openai/gpt-4o',
+        messages: [{ role: 'user', content: 'x' }],
+        max_tokens: 10,
+        max_completion_tokens: 20,
+        tool_choice: 'none',
+        parallel_tool_calls: true,
+      },
       { id: 'openai' },
     );
-    expect(sent).toEqual({ model: 'm', messages: [{ role: 'user', content: 'x' }], max_completion_tokens: 20, stream: false });
+    expect(sent).toEqual({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      max_completion_tokens: 20,
+      stream: false,
+    });
   });
 
   it('turns reasoning off with "none" and maps a budget to the nearest effort', () => {
-    const off = body({ model: 'x', messages: [], reasoning: { enabled: false } }, { id: 'openai' }, { supportsReasoning: true });
+    const off = body(
+      { model: 'x', messages: [], reasoning: { enabled: false } },
+      { id: 'openai' },
+      { supportsReasoning: true },
+    );
     expect(off.reasoning_effort).toBe('none');
-    const budget = body({ model: 'x', messages: [], max_tokens: 10000, reasoning: { max_tokens: 2000 } }, { id: 'openai' }, { supportsReasoning: true });
+    const budget = body(
+      { model: 'x', messages: [], max_tokens: 10000, reasoning: { max_tokens: 2000 } },
+      { id: 'openai' },
+      { supportsReasoning: true },
+    );
     expect(budget.reasoning_effort).toBe('low');
   });
 
   it('sends no reasoning parameter to a model without reasoning support', () => {
-    const sent = body({ model: 'x', messages: [], reasoning: { effort: 'high' } }, { id: 'openai' }, { supportsReasoning: false });
+    const sent = body(
+      { model: 'x', messages: [], reasoning: { effort: 'high' } },
+      { id: 'openai' },
+      { supportsReasoning: false },
+    );
     expect(sent).not.toHaveProperty('reasoning_effort');
     expect(sent).not.toHaveProperty('reasoning');
   });
@@ -185,7 +230,12 @@ describe('buildRequest: OpenAI', () => {
 describe('buildRequest: DeepSeek', () => {
   it('sends developer as system, reasoning back as reasoning_content, max_tokens and thinking controls', () => {
     const sent = body(
-      { model: 'deepseek/deepseek-reasoner', messages: CONVERSATION, max_completion_tokens: 4000, reasoning: { effort: 'xhigh' } },
+      {
+        model: 'deepseek/deepseek-reasoner',
+        messages: CONVERSATION,
+        max_completion_tokens: 4000,
+        reasoning: { effort: 'xhigh' },
+      },
       { id: 'deepseek' },
       { upstreamModel: 'deepseek-reasoner', supportsReasoning: true },
       true,
@@ -198,7 +248,9 @@ describe('buildRequest: DeepSeek', () => {
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          ],
           reasoning_content: 'Need the weather tool.',
         },
         { role: 'tool', tool_call_id: 'call_1', content: '{"c":4}' },
@@ -212,7 +264,11 @@ describe('buildRequest: DeepSeek', () => {
   });
 
   it('disables thinking when reasoning is off', () => {
-    const sent = body({ model: 'x', messages: [], reasoning: { effort: 'none' } }, { id: 'deepseek' }, { supportsReasoning: true });
+    const sent = body(
+      { model: 'x', messages: [], reasoning: { effort: 'none' } },
+      { id: 'deepseek' },
+      { supportsReasoning: true },
+    );
     expect(sent.thinking).toEqual({ type: 'disabled' });
     expect(sent).not.toHaveProperty('reasoning_effort');
   });
@@ -229,7 +285,9 @@ describe('buildRequest: OpenRouter', () => {
       route: 'fallback',
       usage: { include: true },
     } as unknown as ChatCompletionRequest;
-    expect(body(request, { id: 'openrouter' }, { upstreamModel: 'anthropic/claude-sonnet-4', supportsReasoning: true })).toEqual({
+    expect(
+      body(request, { id: 'openrouter' }, { upstreamModel: 'anthropic/claude-sonnet-4', supportsReasoning: true }),
+    ).toEqual({
       model: 'anthropic/claude-sonnet-4',
       messages: [
         { role: 'developer', content: 'Be brief.' },
@@ -237,9 +295,13 @@ describe('buildRequest: OpenRouter', () => {
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          ],
           reasoning: 'Need the weather tool.',
-          reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAAA==', format: 'openai-responses-v1', index: 0 }],
+          reasoning_details: [
+            { type: 'reasoning.encrypted', data: 'gAAAA==', format: 'openai-responses-v1', index: 0 },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: '{"c":4}' },
       ],
@@ -253,7 +315,13 @@ describe('buildRequest: OpenRouter', () => {
 describe('buildRequest: strict and effort-limited vendors', () => {
   it('Mistral: random_seed, no stream_options, user or message names', () => {
     const sent = body(
-      { model: 'mistral/mistral-large-latest', messages: [{ role: 'user', content: 'x', name: 'ann' }], seed: 3, user: 'u', max_completion_tokens: 64 },
+      {
+        model: 'mistral/mistral-large-latest',
+        messages: [{ role: 'user', content: 'x', name: 'ann' }],
+        seed: 3,
+        user: 'u',
+        max_completion_tokens: 64,
+      },
       { id: 'mistral' },
       { upstreamModel: 'mistral-large-latest' },
       true,
@@ -277,35 +345,65 @@ describe('buildRequest: strict and effort-limited vendors', () => {
   });
 
   it('Groq and Gemini compat use reasoning_effort with their own level sets', () => {
-    const groq = body({ model: 'x', messages: [], reasoning: { effort: 'minimal' } }, { id: 'groq' }, { supportsReasoning: true });
+    const groq = body(
+      { model: 'x', messages: [], reasoning: { effort: 'minimal' } },
+      { id: 'groq' },
+      { supportsReasoning: true },
+    );
     expect(groq.reasoning_effort).toBe('low');
-    const google = body({ model: 'x', messages: [], reasoning: { effort: 'xhigh' } }, { id: 'gemini' }, { supportsReasoning: true });
+    const google = body(
+      { model: 'x', messages: [], reasoning: { effort: 'xhigh' } },
+      { id: 'gemini' },
+      { supportsReasoning: true },
+    );
     expect(google.reasoning_effort).toBe('high');
-    const googleOff = body({ model: 'x', messages: [], reasoning: { enabled: false } }, { id: 'google' }, { supportsReasoning: true });
+    const googleOff = body(
+      { model: 'x', messages: [], reasoning: { enabled: false } },
+      { id: 'google' },
+      { supportsReasoning: true },
+    );
     expect(googleOff.reasoning_effort).toBe('none');
   });
 
   it('Anthropic compat: output cap from the model and a thinking budget below it', () => {
     const sent = body(
-      { model: 'anthropic/claude-sonnet-4', messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'x' }], reasoning: { effort: 'high' } },
+      {
+        model: 'anthropic/claude-sonnet-4',
+        messages: [
+          { role: 'system', content: 'S' },
+          { role: 'user', content: 'x' },
+        ],
+        reasoning: { effort: 'high' },
+      },
       { id: 'anthropic' },
       { upstreamModel: 'claude-sonnet-4-20250514', supportsReasoning: true, maxOutputTokens: 10000 },
     );
     expect(sent).toEqual({
       model: 'claude-sonnet-4-20250514',
-      messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'x' }],
+      messages: [
+        { role: 'system', content: 'S' },
+        { role: 'user', content: 'x' },
+      ],
       max_tokens: 10000,
       thinking: { type: 'enabled', budget_tokens: 8000 },
       stream: false,
     });
-    const tooSmall = body({ model: 'x', messages: [], max_tokens: 1000, reasoning: { max_tokens: 4000 } }, { id: 'anthropic' }, { supportsReasoning: true });
+    const tooSmall = body(
+      { model: 'x', messages: [], max_tokens: 1000, reasoning: { max_tokens: 4000 } },
+      { id: 'anthropic' },
+      { supportsReasoning: true },
+    );
     expect(tooSmall).not.toHaveProperty('thinking');
   });
 
   it('operator quirks select a profile and override single fields', () => {
     const sent = body(
       { model: 'x', messages: [{ role: 'developer', content: 'd' }], max_tokens: 5 },
-      { id: 'together', baseUrl: 'https://api.together.xyz/v1', quirks: { vendor: 'openai', maxTokensField: 'max_tokens', developerRole: false, bogus: 1 } },
+      {
+        id: 'together',
+        baseUrl: 'https://api.together.xyz/v1',
+        quirks: { vendor: 'openai', maxTokensField: 'max_tokens', developerRole: false, bogus: 1 },
+      },
     );
     expect(sent).toEqual({ model: 'm', messages: [{ role: 'system', content: 'd' }], max_tokens: 5, stream: false });
   });

@@ -21,7 +21,15 @@ describe('parseCompletion: recorded vendor bodies', () => {
   it('OpenAI single tool call', () => {
     expect(parseCompletion(loadJson('openai', 'tool-call'))).toEqual({
       upstreamId: 'chatcmpl-abc123',
-      output: [{ type: 'tool_call', id: 'call_abc123', name: 'get_current_weather', kind: 'function', input: '{\n"location": "Boston, MA"\n}' }],
+      output: [
+        {
+          type: 'tool_call',
+          id: 'call_abc123',
+          name: 'get_current_weather',
+          kind: 'function',
+          input: '{\n"location": "Boston, MA"\n}',
+        },
+      ],
       finishReason: 'tool_calls',
       usage: { promptTokens: 82, completionTokens: 17, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
     });
@@ -30,8 +38,20 @@ describe('parseCompletion: recorded vendor bodies', () => {
   it('OpenAI parallel tool calls keep order and ids', () => {
     const completion = parseCompletion(loadJson('openai', 'parallel-tool-calls'));
     expect(completion.output).toEqual([
-      { type: 'tool_call', id: 'call_Ug4Y3X7oQ0fWc2sZP1rT8e9A', name: 'get_weather', kind: 'function', input: '{"city":"Oslo"}' },
-      { type: 'tool_call', id: 'call_c7Hk2NqL5vR0mB3xD9sW4yJz', name: 'get_weather', kind: 'function', input: '{"city":"Tokyo"}' },
+      {
+        type: 'tool_call',
+        id: 'call_Ug4Y3X7oQ0fWc2sZP1rT8e9A',
+        name: 'get_weather',
+        kind: 'function',
+        input: '{"city":"Oslo"}',
+      },
+      {
+        type: 'tool_call',
+        id: 'call_c7Hk2NqL5vR0mB3xD9sW4yJz',
+        name: 'get_weather',
+        kind: 'function',
+        input: '{"city":"Tokyo"}',
+      },
     ]);
     expect(completion.finishReason).toBe('tool_calls');
   });
@@ -56,11 +76,20 @@ describe('parseCompletion: recorded vendor bodies', () => {
     expect(parseCompletion(loadJson('deepseek', 'reasoning'))).toEqual({
       upstreamId: '5f0e7a8c-3b1d-4c2e-9f6a-8d7b6c5e4a3f',
       output: [
-        { type: 'reasoning', text: 'Compare 9.11 and 9.8. Write them with the same number of decimals: 9.11 and 9.80. 0.80 > 0.11, so 9.8 is larger.' },
+        {
+          type: 'reasoning',
+          text: 'Compare 9.11 and 9.8. Write them with the same number of decimals: 9.11 and 9.80. 0.80 > 0.11, so 9.8 is larger.',
+        },
         { type: 'text', text: '9.11 is smaller than 9.8, so 9.8 is greater.' },
       ],
       finishReason: 'stop',
-      usage: { promptTokens: 1280, completionTokens: 215, cachedTokens: 1024, cacheWriteTokens: 0, reasoningTokens: 180 },
+      usage: {
+        promptTokens: 1280,
+        completionTokens: 215,
+        cachedTokens: 1024,
+        cacheWriteTokens: 0,
+        reasoningTokens: 180,
+      },
     });
     // Older DeepSeek bodies carry cache hits only at the top level.
     expect(parseCompletion(loadJson('deepseek', 'cache-hit-only')).usage?.cachedTokens).toBe(3840);
@@ -69,15 +98,25 @@ describe('parseCompletion: recorded vendor bodies', () => {
   it('OpenRouter reasoning: its reasoning_details as records, field for field (and back unmodified), cache writes', () => {
     const body = loadJson('openrouter', 'reasoning') as { choices: Array<{ message: { reasoning_details: unknown } }> };
     const completion = parseCompletion(body);
-    expect(view(completion).reasoning).toBe('Count the letters: s-t-r-a-w-b-e-r-r-y. r appears at positions 3, 8 and 9.');
+    expect(view(completion).reasoning).toBe(
+      'Count the letters: s-t-r-a-w-b-e-r-r-y. r appears at positions 3, 8 and 9.',
+    );
     expect(view(completion).reasoningDetails).toEqual(body.choices[0].message.reasoning_details);
-    expect(completion.usage).toEqual({ promptTokens: 3120, completionTokens: 96, cachedTokens: 2048, cacheWriteTokens: 512, reasoningTokens: 58 });
+    expect(completion.usage).toEqual({
+      promptTokens: 3120,
+      completionTokens: 96,
+      cachedTokens: 2048,
+      cacheWriteTokens: 512,
+      reasoningTokens: 58,
+    });
     expect(completion.upstreamId).toBe('gen-1751900000-Jx3nP0qLr8sT2vW4yZ6b');
   });
 
   it('is reachable through the adapter object', () => {
     const adapter = createOpenAICompatibleAdapter();
-    expect(view(adapter.parseCompletion(loadJson('openai', 'text'), context({ id: 'openai' }))).content).toBe('Hello! How can I assist you today?');
+    expect(view(adapter.parseCompletion(loadJson('openai', 'text'), context({ id: 'openai' }))).content).toBe(
+      'Hello! How can I assist you today?',
+    );
   });
 });
 
@@ -87,7 +126,10 @@ describe('parseCompletion: defensive parsing', () => {
     ['a non-JSON string', '<html>oops</html>'],
     ['no choices', { id: 'x', choices: [] }],
     ['a choice without message', { choices: [{ index: 0, finish_reason: 'stop' }] }],
-    ['a tool call without name', { choices: [{ index: 0, message: { content: null, tool_calls: [{ id: 'c', function: {} }] } }] }],
+    [
+      'a tool call without name',
+      { choices: [{ index: 0, message: { content: null, tool_calls: [{ id: 'c', function: {} }] } }] },
+    ],
   ])('throws a 502 UpstreamPayloadError for %s', (_label, body) => {
     try {
       parseCompletion(body);
@@ -166,7 +208,12 @@ describe('mapFinishReason', () => {
 describe('normalizeUsage', () => {
   it('adds reasoning to completion when the vendor counts it separately (xAI)', () => {
     expect(
-      normalizeUsage({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 115, completion_tokens_details: { reasoning_tokens: 100 } }),
+      normalizeUsage({
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        total_tokens: 115,
+        completion_tokens_details: { reasoning_tokens: 100 },
+      }),
     ).toEqual({ promptTokens: 10, completionTokens: 105, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 100 });
   });
 

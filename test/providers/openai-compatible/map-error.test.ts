@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { createOpenAICompatibleAdapter, mapError, parseRetryAfter } from '../../../src/providers/openai-compatible/index.js';
+import {
+  createOpenAICompatibleAdapter,
+  mapError,
+  parseRetryAfter,
+} from '../../../src/providers/openai-compatible/index.js';
 import { context, loadJson } from '../../helpers/stream-replay.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
 describe('mapError: recorded vendor error bodies', () => {
   it('OpenAI 429 rate limit → 429 with Retry-After, no organization id leaked', () => {
-    const info = mapError(429, loadJson('openai', 'error-429'), { 'retry-after': '3', 'x-ratelimit-remaining-tokens': '0' }, 'openai', NOW);
+    const info = mapError(
+      429,
+      loadJson('openai', 'error-429'),
+      { 'retry-after': '3', 'x-ratelimit-remaining-tokens': '0' },
+      'openai',
+      NOW,
+    );
     expect(info).toEqual({
       status: 429,
       message: 'Upstream provider openai rate limit reached; retry later.',
@@ -27,7 +37,7 @@ describe('mapError: recorded vendor error bodies', () => {
     });
   });
 
-  it('OpenAI 500 → 502 server_error with the gateway\'s own message', () => {
+  it("OpenAI 500 → 502 server_error with the gateway's own message", () => {
     expect(mapError(500, loadJson('openai', 'error-500'), {}, 'openai', NOW)).toEqual({
       status: 502,
       message: 'Upstream provider openai failed (HTTP 500).',
@@ -44,8 +54,11 @@ describe('mapError: recorded vendor error bodies', () => {
     });
   });
 
-  it('OpenRouter 402 on the gateway\'s account → 502, not the client\'s 402', () => {
-    expect(mapError(402, loadJson('openrouter', 'error-402'), {}, 'openrouter', NOW)).toMatchObject({ status: 502, streamCode: 'server_error' });
+  it("OpenRouter 402 on the gateway's account → 502, not the client's 402", () => {
+    expect(mapError(402, loadJson('openrouter', 'error-402'), {}, 'openrouter', NOW)).toMatchObject({
+      status: 502,
+      streamCode: 'server_error',
+    });
   });
 
   it('is reachable through the adapter object with its injected clock', () => {
@@ -57,24 +70,78 @@ describe('mapError: recorded vendor error bodies', () => {
 
 describe('mapError: status table', () => {
   it.each([
-    [400, { error: { message: 'Invalid value for temperature', type: 'invalid_request_error', param: 'temperature' } }, 400, 'server_error'],
-    [401, { error: { message: 'Incorrect API key provided: sk-proj-abcdefgh1234', code: 'invalid_api_key' } }, 502, 'server_error'],
+    [
+      400,
+      { error: { message: 'Invalid value for temperature', type: 'invalid_request_error', param: 'temperature' } },
+      400,
+      'server_error',
+    ],
+    [
+      401,
+      { error: { message: 'Incorrect API key provided: sk-proj-abcdefgh1234', code: 'invalid_api_key' } },
+      502,
+      'server_error',
+    ],
     [403, 'Forbidden', 502, 'server_error'],
     [402, { error: { message: 'Insufficient Balance' } }, 502, 'server_error'],
-    [404, { error: { message: 'The model `gpt-9` does not exist or you do not have access to it.', code: 'model_not_found' } }, 404, 'server_error'],
+    [
+      404,
+      {
+        error: {
+          message: 'The model `gpt-9` does not exist or you do not have access to it.',
+          code: 'model_not_found',
+        },
+      },
+      404,
+      'server_error',
+    ],
     [404, '<html><body>Not Found</body></html>', 502, 'server_error'],
     [408, '', 502, 'server_error'],
     [413, { error: { message: 'Request too large' } }, 400, 'server_error'],
-    [422, { object: 'error', message: { detail: [{ type: 'extra_forbidden', loc: ['body', 'foo'], msg: 'Extra inputs are not permitted' }] }, type: 'invalid_request_error' }, 400, 'server_error'],
-    [429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } }, 502, 'server_error'],
+    [
+      422,
+      {
+        object: 'error',
+        message: { detail: [{ type: 'extra_forbidden', loc: ['body', 'foo'], msg: 'Extra inputs are not permitted' }] },
+        type: 'invalid_request_error',
+      },
+      400,
+      'server_error',
+    ],
+    [
+      429,
+      { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } },
+      502,
+      'server_error',
+    ],
     [500, 'upstream connect error', 502, 'server_error'],
     [502, '', 502, 'server_error'],
     [503, { error: { message: 'Service Unavailable' } }, 503, 'server_error'],
     [504, '', 502, 'server_error'],
     [529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 503, 'server_error'],
-    [400, { error: { message: 'prompt is too long: 210000 tokens > 200000 maximum', type: 'invalid_request_error' } }, 400, 'context_length_exceeded'],
-    [413, { error: { message: 'Please reduce the length of the messages or completion.' } }, 400, 'context_length_exceeded'],
-    [400, { error: { message: "Your request was rejected as a result of our safety system.", code: 'content_policy_violation' } }, 400, 'content_filter'],
+    [
+      400,
+      { error: { message: 'prompt is too long: 210000 tokens > 200000 maximum', type: 'invalid_request_error' } },
+      400,
+      'context_length_exceeded',
+    ],
+    [
+      413,
+      { error: { message: 'Please reduce the length of the messages or completion.' } },
+      400,
+      'context_length_exceeded',
+    ],
+    [
+      400,
+      {
+        error: {
+          message: 'Your request was rejected as a result of our safety system.',
+          code: 'content_policy_violation',
+        },
+      },
+      400,
+      'content_filter',
+    ],
   ])('%i %j → %i / %s', (status, body, expectedStatus, streamCode) => {
     const info = mapError(status as number, body, {}, 'vendor', NOW);
     expect(info.status).toBe(expectedStatus);
@@ -83,13 +150,37 @@ describe('mapError: status table', () => {
   });
 
   it('passes a 400 message through, and names the field Mistral rejected', () => {
-    const info = mapError(422, { object: 'error', message: { detail: [{ loc: ['body', 'foo'], msg: 'Extra inputs are not permitted' }] } }, {}, 'mistral', NOW);
+    const info = mapError(
+      422,
+      { object: 'error', message: { detail: [{ loc: ['body', 'foo'], msg: 'Extra inputs are not permitted' }] } },
+      {},
+      'mistral',
+      NOW,
+    );
     expect(info.message).toBe('Extra inputs are not permitted (body.foo)');
   });
 
   it('reads Gemini compat array bodies', () => {
-    const info = mapError(400, [{ error: { code: 400, message: 'The input token count exceeds the maximum number of tokens allowed (context window).', status: 'INVALID_ARGUMENT' } }], {}, 'google', NOW);
-    expect(info).toMatchObject({ status: 400, streamCode: 'context_length_exceeded', upstreamCode: 'INVALID_ARGUMENT' });
+    const info = mapError(
+      400,
+      [
+        {
+          error: {
+            code: 400,
+            message: 'The input token count exceeds the maximum number of tokens allowed (context window).',
+            status: 'INVALID_ARGUMENT',
+          },
+        },
+      ],
+      {},
+      'google',
+      NOW,
+    );
+    expect(info).toMatchObject({
+      status: 400,
+      streamCode: 'context_length_exceeded',
+      upstreamCode: 'INVALID_ARGUMENT',
+    });
   });
 
   it('accepts bodies as raw bytes', () => {

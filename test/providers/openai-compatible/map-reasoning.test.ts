@@ -35,16 +35,29 @@ describe('mapReasoning', () => {
   });
 
   it('OpenRouter gets its own reasoning object, by its field names, without what was not set', () => {
-    expect(mapReasoning({ effort: 'low', budgetTokens: undefined, exclude: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({
+    expect(
+      mapReasoning(
+        { effort: 'low', budgetTokens: undefined, exclude: true },
+        VENDOR_PROFILES.openrouter,
+        true,
+        undefined,
+      ),
+    ).toEqual({
       reasoning: { effort: 'low', exclude: true },
     });
-    expect(mapReasoning({ budgetTokens: 2048, enabled: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({ reasoning: { max_tokens: 2048, enabled: true } });
+    expect(mapReasoning({ budgetTokens: 2048, enabled: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({
+      reasoning: { max_tokens: 2048, enabled: true },
+    });
     // Adaptive thinking (a Messages client's) is "on, at the vendor's default" in OpenRouter's terms.
-    expect(mapReasoning({ adaptive: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({ reasoning: { enabled: true } });
+    expect(mapReasoning({ adaptive: true }, VENDOR_PROFILES.openrouter, true, undefined)).toEqual({
+      reasoning: { enabled: true },
+    });
   });
 
   it('a zero budget turns reasoning off', () => {
-    expect(mapReasoning({ budgetTokens: 0 }, VENDOR_PROFILES.groq, true, undefined)).toEqual({ reasoning_effort: 'none' });
+    expect(mapReasoning({ budgetTokens: 0 }, VENDOR_PROFILES.groq, true, undefined)).toEqual({
+      reasoning_effort: 'none',
+    });
   });
 });
 
@@ -52,7 +65,10 @@ describe('resolveVendorProfile', () => {
   it('resolves aliases, falls back to generic and ignores mistyped quirks', () => {
     expect(resolveVendorProfile({ id: 'xai' }).id).toBe('x-ai');
     expect(resolveVendorProfile({ id: 'fireworks' }).id).toBe('generic');
-    const p = resolveVendorProfile({ id: 'openai', quirks: { streamOptions: 'no', efforts: ['low', 'bogus', 'high'] } });
+    const p = resolveVendorProfile({
+      id: 'openai',
+      quirks: { streamOptions: 'no', efforts: ['low', 'bogus', 'high'] },
+    });
     expect(p.streamOptions).toBe(true);
     expect(p.efforts).toEqual(['low', 'high']);
   });

@@ -6,10 +6,22 @@ import { nativeResponses } from '../../../src/providers/openai-responses/native-
 import { webSearchCalls } from '../../../src/providers/openai-responses/responses-usage.js';
 import { fixtureText, lastUsage, nativeContext, nativeReadings } from '../../helpers/native-replay.js';
 
-const provider = { id: 'openai', kind: 'openai-compatible' as const, baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test-openai' };
+const provider = {
+  id: 'openai',
+  kind: 'openai-compatible' as const,
+  baseUrl: 'https://api.openai.com/v1',
+  apiKey: 'sk-test-openai',
+};
 const ctx = nativeContext(provider, 'openai/gpt-5.4', 'gpt-5.4');
 // native-responses-web-search: 8914 prompt tokens, 512 output (320 reasoning), two web_search_call items.
-const BILLED = { promptTokens: 8914, completionTokens: 512, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 320, webSearchRequests: 2 };
+const BILLED = {
+  promptTokens: 8914,
+  completionTokens: 512,
+  cachedTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 320,
+  webSearchRequests: 2,
+};
 
 describe('OpenAI Responses web search calls', () => {
   it('counts each web_search_call once, whether the output or the stream showed it', () => {
@@ -22,12 +34,19 @@ describe('OpenAI Responses web search calls', () => {
   });
 
   it('JSON: the usage read from the Response carries its calls', () => {
-    const answer = nativeResponses.readJson(Buffer.from(fixtureText('openai', 'native-responses-web-search.json')), ctx);
+    const answer = nativeResponses.readJson(
+      Buffer.from(fixtureText('openai', 'native-responses-web-search.json')),
+      ctx,
+    );
     expect(answer.reading.usage).toEqual(BILLED);
   });
 
-  it('stream: response.completed\'s usage carries the calls, each counted as its item is done', () => {
-    const readings = nativeReadings(nativeResponses, ctx, fixtureText('openai', 'native-responses-web-search.chunks.txt'));
+  it("stream: response.completed's usage carries the calls, each counted as its item is done", () => {
+    const readings = nativeReadings(
+      nativeResponses,
+      ctx,
+      fixtureText('openai', 'native-responses-web-search.chunks.txt'),
+    );
     expect(lastUsage(readings)).toEqual(BILLED);
     expect(readings.flatMap((r) => (r.webSearches === undefined ? [] : [r.webSearches]))).toEqual([1, 2]);
   });
@@ -42,7 +61,12 @@ describe('OpenAI Responses web search calls', () => {
   });
 
   it('a stream cut before response.completed reports the calls it showed, for the estimate', () => {
-    const readings = nativeReadings(nativeResponses, ctx, fixtureText('openai', 'native-responses-web-search.chunks.txt'), '"response.completed"');
+    const readings = nativeReadings(
+      nativeResponses,
+      ctx,
+      fixtureText('openai', 'native-responses-web-search.chunks.txt'),
+      '"response.completed"',
+    );
     expect(lastUsage(readings)).toBeUndefined();
     expect(Math.max(...readings.map((r) => r.webSearches ?? 0))).toBe(2);
     expect(readings.at(-1)!.error?.code).toBe('server_error');

@@ -129,7 +129,8 @@ describe('readSseBatches', () => {
       }
     }
     const batches: { events: string[]; afterReads: number }[] = [];
-    for await (const batch of readSseBatches(body())) batches.push({ events: batch.map((e) => e.data), afterReads: reads.length });
+    for await (const batch of readSseBatches(body()))
+      batches.push({ events: batch.map((e) => e.data), afterReads: reads.length });
     // A read that completes nothing yields nothing; no batch waits for a later read.
     expect(batches).toEqual([
       { events: ['a', 'b'], afterReads: 1 },
@@ -142,26 +143,31 @@ describe('readSseBatches', () => {
 describe('readSseBatches over a body that fails', () => {
   it('yields every event completed before the body failed, in order, then throws the failure', async () => {
     fc.assert(
-      await fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.array(fc.nat(), { maxLength: 8 }), fc.nat(), async (count, cuts, cutAt) => {
-        const text = Array.from({ length: count }, (_, i) => `data: ${i}\n\n`).join('');
-        const bytes = encoder.encode(text);
-        const received = bytes.subarray(0, cutAt % (bytes.length + 1)); // what arrived before the connection failed
-        async function* body(): AsyncGenerator<Uint8Array> {
-          yield* splitAt(received, cuts);
-          throw new Error('read ECONNRESET');
-        }
-        const seen: string[] = [];
-        let failure: unknown;
-        try {
-          for await (const batch of readSseBatches(body())) seen.push(...batch.map((e) => e.data));
-        } catch (err) {
-          failure = err;
-        }
-        // An event counts as received once its blank line arrived.
-        const complete = new TextDecoder().decode(received).split('\n\n').length - 1;
-        expect(seen).toEqual(Array.from({ length: complete }, (_, i) => String(i)));
-        expect(failure).toMatchObject({ message: 'read ECONNRESET' });
-      }),
+      await fc.asyncProperty(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.nat(),
+        async (count, cuts, cutAt) => {
+          const text = Array.from({ length: count }, (_, i) => `data: ${i}\n\n`).join('');
+          const bytes = encoder.encode(text);
+          const received = bytes.subarray(0, cutAt % (bytes.length + 1)); // what arrived before the connection failed
+          async function* body(): AsyncGenerator<Uint8Array> {
+            yield* splitAt(received, cuts);
+            throw new Error('read ECONNRESET');
+          }
+          const seen: string[] = [];
+          let failure: unknown;
+          try {
+            for await (const batch of readSseBatches(body())) seen.push(...batch.map((e) => e.data));
+          } catch (err) {
+            failure = err;
+          }
+          // An event counts as received once its blank line arrived.
+          const complete = new TextDecoder().decode(received).split('\n\n').length - 1;
+          expect(seen).toEqual(Array.from({ length: complete }, (_, i) => String(i)));
+          expect(failure).toMatchObject({ message: 'read ECONNRESET' });
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -16,18 +16,25 @@ function pieces(text: string, cuts: number[]): string[] {
 describe('custom tool input decoder', () => {
   it('streams the raw text of {"input": ...} as its fragments arrive, escapes resolved', () => {
     const decoder = new CustomInputDecoder();
-    const got = ['{"in', 'put": "*** Begin Patch\\n*** Add', ' File: a.txt\\n+h\\u00e9\\"', '\\n*** End Patch"}'].map((f) => decoder.push(f));
+    const got = ['{"in', 'put": "*** Begin Patch\\n*** Add', ' File: a.txt\\n+h\\u00e9\\"', '\\n*** End Patch"}'].map(
+      (f) => decoder.push(f),
+    );
     expect(got).toEqual(['', '*** Begin Patch\n*** Add', ' File: a.txt\n+hé"', '\n*** End Patch']);
     expect(decoder.end()).toBe('');
   });
 
   it('any text, its JSON cut anywhere, decodes to the text (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
-      const decoder = new CustomInputDecoder();
-      const json = JSON.stringify({ input: text });
-      const out = pieces(json, cuts).map((p) => decoder.push(p)).join('') + decoder.end();
-      expect(out).toBe(text);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
+        const decoder = new CustomInputDecoder();
+        const json = JSON.stringify({ input: text });
+        const out =
+          pieces(json, cuts)
+            .map((p) => decoder.push(p))
+            .join('') + decoder.end();
+        expect(out).toBe(text);
+      }),
+    );
   });
 
   it('arguments of another shape are given whole at the end: the first string property, else the text', () => {

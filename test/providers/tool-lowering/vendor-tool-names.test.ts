@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ANTHROPIC_TOOL_NAMES, CHAT_TOOL_NAMES, GEMINI_TOOL_NAMES, ToolNameTable, vendorToolName, type ToolNameRule } from '../../../src/providers/tool-lowering/vendor-tool-names.js';
+import {
+  ANTHROPIC_TOOL_NAMES,
+  CHAT_TOOL_NAMES,
+  GEMINI_TOOL_NAMES,
+  ToolNameTable,
+  vendorToolName,
+  type ToolNameRule,
+} from '../../../src/providers/tool-lowering/vendor-tool-names.js';
 
 const VALID: Array<[string, ToolNameRule, RegExp]> = [
   ['anthropic', ANTHROPIC_TOOL_NAMES, /^[a-zA-Z0-9_-]{1,128}$/],
@@ -44,15 +51,24 @@ describe('vendor tool names', () => {
         name: fc.string({ minLength: 1, maxLength: 90 }),
         namespace: fc.option(fc.string({ minLength: 1, maxLength: 90 }), { nil: undefined }),
       });
-      fc.assert(fc.property(fc.uniqueArray(tool, { maxLength: 12, selector: (t) => `${t.namespace ?? ''}\u0000${t.name}` }), (tools) => {
-        const table = new ToolNameTable(rule);
-        const names = tools.map((t) => table.declare({ ...t, kind: 'function' }));
-        expect(new Set(names).size).toBe(names.length);
-        names.forEach((name, i) => {
-          expect(name).toMatch(valid);
-          expect(table.reverse(name)).toEqual({ ...tools[i], kind: 'function', ...(tools[i].namespace === undefined ? { namespace: undefined } : {}) });
-        });
-      }));
+      fc.assert(
+        fc.property(
+          fc.uniqueArray(tool, { maxLength: 12, selector: (t) => `${t.namespace ?? ''}\u0000${t.name}` }),
+          (tools) => {
+            const table = new ToolNameTable(rule);
+            const names = tools.map((t) => table.declare({ ...t, kind: 'function' }));
+            expect(new Set(names).size).toBe(names.length);
+            names.forEach((name, i) => {
+              expect(name).toMatch(valid);
+              expect(table.reverse(name)).toEqual({
+                ...tools[i],
+                kind: 'function',
+                ...(tools[i].namespace === undefined ? { namespace: undefined } : {}),
+              });
+            });
+          },
+        ),
+      );
     });
   }
 });
