@@ -1,4 +1,4 @@
-// Key scopes (issue 35): what each user credential may do with models and with the account's keys.
+// Key scopes: what each user credential may do with models and with the account's keys.
 //
 //                         call models   read the account   create keys        change keys        delete keys
 //   API key (mg-v1-)      yes           yes                no                 no                 itself only

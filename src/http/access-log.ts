@@ -6,7 +6,7 @@ const CLIENT_CLOSED_REQUEST = 499;
 
 export function accessLog(logger: Logger): Middleware {
   // The line holds only the fields below, built here, none of which the logger's redaction paths name: a child
-  // without redaction writes the same bytes and skips pino's redaction pass (~6 µs per line, ~2% of a request).
+  // without redaction writes the same bytes and skips pino's redaction pass.
   const lines = logger.child({}, { redact: [] });
   return async (ctx, next) => {
     const started = performance.now();

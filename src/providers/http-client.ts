@@ -1,5 +1,5 @@
-// Upstream HTTP over undici's dispatch API with a keep-alive pool (fetch costs ~3x the CPU per proxied request,
-// see BENCHMARKS.md; `request` another ~15 µs for its body stream, see upstream-exchange.ts). Timeouts and the
+// Upstream HTTP over undici's dispatch API with a keep-alive pool (fetch costs several times the CPU per proxied
+// request; `request` more for its body stream, see upstream-exchange.ts). Timeouts and the
 // client-tied abort signal apply to every call; requests in flight per origin are capped (origin-limiter.ts), and
 // the agent speaks HTTP/2 where the upstream offers it (upstream-agent.ts).
 import type { Agent } from 'undici';

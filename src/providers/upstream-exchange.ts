@@ -1,7 +1,7 @@
 // One upstream HTTP exchange driven through undici's dispatch API. undici's `request` wraps every response body in
 // a Node Readable (stream state, nextTicks, a promise per async-iterated chunk); the gateway only ever reads a body
-// whole (JSON) or chunk by chunk (SSE), so UpstreamBody queues the chunks itself: ~15 µs less CPU per proxied
-// request on this machine (in-process A/B, c=16), more for streams.
+// whole (JSON) or chunk by chunk (SSE), so UpstreamBody queues the chunks itself, which
+// measurably saves CPU per proxied request (docs/performance.md).
 import type { Dispatcher } from 'undici';
 import { errors as undiciErrors } from 'undici';
 import { abortReason, listen, unlisten, type CallSignal } from './call-signal.js';

@@ -1,4 +1,4 @@
-// Automatic prompt-cache breakpoints (issue 37 §3). Anthropic caches a prompt prefix only up to a block marked with
+// Automatic prompt-cache breakpoints. Anthropic caches a prompt prefix only up to a block marked with
 // `cache_control`; clients of the chat and Responses doors cannot mark one (or do not know to), so without help every
 // turn of a conversation pays the full input price. As OpenRouter and LiteLLM do, a request that sets no breakpoint
 // itself gets them on its stable prefix: the last tool (the tool definitions), the last system block (the

@@ -1,4 +1,4 @@
-// The client's tools, made something a vendor without them understands (issue 37 §2), before an adapter converts the
+// The client's tools, made something a vendor without them understands, before an adapter converts the
 // request: every tool becomes a function tool under a name the vendor accepts, or a hosted tool the vendor runs
 // itself, or is left out (and named in a warning: a client's defaults send hosted tools, which must never cost it a
 // 400). The conversation's earlier calls are renamed the same way, so they replay as the vendor's own calls.
