@@ -3,7 +3,7 @@ import * as previous from './0006_settle_generations_single_pass.js';
 
 // Frozen in time: never import app code here or change this file once released.
 //
-// Per-key spend limits, key policies and admin keys (issue 22).
+// Per-key spend limits, key policies and admin keys.
 //
 // api_keys gains what a key may do besides its rate limits: `limit_reset` (the USD limit in the existing
 // `credit_limit_nanos` column resets at UTC day, ISO week or month boundaries; null: never), `expires_at`,

@@ -4,7 +4,7 @@ import { SETTLE_GENERATIONS as PREVIOUS_SETTLE_GENERATIONS } from './0008_genera
 // Frozen in time: never import app code here or change this file once released (a later change is a new
 // migration with `create or replace function`).
 //
-// Per-key spend holds tied to the process that took them (issue 22), as credit leases are (0004). Until now a
+// Per-key spend holds tied to the process that took them, as credit leases are (0004). Until now a
 // request's hold on its key's limit was only a sum in api_key_spend.reserved_nanos: when the process that admitted
 // the request died (SIGKILL, OOM, power), nothing ever gave the hold back and the key's limit stayed shrunk until the
 // period reset (forever for a key that never resets).

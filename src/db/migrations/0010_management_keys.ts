@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen in time: never import app code here or change this file once released.
 //
-// Key scopes (issue 35): an API key is an `inference` key (calls models, reads its own account, may revoke itself)
+// Key scopes: an API key is an `inference` key (calls models, reads its own account, may revoke itself)
 // or a `management` key (manages the account's inference keys and reads the account; calls no model). The kind is
 // fixed at creation. Every existing key is an inference key, which is what every key could do before except manage
 // keys. A management key has no USD limit, reset period or model allow-list: it spends nothing, so the check below

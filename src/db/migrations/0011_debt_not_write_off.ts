@@ -4,7 +4,7 @@ import { SETTLE_GENERATIONS as PREVIOUS_SETTLE_GENERATIONS } from './0009_key_sp
 // Frozen in time: never import app code here or change this file once released (a later change is a new
 // migration with `create or replace function`).
 //
-// Debt, not write-off (issue 35). Until now a request whose real cost exceeded what the balance had left (the
+// Debt, not write-off. Until now a request whose real cost exceeded what the balance had left (the
 // admission bound was low: a huge prompt, cache writes, a provider that bills more than asked) was debited only
 // what was left: the generation record said 0.375 USD and the ledger took 0.0015. Now the whole cost is debited:
 // the ledger row, credit_accounts.total_used_nanos, the usage report and the record agree to the nano-dollar, and

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen in time: never import app code here or change this file once released.
 //
-// Running totals of the generation records (issue 35 §6). Reads that summed every record a key or a user ever made
+// Running totals of the generation records. Reads that summed every record a key or a user ever made
 // (GET /key, the key listings, GET /activity, GET /admin/usage, a limit set on a used key) grew with history: 265-304
 // ms for GET /key after 540,000 requests on one key. They now read these totals, which cost O(days) or O(1):
 //   usage_daily       per UTC day (of the record's created_at), user, key ('' for account tokens: a primary key

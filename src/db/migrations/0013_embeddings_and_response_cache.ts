@@ -5,7 +5,7 @@ import { TRIGGER as PREVIOUS_TRIGGER, TRIGGER_FUNCTION as PREVIOUS_TRIGGER_FUNCT
 // Frozen in time: never import app code here or change this file once released (a later change is a new
 // migration with `create or replace function`).
 //
-// Embeddings and the response cache (issue 39). A generation record now says
+// Embeddings and the response cache. A generation record now says
 //   - cache_hit: the answer came from the response cache; no provider was called, its token counts are 0 and its
 //     cost is what the hit was charged (0 unless the operator set MODELGATE_RESPONSE_CACHE_PRICE_FRACTION);
 //   - cache_saved_nanos: for a hit, what the original answer cost less what the hit was charged (the account page's

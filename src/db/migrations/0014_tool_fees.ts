@@ -3,7 +3,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 // Frozen in time: never import app code here or change this file once released (a later change is a new
 // migration with `create or replace function`).
 //
-// Per-use tool fees (issue 37): vendors charge the hosted tools the native lanes pass through on top of the tokens,
+// Per-use tool fees: vendors charge the hosted tools the native lanes pass through on top of the tokens,
 // and the gateway now bills them. A generation record keeps what it billed:
 //   - web_search_requests: the web search requests the provider reported (Anthropic's
 //     server_tool_use.web_search_requests, OpenAI's web_search_call items, Gemini's grounding queries, or 1 for a
