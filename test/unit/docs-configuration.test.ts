@@ -86,10 +86,9 @@ describe('docs/configuration.md', () => {
   it("gives every provider's key variable, base URL variable and the default base URL the code uses", () => {
     const text = readFileSync('docs/configuration.md', 'utf8');
     const rows = new Map(
-      [...text.matchAll(/^\| `([a-z0-9-]+)` +\| `([A-Z0-9_]+)`[^|]* +\| `([A-Z0-9_]+)` +\| `([^`]+)` +\|$/gm)].map((m) => [
-        m[1],
-        { key: m[2], baseUrl: m[3], defaultUrl: m[4] },
-      ]),
+      [...text.matchAll(/^\| `([a-z0-9-]+)` +\| `([A-Z0-9_]+)`[^|]* +\| `([A-Z0-9_]+)` +\| `([^`]+)` +\|$/gm)].map(
+        (m) => [m[1], { key: m[2], baseUrl: m[3], defaultUrl: m[4] }],
+      ),
     );
     // What the gateway calls when no variable overrides it: the registry's own answer for an empty environment.
     const code = loadProviderConfigs({}, loadCatalog({}))
