@@ -238,5 +238,6 @@ describe('the data folder is private to the service user', () => {
     } finally {
       process.umask(umask);
     }
-  });
+    // A fresh embedded database runs every migration with durable commits: slow on a busy disk.
+  }, 90_000);
 });
