@@ -1,8 +1,8 @@
 // What one provider kind brings to the gateway, in one object its folder exports (`<vendor>/index.ts`): the translated
 // lane's adapter, the native lane's back door for each protocol it speaks, its embeddings and prompt-token counter
 // when the vendor has them, and which upstream protocols a provider of the kind speaks. Error mapping is each
-// adapter's own (`mapError`, the native readers' error events). bundles.ts lists the bundles; nothing else in the
-// gateway names a provider kind.
+// adapter's own (`mapError`, the native readers' error events). bundles.ts lists the bundles; nothing that composes a
+// request (pipeline, routing, server.ts) names a provider kind.
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { ProviderKind } from '../core/provider-kind.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
@@ -28,7 +28,7 @@ export interface ProviderBundle {
   upstreamProtocols(provider: Pick<ProviderConfig, 'id' | 'quirks'>): readonly WireProtocol[];
   /** The translated lane: the gateway's GenerationRequest to the vendor's API and back. */
   adapter: ProviderAdapter;
-  /** The native lane's back door of each protocol this bundle brings (one bundle per protocol). */
+  /** The native lane's back door of each protocol it brings; kinds that speak one protocol share its one back door. */
   natives: NativeProtocols;
   /** POST /embeddings, when the vendor has an embeddings API. */
   embeddings?: EmbeddingAdapter;
