@@ -22,11 +22,8 @@ import { readinessCheck } from './health/check-readiness.js';
 import { loadCatalog } from './catalog/load-catalog.js';
 import { loadProviderConfigs } from './providers/registry.js';
 import { HttpClient } from './providers/http-client.js';
-import { createOpenAICompatibleAdapter } from './providers/openai-compatible/index.js';
-import { createAnthropicAdapter } from './providers/anthropic/index.js';
-import { createGeminiAdapter } from './providers/gemini/index.js';
-import { createOpenAICompatibleEmbeddings } from './providers/openai-compatible/convert-embeddings.js';
-import { createGeminiEmbeddings } from './providers/gemini/convert-embeddings.js';
+import { PROVIDER_BUNDLES, providerParts } from './providers/bundles.js';
+import type { ProviderBundle } from './providers/provider-bundle.js';
 import { credentialRedactor, redactingAdapters } from './providers/redact-credentials.js';
 import { redactingEmbeddingAdapters } from './providers/redact-embedding-credentials.js';
 import { credentialValues } from './providers/credential-values.js';
@@ -83,6 +80,8 @@ export interface StartOptions {
    */
   database?: { db: Db; dialect?: string; url?: string; pglite?: PGliteInterface };
   overrides?: GatewayOverrides;
+  /** The provider kinds the gateway is composed from (default: providers/bundles.ts); tests add a kind of their own. */
+  bundles?: readonly ProviderBundle[];
 }
 
 export async function startGateway(config: Config, options: StartOptions = {}): Promise<RunningGateway> {
@@ -90,7 +89,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const env = options.env ?? process.env;
   // Catalog and provider settings are checked before the database opens: bad configuration fails fast.
   const catalog = options.overrides?.catalog ?? loadCatalog(env);
-  const providers = options.overrides?.providers ?? loadProviderConfigs(env, catalog);
+  const bundles = options.bundles ?? PROVIDER_BUNDLES;
+  const providers = options.overrides?.providers ?? loadProviderConfigs(env, catalog, bundles);
   const httpClient = new HttpClient({
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     headersTimeoutMs: config.upstreamHeadersTimeoutMs,
@@ -134,12 +134,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       credentials: new CredentialCache({ ttlMs: config.credentialCacheTtlMs }),
       catalog,
       providers,
-      adapters: {
-        'openai-compatible': createOpenAICompatibleAdapter(),
-        anthropic: createAnthropicAdapter(),
-        gemini: createGeminiAdapter(),
-      },
-      embeddingAdapters: { 'openai-compatible': createOpenAICompatibleEmbeddings(), gemini: createGeminiEmbeddings() },
+      // Translated adapters, native back doors, embeddings and token counters: the provider bundles' (bundles.ts).
+      ...providerParts(bundles),
       http: httpClient,
       limiter: limits.limiter,
       settlements: new SettlementQueue(database.db, logger),

@@ -2,6 +2,7 @@
 import { MODEL_ID_FORM, parseModelId } from './model-id.js';
 import { PASS_NAMESPACE, type CatalogData, type CatalogEntry, type CatalogProvider } from './types.js';
 import { toWireModel, type Model } from './wire-model.js';
+import { PASS_UPSTREAM } from './pass-upstream.js';
 
 export type ResolveFailureReason = 'malformed' | 'unknown_provider' | 'unknown_model';
 
@@ -82,6 +83,11 @@ export class Catalog {
   /** Providers named in the catalog, with their default endpoints. */
   providers(): CatalogProvider[] {
     return [...this.providerById.values()];
+  }
+
+  /** Every upstream a model may be served by: the catalog's providers, then the subscription upstream of pass/. */
+  upstreams(): CatalogProvider[] {
+    return [...this.providerById.values(), PASS_UPSTREAM];
   }
 
   provider(id: string): CatalogProvider | undefined {

@@ -8,6 +8,7 @@ import type { CreditLeases } from '../billing/credit-leases.js';
 import type { NotReady } from '../health/check-readiness.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { EmbeddingAdapters } from '../providers/embedding-adapter.js';
+import type { PromptTokenCounters } from '../providers/provider-bundle.js';
 import type { ResponseCache } from '../pipeline/response-cache/response-cache.js';
 
 export interface HandlerParts extends GenerationParts {
@@ -20,6 +21,8 @@ export interface HandlerParts extends GenerationParts {
   readiness: () => Promise<NotReady | undefined>;
   /** The embeddings API of each provider kind that has one (POST /embeddings). */
   embeddingAdapters: EmbeddingAdapters;
+  /** The prompt-token counter of each provider kind that has one (count_tokens). */
+  tokenCounters: PromptTokenCounters;
   /** The opt-in response cache (X-Modelgate-Cache). */
   responseCache: ResponseCache;
 }

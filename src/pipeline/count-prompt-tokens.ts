@@ -1,18 +1,19 @@
-// The prompt's token count (POST /messages/count_tokens): Anthropic's own counter for models served by a native
-// Anthropic upstream, else (and when that counter fails) the gateway's estimate. Free and not recorded: nothing
+// The prompt's token count (POST /messages/count_tokens): the serving provider's own counter where its bundle has one
+// (provider-bundle.ts), else (and when that counter fails) the gateway's estimate. Free and not recorded: nothing
 // is generated. The key's allow-list holds as on every model call (the counter runs on the operator's key), and the
 // call counts against the key's requests per minute like any other (with no tokens: it generates none).
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { Logger } from '../logger.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
 import { admitRequestRate, type RateHeaders, type RateParts } from '../limits/admit-rate.js';
-import { buildCountTokensRequest, readCountTokens } from '../providers/anthropic/count-tokens.js';
 import type { HttpClient } from '../providers/http-client.js';
+import type { PromptTokenCounter, PromptTokenCounters } from '../providers/provider-bundle.js';
 import { resolveTarget, type Target, type TargetSources } from '../routing/resolve-target.js';
 import { estimatePromptTokens } from '../routing/token-estimate/estimate-tokens.js';
 import type { GenerationClient } from './serve-generation.js';
 
-export type CountParts = TargetSources & RateParts & { http: HttpClient; logger: Logger };
+export type CountParts = TargetSources &
+  RateParts & { http: HttpClient; logger: Logger; tokenCounters: PromptTokenCounters };
 
 export interface PromptTokenCount {
   inputTokens: number;
@@ -24,17 +25,15 @@ export async function countPromptTokens(
   parts: CountParts,
   client: Pick<GenerationClient, 'principal' | 'watchConnection'>,
   request: GenerationRequest,
-  /** The client's protocol headers, for the Anthropic counter (as a Messages generation forwards them). */
+  /** The client's protocol headers, for the provider's counter (as a generation of the same protocol forwards them). */
   clientHeaders: Readonly<Record<string, string>>,
 ): Promise<PromptTokenCount> {
   const target = resolveTarget(parts.catalog, parts.providers, parts.adapters, request.model);
   checkModelAllowed(client.principal, target.entry.id);
   const admitted = admitRequestRate(parts, client.principal, 0);
   const headers = admitted instanceof Promise ? await admitted : admitted;
-  const counted =
-    target.provider.kind === 'anthropic'
-      ? await countUpstream(parts, client, target, request, clientHeaders)
-      : undefined;
+  const counter = parts.tokenCounters[target.provider.kind];
+  const counted = counter ? await countUpstream(parts, client, target, counter, request, clientHeaders) : undefined;
   return { inputTokens: counted ?? estimatePromptTokens(request), headers };
 }
 
@@ -42,13 +41,14 @@ async function countUpstream(
   parts: CountParts,
   client: Pick<GenerationClient, 'watchConnection'>,
   target: Target,
+  counter: PromptTokenCounter,
   request: GenerationRequest,
   clientHeaders: Readonly<Record<string, string>>,
 ): Promise<number | undefined> {
   const connection = client.watchConnection();
   try {
     const adapterCtx = { provider: target.provider, model: target.model, stream: false, clientHeaders };
-    const response = await parts.http.send(buildCountTokensRequest(request, adapterCtx), connection.signal);
+    const response = await parts.http.send(counter.buildRequest(request, adapterCtx), connection.signal);
     if (response.status !== 200) {
       response.body.destroy();
       parts.logger.warn(
@@ -57,7 +57,7 @@ async function countUpstream(
       );
       return undefined;
     }
-    return readCountTokens(await response.body.json());
+    return counter.readCount(await response.body.json());
   } catch (err) {
     parts.logger.warn(
       { provider: target.provider.id, err: (err as Error)?.message },

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { HttpClient } from '../providers/http-client.js';
 import type { SettlementQueue } from '../billing/settlement-queue.js';
 import type { Redact } from '../providers/redact-credentials.js';
-import type { NativeProtocols } from './native-lane.js';
+import type { NativeProtocols } from '../providers/native/native-protocol.js';
 import type { RoutingDeps } from '../routing/plan-route.js';
 import type { AffinityStore } from '../routing/session-affinity.js';
 import type { AdmissionParts } from './admit-route.js';
@@ -31,8 +31,8 @@ export interface GenerationParts extends RoutingDeps, AdmissionParts {
    * native lane, which passes the vendor's own error events on, applies it to them. Absent: text passes (tests).
    */
   redact?: Redact;
-  /** The native lane's back door per door protocol; absent: the build's own (native-lane.ts). Tests wrap them. */
-  natives?: NativeProtocols;
+  /** The native lane's back door per door protocol (the provider bundles'); one absent: translated. Tests wrap them. */
+  natives: NativeProtocols;
   /** Which endpoint served each conversation (session affinity); absent: affinity off (MODELGATE_AFFINITY_TTL_SECONDS=0). */
   affinity?: AffinityStore;
 }

@@ -1,19 +1,17 @@
 // The lane of one attempt, and the native lane's JSON step. An attempt takes the native lane when the endpoint speaks
 // the door's protocol (ProviderConfig.protocols) and the protocol's back door takes the request as it is; otherwise
 // it takes the translated lane (door → internal request → adapter). Decided per attempt: routing may fail over
-// between endpoints of different protocols.
+// between endpoints of different protocols. The back doors are handed in (GenerationParts.natives, composed from the
+// provider bundles): the pipeline names no vendor.
 import type { WireProtocol } from '../core/wire-protocol.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type {
   NativeAnswerContext,
   NativeJsonAnswer,
   NativeProtocol,
+  NativeProtocols,
   NativeReading,
 } from '../providers/native/native-protocol.js';
-import { nativeChat } from '../providers/openai-compatible/native-chat.js';
-import { nativeMessages } from '../providers/anthropic/native-messages.js';
-import { nativeResponses } from '../providers/openai-responses/native-responses.js';
-import { nativeGemini } from '../providers/gemini/native-gemini.js';
 import { upstreamProtocols } from '../providers/registry.js';
 import type { UpstreamResponse } from '../providers/http-client.js';
 import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
@@ -23,22 +21,12 @@ import type { Target } from '../routing/resolve-target.js';
 import { readUpstreamBytes, UpstreamHttpError } from './call-upstream.js';
 import type { GenerationMeter } from './generation-meter.js';
 
-/** The native back door of each door protocol this build includes. */
-export type NativeProtocols = Partial<Record<WireProtocol, NativeProtocol>>;
-
-export const NATIVE_PROTOCOLS: NativeProtocols = {
-  chat: nativeChat,
-  messages: nativeMessages,
-  responses: nativeResponses,
-  gemini: nativeGemini,
-};
-
 /** The native protocol an attempt at `target` takes for a request of a `door` protocol, or undefined: translated. */
 export function nativeLaneOf(
   door: WireProtocol,
   target: Target,
   body: Readonly<Record<string, unknown>>,
-  natives: NativeProtocols = NATIVE_PROTOCOLS,
+  natives: NativeProtocols,
 ): NativeProtocol | undefined {
   const native = natives[door];
   if (native === undefined || !upstreamProtocols(target.provider).includes(door)) return undefined;

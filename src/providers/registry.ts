@@ -8,11 +8,10 @@
 //   x-ai:   XAI_API_KEY     (xAI's SDKs and docs use it)
 //   google: GEMINI_API_KEY  (Google's Gemini SDKs and docs use it)
 import type { Catalog } from '../catalog/catalog.js';
-import type { CatalogProvider } from '../catalog/types.js';
 import type { ProviderConfig } from './adapter.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
-import { PASS_UPSTREAM } from '../pass/pass-upstream.js';
-import { resolveVendorProfile } from './openai-compatible/vendors.js';
+import { bundleOf, PROVIDER_BUNDLES } from './bundles.js';
+import type { ProviderBundle } from './provider-bundle.js';
 
 const API_KEY_ALIASES: Readonly<Record<string, readonly string[]>> = {
   'x-ai': ['XAI_API_KEY'],
@@ -80,30 +79,23 @@ export class ProviderRegistry {
   }
 }
 
-/**
- * The upstream protocols a provider speaks: Anthropic's Messages API (kind anthropic), Gemini's generateContent, or
- * chat completions for OpenAI-compatible vendors, OpenAI itself also its Responses API (vendors.ts).
- */
+/** The upstream protocols a provider speaks, as its kind's bundle says (OpenAI-compatible vendors: vendors.ts). */
 export function upstreamProtocols(
   provider: Pick<ProviderConfig, 'id' | 'kind' | 'quirks' | 'protocols'>,
+  bundles: readonly ProviderBundle[] = PROVIDER_BUNDLES,
 ): readonly WireProtocol[] {
-  if (provider.protocols) return provider.protocols;
-  switch (provider.kind) {
-    case 'anthropic':
-      return ['messages'];
-    case 'gemini':
-      return ['gemini'];
-    default:
-      return resolveVendorProfile(provider).protocols;
-  }
+  return provider.protocols ?? bundleOf(provider.kind, bundles)?.upstreamProtocols(provider) ?? [];
 }
 
-/** Builds a ProviderConfig per catalog provider from the environment. Throws ProviderConfigError
- *  on an invalid <PROVIDER>_BASE_URL, at startup rather than on the first request. */
-export function loadProviderConfigs(env: NodeJS.ProcessEnv, catalog: Pick<Catalog, 'providers'>): ProviderRegistry {
-  // The subscription upstream (pass/ models) is configured the same way: PASS_API_KEY / PASS_BASE_URL.
-  const providers: CatalogProvider[] = [...catalog.providers(), PASS_UPSTREAM];
-  const configs = providers.map((p): ProviderConfig => {
+/** Builds a ProviderConfig per upstream the catalog names (its providers and the subscription upstream, configured
+ *  alike: PASS_API_KEY / PASS_BASE_URL) from the environment. Throws ProviderConfigError on an invalid
+ *  <PROVIDER>_BASE_URL, at startup rather than on the first request. */
+export function loadProviderConfigs(
+  env: NodeJS.ProcessEnv,
+  catalog: Pick<Catalog, 'upstreams'>,
+  bundles: readonly ProviderBundle[] = PROVIDER_BUNDLES,
+): ProviderRegistry {
+  const configs = catalog.upstreams().map((p): ProviderConfig => {
     const prefix = providerEnvPrefix(p.id);
     const keyNames = [`${prefix}_API_KEY`, ...(API_KEY_ALIASES[p.id] ?? [])];
     const apiKey = keyNames.map((n) => nonEmpty(env, n)).find((v) => v !== undefined);
@@ -115,7 +107,7 @@ export function loadProviderConfigs(env: NodeJS.ProcessEnv, catalog: Pick<Catalo
       baseUrl: override ? checkBaseUrl(baseUrlVar, override) : p.baseUrl,
     };
     if (apiKey !== undefined) config.apiKey = apiKey;
-    config.protocols = upstreamProtocols(config);
+    config.protocols = upstreamProtocols(config, bundles);
     return config;
   });
   return new ProviderRegistry(configs);

@@ -2,7 +2,13 @@
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { startGateway, type GatewayOverrides, type GatewayParts, type RunningGateway } from '../../src/server.js';
+import {
+  startGateway,
+  type GatewayOverrides,
+  type GatewayParts,
+  type RunningGateway,
+  type StartOptions,
+} from '../../src/server.js';
 import type { Db } from '../../src/db/database.js';
 import { issueApiKey, issueAccountToken } from '../../src/auth/issue-credentials.js';
 import { findOrCreateUserByEmail } from '../../src/repositories/users.js';
@@ -55,6 +61,7 @@ export async function startTestGateway(
     env?: Record<string, string>;
     overrides?: GatewayOverrides;
     database?: OpenTestDatabase;
+    bundles?: StartOptions['bundles'];
   } = {},
 ): Promise<TestGateway> {
   const ownDatabase = !options.database;
@@ -73,6 +80,7 @@ export async function startTestGateway(
     // With the URL or instance the gateway hears credential changes made through other connections, as in production.
     database: { db: database.db, url: database.url, pglite: database.pglite },
     overrides: options.overrides,
+    bundles: options.bundles,
   });
   let counter = 0;
   return {

@@ -1,6 +1,10 @@
-// The native Anthropic Messages adapter (POST /v1/messages). Pure functions only; the pipeline owns
-// HTTP, billing and the client-facing format.
+// The Anthropic provider kind: the Messages API (POST /v1/messages) as the translated adapter and as the Messages
+// door's native back door, and Anthropic's prompt-token counter. Pure functions only; the pipeline owns HTTP, billing
+// and the client-facing format.
 import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderBundle } from '../provider-bundle.js';
+import { buildCountTokensRequest, readCountTokens } from './count-tokens.js';
+import { nativeMessages } from './native-messages.js';
 import { buildRequest } from './convert-request.js';
 import { parseCompletion } from './convert-response.js';
 import { mapError } from './map-error.js';
@@ -28,6 +32,15 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): P
     anthropicToolPolicy,
   );
 }
+
+/** Providers of kind `anthropic` speak the Messages protocol; Anthropic has no embeddings API. */
+export const anthropicBundle: ProviderBundle = {
+  kind: 'anthropic',
+  upstreamProtocols: () => ['messages'],
+  adapter: createAnthropicAdapter(),
+  natives: { messages: nativeMessages },
+  countTokens: { buildRequest: buildCountTokensRequest, readCount: readCountTokens },
+};
 
 export { buildRequest, buildBody, messagesUrl, ANTHROPIC_VERSION, DEFAULT_BASE_URL } from './convert-request.js';
 export { convertMessages, toolUseId, type ConvertedMessages } from './convert-messages.js';

@@ -1,6 +1,10 @@
-// The native Google Gemini adapter (generateContent / streamGenerateContent on generativelanguage.googleapis.com).
+// The Gemini provider kind (generateContent / streamGenerateContent on generativelanguage.googleapis.com): the
+// translated adapter, the Gemini door's native back door and the embeddings API (embedContent, batchEmbedContents).
 // Pure functions only; the pipeline owns HTTP, billing and the client-facing format.
 import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderBundle } from '../provider-bundle.js';
+import { createGeminiEmbeddings } from './convert-embeddings.js';
+import { nativeGemini } from './native-gemini.js';
 import { buildRequest } from './convert-request.js';
 import { parseGeminiCompletion } from './convert-response.js';
 import { mapGeminiError } from './map-error.js';
@@ -29,6 +33,15 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): Provide
     geminiToolPolicy,
   );
 }
+
+/** Providers of kind `gemini` speak Gemini's own protocol. Its countTokens is not wired: the door answers an estimate. */
+export const geminiBundle: ProviderBundle = {
+  kind: 'gemini',
+  upstreamProtocols: () => ['gemini'],
+  adapter: createGeminiAdapter(),
+  natives: { gemini: nativeGemini },
+  embeddings: createGeminiEmbeddings(),
+};
 
 export { buildRequest, buildBody, generateContentUrl, outputCap, GEMINI_DEFAULT_BASE_URL } from './convert-request.js';
 export { convertMessages, type ConvertedMessages, type GeminiContent } from './convert-messages.js';

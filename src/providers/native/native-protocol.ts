@@ -3,11 +3,12 @@
 // answer comes back as it came, read only for what the gateway needs: usage and finish to meter, errors to catch,
 // generated text to count against limits, and the few rewrites the door's contract promises (ids, model, cost).
 // One module per protocol implements it: anthropic/native-messages.ts, openai-compatible/native-chat.ts,
-// openai-responses/native-responses.ts.
+// openai-responses/native-responses.ts, gemini/native-gemini.ts; the provider bundles (bundles.ts) bring them.
 import type { FinishReason, NormalizedUsage, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
 import type { ToolBilling, ToolUses } from '../../core/tool-uses.js';
 import type { ServedOptions } from '../../core/served-options.js';
+import type { WireProtocol } from '../../core/wire-protocol.js';
 import type { AdapterModel, ProviderConfig, SseEvent } from '../adapter.js';
 import type { OutgoingRequest } from '../http-client.js';
 import type { Redact } from '../redact-credentials.js';
@@ -105,6 +106,9 @@ export interface NativeJsonAnswer {
   /** The body to send, after the meter observed the reading. */
   render(totals: GenerationTotals): Buffer;
 }
+
+/** The native back door of each wire protocol: the door's request goes there when its endpoint speaks it too. */
+export type NativeProtocols = Partial<Record<WireProtocol, NativeProtocol>>;
 
 export interface NativeProtocol {
   /**

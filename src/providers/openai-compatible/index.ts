@@ -1,6 +1,11 @@
-// The OpenAI-compatible adapter: one implementation of ProviderAdapter, configured per vendor by
-// vendors.ts. Pure functions only; the pipeline owns HTTP, billing and the client-facing format.
+// The OpenAI-compatible provider kind: one implementation of ProviderAdapter, configured per vendor by vendors.ts,
+// the chat protocol's native back door, OpenAI's Responses back door for the vendors whose profile speaks it, and
+// the embeddings API. Pure functions only; the pipeline owns HTTP, billing and the client-facing format.
 import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderBundle } from '../provider-bundle.js';
+import { nativeResponses } from '../openai-responses/index.js';
+import { createOpenAICompatibleEmbeddings } from './convert-embeddings.js';
+import { nativeChat } from './native-chat.js';
 import { buildRequest } from './convert-request.js';
 import { parseCompletion } from './convert-response.js';
 import { mapError } from './map-error.js';
@@ -31,6 +36,15 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
     chatToolPolicy,
   );
 }
+
+/** Every OpenAI-compatible vendor: its protocols come from its profile (vendors.ts), OpenAI's include Responses. */
+export const openAICompatibleBundle: ProviderBundle = {
+  kind: 'openai-compatible',
+  upstreamProtocols: (provider) => resolveVendorProfile(provider).protocols,
+  adapter: createOpenAICompatibleAdapter(),
+  natives: { chat: nativeChat, responses: nativeResponses },
+  embeddings: createOpenAICompatibleEmbeddings(),
+};
 
 export { buildRequest, buildBody, chatCompletionsUrl } from './convert-request.js';
 export { parseCompletion } from './convert-response.js';
