@@ -6,8 +6,8 @@
 //   overlapping counts is never credited back).
 //   cost = uncached×input + cached×cachedRead + cacheWrite5m×cachedWrite + cacheWrite1h×cachedWrite1h
 //        + completion×output
-//        + webSearchRequests×webSearch   (a per-request fee, not per 1M tokens: added after the division)
-//        + Σ toolUses[tool]×toolFees[tool] (the other hosted tools' fees, each in its unit: tool-fees.ts)
+//        + Σ uses×price×share over PER_USE_FEES (web search requests, the other hosted tools' uses: per-use fees,
+//          not per 1M tokens, so added after the division, each rounded half up)
 //   where the token part is multiplied by the catalog's factor for each option the vendor says it served
 //   (usage.served: OpenAI's priority or flex tier, Anthropic's fast mode or US-only inference; pricing.multipliers),
 //   and not the per-request fees: vendors price their tiers and modes per token, their tools per use.
@@ -22,10 +22,9 @@
 // end, rounding half up — so splitting a request into parts never accumulates rounding drift.
 import { maxBigInt, minBigInt } from '../core/bigint-min-max.js';
 import type { NormalizedUsage } from '../core/generation.js';
-import type { ToolUses } from '../core/tool-uses.js';
+import { HOSTED_TOOL_FEES, type HostedToolFee, type ToolUses } from '../core/tool-uses.js';
 import { PRICE_OPTIONS, type ServedOptions } from '../core/served-options.js';
 import { MULTIPLIER_ONE, type CatalogEntry, type ModelPricing, type PriceSet } from '../catalog/types.js';
-import { maxToolFeeNanos, toolFeeNanos } from './tool-fees.js';
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000n;
 
@@ -64,6 +63,78 @@ function tokens(value: number, field: string): bigint {
   return BigInt(value);
 }
 
+/**
+ * A fee charged per use on top of the tokens: how many uses a usage reports, the catalog's price of one use, and the
+ * share of that price one billed use costs ([numerator, denominator]).
+ */
+interface PerUseFee {
+  /** Where `uses` reads, for errors. */
+  counter: string;
+  uses(counts: PerUseCounts): number | undefined;
+  price(prices: PriceSet): bigint;
+  share: readonly [bigint, bigint];
+}
+
+/** The per-use counts of a usage (or of a reservation's upper bound). */
+type PerUseCounts = Pick<NormalizedUsage, 'webSearchRequests' | 'toolUses'>;
+
+const WHOLE_PRICE = [1n, 1n] as const;
+
+/**
+ * The share of its catalog price one billed use of a hosted tool costs. One tool is priced in a unit larger than what
+ * is billed: Anthropic publishes code execution per container-hour (the catalog keeps its figure) and bills at least
+ * 5 minutes a container, and the API reports no container time, so each container is billed 1/12 of the hourly price.
+ */
+const TOOL_SHARE_OF_PRICE: Readonly<Record<HostedToolFee, readonly [bigint, bigint]>> = {
+  file_search: WHOLE_PRICE,
+  code_interpreter: WHOLE_PRICE,
+  code_execution: [5n, 60n],
+  maps_grounding: WHOLE_PRICE,
+};
+
+/** Every per-use fee, each a usage counter (core/) priced by a catalog field (catalog/read-pricing.ts). */
+const PER_USE_FEES: readonly PerUseFee[] = [
+  {
+    counter: 'webSearchRequests',
+    uses: (counts) => counts.webSearchRequests,
+    price: (prices) => prices.webSearch,
+    share: WHOLE_PRICE,
+  },
+  ...HOSTED_TOOL_FEES.map(
+    (tool): PerUseFee => ({
+      counter: `toolUses.${tool}`,
+      uses: (counts) => counts.toolUses?.[tool],
+      price: (prices) => prices.toolFees[tool],
+      share: TOOL_SHARE_OF_PRICE[tool],
+    }),
+  ),
+];
+
+/** Nano-dollars of the per-use fees of `counts` at `prices`, each fee rounded half up. */
+function perUseFeeNanos(prices: PriceSet, counts: PerUseCounts): bigint {
+  let total = 0n;
+  for (const fee of PER_USE_FEES) {
+    const n = tokens(fee.uses(counts) ?? 0, fee.counter);
+    if (n === 0n) continue;
+    const [num, den] = fee.share;
+    total += (n * fee.price(prices) * num + den / 2n) / den;
+  }
+  return total;
+}
+
+/** Upper bound of perUseFeeNanos for at most `counts` at the dearest of `priceSets`, each fee rounded up. */
+function maxPerUseFeeNanos(priceSets: readonly PriceSet[], counts: PerUseCounts): bigint {
+  let total = 0n;
+  for (const fee of PER_USE_FEES) {
+    const n = tokens(fee.uses(counts) ?? 0, fee.counter);
+    if (n === 0n) continue;
+    const price = priceSets.reduce((max, prices) => maxBigInt(fee.price(prices), max), 0n);
+    const [num, den] = fee.share;
+    total += (n * price * num + den - 1n) / den;
+  }
+  return total;
+}
+
 /** Round-half-up division of a non-negative amount by 1e6. */
 function perMillionToNanos(total: bigint): bigint {
   return (total + TOKENS_PER_PRICE_UNIT / 2n) / TOKENS_PER_PRICE_UNIT;
@@ -89,8 +160,6 @@ export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): big
   const uncachedRaw = prompt - cached - cacheWrite;
   const uncached = uncachedRaw > 0n ? uncachedRaw : 0n;
 
-  const searches = tokens(usage.webSearchRequests ?? 0, 'webSearchRequests');
-
   const p = selectPriceSet(pricing, usage.promptTokens);
   const total =
     uncached * p.input +
@@ -100,7 +169,7 @@ export function costNanosFor(pricing: ModelPricing, usage: NormalizedUsage): big
     completion * p.output;
   const [num, den] = priceFactor(pricing, usage.served);
   const tokenNanos = den === 1n ? perMillionToNanos(total) : roundHalfUp(total * num, den * TOKENS_PER_PRICE_UNIT);
-  return tokenNanos + (searches > 0n ? searches * p.webSearch : 0n) + toolFeeNanos(p.toolFees, usage.toolUses);
+  return tokenNanos + perUseFeeNanos(p, usage);
 }
 
 function roundHalfUp(value: bigint, divisor: bigint): bigint {
@@ -134,7 +203,6 @@ export function maxCostNanos(
 ): bigint {
   const prompt = tokens(promptTokens, 'promptTokens');
   const output = tokens(maxOutputTokens, 'maxOutputTokens');
-  const searches = tokens(spend.webSearches ?? 0, 'maxWebSearches');
   const sets: PriceSet[] = [entry.pricing.base, ...entry.pricing.tiers];
   const max = (pick: (s: PriceSet) => bigint) => sets.reduce((m, s) => maxBigInt(pick(s), m), 0n);
   const promptPrice = max((s) =>
@@ -144,10 +212,6 @@ export function maxCostNanos(
   const [num, den] = priceFactor(entry.pricing, spend.options);
   const total = (prompt * promptPrice + output * outputPrice) * num;
   const unit = TOKENS_PER_PRICE_UNIT * den;
-  const searchFees = searches > 0n ? searches * max((s) => s.webSearch) : 0n;
-  const toolFees = maxToolFeeNanos(
-    sets.map((s) => s.toolFees),
-    spend.toolUses,
-  );
-  return (total + unit - 1n) / unit + searchFees + toolFees;
+  const fees = maxPerUseFeeNanos(sets, { webSearchRequests: spend.webSearches, toolUses: spend.toolUses });
+  return (total + unit - 1n) / unit + fees;
 }

@@ -12,9 +12,9 @@
 // `web_search` is not a token price: USD per web search request the vendor runs for a hosted search tool (OpenRouter's
 // `pricing.web_search`), held as nano-dollars per request. It does not depend on the prompt's length, so a tier that
 // omits it keeps the base block's (a tier that named no fee must not make searches free).
-// The other hosted tools' fees are read the same way, one key per tool, named as core/tool-uses.ts names the tool:
-// `file_search` (USD per call), `code_interpreter` (USD per 1 GB container), `code_execution` (USD per container-hour,
-// Anthropic's unit; billing charges its 5-minute minimum a container) and `maps_grounding` (USD per grounded prompt).
+// The other hosted tools' fees are read the same way, one key per tool, named as core/tool-uses.ts names the tool, in
+// the unit TOOL_FEE_UNITS gives (code_execution is per container-hour, Anthropic's unit; billing/pricing.ts charges
+// its 5-minute minimum a container).
 //
 // `multipliers` (base block only: they apply to every tier) are factors on the token prices for an option's served
 // value, by the vendor's own names (core/served-options.ts): `{"service_tier": {"priority": 2.5, "flex": 0.5}}`,
@@ -77,7 +77,7 @@ const TOOL_FEE_UNITS: Readonly<Record<HostedToolFee, string>> = {
   maps_grounding: 'grounded prompt',
 };
 
-const NO_TOOL_FEES: ToolFeePrices = { file_search: 0n, code_interpreter: 0n, code_execution: 0n, maps_grounding: 0n };
+const NO_TOOL_FEES = Object.fromEntries(HOSTED_TOOL_FEES.map((tool) => [tool, 0n])) as ToolFeePrices;
 
 function readToolFees(obj: JsonObject, where: string, inherited: ToolFeePrices): ToolFeePrices {
   const fees = { ...inherited };

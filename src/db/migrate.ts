@@ -1,4 +1,5 @@
 import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { installFunctions } from './functions/install-functions.js';
 import { migrations } from './migrations/index.js';
 
 // An explicit list instead of Kysely's FileMigrationProvider: no directory scanning, so it works the
@@ -10,9 +11,9 @@ const provider: MigrationProvider = {
 };
 
 /**
- * Applies pending migrations. Safe on every start and from several processes at once: Kysely's
- * PostgreSQL adapter holds an advisory lock while it migrates, so one runner applies and the others
- * find nothing left to do.
+ * Applies pending migrations, then the living definitions of the SQL functions (db/functions/). Safe on every start
+ * and from several processes at once: each step holds an advisory lock (Kysely's for the migrations), so one runner
+ * applies and the others find nothing left to do.
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({ db, provider });
@@ -22,6 +23,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
     const which = failed === undefined ? 'database migration' : `database migration ${failed}`;
     throw new Error(`${which} failed: ${describe(error)}`, { cause: error });
   }
+  await installFunctions(db);
 }
 
 function describe(error: unknown): string {

@@ -13,17 +13,6 @@ export async function insertPassUsage(db: DbOrTrx, row: NewPassUsage): Promise<b
   return inserted !== undefined;
 }
 
-/** Reference cost used since `since` (inclusive): the input of a rolling quota window. */
-export async function sumPassUsageSince(db: DbOrTrx, userId: string, since: Date): Promise<bigint> {
-  const row = await db
-    .selectFrom('pass_usage')
-    .select((eb) => eb.cast<bigint>(eb.fn.coalesce(eb.fn.sum('reference_cost_nanos'), eb.lit(0)), 'bigint').as('total'))
-    .where('user_id', '=', userId)
-    .where('created_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  return row.total;
-}
-
 /** Holds `amountNanos` of quota for an admitted request (created at the caller's clock); returns the row id. */
 export async function reservePassUsage(
   db: DbOrTrx,
@@ -40,24 +29,6 @@ export async function reservePassUsage(
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
-}
-
-/**
- * Turns a reservation into the generation's real reference cost, at most once: `false` when the row was
- * already settled or released. A zero cost (nothing was generated) removes the row instead.
- */
-export async function settlePassUsage(
-  db: DbOrTrx,
-  input: { id: bigint; generationId: string; referenceCostNanos: bigint },
-): Promise<boolean> {
-  if (input.referenceCostNanos <= 0n) return releasePassUsage(db, input.id);
-  const result = await db
-    .updateTable('pass_usage')
-    .set({ status: 'settled', generation_id: input.generationId, reference_cost_nanos: input.referenceCostNanos })
-    .where('id', '=', input.id)
-    .where('status', '=', 'reserved')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }
 
 /** Drops a reservation that was never used; `false` when it was already settled or released. */

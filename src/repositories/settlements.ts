@@ -22,9 +22,10 @@ export type GenerationSettlement =
 
 /**
  * Writes the records and settles those new to the table, atomically, in one statement (the `settle_generations`
- * function of migrations 0005 to 0015, which hold the debit rule and the lock order): a credits request's debit and
- * ledger row, its hold released or its cost paid out of its lease; a pass request's quota reservation turned into
- * its reference cost; a limited key's hold turned into its spend. A record already written is skipped with its settlement. Returns how many records were new.
+ * function, src/db/functions/settle-generations.ts, which holds the debit rule and the lock order): a credits
+ * request's debit and ledger row, its hold released or its cost paid out of its lease; a pass request's quota
+ * reservation turned into its reference cost; a limited key's hold turned into its spend. A record already written
+ * is skipped with its settlement. Returns how many records were new.
  */
 export async function settleGenerationBatch(db: DbOrTrx, items: readonly GenerationSettlement[]): Promise<number> {
   if (items.length === 0) return 0;

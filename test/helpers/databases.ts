@@ -185,6 +185,8 @@ async function snapshotKey(kind: SnapshotKind): Promise<string> {
     const migrationsDir = join(REPO_ROOT, 'src', 'db', 'migrations');
     for (const [name] of migrations) hash.update(name);
     for (const file of (await readdir(migrationsDir)).sort()) hash.update(await readFile(join(migrationsDir, file)));
+    const functionsDir = join(REPO_ROOT, 'src', 'db', 'functions');
+    for (const file of (await readdir(functionsDir)).sort()) hash.update(await readFile(join(functionsDir, file)));
   }
   return hash.digest('hex').slice(0, 16);
 }

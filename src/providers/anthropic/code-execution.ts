@@ -1,6 +1,6 @@
 // Anthropic's code execution, billed by container time on top of the tokens, and Anthropic's Messages report no time:
 // the gateway charges each container an answer ran in Anthropic's 5-minute minimum (catalog `code_execution`, per
-// container-hour; billing/tool-fees.ts). An answer ran in a container when the Message names one (`container`, set
+// container-hour; billing/pricing.ts). An answer ran in a container when the Message names one (`container`, set
 // when a container tool ran; in a stream, message_delta's `delta.container`) or shows a code execution server tool
 // call (`code_execution`, `bash_code_execution`, `text_editor_code_execution`), as a stream cut before message_delta
 // does. One Message has one container. Nothing is charged when the request made code execution free (web search or
