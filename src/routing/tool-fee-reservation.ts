@@ -4,7 +4,7 @@
 // many it uses: the reservation counts the request's own cap where it sets one, else a bounded default; a request that
 // used more is charged them all, and what its balance cannot pay becomes debt (docs/metering.md).
 import { hasToolUses, type ToolBilling, type ToolUses } from '../core/tool-uses.js';
-import type { RequestFacts } from './request-facts.js';
+import type { RequestFacts } from '../core/request-facts.js';
 import { cap, offersGeminiTool, records, responsesTools, type OfferedTool as Tool } from './offered-tools.js';
 
 /** File search calls reserved for a request that offers the tool without `max_tool_calls`. */

@@ -1,7 +1,7 @@
-// What planning and admission need of a chat-completions request (routing/request-facts.ts), read from its wire body:
+// What planning and admission need of a chat-completions request (core/request-facts.ts), read from its wire body:
 // the prompt estimate walks the chat messages as they arrived (prompt-tokens.ts), so nothing is converted.
 import type { ChatCompletionRequest } from './wire-types.js';
-import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
+import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
 import { chatPromptTokens } from './prompt-tokens.js';
 import { chatWebSearches } from '../../routing/web-search-reservation.js';
 import { OPENAI_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';

@@ -1,7 +1,7 @@
-// What planning and admission need of a Gemini request (routing/request-facts.ts), read from its wire body without
+// What planning and admission need of a Gemini request (core/request-facts.ts), read from its wire body without
 // converting it: the prompt estimate walks the system instruction, the contents and the tools (wire-tokens.ts, which
 // prices inlineData and fileData by their size), so a request that goes natively to Google is never translated.
-import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
+import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import { geminiWebSearches } from '../../routing/web-search-reservation.js';
 import { geminiToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';

@@ -1,8 +1,8 @@
-// What planning and admission need of a Messages request (routing/request-facts.ts), read from its wire body without
+// What planning and admission need of a Messages request (core/request-facts.ts), read from its wire body without
 // converting it: the prompt estimate walks the system prompt, the turns and the tools (wire-tokens.ts), so a request
 // that goes natively to Anthropic is never translated, and unknown block types cost their text.
 import { ANTHROPIC_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
-import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
+import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import { messagesWebSearches } from '../../routing/web-search-reservation.js';
 import { messagesToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';

@@ -1,7 +1,7 @@
-// What planning and admission need of a Responses request (routing/request-facts.ts), read from its wire body without
+// What planning and admission need of a Responses request (core/request-facts.ts), read from its wire body without
 // converting it; it refuses first what no lane serves: a stored response to continue (parse-request.ts rejectState).
 import { OPENAI_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
-import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
+import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
 import { responsesWebSearches } from '../../routing/web-search-reservation.js';
 import { responsesToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
