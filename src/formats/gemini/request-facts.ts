@@ -3,8 +3,8 @@
 // prices inlineData and fileData by their size), so a request that goes natively to Google is never translated.
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
-import { geminiWebSearches } from '../../routing/web-search-reservation.js';
-import { geminiToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
+import { geminiToolFees, geminiWebSearches } from './hosted-tools.js';
+import { withToolFees } from '../shared/hosted-tools.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
 
 /** Per-request and per-turn overheads, as the chat estimate counts them (estimate-tokens.ts). */

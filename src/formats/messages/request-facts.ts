@@ -4,8 +4,8 @@
 import { ANTHROPIC_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
-import { messagesWebSearches } from '../../routing/web-search-reservation.js';
-import { messagesToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
+import { messagesToolFees, messagesWebSearches } from './hosted-tools.js';
+import { withToolFees } from '../shared/hosted-tools.js';
 import type { MessagesRequest } from './wire-types.js';
 
 /** Per-request and per-turn overheads, as the chat estimate counts them (estimate-tokens.ts). */

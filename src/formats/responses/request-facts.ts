@@ -3,8 +3,8 @@
 import { OPENAI_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
 import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
 import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
-import { responsesWebSearches } from '../../routing/web-search-reservation.js';
-import { responsesToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
+import { responsesToolFees, responsesWebSearches } from './hosted-tools.js';
+import { withToolFees } from '../shared/hosted-tools.js';
 import type { ResponseRequest } from './wire-types.js';
 import { rejectState } from './parse-request.js';
 
