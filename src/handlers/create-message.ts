@@ -1,7 +1,7 @@
-// POST /messages — the Anthropic Messages front door (formats/messages/door.ts): its facts for planning, the client's own request and
-// `anthropic-*` headers for the native lane (Anthropic upstreams), its parse into the internal request for the other
-// providers (on demand), and renderers for the Message object and Anthropic's event stream. The eight steps run in
-// serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
+// POST /messages — the Anthropic Messages front door (formats/messages/door.ts): its facts for planning, the client's
+// own request and `anthropic-*` headers for the native lane (Anthropic upstreams), its parse into the internal request
+// for the other providers (on demand), and renderers for the Message object and Anthropic's event stream. The eight
+// steps run in serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { nativeWireOf } from '../http/native-wire.js';

@@ -1,7 +1,7 @@
-// POST /responses — the OpenAI Responses API front door (formats/responses/door.ts): its facts for planning, the client's own request for the
-// native lane (OpenAI's Responses API), its parse into the internal request for every other provider (on demand), and
-// renderers for the Response object and the typed event stream. The eight steps run in serveGeneration; the opt-in
-// response cache wraps the door's answer (X-Modelgate-Cache).
+// POST /responses — the OpenAI Responses API front door (formats/responses/door.ts): its facts for planning, the
+// client's own request for the native lane (OpenAI's Responses API), its parse into the internal request for every
+// other provider (on demand), and renderers for the Response object and the typed event stream. The eight steps run in
+// serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { nativeWireOf } from '../http/native-wire.js';

@@ -16,7 +16,10 @@ export interface DoorParseOptions {
   /** The gateway model id the request names (the door may name models its own way). */
   model: string;
   stream: boolean;
-  /** The client asked for automatic prompt caching (formats/shared/auto-cache-header.ts); doors with explicit cache directives ignore it. */
+  /**
+   * The client asked for automatic prompt caching (formats/shared/auto-cache-header.ts); the doors whose clients mark
+   * their own cache breakpoints (Messages) or whose upstream caches by itself (Gemini) ignore it.
+   */
   autoCache: boolean;
 }
 
