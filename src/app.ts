@@ -11,15 +11,10 @@ import { accountRoutes } from './http/account-routes.js';
 import { authenticator } from './http/authenticate.js';
 import { buildHandlers } from './handlers/index.js';
 import type { HandlerParts } from './handlers/handler-parts.js';
-import { MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE } from './formats/messages/error-body.js';
-import { GEMINI_ERROR_SHAPE } from './formats/gemini/error-body.js';
+import { FRONT_DOORS } from './formats/front-doors.js';
 
-/** Front doors with an error shape of their own, for the app's errors and for the HTTP parser's refusals (server.ts). */
-export const DOOR_ERROR_SHAPES: readonly DoorErrorShape[] = [
-  MESSAGES_ERROR_SHAPE,
-  MODELS_ANTHROPIC_ERROR_SHAPE,
-  GEMINI_ERROR_SHAPE,
-];
+/** The front doors' own error shapes, for the app's errors and for the HTTP parser's refusals (server.ts). */
+export const DOOR_ERROR_SHAPES: readonly DoorErrorShape[] = FRONT_DOORS.flatMap((door) => door.errorShapes);
 
 /** What the app uses: the handlers' parts, and what authentication keeps up to date. */
 export interface AppParts extends HandlerParts {

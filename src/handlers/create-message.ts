@@ -1,20 +1,15 @@
-// POST /messages — the Anthropic Messages front door: its facts for planning, the client's own request and
-// `anthropic-*` headers for the native lane (Anthropic upstreams), its parse into the internal request for the other
-// providers (on demand), and renderers for the Message object and Anthropic's event stream. The eight steps run in
-// serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
+// POST /messages — the Anthropic Messages front door (formats/messages/door.ts): its facts for planning, the client's
+// own request and `anthropic-*` headers for the native lane (Anthropic upstreams), its parse into the internal request
+// for the other providers (on demand), and renderers for the Message object and Anthropic's event stream. The eight
+// steps run in serveGeneration; the opt-in response cache wraps the door's answer (X-Modelgate-Cache).
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
-import { parseMessagesRequest } from '../formats/messages/parse-request.js';
+import { messagesDoor as door } from '../formats/messages/door.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
-import { buildMessage } from '../formats/messages/build-message.js';
-import { MessagesStreamRenderer } from '../formats/messages/messages-stream-renderer.js';
-import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
-import { messagesRequestFacts } from '../formats/messages/request-facts.js';
 import type { MessagesRequest } from '../formats/messages/wire-types.js';
-import { messagesSessionKey } from '../formats/messages/session-key.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 
 export function createMessage(generations: GenerationParts & HitParts): Handler {
@@ -23,18 +18,15 @@ export function createMessage(generations: GenerationParts & HitParts): Handler 
     // Anthropic's default: one JSON object unless `stream` is true.
     const stream = body.stream === true;
     const model = gatewayModelId(generations.catalog, body.model);
-    const clientHeaders = anthropicClientHeaders(ctx.headers);
     return serveGenerationCached(generations, ctx, {
-      apiFormat: 'messages',
-      protocol: 'messages',
-      facts: messagesRequestFacts(body, model),
-      wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, clientHeaders),
-      translate: () => parseMessagesRequest(body, model, stream),
+      apiFormat: door.apiFormat,
+      protocol: door.protocol,
+      facts: door.readFacts(body, model),
+      wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, door.clientHeaders(ctx.headers)),
+      translate: () => door.parse(body, { model, stream, autoCache: false }),
       stream,
-      renderJson: buildMessage,
-      createStreamRenderer: (identity, estimatedPromptTokens) =>
-        new MessagesStreamRenderer(identity, estimatedPromptTokens),
-      sessionKey: messagesSessionKey(body, ctx.headers),
+      ...door.renderers(body),
+      sessionKey: door.sessionKey(body, ctx.headers),
     });
   };
 }

@@ -8,15 +8,11 @@ import type { Context as ApiContext } from 'openapi-backend';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
-import { geminiRequestFacts } from '../formats/gemini/request-facts.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/serve-cache-hit.js';
 import type { StreamFraming } from '../http/write-event-stream.js';
-import { sessionKeyFromHeaders } from '../routing/session-key.js';
-import { parseGeminiRequest } from '../formats/gemini/parse-request.js';
+import { geminiDoor as door } from '../formats/gemini/door.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
-import { buildGenerateContentResponse } from '../formats/gemini/build-response.js';
-import { GeminiStreamRenderer } from '../formats/gemini/gemini-stream-renderer.js';
 import type { GeminiGenerateContentRequest } from '../formats/gemini/wire-types.js';
 
 /** The path's model parameter, as the router parsed it (still percent-encoded). */
@@ -37,15 +33,14 @@ export function serveGeminiGeneration(
     generations,
     ctx,
     {
-      apiFormat: 'gemini',
-      protocol: 'gemini',
-      facts: geminiRequestFacts(body, model),
-      wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS),
-      translate: () => parseGeminiRequest(body, model, stream),
+      apiFormat: door.apiFormat,
+      protocol: door.protocol,
+      facts: door.readFacts(body, model),
+      wire: nativeWireOf(ctx, body, GATEWAY_ONLY_FIELDS, door.clientHeaders(ctx.headers)),
+      translate: () => door.parse(body, { model, stream, autoCache: false }),
       stream,
-      renderJson: buildGenerateContentResponse,
-      createStreamRenderer: (identity) => new GeminiStreamRenderer(identity),
-      sessionKey: sessionKeyFromHeaders(ctx.headers),
+      ...door.renderers(body),
+      sessionKey: door.sessionKey(body, ctx.headers),
     },
     framing,
   );

@@ -11,17 +11,9 @@ import { GatewayError, errorBody } from '../core/gateway-error.js';
 import { DatabaseUnavailableError } from '../db/database-unavailable.js';
 import { requestBodyUnread } from './read-json-body.js';
 import { closeAfterAnswer } from './lingering-close.js';
+import type { DoorErrorShape } from '../core/door-error-shape.js';
 
-/** A front door's error body for the routes under `pathPrefix` (authentication and validation errors included). */
-export interface DoorErrorShape {
-  pathPrefix: string;
-  /**
-   * Also required, when present: a route shared by two doors (GET /models) answers in this door's shape only for
-   * the requests that speak its protocol. Never applies without headers (an HTTP parser refusal).
-   */
-  when?: (path: string, headers: IncomingHttpHeaders) => boolean;
-  render: (error: GatewayError, requestId: string | undefined) => unknown;
-}
+export type { DoorErrorShape };
 
 /** The front door whose routes `path` belongs to, if any. */
 export function doorFor(

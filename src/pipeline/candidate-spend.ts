@@ -3,7 +3,7 @@
 // options the endpoint prices; it leaves out chat's `web_search_options` (native-chat-request.ts), which only the
 // translated lane turns into a vendor's search. The translated lane sends no price option (served-options.ts).
 import type { ExtraSpend } from '../billing/pricing.js';
-import type { RequestFacts } from '../routing/request-facts.js';
+import type { RequestFacts } from '../core/request-facts.js';
 
 /** `native`: whether the attempt takes the native lane, asked only when the answer depends on it (a walk of the body). */
 export function candidateSpend(facts: RequestFacts, native: boolean | (() => boolean)): ExtraSpend {

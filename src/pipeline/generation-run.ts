@@ -16,7 +16,7 @@ import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/st
 import { rateBudgetsOf } from '../limits/admit-rate.js';
 import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
 import type { CheckedRequest } from '../routing/check-request.js';
-import type { RequestFacts } from '../routing/request-facts.js';
+import type { RequestFacts } from '../core/request-facts.js';
 import type { NativeAnswerContext, NativeProtocol, NativeWire } from '../providers/native/native-protocol.js';
 import type { Redact } from '../providers/redact-credentials.js';
 import { completeNative, nativeLaneOf } from './native-lane.js';

@@ -11,7 +11,7 @@ import type { ClientTraceHeaders } from '../observability/client-trace-context.j
 import type { RequestTrace } from '../observability/gateway-tracer.js';
 import type { RateHeaders } from '../limits/admit-rate.js';
 import { planRoute } from '../routing/plan-route.js';
-import type { RequestFacts } from '../routing/request-facts.js';
+import type { RequestFacts } from '../core/request-facts.js';
 import type { GenerationDoor } from './generation-door.js';
 import type { NativeStreamEnd } from './native-stream.js';
 import { admitRoute } from './admit-route.js';

@@ -1,8 +1,8 @@
 // Step 3: rules the OpenAPI schema cannot express, checked before anything is reserved or sent upstream. They read
-// the request's facts (request-facts.ts), whatever door it came through.
+// the request's facts (core/request-facts.ts), whatever door it came through.
 import type { CatalogEntry } from '../catalog/types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { RequestFacts } from './request-facts.js';
+import type { RequestFacts } from '../core/request-facts.js';
 
 export interface CheckedRequest {
   /** Generous prompt estimate, reused for the credit reservation. */

@@ -1,6 +1,6 @@
 // The 4xx (or 503) that says why no endpoint can serve a request: one reason per endpoint, in metadata.endpoints.
 import type { CatalogEntry } from '../catalog/types.js';
-import type { RequestFacts } from './request-facts.js';
+import type { RequestFacts } from '../core/request-facts.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { checkRequest } from './check-request.js';
 import { resolveTarget, type TargetSources } from './resolve-target.js';

@@ -7,7 +7,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../core/money.js';
 import { targetFor, targetForEntry, type Target, type TargetSources } from './resolve-target.js';
 import { checkRequest, requireChatModel, requireUserMessage, type CheckedRequest } from './check-request.js';
-import type { ProviderPreferences, RequestFacts } from './request-facts.js';
+import type { ProviderPreferences, RequestFacts } from '../core/request-facts.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { EndpointStats } from './endpoint-stats.js';
 import { exclusionError, type Exclusion, type ExclusionReason } from './exclusion-error.js';

@@ -80,6 +80,44 @@ describe('architecture: the board against the imports', () => {
     expect([...koa]).toEqual([]);
   });
 
+  it('keeps routing to the facts: it imports no door and no generated wire type', () => {
+    // A door is described once, in formats/<door>/: it reads its own JSON into RequestFacts (core/request-facts.ts),
+    // and routing plans from those alone, so adding a door touches no routing file. Nothing routing uses reaches a
+    // door either; the catalog it reads renders its own /models listing from generated/, which is no door's.
+    const routing = sources.filter((file) => file.startsWith('src/routing/'));
+    const found = new Set<string>();
+    for (const file of routing) {
+      for (const to of graph.imports.get(file) ?? []) if (to.startsWith('generated/')) found.add(`${file} -> ${to}`);
+      for (const [used, chain] of reachable(graph, file)) {
+        for (const to of graph.imports.get(used) ?? [])
+          if (to.startsWith('src/formats/')) found.add(`${chain.join(' -> ')} -> ${to}`);
+      }
+    }
+    expect([...found]).toEqual([]);
+  });
+
+  it("keeps routing from reading a door's JSON: no door-only member is read there", () => {
+    // Members only a door's wire body has (Gemini parts, Messages and Responses tool caps, chat's search options): a
+    // routing file that reads one is reading a door's JSON, which the door's own request-facts reader should do.
+    const members = [
+      [
+        'inlineData',
+        'fileData',
+        'googleSearch',
+        'google_search',
+        'googleMaps',
+        'generationConfig',
+        'systemInstruction',
+      ],
+      ['max_uses', 'max_tool_calls', 'additional_tools', 'web_search_options', 'image_url', 'file_data'],
+    ].flat();
+    const doorMember = new RegExp(`\\.(${members.join('|')})\\b`);
+    const readers = sources
+      .filter((file) => file.startsWith('src/routing/'))
+      .filter((file) => doorMember.test(readFileSync(file, 'utf8')));
+    expect(readers).toEqual([]);
+  });
+
   it('keeps the core the bottom floor: it imports nothing of the project', () => {
     // Not even generated/: the internal model (GenerationRequest, its blocks and events) is the gateway's own, and no
     // door's wire type is part of it.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { messagesRequestFacts } from '../../src/formats/messages/request-facts.js';
 import { responsesRequestFacts } from '../../src/formats/responses/request-facts.js';
 import { geminiRequestFacts } from '../../src/formats/gemini/request-facts.js';
-import { DEFAULT_RESERVED_FILE_SEARCHES } from '../../src/routing/tool-fee-reservation.js';
+import { DEFAULT_RESERVED_FILE_SEARCHES } from '../../src/formats/responses/hosted-tools.js';
 
 const user = [{ role: 'user' as const, content: 'hi' }];
 const responses = (body: Record<string, unknown>) => {

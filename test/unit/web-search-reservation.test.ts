@@ -5,7 +5,7 @@ import { messagesRequestFacts } from '../../src/formats/messages/request-facts.j
 import { responsesRequestFacts } from '../../src/formats/responses/request-facts.js';
 import { geminiRequestFacts } from '../../src/formats/gemini/request-facts.js';
 import { chatRequestFacts } from '../../src/formats/chat-completions/request-facts.js';
-import { DEFAULT_RESERVED_WEB_SEARCHES, isWebSearchType } from '../../src/routing/web-search-reservation.js';
+import { DEFAULT_RESERVED_WEB_SEARCHES, isWebSearchType } from '../../src/formats/shared/hosted-tools.js';
 
 const user = [{ role: 'user' as const, content: 'Who won Euro 2024?' }];
 

@@ -1,4 +1,4 @@
-// The chat door's prompt estimate, read from its wire body (routing/request-facts.ts): the same ~4 characters a token
+// The chat door's prompt estimate, read from its wire body (core/request-facts.ts): the same ~4 characters a token
 // and attachment sizes as the internal estimate (routing/token-estimate/estimate-tokens.ts), walked over the chat
 // messages as they arrived, so a request that goes natively to an OpenAI-compatible upstream is never parsed into
 // the internal request to be admitted.

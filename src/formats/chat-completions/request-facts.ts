@@ -1,9 +1,9 @@
-// What planning and admission need of a chat-completions request (routing/request-facts.ts), read from its wire body:
+// What planning and admission need of a chat-completions request (core/request-facts.ts), read from its wire body:
 // the prompt estimate walks the chat messages as they arrived (prompt-tokens.ts), so nothing is converted.
 import type { ChatCompletionRequest } from './wire-types.js';
-import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
+import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
 import { chatPromptTokens } from './prompt-tokens.js';
-import { chatWebSearches } from '../../routing/web-search-reservation.js';
+import { DEFAULT_RESERVED_WEB_SEARCHES } from '../shared/hosted-tools.js';
 import { OPENAI_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
 
 function hasPart(request: ChatCompletionRequest, type: string): boolean {
@@ -11,6 +11,11 @@ function hasPart(request: ChatCompletionRequest, type: string): boolean {
     const content = (message as { content?: unknown }).content;
     return Array.isArray(content) && content.some((part: { type?: string }) => part?.type === type);
   });
+}
+
+/** `web_search_options` asks for a web search (served by a vendor that runs one, formats/shared/hosted-tools.ts). */
+function chatWebSearches(webSearchOptions: unknown): number {
+  return typeof webSearchOptions === 'object' && webSearchOptions !== null ? DEFAULT_RESERVED_WEB_SEARCHES : 0;
 }
 
 export function chatRequestFacts(body: ChatCompletionRequest): RequestFacts {

@@ -1,10 +1,12 @@
-// What planning and admission need of a Gemini request (routing/request-facts.ts), read from its wire body without
-// converting it: the prompt estimate walks the system instruction, the contents and the tools (wire-tokens.ts, which
-// prices inlineData and fileData by their size), so a request that goes natively to Google is never translated.
-import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
-import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
-import { geminiWebSearches } from '../../routing/web-search-reservation.js';
-import { geminiToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
+// What planning and admission need of a Gemini request (core/request-facts.ts), read from its wire body without
+// converting it: the prompt estimate walks the system instruction, the contents and the tools (shared/wire-tokens.ts;
+// attachment-tokens.ts prices inlineData and fileData by their size), so a request that goes natively to Google is
+// never translated.
+import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
+import { wireTokens } from '../shared/wire-tokens.js';
+import { geminiAttachment } from './attachment-tokens.js';
+import { geminiToolFees, geminiWebSearches } from './hosted-tools.js';
+import { withToolFees } from '../shared/hosted-tools.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
 
 /** Per-request and per-turn overheads, as the chat estimate counts them (estimate-tokens.ts). */
@@ -40,7 +42,7 @@ function isUserAsking(content: GeminiGenerateContentRequest['contents'][number])
 
 /** `model`: the gateway id the door resolved the path's model to (model-name.ts). */
 export function geminiRequestFacts(body: GeminiGenerateContentRequest, model: string): RequestFacts {
-  const walked = wireTokens([body.systemInstruction, body.contents, body.tools]);
+  const walked = wireTokens([body.systemInstruction, body.contents, body.tools], geminiAttachment);
   const facts: RequestFacts = {
     model,
     hasUserMessage: body.contents.some(isUserAsking),

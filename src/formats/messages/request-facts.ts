@@ -1,11 +1,13 @@
-// What planning and admission need of a Messages request (routing/request-facts.ts), read from its wire body without
-// converting it: the prompt estimate walks the system prompt, the turns and the tools (wire-tokens.ts), so a request
-// that goes natively to Anthropic is never translated, and unknown block types cost their text.
+// What planning and admission need of a Messages request (core/request-facts.ts), read from its wire body without
+// converting it: the prompt estimate walks the system prompt, the turns and the tools (shared/wire-tokens.ts,
+// attachment-tokens.ts), so a request that goes natively to Anthropic is never translated, and unknown block types
+// cost their text.
 import { ANTHROPIC_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
-import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
-import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
-import { messagesWebSearches } from '../../routing/web-search-reservation.js';
-import { messagesToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
+import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
+import { wireTokens } from '../shared/wire-tokens.js';
+import { messagesAttachment } from './attachment-tokens.js';
+import { messagesToolFees, messagesWebSearches } from './hosted-tools.js';
+import { withToolFees } from '../shared/hosted-tools.js';
 import type { MessagesRequest } from './wire-types.js';
 
 /** Per-request and per-turn overheads, as the chat estimate counts them (estimate-tokens.ts). */
@@ -40,7 +42,7 @@ function isUserAsking(message: MessagesRequest['messages'][number]): boolean {
 
 /** `model`: the gateway id the door resolved the request's model name to (model-name.ts). */
 export function messagesRequestFacts(body: MessagesRequest, model: string): RequestFacts {
-  const walked = wireTokens([body.system, body.messages, body.tools]);
+  const walked = wireTokens([body.system, body.messages, body.tools], messagesAttachment);
   const facts: RequestFacts = {
     model,
     hasUserMessage: body.messages.some(isUserAsking),

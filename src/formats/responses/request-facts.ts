@@ -1,10 +1,11 @@
-// What planning and admission need of a Responses request (routing/request-facts.ts), read from its wire body without
+// What planning and admission need of a Responses request (core/request-facts.ts), read from its wire body without
 // converting it; it refuses first what no lane serves: a stored response to continue (parse-request.ts rejectState).
 import { OPENAI_REQUEST_OPTIONS, requestedOptions } from '../../core/served-options.js';
-import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../routing/request-facts.js';
-import { wireTokens } from '../../routing/token-estimate/wire-tokens.js';
-import { responsesWebSearches } from '../../routing/web-search-reservation.js';
-import { responsesToolFees, withToolFees } from '../../routing/tool-fee-reservation.js';
+import { OPTIONAL_PARAMETERS, type RequestFacts } from '../../core/request-facts.js';
+import { wireTokens } from '../shared/wire-tokens.js';
+import { responsesAttachment } from './attachment-tokens.js';
+import { responsesToolFees, responsesWebSearches } from './hosted-tools.js';
+import { withToolFees } from '../shared/hosted-tools.js';
 import type { ResponseRequest } from './wire-types.js';
 import { rejectState } from './parse-request.js';
 
@@ -34,7 +35,7 @@ export function responsesRequestFacts(body: ResponseRequest): RequestFacts {
   const hasTools =
     (body.tools?.length ?? 0) > 0 ||
     items.some((item) => item?.type === 'additional_tools' && Array.isArray(item.tools) && item.tools.length > 0);
-  const walked = wireTokens([body.instructions, body.input, body.tools]);
+  const walked = wireTokens([body.instructions, body.input, body.tools], responsesAttachment);
   const facts: RequestFacts = {
     model: body.model,
     hasUserMessage:

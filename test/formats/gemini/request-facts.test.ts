@@ -3,28 +3,36 @@
 // sampling and tool fields by their chat-format names, the output cap.
 import { describe, expect, it } from 'vitest';
 import { geminiRequestFacts } from '../../../src/formats/gemini/request-facts.js';
-import { wireTokens } from '../../../src/routing/token-estimate/wire-tokens.js';
+import { wireTokens } from '../../../src/formats/shared/wire-tokens.js';
+import { geminiAttachment } from '../../../src/formats/gemini/attachment-tokens.js';
+import { messagesAttachment } from '../../../src/formats/messages/attachment-tokens.js';
 import type { GeminiGenerateContentRequest } from '../../../src/formats/gemini/wire-types.js';
 
 const image = Buffer.alloc(300_000, 7).toString('base64');
 
 describe('Gemini request facts', () => {
   it('prices inlineData by its size and finds images and PDFs, inline or by URI', () => {
-    const imageOnly = wireTokens([{ parts: [{ inlineData: { mimeType: 'image/png', data: image } }] }]);
+    const imageOnly = wireTokens(
+      [{ parts: [{ inlineData: { mimeType: 'image/png', data: image } }] }],
+      geminiAttachment,
+    );
     expect(imageOnly.images).toBe(true);
     // Priced as the same image in a Messages block, not as its 400,000 characters of base64 text.
-    const asBlock = wireTokens([
-      { content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } }] },
-    ]);
+    const asBlock = wireTokens(
+      [{ content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } }] }],
+      messagesAttachment,
+    );
     expect(imageOnly.tokens).toBe(asBlock.tokens);
     expect(imageOnly.tokens).toBeLessThan(image.length / 8);
-    expect(wireTokens([{ parts: [{ fileData: { fileUri: 'https://example.com/a.pdf' } }] }])).toMatchObject({
+    expect(
+      wireTokens([{ parts: [{ fileData: { fileUri: 'https://example.com/a.pdf' } }] }], geminiAttachment),
+    ).toMatchObject({
       files: true,
       images: false,
     });
-    expect(wireTokens([{ parts: [{ fileData: { mimeType: 'image/jpeg', fileUri: 'gs://bucket/x' } }] }])).toMatchObject(
-      { images: true },
-    );
+    expect(
+      wireTokens([{ parts: [{ fileData: { mimeType: 'image/jpeg', fileUri: 'gs://bucket/x' } }] }], geminiAttachment),
+    ).toMatchObject({ images: true });
   });
 
   it('reads the fields planning and admission need', () => {

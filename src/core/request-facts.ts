@@ -1,13 +1,31 @@
 // What planning and admission know of a request, whatever door it came through: computed cheaply by the door from
 // its wire body (a walk, never a translation), so a request that takes the native lane is never translated, and a
 // 400 KB agent request costs a walk before it is admitted. Planning (plan-route.ts, check-request.ts) and admission
-// (pipeline/admit-route.ts) read only these facts.
-import type { components } from '../../generated/openapi-types.js';
-import type { ToolBilling, ToolUses } from '../core/tool-uses.js';
-import type { ServedOptions } from '../core/served-options.js';
+// (pipeline/admit-route.ts) read only these facts. They are the gateway's own types: no door's wire type is among them,
+// so routing and the pipeline know no door (each door's reader is formats/<door>/request-facts.ts).
+import type { ToolBilling, ToolUses } from './tool-uses.js';
+import type { ServedOptions } from './served-options.js';
 
-/** The `provider` routing preferences (OpenRouter's shape), the same on every door. */
-export type ProviderPreferences = components['schemas']['ProviderPreferences'];
+/**
+ * The `provider` routing preferences (OpenRouter's shape), the same on every door; the spec documents each field
+ * (ProviderPreferences), and a door's validated body is assignable to it.
+ */
+export interface ProviderPreferences {
+  /** Provider ids to try first, in this order. */
+  order?: string[];
+  /** Only these provider ids may serve the request. */
+  only?: string[];
+  /** These provider ids never serve the request. */
+  ignore?: string[];
+  /** Default true; false: only the providers named in `order` are tried. */
+  allow_fallbacks?: boolean;
+  /** `price`, `latency` or `throughput` (an open set: other values order nothing). */
+  sort?: string;
+  /** Only endpoints that support every parameter sent. */
+  require_parameters?: boolean;
+  /** Endpoints whose prices (USD per million tokens) exceed these are not used. */
+  max_price?: { prompt?: number; completion?: number };
+}
 
 export interface RequestFacts {
   /** The gateway model id the request names (a door may map its own naming to it: Messages' bare Claude names). */
@@ -30,14 +48,14 @@ export interface RequestFacts {
   sentParameters: readonly string[];
   /** The output-token cap the client asked for, if any: what admission reserves for the output. */
   maxOutputTokens?: number;
-  /** Web search requests admission reserves for (a hosted search tool is offered; web-search-reservation.ts); absent: 0. */
+  /** Web search requests admission reserves for (a hosted search tool is offered; each door's hosted-tools.ts); absent: 0. */
   maxWebSearches?: number;
   /**
    * The searches are asked for in a form the native lane leaves out (chat's `web_search_options`): reserved only for
    * a candidate the request reaches on the translated lane, which turns them into its vendor's search tool.
    */
   searchesTranslatedOnly?: boolean;
-  /** Uses of the other hosted tools admission reserves for (tool-fee-reservation.ts); absent: none. */
+  /** Uses of the other hosted tools admission reserves for (each door's hosted-tools.ts); absent: none. */
   maxToolUses?: ToolUses;
   /** What the answer's reader must know of the request to bill those tools as the vendor does; absent: nothing. */
   toolBilling?: ToolBilling;
