@@ -18,7 +18,7 @@ import {
   type Admission,
   type AdmissionDeps,
   type ReservationRequest,
-} from '../billing/accounting.js';
+} from '../billing/admission.js';
 import { maxCostNanos, type ExtraSpend } from '../billing/pricing.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { FreeRequestAllowance } from '../limits/free-requests.js';

@@ -5,7 +5,7 @@
 // GenerationClient.requestCounted, and its own admission takes the rest (free allowance, credits, quota).
 import type { Principal } from '../auth/principal.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitAmount, releaseAdmission } from '../billing/accounting.js';
+import { admitAmount, releaseAdmission } from '../billing/admission.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import { admitRequestRate, withRateHeaders } from '../limits/admit-rate.js';
 import { cacheKey, type RequestHeaders } from './response-cache/cache-key.js';

@@ -6,7 +6,7 @@
 // savings), settled through the same queue as every generation. No upstream is called.
 import type { Principal } from '../auth/principal.js';
 import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitAmount, releaseAdmission, type Admission } from '../billing/accounting.js';
+import { admitAmount, releaseAdmission, type Admission } from '../billing/admission.js';
 import type { SettlementQueue } from '../billing/settlement-queue.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogEntry } from '../catalog/types.js';

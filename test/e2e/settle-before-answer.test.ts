@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettlementQueue } from '../../src/billing/settlement-queue.js';
-import type { Admission } from '../../src/billing/accounting.js';
+import type { Admission } from '../../src/billing/admission.js';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';

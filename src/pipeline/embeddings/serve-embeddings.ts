@@ -6,7 +6,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { admitAmount, type Admission } from '../../billing/accounting.js';
+import { admitAmount, type Admission } from '../../billing/admission.js';
 import { costNanos, maxCostNanos } from '../../billing/pricing.js';
 import type { SettlementQueue } from '../../billing/settlement-queue.js';
 import { GatewayError } from '../../core/gateway-error.js';
