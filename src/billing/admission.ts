@@ -18,7 +18,6 @@ import { admitPass } from '../pass/admit-pass.js';
 import type { CreditLease, CreditLeases, LeaseReservation } from './credit-leases.js';
 import { releasePassUsage } from '../repositories/pass-usage.js';
 import { releaseKeySpend, reserveKeySpend } from '../repositories/api-key-spend.js';
-import { checkModelAllowed } from '../auth/authorize-route.js';
 import { periodEnd, periodStart } from './key-periods.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
@@ -156,7 +155,8 @@ function entryChargesSearches(entry: CatalogEntry): boolean {
 
 /**
  * Step 4 for a request whose upper bound is an amount known before the call (embeddings: input tokens only; a
- * response-cache hit at the operator's price): the key's allow-list, then credits, quota, or nothing for free models.
+ * response-cache hit at the operator's price): credits, quota, or nothing for free models. The key's allow-list is
+ * admission's first rule (pipeline/admission/admission-rules.ts).
  */
 export async function admitAmount(
   deps: AdmissionDeps,
@@ -164,7 +164,6 @@ export async function admitAmount(
   entry: CatalogEntry,
   amountNanos: bigint,
 ): Promise<Admission> {
-  checkModelAllowed(principal, entry.id);
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   if (entry.accessMode === 'pass') {
     const reservation = await admitPass(
@@ -303,7 +302,6 @@ export async function admitRequest(
   entry: CatalogEntry,
   request: ReservationRequest,
 ): Promise<Admission> {
-  checkModelAllowed(principal, entry.id);
   if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, request);
   const outputTokens = reservationOutputTokens(entry, request.requestedMaxTokens, request.estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, request.estimatedPromptTokens, outputTokens, request.spend);

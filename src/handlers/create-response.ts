@@ -6,7 +6,7 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../pipeline/serve-cache-hit.js';
+import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
 import { includesEncryptedReasoning, parseResponseRequest } from '../formats/responses/parse-request.js';
 import { echoOf } from '../formats/responses/response-object.js';
 import { buildResponse } from '../formats/responses/build-response.js';

@@ -10,7 +10,7 @@ import { nativeWireOf } from '../http/native-wire.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 import { geminiRequestFacts } from '../formats/gemini/request-facts.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../pipeline/serve-cache-hit.js';
+import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
 import type { StreamFraming } from '../http/write-event-stream.js';
 import { sessionKeyFromHeaders } from '../routing/session-key.js';
 import { parseGeminiRequest } from '../formats/gemini/parse-request.js';

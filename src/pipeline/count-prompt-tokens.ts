@@ -4,15 +4,16 @@
 // call counts against the key's requests per minute like any other (with no tokens: it generates none).
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { Logger } from '../logger.js';
-import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitRequestRate, type RateHeaders, type RateParts } from '../limits/admit-rate.js';
+import type { RateHeaders } from '../limits/admit-rate.js';
 import { buildCountTokensRequest, readCountTokens } from '../providers/anthropic/count-tokens.js';
 import type { HttpClient } from '../providers/http-client.js';
 import { resolveTarget, type Target, type TargetSources } from '../routing/resolve-target.js';
 import { estimatePromptTokens } from '../routing/token-estimate/estimate-tokens.js';
 import type { GenerationClient } from './serve-generation.js';
+import type { AdmissionParts } from './admission/admission-ask.js';
+import { admit } from './admission/admit.js';
 
-export type CountParts = TargetSources & RateParts & { http: HttpClient; logger: Logger };
+export type CountParts = TargetSources & AdmissionParts & { http: HttpClient; logger: Logger };
 
 export interface PromptTokenCount {
   inputTokens: number;
@@ -28,9 +29,15 @@ export async function countPromptTokens(
   clientHeaders: Readonly<Record<string, string>>,
 ): Promise<PromptTokenCount> {
   const target = resolveTarget(parts.catalog, parts.providers, parts.adapters, request.model);
-  checkModelAllowed(client.principal, target.entry.id);
-  const admitted = admitRequestRate(parts, client.principal, 0);
-  const headers = admitted instanceof Promise ? await admitted : admitted;
+  // Admitted as every model call is; it spends nothing and counts no tokens (it generates none).
+  const { headers } = await admit(parts, {
+    path: 'count-tokens',
+    principal: client.principal,
+    candidates: [target],
+    estimatedTokens: 0,
+    freeAllowance: false,
+    spend: { kind: 'none' },
+  });
   const counted =
     target.provider.kind === 'anthropic'
       ? await countUpstream(parts, client, target, request, clientHeaders)
