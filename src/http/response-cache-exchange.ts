@@ -50,7 +50,7 @@ function cacheExchange(ctx: Context, framing?: StreamFraming): CacheExchange {
   };
 }
 
-/** The recorded events, in order, each batch in as few socket writes as the client takes; false when the client left. */
+/** The recorded events in order, each batch in as few socket writes as the client takes; false when it left. */
 async function writeFrames(
   ctx: Context,
   batches: AsyncIterable<readonly SseFrame[]>,

@@ -102,8 +102,8 @@ async function reserveBound<T extends Candidate>(
 
 /**
  * The candidate whose worst case costs most, with what admission reserves for it: what admission reserves (credits)
- * or holds (pass quota), whichever candidate serves. The first of equals wins. Each candidate's worst case counts what
- * it can spend beyond tokens on the lane it takes (a web search the native chat lane leaves out is not reserved for it).
+ * or holds (pass quota), whichever candidate serves. The first of equals wins. Each candidate's worst case counts
+ * what it can spend beyond tokens on the lane it takes (a web search the native chat lane leaves out is not reserved).
  */
 function dearest<T extends Candidate>(
   candidates: readonly T[],

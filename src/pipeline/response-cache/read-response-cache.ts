@@ -1,6 +1,7 @@
 // A response-cache read, admission first: the request is admitted (admission/admit.ts) as a hit would be (the key's
 // allow-list for the model it names, one request and its prompt estimate against the key's per-minute limits, a
-// pass/ model's live subscription), and only then is its key computed (a hash of the whole request, up to the body cap) and looked up.
+// pass/ model's live subscription), and only then is its key computed (a hash of the whole request, up to the body
+// cap) and looked up.
 // A request refused here costs no hash. One admitted is counted once, hit or miss: a miss is served with
 // GenerationClient.requestCounted, and its own admission takes the rest (free allowance, credits, quota).
 import type { Principal } from '../../auth/principal.js';
