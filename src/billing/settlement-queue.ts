@@ -10,7 +10,8 @@ import { isConnectionFailure } from '../db/database-unavailable.js';
 import type { Db } from '../db/database.js';
 import type { NewGeneration } from '../db/tables/generations.js';
 import type { Logger } from '../logger.js';
-import { returnLeasedHold, settleGeneration, settleGenerations, type Admission } from './accounting.js';
+import { returnLeasedHold, type Admission } from './admission.js';
+import { settleGeneration, settleGenerations } from './settlement.js';
 
 interface QueuedSettlement {
   admission: Admission;

@@ -2,7 +2,7 @@
 // response cache wraps its answer as it wraps the generation doors' (X-Modelgate-Cache).
 import type { Handler } from '../http/openapi-router.js';
 import { serveEmbeddingsCached } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../pipeline/serve-cache-hit.js';
+import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
 import type { EmbeddingParts } from '../pipeline/embeddings/serve-embeddings.js';
 import type { EmbeddingRequestBody } from '../pipeline/embeddings/check-embedding-request.js';
 

@@ -6,7 +6,7 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../pipeline/serve-cache-hit.js';
+import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
 import { messagesDoor as door } from '../formats/messages/door.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 import type { MessagesRequest } from '../formats/messages/wire-types.js';

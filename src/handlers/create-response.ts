@@ -6,7 +6,7 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../pipeline/serve-cache-hit.js';
+import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
 import { responsesDoor as door } from '../formats/responses/door.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';

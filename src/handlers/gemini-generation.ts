@@ -9,7 +9,7 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import { nativeWireOf } from '../http/native-wire.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
-import type { HitParts } from '../pipeline/serve-cache-hit.js';
+import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
 import type { StreamFraming } from '../http/write-event-stream.js';
 import { geminiDoor as door } from '../formats/gemini/door.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';

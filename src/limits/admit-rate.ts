@@ -5,7 +5,6 @@
 // organization's id will be. The headers of an admitted request come back as data: the HTTP layer sends them with
 // whatever answer follows.
 import { isApiKeyRow, type Principal } from '../auth/principal.js';
-import type { CatalogEntry } from '../catalog/types.js';
 import type { Config } from '../config.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { FreeRequestAllowance, FreeRequestDecision } from './free-requests.js';
@@ -59,23 +58,6 @@ export interface RateParts {
   now: () => Date;
   /** Counts refusals (Prometheus modelgate_rate_limited_total); absent in tests that do not look. */
   metrics?: { rateLimited(reason: 'requests_per_minute' | 'tokens_per_minute' | 'free_requests_per_day'): void };
-}
-
-export async function admitRate(
-  parts: RateParts & { freeRequests: FreeRequestAllowance },
-  principal: Principal,
-  entry: CatalogEntry,
-  estimatedTokens: number,
-  /** The request's headers when it was already counted (the response cache's read): only the free allowance is left. */
-  counted?: RateHeaders,
-): Promise<RateHeaders> {
-  const admitted = counted ?? admitRequestRate(parts, principal, estimatedTokens);
-  const headers = admitted instanceof Promise ? await admitted : admitted;
-  if (entry.accessMode === 'free') {
-    const free = await takeFreeRequest(parts, principal, parts.now().getTime());
-    if (!free.ok) throw withRateHeaders(freeLimitError(parts, free), headers);
-  }
-  return headers;
 }
 
 /**

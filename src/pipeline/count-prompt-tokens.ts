@@ -4,16 +4,17 @@
 // call counts against the key's requests per minute like any other (with no tokens: it generates none).
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { Logger } from '../logger.js';
-import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitRequestRate, type RateHeaders, type RateParts } from '../limits/admit-rate.js';
+import type { RateHeaders } from '../limits/admit-rate.js';
 import type { HttpClient } from '../providers/http-client.js';
 import type { PromptTokenCounter, PromptTokenCounters } from '../providers/provider-bundle.js';
 import { resolveTarget, type Target, type TargetSources } from '../routing/resolve-target.js';
 import { estimatePromptTokens } from '../routing/token-estimate/estimate-tokens.js';
 import type { GenerationClient } from './serve-generation.js';
+import type { AdmissionParts } from './admission/admission-ask.js';
+import { admit } from './admission/admit.js';
 
 export type CountParts = TargetSources &
-  RateParts & { http: HttpClient; logger: Logger; tokenCounters: PromptTokenCounters };
+  AdmissionParts & { http: HttpClient; logger: Logger; tokenCounters: PromptTokenCounters };
 
 export interface PromptTokenCount {
   inputTokens: number;
@@ -29,9 +30,15 @@ export async function countPromptTokens(
   clientHeaders: Readonly<Record<string, string>>,
 ): Promise<PromptTokenCount> {
   const target = resolveTarget(parts.catalog, parts.providers, parts.adapters, request.model);
-  checkModelAllowed(client.principal, target.entry.id);
-  const admitted = admitRequestRate(parts, client.principal, 0);
-  const headers = admitted instanceof Promise ? await admitted : admitted;
+  // Admitted as every model call is; it spends nothing and counts no tokens (it generates none).
+  const { headers } = await admit(parts, {
+    path: 'count-tokens',
+    principal: client.principal,
+    candidates: [target],
+    estimatedTokens: 0,
+    freeAllowance: false,
+    spend: { kind: 'none' },
+  });
   const counter = parts.tokenCounters[target.provider.kind];
   const counted = counter ? await countUpstream(parts, client, target, counter, request, clientHeaders) : undefined;
   return { inputTokens: counted ?? estimatePromptTokens(request), headers };

@@ -6,7 +6,7 @@
 // Web searches likewise: the searches reserved for (the request offered a search tool), never fewer than were seen;
 // and the other hosted tools' uses (core/tool-uses.ts), each the most of those reserved for and those seen; and the
 // price options (a priority tier, fast mode) the answer showed, else those the attempt asked for.
-import { reservationOutputTokens } from '../billing/accounting.js';
+import { reservationOutputTokens } from '../billing/admission.js';
 import type { ExtraSpend } from '../billing/pricing.js';
 import type { ServedOptions } from '../core/served-options.js';
 import type { CatalogEntry } from '../catalog/types.js';

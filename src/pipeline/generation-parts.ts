@@ -10,7 +10,7 @@ import type { Redact } from '../providers/redact-credentials.js';
 import type { NativeProtocols } from '../providers/native/native-protocol.js';
 import type { RoutingDeps } from '../routing/plan-route.js';
 import type { AffinityStore } from '../routing/session-affinity.js';
-import type { AdmissionParts } from './admit-route.js';
+import type { AdmissionParts } from './admission/admission-ask.js';
 import type { UpstreamDrains } from './upstream-drains.js';
 
 /** The settings a generation reads. */

@@ -1,7 +1,7 @@
 // GenerationMeter + request context → the generation row, written once at settlement.
 import type { ApiFormat, GenerationAttempt, NewGeneration } from '../db/tables/generations.js';
 import type { Principal } from '../auth/principal.js';
-import type { Admission } from '../billing/accounting.js';
+import type { Admission } from '../billing/admission.js';
 export type { ApiFormat };
 import type { GenerationMeter } from './generation-meter.js';
 import type { Target } from '../routing/resolve-target.js';

@@ -4,7 +4,7 @@
 // internal request through the endpoint's adapter, its answer as internal results or stream events). It knows no
 // wire format and no HTTP framework. Settlement runs exactly once, whatever happened before.
 import type { Principal } from '../auth/principal.js';
-import type { Admission } from '../billing/accounting.js';
+import type { Admission } from '../billing/admission.js';
 import { costNanos } from '../billing/pricing.js';
 import type { AdapterContext } from '../providers/adapter.js';
 import type { CallSignal, UpstreamResponse } from '../providers/http-client.js';

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adjustCredits } from '../../src/billing/adjust-credits.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from '../../src/billing/credit-leases.js';
-import { returnLeasedHold, settleGenerations, type Admission } from '../../src/billing/accounting.js';
+import { returnLeasedHold, type Admission } from '../../src/billing/admission.js';
+import { settleGenerations } from '../../src/billing/settlement.js';
 import {
   getCreditAccount,
   grantCredits,

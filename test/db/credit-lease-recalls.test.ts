@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS, type CreditLeaseOptions } from '../../src/billing/credit-leases.js';
-import { returnLeasedHold, settleGenerations, type Admission, type Settlement } from '../../src/billing/accounting.js';
+import { returnLeasedHold, type Admission } from '../../src/billing/admission.js';
+import { settleGenerations, type Settlement } from '../../src/billing/settlement.js';
 import {
   getCreditAccount,
   grantCredits,

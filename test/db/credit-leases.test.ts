@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from '../../src/billing/credit-leases.js';
-import { returnLeasedHold, settleGenerations, type Admission, type Settlement } from '../../src/billing/accounting.js';
+import { returnLeasedHold, type Admission } from '../../src/billing/admission.js';
+import { settleGenerations, type Settlement } from '../../src/billing/settlement.js';
 import { getCreditAccount, grantCredits, listLedger } from '../../src/repositories/credits.js';
 import { creditsGenerationRecord } from '../helpers/generation-records.js';
 import type { Db } from '../../src/db/database.js';

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from '../../src/billing/credit-leases.js';
-import { returnLeasedHold, settleGenerations, type Admission } from '../../src/billing/accounting.js';
+import { returnLeasedHold, type Admission } from '../../src/billing/admission.js';
+import { settleGenerations } from '../../src/billing/settlement.js';
 import { getCreditAccount, grantCredits, listLedger } from '../../src/repositories/credits.js';
 import { createLogger } from '../../src/logger.js';
 import { creditsGenerationRecord } from '../helpers/generation-records.js';

@@ -3,7 +3,7 @@
 // bound inside a pruned day instead of answering a partial sum.
 import { expect, it } from 'vitest';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
-import { settleGenerations } from '../../src/billing/accounting.js';
+import { settleGenerations } from '../../src/billing/settlement.js';
 import { grantCredits, listLedger } from '../../src/repositories/credits.js';
 import { sumKeyUsage } from '../../src/repositories/key-usage.js';
 import { listDailyUsage } from '../../src/repositories/activity.js';

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { admitCredits, releaseAdmission, settleGenerations, type Admission } from '../../src/billing/accounting.js';
+import { admitCredits, releaseAdmission, type Admission } from '../../src/billing/admission.js';
+import { settleGenerations } from '../../src/billing/settlement.js';
 import { CreditLeases, DEFAULT_LEASE_OPTIONS } from '../../src/billing/credit-leases.js';
 import { grantCredits, listLedger } from '../../src/repositories/credits.js';
 import { findKeySpend, releaseKeySpend, reserveKeySpend } from '../../src/repositories/api-key-spend.js';

@@ -2,7 +2,8 @@
 // into spend exactly once (with the generation record and its debit), and a cost above the limit is charged in full.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { settleGenerations, type Admission } from '../../src/billing/accounting.js';
+import type { Admission } from '../../src/billing/admission.js';
+import { settleGenerations } from '../../src/billing/settlement.js';
 import { grantCredits, reserveCredits } from '../../src/repositories/credits.js';
 import { findKeySpend, releaseKeySpend, reserveKeySpend } from '../../src/repositories/api-key-spend.js';
 import { issueApiKey } from '../../src/auth/issue-credentials.js';

@@ -1,11 +1,12 @@
 // Pass admission against the database with an injected clock: 403 without an active period, reservation
-// and settlement through the accounting functions, 429 per window with its retry time, 400 for a request
+// and settlement through the billing functions, 429 per window with its retry time, 400 for a request
 // larger than a window, and the usage report.
 import { expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { admitPass } from '../../src/pass/admit-pass.js';
 import { passUsageOf, passUsageReport, toWirePassUsage } from '../../src/pass/usage-report.js';
-import { releaseAdmission, settleGeneration, type Admission } from '../../src/billing/accounting.js';
+import { releaseAdmission, type Admission } from '../../src/billing/admission.js';
+import { settleGeneration } from '../../src/billing/settlement.js';
 import { insertSubscription, revokeSubscriptions } from '../../src/repositories/subscriptions.js';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
 import { GatewayError } from '../../src/core/gateway-error.js';

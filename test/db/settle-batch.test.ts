@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { settleGenerations, type Settlement } from '../../src/billing/accounting.js';
+import { settleGenerations, type Settlement } from '../../src/billing/settlement.js';
 import { getCreditAccount, grantCredits, listLedger, reserveCredits } from '../../src/repositories/credits.js';
 import { reservePassUsage } from '../../src/repositories/pass-usage.js';
 import { creditsGenerationRecord } from '../helpers/generation-records.js';

@@ -12,7 +12,7 @@ import type {
 } from 'kysely';
 import { expect, it } from 'vitest';
 import { SettlementQueue } from '../../src/billing/settlement-queue.js';
-import type { Admission } from '../../src/billing/accounting.js';
+import type { Admission } from '../../src/billing/admission.js';
 import { DatabaseUnavailableError } from '../../src/db/database-unavailable.js';
 import type { Db } from '../../src/db/database.js';
 import { creditsGenerationRecord } from '../helpers/generation-records.js';

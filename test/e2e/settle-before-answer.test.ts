@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettlementQueue } from '../../src/billing/settlement-queue.js';
-import type { Admission } from '../../src/billing/accounting.js';
+import type { Admission } from '../../src/billing/admission.js';
 import type { NewGeneration } from '../../src/db/tables/generations.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -231,5 +231,35 @@ describe('the answer ends only once its settlement is committed', () => {
     expect(status, text).toBe(200);
     if (marker !== undefined) expect(text).toContain(marker);
     await exchange.sawEnd;
+  });
+});
+
+describe('a response-cache hit ends only once its own settlement is committed', () => {
+  const HITS = [
+    { name: 'JSON', stream: false, marker: undefined },
+    { name: 'stream', stream: true, marker: '[DONE]' },
+  ];
+
+  it.each(HITS)('$name', async ({ stream, marker }) => {
+    const path = '/api/v1/chat/completions';
+    const headers = { ...bearer(), 'x-modelgate-cache': 'on' };
+    const body = { model: 'openai/gpt-5.4-mini', stream, messages: [{ role: 'user', content: `cached ${stream}` }] };
+    settlements.release();
+    const miss = await send(gw.url, path, headers, body, marker).done;
+    expect(miss.status, miss.text).toBe(200);
+    settlements.hold();
+    const hit = send(gw.url, path, headers, body, marker);
+    await settlements.reached;
+    const early = await Promise.race([
+      hit.sawEnd.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ARRIVAL_MS)),
+    ]);
+    expect(early).toBe(false);
+    settlements.release();
+    const { status, text } = await hit.done;
+    expect(status, text).toBe(200);
+    if (marker !== undefined) expect(text).toContain(marker);
+    const records = await gw.db.selectFrom('generations').select('cache_hit').where('cache_hit', '=', true).execute();
+    expect(records.length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,7 @@
 // A settled credits request as the settlement queue writes it, for data-layer tests of settlement.
 import type { NewGeneration } from '../../src/db/tables/generations.js';
 import type { DbOrTrx } from '../../src/db/database.js';
-import { settleGeneration } from '../../src/billing/accounting.js';
+import { settleGeneration } from '../../src/billing/settlement.js';
 import { uniqueId } from './databases.js';
 
 export function creditsGenerationRecord(userId: string, costNanos: bigint, id = uniqueId('gen-')): NewGeneration {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
 import { maxCostNanos } from '../../src/billing/pricing.js';
-import { reservationOutputTokens } from '../../src/billing/accounting.js';
+import { reservationOutputTokens } from '../../src/billing/admission.js';
 import { usdToNanos } from '../../src/core/money.js';
 import { DEV_CREDITS_USD } from '../../src/cli/serve.js';
 

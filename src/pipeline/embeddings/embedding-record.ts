@@ -1,6 +1,6 @@
 // What one embeddings request did → its generation record (api_format `embeddings`), written once at settlement
 // through the same queue, debit rule and totals as a generation's.
-import type { Admission } from '../../billing/accounting.js';
+import type { Admission } from '../../billing/admission.js';
 import type { Principal } from '../../auth/principal.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { GenerationAttempt, GenerationStatus, NewGeneration } from '../../db/tables/generations.js';

@@ -6,13 +6,14 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { admitAmount, type Admission } from '../../billing/accounting.js';
+import type { Admission } from '../../billing/admission.js';
 import { costNanos, maxCostNanos } from '../../billing/pricing.js';
 import type { SettlementQueue } from '../../billing/settlement-queue.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerationAttempt } from '../../db/tables/generations.js';
-import { admitRate, rateBudgetsOf, withRateHeaders } from '../../limits/admit-rate.js';
-import type { AdmissionParts } from '../admit-route.js';
+import { rateBudgetsOf } from '../../limits/admit-rate.js';
+import type { AdmissionParts } from '../admission/admission-ask.js';
+import { admit } from '../admission/admit.js';
 import { newGenerationId } from '../generation-meter.js';
 import type { GenerationClient, GenerationResponse } from '../serve-generation.js';
 import type { AdapterContext, ProviderConfig } from '../../providers/adapter.js';
@@ -52,13 +53,19 @@ export async function serveEmbeddings(
   const entry = resolveModel(parts.catalog, body.model); //                      2 resolve
   const { provider, adapter } = embeddingEndpoint(parts, entry);
   const checked = checkEmbeddingRequest(body, entry, adapter.acceptsTokenInput(provider)); // 3 check
-  const rateHeaders = await admitRate(parts, principal, entry, checked.estimatedTokens, client.requestCounted); // 4 admit
-  let admission: Admission;
-  try {
-    admission = await admitAmount(parts, principal, entry, maxCostNanos(entry, checked.maxTokens, 0));
-  } catch (err) {
-    throw withRateHeaders(err, rateHeaders);
-  }
+  // 4 admit: the key's allow-list, its limits, the free allowance, then credits for the request's upper bound
+  const admitted = await admit(parts, {
+    path: 'embeddings',
+    principal,
+    candidates: [{ entry }],
+    estimatedTokens: checked.estimatedTokens,
+    requestCounted: client.requestCounted,
+    freeAllowance: true,
+    spend: { kind: 'amount', amountNanos: maxCostNanos(entry, checked.maxTokens, 0) },
+  });
+  // An amount is always admitted with a hold (nothing, for a free model).
+  const admission = admitted.admission!;
+  const rateHeaders = admitted.headers;
   const id = newGenerationId();
   const started = Date.now();
   response.headers({ ...rateHeaders, 'x-generation-id': id });

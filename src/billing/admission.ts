@@ -1,16 +1,13 @@
-// Steps 4 (admit) and 7 (settle) of a request. Credits: reserve an upper bound before calling upstream,
-// settle the real cost after (one ledger debit per generation, in the same transaction as its record),
-// release on failure. Free models: nothing reserved, nothing charged. Pass (subscription) models: the
-// same upper bound, valued at the reference rates, is reserved against the quota windows (src/pass/),
-// then replaced by the real reference cost; no credits are touched and no ledger row is written.
-import type { Db, DbOrTrx } from '../db/database.js';
-import type { NewGeneration } from '../db/tables/generations.js';
+// Step 4 (admit) of a request, and the release of what it held. Credits: reserve an upper bound before calling
+// upstream; settlement (settlement.ts) takes the real cost after; release on failure. Free models: nothing reserved.
+// Pass (subscription) models: the same upper bound, valued at the reference rates, is reserved against the quota
+// windows (src/pass/). No credits are touched for them.
+import type { Db } from '../db/database.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { AccessMode } from '../core/access-mode.js';
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { releaseCredits, reserveCredits } from '../repositories/credits.js';
-import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
 import { maxCostNanos, priceFactor, type ExtraSpend } from './pricing.js';
 import { PRICE_OPTIONS, type ServedOptions } from '../core/served-options.js';
 import { chargedTools } from './tool-fees.js';
@@ -21,7 +18,6 @@ import { admitPass } from '../pass/admit-pass.js';
 import type { CreditLease, CreditLeases, LeaseReservation } from './credit-leases.js';
 import { releasePassUsage } from '../repositories/pass-usage.js';
 import { releaseKeySpend, reserveKeySpend } from '../repositories/api-key-spend.js';
-import { checkModelAllowed } from '../auth/authorize-route.js';
 import { periodEnd, periodStart } from './key-periods.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
@@ -159,7 +155,8 @@ function entryChargesSearches(entry: CatalogEntry): boolean {
 
 /**
  * Step 4 for a request whose upper bound is an amount known before the call (embeddings: input tokens only; a
- * response-cache hit at the operator's price): the key's allow-list, then credits, quota, or nothing for free models.
+ * response-cache hit at the operator's price): credits, quota, or nothing for free models. The key's allow-list is
+ * admission's first rule (pipeline/admission/admission-rules.ts).
  */
 export async function admitAmount(
   deps: AdmissionDeps,
@@ -167,7 +164,6 @@ export async function admitAmount(
   entry: CatalogEntry,
   amountNanos: bigint,
 ): Promise<Admission> {
-  checkModelAllowed(principal, entry.id);
   if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
   if (entry.accessMode === 'pass') {
     const reservation = await admitPass(
@@ -306,7 +302,6 @@ export async function admitRequest(
   entry: CatalogEntry,
   request: ReservationRequest,
 ): Promise<Admission> {
-  checkModelAllowed(principal, entry.id);
   if (entry.accessMode !== 'pass') return admitCredits(deps, principal, entry, request);
   const outputTokens = reservationOutputTokens(entry, request.requestedMaxTokens, request.estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, request.estimatedPromptTokens, outputTokens, request.spend);
@@ -335,42 +330,4 @@ export async function releaseAdmission(db: Db, admission: Admission): Promise<vo
   } else if (admission.mode === 'pass' && admission.passUsageId !== undefined) {
     await releasePassUsage(db, admission.passUsageId);
   }
-}
-
-export interface Settlement {
-  admission: Admission;
-  record: NewGeneration;
-}
-
-/**
- * Writes generation records and, for credits, their single debits — atomically and at most once (a record
- * already written is skipped with its settlement). Reservations are released in the same statement. For pass,
- * the quota reservation becomes the record's reference cost (or is dropped when it is 0). Returns how many records
- * were new.
- */
-export function settleGenerations(db: DbOrTrx, settlements: readonly Settlement[]): Promise<number> {
-  return settleGenerationBatch(
-    db,
-    settlements.map(({ admission, record }) => settlementOf(admission, record)),
-  );
-}
-
-function settlementOf(admission: Admission, record: NewGeneration): GenerationSettlement {
-  if (admission.mode === 'pass') return { record, settle: 'pass', passUsageId: admission.passUsageId };
-  if (admission.mode !== 'credits') return { record, settle: 'none' };
-  // Decided when written, not when queued: a lease reclaimed meanwhile (this process looked dead) was already
-  // given back to the account, hold included, so the request then pays only out of unreserved money.
-  const { lease } = admission;
-  const leased = lease !== undefined && !lease.lost;
-  return {
-    record,
-    settle: 'credits',
-    reservedNanos: lease === undefined || leased ? admission.reservedNanos : 0n,
-    leaseHolder: leased ? lease.holder : undefined,
-    keySpend: admission.keySpend,
-  };
-}
-
-export function settleGeneration(db: DbOrTrx, admission: Admission, record: NewGeneration): Promise<number> {
-  return settleGenerations(db, [{ admission, record }]);
 }

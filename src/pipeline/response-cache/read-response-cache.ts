@@ -1,17 +1,17 @@
-// A response-cache read, admission first: the request is admitted as a hit would be (the key's allow-list for the
-// model it names, one request and its prompt estimate against the key's per-minute limits, a pass/ model's live
-// subscription), and only then is its key computed (a hash of the whole request, up to the body cap) and looked up.
+// A response-cache read, admission first: the request is admitted (admission/admit.ts) as a hit would be (the key's
+// allow-list for the model it names, one request and its prompt estimate against the key's per-minute limits, a
+// pass/ model's live subscription), and only then is its key computed (a hash of the whole request, up to the body
+// cap) and looked up.
 // A request refused here costs no hash. One admitted is counted once, hit or miss: a miss is served with
 // GenerationClient.requestCounted, and its own admission takes the rest (free allowance, credits, quota).
-import type { Principal } from '../auth/principal.js';
-import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitAmount, releaseAdmission } from '../billing/accounting.js';
-import type { CatalogEntry } from '../catalog/types.js';
-import { admitRequestRate, withRateHeaders } from '../limits/admit-rate.js';
-import { cacheKey, type RequestHeaders } from './response-cache/cache-key.js';
-import type { CacheableRequest } from './response-cache/cacheable-request.js';
-import type { CachedAnswer } from './response-cache/cached-answer.js';
-import type { HitParts, ReadAdmission } from './serve-cache-hit.js';
+import type { Principal } from '../../auth/principal.js';
+import { releaseAdmission } from '../../billing/admission.js';
+import type { CatalogEntry } from '../../catalog/types.js';
+import { admit } from '../admission/admit.js';
+import { cacheKey, type RequestHeaders } from './cache-key.js';
+import type { CacheableRequest } from './cacheable-request.js';
+import type { CachedAnswer } from './cached-answer.js';
+import type { HitParts, ReadAdmission } from './admit-cache-hit.js';
 
 export interface CacheRead {
   key: string;
@@ -59,14 +59,14 @@ async function admitRead(
   entry: CatalogEntry,
   estimatedTokens: number,
 ): Promise<ReadAdmission> {
-  checkModelAllowed(principal, entry.id);
-  const pending = admitRequestRate(parts, principal, estimatedTokens);
-  const rateHeaders = pending instanceof Promise ? await pending : pending;
-  if (entry.accessMode !== 'pass') return { rateHeaders };
-  try {
-    // What a pass/ hit takes (it costs no quota); the miss's own admission reserves its bound.
-    return { rateHeaders, pass: await admitAmount(parts, principal, entry, 0n) };
-  } catch (err) {
-    throw withRateHeaders(err, rateHeaders);
-  }
+  // What a pass/ hit takes (it costs no quota); the miss's own admission reserves its bound.
+  const { headers, admission } = await admit(parts, {
+    path: 'cache-read',
+    principal,
+    candidates: [{ entry }],
+    estimatedTokens,
+    freeAllowance: false,
+    spend: { kind: 'subscription' },
+  });
+  return { rateHeaders: headers, pass: admission };
 }

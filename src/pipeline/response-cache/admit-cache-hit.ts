@@ -1,24 +1,26 @@
 // A response-cache hit, up to the answer. The request was admitted before the lookup (read-response-cache.ts: the
 // key's allow-list, its requests per minute, a pass/ model's subscription); what depends on the stored answer is
-// admitted here: the allow-list for the model that served it, when that is another (a `models` fallback), and what the
-// hit costs (nothing, unless the operator prices hits: then that charge is admitted like any request's, 402 included).
-// The hit has a generation record of its own (cache_hit, its own id, no tokens, the original's cost less its charge as
-// savings), settled through the same queue as every generation. No upstream is called.
-import type { Principal } from '../auth/principal.js';
-import { checkModelAllowed } from '../auth/authorize-route.js';
-import { admitAmount, releaseAdmission, type Admission } from '../billing/accounting.js';
-import type { SettlementQueue } from '../billing/settlement-queue.js';
-import type { Catalog } from '../catalog/catalog.js';
-import type { CatalogEntry } from '../catalog/types.js';
-import type { ApiFormat, NewGeneration } from '../db/tables/generations.js';
-import { withRateHeaders, type RateHeaders } from '../limits/admit-rate.js';
-import type { AdmissionParts } from './admit-route.js';
-import { newGenerationId } from './generation-meter.js';
-import type { TrackingHeaders } from './generation-record.js';
-import type { RequestTrace } from '../observability/gateway-tracer.js';
-import type { Logger } from '../logger.js';
-import type { CachedAnswer, Replay } from './response-cache/cached-answer.js';
-import type { ResponseCache } from './response-cache/response-cache.js';
+// admitted here, through the same admission step, before anything of the answer is sent: the allow-list for the model
+// that served it (another, for a `models` fallback), and what the hit costs (nothing, unless the operator prices hits:
+// then that charge is admitted like any request's, 402 included). The hit has a generation record of its own
+// (cache_hit, its own id, no tokens, the original's cost less its charge as savings), settled through the same queue
+// as every generation, and committed before the replay's last bytes leave. No upstream is called.
+import type { Principal } from '../../auth/principal.js';
+import { releaseAdmission, type Admission } from '../../billing/admission.js';
+import type { SettlementQueue } from '../../billing/settlement-queue.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { CatalogEntry } from '../../catalog/types.js';
+import type { Config } from '../../config.js';
+import type { ApiFormat, NewGeneration } from '../../db/tables/generations.js';
+import type { RateHeaders } from '../../limits/admit-rate.js';
+import type { Logger } from '../../logger.js';
+import type { RequestTrace } from '../../observability/gateway-tracer.js';
+import type { AdmissionParts } from '../admission/admission-ask.js';
+import { admit } from '../admission/admit.js';
+import { newGenerationId } from '../generation-meter.js';
+import type { TrackingHeaders } from '../generation-record.js';
+import type { CachedAnswer, Replay } from './cached-answer.js';
+import type { ResponseCache } from './response-cache.js';
 
 /** What the read admitted. */
 export interface ReadAdmission {
@@ -29,6 +31,8 @@ export interface ReadAdmission {
 }
 
 export interface HitParts extends AdmissionParts {
+  /** The keep-alive of a replayed stream is every stream's (MODELGATE_KEEP_ALIVE_SECONDS). */
+  config: AdmissionParts['config'] & Pick<Config, 'keepAliveSeconds'>;
   catalog: Catalog;
   settlements: SettlementQueue;
   logger: Logger;
@@ -39,8 +43,8 @@ export interface AdmittedHit {
   replay: Replay;
   /** The key's X-RateLimit-* headers. */
   rateHeaders: RateHeaders;
-  /** Queues the hit's record and settlement; never rejects. */
-  settle(outcome: { latencyMs: number; aborted: boolean }): void;
+  /** Queues the hit's record and settlement, once; resolves when it is committed, never rejects. */
+  settle(outcome: { latencyMs: number; aborted: boolean }): Promise<void>;
 }
 
 export interface HitRequest {
@@ -70,9 +74,7 @@ export async function admitHit(
   const chargeNanos = parts.responseCache.chargeFor(answer);
   let admission: Admission | undefined;
   try {
-    if (entry) admission = await admitCharge(parts, request, { answer, entry, chargeNanos, hold });
-  } catch (err) {
-    throw withRateHeaders(err, rateHeaders);
+    if (entry) admission = await admitCharge(parts, request, { answer, entry, chargeNanos, hold, rateHeaders });
   } finally {
     // The read's hold goes back unless it is the hit's admission.
     if (hold && hold !== admission) await releaseAdmission(parts.db, hold);
@@ -81,10 +83,12 @@ export async function admitHit(
   const granted = admission;
   const id = newGenerationId();
   const savedNanos = answer.costNanos > chargeNanos ? answer.costNanos - chargeNanos : 0n;
+  let settled: Promise<void> | undefined;
   return {
     replay: { generationId: id, costNanos: chargeNanos, accessMode: granted.mode },
     rateHeaders,
     settle: ({ latencyMs, aborted }) => {
+      if (settled) return settled;
       const record = hitRecord({
         id,
         request,
@@ -96,9 +100,10 @@ export async function admitHit(
         aborted,
       });
       request.requestTrace?.annotate(record);
-      parts.settlements
+      settled = parts.settlements
         .settle(granted, record)
         .catch((err: unknown) => parts.logger.error({ err, generation_id: id }, 'could not queue settlement'));
+      return settled;
     },
   };
 }
@@ -107,16 +112,24 @@ export async function admitHit(
 async function admitCharge(
   parts: HitParts,
   request: HitRequest,
-  hit: { answer: CachedAnswer; entry: CatalogEntry; chargeNanos: bigint; hold?: Admission },
+  hit: { answer: CachedAnswer; entry: CatalogEntry; chargeNanos: bigint; hold?: Admission; rateHeaders: RateHeaders },
 ): Promise<Admission> {
   const { principal } = request;
-  const { answer, chargeNanos } = hit;
-  if (answer.model !== request.requestedModel) checkModelAllowed(principal, answer.model);
+  const { answer, chargeNanos, hold } = hit;
   // A pass/ answer costs nothing: the read's hold (a live subscription) is the hit's admission.
-  if (answer.accessMode === 'pass' && hit.hold) return hit.hold;
+  const held = answer.accessMode === 'pass' ? hold : undefined;
   // A priced hit is admitted like any request; a pass/ answer still needs a live subscription (a hit of 0 quota).
-  if (chargeNanos > 0n || answer.accessMode === 'pass') return admitAmount(parts, principal, hit.entry, chargeNanos);
-  return { mode: answer.accessMode, userId: principal.userId, reservedNanos: 0n };
+  const charged = !held && (chargeNanos > 0n || answer.accessMode === 'pass');
+  const admitted = await admit(parts, {
+    path: 'cache-hit',
+    principal,
+    candidates: [{ entry: hit.entry }],
+    estimatedTokens: 0,
+    requestCounted: hit.rateHeaders,
+    freeAllowance: false,
+    spend: charged ? { kind: 'amount', amountNanos: chargeNanos } : { kind: 'none' },
+  });
+  return held ?? admitted.admission ?? { mode: answer.accessMode, userId: principal.userId, reservedNanos: 0n };
 }
 
 function hitRecord(input: {

@@ -1,0 +1,44 @@
+// Step 7 (settle) of a request: its generation record and, for credits, its single ledger debit, written in one
+// transaction; pass (subscription) requests turn their quota reservation into the real reference cost.
+import type { DbOrTrx } from '../db/database.js';
+import type { NewGeneration } from '../db/tables/generations.js';
+import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
+import type { Admission } from './admission.js';
+
+export interface Settlement {
+  admission: Admission;
+  record: NewGeneration;
+}
+
+/**
+ * Writes generation records and, for credits, their single debits — atomically and at most once (a record
+ * already written is skipped with its settlement). Reservations are released in the same statement. For pass,
+ * the quota reservation becomes the record's reference cost (or is dropped when it is 0). Returns how many records
+ * were new.
+ */
+export function settleGenerations(db: DbOrTrx, settlements: readonly Settlement[]): Promise<number> {
+  return settleGenerationBatch(
+    db,
+    settlements.map(({ admission, record }) => settlementOf(admission, record)),
+  );
+}
+
+function settlementOf(admission: Admission, record: NewGeneration): GenerationSettlement {
+  if (admission.mode === 'pass') return { record, settle: 'pass', passUsageId: admission.passUsageId };
+  if (admission.mode !== 'credits') return { record, settle: 'none' };
+  // Decided when written, not when queued: a lease reclaimed meanwhile (this process looked dead) was already
+  // given back to the account, hold included, so the request then pays only out of unreserved money.
+  const { lease } = admission;
+  const leased = lease !== undefined && !lease.lost;
+  return {
+    record,
+    settle: 'credits',
+    reservedNanos: lease === undefined || leased ? admission.reservedNanos : 0n,
+    leaseHolder: leased ? lease.holder : undefined,
+    keySpend: admission.keySpend,
+  };
+}
+
+export function settleGeneration(db: DbOrTrx, admission: Admission, record: NewGeneration): Promise<number> {
+  return settleGenerations(db, [{ admission, record }]);
+}

@@ -1,0 +1,43 @@
+// Step 4, composed once: every path that reaches a model (a generation on either lane, a response-cache read and its
+// hit, embeddings, token counting) is admitted here, by the same rules in the same order (admission-rules.ts). A path
+// says what it asks (its candidates, the tokens it counts against the per-minute limits, whether it takes from the
+// free-model allowance and what it may spend); the rules decide, and a refusal after the rate step carries the key's
+// X-RateLimit-* headers, as an admitted request does.
+import { withRateHeaders } from '../../limits/admit-rate.js';
+import type {
+  AdmissionAsk,
+  AdmissionParts,
+  AdmissionRule,
+  AdmissionState,
+  AdmissionStep,
+  Admitted,
+  Candidate,
+} from './admission-ask.js';
+import { ADMISSION_RULES } from './admission-rules.js';
+
+/** The admission step of the given rules, run in their order. */
+export function composeAdmission(rules: readonly AdmissionRule[] = ADMISSION_RULES): AdmissionStep {
+  return async (parts, ask) => {
+    const state: AdmissionState<(typeof ask.candidates)[number]> = {
+      ask,
+      candidates: [...ask.candidates],
+      headers: ask.requestCounted ?? {},
+    };
+    try {
+      for (const rule of rules) {
+        const pending = rule(parts, state);
+        if (pending) await pending;
+      }
+    } catch (err) {
+      throw withRateHeaders(err, state.headers);
+    }
+    return { candidates: state.candidates, admission: state.admission, headers: state.headers };
+  };
+}
+
+const builtIn = composeAdmission();
+
+/** Admits `ask` through the composed step of `parts` (the built-in rules when none was composed). */
+export function admit<T extends Candidate>(parts: AdmissionParts, ask: AdmissionAsk<T>): Promise<Admitted<T>> {
+  return (parts.admission ?? builtIn)(parts, ask);
+}
