@@ -1,7 +1,7 @@
 // Gateway configuration, read once from the environment. Invalid values fail at start with the variable's name.
 import path from 'node:path';
 import { usdToNanos } from './core/money.js';
-import { DEFAULT_PASS_QUOTA_USD, MAX_PASS_QUOTA_NANOS } from './pass/plan.js';
+import { DEFAULT_PASS_QUOTA_USD, MAX_PASS_QUOTA_NANOS, type PassQuotaConfig } from './pass/plan.js';
 
 export interface Config {
   port: number;
@@ -106,12 +106,6 @@ export interface ResponseCacheConfig {
 }
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
-
-export interface PassQuotaConfig {
-  fiveHourNanos: bigint;
-  weeklyNanos: bigint;
-  monthlyNanos: bigint;
-}
 
 export class ConfigError extends Error {
   constructor(

@@ -13,7 +13,7 @@ import { PRICE_OPTIONS, type ServedOptions } from '../core/served-options.js';
 import { chargedTools } from './tool-fees.js';
 import { hasToolUses, type ToolUses } from '../core/tool-uses.js';
 import { nanosToUsd } from '../core/money.js';
-import type { PassQuotaConfig } from '../config.js';
+import type { PassQuotaConfig } from '../pass/plan.js';
 import { admitPass } from '../pass/admit-pass.js';
 import type { CreditLease, CreditLeases, LeaseReservation } from './credit-leases.js';
 import { releasePassUsage } from '../repositories/pass-usage.js';

@@ -2,7 +2,7 @@
 // windows (settled usage + live reservations), check that the request's upper-bound reference cost fits
 // every window, and insert a reservation row. The lock makes admissions of one user take turns, so
 // concurrent requests on any number of instances can never together overrun a window.
-import type { PassQuotaConfig } from '../config.js';
+import type { PassQuotaConfig } from './plan.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { SubscriptionRow } from '../db/tables/subscriptions.js';

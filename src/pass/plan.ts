@@ -16,6 +16,13 @@ export const PASS_PLAN = 'pass' as const;
 /** 9.99 USD per month, flat. */
 export const PASS_PRICE_NANOS = 9_990_000_000n;
 
+/** The three quota windows' sizes an operator configured (MODELGATE_PASS_QUOTA_*), in nano-dollars. */
+export interface PassQuotaConfig {
+  fiveHourNanos: bigint;
+  weeklyNanos: bigint;
+  monthlyNanos: bigint;
+}
+
 export const DEFAULT_PASS_QUOTA_USD = { fiveHour: '2', weekly: '16', monthly: '40' } as const;
 
 /** Largest accepted window, USD: a guard against a unit mistake (nanos pasted as USD). */

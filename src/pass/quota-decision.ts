@@ -1,6 +1,6 @@
 // Whether a request's reserved amount fits into all three windows, and if not, which window blocks it
 // and until when. Pure: the caller supplies the sums, the rolling window's rows and the clock.
-import type { PassQuotaConfig } from '../config.js';
+import type { PassQuotaConfig } from './plan.js';
 import type { CountedUsage, WindowSums } from '../repositories/pass-usage.js';
 import { STALE_RESERVATION_MS } from './plan.js';
 import { monthEnd, weekEnd } from '../core/utc-calendar.js';

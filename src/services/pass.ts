@@ -3,7 +3,7 @@
 import { newId } from '../auth/secrets.js';
 import type { Db } from '../db/database.js';
 import type { SubscriptionRow } from '../db/tables/subscriptions.js';
-import type { PassQuotaConfig } from '../config.js';
+import type { PassQuotaConfig } from '../pass/plan.js';
 import { PASS_PLAN, PASS_PRICE_NANOS } from '../pass/plan.js';
 import { passUsageReport, toWirePassUsage } from '../pass/usage-report.js';
 import { addMonthsUtc } from '../core/utc-calendar.js';
