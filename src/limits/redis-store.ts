@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { FREE_SCRIPT, RATE_SCRIPT } from './redis-scripts.js';
-import { BREAKER_SCRIPT } from '../routing/redis-breaker-script.js';
+import { BREAKER_SCRIPT } from './redis-breaker-script.js';
 
 /** RATE_SCRIPT's answer: status, ms to wait, the refusing budget (1-based), then per budget: requests left, ms until full, token level. */
 export type RateReply = (number | string)[];
@@ -28,7 +28,7 @@ interface LimitCommands {
   /** src/limits/redis-scripts.ts documents the arguments; the first is the number of keys that follow. */
   mgRate(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<RateReply>;
   mgFree(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<FreeReply>;
-  /** src/routing/redis-breaker-script.ts documents the arguments. */
+  /** src/limits/redis-breaker-script.ts documents the arguments. */
   mgBreaker(key: string, trialKey: string, ...args: (string | number)[]): Promise<BreakerReply>;
 }
 

@@ -1,9 +1,10 @@
-// The circuit breaker shared by every instance through Redis (MODELGATE_REDIS_URL): what one instance sees fail
-// opens the endpoint for all of them. Shared per endpoint: the open-since time, the consecutive-failure count and the
-// failure-rate window, updated atomically by one Lua script (redis-breaker-script.ts); the half-open trial is owned
-// by one instance at a time (SET NX PX). Each instance keeps a mirror of the shared state, so the common request
-// (a closed endpoint checked less than SYNC_MS ago) asks Redis nothing before its attempt; outcomes are written
-// without the request waiting for them, and each reply refreshes the mirror.
+// The circuit breaker shared by every instance through Redis (MODELGATE_REDIS_URL): what one instance sees fail opens
+// the endpoint for all of them. Shared per endpoint: the open-since time, the consecutive-failure count and the
+// failure-rate window, updated atomically by one Lua script (limits/redis-breaker-script.ts, beside the other scripts
+// of the shared store); the half-open trial is owned by one instance at a time (SET NX PX). Each instance keeps a
+// mirror of the shared state, so the common request (a closed endpoint checked less than SYNC_MS ago) asks Redis
+// nothing before its attempt; outcomes are written without the request waiting for them, and each reply refreshes the
+// mirror.
 // Redis unreachable: decisions fall back to this instance's own breaker, which sees every outcome all along, so it
 // has a history to decide on (logged once by the store, counted as redisFallback('breaker')). Never an error.
 import { randomBytes } from 'node:crypto';

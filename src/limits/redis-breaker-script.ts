@@ -1,7 +1,7 @@
 // The Lua script that keeps an endpoint's circuit breaker in Redis, shared by every instance: Redis runs it as one
 // step, so two instances recording failures at once count both, and only one of them can claim the half-open trial.
-// Same rules as InMemoryCircuitBreaker. Time is the caller's clock (ARGV[2]), not Redis's: cooldowns are seconds,
-// which NTP-synchronised instances agree on, and tests drive the breaker with an injected clock.
+// Same rules as routing/circuit-breaker.ts's InMemoryCircuitBreaker. Time is the caller's clock (ARGV[2]), not Redis's:
+// cooldowns are seconds, which NTP-synchronised instances agree on, and tests drive the breaker with an injected clock.
 //
 // KEYS[1]: the endpoint's hash — o = opened at (absent: closed), c = consecutive failures, s<bucket> / f<bucket> =
 //          successes / failures per bucket of the failure-rate window (outcome-window.ts's layout).
