@@ -73,7 +73,7 @@ async function sendAttempt(
   }
   if (response.status >= 200 && response.status < 300) return response;
   const body = await readErrorBody(response);
-  const info = adapter.mapError(response.status, body, response.headers, ctx);
+  const info = adapter.mapError({ status: response.status, body, headers: response.headers }, ctx);
   throw new UpstreamHttpError(info, ctx.provider.id, response.status);
 }
 
