@@ -49,17 +49,22 @@ export function callUpstream(
 ): Promise<UpstreamResponse> {
   // Counted (metrics) and traced (a span per attempt) when those are on; otherwise just the attempt.
   return observeUpstreamAttempt(http.observer, ctx, requestTrace, (attempt) =>
-    sendAttempt(http, adapter, build, ctx, signal, clientTrace, attempt),
+    sendAttempt({ http, adapter, build, ctx, signal, clientTrace }, attempt),
   );
 }
 
+/** One call to a vendor: who sends it, how it is built and mapped, and what cuts it. */
+interface UpstreamCall {
+  http: HttpClient;
+  adapter: ProviderAdapter;
+  build: () => OutgoingRequest;
+  ctx: AdapterContext;
+  signal: CallSignal;
+  clientTrace: ClientTraceHeaders | undefined;
+}
+
 async function sendAttempt(
-  http: HttpClient,
-  adapter: ProviderAdapter,
-  build: () => OutgoingRequest,
-  ctx: AdapterContext,
-  signal: CallSignal,
-  clientTrace: ClientTraceHeaders | undefined,
+  { http, adapter, build, ctx, signal, clientTrace }: UpstreamCall,
   attemptSpan: AttemptTrace | undefined,
 ): Promise<UpstreamResponse> {
   // No local holds the built request across the await: it carries the JSON body, as large as the prompt, and a
