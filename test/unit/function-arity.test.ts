@@ -69,8 +69,6 @@ const ALLOWED = new Map<string, string>([
   ['src/conformance/route-probes.ts:probeRoutes', BACKLOG],
   ['src/conformance/run-properties.ts:runProperties', BACKLOG],
   ['src/conformance/schema-arbitrary.ts:matching', BACKLOG],
-  ['src/conformance/schema-mutations.ts:branchOf', BACKLOG],
-  ['src/conformance/schema-mutations.ts:collectSites', BACKLOG],
   ['src/conformance/schema-mutations.ts:mutationsOf', BACKLOG],
   ['src/conformance/stateful-client.ts:StatefulClient.call', BACKLOG],
   ['src/conformance/stateful-client.ts:StatefulClient.constructor', BACKLOG],
