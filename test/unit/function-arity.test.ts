@@ -74,7 +74,6 @@ const ALLOWED = new Map<string, string>([
   ['src/conformance/stateful-client.ts:StatefulClient.constructor', BACKLOG],
   ['src/conformance/stateful-environment.ts:runSequences', BACKLOG],
   ['src/conformance/stream-checks.ts:eventStreamFailures', BACKLOG],
-  ['src/conformance/unsupported-method.ts:allowProblem', BACKLOG],
   ['src/conformance/unsupported-method.ts:checkUnsupportedMethods', BACKLOG],
   ['src/db/data-folder/open-data-folder.ts:claim', BACKLOG],
   ['src/http/authenticate.ts:authenticator', BACKLOG],
