@@ -14,10 +14,9 @@ const PROBED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export async function checkUnsupportedMethods(
   doc: OpenApiDocument,
   operations: Operation[],
-  sender: Sender,
-  main: Credential,
-  secrets: Iterable<string>,
+  probe: { sender: Sender; main: Credential; secrets: Iterable<string> },
 ): Promise<CheckResult[]> {
+  const { sender, main, secrets } = probe;
   const results: CheckResult[] = [];
   for (const path of [...new Set(operations.map((op) => op.path))]) {
     const defined = doc.operations.filter((op) => op.path === path);
