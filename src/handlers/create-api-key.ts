@@ -1,4 +1,4 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { GrantParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { authorizeKeyCreation } from '../auth/key-scopes.js';
@@ -6,7 +6,7 @@ import { createKey, describeKeys } from '../services/api-keys.js';
 import { parseKeyKind, parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function createApiKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>): Handler {
+export function createApiKey(parts: GrantParts): Handler {
   return async (api, ctx) => {
     const principal = principalOf(ctx);
     const body = (api.request.requestBody ?? {}) as WireKeySettings;
