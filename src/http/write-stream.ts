@@ -1,8 +1,8 @@
-// The one stream writer (steps 6+8 for streams, on the HTTP side), for both lanes and for the response cache's
-// replay: batches of frames — the door's rendered events (translated lane), the upstream's own SSE text (native lane),
-// recorded frames (a cache hit) — framed as Server-Sent Events or as one JSON array (Gemini without `alt=sse`). Each
-// batch leaves in one socket write (the writer uncorks before it waits for a slow client); a client gone stops the
-// batches, which releases what feeds them (the upstream, or the replay's settlement as aborted).
+// The one stream writer (steps 6+8 for streams, on the HTTP side), for both lanes and for the response cache's replay:
+// batches of frames (the door's rendered events on the translated lane, the upstream's own SSE text on the native lane,
+// recorded frames on a cache hit), as Server-Sent Events or as one JSON array (Gemini without `alt=sse`). Each batch
+// leaves in one socket write (the writer uncorks before it waits for a slow client); a client gone stops the batches,
+// which releases what feeds them (the upstream, or the replay's settlement as aborted).
 import type { Context } from 'koa';
 import type { SseFrame, StreamFraming } from '../core/stream-renderer.js';
 import { JsonArrayWriter } from './json-array-writer.js';
@@ -10,7 +10,7 @@ import { SseWriter, type WireFrame } from './sse-writer.js';
 
 /** A stream to write: its batches, and what the door adds before and after them. */
 export interface FrameSource<T, E> {
-  /** One batch per upstream read (or recorded batch); it returns how the stream ended, undefined when its client left. */
+  /** One batch per upstream read (or recorded batch); returns how the stream ended, undefined when its client left. */
   batches: AsyncIterator<readonly T[], E | undefined>;
   /** The first step when the caller already read it (routing's failover window), or the promise of it. */
   first?: IteratorResult<readonly T[], E | undefined> | Promise<IteratorResult<readonly T[], E | undefined>>;
