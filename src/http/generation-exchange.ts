@@ -37,23 +37,31 @@ export function generationResponse(ctx: Context, framing: StreamFraming = 'sse')
     },
     // The translated lane: the door's renderer makes the frames, from its opening to its closing.
     async events(batches, renderer, keepAliveMs, first) {
-      await writeStream(ctx, framing, keepAliveMs, {
-        batches,
-        first,
-        opening: renderer.start(),
-        render: (event) => renderer.event(event),
-        closing: (end) => renderer.end(end),
-        keepAlive: renderer.keepAlive,
-      });
+      await writeStream(
+        ctx,
+        { framing, keepAliveMs },
+        {
+          batches,
+          first,
+          opening: renderer.start(),
+          render: (event) => renderer.event(event),
+          closing: (end) => renderer.end(end),
+          keepAlive: renderer.keepAlive,
+        },
+      );
     },
     // The native lane: the upstream's own events; the door renders only a failure they did not tell.
     async frames(batches, renderer, keepAliveMs, first) {
-      await writeStream(ctx, framing, keepAliveMs, {
-        batches,
-        first,
-        closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
-        keepAlive: renderer.keepAlive,
-      });
+      await writeStream(
+        ctx,
+        { framing, keepAliveMs },
+        {
+          batches,
+          first,
+          closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
+          keepAlive: renderer.keepAlive,
+        },
+      );
     },
   };
 }

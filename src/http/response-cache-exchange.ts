@@ -45,7 +45,7 @@ function cacheExchange(ctx: Context, framing: StreamFraming = 'sse'): CacheExcha
       generation: generationResponse(ctx, framing),
       // The recorded frames in order, each batch in as few socket writes as the client takes.
       replayFrames: (batches, keepAliveMs) =>
-        writeStream(ctx, framing, keepAliveMs, { batches: batches[Symbol.asyncIterator]() }),
+        writeStream(ctx, { framing, keepAliveMs }, { batches: batches[Symbol.asyncIterator]() }),
     },
   };
 }

@@ -24,11 +24,16 @@ export interface FrameSource<T, E> {
   keepAlive?: string;
 }
 
+/** How a response's stream is written: its framing, and how long a silence lasts before a keep-alive. */
+export interface StreamWriting {
+  framing: StreamFraming;
+  keepAliveMs: number;
+}
+
 /** Writes the stream until it ends or the client leaves; false when the client left before its end. */
 export async function writeStream<T, E>(
   ctx: Context,
-  framing: StreamFraming,
-  keepAliveMs: number,
+  { framing, keepAliveMs }: StreamWriting,
   source: FrameSource<T, E>,
 ): Promise<boolean> {
   const { batches, render } = source;
