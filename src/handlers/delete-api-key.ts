@@ -13,7 +13,8 @@ export function deleteApiKey(parts: KeyChangeParts): Handler {
     authorizeKeyChange(principal, 'delete', keyId);
     const target = await findKey(parts.db, principal.userId, keyId);
     if (target) authorizeKeyTarget(principal, 'delete', target);
-    // This instance forgets the key at once (deleteKey invalidates it); others hear of it through the database notification.
+    // This instance forgets the key at once (deleteKey invalidates it); others hear of it through the database
+    // notification.
     const deleted =
       target !== undefined &&
       (await deleteKey(parts.db, parts.credentials, { userId: principal.userId, keyId, now: parts.now() }));
