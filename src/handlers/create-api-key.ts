@@ -16,7 +16,8 @@ export function createApiKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>)
     const now = parts.now();
     const settings = parseKeySettings(body, now);
     const { row, secret } = await createKey(parts.db, {
-      userId: principal.userId,
+      organizationId: principal.organizationId,
+      memberUserId: principal.memberUserId,
       settings,
       kind,
       now,

@@ -19,8 +19,8 @@ export function getCurrentKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now' 
     }
     await parts.settlements.flushed();
     const [view, account] = await Promise.all([
-      describeKey(parts.db, principal.userId, principal.credentialId, parts.now()),
-      creditAccount(parts.db, principal.userId),
+      describeKey(parts.db, principal.organizationId, principal.credentialId, parts.now()),
+      creditAccount(parts.db, principal.organizationId),
     ]);
     // Deleted between authentication and here.
     if (!view) throw new GatewayError(401, 'Invalid or deleted credential');

@@ -10,7 +10,7 @@ export function getPassUsage(parts: Pick<HandlerParts, 'config' | 'db' | 'now' |
     await parts.settlements.flushed();
     ctx.body = await passUsageOf(
       { db: parts.db, now: parts.now, passQuota: parts.config.passQuota },
-      principalOf(ctx).userId,
+      principalOf(ctx).organizationId,
     );
   };
 }

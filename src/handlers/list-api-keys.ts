@@ -8,7 +8,7 @@ export function listApiKeys(parts: Pick<HandlerParts, 'db' | 'now' | 'settlement
   return async (_api, ctx) => {
     // Usage includes every request settled so far on this instance (read-your-writes).
     await parts.settlements.flushed();
-    const views = await listKeys(parts.db, principalOf(ctx).userId, parts.now());
+    const views = await listKeys(parts.db, principalOf(ctx).organizationId, parts.now());
     ctx.body = { data: views.map(toWireApiKey) };
   };
 }

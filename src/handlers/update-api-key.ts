@@ -15,10 +15,11 @@ export function updateApiKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'n
     authorizeKeyChange(principal, 'update', keyId);
     const now = parts.now();
     const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now);
-    const target = await findKey(parts.db, principal.userId, keyId);
+    const target = await findKey(parts.db, principal.organizationId, keyId);
     if (target) authorizeKeyTarget(principal, 'update', target);
     const row =
-      target && (await updateKey(parts.db, parts.credentials, { userId: principal.userId, keyId, settings, now }));
+      target &&
+      (await updateKey(parts.db, parts.credentials, { userId: principal.organizationId, keyId, settings, now }));
     // Another user's key answers exactly like a missing one, so ids cannot be probed.
     if (!row) throw new GatewayError(404, `API key ${keyId} not found`, { key_id: keyId });
     ctx.body = toWireApiKey((await describeKeys(parts.db, [row], now))[0]);
