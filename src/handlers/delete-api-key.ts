@@ -2,7 +2,7 @@ import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { authorizeKeyChange, authorizeKeyTarget } from '../auth/key-scopes.js';
+import { authorizeKeyChange, authorizeKeyTarget, seesKeyOf } from '../auth/key-scopes.js';
 import { deleteKey, findKey } from '../services/api-keys.js';
 
 export function deleteApiKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
@@ -11,7 +11,8 @@ export function deleteApiKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'n
     const keyId = String(api.request.params.key_id);
     // An API key may delete only itself: any other id is refused before any lookup.
     authorizeKeyChange(principal, 'delete', keyId);
-    const target = await findKey(parts.db, principal.organizationId, keyId);
+    const found = await findKey(parts.db, principal.organizationId, keyId);
+    const target = found && seesKeyOf(principal, found.member_user_id) ? found : undefined;
     if (target) authorizeKeyTarget(principal, 'delete', target);
     // This instance forgets the key at once (deleteKey invalidates it); others hear of it through the database notification.
     const deleted =

@@ -31,6 +31,8 @@ export function getCurrentKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now' 
         name: key.name,
         prefix: key.display_prefix,
         kind: key.kind,
+        organization_id: key.user_id,
+        member_id: key.member_user_id,
         ...toWireKeyLimits(view),
         is_free_tier: account.totalGrantedNanos === 0n,
         // What applies to this key: the account's limits, or the key's own where they are tighter.

@@ -2,7 +2,7 @@ import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { authorizeKeyChange, authorizeKeyTarget } from '../auth/key-scopes.js';
+import { authorizeKeyChange, authorizeKeyTarget, seesKeyOf } from '../auth/key-scopes.js';
 import { describeKeys, findKey, updateKey } from '../services/api-keys.js';
 import { parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
@@ -15,7 +15,8 @@ export function updateApiKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'n
     authorizeKeyChange(principal, 'update', keyId);
     const now = parts.now();
     const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now);
-    const target = await findKey(parts.db, principal.organizationId, keyId);
+    const found = await findKey(parts.db, principal.organizationId, keyId);
+    const target = found && seesKeyOf(principal, found.member_user_id) ? found : undefined;
     if (target) authorizeKeyTarget(principal, 'update', target);
     const row =
       target &&
