@@ -133,7 +133,7 @@ bench-scale: build install-bench
 	bash scripts/ensure-postgres.sh
 	node dist/bench/scale-compare.js $(SCALE_ARGS)
 
-## The lanes comparison of `make bench` alone (bench/lanes-compare.ts, issue 37 §6): CPU per request and paired ratios
+## The lanes comparison of `make bench` alone (bench/lanes-compare.ts): CPU per request and paired ratios
 ## against a bare Koa + undici proxy, small and ~400 KB coding-agent requests, on each native lane (chat → OpenAI,
 ## Messages → Anthropic, Responses → OpenAI) and the translated lane; writes bench/results/lanes.{md,json}. ~8 minutes.
 ## LANES_ARGS="[seconds per run] [rounds] [lane id...]" narrows or lengthens it.

@@ -1,5 +1,5 @@
-// `make bench-load` (also the last step of `make bench`): a thousand slow streams at once through one gateway
-// (issue 35 §5). The streams (24 content chunks 100 ms apart by default) go to the bench mock upstream: first
+// `make bench-load` (also the last step of `make bench`): a thousand slow streams at once through one gateway.
+// The streams (24 content chunks 100 ms apart by default) go to the bench mock upstream: first
 // straight to it (the floor), then through Modelgate on PostgreSQL with real metering, `rounds` times, then through
 // a fresh gateway with MODELGATE_UPSTREAM_CONCURRENCY=256 (the old pool's cap, now a queue /metrics shows) twice. Fifty accounts with two
 // keys each share the streams. Reports time to first chunk, stream length, wall time, the gateway's peak RSS and

@@ -2,7 +2,7 @@
 // for the lanes comparison) to the same path of the mock upstream and piping its answer back unchanged (no auth, no
 // validation, no translation, no metering). What a gateway costs beyond this is the price of its features.
 // With PASSTHROUGH_PARSE_BODY=1 it also parses the body once and reads `model`, as the least a routing proxy does: the
-// lanes comparison's reference (issue 37 §6 "a bare Koa + undici proxy that parses the body once"); the main grid's
+// lanes comparison's reference ("a bare Koa + undici proxy that parses the body once"); the main grid's
 // pass-through does not, so its figures stay comparable with earlier runs.
 // Usage: UPSTREAM_BASE_URL=http://127.0.0.1:P/v1 [PASSTHROUGH_PARSE_BODY=1] node passthrough.js <port>
 import Koa from 'koa';

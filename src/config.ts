@@ -119,7 +119,12 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** A whole number between `min` and `max`; `fallback` when unset. */
+function integer(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  { fallback, min, max }: { fallback: number; min: number; max: number },
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
@@ -170,68 +175,91 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const metricsToken = env.MODELGATE_METRICS_TOKEN?.trim() || undefined;
   // 0 or unset: keep every record.
-  const generationRetentionDays = integer(env, 'MODELGATE_GENERATION_RETENTION_DAYS', 0, 0, 36_500) || undefined;
+  const generationRetentionDays =
+    integer(env, 'MODELGATE_GENERATION_RETENTION_DAYS', { fallback: 0, min: 0, max: 36_500 }) || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) {
     throw new ConfigError('MODELGATE_METRICS_TOKEN', 'must be at least 16 characters long');
   }
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    port: integer(env, 'PORT', { fallback: 8080, min: 0, max: 65535 }),
     host,
     databaseUrl,
     dataDir: path.resolve(env.MODELGATE_DATA_DIR?.trim() || '.modelgate'),
     logLevel,
     catalogPath: env.MODELGATE_CATALOG?.trim() || undefined,
     streamDefault: boolean(env, 'MODELGATE_STREAM_DEFAULT', true),
-    bodyLimitBytes: integer(env, 'MODELGATE_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    bodyLimitBytes: integer(env, 'MODELGATE_BODY_LIMIT_BYTES', {
+      fallback: 32 * 1024 * 1024,
+      min: 1024,
+      max: 100 * 1024 * 1024,
+    }),
     ...clientTimeouts(env),
-    keepAliveSeconds: integer(env, 'MODELGATE_SSE_KEEPALIVE_SECONDS', 15, 1, 600),
-    upstreamConnectTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
-    upstreamHeadersTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_HEADERS_TIMEOUT_MS', 300_000, 100, 3_600_000),
-    upstreamBodyTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_BODY_TIMEOUT_MS', 300_000, 100, 3_600_000),
-    upstreamConcurrency: integer(env, 'MODELGATE_UPSTREAM_CONCURRENCY', 4096, 0, 1_000_000),
-    upstreamQueueTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS', 10_000, 1, 600_000),
+    keepAliveSeconds: integer(env, 'MODELGATE_SSE_KEEPALIVE_SECONDS', { fallback: 15, min: 1, max: 600 }),
+    upstreamConnectTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_CONNECT_TIMEOUT_MS', {
+      fallback: 10_000,
+      min: 100,
+      max: 600_000,
+    }),
+    upstreamHeadersTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_HEADERS_TIMEOUT_MS', {
+      fallback: 300_000,
+      min: 100,
+      max: 3_600_000,
+    }),
+    upstreamBodyTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_BODY_TIMEOUT_MS', {
+      fallback: 300_000,
+      min: 100,
+      max: 3_600_000,
+    }),
+    upstreamConcurrency: integer(env, 'MODELGATE_UPSTREAM_CONCURRENCY', { fallback: 4096, min: 0, max: 1_000_000 }),
+    upstreamQueueTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_QUEUE_TIMEOUT_MS', {
+      fallback: 10_000,
+      min: 1,
+      max: 600_000,
+    }),
     upstreamHttp2: boolean(env, 'MODELGATE_UPSTREAM_HTTP2', true),
-    shutdownGraceSeconds: integer(env, 'MODELGATE_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
-    drainOnAbortMs: integer(env, 'MODELGATE_DRAIN_ON_ABORT_S', 60, 0, 3600) * 1000,
-    rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', 600, 0, 10_000_000),
-    rateLimitTpm: integer(env, 'MODELGATE_RATE_LIMIT_TPM', 2_000_000, 0, 1_000_000_000),
-    freeRequestsPerDay: integer(env, 'MODELGATE_FREE_REQUESTS_PER_DAY', 200, 0, 10_000_000),
-    maxKeysPerAccount: integer(env, 'MODELGATE_MAX_KEYS_PER_ACCOUNT', 1000, 1, 1_000_000),
-    credentialCacheTtlMs: integer(env, 'MODELGATE_CREDENTIAL_CACHE_SECONDS', 30, 0, 3600) * 1000,
+    shutdownGraceSeconds: integer(env, 'MODELGATE_SHUTDOWN_GRACE_SECONDS', { fallback: 30, min: 0, max: 3600 }),
+    drainOnAbortMs: integer(env, 'MODELGATE_DRAIN_ON_ABORT_S', { fallback: 60, min: 0, max: 3600 }) * 1000,
+    rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', { fallback: 600, min: 0, max: 10_000_000 }),
+    rateLimitTpm: integer(env, 'MODELGATE_RATE_LIMIT_TPM', { fallback: 2_000_000, min: 0, max: 1_000_000_000 }),
+    freeRequestsPerDay: integer(env, 'MODELGATE_FREE_REQUESTS_PER_DAY', { fallback: 200, min: 0, max: 10_000_000 }),
+    maxKeysPerAccount: integer(env, 'MODELGATE_MAX_KEYS_PER_ACCOUNT', { fallback: 1000, min: 1, max: 1_000_000 }),
+    credentialCacheTtlMs:
+      integer(env, 'MODELGATE_CREDENTIAL_CACHE_SECONDS', { fallback: 30, min: 0, max: 3600 }) * 1000,
     passQuota: {
       fiveHourNanos: usd(env, 'MODELGATE_PASS_QUOTA_5H', DEFAULT_PASS_QUOTA_USD.fiveHour),
       weeklyNanos: usd(env, 'MODELGATE_PASS_QUOTA_WEEKLY', DEFAULT_PASS_QUOTA_USD.weekly),
       monthlyNanos: usd(env, 'MODELGATE_PASS_QUOTA_MONTHLY', DEFAULT_PASS_QUOTA_USD.monthly),
     },
     route: {
-      maxAttempts: integer(env, 'MODELGATE_ROUTE_MAX_ATTEMPTS', 3, 1, 20),
-      budgetMs: integer(env, 'MODELGATE_ROUTE_BUDGET_MS', 60_000, 100, 3_600_000),
+      maxAttempts: integer(env, 'MODELGATE_ROUTE_MAX_ATTEMPTS', { fallback: 3, min: 1, max: 20 }),
+      budgetMs: integer(env, 'MODELGATE_ROUTE_BUDGET_MS', { fallback: 60_000, min: 100, max: 3_600_000 }),
     },
     breaker: {
-      failureThreshold: integer(env, 'MODELGATE_BREAKER_FAILURES', 5, 1, 1000),
-      cooldownMs: integer(env, 'MODELGATE_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
+      failureThreshold: integer(env, 'MODELGATE_BREAKER_FAILURES', { fallback: 5, min: 1, max: 1000 }),
+      cooldownMs: integer(env, 'MODELGATE_BREAKER_COOLDOWN_MS', { fallback: 30_000, min: 100, max: 3_600_000 }),
       failureRate: {
-        percent: integer(env, 'MODELGATE_BREAKER_FAILURE_RATE', 50, 0, 100),
-        windowMs: integer(env, 'MODELGATE_BREAKER_WINDOW_MS', 30_000, 1000, 3_600_000),
-        minRequests: integer(env, 'MODELGATE_BREAKER_MIN_REQUESTS', 20, 2, 1_000_000),
+        percent: integer(env, 'MODELGATE_BREAKER_FAILURE_RATE', { fallback: 50, min: 0, max: 100 }),
+        windowMs: integer(env, 'MODELGATE_BREAKER_WINDOW_MS', { fallback: 30_000, min: 1000, max: 3_600_000 }),
+        minRequests: integer(env, 'MODELGATE_BREAKER_MIN_REQUESTS', { fallback: 20, min: 2, max: 1_000_000 }),
       },
     },
     affinity: {
       // An hour: longer than Anthropic's default 5-minute cache and as long as its 1-hour one; a conversation resumed
       // later than that has lost its provider cache anyway.
-      ttlMs: integer(env, 'MODELGATE_AFFINITY_TTL_SECONDS', 3600, 0, 7 * 24 * 3600) * 1000,
-      maxEntries: integer(env, 'MODELGATE_AFFINITY_MAX_ENTRIES', 100_000, 1, 100_000_000),
+      ttlMs: integer(env, 'MODELGATE_AFFINITY_TTL_SECONDS', { fallback: 3600, min: 0, max: 7 * 24 * 3600 }) * 1000,
+      maxEntries: integer(env, 'MODELGATE_AFFINITY_MAX_ENTRIES', { fallback: 100_000, min: 1, max: 100_000_000 }),
     },
     redisUrl,
     redisPrefix: env.MODELGATE_REDIS_PREFIX?.trim() || 'modelgate:',
-    redisTimeoutMs: integer(env, 'MODELGATE_REDIS_TIMEOUT_MS', 250, 10, 60_000),
+    redisTimeoutMs: integer(env, 'MODELGATE_REDIS_TIMEOUT_MS', { fallback: 250, min: 10, max: 60_000 }),
     metricsToken,
     generationRetentionDays,
     tracing: tracingEnabled(env),
     tracesProtocol: tracesProtocol(env),
     responseCache: {
-      memoryBytes: integer(env, 'MODELGATE_RESPONSE_CACHE_MB', 64, 1, 1_048_576) * 1024 * 1024,
-      maxEntryBytes: integer(env, 'MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB', 1024, 1, 1_048_576) * 1024,
+      memoryBytes: integer(env, 'MODELGATE_RESPONSE_CACHE_MB', { fallback: 64, min: 1, max: 1_048_576 }) * 1024 * 1024,
+      maxEntryBytes:
+        integer(env, 'MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB', { fallback: 1024, min: 1, max: 1_048_576 }) * 1024,
       priceFractionPpm: fraction(env, 'MODELGATE_RESPONSE_CACHE_PRICE_FRACTION', 0),
     },
   };
@@ -250,8 +278,9 @@ function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
 
 /** Node requires the headers' deadline to fall within the request's. */
 function clientTimeouts(env: NodeJS.ProcessEnv): { headersTimeoutMs: number; requestTimeoutMs: number } {
-  const headersTimeoutMs = integer(env, 'MODELGATE_HEADERS_TIMEOUT_SECONDS', 60, 1, 600) * 1000;
-  const requestTimeoutMs = integer(env, 'MODELGATE_REQUEST_TIMEOUT_SECONDS', 300, 1, 3600) * 1000;
+  const headersTimeoutMs = integer(env, 'MODELGATE_HEADERS_TIMEOUT_SECONDS', { fallback: 60, min: 1, max: 600 }) * 1000;
+  const requestTimeoutMs =
+    integer(env, 'MODELGATE_REQUEST_TIMEOUT_SECONDS', { fallback: 300, min: 1, max: 3600 }) * 1000;
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError(
       'MODELGATE_HEADERS_TIMEOUT_SECONDS',

@@ -42,6 +42,7 @@ import { activeTracer } from './observability/tracer.js';
 import { startOtlpTracing, type RunningTracing } from './observability/tracing-sdk.js';
 import { requestSpans } from './observability/request-span.js';
 import { UpstreamDrains } from './pipeline/upstream-drains.js';
+import { composeAdmission } from './pipeline/admission/admit.js';
 import { GenerationRetention } from './services/generation-retention.js';
 import { createResponseCache } from './pipeline/response-cache/create-response-cache.js';
 import type { ResponseCache } from './pipeline/response-cache/response-cache.js';
@@ -141,6 +142,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       settlements: new SettlementQueue(database.db, logger),
       leases: new CreditLeases(database.db, logger, { ...DEFAULT_LEASE_OPTIONS, holder: leaseHolderId() }),
       freeRequests: limits.freeRequests,
+      // Every path that reaches a model is admitted by this one step, its rules in their order (admission-rules.ts).
+      admission: composeAdmission(),
       now: () => new Date(),
       breaker: createCircuitBreaker(config.breaker, limits.redis),
       endpointStats: new EndpointStats(),

@@ -1,6 +1,6 @@
 // The lanes comparison's requests (lane-comparison.ts): one small request and one coding-agent-sized request in each
-// door's protocol. The agent-sized one is what a late Codex / OpenCode / Claude Code turn looks like (issue 37 §6:
-// ~400 KB, 240 messages, 25 tools): a long system prompt, 25 function tools with JSON-Schema parameters, then 119
+// door's protocol. The agent-sized one is what a late Codex / OpenCode / Claude Code turn looks like
+// (~400 KB, 240 messages, 25 tools): a long system prompt, 25 function tools with JSON-Schema parameters, then 119
 // tool rounds (the assistant calls a tool, the tool answers with a file's contents: code with quotes, backslashes and
 // newlines, so JSON escapes weigh as they do in real traffic) and a last user message. The same conversation is written
 // in chat completions, Anthropic Messages and OpenAI Responses, so the rows differ only by protocol and lane.

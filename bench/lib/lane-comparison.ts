@@ -1,4 +1,4 @@
-// The lanes comparison (issue 37 §6): Modelgate's CPU per request and throughput on each lane, for a small and a
+// The lanes comparison: Modelgate's CPU per request and throughput on each lane, for a small and a
 // ~400 KB coding-agent request (agent-requests.ts), side by side with the bare Koa + undici proxy that parses each body
 // once and forwards it to the same mock endpoint. Rows: the three native lanes (chat → OpenAI, Messages → Anthropic,
 // Responses → OpenAI) and the translated lane both ways agents take it (Messages → an OpenAI model: Claude Code on

@@ -79,32 +79,46 @@ export async function admitCredits(
   const { estimatedPromptTokens, spend = {} } = request;
   const outputTokens = reservationOutputTokens(entry, request.requestedMaxTokens, estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, spend);
+  return reserveCreditsFor(deps, principal, {
+    amountNanos,
+    // What the 402 says is worked out only when credits do not cover the bound.
+    refusal: () => ({
+      ...spendAdvice(entry, spend, outputTokens),
+      output: {
+        tokens: outputTokens,
+        requested: request.requestedMaxTokens !== undefined,
+        costOf: (tokens) => maxCostNanos(entry, estimatedPromptTokens, tokens, spend),
+      },
+    }),
+  });
+}
+
+/** How a generation's 402 advises the client, and what it says the bound assumed beyond tokens. */
+function spendAdvice(
+  entry: CatalogEntry,
+  spend: ExtraSpend,
+  outputTokens: number,
+): Pick<CreditRefusal, 'hint' | 'metadata'> {
   const maxWebSearches = spend.webSearches ?? 0;
   const searches = maxWebSearches > 0 && entryChargesSearches(entry);
   const tools = chargedToolUses(entry, spend.toolUses);
   const options = pricedOptions(entry, spend.options);
-  const advice = tools
+  const hint = tools
     ? 'Add credits, lower max_tokens or offer fewer hosted tools.'
     : searches
       ? "Add credits, lower max_tokens or cap the web search tool's uses."
       : options
         ? `Add credits, lower max_tokens or leave out ${Object.keys(options).join(' and ')}.`
         : 'Add credits or lower max_tokens.';
-  return reserveCreditsFor(deps, principal, {
-    amountNanos,
-    hint: advice,
+  return {
+    hint,
     metadata: {
       max_output_tokens_assumed: outputTokens,
       ...(searches ? { web_searches_assumed: maxWebSearches } : {}),
       ...(tools ? { tool_uses_assumed: tools } : {}),
       ...(options ? { price_options_assumed: options } : {}),
     },
-    output: {
-      tokens: outputTokens,
-      requested: request.requestedMaxTokens !== undefined,
-      costOf: (tokens) => maxCostNanos(entry, estimatedPromptTokens, tokens, spend),
-    },
-  });
+  };
 }
 
 /** Of the options the request asks for, those the model prices apart, or undefined when none. */
@@ -177,12 +191,17 @@ export async function admitAmount(
       passUsageId: reservation.usageId,
     };
   }
-  return reserveCreditsFor(deps, principal, { amountNanos, hint: 'Add credits.', metadata: {} });
+  return reserveCreditsFor(deps, principal, { amountNanos, refusal: () => ({ hint: 'Add credits.', metadata: {} }) });
 }
 
 /** What a credit hold is for, and what its 402 says. */
 interface CreditHold {
   amountNanos: bigint;
+  refusal: () => CreditRefusal;
+}
+
+/** What a 402 says beyond the amounts. */
+interface CreditRefusal {
   /** Ends the 402's message. */
   hint: string;
   metadata: Record<string, unknown>;
@@ -200,9 +219,9 @@ async function reserveCreditsFor(
   hold: CreditHold,
 ): Promise<Admission> {
   const { amountNanos } = hold;
-  // The key's limit first (a key without one costs nothing here): its hold is one more SQL statement, while the
-  // account's credits are usually admitted in memory against a lease.
-  const keySpend = await reserveKeyLimit(deps, principal, amountNanos);
+  // The key's limit first (a key without one costs nothing here, not even a turn of the event loop): its hold is one
+  // more SQL statement, while the account's credits are usually admitted in memory against a lease.
+  const keySpend = hasKeyLimit(principal) ? await reserveKeyLimit(deps, principal, amountNanos) : undefined;
   let reserved: LeaseReservation;
   try {
     reserved = deps.leases
@@ -214,13 +233,13 @@ async function reserveCreditsFor(
   }
   if (!reserved.ok) {
     if (keySpend) await releaseKeyHold(deps.db, keySpend);
-    throw insufficientCredits(hold, reserved.availableNanos);
+    throw insufficientCredits(amountNanos, hold.refusal(), reserved.availableNanos);
   }
   const lease = 'lease' in reserved ? (reserved.lease as CreditLease) : undefined;
   return { mode: 'credits', userId: principal.organizationId, reservedNanos: amountNanos, lease, keySpend };
 }
 
-function insufficientCredits(hold: CreditHold, availableNanos: bigint): GatewayError {
+function insufficientCredits(amountNanos: bigint, hold: CreditRefusal, availableNanos: bigint): GatewayError {
   let tokens = '';
   const metadata: Record<string, unknown> = {};
   if (hold.output) {
@@ -233,15 +252,20 @@ function insufficientCredits(hold: CreditHold, availableNanos: bigint): GatewayE
   }
   return new GatewayError(
     402,
-    `Insufficient credits: this request may cost up to ${nanosToUsd(hold.amountNanos)} USD and ${nanosToUsd(availableNanos)} USD is available.${tokens} ${hold.hint}`,
+    `Insufficient credits: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(availableNanos)} USD is available.${tokens} ${hold.hint}`,
     {
       available: nanosToUsd(availableNanos),
-      required: nanosToUsd(hold.amountNanos),
+      required: nanosToUsd(amountNanos),
       currency: 'USD',
       ...hold.metadata,
       ...metadata,
     },
   );
+}
+
+/** Only an API key with a USD limit holds anything against it (a session or management principal has none). */
+function hasKeyLimit(principal: Principal): boolean {
+  return principal.kind === 'api_key' && principal.limits.creditLimitNanos !== null;
 }
 
 /**
@@ -253,7 +277,7 @@ async function reserveKeyLimit(
   principal: Principal,
   amountNanos: bigint,
 ): Promise<KeySpendHold | undefined> {
-  if (principal.kind !== 'api_key' || principal.limits.creditLimitNanos === null) return undefined;
+  if (!hasKeyLimit(principal)) return undefined;
   const now = deps.now?.() ?? new Date();
   const reset = principal.limits.limitReset ?? null;
   const hold: KeySpendHold = {

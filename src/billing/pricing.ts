@@ -212,6 +212,10 @@ export function maxCostNanos(
   const [num, den] = priceFactor(entry.pricing, spend.options);
   const total = (prompt * promptPrice + output * outputPrice) * num;
   const unit = TOKENS_PER_PRICE_UNIT * den;
-  const fees = maxPerUseFeeNanos(sets, { webSearchRequests: spend.webSearches, toolUses: spend.toolUses });
+  // Most requests offer no hosted tool: with no count to price, every per-use fee is 0.
+  const fees =
+    spend.webSearches === undefined && spend.toolUses === undefined
+      ? 0n
+      : maxPerUseFeeNanos(sets, { webSearchRequests: spend.webSearches, toolUses: spend.toolUses });
   return (total + unit - 1n) / unit + fees;
 }

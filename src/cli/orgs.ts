@@ -141,9 +141,7 @@ export const orgsCommand: CommandDefinition = {
         const email = requireEmail(values.email);
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
-          await asCommand(
-            removeMember(db, undefined, OPERATOR, { organizationId: id, userId: user.id, now: new Date() }),
-          );
+          await asCommand(removeMember(db, OPERATOR, { organizationId: id, userId: user.id, now: new Date() }));
           print(io, json, `removed ${email} from ${id} (its keys there are revoked)`, { id, email, removed: true });
           return 0;
         });

@@ -14,10 +14,9 @@ export const MID_STREAM_ERROR_TARGET = 'POST /chat/completions (createChatComple
 export async function checkMidStreamError(
   ctx: CheckContext,
   op: Operation,
-  sender: Sender,
-  request: { main: Credential; model: string; prompt: string },
-  secrets: Iterable<string>,
+  probe: { sender: Sender; request: { main: Credential; model: string; prompt: string }; secrets: Iterable<string> },
 ): Promise<CheckResult> {
+  const { sender, request, secrets } = probe;
   const target = MID_STREAM_ERROR_TARGET;
   const body = { model: request.model, messages: [{ role: 'user', content: request.prompt }], stream: true };
   const ex = await sender.send(

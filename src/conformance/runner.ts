@@ -144,7 +144,7 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
     );
     if (parts.methods !== false) {
       log('unsupported methods');
-      results.push(...(await checkUnsupportedMethods(doc, implemented, sender, main, secrets)));
+      results.push(...(await checkUnsupportedMethods(doc, implemented, { sender, main, secrets })));
     }
     const chat = implemented.find((op) => op.operationId === 'createChatCompletion');
     if (parts.midStreamError !== false && chat) {
@@ -163,13 +163,11 @@ export async function runConformance(options: RunnerOptions): Promise<Conformanc
         });
       else
         results.push(
-          await checkMidStreamError(
-            checks,
-            chat,
+          await checkMidStreamError(checks, chat, {
             sender,
-            { main, model: model!, prompt: options.midStreamErrorPrompt! },
+            request: { main, model: model!, prompt: options.midStreamErrorPrompt! },
             secrets,
-          ),
+          }),
         );
     }
     // A sequence runs when every operation it needs is in the document, selected and implemented.

@@ -37,7 +37,7 @@ export function mutationsOf(
   value: unknown,
 ): Mutation[] {
   const sites: Site[] = [];
-  collectSites(doc, validator, node, value, [], sites);
+  collectSites({ doc, validator, out: sites }, node, { value, path: [] });
   const mutations: Mutation[] = [];
   for (const site of sites) {
     const where = formatPath(site.path);
@@ -58,33 +58,28 @@ export function mutationsOf(
   return mutations;
 }
 
-function collectSites(
-  doc: OpenApiDocument,
-  validator: SchemaValidator,
-  input: SchemaNode,
-  value: unknown,
-  path: JsonPath,
-  out: Site[],
-): void {
+/** A walk over one valid value: the document and validator it reads, the sites it finds. */
+interface SiteWalk {
+  doc: OpenApiDocument;
+  validator: SchemaValidator;
+  out: Site[];
+}
+
+/** `at`: the value under `input`'s schema and where it sits in the whole value. */
+function collectSites(walk: SiteWalk, input: SchemaNode, at: { value: unknown; path: JsonPath }): void {
+  const { doc, validator, out } = walk;
+  const { value, path } = at;
   const node = doc.resolve(input);
   const schema = node.schema;
   if (schema.allOf && schema.allOf.length === 1 && !schema.properties) {
-    collectSites(doc, validator, { pointer: `${node.pointer}/allOf/0`, schema: schema.allOf[0] }, value, path, out);
+    collectSites(walk, { pointer: `${node.pointer}/allOf/0`, schema: schema.allOf[0] }, at);
     return;
   }
   const branches = schema.oneOf ?? schema.anyOf;
   if (branches) {
     const keyword = schema.oneOf ? 'oneOf' : 'anyOf';
-    const index = branchOf(validator, node.pointer, keyword, branches, schema, value);
-    if (index >= 0)
-      collectSites(
-        doc,
-        validator,
-        { pointer: `${node.pointer}/${keyword}/${index}`, schema: branches[index] },
-        value,
-        path,
-        out,
-      );
+    const index = branchOf(validator, { pointer: node.pointer, keyword, branches, schema }, value);
+    if (index >= 0) collectSites(walk, { pointer: `${node.pointer}/${keyword}/${index}`, schema: branches[index] }, at);
     return;
   }
   out.push({ path, schema, value });
@@ -96,14 +91,18 @@ function collectSites(
       for (const [name, child] of Object.entries(part.schema.properties ?? {})) {
         if (name in value) {
           const pointer = `${part.pointer}/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-          collectSites(doc, validator, { pointer, schema: child }, value[name], [...path, name], out);
+          collectSites(walk, { pointer, schema: child }, { value: value[name], path: [...path, name] });
         }
       }
     }
   } else if (Array.isArray(value) && schema.items) {
     // The first few items stand for the rest: mutating item 7 finds nothing item 0 would not.
     for (const [i, item] of value.slice(0, 3).entries()) {
-      collectSites(doc, validator, { pointer: `${node.pointer}/items`, schema: schema.items }, item, [...path, i], out);
+      collectSites(
+        walk,
+        { pointer: `${node.pointer}/items`, schema: schema.items },
+        { value: item, path: [...path, i] },
+      );
     }
   }
 }
@@ -111,10 +110,7 @@ function collectSites(
 /** Which branch of a oneOf/anyOf the valid value took: by discriminator when there is one, else by validation. */
 function branchOf(
   validator: SchemaValidator,
-  pointer: string,
-  keyword: string,
-  branches: Schema[],
-  schema: Schema,
+  { pointer, keyword, branches, schema }: { pointer: string; keyword: string; branches: Schema[]; schema: Schema },
   value: unknown,
 ): number {
   const discriminator = schema.discriminator;

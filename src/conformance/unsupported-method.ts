@@ -14,10 +14,9 @@ const PROBED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export async function checkUnsupportedMethods(
   doc: OpenApiDocument,
   operations: Operation[],
-  sender: Sender,
-  main: Credential,
-  secrets: Iterable<string>,
+  probe: { sender: Sender; main: Credential; secrets: Iterable<string> },
 ): Promise<CheckResult[]> {
+  const { sender, main, secrets } = probe;
   const results: CheckResult[] = [];
   for (const path of [...new Set(operations.map((op) => op.path))]) {
     const defined = doc.operations.filter((op) => op.path === path);
@@ -38,7 +37,7 @@ export async function checkUnsupportedMethods(
         authorization: defined.some((op) => op.secured) ? main : undefined,
         description: `${method} is not defined for ${path} (defined: ${allowed.join(', ')})`,
       });
-      const problem = allowProblem(ex.status, ex.headers.allow, method, allowed, ex.error);
+      const problem = allowProblem({ status: ex.status, allow: ex.headers.allow, error: ex.error }, method, allowed);
       if (problem) {
         const error = new ConformanceFailure(ex, [{ check: 'unsupported_method', message: problem }]);
         failure = {
@@ -58,12 +57,11 @@ export async function checkUnsupportedMethods(
 }
 
 export function allowProblem(
-  status: number | undefined,
-  allow: string | undefined,
+  answer: { status: number | undefined; allow: string | undefined; error?: string },
   method: string,
   allowed: string[],
-  error?: string,
 ): string | undefined {
+  const { status, allow, error } = answer;
   if (status === undefined) return `no response: ${error ?? 'unknown error'}`;
   if (status !== 405) return `${method} answered ${status}, expected 405 Method Not Allowed`;
   if (allow === undefined) return '405 without an Allow header';

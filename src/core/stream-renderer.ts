@@ -10,6 +10,9 @@ export interface SseFrame {
   data: string;
 }
 
+/** How a stream's frames are written: Server-Sent Events, or the elements of one JSON array (Gemini without `alt=sse`). */
+export type StreamFraming = 'sse' | 'json-array';
+
 /** Who answered and what it cost, as far as the generation went: what every format's usage and ids are made of. */
 export interface GenerationTotals {
   usage: NormalizedUsage;

@@ -1,11 +1,11 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { GrantParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { requireUser } from '../services/users.js';
 import { createKey, describeKeys } from '../services/api-keys.js';
 import { parseKeyKind, parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function adminCreateUserKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>): Handler {
+export function adminCreateUserKey(parts: GrantParts): Handler {
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const now = parts.now();

@@ -1,10 +1,10 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { KeyChangeParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { requireUser } from '../services/users.js';
 import { deleteKey } from '../services/api-keys.js';
 
-export function adminDeleteUserKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
+export function adminDeleteUserKey(parts: KeyChangeParts): Handler {
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const keyId = String(api.request.params.key_id);

@@ -1,10 +1,10 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { LimitsViewParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { requireUser } from '../services/users.js';
 import { showPass } from '../services/pass.js';
 import { withoutNullUsage } from './admin-grant-pass.js';
 
-export function adminGetPass(parts: Pick<HandlerParts, 'config' | 'db' | 'now' | 'settlements'>): Handler {
+export function adminGetPass(parts: LimitsViewParts): Handler {
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     await parts.settlements.flushed();

@@ -1,9 +1,9 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { GrantParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { requireUser } from '../services/users.js';
 import { grantPass, showPass } from '../services/pass.js';
 
-export function adminGrantPass(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>): Handler {
+export function adminGrantPass(parts: GrantParts): Handler {
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const { months = 1 } = (api.request.requestBody ?? {}) as { months?: number };

@@ -1,4 +1,4 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { SettledReadParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { requireUser } from '../services/users.js';
 import { ledgerPage } from '../services/credits.js';
@@ -8,7 +8,7 @@ import { GatewayError } from '../core/gateway-error.js';
 
 const MAX_INT8 = 2n ** 63n - 1n;
 
-export function adminListLedger(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
+export function adminListLedger(parts: SettledReadParts): Handler {
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const cursor = queryString(api, 'cursor');

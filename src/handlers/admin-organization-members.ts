@@ -28,7 +28,8 @@ export function adminPutOrganizationMember(parts: Pick<HandlerParts, 'db'>): Han
 export function adminDeleteOrganizationMember(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
   return async (api, ctx) => {
     const userId = String(api.request.params.user_id);
-    await removeMember(parts.db, parts.credentials, OPERATOR, {
+    await removeMember(parts.db, OPERATOR, {
+      credentials: parts.credentials,
       organizationId: String(api.request.params.organization_id),
       userId,
       now: parts.now(),

@@ -1,4 +1,4 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { KeyChangeParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { requireUser } from '../services/users.js';
@@ -6,7 +6,7 @@ import { describeKeys, updateKey } from '../services/api-keys.js';
 import { parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function adminUpdateUserKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
+export function adminUpdateUserKey(parts: KeyChangeParts): Handler {
   return async (api, ctx) => {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const keyId = String(api.request.params.key_id);

@@ -1,4 +1,4 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { SettledReadParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usageReport, type UsageGroupBy } from '../services/usage-report.js';
@@ -7,7 +7,7 @@ import { queryString } from './query-params.js';
 
 const MAX_RANGE_MS = 366 * 24 * 60 * 60 * 1000;
 
-export function adminUsageReport(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
+export function adminUsageReport(parts: SettledReadParts): Handler {
   return async (api, ctx) => {
     const from = new Date(queryString(api, 'from') ?? '');
     const to = new Date(queryString(api, 'to') ?? '');

@@ -13,12 +13,10 @@ export function countMessageTokens(parts: CountParts): Handler {
     const client = generationClient(ctx);
     const body = api.request.requestBody as MessagesCountTokensRequest;
     const request = parsePrompt(body, gatewayModelId(parts.catalog, body.model));
-    const { inputTokens, headers } = await countPromptTokens(
-      parts,
-      client,
+    const { inputTokens, headers } = await countPromptTokens(parts, client, {
       request,
-      anthropicClientHeaders(ctx.headers),
-    );
+      clientHeaders: anthropicClientHeaders(ctx.headers),
+    });
     ctx.set(headers);
     ctx.body = { input_tokens: inputTokens };
   };

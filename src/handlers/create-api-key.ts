@@ -1,4 +1,4 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { GrantParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import type { Principal } from '../auth/principal.js';
 import type { DbOrTrx } from '../db/database.js';
@@ -14,7 +14,7 @@ import { toWireApiKey } from './wire-api-key.js';
 
 type CreateKeyBody = WireKeySettings & { organization_id?: string; member_id?: string };
 
-export function createApiKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now'>): Handler {
+export function createApiKey(parts: GrantParts): Handler {
   return async (api, ctx) => {
     const principal = principalOf(ctx);
     const body = (api.request.requestBody ?? {}) as CreateKeyBody;

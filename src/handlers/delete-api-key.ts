@@ -1,11 +1,11 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { KeyChangeParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { authorizeKeyChange, authorizeKeyTarget, seesKeyOf } from '../auth/key-scopes.js';
 import { deleteKey, findKey } from '../services/api-keys.js';
 
-export function deleteApiKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
+export function deleteApiKey(parts: KeyChangeParts): Handler {
   return async (api, ctx) => {
     const principal = principalOf(ctx);
     const keyId = String(api.request.params.key_id);

@@ -20,7 +20,10 @@ export function geminiCountTokens(parts: CountParts): Handler {
       });
     }
     const request = parseGeminiPrompt(prompt, geminiGatewayModelId(pathModel(api)));
-    const { inputTokens, headers } = await countPromptTokens(parts, generationClient(ctx), request, {});
+    const { inputTokens, headers } = await countPromptTokens(parts, generationClient(ctx), {
+      request,
+      clientHeaders: {},
+    });
     ctx.set(headers);
     ctx.body = { totalTokens: inputTokens };
   };

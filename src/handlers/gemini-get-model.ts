@@ -1,13 +1,13 @@
 // GET /gemini/v1beta/models/{model} — one catalog generation model in the Gemini API's shape; a bare Gemini name
 // resolves as on generateContent.
-import type { HandlerParts } from './handler-parts.js';
+import type { CatalogParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
 import { geminiModelInfo } from '../formats/gemini/models-api.js';
 import { pathModel } from './gemini-generation.js';
 
-export function geminiGetModel(parts: Pick<HandlerParts, 'catalog'>): Handler {
+export function geminiGetModel(parts: CatalogParts): Handler {
   return (api, ctx) => {
     const id = geminiGatewayModelId(pathModel(api));
     const resolved = parts.catalog.resolve(id);

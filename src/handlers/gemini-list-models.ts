@@ -1,10 +1,10 @@
 // GET /gemini/v1beta/models — the catalog's generation models in the Gemini API's shape, paged as Google pages.
-import type { HandlerParts } from './handler-parts.js';
+import type { CatalogParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GeminiModelListing } from '../formats/gemini/models-api.js';
 import { queryString } from './query-params.js';
 
-export function geminiListModels(parts: Pick<HandlerParts, 'catalog'>): Handler {
+export function geminiListModels(parts: CatalogParts): Handler {
   const listing = new GeminiModelListing(parts.catalog.list());
   return (api, ctx) => {
     const size = queryString(api, 'pageSize');

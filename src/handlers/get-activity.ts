@@ -1,10 +1,10 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { SettledReadParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { dailyUsage } from '../services/generations.js';
 import { nanosToUsd } from '../core/money.js';
 
-export function getActivity(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
+export function getActivity(parts: SettledReadParts): Handler {
   return async (api, ctx) => {
     // openapi-backend validated the range (1..365); absent means the documented default.
     const raw = api.request.query.days;

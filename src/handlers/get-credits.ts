@@ -1,10 +1,10 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { SettledReadParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { creditAccount } from '../services/credits.js';
 import { nanosToUsd } from '../core/money.js';
 
-export function getCredits(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
+export function getCredits(parts: SettledReadParts): Handler {
   return async (_api, ctx) => {
     // Read-your-writes: the last responses' debits may still sit in this instance's settlement queue.
     await parts.settlements.flushed();

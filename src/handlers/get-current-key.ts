@@ -1,4 +1,4 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { LimitsViewParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { isApiKeyRow } from '../auth/principal.js';
@@ -8,7 +8,7 @@ import { describeKey } from '../services/api-keys.js';
 import { toWireKeyLimits } from './wire-api-key.js';
 import { effectiveLimit } from '../limits/admit-rate.js';
 
-export function getCurrentKey(parts: Pick<HandlerParts, 'config' | 'db' | 'now' | 'settlements'>): Handler {
+export function getCurrentKey(parts: LimitsViewParts): Handler {
   return async (_api, ctx) => {
     const principal = principalOf(ctx);
     if (!isApiKeyRow(principal)) {

@@ -1,11 +1,11 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { SettledReadParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { findGeneration } from '../services/generations.js';
 import { toWireGeneration } from './wire-generation.js';
 
-export function getGeneration(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
+export function getGeneration(parts: SettledReadParts): Handler {
   return async (api, ctx) => {
     const id = String(api.request.query.id);
     // Read-your-writes: a generation answered a moment ago may still sit in this instance's settlement queue.

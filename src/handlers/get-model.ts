@@ -1,13 +1,13 @@
 // GET /models/{model_id}: one catalog model, as GET /models lists it (OpenAI's retrieve route), or in Anthropic's
 // Models API shape for an Anthropic request, where a bare Claude name resolves as on POST /messages.
-import type { HandlerParts } from './handler-parts.js';
+import type { CatalogParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { toWireModel } from '../catalog/wire-model.js';
 import { anthropicModelInfo, wantsAnthropicShape } from '../formats/messages/models-api.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
 
-export function getModel(parts: Pick<HandlerParts, 'catalog'>): Handler {
+export function getModel(parts: CatalogParts): Handler {
   return (api, ctx) => {
     // openapi-backend hands over the raw path segment: the SDKs send the id's "/" as "%2F".
     let id = String((api.request.params as { model_id: string }).model_id);

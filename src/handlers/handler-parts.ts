@@ -26,3 +26,21 @@ export interface HandlerParts extends GenerationParts {
   /** The opt-in response cache (X-Modelgate-Cache). */
   responseCache: ResponseCache;
 }
+
+/** A key changed or deleted: the credential cache drops it at once, stamped with the clock. */
+export type KeyChangeParts = Pick<HandlerParts, 'credentials' | 'db' | 'now'>;
+
+/** A read of what settlement writes (balance, ledger, generations): the settlements in flight are awaited first. */
+export type SettledReadParts = Pick<HandlerParts, 'db' | 'settlements'>;
+
+/** A listing of keys with their spend: settled first, windows read on the clock. */
+export type KeyListParts = Pick<HandlerParts, 'db' | 'now' | 'settlements'>;
+
+/** A view of a key or a pass with its limits and usage: settled first, the configured defaults filled in. */
+export type LimitsViewParts = Pick<HandlerParts, 'config' | 'db' | 'now' | 'settlements'>;
+
+/** A new key or pass: the configured limits and the clock. */
+export type GrantParts = Pick<HandlerParts, 'config' | 'db' | 'now'>;
+
+/** The model catalog's own answers. */
+export type CatalogParts = Pick<HandlerParts, 'catalog'>;

@@ -1,7 +1,13 @@
 // operationId → handler. Every operation of the emitted OpenAPI has exactly one entry (checked by a test). Each
-// handler is given the parts it uses.
+// handler is given the parts it uses; every generation operation is the one generation handler with its door's
+// descriptor (formats/<door>/door.ts).
 import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
+import { chatDoor } from '../formats/chat-completions/door.js';
+import { geminiDoor } from '../formats/gemini/door.js';
+import { messagesDoor } from '../formats/messages/door.js';
+import { responsesDoor } from '../formats/responses/door.js';
+import { generationHandler } from './generation-handler.js';
 import { listApiKeys } from './list-api-keys.js';
 import { createApiKey } from './create-api-key.js';
 import { deleteApiKey } from './delete-api-key.js';
@@ -9,8 +15,6 @@ import { updateApiKey } from './update-api-key.js';
 import { listModels } from './list-models.js';
 import { getModel } from './get-model.js';
 import { getCredits } from './get-credits.js';
-import { createChatCompletion } from './create-chat-completion.js';
-import { createResponse } from './create-response.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
 import { getPassUsage } from './get-pass-usage.js';
@@ -32,11 +36,8 @@ import { adminDeleteUserKey } from './admin-delete-user-key.js';
 import { adminUsageReport } from './admin-usage-report.js';
 import { getActivity } from './get-activity.js';
 import { listGenerations } from './list-generations.js';
-import { createMessage } from './create-message.js';
 import { countMessageTokens } from './count-message-tokens.js';
 import { createEmbedding } from './create-embedding.js';
-import { geminiGenerateContent } from './gemini-generate-content.js';
-import { geminiStreamGenerateContent } from './gemini-stream-generate-content.js';
 import { geminiCountTokens } from './gemini-count-tokens.js';
 import { geminiListModels } from './gemini-list-models.js';
 import { geminiGetModel } from './gemini-get-model.js';
@@ -63,8 +64,8 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     listModels: listModels(parts),
     getModel: getModel(parts),
     getCredits: getCredits(parts),
-    createChatCompletion: createChatCompletion(parts, parts.config.streamDefault),
-    createResponse: createResponse(parts),
+    createChatCompletion: generationHandler(chatDoor, parts),
+    createResponse: generationHandler(responsesDoor, parts),
     getCurrentKey: getCurrentKey(parts),
     getGeneration: getGeneration(parts),
     getPassUsage: getPassUsage(parts),
@@ -86,11 +87,11 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     adminUsageReport: adminUsageReport(parts),
     getActivity: getActivity(parts),
     listGenerations: listGenerations(parts),
-    createMessage: createMessage(parts),
+    createMessage: generationHandler(messagesDoor, parts),
     countMessageTokens: countMessageTokens(parts),
     createEmbedding: createEmbedding(parts),
-    geminiGenerateContent: geminiGenerateContent(parts),
-    geminiStreamGenerateContent: geminiStreamGenerateContent(parts),
+    geminiGenerateContent: generationHandler(geminiDoor, parts),
+    geminiStreamGenerateContent: generationHandler(geminiDoor, parts),
     listOrganizations: listOrganizations(parts),
     createOrganization: createOrganization(parts),
     listOrganizationMembers: listOrganizationMembers(parts),

@@ -1,10 +1,10 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { SettledReadParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { recentGenerations } from '../services/generations.js';
 import { toWireGeneration } from './wire-generation.js';
 
-export function listGenerations(parts: Pick<HandlerParts, 'db' | 'settlements'>): Handler {
+export function listGenerations(parts: SettledReadParts): Handler {
   return async (api, ctx) => {
     // openapi-backend validated the range (1..100); absent means the documented default.
     const raw = api.request.query.limit;

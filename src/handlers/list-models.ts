@@ -1,13 +1,13 @@
 // GET /models: the catalog in the gateway's own shape (OpenRouter's), or in Anthropic's Models API shape when the
 // request is Anthropic's (anthropic-version or x-api-key: Claude Code's model discovery, the Anthropic SDKs).
-import type { HandlerParts } from './handler-parts.js';
+import type { CatalogParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { outputModalities, toWireModel } from '../catalog/wire-model.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import { AnthropicModelListing, wantsAnthropicShape } from '../formats/messages/models-api.js';
 import { queryString } from './query-params.js';
 
-export function listModels(parts: Pick<HandlerParts, 'catalog'>): Handler {
+export function listModels(parts: CatalogParts): Handler {
   const wire = (entries: readonly CatalogEntry[]) =>
     JSON.stringify({
       data: entries.map((entry) => toWireModel(entry, (id) => parts.catalog.provider(id)?.name ?? id)),

@@ -1,4 +1,4 @@
-import type { HandlerParts } from './handler-parts.js';
+import type { KeyChangeParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -7,7 +7,7 @@ import { describeKeys, findKey, updateKey } from '../services/api-keys.js';
 import { parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
 
-export function updateApiKey(parts: Pick<HandlerParts, 'credentials' | 'db' | 'now'>): Handler {
+export function updateApiKey(parts: KeyChangeParts): Handler {
   return async (api, ctx) => {
     const principal = principalOf(ctx);
     const keyId = String(api.request.params.key_id);

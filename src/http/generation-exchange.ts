@@ -1,15 +1,16 @@
 // The HTTP side of one generation: what the pipeline needs of the Koa request (the authenticated principal, the
 // tracking and trace headers, a watch on the client's connection), and the pipeline's response port written onto
-// Koa's response. The pipeline itself knows no Koa.
+// Koa's response: both lanes' streams through the one stream writer (write-stream.ts). The pipeline itself knows no
+// Koa.
 import type { Context } from 'koa';
+import type { StreamFraming } from '../core/stream-renderer.js';
 import type { GenerationClient, GenerationResponse } from '../pipeline/serve-generation.js';
 import { clientTraceHeaders } from '../observability/client-trace-context.js';
 import { requestTraceOf } from '../observability/request-span.js';
 import { principalOf } from './authenticate.js';
 import { abortOnDisconnect } from './abort-on-disconnect.js';
 import { trackingHeaders } from './tracking-headers.js';
-import { writeEventStream, type StreamFraming } from './write-event-stream.js';
-import { writeNativeStream } from './write-native-stream.js';
+import { writeStream } from './write-stream.js';
 
 export function generationClient(ctx: Context): GenerationClient {
   return {
@@ -21,7 +22,7 @@ export function generationClient(ctx: Context): GenerationClient {
   };
 }
 
-/** `framing`: how a stream's events are written (the Gemini door's JSON array without `alt=sse`). */
+/** `framing`: how a stream's frames are written (the Gemini door's JSON array without `alt=sse`). */
 export function generationResponse(ctx: Context, framing: StreamFraming = 'sse'): GenerationResponse {
   return {
     headers(headers) {
@@ -34,9 +35,33 @@ export function generationResponse(ctx: Context, framing: StreamFraming = 'sse')
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = body;
     },
-    events: (stream, renderer, keepAliveMs, first) =>
-      writeEventStream(ctx, stream, renderer, keepAliveMs, first, framing),
-    frames: (stream, renderer, keepAliveMs, first) =>
-      writeNativeStream(ctx, stream, renderer, keepAliveMs, first, framing),
+    // The translated lane: the door's renderer makes the frames, from its opening to its closing.
+    async events(batches, renderer, keepAliveMs, first) {
+      await writeStream(
+        ctx,
+        { framing, keepAliveMs },
+        {
+          batches,
+          first,
+          opening: renderer.start(),
+          render: (event) => renderer.event(event),
+          closing: (end) => renderer.end(end),
+          keepAlive: renderer.keepAlive,
+        },
+      );
+    },
+    // The native lane: the upstream's own events; the door renders only a failure they did not tell.
+    async frames(batches, renderer, keepAliveMs, first) {
+      await writeStream(
+        ctx,
+        { framing, keepAliveMs },
+        {
+          batches,
+          first,
+          closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
+          keepAlive: renderer.keepAlive,
+        },
+      );
+    },
   };
 }

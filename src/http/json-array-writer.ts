@@ -6,6 +6,8 @@ import { SseWriter } from './sse-writer.js';
 import { createSseParser } from '../providers/sse/parse-sse.js';
 
 export class JsonArrayWriter extends SseWriter {
+  /** The keep-alive when the door names none: whitespace, which JSON allows between elements. */
+  static readonly KEEP_ALIVE = '\n';
   protected override readonly contentType = 'application/json; charset=utf-8';
   private elements = 0;
   private opened = false;

@@ -1,8 +1,8 @@
 // The HTTP side of the response cache (pipeline/response-cache/serve-cached.ts): the request's cache header and
-// headers in, and a hit's recorded frames written out through the door's stream writer; a miss is written as the
-// door's own answer (generation-exchange.ts).
+// headers in, and a hit's recorded frames written out through the one stream writer (write-stream.ts); a miss is
+// written as the door's own answer (generation-exchange.ts).
 import type { Context } from 'koa';
-import type { SseFrame } from '../core/stream-renderer.js';
+import type { StreamFraming } from '../core/stream-renderer.js';
 import type { EmbeddingRequestBody } from '../pipeline/embeddings/check-embedding-request.js';
 import type { FrontDoorRequest } from '../pipeline/serve-generation.js';
 import {
@@ -12,9 +12,7 @@ import {
   type CacheExchange,
 } from '../pipeline/response-cache/serve-cached.js';
 import { generationClient, generationResponse } from './generation-exchange.js';
-import { JsonArrayWriter } from './json-array-writer.js';
-import { SseWriter } from './sse-writer.js';
-import type { StreamFraming } from './write-event-stream.js';
+import { writeStream } from './write-stream.js';
 
 type GenerationCacheParts = Parameters<typeof serveGenerationThroughCache>[0];
 type EmbeddingCacheParts = Parameters<typeof serveEmbeddingsThroughCache>[0];
@@ -38,42 +36,16 @@ export function serveEmbeddingsCached(
   return serveEmbeddingsThroughCache(parts, cacheExchange(ctx), body);
 }
 
-function cacheExchange(ctx: Context, framing?: StreamFraming): CacheExchange {
+function cacheExchange(ctx: Context, framing: StreamFraming = 'sse'): CacheExchange {
   return {
     client: generationClient(ctx),
     directive: ctx.get(CACHE_HEADER) || undefined,
     headers: ctx.headers,
     response: {
       generation: generationResponse(ctx, framing),
-      replayFrames: (batches, keepAliveMs) => writeFrames(ctx, batches, keepAliveMs, framing),
+      // The recorded frames in order, each batch in as few socket writes as the client takes.
+      replayFrames: (batches, keepAliveMs) =>
+        writeStream(ctx, { framing, keepAliveMs }, { batches: batches[Symbol.asyncIterator]() }),
     },
   };
-}
-
-/** The recorded events in order, each batch in as few socket writes as the client takes; false when it left. */
-async function writeFrames(
-  ctx: Context,
-  batches: AsyncIterable<readonly SseFrame[]>,
-  keepAliveMs: number,
-  framing: StreamFraming = 'sse',
-): Promise<boolean> {
-  const writer =
-    framing === 'json-array' ? new JsonArrayWriter(ctx.res, keepAliveMs, '\n') : new SseWriter(ctx.res, keepAliveMs);
-  ctx.respond = false;
-  writer.start();
-  try {
-    for await (const batch of batches) {
-      writer.cork();
-      for (const frame of batch) {
-        const full = writer.frame(frame);
-        if (full) await full;
-      }
-      writer.uncork();
-      // Leaving the loop ends the batches: a replay whose client left reads no further.
-      if (writer.closed) return false;
-    }
-    return !writer.closed;
-  } finally {
-    writer.end();
-  }
 }

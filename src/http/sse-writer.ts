@@ -5,6 +5,9 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../core/stream-renderer.js';
 
+/** A frame to send: one event, or SSE text already framed (the native lane's upstream events, whole). */
+export type WireFrame = SseFrame | string;
+
 export class SseWriter {
   /** The answer's media type; a subclass frames events otherwise (json-array-writer.ts). */
   protected readonly contentType: string = 'text/event-stream; charset=utf-8';
@@ -59,6 +62,11 @@ export class SseWriter {
     return frame.event === undefined
       ? this.data(frame.data)
       : this.write(`event: ${frame.event}\ndata: ${frame.data}\n\n`);
+  }
+
+  /** Sends one frame of either kind; returns as data() does. */
+  send(frame: WireFrame): Promise<void> | undefined {
+    return typeof frame === 'string' ? this.text(frame) : this.frame(frame);
   }
 
   /** Sends SSE text as it is (one or more whole events, already framed: the native lane's upstream events). */

@@ -62,9 +62,7 @@ export interface BudgetReading {
 export function judgeBudgets(
   budgets: readonly RateBudget[],
   readings: readonly BudgetReading[],
-  admitted: boolean,
-  tokens: number,
-  nowMs: number,
+  { admitted, tokens, nowMs }: { admitted: boolean; tokens: number; nowMs: number },
 ): RateDecision {
   let state: RateState = { limit: 0, remaining: 0, resetAtMs: nowMs };
   let tightest = Infinity;
@@ -145,7 +143,7 @@ export class TokenBucketRateLimiter implements RateLimiter {
         !(limits.rpm > 0 && before[i].requests < 1) &&
         !(limits.tpm > 0 && before[i].tokens < tokenNeed(limits, tokens)),
     );
-    if (!fits) return judgeBudgets(budgets, before, false, tokens, nowMs);
+    if (!fits) return judgeBudgets(budgets, before, { admitted: false, tokens, nowMs });
     budgets.forEach(({ limits }, i) => {
       if (limits.rpm > 0) held[i].requests.level -= 1;
       if (limits.tpm > 0) held[i].tokens.level -= tokens;
@@ -153,9 +151,7 @@ export class TokenBucketRateLimiter implements RateLimiter {
     return judgeBudgets(
       budgets,
       budgets.map((budget, i) => reading(held[i], budget.limits, tokens)),
-      true,
-      tokens,
-      nowMs,
+      { admitted: true, tokens, nowMs },
     );
   }
 

@@ -60,7 +60,7 @@ export class RedisRateLimiter implements RateLimiter {
       if (budget.limits.tpm > 0) this.view(budget.bucket, budget.limits, nowMs).level = tokenLevel;
       return { requests, tokens: tokenLevel, fullMs, waitRequestMs: 0, waitTokensMs: 0 };
     });
-    const decision = judgeBudgets(limited, readings, true, tokens, nowMs);
+    const decision = judgeBudgets(limited, readings, { admitted: true, tokens, nowMs });
     if (status === 1) return decision;
     return {
       ok: false,

@@ -49,17 +49,22 @@ export function callUpstream(
 ): Promise<UpstreamResponse> {
   // Counted (metrics) and traced (a span per attempt) when those are on; otherwise just the attempt.
   return observeUpstreamAttempt(http.observer, ctx, requestTrace, (attempt) =>
-    sendAttempt(http, adapter, build, ctx, signal, clientTrace, attempt),
+    sendAttempt({ http, adapter, build, ctx, signal, clientTrace }, attempt),
   );
 }
 
+/** One call to a vendor: who sends it, how it is built and mapped, and what cuts it. */
+interface UpstreamCall {
+  http: HttpClient;
+  adapter: ProviderAdapter;
+  build: () => OutgoingRequest;
+  ctx: AdapterContext;
+  signal: CallSignal;
+  clientTrace: ClientTraceHeaders | undefined;
+}
+
 async function sendAttempt(
-  http: HttpClient,
-  adapter: ProviderAdapter,
-  build: () => OutgoingRequest,
-  ctx: AdapterContext,
-  signal: CallSignal,
-  clientTrace: ClientTraceHeaders | undefined,
+  { http, adapter, build, ctx, signal, clientTrace }: UpstreamCall,
   attemptSpan: AttemptTrace | undefined,
 ): Promise<UpstreamResponse> {
   // No local holds the built request across the await: it carries the JSON body, as large as the prompt, and a
@@ -73,7 +78,7 @@ async function sendAttempt(
   }
   if (response.status >= 200 && response.status < 300) return response;
   const body = await readErrorBody(response);
-  const info = adapter.mapError(response.status, body, response.headers, ctx);
+  const info = adapter.mapError({ status: response.status, body, headers: response.headers }, ctx);
   throw new UpstreamHttpError(info, ctx.provider.id, response.status);
 }
 

@@ -22,13 +22,19 @@ export interface PromptTokenCount {
   headers: RateHeaders;
 }
 
+/** The prompt to count, as a door parsed it. */
+export interface PromptToCount {
+  request: GenerationRequest;
+  /** The client's protocol headers, for the provider's counter (as a generation of the same protocol forwards them). */
+  clientHeaders: Readonly<Record<string, string>>;
+}
+
 export async function countPromptTokens(
   parts: CountParts,
   client: Pick<GenerationClient, 'principal' | 'watchConnection'>,
-  request: GenerationRequest,
-  /** The client's protocol headers, for the provider's counter (as a generation of the same protocol forwards them). */
-  clientHeaders: Readonly<Record<string, string>>,
+  prompt: PromptToCount,
 ): Promise<PromptTokenCount> {
+  const { request } = prompt;
   const target = resolveTarget(parts.catalog, parts.providers, parts.adapters, request.model);
   // Admitted as every model call is; it spends nothing and counts no tokens (it generates none).
   const { headers } = await admit(parts, {
@@ -40,17 +46,14 @@ export async function countPromptTokens(
     spend: { kind: 'none' },
   });
   const counter = parts.tokenCounters[target.provider.kind];
-  const counted = counter ? await countUpstream(parts, client, target, counter, request, clientHeaders) : undefined;
+  const counted = counter ? await countUpstream(parts, client, { ...prompt, target, counter }) : undefined;
   return { inputTokens: counted ?? estimatePromptTokens(request), headers };
 }
 
 async function countUpstream(
   parts: CountParts,
   client: Pick<GenerationClient, 'watchConnection'>,
-  target: Target,
-  counter: PromptTokenCounter,
-  request: GenerationRequest,
-  clientHeaders: Readonly<Record<string, string>>,
+  { target, counter, request, clientHeaders }: PromptToCount & { target: Target; counter: PromptTokenCounter },
 ): Promise<number | undefined> {
   const connection = client.watchConnection();
   try {

@@ -14,12 +14,12 @@ import type { GenerationRequest } from '../core/generation-request.js';
 import type { GenerationResult, StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
 import { rateBudgetsOf } from '../limits/admit-rate.js';
-import { callUpstream, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
+import { callUpstream, readUpstreamBytes, readUpstreamJson, UpstreamHttpError } from './call-upstream.js';
 import type { CheckedRequest } from '../routing/check-request.js';
 import type { RequestFacts } from '../core/request-facts.js';
 import type { NativeAnswerContext, NativeProtocol, NativeWire } from '../providers/native/native-protocol.js';
 import type { Redact } from '../providers/redact-credentials.js';
-import { completeNative, nativeLaneOf } from './native-lane.js';
+import { nativeLaneOf, observeReading } from './native-lane.js';
 import { nativeStream, type NativeStreamEnd } from './native-stream.js';
 import type { GenerationDoor, JsonAnswer, OpenedStream } from './generation-door.js';
 import { openWithinWindow } from './failover-window.js';
@@ -134,18 +134,7 @@ export class GenerationRun {
     return this.route(async (target, last): Promise<JsonAnswer> => {
       const upstream = await this.callUpstream(target, last);
       if (!this.native) return { lane: 'translated', ...(await this.complete(upstream)) };
-      const aborted = () => this.input.client.signal.aborted;
-      return {
-        lane: 'native',
-        body: await completeNative(
-          upstream,
-          this.native,
-          this.answerContext(),
-          this.meter,
-          () => this.totals(),
-          aborted,
-        ),
-      };
+      return { lane: 'native', body: await this.completeNative(upstream, this.native) };
     });
   }
 
@@ -282,33 +271,48 @@ export class GenerationRun {
     }
   }
 
-  /** Steps 6 for JSON: the whole upstream answer, translated and metered. */
-  private async complete(
+  /**
+   * A whole upstream answer, on either lane: read, then made sense of. A body that cannot be read fails as its
+   * reader says; one the lane cannot take is the vendor's error in a 200 (UpstreamPayloadError), else a 502. The
+   * attempt's span (tracing on) ends here when it failed.
+   */
+  private async readAnswer<B, A>(
     upstream: UpstreamResponse,
-  ): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
-    const { provider } = this.input.target;
-    // The attempt's span (tracing on) ends with the body: read and translated, or not.
-    let body: unknown;
+    read: (provider: string) => Promise<B>,
+    take: (body: B) => A,
+  ): Promise<A> {
+    const provider = this.input.target.provider.id;
+    let body: B;
     try {
-      body = await readUpstreamJson(upstream, provider.id);
+      body = await read(provider);
     } catch (err) {
       endUpstreamAttempt(upstream, { aborted: this.input.client.signal.aborted, error: err });
       throw err;
     }
-    let result: GenerationResult;
     try {
-      result = this.input.target.adapter.parseCompletion(body, this.adapterCtx);
+      return take(body);
     } catch (err) {
       const failure =
         err instanceof UpstreamPayloadError
-          ? new UpstreamHttpError(err.info, provider.id, 200)
-          : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, {
-              provider: provider.id,
+          ? new UpstreamHttpError(err.info, provider, 200)
+          : new GatewayError(502, `Provider ${provider} returned an unexpected response`, {
+              provider,
               reason: 'upstream_malformed',
             });
       endUpstreamAttempt(upstream, { error: failure });
       throw failure;
     }
+  }
+
+  /** Step 6 for JSON: the whole upstream answer, translated and metered. */
+  private async complete(
+    upstream: UpstreamResponse,
+  ): Promise<{ completion: GenerationResult; totals: GenerationTotals }> {
+    const result = await this.readAnswer(
+      upstream,
+      (provider) => readUpstreamJson(upstream, provider),
+      (body) => this.input.target.adapter.parseCompletion(body, this.adapterCtx),
+    );
     if (result.upstreamId) this.meter.observe({ type: 'upstream-id', id: result.upstreamId });
     if (result.usage) this.meter.observe({ type: 'usage', usage: result.usage });
     this.meter.observe({ type: 'finish', finishReason: result.finishReason });
@@ -318,6 +322,23 @@ export class GenerationRun {
       ? { ...result, output: result.output.filter((block) => block.type !== 'reasoning') }
       : result;
     return { completion, totals: this.totals() };
+  }
+
+  /** Step 6 for JSON on the native lane: the upstream's whole answer, metered, and the bytes to send the client. */
+  private async completeNative(upstream: UpstreamResponse, native: NativeProtocol): Promise<Buffer> {
+    const ctx = this.answerContext();
+    const answer = await this.readAnswer(
+      upstream,
+      (provider) => readUpstreamBytes(upstream, provider),
+      (bytes) => native.readJson(bytes, ctx),
+    );
+    observeReading(this.meter, answer.reading);
+    endUpstreamAttempt(upstream, { report: this.meter });
+    // The vendor's own body goes to the client: whatever in it echoes a gateway credential is cut out.
+    const body = answer.render(this.totals());
+    const text = body.toString('utf8');
+    const clean = ctx.redact(text);
+    return clean === text ? body : Buffer.from(clean);
   }
 
   /** Step 6 for streams: the upstream's events, translated and metered, in batches, then how the stream ended. */

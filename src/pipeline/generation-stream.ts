@@ -48,6 +48,32 @@ const START_FAILURE_STATUS: Record<StreamErrorCode, number> = {
   content_filter: 400,
 };
 
+/** How an upstream stream stopped, as either lane saw it. */
+export interface StreamStop {
+  failure?: { code: StreamErrorCode; message: string };
+  progress: BatchProgress;
+  signal: { readonly aborted: boolean };
+  committed?: () => boolean;
+  meter: GenerationMeter;
+}
+
+/**
+ * The same on both lanes (this file and native-stream.ts): a failure before anything reached the client (and before
+ * the failover window committed the response) is thrown, an ordinary error response or an attempt to fail over from;
+ * after it, the failure is recorded and told in the stream. False when the client left (recorded as aborted).
+ */
+export function stopStream({ failure, progress, signal, committed, meter }: StreamStop): boolean {
+  if (failure && !progress.yielded && !signal.aborted && !committed?.()) {
+    throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, {
+      reason: 'upstream_stream_failed',
+      stream_code: failure.code,
+    });
+  }
+  if (failure) meter.fail(200, failure.code, failure.message);
+  if (signal.aborted) meter.abort();
+  return !signal.aborted;
+}
+
 /**
  * Yields the delta events to render, batch by batch; returns the end of the stream, or undefined when the client
  * went away (the consumer may also stop early with `return()`: the upstream is released either way).
@@ -129,17 +155,7 @@ export async function* generationStream(
     });
   }
 
-  if (failure && !progress.yielded && !signal.aborted && !options.committed?.()) {
-    throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, {
-      reason: 'upstream_stream_failed',
-      stream_code: failure.code,
-    });
-  }
-  if (failure) meter.fail(200, failure.code, failure.message);
-  if (signal.aborted) {
-    meter.abort();
-    return undefined;
-  }
+  if (!stopStream({ failure, progress, signal, committed: options.committed, meter })) return undefined;
   const totals = options.totals();
   return failure
     ? { type: 'error', code: failure.code, message: failure.message, totals }

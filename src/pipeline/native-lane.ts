@@ -1,24 +1,12 @@
-// The lane of one attempt, and the native lane's JSON step. An attempt takes the native lane when the endpoint speaks
-// the door's protocol (ProviderConfig.protocols) and the protocol's back door takes the request as it is; otherwise
-// it takes the translated lane (door → internal request → adapter). Decided per attempt: routing may fail over
-// between endpoints of different protocols. The back doors are handed in (GenerationParts.natives, composed from the
-// provider bundles): the pipeline names no vendor.
+// The lane of one attempt, and what a native reading tells the meter. An attempt takes the native lane when the
+// endpoint speaks the door's protocol (ProviderConfig.protocols) and the protocol's back door takes the request as it
+// is; otherwise it takes the translated lane (door → internal request → adapter). Decided per attempt: routing may fail
+// over between endpoints of different protocols. The back doors are handed in (GenerationParts.natives, composed from
+// the provider bundles): the pipeline names no vendor.
 import type { WireProtocol } from '../core/wire-protocol.js';
-import { GatewayError } from '../core/gateway-error.js';
-import type {
-  NativeAnswerContext,
-  NativeJsonAnswer,
-  NativeProtocol,
-  NativeProtocols,
-  NativeReading,
-} from '../providers/native/native-protocol.js';
+import type { NativeProtocol, NativeProtocols, NativeReading } from '../providers/native/native-protocol.js';
 import { upstreamProtocols } from '../providers/registry.js';
-import type { UpstreamResponse } from '../providers/http-client.js';
-import { UpstreamPayloadError } from '../providers/upstream-payload-error.js';
-import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
-import type { GenerationTotals } from '../core/stream-renderer.js';
 import type { Target } from '../routing/resolve-target.js';
-import { readUpstreamBytes, UpstreamHttpError } from './call-upstream.js';
 import type { GenerationMeter } from './generation-meter.js';
 
 /** The native protocol an attempt at `target` takes for a request of a `door` protocol, or undefined: translated. */
@@ -48,44 +36,4 @@ export function observeReading(meter: GenerationMeter, reading: NativeReading): 
     });
   }
   meter.generated(reading.generatedChars);
-}
-
-/** Step 6 for JSON on the native lane: the upstream's whole answer, metered, and the bytes to send the client. */
-export async function completeNative(
-  upstream: UpstreamResponse,
-  native: NativeProtocol,
-  ctx: NativeAnswerContext,
-  meter: GenerationMeter,
-  totals: () => GenerationTotals,
-  aborted: () => boolean,
-): Promise<Buffer> {
-  const { provider } = ctx;
-  let bytes: Buffer;
-  try {
-    bytes = await readUpstreamBytes(upstream, provider.id);
-  } catch (err) {
-    endUpstreamAttempt(upstream, { aborted: aborted(), error: err });
-    throw err;
-  }
-  let answer: NativeJsonAnswer;
-  try {
-    answer = native.readJson(bytes, ctx);
-  } catch (err) {
-    const failure =
-      err instanceof UpstreamPayloadError
-        ? new UpstreamHttpError(err.info, provider.id, 200)
-        : new GatewayError(502, `Provider ${provider.id} returned an unexpected response`, {
-            provider: provider.id,
-            reason: 'upstream_malformed',
-          });
-    endUpstreamAttempt(upstream, { error: failure });
-    throw failure;
-  }
-  observeReading(meter, answer.reading);
-  endUpstreamAttempt(upstream, { report: meter });
-  // The vendor's own body goes to the client: whatever in it echoes a gateway credential is cut out.
-  const body = answer.render(totals());
-  const text = body.toString('utf8');
-  const clean = ctx.redact(text);
-  return clean === text ? body : Buffer.from(clean);
 }

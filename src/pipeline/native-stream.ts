@@ -15,11 +15,11 @@ import { readSseBatches } from '../providers/sse/parse-sse.js';
 import { failedRead, yieldBatches, type BatchProgress } from './upstream-batches.js';
 import type { NormalizedUsage, StreamErrorCode } from '../core/generation.js';
 import type { GenerationTotals } from '../core/stream-renderer.js';
-import { GatewayError } from '../core/gateway-error.js';
 import { endUpstreamAttempt } from '../observability/upstream-attempt.js';
 import type { GenerationMeter } from './generation-meter.js';
 import type { DrainState } from './upstream-link.js';
 import { observeReading } from './native-lane.js';
+import { stopStream } from './generation-stream.js';
 
 export interface NativeStreamOptions {
   upstream: UpstreamResponse;
@@ -49,14 +49,6 @@ export interface NativeStreamEnd {
   /** The upstream's own events from its finish on, held back: sent once the generation is settled. */
   closing?: string[];
 }
-
-/** Gateway status for a stream that failed before its first event (nothing reached the client yet). */
-const START_FAILURE_STATUS: Record<StreamErrorCode, number> = {
-  rate_limit: 429,
-  server_error: 502,
-  context_length_exceeded: 400,
-  content_filter: 400,
-};
 
 /**
  * Yields the SSE text to send, batch by batch; returns how the stream ended, or undefined when the client went away.
@@ -138,17 +130,7 @@ export async function* nativeStream(
     });
   }
 
-  if (failure && !progress.yielded && !signal.aborted && !options.committed?.()) {
-    throw new GatewayError(START_FAILURE_STATUS[failure.code], failure.message, {
-      reason: 'upstream_stream_failed',
-      stream_code: failure.code,
-    });
-  }
-  if (failure) meter.fail(200, failure.code, failure.message);
-  if (signal.aborted) {
-    meter.abort();
-    return undefined;
-  }
+  if (!stopStream({ failure, progress, signal, committed: options.committed, meter })) return undefined;
   const end: NativeStreamEnd = failure && !failureShown ? { failure: { ...failure, totals: options.totals() } } : {};
   if (closing !== undefined && closing.length > 0) end.closing = closing;
   return end;

@@ -85,6 +85,23 @@ export interface StreamTranslator {
   end(): StreamEvent[];
 }
 
+/** A vendor's error answer as it came: its status, its body (parsed JSON, text or bytes) and its headers. */
+export interface ErrorAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * Who answered with an error, and when: `now` dates a Retry-After, `endpoint` is what a 404 that names no model
+ * blames. Each vendor's mapper has its own defaults.
+ */
+export interface ErrorSource {
+  providerId?: string;
+  now?: number;
+  endpoint?: string;
+}
+
 /** A vendor error mapped to the gateway's HTTP error table. */
 export interface UpstreamErrorInfo {
   /** Gateway status to answer with: 400, 401→502, 402, 403, 404, 429, 502, 503 ... */
@@ -106,12 +123,7 @@ export interface ProviderAdapter {
   buildRequest(request: GenerationRequest, ctx: AdapterContext): UpstreamRequest;
   parseCompletion(body: unknown, ctx: AdapterContext): GenerationResult;
   createStreamTranslator(ctx: AdapterContext): StreamTranslator;
-  mapError(
-    status: number,
-    body: unknown,
-    headers: Record<string, string | string[] | undefined>,
-    ctx: AdapterContext,
-  ): UpstreamErrorInfo;
+  mapError(answer: ErrorAnswer, ctx: AdapterContext): UpstreamErrorInfo;
   /** False when this provider takes no PDF `file` parts, so routing skips it for such requests (absent: it does). */
   acceptsFileParts?(provider: ProviderConfig): boolean;
   /**

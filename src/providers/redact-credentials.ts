@@ -56,7 +56,7 @@ export function redactingAdapter(adapter: ProviderAdapter, redact: Redact): Prov
       }
     },
     createStreamTranslator: (ctx) => redactingTranslator(adapter.createStreamTranslator(ctx), redact),
-    mapError: (status, body, headers, ctx) => redactInfo(adapter.mapError(status, body, headers, ctx), redact),
+    mapError: (answer, ctx) => redactInfo(adapter.mapError(answer, ctx), redact),
   };
   return Object.assign(Object.create(adapter) as ProviderAdapter, overrides);
 }

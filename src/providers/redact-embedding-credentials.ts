@@ -15,7 +15,7 @@ export function redactingEmbeddingAdapter(adapter: EmbeddingAdapter, redact: Red
         throw err;
       }
     },
-    mapError: (status, body, headers, ctx) => redactInfo(adapter.mapError(status, body, headers, ctx), redact),
+    mapError: (answer, ctx) => redactInfo(adapter.mapError(answer, ctx), redact),
     acceptsTokenInput: (provider) => adapter.acceptsTokenInput(provider),
   };
 }

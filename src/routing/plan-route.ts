@@ -71,8 +71,12 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoin
     sent: facts.sentParameters,
     tokens: estimatedPromptTokens,
   };
-  const maxPrompt = prefs.max_price?.prompt === undefined ? undefined : usdToNanos(prefs.max_price.prompt);
-  const maxCompletion = prefs.max_price?.completion === undefined ? undefined : usdToNanos(prefs.max_price.completion);
+  const filter: EndpointFilter = {
+    prefs,
+    needs,
+    maxPrompt: prefs.max_price?.prompt === undefined ? undefined : usdToNanos(prefs.max_price.prompt),
+    maxCompletion: prefs.max_price?.completion === undefined ? undefined : usdToNanos(prefs.max_price.completion),
+  };
 
   const exclusions: Exclusion[] = [];
   const targets: Target[] = [];
@@ -81,11 +85,11 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoin
     for (const endpoint of model.endpoints ?? [
       { key: `${model.id}@${model.upstreamProvider}`, provider: model.upstreamProvider, entry: model },
     ]) {
-      const reason = exclusionOf(deps, endpoint, prefs, needs, maxPrompt, maxCompletion);
+      const reason = exclusionOf(deps, endpoint, filter);
       if (reason) exclusions.push({ model: model.id, provider: endpoint.provider, reason, entry: endpoint.entry });
       else kept.push(endpoint);
     }
-    const ordered = orderEndpoints(deps, kept, prefs, affineEndpoint);
+    const ordered = orderEndpoints(deps, kept, { prefs, affineEndpoint });
     const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
     for (const endpoint of chosen)
       targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
@@ -134,13 +138,18 @@ interface Needs {
   tokens: number;
 }
 
+/** What an endpoint must meet: the client's provider preferences, the request's needs and its price caps. */
+interface EndpointFilter {
+  prefs: Preferences;
+  needs: Needs;
+  maxPrompt?: bigint;
+  maxCompletion?: bigint;
+}
+
 function exclusionOf(
   deps: RoutingDeps,
   endpoint: CatalogEndpoint,
-  prefs: Preferences,
-  needs: Needs,
-  maxPrompt: bigint | undefined,
-  maxCompletion: bigint | undefined,
+  { prefs, needs, maxPrompt, maxCompletion }: EndpointFilter,
 ): ExclusionReason | undefined {
   const { provider, entry } = endpoint;
   if (prefs.only && !prefs.only.includes(provider)) return 'provider_excluded';
@@ -173,8 +182,7 @@ function exclusionOf(
 function orderEndpoints(
   deps: RoutingDeps,
   endpoints: CatalogEndpoint[],
-  prefs: Preferences,
-  affineEndpoint: string | undefined,
+  { prefs, affineEndpoint }: { prefs: Preferences; affineEndpoint: string | undefined },
 ): CatalogEndpoint[] {
   if (endpoints.length < 2) return endpoints;
   const order = prefs.order ?? [];

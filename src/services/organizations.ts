@@ -134,13 +134,12 @@ export async function putMember(
 
 /**
  * Removes the member and revokes its keys of the organization in the same transaction (a key never acts where its
- * member is not a member); `credentials` forgets them in this process, the rows' triggers tell the others.
+ * member is not a member); `input.credentials` forgets them in this process, the rows' triggers tell the others.
  */
 export async function removeMember(
   db: Db,
-  credentials: CredentialInvalidator | undefined,
   actor: OrganizationActor,
-  input: { organizationId: string; userId: string; now: Date },
+  input: { organizationId: string; userId: string; now: Date; credentials?: CredentialInvalidator },
 ): Promise<void> {
   if (input.organizationId.includes('\u0000')) throw organizationNotFound(input.organizationId);
   const hashes = await inTransaction(db, async (trx) => {
@@ -161,5 +160,5 @@ export async function removeMember(
     await deleteMembership(trx, org.id, input.userId);
     return revoked;
   });
-  for (const hash of hashes) credentials?.invalidate(hash);
+  for (const hash of hashes) input.credentials?.invalidate(hash);
 }

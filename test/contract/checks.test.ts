@@ -193,13 +193,15 @@ describe('response checks', () => {
   });
 
   it('unsupported_method: 405 with an Allow header naming the defined methods', () => {
-    expect(allowProblem(405, 'GET, POST', 'PUT', ['GET', 'POST'])).toBeUndefined();
-    expect(allowProblem(405, 'get,post,head', 'DELETE', ['GET', 'POST'])).toBeUndefined();
-    expect(allowProblem(405, undefined, 'PUT', ['GET'])).toBe('405 without an Allow header');
-    expect(allowProblem(405, 'GET', 'PUT', ['GET', 'POST'])).toMatch(/lacks POST/);
-    expect(allowProblem(405, 'GET, PUT', 'PUT', ['GET'])).toMatch(/lists PUT/);
-    expect(allowProblem(404, undefined, 'PUT', ['GET'])).toMatch(/answered 404, expected 405/);
-    expect(allowProblem(undefined, undefined, 'PUT', ['GET'], 'ECONNRESET')).toMatch(/no response: ECONNRESET/);
+    expect(allowProblem({ status: 405, allow: 'GET, POST' }, 'PUT', ['GET', 'POST'])).toBeUndefined();
+    expect(allowProblem({ status: 405, allow: 'get,post,head' }, 'DELETE', ['GET', 'POST'])).toBeUndefined();
+    expect(allowProblem({ status: 405, allow: undefined }, 'PUT', ['GET'])).toBe('405 without an Allow header');
+    expect(allowProblem({ status: 405, allow: 'GET' }, 'PUT', ['GET', 'POST'])).toMatch(/lacks POST/);
+    expect(allowProblem({ status: 405, allow: 'GET, PUT' }, 'PUT', ['GET'])).toMatch(/lists PUT/);
+    expect(allowProblem({ status: 404, allow: undefined }, 'PUT', ['GET'])).toMatch(/answered 404, expected 405/);
+    expect(allowProblem({ status: undefined, allow: undefined, error: 'ECONNRESET' }, 'PUT', ['GET'])).toMatch(
+      /no response: ECONNRESET/,
+    );
   });
 });
 

@@ -69,7 +69,7 @@ describe('credentialRedactor', () => {
     };
     const adapter = redactingAdapter(inner, credentialRedactor([secret]));
     const ctx = {} as never;
-    expect(adapter.mapError(400, {}, {}, ctx)).toMatchObject({
+    expect(adapter.mapError({ status: 400, body: {} }, ctx)).toMatchObject({
       message: 'bad key [redacted]',
       upstreamCode: '[redacted]',
     });

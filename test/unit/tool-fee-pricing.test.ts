@@ -174,4 +174,18 @@ describe('cost of hosted tool uses', () => {
     expect(maxCostNanos(model, 0, 0, { toolUses: { code_execution: 1 } }) - maxCostNanos(model, 0, 0)).toBe(8_333_334n);
     expect(maxCostNanos(model, 0, 0, { toolUses: { file_search: 10 } }) - maxCostNanos(model, 0, 0)).toBe(50_000_000n);
   });
+
+  it('bounds a request that offers no tool as the per-use computation does with every count at zero', () => {
+    const zeroUses = Object.fromEntries(HOSTED_TOOL_FEES.map((tool) => [tool, 0])) as ToolUses;
+    const searchModel = entry({ input: 3, output: 15, web_search: 0.01, ...FEES });
+    fc.assert(
+      fc.property(counts, fc.constantFrom(model, searchModel), (u, priced) => {
+        const skipped = maxCostNanos(priced, u.promptTokens, u.completionTokens);
+        // Counts given (zero) take the full per-use path.
+        expect(skipped).toBe(maxCostNanos(priced, u.promptTokens, u.completionTokens, { webSearches: 0 }));
+        expect(skipped).toBe(maxCostNanos(priced, u.promptTokens, u.completionTokens, { toolUses: zeroUses }));
+        expect(skipped).toBe(maxCostNanos(priced, u.promptTokens, u.completionTokens, { options: {} }));
+      }),
+    );
+  });
 });

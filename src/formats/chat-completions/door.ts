@@ -6,12 +6,18 @@ import { ChatStreamRenderer } from './chat-stream-renderer.js';
 import { parseChatRequest } from './parse-request.js';
 import { chatRequestFacts } from './request-facts.js';
 import { chatSessionKey } from './session-key.js';
+import { wantsStream } from './stream-mode.js';
 import type { ChatCompletionRequest } from './wire-types.js';
 
 export const chatDoor: FrontDoor<ChatCompletionRequest> = {
   protocol: 'chat',
   apiFormat: 'chat_completions',
+  operationIds: ['createChatCompletion'],
   // The model is the body's: chat names gateway ids.
+  modelOf: ({ body }) => body.model,
+  // An omitted `stream` follows the Accept header, else the operator's default (stream-mode.ts).
+  streamOf: ({ body, headers }, { streamDefault }) =>
+    wantsStream(body.stream, headers.accept, streamDefault) ? 'sse' : undefined,
   readFacts: (body) => chatRequestFacts(body),
   sessionKey: chatSessionKey,
   clientHeaders: () => ({}),

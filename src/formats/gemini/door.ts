@@ -5,6 +5,7 @@ import type { FrontDoor } from '../shared/front-door.js';
 import { buildGenerateContentResponse } from './build-response.js';
 import { GEMINI_ERROR_SHAPE } from './error-body.js';
 import { GeminiStreamRenderer } from './gemini-stream-renderer.js';
+import { geminiGatewayModelId } from './model-name.js';
 import { parseGeminiRequest } from './parse-request.js';
 import { geminiRequestFacts } from './request-facts.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
@@ -12,6 +13,15 @@ import type { GeminiGenerateContentRequest } from './wire-types.js';
 export const geminiDoor: FrontDoor<GeminiGenerateContentRequest> = {
   protocol: 'gemini',
   apiFormat: 'gemini',
+  operationIds: ['geminiGenerateContent', 'geminiStreamGenerateContent'],
+  // The path names the model, the Google way or as a gateway id (model-name.ts).
+  modelOf: (call) => geminiGatewayModelId(call.pathParam('model') ?? ''),
+  // The operation says whether it streams; the stream is Server-Sent Events with `alt=sse` (Gemini CLI, the Gen AI
+  // SDKs), else one JSON array sent chunk by chunk, as Google answers.
+  streamOf: (call) => {
+    if (call.operationId !== 'geminiStreamGenerateContent') return undefined;
+    return call.query('alt')?.toLowerCase() === 'sse' ? 'sse' : 'json-array';
+  },
   readFacts: geminiRequestFacts,
   sessionKey: (_body, headers) => sessionKeyFromHeaders(headers),
   clientHeaders: () => ({}),

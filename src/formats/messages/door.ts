@@ -5,6 +5,7 @@ import { buildMessage } from './build-message.js';
 import { anthropicClientHeaders } from './client-headers.js';
 import { MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE } from './error-body.js';
 import { MessagesStreamRenderer } from './messages-stream-renderer.js';
+import { gatewayModelId } from './model-name.js';
 import { parseMessagesRequest } from './parse-request.js';
 import { messagesRequestFacts } from './request-facts.js';
 import { messagesSessionKey } from './session-key.js';
@@ -13,6 +14,11 @@ import type { MessagesRequest } from './wire-types.js';
 export const messagesDoor: FrontDoor<MessagesRequest> = {
   protocol: 'messages',
   apiFormat: 'messages',
+  operationIds: ['createMessage'],
+  // Claude names (`claude-sonnet-5-5`, dated snapshots) are looked up in the catalog (model-name.ts).
+  modelOf: ({ body }, { catalog }) => gatewayModelId(catalog, body.model),
+  // Anthropic's default: one JSON object unless `stream` is true.
+  streamOf: ({ body }) => (body.stream === true ? 'sse' : undefined),
   readFacts: messagesRequestFacts,
   sessionKey: messagesSessionKey,
   clientHeaders: anthropicClientHeaders,

@@ -13,6 +13,10 @@ import type { ResponseRequest } from './wire-types.js';
 export const responsesDoor: FrontDoor<ResponseRequest> = {
   protocol: 'responses',
   apiFormat: 'responses',
+  operationIds: ['createResponse'],
+  modelOf: ({ body }) => body.model,
+  // OpenAI's default for this API: one JSON object unless `stream` is true.
+  streamOf: ({ body }) => (body.stream === true ? 'sse' : undefined),
   // The model is the body's; reading the facts refuses a stored response to continue (400), which no lane serves.
   readFacts: (body) => responsesRequestFacts(body),
   sessionKey: responsesSessionKey,

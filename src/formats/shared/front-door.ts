@@ -2,10 +2,16 @@
 // (formats/<door>/door.ts) from the functions that door's folder holds. The pipeline and routing never see a door's
 // JSON: they get the facts it reads (core/request-facts.ts), its request translated on demand, and its renderers.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Catalog } from '../../catalog/catalog.js';
 import type { DoorErrorShape } from '../../core/door-error-shape.js';
 import type { GenerationRequest } from '../../core/generation-request.js';
 import type { RequestFacts } from '../../core/request-facts.js';
-import type { CompletionRenderer, GenerationIdentity, StreamRenderer } from '../../core/stream-renderer.js';
+import type {
+  CompletionRenderer,
+  GenerationIdentity,
+  StreamFraming,
+  StreamRenderer,
+} from '../../core/stream-renderer.js';
 import type { WireProtocol } from '../../core/wire-protocol.js';
 
 /** The door's name in generation records, metrics and traces. */
@@ -30,10 +36,35 @@ export interface DoorRenderers {
   createStreamRenderer(identity: GenerationIdentity, estimatedPromptTokens: number): StreamRenderer;
 }
 
+/** One request as the generic generation handler hands it to its door: the body, and what else of it a door reads. */
+export interface DoorCall<Body> {
+  body: Body;
+  /** The API operation it came through (a door may serve several: Gemini's :generateContent and its stream). */
+  operationId: string;
+  /** A path parameter as the router parsed it (still percent-encoded). */
+  pathParam(name: string): string | undefined;
+  /** A query parameter's first value. */
+  query(name: string): string | undefined;
+  headers: IncomingHttpHeaders;
+}
+
+/** What of the gateway a door reads to name the model and the answer's form. */
+export interface DoorSettings {
+  catalog: Pick<Catalog, 'get'>;
+  /** What an omitted `stream` means where the door leaves it open (MODELGATE_STREAM_DEFAULT). */
+  streamDefault: boolean;
+}
+
 export interface FrontDoor<Body> {
   /** The protocol it speaks: an endpoint that speaks it too takes the native lane. */
   protocol: WireProtocol;
   apiFormat: DoorFormat;
+  /** The API operations (spec/) it serves, each by the generic generation handler (handlers/generation-handler.ts). */
+  operationIds: readonly string[];
+  /** The gateway model id the request names: the body's, or the path's, in the door's own naming. */
+  modelOf(call: DoorCall<Body>, settings: DoorSettings): string;
+  /** How the answer is sent: undefined for one JSON body, else the stream's framing. */
+  streamOf(call: DoorCall<Body>, settings: DoorSettings): StreamFraming | undefined;
   /** What routing and admission read of the request (offered tools, search limits, attachments, output cap, ...). */
   readFacts(body: Body, model: string): RequestFacts;
   /** The conversation the request belongs to, for session affinity: the door's body field, else the session headers. */

@@ -78,7 +78,7 @@ async function sendBatch(
     if (answer.status >= 200 && answer.status < 300) return answer;
     const body = await readErrorBody(answer);
     throw new UpstreamHttpError(
-      adapter.mapError(answer.status, body, answer.headers, ctx),
+      adapter.mapError({ status: answer.status, body, headers: answer.headers }, ctx),
       ctx.provider.id,
       answer.status,
     );

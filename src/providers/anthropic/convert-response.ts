@@ -29,7 +29,9 @@ export function parseCompletion(body: unknown, providerId = 'anthropic'): Genera
   if (!isRecord(payload)) throw UpstreamPayloadError.malformed('body is not an object');
   if (payload.type === 'error') {
     const type = readAnthropicError(payload).type;
-    throw new UpstreamPayloadError(mapError((type && STATUS_OF_TYPE[type]) || 500, payload, {}, providerId));
+    throw new UpstreamPayloadError(
+      mapError({ status: (type && STATUS_OF_TYPE[type]) || 500, body: payload }, { providerId }),
+    );
   }
   const content = readArray(payload.content);
   if (!content) throw UpstreamPayloadError.malformed('message has no content array');

@@ -24,7 +24,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): P
       buildRequest,
       parseCompletion: (body, ctx) => parseCompletion(body, ctx.provider.id),
       createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id }),
-      mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+      mapError: (answer, ctx) => mapError(answer, { providerId: ctx.provider.id, now: now() }),
       // Thinking streams as thinking_delta (redacted thinking as whole blocks): a client that leaves has seen every
       // token generated so far, so the upstream is aborted at once and what was streamed is billed.
       hidesReasoning: () => false,

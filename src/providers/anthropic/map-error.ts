@@ -1,12 +1,10 @@
 // Anthropic HTTP errors and in-stream error events → the gateway's error table, with the same rules as
 // the OpenAI-compatible adapter: the client learns what it can fix (400, 404, 429) and nothing about the
 // gateway's own Anthropic account, whose failures (key, billing, spend limits) become 502.
-import type { UpstreamErrorInfo } from '../adapter.js';
+import type { ErrorAnswer, ErrorSource, UpstreamErrorInfo } from '../adapter.js';
 import type { StreamErrorCode } from '../../core/generation.js';
 import { parseRetryAfter } from '../parse-retry-after.js';
 import { readAnthropicError, redactMessage, STATUS_OF_TYPE, type AnthropicError } from './read-error.js';
-
-type Headers = Record<string, string | string[] | undefined>;
 
 // "prompt is too long: 208310 tokens > 200000 maximum";
 // "input length and `max_tokens` exceed context limit: 198000 + 21333 > 200000, ...".
@@ -23,11 +21,8 @@ function isAccountProblem(error: AnthropicError): boolean {
 }
 
 export function mapError(
-  status: number,
-  body: unknown,
-  headers: Headers,
-  providerId = 'anthropic',
-  now: number = Date.now(),
+  { status, body, headers = {} }: ErrorAnswer,
+  { providerId = 'anthropic', now = Date.now() }: ErrorSource = {},
 ): UpstreamErrorInfo {
   const error = readAnthropicError(body);
   const who = `Upstream provider ${providerId}`;
@@ -87,7 +82,7 @@ export function mapError(
 export function mapStreamError(payload: unknown, providerId = 'anthropic'): { code: StreamErrorCode; message: string } {
   const error = readAnthropicError(payload);
   const status = (error.type && STATUS_OF_TYPE[error.type]) || 500;
-  const info = mapError(status, payload, {}, providerId);
+  const info = mapError({ status, body: payload }, { providerId });
   const detail = error.message ? redactMessage(error.message) : undefined;
   const message =
     info.status >= 500 && detail && !info.message.includes(detail) ? `${info.message} ${detail}` : info.message;

@@ -68,7 +68,7 @@ function readJson(bytes: Buffer, ctx: Parameters<NativeProtocol['readJson']>[1])
   const body = UpstreamPayloadError.parseJson(bytes.toString('utf8'));
   if (!isRecord(body)) throw UpstreamPayloadError.malformed('the message is not a JSON object');
   if (body.type === 'error') {
-    const info = mapError(502, body, {}, ctx.provider.id);
+    const info = mapError({ status: 502, body }, { providerId: ctx.provider.id });
     throw new UpstreamPayloadError({ ...info, message: ctx.redact(info.message) });
   }
   const content = readArray(body.content);

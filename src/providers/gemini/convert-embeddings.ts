@@ -112,8 +112,12 @@ export function createGeminiEmbeddings(options: { now?: () => number } = {}): Em
   return {
     buildRequests,
     parseResponse: (body, expected, call, ctx) => parseGeminiEmbeddings(body, expected, call, ctx.provider.id),
-    mapError: (status, body, headers, ctx) =>
-      mapGeminiError(status, body, headers, ctx.provider.id, now(), 'embeddings (embedContent, batchEmbedContents)'),
+    mapError: (answer, ctx) =>
+      mapGeminiError(answer, {
+        providerId: ctx.provider.id,
+        now: now(),
+        endpoint: 'embeddings (embedContent, batchEmbedContents)',
+      }),
     acceptsTokenInput: () => false,
   };
 }

@@ -26,7 +26,7 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): Provide
       parseCompletion: (body, ctx) => parseGeminiCompletion(body, ctx.provider.id, ctx.model.upstreamModel),
       createStreamTranslator: (ctx) =>
         createGeminiStreamTranslator({ providerId: ctx.provider.id, upstreamModel: ctx.model.upstreamModel, now }),
-      mapError: (status, body, headers, ctx) => mapGeminiError(status, body, headers, ctx.provider.id, now()),
+      mapError: (answer, ctx) => mapGeminiError(answer, { providerId: ctx.provider.id, now: now() }),
       hidesReasoning: (request, ctx) =>
         thinksUnseen(request.reasoning, ctx.model.upstreamModel, ctx.model.supportsReasoning),
     },

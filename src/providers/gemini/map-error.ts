@@ -3,7 +3,7 @@
 // with Gemini's explanation (400 INVALID_ARGUMENT, an over-long prompt, 404 for a model Gemini does not
 // serve, 429); what only the operator can fix (API key, billing, region, permissions) and Gemini's own
 // failures become 502, overload 503, all in the gateway's words.
-import type { UpstreamErrorInfo } from '../adapter.js';
+import type { ErrorAnswer, ErrorSource, UpstreamErrorInfo } from '../adapter.js';
 import type { StreamErrorCode } from '../../core/generation.js';
 import { parseRetryAfter } from '../parse-retry-after.js';
 import { readGeminiError, type GeminiError } from './read-gemini-error.js';
@@ -39,12 +39,8 @@ export function redactGoogleText(message: string): string {
 }
 
 function mapKnown(
-  status: number,
-  error: GeminiError,
-  headers: Headers,
-  providerId: string,
-  now: number,
-  endpoint = 'generateContent',
+  { status, error, headers }: { status: number; error: GeminiError; headers: Headers },
+  { providerId = 'google', now = Date.now(), endpoint = 'generateContent' }: ErrorSource,
 ): UpstreamErrorInfo {
   const who = `Upstream provider ${providerId}`;
   const upstreamCode = error.status ?? (error.code !== undefined ? String(error.code) : undefined);
@@ -97,14 +93,10 @@ function mapKnown(
 
 /** `endpoint`: the method that was called, as a 404 that names no model should name it (generateContent, embedContent). */
 export function mapGeminiError(
-  status: number,
-  body: unknown,
-  headers: Headers,
-  providerId = 'google',
-  now: number = Date.now(),
-  endpoint = 'generateContent',
+  { status, body, headers = {} }: ErrorAnswer,
+  source: ErrorSource = {},
 ): UpstreamErrorInfo {
-  return mapKnown(status, readGeminiError(body), headers, providerId, now, endpoint);
+  return mapKnown({ status, error: readGeminiError(body), headers }, source);
 }
 
 /**
@@ -120,7 +112,7 @@ export function mapGeminiEmbeddedError(
   const error = readGeminiError(payload);
   const fromCode = error.code !== undefined && error.code >= 400 && error.code <= 599 ? error.code : undefined;
   const status = fromCode ?? RPC_STATUS_CODES[error.status ?? ''] ?? 500;
-  const info = mapKnown(status, error, {}, providerId, now);
+  const info = mapKnown({ status, error, headers: {} }, { providerId, now });
   if (error.message && info.status >= 500) info.message = `${info.message} ${redactGoogleText(error.message)}`;
   return info;
 }

@@ -38,7 +38,7 @@ export function readPart(raw: unknown, cursor: PartCursor): ReadPart {
     const args = call.args === undefined || call.args === null ? {} : call.args;
     const argumentsJson = JSON.stringify(args);
     const index = cursor.toolCalls++;
-    const id = toolCallId(call.id, cursor.responseId, index, name, argumentsJson);
+    const id = toolCallId(call.id, { responseId: cursor.responseId, index, name, argumentsJson });
     const out: ReadPart = {
       kind: 'tool-call',
       index,

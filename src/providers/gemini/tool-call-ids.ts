@@ -6,11 +6,9 @@ import { createHash } from 'node:crypto';
 /** The vendor's id when it sent one; otherwise `call_` + 24 hex digits of a hash over what identifies the call. */
 export function toolCallId(
   vendorId: unknown,
-  responseId: string | undefined,
-  index: number,
-  name: string,
-  argumentsJson: string,
+  call: { responseId: string | undefined; index: number; name: string; argumentsJson: string },
 ): string {
+  const { responseId, index, name, argumentsJson } = call;
   if (typeof vendorId === 'string' && vendorId !== '') return vendorId;
   const digest = createHash('sha256')
     .update(`${responseId ?? ''}\u0000${index}\u0000${name}\u0000${argumentsJson}`)

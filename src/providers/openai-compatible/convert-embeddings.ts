@@ -54,7 +54,7 @@ export function parseEmbeddingResponse(body: unknown, expected: number): Embeddi
   const data = readArray(readRecord(payload)?.data);
   if (!data) {
     if (isRecord(payload) && payload.error !== undefined)
-      throw new UpstreamPayloadError(mapError(502, payload, {}, 'upstream', Date.now()));
+      throw new UpstreamPayloadError(mapError({ status: 502, body: payload }));
     throw UpstreamPayloadError.malformed('no data array in the embeddings response');
   }
   const vectors: (EmbeddingVector | undefined)[] = new Array(expected);
@@ -85,7 +85,7 @@ export function createOpenAICompatibleEmbeddings(options: { now?: () => number }
   return {
     buildRequests,
     parseResponse: (body, expected) => parseEmbeddingResponse(body, expected),
-    mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now(), 'embeddings'),
+    mapError: (answer, ctx) => mapError(answer, { providerId: ctx.provider.id, now: now(), endpoint: 'embeddings' }),
     acceptsTokenInput: (provider) => embeddingDialect(provider).tokenInput,
   };
 }

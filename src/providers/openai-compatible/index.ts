@@ -26,7 +26,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
       buildRequest,
       parseCompletion: (body) => parseCompletion(body),
       createStreamTranslator: (ctx) => createStreamTranslator({ providerId: ctx.provider.id, now }),
-      mapError: (status, body, headers, ctx) => mapError(status, body, headers, ctx.provider.id, now()),
+      mapError: (answer, ctx) => mapError(answer, { providerId: ctx.provider.id, now: now() }),
       acceptsFileParts: (provider) => resolveVendorProfile(provider).fileParts !== 'none',
       // OpenAI's reasoning models bill reasoning tokens the chat-completions stream never carries, and an aggregator
       // (OpenRouter) may route to them: any reasoning-capable model may hide tokens. Vendors that stream their

@@ -1,12 +1,10 @@
 // Vendor HTTP errors → the gateway's error table. The client must learn what it can fix (400, 404, 429)
 // and nothing about the gateway's own vendor account: credential, billing and outage failures become
 // 502/503 with the gateway's own wording.
-import type { UpstreamErrorInfo } from '../adapter.js';
+import type { ErrorAnswer, ErrorSource, UpstreamErrorInfo } from '../adapter.js';
 import type { StreamErrorCode } from '../../core/generation.js';
 import { parseRetryAfter } from '../parse-retry-after.js';
 import { readVendorError, redactVendorMessage, type VendorError } from './read-vendor-error.js';
-
-type Headers = Record<string, string | string[] | undefined>;
 
 const CONTEXT_CODES = new Set([
   'context_length_exceeded',
@@ -49,12 +47,8 @@ const GENERATION_ENDPOINTS = 'chat completions or, on the native Responses lane,
  * adapter passes "embeddings").
  */
 export function mapError(
-  status: number,
-  body: unknown,
-  headers: Headers,
-  providerId = 'upstream',
-  now: number = Date.now(),
-  endpoint = GENERATION_ENDPOINTS,
+  { status, body, headers = {} }: ErrorAnswer,
+  { providerId = 'upstream', now = Date.now(), endpoint = GENERATION_ENDPOINTS }: ErrorSource = {},
 ): UpstreamErrorInfo {
   const error = readVendorError(body);
   const upstreamCode =
@@ -142,7 +136,7 @@ export function mapEmbeddedError(
   let status = code !== undefined && code >= 400 && code <= 599 ? code : 502;
   if (status === 502 && (isContextLength(error) || isContentFilter(error))) status = 400;
   if (status === 502 && (error.code === 'rate_limit_exceeded' || error.type === 'rate_limit_exceeded')) status = 429;
-  const info = mapError(status, payload, {}, providerId, now);
+  const info = mapError({ status, body: payload }, { providerId, now });
   // In a stream the vendor's own text is the most useful thing to show, minus account details.
   if (error.message && info.status >= 500) info.message = `${info.message} ${redactVendorMessage(error.message)}`;
   return info;

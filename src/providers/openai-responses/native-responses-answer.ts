@@ -85,16 +85,16 @@ function withContract(response: JsonRecord, ctx: NativeAnswerContext, totals: ()
 }
 
 /**
- * What a whole Response object (a JSON answer, or a terminal event's) tells the meter; `searchIds`: the web search
- * calls a stream showed before it; `tools`: the other hosted tools' calls it showed.
+ * What a whole Response object (a JSON answer, or a terminal event's) tells the meter; `shown`: what a stream showed
+ * before it (the web search calls' ids, the other hosted tools' calls).
  */
 function readResponse(
   response: JsonRecord,
   ctx: NativeAnswerContext,
   reading: NativeReading,
-  searchIds?: ReadonlySet<string>,
-  tools = new HostedToolCalls(ctx.toolBilling),
+  shown: { searchIds?: ReadonlySet<string>; tools?: HostedToolCalls } = {},
 ): NativeReading {
+  const { searchIds, tools = new HostedToolCalls(ctx.toolBilling) } = shown;
   const id = readString(response.id);
   if (id) reading.upstreamId = id;
   const usage = responsesUsage(response.usage);
@@ -159,7 +159,7 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
       if (responseId) reading.upstreamId = responseId;
       if (TERMINAL.has(type)) {
         terminal = true;
-        readResponse(response, ctx, reading, searchIds, tools);
+        readResponse(response, ctx, reading, { searchIds, tools });
         if (reading.error) {
           failed = true;
           reading.ends = true;

@@ -71,13 +71,15 @@ export function isClientToolSearch(tool: Tool): boolean {
   return tool.type === 'hosted' && tool.name === 'tool_search' && tool.config.execution === 'client';
 }
 
-function lowerTool(
-  tool: Tool,
-  all: readonly Tool[],
-  table: ToolNameTable,
-  policy: ToolPolicy,
-  warnings: string[],
-): Tool[] {
+/** One request's tools being lowered: all of them, the names declared so far, the vendor's policy, the warnings. */
+interface Lowering {
+  all: readonly Tool[];
+  table: ToolNameTable;
+  policy: ToolPolicy;
+  warnings: string[];
+}
+
+function lowerTool(tool: Tool, { all, table, policy, warnings }: Lowering): Tool[] {
   if (tool.type === 'function') {
     const { namespace, ...rest } = tool;
     return [{ ...rest, name: table.declare({ name: tool.name, namespace, kind: 'function' }) }];
@@ -143,9 +145,9 @@ function lowerToolList(
   tools: readonly Tool[],
   policy: ToolPolicy,
 ): { tools: Tool[]; table: ToolNameTable; warnings: string[] } {
-  const table = new ToolNameTable(policy.names);
-  const warnings: string[] = [];
-  return { tools: tools.flatMap((tool) => lowerTool(tool, tools, table, policy, warnings)), table, warnings };
+  const lowering: Lowering = { all: tools, table: new ToolNameTable(policy.names), policy, warnings: [] };
+  const lowered = tools.flatMap((tool) => lowerTool(tool, lowering));
+  return { tools: lowered, table: lowering.table, warnings: lowering.warnings };
 }
 
 export function lowerTools(request: GenerationRequest, policy: ToolPolicy): LoweredTools {

@@ -5,7 +5,7 @@ import { anthropicContext } from './anthropic-context.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const map = (status: number, name: string, headers: Record<string, string> = {}) =>
-  mapError(status, loadJson('anthropic', name), headers, 'anthropic', NOW);
+  mapError({ status, body: loadJson('anthropic', name), headers }, { providerId: 'anthropic', now: NOW });
 
 describe('mapError: recorded Anthropic error bodies', () => {
   it('400 prompt too long → 400 context_length_exceeded with the vendor text', () => {
@@ -34,7 +34,12 @@ describe('mapError: recorded Anthropic error bodies', () => {
       upstreamCode: 'request_too_large',
     });
     // Cloudflare answers 413 before the API does, sometimes as HTML.
-    expect(mapError(413, '<html><body>413 Request Entity Too Large</body></html>', {}, 'anthropic', NOW)).toEqual({
+    expect(
+      mapError(
+        { status: 413, body: '<html><body>413 Request Entity Too Large</body></html>' },
+        { providerId: 'anthropic', now: NOW },
+      ),
+    ).toEqual({
       status: 400,
       message: 'Upstream provider anthropic rejected the request as invalid.',
       streamCode: 'server_error',
@@ -64,8 +69,10 @@ describe('mapError: recorded Anthropic error bodies', () => {
       streamCode: 'server_error',
     });
     expect(
-      mapError(402, { type: 'error', error: { type: 'billing_error', message: 'billing' } }, {}, 'anthropic', NOW)
-        .status,
+      mapError(
+        { status: 402, body: { type: 'error', error: { type: 'billing_error', message: 'billing' } } },
+        { providerId: 'anthropic', now: NOW },
+      ).status,
     ).toBe(502);
   });
 
@@ -76,7 +83,9 @@ describe('mapError: recorded Anthropic error bodies', () => {
       streamCode: 'server_error',
       upstreamCode: 'not_found_error',
     });
-    expect(mapError(404, 'Not Found', {}, 'anthropic', NOW)).toMatchObject({ status: 502 });
+    expect(mapError({ status: 404, body: 'Not Found' }, { providerId: 'anthropic', now: NOW })).toMatchObject({
+      status: 502,
+    });
   });
 
   it('429 → 429 rate_limit with Retry-After, without the organization id', () => {
@@ -100,11 +109,8 @@ describe('mapError: recorded Anthropic error bodies', () => {
     });
     expect(
       mapError(
-        504,
-        { type: 'error', error: { type: 'timeout_error', message: 'Request timed out' } },
-        {},
-        'anthropic',
-        NOW,
+        { status: 504, body: { type: 'error', error: { type: 'timeout_error', message: 'Request timed out' } } },
+        { providerId: 'anthropic', now: NOW },
       ).status,
     ).toBe(502);
     expect(map(529, 'error-529')).toEqual({
@@ -117,17 +123,17 @@ describe('mapError: recorded Anthropic error bodies', () => {
 
   it('vendor text is redacted of keys and organization ids', () => {
     const info = mapError(
-      400,
       {
-        type: 'error',
-        error: {
-          type: 'invalid_request_error',
-          message: 'bad key sk-ant-api03-AbCdEf_123 for org 5c3a1e2b-8f4d-4a6b-9c7e-1d2f3a4b5c6d',
+        status: 400,
+        body: {
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message: 'bad key sk-ant-api03-AbCdEf_123 for org 5c3a1e2b-8f4d-4a6b-9c7e-1d2f3a4b5c6d',
+          },
         },
       },
-      {},
-      'anthropic',
-      NOW,
+      { providerId: 'anthropic', now: NOW },
     );
     expect(info.message).toBe('bad key sk-ant-*** for org ***');
   });
@@ -135,9 +141,11 @@ describe('mapError: recorded Anthropic error bodies', () => {
   it('the adapter passes the provider id and its clock through', () => {
     const adapter = createAnthropicAdapter({ now: () => NOW });
     const info = adapter.mapError(
-      429,
-      loadJson('anthropic', 'error-429'),
-      { 'retry-after': 'Sun, 01 Jun 2025 12:00:09 GMT' },
+      {
+        status: 429,
+        body: loadJson('anthropic', 'error-429'),
+        headers: { 'retry-after': 'Sun, 01 Jun 2025 12:00:09 GMT' },
+      },
       anthropicContext({}, false, { id: 'claude-eu' }),
     );
     expect(info).toMatchObject({

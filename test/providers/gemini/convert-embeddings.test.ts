@@ -79,7 +79,7 @@ describe('recorded answers', () => {
       UpstreamPayloadError,
     );
     expect(() => parseGeminiEmbeddings({ embedding: { values: [] } }, 1, call(['a']))).toThrow(/no values/);
-    const info = adapter.mapError(400, loadJson('error-400-batch-limit'), {}, ctx);
+    const info = adapter.mapError({ status: 400, body: loadJson('error-400-batch-limit') }, ctx);
     expect(info).toMatchObject({ status: 400, upstreamCode: 'INVALID_ARGUMENT' });
     expect(adapter.acceptsTokenInput(ctx.provider)).toBe(false);
   });

@@ -4,7 +4,7 @@ import { geminiContext, loadJson } from './helpers.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const map = (status: number, fixture: string, headers: Record<string, string> = {}) =>
-  mapGeminiError(status, loadJson(fixture), headers, 'google', NOW);
+  mapGeminiError({ status, body: loadJson(fixture), headers }, { providerId: 'google', now: NOW });
 
 describe('mapError: recorded Gemini error bodies', () => {
   it("400 INVALID_ARGUMENT stays 400 with Gemini's explanation", () => {
@@ -51,7 +51,9 @@ describe('mapError: recorded Gemini error bodies', () => {
       status: 404,
       message: expect.stringContaining('models/gemini-1.0-pro is not found'),
     });
-    expect(mapGeminiError(404, '<html>Not Found</html>', {}, 'google', NOW)).toMatchObject({ status: 502 });
+    expect(
+      mapGeminiError({ status: 404, body: '<html>Not Found</html>' }, { providerId: 'google', now: NOW }),
+    ).toMatchObject({ status: 502 });
   });
 
   it('429 keeps a retry hint: the Retry-After header, else RetryInfo.retryDelay rounded up', () => {
@@ -78,24 +80,30 @@ describe('mapError: recorded Gemini error bodies', () => {
 
   it('reads the array-wrapped form, raw text and bytes; redacts keys echoed in messages', () => {
     const wrapped = [{ error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' } }];
-    expect(mapGeminiError(400, wrapped, {}, 'google', NOW)).toMatchObject({
+    expect(mapGeminiError({ status: 400, body: wrapped }, { providerId: 'google', now: NOW })).toMatchObject({
       status: 400,
       message: 'Invalid JSON payload received.',
     });
-    expect(mapGeminiError(400, new TextEncoder().encode(JSON.stringify(wrapped[0])), {}, 'google', NOW)).toMatchObject({
+    expect(
+      mapGeminiError(
+        { status: 400, body: new TextEncoder().encode(JSON.stringify(wrapped[0])) },
+        { providerId: 'google', now: NOW },
+      ),
+    ).toMatchObject({
       message: 'Invalid JSON payload received.',
     });
-    expect(mapGeminiError(400, 'key AIzaSyA1234567890abcdefghij is odd', {}, 'google', NOW).message).toBe(
-      'key AIza*** is odd',
-    );
+    expect(
+      mapGeminiError(
+        { status: 400, body: 'key AIzaSyA1234567890abcdefghij is odd' },
+        { providerId: 'google', now: NOW },
+      ).message,
+    ).toBe('key AIza*** is odd');
   });
 
   it('goes through the adapter with the provider id and clock', () => {
     const adapter = createGeminiAdapter({ now: () => NOW });
     const info = adapter.mapError(
-      429,
-      loadJson('error-429'),
-      { 'retry-after': 'Mon, 01 Jun 2026 12:00:10 GMT' },
+      { status: 429, body: loadJson('error-429'), headers: { 'retry-after': 'Mon, 01 Jun 2026 12:00:10 GMT' } },
       geminiContext(),
     );
     expect(info.retryAfterSeconds).toBe(10);
@@ -112,7 +120,7 @@ describe('Google text a client reads', () => {
           'Request for project 123456789012 (projects/123456789012) exceeds generativelanguage.googleapis.com/generate_content_requests; see https://generativelanguage.googleapis.com/v1beta/models',
       },
     };
-    expect(mapGeminiError(400, body, {}, 'google', NOW).message).toBe(
+    expect(mapGeminiError({ status: 400, body }, { providerId: 'google', now: NOW }).message).toBe(
       'Request for project [redacted] (projects/[redacted]) exceeds [quota metric]; see https://generativelanguage.googleapis.com/v1beta/models',
     );
   });

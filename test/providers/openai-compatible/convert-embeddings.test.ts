@@ -101,7 +101,10 @@ describe('recorded answers', () => {
   });
 
   it('maps a Mistral 422 (an extra field) to a 400 with its text', () => {
-    const info = adapter.mapError(422, loadJson('mistral', 'error-422-extra-field'), {}, context({ id: 'mistral' }));
+    const info = adapter.mapError(
+      { status: 422, body: loadJson('mistral', 'error-422-extra-field') },
+      context({ id: 'mistral' }),
+    );
     expect(info.status).toBe(400);
     expect(info.message).toContain('Extra inputs are not permitted');
   });

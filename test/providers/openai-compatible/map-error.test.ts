@@ -11,11 +11,12 @@ const NOW = Date.parse('2025-06-01T12:00:00Z');
 describe('mapError: recorded vendor error bodies', () => {
   it('OpenAI 429 rate limit → 429 with Retry-After, no organization id leaked', () => {
     const info = mapError(
-      429,
-      loadJson('openai', 'error-429'),
-      { 'retry-after': '3', 'x-ratelimit-remaining-tokens': '0' },
-      'openai',
-      NOW,
+      {
+        status: 429,
+        body: loadJson('openai', 'error-429'),
+        headers: { 'retry-after': '3', 'x-ratelimit-remaining-tokens': '0' },
+      },
+      { providerId: 'openai', now: NOW },
     );
     expect(info).toEqual({
       status: 429,
@@ -28,7 +29,12 @@ describe('mapError: recorded vendor error bodies', () => {
   });
 
   it('OpenAI 400 context length → 400 with context_length_exceeded', () => {
-    expect(mapError(400, loadJson('openai', 'error-400-context-length'), {}, 'openai', NOW)).toEqual({
+    expect(
+      mapError(
+        { status: 400, body: loadJson('openai', 'error-400-context-length') },
+        { providerId: 'openai', now: NOW },
+      ),
+    ).toEqual({
       status: 400,
       message:
         "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
@@ -38,7 +44,9 @@ describe('mapError: recorded vendor error bodies', () => {
   });
 
   it("OpenAI 500 → 502 server_error with the gateway's own message", () => {
-    expect(mapError(500, loadJson('openai', 'error-500'), {}, 'openai', NOW)).toEqual({
+    expect(
+      mapError({ status: 500, body: loadJson('openai', 'error-500') }, { providerId: 'openai', now: NOW }),
+    ).toEqual({
       status: 502,
       message: 'Upstream provider openai failed (HTTP 500).',
       streamCode: 'server_error',
@@ -47,7 +55,9 @@ describe('mapError: recorded vendor error bodies', () => {
   });
 
   it('OpenRouter 429 (numeric code in body) → 429', () => {
-    expect(mapError(429, loadJson('openrouter', 'error-429'), {}, 'openrouter', NOW)).toMatchObject({
+    expect(
+      mapError({ status: 429, body: loadJson('openrouter', 'error-429') }, { providerId: 'openrouter', now: NOW }),
+    ).toMatchObject({
       status: 429,
       streamCode: 'rate_limit',
       upstreamCode: '429',
@@ -55,7 +65,9 @@ describe('mapError: recorded vendor error bodies', () => {
   });
 
   it("OpenRouter 402 on the gateway's account → 502, not the client's 402", () => {
-    expect(mapError(402, loadJson('openrouter', 'error-402'), {}, 'openrouter', NOW)).toMatchObject({
+    expect(
+      mapError({ status: 402, body: loadJson('openrouter', 'error-402') }, { providerId: 'openrouter', now: NOW }),
+    ).toMatchObject({
       status: 502,
       streamCode: 'server_error',
     });
@@ -63,7 +75,10 @@ describe('mapError: recorded vendor error bodies', () => {
 
   it('is reachable through the adapter object with its injected clock', () => {
     const adapter = createOpenAICompatibleAdapter({ now: () => NOW });
-    const info = adapter.mapError(429, '', { 'Retry-After': 'Sun, 01 Jun 2025 12:00:30 GMT' }, context({ id: 'groq' }));
+    const info = adapter.mapError(
+      { status: 429, body: '', headers: { 'Retry-After': 'Sun, 01 Jun 2025 12:00:30 GMT' } },
+      context({ id: 'groq' }),
+    );
     expect(info).toMatchObject({ status: 429, retryAfterSeconds: 30, message: expect.stringContaining('groq') });
   });
 });
@@ -143,7 +158,7 @@ describe('mapError: status table', () => {
       'content_filter',
     ],
   ])('%i %j → %i / %s', (status, body, expectedStatus, streamCode) => {
-    const info = mapError(status as number, body, {}, 'vendor', NOW);
+    const info = mapError({ status: status as number, body }, { providerId: 'vendor', now: NOW });
     expect(info.status).toBe(expectedStatus);
     expect(info.streamCode).toBe(streamCode);
     expect(info.message).not.toMatch(/sk-proj-abcdefgh1234/);
@@ -151,30 +166,33 @@ describe('mapError: status table', () => {
 
   it('passes a 400 message through, and names the field Mistral rejected', () => {
     const info = mapError(
-      422,
-      { object: 'error', message: { detail: [{ loc: ['body', 'foo'], msg: 'Extra inputs are not permitted' }] } },
-      {},
-      'mistral',
-      NOW,
+      {
+        status: 422,
+        body: {
+          object: 'error',
+          message: { detail: [{ loc: ['body', 'foo'], msg: 'Extra inputs are not permitted' }] },
+        },
+      },
+      { providerId: 'mistral', now: NOW },
     );
     expect(info.message).toBe('Extra inputs are not permitted (body.foo)');
   });
 
   it('reads Gemini compat array bodies', () => {
     const info = mapError(
-      400,
-      [
-        {
-          error: {
-            code: 400,
-            message: 'The input token count exceeds the maximum number of tokens allowed (context window).',
-            status: 'INVALID_ARGUMENT',
+      {
+        status: 400,
+        body: [
+          {
+            error: {
+              code: 400,
+              message: 'The input token count exceeds the maximum number of tokens allowed (context window).',
+              status: 'INVALID_ARGUMENT',
+            },
           },
-        },
-      ],
-      {},
-      'google',
-      NOW,
+        ],
+      },
+      { providerId: 'google', now: NOW },
     );
     expect(info).toMatchObject({
       status: 400,
@@ -184,7 +202,10 @@ describe('mapError: status table', () => {
   });
 
   it('accepts bodies as raw bytes', () => {
-    const info = mapError(400, new TextEncoder().encode('{"error":{"message":"bad tools"}}'), {}, 'v', NOW);
+    const info = mapError(
+      { status: 400, body: new TextEncoder().encode('{"error":{"message":"bad tools"}}') },
+      { providerId: 'v', now: NOW },
+    );
     expect(info.message).toBe('bad tools');
   });
 });
