@@ -1,7 +1,7 @@
 // The operator's member routes: the operator stands in for an owner (auth/member-roles.ts).
 import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
-import type { MemberRole } from '../db/tables/memberships.js';
+import type { MemberRole } from '../services/organizations.js';
 import { OPERATOR } from '../auth/member-roles.js';
 import { membersFor, putMember, removeMember, requireOrganization } from '../services/organizations.js';
 import { toWireMember } from './wire-organization.js';

@@ -1,6 +1,6 @@
 import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
-import type { MemberRole } from '../db/tables/memberships.js';
+import type { MemberRole } from '../services/organizations.js';
 import { principalOf } from '../http/authenticate.js';
 import { authorizeMemberManagement } from '../auth/key-scopes.js';
 import { memberActor } from '../services/organizations.js';

@@ -1,5 +1,4 @@
-import type { MemberOrganization, MemberWithEmail } from '../repositories/organizations.js';
-import type { OrganizationRow } from '../db/tables/organizations.js';
+import type { MemberOrganization, MemberWithEmail, OrganizationRow } from '../services/organizations.js';
 
 /** An organization on the wire; `role` when the caller is one of its members. */
 export function toWireOrganization(org: OrganizationRow | MemberOrganization) {

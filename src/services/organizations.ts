@@ -5,7 +5,8 @@ import type { MemberRole, MembershipRow } from '../db/tables/memberships.js';
 import type { OrganizationRow } from '../db/tables/organizations.js';
 import type { Principal } from '../auth/principal.js';
 import { newId } from '../auth/secrets.js';
-import { authorizeRemoval, authorizeRoleChange, type OrganizationActor } from '../auth/member-roles.js';
+import { authorizeRemoval, authorizeRoleChange, requireManager, type OrganizationActor } from '../auth/member-roles.js';
+import { requireAccountToken } from '../auth/key-scopes.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { inTransaction } from '../db/in-transaction.js';
 import {
@@ -24,6 +25,8 @@ import {
 } from '../repositories/organizations.js';
 import { findUserById } from '../repositories/users.js';
 import type { CredentialInvalidator } from './api-keys.js';
+
+export type { MemberRole, MemberOrganization, MemberWithEmail, OrganizationRow };
 
 /** A member acting in its organization. */
 export type MemberActor = OrganizationActor & { kind: 'member' };
@@ -161,4 +164,29 @@ export async function removeMember(
     return revoked;
   });
   for (const hash of hashes) input.credentials?.invalidate(hash);
+}
+
+/**
+ * Whose a new key is: an organization the caller's member belongs to (another than the credential's own only with
+ * the account token), and the caller's member unless an owner or admin names another member of it.
+ */
+export async function keyOwnerFor(
+  db: DbOrTrx,
+  principal: Principal,
+  requested: { organizationId?: string; memberUserId?: string },
+): Promise<{ organizationId: string; memberUserId: string }> {
+  const organizationId = requested.organizationId ?? principal.organizationId;
+  if (organizationId !== principal.organizationId)
+    requireAccountToken(principal, 'Making a key of another organization');
+  const actor = await memberActor(db, principal, organizationId);
+  const memberUserId = requested.memberUserId ?? actor.userId;
+  if (memberUserId !== actor.userId) {
+    requireManager(actor, 'Making a key for another member');
+    if (memberUserId.includes('\u0000') || !(await findMembership(db, organizationId, memberUserId)))
+      throw new GatewayError(404, `User ${memberUserId} is not a member of organization ${organizationId}`, {
+        organization_id: organizationId,
+        member_id: memberUserId,
+      });
+  }
+  return { organizationId, memberUserId };
 }
