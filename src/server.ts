@@ -103,7 +103,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const database = options.database
     ? { ...options.database, dialect: options.database.dialect ?? 'external', close: async () => undefined }
     : {
-        // Embedded: this process owns the folder and serves it to the CLI (src/db/data-folder/); a served folder fails here.
+        // Embedded: this process owns the folder and serves it to the CLI (src/db/data-folder/); a served folder fails
+        // here.
         ...(await openServingDatabase({
           databaseUrl: config.databaseUrl,
           dataDir: config.dataDir,

@@ -47,7 +47,8 @@ export async function adjustCredits(
       return await grantCredits(db, input);
     } catch (err) {
       if (!(err instanceof InsufficientCreditsError)) throw err;
-      // Leases of gateways that stopped renewing them are no one's: the periodic reclamation may not run (no gateway up).
+      // Leases of gateways that stopped renewing them are no one's: the periodic reclamation may not run (no gateway
+      // up).
       if (round === 0 && (await reclaimExpiredLeases(db, DEFAULT_LEASE_OPTIONS.ttlSeconds)) > 0) continue;
       const { availableNanos, leases } = await recallableCredit(db, input.userId);
       const leased = leases.reduce((sum, lease) => sum + lease.amountNanos, 0n);

@@ -183,7 +183,8 @@ export class CreditLeases {
   }
 
   private topUp(lease: CreditLease, amountNanos: bigint): void {
-    // Not awaited by any request; a refusal (balance short) only means later requests will extend, or get 402, themselves.
+    // Not awaited by any request; a refusal (balance short) only means later requests will extend, or get 402,
+    // themselves.
     this.track(lease, this.extend(lease, amountNanos, this.extensionSize(lease, amountNanos))).catch((err: unknown) => {
       this.logger.warn({ err, user_id: lease.userId }, 'credit lease top-up failed');
     });

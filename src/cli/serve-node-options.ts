@@ -1,7 +1,8 @@
 // Node options for the `modelgate serve` process. V8 sizes its heap once, when the process starts, so the serve
 // command cannot apply them to itself: they go on node's command line (or in NODE_OPTIONS). `make run` and the
 // benchmark (bench/lib/systems.ts) start the gateway with them; any other production start should pass them the
-// same way (docs/operations.md, "Starting in production"). The gateway logs its heap limit in its "modelgate listening" line.
+// same way (docs/operations.md, "Starting in production"). The gateway logs its heap limit in its "modelgate listening"
+// line.
 //
 // Why a heap limit: with V8's default limit the old generation grows to several times the live heap between full
 // collections, so RSS under load was far above what the gateway holds; a 1.5 GB limit keeps it close at the same CPU,

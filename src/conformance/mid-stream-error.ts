@@ -1,6 +1,7 @@
 // The mid-stream error path, when the deployment offers a trigger: a user message (its test upstream's trigger
 // phrase, say) that makes generation fail after the stream began. The answer must be a 200 event stream whose last
-// chunk has `finish_reason: "error"` with `error.code` and `error.message`, followed by `data: [DONE]`. Without a trigger the path cannot be reached from outside: skipped.
+// chunk has `finish_reason: "error"` with `error.code` and `error.message`, followed by `data: [DONE]`. Without a
+// trigger the path cannot be reached from outside: skipped.
 import { createSseParser } from '../providers/sse/parse-sse.js';
 import type { Operation } from './openapi-document.js';
 import type { Sender } from './http-exchange.js';

@@ -1,10 +1,11 @@
 // A local stand-in for an OpenAI-compatible vendor, for conformance runs on one machine (OpenAI's Responses API too:
 // mock-responses-api.ts): it answers every chat completion at once — JSON, or SSE with streamed usage when asked to
-// stream — and calls the first tool when the request offers tools, so the gateway's text, tool-call, streaming and metering paths all run. A streamed request
-// whose messages contain MID_STREAM_ERROR_TRIGGER fails after the first content chunk (an in-stream error object, as
-// OpenAI-compatible vendors send), so `--mid-stream-error-prompt` can reach the gateway's mid-stream error path.
-// Embeddings requests get one small vector per input (`dimensions` long, 8 without), in the encoding asked for.
-// Run as a process: `node dist/src/conformance/mock-upstream-server.js [--port N]` prints `listening <url>`.
+// stream — and calls the first tool when the request offers tools, so the gateway's text, tool-call, streaming and
+// metering paths all run. A streamed request whose messages contain MID_STREAM_ERROR_TRIGGER fails after the first
+// content chunk (an in-stream error object, as OpenAI-compatible vendors send), so `--mid-stream-error-prompt` can
+// reach the gateway's mid-stream error path. Embeddings requests get one small vector per input (`dimensions` long, 8
+// without), in the encoding asked for. Run as a process: `node dist/src/conformance/mock-upstream-server.js [--port N]`
+// prints `listening <url>`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realpathSync } from 'node:fs';

@@ -1,7 +1,8 @@
 // Before any property runs: which selected operations the deployment implements. A route that answers 404 to a
-// bare request (or 405: the path exists, the operation's method does not) is absent — an extension is then "not implemented" (reported, never an abort), a core operation
-// fails `route_implemented`. Operations with path parameters may answer 404 for an unknown resource, so for them
-// only the unauthenticated probe counts (routing comes before authentication, as in Modelgate).
+// bare request (or 405: the path exists, the operation's method does not) is absent — an extension is then "not
+// implemented" (reported, never an abort), a core operation fails `route_implemented`. Operations with path parameters
+// may answer 404 for an unknown resource, so for them only the unauthenticated probe counts (routing comes before
+// authentication, as in Modelgate).
 import { describeOperation, type Operation } from './openapi-document.js';
 import type { Exchange, Sender } from './http-exchange.js';
 import { buildRequest, type Credential, type RequestSpec } from './request-spec.js';

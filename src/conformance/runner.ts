@@ -1,7 +1,7 @@
 // The conformance run: which operations of the profile the deployment implements, then every implemented one ×
 // valid, invalid and unauthenticated inputs, undefined methods (405 + Allow), the mid-stream error trigger (with a
-// hook), the model-based key lifecycle and (with a hook to add credits) the credits sequence. Used by `modelgate conformance`
-// against any deployment and by test/contract against the in-process gateway.
+// hook), the model-based key lifecycle and (with a hook to add credits) the credits sequence. Used by `modelgate
+// conformance` against any deployment and by test/contract against the in-process gateway.
 import { loadDocument, type OpenApiDocument, type Operation } from './openapi-document.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { RequestArbitraries } from './request-arbitraries.js';

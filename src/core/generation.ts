@@ -31,7 +31,8 @@ export interface NormalizedUsage {
   webSearchRequests?: number;
   /**
    * Billed uses of the other hosted tools the vendor charges per use (OpenAI's file search calls and code interpreter
-   * containers, Anthropic's code execution containers, Gemini's Google Maps grounded prompts; tool-uses.ts); absent: none.
+   * containers, Anthropic's code execution containers, Gemini's Google Maps grounded prompts; tool-uses.ts); absent:
+   * none.
    */
   toolUses?: ToolUses;
   /**

@@ -1,7 +1,7 @@
 // Hears credential changes made by any process (migration 0003's triggers NOTIFY the changed hash) and drops them
 // from this process's credential cache (auth/credential-cache.ts). While it cannot hear them, caching is off:
-// serving from memory is only safe when every change would reach us. The LISTEN itself (dedicated PostgreSQL connection with reconnects, or
-// the PGlite session) is notification-listener.ts's.
+// serving from memory is only safe when every change would reach us. The LISTEN itself (dedicated PostgreSQL connection
+// with reconnects, or the PGlite session) is notification-listener.ts's.
 import type { PGliteInterface } from '@electric-sql/pglite';
 import type { Db } from './database.js';
 import { createLogger, type Logger } from '../logger.js';

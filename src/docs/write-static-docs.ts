@@ -1,7 +1,7 @@
 // `make docs`: writes the API reference as a static folder (default dist/docs/) for publishing on any static host:
-// index.html, the Swagger UI bundle and stylesheet, the init script and the OpenAPI document (JSON and YAML). Every reference is
-// relative, so the folder works under any path prefix and offline.
-// Usage: tsx src/docs/write-static-docs.ts [OUT_DIR]
+// index.html, the Swagger UI bundle and stylesheet, the init script and the OpenAPI document (JSON and YAML). Every
+// reference is relative, so the folder works under any path prefix and offline. Usage: tsx
+// src/docs/write-static-docs.ts [OUT_DIR]
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

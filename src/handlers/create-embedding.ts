@@ -1,5 +1,5 @@
-// POST /embeddings — OpenAI's embeddings format; the steps run in serveEmbeddings (src/pipeline/embeddings/), and the opt-in
-// response cache wraps its answer as it wraps the generation doors' (X-Modelgate-Cache).
+// POST /embeddings — OpenAI's embeddings format; the steps run in serveEmbeddings (src/pipeline/embeddings/), and the
+// opt-in response cache wraps its answer as it wraps the generation doors' (X-Modelgate-Cache).
 import type { Handler } from '../http/openapi-router.js';
 import { serveEmbeddingsCached } from '../http/response-cache-exchange.js';
 import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';

@@ -14,7 +14,8 @@ export function deleteApiKey(parts: KeyChangeParts): Handler {
     const found = await findKey(parts.db, principal.organizationId, keyId);
     const target = found && seesKeyOf(principal, found.member_user_id) ? found : undefined;
     if (target) authorizeKeyTarget(principal, 'delete', target);
-    // This instance forgets the key at once (deleteKey invalidates it); others hear of it through the database notification.
+    // This instance forgets the key at once (deleteKey invalidates it); others hear of it through the database
+    // notification.
     const deleted =
       target !== undefined &&
       (await deleteKey(parts.db, parts.credentials, { userId: principal.organizationId, keyId, now: parts.now() }));

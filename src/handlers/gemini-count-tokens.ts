@@ -7,7 +7,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { parseGeminiPrompt } from '../formats/gemini/parse-request.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
 import type { GeminiCountTokensRequest } from '../formats/gemini/wire-types.js';
-import { pathModel } from './gemini-generation.js';
+import { pathModel } from './gemini-path-model.js';
 
 export function geminiCountTokens(parts: CountParts): Handler {
   return async (api, ctx) => {

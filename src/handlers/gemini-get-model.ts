@@ -5,7 +5,7 @@ import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
 import { geminiModelInfo } from '../formats/gemini/models-api.js';
-import { pathModel } from './gemini-generation.js';
+import { pathModel } from './gemini-path-model.js';
 
 export function geminiGetModel(parts: CatalogParts): Handler {
   return (api, ctx) => {

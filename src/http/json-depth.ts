@@ -1,6 +1,7 @@
 // How deep a parsed JSON body nests. JSON.parse itself copes with any depth, but everything after it recurses: schema
 // validation, JSON.stringify (the token estimate, the upstream body), schema conversion. A body nested 100,000 deep
-// overflowed the stack there and answered 500; the body reader refuses it with 400 instead (docs/limits-and-hardening.md).
+// overflowed the stack there and answered 500; the body reader refuses it with 400 instead
+// (docs/limits-and-hardening.md).
 
 /**
  * Deepest nesting a request body may have. Real payloads stay far below it: an MCP tool schema ~20 schema levels

@@ -26,7 +26,8 @@ export function memoizeOpenApiBackend(api: OpenAPIBackend): void {
     if (known) return known;
     let operation = matchOperation(req, strict);
     // A path a more specific template claims belongs to that template's operations: another method there is a 405
-    // (GET /gemini/v1beta/models/x:generateContent is not GET /gemini/v1beta/models/{model} with model "x:generateContent").
+    // (GET /gemini/v1beta/models/x:generateContent is not GET /gemini/v1beta/models/{model} with model
+    // "x:generateContent").
     if (operation && shadowing.get(operation)?.some((pattern) => pattern.test(router.normalizePath(req.path)))) {
       if (strict) throw new Error('405-methodNotAllowed: this method is not registered for the route');
       operation = undefined;

@@ -1,6 +1,7 @@
 // Writes Server-Sent Events to the client: a `data:` line per event (after an `event:` line when the format names
-// its events), the format's keep-alive while the upstream is silent, and backpressure (a slow client pauses us instead of growing a buffer). Events produced together (one
-// upstream read) can be corked into one socket write; the caller uncorks before it waits for anything else.
+// its events), the format's keep-alive while the upstream is silent, and backpressure (a slow client pauses us instead
+// of growing a buffer). Events produced together (one upstream read) can be corked into one socket write; the caller
+// uncorks before it waits for anything else.
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../core/stream-renderer.js';

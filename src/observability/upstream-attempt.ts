@@ -56,7 +56,8 @@ export function observeUpstreamAttempt<T extends { status: number; body: object 
       observer?.upstreamAttempt(provider, 'ok');
       if (attempt) {
         attempt.httpStatus = response.status;
-        // The body is still to come: the span ends with it (endUpstreamAttempt). An unsampled one has nothing to wait for.
+        // The body is still to come: the span ends with it (endUpstreamAttempt). An unsampled one has nothing to wait
+        // for.
         if (attempt.sampled) openAttempts.set(response.body, attempt);
         else attempt.end();
       }

@@ -1,5 +1,6 @@
 // Step 5: send the translated request. A non-2xx answer or a transport failure becomes a GatewayError in the
-// spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503, and so is one this gateway has no free upstream slot for in time).
+// spec's table (429 keeps its Retry-After; upstream faults are 502; an unreachable provider is 503, and so is one this
+// gateway has no free upstream slot for in time).
 import type { AdapterContext, ProviderAdapter, UpstreamErrorInfo } from '../providers/adapter.js';
 import {
   UpstreamTransportError,

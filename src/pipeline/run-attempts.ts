@@ -76,7 +76,8 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
       tried++;
       lastError = err;
       input.onFailedAttempt();
-      // Which endpoint failed, also for failures raised past the HTTP exchange (a stream broken before its first event).
+      // Which endpoint failed, also for failures raised past the HTTP exchange (a stream broken before its first
+      // event).
       if (err instanceof GatewayError && err.metadata.provider === undefined) err.metadata.provider = provider;
       input.attempts.push({
         provider,

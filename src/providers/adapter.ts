@@ -21,7 +21,8 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
   /**
    * The upstream protocols the provider speaks (registry.ts derives them from its kind and vendor): a door of one of
-   * them sends its requests there natively. Absent on a hand-built configuration: derived when read (upstreamProtocols).
+   * them sends its requests there natively. Absent on a hand-built configuration: derived when read
+   * (upstreamProtocols).
    */
   protocols?: readonly WireProtocol[];
 }

@@ -1,8 +1,9 @@
-// Requests in flight to each upstream origin, and the cap on them (MODELGATE_UPSTREAM_CONCURRENCY, docs/concurrency.md).
-// A streamed answer holds its slot (an HTTP/1.1 connection, an HTTP/2 stream) until it ends, so the cap is reached by
-// long streams, not by request rate. Past the cap a request waits its turn, first come first served, for at most the
-// queue timeout, and then fails as `queue_timeout` (a 503 naming the provider). undici's own pool queue, which this
-// replaces, held the 257th stream silently until a whole stream ended, with no timeout and nothing to see.
+// Requests in flight to each upstream origin, and the cap on them (MODELGATE_UPSTREAM_CONCURRENCY,
+// docs/concurrency.md). A streamed answer holds its slot (an HTTP/1.1 connection, an HTTP/2 stream) until it ends, so
+// the cap is reached by long streams, not by request rate. Past the cap a request waits its turn, first come first
+// served, for at most the queue timeout, and then fails as `queue_timeout` (a 503 naming the provider). undici's own
+// pool queue, which this replaces, held the 257th stream silently until a whole stream ended, with no timeout and
+// nothing to see.
 import { listen, unlisten, type CallSignal } from './call-signal.js';
 import { UpstreamTransportError } from './transport-error.js';
 

@@ -47,7 +47,8 @@ async function dropHolds(db: DbOrTrx, where: HoldCondition): Promise<number> {
     .execute();
   if (candidates.length === 0) return 0;
   return inTransaction(db, async (trx) => {
-    // Lock and drop within the same (key, period) cross product, so no holds row is deleted before its spend row is locked.
+    // Lock and drop within the same (key, period) cross product, so no holds row is deleted before its spend row is
+    // locked.
     const keyIds = [...new Set(candidates.map((row) => row.key_id))];
     const periods = [...new Map(candidates.map((row) => [row.period_start.getTime(), row.period_start])).values()];
     await trx

@@ -6,7 +6,8 @@ import { inTransaction } from '../db/in-transaction.js';
 import { lockCreditAccounts } from './credits.js';
 
 // A lease is part of its user's credit_accounts.reserved_nanos; every function here moves both together.
-// Lock order everywhere (here and in the settle_generations function, migrations 0005 and 0006): credit_accounts rows (by user id), then credit_leases rows.
+// Lock order everywhere (here and in the settle_generations function, migrations 0005 and 0006): credit_accounts rows
+// (by user id), then credit_leases rows.
 
 /** Must match nothing else: every gateway LISTENs here for lease recalls and their answers (src/billing/lease-recalls.ts). */
 export const CREDIT_LEASE_CHANNEL = 'modelgate_credit_leases';
@@ -24,8 +25,8 @@ export type ExtendLeaseResult =
 
 /**
  * Adds at least `minNanos` and at most `wantNanos` of the user's unreserved balance to the holder's lease, but no more
- * than `1/shareDivisor` of that balance unless `minNanos` needs more (so one holder cannot take it all for later requests).
- * Fails, changing nothing, when less than `minNanos` is unreserved.
+ * than `1/shareDivisor` of that balance unless `minNanos` needs more (so one holder cannot take it all for later
+ * requests). Fails, changing nothing, when less than `minNanos` is unreserved.
  */
 export async function extendLease(
   db: DbOrTrx,

@@ -2,8 +2,8 @@ import type { Generated, Selectable } from 'kysely';
 
 /**
  * `credit_leases`: credits a gateway process holds for one user and admits requests against in memory.
- * Invariant kept by src/repositories/credit-leases.ts and settle_generations (migrations 0005 and 0006): every lease's amount is part of
- * credit_accounts.reserved_nanos of its user.
+ * Invariant kept by src/repositories/credit-leases.ts and settle_generations (migrations 0005 and 0006): every lease's
+ * amount is part of credit_accounts.reserved_nanos of its user.
  */
 export interface CreditLeasesTable {
   /** The holding gateway process (random per start). */

@@ -1,8 +1,9 @@
 // The Gemini door's paths name the model inside the path (`/models/{model}:generateContent`), and Gemini CLI puts a
-// gateway id there unencoded (`-m anthropic/claude-sonnet-5-5` → `/models/anthropic/claude-sonnet-5-5:generateContent`).
-// A path parameter cannot hold a `/`, so at the door's edge, before routing, every `/` of the model segment (from
-// `/models/` to the last `:`, or to the end on GET /models/{model}) is encoded as `%2F`; the handler decodes it
-// (gemini-model-name.ts). Decision recorded in spec/gemini/routes.tsp.
+// gateway id there unencoded (`-m anthropic/claude-sonnet-5-5` →
+// `/models/anthropic/claude-sonnet-5-5:generateContent`). A path parameter cannot hold a `/`, so at the door's edge,
+// before routing, every `/` of the model segment (from `/models/` to the last `:`, or to the end on GET
+// /models/{model}) is encoded as `%2F`; the handler decodes it (gemini-model-name.ts). Decision recorded in
+// spec/gemini/routes.tsp.
 
 /** Where the door's model paths begin (the router is mounted at /api/v1). */
 export const GEMINI_MODELS_PREFIX = '/api/v1/gemini/v1beta/models/';

@@ -1,6 +1,7 @@
 // NormalizedUsage → Gemini's usageMetadata, and the internal finish reason → Gemini's. Only the shape is Google's:
 // the counts are what the gateway bills. Gemini reports thinking apart from the answer (candidatesTokenCount excludes
-// thoughtsTokenCount), the gateway counts reasoning inside completion tokens; the prompt includes cached tokens on both.
+// thoughtsTokenCount), the gateway counts reasoning inside completion tokens; the prompt includes cached tokens on
+// both.
 import type { FinishReason, NormalizedUsage } from '../../core/generation.js';
 import type { GeminiUsageMetadata } from './wire-types.js';
 

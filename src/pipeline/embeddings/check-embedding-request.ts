@@ -104,7 +104,8 @@ export function checkEmbeddingRequest(
     });
   }
   const call: EmbeddingCall = { inputs, encoding: body.encoding_format === 'base64' ? 'base64' : 'float' };
-  // A model of one size takes no `dimensions` (Mistral's rejects the field): asking for that size is asking for nothing.
+  // A model of one size takes no `dimensions` (Mistral's rejects the field): asking for that size is asking for
+  // nothing.
   if (dimensions !== undefined && spec.minDimensions !== spec.maxDimensions) call.dimensions = dimensions;
   if (typeof body.user === 'string') call.user = body.user;
   return { call, estimatedTokens, maxTokens };

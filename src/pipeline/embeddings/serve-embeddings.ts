@@ -1,7 +1,8 @@
 // POST /embeddings as a small flow of its own beside the generation pipeline, in the same steps and with the same
 // parts: authenticate (HTTP layer) → resolve the model → check the request → admit (rate limits, the key's
 // allow-list, credits for the request's upper bound) → call the provider → settle (one record, one debit, committed
-// before the answer leaves) → answer. It shares admission, settlement, records, metrics and traces with generations, not their chat types.
+// before the answer leaves) → answer. It shares admission, settlement, records, metrics and traces with generations,
+// not their chat types.
 import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { Config } from '../../config.js';

@@ -1,8 +1,8 @@
 // A non-streamed Anthropic Message → GenerationResult, block for block in Anthropic's order: text (with its
 // citations), thinking and redacted thinking (reasoning records), tool_use (tool calls). The body is untrusted:
-// anything that cannot be a Message raises UpstreamPayloadError (the pipeline answers 502). A web search (server_tool_use
-// and its web_search_tool_result) is one web_search block; other server tools and their results are skipped (nothing
-// the translated lane carries); the reply's text and tool calls still count.
+// anything that cannot be a Message raises UpstreamPayloadError (the pipeline answers 502). A web search
+// (server_tool_use and its web_search_tool_result) is one web_search block; other server tools and their results are
+// skipped (nothing the translated lane carries); the reply's text and tool calls still count.
 import type { Citation, ToolCallBlock } from '../../core/content-blocks.js';
 import type { GenerationResult, OutputBlock } from '../../core/generation.js';
 import { isRecord, readArray, readRecord, readString, type JsonRecord } from '../payload-readers.js';

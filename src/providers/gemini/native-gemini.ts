@@ -5,7 +5,8 @@
 // bill (native-tools.ts leaves out the others, with a warning) and any field added later reach Google unchanged, with
 // the operator's key. The answer comes back as Google sent it; only `modelVersion`
 // and `responseId` read the gateway's model id and generation id, as on the translated lane. Usage is metered from
-// Google's usageMetadata (thinking and cached tokens included) and its grounding (Google Search requests, grounding.ts).
+// Google's usageMetadata (thinking and cached tokens included) and its grounding (Google Search requests,
+// grounding.ts).
 import type {
   NativeJsonAnswer,
   NativeProtocol,

@@ -6,7 +6,8 @@
 //   message, since chat tool messages carry text only; documents become text and PDF `file` parts (document-parts.ts);
 // - an assistant turn's plain reasoning text goes back in the vendor's reasoning field (DeepSeek needs it on tool-call
 //   turns), its reasoning records as reasoning_details where the vendor takes them, its calls as tool_calls;
-// - `cache_control` goes on content parts for the vendors that take it (OpenRouter); one plain text is sent as a string.
+// - `cache_control` goes on content parts for the vendors that take it (OpenRouter); one plain text is sent as a
+//   string.
 import type { AssistantBlock, ImageBlock, TextBlock, ToolResultBlock, UserBlock } from '../../core/content-blocks.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerationRequest, Instruction, Turn } from '../../core/generation-request.js';

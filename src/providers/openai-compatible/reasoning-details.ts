@@ -1,6 +1,6 @@
-// Reasoning records ⇄ the `reasoning_details` entries of the chat dialects that have them (OpenRouter): `reasoning.text`
-// (text, signature), `reasoning.summary` and `reasoning.encrypted` (data), each with its `format`. Vendor state, so
-// entries are read and written field for field, never merged or trimmed.
+// Reasoning records ⇄ the `reasoning_details` entries of the chat dialects that have them (OpenRouter):
+// `reasoning.text` (text, signature), `reasoning.summary` and `reasoning.encrypted` (data), each with its `format`.
+// Vendor state, so entries are read and written field for field, never merged or trimmed.
 import type { ReasoningBlock } from '../../core/content-blocks.js';
 import type { ReasoningState } from '../../core/generation.js';
 import { isRecord } from '../payload-readers.js';

@@ -1,11 +1,11 @@
 // OpenAI Responses usage → NormalizedUsage. input_tokens counts the whole prompt, cached reads included
 // (input_tokens_details.cached_tokens); output_tokens counts the reasoning tokens too
 // (output_tokens_details.reasoning_tokens). Cache writes come as input_tokens_details.cache_write_tokens (the openai
-// SDK's ResponseUsage); they are recorded, and billed at the catalog's `cached_write` price, which for OpenAI's models is
-// their input price (read-pricing.ts: an omitted cache-write price is the input price), so they cost what they did
-// when the field was not read.
-// The hosted web_search tool is billed per call, and the usage object does not count the calls: the Response's
-// `output` holds one `web_search_call` item per call (in a stream, each also comes in response.output_item.done).
+// SDK's ResponseUsage); they are recorded, and billed at the catalog's `cached_write` price, which for OpenAI's models
+// is their input price (read-pricing.ts: an omitted cache-write price is the input price), so they cost what they did
+// when the field was not read. The hosted web_search tool is billed per call, and the usage object does not count the
+// calls: the Response's `output` holds one `web_search_call` item per call (in a stream, each also comes in
+// response.output_item.done).
 import type { NormalizedUsage } from '../../core/generation.js';
 import { isRecord, readArray, readCount, readRecord, readString } from '../payload-readers.js';
 
