@@ -6237,6 +6237,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization. */
                 organization_id: string;
             };
             cookie?: never;
@@ -6342,7 +6343,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization. */
                 organization_id: string;
+                /** @description The member (its user id). */
                 user_id: string;
             };
             cookie?: never;
@@ -6483,7 +6486,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization. */
                 organization_id: string;
+                /** @description The member (its user id). */
                 user_id: string;
             };
             cookie?: never;
@@ -9863,6 +9868,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The invitation token (`mgi-v1-...`). */
                 token: string;
             };
             cookie?: never;
@@ -10867,6 +10873,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization. */
                 organization_id: string;
             };
             cookie?: never;
@@ -10992,6 +10999,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization. */
                 organization_id: string;
             };
             cookie?: never;
@@ -11097,7 +11105,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization. */
                 organization_id: string;
+                /** @description The member (its user id). */
                 user_id: string;
             };
             cookie?: never;
@@ -11238,7 +11248,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The organization. */
                 organization_id: string;
+                /** @description The member (its user id). */
                 user_id: string;
             };
             cookie?: never;
