@@ -47,20 +47,21 @@ async function time(read: string, records: number, runs: number, fn: () => Promi
 async function provision(db: Db, now: Date): Promise<HistoryShape> {
   const user = async (email: string) => (await findOrCreateUserByEmail(db, email, () => newId('usr_'))).id;
   const hotUserId = await user('agent@bench.test');
-  const hot = await issueApiKey(db, { userId: hotUserId, name: 'agent' });
+  const hot = await issueApiKey(db, { organizationId: hotUserId, memberUserId: hotUserId, name: 'agent' });
   // A monthly limit: GET /key then also reads the key's spend row of this month.
   await db
     .updateTable('api_keys')
     .set({ credit_limit_nanos: 10n ** 15n, limit_reset: 'monthly' })
     .where('id', '=', hot.row.id)
     .execute();
-  for (const name of ['ci', 'laptop']) await issueApiKey(db, { userId: hotUserId, name });
+  for (const name of ['ci', 'laptop'])
+    await issueApiKey(db, { organizationId: hotUserId, memberUserId: hotUserId, name });
   const otherUserIds: string[] = [];
   const otherKeyIds: string[] = [];
   for (let i = 0; i < 50; i++) {
     const id = await user(`user${i}@bench.test`);
     otherUserIds.push(id);
-    otherKeyIds.push((await issueApiKey(db, { userId: id, name: 'k' })).row.id);
+    otherKeyIds.push((await issueApiKey(db, { organizationId: id, memberUserId: id, name: 'k' })).row.id);
   }
   const models = [
     'openai/gpt-5.4-mini',

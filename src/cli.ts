@@ -19,6 +19,7 @@ import { conformanceCommand } from './cli/conformance.js';
 import { passCommand } from './cli/pass.js';
 import { adminKeysCommand } from './cli/admin-keys.js';
 import { generationsCommand } from './cli/generations.js';
+import { orgsCommand } from './cli/orgs.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -26,6 +27,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   usersCommand,
   keysCommand,
   tokensCommand,
+  orgsCommand,
   creditsCommand,
   passCommand,
   adminKeysCommand,

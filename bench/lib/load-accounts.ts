@@ -32,7 +32,9 @@ export async function provisionAccounts(
       const user = await findOrCreateUserByEmail(db, `load${a}@modelgate.test`, () => newId('usr_'));
       await grantCredits(db, { userId: user.id, amountNanos: usdToNanos(String(usdEach)), note: 'load test' });
       for (let k = 0; k < keysPerAccount; k++) {
-        keys.push((await issueApiKey(db, { userId: user.id, name: `load ${k}` })).secret);
+        keys.push(
+          (await issueApiKey(db, { organizationId: user.id, memberUserId: user.id, name: `load ${k}` })).secret,
+        );
         keyOwner.push(user.id);
       }
     }

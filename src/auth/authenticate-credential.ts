@@ -38,7 +38,9 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
     if (key && hashesEqual(key.key_hash, hash) && (key.kind === 'management') === (kind === 'management_key')) {
       return {
         kind,
-        userId: key.user_id,
+        organizationId: key.user_id,
+        memberUserId: key.member_user_id,
+        role: key.role,
         email: key.email,
         credentialId: key.id,
         limits: {
@@ -54,14 +56,25 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
   } else if (kind === 'admin_key') {
     const key = await findActiveAdminKeyByHash(db, hash);
     if (key && hashesEqual(key.key_hash, hash)) {
-      return { kind, userId: '', email: '', credentialId: key.id, limits: NO_LIMITS };
+      return {
+        kind,
+        organizationId: '',
+        memberUserId: '',
+        role: 'member',
+        email: '',
+        credentialId: key.id,
+        limits: NO_LIMITS,
+      };
     }
   } else {
     const token = await findActiveAccountTokenByHash(db, hash);
     if (token && hashesEqual(token.token_hash, hash)) {
       return {
         kind,
-        userId: token.user_id,
+        // The user's personal organization, whose id is the user's (a user always owns it).
+        organizationId: token.user_id,
+        memberUserId: token.user_id,
+        role: 'owner',
         email: token.email,
         credentialId: token.id,
         limits: NO_LIMITS,

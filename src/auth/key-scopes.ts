@@ -36,6 +36,11 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'listModelEndpoints',
   'geminiListModels',
   'geminiGetModel',
+  'listOrganizations',
+  'listOrganizationMembers',
+  'putOrganizationMember',
+  'deleteOrganizationMember',
+  'createOrganizationInvitation',
 ]);
 
 const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';
@@ -105,4 +110,27 @@ export function authorizeKeyTarget(
       : `Deleting another management key needs ${ACCOUNT_TOKEN}; a management key deletes inference keys and itself`,
     'account_token',
   );
+}
+
+/** Changing an organization's members or inviting: the account token or a management key (the role decides then). */
+export function authorizeMemberManagement(principal: Principal): void {
+  if (principal.kind !== 'api_key') return;
+  throw forbidden(
+    `Managing members needs ${MANAGER}; an API key calls models and reads its organization`,
+    'management_credential',
+  );
+}
+
+/** What only a signed-in user does (creating an organization, accepting an invitation, choosing a key's organization). */
+export function requireAccountToken(principal: Principal, what: string): void {
+  if (principal.kind === 'account_token') return;
+  throw forbidden(`${what} needs ${ACCOUNT_TOKEN}; a key acts in its own organization only`, 'account_token');
+}
+
+/**
+ * Whose keys a credential sees and changes in its organization: an owner's or admin's, every member's; a member's,
+ * its own only (another member's key answers as a missing one, so ids cannot be probed).
+ */
+export function seesKeyOf(principal: Principal, memberUserId: string): boolean {
+  return principal.role !== 'member' || principal.memberUserId === memberUserId;
 }

@@ -1,4 +1,5 @@
 import type { KeyLimitReset } from '../db/tables/api-keys.js';
+import type { MemberRole } from '../db/tables/memberships.js';
 
 /**
  * Who is calling: resolved from the Bearer credential on every request, through CredentialCache (deletion and limit
@@ -8,11 +9,20 @@ export interface Principal {
   /**
    * `api_key`: an inference key (calls models, reads its account, may revoke itself). `management_key`: a row of
    * api_keys too, but it manages the account's keys and calls no model (src/auth/key-scopes.ts). `account_token`:
-   * the account's own credential, which may do both. `admin_key`: the operator API's credential; it owns no wallet
-   * (userId is empty) and only opens admin routes.
+   * the user's own credential, which may do both. `admin_key`: the operator API's credential; it owns no wallet
+   * (organizationId and memberUserId are empty) and only opens admin routes.
    */
   kind: 'api_key' | 'management_key' | 'account_token' | 'admin_key';
-  userId: string;
+  /**
+   * The organization the credential acts in and spends from: a key's own organization; for an account token, its
+   * user's personal organization (whose id is the user's id).
+   */
+  organizationId: string;
+  /** The member behind the credential: the key's member, or the account token's user. */
+  memberUserId: string;
+  /** That member's role in organizationId (an admin key: 'owner' of nothing, never consulted). */
+  role: MemberRole;
+  /** The member's email. */
   email: string;
   /** api_keys.id (API and management keys), account_tokens.id or admin_keys.id. */
   credentialId: string;

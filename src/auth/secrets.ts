@@ -53,6 +53,12 @@ export function hashesEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** A one-time invitation token (`mgi-v1-`): not a credential, but stored only as its hash as one is. */
+export function newInvitationToken(): { token: string; hash: string } {
+  const token = `mgi-v1-${randomBytes(24).toString('base64url')}`;
+  return { token, hash: hashSecret(token) };
+}
+
 /** Ids are public, so they only need uniqueness, not secrecy. */
 export function newId(prefix: string): string {
   return `${prefix}${randomBytes(12).toString('hex')}`;

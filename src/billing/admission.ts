@@ -75,7 +75,7 @@ export async function admitCredits(
   entry: CatalogEntry,
   request: ReservationRequest,
 ): Promise<Admission> {
-  if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
+  if (entry.accessMode === 'free') return { mode: 'free', userId: principal.organizationId, reservedNanos: 0n };
   const { estimatedPromptTokens, spend = {} } = request;
   const outputTokens = reservationOutputTokens(entry, request.requestedMaxTokens, estimatedPromptTokens);
   const amountNanos = maxCostNanos(entry, estimatedPromptTokens, outputTokens, spend);
@@ -178,13 +178,18 @@ export async function admitAmount(
   entry: CatalogEntry,
   amountNanos: bigint,
 ): Promise<Admission> {
-  if (entry.accessMode === 'free') return { mode: 'free', userId: principal.userId, reservedNanos: 0n };
+  if (entry.accessMode === 'free') return { mode: 'free', userId: principal.organizationId, reservedNanos: 0n };
   if (entry.accessMode === 'pass') {
     const reservation = await admitPass(
       { db: deps.db, now: deps.now, passQuota: deps.config.passQuota },
-      { userId: principal.userId, modelId: entry.id, amountNanos },
+      { userId: principal.organizationId, modelId: entry.id, amountNanos },
     );
-    return { mode: 'pass', userId: principal.userId, reservedNanos: amountNanos, passUsageId: reservation.usageId };
+    return {
+      mode: 'pass',
+      userId: principal.organizationId,
+      reservedNanos: amountNanos,
+      passUsageId: reservation.usageId,
+    };
   }
   return reserveCreditsFor(deps, principal, { amountNanos, refusal: () => ({ hint: 'Add credits.', metadata: {} }) });
 }
@@ -220,8 +225,8 @@ async function reserveCreditsFor(
   let reserved: LeaseReservation;
   try {
     reserved = deps.leases
-      ? await deps.leases.reserve(principal.userId, amountNanos)
-      : await reserveCredits(deps.db, { userId: principal.userId, amountNanos });
+      ? await deps.leases.reserve(principal.organizationId, amountNanos)
+      : await reserveCredits(deps.db, { userId: principal.organizationId, amountNanos });
   } catch (err) {
     if (keySpend) await releaseKeyHold(deps.db, keySpend);
     throw err;
@@ -231,7 +236,7 @@ async function reserveCreditsFor(
     throw insufficientCredits(amountNanos, hold.refusal(), reserved.availableNanos);
   }
   const lease = 'lease' in reserved ? (reserved.lease as CreditLease) : undefined;
-  return { mode: 'credits', userId: principal.userId, reservedNanos: amountNanos, lease, keySpend };
+  return { mode: 'credits', userId: principal.organizationId, reservedNanos: amountNanos, lease, keySpend };
 }
 
 function insufficientCredits(amountNanos: bigint, hold: CreditRefusal, availableNanos: bigint): GatewayError {
@@ -331,9 +336,14 @@ export async function admitRequest(
   const amountNanos = maxCostNanos(entry, request.estimatedPromptTokens, outputTokens, request.spend);
   const reservation = await admitPass(
     { db: deps.db, now: deps.now, passQuota: deps.config.passQuota },
-    { userId: principal.userId, modelId: entry.id, amountNanos },
+    { userId: principal.organizationId, modelId: entry.id, amountNanos },
   );
-  return { mode: 'pass', userId: principal.userId, reservedNanos: amountNanos, passUsageId: reservation.usageId };
+  return {
+    mode: 'pass',
+    userId: principal.organizationId,
+    reservedNanos: amountNanos,
+    passUsageId: reservation.usageId,
+  };
 }
 
 /**

@@ -62,7 +62,8 @@ export const keysCommand: CommandDefinition = {
           const user = await requireUser(db, email);
           const kind = values.manage ? 'management' : 'inference';
           const { row, secret } = await createKey(db, {
-            userId: user.id,
+            organizationId: user.id,
+            memberUserId: user.id,
             settings: { name: values.name?.trim() || 'default' },
             kind,
             now: new Date(),

@@ -24,7 +24,7 @@ async function bootstrapDevUser(db: Db): Promise<string | undefined> {
   if ((await countUsers(db)) > 0) return undefined;
   const user = await findOrCreateUserByEmail(db, DEV_EMAIL, () => newId('usr_'));
   await grantCredits(db, { userId: user.id, amountNanos: usdToNanos(DEV_CREDITS_USD), note: 'development bootstrap' });
-  return (await issueApiKey(db, { userId: user.id, name: 'development' })).secret;
+  return (await issueApiKey(db, { organizationId: user.id, memberUserId: user.id, name: 'development' })).secret;
 }
 
 /** A restart creates no key (the first start showed it once): say how to get one. */

@@ -8,6 +8,9 @@ import type { CreditAccountsTable } from './tables/credit-accounts.js';
 import type { CreditLeasesTable } from './tables/credit-leases.js';
 import type { CreditLedgerTable } from './tables/credit-ledger.js';
 import type { GenerationsTable } from './tables/generations.js';
+import type { MembershipsTable } from './tables/memberships.js';
+import type { OrganizationInvitationsTable } from './tables/organization-invitations.js';
+import type { OrganizationsTable } from './tables/organizations.js';
 import type { PassUsageTable } from './tables/pass-usage.js';
 import type { SubscriptionsTable } from './tables/subscriptions.js';
 import type { UsersTable } from './tables/users.js';
@@ -16,6 +19,9 @@ import type { GenerationRetentionTable, UsageDailyTable, UsageKeyTotalsTable } f
 /** The one description of the schema that Kysely type-checks queries against (see migrations/). */
 export interface Database {
   users: UsersTable;
+  organizations: OrganizationsTable;
+  memberships: MembershipsTable;
+  organization_invitations: OrganizationInvitationsTable;
   api_keys: ApiKeysTable;
   api_key_spend: ApiKeySpendTable;
   api_key_spend_holds: ApiKeySpendHoldsTable;

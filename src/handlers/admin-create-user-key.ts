@@ -13,7 +13,9 @@ export function adminCreateUserKey(parts: GrantParts): Handler {
     const settings = parseKeySettings(body, now);
     // The operator stands in for the account here, so it may create either kind, as the account token may.
     const { row, secret } = await createKey(parts.db, {
-      userId: user.id,
+      // The user's personal organization, whose id is the user's.
+      organizationId: user.id,
+      memberUserId: user.id,
       settings,
       kind: parseKeyKind(body.kind),
       now,

@@ -11,7 +11,7 @@ export function getActivity(parts: SettledReadParts): Handler {
     const days = raw === undefined ? 30 : Number(raw);
     // Read-your-writes: the last responses' records may still sit in this instance's settlement queue.
     await parts.settlements.flushed();
-    const rows = await dailyUsage(parts.db, { userId: principalOf(ctx).userId, days, now: new Date() });
+    const rows = await dailyUsage(parts.db, { userId: principalOf(ctx).organizationId, days, now: new Date() });
     ctx.body = {
       data: rows.map((row) => ({
         date: row.date,

@@ -8,7 +8,7 @@ export function getCredits(parts: SettledReadParts): Handler {
   return async (_api, ctx) => {
     // Read-your-writes: the last responses' debits may still sit in this instance's settlement queue.
     await parts.settlements.flushed();
-    const account = await creditAccount(parts.db, principalOf(ctx).userId);
+    const account = await creditAccount(parts.db, principalOf(ctx).organizationId);
     ctx.body = {
       data: { total_credits: nanosToUsd(account.totalGrantedNanos), total_usage: nanosToUsd(account.totalUsedNanos) },
     };

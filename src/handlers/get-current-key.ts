@@ -19,8 +19,8 @@ export function getCurrentKey(parts: LimitsViewParts): Handler {
     }
     await parts.settlements.flushed();
     const [view, account] = await Promise.all([
-      describeKey(parts.db, principal.userId, principal.credentialId, parts.now()),
-      creditAccount(parts.db, principal.userId),
+      describeKey(parts.db, principal.organizationId, principal.credentialId, parts.now()),
+      creditAccount(parts.db, principal.organizationId),
     ]);
     // Deleted between authentication and here.
     if (!view) throw new GatewayError(401, 'Invalid or deleted credential');
@@ -31,6 +31,8 @@ export function getCurrentKey(parts: LimitsViewParts): Handler {
         name: key.name,
         prefix: key.display_prefix,
         kind: key.kind,
+        organization_id: key.user_id,
+        member_id: key.member_user_id,
         ...toWireKeyLimits(view),
         is_free_tier: account.totalGrantedNanos === 0n,
         // What applies to this key: the account's limits, or the key's own where they are tighter.

@@ -10,7 +10,7 @@ export function getGeneration(parts: SettledReadParts): Handler {
     const id = String(api.request.query.id);
     // Read-your-writes: a generation answered a moment ago may still sit in this instance's settlement queue.
     await parts.settlements.flushed();
-    const row = await findGeneration(parts.db, { userId: principalOf(ctx).userId, id });
+    const row = await findGeneration(parts.db, { userId: principalOf(ctx).organizationId, id });
     // Another user's generation answers exactly like a missing one.
     if (!row) throw new GatewayError(404, `Generation ${id} not found`, { id });
     ctx.body = { data: toWireGeneration(row) };

@@ -10,7 +10,7 @@ export function getPassUsage(parts: LimitsViewParts): Handler {
     await parts.settlements.flushed();
     ctx.body = await passUsageOf(
       { db: parts.db, now: parts.now, passQuota: parts.config.passQuota },
-      principalOf(ctx).userId,
+      principalOf(ctx).organizationId,
     );
   };
 }

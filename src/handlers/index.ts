@@ -41,6 +41,19 @@ import { createEmbedding } from './create-embedding.js';
 import { geminiCountTokens } from './gemini-count-tokens.js';
 import { geminiListModels } from './gemini-list-models.js';
 import { geminiGetModel } from './gemini-get-model.js';
+import { listOrganizations } from './list-organizations.js';
+import { createOrganization } from './create-organization.js';
+import { listOrganizationMembers } from './list-organization-members.js';
+import { putOrganizationMember } from './put-organization-member.js';
+import { deleteOrganizationMember } from './delete-organization-member.js';
+import { createOrganizationInvitation } from './create-organization-invitation.js';
+import { acceptOrganizationInvitation } from './accept-organization-invitation.js';
+import { adminCreateOrganization } from './admin-create-organization.js';
+import {
+  adminDeleteOrganizationMember,
+  adminListOrganizationMembers,
+  adminPutOrganizationMember,
+} from './admin-organization-members.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -79,6 +92,17 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     createEmbedding: createEmbedding(parts),
     geminiGenerateContent: generationHandler(geminiDoor, parts),
     geminiStreamGenerateContent: generationHandler(geminiDoor, parts),
+    listOrganizations: listOrganizations(parts),
+    createOrganization: createOrganization(parts),
+    listOrganizationMembers: listOrganizationMembers(parts),
+    putOrganizationMember: putOrganizationMember(parts),
+    deleteOrganizationMember: deleteOrganizationMember(parts),
+    createOrganizationInvitation: createOrganizationInvitation(parts),
+    acceptOrganizationInvitation: acceptOrganizationInvitation(parts),
+    adminCreateOrganization: adminCreateOrganization(parts),
+    adminListOrganizationMembers: adminListOrganizationMembers(parts),
+    adminPutOrganizationMember: adminPutOrganizationMember(parts),
+    adminDeleteOrganizationMember: adminDeleteOrganizationMember(parts),
     geminiCountTokens: geminiCountTokens(parts),
     geminiListModels: geminiListModels(parts),
     geminiGetModel: geminiGetModel(parts),

@@ -10,7 +10,7 @@ export function listGenerations(parts: SettledReadParts): Handler {
     const raw = api.request.query.limit;
     const limit = raw === undefined ? 50 : Number(raw);
     await parts.settlements.flushed();
-    const rows = await recentGenerations(parts.db, { userId: principalOf(ctx).userId, limit });
+    const rows = await recentGenerations(parts.db, { userId: principalOf(ctx).organizationId, limit });
     ctx.body = { data: rows.map(toWireGeneration) };
   };
 }

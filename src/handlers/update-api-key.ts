@@ -2,7 +2,7 @@ import type { KeyChangeParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { authorizeKeyChange, authorizeKeyTarget } from '../auth/key-scopes.js';
+import { authorizeKeyChange, authorizeKeyTarget, seesKeyOf } from '../auth/key-scopes.js';
 import { describeKeys, findKey, updateKey } from '../services/api-keys.js';
 import { parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
@@ -15,10 +15,12 @@ export function updateApiKey(parts: KeyChangeParts): Handler {
     authorizeKeyChange(principal, 'update', keyId);
     const now = parts.now();
     const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now);
-    const target = await findKey(parts.db, principal.userId, keyId);
+    const found = await findKey(parts.db, principal.organizationId, keyId);
+    const target = found && seesKeyOf(principal, found.member_user_id) ? found : undefined;
     if (target) authorizeKeyTarget(principal, 'update', target);
     const row =
-      target && (await updateKey(parts.db, parts.credentials, { userId: principal.userId, keyId, settings, now }));
+      target &&
+      (await updateKey(parts.db, parts.credentials, { userId: principal.organizationId, keyId, settings, now }));
     // Another user's key answers exactly like a missing one, so ids cannot be probed.
     if (!row) throw new GatewayError(404, `API key ${keyId} not found`, { key_id: keyId });
     ctx.body = toWireApiKey((await describeKeys(parts.db, [row], now))[0]);

@@ -6,7 +6,7 @@ import { nanosToUsd } from '../core/money.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 /** The usage, limit and policy fields, shared by ApiKey and KeyInfoData. */
-type KeyLimits = Omit<ApiKey, 'key_id' | 'name' | 'prefix' | 'created_at' | 'last_used_at' | 'kind'>;
+type KeyLimits = Omit<ApiKey, 'key_id' | 'name' | 'prefix' | 'created_at' | 'last_used_at' | 'kind' | 'member_id'>;
 
 export function toWireKeyLimits({ row, usage, limitRemainingNanos }: KeyView): KeyLimits {
   return {
@@ -30,6 +30,7 @@ export function toWireApiKey(view: KeyView): ApiKey {
     name: row.name,
     prefix: row.display_prefix,
     kind: row.kind,
+    member_id: row.member_user_id,
     created_at: row.created_at.toISOString(),
     last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
     ...toWireKeyLimits(view),

@@ -28,6 +28,11 @@ export const OPERATION_BODY_CAPS: Readonly<Record<string, BodyCap>> = {
   adminCreateUser: 'settings',
   adminAdjustCredits: 'settings',
   adminGrantPass: 'settings',
+  createOrganization: 'settings',
+  putOrganizationMember: 'settings',
+  createOrganizationInvitation: 'settings',
+  adminCreateOrganization: 'settings',
+  adminPutOrganizationMember: 'settings',
 };
 
 /** 1,000 allow-list entries of 200 characters are ~203 KB of JSON; a quarter of headroom for formatting. */

@@ -28,14 +28,17 @@ export function rateBudgetsOf(principal: Principal, config: RateSettings): reado
   if (known?.config === config) return known.budgets;
   const account: RateBudget = {
     scope: 'account',
-    bucket: `{${principal.userId}}`,
+    bucket: `{${principal.organizationId}}`,
     limits: { rpm: config.rateLimitRpm, tpm: config.rateLimitTpm },
   };
   const { rateLimitRpm, rateLimitTpm } = principal.limits;
   const own = { rpm: Math.max(0, rateLimitRpm ?? 0), tpm: Math.max(0, rateLimitTpm ?? 0) };
   const budgets =
     own.rpm > 0 || own.tpm > 0
-      ? [{ scope: 'key' as const, bucket: `{${principal.userId}}:${principal.credentialId}`, limits: own }, account]
+      ? [
+          { scope: 'key' as const, bucket: `{${principal.organizationId}}:${principal.credentialId}`, limits: own },
+          account,
+        ]
       : [account];
   budgetsOf.set(principal, { config, budgets });
   return budgets;
@@ -118,7 +121,7 @@ export function takeFreeRequest(
   const keyId = isApiKeyRow(principal) ? principal.credentialId : undefined;
   const keyLimit = principal.limits.freeRequestsPerDay ?? 0;
   return parts.freeRequests.take(
-    { accountId: principal.userId, accountLimit: parts.config.freeRequestsPerDay, keyId, keyLimit },
+    { accountId: principal.organizationId, accountLimit: parts.config.freeRequestsPerDay, keyId, keyLimit },
     nowMs,
   );
 }

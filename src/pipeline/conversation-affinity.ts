@@ -22,7 +22,7 @@ export async function recallAffinity(
 ): Promise<ConversationAffinity | undefined> {
   if (sessionKey === undefined || !parts.affinity || !hasEndpointChoice(parts.catalog, model, routing))
     return undefined;
-  const key = affinityKey(principal.userId, model, sessionKey);
+  const key = affinityKey(principal.organizationId, model, sessionKey);
   return { key, endpoint: await parts.affinity.get(key) };
 }
 

@@ -43,7 +43,7 @@ export function generationRecord(input: {
   const isPass = admission.mode === 'pass';
   return {
     id: meter.id,
-    user_id: principal.userId,
+    user_id: principal.organizationId,
     api_key_id: principal.kind === 'api_key' ? principal.credentialId : null,
     access_mode: admission.mode,
     model: target.entry.id,

@@ -1,8 +1,9 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { ApiKeyRow, NewApiKey } from '../db/tables/api-keys.js';
+import type { MemberRole } from '../db/tables/memberships.js';
 
-/** An active key together with its owner's email, as authentication needs it. */
-export type ApiKeyWithOwner = ApiKeyRow & { email: string };
+/** An active key together with its member's email and role in the key's organization, as authentication needs it. */
+export type ApiKeyWithOwner = ApiKeyRow & { email: string; role: MemberRole };
 
 /** Per-key overrides; a field left out stays as it is, `null` resets it to the gateway default. */
 export type ApiKeyLimits = Partial<
@@ -13,24 +14,32 @@ export async function insertApiKey(db: DbOrTrx, row: NewApiKey): Promise<ApiKeyR
   return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Lookup for authentication. Deleted keys never match, so deletion applies on the next request everywhere. */
+/**
+ * Lookup for authentication. Deleted keys never match, so deletion applies on the next request everywhere; nor does
+ * a key whose member no longer belongs to its organization (a key never acts where its member is not a member).
+ */
 export async function findActiveApiKeyByHash(db: DbOrTrx, keyHash: string): Promise<ApiKeyWithOwner | undefined> {
   return db
     .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .innerJoin('users', 'users.id', 'api_keys.member_user_id')
+    .innerJoin('memberships', (join) =>
+      join
+        .onRef('memberships.organization_id', '=', 'api_keys.user_id')
+        .onRef('memberships.user_id', '=', 'api_keys.member_user_id'),
+    )
     .selectAll('api_keys')
-    .select('users.email')
+    .select(['users.email', 'memberships.role'])
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
 /**
- * Locks the account's row until the transaction ends, so that key creations of one account run one after another:
- * each counts the keys the previous ones committed (the cap on keys per account cannot be raced past).
+ * Locks the organization's row until the transaction ends, so that key creations of one organization run one after
+ * another: each counts the keys the previous ones committed (the cap on keys per account cannot be raced past).
  */
-export async function lockAccountForKeys(trx: DbOrTrx, userId: string): Promise<void> {
-  await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+export async function lockAccountForKeys(trx: DbOrTrx, organizationId: string): Promise<void> {
+  await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute();
 }
 
 /** How many keys of the user are active (not deleted), management keys included. */

@@ -53,22 +53,35 @@ async function seedIfLimited(db: DbOrTrx, row: ApiKeyRow, now: Date): Promise<vo
   await seedKeySpend(db, { keyId: row.id, periodStart: periodStart(row.limit_reset, now) });
 }
 
+export interface NewKeyInput {
+  /** The organization the key spends from. */
+  organizationId: string;
+  /** The member whose key it is (a member of organizationId: the caller checks, auth/key-scopes.ts). */
+  memberUserId: string;
+  settings: KeySettings;
+  now: Date;
+  kind?: ApiKeyKind;
+  maxKeys: number;
+}
+
 /**
  * Who may create which kind is the caller's to check (src/auth/key-scopes.ts); `kind` defaults to inference. An
  * account holding `maxKeys` active keys (MODELGATE_MAX_KEYS_PER_ACCOUNT) gets 409: nothing that is counted per key
  * may multiply with keys, and every key is a row to list, cache and check.
  */
-export async function createKey(
-  db: Db,
-  input: { userId: string; settings: KeySettings; now: Date; kind?: ApiKeyKind; maxKeys: number },
-): Promise<{ row: ApiKeyRow; secret: string }> {
+export async function createKey(db: Db, input: NewKeyInput): Promise<{ row: ApiKeyRow; secret: string }> {
   const kind = input.kind ?? 'inference';
   checkSettingsFitKind(kind, input.settings);
   return inTransaction(db, async (trx) => {
-    const { settings } = input;
-    await lockAccountForKeys(trx, input.userId);
-    if ((await countActiveApiKeys(trx, input.userId)) >= input.maxKeys) throw new TooManyKeysError(input.maxKeys);
-    const issued = await issueApiKey(trx, { userId: input.userId, name: settings.name ?? 'API key', kind });
+    const { settings, organizationId } = input;
+    await lockAccountForKeys(trx, organizationId);
+    if ((await countActiveApiKeys(trx, organizationId)) >= input.maxKeys) throw new TooManyKeysError(input.maxKeys);
+    const issued = await issueApiKey(trx, {
+      organizationId,
+      memberUserId: input.memberUserId,
+      name: settings.name ?? 'API key',
+      kind,
+    });
     const changes = changesOf({ ...settings, name: undefined });
     if (Object.keys(changes).length === 0) return issued;
     const row = await trx

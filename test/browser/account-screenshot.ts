@@ -33,8 +33,8 @@ async function seedAccount(dataDir: string): Promise<string> {
   const database = await openCommandDatabase({ dataDir });
   try {
     const user = await findOrCreateUserByEmail(database.db, 'ana@example.com', () => newId('usr_'));
-    await issueApiKey(database.db, { userId: user.id, name: 'laptop' });
-    await issueApiKey(database.db, { userId: user.id, name: 'ci' });
+    await issueApiKey(database.db, { organizationId: user.id, memberUserId: user.id, name: 'laptop' });
+    await issueApiKey(database.db, { organizationId: user.id, memberUserId: user.id, name: 'ci' });
     await grantCredits(database.db, { userId: user.id, amountNanos: 20_000_000_000n, note: 'screenshot' });
     await seedAccountHistory(database.db, user.id);
     return (await issueAccountToken(database.db, { userId: user.id })).secret;

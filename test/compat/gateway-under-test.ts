@@ -71,7 +71,11 @@ export async function startGatewayUnderTest(upstream: RecordedUpstream): Promise
       note: 'compatibility matrix',
     });
     await grantPass(gateway.db, user.id, 1, now);
-    const { secret } = await issueApiKey(gateway.db, { userId: user.id, name: 'compat' });
+    const { secret } = await issueApiKey(gateway.db, {
+      organizationId: user.id,
+      memberUserId: user.id,
+      name: 'compat',
+    });
     return {
       url: gateway.url,
       key: secret,

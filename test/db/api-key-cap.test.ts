@@ -8,7 +8,14 @@ import { describeEachDatabase, insertTestUser } from '../helpers/databases.js';
 
 describeEachDatabase('keys per account', (ctx) => {
   const create = (userId: string, maxKeys: number, kind: 'inference' | 'management' = 'inference') =>
-    createKey(ctx.db(), { userId, settings: { name: 'k' }, now: new Date(), kind, maxKeys });
+    createKey(ctx.db(), {
+      organizationId: userId,
+      memberUserId: userId,
+      settings: { name: 'k' },
+      now: new Date(),
+      kind,
+      maxKeys,
+    });
 
   it('refuses the key past the cap with 409 too_many_keys, counting only active keys, management keys included', async () => {
     const db = ctx.db();

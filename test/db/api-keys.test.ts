@@ -32,6 +32,7 @@ describeEachDatabase('api keys repository', (ctx) => {
     const management = await insertApiKey(db, {
       id: uniqueId('key_'),
       user_id: user.id,
+      member_user_id: user.id,
       name: 'm',
       key_hash: uniqueId('h'),
       display_prefix: 'mgm-v1-x...',

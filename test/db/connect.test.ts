@@ -45,6 +45,7 @@ describeEachDatabase('value types', (ctx) => {
       .values({
         id: keyId,
         user_id: user.id,
+        member_user_id: user.id,
         name: 'n',
         key_hash: uniqueId('h'),
         display_prefix: 'mg-v1-x',

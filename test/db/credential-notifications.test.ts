@@ -118,7 +118,9 @@ describeEachBackend('credential change triggers', (backend) => {
 function apiKeyPrincipal(id: string): Principal {
   return {
     kind: 'api_key',
-    userId: 'usr',
+    organizationId: 'usr',
+    memberUserId: 'usr',
+    role: 'owner',
     email: 'a@example.com',
     credentialId: id,
     limits: { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null },

@@ -25,7 +25,7 @@ const silent = createLogger('silent');
 async function limitedKey(db: Db, limitNanos: bigint) {
   const user = await insertTestUser(db);
   await grantCredits(db, { userId: user.id, amountNanos: 1_000_000_000n });
-  const { row } = await issueApiKey(db, { userId: user.id, name: 'k' });
+  const { row } = await issueApiKey(db, { organizationId: user.id, memberUserId: user.id, name: 'k' });
   await db.updateTable('api_keys').set({ credit_limit_nanos: limitNanos }).where('id', '=', row.id).execute();
   return { userId: user.id, keyId: row.id };
 }
@@ -152,7 +152,9 @@ describeEachDatabase('key spend holds', ({ db }) => {
     const leases = process(db());
     const principal: Principal = {
       kind: 'api_key',
-      userId,
+      organizationId: userId,
+      memberUserId: userId,
+      role: 'owner',
       email: 'k@example.com',
       credentialId: keyId,
       limits: {

@@ -16,7 +16,7 @@ const PERIOD = new Date('2026-03-10T00:00:00Z');
 async function limitedKey(db: Db, limitNanos: bigint) {
   const user = await insertTestUser(db);
   await grantCredits(db, { userId: user.id, amountNanos: 1_000_000_000n });
-  const { row } = await issueApiKey(db, { userId: user.id, name: 'k' });
+  const { row } = await issueApiKey(db, { organizationId: user.id, memberUserId: user.id, name: 'k' });
   await db.updateTable('api_keys').set({ credit_limit_nanos: limitNanos }).where('id', '=', row.id).execute();
   return { userId: user.id, keyId: row.id };
 }

@@ -285,6 +285,9 @@ describe('GET /key', () => {
     const info: any = await res.json();
     expect(info.data).toMatchObject({
       key_id: user.keyId,
+      // The user's personal organization (its id is the user's), and the user as the key's member.
+      organization_id: user.userId,
+      member_id: user.userId,
       usage: 0,
       limit: null,
       limit_remaining: null,

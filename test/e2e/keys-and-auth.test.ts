@@ -76,6 +76,8 @@ describe('API keys', () => {
       name: 'ci',
       prefix: created.body.prefix,
       kind: 'inference',
+      // The key is its maker's: the user of the personal organization.
+      member_id: owner.userId,
       created_at: expect.any(String),
       last_used_at: null,
       usage: 0,

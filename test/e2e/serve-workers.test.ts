@@ -113,7 +113,11 @@ describeWithPostgres('serve --workers 2 on PostgreSQL', () => {
 
       const user = await findOrCreateUserByEmail(database.db, `w-${newId('')}@example.com`, () => newId('usr_'));
       await grantCredits(database.db, { userId: user.id, amountNanos: 100_000_000_000n, note: 'test' });
-      const { secret } = await issueApiKey(database.db, { userId: user.id, name: 'workers' });
+      const { secret } = await issueApiKey(database.db, {
+        organizationId: user.id,
+        memberUserId: user.id,
+        name: 'workers',
+      });
       const chat = (stream: boolean) =>
         requestOnce(`${serve!.url}/api/v1/chat/completions`, {
           method: 'POST',

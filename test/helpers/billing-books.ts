@@ -11,7 +11,7 @@ import type { ChatOutcome } from './chat-load.js';
 export async function provisionAccount(db: Db, usd = 1000): Promise<{ userId: string; key: string }> {
   const user = await findOrCreateUserByEmail(db, `load-${newId('')}@example.com`, () => newId('usr_'));
   await grantCredits(db, { userId: user.id, amountNanos: BigInt(usd) * 1_000_000_000n, note: 'test' });
-  const { secret } = await issueApiKey(db, { userId: user.id, name: 'load' });
+  const { secret } = await issueApiKey(db, { organizationId: user.id, memberUserId: user.id, name: 'load' });
   return { userId: user.id, key: secret };
 }
 

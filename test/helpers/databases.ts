@@ -149,6 +149,7 @@ export function insertTestApiKey(db: Db, userId: string, createdAt?: Date) {
   return insertApiKey(db, {
     id: uniqueId('key_'),
     user_id: userId,
+    member_user_id: userId,
     name: 'test key',
     key_hash: uniqueId('hash'),
     display_prefix: 'mg-v1-ab12',

@@ -103,7 +103,11 @@ export async function startTestGateway(
     async createUser(email) {
       const address = email ?? `user${++counter}-${newId('')}@example.com`;
       const user = await findOrCreateUserByEmail(database.db, address, () => newId('usr_'));
-      const { row, secret } = await issueApiKey(database.db, { userId: user.id, name: 'test' });
+      const { row, secret } = await issueApiKey(database.db, {
+        organizationId: user.id,
+        memberUserId: user.id,
+        name: 'test',
+      });
       return { userId: user.id, email: address, key: secret, keyId: row.id };
     },
     async createToken(userId) {

@@ -7,7 +7,9 @@ import { loadConfig } from '../../src/config.js';
 function principal(id: string, rateLimitRpm: number | null = null): Principal {
   return {
     kind: 'api_key',
-    userId: `usr_${id}`,
+    organizationId: `usr_${id}`,
+    memberUserId: `usr_${id}`,
+    role: 'owner',
     email: `${id}@example.com`,
     credentialId: `key_${id}`,
     limits: { rateLimitRpm, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null },

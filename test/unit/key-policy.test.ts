@@ -9,13 +9,23 @@ const NOW = new Date('2026-03-11T12:00:00Z'); // a Wednesday
 const limits = { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null };
 const key = (policy: Partial<NonNullable<Principal['policy']>> = {}): Principal => ({
   kind: 'api_key',
-  userId: 'usr_1',
+  organizationId: 'usr_1',
+  memberUserId: 'usr_1',
+  role: 'owner',
   email: 'a@b.c',
   credentialId: 'key_1',
   limits,
   policy: { disabled: false, expiresAt: null, allowedModels: null, ...policy },
 });
-const admin: Principal = { kind: 'admin_key', userId: '', email: '', credentialId: 'adm_1', limits };
+const admin: Principal = {
+  kind: 'admin_key',
+  organizationId: '',
+  memberUserId: '',
+  role: 'member',
+  email: '',
+  credentialId: 'adm_1',
+  limits,
+};
 
 function failure(fn: () => void): GatewayError {
   try {

@@ -7,7 +7,9 @@ import { GatewayError } from '../../src/core/gateway-error.js';
 const limits = { rateLimitRpm: null, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null };
 const as = (kind: Principal['kind'], credentialId: string): Principal => ({
   kind,
-  userId: 'usr_1',
+  organizationId: 'usr_1',
+  memberUserId: 'usr_1',
+  role: 'owner',
   email: 'a@b.c',
   credentialId,
   limits,

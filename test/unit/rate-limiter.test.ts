@@ -147,7 +147,9 @@ describe("an account's budget and a key's own", () => {
 
   const principal = (userId: string, keyId: string, rateLimitRpm: number | null = null): Principal => ({
     kind: 'api_key',
-    userId,
+    organizationId: userId,
+    memberUserId: userId,
+    role: 'owner',
     email: 'a@example.com',
     credentialId: keyId,
     limits: { rateLimitRpm, rateLimitTpm: null, freeRequestsPerDay: null, creditLimitNanos: null },

@@ -53,6 +53,17 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   geminiCountTokens: ['post', '/gemini/v1beta/models/{model}:countTokens'],
   geminiListModels: ['get', '/gemini/v1beta/models'],
   geminiGetModel: ['get', '/gemini/v1beta/models/{model}'],
+  listOrganizations: ['get', '/organizations'],
+  createOrganization: ['post', '/organizations'],
+  listOrganizationMembers: ['get', '/organizations/{organization_id}/members'],
+  putOrganizationMember: ['put', '/organizations/{organization_id}/members/{user_id}'],
+  deleteOrganizationMember: ['delete', '/organizations/{organization_id}/members/{user_id}'],
+  createOrganizationInvitation: ['post', '/organizations/{organization_id}/invitations'],
+  acceptOrganizationInvitation: ['post', '/invitations/{token}/accept'],
+  adminCreateOrganization: ['post', '/admin/organizations'],
+  adminListOrganizationMembers: ['get', '/admin/organizations/{organization_id}/members'],
+  adminPutOrganizationMember: ['put', '/admin/organizations/{organization_id}/members/{user_id}'],
+  adminDeleteOrganizationMember: ['delete', '/admin/organizations/{organization_id}/members/{user_id}'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {

@@ -7,7 +7,10 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
  */
 export interface ApiKeysTable {
   id: string;
+  /** The organization the key belongs to and spends from (the column kept its name in migration 0015). */
   user_id: string;
+  /** The member who made the key and whose key it is (migration 0015). */
+  member_user_id: string;
   name: string;
   key_hash: string;
   display_prefix: string;

@@ -32,7 +32,7 @@ export function embeddingRecord(input: {
   const isPass = input.admission.mode === 'pass';
   return {
     id: input.id,
-    user_id: principal.userId,
+    user_id: principal.organizationId,
     api_key_id: principal.kind === 'api_key' ? principal.credentialId : null,
     access_mode: input.admission.mode,
     model: entry.id,

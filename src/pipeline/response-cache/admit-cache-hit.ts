@@ -129,7 +129,7 @@ async function admitCharge(
     freeAllowance: false,
     spend: charged ? { kind: 'amount', amountNanos: chargeNanos } : { kind: 'none' },
   });
-  return held ?? admitted.admission ?? { mode: answer.accessMode, userId: principal.userId, reservedNanos: 0n };
+  return held ?? admitted.admission ?? { mode: answer.accessMode, userId: principal.organizationId, reservedNanos: 0n };
 }
 
 function hitRecord(input: {
@@ -146,7 +146,7 @@ function hitRecord(input: {
   const { principal, tracking } = request;
   return {
     id: input.id,
-    user_id: principal.userId,
+    user_id: principal.organizationId,
     api_key_id: principal.kind === 'api_key' ? principal.credentialId : null,
     access_mode: admission.mode,
     model: answer.model,

@@ -35,7 +35,7 @@ export async function readResponseCache(parts: HitParts, input: CacheReadRequest
   if (!entry) return undefined;
   const admitted = await admitRead(parts, principal, entry, request.estimatedTokens);
   try {
-    const key = cacheKey(principal.userId, request, input.headers);
+    const key = cacheKey(principal.organizationId, request, input.headers);
     const found = input.read ? await parts.responseCache.lookup(key) : undefined;
     // An entry of the other form cannot be (the form is in the key); checked anyway, as the entry is untrusted text.
     const answer = found && (found.frames !== undefined) === request.stream ? found : undefined;

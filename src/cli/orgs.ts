@@ -1,0 +1,151 @@
+// `modelgate orgs create|list|members|add-member|remove-member`: organizations and their members, for the operator
+// (who stands in for an owner: auth/member-roles.ts). Removing a member revokes its keys of the organization; the
+// running gateway hears of it through the database and refuses them at once.
+import type { MemberRole } from '../db/tables/memberships.js';
+import { OPERATOR } from '../auth/member-roles.js';
+import { listOrganizationsOfUser } from '../repositories/organizations.js';
+import {
+  checkRole,
+  createOrganization,
+  membersFor,
+  putMember,
+  removeMember,
+  requireOrganization,
+} from '../services/organizations.js';
+import { GatewayError } from '../core/gateway-error.js';
+import {
+  CommandFailedError,
+  JSON_OPTION,
+  parseOptions,
+  print,
+  requireEmail,
+  requireOption,
+  requireUser,
+  subcommand,
+  UsageError,
+  withDatabase,
+  type CommandDefinition,
+} from './command.js';
+import { textTable } from './text-table.js';
+
+/** The services' refusals (no such organization, the last owner, ...) are the command's failure, not an internal error. */
+async function asCommand<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof GatewayError && err.status < 500) throw new CommandFailedError(err.message);
+    throw err;
+  }
+}
+
+const SUBCOMMANDS = ['create', 'list', 'members', 'add-member', 'remove-member'] as const;
+
+function roleOption(value: string | undefined): MemberRole {
+  const role = value ?? 'member';
+  try {
+    checkRole(role);
+  } catch {
+    throw new UsageError(`--role must be owner, admin or member, got "${role}"`);
+  }
+  return role;
+}
+
+export const orgsCommand: CommandDefinition = {
+  name: 'orgs',
+  usage: [
+    ['orgs create --name N --owner EMAIL [--json]', 'create an organization with its first owner'],
+    ['orgs list --email E [--json]', "list a user's organizations (the personal one first) and roles"],
+    ['orgs members --id ORG_ID [--json]', "list an organization's members"],
+    [
+      'orgs add-member --id ORG_ID --email E [--role owner|admin|member] [--json]',
+      "add a member, or change a member's role (default: member)",
+    ],
+    ['orgs remove-member --id ORG_ID --email E [--json]', 'remove a member and revoke its keys of the organization'],
+  ],
+  async run({ args, config, io }) {
+    const [sub, rest] = subcommand(args, 'orgs', SUBCOMMANDS);
+    const { values } = parseOptions(rest, {
+      name: { type: 'string' },
+      owner: { type: 'string' },
+      email: { type: 'string' },
+      id: { type: 'string' },
+      role: { type: 'string' },
+      ...JSON_OPTION,
+    });
+    const json = values.json;
+    switch (sub) {
+      case 'create': {
+        const name = requireOption(values.name, 'name').trim();
+        if (name === '') throw new UsageError('--name must not be empty');
+        const ownerEmail = requireEmail(values.owner);
+        return withDatabase(config, async (db) => {
+          const owner = await requireUser(db, ownerEmail);
+          const org = await asCommand(createOrganization(db, { name, ownerUserId: owner.id }));
+          print(io, json, `created organization ${org.id} (${org.name}), owner ${ownerEmail}`, {
+            id: org.id,
+            name: org.name,
+            owner: ownerEmail,
+          });
+          return 0;
+        });
+      }
+      case 'list': {
+        const email = requireEmail(values.email);
+        return withDatabase(config, async (db) => {
+          const user = await requireUser(db, email);
+          const orgs = await listOrganizationsOfUser(db, user.id);
+          const human = textTable(
+            ['ORG ID', 'NAME', 'PERSONAL', 'ROLE'],
+            orgs.map((o) => [o.id, o.name, o.personal ? 'yes' : 'no', o.role]),
+          );
+          print(
+            io,
+            json,
+            human,
+            orgs.map((o) => ({ id: o.id, name: o.name, personal: o.personal, role: o.role })),
+          );
+          return 0;
+        });
+      }
+      case 'members': {
+        const id = requireOption(values.id, 'id');
+        return withDatabase(config, async (db) => {
+          const org = await asCommand(requireOrganization(db, id));
+          const members = await membersFor(db, OPERATOR, org.id);
+          const human = textTable(
+            ['USER ID', 'EMAIL', 'ROLE', 'SINCE'],
+            members.map((m) => [m.user_id, m.email, m.role, m.created_at.toISOString()]),
+          );
+          print(
+            io,
+            json,
+            human,
+            members.map((m) => ({ user_id: m.user_id, email: m.email, role: m.role })),
+          );
+          return 0;
+        });
+      }
+      case 'add-member': {
+        const id = requireOption(values.id, 'id');
+        const email = requireEmail(values.email);
+        const role = roleOption(values.role);
+        return withDatabase(config, async (db) => {
+          const user = await requireUser(db, email);
+          const member = await asCommand(putMember(db, OPERATOR, { organizationId: id, userId: user.id, role }));
+          print(io, json, `${email} is ${member.role} of ${id}`, { id, email, role: member.role });
+          return 0;
+        });
+      }
+      case 'remove-member': {
+        const id = requireOption(values.id, 'id');
+        const email = requireEmail(values.email);
+        return withDatabase(config, async (db) => {
+          const user = await requireUser(db, email);
+          await asCommand(removeMember(db, OPERATOR, { organizationId: id, userId: user.id, now: new Date() }));
+          print(io, json, `removed ${email} from ${id} (its keys there are revoked)`, { id, email, removed: true });
+          return 0;
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,17 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * `organizations` (migration 0015): what owns credits, keys, the pass subscription and usage. The money and usage
+ * tables name their organization in a column still called `user_id`; a user's personal organization has the user's
+ * own id, so the accounts of earlier releases kept their rows.
+ */
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  /** The organization every user gets, of which the user is the owner. */
+  personal: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type NewOrganization = Insertable<OrganizationsTable>;

@@ -1,0 +1,89 @@
+// One-time invitations to an organization: an owner or admin makes one (the token is shown once, only its hash is
+// kept) and a signed-in user accepts it, becoming a member with its role. A token is used at most once, also when
+// two accept it at the same moment (the row is locked), and not after it expires.
+import type { Db } from '../db/database.js';
+import type { MemberRole } from '../db/tables/memberships.js';
+import { hashSecret, newId, newInvitationToken } from '../auth/secrets.js';
+import { authorizeInvitation, type OrganizationActor } from '../auth/member-roles.js';
+import { GatewayError } from '../core/gateway-error.js';
+import { inTransaction } from '../db/in-transaction.js';
+import {
+  findMembership,
+  findOrganization,
+  putMembership,
+  type MemberOrganization,
+} from '../repositories/organizations.js';
+import { checkRole, organizationNotFound } from './organizations.js';
+
+/** How long an invitation may be accepted. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface CreatedInvitation {
+  id: string;
+  organizationId: string;
+  role: MemberRole;
+  token: string;
+  expiresAt: Date;
+}
+
+export async function createInvitation(
+  db: Db,
+  actor: OrganizationActor & { kind: 'member' },
+  input: { organizationId: string; role: MemberRole; now: Date },
+): Promise<CreatedInvitation> {
+  checkRole(input.role);
+  authorizeInvitation(actor, input.role);
+  const org = await findOrganization(db, input.organizationId);
+  if (!org) throw organizationNotFound(input.organizationId);
+  if (org.personal)
+    throw new GatewayError(409, 'A personal organization has one member; create an organization to share', {
+      reason: 'personal_organization',
+    });
+  const { token, hash } = newInvitationToken();
+  const expiresAt = new Date(input.now.getTime() + INVITATION_TTL_MS);
+  const row = await db
+    .insertInto('organization_invitations')
+    .values({
+      id: newId('inv_'),
+      organization_id: org.id,
+      token_hash: hash,
+      role: input.role,
+      created_by: actor.userId,
+      expires_at: expiresAt,
+    })
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, organizationId: org.id, role: input.role, token, expiresAt };
+}
+
+/** The user becomes a member with the invitation's role (a member already keeps its own); 404 for a spent token. */
+export async function acceptInvitation(
+  db: Db,
+  input: { token: string; userId: string; now: Date },
+): Promise<MemberOrganization> {
+  return inTransaction(db, async (trx) => {
+    const invitation = await trx
+      .selectFrom('organization_invitations')
+      .selectAll()
+      .where('token_hash', '=', hashSecret(input.token))
+      .where('accepted_at', 'is', null)
+      .where('expires_at', '>', input.now)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!invitation)
+      throw new GatewayError(404, 'Invitation not found: the token is unknown, already used or expired', {
+        reason: 'invitation_not_found',
+      });
+    const org = await findOrganization(trx, invitation.organization_id);
+    if (!org) throw organizationNotFound(invitation.organization_id);
+    const existing = await findMembership(trx, org.id, input.userId);
+    const membership =
+      existing ?? (await putMembership(trx, { organizationId: org.id, userId: input.userId, role: invitation.role }));
+    await trx
+      .updateTable('organization_invitations')
+      .set({ accepted_at: input.now, accepted_by: input.userId })
+      .where('id', '=', invitation.id)
+      .execute();
+    return { ...org, role: membership.role };
+  });
+}
