@@ -104,10 +104,11 @@ export function judgeBudgets(
   if (admitted) return { ok: true, ...known };
   for (let i = 0; i < budgets.length; i++) {
     const { limits } = budgets[i];
+    const budget = budgets[i];
     if (limits.rpm > 0 && readings[i].requests < 1)
-      return refusal(known, 'requests', readings[i].waitRequestMs, budgets[i]);
+      return refusal(known, { exceeded: 'requests', waitMs: readings[i].waitRequestMs, budget });
     if (limits.tpm > 0 && readings[i].tokens < tokenNeed(limits, tokens))
-      return refusal(known, 'tokens', readings[i].waitTokensMs, budgets[i]);
+      return refusal(known, { exceeded: 'tokens', waitMs: readings[i].waitTokensMs, budget });
   }
   throw new Error('judgeBudgets: a refusal without a budget that refuses');
 }
@@ -115,9 +116,7 @@ export function judgeBudgets(
 /** A refusal that says how long to wait: at least 1 s in whole seconds (Retry-After), at least 1 ms as measured. */
 export function refusal(
   known: { state: RateState; tokens?: RateState },
-  exceeded: 'requests' | 'tokens',
-  waitMs: number,
-  budget: RateBudget,
+  { exceeded, waitMs, budget }: { exceeded: 'requests' | 'tokens'; waitMs: number; budget: RateBudget },
 ): RateDecision {
   const retryAfterMs = Math.max(1, Math.ceil(waitMs));
   return {

@@ -63,7 +63,11 @@ export class RedisRateLimiter implements RateLimiter {
     });
     const decision = judgeBudgets(limited, readings, { admitted: true, tokens, nowMs });
     if (status === 1) return decision;
-    return refusal(decision, status === 2 ? 'requests' : 'tokens', waitMs, limited[refused - 1]);
+    return refusal(decision, {
+      exceeded: status === 2 ? 'requests' : 'tokens',
+      waitMs,
+      budget: limited[refused - 1],
+    });
   }
 
   consumeTokens(budgets: readonly RateBudget[], tokens: number, nowMs: number): boolean {
