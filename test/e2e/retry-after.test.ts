@@ -21,6 +21,9 @@ beforeAll(async () => {
       ANTHROPIC_BASE_URL: upstream.url,
       GEMINI_API_KEY: 'AIzaUp',
       GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+      // The upstreams' 429s are what is tested: they must not open the endpoints' circuit breakers (then 503).
+      MODELGATE_BREAKER_FAILURES: '1000',
+      MODELGATE_BREAKER_FAILURE_RATE: '0',
     },
   });
 });
