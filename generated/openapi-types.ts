@@ -4283,6 +4283,11 @@ export interface components {
         /** @description A string that may be null. Used instead of `string | null` inside unions, which OpenAPI 3.0 cannot express safely. */
         NullableString: string | null;
         /**
+         * @description A span of time as OpenAI writes its rate-limit resets: Go's duration text, in hours, minutes, seconds (with a
+         *     fraction) or milliseconds, e.g. `1s`, `6m0s`, `59.5s`, `20ms`.
+         */
+        OpenAIDuration: string;
+        /**
          * @description An organization: it owns credits, keys, the pass subscription and usage, as an account did. Every user has a
          *     personal organization whose id is the user's id, of which the user is the owner; an account of an earlier release
          *     is that organization.
@@ -5946,6 +5951,7 @@ export type ModelPricing = components['schemas']['ModelPricing'];
 export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
 export type NullableString = components['schemas']['NullableString'];
+export type OpenAiDuration = components['schemas']['OpenAIDuration'];
 export type Organization = components['schemas']['Organization'];
 export type OrganizationList = components['schemas']['OrganizationList'];
 export type OtherContentPart = components['schemas']['OtherContentPart'];
@@ -8532,6 +8538,27 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
@@ -8644,14 +8671,35 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description The same wait in milliseconds, to the millisecond where the gateway measured it (its own rate limits). */
+                    "retry-after-ms"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8810,6 +8858,27 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`). */
                     "x-generation-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
@@ -8916,14 +8985,35 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description The same wait in milliseconds, to the millisecond where the gateway measured it (its own rate limits). */
+                    "retry-after-ms"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9183,6 +9273,15 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9260,14 +9359,21 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9352,6 +9458,15 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`), also `responseId`. */
                     "x-generation-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
@@ -9431,14 +9546,21 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9532,6 +9654,15 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`), also every chunk's `responseId`. */
                     "x-generation-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
@@ -9612,14 +9743,21 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10089,6 +10227,27 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`). */
                     "x-generation-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "anthropic-ratelimit-requests-limit"?: number;
+                    /** @description Requests left in it. */
+                    "anthropic-ratelimit-requests-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-requests-reset"?: string;
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "anthropic-ratelimit-tokens-limit"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "anthropic-ratelimit-tokens-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-tokens-reset"?: string;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
@@ -10174,14 +10333,33 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "anthropic-ratelimit-requests-limit"?: number;
+                    /** @description Requests left in it. */
+                    "anthropic-ratelimit-requests-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-requests-reset"?: string;
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "anthropic-ratelimit-tokens-limit"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "anthropic-ratelimit-tokens-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-tokens-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10251,6 +10429,27 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "anthropic-ratelimit-requests-limit"?: number;
+                    /** @description Requests left in it. */
+                    "anthropic-ratelimit-requests-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-requests-reset"?: string;
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "anthropic-ratelimit-tokens-limit"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "anthropic-ratelimit-tokens-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-tokens-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10328,14 +10527,33 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "anthropic-ratelimit-requests-limit"?: number;
+                    /** @description Requests left in it. */
+                    "anthropic-ratelimit-requests-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-requests-reset"?: string;
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "anthropic-ratelimit-tokens-limit"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "anthropic-ratelimit-tokens-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-tokens-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11546,6 +11764,27 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
@@ -11658,14 +11897,35 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description The same wait in milliseconds, to the millisecond where the gateway measured it (its own rate limits). */
+                    "retry-after-ms"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     [name: string]: unknown;
                 };
                 content: {
