@@ -4041,8 +4041,17 @@ export interface components {
          *     }
          */
         Model: {
-            /** @description Model id: `<provider>/<model-name>`, or `pass/<model-slug>` for subscription models. */
+            /**
+             * @description Model id: `<provider>/<model-name>`, or `pass/<model-slug>` for subscription models; for an alias, the alias's
+             *     name (`alias_for` names the model it stands for).
+             */
             id: string;
+            /**
+             * @description Extension, only on an alias: the catalog id this name stands for. A request naming the alias is served and billed
+             *     as that model, and its answer names that model. Aliases come from the operator's catalog; an alias never takes a
+             *     catalog id's name.
+             */
+            alias_for?: string;
             /** @description Display name. */
             name: string;
             /**
