@@ -6037,7 +6037,16 @@ export interface operations {
                 /** @description How many UTC days to cover, today included. */
                 days?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6070,6 +6079,34 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -8059,7 +8096,16 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8081,6 +8127,34 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -8123,7 +8197,16 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8261,7 +8344,16 @@ export interface operations {
     deleteApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path: {
                 /** @description The key to delete. */
                 key_id: string;
@@ -8356,7 +8448,16 @@ export interface operations {
     updateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path: {
                 /** @description The key to change. */
                 key_id: string;
@@ -8705,7 +8806,16 @@ export interface operations {
     getCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8727,6 +8837,34 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -9669,7 +9807,16 @@ export interface operations {
                 /** @description Generation id, the `id` of a completion. */
                 id: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9702,6 +9849,23 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -9758,7 +9922,16 @@ export interface operations {
                 /** @description How many records to return at most. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9791,6 +9964,34 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -11369,7 +11570,16 @@ export interface operations {
     getPassUsage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11408,6 +11618,17 @@ export interface operations {
              *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;

@@ -134,3 +134,8 @@ export function requireAccountToken(principal: Principal, what: string): void {
 export function seesKeyOf(principal: Principal, memberUserId: string): boolean {
   return principal.role !== 'member' || principal.memberUserId === memberUserId;
 }
+
+/** Whose usage a credential reads in its organization: undefined for an owner or admin (everyone's), else its own. */
+export function usageMemberOf(principal: Principal): string | undefined {
+  return principal.role === 'member' ? principal.memberUserId : undefined;
+}
