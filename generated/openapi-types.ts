@@ -789,7 +789,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List pending invitations
+         * @description The invitations that can still be accepted (not used, not expired), newest first (owner or admin).
+         */
+        get: operations["listOrganizationInvitations"];
         put?: never;
         /**
          * Invite a member
@@ -797,6 +801,26 @@ export interface paths {
          */
         post: operations["createOrganizationInvitation"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organization_id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Revokes a pending invitation (owner or admin): its token no longer makes a member. An accepted one is 404.
+         */
+        delete: operations["deleteOrganizationInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4425,6 +4449,42 @@ export interface components {
              */
             resets_at: string;
         };
+        /**
+         * @description An invitation that can still be accepted; its token is never shown again (only its hash is stored).
+         * @example {
+         *       "invitation_id": "inv_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "organization_id": "org_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "role": "member",
+         *       "created_by": "usr_5f0c2a9b7e1d4c3a8b6f0e2d",
+         *       "created_at": "2026-01-05T09:30:00Z",
+         *       "expires_at": "2026-01-12T09:30:00Z"
+         *     }
+         */
+        PendingInvitation: {
+            /** @description Invitation identifier. */
+            invitation_id: string;
+            /** @description The organization it joins. */
+            organization_id: string;
+            /** @description The role it gives. */
+            role: components["schemas"]["MemberRole"];
+            /** @description The member who made it (its user id). */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description After this it can no longer be accepted.
+             */
+            expires_at: string;
+        };
+        /** @description The organization's pending invitations (not accepted, not expired), newest first. */
+        PendingInvitationList: {
+            /** @description The invitations. */
+            data: components["schemas"]["PendingInvitation"][];
+        };
         /** @description Keep-alive; ignore it. */
         PingEvent: {
             /**
@@ -5396,6 +5456,22 @@ export interface components {
             url: string;
         };
         /**
+         * @description The invitation was revoked: its token no longer makes a member.
+         * @example {
+         *       "revoked": true,
+         *       "invitation_id": "inv_01JD3V6X0Q8W5N2R4T6Y8U0I2O"
+         *     }
+         */
+        RevokedInvitation: {
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
+            revoked: true;
+            /** @description The revoked invitation. */
+            invitation_id: string;
+        };
+        /**
          * @description The result of a revocation.
          * @example {
          *       "user_id": "usr_5f0c2a9b7e1d4c3a8b6f0e2d",
@@ -5953,6 +6029,8 @@ export type PassPeriod = components['schemas']['PassPeriod'];
 export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
+export type PendingInvitation = components['schemas']['PendingInvitation'];
+export type PendingInvitationList = components['schemas']['PendingInvitationList'];
 export type PingEvent = components['schemas']['PingEvent'];
 export type PriceMultiplier = components['schemas']['PriceMultiplier'];
 export type PriceMultipliers = components['schemas']['PriceMultipliers'];
@@ -6012,6 +6090,7 @@ export type ResponseUsage = components['schemas']['ResponseUsage'];
 export type ResponseWebSearchAction = components['schemas']['ResponseWebSearchAction'];
 export type ResponseWebSearchCallItem = components['schemas']['ResponseWebSearchCallItem'];
 export type ResponseWebSearchSource = components['schemas']['ResponseWebSearchSource'];
+export type RevokedInvitation = components['schemas']['RevokedInvitation'];
 export type RevokedPass = components['schemas']['RevokedPass'];
 export type ServedOptions = components['schemas']['ServedOptions'];
 export type StopSequences = components['schemas']['StopSequences'];
@@ -11069,6 +11148,112 @@ export interface operations {
             };
         };
     };
+    listOrganizationInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the pending invitations. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingInvitationList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     createOrganizationInvitation: {
         parameters: {
             query?: never;
@@ -11156,6 +11341,114 @@ export interface operations {
              *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+                /** @description The invitation (`invitation_id` from its creation or the list). */
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the invitation was revoked. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedInvitation"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;

@@ -41,6 +41,8 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'putOrganizationMember',
   'deleteOrganizationMember',
   'createOrganizationInvitation',
+  'listOrganizationInvitations',
+  'deleteOrganizationInvitation',
 ]);
 
 const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';

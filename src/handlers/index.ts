@@ -48,6 +48,7 @@ import { putOrganizationMember } from './put-organization-member.js';
 import { deleteOrganizationMember } from './delete-organization-member.js';
 import { createOrganizationInvitation } from './create-organization-invitation.js';
 import { acceptOrganizationInvitation } from './accept-organization-invitation.js';
+import { deleteOrganizationInvitation, listOrganizationInvitations } from './organization-invitation-list.js';
 import { adminCreateOrganization } from './admin-create-organization.js';
 import {
   adminDeleteOrganizationMember,
@@ -99,6 +100,8 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     deleteOrganizationMember: deleteOrganizationMember(parts),
     createOrganizationInvitation: createOrganizationInvitation(parts),
     acceptOrganizationInvitation: acceptOrganizationInvitation(parts),
+    listOrganizationInvitations: listOrganizationInvitations(parts),
+    deleteOrganizationInvitation: deleteOrganizationInvitation(parts),
     adminCreateOrganization: adminCreateOrganization(parts),
     adminListOrganizationMembers: adminListOrganizationMembers(parts),
     adminPutOrganizationMember: adminPutOrganizationMember(parts),

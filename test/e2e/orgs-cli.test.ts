@@ -72,4 +72,41 @@ describeWithPostgres('modelgate orgs [postgres]', () => {
       (await cli('orgs', 'add-member', '--id', id, '--email', 'orgs-dev@example.com', '--role', 'boss')).code,
     ).toBe(2);
   });
+
+  it('lists and revokes pending invitations', async () => {
+    const owner = await gw.createUser('orgs-inviter@example.com');
+    const { id } = JSON.parse((await cli('orgs', 'create', '--name', 'Inv', '--owner', owner.email, '--json')).out);
+    const token = await gw.createToken(owner.userId);
+    const res = await gw.fetch(`/api/v1/organizations/${id}/invitations`, {
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'admin' }),
+    });
+    const invitation = (await res.json()) as any;
+    const listed = await cli('orgs', 'invitations', 'list', '--id', id, '--json');
+    expect(listed.code, listed.err).toBe(0);
+    expect(JSON.parse(listed.out)).toMatchObject([
+      { invitation_id: invitation.invitation_id, role: 'admin', created_by: owner.userId },
+    ]);
+    expect(listed.out).not.toContain(invitation.token);
+    const human = await cli('orgs', 'invitations', 'list', '--id', id);
+    expect(human.out).toContain(invitation.invitation_id);
+
+    const revoked = await cli('orgs', 'invitations', 'revoke', '--id', id, '--invitation', invitation.invitation_id);
+    expect(revoked.code, revoked.err).toBe(0);
+    expect(JSON.parse((await cli('orgs', 'invitations', 'list', '--id', id, '--json')).out)).toEqual([]);
+    const other = await gw.createUser('orgs-invitee@example.com');
+    const accept = await gw.fetch(`/api/v1/invitations/${invitation.token}/accept`, {
+      method: 'POST',
+      key: await gw.createToken(other.userId),
+    });
+    expect(accept.status).toBe(404);
+    // Revoking it again fails; a missing --invitation or an unknown subcommand is a usage error.
+    expect(
+      (await cli('orgs', 'invitations', 'revoke', '--id', id, '--invitation', invitation.invitation_id)).code,
+    ).toBe(1);
+    expect((await cli('orgs', 'invitations', 'revoke', '--id', id)).code).toBe(2);
+    expect((await cli('orgs', 'invitations', 'show', '--id', id)).code).toBe(2);
+  });
 });

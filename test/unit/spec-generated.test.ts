@@ -60,6 +60,8 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   deleteOrganizationMember: ['delete', '/organizations/{organization_id}/members/{user_id}'],
   createOrganizationInvitation: ['post', '/organizations/{organization_id}/invitations'],
   acceptOrganizationInvitation: ['post', '/invitations/{token}/accept'],
+  listOrganizationInvitations: ['get', '/organizations/{organization_id}/invitations'],
+  deleteOrganizationInvitation: ['delete', '/organizations/{organization_id}/invitations/{invitation_id}'],
   adminCreateOrganization: ['post', '/admin/organizations'],
   adminListOrganizationMembers: ['get', '/admin/organizations/{organization_id}/members'],
   adminPutOrganizationMember: ['put', '/admin/organizations/{organization_id}/members/{user_id}'],
