@@ -29,6 +29,12 @@ import { adminListLedger } from './admin-list-ledger.js';
 import { adminGrantPass } from './admin-grant-pass.js';
 import { adminRevokePass } from './admin-revoke-pass.js';
 import { adminGetPass } from './admin-get-pass.js';
+import {
+  adminAdjustOrganizationCredits,
+  adminGetOrganizationPass,
+  adminGrantOrganizationPass,
+  adminRevokeOrganizationPass,
+} from './admin-organization-money.js';
 import { adminCreateUserKey } from './admin-create-user-key.js';
 import { adminListUserKeys } from './admin-list-user-keys.js';
 import { adminUpdateUserKey } from './admin-update-user-key.js';
@@ -81,6 +87,10 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     adminGrantPass: adminGrantPass(parts),
     adminRevokePass: adminRevokePass(parts),
     adminGetPass: adminGetPass(parts),
+    adminAdjustOrganizationCredits: adminAdjustOrganizationCredits(parts),
+    adminGrantOrganizationPass: adminGrantOrganizationPass(parts),
+    adminRevokeOrganizationPass: adminRevokeOrganizationPass(parts),
+    adminGetOrganizationPass: adminGetOrganizationPass(parts),
     adminCreateUserKey: adminCreateUserKey(parts),
     adminListUserKeys: adminListUserKeys(parts),
     adminUpdateUserKey: adminUpdateUserKey(parts),

@@ -109,4 +109,24 @@ describeWithPostgres('modelgate orgs [postgres]', () => {
     expect((await cli('orgs', 'invitations', 'revoke', '--id', id)).code).toBe(2);
     expect((await cli('orgs', 'invitations', 'show', '--id', id)).code).toBe(2);
   });
+
+  it('adds credits and grants the pass of an organization with --org', async () => {
+    const owner = await gw.createUser('orgs-payer@example.com');
+    const { id } = JSON.parse((await cli('orgs', 'create', '--name', 'Pay', '--owner', owner.email, '--json')).out);
+    const added = await cli('credits', 'add', '--org', id, '--usd', '3', '--json');
+    expect(added.code, added.err).toBe(0);
+    expect(JSON.parse(added.out)).toEqual({ organization_id: id, added: 3, balance: 3 });
+    const shown = await cli('credits', 'show', '--org', id);
+    expect(shown.out).toContain(`credits of organization ${id} (Pay): balance 3 USD`);
+    // The user's personal organization keeps its own account.
+    expect(JSON.parse((await cli('credits', 'show', '--email', owner.email, '--json')).out).balance).toBe(0);
+    const granted = await cli('pass', 'grant', '--org', id, '--json');
+    expect(granted.code, granted.err).toBe(0);
+    expect(JSON.parse(granted.out)).toMatchObject({ organization_id: id });
+    expect(JSON.parse((await cli('pass', 'show', '--org', id, '--json')).out)).toMatchObject({ active: true });
+    // Exactly one of --email and --org; an unknown organization fails.
+    expect((await cli('credits', 'add', '--org', id, '--email', owner.email, '--usd', '1')).code).toBe(2);
+    expect((await cli('credits', 'add', '--org', 'org_missing', '--usd', '1')).code).toBe(1);
+    expect((await cli('pass', 'revoke', '--org', 'org_missing')).code).toBe(1);
+  });
 });

@@ -66,6 +66,10 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   adminListOrganizationMembers: ['get', '/admin/organizations/{organization_id}/members'],
   adminPutOrganizationMember: ['put', '/admin/organizations/{organization_id}/members/{user_id}'],
   adminDeleteOrganizationMember: ['delete', '/admin/organizations/{organization_id}/members/{user_id}'],
+  adminAdjustOrganizationCredits: ['post', '/admin/organizations/{organization_id}/credits'],
+  adminGrantOrganizationPass: ['post', '/admin/organizations/{organization_id}/pass'],
+  adminRevokeOrganizationPass: ['delete', '/admin/organizations/{organization_id}/pass'],
+  adminGetOrganizationPass: ['get', '/admin/organizations/{organization_id}/pass'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
