@@ -56,7 +56,7 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
         <button type="submit">Create organization</button>
       </form>
       <form id="accept-invitation-form" class="inline-form" hidden>
-        <div><label for="invitation-token">Invitation token</label><input id="invitation-token" name="token" autocomplete="off" spellcheck="false" size="48" placeholder="mgi-v1-..."></div>
+        <div><label for="invitation-token">Invitation token</label><input id="invitation-token" name="token" autocomplete="off" spellcheck="false" placeholder="mgi-v1-..."></div>
         <button type="submit">Accept invitation</button>
       </form>
     </section>
