@@ -148,7 +148,7 @@ export interface paths {
         /**
          * Usage report
          * @description Requests, tokens and credits charged, summed from the generation records over [`from`, `to`) and grouped by
-         *     UTC day, model, key or user. `format=csv` answers `text/csv` for spreadsheets (same columns, `cost` in USD).
+         *     UTC day, model, key, organization (`user`) or member, optionally of one organization, member or key. `format=csv` answers `text/csv` for spreadsheets (same columns, `cost` in USD).
          *     Whole UTC days are read from running daily totals, so bounds at UTC midnights cost the same however many
          *     requests the range holds; a bound inside a day reads that day's records. When the operator prunes old records
          *     (`MODELGATE_GENERATION_RETENTION_DAYS`), their totals stay: a bound inside a pruned day answers 400 with
@@ -916,6 +916,30 @@ export interface paths {
          *     once. An admin removes no owner; the last owner is never removed (409); a personal organization keeps its user.
          */
         delete: operations["deleteOrganizationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organization_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization's usage report
+         * @description Requests, tokens and credits charged in the organization over [`from`, `to`), grouped by UTC day, model, key or
+         *     member and optionally of one member or key. An owner or admin reads every member's usage; a member reads only
+         *     that of its own keys (its report is filtered to itself; naming another member is 403). Requests made with the
+         *     account auth token carry no key, so they count in the organization's totals (owners and admins) under a null
+         *     key and member. Any member credential of the organization may read it (a key: its own organization only).
+         */
+        get: operations["getOrganizationUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5853,6 +5877,11 @@ export interface components {
             cost_details?: components["schemas"]["CostDetails"];
         };
         /**
+         * @description What a usage report groups by; `user` is the organization's old name (a personal organization's id is its user's).
+         * @enum {string}
+         */
+        UsageGroupBy: "day" | "model" | "key" | "user" | "organization" | "member";
+        /**
          * @description Usage summed from the generation records over [from, to).
          * @example {
          *       "from": "2025-11-01T00:00:00Z",
@@ -5882,19 +5911,16 @@ export interface components {
              * @description End of the range (exclusive).
              */
             to: string;
-            /**
-             * @description What the rows are grouped by.
-             * @enum {string}
-             */
-            group_by: "day" | "model" | "key" | "user";
+            /** @description What the rows are grouped by. */
+            group_by: components["schemas"]["UsageGroupBy"];
             /** @description One row per group, ordered by group. */
             data: components["schemas"]["UsageReportRow"][];
         };
         /** @description One group of the usage report. */
         UsageReportRow: {
             /**
-             * @description The UTC day (`YYYY-MM-DD`), model id, key id or user id, after `group_by`; null for requests made without a
-             *     key (account tokens) when grouping by key.
+             * @description The UTC day (`YYYY-MM-DD`), model id, key id, organization id or member id, after `group_by`; null for requests
+             *     made without a key (account tokens) when grouping by key or member.
              */
             group: string | null;
             /**
@@ -6216,6 +6242,7 @@ export type ToolMessage = components['schemas']['ToolMessage'];
 export type UpdateApiKeyRequest = components['schemas']['UpdateApiKeyRequest'];
 export type UrlCitationAnnotation = components['schemas']['UrlCitationAnnotation'];
 export type Usage = components['schemas']['Usage'];
+export type UsageGroupBy = components['schemas']['UsageGroupBy'];
 export type UsageReport = components['schemas']['UsageReport'];
 export type UsageReportRow = components['schemas']['UsageReportRow'];
 export type UserMessage = components['schemas']['UserMessage'];
@@ -7317,8 +7344,17 @@ export interface operations {
                 from: string;
                 /** @description End of the range (exclusive, RFC 3339); at most 366 days after `from`. */
                 to: string;
-                /** @description How rows are grouped. */
-                group_by?: "day" | "model" | "key" | "user";
+                /**
+                 * @description How rows are grouped: `organization` (the same as `user`, its old name: the organization the usage counts
+                 *     in) or `member` (the member whose key made the request; null for the account token's requests).
+                 */
+                group_by?: components["schemas"]["UsageGroupBy"];
+                /** @description Only the usage of this organization. */
+                organization_id?: string;
+                /** @description Only the usage of this member's keys. */
+                member_id?: string;
+                /** @description Only the usage of this key. */
+                key_id?: string;
                 /** @description `json` (default) or `csv`. */
                 format?: "json" | "csv";
             };
@@ -12411,6 +12447,123 @@ export interface operations {
              *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
              */
             409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOrganizationUsage: {
+        parameters: {
+            query: {
+                /** @description Start of the range (inclusive, RFC 3339). */
+                from: string;
+                /** @description End of the range (exclusive, RFC 3339); at most 366 days after `from`. */
+                to: string;
+                /** @description How rows are grouped: `day`, `model`, `key` or `member` (`organization` makes one row). */
+                group_by?: components["schemas"]["UsageGroupBy"];
+                /** @description Only the usage of this member's keys (a member may name only itself). */
+                member_id?: string;
+                /** @description Only the usage of this key. */
+                key_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the usage report as JSON. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;

@@ -42,6 +42,7 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'deleteOrganizationMember',
   'createOrganizationInvitation',
   'listOrganizationInvitations',
+  'getOrganizationUsage',
   'deleteOrganizationInvitation',
 ]);
 

@@ -54,6 +54,7 @@ import { putOrganizationMember } from './put-organization-member.js';
 import { deleteOrganizationMember } from './delete-organization-member.js';
 import { createOrganizationInvitation } from './create-organization-invitation.js';
 import { acceptOrganizationInvitation } from './accept-organization-invitation.js';
+import { getOrganizationUsage } from './organization-usage-report.js';
 import { deleteOrganizationInvitation, listOrganizationInvitations } from './organization-invitation-list.js';
 import { adminCreateOrganization } from './admin-create-organization.js';
 import {
@@ -111,6 +112,7 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     createOrganizationInvitation: createOrganizationInvitation(parts),
     acceptOrganizationInvitation: acceptOrganizationInvitation(parts),
     listOrganizationInvitations: listOrganizationInvitations(parts),
+    getOrganizationUsage: getOrganizationUsage(parts),
     deleteOrganizationInvitation: deleteOrganizationInvitation(parts),
     adminCreateOrganization: adminCreateOrganization(parts),
     adminListOrganizationMembers: adminListOrganizationMembers(parts),

@@ -61,6 +61,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   createOrganizationInvitation: ['post', '/organizations/{organization_id}/invitations'],
   acceptOrganizationInvitation: ['post', '/invitations/{token}/accept'],
   listOrganizationInvitations: ['get', '/organizations/{organization_id}/invitations'],
+  getOrganizationUsage: ['get', '/organizations/{organization_id}/usage'],
   deleteOrganizationInvitation: ['delete', '/organizations/{organization_id}/invitations/{invitation_id}'],
   adminCreateOrganization: ['post', '/admin/organizations'],
   adminListOrganizationMembers: ['get', '/admin/organizations/{organization_id}/members'],
