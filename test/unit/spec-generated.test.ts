@@ -60,10 +60,17 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   deleteOrganizationMember: ['delete', '/organizations/{organization_id}/members/{user_id}'],
   createOrganizationInvitation: ['post', '/organizations/{organization_id}/invitations'],
   acceptOrganizationInvitation: ['post', '/invitations/{token}/accept'],
+  listOrganizationInvitations: ['get', '/organizations/{organization_id}/invitations'],
+  getOrganizationUsage: ['get', '/organizations/{organization_id}/usage'],
+  deleteOrganizationInvitation: ['delete', '/organizations/{organization_id}/invitations/{invitation_id}'],
   adminCreateOrganization: ['post', '/admin/organizations'],
   adminListOrganizationMembers: ['get', '/admin/organizations/{organization_id}/members'],
   adminPutOrganizationMember: ['put', '/admin/organizations/{organization_id}/members/{user_id}'],
   adminDeleteOrganizationMember: ['delete', '/admin/organizations/{organization_id}/members/{user_id}'],
+  adminAdjustOrganizationCredits: ['post', '/admin/organizations/{organization_id}/credits'],
+  adminGrantOrganizationPass: ['post', '/admin/organizations/{organization_id}/pass'],
+  adminRevokeOrganizationPass: ['delete', '/admin/organizations/{organization_id}/pass'],
+  adminGetOrganizationPass: ['get', '/admin/organizations/{organization_id}/pass'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
