@@ -39,6 +39,8 @@ export interface FrontDoorRequest extends GenerationDoor {
   createStreamRenderer: (identity: GenerationIdentity, estimatedPromptTokens: number) => StreamRenderer;
   /** The conversation the request belongs to, as the client names it (formats/<door>/session-key.ts), for session affinity. */
   sessionKey?: string;
+  /** The session's budget the client gives (X-Modelgate-Session-Budget), in nano-USD. */
+  sessionBudgetNanos?: bigint;
 }
 
 /** Who asks, as the HTTP layer read it from the request. */
@@ -111,6 +113,7 @@ export async function serveGeneration(
     requestedMaxTokens: facts.maxOutputTokens,
     spendOf,
     requestCounted: client.requestCounted,
+    session: door.sessionKey === undefined ? undefined : { key: door.sessionKey, budgetNanos: door.sessionBudgetNanos },
   });
   response.headers(headers);
   const target = targets[0];
