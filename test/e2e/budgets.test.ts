@@ -102,3 +102,165 @@ describe('budgets in admission', () => {
     });
   });
 });
+
+/** The same request through each door, refused before upstream; returns the status and the parsed body. */
+async function throughDoor(door: 'chat' | 'messages' | 'responses' | 'gemini', key: string, session?: string) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (session) headers['x-task-id'] = session;
+  const content = [{ role: 'user', content: 'hi' }];
+  const request =
+    door === 'chat'
+      ? { path: '/api/v1/chat/completions', body: { model: 'openai/gpt-test', messages: content, stream: false } }
+      : door === 'messages'
+        ? { path: '/api/v1/messages', body: { model: 'openai/gpt-test', messages: content, max_tokens: 10 } }
+        : door === 'responses'
+          ? { path: '/api/v1/responses', body: { model: 'openai/gpt-test', input: 'hi', stream: false } }
+          : {
+              path: '/api/v1/gemini/v1beta/models/openai/gpt-test:generateContent',
+              body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+            };
+  const res = await gw.fetch(request.path, { method: 'POST', key, headers, body: JSON.stringify(request.body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** What each door's envelope says of the refused budget. */
+function budgetOf(door: string, body: any): string | undefined {
+  if (door === 'gemini') return body.error.details?.[0]?.metadata?.budget;
+  // Anthropic's envelope has type and message only: the message names the budget.
+  if (door === 'messages')
+    return body.error.type === 'billing_error' ? /the (\w+) budget/.exec(body.error.message)?.[1] : undefined;
+  return body.error.metadata?.budget;
+}
+
+describe('a refusal per level, in every door', () => {
+  const doors = ['chat', 'messages', 'responses', 'gemini'] as const;
+
+  it('names the member budget', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 10);
+    await gw.db
+      .updateTable('memberships')
+      .set({ budget_limit_nanos: 1n, budget_reset: 'monthly' })
+      .where('organization_id', '=', user.userId)
+      .execute();
+    for (const door of doors) {
+      const { status, body } = await throughDoor(door, user.key);
+      expect(status, door).toBe(402);
+      expect(budgetOf(door, body), door).toBe('member');
+    }
+    const chatRefusal = await throughDoor('chat', user.key);
+    expect(chatRefusal.body.error.metadata).toMatchObject({
+      budget: 'member',
+      limit: 0.000000001,
+      spent: 0,
+      reset: 'monthly',
+      resets_at: '2026-04-01T00:00:00.000Z',
+    });
+    expect(upstream.requests).toHaveLength(0);
+    // Nothing stays held: the credits reserved before the budget refused went back.
+    expect(await gw.reservedNanos(user.userId)).toBe(0n);
+  });
+
+  it("names the key budget (the key's limit) with its period", async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 10);
+    await gw.db
+      .updateTable('api_keys')
+      .set({ credit_limit_nanos: 1n, limit_reset: 'weekly' })
+      .where('id', '=', user.keyId)
+      .execute();
+    gw.parts.credentials.invalidateAll();
+    for (const door of doors) {
+      const { status, body } = await throughDoor(door, user.key);
+      expect(status, door).toBe(402);
+      if (door !== 'messages') expect(budgetOf(door, body), door).toBe('key');
+    }
+    const { body } = await throughDoor('chat', user.key);
+    expect(body.error.metadata).toMatchObject({
+      budget: 'key',
+      reason: 'key_limit_exceeded',
+      reset: 'weekly',
+      spent: 0,
+      resets_at: '2026-03-16T00:00:00.000Z',
+    });
+  });
+
+  it('names the session budget set by X-Modelgate-Session-Budget, which a later request can lower but not raise', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 10);
+    upstream.always(reply());
+    const first = await chat(user.key, { session: 'task-1', budget: '5' });
+    expect(first.status).toBe(200);
+    await first.json();
+    expect(first.headers.get('x-modelgate-spend-session')).toBe('0');
+    expect(first.headers.get('x-modelgate-budget-remaining')).not.toBeNull();
+    await gw.settled();
+    const second = await chat(user.key, { session: 'task-1', budget: '50' });
+    await second.json();
+    expect(second.headers.get('x-modelgate-spend-session')).toBe('0.00009');
+    await gw.settled();
+    const session = await gw.db.selectFrom('sessions').selectAll().where('organization_id', '=', user.userId).execute();
+    expect(session).toHaveLength(1);
+    expect(session[0]).toMatchObject({ budget_limit_nanos: 5_000_000_000n, spent_nanos: 180_000n, requests: 2n });
+    expect(session[0].session_hash).not.toContain('task-1');
+    // Lowered below what one request may cost: refused in every door, naming the session.
+    const lowered = await chat(user.key, { session: 'task-1', budget: '0.0001' });
+    expect(lowered.status).toBe(402);
+    expect(((await lowered.json()) as any).error.metadata).toMatchObject({ budget: 'session', reset: 'never' });
+    for (const door of doors) {
+      const { status, body } = await throughDoor(door, user.key, 'task-1');
+      expect(status, door).toBe(402);
+      expect(budgetOf(door, body), door).toBe('session');
+    }
+    // Another session of the same organization is not touched.
+    expect((await chat(user.key, { session: 'task-2' })).status).toBe(200);
+  });
+
+  it('answers 400 for a malformed session budget', async () => {
+    const user = await gw.createUser();
+    const res = await chat(user.key, { session: 'x', budget: 'lots' });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('settlement', () => {
+  it('adds the cost to the organization, member and session budgets once each, and a new day starts at zero', async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 10);
+    await setOrgBudget(user.userId, 1, 'daily');
+    await gw.db
+      .updateTable('memberships')
+      .set({ budget_limit_nanos: 2_000_000_000n, budget_reset: null })
+      .where('organization_id', '=', user.userId)
+      .execute();
+    upstream.always(reply());
+    for (let i = 0; i < 3; i++) {
+      const res = await chat(user.key, { session: 'spend', budget: '3' });
+      expect(res.status).toBe(200);
+      await res.json();
+    }
+    await gw.settled();
+    const rows = await gw.db
+      .selectFrom('budget_spend')
+      .selectAll()
+      .where('budget_id', 'like', `%${user.userId}%`)
+      .orderBy('budget_id')
+      .execute();
+    expect(rows.map((r) => [r.budget_id.split(':')[0], r.spent_nanos])).toEqual([
+      ['member', 270_000n],
+      ['organization', 270_000n],
+      ['session', 270_000n],
+    ]);
+    clock = new Date('2026-03-11T00:00:01Z');
+    const next = await chat(user.key);
+    await next.json();
+    await gw.settled();
+    const today = await spendRows(`organization:${user.userId}`);
+    expect(today.map((r) => [r.period_start.toISOString(), r.spent_nanos])).toEqual(
+      expect.arrayContaining([
+        ['2026-03-10T00:00:00.000Z', 270_000n],
+        ['2026-03-11T00:00:00.000Z', 90_000n],
+      ]),
+    );
+  });
+});
