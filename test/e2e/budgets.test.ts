@@ -264,3 +264,26 @@ describe('settlement', () => {
     );
   });
 });
+
+describe('GET /sessions/{id}', () => {
+  it("returns the session's spend, requests, tokens, times and budget, only to its own organization", async () => {
+    const user = await gw.createUser();
+    const other = await gw.createUser();
+    await gw.grant(user.userId, 10);
+    upstream.always(reply());
+    for (let i = 0; i < 2; i++) await (await chat(user.key, { session: 'status-1', budget: '1' })).json();
+    const res = await gw.fetch('/api/v1/sessions/status-1', { key: user.key });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      id: 'status-1',
+      spend_usd: 0.00018,
+      requests: 2,
+      tokens: { prompt: 10, completion: 20, cached: 0, reasoning: 0 },
+      first_request_at: expect.any(String),
+      last_request_at: expect.any(String),
+      budget: { limit_usd: 1, remaining_usd: 0.99982 },
+    });
+    expect((await gw.fetch('/api/v1/sessions/status-1', { key: other.key })).status).toBe(404);
+    expect((await gw.fetch('/api/v1/sessions/never-seen', { key: user.key })).status).toBe(404);
+  });
+});
