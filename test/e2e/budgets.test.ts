@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
+import { runCli } from '../../src/cli.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
@@ -285,5 +286,55 @@ describe('GET /sessions/{id}', () => {
     });
     expect((await gw.fetch('/api/v1/sessions/status-1', { key: other.key })).status).toBe(404);
     expect((await gw.fetch('/api/v1/sessions/never-seen', { key: user.key })).status).toBe(404);
+  });
+});
+
+describe('modelgate statusline', () => {
+  const statusline = async (args: string[], env: Record<string, string>, stdin = '') => {
+    const out: string[] = [];
+    const code = await runCli(
+      ['statusline', '--url', gw.url, ...args],
+      { LOG_LEVEL: 'silent', ...env },
+      {
+        out: (line) => out.push(line),
+        err: (line) => out.push(line),
+        stdin: async () => stdin,
+      },
+    );
+    return { code, out: out.join('\n') };
+  };
+
+  it("prints the spend of Claude Code's session (session_id on stdin) and of a session named with --session", async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 10);
+    upstream.always(reply());
+    const claudeSession = '6f1c2a9b-7e1d-4c3a-8b6f-0e2d1c9a7b5e';
+    const messages = await gw.fetch('/api/v1/messages', {
+      method: 'POST',
+      key: user.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'openai/gpt-test',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'hi' }],
+        metadata: { user_id: JSON.stringify({ device_id: 'd', account_uuid: 'a', session_id: claudeSession }) },
+      }),
+    });
+    expect(messages.status).toBe(200);
+    await messages.json();
+    const fromStdin = await statusline(
+      [],
+      { MODELGATE_API_KEY: user.key },
+      JSON.stringify({ session_id: claudeSession, model: { display_name: 'Opus' } }),
+    );
+    expect(fromStdin).toEqual({ code: 0, out: '$0.00009 · 1 request' });
+
+    await (await chat(user.key, { session: 'codex-thread', budget: '2' })).json();
+    const named = await statusline(['--session', 'codex-thread', '--key-env', 'CODEX_GATEWAY_KEY'], {
+      CODEX_GATEWAY_KEY: user.key,
+    });
+    expect(named).toEqual({ code: 0, out: '$0.00009 · 1 request · $1.99991 left of $2' });
+    expect((await statusline(['--session', 'unknown'], { MODELGATE_API_KEY: user.key })).out).toBe('$0 · 0 requests');
+    expect((await statusline([], { MODELGATE_API_KEY: user.key }, '')).code).toBe(2);
   });
 });
