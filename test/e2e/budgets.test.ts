@@ -338,3 +338,34 @@ describe('modelgate statusline', () => {
     expect((await statusline([], { MODELGATE_API_KEY: user.key }, '')).code).toBe(2);
   });
 });
+
+describe("a key's limit and its member's budget", () => {
+  it("refuses a key limit above the member's budget, on creation and on change", async () => {
+    const user = await gw.createUser();
+    const token = await gw.createToken(user.userId);
+    await gw.db
+      .updateTable('memberships')
+      .set({ budget_limit_nanos: 5_000_000_000n, budget_reset: 'monthly' })
+      .where('organization_id', '=', user.userId)
+      .execute();
+    const send = (method: string, path: string, body: unknown) =>
+      gw.fetch(path, {
+        method,
+        key: token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const above = await send('POST', '/api/v1/api-keys', { name: 'ci', limit: 6 });
+    expect(above.status).toBe(400);
+    expect(((await above.json()) as any).error.metadata).toMatchObject({
+      reason: 'limit_above_member_budget',
+      member_budget: 5,
+    });
+    const within = await send('POST', '/api/v1/api-keys', { name: 'ci', limit: 5 });
+    expect(within.status).toBe(201);
+    const { key_id: keyId } = (await within.json()) as any;
+    const widened = await send('PATCH', `/api/v1/api-keys/${keyId}`, { limit: 50 });
+    expect(widened.status).toBe(400);
+    expect((await send('PATCH', `/api/v1/api-keys/${keyId}`, { limit: 1 })).status).toBe(200);
+  });
+});
