@@ -127,3 +127,21 @@ export function budgetExceeded(pool: BudgetPool, spentNanos: bigint, amountNanos
 export function resetName(reset: KeyLimitReset | null): KeyLimitReset | 'never' {
   return reset ?? 'never';
 }
+
+/**
+ * The answer's spend headers, as data for the edge: `x-modelgate-budget-remaining` (the tightest budget's remainder
+ * after the request's hold, absent without a budget) and `x-modelgate-spend-session` (the session's spend when the
+ * request was admitted, absent without a session). Both are the values at admission.
+ */
+export function budgetHeaders(budgets: BudgetHolds | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (budgets?.remainingNanos !== undefined)
+    headers['x-modelgate-budget-remaining'] = usdHeader(budgets.remainingNanos);
+  if (budgets?.session) headers['x-modelgate-spend-session'] = usdHeader(budgets.session.spentNanos);
+  return headers;
+}
+
+/** USD as a header value: never negative (a spend past its budget has nothing left). */
+function usdHeader(nanos: bigint): string {
+  return String(nanosToUsd(nanos > 0n ? nanos : 0n));
+}

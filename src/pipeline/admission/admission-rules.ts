@@ -20,7 +20,6 @@ import {
 } from '../../billing/admission.js';
 import { maxCostNanos } from '../../billing/pricing.js';
 import { admitBudgets, directBudgets, type BudgetHolds } from '../../billing/budget-admission.js';
-import { nanosToUsd } from '../../core/money.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { admitRequestRate, freeLimitError, takeFreeRequest } from '../../limits/admit-rate.js';
 import type { AdmissionParts, AdmissionRule, AdmissionState, Candidate } from './admission-ask.js';
@@ -40,11 +39,11 @@ export const rateLimits: AdmissionRule = (parts, state) => {
   const admitted = admitRequestRate(parts, state.ask.principal, state.ask.estimatedTokens);
   // The in-process limiter answers synchronously: no extra turn of the event loop for it.
   if (!(admitted instanceof Promise)) {
-    state.headers = admitted;
+    state.rate = admitted;
     return;
   }
-  return admitted.then((headers) => {
-    state.headers = headers;
+  return admitted.then((rate) => {
+    state.rate = rate;
   });
 };
 
@@ -107,22 +106,15 @@ async function admitBudgetsOf<T extends Candidate>(
     await releaseAdmission(parts.db, admission);
     throw err;
   }
-  admission.budgets = holds;
-  const headers: Record<string, string> = { ...state.headers };
-  const remaining = minDefined(holds?.remainingNanos, admission.keySpend?.remainingNanos);
-  if (remaining !== undefined) headers['x-modelgate-budget-remaining'] = usdHeader(remaining);
-  if (holds?.session) headers['x-modelgate-spend-session'] = usdHeader(holds.session.spentNanos);
-  state.headers = headers;
+  // The key's own limit is held with the credits: the tightest remainder counts it too.
+  const remainingNanos = minDefined(holds?.remainingNanos, admission.keySpend?.remainingNanos);
+  admission.budgets = holds ?? (remainingNanos === undefined ? undefined : { holds: [] });
+  if (admission.budgets) admission.budgets.remainingNanos = remainingNanos;
 }
 
 function minDefined(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
   if (a === undefined) return b;
   return b === undefined || a < b ? a : b;
-}
-
-/** USD as a header value: never negative (a spend past its budget has nothing left). */
-export function usdHeader(nanos: bigint): string {
-  return String(nanosToUsd(nanos > 0n ? nanos : 0n));
 }
 
 /** The order every path is admitted in. */
