@@ -66,6 +66,7 @@ export class BudgetLease {
   constructor(
     readonly period: BudgetPeriod,
     limitNanos: bigint,
+    private readonly spent: (lease: BudgetLease, costNanos: bigint) => void = () => {},
   ) {
     this.limitNanos = limitNanos;
   }
@@ -75,7 +76,16 @@ export class BudgetLease {
     this.holds -= 1;
     this.spentNanos += costNanos;
     if (!this.lost) this.free += heldNanos - costNanos;
+    if (costNanos > 0n) this.spent(this, costNanos);
   }
+}
+
+/** A budget period's spend grew by a settled request of this process (the seam for `budget.threshold` events). */
+export interface BudgetSpend extends BudgetPeriod {
+  limitNanos: bigint;
+  /** The period's spend as this process knows it, this cost included. */
+  spentNanos: bigint;
+  costNanos: bigint;
 }
 
 export interface BudgetLeaseOptions {
@@ -93,6 +103,11 @@ export class BudgetLeases {
   private readonly extensions = new Set<Promise<unknown>>();
   /** The sessions this process served: their budgets and spend. */
   readonly sessions: SessionBook;
+  /**
+   * Told of every settled cost of a leased budget, at once and in memory (no-op by default): where a webhook outbox
+   * can emit `budget.threshold` when a spend crosses a fraction of its limit. It must not throw or block.
+   */
+  onSpend: (spend: BudgetSpend) => void = () => {};
 
   constructor(
     private readonly db: Db,
@@ -212,7 +227,9 @@ export class BudgetLeases {
     const key = periodKey(pool);
     let lease = this.leases.get(key);
     if (!lease) {
-      lease = new BudgetLease(periodOf(pool), pool.limitNanos);
+      lease = new BudgetLease(periodOf(pool), pool.limitNanos, (spent, costNanos) =>
+        this.onSpend({ ...spent.period, limitNanos: spent.limitNanos, spentNanos: spent.spentNanos, costNanos }),
+      );
       this.leases.set(key, lease);
     }
     return lease;
