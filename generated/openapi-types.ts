@@ -1016,6 +1016,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a session's spend
+         * @description The session of the caller's organization with this id (a key sees only its own organization's sessions). The
+         *     spend counts settled requests: read it after the answer ended.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5647,6 +5668,75 @@ export interface components {
             /** @description Anthropic's inference geography (`us`: US-only inference). */
             inference_geo?: string;
         };
+        /**
+         * @description A conversation of the caller's organization, named by the same id session affinity uses: the Chat Completions
+         *     and Responses `prompt_cache_key`, the session in Anthropic's `metadata.user_id`, the `X-Task-ID` header or Codex's
+         *     `session-id` header. Modelgate stores only a hash of the id with the organization's.
+         */
+        Session: {
+            /** @description The session id as the client sends it. */
+            id: string;
+            /**
+             * Format: double
+             * @description USD spent by the session's settled requests.
+             */
+            spend_usd: number;
+            /**
+             * Format: int64
+             * @description Settled requests of the session.
+             */
+            requests: number;
+            /** @description Tokens of the session's settled requests. */
+            tokens: components["schemas"]["SessionTokens"];
+            /**
+             * Format: date-time
+             * @description When its first settled request was made (null before one settled).
+             */
+            first_request_at: string | null;
+            /**
+             * Format: date-time
+             * @description When its last settled request was made (null before one settled).
+             */
+            last_request_at: string | null;
+            /** @description Its budget, or null when no request gave one. */
+            budget: components["schemas"]["SessionBudget"] | null;
+        };
+        /** @description A session's budget, given by `X-Modelgate-Session-Budget` on a request of the session. */
+        SessionBudget: {
+            /**
+             * Format: double
+             * @description The budget in USD; a session's budget never resets.
+             */
+            limit_usd: number;
+            /**
+             * Format: double
+             * @description What is left of it (never negative: a spend past the budget has nothing left).
+             */
+            remaining_usd: number;
+        };
+        /** @description Token counts of a session. */
+        SessionTokens: {
+            /**
+             * Format: int64
+             * @description Prompt (input) tokens, cached ones included.
+             */
+            prompt: number;
+            /**
+             * Format: int64
+             * @description Completion (output) tokens, reasoning included.
+             */
+            completion: number;
+            /**
+             * Format: int64
+             * @description Prompt tokens read from a provider's cache.
+             */
+            cached: number;
+            /**
+             * Format: int64
+             * @description Reasoning tokens.
+             */
+            reasoning: number;
+        };
         /** @description A list of stop sequences. */
         StopSequences: string[];
         /** @description Streaming options. */
@@ -6245,6 +6335,9 @@ export type ResponseWebSearchSource = components['schemas']['ResponseWebSearchSo
 export type RevokedInvitation = components['schemas']['RevokedInvitation'];
 export type RevokedPass = components['schemas']['RevokedPass'];
 export type ServedOptions = components['schemas']['ServedOptions'];
+export type Session = components['schemas']['Session'];
+export type SessionBudget = components['schemas']['SessionBudget'];
+export type SessionTokens = components['schemas']['SessionTokens'];
 export type StopSequences = components['schemas']['StopSequences'];
 export type StreamOptions = components['schemas']['StreamOptions'];
 export type SystemMessage = components['schemas']['SystemMessage'];
@@ -13214,6 +13307,95 @@ export interface operations {
              *     `error.metadata.provider` and `error.metadata.upstream_status` say which and how. Retry up to 3 times with backoff.
              */
             502: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session id as the client sends it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the session. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;

@@ -20,6 +20,7 @@ import { passCommand } from './cli/pass.js';
 import { adminKeysCommand } from './cli/admin-keys.js';
 import { generationsCommand } from './cli/generations.js';
 import { orgsCommand } from './cli/orgs.js';
+import { statuslineCommand } from './cli/statusline.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -28,6 +29,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   keysCommand,
   tokensCommand,
   orgsCommand,
+  statuslineCommand,
   creditsCommand,
   passCommand,
   adminKeysCommand,
@@ -74,7 +76,7 @@ export async function runCli(
     return 0;
   }
   try {
-    return await command.run({ args, config: loadConfig(env), io });
+    return await command.run({ args, config: loadConfig(env), io, env });
   } catch (err) {
     return reportCliError(err, io, { json: wantsJson(args), command: command.name });
   }

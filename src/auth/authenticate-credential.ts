@@ -4,7 +4,8 @@
 // Reading the secret off a request and routing checks are the HTTP layer's (http/authenticate.ts).
 import type { Db } from '../db/database.js';
 import { hashSecret, hashesEqual, secretKindOf, type SecretKind } from './secrets.js';
-import { isApiKeyRow, type Principal } from './principal.js';
+import { isApiKeyRow, type BudgetRule, type Principal } from './principal.js';
+import type { BudgetColumns } from '../repositories/api-keys.js';
 import type { LastUsedTracker } from './last-used.js';
 import type { CredentialCache } from './credential-cache.js';
 import { findActiveApiKeyByHash } from '../repositories/api-keys.js';
@@ -51,6 +52,7 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
           limitReset: key.limit_reset,
         },
         policy: { disabled: key.disabled, expiresAt: key.expires_at, allowedModels: key.allowed_models },
+        budgets: budgetsOf(key),
       };
     }
   } else if (kind === 'admin_key') {
@@ -78,6 +80,7 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
         email: token.email,
         credentialId: token.id,
         limits: NO_LIMITS,
+        budgets: budgetsOf(token),
       };
     }
   }
@@ -125,4 +128,15 @@ export function authenticateCredential(sources: CredentialSources, secret: strin
   return credentials
     ? resolvePrincipalCached(db, credentials, secret, lastUsed)
     : resolvePrincipal(db, secret, lastUsed);
+}
+
+function budgetsOf(row: BudgetColumns): NonNullable<Principal['budgets']> {
+  return {
+    organization: budgetRule(row.org_budget_limit_nanos, row.org_budget_reset),
+    member: budgetRule(row.member_budget_limit_nanos, row.member_budget_reset),
+  };
+}
+
+function budgetRule(limitNanos: bigint | null, reset: BudgetRule['reset']): BudgetRule | null {
+  return limitNanos === null ? null : { limitNanos, reset };
 }

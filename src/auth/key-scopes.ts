@@ -29,6 +29,7 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'getCredits',
   'getGeneration',
   'listGenerations',
+  'getSession',
   'getActivity',
   'getPassUsage',
   'listModels',

@@ -35,6 +35,11 @@ export interface Principal {
     /** When the USD limit starts over; null: never. */
     limitReset?: KeyLimitReset | null;
   };
+  /**
+   * The organization's and the member's budgets (src/billing/budget-pools.ts), read with the credential (a change
+   * invalidates cached principals); absent for an admin key.
+   */
+  budgets?: { organization: BudgetRule | null; member: BudgetRule | null };
   /** Rows of api_keys only: what the key may do besides its limits (checked on every request, also from the cache). */
   policy?: KeyPolicy;
 }
@@ -49,4 +54,10 @@ export interface KeyPolicy {
 /** Whether the credential is a row of api_keys (an inference or a management key): what GET /key describes. */
 export function isApiKeyRow(principal: Principal): boolean {
   return principal.kind === 'api_key' || principal.kind === 'management_key';
+}
+
+/** A budget: a limit in nano-USD per reset period (UTC calendar; null: one period that never ends). */
+export interface BudgetRule {
+  limitNanos: bigint;
+  reset: KeyLimitReset | null;
 }

@@ -19,6 +19,8 @@ import type { CreditLease, CreditLeases, LeaseReservation } from './credit-lease
 import { releasePassUsage } from '../repositories/pass-usage.js';
 import { releaseKeySpend, reserveKeySpend } from '../repositories/api-key-spend.js';
 import { periodEnd, periodStart } from './key-periods.js';
+import type { BudgetHolds } from './budget-admission.js';
+import { shrinkBudgetLease } from '../repositories/budget-leases.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
@@ -34,6 +36,8 @@ export interface Admission {
   lease?: CreditLease;
   /** Credits through a key with a USD limit: the hold on the key's spend row of this period (api_key_spend). */
   keySpend?: KeySpendHold;
+  /** What the request holds of its organization's, member's and session's budgets, and its session. */
+  budgets?: BudgetHolds;
 }
 
 export interface KeySpendHold {
@@ -42,6 +46,8 @@ export interface KeySpendHold {
   heldNanos: bigint;
   /** The process whose heartbeat keeps the hold (its lease holder id); a dead holder's holds are reclaimed. */
   holder?: string;
+  /** What is left of the key's limit after this hold, as the reservation saw it (x-modelgate-budget-remaining). */
+  remainingNanos?: bigint;
 }
 
 export interface AdmissionDeps {
@@ -292,7 +298,10 @@ async function reserveKeyLimit(
     amountNanos,
     holder: hold.holder,
   });
-  if (result.ok) return hold;
+  if (result.ok) {
+    const limitNanos = principal.limits.creditLimitNanos ?? 0n;
+    return { ...hold, remainingNanos: limitNanos - result.spentNanos - result.reservedNanos };
+  }
   const limit = result.limitNanos ?? 0n;
   const left = limit - result.spentNanos - result.reservedNanos;
   const remaining = left > 0n ? left : 0n;
@@ -304,11 +313,14 @@ async function reserveKeyLimit(
       ". Raise the key's limit or lower max_tokens.",
     {
       reason: 'key_limit_exceeded',
+      budget: 'key',
       key_id: principal.credentialId,
       limit: nanosToUsd(limit),
       limit_remaining: nanosToUsd(remaining),
       required: nanosToUsd(amountNanos),
       limit_reset: reset,
+      reset: reset ?? 'never',
+      spent: nanosToUsd(result.spentNanos),
       resets_at: resetsAt,
       currency: 'USD',
     },
@@ -352,13 +364,21 @@ export async function admitRequest(
  */
 export function returnLeasedHold(admission: Admission, costNanos: bigint): void {
   admission.lease?.returnHold(admission.reservedNanos, costNanos);
+  const budgets = admission.budgets;
+  if (budgets === undefined) return;
+  for (const hold of budgets.holds) hold.lease?.returnHold(hold.heldNanos, costNanos);
+  if (budgets.session) budgets.session.spentNanos += costNanos;
 }
 
 /** Gives back a reservation when the request ends before anything was generated or recorded. */
 export async function releaseAdmission(db: Db, admission: Admission): Promise<void> {
   const { keySpend } = admission;
   if (keySpend) await releaseKeyHold(db, keySpend);
-  if (admission.lease) returnLeasedHold(admission, 0n);
+  for (const hold of admission.budgets?.holds ?? []) {
+    if (hold.lease) hold.lease.returnHold(hold.heldNanos, 0n);
+    else await shrinkBudgetLease(db, { ...hold, amountNanos: hold.heldNanos });
+  }
+  if (admission.lease) admission.lease.returnHold(admission.reservedNanos, 0n);
   else if (admission.mode === 'credits' && admission.reservedNanos > 0n) {
     await releaseCredits(db, { userId: admission.userId, amountNanos: admission.reservedNanos });
   } else if (admission.mode === 'pass' && admission.passUsageId !== undefined) {

@@ -37,6 +37,7 @@ import {
 } from '../repositories/api-key-spend-holds.js';
 import { encodeAnswer, LeaseRecalls } from './lease-recalls.js';
 import { CreditLease, type CreditLeaseOptions } from './credit-lease.js';
+import { BudgetLeases } from './budget-leases.js';
 
 export { CreditLease, DEFAULT_LEASE_OPTIONS, type CreditLeaseOptions } from './credit-lease.js';
 
@@ -50,13 +51,28 @@ export class CreditLeases {
   /** Extensions in flight, background top-ups included: close waits for them so none lands after the leases are dropped. */
   private readonly extensions = new Set<Promise<unknown>>();
   private recallChannel?: LeaseRecalls;
+  /** This process's leases of budget periods: the same holder, heartbeat, TTL and idle release as its credit leases. */
+  readonly budgets: BudgetLeases;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     readonly options: CreditLeaseOptions,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.budgets = new BudgetLeases(
+      db,
+      logger,
+      {
+        holder: options.holder,
+        ttlSeconds: options.ttlSeconds,
+        idleReleaseMs: options.idleReleaseMs,
+        extensionMultiple: options.extensionMultiple,
+        maxExtensionMultiple: options.maxExtensionMultiple,
+      },
+      clock,
+    );
+  }
 
   get holder(): string {
     return this.options.holder;
@@ -154,6 +170,7 @@ export class CreditLeases {
     try {
       await dropHolderLeases(this.db, this.holder);
       await dropHolderKeySpendHolds(this.db, this.holder);
+      await this.budgets.close();
     } finally {
       // Also when the database is away: the listening connection must not keep the process alive.
       await this.recallChannel?.close();
@@ -309,6 +326,7 @@ export class CreditLeases {
           'reclaimed key spend holds of gateway processes that stopped renewing them',
         );
       await this.releaseIdle();
+      await this.budgets.tick();
     } catch (err) {
       this.logger.warn({ err }, 'credit lease upkeep failed; retrying on the next tick');
     }

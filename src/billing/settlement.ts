@@ -24,6 +24,28 @@ export function settleGenerations(db: DbOrTrx, settlements: readonly Settlement[
 }
 
 function settlementOf(admission: Admission, record: NewGeneration): GenerationSettlement {
+  const settlement = settlementKindOf(admission, record);
+  const { budgets } = admission;
+  if (budgets === undefined) return settlement;
+  return {
+    ...settlement,
+    budgets: {
+      // A lease reclaimed meanwhile was given back whole: the cost then only adds to the period's spend.
+      holds: budgets.holds.map((hold) => ({
+        budgetId: hold.budgetId,
+        periodStart: hold.periodStart,
+        heldNanos: hold.heldNanos,
+        holder: hold.lease === undefined ? undefined : hold.lease.lost ? LOST_HOLDER : hold.holder,
+      })),
+      sessionHash: budgets.session?.hash,
+    },
+  };
+}
+
+/** A holder no lease row has: its hold releases nothing (the reclamation gave the lease back). */
+const LOST_HOLDER = '';
+
+function settlementKindOf(admission: Admission, record: NewGeneration): GenerationSettlement {
   if (admission.mode === 'pass') return { record, settle: 'pass', passUsageId: admission.passUsageId };
   if (admission.mode !== 'credits') return { record, settle: 'none' };
   // Decided when written, not when queued: a lease reclaimed meanwhile (this process looked dead) was already

@@ -21,6 +21,8 @@ export type CliErrorType = 'usage' | 'configuration' | 'data_folder_busy' | 'fai
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Everything on standard input (a status line command's JSON); the process's own when absent. */
+  stdin?: () => Promise<string>;
 }
 
 function classify(err: unknown): { type: CliErrorType; exitCode: number; message: string } {

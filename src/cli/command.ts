@@ -18,6 +18,8 @@ export interface CommandContext {
   args: string[];
   config: Config;
   io: CliIo;
+  /** The environment the command runs in (a command that reads a variable named by an option). */
+  env: NodeJS.ProcessEnv;
 }
 
 export type Command = (ctx: CommandContext) => Promise<number>;

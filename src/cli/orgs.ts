@@ -1,5 +1,5 @@
-// `modelgate orgs create|list|members|add-member|remove-member|invitations`: organizations, their members and pending
-// invitations, for the operator
+// `modelgate orgs create|list|members|add-member|remove-member|invitations|budget`: organizations, their members,
+// pending invitations and budgets, for the operator
 // (who stands in for an owner: auth/member-roles.ts). Removing a member revokes its keys of the organization; the
 // running gateway hears of it through the database and refuses them at once.
 import type { MemberRole } from '../db/tables/memberships.js';
@@ -28,8 +28,47 @@ import {
 } from './command.js';
 import { textTable } from './text-table.js';
 import { runInvitations } from './org-invitations.js';
+import {
+  memberBudget,
+  organizationBudget,
+  parseBudget,
+  setMemberBudget,
+  setOrganizationBudget,
+  type BudgetView,
+} from '../services/budgets.js';
+import type { BudgetRule } from '../auth/principal.js';
 
-const SUBCOMMANDS = ['create', 'list', 'members', 'add-member', 'remove-member', 'invitations'] as const;
+/** --limit/--reset set a budget, --clear removes it, neither reads it. */
+function budgetChange(values: {
+  limit?: string;
+  reset?: string;
+  clear?: boolean;
+}): { budget: BudgetRule | null } | undefined {
+  if (values.clear) {
+    if (values.limit !== undefined) throw new UsageError('--clear and --limit cannot be combined');
+    return { budget: null };
+  }
+  if (values.limit === undefined) {
+    if (values.reset !== undefined) throw new UsageError('--reset needs --limit');
+    return undefined;
+  }
+  const limit = Number(values.limit);
+  if (values.limit.trim() === '' || !Number.isFinite(limit) || limit < 0)
+    throw new UsageError(`--limit must be a non-negative amount of USD, got "${values.limit}"`);
+  try {
+    return { budget: parseBudget({ limit_usd: limit, reset: values.reset }) };
+  } catch {
+    throw new UsageError(`--reset must be daily, weekly, monthly or never, got "${values.reset}"`);
+  }
+}
+
+function budgetText(whose: string, view: BudgetView): string {
+  if (view.limit_usd === null) return `${whose} has no budget`;
+  const resets = view.resets_at === null ? 'never resets' : `resets at ${view.resets_at}`;
+  return `${whose}: budget ${view.limit_usd} USD (${view.reset}), spent ${view.spent_usd} USD, ${view.remaining_usd} USD left, ${resets}`;
+}
+
+const SUBCOMMANDS = ['create', 'list', 'members', 'add-member', 'remove-member', 'invitations', 'budget'] as const;
 const INVITATION_SUBCOMMANDS = ['list', 'revoke'] as const;
 
 function roleOption(value: string | undefined): MemberRole {
@@ -55,6 +94,10 @@ export const orgsCommand: CommandDefinition = {
     ['orgs remove-member --id ORG_ID --email E [--json]', 'remove a member and revoke its keys of the organization'],
     ['orgs invitations list --id ORG_ID [--json]', "list an organization's pending invitations (never a token)"],
     ['orgs invitations revoke --id ORG_ID --invitation INV_ID [--json]', 'revoke a pending invitation'],
+    [
+      'orgs budget --id ORG_ID [--email E] [--limit USD [--reset daily|weekly|monthly|never] | --clear] [--json]',
+      "show, set or clear the organization's budget (or, with --email, that member's)",
+    ],
   ],
   async run({ args, config, io }) {
     const [sub, afterSub] = subcommand(args, 'orgs', SUBCOMMANDS);
@@ -67,6 +110,9 @@ export const orgsCommand: CommandDefinition = {
       id: { type: 'string' },
       role: { type: 'string' },
       invitation: { type: 'string' },
+      limit: { type: 'string' },
+      reset: { type: 'string' },
+      clear: { type: 'boolean' },
       ...JSON_OPTION,
     });
     const json = values.json;
@@ -146,6 +192,27 @@ export const orgsCommand: CommandDefinition = {
           const user = await requireUser(db, email);
           await asCommand(removeMember(db, OPERATOR, { organizationId: id, userId: user.id, now: new Date() }));
           print(io, json, `removed ${email} from ${id} (its keys there are revoked)`, { id, email, removed: true });
+          return 0;
+        });
+      }
+      case 'budget': {
+        const id = requireOption(values.id, 'id');
+        const change = budgetChange(values);
+        const email = values.email === undefined ? undefined : requireEmail(values.email);
+        return withDatabase(config, async (db) => {
+          const now = new Date();
+          const userId = email === undefined ? undefined : (await requireUser(db, email)).id;
+          const view = await asCommand(
+            userId === undefined
+              ? change === undefined
+                ? organizationBudget(db, id, now)
+                : setOrganizationBudget(db, OPERATOR, { organizationId: id, budget: change.budget, now })
+              : change === undefined
+                ? memberBudget(db, OPERATOR, { organizationId: id, userId, now })
+                : setMemberBudget(db, OPERATOR, { organizationId: id, userId, budget: change.budget, now }),
+          );
+          const whose = email === undefined ? `organization ${id}` : `${email} in ${id}`;
+          print(io, json, budgetText(whose, view), { id, ...(email ? { email } : {}), budget: view });
           return 0;
         });
       }

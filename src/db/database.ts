@@ -4,6 +4,7 @@ import type { ApiKeysTable } from './tables/api-keys.js';
 import type { ApiKeySpendTable } from './tables/api-key-spend.js';
 import type { ApiKeySpendHoldsTable } from './tables/api-key-spend-holds.js';
 import type { AdminKeysTable } from './tables/admin-keys.js';
+import type { BudgetLeasesTable, BudgetSpendTable, SessionsTable } from './tables/budgets.js';
 import type { CreditAccountsTable } from './tables/credit-accounts.js';
 import type { CreditLeasesTable } from './tables/credit-leases.js';
 import type { CreditLedgerTable } from './tables/credit-ledger.js';
@@ -36,6 +37,9 @@ export interface Database {
   usage_daily: UsageDailyTable;
   usage_key_totals: UsageKeyTotalsTable;
   generation_retention: GenerationRetentionTable;
+  budget_spend: BudgetSpendTable;
+  budget_leases: BudgetLeasesTable;
+  sessions: SessionsTable;
 }
 
 export type Db = Kysely<Database>;

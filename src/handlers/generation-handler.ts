@@ -2,6 +2,7 @@
 // (formats/<door>/door.ts) — the model, whether and how it streams, the facts for planning, the client's own request
 // for the native lane, the parse into the internal request for the translated lane (on demand), the renderers — and
 // hands it to the pipeline's eight steps (serveGeneration), wrapped by the opt-in response cache (X-Modelgate-Cache).
+import { sessionBudgetOf } from '../billing/session-budget-header.js';
 import type { Config } from '../config.js';
 import type { DoorCall, FrontDoor } from '../formats/shared/front-door.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
@@ -49,6 +50,7 @@ export function generationHandler<Body>(door: FrontDoor<Body>, parts: Generation
         stream,
         ...door.renderers(body),
         sessionKey: door.sessionKey(body, ctx.headers),
+        sessionBudgetNanos: sessionBudgetOf(ctx.headers),
       },
       framing,
     );

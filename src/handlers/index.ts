@@ -17,6 +17,7 @@ import { getModel } from './get-model.js';
 import { getCredits } from './get-credits.js';
 import { getCurrentKey } from './get-current-key.js';
 import { getGeneration } from './get-generation.js';
+import { getSession } from './get-session.js';
 import { getPassUsage } from './get-pass-usage.js';
 import { listModelEndpoints } from './list-model-endpoints.js';
 import { getHealth } from './get-health.js';
@@ -76,6 +77,7 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     createResponse: generationHandler(responsesDoor, parts),
     getCurrentKey: getCurrentKey(parts),
     getGeneration: getGeneration(parts),
+    getSession: getSession(parts),
     getPassUsage: getPassUsage(parts),
     listModelEndpoints: listModelEndpoints(parts),
     getHealth: getHealth(),

@@ -5,6 +5,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/admission.js';
 import type { ExtraSpend } from '../billing/pricing.js';
+import type { SessionAsk } from '../billing/budget-admission.js';
 import type { RateReport } from '../core/rate-report.js';
 import type { Target } from '../routing/resolve-target.js';
 import type { RoutePlan } from '../routing/plan-route.js';
@@ -27,6 +28,8 @@ export interface RouteBounds {
   spendOf?: (target: Target) => ExtraSpend;
   /** The request's rate state when it was already counted (GenerationClient.requestCounted). */
   requestCounted?: RateReport;
+  /** The session the request names, with the budget its header gives. */
+  session?: SessionAsk;
 }
 
 export async function admitRoute(
@@ -43,6 +46,7 @@ export async function admitRoute(
     estimatedTokens: estimatedPromptTokens,
     requestCounted: bounds.requestCounted,
     freeAllowance: true,
+    session: bounds.session,
     spend: {
       kind: 'bound',
       requestOf: (target) => ({

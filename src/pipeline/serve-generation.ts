@@ -15,6 +15,7 @@ import type { RequestFacts } from '../core/request-facts.js';
 import type { GenerationDoor } from './generation-door.js';
 import type { NativeStreamEnd } from './native-stream.js';
 import { admitRoute } from './admit-route.js';
+import { budgetHeaders } from '../billing/budget-admission.js';
 import { candidateSpend } from './candidate-spend.js';
 import { nativeLaneOf } from './native-lane.js';
 import type { Target } from '../routing/resolve-target.js';
@@ -39,6 +40,8 @@ export interface FrontDoorRequest extends GenerationDoor {
   createStreamRenderer: (identity: GenerationIdentity, estimatedPromptTokens: number) => StreamRenderer;
   /** The conversation the request belongs to, as the client names it (formats/<door>/session-key.ts), for session affinity. */
   sessionKey?: string;
+  /** The session's budget the client gives (X-Modelgate-Session-Budget), in nano-USD. */
+  sessionBudgetNanos?: bigint;
 }
 
 /** Who asks, as the HTTP layer read it from the request. */
@@ -113,8 +116,10 @@ export async function serveGeneration(
     requestedMaxTokens: facts.maxOutputTokens,
     spendOf,
     requestCounted: client.requestCounted,
+    session: door.sessionKey === undefined ? undefined : { key: door.sessionKey, budgetNanos: door.sessionBudgetNanos },
   });
   response.rate(rate);
+  response.headers(budgetHeaders(admission.budgets));
   const target = targets[0];
   const run = new GenerationRun(parts, {
     principal,

@@ -1,8 +1,9 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { AccountTokenRow, NewAccountToken } from '../db/tables/account-tokens.js';
+import type { BudgetColumns } from './api-keys.js';
 
 /** An active account token together with its owner's email, as authentication needs it. */
-export type AccountTokenWithOwner = AccountTokenRow & { email: string };
+export type AccountTokenWithOwner = AccountTokenRow & { email: string } & BudgetColumns;
 
 export async function insertAccountToken(db: DbOrTrx, row: NewAccountToken): Promise<AccountTokenRow> {
   return db.insertInto('account_tokens').values(row).returningAll().executeTakeFirstOrThrow();
@@ -13,14 +14,29 @@ export async function findActiveAccountTokenByHash(
   db: DbOrTrx,
   tokenHash: string,
 ): Promise<AccountTokenWithOwner | undefined> {
-  return db
-    .selectFrom('account_tokens')
-    .innerJoin('users', 'users.id', 'account_tokens.user_id')
-    .selectAll('account_tokens')
-    .select('users.email')
-    .where('account_tokens.token_hash', '=', tokenHash)
-    .where('account_tokens.revoked_at', 'is', null)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('account_tokens')
+      .innerJoin('users', 'users.id', 'account_tokens.user_id')
+      // The user's personal organization (whose id is the user's) and the owner's membership of it: their budgets.
+      .innerJoin('organizations', 'organizations.id', 'account_tokens.user_id')
+      .innerJoin('memberships', (join) =>
+        join
+          .onRef('memberships.organization_id', '=', 'account_tokens.user_id')
+          .onRef('memberships.user_id', '=', 'account_tokens.user_id'),
+      )
+      .selectAll('account_tokens')
+      .select('users.email')
+      .select([
+        'organizations.budget_limit_nanos as org_budget_limit_nanos',
+        'organizations.budget_reset as org_budget_reset',
+        'memberships.budget_limit_nanos as member_budget_limit_nanos',
+        'memberships.budget_reset as member_budget_reset',
+      ])
+      .where('account_tokens.token_hash', '=', tokenHash)
+      .where('account_tokens.revoked_at', 'is', null)
+      .executeTakeFirst()
+  );
 }
 
 /** Revokes the owner's active token. `false` when it does not exist, is not theirs, or is already revoked. */

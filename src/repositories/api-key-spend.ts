@@ -17,7 +17,7 @@ import { utcDayParam } from '../db/utc-day.js';
 const NO_LIMIT = 2n ** 62n;
 
 export type KeySpendReservation =
-  | { ok: true }
+  | { ok: true; spentNanos: bigint; reservedNanos: bigint }
   | { ok: false; spentNanos: bigint; reservedNanos: bigint; limitNanos: bigint | null };
 
 /**
@@ -41,19 +41,22 @@ export async function reserveKeySpend(
     set reserved_nanos = api_key_spend.reserved_nanos + excluded.reserved_nanos
     where api_key_spend.spent_nanos + api_key_spend.reserved_nanos + excluded.reserved_nanos
       <= (select coalesce(k.credit_limit_nanos, ${NO_LIMIT}) from api_keys k where k.id = excluded.key_id)
-    returning key_id, period_start`;
+    returning key_id, period_start, spent_nanos, reserved_nanos`;
   // The spend row first, then the holder's row (the lock order of every writer, settle_generations included).
   const reserved =
     holder === undefined
       ? await upsert.execute(db)
       : await sql`
-        with spend as (${upsert})
-        insert into api_key_spend_holds (key_id, period_start, holder, held_nanos)
-        select spend.key_id, spend.period_start, ${holder}, ${amountNanos} from spend
-        on conflict (key_id, period_start, holder) do update
-        set held_nanos = api_key_spend_holds.held_nanos + excluded.held_nanos, renewed_at = now()
-        returning key_id`.execute(db);
-  if (reserved.rows.length > 0) return { ok: true };
+        with spend as (${upsert}), held as (
+          insert into api_key_spend_holds (key_id, period_start, holder, held_nanos)
+          select spend.key_id, spend.period_start, ${holder}, ${amountNanos} from spend
+          on conflict (key_id, period_start, holder) do update
+          set held_nanos = api_key_spend_holds.held_nanos + excluded.held_nanos, renewed_at = now()
+          returning key_id)
+        select spend.key_id, spend.spent_nanos, spend.reserved_nanos from spend`.execute(db);
+  const done = reserved.rows[0] as { spent_nanos: bigint | string; reserved_nanos: bigint | string } | undefined;
+  if (done !== undefined)
+    return { ok: true, spentNanos: BigInt(done.spent_nanos), reservedNanos: BigInt(done.reserved_nanos) };
   // Informational only (it may be stale when read): the decision was the upsert.
   const [row, key] = await Promise.all([
     findKeySpend(db, keyId, periodStart),

@@ -1,9 +1,17 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { ApiKeyRow, NewApiKey } from '../db/tables/api-keys.js';
+import type { ApiKeyRow, KeyLimitReset, NewApiKey } from '../db/tables/api-keys.js';
 import type { MemberRole } from '../db/tables/memberships.js';
 
 /** An active key together with its member's email and role in the key's organization, as authentication needs it. */
-export type ApiKeyWithOwner = ApiKeyRow & { email: string; role: MemberRole };
+export type ApiKeyWithOwner = ApiKeyRow & { email: string; role: MemberRole } & BudgetColumns;
+
+/** The organization's and the member's budgets (migration 0016), read with the credential. */
+export interface BudgetColumns {
+  org_budget_limit_nanos: bigint | null;
+  org_budget_reset: KeyLimitReset | null;
+  member_budget_limit_nanos: bigint | null;
+  member_budget_reset: KeyLimitReset | null;
+}
 
 /** Per-key overrides; a field left out stays as it is, `null` resets it to the gateway default. */
 export type ApiKeyLimits = Partial<
@@ -27,8 +35,15 @@ export async function findActiveApiKeyByHash(db: DbOrTrx, keyHash: string): Prom
         .onRef('memberships.organization_id', '=', 'api_keys.user_id')
         .onRef('memberships.user_id', '=', 'api_keys.member_user_id'),
     )
+    .innerJoin('organizations', 'organizations.id', 'api_keys.user_id')
     .selectAll('api_keys')
     .select(['users.email', 'memberships.role'])
+    .select([
+      'organizations.budget_limit_nanos as org_budget_limit_nanos',
+      'organizations.budget_reset as org_budget_reset',
+      'memberships.budget_limit_nanos as member_budget_limit_nanos',
+      'memberships.budget_reset as member_budget_reset',
+    ])
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.deleted_at', 'is', null)
     .executeTakeFirst();

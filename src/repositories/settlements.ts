@@ -3,7 +3,23 @@ import type { DbOrTrx } from '../db/database.js';
 import type { GenerationsTable, NewGeneration } from '../db/tables/generations.js';
 
 /** How one finished request settles, next to its generation record. */
-export type GenerationSettlement =
+export type GenerationSettlement = SettlementKind & {
+  /**
+   * What the request holds of its budgets (migration 0016): each hold's period gets the record's whole cost, and the
+   * holder's lease gives up what the cost consumed (without a holder the hold itself is released); and the session
+   * whose spend, requests, tokens and times grow by the record's.
+   */
+  budgets?: { holds: readonly SettledBudgetHold[]; sessionHash?: string };
+};
+
+export interface SettledBudgetHold {
+  budgetId: string;
+  periodStart: Date;
+  heldNanos: bigint;
+  holder?: string;
+}
+
+type SettlementKind =
   | { record: NewGeneration; settle: 'none' }
   | {
       record: NewGeneration;
@@ -43,6 +59,8 @@ type SettlementRow = Record<keyof GenerationsTable, unknown> & {
   key_spend_period: string | null;
   key_held_nanos: string | null;
   key_spend_holder: string | null;
+  budget_holds: { b: string; p: string; n: string; h: string | null }[] | null;
+  session_hash: string | null;
 };
 
 /**
@@ -94,5 +112,15 @@ function settlementRow(item: GenerationSettlement): SettlementRow {
     key_spend_period: item.settle === 'credits' && item.keySpend ? item.keySpend.periodStart.toISOString() : null,
     key_held_nanos: item.settle === 'credits' && item.keySpend ? String(item.keySpend.heldNanos) : null,
     key_spend_holder: item.settle === 'credits' ? (item.keySpend?.holder ?? null) : null,
+    budget_holds:
+      item.budgets === undefined || item.budgets.holds.length === 0
+        ? null
+        : item.budgets.holds.map((hold) => ({
+            b: hold.budgetId,
+            p: hold.periodStart.toISOString(),
+            n: String(hold.heldNanos),
+            h: hold.holder ?? null,
+          })),
+    session_hash: item.budgets?.sessionHash ?? null,
   };
 }

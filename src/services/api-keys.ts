@@ -1,6 +1,8 @@
 // API key operations, shared by the user routes (/api-keys, /key), the operator API (/admin/users/{id}/keys) and
 // the CLI: one implementation each.
 import { sql } from 'kysely';
+import { nanosToUsd } from '../core/money.js';
+import { findMembership } from '../repositories/organizations.js';
 import type { Db, DbOrTrx } from '../db/database.js';
 import type { ApiKeyKind, ApiKeyRow, ApiKeyUpdate } from '../db/tables/api-keys.js';
 import { issueApiKey } from '../auth/issue-credentials.js';
@@ -76,6 +78,7 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<{ row: ApiK
     const { settings, organizationId } = input;
     await lockAccountForKeys(trx, organizationId);
     if ((await countActiveApiKeys(trx, organizationId)) >= input.maxKeys) throw new TooManyKeysError(input.maxKeys);
+    await checkWithinMemberBudget(trx, organizationId, input.memberUserId, settings.limitNanos);
     const issued = await issueApiKey(trx, {
       organizationId,
       memberUserId: input.memberUserId,
@@ -124,6 +127,7 @@ export async function updateKey(
       const current = await findApiKeyForUser(trx, input.userId, input.keyId);
       if (!current) return undefined;
       checkSettingsFitKind(current.kind, input.settings);
+      await checkWithinMemberBudget(trx, current.user_id, current.member_user_id, input.settings.limitNanos);
     }
     const updated = await trx
       .updateTable('api_keys')
@@ -138,6 +142,27 @@ export async function updateKey(
   });
   if (row) credentials?.invalidate(row.key_hash);
   return row;
+}
+
+/**
+ * A key's limit never goes beyond its member's budget: 400 when it would (the member's budget applies to the key's
+ * requests anyway, so a wider key limit could only mislead). A key without a limit stays bound by the budget.
+ */
+async function checkWithinMemberBudget(
+  db: DbOrTrx,
+  organizationId: string,
+  memberUserId: string,
+  limitNanos: bigint | null | undefined,
+): Promise<void> {
+  if (limitNanos == null) return;
+  const membership = await findMembership(db, organizationId, memberUserId);
+  const budget = membership?.budget_limit_nanos ?? null;
+  if (budget === null || limitNanos <= budget) return;
+  throw new GatewayError(
+    400,
+    `Invalid request: limit ${nanosToUsd(limitNanos)} USD is above the member's budget of ${nanosToUsd(budget)} USD`,
+    { field: 'limit', reason: 'limit_above_member_budget', member_budget: nanosToUsd(budget) },
+  );
 }
 
 /** Whether the settings give the key a limit, reset period or allow-list (none of which a management key has). */

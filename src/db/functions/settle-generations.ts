@@ -3,15 +3,17 @@ import type { LivingFunction } from './living-function.js';
 // Settles a batch of finished generations in one statement (src/repositories/settlements.ts sends it): inserts each
 // record once (a repeat is skipped, so a batch may be sent again after a lost answer), debits credits in full (a
 // shortfall is debt, never a write-off) from the lease or reservation that admitted the request, marks pass usage
-// settled, and adds each key's spend to its period. Locks are taken in one order (credit_accounts, credit_leases,
-// api_key_spend, api_key_spend_holds), rows sorted, so batches never deadlock each other or the reservations.
+// settled, adds each key's spend to its period, each budget's spend to its period (taken off the lease that held it)
+// and each session's spend, requests, tokens and times. Locks are taken in one order (credit_accounts, credit_leases,
+// api_key_spend, api_key_spend_holds, budget_spend, budget_leases, sessions), rows sorted, so batches never deadlock
+// each other or the reservations.
 // A batch field the function does not list is ignored and one it lists that a batch lacks gets its default, so
 // processes of the previous and the next release can settle side by side during an upgrade.
 export const settleGenerations: LivingFunction = {
   name: 'settle_generations',
   parameters: 'batch json',
   returns: 'integer',
-  revision: 1,
+  revision: 2,
   body: `
 declare
   -- The batch's records new to the table, each once, by user then batch position.
@@ -35,6 +37,9 @@ declare
   key_costs bigint[];
   key_helds bigint[];
   key_holders text[];
+  -- Budget holds (with their record's cost) and session usage of the fresh records (migration 0016).
+  budget_items jsonb;
+  session_items jsonb;
 begin
   with source as materialized (
     select * from rows from (json_to_recordset(batch) as (
@@ -46,7 +51,7 @@ begin
       created_at timestamptz, settle text, reserved_nanos bigint, lease_holder text, pass_usage_id bigint,
       key_spend_period timestamptz, key_held_nanos bigint, api_format text, attempts jsonb,
       key_spend_holder text, cache_hit boolean, cache_saved_nanos bigint, usage_estimated boolean,
-      web_search_requests integer, tool_uses jsonb))
+      web_search_requests integer, tool_uses jsonb, budget_holds jsonb, session_hash text))
       with ordinality as r
   ), inserted as (
     insert into generations (
@@ -77,8 +82,14 @@ begin
     coalesce(array_agg(s.key_spend_period) filter (where s.key_spend_period is not null), '{}'),
     coalesce(array_agg(coalesce(s.cost_nanos, 0)) filter (where s.key_spend_period is not null), '{}'),
     coalesce(array_agg(coalesce(s.key_held_nanos, 0)) filter (where s.key_spend_period is not null), '{}'),
-    coalesce(array_agg(s.key_spend_holder) filter (where s.key_spend_period is not null), '{}')
-  into items, key_ids, key_periods, key_costs, key_helds, key_holders
+    coalesce(array_agg(s.key_spend_holder) filter (where s.key_spend_period is not null), '{}'),
+    coalesce(jsonb_agg(jsonb_build_object('c', coalesce(s.cost_nanos, 0), 'b', s.budget_holds))
+      filter (where s.budget_holds is not null), '[]'::jsonb),
+    coalesce(jsonb_agg(jsonb_build_object('o', s.user_id, 's', s.session_hash, 'c', coalesce(s.cost_nanos, 0),
+      'pt', coalesce(s.prompt_tokens, 0), 'ct', coalesce(s.completion_tokens, 0), 'kt', coalesce(s.cached_tokens, 0),
+      'rt', coalesce(s.reasoning_tokens, 0), 't', coalesce(s.created_at, now())))
+      filter (where s.session_hash is not null), '[]'::jsonb)
+  into items, key_ids, key_periods, key_costs, key_helds, key_holders, budget_items, session_items
   from (select distinct on (source.id) source.* from source join inserted on inserted.id = source.id
         order by source.id, source.ordinality) s;
 
@@ -208,6 +219,72 @@ begin
       group by r.key_id, r.period_start
     ) k
     where s.key_id = k.key_id and s.period_start = k.period_start;
+  end if;
+
+  if jsonb_array_length(budget_items) > 0 then
+    -- After the key spend rows: budget_spend rows, then budget_leases rows, each sorted (byte order of the ids, as
+    -- the gateway sorts them when it locks periods itself: src/repositories/budget-leases.ts).
+    perform 1 from budget_spend s
+    where (s.budget_id, s.period_start) in (
+      select e.b, e.p from jsonb_array_elements(budget_items) i,
+        jsonb_to_recordset(i -> 'b') as e(b text, p timestamptz, n bigint, h text))
+    order by s.budget_id collate "C", s.period_start
+    for update;
+    perform 1 from budget_leases l
+    where (l.budget_id, l.period_start, l.holder) in (
+      select e.b, e.p, e.h from jsonb_array_elements(budget_items) i,
+        jsonb_to_recordset(i -> 'b') as e(b text, p timestamptz, n bigint, h text)
+      where e.h is not null)
+    order by l.budget_id collate "C", l.period_start, l.holder
+    for update;
+    -- Each holder's lease gives up what its records cost, never more than it still holds (a lease reclaimed meanwhile
+    -- was given back whole); a hold without a holder is released from the period itself. Each period's spend grows
+    -- by its records' whole cost (a cost above the upper bound may take it past the limit: the next request is
+    -- refused until the period resets).
+    with holds as (
+      select e.b, e.p, e.h, e.n, (i ->> 'c')::bigint as cost
+      from jsonb_array_elements(budget_items) i,
+        jsonb_to_recordset(i -> 'b') as e(b text, p timestamptz, n bigint, h text)
+    ), per_holder as (
+      select h.b, h.p, h.h, sum(h.cost)::bigint as cost, sum(h.n)::bigint as held
+      from holds h group by h.b, h.p, h.h
+    ), released as (
+      select ph.b, ph.p, ph.h, ph.cost,
+        case when ph.h is null then ph.held else least(ph.cost, coalesce(l.amount_nanos, 0)) end as released
+      from per_holder ph
+      left join budget_leases l on l.budget_id = ph.b and l.period_start = ph.p and l.holder = ph.h
+    ), leases as (
+      update budget_leases l
+      set amount_nanos = l.amount_nanos - r.released
+      from released r
+      where r.h is not null and r.released > 0 and l.budget_id = r.b and l.period_start = r.p and l.holder = r.h
+    )
+    update budget_spend s
+    set spent_nanos = s.spent_nanos + k.cost, leased_nanos = greatest(s.leased_nanos - k.released, 0)
+    from (select r.b, r.p, sum(r.cost)::bigint as cost, sum(r.released)::bigint as released
+          from released r group by r.b, r.p) k
+    where s.budget_id = k.b and s.period_start = k.p;
+  end if;
+
+  if jsonb_array_length(session_items) > 0 then
+    insert into sessions as x (organization_id, session_hash, spent_nanos, requests, prompt_tokens, completion_tokens,
+      cached_tokens, reasoning_tokens, first_request_at, last_request_at)
+    select u.o, u.s, sum(u.c), count(*), sum(u.pt), sum(u.ct), sum(u.kt), sum(u.rt), min(u.t), max(u.t)
+    from jsonb_to_recordset(session_items)
+      as u(o text, s text, c bigint, pt bigint, ct bigint, kt bigint, rt bigint, t timestamptz)
+    -- An organization deleted while its request ran has no sessions left to count in.
+    where exists (select 1 from organizations o where o.id = u.o)
+    group by u.o, u.s
+    order by u.o collate "C", u.s collate "C"
+    on conflict (organization_id, session_hash) do update
+    set spent_nanos = x.spent_nanos + excluded.spent_nanos,
+      requests = x.requests + excluded.requests,
+      prompt_tokens = x.prompt_tokens + excluded.prompt_tokens,
+      completion_tokens = x.completion_tokens + excluded.completion_tokens,
+      cached_tokens = x.cached_tokens + excluded.cached_tokens,
+      reasoning_tokens = x.reasoning_tokens + excluded.reasoning_tokens,
+      first_request_at = least(coalesce(x.first_request_at, excluded.first_request_at), excluded.first_request_at),
+      last_request_at = greatest(coalesce(x.last_request_at, excluded.last_request_at), excluded.last_request_at);
   end if;
 
   return cardinality(items);

@@ -1,3 +1,4 @@
+import type { KeyLimitReset } from './api-keys.js';
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** What a member may do in an organization (src/auth/member-roles.ts). */
@@ -9,6 +10,10 @@ export interface MembershipsTable {
   user_id: string;
   role: MemberRole;
   created_at: Generated<Date>;
+  /** The budget (migration 0016): its limit in nano-USD, null without one. */
+  budget_limit_nanos: Generated<bigint | null>;
+  /** When the budget starts over (UTC calendar); null: never. */
+  budget_reset: Generated<KeyLimitReset | null>;
 }
 
 export type MembershipRow = Selectable<MembershipsTable>;

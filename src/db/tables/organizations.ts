@@ -1,3 +1,4 @@
+import type { KeyLimitReset } from './api-keys.js';
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 /**
@@ -11,6 +12,10 @@ export interface OrganizationsTable {
   /** The organization every user gets, of which the user is the owner. */
   personal: Generated<boolean>;
   created_at: Generated<Date>;
+  /** The budget (migration 0016): its limit in nano-USD, null without one. */
+  budget_limit_nanos: Generated<bigint | null>;
+  /** When the budget starts over (UTC calendar); null: never. */
+  budget_reset: Generated<KeyLimitReset | null>;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

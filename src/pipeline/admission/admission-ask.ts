@@ -2,6 +2,7 @@
 // rules (admission-rules.ts) read the same thing whoever asks.
 import type { Principal } from '../../auth/principal.js';
 import type { Admission, AdmissionDeps, ReservationRequest } from '../../billing/admission.js';
+import type { SessionAsk } from '../../billing/budget-admission.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { FreeRequestAllowance } from '../../limits/free-requests.js';
 import type { RateReport } from '../../core/rate-report.js';
@@ -48,6 +49,8 @@ export interface AdmissionAsk<T extends Candidate> {
   /** Whether a free candidate takes one request from the free-model daily allowance. */
   freeAllowance: boolean;
   spend: SpendAsk<T>;
+  /** The session the request names (its door's session key), with the budget its header gives. */
+  session?: SessionAsk;
 }
 
 export interface Admitted<T extends Candidate> {

@@ -13,10 +13,13 @@ import { checkModelAllowed } from '../../auth/authorize-route.js';
 import {
   admitAmount,
   admitRequest,
+  releaseAdmission,
+  type Admission,
   reservationOutputTokens,
   type ReservationRequest,
 } from '../../billing/admission.js';
 import { maxCostNanos } from '../../billing/pricing.js';
+import { admitBudgets, directBudgets, type BudgetHolds } from '../../billing/budget-admission.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { admitRequestRate, freeLimitError, takeFreeRequest } from '../../limits/admit-rate.js';
 import type { AdmissionParts, AdmissionRule, AdmissionState, Candidate } from './admission-ask.js';
@@ -69,8 +72,53 @@ export const reserve: AdmissionRule = async (parts, state) => {
   else if (entry.accessMode === 'pass') state.admission = await admitAmount(parts, principal, entry, 0n);
 };
 
+/**
+ * What the request reserved must also fit in its organization's, member's and session's budgets (the key's own
+ * limit was held with the credits): refused, the credits go back and the 402 names the budget. Its answer's headers
+ * say the tightest remainder and the session's spend.
+ */
+export const budgets: AdmissionRule = (parts, state) => {
+  const { admission, ask } = state;
+  const { principal, session } = ask;
+  const rules = principal.budgets;
+  const limited = rules?.organization != null || rules?.member != null;
+  // No budget and no session: not even a turn of the event loop.
+  if (admission === undefined || (!limited && session === undefined && admission.keySpend === undefined)) return;
+  return admitBudgetsOf(parts, state, admission);
+};
+
+async function admitBudgetsOf<T extends Candidate>(
+  parts: AdmissionParts,
+  state: AdmissionState<T>,
+  admission: Admission,
+): Promise<void> {
+  const { principal, session } = state.ask;
+  const amountNanos = admission.mode === 'credits' ? admission.reservedNanos : 0n;
+  let holds: BudgetHolds | undefined;
+  try {
+    holds = await admitBudgets(parts.leases?.budgets ?? directBudgets(parts.db), {
+      principal,
+      session,
+      amountNanos,
+      now: parts.now(),
+    });
+  } catch (err) {
+    await releaseAdmission(parts.db, admission);
+    throw err;
+  }
+  // The key's own limit is held with the credits: the tightest remainder counts it too.
+  const remainingNanos = minDefined(holds?.remainingNanos, admission.keySpend?.remainingNanos);
+  admission.budgets = holds ?? (remainingNanos === undefined ? undefined : { holds: [] });
+  if (admission.budgets) admission.budgets.remainingNanos = remainingNanos;
+}
+
+function minDefined(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  if (a === undefined) return b;
+  return b === undefined || a < b ? a : b;
+}
+
 /** The order every path is admitted in. */
-export const ADMISSION_RULES: readonly AdmissionRule[] = [allowList, rateLimits, freeAllowance, reserve];
+export const ADMISSION_RULES: readonly AdmissionRule[] = [allowList, rateLimits, freeAllowance, reserve, budgets];
 
 async function reserveBound<T extends Candidate>(
   parts: AdmissionParts,
