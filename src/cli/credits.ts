@@ -1,4 +1,5 @@
 // `modelgate credits add|show`: a user's prepaid credit account (USD at this edge, nano-dollars inside).
+import { CONSOLE_ACTOR } from '../services/audit-log.js';
 import { usdToNanos, nanosToUsd } from '../core/money.js';
 import { adjustCredits, creditAccount } from '../services/credits.js';
 import {
@@ -63,7 +64,15 @@ export const creditsCommand: CommandDefinition = {
     return withDatabase(config, async (db) => {
       const user = await requireUser(db, email);
       // A removal recalls the credit that running gateways lease (they hear it through NOTIFY) instead of failing.
-      const result = await adjustCredits({ db }, { userId: user.id, amountNanos, note: values.note ?? 'cli' });
+      const result = await adjustCredits(
+        { db },
+        {
+          userId: user.id,
+          amountNanos,
+          note: values.note ?? 'cli',
+          by: CONSOLE_ACTOR,
+        },
+      );
       const balance = nanosToUsd(result.balanceNanos);
       print(io, values.json, `balance of ${email}: ${balance} USD`, { email, added: nanosToUsd(amountNanos), balance });
       return 0;

@@ -1,4 +1,5 @@
 // `modelgate pass grant|revoke|show`: the flat subscription's periods (9.99 USD per month each) and usage.
+import { CONSOLE_ACTOR } from '../services/audit-log.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { grantPass, MAX_PASS_MONTHS as MAX_MONTHS, revokePass, showPass, wirePeriod } from '../services/pass.js';
@@ -67,7 +68,7 @@ export const passCommand: CommandDefinition = {
       }
       const user = await requireUser(db, email);
       if (sub === 'grant') {
-        const rows = await grantPass(db, user.id, months, new Date());
+        const rows = await grantPass(db, user.id, months, new Date(), CONSOLE_ACTOR);
         const until = rows[rows.length - 1].period_end.toISOString();
         print(io, values.json, `subscription of ${email}: ${months} month(s) added, active until ${until}`, {
           email,
@@ -75,7 +76,7 @@ export const passCommand: CommandDefinition = {
         });
         return 0;
       }
-      const revoked = await revokePass(db, user.id, new Date());
+      const revoked = await revokePass(db, user.id, new Date(), CONSOLE_ACTOR);
       print(io, values.json, `revoked ${revoked} subscription period(s) of ${email}`, { email, revoked });
       return 0;
     });

@@ -1,6 +1,8 @@
 // One-time invitations to an organization: an owner or admin makes one (the token is shown once, only its hash is
 // kept) and a signed-in user accepts it, becoming a member with its role. A token is used at most once, also when
 // two accept it at the same moment (the row is locked), and not after it expires.
+import { recordAudit, type AuditActor } from './audit-log.js';
+import { memberChanged } from './member-changes.js';
 import type { Db } from '../db/database.js';
 import type { MemberRole } from '../db/tables/memberships.js';
 import { hashSecret, newId, newInvitationToken } from '../auth/secrets.js';
@@ -29,7 +31,7 @@ export interface CreatedInvitation {
 export async function createInvitation(
   db: Db,
   actor: OrganizationActor & { kind: 'member' },
-  input: { organizationId: string; role: MemberRole; now: Date },
+  input: { organizationId: string; role: MemberRole; now: Date; by: AuditActor },
 ): Promise<CreatedInvitation> {
   checkRole(input.role);
   authorizeInvitation(actor, input.role);
@@ -41,25 +43,35 @@ export async function createInvitation(
     });
   const { token, hash } = newInvitationToken();
   const expiresAt = new Date(input.now.getTime() + INVITATION_TTL_MS);
-  const row = await db
-    .insertInto('organization_invitations')
-    .values({
-      id: newId('inv_'),
-      organization_id: org.id,
-      token_hash: hash,
-      role: input.role,
-      created_by: actor.userId,
-      expires_at: expiresAt,
-    })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
+  const row = await inTransaction(db, async (trx) => {
+    const created = await trx
+      .insertInto('organization_invitations')
+      .values({
+        id: newId('inv_'),
+        organization_id: org.id,
+        token_hash: hash,
+        role: input.role,
+        created_by: actor.userId,
+        expires_at: expiresAt,
+      })
+      .returning(['id'])
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      actor: input.by,
+      organizationId: org.id,
+      action: 'invitation.created',
+      target: { type: 'invitation', id: created.id },
+      after: { role: input.role, created_by: actor.userId, expires_at: expiresAt },
+    });
+    return created;
+  });
   return { id: row.id, organizationId: org.id, role: input.role, token, expiresAt };
 }
 
 /** The user becomes a member with the invitation's role (a member already keeps its own); 404 for a spent token. */
 export async function acceptInvitation(
   db: Db,
-  input: { token: string; userId: string; now: Date },
+  input: { token: string; userId: string; now: Date; by: AuditActor },
 ): Promise<MemberOrganization> {
   return inTransaction(db, async (trx) => {
     const invitation = await trx
@@ -84,6 +96,21 @@ export async function acceptInvitation(
       .set({ accepted_at: input.now, accepted_by: input.userId })
       .where('id', '=', invitation.id)
       .execute();
+    await recordAudit(trx, {
+      actor: input.by,
+      organizationId: org.id,
+      action: 'invitation.accepted',
+      target: { type: 'invitation', id: invitation.id },
+      after: { accepted_by: input.userId, role: membership.role },
+    });
+    if (!existing)
+      await memberChanged(trx, input.by, {
+        organizationId: org.id,
+        userId: input.userId,
+        after: membership.role,
+        now: input.now,
+        via: 'invitation',
+      });
     return { ...org, role: membership.role };
   });
 }
