@@ -54,6 +54,16 @@ import {
   adminListOrganizationMembers,
   adminPutOrganizationMember,
 } from './admin-organization-members.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhookEvent,
+  rotateWebhookSecret,
+  updateWebhook,
+} from './webhook-handlers.js';
+import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -106,5 +116,14 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     geminiCountTokens: geminiCountTokens(parts),
     geminiListModels: geminiListModels(parts),
     geminiGetModel: geminiGetModel(parts),
+    listWebhooks: listWebhooks(parts),
+    createWebhook: createWebhook(parts),
+    updateWebhook: updateWebhook(parts),
+    deleteWebhook: deleteWebhook(parts),
+    rotateWebhookSecret: rotateWebhookSecret(parts),
+    listWebhookDeliveries: listWebhookDeliveries(parts),
+    redeliverWebhookEvent: redeliverWebhookEvent(parts),
+    listOrganizationAuditLog: listOrganizationAuditLog(parts),
+    adminListAuditLog: adminListAuditLog(parts),
   };
 }
