@@ -20,6 +20,7 @@ import { passCommand } from './cli/pass.js';
 import { adminKeysCommand } from './cli/admin-keys.js';
 import { generationsCommand } from './cli/generations.js';
 import { orgsCommand } from './cli/orgs.js';
+import { auditCommand } from './cli/audit.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -32,6 +33,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   passCommand,
   adminKeysCommand,
   generationsCommand,
+  auditCommand,
   conformanceCommand,
 ];
 
