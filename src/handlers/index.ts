@@ -64,6 +64,7 @@ import {
   updateWebhook,
 } from './webhook-handlers.js';
 import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
+import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -125,5 +126,8 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     redeliverWebhookEvent: redeliverWebhookEvent(parts),
     listOrganizationAuditLog: listOrganizationAuditLog(parts),
     adminListAuditLog: adminListAuditLog(parts),
+    adminListWebhooks: adminListWebhooks(parts),
+    adminCreateWebhook: adminCreateWebhook(parts),
+    adminDeleteWebhook: adminDeleteWebhook(parts),
   };
 }

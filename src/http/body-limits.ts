@@ -35,6 +35,7 @@ export const OPERATION_BODY_CAPS: Readonly<Record<string, BodyCap>> = {
   adminPutOrganizationMember: 'settings',
   createWebhook: 'settings',
   updateWebhook: 'settings',
+  adminCreateWebhook: 'settings',
 };
 
 /** 1,000 allow-list entries of 200 characters are ~203 KB of JSON; a quarter of headroom for formatting. */

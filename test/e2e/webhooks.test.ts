@@ -167,6 +167,33 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhooks for the operator', () => {
+  it("creates, lists and deletes an organization's endpoint with an admin key, audited as that key", async () => {
+    const r = await receiver();
+    const { token, orgId } = await organization(gw);
+    const created = await call(gw, 'POST', `/admin/organizations/${orgId}/webhooks`, admin, {
+      url: r.url,
+      event_types: ['key.created'],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    await call(gw, 'POST', '/api-keys', token, { name: 'seen', organization_id: orgId });
+    await r.waitFor(1);
+    expect(() => new Webhook(created.body.secret).verify(r.received[0].body, r.received[0].headers)).not.toThrow();
+    const listed = await call(gw, 'GET', `/admin/organizations/${orgId}/webhooks`, admin);
+    expect(listed.body.data.map((w: any) => w.id)).toEqual([created.body.id]);
+    expect((await call(gw, 'GET', `/admin/organizations/${orgId}/webhooks`, token)).status).toBe(403);
+    const deleted = await call(gw, 'DELETE', `/admin/organizations/${orgId}/webhooks/${created.body.id}`, admin);
+    expect(deleted.body).toEqual({ deleted: true, webhook_id: created.body.id });
+    expect((await call(gw, 'DELETE', `/admin/organizations/${orgId}/webhooks/${created.body.id}`, admin)).status).toBe(
+      404,
+    );
+    const log = await call(gw, 'GET', `/organizations/${orgId}/audit-log?action=webhook.deleted`, token);
+    expect(log.body.data[0].actor.kind).toBe('admin_key');
+    expect(log.body.data[0].before).toMatchObject({ id: created.body.id, url: r.url });
+  });
+});
+
 describe('webhook deliveries across a restart', () => {
   it('delivers what a stopped gateway left pending once a gateway starts on the same database', async () => {
     const database = await openTestDatabase('pglite', { migrated: true });
