@@ -65,6 +65,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/organizations/{organization_id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or remove an organization's credits
+         * @description Adds credits (positive `amount`) to the organization or removes them (negative), with a note on the ledger
+         *     entry. A removal may not take more than the unreserved balance: 409 says how much is available.
+         */
+        post: operations["adminAdjustOrganizationCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/organizations/{organization_id}/members": {
         parameters: {
             query?: never;
@@ -104,6 +125,34 @@ export interface paths {
          * @description Removes a member and revokes its keys of the organization (the last owner: 409).
          */
         delete: operations["adminDeleteOrganizationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organizations/{organization_id}/pass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show an organization's pass
+         * @description The organization's live pass periods and, while one runs, its quota windows.
+         */
+        get: operations["adminGetOrganizationPass"];
+        put?: never;
+        /**
+         * Grant an organization pass months
+         * @description Adds monthly pass periods to the organization, chained after its last live period or starting now.
+         */
+        post: operations["adminGrantOrganizationPass"];
+        /**
+         * Revoke an organization's pass
+         * @description Ends the organization's current and prepaid pass periods at once.
+         */
+        delete: operations["adminRevokeOrganizationPass"];
         options?: never;
         head?: never;
         patch?: never;
@@ -163,7 +212,7 @@ export interface paths {
         /**
          * Usage report
          * @description Requests, tokens and credits charged, summed from the generation records over [`from`, `to`) and grouped by
-         *     UTC day, model, key or user. `format=csv` answers `text/csv` for spreadsheets (same columns, `cost` in USD).
+         *     UTC day, model, key, organization (`user`) or member, optionally of one organization, member or key. `format=csv` answers `text/csv` for spreadsheets (same columns, `cost` in USD).
          *     Whole UTC days are read from running daily totals, so bounds at UTC midnights cost the same however many
          *     requests the range holds; a bound inside a day reads that day's records. When the operator prunes old records
          *     (`MODELGATE_GENERATION_RETENTION_DAYS`), their totals stay: a bound inside a pruned day answers 400 with
@@ -873,7 +922,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List pending invitations
+         * @description The invitations that can still be accepted (not used, not expired), newest first (owner or admin).
+         */
+        get: operations["listOrganizationInvitations"];
         put?: never;
         /**
          * Invite a member
@@ -881,6 +934,26 @@ export interface paths {
          */
         post: operations["createOrganizationInvitation"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organization_id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Revokes a pending invitation (owner or admin): its token no longer makes a member. An accepted one is 404.
+         */
+        delete: operations["deleteOrganizationInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -927,6 +1000,30 @@ export interface paths {
          *     once. An admin removes no owner; the last owner is never removed (409); a personal organization keeps its user.
          */
         delete: operations["deleteOrganizationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organization_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization's usage report
+         * @description Requests, tokens and credits charged in the organization over [`from`, `to`), grouped by UTC day, model, key or
+         *     member and optionally of one member or key. An owner or admin reads every member's usage; a member reads only
+         *     that of its own keys (its report is filtered to itself; naming another member is 403). Requests made with the
+         *     account auth token carry no key, so they count in the organization's totals (owners and admins) under a null
+         *     key and member. Any member credential of the organization may read it (a key: its own organization only).
+         */
+        get: operations["getOrganizationUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4313,8 +4410,17 @@ export interface components {
          *     }
          */
         Model: {
-            /** @description Model id: `<provider>/<model-name>`, or `pass/<model-slug>` for subscription models. */
+            /**
+             * @description Model id: `<provider>/<model-name>`, or `pass/<model-slug>` for subscription models; for an alias, the alias's
+             *     name (`alias_for` names the model it stands for).
+             */
             id: string;
+            /**
+             * @description Extension, only on an alias: the catalog id this name stands for. A request naming the alias is served and billed
+             *     as that model, and its answer names that model. Aliases come from the operator's catalog; an alias never takes a
+             *     catalog id's name.
+             */
+            alias_for?: string;
             /** @description Display name. */
             name: string;
             /**
@@ -4555,6 +4661,11 @@ export interface components {
         /** @description A string that may be null. Used instead of `string | null` inside unions, which OpenAPI 3.0 cannot express safely. */
         NullableString: string | null;
         /**
+         * @description A span of time as OpenAI writes its rate-limit resets: Go's duration text, in hours, minutes, seconds (with a
+         *     fraction) or milliseconds, e.g. `1s`, `6m0s`, `59.5s`, `20ms`.
+         */
+        OpenAIDuration: string;
+        /**
          * @description An organization: it owns credits, keys, the pass subscription and usage, as an account did. Every user has a
          *     personal organization whose id is the user's id, of which the user is the owner; an account of an earlier release
          *     is that organization.
@@ -4581,10 +4692,69 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @description The result of a credit adjustment of an organization.
+         * @example {
+         *       "organization_id": "org_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "amount": 25,
+         *       "balance": 37.5,
+         *       "ledger_id": "1042"
+         *     }
+         */
+        OrganizationCreditAdjustment: {
+            /** @description The organization. */
+            organization_id: string;
+            /**
+             * Format: double
+             * @description USD added (positive) or removed (negative).
+             */
+            amount: number;
+            /**
+             * Format: double
+             * @description The organization's balance after the adjustment, in USD.
+             */
+            balance: number;
+            /** @description The ledger entry written. */
+            ledger_id: string;
+        };
         /** @description The organizations the caller belongs to, its personal one first. */
         OrganizationList: {
             /** @description The organizations. */
             data: components["schemas"]["Organization"][];
+        };
+        /**
+         * @description An organization's pass subscription, as the operator sees it.
+         * @example {
+         *       "organization_id": "org_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "active": false,
+         *       "periods": []
+         *     }
+         */
+        OrganizationPass: {
+            /** @description The organization. */
+            organization_id: string;
+            /** @description Whether a period is running now. */
+            active: boolean;
+            /** @description The current and prepaid periods, oldest first. */
+            periods: components["schemas"]["PassPeriod"][];
+            /** @description Quota usage of the running period; absent when there is none. */
+            usage?: components["schemas"]["PassUsage"];
+        };
+        /**
+         * @description The result of revoking an organization's pass.
+         * @example {
+         *       "organization_id": "org_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "revoked_periods": 2
+         *     }
+         */
+        OrganizationRevokedPass: {
+            /** @description The organization. */
+            organization_id: string;
+            /**
+             * Format: int32
+             * @description How many current or prepaid periods were ended.
+             */
+            revoked_periods: number;
         };
         /**
          * @description A part of a type the gateway does not model. Decision (lanes): it goes to an OpenAI-compatible upstream as it is
@@ -4696,6 +4866,42 @@ export interface components {
              *     usage still inside the window ages out (now plus 5 hours when the window is empty).
              */
             resets_at: string;
+        };
+        /**
+         * @description An invitation that can still be accepted; its token is never shown again (only its hash is stored).
+         * @example {
+         *       "invitation_id": "inv_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "organization_id": "org_01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "role": "member",
+         *       "created_by": "usr_5f0c2a9b7e1d4c3a8b6f0e2d",
+         *       "created_at": "2026-01-05T09:30:00Z",
+         *       "expires_at": "2026-01-12T09:30:00Z"
+         *     }
+         */
+        PendingInvitation: {
+            /** @description Invitation identifier. */
+            invitation_id: string;
+            /** @description The organization it joins. */
+            organization_id: string;
+            /** @description The role it gives. */
+            role: components["schemas"]["MemberRole"];
+            /** @description The member who made it (its user id). */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description After this it can no longer be accepted.
+             */
+            expires_at: string;
+        };
+        /** @description The organization's pending invitations (not accepted, not expired), newest first. */
+        PendingInvitationList: {
+            /** @description The invitations. */
+            data: components["schemas"]["PendingInvitation"][];
         };
         /** @description Keep-alive; ignore it. */
         PingEvent: {
@@ -5678,6 +5884,22 @@ export interface components {
             url: string;
         };
         /**
+         * @description The invitation was revoked: its token no longer makes a member.
+         * @example {
+         *       "revoked": true,
+         *       "invitation_id": "inv_01JD3V6X0Q8W5N2R4T6Y8U0I2O"
+         *     }
+         */
+        RevokedInvitation: {
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
+            revoked: true;
+            /** @description The revoked invitation. */
+            invitation_id: string;
+        };
+        /**
          * @description The result of a revocation.
          * @example {
          *       "user_id": "usr_5f0c2a9b7e1d4c3a8b6f0e2d",
@@ -5969,6 +6191,11 @@ export interface components {
             cost_details?: components["schemas"]["CostDetails"];
         };
         /**
+         * @description What a usage report groups by; `user` is the organization's old name (a personal organization's id is its user's).
+         * @enum {string}
+         */
+        UsageGroupBy: "day" | "model" | "key" | "user" | "organization" | "member";
+        /**
          * @description Usage summed from the generation records over [from, to).
          * @example {
          *       "from": "2025-11-01T00:00:00Z",
@@ -5998,19 +6225,16 @@ export interface components {
              * @description End of the range (exclusive).
              */
             to: string;
-            /**
-             * @description What the rows are grouped by.
-             * @enum {string}
-             */
-            group_by: "day" | "model" | "key" | "user";
+            /** @description What the rows are grouped by. */
+            group_by: components["schemas"]["UsageGroupBy"];
             /** @description One row per group, ordered by group. */
             data: components["schemas"]["UsageReportRow"][];
         };
         /** @description One group of the usage report. */
         UsageReportRow: {
             /**
-             * @description The UTC day (`YYYY-MM-DD`), model id, key id or user id, after `group_by`; null for requests made without a
-             *     key (account tokens) when grouping by key.
+             * @description The UTC day (`YYYY-MM-DD`), model id, key id, organization id or member id, after `group_by`; null for requests
+             *     made without a key (account tokens) when grouping by key or member.
              */
             group: string | null;
             /**
@@ -6373,13 +6597,19 @@ export type ModelPricing = components['schemas']['ModelPricing'];
 export type ModelRouteErrorBody = components['schemas']['ModelRouteErrorBody'];
 export type NamedToolChoice = components['schemas']['NamedToolChoice'];
 export type NullableString = components['schemas']['NullableString'];
+export type OpenAiDuration = components['schemas']['OpenAIDuration'];
 export type Organization = components['schemas']['Organization'];
+export type OrganizationCreditAdjustment = components['schemas']['OrganizationCreditAdjustment'];
 export type OrganizationList = components['schemas']['OrganizationList'];
+export type OrganizationPass = components['schemas']['OrganizationPass'];
+export type OrganizationRevokedPass = components['schemas']['OrganizationRevokedPass'];
 export type OtherContentPart = components['schemas']['OtherContentPart'];
 export type PassPeriod = components['schemas']['PassPeriod'];
 export type PassSubscription = components['schemas']['PassSubscription'];
 export type PassUsage = components['schemas']['PassUsage'];
 export type PassWindowUsage = components['schemas']['PassWindowUsage'];
+export type PendingInvitation = components['schemas']['PendingInvitation'];
+export type PendingInvitationList = components['schemas']['PendingInvitationList'];
 export type PingEvent = components['schemas']['PingEvent'];
 export type PriceMultiplier = components['schemas']['PriceMultiplier'];
 export type PriceMultipliers = components['schemas']['PriceMultipliers'];
@@ -6440,6 +6670,7 @@ export type ResponseUsage = components['schemas']['ResponseUsage'];
 export type ResponseWebSearchAction = components['schemas']['ResponseWebSearchAction'];
 export type ResponseWebSearchCallItem = components['schemas']['ResponseWebSearchCallItem'];
 export type ResponseWebSearchSource = components['schemas']['ResponseWebSearchSource'];
+export type RevokedInvitation = components['schemas']['RevokedInvitation'];
 export type RevokedPass = components['schemas']['RevokedPass'];
 export type ServedOptions = components['schemas']['ServedOptions'];
 export type StopSequences = components['schemas']['StopSequences'];
@@ -6455,6 +6686,7 @@ export type UpdateApiKeyRequest = components['schemas']['UpdateApiKeyRequest'];
 export type UpdateWebhookRequest = components['schemas']['UpdateWebhookRequest'];
 export type UrlCitationAnnotation = components['schemas']['UrlCitationAnnotation'];
 export type Usage = components['schemas']['Usage'];
+export type UsageGroupBy = components['schemas']['UsageGroupBy'];
 export type UsageReport = components['schemas']['UsageReport'];
 export type UsageReportRow = components['schemas']['UsageReportRow'];
 export type UserMessage = components['schemas']['UserMessage'];
@@ -6473,7 +6705,16 @@ export interface operations {
                 /** @description How many UTC days to cover, today included. */
                 days?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6506,6 +6747,34 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -6716,6 +6985,147 @@ export interface operations {
             };
             /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
             404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminAdjustOrganizationCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization (a personal organization's id is its user's). */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustCreditsRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the adjustment was written. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationCreditAdjustment"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
+            409: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -7143,6 +7553,344 @@ export interface operations {
             };
         };
     };
+    adminGetOrganizationPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the organization's pass as it is now. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationPass"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminGrantOrganizationPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantPassRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the organization's pass as it is now. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationPass"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminRevokeOrganizationPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the organization's periods were ended. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationRevokedPass"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     adminListWebhooks: {
         parameters: {
             query?: never;
@@ -7490,8 +8238,17 @@ export interface operations {
                 from: string;
                 /** @description End of the range (exclusive, RFC 3339); at most 366 days after `from`. */
                 to: string;
-                /** @description How rows are grouped. */
-                group_by?: "day" | "model" | "key" | "user";
+                /**
+                 * @description How rows are grouped: `organization` (the same as `user`, its old name: the organization the usage counts
+                 *     in) or `member` (the member whose key made the request; null for the account token's requests).
+                 */
+                group_by?: components["schemas"]["UsageGroupBy"];
+                /** @description Only the usage of this organization. */
+                organization_id?: string;
+                /** @description Only the usage of this member's keys. */
+                member_id?: string;
+                /** @description Only the usage of this key. */
+                key_id?: string;
                 /** @description `json` (default) or `csv`. */
                 format?: "json" | "csv";
             };
@@ -8938,7 +9695,16 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8960,6 +9726,34 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -9002,7 +9796,16 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9140,7 +9943,16 @@ export interface operations {
     deleteApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path: {
                 /** @description The key to delete. */
                 key_id: string;
@@ -9235,7 +10047,16 @@ export interface operations {
     updateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path: {
                 /** @description The key to change. */
                 key_id: string;
@@ -9411,6 +10232,27 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
@@ -9523,14 +10365,35 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description The same wait in milliseconds, to the millisecond where the gateway measured it (its own rate limits). */
+                    "retry-after-ms"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9584,7 +10447,16 @@ export interface operations {
     getCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9606,6 +10478,34 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -9689,6 +10589,27 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`). */
                     "x-generation-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
@@ -9795,14 +10716,35 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description The same wait in milliseconds, to the millisecond where the gateway measured it (its own rate limits). */
+                    "retry-after-ms"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10062,6 +11004,15 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10139,14 +11090,21 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10231,6 +11189,15 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`), also `responseId`. */
                     "x-generation-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
@@ -10310,14 +11277,21 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10411,6 +11385,15 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`), also every chunk's `responseId`. */
                     "x-generation-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     [name: string]: unknown;
@@ -10491,14 +11474,21 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10548,7 +11538,16 @@ export interface operations {
                 /** @description Generation id, the `id` of a completion. */
                 id: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10581,6 +11580,23 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -10637,7 +11653,16 @@ export interface operations {
                 /** @description How many records to return at most. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10670,6 +11695,34 @@ export interface operations {
              *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
              */
             401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -10968,6 +12021,27 @@ export interface operations {
                     "x-request-id": string;
                     /** @description The gateway generation id (`GET /generation?id=`). */
                     "x-generation-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "anthropic-ratelimit-requests-limit"?: number;
+                    /** @description Requests left in it. */
+                    "anthropic-ratelimit-requests-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-requests-reset"?: string;
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "anthropic-ratelimit-tokens-limit"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "anthropic-ratelimit-tokens-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-tokens-reset"?: string;
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
@@ -11053,14 +12127,33 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "anthropic-ratelimit-requests-limit"?: number;
+                    /** @description Requests left in it. */
+                    "anthropic-ratelimit-requests-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-requests-reset"?: string;
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "anthropic-ratelimit-tokens-limit"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "anthropic-ratelimit-tokens-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-tokens-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11130,6 +12223,27 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "anthropic-ratelimit-requests-limit"?: number;
+                    /** @description Requests left in it. */
+                    "anthropic-ratelimit-requests-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-requests-reset"?: string;
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "anthropic-ratelimit-tokens-limit"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "anthropic-ratelimit-tokens-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-tokens-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11207,14 +12321,33 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "anthropic-ratelimit-requests-limit"?: number;
+                    /** @description Requests left in it. */
+                    "anthropic-ratelimit-requests-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-requests-reset"?: string;
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "anthropic-ratelimit-tokens-limit"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "anthropic-ratelimit-tokens-remaining"?: number;
+                    /** @description When it is full again, RFC 3339 in UTC, whole seconds rounded up. */
+                    "anthropic-ratelimit-tokens-reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11862,6 +12995,112 @@ export interface operations {
             };
         };
     };
+    listOrganizationInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the pending invitations. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingInvitationList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     createOrganizationInvitation: {
         parameters: {
             query?: never;
@@ -11949,6 +13188,114 @@ export interface operations {
              *     images or pass them by https URL; split an embeddings batch.
              */
             413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+                /** @description The invitation (`invitation_id` from its creation or the list). */
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the invitation was revoked. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedInvitation"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -12321,6 +13668,123 @@ export interface operations {
              *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
              */
             409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOrganizationUsage: {
+        parameters: {
+            query: {
+                /** @description Start of the range (inclusive, RFC 3339). */
+                from: string;
+                /** @description End of the range (exclusive, RFC 3339); at most 366 days after `from`. */
+                to: string;
+                /** @description How rows are grouped: `day`, `model`, `key` or `member` (`organization` makes one row). */
+                group_by?: components["schemas"]["UsageGroupBy"];
+                /** @description Only the usage of this member's keys (a member may name only itself). */
+                member_id?: string;
+                /** @description Only the usage of this key. */
+                key_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the usage report as JSON. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -13162,7 +14626,16 @@ export interface operations {
     getPassUsage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13201,6 +14674,17 @@ export interface operations {
              *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
              */
             403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -13339,6 +14823,27 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     /** @description `hit`: the answer came from the response cache; `miss`: it was generated (and stored when complete and successful). */
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
@@ -13451,14 +14956,35 @@ export interface operations {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
-                    /** @description Seconds to wait before retrying. Clients should still back off exponentially (1 s, 2 s, 4 s...). */
+                    /**
+                     * @description Whole seconds to wait before retrying, at least 1: how long until the spent rate limit has room, until the free
+                     *     allowance's UTC day or the pass window resets, or what the provider said when its own 429 is relayed (1 when it
+                     *     said nothing). The official SDKs wait this long before their retry.
+                     */
                     "Retry-After": number;
-                    /** @description The limit that was exceeded, in requests per window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in the current window (0 when this response was sent). */
-                    "X-RateLimit-Remaining": number;
-                    /** @description When the current window resets, as Unix time in milliseconds (the OpenRouter convention). */
-                    "X-RateLimit-Reset": number;
+                    /** @description The same wait in milliseconds, to the millisecond where the gateway measured it (its own rate limits). */
+                    "retry-after-ms"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in it (0 on the 429 of a spent budget). */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When it is full again, as Unix time in milliseconds (the OpenRouter convention); on the 429 of a used-up pass
+                     *     window, when that window has room again.
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests per minute of the tightest request budget. */
+                    "x-ratelimit-limit-requests"?: number;
+                    /** @description Requests left in it. */
+                    "x-ratelimit-remaining-requests"?: number;
+                    /** @description How long until it is full again (its initial state), e.g. `30s`. */
+                    "x-ratelimit-reset-requests"?: components["schemas"]["OpenAIDuration"];
+                    /** @description Tokens per minute of the tightest token budget. */
+                    "x-ratelimit-limit-tokens"?: number;
+                    /** @description Tokens left in it (0 once spent). */
+                    "x-ratelimit-remaining-tokens"?: number;
+                    /** @description How long until it is full again, e.g. `6m0s`. */
+                    "x-ratelimit-reset-tokens"?: components["schemas"]["OpenAIDuration"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 export const BROWSER_SCRIPTS = [
   'api-client.js',
   'dom.js',
+  'organizations-section.js',
+  'members-section.js',
+  'invitations-section.js',
   'keys-section.js',
   'credits-section.js',
   'usage-chart.js',

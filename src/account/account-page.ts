@@ -45,11 +45,61 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
   <div id="account" hidden>
     <h2 id="account-title" tabindex="-1" class="hint">Your account <button type="button" id="reload">Reload</button></h2>
 
+    <section id="organization" aria-labelledby="organization-title">
+      <h2 id="organization-title">Organization</h2>
+      <div class="inline-form">
+        <div><label for="org-switcher">Show organization</label><select id="org-switcher" aria-describedby="org-role"></select></div>
+      </div>
+      <p id="org-role" class="hint"></p>
+      <form id="create-org-form" class="inline-form" hidden>
+        <div><label for="org-name">New organization name</label><input id="org-name" name="name" maxlength="200" placeholder="e.g. Acme"></div>
+        <button type="submit">Create organization</button>
+      </form>
+      <form id="accept-invitation-form" class="inline-form" hidden>
+        <div><label for="invitation-token">Invitation token</label><input id="invitation-token" name="token" autocomplete="off" spellcheck="false" placeholder="mgi-v1-..."></div>
+        <button type="submit">Accept invitation</button>
+      </form>
+    </section>
+
+    <section id="members" aria-labelledby="members-title">
+      <h2 id="members-title">Members</h2>
+      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="members-title">
+        <table id="members-table">
+          <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Member since</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="member-rows"></tbody>
+        </table>
+      </div>
+      <div id="invitations" hidden>
+        <h3 id="invitations-title">Invitations</h3>
+        <form id="create-invitation-form" class="inline-form">
+          <div><label for="invitation-role">Role of the invited member</label><select id="invitation-role"></select></div>
+          <button type="submit">Create invitation</button>
+        </form>
+        <div id="new-invitation" class="new-key" role="region" aria-labelledby="new-invitation-title" hidden>
+          <h4 id="new-invitation-title">New invitation (<span id="new-invitation-role"></span>)</h4>
+          <p><strong>Send the link or the token now: it is shown only this once.</strong> It can be accepted once, within 7 days, by a signed-in user.</p>
+          <label for="new-invitation-link">New invitation link</label>
+          <input id="new-invitation-link" readonly spellcheck="false">
+          <label for="new-invitation-token">New invitation token</label>
+          <input id="new-invitation-token" readonly spellcheck="false">
+          <button type="button" id="dismiss-invitation">I sent it, hide it</button>
+        </div>
+        <p id="invitations-empty" class="hint" hidden>No pending invitations.</p>
+        <div class="table-wrap" tabindex="0" role="region" aria-labelledby="invitations-title">
+          <table id="invitations-table">
+            <thead><tr><th scope="col">Invitation</th><th scope="col">Role</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+            <tbody id="invitation-rows"></tbody>
+          </table>
+        </div>
+      </div>
+    </section>
+
     <section id="keys" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <p id="keys-scope" class="hint" hidden></p>
       <form id="create-key-form" class="inline-form" hidden>
         <div><label for="key-name">New key name</label><input id="key-name" name="name" maxlength="100" placeholder="e.g. CI"></div>
+        <div id="key-member-field" hidden><label for="key-member">For member</label><select id="key-member"></select></div>
         <div id="key-manage-field" hidden><label><input type="checkbox" id="key-manage" name="manage"> Management key (manages keys, calls no model)</label></div>
         <button type="submit">Create key</button>
       </form>
@@ -64,7 +114,7 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       <p id="keys-empty" class="hint" hidden>No active keys.</p>
       <div class="table-wrap" tabindex="0" role="region" aria-labelledby="keys-title">
         <table id="keys-table">
-          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col" id="keys-col-kind">Kind</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" id="keys-col-usage">Usage</th><th scope="col" id="keys-col-limit">Limit</th><th scope="col" id="keys-col-remaining">Remaining</th><th scope="col" id="keys-col-state">State</th><th scope="col">Actions</th></tr></thead>
+          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col" id="keys-col-kind">Kind</th><th scope="col" id="keys-col-member" hidden>Member</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" id="keys-col-usage">Usage</th><th scope="col" id="keys-col-limit">Limit</th><th scope="col" id="keys-col-remaining">Remaining</th><th scope="col" id="keys-col-state">State</th><th scope="col">Actions</th></tr></thead>
           <tbody id="keys-rows"></tbody>
         </table>
       </div>

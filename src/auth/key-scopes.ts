@@ -41,6 +41,9 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'putOrganizationMember',
   'deleteOrganizationMember',
   'createOrganizationInvitation',
+  'listOrganizationInvitations',
+  'getOrganizationUsage',
+  'deleteOrganizationInvitation',
   'listWebhooks',
   'createWebhook',
   'updateWebhook',
@@ -141,4 +144,9 @@ export function requireAccountToken(principal: Principal, what: string): void {
  */
 export function seesKeyOf(principal: Principal, memberUserId: string): boolean {
   return principal.role !== 'member' || principal.memberUserId === memberUserId;
+}
+
+/** Whose usage a credential reads in its organization: undefined for an owner or admin (everyone's), else its own. */
+export function usageMemberOf(principal: Principal): string | undefined {
+  return principal.role === 'member' ? principal.memberUserId : undefined;
 }

@@ -25,6 +25,11 @@ export class Catalog {
   private readonly byProvider = new Map<string, CatalogEntry[]>();
   private readonly providerById = new Map<string, CatalogProvider>();
   private readonly entries: readonly CatalogEntry[];
+  /** Alias name → the entry it stands for. */
+  private readonly byAlias = new Map<string, CatalogEntry>();
+  /** Alias name → its listing entry. */
+  private readonly aliasListing = new Map<string, CatalogEntry>();
+  private readonly listedEntries: readonly CatalogEntry[];
 
   constructor(data: CatalogData) {
     this.source = data.source;
@@ -36,10 +41,28 @@ export class Catalog {
       list.push(e);
       this.byProvider.set(e.provider, list);
     }
+    const aliasEntries: CatalogEntry[] = [];
+    for (const alias of data.aliases ?? []) {
+      const entry = this.byId.get(alias.model);
+      if (!entry) continue;
+      this.byAlias.set(alias.name, entry);
+      const listed = {
+        ...entry,
+        id: alias.name,
+        name: `${entry.name} (alias)`,
+        aliasOf: entry.id,
+        description: alias.description ?? `Another name for ${entry.id}`,
+      };
+      this.aliasListing.set(alias.name, listed);
+      aliasEntries.push(listed);
+    }
+    this.listedEntries = Object.freeze([...this.entries, ...aliasEntries]);
   }
 
   /** Maps a client's model id to its entry, or says precisely why not (the message is client-facing). */
   resolve(modelId: unknown): ResolveResult {
+    const entry = typeof modelId === 'string' ? this.get(modelId) : undefined;
+    if (entry) return { ok: true, entry };
     const parts = parseModelId(modelId);
     if (!parts) {
       const shown = typeof modelId === 'string' ? JSON.stringify(modelId) : `of type ${typeof modelId}`;
@@ -49,8 +72,6 @@ export class Catalog {
         message: `Model id ${shown} is malformed: expected the form "${MODEL_ID_FORM}", for example "${this.example()}".`,
       };
     }
-    const entry = this.byId.get(modelId as string);
-    if (entry) return { ok: true, entry };
 
     if (parts.provider !== PASS_NAMESPACE && !this.providerById.has(parts.provider)) {
       return {
@@ -70,14 +91,24 @@ export class Catalog {
     };
   }
 
-  /** Exact-id lookup. */
+  /** Exact-id lookup; an alias gives the entry it stands for (whose id is the catalog's). */
   get(modelId: string): CatalogEntry | undefined {
-    return this.byId.get(modelId);
+    return this.byId.get(modelId) ?? this.byAlias.get(modelId);
   }
 
   /** Every model, in catalog order. */
   list(): readonly CatalogEntry[] {
     return this.entries;
+  }
+
+  /** How a listing shows `modelId`: an alias as its own listing entry, a catalog id as its entry. */
+  listedEntry(modelId: string): CatalogEntry | undefined {
+    return this.byId.get(modelId) ?? this.aliasListing.get(modelId);
+  }
+
+  /** What model listings show: every model, then each alias as its model under the alias's id (`aliasOf` set). */
+  listed(): readonly CatalogEntry[] {
+    return this.listedEntries;
   }
 
   /** Providers named in the catalog, with their default endpoints. */

@@ -6,6 +6,7 @@ import { PROVIDER_KINDS, type ProviderKind } from '../core/provider-kind.js';
 import { parseModelId } from './model-id.js';
 import { isZeroPricing, readModelPricing } from './read-pricing.js';
 import { attachEndpoints, readParameterList } from './parse-endpoints.js';
+import { parseAliases } from './parse-aliases.js';
 import { checkEmbeddingPricing, readEmbedding } from './read-embedding.js';
 import {
   fail,
@@ -21,7 +22,7 @@ import {
 } from './read-fields.js';
 import { PASS_NAMESPACE, type CatalogData, type CatalogEntry, type CatalogProvider } from './types.js';
 
-const TOP_KEYS = ['$schema', 'version', 'as_of', 'notes', 'sources', 'providers', 'models'];
+const TOP_KEYS = ['$schema', 'version', 'as_of', 'notes', 'sources', 'providers', 'models', 'aliases'];
 const PROVIDER_KEYS = ['name', 'kind', 'base_url', 'native_base_url', 'docs'];
 const MODEL_KEYS = [
   'id',
@@ -162,5 +163,6 @@ export function parseCatalog(raw: unknown, source: string): CatalogData {
     seen.set(entry.id, i);
     return entry;
   });
-  return { providers: [...providers.values()], models, source };
+  const aliases = parseAliases(top.aliases, models, source);
+  return { providers: [...providers.values()], models, aliases, source };
 }

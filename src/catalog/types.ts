@@ -60,6 +60,8 @@ export interface ModelPricing {
 export interface CatalogEntry {
   /** Gateway id: "<provider>/<model-name>" or "pass/<slug>". */
   id: string;
+  /** Set only on a listing's entry for an alias (`id` is then the alias): the catalog id it stands for. */
+  aliasOf?: string;
   /** First path segment of the id ("openai", "x-ai", "pass"). */
   provider: string;
   /** Provider that serves the request. Equals `provider` except for pass/ models. */
@@ -126,9 +128,19 @@ export interface CatalogProvider {
   nativeBaseUrl?: string;
 }
 
+/** Another name for a catalog model (catalog.json `aliases`). */
+export interface CatalogAlias {
+  name: string;
+  /** The catalog id it stands for. */
+  model: string;
+  description?: string;
+}
+
 export interface CatalogData {
   providers: CatalogProvider[];
   models: CatalogEntry[];
+  /** Other names for catalog models; none when the catalog lists none. */
+  aliases?: CatalogAlias[];
   /** Where the data came from, for error messages and logs. */
   source: string;
 }

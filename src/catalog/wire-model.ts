@@ -103,6 +103,7 @@ export function toWireModel(entry: CatalogEntry, providerName: (id: string) => s
     };
   }
   if (entry.description !== undefined) model.description = entry.description;
+  if (entry.aliasOf !== undefined) model.alias_for = entry.aliasOf;
   // The spec lists max_completion_tokens only when it is below the context window.
   if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens < entry.contextLength) {
     model.max_completion_tokens = entry.maxOutputTokens;

@@ -1,4 +1,5 @@
-// `modelgate credits add|show`: a user's prepaid credit account (USD at this edge, nano-dollars inside).
+// `modelgate credits add|show`: an organization's prepaid credit account, named by a user's e-mail (its personal
+// organization) or by `--org` (USD at this edge, nano-dollars inside).
 import { CONSOLE_ACTOR } from '../services/audit-log.js';
 import { usdToNanos, nanosToUsd } from '../core/money.js';
 import { adjustCredits, creditAccount } from '../services/credits.js';
@@ -6,35 +7,39 @@ import {
   JSON_OPTION,
   parseOptions,
   print,
-  requireEmail,
   requireOption,
-  requireUser,
   subcommand,
   UsageError,
   withDatabase,
   type CommandDefinition,
 } from './command.js';
+import { checkWalletOption, resolveWallet } from './wallet-option.js';
 
 const MAX_ADJUST_NANOS = 1_000_000_000n * 1_000_000_000n;
 
 export const creditsCommand: CommandDefinition = {
   name: 'credits',
   usage: [
-    ['credits add --email E --usd N [--note TEXT] [--json]', 'add (or, negative, remove) credits'],
-    ['credits show --email E [--json]', "show a user's credit account"],
+    [
+      'credits add (--email E | --org ORG_ID) --usd N [--note TEXT] [--json]',
+      "add (or, negative, remove) credits of a user's personal organization or of an organization",
+    ],
+    ['credits show (--email E | --org ORG_ID) [--json]', 'show a credit account'],
   ],
   async run({ args, config, io }) {
     const [sub, rest] = subcommand(args, 'credits', ['add', 'show']);
     const { values } = parseOptions(rest, {
       email: { type: 'string' },
+      org: { type: 'string' },
       usd: { type: 'string' },
       note: { type: 'string' },
       ...JSON_OPTION,
     });
-    const email = requireEmail(values.email);
+    const wallet = checkWalletOption(values);
     if (sub === 'show') {
       return withDatabase(config, async (db) => {
-        const account = await creditAccount(db, (await requireUser(db, email)).id);
+        const owner = await resolveWallet(db, wallet);
+        const account = await creditAccount(db, owner.id);
         const shown = {
           balance: nanosToUsd(account.balanceNanos),
           reserved: nanosToUsd(account.reservedNanos),
@@ -42,7 +47,7 @@ export const creditsCommand: CommandDefinition = {
           total_usage: nanosToUsd(account.totalUsedNanos),
         };
         const human =
-          `credits of ${email}: balance ${shown.balance} USD (${shown.reserved} USD reserved by requests in flight)\n` +
+          `credits of ${owner.label}: balance ${shown.balance} USD (${shown.reserved} USD reserved by requests in flight)\n` +
           `granted ${shown.total_credits} USD in total, used ${shown.total_usage} USD`;
         print(io, values.json, human, shown);
         return 0;
@@ -62,19 +67,18 @@ export const creditsCommand: CommandDefinition = {
     if (amountNanos > MAX_ADJUST_NANOS || amountNanos < -MAX_ADJUST_NANOS)
       throw new UsageError(`--usd must be between -1000000000 and 1000000000, got "${raw}"`);
     return withDatabase(config, async (db) => {
-      const user = await requireUser(db, email);
+      const owner = await resolveWallet(db, wallet);
       // A removal recalls the credit that running gateways lease (they hear it through NOTIFY) instead of failing.
       const result = await adjustCredits(
         { db },
-        {
-          userId: user.id,
-          amountNanos,
-          note: values.note ?? 'cli',
-          by: CONSOLE_ACTOR,
-        },
+        { userId: owner.id, amountNanos, note: values.note ?? 'cli', by: CONSOLE_ACTOR },
       );
       const balance = nanosToUsd(result.balanceNanos);
-      print(io, values.json, `balance of ${email}: ${balance} USD`, { email, added: nanosToUsd(amountNanos), balance });
+      print(io, values.json, `balance of ${owner.label}: ${balance} USD`, {
+        ...owner.json,
+        added: nanosToUsd(amountNanos),
+        balance,
+      });
       return 0;
     });
   },

@@ -1,4 +1,5 @@
-// `modelgate orgs create|list|members|add-member|remove-member`: organizations and their members, for the operator
+// `modelgate orgs create|list|members|add-member|remove-member|invitations`: organizations, their members and pending
+// invitations, for the operator
 // (who stands in for an owner: auth/member-roles.ts). Removing a member revokes its keys of the organization; the
 // running gateway hears of it through the database and refuses them at once.
 import { CONSOLE_ACTOR } from '../services/audit-log.js';
@@ -13,9 +14,8 @@ import {
   removeMember,
   requireOrganization,
 } from '../services/organizations.js';
-import { GatewayError } from '../core/gateway-error.js';
+import { asCommand } from './service-refusals.js';
 import {
-  CommandFailedError,
   JSON_OPTION,
   parseOptions,
   print,
@@ -28,18 +28,10 @@ import {
   type CommandDefinition,
 } from './command.js';
 import { textTable } from './text-table.js';
+import { runInvitations } from './org-invitations.js';
 
-/** The services' refusals (no such organization, the last owner, ...) are the command's failure, not an internal error. */
-async function asCommand<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof GatewayError && err.status < 500) throw new CommandFailedError(err.message);
-    throw err;
-  }
-}
-
-const SUBCOMMANDS = ['create', 'list', 'members', 'add-member', 'remove-member'] as const;
+const SUBCOMMANDS = ['create', 'list', 'members', 'add-member', 'remove-member', 'invitations'] as const;
+const INVITATION_SUBCOMMANDS = ['list', 'revoke'] as const;
 
 function roleOption(value: string | undefined): MemberRole {
   const role = value ?? 'member';
@@ -62,19 +54,30 @@ export const orgsCommand: CommandDefinition = {
       "add a member, or change a member's role (default: member)",
     ],
     ['orgs remove-member --id ORG_ID --email E [--json]', 'remove a member and revoke its keys of the organization'],
+    ['orgs invitations list --id ORG_ID [--json]', "list an organization's pending invitations (never a token)"],
+    ['orgs invitations revoke --id ORG_ID --invitation INV_ID [--json]', 'revoke a pending invitation'],
   ],
   async run({ args, config, io }) {
-    const [sub, rest] = subcommand(args, 'orgs', SUBCOMMANDS);
+    const [sub, afterSub] = subcommand(args, 'orgs', SUBCOMMANDS);
+    const [invitationSub, rest] =
+      sub === 'invitations' ? subcommand(afterSub, 'orgs invitations', INVITATION_SUBCOMMANDS) : [undefined, afterSub];
     const { values } = parseOptions(rest, {
       name: { type: 'string' },
       owner: { type: 'string' },
       email: { type: 'string' },
       id: { type: 'string' },
       role: { type: 'string' },
+      invitation: { type: 'string' },
       ...JSON_OPTION,
     });
     const json = values.json;
     switch (sub) {
+      case 'invitations':
+        return runInvitations(
+          { sub: invitationSub ?? 'list', id: values.id, invitation: values.invitation, json },
+          config,
+          io,
+        );
       case 'create': {
         const name = requireOption(values.name, 'name').trim();
         if (name === '') throw new UsageError('--name must not be empty');

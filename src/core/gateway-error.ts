@@ -1,7 +1,12 @@
 // The one typed error the HTTP layer turns into the spec's envelope {error:{code,message,metadata}}.
+import type { RateReport } from './rate-report.js';
+
 export type ErrorMetadata = Record<string, unknown>;
 
 export class GatewayError extends Error {
+  /** The key's rate-limit state, when the refusal came at or after the rate step: the door renders it as headers. */
+  rate?: RateReport;
+
   constructor(
     readonly status: number,
     message: string,

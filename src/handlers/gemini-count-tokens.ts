@@ -2,8 +2,10 @@
 // `generateContentRequest`) parsed into the internal prompt, counted by the pipeline (pipeline/count-prompt-tokens.ts).
 import type { Handler } from '../http/openapi-router.js';
 import { generationClient } from '../http/generation-exchange.js';
+import { setRateHeaders, useRateLimitHeaders } from '../http/rate-limit-exchange.js';
 import { countPromptTokens, type CountParts } from '../pipeline/count-prompt-tokens.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { geminiDoor } from '../formats/gemini/door.js';
 import { parseGeminiPrompt } from '../formats/gemini/parse-request.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
 import type { GeminiCountTokensRequest } from '../formats/gemini/wire-types.js';
@@ -11,6 +13,7 @@ import { pathModel } from './gemini-path-model.js';
 
 export function geminiCountTokens(parts: CountParts): Handler {
   return async (api, ctx) => {
+    useRateLimitHeaders(ctx, geminiDoor.rateLimitHeaders);
     const body = api.request.requestBody as GeminiCountTokensRequest;
     const prompt = body.generateContentRequest ?? (body.contents ? { contents: body.contents } : undefined);
     if (!prompt || prompt.contents.length === 0) {
@@ -20,11 +23,11 @@ export function geminiCountTokens(parts: CountParts): Handler {
       });
     }
     const request = parseGeminiPrompt(prompt, geminiGatewayModelId(pathModel(api)));
-    const { inputTokens, headers } = await countPromptTokens(parts, generationClient(ctx), {
+    const { inputTokens, rate } = await countPromptTokens(parts, generationClient(ctx), {
       request,
       clientHeaders: {},
     });
-    ctx.set(headers);
+    setRateHeaders(ctx, rate);
     ctx.body = { totalTokens: inputTokens };
   };
 }

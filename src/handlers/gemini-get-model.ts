@@ -18,6 +18,7 @@ export function geminiGetModel(parts: CatalogParts): Handler {
         model: id,
         reason: 'not_a_generation_model',
       });
-    ctx.body = geminiModelInfo(resolved.entry);
+    // An alias is shown as listed, under its own name.
+    ctx.body = geminiModelInfo(parts.catalog.listedEntry(id) ?? resolved.entry);
   };
 }

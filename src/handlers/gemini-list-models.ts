@@ -5,7 +5,7 @@ import { GeminiModelListing } from '../formats/gemini/models-api.js';
 import { queryString } from './query-params.js';
 
 export function geminiListModels(parts: CatalogParts): Handler {
-  const listing = new GeminiModelListing(parts.catalog.list());
+  const listing = new GeminiModelListing(parts.catalog.listed());
   return (api, ctx) => {
     const size = queryString(api, 'pageSize');
     // Validated by the document (an integer from 1 to 1000).

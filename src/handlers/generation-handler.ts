@@ -8,6 +8,7 @@ import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 import { autoCacheWanted } from '../formats/shared/auto-cache-header.js';
 import type { Handler } from '../http/openapi-router.js';
 import { nativeWireOf } from '../http/native-wire.js';
+import { useRateLimitHeaders } from '../http/rate-limit-exchange.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
@@ -21,6 +22,7 @@ export type GenerationHandler = Handler & { readonly door: FrontDoor<never> };
 
 export function generationHandler<Body>(door: FrontDoor<Body>, parts: GenerationHandlerParts): GenerationHandler {
   const handler: Handler = (api, ctx) => {
+    useRateLimitHeaders(ctx, door.rateLimitHeaders);
     const body = api.request.requestBody as Body;
     const params = api.request.params as Record<string, string | undefined>;
     const call: DoorCall<Body> = {

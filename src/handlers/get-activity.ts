@@ -1,6 +1,7 @@
 import type { SettledReadParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
+import { usageMemberOf } from '../auth/key-scopes.js';
 import { dailyUsage } from '../services/generations.js';
 import { nanosToUsd } from '../core/money.js';
 
@@ -11,7 +12,13 @@ export function getActivity(parts: SettledReadParts): Handler {
     const days = raw === undefined ? 30 : Number(raw);
     // Read-your-writes: the last responses' records may still sit in this instance's settlement queue.
     await parts.settlements.flushed();
-    const rows = await dailyUsage(parts.db, { userId: principalOf(ctx).organizationId, days, now: new Date() });
+    const principal = principalOf(ctx);
+    const rows = await dailyUsage(parts.db, {
+      userId: principal.organizationId,
+      memberUserId: usageMemberOf(principal),
+      days,
+      now: new Date(),
+    });
     ctx.body = {
       data: rows.map((row) => ({
         date: row.date,

@@ -17,11 +17,14 @@ export function getModel(parts: CatalogParts): Handler {
       // Not valid percent-encoding: looked up as sent, no model has that id.
     }
     const anthropic = wantsAnthropicShape(ctx.headers);
-    const resolved = parts.catalog.resolve(anthropic ? gatewayModelId(parts.catalog, id) : id);
+    const asked = anthropic ? gatewayModelId(parts.catalog, id) : id;
+    const resolved = parts.catalog.resolve(asked);
     // A path names a resource: a malformed id is a model that does not exist (404), not a bad request.
     if (!resolved.ok) throw new GatewayError(404, resolved.message, { model: id, reason: resolved.reason });
+    // An alias is shown as listed: under its own id, naming the model it stands for.
+    const entry = parts.catalog.listedEntry(asked) ?? resolved.entry;
     ctx.body = anthropic
-      ? anthropicModelInfo(resolved.entry)
-      : toWireModel(resolved.entry, (provider) => parts.catalog.provider(provider)?.name ?? provider);
+      ? anthropicModelInfo(entry)
+      : toWireModel(entry, (provider) => parts.catalog.provider(provider)?.name ?? provider);
   };
 }

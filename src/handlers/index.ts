@@ -29,6 +29,12 @@ import { adminListLedger } from './admin-list-ledger.js';
 import { adminGrantPass } from './admin-grant-pass.js';
 import { adminRevokePass } from './admin-revoke-pass.js';
 import { adminGetPass } from './admin-get-pass.js';
+import {
+  adminAdjustOrganizationCredits,
+  adminGetOrganizationPass,
+  adminGrantOrganizationPass,
+  adminRevokeOrganizationPass,
+} from './admin-organization-money.js';
 import { adminCreateUserKey } from './admin-create-user-key.js';
 import { adminListUserKeys } from './admin-list-user-keys.js';
 import { adminUpdateUserKey } from './admin-update-user-key.js';
@@ -48,6 +54,8 @@ import { putOrganizationMember } from './put-organization-member.js';
 import { deleteOrganizationMember } from './delete-organization-member.js';
 import { createOrganizationInvitation } from './create-organization-invitation.js';
 import { acceptOrganizationInvitation } from './accept-organization-invitation.js';
+import { getOrganizationUsage } from './organization-usage-report.js';
+import { deleteOrganizationInvitation, listOrganizationInvitations } from './organization-invitation-list.js';
 import { adminCreateOrganization } from './admin-create-organization.js';
 import {
   adminDeleteOrganizationMember,
@@ -91,6 +99,10 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     adminGrantPass: adminGrantPass(parts),
     adminRevokePass: adminRevokePass(parts),
     adminGetPass: adminGetPass(parts),
+    adminAdjustOrganizationCredits: adminAdjustOrganizationCredits(parts),
+    adminGrantOrganizationPass: adminGrantOrganizationPass(parts),
+    adminRevokeOrganizationPass: adminRevokeOrganizationPass(parts),
+    adminGetOrganizationPass: adminGetOrganizationPass(parts),
     adminCreateUserKey: adminCreateUserKey(parts),
     adminListUserKeys: adminListUserKeys(parts),
     adminUpdateUserKey: adminUpdateUserKey(parts),
@@ -110,6 +122,9 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     deleteOrganizationMember: deleteOrganizationMember(parts),
     createOrganizationInvitation: createOrganizationInvitation(parts),
     acceptOrganizationInvitation: acceptOrganizationInvitation(parts),
+    listOrganizationInvitations: listOrganizationInvitations(parts),
+    getOrganizationUsage: getOrganizationUsage(parts),
+    deleteOrganizationInvitation: deleteOrganizationInvitation(parts),
     adminCreateOrganization: adminCreateOrganization(parts),
     adminListOrganizationMembers: adminListOrganizationMembers(parts),
     adminPutOrganizationMember: adminPutOrganizationMember(parts),

@@ -1,6 +1,7 @@
 import type { SettledReadParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
+import { usageMemberOf } from '../auth/key-scopes.js';
 import { recentGenerations } from '../services/generations.js';
 import { toWireGeneration } from './wire-generation.js';
 
@@ -10,7 +11,12 @@ export function listGenerations(parts: SettledReadParts): Handler {
     const raw = api.request.query.limit;
     const limit = raw === undefined ? 50 : Number(raw);
     await parts.settlements.flushed();
-    const rows = await recentGenerations(parts.db, { userId: principalOf(ctx).organizationId, limit });
+    const principal = principalOf(ctx);
+    const rows = await recentGenerations(parts.db, {
+      userId: principal.organizationId,
+      memberUserId: usageMemberOf(principal),
+      limit,
+    });
     ctx.body = { data: rows.map(toWireGeneration) };
   };
 }

@@ -13,10 +13,10 @@ export function listModels(parts: CatalogParts): Handler {
       data: entries.map((entry) => toWireModel(entry, (id) => parts.catalog.provider(id)?.name ?? id)),
     });
   // The catalog is fixed for the life of the process: serialize it once, and each filtered list once it is asked for.
-  const all = wire(parts.catalog.list());
+  const all = wire(parts.catalog.listed());
   const filtered = new Map<string, string>();
   // Anthropic's listing holds the models the Messages API can call: no embedding models.
-  const anthropic = new AnthropicModelListing(parts.catalog.list().filter((entry) => !entry.embedding));
+  const anthropic = new AnthropicModelListing(parts.catalog.listed().filter((entry) => !entry.embedding));
   return (api, ctx) => {
     ctx.type = 'application/json';
     if (wantsAnthropicShape(ctx.headers)) {
@@ -46,7 +46,7 @@ export function listModels(parts: CatalogParts): Handler {
     const key = wanted.join(',');
     let body = filtered.get(key);
     if (body === undefined) {
-      body = wire(parts.catalog.list().filter((entry) => outputModalities(entry).some((m) => wanted.includes(m))));
+      body = wire(parts.catalog.listed().filter((entry) => outputModalities(entry).some((m) => wanted.includes(m))));
       // Bounded: only keys made of known modalities are kept (a client cycling arbitrary values cannot grow it).
       if (wanted.every((m) => m === 'text' || m === 'embeddings')) filtered.set(key, body);
     }

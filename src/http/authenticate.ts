@@ -7,6 +7,7 @@ import type { CredentialCache } from '../auth/credential-cache.js';
 import type { Principal } from '../auth/principal.js';
 import { authenticateCredential } from '../auth/authenticate-credential.js';
 import { authorizeRoute } from '../auth/authorize-route.js';
+import { ORGANIZATION_HEADER, principalInOrganization } from '../auth/organization-choice.js';
 import { GatewayError } from '../core/gateway-error.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -63,11 +64,12 @@ export function authenticator(
 ) {
   return async (ctx: Context, sources: readonly ApiKeySource[] = [], operationId?: string): Promise<void> => {
     const secret = requestSecret(ctx, sources);
-    const principal = await authenticateCredential({ db, credentials, lastUsed }, secret);
+    const authenticated = await authenticateCredential({ db, credentials, lastUsed }, secret);
     // Checked on every request, from the cache too: expiry needs no change to the row, and a disabled key's
     // cached principal is dropped by the change notification.
-    authorizeRoute(principal, ctx.path, now(), operationId);
-    ctx.state.principal = principal;
+    authorizeRoute(authenticated, ctx.path, now(), operationId);
+    // Only when the header is sent: a request without it costs no membership lookup.
+    ctx.state.principal = await principalInOrganization(db, authenticated, ctx.get(ORGANIZATION_HEADER).trim());
   };
 }
 

@@ -33,6 +33,8 @@ export const OPERATION_BODY_CAPS: Readonly<Record<string, BodyCap>> = {
   createOrganizationInvitation: 'settings',
   adminCreateOrganization: 'settings',
   adminPutOrganizationMember: 'settings',
+  adminAdjustOrganizationCredits: 'settings',
+  adminGrantOrganizationPass: 'settings',
   createWebhook: 'settings',
   updateWebhook: 'settings',
   adminCreateWebhook: 'settings',

@@ -3,6 +3,8 @@
 // clients; anything else is a 500 with a generic message and the cause in the log, at error level unless it is the
 // client's own doing (a connection reset mid-body): the process is fine, and alerts on error lines must not fire.
 // A database out of reach (restarting, failing over) is a 503 with Retry-After: the request can be made again shortly.
+// Every 429 carries Retry-After, and the key's rate state in the door's headers when the refusal has it
+// (rate-limit-exchange.ts).
 // An answer given before the request's body was read closes the connection (lingering-close.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
@@ -11,6 +13,7 @@ import { GatewayError, errorBody } from '../core/gateway-error.js';
 import { DatabaseUnavailableError } from '../db/database-unavailable.js';
 import { requestBodyUnread } from './read-json-body.js';
 import { closeAfterAnswer } from './lingering-close.js';
+import { errorHeaders } from './rate-limit-exchange.js';
 import type { DoorErrorShape } from '../core/door-error-shape.js';
 
 export type { DoorErrorShape };
@@ -51,7 +54,7 @@ export function errorEnvelope(logger: Logger, doors: readonly DoorErrorShape[] =
         return;
       }
       ctx.status = error.status;
-      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+      ctx.set(errorHeaders(ctx, error));
       if (requestBodyUnread(ctx)) closeAfterAnswer(ctx);
       const door = doorFor(doors, ctx.path, ctx.headers);
       ctx.body = door

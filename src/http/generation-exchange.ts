@@ -9,6 +9,7 @@ import { clientTraceHeaders } from '../observability/client-trace-context.js';
 import { requestTraceOf } from '../observability/request-span.js';
 import { principalOf } from './authenticate.js';
 import { abortOnDisconnect } from './abort-on-disconnect.js';
+import { setRateHeaders } from './rate-limit-exchange.js';
 import { trackingHeaders } from './tracking-headers.js';
 import { writeStream } from './write-stream.js';
 
@@ -27,6 +28,9 @@ export function generationResponse(ctx: Context, framing: StreamFraming = 'sse')
   return {
     headers(headers) {
       for (const name of Object.keys(headers)) ctx.set(name, headers[name]);
+    },
+    rate(report) {
+      setRateHeaders(ctx, report);
     },
     json(body) {
       ctx.body = body;

@@ -1,19 +1,15 @@
 // Step 4, first half: rate limits (requests and tokens per minute) and the free-model daily allowance, answered with
-// 429, Retry-After and X-RateLimit-* headers before anything is reserved or sent. Both are counted per account (the
-// gateway's settings), so that more keys do not mean more requests, and per key where the key has a limit of its own
-// (which can only tighten the account's). Accounts are keyed by the id that owns the key, which is what an
-// organization's id will be. The headers of an admitted request come back as data: the HTTP layer sends them with
-// whatever answer follows.
+// 429 and Retry-After before anything is reserved or sent. Both are counted per account (the gateway's settings), so
+// that more keys do not mean more requests, and per key where the key has a limit of its own (which can only tighten
+// the account's). Accounts are keyed by the id that owns the key, which is what an organization's id will be. The
+// key's rate state comes back as data (RateReport), with an admitted request and with a refusal: each door renders it
+// as the headers its clients read (formats/shared/rate-limit-headers.ts).
 import { isApiKeyRow, type Principal } from '../auth/principal.js';
 import type { Config } from '../config.js';
 import { GatewayError } from '../core/gateway-error.js';
+import type { RateReport } from '../core/rate-report.js';
 import type { FreeRequestAllowance, FreeRequestDecision } from './free-requests.js';
 import type { RateBudget, RateDecision, RateLimiter } from './rate-limiter.js';
-
-/** X-RateLimit-* of the tightest request budget; none when no request limit applies. */
-export type RateHeaders = Readonly<Record<string, string>>;
-
-const NO_HEADERS: RateHeaders = {};
 
 type LimitSettings = Pick<Config, 'rateLimitRpm' | 'rateLimitTpm' | 'freeRequestsPerDay'>;
 
@@ -72,29 +68,24 @@ export function admitRequestRate(
   parts: RateParts,
   principal: Principal,
   estimatedTokens: number,
-): RateHeaders | Promise<RateHeaders> {
+): RateReport | Promise<RateReport> {
   const pending = parts.limiter.admit(rateBudgetsOf(principal, parts.config), estimatedTokens, parts.now().getTime());
   // The in-process limiter answers synchronously: no extra turn of the event loop for it.
   return pending instanceof Promise ? pending.then((decision) => judge(parts, decision)) : judge(parts, pending);
 }
 
-function judge(parts: RateParts, decision: RateDecision): RateHeaders {
-  const { state } = decision;
-  const headers =
-    state.limit > 0
-      ? {
-          'x-ratelimit-limit': String(state.limit),
-          'x-ratelimit-remaining': String(state.remaining),
-          'x-ratelimit-reset': String(state.resetAtMs),
-        }
-      : NO_HEADERS;
+function judge(parts: RateParts, decision: RateDecision): RateReport {
+  const report: RateReport = {
+    ...(decision.state.limit > 0 ? { requests: decision.state } : {}),
+    ...(decision.tokens ? { tokens: decision.tokens } : {}),
+  };
   if (!decision.ok) {
     parts.metrics?.rateLimited(decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute');
     const { scope, limits } = decision.budget;
     const what = decision.exceeded === 'requests' ? `${limits.rpm} requests` : `${limits.tpm} tokens`;
     const who = scope === 'key' ? 'this key may use' : "this key's account may use";
     const across = scope === 'key' ? '' : ' across all its keys';
-    throw new GatewayError(
+    const refused = new GatewayError(
       429,
       `Rate limit exceeded: ${who} ${what} per minute${across}; retry in ${decision.retryAfterSeconds} s`,
       {
@@ -102,20 +93,19 @@ function judge(parts: RateParts, decision: RateDecision): RateHeaders {
         limit: decision.exceeded === 'requests' ? 'requests_per_minute' : 'tokens_per_minute',
         scope,
       },
-      { ...headers, 'retry-after': String(decision.retryAfterSeconds) },
+      { 'retry-after': String(decision.retryAfterSeconds) },
     );
+    throw withRateReport(refused, { ...report, retryAfterMs: decision.retryAfterMs });
   }
-  return headers;
+  return report;
 }
 
 /**
- * A refusal after the rate step (free allowance, credits, quota) is sent with the key's rate headers too, as an
- * admitted request is; a header of the refusal's own (a quota's X-RateLimit-Reset) wins.
+ * A refusal after the rate step (free allowance, credits, quota) carries the key's rate state too, as an admitted
+ * request does; a header of the refusal's own (a quota's X-RateLimit-Reset) wins over its rendering.
  */
-export function withRateHeaders(err: unknown, headers: RateHeaders): unknown {
-  if (err instanceof GatewayError) {
-    for (const name of Object.keys(headers)) if (!(name in err.headers)) err.headers[name] = headers[name];
-  }
+export function withRateReport(err: unknown, report: RateReport): unknown {
+  if (err instanceof GatewayError && err.rate === undefined) err.rate = report;
   return err;
 }
 

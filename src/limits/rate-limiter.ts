@@ -2,6 +2,7 @@
 // limits of its own, from the key's as well (admit-rate.ts builds the list), so several keys of one account share
 // one budget. The interface is what the pipeline uses; TokenBucketRateLimiter keeps state in this process,
 // RedisRateLimiter (redis-rate-limiter.ts) shares it between instances. Both judge with `judgeBudgets`.
+import type { RateState } from '../core/rate-report.js';
 
 export interface RateLimits {
   /** Requests per minute; 0 = unlimited. */
@@ -17,21 +18,29 @@ export interface RateBudget {
   limits: RateLimits;
 }
 
-export interface RateState {
-  limit: number;
-  remaining: number;
-  /** Unix ms when the request bucket is full again. */
-  resetAtMs: number;
-}
+export type { RateState };
 
+/**
+ * `state`: the request budget with the fewest requests left (limit 0 when none has a limit); `tokens`: the token budget
+ * with the fewest tokens left, when one has a limit.
+ */
 export type RateDecision =
-  | { ok: true; state: RateState }
-  | { ok: false; state: RateState; exceeded: 'requests' | 'tokens'; retryAfterSeconds: number; budget: RateBudget };
+  | { ok: true; state: RateState; tokens?: RateState }
+  | {
+      ok: false;
+      state: RateState;
+      tokens?: RateState;
+      exceeded: 'requests' | 'tokens';
+      retryAfterSeconds: number;
+      /** The wait as measured, for a door whose clients read it in milliseconds. */
+      retryAfterMs: number;
+      budget: RateBudget;
+    };
 
 export interface RateLimiter {
   /**
    * Takes one request and `tokens` (an estimate) from every budget, or from none when one of them cannot give it, and
-   * then says which and for how long. `state` is the request budget with the fewest requests left (X-RateLimit-*).
+   * then says which and for how long, with the state of the tightest request and token budgets (RateDecision).
    * The in-process limiter answers synchronously; a shared store answers after a round trip.
    */
   admit(budgets: readonly RateBudget[], tokens: number, nowMs: number): RateDecision | Promise<RateDecision>;
@@ -57,47 +66,67 @@ export interface BudgetReading {
 
 /**
  * The decision over every budget's reading. `admitted`: the readings are after taking; else the first budget that
- * could not give the request refuses it (requests before tokens). The state shown is the tightest request budget's.
+ * could not give the request refuses it (requests before tokens). The state shown is the tightest request budget's, and
+ * the tightest token budget's beside it.
  */
 export function judgeBudgets(
   budgets: readonly RateBudget[],
   readings: readonly BudgetReading[],
   { admitted, tokens, nowMs }: { admitted: boolean; tokens: number; nowMs: number },
 ): RateDecision {
-  let state: RateState = { limit: 0, remaining: 0, resetAtMs: nowMs };
+  let state: RateState = { limit: 0, remaining: 0, resetAtMs: nowMs, resetInMs: 0 };
   let tightest = Infinity;
+  let tokenState: RateState | undefined;
+  let fewestTokens = Infinity;
   for (let i = 0; i < budgets.length; i++) {
-    if (budgets[i].limits.rpm <= 0 || readings[i].requests >= tightest) continue;
+    const { rpm, tpm } = budgets[i].limits;
+    if (tpm > 0 && readings[i].tokens < fewestTokens) {
+      fewestTokens = readings[i].tokens;
+      // From the level alone, so both limiters answer alike (Redis reports the level, floored).
+      const fullMs = Math.ceil((Math.max(0, tpm - fewestTokens) * 60_000) / tpm);
+      tokenState = {
+        limit: tpm,
+        remaining: Math.max(0, Math.floor(fewestTokens)),
+        resetAtMs: nowMs + fullMs,
+        resetInMs: fullMs,
+      };
+    }
+    if (rpm <= 0 || readings[i].requests >= tightest) continue;
     tightest = readings[i].requests;
     state = {
-      limit: budgets[i].limits.rpm,
+      limit: rpm,
       remaining: Math.max(0, Math.floor(tightest)),
       resetAtMs: nowMs + readings[i].fullMs,
+      resetInMs: readings[i].fullMs,
     };
   }
-  if (admitted) return { ok: true, state };
+  const known = tokenState ? { state, tokens: tokenState } : { state };
+  if (admitted) return { ok: true, ...known };
   for (let i = 0; i < budgets.length; i++) {
     const { limits } = budgets[i];
-    if (limits.rpm > 0 && readings[i].requests < 1) {
-      return {
-        ok: false,
-        state,
-        exceeded: 'requests',
-        retryAfterSeconds: Math.max(1, Math.ceil(readings[i].waitRequestMs / 1000)),
-        budget: budgets[i],
-      };
-    }
-    if (limits.tpm > 0 && readings[i].tokens < tokenNeed(limits, tokens)) {
-      return {
-        ok: false,
-        state,
-        exceeded: 'tokens',
-        retryAfterSeconds: Math.max(1, Math.ceil(readings[i].waitTokensMs / 1000)),
-        budget: budgets[i],
-      };
-    }
+    const budget = budgets[i];
+    if (limits.rpm > 0 && readings[i].requests < 1)
+      return refusal(known, { exceeded: 'requests', waitMs: readings[i].waitRequestMs, budget });
+    if (limits.tpm > 0 && readings[i].tokens < tokenNeed(limits, tokens))
+      return refusal(known, { exceeded: 'tokens', waitMs: readings[i].waitTokensMs, budget });
   }
   throw new Error('judgeBudgets: a refusal without a budget that refuses');
+}
+
+/** A refusal that says how long to wait: at least 1 s in whole seconds (Retry-After), at least 1 ms as measured. */
+export function refusal(
+  known: { state: RateState; tokens?: RateState },
+  { exceeded, waitMs, budget }: { exceeded: 'requests' | 'tokens'; waitMs: number; budget: RateBudget },
+): RateDecision {
+  const retryAfterMs = Math.max(1, Math.ceil(waitMs));
+  return {
+    ...known,
+    ok: false,
+    exceeded,
+    retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    retryAfterMs,
+    budget,
+  };
 }
 
 /** A request larger than the whole token budget may run when the budget is full, or it could never run. */

@@ -4,6 +4,7 @@
 // a per-instance limit: docs/operations.md "Redis").
 import {
   judgeBudgets,
+  refusal,
   TokenBucketRateLimiter,
   type BudgetReading,
   type RateBudget,
@@ -44,7 +45,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async admit(budgets: readonly RateBudget[], tokens: number, nowMs: number): Promise<RateDecision> {
     const limited = budgets.filter(({ limits }) => limits.rpm > 0 || limits.tpm > 0);
-    if (limited.length === 0) return { ok: true, state: { limit: 0, remaining: 0, resetAtMs: nowMs } };
+    if (limited.length === 0) return { ok: true, state: { limit: 0, remaining: 0, resetAtMs: nowMs, resetInMs: 0 } };
     const args: (string | number)[] = limited.map((budget) => this.redisKey(budget.bucket));
     args.push(tokens, 'admit');
     for (const { limits } of limited) args.push(limits.rpm, limits.tpm);
@@ -62,13 +63,11 @@ export class RedisRateLimiter implements RateLimiter {
     });
     const decision = judgeBudgets(limited, readings, { admitted: true, tokens, nowMs });
     if (status === 1) return decision;
-    return {
-      ok: false,
-      state: decision.state,
+    return refusal(decision, {
       exceeded: status === 2 ? 'requests' : 'tokens',
-      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+      waitMs,
       budget: limited[refused - 1],
-    };
+    });
   }
 
   consumeTokens(budgets: readonly RateBudget[], tokens: number, nowMs: number): boolean {

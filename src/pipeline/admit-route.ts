@@ -1,11 +1,11 @@
 // Step 4 for a planned route: the admission step (admission/admit.ts) over every candidate that may serve, not only
 // the first, each bounded by what it can spend on the lane it takes. A key restricted to some models cannot reach
 // others through `models`; a `models` list mixing free and paid models leaves out the kind that cannot be admitted.
-// The key's X-RateLimit-* headers come back with the admission, and with any refusal after the rate step.
+// The key's rate state comes back with the admission, and with any refusal after the rate step.
 import type { Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/admission.js';
 import type { ExtraSpend } from '../billing/pricing.js';
-import type { RateHeaders } from '../limits/admit-rate.js';
+import type { RateReport } from '../core/rate-report.js';
 import type { Target } from '../routing/resolve-target.js';
 import type { RoutePlan } from '../routing/plan-route.js';
 import type { AdmissionParts } from './admission/admission-ask.js';
@@ -15,8 +15,8 @@ export interface AdmittedRoute {
   /** The candidates this request may use, in order (never empty). */
   targets: Target[];
   admission: Admission;
-  /** To send with the answer. */
-  headers: RateHeaders;
+  /** The key's rate state, to send with the answer. */
+  rate: RateReport;
 }
 
 /** What a request asks of admission beyond its plan. */
@@ -25,8 +25,8 @@ export interface RouteBounds {
   requestedMaxTokens?: number;
   /** What an attempt at this candidate may spend beyond tokens (pipeline/candidate-spend.ts); none when absent. */
   spendOf?: (target: Target) => ExtraSpend;
-  /** The request's rate headers when it was already counted (GenerationClient.requestCounted). */
-  requestCounted?: RateHeaders;
+  /** The request's rate state when it was already counted (GenerationClient.requestCounted). */
+  requestCounted?: RateReport;
 }
 
 export async function admitRoute(
@@ -53,5 +53,5 @@ export async function admitRoute(
     },
   });
   // A bound always reserves (or admits a free model): the step leaves no generation without an admission.
-  return { targets: admitted.candidates, admission: admitted.admission!, headers: admitted.headers };
+  return { targets: admitted.candidates, admission: admitted.admission!, rate: admitted.rate };
 }

@@ -4,7 +4,7 @@
 // call counts against the key's requests per minute like any other (with no tokens: it generates none).
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { Logger } from '../logger.js';
-import type { RateHeaders } from '../limits/admit-rate.js';
+import type { RateReport } from '../core/rate-report.js';
 import type { HttpClient } from '../providers/http-client.js';
 import type { PromptTokenCounter, PromptTokenCounters } from '../providers/provider-bundle.js';
 import { resolveTarget, type Target, type TargetSources } from '../routing/resolve-target.js';
@@ -18,8 +18,8 @@ export type CountParts = TargetSources &
 
 export interface PromptTokenCount {
   inputTokens: number;
-  /** The key's X-RateLimit-* headers, to send with the count. */
-  headers: RateHeaders;
+  /** The key's rate state, to send with the count (as its door's rate-limit headers). */
+  rate: RateReport;
 }
 
 /** The prompt to count, as a door parsed it. */
@@ -37,7 +37,7 @@ export async function countPromptTokens(
   const { request } = prompt;
   const target = resolveTarget(parts.catalog, parts.providers, parts.adapters, request.model);
   // Admitted as every model call is; it spends nothing and counts no tokens (it generates none).
-  const { headers } = await admit(parts, {
+  const { rate } = await admit(parts, {
     path: 'count-tokens',
     principal: client.principal,
     candidates: [target],
@@ -47,7 +47,7 @@ export async function countPromptTokens(
   });
   const counter = parts.tokenCounters[target.provider.kind];
   const counted = counter ? await countUpstream(parts, client, { ...prompt, target, counter }) : undefined;
-  return { inputTokens: counted ?? estimatePromptTokens(request), headers };
+  return { inputTokens: counted ?? estimatePromptTokens(request), rate };
 }
 
 async function countUpstream(

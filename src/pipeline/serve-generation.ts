@@ -9,7 +9,7 @@ import type { StreamEvent } from '../core/generation.js';
 import type { CompletionRenderer, GenerationIdentity, StreamEnd, StreamRenderer } from '../core/stream-renderer.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
-import type { RateHeaders } from '../limits/admit-rate.js';
+import type { RateReport } from '../core/rate-report.js';
 import { planRoute } from '../routing/plan-route.js';
 import type { RequestFacts } from '../core/request-facts.js';
 import type { GenerationDoor } from './generation-door.js';
@@ -53,16 +53,18 @@ export interface GenerationClient {
   /** Starts watching the client's connection, once admitted: a refused request has no upstream call to cancel. */
   watchConnection(): ClientConnection;
   /**
-   * The key's X-RateLimit-* headers when the request was already counted against its per-minute limits (the response
-   * cache admits a request before its lookup, read-response-cache.ts): admission then does not count it again.
+   * The key's rate state when the request was already counted against its per-minute limits (the response cache
+   * admits a request before its lookup, read-response-cache.ts): admission then does not count it again.
    */
-  requestCounted?: RateHeaders;
+  requestCounted?: RateReport;
 }
 
 /** How a generation answers; the HTTP layer writes it (http/generation-exchange.ts). */
 export interface GenerationResponse {
   /** Headers of the answer, set at once: they go with whatever follows, an error's envelope too. */
   headers(headers: Readonly<Record<string, string>>): void;
+  /** The key's rate state, sent as the door's rate-limit headers, at once like `headers`. */
+  rate(report: RateReport): void;
   json(body: unknown): void;
   /** A JSON body already serialised (the native lane's: the upstream's own, with the door's rewrites). */
   jsonBytes(body: Buffer): void;
@@ -107,12 +109,12 @@ export async function serveGeneration(
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
   const spendOf = (target: Target) =>
     candidateSpend(facts, () => nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined);
-  const { targets, admission, headers } = await admitRoute(parts, principal, plan, {
+  const { targets, admission, rate } = await admitRoute(parts, principal, plan, {
     requestedMaxTokens: facts.maxOutputTokens,
     spendOf,
     requestCounted: client.requestCounted,
   });
-  response.headers(headers);
+  response.rate(rate);
   const target = targets[0];
   const run = new GenerationRun(parts, {
     principal,

@@ -5,6 +5,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { GenerationRow } from '../db/tables/generations.js';
 import { utcDayParam } from '../db/utc-day.js';
 import { dayStart } from '../core/utc-calendar.js';
+import { keysOfMember } from './member-keys.js';
 
 export interface DailyModelUsage {
   /** UTC day, YYYY-MM-DD. */
@@ -27,10 +28,13 @@ export function activityWindowStart(now: Date, days: number): Date {
 }
 
 /**
- * Usage of one user grouped by UTC day and model since `since` (a UTC midnight), oldest day first then by model. Read
+ * Usage of one organization (with `memberUserId`: of that member's keys only) grouped by UTC day and model since `since` (a UTC midnight), oldest day first then by model. Read
  * from the daily totals (migration 0012): O(days × models), however many requests the user made.
  */
-export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since: Date }): Promise<DailyModelUsage[]> {
+export async function listDailyUsage(
+  db: DbOrTrx,
+  input: { userId: string; since: Date; memberUserId?: string },
+): Promise<DailyModelUsage[]> {
   if (input.since.getTime() !== dayStart(input.since).getTime()) throw new RangeError('since must be a UTC midnight');
   const total = (
     column: 'requests' | 'prompt_tokens' | 'completion_tokens' | 'cost_nanos' | 'cache_hits' | 'cache_saved_nanos',
@@ -48,6 +52,9 @@ export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since
       total('cache_saved_nanos').as('cache_saved_nanos'),
     ])
     .where('user_id', '=', input.userId)
+    .$if(input.memberUserId !== undefined, (q) =>
+      q.where('api_key_id', 'in', keysOfMember(db, input.userId, input.memberUserId ?? '')),
+    )
     .where(sql<boolean>`day >= ${utcDayParam(input.since)}`)
     .groupBy(['day', 'model'])
     .orderBy('day')
@@ -65,15 +72,21 @@ export async function listDailyUsage(db: DbOrTrx, input: { userId: string; since
   }));
 }
 
-/** The user's latest `limit` generation records, newest first (ties broken by id so the order is stable). */
+/**
+ * The organization's latest `limit` generation records, newest first (ties broken by id so the order is stable);
+ * with `memberUserId`, only those made with that member's keys.
+ */
 export async function listRecentGenerations(
   db: DbOrTrx,
-  input: { userId: string; limit: number },
+  input: { userId: string; limit: number; memberUserId?: string },
 ): Promise<GenerationRow[]> {
   return db
     .selectFrom('generations')
     .selectAll()
     .where('user_id', '=', input.userId)
+    .$if(input.memberUserId !== undefined, (q) =>
+      q.where('api_key_id', 'in', keysOfMember(db, input.userId, input.memberUserId ?? '')),
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(input.limit)

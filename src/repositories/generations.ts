@@ -1,16 +1,20 @@
+import { keysOfMember } from './member-keys.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { GenerationRow } from '../db/tables/generations.js';
 
 /** A generation only if it belongs to this user, so ids cannot be probed across accounts. */
 export async function findGenerationForUser(
   db: DbOrTrx,
-  input: { userId: string; id: string },
+  input: { userId: string; id: string; memberUserId?: string },
 ): Promise<GenerationRow | undefined> {
   return db
     .selectFrom('generations')
     .selectAll()
     .where('id', '=', input.id)
     .where('user_id', '=', input.userId)
+    .$if(input.memberUserId !== undefined, (q) =>
+      q.where('api_key_id', 'in', keysOfMember(db, input.userId, input.memberUserId ?? '')),
+    )
     .executeTakeFirst();
 }
 

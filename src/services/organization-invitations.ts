@@ -1,12 +1,13 @@
 // One-time invitations to an organization: an owner or admin makes one (the token is shown once, only its hash is
 // kept) and a signed-in user accepts it, becoming a member with its role. A token is used at most once, also when
-// two accept it at the same moment (the row is locked), and not after it expires.
+// two accept it at the same moment (the row is locked), and not after it expires. An owner or admin lists the pending
+// ones (never a token) and may revoke one before it is used.
+import type { Db, DbOrTrx } from '../db/database.js';
 import { recordAudit, type AuditActor } from './audit-log.js';
 import { memberChanged } from './member-changes.js';
-import type { Db } from '../db/database.js';
 import type { MemberRole } from '../db/tables/memberships.js';
 import { hashSecret, newId, newInvitationToken } from '../auth/secrets.js';
-import { authorizeInvitation, type OrganizationActor } from '../auth/member-roles.js';
+import { authorizeInvitation, requireManager, type OrganizationActor } from '../auth/member-roles.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { inTransaction } from '../db/in-transaction.js';
 import {
@@ -113,4 +114,74 @@ export async function acceptInvitation(
       });
     return { ...org, role: membership.role };
   });
+}
+
+/** A pending invitation as it is listed: never its token (only the hash is kept, and that stays inside). */
+export interface PendingInvitation {
+  id: string;
+  organizationId: string;
+  role: MemberRole;
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** The organization's invitations that can still be accepted (not used, not expired), newest first; owner or admin. */
+export async function listPendingInvitations(
+  db: DbOrTrx,
+  actor: OrganizationActor,
+  input: { organizationId: string; now: Date },
+): Promise<PendingInvitation[]> {
+  requireManager(actor, 'Listing invitations');
+  const rows = await db
+    .selectFrom('organization_invitations')
+    .select(['id', 'organization_id', 'role', 'created_by', 'created_at', 'expires_at'])
+    .where('organization_id', '=', input.organizationId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', input.now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    organizationId: r.organization_id,
+    role: r.role,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+  }));
+}
+
+/** Revokes a pending invitation (owner or admin): its token no longer makes a member. 404 when none is pending. */
+export async function revokeInvitation(
+  db: DbOrTrx,
+  actor: OrganizationActor,
+  input: { organizationId: string; invitationId: string; by: AuditActor },
+): Promise<void> {
+  requireManager(actor, 'Revoking invitations');
+  const deleted = input.invitationId.includes('\u0000')
+    ? undefined
+    : await inTransaction(db, async (trx) => {
+        const row = await trx
+          .deleteFrom('organization_invitations')
+          .where('organization_id', '=', input.organizationId)
+          .where('id', '=', input.invitationId)
+          .where('accepted_at', 'is', null)
+          .returning(['id', 'role', 'created_by', 'expires_at'])
+          .executeTakeFirst();
+        if (row)
+          await recordAudit(trx, {
+            actor: input.by,
+            organizationId: input.organizationId,
+            action: 'invitation.revoked',
+            target: { type: 'invitation', id: row.id },
+            before: row,
+          });
+        return row;
+      });
+  if (!deleted)
+    throw new GatewayError(404, `Invitation ${input.invitationId} not found or already accepted`, {
+      organization_id: input.organizationId,
+      invitation_id: input.invitationId,
+    });
 }

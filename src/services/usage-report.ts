@@ -1,4 +1,5 @@
-// The operator's usage report: generation records summed per UTC day, model, key or user over [from, to).
+// The usage report: generation records summed per UTC day, model, key, organization or member over [from, to),
+// optionally of one organization, member or key (the operator's report, and an organization's for its members).
 // Cost is what credits were charged (pass requests cost 0 credits; their reference cost counts toward the pass
 // windows, not here), so a report's cost equals the ledger's debits for the same records. Response-cache hits are not
 // requests here (their tokens are 0; their cost, if the operator prices hits, is counted).
@@ -14,10 +15,20 @@ import { GatewayError } from '../core/gateway-error.js';
 import { dayStart } from '../core/utc-calendar.js';
 import { prunedBefore } from '../repositories/generation-retention.js';
 
-export type UsageGroupBy = 'day' | 'model' | 'key' | 'user';
+export type UsageGroupBy = 'day' | 'model' | 'key' | 'user' | 'organization' | 'member';
+
+/** Which records count: those of one organization, of one member's keys, of one key (any combination). */
+export interface UsageFilter {
+  organizationId?: string;
+  memberUserId?: string;
+  keyId?: string;
+}
 
 export interface UsageRow {
-  /** The UTC day (YYYY-MM-DD), model id, key id or user id; null for requests made without a key (account tokens). */
+  /**
+   * The UTC day (YYYY-MM-DD), model id, key id, organization id (`user` is the same: the column's old name) or member
+   * id; null for requests made without a key (account tokens) when grouping by key or member.
+   */
   group: string | null;
   requests: number;
   promptTokens: bigint;
@@ -35,7 +46,33 @@ const GROUPS: Record<UsageGroupBy, { totals: RawBuilder<string | null>; records:
   model: { totals: sql`model`, records: sql`model` },
   key: { totals: sql`nullif(api_key_id, '')`, records: sql`api_key_id` },
   user: { totals: sql`user_id`, records: sql`user_id` },
+  organization: { totals: sql`user_id`, records: sql`user_id` },
+  // A key's member: records keep the key, and a key never changes member.
+  member: {
+    totals: sql`(select k.member_user_id from api_keys k where k.id = usage_daily.api_key_id)`,
+    records: sql`(select k.member_user_id from api_keys k where k.id = generations.api_key_id)`,
+  },
 };
+
+/** The filter as a condition on either source (both name the organization user_id and the key api_key_id). */
+function filterCondition(filter: UsageFilter): RawBuilder<boolean> {
+  // No id holds a NUL character, and PostgreSQL text cannot even be asked for one.
+  for (const [field, value] of [
+    ['organization_id', filter.organizationId],
+    ['member_id', filter.memberUserId],
+    ['key_id', filter.keyId],
+  ] as const)
+    if (value?.includes('\u0000'))
+      throw new GatewayError(400, `Invalid request: ${field} must not contain a NUL character`, { field });
+  const conditions: RawBuilder<boolean>[] = [sql<boolean>`true`];
+  if (filter.organizationId !== undefined) conditions.push(sql<boolean>`user_id = ${filter.organizationId}`);
+  if (filter.keyId !== undefined) conditions.push(sql<boolean>`api_key_id = ${filter.keyId}`);
+  if (filter.memberUserId !== undefined)
+    conditions.push(
+      sql<boolean>`api_key_id in (select k.id from api_keys k where k.member_user_id = ${filter.memberUserId})`,
+    );
+  return sql<boolean>`${sql.join(conditions, sql` and `)}`;
+}
 
 interface Span {
   from: Date;
@@ -55,22 +92,23 @@ export function splitRange(from: Date, to: Date): { days?: Span; partial: Span[]
 
 export async function usageReport(
   db: DbOrTrx,
-  input: { from: Date; to: Date; groupBy: UsageGroupBy },
+  input: { from: Date; to: Date; groupBy: UsageGroupBy; filter?: UsageFilter },
 ): Promise<UsageRow[]> {
   const group = GROUPS[input.groupBy];
+  const where = filterCondition(input.filter ?? {});
   const { days, partial } = splitRange(input.from, input.to);
   if (partial.length > 0) await refusePrunedEdges(db, partial, input.from);
   const parts: RawBuilder<unknown>[] = [];
   if (days) {
     parts.push(sql`
       select ${group.totals} as grp, requests, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, cost_nanos
-      from usage_daily where day >= ${utcDayParam(days.from)} and day < ${utcDayParam(days.to)}`);
+      from usage_daily where day >= ${utcDayParam(days.from)} and day < ${utcDayParam(days.to)} and ${where}`);
   }
   for (const span of partial) {
     parts.push(sql`
       select ${group.records} as grp, (not cache_hit)::int::bigint, prompt_tokens::bigint, completion_tokens::bigint, cached_tokens::bigint,
         reasoning_tokens::bigint, cost_nanos
-      from generations where created_at >= ${span.from} and created_at < ${span.to}`);
+      from generations where created_at >= ${span.from} and created_at < ${span.to} and ${where}`);
   }
   const total = (column: string) => sql<bigint>`cast(coalesce(sum(${sql.ref(column)}), 0) as bigint)`;
   const { rows } = await sql<{

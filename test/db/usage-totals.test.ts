@@ -47,6 +47,8 @@ async function referenceReport(db: Db, from: Date, to: Date, groupBy: UsageGroup
     model: sql<string>`model`,
     key: sql<string>`api_key_id`,
     user: sql<string>`user_id`,
+    organization: sql<string>`user_id`,
+    member: sql<string>`(select k.member_user_id from api_keys k where k.id = generations.api_key_id)`,
   }[groupBy];
   const total = (column: string) => sql<bigint>`cast(coalesce(sum(${sql.ref(column)}), 0) as bigint)`;
   const rows = await db

@@ -219,7 +219,7 @@ describe('modelgate usage errors', () => {
       'did you mean --older-than-days?',
     );
     const far = await run(['credits', 'show', '--email', 'a@b.c', '--zzzzzz'], {});
-    expect(far.err).toContain('unknown option --zzzzzz; valid options: --email, --usd, --note, --json');
+    expect(far.err).toContain('unknown option --zzzzzz; valid options: --email, --org, --usd, --note, --json');
     for (const argv of [
       ['users', 'create', '--email'],
       ['keys', 'create', '--email', '--manage'],

@@ -122,12 +122,34 @@ function anthropicAnswer(body: any): string {
   ]);
 }
 
+/** What Gemini CLI's classifier model answers: its JSON choice between its Flash and Pro models. */
+const classifierAnswer = {
+  candidates: [
+    {
+      content: {
+        role: 'model',
+        parts: [{ text: '{"reasoning":"Reading a file and answering.","model_choice":"pro"}' }],
+      },
+      finishReason: 'STOP',
+      index: 0,
+    },
+  ],
+  usageMetadata: { promptTokenCount: 900, candidatesTokenCount: 20, totalTokenCount: 920 },
+  modelVersion: 'gemini-3.5-flash',
+};
+
 const upstream = http.createServer((req, res) => {
   let raw = '';
   req.on('data', (data) => (raw += data));
   req.on('end', () => {
     const body = JSON.parse(raw || '{}');
     seen.push({ path: req.url ?? '', body });
+    if (req.url?.endsWith(':generateContent')) {
+      // The auto router's classifier (non-streamed, JSON output): it chooses the Pro model.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(classifierAnswer));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.end(req.url?.startsWith('/v1/messages') ? anthropicAnswer(body) : geminiAnswer(body));
   });
@@ -260,7 +282,7 @@ describe('Gemini CLI through the Gemini door', () => {
     expect(JSON.stringify(turns[1].body.messages.at(-1))).toContain('hello from gemini cli');
   }, 180_000);
 
-  it("with its default model (auto routing): the classifier's gemini-3.5-flash-lite is not in the shipped catalog (404), the CLI goes on with gemini-3.1-pro-preview", async () => {
+  it("with its default model (auto routing): its classifier's gemini-3.5-flash-lite is a catalog alias, so no request of the session is a 404; the CLI goes on with the model the classifier chose", async () => {
     const logged = gw.logs.length;
     const run = await gemini('Read readme.txt and tell me what it says');
     expect(run.code, run.stderr).toBe(0);
@@ -271,10 +293,15 @@ describe('Gemini CLI through the Gemini door', () => {
       .filter((line) => line.msg === 'request' && String(line.path).startsWith('/api/v1/gemini/'));
     expect(asked[0]).toMatchObject({
       path: '/api/v1/gemini/v1beta/models/gemini-3.5-flash-lite:generateContent',
-      status: 404,
+      status: 200,
     });
+    expect(asked.filter((line) => line.status >= 400)).toEqual([]);
+    // The alias's model served the classifier; the turns went to the Pro model the classifier chose.
+    expect(seen[0].path).toBe('/v1beta/models/gemini-3.5-flash:generateContent');
     expect(
-      seen.every((request) => request.path.startsWith('/v1beta/models/gemini-3.1-pro-preview:streamGenerateContent')),
+      seen
+        .slice(1)
+        .every((request) => request.path.startsWith('/v1beta/models/gemini-3.1-pro-preview:streamGenerateContent')),
     ).toBe(true);
   }, 180_000);
 });

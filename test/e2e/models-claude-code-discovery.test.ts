@@ -143,8 +143,9 @@ it("claude -p caches the catalog's Claude models, newest first, from GET /v1/mod
     models: Array<{ id: string; display_name?: string }>;
   };
   expect(cached.baseUrl).toBe(baseUrl);
+  // Aliases with Claude names (the bare ones) are listed and kept too.
   const claudeModels = gw.parts.catalog
-    .list()
+    .listed()
     .filter((entry) => /^(claude|anthropic)/i.test(entry.id))
     .map((entry, index) => ({ entry, index }))
     .sort((a, b) => b.entry.created - a.entry.created || a.index - b.index)

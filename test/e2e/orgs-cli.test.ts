@@ -72,4 +72,61 @@ describeWithPostgres('modelgate orgs [postgres]', () => {
       (await cli('orgs', 'add-member', '--id', id, '--email', 'orgs-dev@example.com', '--role', 'boss')).code,
     ).toBe(2);
   });
+
+  it('lists and revokes pending invitations', async () => {
+    const owner = await gw.createUser('orgs-inviter@example.com');
+    const { id } = JSON.parse((await cli('orgs', 'create', '--name', 'Inv', '--owner', owner.email, '--json')).out);
+    const token = await gw.createToken(owner.userId);
+    const res = await gw.fetch(`/api/v1/organizations/${id}/invitations`, {
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'admin' }),
+    });
+    const invitation = (await res.json()) as any;
+    const listed = await cli('orgs', 'invitations', 'list', '--id', id, '--json');
+    expect(listed.code, listed.err).toBe(0);
+    expect(JSON.parse(listed.out)).toMatchObject([
+      { invitation_id: invitation.invitation_id, role: 'admin', created_by: owner.userId },
+    ]);
+    expect(listed.out).not.toContain(invitation.token);
+    const human = await cli('orgs', 'invitations', 'list', '--id', id);
+    expect(human.out).toContain(invitation.invitation_id);
+
+    const revoked = await cli('orgs', 'invitations', 'revoke', '--id', id, '--invitation', invitation.invitation_id);
+    expect(revoked.code, revoked.err).toBe(0);
+    expect(JSON.parse((await cli('orgs', 'invitations', 'list', '--id', id, '--json')).out)).toEqual([]);
+    const other = await gw.createUser('orgs-invitee@example.com');
+    const accept = await gw.fetch(`/api/v1/invitations/${invitation.token}/accept`, {
+      method: 'POST',
+      key: await gw.createToken(other.userId),
+    });
+    expect(accept.status).toBe(404);
+    // Revoking it again fails; a missing --invitation or an unknown subcommand is a usage error.
+    expect(
+      (await cli('orgs', 'invitations', 'revoke', '--id', id, '--invitation', invitation.invitation_id)).code,
+    ).toBe(1);
+    expect((await cli('orgs', 'invitations', 'revoke', '--id', id)).code).toBe(2);
+    expect((await cli('orgs', 'invitations', 'show', '--id', id)).code).toBe(2);
+  });
+
+  it('adds credits and grants the pass of an organization with --org', async () => {
+    const owner = await gw.createUser('orgs-payer@example.com');
+    const { id } = JSON.parse((await cli('orgs', 'create', '--name', 'Pay', '--owner', owner.email, '--json')).out);
+    const added = await cli('credits', 'add', '--org', id, '--usd', '3', '--json');
+    expect(added.code, added.err).toBe(0);
+    expect(JSON.parse(added.out)).toEqual({ organization_id: id, added: 3, balance: 3 });
+    const shown = await cli('credits', 'show', '--org', id);
+    expect(shown.out).toContain(`credits of organization ${id} (Pay): balance 3 USD`);
+    // The user's personal organization keeps its own account.
+    expect(JSON.parse((await cli('credits', 'show', '--email', owner.email, '--json')).out).balance).toBe(0);
+    const granted = await cli('pass', 'grant', '--org', id, '--json');
+    expect(granted.code, granted.err).toBe(0);
+    expect(JSON.parse(granted.out)).toMatchObject({ organization_id: id });
+    expect(JSON.parse((await cli('pass', 'show', '--org', id, '--json')).out)).toMatchObject({ active: true });
+    // Exactly one of --email and --org; an unknown organization fails.
+    expect((await cli('credits', 'add', '--org', id, '--email', owner.email, '--usd', '1')).code).toBe(2);
+    expect((await cli('credits', 'add', '--org', 'org_missing', '--usd', '1')).code).toBe(1);
+    expect((await cli('pass', 'revoke', '--org', 'org_missing')).code).toBe(1);
+  });
 });

@@ -123,6 +123,25 @@ describeWithRedis('shared limits on Redis', () => {
     expect(await two.admit(only('k', limits), 100, Date.now())).toMatchObject({ ok: false, exceeded: 'tokens' });
   });
 
+  it("reports the tightest token budget's state and a refusal's wait in milliseconds, as the in-process limiter", async () => {
+    const limiter = new RedisRateLimiter(await openStore({ prefix: uniqueRedisPrefix() }));
+    const now = Date.now();
+    const admitted = await limiter.admit(only('tokens', { rpm: 0, tpm: 1000 }), 250, now);
+    // Read in the same script that took the tokens: full again in 250/1000 of a minute.
+    expect(admitted).toMatchObject({
+      ok: true,
+      tokens: { limit: 1000, remaining: 750, resetInMs: 15_000, resetAtMs: now + 15_000 },
+    });
+    const single = only('single', { rpm: 1, tpm: 0 });
+    expect((await limiter.admit(single, 0, now)).ok).toBe(true);
+    const refused = await limiter.admit(single, 0, now);
+    expect(refused).toMatchObject({ ok: false, exceeded: 'requests' });
+    if (refused.ok) return;
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(refused.retryAfterSeconds).toBe(Math.ceil(refused.retryAfterMs / 1000));
+  });
+
   it('counts the free-model allowance once across instances, seeded from the records of the day', async () => {
     const prefix = uniqueRedisPrefix();
     const reads = { count: 0 };

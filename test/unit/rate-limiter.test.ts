@@ -33,6 +33,28 @@ describe('token bucket rate limiter', () => {
     expect(limiter.consumeTokens(only('j', limits), 2, 0)).toBe(false);
   });
 
+  it("reports the tightest token budget beside the request budget, and a refusal's wait in milliseconds", () => {
+    const limiter = new TokenBucketRateLimiter();
+    const t0 = 5_000_000;
+    const budgets: RateBudget[] = [
+      { scope: 'key', bucket: 'k', limits: { rpm: 600, tpm: 1000 } },
+      { scope: 'account', bucket: 'a', limits: { rpm: 6, tpm: 60_000 } },
+    ];
+    const first = limiter.admit(budgets, 250, t0);
+    // The key's 1000 tokens are the tightest: 750 left, full again in 250/1000 of a minute.
+    expect(first).toMatchObject({
+      ok: true,
+      state: { limit: 6, remaining: 5, resetAtMs: t0 + 10_000, resetInMs: 10_000 },
+      tokens: { limit: 1000, remaining: 750, resetAtMs: t0 + 15_000, resetInMs: 15_000 },
+    });
+    // Without a token limit there is no token state.
+    expect(limiter.admit(only('r', { rpm: 5, tpm: 0 }), 10, t0)).not.toHaveProperty('tokens');
+    // 600 per minute: one request every 100 ms; the wait is told to the millisecond, Retry-After in whole seconds.
+    const fast = only('f', { rpm: 600, tpm: 0 });
+    for (let i = 0; i < 600; i++) limiter.admit(fast, 0, t0);
+    expect(limiter.admit(fast, 0, t0 + 30)).toMatchObject({ ok: false, retryAfterMs: 70, retryAfterSeconds: 1 });
+  });
+
   it('never admits more than rpm + refill over any interval (property)', () => {
     fc.assert(
       fc.property(

@@ -60,10 +60,17 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   deleteOrganizationMember: ['delete', '/organizations/{organization_id}/members/{user_id}'],
   createOrganizationInvitation: ['post', '/organizations/{organization_id}/invitations'],
   acceptOrganizationInvitation: ['post', '/invitations/{token}/accept'],
+  listOrganizationInvitations: ['get', '/organizations/{organization_id}/invitations'],
+  getOrganizationUsage: ['get', '/organizations/{organization_id}/usage'],
+  deleteOrganizationInvitation: ['delete', '/organizations/{organization_id}/invitations/{invitation_id}'],
   adminCreateOrganization: ['post', '/admin/organizations'],
   adminListOrganizationMembers: ['get', '/admin/organizations/{organization_id}/members'],
   adminPutOrganizationMember: ['put', '/admin/organizations/{organization_id}/members/{user_id}'],
   adminDeleteOrganizationMember: ['delete', '/admin/organizations/{organization_id}/members/{user_id}'],
+  adminAdjustOrganizationCredits: ['post', '/admin/organizations/{organization_id}/credits'],
+  adminGrantOrganizationPass: ['post', '/admin/organizations/{organization_id}/pass'],
+  adminRevokeOrganizationPass: ['delete', '/admin/organizations/{organization_id}/pass'],
+  adminGetOrganizationPass: ['get', '/admin/organizations/{organization_id}/pass'],
 };
 
 describe('generated OpenAPI document in openapi-backend', () => {
@@ -142,6 +149,40 @@ describe('generated OpenAPI document in openapi-backend', () => {
           );
         }
       }
+    }
+  });
+
+  it("documents each door's rate-limit headers on its model calls' answers and 429s, and Retry-After of at least 1 s", () => {
+    const doc = loadDocument() as Record<string, any>;
+    const family = (prefix: string, names: string[]) => names.map((name) => prefix.replace('*', name));
+    const openRouter = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+    const openAi = ['requests', 'tokens'].flatMap((f) => family(`x-ratelimit-*-${f}`, ['limit', 'remaining', 'reset']));
+    const anthropic = ['requests', 'tokens'].flatMap((f) =>
+      family(`anthropic-ratelimit-${f}-*`, ['limit', 'remaining', 'reset']),
+    );
+    const doors: [string, string[], string[]][] = [
+      ['/chat/completions', openAi, ['retry-after-ms']],
+      ['/responses', openAi, ['retry-after-ms']],
+      ['/embeddings', openAi, ['retry-after-ms']],
+      ['/messages', anthropic, []],
+      ['/messages/count_tokens', anthropic, []],
+      ['/gemini/v1beta/models/{model}:generateContent', [], []],
+      ['/gemini/v1beta/models/{model}:streamGenerateContent', [], []],
+      ['/gemini/v1beta/models/{model}:countTokens', [], []],
+    ];
+    for (const [path, own, retry] of doors) {
+      const { responses } = doc.paths[path].post;
+      for (const status of ['200', '429']) {
+        const names = Object.keys(responses[status].headers);
+        const expected = [...openRouter, ...own, ...(status === '429' ? ['Retry-After', ...retry] : [])];
+        expect(names, `${path} ${status}`).toEqual(expect.arrayContaining(expected));
+        const others = [...openAi, ...anthropic, 'retry-after-ms'].filter((name) => !expected.includes(name));
+        expect(
+          names.filter((name) => others.includes(name)),
+          `${path} ${status}`,
+        ).toEqual([]);
+      }
+      expect(responses['429'].headers['Retry-After']).toMatchObject({ required: true, schema: { minimum: 1 } });
     }
   });
 

@@ -9,6 +9,14 @@ const credentialStore = {
   clear: () => sessionStorage.removeItem(CREDENTIAL_KEY),
 };
 
+// The organization the page shows (its id), chosen in the switcher; kept with the credential and gone with it.
+const ORGANIZATION_KEY = 'modelgate.organization';
+const organizationStore = {
+  get: () => sessionStorage.getItem(ORGANIZATION_KEY),
+  set: (value) => sessionStorage.setItem(ORGANIZATION_KEY, value),
+  clear: () => sessionStorage.removeItem(ORGANIZATION_KEY),
+};
+
 class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -28,10 +36,13 @@ function explainFailure(status, body) {
   return detail || `The request failed with status ${status}.`;
 }
 
-async function api(method, path, body) {
+/** `options.organization: false` leaves out the chosen organization (listing or creating organizations). */
+async function api(method, path, body, options = {}) {
   const credential = credentialStore.get();
   const headers = { accept: 'application/json' };
   if (credential) headers.authorization = `Bearer ${credential}`;
+  const organization = options.organization === false ? null : organizationStore.get();
+  if (organization) headers['x-modelgate-organization'] = organization;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {

@@ -52,6 +52,8 @@ function keyFeatures(keys) {
     limits: 'limit' in sample,
     disabling: 'disabled' in sample,
     kind: 'kind' in sample,
+    // Whose key it is, in a shared organization (a personal one has one member).
+    member: 'member_id' in sample && organizationState.current !== null && !organizationState.current.personal,
   };
 }
 
@@ -68,6 +70,7 @@ function renderKeys(keys, scope) {
   for (const id of ['keys-col-limit', 'keys-col-remaining']) byId(id).hidden = !features.limits;
   byId('keys-col-state').hidden = !features.disabling;
   byId('keys-col-kind').hidden = !features.kind;
+  byId('keys-col-member').hidden = !features.member;
 }
 
 function keyRow(key, features) {
@@ -78,6 +81,7 @@ function keyRow(key, features) {
     el('th', { scope: 'row' }, key.name),
     el('td', {}, el('code', {}, key.prefix)),
     features.kind ? el('td', {}, key.kind === 'management' ? 'Management' : 'API') : null,
+    features.member ? el('td', {}, memberEmails.get(key.member_id) ?? key.member_id) : null,
     el('td', {}, when(key.created_at)),
     el('td', {}, when(key.last_used_at)),
     features.usage ? el('td', { class: 'num' }, usd(key.usage)) : null,
@@ -182,14 +186,29 @@ async function updateKey(key, change) {
   });
 }
 
+/** Owners and admins of a shared organization may make a key for another member (a CI job's key, say). */
+function renderKeyMemberChoice(members) {
+  memberEmails.clear();
+  for (const member of members) memberEmails.set(member.user_id, member.email);
+  const field = byId('key-member-field');
+  field.hidden = !managesMembers();
+  byId('key-member').replaceChildren(
+    ...members.map((m) => el('option', { value: m.user_id, selected: m.user_id === organizationState.me }, m.email)),
+  );
+}
+
+const memberEmails = new Map();
+
 async function createKey(event) {
   event.preventDefault();
   const name = byId('key-name').value.trim();
   const manage = !byId('key-manage-field').hidden && byId('key-manage').checked;
+  const member = byId('key-member-field').hidden ? '' : byId('key-member').value;
   await guarded(async () => {
     const created = await api('POST', '/api-keys', {
       ...(name ? { name } : {}),
       ...(manage ? { kind: 'management' } : {}),
+      ...(member && member !== organizationState.me ? { member_id: member } : {}),
     });
     byId('new-key-value').value = created.key;
     byId('new-key-name').textContent = created.name;

@@ -10,8 +10,12 @@ async function guarded(task) {
 }
 
 async function loadAccount() {
+  // The organization first: every section below reads the one it names. Members before keys, which show their e-mail.
+  await loadOrganizations();
   // Sections load independently: one failing section shows its error without blanking the others.
+  const members = await Promise.allSettled([loadMembers()]);
   const results = await Promise.allSettled([loadCredits(), loadGenerations(), loadUsage(), loadPass(), loadKeys()]);
+  results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
   if (failure) {
     showError(failure.reason instanceof Error ? failure.reason.message : String(failure.reason));
@@ -47,6 +51,10 @@ async function signIn(event) {
 
 function signOut(userAction) {
   credentialStore.clear();
+  organizationStore.clear();
+  for (const id of ['new-invitation-link', 'new-invitation-token']) byId(id).value = '';
+  byId('new-invitation').hidden = true;
+  byId('invitations').hidden = true;
   byId('new-key-value').value = '';
   byId('new-key').hidden = true;
   byId('generation-detail').hidden = true;
@@ -59,6 +67,9 @@ function signOut(userAction) {
     'usage-legend',
     'pass-meters',
     'generation-detail',
+    'member-rows',
+    'invitation-rows',
+    'org-switcher',
   ]) {
     byId(id).replaceChildren();
   }
@@ -80,6 +91,8 @@ function start() {
   byId('copy-key').addEventListener('click', copyNewKey);
   byId('dismiss-key').addEventListener('click', dismissNewKey);
   byId('reload').addEventListener('click', () => guarded(loadAccount));
+  startOrganizations();
+  startInvitations();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);

@@ -1,6 +1,7 @@
 // The chat-completions door (POST /chat/completions), described once (formats/shared/front-door.ts). Its native
 // lane forwards no client header; its errors are the gateway's own envelope.
 import type { FrontDoor } from '../shared/front-door.js';
+import { OPENAI_RATE_LIMIT_HEADERS } from '../shared/rate-limit-headers.js';
 import { buildCompletion } from './build-completion.js';
 import { ChatStreamRenderer } from './chat-stream-renderer.js';
 import { parseChatRequest } from './parse-request.js';
@@ -27,4 +28,5 @@ export const chatDoor: FrontDoor<ChatCompletionRequest> = {
     createStreamRenderer: (identity) => new ChatStreamRenderer(identity),
   }),
   errorShapes: [],
+  rateLimitHeaders: OPENAI_RATE_LIMIT_HEADERS,
 };

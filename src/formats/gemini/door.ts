@@ -2,6 +2,7 @@
 // model comes from the path (model-name.ts), the session from the headers alone, errors in Google's shape.
 import { sessionKeyFromHeaders } from '../../routing/session-key.js';
 import type { FrontDoor } from '../shared/front-door.js';
+import { OPENROUTER_RATE_LIMIT_HEADERS } from '../shared/rate-limit-headers.js';
 import { buildGenerateContentResponse } from './build-response.js';
 import { GEMINI_ERROR_SHAPE } from './error-body.js';
 import { GeminiStreamRenderer } from './gemini-stream-renderer.js';
@@ -31,4 +32,5 @@ export const geminiDoor: FrontDoor<GeminiGenerateContentRequest> = {
     createStreamRenderer: (identity) => new GeminiStreamRenderer(identity),
   }),
   errorShapes: [GEMINI_ERROR_SHAPE],
+  rateLimitHeaders: OPENROUTER_RATE_LIMIT_HEADERS,
 };

@@ -1,6 +1,7 @@
 // The Anthropic Messages door (POST /messages), described once (formats/shared/front-door.ts): its own error shape,
 // also on the model routes for Anthropic clients, and the `anthropic-*` headers its native lane forwards.
 import type { FrontDoor } from '../shared/front-door.js';
+import { ANTHROPIC_RATE_LIMIT_HEADERS } from '../shared/rate-limit-headers.js';
 import { buildMessage } from './build-message.js';
 import { anthropicClientHeaders } from './client-headers.js';
 import { MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE } from './error-body.js';
@@ -30,4 +31,5 @@ export const messagesDoor: FrontDoor<MessagesRequest> = {
       new MessagesStreamRenderer(identity, estimatedPromptTokens),
   }),
   errorShapes: [MESSAGES_ERROR_SHAPE, MODELS_ANTHROPIC_ERROR_SHAPE],
+  rateLimitHeaders: ANTHROPIC_RATE_LIMIT_HEADERS,
 };

@@ -1,6 +1,7 @@
 // The OpenAI Responses door (POST /responses), described once (formats/shared/front-door.ts): its renderers echo the
 // request's settings; its errors are the gateway's own envelope.
 import type { FrontDoor } from '../shared/front-door.js';
+import { OPENAI_RATE_LIMIT_HEADERS } from '../shared/rate-limit-headers.js';
 import { buildResponse } from './build-response.js';
 import { openAiClientHeaders } from './client-headers.js';
 import { includesEncryptedReasoning, parseResponseRequest } from './parse-request.js';
@@ -31,4 +32,5 @@ export const responsesDoor: FrontDoor<ResponseRequest> = {
     };
   },
   errorShapes: [],
+  rateLimitHeaders: OPENAI_RATE_LIMIT_HEADERS,
 };

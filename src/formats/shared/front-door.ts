@@ -13,6 +13,7 @@ import type {
   StreamRenderer,
 } from '../../core/stream-renderer.js';
 import type { WireProtocol } from '../../core/wire-protocol.js';
+import type { RateLimitHeaders } from './rate-limit-headers.js';
 
 /** The door's name in generation records, metrics and traces. */
 export type DoorFormat = 'chat_completions' | 'messages' | 'responses' | 'gemini';
@@ -76,4 +77,6 @@ export interface FrontDoor<Body> {
   renderers(body: Body): DoorRenderers;
   /** Its error bodies; none: the gateway's own envelope (core/gateway-error.ts). */
   errorShapes: readonly DoorErrorShape[];
+  /** How its answers and refusals tell the key's rate-limit state: the headers its clients read (rate-limit-headers.ts). */
+  rateLimitHeaders: RateLimitHeaders;
 }

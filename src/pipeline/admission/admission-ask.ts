@@ -4,7 +4,8 @@ import type { Principal } from '../../auth/principal.js';
 import type { Admission, AdmissionDeps, ReservationRequest } from '../../billing/admission.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { FreeRequestAllowance } from '../../limits/free-requests.js';
-import type { RateHeaders, RateParts } from '../../limits/admit-rate.js';
+import type { RateReport } from '../../core/rate-report.js';
+import type { RateParts } from '../../limits/admit-rate.js';
 
 /** What admission uses: the rate limiter and free allowance, the credit leases and the database. */
 export interface AdmissionParts extends RateParts, AdmissionDeps {
@@ -42,8 +43,8 @@ export interface AdmissionAsk<T extends Candidate> {
   candidates: readonly T[];
   /** Counted against the per-minute token limits (0 for a call that generates nothing). */
   estimatedTokens: number;
-  /** The request's rate headers when it was already counted (a response-cache read): the rate step is skipped. */
-  requestCounted?: RateHeaders;
+  /** The request's rate state when it was already counted (a response-cache read): the rate step is skipped. */
+  requestCounted?: RateReport;
   /** Whether a free candidate takes one request from the free-model daily allowance. */
   freeAllowance: boolean;
   spend: SpendAsk<T>;
@@ -54,15 +55,15 @@ export interface Admitted<T extends Candidate> {
   candidates: T[];
   /** What was held; none when the path spends nothing (or a subscription hold found no pass/ candidate). */
   admission?: Admission;
-  /** The key's X-RateLimit-* headers, to send with the answer. */
-  headers: RateHeaders;
+  /** The key's rate state, to send with the answer (as its door's rate-limit headers). */
+  rate: RateReport;
 }
 
 /** What the rules read and decide, in order. */
 export interface AdmissionState<T extends Candidate> {
   ask: AdmissionAsk<T>;
   candidates: T[];
-  headers: RateHeaders;
+  rate: RateReport;
   /** The free-model allowance was taken and granted (a mixed `models` then keeps its free candidates). */
   freeGranted?: boolean;
   admission?: Admission;

@@ -36,11 +36,11 @@ export const rateLimits: AdmissionRule = (parts, state) => {
   const admitted = admitRequestRate(parts, state.ask.principal, state.ask.estimatedTokens);
   // The in-process limiter answers synchronously: no extra turn of the event loop for it.
   if (!(admitted instanceof Promise)) {
-    state.headers = admitted;
+    state.rate = admitted;
     return;
   }
-  return admitted.then((headers) => {
-    state.headers = headers;
+  return admitted.then((rate) => {
+    state.rate = rate;
   });
 };
 

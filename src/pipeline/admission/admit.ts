@@ -2,8 +2,8 @@
 // hit, embeddings, token counting) is admitted here, by the same rules in the same order (admission-rules.ts). A path
 // says what it asks (its candidates, the tokens it counts against the per-minute limits, whether it takes from the
 // free-model allowance and what it may spend); the rules decide, and a refusal after the rate step carries the key's
-// X-RateLimit-* headers, as an admitted request does.
-import { withRateHeaders } from '../../limits/admit-rate.js';
+// rate state, as an admitted request does.
+import { withRateReport } from '../../limits/admit-rate.js';
 import type {
   AdmissionAsk,
   AdmissionParts,
@@ -21,7 +21,7 @@ export function composeAdmission(rules: readonly AdmissionRule[] = ADMISSION_RUL
     const state: AdmissionState<(typeof ask.candidates)[number]> = {
       ask,
       candidates: [...ask.candidates],
-      headers: ask.requestCounted ?? {},
+      rate: ask.requestCounted ?? {},
     };
     try {
       for (const rule of rules) {
@@ -29,9 +29,9 @@ export function composeAdmission(rules: readonly AdmissionRule[] = ADMISSION_RUL
         if (pending) await pending;
       }
     } catch (err) {
-      throw withRateHeaders(err, state.headers);
+      throw withRateReport(err, state.rate);
     }
-    return { candidates: state.candidates, admission: state.admission, headers: state.headers };
+    return { candidates: state.candidates, admission: state.admission, rate: state.rate };
   };
 }
 

@@ -42,7 +42,7 @@ export interface EmbeddingParts extends AdmissionParts {
 }
 
 /** Answers through the generation response port (JSON only), so the response cache wraps it as it wraps the doors. */
-export type EmbeddingResponse = Pick<GenerationResponse, 'headers' | 'json'>;
+export type EmbeddingResponse = Pick<GenerationResponse, 'headers' | 'rate' | 'json'>;
 
 export async function serveEmbeddings(
   parts: EmbeddingParts,
@@ -66,10 +66,10 @@ export async function serveEmbeddings(
   });
   // An amount is always admitted with a hold (nothing, for a free model).
   const admission = admitted.admission!;
-  const rateHeaders = admitted.headers;
   const id = newGenerationId();
   const started = Date.now();
-  response.headers({ ...rateHeaders, 'x-generation-id': id });
+  response.rate(admitted.rate);
+  response.headers({ 'x-generation-id': id });
   const connection = client.watchConnection();
   const attempts: GenerationAttempt[] = [];
   const ctx: AdapterContext = {

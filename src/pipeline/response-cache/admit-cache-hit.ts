@@ -11,8 +11,8 @@ import type { SettlementQueue } from '../../billing/settlement-queue.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { Config } from '../../config.js';
+import type { RateReport } from '../../core/rate-report.js';
 import type { ApiFormat, NewGeneration } from '../../db/tables/generations.js';
-import type { RateHeaders } from '../../limits/admit-rate.js';
 import type { Logger } from '../../logger.js';
 import type { RequestTrace } from '../../observability/gateway-tracer.js';
 import type { AdmissionParts } from '../admission/admission-ask.js';
@@ -24,8 +24,8 @@ import type { ResponseCache } from './response-cache.js';
 
 /** What the read admitted. */
 export interface ReadAdmission {
-  /** The key's X-RateLimit-* headers: the request is counted. */
-  rateHeaders: RateHeaders;
+  /** The key's rate state: the request is counted. */
+  rate: RateReport;
   /** A pass/ model's hold (no quota, a live subscription): a pass hit's admission, given back on a miss. */
   pass?: Admission;
 }
@@ -41,8 +41,8 @@ export interface HitParts extends AdmissionParts {
 
 export interface AdmittedHit {
   replay: Replay;
-  /** The key's X-RateLimit-* headers. */
-  rateHeaders: RateHeaders;
+  /** The key's rate state. */
+  rate: RateReport;
   /** Queues the hit's record and settlement, once; resolves when it is committed, never rejects. */
   settle(outcome: { latencyMs: number; aborted: boolean }): Promise<void>;
 }
@@ -69,12 +69,12 @@ export async function admitHit(
 ): Promise<AdmittedHit | undefined> {
   const hold = admitted.pass;
   admitted.pass = undefined;
-  const { rateHeaders } = admitted;
+  const { rate } = admitted;
   const entry = parts.catalog.get(answer.model);
   const chargeNanos = parts.responseCache.chargeFor(answer);
   let admission: Admission | undefined;
   try {
-    if (entry) admission = await admitCharge(parts, request, { answer, entry, chargeNanos, hold, rateHeaders });
+    if (entry) admission = await admitCharge(parts, request, { answer, entry, chargeNanos, hold, rate });
   } finally {
     // The read's hold goes back unless it is the hit's admission.
     if (hold && hold !== admission) await releaseAdmission(parts.db, hold);
@@ -86,7 +86,7 @@ export async function admitHit(
   let settled: Promise<void> | undefined;
   return {
     replay: { generationId: id, costNanos: chargeNanos, accessMode: granted.mode },
-    rateHeaders,
+    rate,
     settle: ({ latencyMs, aborted }) => {
       if (settled) return settled;
       const record = hitRecord({
@@ -112,7 +112,7 @@ export async function admitHit(
 async function admitCharge(
   parts: HitParts,
   request: HitRequest,
-  hit: { answer: CachedAnswer; entry: CatalogEntry; chargeNanos: bigint; hold?: Admission; rateHeaders: RateHeaders },
+  hit: { answer: CachedAnswer; entry: CatalogEntry; chargeNanos: bigint; hold?: Admission; rate: RateReport },
 ): Promise<Admission> {
   const { principal } = request;
   const { answer, chargeNanos, hold } = hit;
@@ -125,7 +125,7 @@ async function admitCharge(
     principal,
     candidates: [{ entry: hit.entry }],
     estimatedTokens: 0,
-    requestCounted: hit.rateHeaders,
+    requestCounted: hit.rate,
     freeAllowance: false,
     spend: charged ? { kind: 'amount', amountNanos: chargeNanos } : { kind: 'none' },
   });

@@ -36,6 +36,7 @@ export class AnswerRecorder implements RecordWatcher {
         for (const name of ANSWER_HEADERS) if (headers[name] !== undefined) this.headers[name] = headers[name];
         inner.headers(headers);
       },
+      rate: (report) => inner.rate(report),
       json: (body) => {
         this.keepJson(JSON.stringify(body));
         inner.json(body);

@@ -60,7 +60,7 @@ async function admitRead(
   estimatedTokens: number,
 ): Promise<ReadAdmission> {
   // What a pass/ hit takes (it costs no quota); the miss's own admission reserves its bound.
-  const { headers, admission } = await admit(parts, {
+  const { rate, admission } = await admit(parts, {
     path: 'cache-read',
     principal,
     candidates: [{ entry }],
@@ -68,5 +68,5 @@ async function admitRead(
     freeAllowance: false,
     spend: { kind: 'subscription' },
   });
-  return { rateHeaders: headers, pass: admission };
+  return { rate, pass: admission };
 }

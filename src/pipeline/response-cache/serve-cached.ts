@@ -104,7 +104,7 @@ async function withResponseCache(parts: HitParts, exchange: CacheExchange, door:
   let kept: CachedAnswer | undefined;
   try {
     // Counted by the read: the door's admission does not count the request again.
-    await door.serve(recorder.wrap(response.generation), { ...client, requestCounted: read?.admitted.rateHeaders });
+    await door.serve(recorder.wrap(response.generation), { ...client, requestCounted: read?.admitted.rate });
   } finally {
     kept = recorder.finish();
   }
@@ -146,9 +146,9 @@ async function replayHit(
   }
   if (!hit) return false;
   const admitted = hit;
+  response.rate(admitted.rate);
   response.headers({
     [CACHE_HEADER]: 'hit',
-    ...admitted.rateHeaders,
     ...answer.headers,
     'x-generation-id': admitted.replay.generationId,
   });
