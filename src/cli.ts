@@ -21,6 +21,7 @@ import { adminKeysCommand } from './cli/admin-keys.js';
 import { generationsCommand } from './cli/generations.js';
 import { orgsCommand } from './cli/orgs.js';
 import { statuslineCommand } from './cli/statusline.js';
+import { auditCommand } from './cli/audit.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -34,6 +35,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   passCommand,
   adminKeysCommand,
   generationsCommand,
+  auditCommand,
   conformanceCommand,
 ];
 

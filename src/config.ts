@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { usdToNanos } from './core/money.js';
 import { DEFAULT_PASS_QUOTA_USD, MAX_PASS_QUOTA_NANOS, type PassQuotaConfig } from './pass/plan.js';
+import { parseMasterKey, type MasterKey } from './auth/secret-box.js';
 
 export interface Config {
   port: number;
@@ -94,6 +95,19 @@ export interface Config {
   tracesProtocol: OtlpProtocol;
   /** The opt-in response cache (docs/response-cache.md). */
   responseCache: ResponseCacheConfig;
+  /** Master key of secrets kept for reading back (webhook signing secrets): MODELGATE_ENCRYPTION_KEY. */
+  encryptionKey?: MasterKey;
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Whether this process runs a deliverer (MODELGATE_WEBHOOK_DELIVERY); events are recorded either way. */
+  delivery: boolean;
+  /** Finished deliveries older than this many days are pruned (MODELGATE_WEBHOOK_RETENTION_DAYS). */
+  retentionDays: number;
+  /** How long one attempt may take, ms (MODELGATE_WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 export interface ResponseCacheConfig {
@@ -177,6 +191,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // 0 or unset: keep every record.
   const generationRetentionDays =
     integer(env, 'MODELGATE_GENERATION_RETENTION_DAYS', { fallback: 0, min: 0, max: 36_500 }) || undefined;
+  const encryptionKeyText = env.MODELGATE_ENCRYPTION_KEY?.trim() || undefined;
+  const encryptionKey = encryptionKeyText === undefined ? undefined : parseMasterKey(encryptionKeyText);
+  if (encryptionKeyText !== undefined && encryptionKey === undefined)
+    throw new ConfigError('MODELGATE_ENCRYPTION_KEY', 'must be 32 bytes written as base64 (44 characters) or hex (64)');
   if (metricsToken !== undefined && metricsToken.length < 16) {
     throw new ConfigError('MODELGATE_METRICS_TOKEN', 'must be at least 16 characters long');
   }
@@ -261,6 +279,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEntryBytes:
         integer(env, 'MODELGATE_RESPONSE_CACHE_MAX_ENTRY_KB', { fallback: 1024, min: 1, max: 1_048_576 }) * 1024,
       priceFractionPpm: fraction(env, 'MODELGATE_RESPONSE_CACHE_PRICE_FRACTION', 0),
+    },
+    encryptionKey,
+    webhooks: {
+      delivery: boolean(env, 'MODELGATE_WEBHOOK_DELIVERY', true),
+      retentionDays: integer(env, 'MODELGATE_WEBHOOK_RETENTION_DAYS', { fallback: 30, min: 1, max: 36_500 }),
+      timeoutMs: integer(env, 'MODELGATE_WEBHOOK_TIMEOUT_MS', { fallback: 15_000, min: 100, max: 300_000 }),
     },
   };
 }

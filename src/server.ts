@@ -44,6 +44,7 @@ import { requestSpans } from './observability/request-span.js';
 import { UpstreamDrains } from './pipeline/upstream-drains.js';
 import { composeAdmission } from './pipeline/admission/admit.js';
 import { GenerationRetention } from './services/generation-retention.js';
+import { WebhookDeliverer } from './services/webhook-deliverer.js';
 import { createResponseCache } from './pipeline/response-cache/create-response-cache.js';
 import type { ResponseCache } from './pipeline/response-cache/response-cache.js';
 
@@ -263,6 +264,17 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         ? undefined
         : new GenerationRetention(database.db, logger, config.generationRetentionDays);
     retention?.start();
+    // Off the request path: events written by requests are sent from here, with retries, by this process or another.
+    const webhooks = config.webhooks.delivery
+      ? new WebhookDeliverer({
+          db: database.db,
+          logger,
+          masterKey: config.encryptionKey,
+          timeoutMs: config.webhooks.timeoutMs,
+          retentionDays: config.webhooks.retentionDays,
+        })
+      : undefined;
+    webhooks?.start();
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -288,6 +300,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         server.closeIdleConnections();
         await stopped;
         await retention?.stop();
+        await webhooks?.stop();
         // Settlements wait for a database that is away, but a stop does not wait forever: past the grace period those
         // still waiting are logged whole, for replay.
         await parts.settlements.drain(config.shutdownGraceSeconds * 1000);

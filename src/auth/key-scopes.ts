@@ -45,6 +45,14 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'listOrganizationInvitations',
   'getOrganizationUsage',
   'deleteOrganizationInvitation',
+  'listWebhooks',
+  'createWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'rotateWebhookSecret',
+  'listWebhookDeliveries',
+  'redeliverWebhookEvent',
+  'listOrganizationAuditLog',
 ]);
 
 const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';

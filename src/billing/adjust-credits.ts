@@ -3,7 +3,7 @@
 // for requests to come: it recalls those leases (src/billing/lease-recalls.ts) and tries again until it fits,
 // for a few seconds at most, also while the user keeps sending requests (each recall also keeps the holders from
 // leasing more than each request needs for a while).
-import type { Db } from '../db/database.js';
+import type { Db, DbOrTrx } from '../db/database.js';
 import { createLogger, type Logger } from '../logger.js';
 import { grantCredits, InsufficientCreditsError } from '../repositories/credits.js';
 import { reclaimExpiredLeases, recallableCredit } from '../repositories/credit-leases.js';
@@ -26,6 +26,8 @@ export interface AdjustCreditsInput {
   /** Positive: a grant. Negative: a removal (ledger kind `adjustment`). Never zero. */
   amountNanos: bigint;
   note?: string | null;
+  /** Runs in the adjustment's transaction once it is written (the audit log's entry). */
+  written?: (trx: DbOrTrx, result: { balanceNanos: bigint; ledgerId: bigint }) => Promise<void>;
 }
 
 /**

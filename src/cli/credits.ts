@@ -1,5 +1,6 @@
 // `modelgate credits add|show`: an organization's prepaid credit account, named by a user's e-mail (its personal
 // organization) or by `--org` (USD at this edge, nano-dollars inside).
+import { CONSOLE_ACTOR } from '../services/audit-log.js';
 import { usdToNanos, nanosToUsd } from '../core/money.js';
 import { adjustCredits, creditAccount } from '../services/credits.js';
 import {
@@ -68,7 +69,10 @@ export const creditsCommand: CommandDefinition = {
     return withDatabase(config, async (db) => {
       const owner = await resolveWallet(db, wallet);
       // A removal recalls the credit that running gateways lease (they hear it through NOTIFY) instead of failing.
-      const result = await adjustCredits({ db }, { userId: owner.id, amountNanos, note: values.note ?? 'cli' });
+      const result = await adjustCredits(
+        { db },
+        { userId: owner.id, amountNanos, note: values.note ?? 'cli', by: CONSOLE_ACTOR },
+      );
       const balance = nanosToUsd(result.balanceNanos);
       print(io, values.json, `balance of ${owner.label}: ${balance} USD`, {
         ...owner.json,

@@ -1,6 +1,9 @@
 // `modelgate keys create|list|delete|limits`: a user's API keys (secrets shown once; only their hashes are stored).
 // The CLI acts for the operator, so it may create either kind: `--manage` makes a management key (manages the
 // account's inference keys, calls no model), the only kind of key that can create keys over HTTP.
+import { CONSOLE_ACTOR } from '../services/audit-log.js';
+import { keyUpdated } from '../services/key-changes.js';
+import { inTransaction } from '../db/in-transaction.js';
 import { createKey, deleteKey, TooManyKeysError } from '../services/api-keys.js';
 import { findApiKeyForUser, listApiKeysForUser, setApiKeyLimits, type ApiKeyLimits } from '../repositories/api-keys.js';
 import {
@@ -68,6 +71,7 @@ export const keysCommand: CommandDefinition = {
             kind,
             now: new Date(),
             maxKeys: config.maxKeysPerAccount,
+            actor: CONSOLE_ACTOR,
           }).catch((err: unknown) => {
             if (err instanceof TooManyKeysError)
               throw new CommandFailedError(`${email}: ${err.message} (MODELGATE_MAX_KEYS_PER_ACCOUNT)`);
@@ -110,7 +114,7 @@ export const keysCommand: CommandDefinition = {
         const keyId = requireOption(values.id, 'id');
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
-          if (!(await deleteKey(db, undefined, { userId: user.id, keyId, now: new Date() }))) {
+          if (!(await deleteKey(db, undefined, { userId: user.id, keyId, now: new Date(), actor: CONSOLE_ACTOR }))) {
             throw new CommandFailedError(`no active key ${keyId} for ${email}`);
           }
           print(io, json, `deleted key ${keyId}`, { key_id: keyId, deleted: true });
@@ -131,7 +135,13 @@ export const keysCommand: CommandDefinition = {
           const key = await findApiKeyForUser(db, user.id, keyId);
           if (!key) throw new CommandFailedError(`no active key ${keyId} for ${email}`);
           const updated =
-            (Object.keys(limits).length > 0 ? await setApiKeyLimits(db, keyId, limits) : undefined) ?? key;
+            (Object.keys(limits).length > 0
+              ? await inTransaction(db, async (trx) => {
+                  const changed = await setApiKeyLimits(trx, keyId, limits);
+                  if (changed) await keyUpdated(trx, CONSOLE_ACTOR, { before: key, after: changed, now: new Date() });
+                  return changed;
+                })
+              : undefined) ?? key;
           const shown = {
             key_id: keyId,
             rpm: updated.rate_limit_rpm ?? 'default',

@@ -1,5 +1,6 @@
 // `modelgate orgs invitations list|revoke`: the operator (standing in for an owner) lists an organization's pending
 // invitations, never a token (only hashes are kept), and revokes one before it is used.
+import { CONSOLE_ACTOR } from '../services/audit-log.js';
 import type { Config } from '../config.js';
 import { OPERATOR } from '../auth/member-roles.js';
 import { requireOrganization } from '../services/organizations.js';
@@ -38,7 +39,7 @@ export function runInvitations(input: InvitationsInput, config: Config, io: CliI
   const invitationId = requireOption(input.invitation, 'invitation');
   return withDatabase(config, async (db) => {
     const org = await asCommand(requireOrganization(db, id));
-    await asCommand(revokeInvitation(db, OPERATOR, { organizationId: org.id, invitationId }));
+    await asCommand(revokeInvitation(db, OPERATOR, { organizationId: org.id, invitationId, by: CONSOLE_ACTOR }));
     print(io, input.json, `revoked invitation ${invitationId} of ${org.id}`, {
       id: org.id,
       invitation_id: invitationId,

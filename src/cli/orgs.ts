@@ -2,6 +2,7 @@
 // pending invitations and budgets, for the operator
 // (who stands in for an owner: auth/member-roles.ts). Removing a member revokes its keys of the organization; the
 // running gateway hears of it through the database and refuses them at once.
+import { CONSOLE_ACTOR } from '../services/audit-log.js';
 import type { MemberRole } from '../db/tables/memberships.js';
 import { OPERATOR } from '../auth/member-roles.js';
 import { listOrganizationsOfUser } from '../repositories/organizations.js';
@@ -129,7 +130,7 @@ export const orgsCommand: CommandDefinition = {
         const ownerEmail = requireEmail(values.owner);
         return withDatabase(config, async (db) => {
           const owner = await requireUser(db, ownerEmail);
-          const org = await asCommand(createOrganization(db, { name, ownerUserId: owner.id }));
+          const org = await asCommand(createOrganization(db, { name, ownerUserId: owner.id, by: CONSOLE_ACTOR }));
           print(io, json, `created organization ${org.id} (${org.name}), owner ${ownerEmail}`, {
             id: org.id,
             name: org.name,
@@ -180,7 +181,15 @@ export const orgsCommand: CommandDefinition = {
         const role = roleOption(values.role);
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
-          const member = await asCommand(putMember(db, OPERATOR, { organizationId: id, userId: user.id, role }));
+          const member = await asCommand(
+            putMember(db, OPERATOR, {
+              organizationId: id,
+              userId: user.id,
+              role,
+              by: CONSOLE_ACTOR,
+              now: new Date(),
+            }),
+          );
           print(io, json, `${email} is ${member.role} of ${id}`, { id, email, role: member.role });
           return 0;
         });
@@ -190,7 +199,14 @@ export const orgsCommand: CommandDefinition = {
         const email = requireEmail(values.email);
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
-          await asCommand(removeMember(db, OPERATOR, { organizationId: id, userId: user.id, now: new Date() }));
+          await asCommand(
+            removeMember(db, OPERATOR, {
+              organizationId: id,
+              userId: user.id,
+              now: new Date(),
+              by: CONSOLE_ACTOR,
+            }),
+          );
           print(io, json, `removed ${email} from ${id} (its keys there are revoked)`, { id, email, removed: true });
           return 0;
         });

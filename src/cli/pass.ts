@@ -1,5 +1,6 @@
 // `modelgate pass grant|revoke|show`: the flat subscription's periods (9.99 USD per month each) and usage, of a user's
 // personal organization (`--email`) or of an organization (`--org`).
+import { CONSOLE_ACTOR } from '../services/audit-log.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { grantPass, MAX_PASS_MONTHS as MAX_MONTHS, revokePass, showPass, wirePeriod } from '../services/pass.js';
@@ -78,7 +79,7 @@ export const passCommand: CommandDefinition = {
         return 0;
       }
       if (sub === 'grant') {
-        const rows = await grantPass(db, owner.id, months, new Date());
+        const rows = await grantPass(db, owner.id, months, new Date(), CONSOLE_ACTOR);
         const until = rows[rows.length - 1].period_end.toISOString();
         print(io, values.json, `subscription of ${owner.label}: ${months} month(s) added, active until ${until}`, {
           ...owner.json,
@@ -86,7 +87,7 @@ export const passCommand: CommandDefinition = {
         });
         return 0;
       }
-      const revoked = await revokePass(db, owner.id, new Date());
+      const revoked = await revokePass(db, owner.id, new Date(), CONSOLE_ACTOR);
       print(io, values.json, `revoked ${revoked} subscription period(s) of ${owner.label}`, { ...owner.json, revoked });
       return 0;
     });

@@ -15,6 +15,13 @@ import type { OrganizationsTable } from './tables/organizations.js';
 import type { PassUsageTable } from './tables/pass-usage.js';
 import type { SubscriptionsTable } from './tables/subscriptions.js';
 import type { UsersTable } from './tables/users.js';
+import type { AuditLogTable } from './tables/audit-log.js';
+import type {
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+  WebhookEventsTable,
+} from './tables/webhooks.js';
 import type { GenerationRetentionTable, UsageDailyTable, UsageKeyTotalsTable } from './tables/usage-totals.js';
 
 /** The one description of the schema that Kysely type-checks queries against (see migrations/). */
@@ -40,6 +47,11 @@ export interface Database {
   budget_spend: BudgetSpendTable;
   budget_leases: BudgetLeasesTable;
   sessions: SessionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,4 +1,5 @@
 import type { HandlerParts } from './handler-parts.js';
+import { actorOf } from '../services/audit-log.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { requireAccountToken } from '../auth/key-scopes.js';
@@ -13,6 +14,7 @@ export function acceptOrganizationInvitation(parts: Pick<HandlerParts, 'db' | 'n
       token: String(api.request.params.token),
       userId: principal.memberUserId,
       now: parts.now(),
+      by: actorOf(principal),
     });
     ctx.body = toWireOrganization(org);
   };

@@ -1,4 +1,6 @@
 import type { HandlerParts } from './handler-parts.js';
+import { actorOf } from '../services/audit-log.js';
+import { principalOf } from '../http/authenticate.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { requireUser } from '../services/users.js';
@@ -14,7 +16,7 @@ export function adminAdjustCredits(parts: Pick<HandlerParts, 'db' | 'leases' | '
     const amountNanos = usdToNanos(body.amount);
     const result = await adjustCredits(
       { db: parts.db, recalls: parts.leases.recalls, logger: parts.logger },
-      { userId: user.id, amountNanos, note: body.note ?? null },
+      { userId: user.id, amountNanos, note: body.note ?? null, by: actorOf(principalOf(ctx)) },
     );
     ctx.body = {
       user_id: user.id,

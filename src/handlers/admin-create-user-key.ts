@@ -1,12 +1,15 @@
 import type { GrantParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
+import { principalOf } from '../http/authenticate.js';
 import { requireUser } from '../services/users.js';
 import { createKey, describeKeys } from '../services/api-keys.js';
 import { parseKeyKind, parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
+import { actorOf } from '../services/audit-log.js';
 
 export function adminCreateUserKey(parts: GrantParts): Handler {
   return async (api, ctx) => {
+    const principal = principalOf(ctx);
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const now = parts.now();
     const body = (api.request.requestBody ?? {}) as WireKeySettings;
@@ -20,6 +23,7 @@ export function adminCreateUserKey(parts: GrantParts): Handler {
       kind: parseKeyKind(body.kind),
       now,
       maxKeys: parts.config.maxKeysPerAccount,
+      actor: actorOf(principal),
     });
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');

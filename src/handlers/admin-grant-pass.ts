@@ -1,4 +1,6 @@
 import type { GrantParts } from './handler-parts.js';
+import { actorOf } from '../services/audit-log.js';
+import { principalOf } from '../http/authenticate.js';
 import type { Handler } from '../http/openapi-router.js';
 import { requireUser } from '../services/users.js';
 import { grantPass, showPass } from '../services/pass.js';
@@ -8,7 +10,7 @@ export function adminGrantPass(parts: GrantParts): Handler {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const { months = 1 } = (api.request.requestBody ?? {}) as { months?: number };
     const now = parts.now();
-    await grantPass(parts.db, user.id, months, now);
+    await grantPass(parts.db, user.id, months, now, actorOf(principalOf(ctx)));
     ctx.body = {
       user_id: user.id,
       ...withoutNullUsage(await showPass(parts.db, parts.config.passQuota, user.id, now)),

@@ -1,4 +1,6 @@
 // The operator's member routes: the operator stands in for an owner (auth/member-roles.ts).
+import { actorOf } from '../services/audit-log.js';
+import { principalOf } from '../http/authenticate.js';
 import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import type { MemberRole } from '../services/organizations.js';
@@ -13,13 +15,15 @@ export function adminListOrganizationMembers(parts: Pick<HandlerParts, 'db'>): H
   };
 }
 
-export function adminPutOrganizationMember(parts: Pick<HandlerParts, 'db'>): Handler {
+export function adminPutOrganizationMember(parts: Pick<HandlerParts, 'db' | 'now'>): Handler {
   return async (api, ctx) => {
     const { role } = api.request.requestBody as { role: MemberRole };
     const member = await putMember(parts.db, OPERATOR, {
       organizationId: String(api.request.params.organization_id),
       userId: String(api.request.params.user_id),
       role,
+      by: actorOf(principalOf(ctx)),
+      now: parts.now(),
     });
     ctx.body = toWireMember(member);
   };
@@ -33,6 +37,7 @@ export function adminDeleteOrganizationMember(parts: Pick<HandlerParts, 'credent
       organizationId: String(api.request.params.organization_id),
       userId,
       now: parts.now(),
+      by: actorOf(principalOf(ctx)),
     });
     ctx.body = { removed: true, user_id: userId };
   };

@@ -1,6 +1,8 @@
 // The operator's credit and pass routes by organization (/admin/organizations/{organization_id}/credits, .../pass):
 // the same services as the user routes, which stay for compatibility and reach a user's personal organization (whose
 // id is the user's). An unknown organization is 404 naming it.
+import { actorOf } from '../services/audit-log.js';
+import { principalOf } from '../http/authenticate.js';
 import type { GrantParts, HandlerParts, LimitsViewParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -25,7 +27,7 @@ export function adminAdjustOrganizationCredits(parts: Pick<HandlerParts, 'db' | 
     const amountNanos = usdToNanos(body.amount);
     const result = await adjustCredits(
       { db: parts.db, recalls: parts.leases.recalls, logger: parts.logger },
-      { userId: org.id, amountNanos, note: body.note ?? null },
+      { userId: org.id, amountNanos, note: body.note ?? null, by: actorOf(principalOf(ctx)) },
     );
     ctx.body = {
       organization_id: org.id,
@@ -41,7 +43,7 @@ export function adminGrantOrganizationPass(parts: GrantParts): Handler {
     const org = await organizationOf(parts, api);
     const { months = 1 } = (api.request.requestBody ?? {}) as { months?: number };
     const now = parts.now();
-    await grantPass(parts.db, org.id, months, now);
+    await grantPass(parts.db, org.id, months, now, actorOf(principalOf(ctx)));
     ctx.body = {
       organization_id: org.id,
       ...withoutNullUsage(await showPass(parts.db, parts.config.passQuota, org.id, now)),
@@ -52,7 +54,10 @@ export function adminGrantOrganizationPass(parts: GrantParts): Handler {
 export function adminRevokeOrganizationPass(parts: Pick<HandlerParts, 'db' | 'now'>): Handler {
   return async (api, ctx) => {
     const org = await organizationOf(parts, api);
-    ctx.body = { organization_id: org.id, revoked_periods: await revokePass(parts.db, org.id, parts.now()) };
+    ctx.body = {
+      organization_id: org.id,
+      revoked_periods: await revokePass(parts.db, org.id, parts.now(), actorOf(principalOf(ctx))),
+    };
   };
 }
 

@@ -6,6 +6,7 @@ import { keyOwnerFor } from '../services/organizations.js';
 import { createKey, describeKeys } from '../services/api-keys.js';
 import { parseKeyKind, parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
+import { actorOf } from '../services/audit-log.js';
 
 type CreateKeyBody = WireKeySettings & { organization_id?: string; member_id?: string };
 
@@ -28,6 +29,7 @@ export function createApiKey(parts: GrantParts): Handler {
       kind,
       now,
       maxKeys: parts.config.maxKeysPerAccount,
+      actor: actorOf(principal),
     });
     const [view] = await describeKeys(parts.db, [row], now);
     ctx.status = 201;

@@ -1,4 +1,5 @@
 import type { HandlerParts } from './handler-parts.js';
+import { actorOf } from '../services/audit-log.js';
 import type { Handler } from '../http/openapi-router.js';
 import type { MemberRole } from '../services/organizations.js';
 import { principalOf } from '../http/authenticate.js';
@@ -17,6 +18,7 @@ export function createOrganizationInvitation(parts: Pick<HandlerParts, 'db' | 'n
       organizationId,
       role: body.role ?? 'member',
       now: parts.now(),
+      by: actorOf(principal),
     });
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');

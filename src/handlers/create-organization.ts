@@ -1,4 +1,5 @@
 import type { HandlerParts } from './handler-parts.js';
+import { actorOf } from '../services/audit-log.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
 import { requireAccountToken } from '../auth/key-scopes.js';
@@ -10,7 +11,11 @@ export function createOrganization(parts: Pick<HandlerParts, 'db'>): Handler {
     const principal = principalOf(ctx);
     requireAccountToken(principal, 'Creating an organization');
     const body = api.request.requestBody as { name: string };
-    const org = await create(parts.db, { name: body.name, ownerUserId: principal.memberUserId });
+    const org = await create(parts.db, {
+      name: body.name,
+      ownerUserId: principal.memberUserId,
+      by: actorOf(principal),
+    });
     ctx.status = 201;
     ctx.body = toWireOrganization(org);
   };

@@ -4,6 +4,7 @@ import { principalOf } from '../http/authenticate.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { authorizeKeyChange, authorizeKeyTarget, seesKeyOf } from '../auth/key-scopes.js';
 import { deleteKey, findKey } from '../services/api-keys.js';
+import { actorOf } from '../services/audit-log.js';
 
 export function deleteApiKey(parts: KeyChangeParts): Handler {
   return async (api, ctx) => {
@@ -18,7 +19,12 @@ export function deleteApiKey(parts: KeyChangeParts): Handler {
     // notification.
     const deleted =
       target !== undefined &&
-      (await deleteKey(parts.db, parts.credentials, { userId: principal.organizationId, keyId, now: parts.now() }));
+      (await deleteKey(parts.db, parts.credentials, {
+        userId: principal.organizationId,
+        keyId,
+        now: parts.now(),
+        actor: actorOf(principal),
+      }));
     // Another user's key answers exactly like a missing one, so ids cannot be probed.
     if (!deleted) throw new GatewayError(404, `API key ${keyId} not found`, { key_id: keyId });
     ctx.body = { deleted: true, key_id: keyId };

@@ -63,6 +63,17 @@ import {
   adminListOrganizationMembers,
   adminPutOrganizationMember,
 } from './admin-organization-members.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhookEvent,
+  rotateWebhookSecret,
+  updateWebhook,
+} from './webhook-handlers.js';
+import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
+import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -123,5 +134,17 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     geminiCountTokens: geminiCountTokens(parts),
     geminiListModels: geminiListModels(parts),
     geminiGetModel: geminiGetModel(parts),
+    listWebhooks: listWebhooks(parts),
+    createWebhook: createWebhook(parts),
+    updateWebhook: updateWebhook(parts),
+    deleteWebhook: deleteWebhook(parts),
+    rotateWebhookSecret: rotateWebhookSecret(parts),
+    listWebhookDeliveries: listWebhookDeliveries(parts),
+    redeliverWebhookEvent: redeliverWebhookEvent(parts),
+    listOrganizationAuditLog: listOrganizationAuditLog(parts),
+    adminListAuditLog: adminListAuditLog(parts),
+    adminListWebhooks: adminListWebhooks(parts),
+    adminCreateWebhook: adminCreateWebhook(parts),
+    adminDeleteWebhook: adminDeleteWebhook(parts),
   };
 }

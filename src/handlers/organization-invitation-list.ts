@@ -1,5 +1,6 @@
 // GET and DELETE /organizations/{id}/invitations[/{invitation_id}]: an owner or admin lists the pending invitations
 // (never a token) and revokes one; the account token or a management key, as for the other member changes.
+import { actorOf } from '../services/audit-log.js';
 import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { principalOf } from '../http/authenticate.js';
@@ -40,7 +41,7 @@ export function deleteOrganizationInvitation(parts: Pick<HandlerParts, 'db'>): H
     const organizationId = String(api.request.params.organization_id);
     const invitationId = String(api.request.params.invitation_id);
     const actor = await memberActor(parts.db, principal, organizationId);
-    await revokeInvitation(parts.db, actor, { organizationId, invitationId });
+    await revokeInvitation(parts.db, actor, { organizationId, invitationId, by: actorOf(principal) });
     ctx.body = { revoked: true, invitation_id: invitationId };
   };
 }

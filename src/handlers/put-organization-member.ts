@@ -1,4 +1,5 @@
 import type { HandlerParts } from './handler-parts.js';
+import { actorOf } from '../services/audit-log.js';
 import type { Handler } from '../http/openapi-router.js';
 import type { MemberRole } from '../services/organizations.js';
 import { principalOf } from '../http/authenticate.js';
@@ -6,7 +7,7 @@ import { authorizeMemberManagement } from '../auth/key-scopes.js';
 import { memberActor, putMember } from '../services/organizations.js';
 import { toWireMember } from './wire-organization.js';
 
-export function putOrganizationMember(parts: Pick<HandlerParts, 'db'>): Handler {
+export function putOrganizationMember(parts: Pick<HandlerParts, 'db' | 'now'>): Handler {
   return async (api, ctx) => {
     const principal = principalOf(ctx);
     authorizeMemberManagement(principal);
@@ -17,6 +18,8 @@ export function putOrganizationMember(parts: Pick<HandlerParts, 'db'>): Handler 
       organizationId,
       userId: String(api.request.params.user_id),
       role,
+      by: actorOf(principal),
+      now: parts.now(),
     });
     ctx.body = toWireMember(member);
   };

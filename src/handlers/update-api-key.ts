@@ -6,6 +6,7 @@ import { authorizeKeyChange, authorizeKeyTarget, seesKeyOf } from '../auth/key-s
 import { describeKeys, findKey, updateKey } from '../services/api-keys.js';
 import { parseKeySettings, type WireKeySettings } from '../services/key-settings.js';
 import { toWireApiKey } from './wire-api-key.js';
+import { actorOf } from '../services/audit-log.js';
 
 export function updateApiKey(parts: KeyChangeParts): Handler {
   return async (api, ctx) => {
@@ -20,7 +21,13 @@ export function updateApiKey(parts: KeyChangeParts): Handler {
     if (target) authorizeKeyTarget(principal, 'update', target);
     const row =
       target &&
-      (await updateKey(parts.db, parts.credentials, { userId: principal.organizationId, keyId, settings, now }));
+      (await updateKey(parts.db, parts.credentials, {
+        userId: principal.organizationId,
+        keyId,
+        settings,
+        now,
+        actor: actorOf(principal),
+      }));
     // Another user's key answers exactly like a missing one, so ids cannot be probed.
     if (!row) throw new GatewayError(404, `API key ${keyId} not found`, { key_id: keyId });
     ctx.body = toWireApiKey((await describeKeys(parts.db, [row], now))[0]);

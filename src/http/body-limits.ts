@@ -33,6 +33,11 @@ export const OPERATION_BODY_CAPS: Readonly<Record<string, BodyCap>> = {
   createOrganizationInvitation: 'settings',
   adminCreateOrganization: 'settings',
   adminPutOrganizationMember: 'settings',
+  adminAdjustOrganizationCredits: 'settings',
+  adminGrantOrganizationPass: 'settings',
+  createWebhook: 'settings',
+  updateWebhook: 'settings',
+  adminCreateWebhook: 'settings',
 };
 
 /** 1,000 allow-list entries of 200 characters are ~203 KB of JSON; a quarter of headroom for formatting. */

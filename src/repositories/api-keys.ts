@@ -81,14 +81,23 @@ export async function listApiKeysForUser(db: DbOrTrx, userId: string): Promise<A
 }
 
 /** One active key of this user; another user's key or a deleted one is `undefined`. */
-export async function findApiKeyForUser(db: DbOrTrx, userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
-  return db
+/**
+ * With `lock`, the row is held until the transaction ends as its update would hold it (FOR NO KEY UPDATE, which
+ * leaves settlements' foreign-key checks on it free to go on).
+ */
+export async function findApiKeyForUser(
+  db: DbOrTrx,
+  userId: string,
+  keyId: string,
+  lock = false,
+): Promise<ApiKeyRow | undefined> {
+  const query = db
     .selectFrom('api_keys')
     .selectAll()
     .where('id', '=', keyId)
     .where('user_id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null);
+  return (lock ? query.forNoKeyUpdate() : query).executeTakeFirst();
 }
 
 /** Soft-deletes the owner's active key. `false` when it does not exist, is not theirs, or is already deleted. */

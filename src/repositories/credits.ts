@@ -49,7 +49,13 @@ export async function getCreditAccount(db: DbOrTrx, userId: string): Promise<Cre
  */
 export async function grantCredits(
   db: DbOrTrx,
-  input: { userId: string; amountNanos: bigint; note?: string | null },
+  input: {
+    userId: string;
+    amountNanos: bigint;
+    note?: string | null;
+    /** Runs in the grant's transaction once it is written (the audit log's entry). */
+    written?: (trx: DbOrTrx, result: { balanceNanos: bigint; ledgerId: bigint }) => Promise<void>;
+  },
 ): Promise<{ balanceNanos: bigint; ledgerId: bigint }> {
   const { userId, amountNanos } = input;
   if (amountNanos === 0n) throw new RangeError('amountNanos must not be zero');
@@ -100,6 +106,7 @@ export async function grantCredits(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await input.written?.(trx, { balanceNanos, ledgerId: ledger.id });
     return { balanceNanos, ledgerId: ledger.id };
   });
 }

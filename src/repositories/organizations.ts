@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { MemberRole, MembershipRow } from '../db/tables/memberships.js';
 import type { OrganizationRow } from '../db/tables/organizations.js';
+import type { ApiKeyRow } from '../db/tables/api-keys.js';
 
 /** An organization as one of its members sees it: with that member's role. */
 export type MemberOrganization = OrganizationRow & { role: MemberRole };
@@ -101,18 +102,21 @@ export async function countOwners(db: DbOrTrx, organizationId: string): Promise<
   return Number(row.count);
 }
 
-/** Revokes the member's keys of the organization; returns their hashes (to drop them from credential caches). */
+/**
+ * Revokes the member's keys of the organization; returns them as they were (their hashes drop them from credential
+ * caches).
+ */
 export async function revokeMemberKeys(
   db: DbOrTrx,
   input: { organizationId: string; userId: string; now: Date },
-): Promise<string[]> {
+): Promise<ApiKeyRow[]> {
   const rows = await db
     .updateTable('api_keys')
     .set({ deleted_at: input.now })
     .where('user_id', '=', input.organizationId)
     .where('member_user_id', '=', input.userId)
     .where('deleted_at', 'is', null)
-    .returning('key_hash')
+    .returningAll()
     .execute();
-  return rows.map((r) => r.key_hash);
+  return rows.map((row) => ({ ...row, deleted_at: null }));
 }

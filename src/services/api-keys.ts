@@ -19,6 +19,8 @@ import { sumKeyUsage, type KeyUsage } from '../repositories/key-usage.js';
 import { periodStart } from '../billing/key-periods.js';
 import { inTransaction } from '../db/in-transaction.js';
 import { checkSettingsFitKind, type KeySettings } from './key-settings.js';
+import type { AuditActor } from './audit-log.js';
+import { keyCreated, keyRevoked, keyUpdated } from './key-changes.js';
 
 /** A key row with its usage and what is left of its limit in the current period (nano-dollars). */
 export interface KeyView {
@@ -64,6 +66,8 @@ export interface NewKeyInput {
   now: Date;
   kind?: ApiKeyKind;
   maxKeys: number;
+  /** The credential that creates it (audit log). */
+  actor: AuditActor;
 }
 
 /**
@@ -86,7 +90,10 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<{ row: ApiK
       kind,
     });
     const changes = changesOf({ ...settings, name: undefined });
-    if (Object.keys(changes).length === 0) return issued;
+    if (Object.keys(changes).length === 0) {
+      await keyCreated(trx, input.actor, issued.row, input.now);
+      return issued;
+    }
     const row = await trx
       .updateTable('api_keys')
       .set(changes)
@@ -94,6 +101,7 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<{ row: ApiK
       .returningAll()
       .executeTakeFirstOrThrow();
     await seedIfLimited(trx, row, input.now);
+    await keyCreated(trx, input.actor, row, input.now);
     return { row, secret: issued.secret };
   });
 }
@@ -117,15 +125,15 @@ export class TooManyKeysError extends GatewayError {
 export async function updateKey(
   db: Db,
   credentials: CredentialInvalidator | undefined,
-  input: { userId: string; keyId: string; settings: KeySettings; now: Date },
+  input: { userId: string; keyId: string; settings: KeySettings; now: Date; actor: AuditActor },
 ): Promise<ApiKeyRow | undefined> {
   const changes = changesOf(input.settings);
   if (Object.keys(changes).length === 0) return findApiKeyForUser(db, input.userId, input.keyId);
   const row = await inTransaction(db, async (trx) => {
+    // Locked: the audit entry's "before" is the row this change replaced.
+    const current = await findApiKeyForUser(trx, input.userId, input.keyId, true);
+    if (!current) return undefined;
     if (setsSpending(input.settings)) {
-      // The kind never changes after creation, so reading it first cannot race with a change of it.
-      const current = await findApiKeyForUser(trx, input.userId, input.keyId);
-      if (!current) return undefined;
       checkSettingsFitKind(current.kind, input.settings);
       await checkWithinMemberBudget(trx, current.user_id, current.member_user_id, input.settings.limitNanos);
     }
@@ -137,7 +145,10 @@ export async function updateKey(
       .where('deleted_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
-    if (updated) await seedIfLimited(trx, updated, input.now);
+    if (updated) {
+      await seedIfLimited(trx, updated, input.now);
+      await keyUpdated(trx, input.actor, { before: current, after: updated, now: input.now });
+    }
     return updated;
   });
   if (row) credentials?.invalidate(row.key_hash);
@@ -180,11 +191,17 @@ export async function findKey(db: DbOrTrx, userId: string, keyId: string): Promi
 export async function deleteKey(
   db: Db,
   credentials: CredentialInvalidator | undefined,
-  input: { userId: string; keyId: string; now: Date },
+  input: { userId: string; keyId: string; now: Date; actor: AuditActor },
 ): Promise<boolean> {
   // No id holds a NUL character (PostgreSQL text cannot even be asked for one): such a key does not exist.
   if (input.keyId.includes('\u0000')) return false;
-  const hash = await softDeleteApiKeyReturningHash(db, input);
+  const hash = await inTransaction(db, async (trx) => {
+    const before = await findApiKeyForUser(trx, input.userId, input.keyId, true);
+    if (!before) return undefined;
+    const deleted = await softDeleteApiKeyReturningHash(trx, input);
+    if (deleted !== undefined) await keyRevoked(trx, input.actor, { before, now: input.now, reason: 'deleted' });
+    return deleted;
+  });
   if (hash === undefined) return false;
   credentials?.invalidate(hash);
   return true;

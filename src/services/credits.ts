@@ -1,5 +1,6 @@
 // Credits as the operator moves them (CLI `credits`, API /admin/users/{id}/credits): one path for both, through
 // billing's adjustCredits, which recalls the credit running gateways lease before a removal.
+import { recordAudit, type AuditActor } from './audit-log.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { LedgerRow } from '../db/tables/credit-ledger.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -13,12 +14,27 @@ import { nanosToUsd } from '../core/money.js';
  */
 export async function adjustCredits(
   deps: AdjustCreditsDeps,
-  input: { userId: string; amountNanos: bigint; note: string | null },
+  input: { userId: string; amountNanos: bigint; note: string | null; by: AuditActor },
 ): Promise<{ balanceNanos: bigint; ledgerId: bigint }> {
   if (input.amountNanos === 0n)
     throw new GatewayError(400, 'Invalid request: amount must not be zero', { field: 'amount' });
   try {
-    return await adjustLeasedCredits(deps, input);
+    return await adjustLeasedCredits(deps, {
+      ...input,
+      written: (trx, result) =>
+        recordAudit(trx, {
+          actor: input.by,
+          organizationId: input.userId,
+          action: input.amountNanos > 0n ? 'credits.granted' : 'credits.removed',
+          target: { type: 'credits', id: input.userId },
+          after: {
+            amount_nanos: input.amountNanos,
+            balance_nanos: result.balanceNanos,
+            ledger_id: result.ledgerId,
+            note: input.note,
+          },
+        }),
+    });
   } catch (err) {
     if (err instanceof InsufficientCreditsError) {
       throw new GatewayError(

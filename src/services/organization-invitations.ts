@@ -3,6 +3,8 @@
 // two accept it at the same moment (the row is locked), and not after it expires. An owner or admin lists the pending
 // ones (never a token) and may revoke one before it is used.
 import type { Db, DbOrTrx } from '../db/database.js';
+import { recordAudit, type AuditActor } from './audit-log.js';
+import { memberChanged } from './member-changes.js';
 import type { MemberRole } from '../db/tables/memberships.js';
 import { hashSecret, newId, newInvitationToken } from '../auth/secrets.js';
 import { authorizeInvitation, requireManager, type OrganizationActor } from '../auth/member-roles.js';
@@ -30,7 +32,7 @@ export interface CreatedInvitation {
 export async function createInvitation(
   db: Db,
   actor: OrganizationActor & { kind: 'member' },
-  input: { organizationId: string; role: MemberRole; now: Date },
+  input: { organizationId: string; role: MemberRole; now: Date; by: AuditActor },
 ): Promise<CreatedInvitation> {
   checkRole(input.role);
   authorizeInvitation(actor, input.role);
@@ -42,25 +44,35 @@ export async function createInvitation(
     });
   const { token, hash } = newInvitationToken();
   const expiresAt = new Date(input.now.getTime() + INVITATION_TTL_MS);
-  const row = await db
-    .insertInto('organization_invitations')
-    .values({
-      id: newId('inv_'),
-      organization_id: org.id,
-      token_hash: hash,
-      role: input.role,
-      created_by: actor.userId,
-      expires_at: expiresAt,
-    })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
+  const row = await inTransaction(db, async (trx) => {
+    const created = await trx
+      .insertInto('organization_invitations')
+      .values({
+        id: newId('inv_'),
+        organization_id: org.id,
+        token_hash: hash,
+        role: input.role,
+        created_by: actor.userId,
+        expires_at: expiresAt,
+      })
+      .returning(['id'])
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      actor: input.by,
+      organizationId: org.id,
+      action: 'invitation.created',
+      target: { type: 'invitation', id: created.id },
+      after: { role: input.role, created_by: actor.userId, expires_at: expiresAt },
+    });
+    return created;
+  });
   return { id: row.id, organizationId: org.id, role: input.role, token, expiresAt };
 }
 
 /** The user becomes a member with the invitation's role (a member already keeps its own); 404 for a spent token. */
 export async function acceptInvitation(
   db: Db,
-  input: { token: string; userId: string; now: Date },
+  input: { token: string; userId: string; now: Date; by: AuditActor },
 ): Promise<MemberOrganization> {
   return inTransaction(db, async (trx) => {
     const invitation = await trx
@@ -85,6 +97,21 @@ export async function acceptInvitation(
       .set({ accepted_at: input.now, accepted_by: input.userId })
       .where('id', '=', invitation.id)
       .execute();
+    await recordAudit(trx, {
+      actor: input.by,
+      organizationId: org.id,
+      action: 'invitation.accepted',
+      target: { type: 'invitation', id: invitation.id },
+      after: { accepted_by: input.userId, role: membership.role },
+    });
+    if (!existing)
+      await memberChanged(trx, input.by, {
+        organizationId: org.id,
+        userId: input.userId,
+        after: membership.role,
+        now: input.now,
+        via: 'invitation',
+      });
     return { ...org, role: membership.role };
   });
 }
@@ -129,18 +156,29 @@ export async function listPendingInvitations(
 export async function revokeInvitation(
   db: DbOrTrx,
   actor: OrganizationActor,
-  input: { organizationId: string; invitationId: string },
+  input: { organizationId: string; invitationId: string; by: AuditActor },
 ): Promise<void> {
   requireManager(actor, 'Revoking invitations');
   const deleted = input.invitationId.includes('\u0000')
     ? undefined
-    : await db
-        .deleteFrom('organization_invitations')
-        .where('organization_id', '=', input.organizationId)
-        .where('id', '=', input.invitationId)
-        .where('accepted_at', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
+    : await inTransaction(db, async (trx) => {
+        const row = await trx
+          .deleteFrom('organization_invitations')
+          .where('organization_id', '=', input.organizationId)
+          .where('id', '=', input.invitationId)
+          .where('accepted_at', 'is', null)
+          .returning(['id', 'role', 'created_by', 'expires_at'])
+          .executeTakeFirst();
+        if (row)
+          await recordAudit(trx, {
+            actor: input.by,
+            organizationId: input.organizationId,
+            action: 'invitation.revoked',
+            target: { type: 'invitation', id: row.id },
+            before: row,
+          });
+        return row;
+      });
   if (!deleted)
     throw new GatewayError(404, `Invitation ${input.invitationId} not found or already accepted`, {
       organization_id: input.organizationId,

@@ -25,6 +25,9 @@ import {
 } from '../repositories/organizations.js';
 import { findUserById } from '../repositories/users.js';
 import type { CredentialInvalidator } from './api-keys.js';
+import { recordAudit, type AuditActor } from './audit-log.js';
+import { keyRevoked } from './key-changes.js';
+import { memberChanged } from './member-changes.js';
 
 export type { MemberRole, MemberOrganization, MemberWithEmail, OrganizationRow };
 
@@ -54,7 +57,7 @@ function conflict(message: string, reason: string): GatewayError {
 /** A new (not personal) organization with `ownerUserId` as its owner; 404 when there is no such user. */
 export async function createOrganization(
   db: Db,
-  input: { name: string; ownerUserId: string },
+  input: { name: string; ownerUserId: string; by: AuditActor },
 ): Promise<MemberOrganization> {
   const name = input.name.trim();
   if (name === '' || name.includes('\u0000'))
@@ -66,6 +69,13 @@ export async function createOrganization(
       throw userNotFound(input.ownerUserId);
     const org = await insertOrganization(trx, { id: newId('org_'), name, personal: false });
     await putMembership(trx, { organizationId: org.id, userId: input.ownerUserId, role: 'owner' });
+    await recordAudit(trx, {
+      actor: input.by,
+      organizationId: org.id,
+      action: 'organization.created',
+      target: { type: 'organization', id: org.id },
+      after: { ...org, owner_user_id: input.ownerUserId },
+    });
     return { ...org, role: 'owner' as const };
   });
 }
@@ -112,7 +122,7 @@ export async function membersFor(
 export async function putMember(
   db: Db,
   actor: OrganizationActor,
-  input: { organizationId: string; userId: string; role: MemberRole },
+  input: { organizationId: string; userId: string; role: MemberRole; by: AuditActor; now: Date },
 ): Promise<MemberWithEmail> {
   checkRole(input.role);
   if (input.organizationId.includes('\u0000')) throw organizationNotFound(input.organizationId);
@@ -131,6 +141,13 @@ export async function putMember(
     if (current?.role === 'owner' && input.role !== 'owner' && (await countOwners(trx, org.id)) <= 1)
       throw conflict('An organization keeps at least one owner; make another member an owner first', 'last_owner');
     const row = await putMembership(trx, { organizationId: org.id, userId: user.id, role: input.role });
+    await memberChanged(trx, input.by, {
+      organizationId: org.id,
+      userId: user.id,
+      before: current?.role,
+      after: row.role,
+      now: input.now,
+    });
     return { ...row, email: user.email };
   });
 }
@@ -142,7 +159,7 @@ export async function putMember(
 export async function removeMember(
   db: Db,
   actor: OrganizationActor,
-  input: { organizationId: string; userId: string; now: Date; credentials?: CredentialInvalidator },
+  input: { organizationId: string; userId: string; now: Date; by: AuditActor; credentials?: CredentialInvalidator },
 ): Promise<void> {
   if (input.organizationId.includes('\u0000')) throw organizationNotFound(input.organizationId);
   const hashes = await inTransaction(db, async (trx) => {
@@ -160,8 +177,15 @@ export async function removeMember(
     if (current.role === 'owner' && (await countOwners(trx, org.id)) <= 1)
       throw conflict('An organization keeps at least one owner; make another member an owner first', 'last_owner');
     const revoked = await revokeMemberKeys(trx, { organizationId: org.id, userId: input.userId, now: input.now });
+    for (const before of revoked) await keyRevoked(trx, input.by, { before, now: input.now, reason: 'member_removed' });
     await deleteMembership(trx, org.id, input.userId);
-    return revoked;
+    await memberChanged(trx, input.by, {
+      organizationId: org.id,
+      userId: input.userId,
+      before: current.role,
+      now: input.now,
+    });
+    return revoked.map((row) => row.key_hash);
   });
   for (const hash of hashes) input.credentials?.invalidate(hash);
 }

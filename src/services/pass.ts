@@ -1,5 +1,6 @@
 // The flat subscription as the operator manages it (CLI `pass`, API /admin/users/{id}/pass): periods of one month
 // at 9.99 USD each, granted in advance, revoked at once, shown with their quota usage.
+import { CONSOLE_ACTOR, recordAudit, type AuditActor } from './audit-log.js';
 import { newId } from '../auth/secrets.js';
 import type { Db } from '../db/database.js';
 import type { SubscriptionRow } from '../db/tables/subscriptions.js';
@@ -19,7 +20,14 @@ export function wirePeriod(row: SubscriptionRow) {
  * Adds `months` monthly periods, chained after the user's last live period (or starting now), each
  * computed from the same anchor so month lengths never drift.
  */
-export async function grantPass(db: Db, userId: string, months: number, now: Date): Promise<SubscriptionRow[]> {
+export async function grantPass(
+  db: Db,
+  userId: string,
+  months: number,
+  now: Date,
+  /** Who grants it (the audit log); the console when not said. */
+  by: AuditActor = CONSOLE_ACTOR,
+): Promise<SubscriptionRow[]> {
   return db.transaction().execute(async (trx) => {
     const live = await listLiveSubscriptions(trx, userId, now);
     // biome-ignore lint/complexity/useMathMinMax: period ends are Dates; Math.max would turn them into numbers.
@@ -37,13 +45,30 @@ export async function grantPass(db: Db, userId: string, months: number, now: Dat
         }),
       );
     }
+    await recordAudit(trx, {
+      actor: by,
+      organizationId: userId,
+      action: 'pass.granted',
+      target: { type: 'pass', id: userId },
+      after: { months, periods: rows.map(wirePeriod) },
+    });
     return rows;
   });
 }
 
 /** Ends the current and prepaid periods; returns how many. */
-export function revokePass(db: Db, userId: string, now: Date): Promise<number> {
-  return revokeSubscriptions(db, userId, now);
+export function revokePass(db: Db, userId: string, now: Date, by: AuditActor): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const revoked = await revokeSubscriptions(trx, userId, now);
+    await recordAudit(trx, {
+      actor: by,
+      organizationId: userId,
+      action: 'pass.revoked',
+      target: { type: 'pass', id: userId },
+      after: { revoked_periods: revoked },
+    });
+    return revoked;
+  });
 }
 
 /** Whether the pass is active, its live periods and its quota windows (the shape `pass show` prints). */

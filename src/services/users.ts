@@ -1,4 +1,6 @@
 // Users of the gateway, as the operator manages them (CLI `users`, API /admin/users).
+import { CONSOLE_ACTOR, recordAudit, type AuditActor } from './audit-log.js';
+import { inTransaction } from '../db/in-transaction.js';
 import { sql } from 'kysely';
 import type { Db, DbOrTrx } from '../db/database.js';
 import type { UserRow } from '../db/tables/users.js';
@@ -18,16 +20,31 @@ export class UserExistsError extends GatewayError {
 }
 
 /** Creates a user; a taken email is UserExistsError (409), a malformed one 400. */
-export async function createUserAccount(db: Db, input: { email: string }): Promise<User> {
+export async function createUserAccount(
+  db: Db,
+  input: { email: string /** Who creates it (the audit log); the console when not said. */; by?: AuditActor },
+): Promise<User> {
   const email = normalizeEmail(input.email);
   if (!EMAIL.test(email) || email.includes('\u0000'))
     throw new GatewayError(400, `Invalid request: email must be an e-mail address`, { field: 'email' });
-  const row = await db
-    .insertInto('users')
-    .values({ id: newId('usr_'), email })
-    .onConflict((oc) => oc.column('email').doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const row = await inTransaction(db, async (trx) => {
+    const created = await trx
+      .insertInto('users')
+      .values({ id: newId('usr_'), email })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    // The user's personal organization (made by the insert's trigger) has the user's id.
+    if (created)
+      await recordAudit(trx, {
+        actor: input.by ?? CONSOLE_ACTOR,
+        organizationId: created.id,
+        action: 'user.created',
+        target: { type: 'user', id: created.id },
+        after: created,
+      });
+    return created;
+  });
   if (row === undefined) throw new UserExistsError(email);
   return row;
 }

@@ -2,6 +2,7 @@
 // count, management keys do, another account is not touched, and a concurrent burst of creations cannot pass it.
 import { expect, it } from 'vitest';
 import { createKey, deleteKey } from '../../src/services/api-keys.js';
+import { CONSOLE_ACTOR } from '../../src/services/audit-log.js';
 import { countActiveApiKeys } from '../../src/repositories/api-keys.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { describeEachDatabase, insertTestUser } from '../helpers/databases.js';
@@ -15,6 +16,7 @@ describeEachDatabase('keys per account', (ctx) => {
       now: new Date(),
       kind,
       maxKeys,
+      actor: CONSOLE_ACTOR,
     });
 
   it('refuses the key past the cap with 409 too_many_keys, counting only active keys, management keys included', async () => {
@@ -28,7 +30,9 @@ describeEachDatabase('keys per account', (ctx) => {
     expect(refused).toMatchObject({ status: 409, metadata: { reason: 'too_many_keys', max_keys: 3 } });
     expect((refused as Error).message).toContain('an account may hold 3 active keys');
     // A deleted key frees its place.
-    expect(await deleteKey(db, undefined, { userId: user.id, keyId: first.row.id, now: new Date() })).toBe(true);
+    expect(
+      await deleteKey(db, undefined, { userId: user.id, keyId: first.row.id, now: new Date(), actor: CONSOLE_ACTOR }),
+    ).toBe(true);
     await create(user.id, 3);
     expect(await countActiveApiKeys(db, user.id)).toBe(3);
     // Another account has its own count.

@@ -12,6 +12,7 @@ const TABLES = [
   'api_key_spend',
   'api_key_spend_holds',
   'api_keys',
+  'audit_log',
   'budget_leases',
   'budget_spend',
   'credit_accounts',
@@ -28,6 +29,10 @@ const TABLES = [
   'usage_daily',
   'usage_key_totals',
   'users',
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_endpoints',
+  'webhook_events',
 ];
 
 async function appliedMigrations(db: Db): Promise<string[]> {

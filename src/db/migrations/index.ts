@@ -15,6 +15,7 @@ import * as m0013 from './0013_embeddings_and_response_cache.js';
 import * as m0014 from './0014_tool_fees.js';
 import * as m0015 from './0015_organizations.js';
 import * as m0016 from './0016_budgets.js';
+import * as m0017 from './0017_webhooks_and_audit_log.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -37,4 +38,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0014_tool_fees', m0014],
   ['0015_organizations', m0015],
   ['0016_budgets', m0016],
+  ['0017_webhooks_and_audit_log', m0017],
 ];
