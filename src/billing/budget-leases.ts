@@ -82,6 +82,9 @@ export class BudgetLease {
 
 /** A budget period's spend grew by a settled request of this process (the seam for `budget.threshold` events). */
 export interface BudgetSpend extends BudgetPeriod {
+  level: BudgetLevel;
+  /** The period's length (when the budget starts over). */
+  reset: KeyLimitReset | null;
   limitNanos: bigint;
   /** The period's spend as this process knows it, this cost included. */
   spentNanos: bigint;
@@ -227,8 +230,16 @@ export class BudgetLeases {
     const key = periodKey(pool);
     let lease = this.leases.get(key);
     if (!lease) {
+      const { level, reset } = pool;
       lease = new BudgetLease(periodOf(pool), pool.limitNanos, (spent, costNanos) =>
-        this.onSpend({ ...spent.period, limitNanos: spent.limitNanos, spentNanos: spent.spentNanos, costNanos }),
+        this.onSpend({
+          ...spent.period,
+          level,
+          reset,
+          limitNanos: spent.limitNanos,
+          spentNanos: spent.spentNanos,
+          costNanos,
+        }),
       );
       this.leases.set(key, lease);
     }

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { runCli } from '../../src/cli.js';
+import { OPERATOR } from '../../src/auth/member-roles.js';
+import { CONSOLE_ACTOR } from '../../src/services/audit-log.js';
+import { createWebhook } from '../../src/services/webhooks.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
@@ -367,5 +370,46 @@ describe("a key's limit and its member's budget", () => {
     const widened = await send('PATCH', `/api/v1/api-keys/${keyId}`, { limit: 50 });
     expect(widened.status).toBe(400);
     expect((await send('PATCH', `/api/v1/api-keys/${keyId}`, { limit: 1 })).status).toBe(200);
+  });
+});
+
+describe('budget.threshold webhooks', () => {
+  it("a settled cost that crosses a subscribed fraction of a budget puts one event in the organization's outbox", async () => {
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 10);
+    // One request (0.00009 USD) is 60% of this budget: it crosses 50% and neither 80% nor 100%.
+    await setOrgBudget(user.userId, 0.00015, 'daily');
+    const { row: endpoint } = await createWebhook(
+      gw.db,
+      { actor: OPERATOR, audit: CONSOLE_ACTOR },
+      {
+        organizationId: user.userId,
+        settings: { url: 'https://hooks.example.com/modelgate', eventTypes: ['budget.threshold'] },
+      },
+    );
+    upstream.always(reply());
+    const res = await chat(user.key);
+    expect(res.status).toBe(200);
+    await res.json();
+    await gw.settled();
+    const events = async () =>
+      gw.db.selectFrom('webhook_events').select(['payload']).where('organization_id', '=', user.userId).execute();
+    for (let i = 0; i < 100 && (await events()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    const rows = await events();
+    expect(rows).toHaveLength(1);
+    const payload = (typeof rows[0].payload === 'string' ? JSON.parse(rows[0].payload) : rows[0].payload) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(payload.type).toBe('budget.threshold');
+    expect(payload.data).toMatchObject({
+      organization_id: user.userId,
+      budget: 'organization',
+      threshold: 0.5,
+      limit_usd: 0.00015,
+      spent_usd: 0.00009,
+      resets_at: '2026-03-11T00:00:00.000Z',
+    });
+    expect(endpoint.event_types).toEqual(['budget.threshold']);
   });
 });
