@@ -187,7 +187,15 @@ describeEachDatabase('budget spend seam', ({ db }) => {
     if (!held.ok) throw new Error('refused');
     returnLeasedHold({ mode: 'free', userId: user.id, reservedNanos: 0n, budgets: { holds: held.holds } }, 80n);
     expect(seen).toEqual([
-      { budgetId: pool.budgetId, periodStart: NEVER_RESETS, limitNanos: 1_000n, spentNanos: 80n, costNanos: 80n },
+      {
+        budgetId: pool.budgetId,
+        periodStart: NEVER_RESETS,
+        level: 'organization',
+        reset: null,
+        limitNanos: 1_000n,
+        spentNanos: 80n,
+        costNanos: 80n,
+      },
     ]);
     await leases.close();
   });

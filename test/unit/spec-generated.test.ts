@@ -18,6 +18,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   createChatCompletion: ['post', '/chat/completions'],
   createResponse: ['post', '/responses'],
   listModels: ['get', '/models'],
+  getSession: ['get', '/sessions/{id}'],
   getModel: ['get', '/models/{model_id}'],
   listApiKeys: ['get', '/api-keys'],
   createApiKey: ['post', '/api-keys'],
