@@ -65,6 +65,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/organizations/{organization_id}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an organization's budget
+         * @description An organization's budget and its current period.
+         */
+        get: operations["adminGetOrganizationBudget"];
+        /**
+         * Set an organization's budget
+         * @description Sets or (with `limit_usd: null`) removes an organization's budget.
+         */
+        put: operations["adminPutOrganizationBudget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/organizations/{organization_id}/credits": {
         parameters: {
             query?: never;
@@ -125,6 +149,30 @@ export interface paths {
          * @description Removes a member and revokes its keys of the organization (the last owner: 409).
          */
         delete: operations["adminDeleteOrganizationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organizations/{organization_id}/members/{user_id}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a member's budget
+         * @description A member's budget and its current period.
+         */
+        get: operations["adminGetMemberBudget"];
+        /**
+         * Set a member's budget
+         * @description Sets or (with `limit_usd: null`) removes a member's budget.
+         */
+        put: operations["adminPutMemberBudget"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -915,6 +963,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organizations/{organization_id}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the organization's budget
+         * @description The organization's budget and its current period (any member).
+         */
+        get: operations["getOrganizationBudget"];
+        /**
+         * Set the organization's budget
+         * @description Sets or (with `limit_usd: null`) removes the organization's budget (owner). Takes effect on the next request.
+         */
+        put: operations["putOrganizationBudget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organizations/{organization_id}/invitations": {
         parameters: {
             query?: never;
@@ -1000,6 +1072,31 @@ export interface paths {
          *     once. An admin removes no owner; the last owner is never removed (409); a personal organization keeps its user.
          */
         delete: operations["deleteOrganizationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organization_id}/members/{user_id}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a member's budget
+         * @description A member's budget and its current period (owner or admin; a member reads its own).
+         */
+        get: operations["getMemberBudget"];
+        /**
+         * Set a member's budget
+         * @description Sets or (with `limit_usd: null`) removes a member's budget (owner or admin). The member's keys can never spend
+         *     beyond it; a key limit above it is refused.
+         */
+        put: operations["putMemberBudget"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1710,10 +1807,46 @@ export interface components {
             id: string;
         };
         /**
+         * @description A budget and its current period: what was spent, what is left, when it starts over.
+         * @example {
+         *       "limit_usd": 500,
+         *       "reset": "monthly",
+         *       "spent_usd": 123.45,
+         *       "remaining_usd": 376.55,
+         *       "period_start": "2026-03-01T00:00:00.000Z",
+         *       "resets_at": "2026-04-01T00:00:00.000Z"
+         *     }
+         */
+        Budget: {
+            /**
+             * Format: double
+             * @description The limit in USD per period; null: no budget at this level.
+             */
+            limit_usd: number | null;
+            /** @description When it starts over: `daily`, `weekly`, `monthly` or `never`; null when there is no budget. */
+            reset: string | null;
+            /**
+             * Format: double
+             * @description Spent in the current period, USD (0 without a budget).
+             */
+            spent_usd: number;
+            /**
+             * Format: double
+             * @description Left in the current period, never negative; null without a budget.
+             */
+            remaining_usd: number | null;
+            /** @description Start of the current period (ISO 8601, UTC); null without a budget. */
+            period_start: string | null;
+            /** @description When the budget starts over (ISO 8601, UTC); null for `never` or without a budget. */
+            resets_at: string | null;
+        };
+        /**
          * Format: double
          * @description A fraction of a budget's limit at which `budget.threshold` fires (0.8: 80 %).
          */
         BudgetFraction: number;
+        /** @description When a budget starts over: UTC day, ISO week (from Monday), calendar month, or never. */
+        BudgetReset: string | ("daily" | "weekly" | "monthly" | "never");
         /**
          * @description Prompt-caching breakpoint, as Anthropic and OpenRouter accept it: kept for Anthropic (and passed to OpenRouter on
          *     the chat door's native lane; cache reads and writes are then reported and priced exactly), dropped for other
@@ -5018,6 +5151,22 @@ export interface components {
         /** @description How `provider.sort` orders endpoints. */
         ProviderSort: string | ("price" | "latency" | "throughput");
         /**
+         * @description A budget to set; `limit_usd: null` removes it (no limit at that level).
+         * @example {
+         *       "limit_usd": 500,
+         *       "reset": "monthly"
+         *     }
+         */
+        PutBudgetRequest: {
+            /**
+             * Format: double
+             * @description The most the level may spend per period, in USD; null: no budget.
+             */
+            limit_usd: number | null;
+            /** @description When it starts over (default `never`). */
+            reset?: components["schemas"]["BudgetReset"];
+        };
+        /**
          * @description The role a member gets (a user not yet a member is added).
          * @example {
          *       "role": "member"
@@ -6525,7 +6674,9 @@ export type AuditActor = components['schemas']['AuditActor'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditLogPage = components['schemas']['AuditLogPage'];
 export type AuditTarget = components['schemas']['AuditTarget'];
+export type Budget = components['schemas']['Budget'];
 export type BudgetFraction = components['schemas']['BudgetFraction'];
+export type BudgetReset = components['schemas']['BudgetReset'];
 export type CacheControl = components['schemas']['CacheControl'];
 export type ChatCompletion = components['schemas']['ChatCompletion'];
 export type ChatCompletionChoice = components['schemas']['ChatCompletionChoice'];
@@ -6706,6 +6857,7 @@ export type PriceMultipliers = components['schemas']['PriceMultipliers'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
+export type PutBudgetRequest = components['schemas']['PutBudgetRequest'];
 export type PutMemberRequest = components['schemas']['PutMemberRequest'];
 export type RateLimit = components['schemas']['RateLimit'];
 export type Readiness = components['schemas']['Readiness'];
@@ -7032,6 +7184,238 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminGetOrganizationBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the budget as it is now, with its current period. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminPutOrganizationBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the budget as it is now, with its current period. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
                 };
             };
             /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
@@ -7607,6 +7991,242 @@ export interface operations {
              *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
              */
             409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminGetMemberBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+                /** @description The member (its user id). */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the budget as it is now, with its current period. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminPutMemberBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+                /** @description The member (its user id). */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the budget as it is now, with its current period. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;
@@ -13088,6 +13708,238 @@ export interface operations {
             };
         };
     };
+    getOrganizationBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the budget as it is now, with its current period. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putOrganizationBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the budget as it is now, with its current period. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listOrganizationInvitations: {
         parameters: {
             query?: never;
@@ -13761,6 +14613,242 @@ export interface operations {
              *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
              */
             409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMemberBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+                /** @description The member (its user id). */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the budget as it is now, with its current period. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putMemberBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization. */
+                organization_id: string;
+                /** @description The member (its user id). */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the budget as it is now, with its current period. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
                 headers: {
                     /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
                     "x-request-id": string;

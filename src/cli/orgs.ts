@@ -222,10 +222,21 @@ export const orgsCommand: CommandDefinition = {
             userId === undefined
               ? change === undefined
                 ? organizationBudget(db, id, now)
-                : setOrganizationBudget(db, OPERATOR, { organizationId: id, budget: change.budget, now })
+                : setOrganizationBudget(db, OPERATOR, {
+                    organizationId: id,
+                    budget: change.budget,
+                    now,
+                    by: CONSOLE_ACTOR,
+                  })
               : change === undefined
                 ? memberBudget(db, OPERATOR, { organizationId: id, userId, now })
-                : setMemberBudget(db, OPERATOR, { organizationId: id, userId, budget: change.budget, now }),
+                : setMemberBudget(db, OPERATOR, {
+                    organizationId: id,
+                    userId,
+                    budget: change.budget,
+                    now,
+                    by: CONSOLE_ACTOR,
+                  }),
           );
           const whose = email === undefined ? `organization ${id}` : `${email} in ${id}`;
           print(io, json, budgetText(whose, view), { id, ...(email ? { email } : {}), budget: view });

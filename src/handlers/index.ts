@@ -52,6 +52,16 @@ import { listOrganizations } from './list-organizations.js';
 import { createOrganization } from './create-organization.js';
 import { listOrganizationMembers } from './list-organization-members.js';
 import { putOrganizationMember } from './put-organization-member.js';
+import {
+  adminGetMemberBudget,
+  adminGetOrganizationBudget,
+  adminPutMemberBudget,
+  adminPutOrganizationBudget,
+  getMemberBudget,
+  getOrganizationBudget,
+  putMemberBudget,
+  putOrganizationBudget,
+} from './organization-budgets.js';
 import { deleteOrganizationMember } from './delete-organization-member.js';
 import { createOrganizationInvitation } from './create-organization-invitation.js';
 import { acceptOrganizationInvitation } from './accept-organization-invitation.js';
@@ -121,6 +131,14 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     createOrganization: createOrganization(parts),
     listOrganizationMembers: listOrganizationMembers(parts),
     putOrganizationMember: putOrganizationMember(parts),
+    getOrganizationBudget: getOrganizationBudget(parts),
+    putOrganizationBudget: putOrganizationBudget(parts),
+    getMemberBudget: getMemberBudget(parts),
+    putMemberBudget: putMemberBudget(parts),
+    adminGetOrganizationBudget: adminGetOrganizationBudget(parts),
+    adminPutOrganizationBudget: adminPutOrganizationBudget(parts),
+    adminGetMemberBudget: adminGetMemberBudget(parts),
+    adminPutMemberBudget: adminPutMemberBudget(parts),
     deleteOrganizationMember: deleteOrganizationMember(parts),
     createOrganizationInvitation: createOrganizationInvitation(parts),
     acceptOrganizationInvitation: acceptOrganizationInvitation(parts),

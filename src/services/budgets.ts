@@ -11,6 +11,8 @@ import type { Db, DbOrTrx } from '../db/database.js';
 import type { KeyLimitReset } from '../db/tables/api-keys.js';
 import { findBudgetSpend } from '../repositories/budget-leases.js';
 import { findMembership } from '../repositories/organizations.js';
+import { inTransaction } from '../db/in-transaction.js';
+import { recordAudit, type AuditActor } from './audit-log.js';
 import { organizationNotFound, requireOrganization } from './organizations.js';
 
 /** A budget as the API and the CLI write it. */
@@ -43,48 +45,77 @@ export function parseBudget(wire: WireBudget): BudgetRule {
   return { limitNanos: usdToNanos(wire.limit_usd), reset: reset === 'never' ? null : (reset as KeyLimitReset) };
 }
 
-/** Sets (or, with null, clears) the organization's budget: the owner's or the operator's. */
+/** Sets (or, with null, clears) the organization's budget: the owner's or the operator's; audited as `by`. */
 export async function setOrganizationBudget(
   db: Db,
   actor: OrganizationActor,
-  input: { organizationId: string; budget: BudgetRule | null; now: Date },
+  input: { organizationId: string; budget: BudgetRule | null; now: Date; by: AuditActor },
 ): Promise<BudgetView> {
   if (actor.kind === 'member' && actor.role !== 'owner')
     throw new GatewayError(403, "Setting the organization's budget needs the owner role in the organization", {
       reason: 'role_required',
       required_role: 'owner',
     });
-  const org = await requireOrganization(db, input.organizationId);
-  await db
-    .updateTable('organizations')
-    .set({ budget_limit_nanos: input.budget?.limitNanos ?? null, budget_reset: input.budget?.reset ?? null })
-    .where('id', '=', org.id)
-    .execute();
-  return viewOf(db, budgetId('organization', org.id), input.budget, input.now);
+  return inTransaction(db, async (trx) => {
+    const org = await requireOrganization(trx, input.organizationId);
+    await trx
+      .updateTable('organizations')
+      .set({ budget_limit_nanos: input.budget?.limitNanos ?? null, budget_reset: input.budget?.reset ?? null })
+      .where('id', '=', org.id)
+      .execute();
+    await recordAudit(trx, {
+      actor: input.by,
+      organizationId: org.id,
+      action: 'budget.changed',
+      target: { type: 'organization_budget', id: org.id },
+      before: auditedRule(ruleOf(org)),
+      after: auditedRule(input.budget),
+    });
+    return viewOf(trx, budgetId('organization', org.id), input.budget, input.now);
+  });
 }
 
 /** The organization's budget and its current period's spend. */
 export async function organizationBudget(db: DbOrTrx, organizationId: string, now: Date): Promise<BudgetView> {
   const org = await requireOrganization(db, organizationId);
-  const rule = org.budget_limit_nanos === null ? null : { limitNanos: org.budget_limit_nanos, reset: org.budget_reset };
-  return viewOf(db, budgetId('organization', org.id), rule, now);
+  return viewOf(db, budgetId('organization', org.id), ruleOf(org), now);
 }
 
-/** Sets (or clears) a member's budget: an owner's, an admin's or the operator's. */
+/** Sets (or clears) a member's budget: an owner's, an admin's or the operator's; audited as `by`. */
 export async function setMemberBudget(
   db: Db,
   actor: OrganizationActor,
-  input: { organizationId: string; userId: string; budget: BudgetRule | null; now: Date },
+  input: { organizationId: string; userId: string; budget: BudgetRule | null; now: Date; by: AuditActor },
 ): Promise<BudgetView> {
   requireManager(actor, "Setting a member's budget");
-  await requireMember(db, input.organizationId, input.userId);
-  await db
-    .updateTable('memberships')
-    .set({ budget_limit_nanos: input.budget?.limitNanos ?? null, budget_reset: input.budget?.reset ?? null })
-    .where('organization_id', '=', input.organizationId)
-    .where('user_id', '=', input.userId)
-    .execute();
-  return viewOf(db, budgetId('member', input.organizationId, input.userId), input.budget, input.now);
+  return inTransaction(db, async (trx) => {
+    const membership = await requireMember(trx, input.organizationId, input.userId);
+    await trx
+      .updateTable('memberships')
+      .set({ budget_limit_nanos: input.budget?.limitNanos ?? null, budget_reset: input.budget?.reset ?? null })
+      .where('organization_id', '=', input.organizationId)
+      .where('user_id', '=', input.userId)
+      .execute();
+    await recordAudit(trx, {
+      actor: input.by,
+      organizationId: input.organizationId,
+      action: 'budget.changed',
+      target: { type: 'member_budget', id: input.userId },
+      before: auditedRule(ruleOf(membership)),
+      after: auditedRule(input.budget),
+    });
+    return viewOf(trx, budgetId('member', input.organizationId, input.userId), input.budget, input.now);
+  });
+}
+
+function ruleOf(row: { budget_limit_nanos: bigint | null; budget_reset: KeyLimitReset | null }): BudgetRule | null {
+  return row.budget_limit_nanos === null ? null : { limitNanos: row.budget_limit_nanos, reset: row.budget_reset };
+}
+
+function auditedRule(rule: BudgetRule | null): Record<string, unknown> {
+  return rule === null
+    ? { limit_usd: null, reset: null }
+    : { limit_usd: nanosToUsd(rule.limitNanos), reset: resetName(rule.reset) };
 }
 
 /** A member's budget: a member reads only its own. */
@@ -96,11 +127,7 @@ export async function memberBudget(
   if (actor.kind === 'member' && actor.userId !== input.userId)
     requireManager(actor, "Reading another member's budget");
   const membership = await requireMember(db, input.organizationId, input.userId);
-  const rule =
-    membership.budget_limit_nanos === null
-      ? null
-      : { limitNanos: membership.budget_limit_nanos, reset: membership.budget_reset };
-  return viewOf(db, budgetId('member', input.organizationId, input.userId), rule, input.now);
+  return viewOf(db, budgetId('member', input.organizationId, input.userId), ruleOf(membership), input.now);
 }
 
 async function requireMember(db: DbOrTrx, organizationId: string, userId: string) {
