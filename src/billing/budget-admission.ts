@@ -66,7 +66,7 @@ export async function admitBudgets(
   const pools = amountNanos > 0n ? poolsOf(principal, session, now) : [];
   if (pools.length === 0) return session === undefined ? undefined : { holds: [], session };
   const reserved = await budgets.reserve(pools, amountNanos);
-  if (!reserved.ok) throw budgetExceeded(reserved.pool, reserved.spentNanos, amountNanos, now);
+  if (!reserved.ok) throw budgetExceeded(reserved.pool, { spentNanos: reserved.spentNanos, amountNanos }, now);
   let remainingNanos = reserved.holds[0].remainingNanos;
   for (const hold of reserved.holds) if (hold.remainingNanos < remainingNanos) remainingNanos = hold.remainingNanos;
   return { holds: reserved.holds, session, remainingNanos };
@@ -77,8 +77,12 @@ function poolsOf(principal: Principal, session: KnownSession | undefined, now: D
   const pools: BudgetPool[] = [];
   const org = principal.organizationId;
   const rules = principal.budgets;
-  if (rules?.organization) pools.push(poolOf('organization', budgetId('organization', org), rules.organization, now));
-  if (rules?.member) pools.push(poolOf('member', budgetId('member', org, principal.memberUserId), rules.member, now));
+  if (rules?.organization)
+    pools.push(poolOf({ level: 'organization', budgetId: budgetId('organization', org) }, rules.organization, now));
+  if (rules?.member)
+    pools.push(
+      poolOf({ level: 'member', budgetId: budgetId('member', org, principal.memberUserId) }, rules.member, now),
+    );
   if (session?.budgetNanos != null)
     pools.push({
       level: 'session',
@@ -90,10 +94,9 @@ function poolsOf(principal: Principal, session: KnownSession | undefined, now: D
   return pools;
 }
 
-function poolOf(level: BudgetLevel, id: string, rule: BudgetRule, now: Date): BudgetPool {
+function poolOf(subject: { level: BudgetLevel; budgetId: string }, rule: BudgetRule, now: Date): BudgetPool {
   return {
-    level,
-    budgetId: id,
+    ...subject,
     periodStart: periodStart(rule.reset, now),
     limitNanos: rule.limitNanos,
     reset: rule.reset,
@@ -101,7 +104,11 @@ function poolOf(level: BudgetLevel, id: string, rule: BudgetRule, now: Date): Bu
 }
 
 /** The 402 of a budget that cannot cover a request (the key's own is reserveCreditsFor's, with the same fields). */
-export function budgetExceeded(pool: BudgetPool, spentNanos: bigint, amountNanos: bigint, now: Date): GatewayError {
+export function budgetExceeded(
+  pool: BudgetPool,
+  { spentNanos, amountNanos }: { spentNanos: bigint; amountNanos: bigint },
+  now: Date,
+): GatewayError {
   const left = pool.limitNanos - spentNanos;
   const resetsAt = periodEnd(pool.reset, now)?.toISOString() ?? null;
   return new GatewayError(

@@ -99,6 +99,8 @@ export interface BudgetLeaseOptions {
   /** One extension asks for at least this many upper bounds of the requesting request. */
   extensionMultiple: bigint;
   maxExtensionMultiple: bigint;
+  /** Milliseconds clock (injected in tests). */
+  clock?: () => number;
 }
 
 export class BudgetLeases {
@@ -111,14 +113,15 @@ export class BudgetLeases {
    * can emit `budget.threshold` when a spend crosses a fraction of its limit. It must not throw or block.
    */
   onSpend: (spend: BudgetSpend) => void = () => {};
+  private readonly clock: () => number;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     readonly options: BudgetLeaseOptions,
-    private readonly clock: () => number = Date.now,
   ) {
-    this.sessions = new SessionBook(db, logger, clock);
+    this.clock = options.clock ?? Date.now;
+    this.sessions = new SessionBook(db, logger, this.clock);
   }
 
   /** Holds `amountNanos` in every pool, or none of them: the first pool that cannot cover it is named. */
@@ -174,7 +177,10 @@ export class BudgetLeases {
         continue;
       }
       const minNanos = amountNanos - lease.free;
-      const result = await this.track(lease, this.extend(lease, pool, minNanos, this.wanted(lease, amountNanos)));
+      const result = await this.track(
+        lease,
+        this.extend(lease, pool, { minNanos, wantNanos: this.wanted(lease, amountNanos) }),
+      );
       if (!result.ok && lease.free < amountNanos)
         return { ok: false, pool, spentNanos: result.spentNanos, leasedNanos: result.leasedNanos };
     }
@@ -190,9 +196,10 @@ export class BudgetLeases {
 
   private topUp(lease: BudgetLease, pool: BudgetPool, amountNanos: bigint): void {
     // Awaited by no request: a refusal only means later requests extend (or are refused) themselves.
-    this.track(lease, this.extend(lease, pool, amountNanos, this.wanted(lease, amountNanos))).catch((err: unknown) =>
-      this.logger.warn({ err, budget: lease.period.budgetId }, 'budget lease top-up failed'),
-    );
+    this.track(
+      lease,
+      this.extend(lease, pool, { minNanos: amountNanos, wantNanos: this.wanted(lease, amountNanos) }),
+    ).catch((err: unknown) => this.logger.warn({ err, budget: lease.period.budgetId }, 'budget lease top-up failed'));
   }
 
   private track(lease: BudgetLease, work: Promise<ExtendBudgetResult>): Promise<ExtendBudgetResult> {
@@ -208,9 +215,9 @@ export class BudgetLeases {
   private async extend(
     lease: BudgetLease,
     pool: BudgetPool,
-    minNanos: bigint,
-    wantNanos: bigint,
+    amounts: { minNanos: bigint; wantNanos: bigint },
   ): Promise<ExtendBudgetResult> {
+    const { minNanos, wantNanos } = amounts;
     const result = await extendBudgetLease(this.db, {
       ...lease.period,
       holder: this.options.holder,

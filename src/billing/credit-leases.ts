@@ -60,18 +60,14 @@ export class CreditLeases {
     readonly options: CreditLeaseOptions,
     private readonly clock: () => number = Date.now,
   ) {
-    this.budgets = new BudgetLeases(
-      db,
-      logger,
-      {
-        holder: options.holder,
-        ttlSeconds: options.ttlSeconds,
-        idleReleaseMs: options.idleReleaseMs,
-        extensionMultiple: options.extensionMultiple,
-        maxExtensionMultiple: options.maxExtensionMultiple,
-      },
+    this.budgets = new BudgetLeases(db, logger, {
+      holder: options.holder,
+      ttlSeconds: options.ttlSeconds,
+      idleReleaseMs: options.idleReleaseMs,
+      extensionMultiple: options.extensionMultiple,
+      maxExtensionMultiple: options.maxExtensionMultiple,
       clock,
-    );
+    });
   }
 
   get holder(): string {

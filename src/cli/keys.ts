@@ -132,7 +132,7 @@ export const keysCommand: CommandDefinition = {
         if (free !== undefined) limits.free_requests_per_day = free;
         return withDatabase(config, async (db) => {
           const user = await requireUser(db, email);
-          const key = await findApiKeyForUser(db, user.id, keyId);
+          const key = await findApiKeyForUser(db, { userId: user.id, keyId: keyId });
           if (!key) throw new CommandFailedError(`no active key ${keyId} for ${email}`);
           const updated =
             (Object.keys(limits).length > 0

@@ -87,7 +87,7 @@ export const passCommand: CommandDefinition = {
         });
         return 0;
       }
-      const revoked = await revokePass(db, owner.id, new Date(), CONSOLE_ACTOR);
+      const revoked = await revokePass(db, { userId: owner.id, now: new Date(), by: CONSOLE_ACTOR });
       print(io, values.json, `revoked ${revoked} subscription period(s) of ${owner.label}`, { ...owner.json, revoked });
       return 0;
     });

@@ -56,7 +56,7 @@ export function adminRevokeOrganizationPass(parts: Pick<HandlerParts, 'db' | 'no
     const org = await organizationOf(parts, api);
     ctx.body = {
       organization_id: org.id,
-      revoked_periods: await revokePass(parts.db, org.id, parts.now(), actorOf(principalOf(ctx))),
+      revoked_periods: await revokePass(parts.db, { userId: org.id, now: parts.now(), by: actorOf(principalOf(ctx)) }),
     };
   };
 }

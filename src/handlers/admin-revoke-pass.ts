@@ -10,7 +10,7 @@ export function adminRevokePass(parts: Pick<HandlerParts, 'db' | 'now'>): Handle
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     ctx.body = {
       user_id: user.id,
-      revoked_periods: await revokePass(parts.db, user.id, parts.now(), actorOf(principalOf(ctx))),
+      revoked_periods: await revokePass(parts.db, { userId: user.id, now: parts.now(), by: actorOf(principalOf(ctx)) }),
     };
   };
 }

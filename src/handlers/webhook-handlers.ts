@@ -4,7 +4,6 @@ import type { Context } from 'koa';
 import type { Context as ApiContext } from 'openapi-backend';
 import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
-import type { Db } from '../db/database.js';
 import { principalOf } from '../http/authenticate.js';
 import { authorizeMemberManagement } from '../auth/key-scopes.js';
 import { memberActor } from '../services/organizations.js';
@@ -45,7 +44,11 @@ function settingsOf(body: WireWebhookSettings): WebhookSettings {
 }
 
 /** The organization of the path and the caller acting in it. */
-async function changerIn(db: Db, api: ApiContext, ctx: Context): Promise<WebhookChanger & { organizationId: string }> {
+async function changerIn(
+  db: HandlerParts['db'],
+  api: ApiContext,
+  ctx: Context,
+): Promise<WebhookChanger & { organizationId: string }> {
   const principal = principalOf(ctx);
   authorizeMemberManagement(principal);
   const organizationId = String(api.request.params.organization_id);

@@ -1,6 +1,5 @@
-import type { AuditLogRow } from '../db/tables/audit-log.js';
-import type { WebhookEndpointRow } from '../db/tables/webhooks.js';
-import type { AttemptView } from '../repositories/webhook-outbox.js';
+import type { AuditLogRow } from '../services/audit-log.js';
+import type { AttemptView, WebhookEndpointRow } from '../services/webhooks.js';
 import { nanosToUsd } from '../core/money.js';
 
 /** An endpoint on the wire, without its secret. */

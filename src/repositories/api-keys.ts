@@ -87,9 +87,7 @@ export async function listApiKeysForUser(db: DbOrTrx, userId: string): Promise<A
  */
 export async function findApiKeyForUser(
   db: DbOrTrx,
-  userId: string,
-  keyId: string,
-  lock = false,
+  { userId, keyId, lock = false }: { userId: string; keyId: string; lock?: boolean },
 ): Promise<ApiKeyRow | undefined> {
   const query = db
     .selectFrom('api_keys')

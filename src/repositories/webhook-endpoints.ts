@@ -42,9 +42,7 @@ export async function listWebhookEndpoints(db: DbOrTrx, organizationId: string):
 /** The endpoint of this organization, locked until the transaction ends when `lock` is set. */
 export async function findWebhookEndpoint(
   db: DbOrTrx,
-  organizationId: string,
-  id: string,
-  lock = false,
+  { organizationId, id, lock = false }: { organizationId: string; id: string; lock?: boolean },
 ): Promise<WebhookEndpointRow | undefined> {
   const q = db
     .selectFrom('webhook_endpoints')

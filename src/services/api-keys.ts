@@ -82,7 +82,11 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<{ row: ApiK
     const { settings, organizationId } = input;
     await lockAccountForKeys(trx, organizationId);
     if ((await countActiveApiKeys(trx, organizationId)) >= input.maxKeys) throw new TooManyKeysError(input.maxKeys);
-    await checkWithinMemberBudget(trx, organizationId, input.memberUserId, settings.limitNanos);
+    await checkWithinMemberBudget(trx, {
+      organizationId,
+      memberUserId: input.memberUserId,
+      limitNanos: settings.limitNanos,
+    });
     const issued = await issueApiKey(trx, {
       organizationId,
       memberUserId: input.memberUserId,
@@ -91,7 +95,7 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<{ row: ApiK
     });
     const changes = changesOf({ ...settings, name: undefined });
     if (Object.keys(changes).length === 0) {
-      await keyCreated(trx, input.actor, issued.row, input.now);
+      await keyCreated(trx, input.actor, { row: issued.row, now: input.now });
       return issued;
     }
     const row = await trx
@@ -101,7 +105,7 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<{ row: ApiK
       .returningAll()
       .executeTakeFirstOrThrow();
     await seedIfLimited(trx, row, input.now);
-    await keyCreated(trx, input.actor, row, input.now);
+    await keyCreated(trx, input.actor, { row, now: input.now });
     return { row, secret: issued.secret };
   });
 }
@@ -128,14 +132,18 @@ export async function updateKey(
   input: { userId: string; keyId: string; settings: KeySettings; now: Date; actor: AuditActor },
 ): Promise<ApiKeyRow | undefined> {
   const changes = changesOf(input.settings);
-  if (Object.keys(changes).length === 0) return findApiKeyForUser(db, input.userId, input.keyId);
+  if (Object.keys(changes).length === 0) return findApiKeyForUser(db, { userId: input.userId, keyId: input.keyId });
   const row = await inTransaction(db, async (trx) => {
     // Locked: the audit entry's "before" is the row this change replaced.
-    const current = await findApiKeyForUser(trx, input.userId, input.keyId, true);
+    const current = await findApiKeyForUser(trx, { userId: input.userId, keyId: input.keyId, lock: true });
     if (!current) return undefined;
     if (setsSpending(input.settings)) {
       checkSettingsFitKind(current.kind, input.settings);
-      await checkWithinMemberBudget(trx, current.user_id, current.member_user_id, input.settings.limitNanos);
+      await checkWithinMemberBudget(trx, {
+        organizationId: current.user_id,
+        memberUserId: current.member_user_id,
+        limitNanos: input.settings.limitNanos,
+      });
     }
     const updated = await trx
       .updateTable('api_keys')
@@ -161,9 +169,11 @@ export async function updateKey(
  */
 async function checkWithinMemberBudget(
   db: DbOrTrx,
-  organizationId: string,
-  memberUserId: string,
-  limitNanos: bigint | null | undefined,
+  {
+    organizationId,
+    memberUserId,
+    limitNanos,
+  }: { organizationId: string; memberUserId: string; limitNanos: bigint | null | undefined },
 ): Promise<void> {
   if (limitNanos == null) return;
   const membership = await findMembership(db, organizationId, memberUserId);
@@ -184,7 +194,7 @@ function setsSpending(settings: KeySettings): boolean {
 /** One active key of this user; another user's key, a deleted one or an impossible id is `undefined`. */
 export async function findKey(db: DbOrTrx, userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
   if (keyId.includes('\u0000')) return undefined;
-  return findApiKeyForUser(db, userId, keyId);
+  return findApiKeyForUser(db, { userId, keyId });
 }
 
 /** Soft-deletes an active key of this user; false when there is none. */
@@ -196,7 +206,7 @@ export async function deleteKey(
   // No id holds a NUL character (PostgreSQL text cannot even be asked for one): such a key does not exist.
   if (input.keyId.includes('\u0000')) return false;
   const hash = await inTransaction(db, async (trx) => {
-    const before = await findApiKeyForUser(trx, input.userId, input.keyId, true);
+    const before = await findApiKeyForUser(trx, { userId: input.userId, keyId: input.keyId, lock: true });
     if (!before) return undefined;
     const deleted = await softDeleteApiKeyReturningHash(trx, input);
     if (deleted !== undefined) await keyRevoked(trx, input.actor, { before, now: input.now, reason: 'deleted' });
@@ -238,6 +248,6 @@ export async function listKeys(db: DbOrTrx, userId: string, now: Date): Promise<
 
 export async function describeKey(db: DbOrTrx, userId: string, keyId: string, now: Date): Promise<KeyView | undefined> {
   if (keyId.includes('\u0000')) return undefined;
-  const row = await findApiKeyForUser(db, userId, keyId);
+  const row = await findApiKeyForUser(db, { userId, keyId });
   return row ? (await describeKeys(db, [row], now))[0] : undefined;
 }

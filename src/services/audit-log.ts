@@ -8,6 +8,9 @@ import { insertAuditEntry, listAuditEntries } from '../repositories/audit-log.js
 import { GatewayError } from '../core/gateway-error.js';
 
 /** Which credential acted: its kind and id, never its secret. */
+/** The row handlers render. */
+export type { AuditLogRow } from '../db/tables/audit-log.js';
+
 export interface AuditActor {
   kind: string;
   id: string;

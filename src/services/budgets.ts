@@ -71,14 +71,14 @@ export async function setOrganizationBudget(
       before: auditedRule(ruleOf(org)),
       after: auditedRule(input.budget),
     });
-    return viewOf(trx, budgetId('organization', org.id), input.budget, input.now);
+    return viewOf(trx, { id: budgetId('organization', org.id), rule: input.budget, now: input.now });
   });
 }
 
 /** The organization's budget and its current period's spend. */
 export async function organizationBudget(db: DbOrTrx, organizationId: string, now: Date): Promise<BudgetView> {
   const org = await requireOrganization(db, organizationId);
-  return viewOf(db, budgetId('organization', org.id), ruleOf(org), now);
+  return viewOf(db, { id: budgetId('organization', org.id), rule: ruleOf(org), now });
 }
 
 /** Sets (or clears) a member's budget: an owner's, an admin's or the operator's; audited as `by`. */
@@ -104,7 +104,11 @@ export async function setMemberBudget(
       before: auditedRule(ruleOf(membership)),
       after: auditedRule(input.budget),
     });
-    return viewOf(trx, budgetId('member', input.organizationId, input.userId), input.budget, input.now);
+    return viewOf(trx, {
+      id: budgetId('member', input.organizationId, input.userId),
+      rule: input.budget,
+      now: input.now,
+    });
   });
 }
 
@@ -127,7 +131,11 @@ export async function memberBudget(
   if (actor.kind === 'member' && actor.userId !== input.userId)
     requireManager(actor, "Reading another member's budget");
   const membership = await requireMember(db, input.organizationId, input.userId);
-  return viewOf(db, budgetId('member', input.organizationId, input.userId), ruleOf(membership), input.now);
+  return viewOf(db, {
+    id: budgetId('member', input.organizationId, input.userId),
+    rule: ruleOf(membership),
+    now: input.now,
+  });
 }
 
 async function requireMember(db: DbOrTrx, organizationId: string, userId: string) {
@@ -142,7 +150,10 @@ async function requireMember(db: DbOrTrx, organizationId: string, userId: string
   return membership;
 }
 
-async function viewOf(db: DbOrTrx, id: string, rule: BudgetRule | null, now: Date): Promise<BudgetView> {
+async function viewOf(
+  db: DbOrTrx,
+  { id, rule, now }: { id: string; rule: BudgetRule | null; now: Date },
+): Promise<BudgetView> {
   if (rule === null)
     return { limit_usd: null, reset: null, spent_usd: 0, remaining_usd: null, period_start: null, resets_at: null };
   const start = periodStart(rule.reset, now);

@@ -40,7 +40,11 @@ function eventKey(row: ApiKeyRow): Record<string, unknown> {
   };
 }
 
-export async function keyCreated(db: DbOrTrx, actor: AuditActor, row: ApiKeyRow, now: Date): Promise<void> {
+export async function keyCreated(
+  db: DbOrTrx,
+  actor: AuditActor,
+  { row, now }: { row: ApiKeyRow; now: Date },
+): Promise<void> {
   await recordAudit(db, {
     actor,
     organizationId: row.user_id,

@@ -57,7 +57,10 @@ export async function grantPass(
 }
 
 /** Ends the current and prepaid periods; returns how many. */
-export function revokePass(db: Db, userId: string, now: Date, by: AuditActor): Promise<number> {
+export function revokePass(
+  db: Db,
+  { userId, now, by }: { userId: string; now: Date; by: AuditActor },
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const revoked = await revokeSubscriptions(trx, userId, now);
     await recordAudit(trx, {

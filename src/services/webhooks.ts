@@ -25,6 +25,10 @@ export const DEFAULT_BUDGET_THRESHOLDS: readonly number[] = [0.5, 0.8, 1];
 export const DEFAULT_CREDITS_LOW_USD = 1;
 
 /** The wire's fields of a new endpoint or a change (undefined: unchanged, or the default for a new one). */
+/** The rows handlers render (they read no tables themselves). */
+export type { WebhookEndpointRow } from '../db/tables/webhooks.js';
+export type { AttemptView } from '../repositories/webhook-outbox.js';
+
 export interface WebhookSettings {
   url?: string;
   description?: string | null;
@@ -201,7 +205,7 @@ export async function deleteWebhook(
 async function lockedEndpoint(trx: DbOrTrx, organizationId: string, webhookId: string): Promise<WebhookEndpointRow> {
   const row = webhookId.includes('\u0000')
     ? undefined
-    : await findWebhookEndpoint(trx, organizationId, webhookId, true);
+    : await findWebhookEndpoint(trx, { organizationId, id: webhookId, lock: true });
   if (!row) throw webhookNotFound(organizationId, webhookId);
   return row;
 }
@@ -217,7 +221,7 @@ export async function deliveriesPage(
   requireManager(actor, 'Managing webhooks');
   const endpoint = input.webhookId.includes('\u0000')
     ? undefined
-    : await findWebhookEndpoint(db, input.organizationId, input.webhookId);
+    : await findWebhookEndpoint(db, { organizationId: input.organizationId, id: input.webhookId });
   if (!endpoint) throw webhookNotFound(input.organizationId, input.webhookId);
   const before = input.cursor === undefined ? undefined : BigInt(input.cursor);
   if (before !== undefined && before > MAX_INT8)

@@ -69,7 +69,7 @@ describeEachDatabase('api keys repository', (ctx) => {
     const at = new Date('2025-01-02T03:04:05.000Z');
 
     expect(await softDeleteApiKey(db, { userId: stranger.id, keyId: key.id, now: at })).toBe(false);
-    expect(await findApiKeyForUser(db, owner.id, key.id)).toBeDefined();
+    expect(await findApiKeyForUser(db, { userId: owner.id, keyId: key.id })).toBeDefined();
     expect(await softDeleteApiKey(db, { userId: owner.id, keyId: uniqueId('key_'), now: at })).toBe(false);
 
     expect(await softDeleteApiKey(db, { userId: owner.id, keyId: key.id, now: at })).toBe(true);
@@ -89,9 +89,9 @@ describeEachDatabase('api keys repository', (ctx) => {
     await softDeleteApiKey(db, { userId: user.id, keyId: deleted.id, now: new Date() });
 
     expect((await listApiKeysForUser(db, user.id)).map((k) => k.id)).toEqual([newest.id, oldest.id]);
-    expect(await findApiKeyForUser(db, user.id, newest.id)).toMatchObject({ id: newest.id });
-    expect(await findApiKeyForUser(db, other.id, newest.id)).toBeUndefined();
-    expect(await findApiKeyForUser(db, user.id, deleted.id)).toBeUndefined();
+    expect(await findApiKeyForUser(db, { userId: user.id, keyId: newest.id })).toMatchObject({ id: newest.id });
+    expect(await findApiKeyForUser(db, { userId: other.id, keyId: newest.id })).toBeUndefined();
+    expect(await findApiKeyForUser(db, { userId: user.id, keyId: deleted.id })).toBeUndefined();
   });
 
   it('touches last_used_at of many keys in one call and never moves it backwards', async () => {
