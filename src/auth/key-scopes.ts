@@ -56,6 +56,10 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'rotateWebhookSecret',
   'listWebhookDeliveries',
   'redeliverWebhookEvent',
+  'listModelAliases',
+  'getModelAlias',
+  'putModelAlias',
+  'deleteModelAlias',
   'listOrganizationAuditLog',
 ]);
 

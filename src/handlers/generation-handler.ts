@@ -14,6 +14,9 @@ import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
 import { queryString } from './query-params.js';
+import type { OrganizationModels } from '../catalog/organization-models.js';
+import { requestModels } from './request-models.js';
+import type { RequestFacts } from '../core/request-facts.js';
 
 /** What a generation takes: the pipeline's parts, the response cache's, and what an omitted `stream` means. */
 export type GenerationHandlerParts = GenerationParts & HitParts & { config: Pick<Config, 'streamDefault'> };
@@ -33,8 +36,10 @@ export function generationHandler<Body>(door: FrontDoor<Body>, parts: Generation
       query: (name) => queryString(api, name),
       headers: ctx.headers,
     };
-    const settings = { catalog: parts.catalog, streamDefault: parts.config.streamDefault };
-    const model = door.modelOf(call, settings);
+    // The organization's own aliases name catalog models: from here on the request names the catalog's id.
+    const models = requestModels(parts.catalog, ctx);
+    const settings = { catalog: models, streamDefault: parts.config.streamDefault };
+    const model = models.canonical(door.modelOf(call, settings));
     const framing = door.streamOf(call, settings);
     const stream = framing !== undefined;
     const autoCache = autoCacheWanted(ctx.headers);
@@ -44,7 +49,7 @@ export function generationHandler<Body>(door: FrontDoor<Body>, parts: Generation
       {
         apiFormat: door.apiFormat,
         protocol: door.protocol,
-        facts: door.readFacts(body, model),
+        facts: models.hasOwnAliases ? withCatalogIds(door.readFacts(body, model), models) : door.readFacts(body, model),
         wire: nativeWireOf(ctx, body as object, GATEWAY_ONLY_FIELDS, door.clientHeaders(ctx.headers)),
         translate: () => door.parse(body, { model, stream, autoCache }),
         stream,
@@ -56,4 +61,11 @@ export function generationHandler<Body>(door: FrontDoor<Body>, parts: Generation
     );
   };
   return Object.assign(handler, { door: door as FrontDoor<never> });
+}
+
+/** The request's model and fallback models as catalog ids, where they name the organization's aliases. */
+function withCatalogIds(facts: RequestFacts, models: OrganizationModels): RequestFacts {
+  const named = { ...facts, model: models.canonical(facts.model) };
+  if (facts.models !== undefined) named.models = facts.models.map((id) => models.canonical(id));
+  return named;
 }

@@ -84,6 +84,7 @@ import {
 } from './webhook-handlers.js';
 import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
 import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
+import { deleteModelAlias, getModelAlias, listModelAliases, putModelAlias } from './model-alias-handlers.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -164,5 +165,9 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     adminListWebhooks: adminListWebhooks(parts),
     adminCreateWebhook: adminCreateWebhook(parts),
     adminDeleteWebhook: adminDeleteWebhook(parts),
+    listModelAliases: listModelAliases(parts),
+    getModelAlias: getModelAlias(parts),
+    putModelAlias: putModelAlias(parts),
+    deleteModelAlias: deleteModelAlias(parts),
   };
 }

@@ -21,6 +21,7 @@ const TABLES = [
   'generation_retention',
   'generations',
   'memberships',
+  'organization_aliases',
   'organization_invitations',
   'organizations',
   'pass_usage',
