@@ -22,6 +22,7 @@ import { generationsCommand } from './cli/generations.js';
 import { orgsCommand } from './cli/orgs.js';
 import { statuslineCommand } from './cli/statusline.js';
 import { auditCommand } from './cli/audit.js';
+import { aliasesCommand } from './cli/aliases.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -30,6 +31,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   keysCommand,
   tokensCommand,
   orgsCommand,
+  aliasesCommand,
   statuslineCommand,
   creditsCommand,
   passCommand,

@@ -13,6 +13,7 @@ export const BROWSER_SCRIPTS = [
   'organizations-section.js',
   'members-section.js',
   'invitations-section.js',
+  'aliases-section.js',
   'keys-section.js',
   'credits-section.js',
   'usage-chart.js',

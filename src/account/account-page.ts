@@ -94,6 +94,25 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       </div>
     </section>
 
+    <section id="aliases" aria-labelledby="aliases-title">
+      <h2 id="aliases-title" tabindex="-1">Model aliases</h2>
+      <p class="hint">Names the organization gives catalog models: send the name as <code>model</code> on any API.</p>
+      <form id="create-alias-form" class="inline-form" hidden>
+        <div><label for="alias-name">Alias name</label><input id="alias-name" maxlength="64" placeholder="e.g. coder" spellcheck="false"></div>
+        <div><label for="alias-model">Catalog model</label><input id="alias-model" list="alias-models" maxlength="256" spellcheck="false"></div>
+        <datalist id="alias-models"></datalist>
+        <div><label for="alias-description">Description</label><input id="alias-description" maxlength="500"></div>
+        <button type="submit">Save alias</button>
+      </form>
+      <p id="aliases-empty" class="hint" hidden>No aliases.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Model aliases table">
+        <table id="aliases-table">
+          <thead><tr><th scope="col">Alias</th><th scope="col">Model</th><th scope="col">Description</th><th scope="col">Changed</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="alias-rows"></tbody>
+        </table>
+      </div>
+    </section>
+
     <section id="keys" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <p id="keys-scope" class="hint" hidden></p>

@@ -5,6 +5,7 @@ import type { Handler } from '../http/openapi-router.js';
 import type { OrganizationAliasRow } from '../db/tables/organizations.js';
 import { principalOf } from '../http/authenticate.js';
 import {
+  aliasEditorOf,
   organizationAlias,
   organizationAliases,
   putOrganizationAlias,
@@ -13,7 +14,7 @@ import {
 
 type AliasParts = Pick<HandlerParts, 'catalog' | 'credentials' | 'db'>;
 
-function toWireAlias(row: OrganizationAliasRow) {
+export function toWireAlias(row: OrganizationAliasRow) {
   return {
     name: row.name,
     model: row.model,
@@ -34,20 +35,21 @@ function nameOf(params: unknown): string {
 
 export function listModelAliases(parts: AliasParts): Handler {
   return async (_api, ctx) => {
-    ctx.body = { data: (await organizationAliases(parts.db, principalOf(ctx))).map(toWireAlias) };
+    ctx.body = { data: (await organizationAliases(parts.db, principalOf(ctx).organizationId)).map(toWireAlias) };
   };
 }
 
 export function getModelAlias(parts: AliasParts): Handler {
   return async (api, ctx) => {
-    ctx.body = toWireAlias(await organizationAlias(parts.db, principalOf(ctx), nameOf(api.request.params)));
+    const alias = { organizationId: principalOf(ctx).organizationId, name: nameOf(api.request.params) };
+    ctx.body = toWireAlias(await organizationAlias(parts.db, alias));
   };
 }
 
 export function putModelAlias(parts: AliasParts): Handler {
   return async (api, ctx) => {
     const body = api.request.requestBody as { model: string; description?: string | null };
-    const row = await putOrganizationAlias(parts.db, principalOf(ctx), {
+    const row = await putOrganizationAlias(parts.db, aliasEditorOf(principalOf(ctx)), {
       catalog: parts.catalog,
       change: { name: nameOf(api.request.params), model: body.model, description: body.description },
     });
@@ -59,7 +61,7 @@ export function putModelAlias(parts: AliasParts): Handler {
 export function deleteModelAlias(parts: AliasParts): Handler {
   return async (api, ctx) => {
     const name = nameOf(api.request.params);
-    await removeOrganizationAlias(parts.db, principalOf(ctx), name);
+    await removeOrganizationAlias(parts.db, aliasEditorOf(principalOf(ctx)), name);
     parts.credentials.invalidateAll();
     ctx.body = { name, deleted: true };
   };

@@ -8,14 +8,14 @@ import type { OrganizationAliasRow } from '../db/tables/organizations.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { inTransaction } from '../db/in-transaction.js';
 import { authorizeMemberManagement } from '../auth/key-scopes.js';
-import { requireManager } from '../auth/member-roles.js';
+import { requireManager, type OrganizationActor } from '../auth/member-roles.js';
 import {
   deleteOrganizationAlias,
   findOrganizationAlias,
   listOrganizationAliases,
   upsertOrganizationAlias,
 } from '../repositories/organization-aliases.js';
-import { actorOf, recordAudit } from './audit-log.js';
+import { actorOf, recordAudit, type AuditActor } from './audit-log.js';
 
 /** Letters, digits and `. _ : + -`, no `/`: an alias can never be read as a `<provider>/<model>` id. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:+-]{0,63}$/;
@@ -24,6 +24,23 @@ export const MAX_ALIASES_PER_ORGANIZATION = 100;
 const MAX_DESCRIPTION_CHARS = 500;
 
 export type { OrganizationAliasRow } from '../db/tables/organizations.js';
+
+/** Who changes an organization's aliases: a member with its role, or the operator; and whom the audit log names. */
+export interface AliasEditor {
+  organizationId: string;
+  actor: OrganizationActor;
+  by: AuditActor;
+}
+
+/** The member behind a credential, editing the organization it acts in (never an inference key). */
+export function aliasEditorOf(principal: Principal): AliasEditor {
+  authorizeMemberManagement(principal);
+  return {
+    organizationId: principal.organizationId,
+    actor: { kind: 'member', userId: principal.memberUserId, role: principal.role },
+    by: actorOf(principal),
+  };
+}
 
 export interface AliasChange {
   name: string;
@@ -39,20 +56,20 @@ function notFound(name: string): GatewayError {
   return new GatewayError(404, `Alias "${name}" not found`, { alias: name, reason: 'alias_not_found' });
 }
 
-/** The aliases of the organization the credential acts in (any member). */
-export function organizationAliases(db: DbOrTrx, principal: Principal): Promise<OrganizationAliasRow[]> {
-  return listOrganizationAliases(db, principal.organizationId);
+/** The aliases of an organization (any member reads those of the organization it acts in). */
+export function organizationAliases(db: DbOrTrx, organizationId: string): Promise<OrganizationAliasRow[]> {
+  return listOrganizationAliases(db, organizationId);
 }
 
 /** One alias of that organization; 404 when it has none by that name. */
 export async function organizationAlias(
   db: DbOrTrx,
-  principal: Principal,
-  name: string,
+  alias: { organizationId: string; name: string },
 ): Promise<OrganizationAliasRow> {
+  const { name } = alias;
   // No stored name is invalid (PostgreSQL text cannot even hold a NUL): nothing to look up.
   if (!NAME.test(name)) throw notFound(name);
-  const row = await findOrganizationAlias(db, { organizationId: principal.organizationId, name });
+  const row = await findOrganizationAlias(db, alias);
   if (!row) throw notFound(name);
   return row;
 }
@@ -82,13 +99,12 @@ function checkedModel(catalog: Pick<Catalog, 'get'>, change: AliasChange): strin
 /** Creates or repoints an alias (owner or admin); audited. Every gateway forgets cached principals at commit. */
 export async function putOrganizationAlias(
   db: Db,
-  principal: Principal,
+  editor: AliasEditor,
   input: { catalog: Pick<Catalog, 'get'>; change: AliasChange },
 ): Promise<OrganizationAliasRow> {
-  authorizeMemberManagement(principal);
-  requireManager({ kind: 'member', userId: principal.memberUserId, role: principal.role }, 'Changing aliases');
+  requireManager(editor.actor, 'Changing aliases');
   const model = checkedModel(input.catalog, input.change);
-  const organizationId = principal.organizationId;
+  const { organizationId } = editor;
   const { name } = input.change;
   return inTransaction(db, async (trx) => {
     const before = await findOrganizationAlias(trx, { organizationId, name });
@@ -107,7 +123,7 @@ export async function putOrganizationAlias(
       description: input.change.description ?? null,
     });
     await recordAudit(trx, {
-      actor: actorOf(principal),
+      actor: editor.by,
       organizationId,
       action: 'alias.changed',
       target: { type: 'alias', id: name },
@@ -119,16 +135,15 @@ export async function putOrganizationAlias(
 }
 
 /** Removes an alias (owner or admin); audited. */
-export async function removeOrganizationAlias(db: Db, principal: Principal, name: string): Promise<void> {
-  authorizeMemberManagement(principal);
-  requireManager({ kind: 'member', userId: principal.memberUserId, role: principal.role }, 'Changing aliases');
+export async function removeOrganizationAlias(db: Db, editor: AliasEditor, name: string): Promise<void> {
+  requireManager(editor.actor, 'Changing aliases');
   if (!NAME.test(name)) throw notFound(name);
-  const organizationId = principal.organizationId;
+  const { organizationId } = editor;
   await inTransaction(db, async (trx) => {
     const removed = await deleteOrganizationAlias(trx, { organizationId, name });
     if (!removed) throw notFound(name);
     await recordAudit(trx, {
-      actor: actorOf(principal),
+      actor: editor.by,
       organizationId,
       action: 'alias.deleted',
       target: { type: 'alias', id: name },

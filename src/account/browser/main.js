@@ -14,7 +14,14 @@ async function loadAccount() {
   await loadOrganizations();
   // Sections load independently: one failing section shows its error without blanking the others.
   const members = await Promise.allSettled([loadMembers()]);
-  const results = await Promise.allSettled([loadCredits(), loadGenerations(), loadUsage(), loadPass(), loadKeys()]);
+  const results = await Promise.allSettled([
+    loadCredits(),
+    loadGenerations(),
+    loadUsage(),
+    loadPass(),
+    loadKeys(),
+    loadAliases(),
+  ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
   if (failure) {
@@ -70,6 +77,8 @@ function signOut(userAction) {
     'member-rows',
     'invitation-rows',
     'org-switcher',
+    'alias-rows',
+    'alias-models',
   ]) {
     byId(id).replaceChildren();
   }
@@ -93,6 +102,7 @@ function start() {
   byId('reload').addEventListener('click', () => guarded(loadAccount));
   startOrganizations();
   startInvitations();
+  startAliases();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);
