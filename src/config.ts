@@ -108,6 +108,8 @@ export interface WebhookConfig {
   retentionDays: number;
   /** How long one attempt may take, ms (MODELGATE_WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Whether endpoints may be on private or local addresses (MODELGATE_WEBHOOK_ALLOW_PRIVATE). */
+  allowPrivateDestinations: boolean;
 }
 
 export interface ResponseCacheConfig {
@@ -285,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       delivery: boolean(env, 'MODELGATE_WEBHOOK_DELIVERY', true),
       retentionDays: integer(env, 'MODELGATE_WEBHOOK_RETENTION_DAYS', { fallback: 30, min: 1, max: 36_500 }),
       timeoutMs: integer(env, 'MODELGATE_WEBHOOK_TIMEOUT_MS', { fallback: 15_000, min: 100, max: 300_000 }),
+      allowPrivateDestinations: boolean(env, 'MODELGATE_WEBHOOK_ALLOW_PRIVATE', false),
     },
   };
 }

@@ -274,6 +274,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           masterKey: config.encryptionKey,
           timeoutMs: config.webhooks.timeoutMs,
           retentionDays: config.webhooks.retentionDays,
+          allowPrivateDestinations: config.webhooks.allowPrivateDestinations,
         })
       : undefined;
     webhooks?.start();

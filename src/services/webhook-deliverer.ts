@@ -2,7 +2,8 @@
 // processes never send one at once), signs each as Standard Webhooks says, sends it with a timeout, and records the
 // attempt: delivered on a 2xx, else tried again on the retry schedule, failed after the last try. It runs on its
 // own timer, never on a request's path, so a slow receiver slows no request.
-import { request } from 'undici';
+import { type Agent, request } from 'undici';
+import { privateHostReason, publicDestinationAgent } from './webhook-destinations.js';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
@@ -41,6 +42,8 @@ export interface WebhookDelivererOptions {
   /** Deliveries claimed at a time (default 20). */
   batchSize?: number;
   retryScheduleMs?: readonly number[];
+  /** Whether endpoints may be on private or local addresses (otherwise refused per attempt, webhook-destinations.ts). */
+  allowPrivateDestinations?: boolean;
   now?: () => Date;
   random?: () => number;
 }
@@ -53,9 +56,13 @@ export class WebhookDeliverer {
   private readonly now: () => Date;
   private readonly schedule: readonly number[];
 
+  /** Resolves names to public addresses only; undefined when private destinations are allowed. */
+  private readonly publicOnly?: Agent;
+
   constructor(private readonly options: WebhookDelivererOptions) {
     this.now = options.now ?? (() => new Date());
     this.schedule = options.retryScheduleMs ?? RETRY_SCHEDULE_MS;
+    if (!options.allowPrivateDestinations) this.publicOnly = publicDestinationAgent();
   }
 
   start(): void {
@@ -70,6 +77,7 @@ export class WebhookDeliverer {
     clearInterval(this.timer);
     clearInterval(this.pruneTimer);
     await this.running;
+    await this.publicOnly?.close();
   }
 
   private tick(): void {
@@ -141,7 +149,11 @@ export class WebhookDeliverer {
         at,
         body,
       );
+      // An address in the URL is never looked up: it is checked here, a name when the connection resolves it.
+      const reason = this.publicOnly ? privateHostReason(new URL(delivery.url)) : undefined;
+      if (reason !== undefined) return { statusCode: null, error: `refused: ${reason}, not a public address` };
       const response = await request(delivery.url, {
+        dispatcher: this.publicOnly,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
