@@ -14,6 +14,8 @@ export const BROWSER_SCRIPTS = [
   'members-section.js',
   'invitations-section.js',
   'aliases-section.js',
+  'budgets-section.js',
+  'audit-section.js',
   'keys-section.js',
   'credits-section.js',
   'usage-chart.js',

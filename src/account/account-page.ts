@@ -139,6 +139,29 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       </div>
     </section>
 
+    <section id="budgets" aria-labelledby="budgets-title">
+      <h2 id="budgets-title">Budgets</h2>
+      <dl id="budget-list" class="totals"></dl>
+      <form id="org-budget-form" class="inline-form" hidden>
+        <div><label for="budget-limit">Organization budget (USD)</label><input id="budget-limit" inputmode="decimal" placeholder="e.g. 500"></div>
+        <div><label for="budget-reset">Starts over</label><select id="budget-reset"></select></div>
+        <button type="submit">Save budget</button>
+        <button type="button" id="remove-budget" class="danger">Remove budget</button>
+      </form>
+    </section>
+
+    <section id="audit" aria-labelledby="audit-title" hidden>
+      <h2 id="audit-title">Audit log</h2>
+      <p id="audit-empty" class="hint" hidden>Nothing recorded yet.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Audit log entries">
+        <table id="audit-table">
+          <thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">By</th></tr></thead>
+          <tbody id="audit-rows"></tbody>
+        </table>
+      </div>
+      <button type="button" id="audit-older" hidden>Older entries</button>
+    </section>
+
     <section id="credits" aria-labelledby="credits-title">
       <h2 id="credits-title">Credits</h2>
       <dl class="totals">

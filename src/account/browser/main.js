@@ -21,6 +21,8 @@ async function loadAccount() {
     loadPass(),
     loadKeys(),
     loadAliases(),
+    loadBudgets(),
+    loadAudit(),
   ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
@@ -79,11 +81,14 @@ function signOut(userAction) {
     'org-switcher',
     'alias-rows',
     'alias-models',
+    'budget-list',
+    'audit-rows',
   ]) {
     byId(id).replaceChildren();
   }
   for (const id of ['balance', 'total-credits', 'total-used']) byId(id).textContent = '—';
   byId('pass').hidden = true;
+  byId('audit').hidden = true;
   byId('cache-savings').hidden = true;
   showSignedIn(false);
   if (userAction) {
@@ -103,6 +108,8 @@ function start() {
   startOrganizations();
   startInvitations();
   startAliases();
+  startBudgets();
+  startAudit();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);

@@ -1,7 +1,8 @@
-// The account page's model aliases in headless Chromium: an owner names a catalog model, sees the gateway's reason for
-// a name it refuses, and deletes the alias; signed in with an API key, the same organization's aliases are shown
-// without the form. axe-core finds no serious or critical violation. Skipped like account-page.test.ts when Chromium
-// is absent.
+// The account page's organization settings in headless Chromium: model aliases (an owner names a catalog model, sees
+// the gateway's reason for a name it refuses, and deletes the alias; signed in with an API key, the same
+// organization's aliases are shown without the form), budgets (the owner sets and removes the organization's, each
+// shown with its spend) and the audit log (owners and admins with the account token). axe-core finds no serious or
+// critical violation. Skipped like account-page.test.ts when Chromium is absent.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -15,7 +16,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 if (!AVAILABLE && !REQUIRED) console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}.`);
 
-describe.skipIf(!AVAILABLE && !REQUIRED)('account page model aliases in headless Chromium', () => {
+describe.skipIf(!AVAILABLE && !REQUIRED)('account page organization settings in headless Chromium', () => {
   let browser: Browser;
   let gw: TestGateway;
   const contexts: BrowserContext[] = [];
@@ -90,6 +91,43 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page model aliases in headless
     await expect.poll(() => page.locator('#aliases-empty').isVisible()).toBe(true);
     const left = await gw.db.selectFrom('organization_aliases').selectAll().execute();
     expect(left).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("the owner sets and removes the organization's budget; the audit log shows it; a key sees neither form nor log", async () => {
+    const owner = await gw.createUser('budgets@acme.test');
+    const page = await signedIn(await gw.createToken(owner.userId));
+    const organizationBudget = () => page.locator('#budget-list div').first().textContent();
+    await expect.poll(organizationBudget).toBe('OrganizationNo budget');
+    expect(await page.locator('#budget-list div').nth(1).textContent()).toBe('YouNo budget');
+
+    await page.getByLabel('Organization budget (USD)').fill('-3');
+    await page.getByRole('button', { name: 'Save budget' }).click();
+    await expect.poll(() => page.locator('#error').textContent()).toContain('0 or more');
+
+    await page.getByLabel('Organization budget (USD)').fill('5');
+    await page.getByLabel('Starts over').selectOption('weekly');
+    await page.getByRole('button', { name: 'Save budget' }).click();
+    await expect.poll(organizationBudget).toContain('$0.0000 of $5.0000 spent (weekly), $5.0000 left, starts over');
+    const row = await gw.db
+      .selectFrom('organizations')
+      .select(['budget_limit_nanos', 'budget_reset'])
+      .where('id', '=', owner.userId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ budget_limit_nanos: 5_000_000_000n, budget_reset: 'weekly' });
+
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await expect.poll(() => page.locator('#audit-rows tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('#audit-rows tr').first().textContent()).toContain('budget.changed');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Remove budget' }).click();
+    await expect.poll(organizationBudget).toBe('OrganizationNo budget');
+
+    const keyPage = await signedIn(owner.key);
+    await expect.poll(() => keyPage.locator('#budget-list div').count()).toBeGreaterThan(0);
+    expect(await keyPage.locator('#org-budget-form').isHidden()).toBe(true);
+    expect(await keyPage.locator('#audit').isHidden()).toBe(true);
     expect(problems).toEqual([]);
   });
 });
