@@ -84,6 +84,7 @@ import {
 } from './webhook-handlers.js';
 import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
 import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
+import { deleteProviderKey, listProviderKeys, putProviderKey } from './provider-key-handlers.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -164,5 +165,8 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     adminListWebhooks: adminListWebhooks(parts),
     adminCreateWebhook: adminCreateWebhook(parts),
     adminDeleteWebhook: adminDeleteWebhook(parts),
+    listProviderKeys: listProviderKeys(parts),
+    putProviderKey: putProviderKey(parts),
+    deleteProviderKey: deleteProviderKey(parts),
   };
 }

@@ -376,7 +376,7 @@ export class GenerationRun {
         signal: this.input.client.signal,
         totals: () => this.totals(),
         withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
-        redact: this.parts.redact ?? ((text) => text),
+        redact: this.redact(),
         drain: { state: this.link, estimate: () => this.cutOffEstimate() },
       }),
       (end) => end.closing,
@@ -419,7 +419,7 @@ export class GenerationRun {
 
   /** Who answers, as the native lane's readers name it to the client. */
   private answerContext(): NativeAnswerContext {
-    const redact: Redact = this.parts.redact ?? ((text) => text);
+    const redact = this.redact();
     const { entry, model, provider } = this.input.target;
     const ctx: NativeAnswerContext = {
       generationId: this.identity.id,
@@ -430,6 +430,13 @@ export class GenerationRun {
     };
     if (this.input.facts.toolBilling) ctx.toolBilling = this.input.facts.toolBilling;
     return ctx;
+  }
+
+  /** What removes credentials from the vendor's own text: the configured ones, and the organization's own key. */
+  private redact(): Redact {
+    const configured: Redact = this.parts.redact ?? ((text) => text);
+    const own = this.input.target.byok?.redact;
+    return own === undefined ? configured : (text) => own(configured(text));
   }
 
   private cutOffEstimate() {
