@@ -22,6 +22,7 @@ import { generationsCommand } from './cli/generations.js';
 import { orgsCommand } from './cli/orgs.js';
 import { statuslineCommand } from './cli/statusline.js';
 import { auditCommand } from './cli/audit.js';
+import { encryptionCommand } from './cli/encryption.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -36,6 +37,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   adminKeysCommand,
   generationsCommand,
   auditCommand,
+  encryptionCommand,
   conformanceCommand,
 ];
 

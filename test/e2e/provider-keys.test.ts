@@ -296,3 +296,53 @@ describe('routing on an own key', () => {
     expect(JSON.stringify(upstream.requests.map((r) => [r.headers, r.rawBody]))).not.toContain(OWN_KEY);
   });
 });
+
+describe('the default BYOK fee', () => {
+  it('serves an organization without credits on its own key at no charge, still recorded and metered', async () => {
+    const free = await startTestGateway({
+      env: {
+        MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+        OPENAI_API_KEY: OPERATOR_KEY,
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        MODELGATE_ENCRYPTION_KEY: MASTER,
+      },
+    });
+    try {
+      const user = await free.createUser();
+      const token = await free.createToken(user.userId);
+      const request = (key: string) =>
+        free.fetch('/api/v1/chat/completions', {
+          method: 'POST',
+          key,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: 'openai/gpt-test',
+            messages: [{ role: 'user', content: 'hi' }],
+            stream: false,
+          }),
+        });
+      answerBy({ own: ok, operator: ok });
+      // No credits: the operator's key is refused.
+      expect((await request(user.key)).status).toBe(402);
+      const put = await free.fetch('/api/v1/provider-keys/openai', {
+        method: 'PUT',
+        key: token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: OWN_KEY, mode: 'only' }),
+      });
+      expect(put.status).toBe(200);
+      const res = await request(user.key);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { id: string };
+      expect(upstream.requests.map(keyOf)).toEqual([OWN_KEY]);
+      const record = await free.db
+        .selectFrom('generations')
+        .selectAll()
+        .where('id', '=', body.id)
+        .executeTakeFirstOrThrow();
+      expect(record).toMatchObject({ byok: true, cost_nanos: 0n, prompt_tokens: 5, completion_tokens: 10 });
+    } finally {
+      await free.close();
+    }
+  });
+});
