@@ -23,6 +23,7 @@ import { orgsCommand } from './cli/orgs.js';
 import { statuslineCommand } from './cli/statusline.js';
 import { auditCommand } from './cli/audit.js';
 import { encryptionCommand } from './cli/encryption.js';
+import { providerKeysCommand } from './cli/provider-keys.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -37,6 +38,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   adminKeysCommand,
   generationsCommand,
   auditCommand,
+  providerKeysCommand,
   encryptionCommand,
   conformanceCommand,
 ];

@@ -8,8 +8,12 @@ import { principalOf } from '../http/authenticate.js';
 import { authorizeMemberManagement } from '../auth/key-scopes.js';
 import type { OrganizationActor } from '../auth/member-roles.js';
 import { actorOf } from '../services/audit-log.js';
-import { deleteProviderKey as remove, providerKeysOf, setProviderKey } from '../services/provider-keys.js';
-import type { ProviderKeyRow } from '../db/tables/provider-keys.js';
+import {
+  deleteProviderKey as remove,
+  providerKeysOf,
+  setProviderKey,
+  type ProviderKeyRow,
+} from '../services/provider-keys.js';
 
 type ProviderKeyParts = Pick<HandlerParts, 'config' | 'db' | 'catalog' | 'providerKeys'>;
 

@@ -16,6 +16,9 @@ import {
 import { recordAudit, type AuditActor } from './audit-log.js';
 import { requireOrganization } from './organizations.js';
 
+/** The row handlers and the CLI render. */
+export type { ProviderKeyRow } from '../db/tables/provider-keys.js';
+
 export const PROVIDER_KEY_MODES: readonly ProviderKeyMode[] = ['prefer', 'only', 'fallback'];
 
 /** Real provider keys are long; a shorter value is a typo, and its hint would show too much of it. */
