@@ -14,6 +14,7 @@ export const BROWSER_SCRIPTS = [
   'members-section.js',
   'invitations-section.js',
   'keys-section.js',
+  'provider-keys-section.js',
   'credits-section.js',
   'usage-chart.js',
   'pass-section.js',

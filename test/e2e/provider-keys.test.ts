@@ -4,7 +4,7 @@
 // answer, error or audit entry.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { MockUpstream, type RecordedRequest, type Reply } from '../helpers/mock-upstream.js';
+import { MockUpstream, openAiSse, type RecordedRequest, type Reply } from '../helpers/mock-upstream.js';
 import { createAdminKey } from '../../src/services/admin-keys.js';
 import { InMemoryCircuitBreaker } from '../../src/routing/circuit-breaker.js';
 import { setProviderKey } from '../../src/services/provider-keys.js';
@@ -294,6 +294,46 @@ describe('routing on an own key', () => {
     await chat(o.key);
     expect(upstream.requests.map(keyOf)).toEqual([OPERATOR_KEY]);
     expect(JSON.stringify(upstream.requests.map((r) => [r.headers, r.rawBody]))).not.toContain(OWN_KEY);
+  });
+});
+
+describe('streams and logs', () => {
+  it('streams an answer on the own key, recorded byok; no log line of the whole file holds a key', async () => {
+    const o = await owner();
+    await call('PUT', '/provider-keys/openai', o.token, { key: OWN_KEY, mode: 'only' });
+    const delta = (content: string) => ({
+      id: 'chatcmpl-s',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'gpt-test-2026',
+      choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    });
+    const usage = {
+      id: 'chatcmpl-s',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'gpt-test-2026',
+      choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 5, completion_tokens: 10, total_tokens: 15 },
+    };
+    const stream: Reply = { kind: 'sse', chunks: openAiSse([delta('o'), delta('k'), usage]) };
+    answerBy({ own: stream, operator: ok });
+    const res = await gw.fetch('/api/v1/chat/completions', {
+      method: 'POST',
+      key: o.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true }),
+    });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).toContain('[DONE]');
+    expect(text).not.toContain(OWN_KEY);
+    expect(upstream.requests.map(keyOf)).toEqual([OWN_KEY]);
+    const record = await generation(res.headers.get('x-generation-id')!);
+    expect(record).toMatchObject({ byok: true, status: 'success', cost_nanos: (LIST_PRICE_NANOS * 5n) / 100n });
+    const logs = gw.logs.join('\n');
+    expect(logs).not.toContain(OWN_KEY);
+    expect(logs).not.toContain(OTHER_OWN_KEY);
   });
 });
 

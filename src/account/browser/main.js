@@ -14,7 +14,14 @@ async function loadAccount() {
   await loadOrganizations();
   // Sections load independently: one failing section shows its error without blanking the others.
   const members = await Promise.allSettled([loadMembers()]);
-  const results = await Promise.allSettled([loadCredits(), loadGenerations(), loadUsage(), loadPass(), loadKeys()]);
+  const results = await Promise.allSettled([
+    loadCredits(),
+    loadGenerations(),
+    loadUsage(),
+    loadPass(),
+    loadKeys(),
+    loadProviderKeys(),
+  ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
   if (failure) {
@@ -56,6 +63,8 @@ function signOut(userAction) {
   byId('new-invitation').hidden = true;
   byId('invitations').hidden = true;
   byId('new-key-value').value = '';
+  byId('provider-key-value').value = '';
+  byId('provider-key-form').hidden = true;
   byId('new-key').hidden = true;
   byId('generation-detail').hidden = true;
   // Leave nothing of the account in the page for whoever uses the tab next.
@@ -70,6 +79,7 @@ function signOut(userAction) {
     'member-rows',
     'invitation-rows',
     'org-switcher',
+    'provider-key-rows',
   ]) {
     byId(id).replaceChildren();
   }
@@ -93,6 +103,7 @@ function start() {
   byId('reload').addEventListener('click', () => guarded(loadAccount));
   startOrganizations();
   startInvitations();
+  startProviderKeys();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);
