@@ -160,7 +160,7 @@ export class GenerationRun {
   }
 
   private async route<T>(attempt: (target: Target, last: boolean) => Promise<T>): Promise<T> {
-    const { value, target } = await runAttempts({
+    const { value, target, ownKeyFailure } = await runAttempts({
       targets: this.input.targets ?? [this.input.target],
       breaker: this.parts.breaker,
       limits: this.parts.config.route,
@@ -173,6 +173,8 @@ export class GenerationRun {
     });
     // No further attempt needs the prompt (see callUpstream).
     this.releasePrompt();
+    // Served on the gateway's key after the organization's own failed: the organization learns why (never the key).
+    if (ownKeyFailure) this.warnings = [...this.warnings, ownKeyFailure];
     if (target !== this.input.target || target.provider.id !== this.identity.provider) {
       this.input.target = target;
       this.identity.model = target.entry.id;

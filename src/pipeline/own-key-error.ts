@@ -39,3 +39,16 @@ export function ownKeyError(err: unknown, target: Target): unknown {
   if (err instanceof GatewayError) err.metadata.organization_key = true;
   return err;
 }
+
+/** What the organization is told when its own key failed and the gateway's key served instead (no vendor text). */
+export function ownKeyWarning(err: unknown, target: Target): string {
+  const provider = target.provider.id;
+  const status = upstreamStatus(err);
+  const why =
+    status === 401 || status === 403
+      ? `was refused (HTTP ${status})`
+      : status === 429
+        ? 'was rate-limited'
+        : `failed (${status === undefined ? String((err as GatewayError).metadata?.reason ?? 'no answer') : `HTTP ${status}`})`;
+  return `The organization's own ${provider} key ${why}; served on the gateway's key`;
+}

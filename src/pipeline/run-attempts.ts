@@ -10,7 +10,7 @@ import { UpstreamHttpError } from './call-upstream.js';
 import type { Target } from '../routing/resolve-target.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { errorCodeOf, isQueueTimeout, isRetryable, upstreamStatusOf } from './retryable.js';
-import { isOwnKeyRefusal, ownKeyError } from './own-key-error.js';
+import { isOwnKeyRefusal, ownKeyError, ownKeyWarning } from './own-key-error.js';
 
 /** Retry-After values up to this are waited for (when the budget allows); longer ones skip that provider. */
 export const SHORT_RETRY_AFTER_MS = 2000;
@@ -40,12 +40,20 @@ export function endpointKeyOf(target: Target): string {
   return target.entry.endpointKey ?? `${target.entry.id}@${target.provider.id}`;
 }
 
-export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ value: T; target: Target }> {
+export interface AttemptsResult<T> {
+  value: T;
+  target: Target;
+  /** Why an attempt on the organization's own key failed before the gateway's key served (the organization is told). */
+  ownKeyFailure?: string;
+}
+
+export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<AttemptsResult<T>> {
   const { targets, breaker, limits, now } = input;
   const started = now();
   let lastError: unknown;
   /** The target whose failure `lastError` is. */
   let lastTarget: Target | undefined;
+  let ownKeyFailure: string | undefined;
   let tried = 0;
   let skipped: Set<string> | undefined;
   let waitUntil: Map<string, number> | undefined;
@@ -81,7 +89,7 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
         error_code: null,
         latency_ms: Math.round(now() - t0),
       });
-      return { value, target };
+      return ownKeyFailure && shared ? { value, target, ownKeyFailure } : { value, target };
     } catch (err) {
       tried++;
       lastError = err;
@@ -98,6 +106,7 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
         latency_ms: Math.round(now() - t0),
       });
       const ownRefused = !shared && isOwnKeyRefusal(err);
+      if (!shared) ownKeyFailure = ownKeyWarning(err, target);
       if (input.signal.aborted || !(isRetryable(err) || ownRefused)) {
         // The endpoint answered; the request was at fault (or the client left): no verdict on its health.
         if (!input.signal.aborted && shared) void breaker.recordSuccess(key);

@@ -200,6 +200,10 @@ describe('routing on an own key', () => {
       const res = await chat(o.key);
       expect(res.status).toBe(200);
       expect(upstream.requests.map(keyOf)).toEqual([OWN_KEY, OPERATOR_KEY]);
+      // The organization learns why its key did not serve, without the vendor's text.
+      expect(res.headers.get('x-modelgate-warning')).toMatch(
+        /^The organization's own openai key (was refused \(HTTP 401\)|was rate-limited|failed \(HTTP 503\)); served on the gateway's key$/,
+      );
       const fellBack = await generation(res.body.id);
       expect(fellBack.byok).toBe(false);
       expect(fellBack.cost_nanos).toBe(LIST_PRICE_NANOS);
