@@ -11094,7 +11094,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;
@@ -12883,7 +12885,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;
@@ -16493,7 +16497,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;
