@@ -1303,6 +1303,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/provider-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's own provider keys
+         * @description The organization's own provider keys, masked (any member).
+         */
+        get: operations["listProviderKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider-keys/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the organization's own key for a provider
+         * @description Sets (makes or replaces) the organization's own key for a catalog provider (owner or admin). Takes effect on the
+         *     next request on every instance. 503 (`encryption_not_configured`) when the operator has not set the master key
+         *     keys are encrypted with.
+         */
+        put: operations["putProviderKey"];
+        post?: never;
+        /**
+         * Delete the organization's own key for a provider
+         * @description Deletes the organization's own key for a provider (owner or admin): its requests use the operator's keys again.
+         */
+        delete: operations["deleteProviderKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -2576,6 +2622,16 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
         };
+        /** @description A deleted key. */
+        DeletedProviderKey: {
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
+            deleted: true;
+            /** @description The provider whose key was deleted; its requests use the operator's keys again. */
+            provider: string;
+        };
         /** @description The endpoint was deleted, with its pending deliveries. */
         DeletedWebhook: {
             /**
@@ -3369,6 +3425,7 @@ export interface components {
          *       "cache_hit": false,
          *       "cache_savings": 0,
          *       "usage_estimated": false,
+         *       "byok": false,
          *       "attempts": [
          *         {
          *           "provider": "openai",
@@ -3490,6 +3547,12 @@ export interface components {
              *     failed before the provider answered.
              */
             usage_estimated: boolean;
+            /**
+             * @description True when the request was served on the organization's own key for the provider (`PUT /provider-keys/{provider}`):
+             *     the provider bills the organization, and `total_cost` is the operator's BYOK fee (a fraction of the price, 0 unless
+             *     the operator set one).
+             */
+            byok: boolean;
             /**
              * @description Every upstream attempt of this request, in order (routing may try several endpoints): for a request that reached
              *     an upstream, always at least one entry, the last being the one that served (or failed last). null for records
@@ -5173,6 +5236,46 @@ export interface components {
             cache_write_tokens?: number;
         };
         /**
+         * @description An organization's own key for a provider, masked.
+         * @example {
+         *       "provider": "openai",
+         *       "key_hint": "sk-…a1b2",
+         *       "mode": "prefer",
+         *       "created_at": "2026-03-01T09:30:00Z",
+         *       "updated_at": "2026-03-02T10:00:00Z"
+         *     }
+         */
+        ProviderKey: {
+            /** @description The catalog provider (`openai`, `anthropic`, ...). */
+            provider: string;
+            /** @description The key masked: its vendor prefix, an ellipsis and its last four characters (`sk-…a1b2`). */
+            key_hint: string;
+            /** @description When requests use it. */
+            mode: components["schemas"]["ProviderKeyMode"];
+            /**
+             * Format: date-time
+             * @description When it was first set.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was last set.
+             */
+            updated_at: string;
+        };
+        /** @description The organization's own provider keys. */
+        ProviderKeyList: {
+            /** @description By provider id. */
+            data: components["schemas"]["ProviderKey"][];
+        };
+        /**
+         * @description When requests of the organization use its own key for the provider (open enum):
+         *     `prefer`: its key first, the operator's keys when its key fails (refused, rate-limited, provider down);
+         *     `only`: never the operator's keys for this provider (a failure names the organization's key);
+         *     `fallback`: the operator's keys first, its key only when their endpoint is down, rate-limited or unavailable.
+         */
+        ProviderKeyMode: string | ("prefer" | "only" | "fallback");
+        /**
          * @description Which endpoints (provider + upstream model) may serve a request, and in what order. Routing rules:
          *
          *     - Candidates: the endpoints of `model`, then those of each `models` entry, in that order. Within one model the
@@ -5259,6 +5362,22 @@ export interface components {
             model: string;
             /** @description What it is for (up to 500 characters). */
             description?: string | null;
+        };
+        /**
+         * @description A key to set for a provider.
+         * @example {
+         *       "key": "sk-proj-4f9c2b7e1d8a6c3b5e0f7a9d2c4b6e8a1b2",
+         *       "mode": "prefer"
+         *     }
+         */
+        PutProviderKeyRequest: {
+            /** @description The provider's API key, 16 to 1024 visible ASCII characters. Stored encrypted; never shown again in full. */
+            key: string;
+            /**
+             * @description When requests use it (default `prefer`).
+             * @default prefer
+             */
+            mode?: components["schemas"]["ProviderKeyMode"];
         };
         /** @description Rate limits of a key. Exceeding them yields 429. */
         RateLimit: {
@@ -6789,6 +6908,7 @@ export type Credits = components['schemas']['Credits'];
 export type CreditsData = components['schemas']['CreditsData'];
 export type DeletedApiKey = components['schemas']['DeletedApiKey'];
 export type DeletedModelAlias = components['schemas']['DeletedModelAlias'];
+export type DeletedProviderKey = components['schemas']['DeletedProviderKey'];
 export type DeletedWebhook = components['schemas']['DeletedWebhook'];
 export type DeveloperMessage = components['schemas']['DeveloperMessage'];
 export type Embedding = components['schemas']['Embedding'];
@@ -6942,11 +7062,15 @@ export type PingEvent = components['schemas']['PingEvent'];
 export type PriceMultiplier = components['schemas']['PriceMultiplier'];
 export type PriceMultipliers = components['schemas']['PriceMultipliers'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
+export type ProviderKey = components['schemas']['ProviderKey'];
+export type ProviderKeyList = components['schemas']['ProviderKeyList'];
+export type ProviderKeyMode = components['schemas']['ProviderKeyMode'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
 export type PutBudgetRequest = components['schemas']['PutBudgetRequest'];
 export type PutMemberRequest = components['schemas']['PutMemberRequest'];
 export type PutModelAliasRequest = components['schemas']['PutModelAliasRequest'];
+export type PutProviderKeyRequest = components['schemas']['PutProviderKeyRequest'];
 export type RateLimit = components['schemas']['RateLimit'];
 export type Readiness = components['schemas']['Readiness'];
 export type ReasoningConfig = components['schemas']['ReasoningConfig'];
@@ -11459,7 +11583,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;
@@ -13248,7 +13374,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;
@@ -16394,6 +16522,346 @@ export interface operations {
             };
         };
     };
+    listProviderKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the organization's own provider keys, masked. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderKeyList"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putProviderKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
+            path: {
+                /** @description The catalog provider (`openai`, `anthropic`, ...). */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutProviderKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the key as it is now, masked. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderKey"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteProviderKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
+            path: {
+                /** @description The catalog provider. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the key was deleted. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedProviderKey"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getReadiness: {
         parameters: {
             query?: never;
@@ -16518,7 +16986,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;

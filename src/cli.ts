@@ -23,6 +23,8 @@ import { orgsCommand } from './cli/orgs.js';
 import { statuslineCommand } from './cli/statusline.js';
 import { auditCommand } from './cli/audit.js';
 import { aliasesCommand } from './cli/aliases.js';
+import { encryptionCommand } from './cli/encryption.js';
+import { providerKeysCommand } from './cli/provider-keys.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -38,6 +40,8 @@ const COMMANDS: readonly CommandDefinition[] = [
   adminKeysCommand,
   generationsCommand,
   auditCommand,
+  providerKeysCommand,
+  encryptionCommand,
   conformanceCommand,
 ];
 

@@ -17,6 +17,7 @@ export const BROWSER_SCRIPTS = [
   'budgets-section.js',
   'audit-section.js',
   'keys-section.js',
+  'provider-keys-section.js',
   'credits-section.js',
   'usage-chart.js',
   'pass-section.js',

@@ -162,6 +162,24 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       <button type="button" id="audit-older" hidden>Older entries</button>
     </section>
 
+    <section id="provider-keys" aria-labelledby="provider-keys-title">
+      <h2 id="provider-keys-title">Provider keys</h2>
+      <p class="hint">The organization's own keys for providers: its requests to a provider use its key as the mode says (prefer: first; only: never the gateway's keys; fallback: when the gateway's are down). Shown only masked.</p>
+      <form id="provider-key-form" class="inline-form" hidden>
+        <div><label for="provider-key-provider">Provider</label><input id="provider-key-provider" name="provider" autocomplete="off" spellcheck="false" placeholder="e.g. openai"></div>
+        <div><label for="provider-key-value">Provider API key</label><input id="provider-key-value" name="key" type="password" autocomplete="off" spellcheck="false"></div>
+        <div><label for="provider-key-mode">Provider key mode</label><select id="provider-key-mode"><option value="prefer" selected>prefer</option><option value="only">only</option><option value="fallback">fallback</option></select></div>
+        <button type="submit">Save provider key</button>
+      </form>
+      <p id="provider-keys-empty" class="hint" hidden>No provider keys: requests use the gateway's keys.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="provider-keys-title">
+        <table id="provider-keys-table">
+          <thead><tr><th scope="col">Provider</th><th scope="col">Key</th><th scope="col">Mode</th><th scope="col">Updated</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="provider-key-rows"></tbody>
+        </table>
+      </div>
+    </section>
+
     <section id="credits" aria-labelledby="credits-title">
       <h2 id="credits-title">Credits</h2>
       <dl class="totals">

@@ -61,6 +61,9 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'putModelAlias',
   'deleteModelAlias',
   'listOrganizationAuditLog',
+  'listProviderKeys',
+  'putProviderKey',
+  'deleteProviderKey',
 ]);
 
 const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';

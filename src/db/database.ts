@@ -12,6 +12,7 @@ import type { GenerationsTable } from './tables/generations.js';
 import type { MembershipsTable } from './tables/memberships.js';
 import type { OrganizationInvitationsTable } from './tables/organization-invitations.js';
 import type { OrganizationAliasesTable, OrganizationsTable } from './tables/organizations.js';
+import type { ProviderKeysTable } from './tables/provider-keys.js';
 import type { PassUsageTable } from './tables/pass-usage.js';
 import type { SubscriptionsTable } from './tables/subscriptions.js';
 import type { UsersTable } from './tables/users.js';
@@ -53,6 +54,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   audit_log: AuditLogTable;
+  provider_keys: ProviderKeysTable;
 }
 
 export type Db = Kysely<Database>;

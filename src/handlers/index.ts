@@ -85,6 +85,7 @@ import {
 import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
 import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
 import { deleteModelAlias, getModelAlias, listModelAliases, putModelAlias } from './model-alias-handlers.js';
+import { deleteProviderKey, listProviderKeys, putProviderKey } from './provider-key-handlers.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -169,5 +170,8 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     getModelAlias: getModelAlias(parts),
     putModelAlias: putModelAlias(parts),
     deleteModelAlias: deleteModelAlias(parts),
+    listProviderKeys: listProviderKeys(parts),
+    putProviderKey: putProviderKey(parts),
+    deleteProviderKey: deleteProviderKey(parts),
   };
 }

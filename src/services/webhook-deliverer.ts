@@ -7,7 +7,7 @@ import { privateHostReason, publicDestinationAgent } from './webhook-destination
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { openSecret, type MasterKey } from '../auth/secret-box.js';
+import { openSecret, type MasterKeys } from '../auth/secret-box.js';
 import {
   claimDueDeliveries,
   pruneFinishedDeliveries,
@@ -32,7 +32,8 @@ const MAX_ERROR_CHARS = 500;
 export interface WebhookDelivererOptions {
   db: Db;
   logger: Logger;
-  masterKey?: MasterKey;
+  /** The master keys that open signing secrets: the current one, and those being rotated away. */
+  masterKey?: MasterKeys;
   /** One attempt's time limit, ms. */
   timeoutMs: number;
   /** Finished deliveries older than this many days are pruned. */

@@ -25,6 +25,7 @@ const TABLES = [
   'organization_invitations',
   'organizations',
   'pass_usage',
+  'provider_keys',
   'sessions',
   'subscriptions',
   'usage_daily',

@@ -23,6 +23,7 @@ async function loadAccount() {
     loadAliases(),
     loadBudgets(),
     loadAudit(),
+    loadProviderKeys(),
   ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
@@ -65,6 +66,8 @@ function signOut(userAction) {
   byId('new-invitation').hidden = true;
   byId('invitations').hidden = true;
   byId('new-key-value').value = '';
+  byId('provider-key-value').value = '';
+  byId('provider-key-form').hidden = true;
   byId('new-key').hidden = true;
   byId('generation-detail').hidden = true;
   // Leave nothing of the account in the page for whoever uses the tab next.
@@ -83,6 +86,7 @@ function signOut(userAction) {
     'alias-models',
     'budget-list',
     'audit-rows',
+    'provider-key-rows',
   ]) {
     byId(id).replaceChildren();
   }
@@ -110,6 +114,7 @@ function start() {
   startAliases();
   startBudgets();
   startAudit();
+  startProviderKeys();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);
