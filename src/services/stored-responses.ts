@@ -25,10 +25,11 @@ export class StoredResponses {
     retentionDays: number,
     now: () => Date = () => new Date(),
   ) {
-    this.memory = new CachedMemory(new DatabaseMemory(db, retentionDays, now), {
-      ...DEFAULT_CACHE_BOUNDS,
-      maxAgeMs: retentionDays * DAY_MS,
-    });
+    this.memory = new CachedMemory(
+      new DatabaseMemory(db, retentionDays, now),
+      { ...DEFAULT_CACHE_BOUNDS, maxAgeMs: retentionDays * DAY_MS },
+      now,
+    );
   }
 
   /** The turn, when `owner` may see it. */

@@ -14,6 +14,7 @@ import { createNativeResponsesReader, readResponsesJson } from './native-respons
 import { unpricedOptions } from '../native/price-options.js';
 import { responsesToolEdits } from './native-tools.js';
 import { OPENAI_REQUEST_OPTIONS } from '../../core/served-options.js';
+import { isGatewayReasoningItem } from '../../core/gateway-reasoning.js';
 
 /** `${base}/responses`, the Responses API beside chat completions under OpenAI's /v1 base. */
 export function responsesUrl(baseUrl: string): string {
@@ -38,6 +39,11 @@ function buildRequest({ wire, provider, model, stream, keepsAnswer }: NativeRequ
   // OpenAI keeps nothing with store false: the reasoning a later turn needs back comes with the answer instead.
   if (keepsAnswer && model.supportsReasoning && !include.includes(ENCRYPTED_REASONING))
     set.include = JSON.stringify([...include, ENCRYPTED_REASONING]);
+  // Reasoning another provider did (a chain that moved here from Claude or Gemini): OpenAI cannot read it, as the
+  // translated lane leaves out reasoning of a foreign vendor.
+  const input = wire.body.input;
+  if (Array.isArray(input) && input.some(isGatewayReasoningItem))
+    set.input = JSON.stringify(input.filter((item) => !isGatewayReasoningItem(item)));
   // A service tier the gateway does not price (scale, ultrafast, or priority where the catalog has no price for it).
   const options = unpricedOptions(wire.body, OPENAI_REQUEST_OPTIONS, model);
   remove.push(...options.remove);
