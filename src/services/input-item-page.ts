@@ -30,7 +30,7 @@ export function inputItemPage(items: readonly unknown[], query: ItemPageQuery): 
   }
   if (query.before !== undefined) {
     const at = ordered.findIndex((item) => idOf(item) === query.before);
-    end = at < 0 ? 0 : at;
+    end = Math.max(at, 0);
   }
   const window = ordered.slice(start, Math.max(start, end));
   // With `before` (and no `after`) the page is the items nearest the cursor, as a "previous page" is.
