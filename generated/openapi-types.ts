@@ -1384,15 +1384,63 @@ export interface paths {
          * Create a response (OpenAI Responses API)
          * @description Extension. The OpenAI Responses API in front of every catalog model (Codex CLI and `client.responses` of the
          *     OpenAI SDKs), on the same pipeline as `/chat/completions`: same keys, credits, `pass/` quotas, rate limits and
-         *     generation records (`api_format` = `responses`). Stateless: send the whole conversation in `input` each time;
-         *     function calls come back as `function_call` output items and are answered with `function_call_output` items.
+         *     generation records (`api_format` = `responses`). Responses are stored by default (`store`), so a request may send
+         *     only the new items with `previous_response_id`, on any model; function calls come back as `function_call` output
+         *     items and are answered with `function_call_output` items.
          *
          *     Errors before output begins are HTTP errors with the gateway's envelope and the same codes as
-         *     `/chat/completions`: 400 (invalid body, no user message, `previous_response_id` or `conversation` given, a
-         *     built-in tool type, an image for a model without image support), 401, 402, 403, 404, 413, 429, 502/503.
+         *     `/chat/completions`: 400 (invalid body, no user message, an unknown `previous_response_id`, `conversation`
+         *     given, a built-in tool type, an image for a model without image support), 401, 402, 403, 404, 413, 429, 502/503.
          *     Failures after the stream began arrive in the stream (see `ResponseEventStream`).
          */
         post: operations["createResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses/{response_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a stored response
+         * @description The stored Response object, as it was answered (its reasoning items with their encrypted content). `include` is
+         *     accepted for OpenAI's clients and changes nothing: a stored response keeps what the next turn needs.
+         */
+        get: operations["getResponse"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a stored response
+         * @description Deletes a stored response. A later turn that continued it keeps its own items, but the chain through it is broken:
+         *     continuing that later turn answers `previous_response_not_found`.
+         */
+        delete: operations["deleteResponse"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses/{response_id}/input_items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a stored response's input items
+         * @description The input items the response was generated from: the chain's earlier input and output items, then its own input,
+         *     paged as OpenAI pages them (`after` / `before` an item id, `limit`, `order`).
+         */
+        get: operations["listResponseInputItems"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5564,6 +5612,28 @@ export interface components {
             /** @description `completed`, or `in_progress` in stream events before the item is done. */
             status: string;
         };
+        /**
+         * @description `DELETE /responses/{response_id}`: the response is gone (OpenAI's shape).
+         * @example {
+         *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "object": "response",
+         *       "deleted": true
+         *     }
+         */
+        ResponseDeleted: {
+            /** @description The deleted response's id. */
+            id: string;
+            /**
+             * @description Always `response`.
+             * @enum {string}
+             */
+            object: "response";
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
+            deleted: true;
+        };
         /** @description Why a response failed after it started. */
         ResponseError: {
             /** @description `server_error`, `rate_limit_exceeded`, `context_length_exceeded` or `content_filter`. */
@@ -5701,6 +5771,47 @@ export interface components {
          */
         ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseFunctionCallOutputItem"] | components["schemas"]["ResponseReasoningItem"] | components["schemas"]["ResponseOtherItem"];
         /**
+         * @description The input items a stored response was generated from, one page (OpenAI's list shape): the earlier turns' input
+         *     and output items of its chain, then its own input. An item sent without an `id` is listed with one the gateway
+         *     made of the response id and the item's place (`msg_<response id>_in<n>`), stable from page to page.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "msg_gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O_in0",
+         *           "type": "message",
+         *           "role": "user",
+         *           "content": [
+         *             {
+         *               "type": "input_text",
+         *               "text": "Name three prime numbers."
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "first_id": "msg_gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O_in0",
+         *       "last_id": "msg_gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O_in0",
+         *       "has_more": false
+         *     }
+         */
+        ResponseInputItemList: {
+            /**
+             * @description Always `list`.
+             * @enum {string}
+             */
+            object: "list";
+            /** @description The page's items, in the requested order (newest first by default). */
+            data: {
+                [key: string]: unknown;
+            }[];
+            /** @description Id of the first item of `data`; null when it is empty. */
+            first_id: string | null;
+            /** @description Id of the last item of `data` (the `after` of the next page); null when it is empty. */
+            last_id: string | null;
+            /** @description Whether more items follow in the requested order. */
+            has_more: boolean;
+        };
+        /**
          * @description A message of the conversation. `system` and `developer` set behaviour; `assistant` replays an earlier reply.
          * @example {
          *       "type": "message",
@@ -5760,7 +5871,8 @@ export interface components {
             name: string;
         };
         /**
-         * @description A generated response (stateless: it is not stored, so it cannot be retrieved or continued by id).
+         * @description A generated response. Unless the request said `store: false`, it is stored under its `id` (the generation id): a
+         *     later request continues it with `previous_response_id`, and `GET /responses/{id}` reads it back.
          * @example {
          *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
          *       "object": "response",
@@ -5835,11 +5947,11 @@ export interface components {
             max_output_tokens?: number | null;
             /** @description The request's `parallel_tool_calls`, echoed (default true). */
             parallel_tool_calls?: boolean;
-            /** @description Always null: the gateway keeps no state. */
+            /** @description The request's `previous_response_id`, echoed (null for the first turn of a conversation). */
             previous_response_id?: string | null;
             /** @description The request's `reasoning`, echoed (absent when the request had none). */
             reasoning?: components["schemas"]["ResponseReasoningConfig"];
-            /** @description Always false: the gateway stores no responses. */
+            /** @description Whether the response was stored (the request's `store`, default true). */
             store?: boolean;
             /**
              * Format: double
@@ -6080,9 +6192,11 @@ export interface components {
              */
             stream?: boolean | null;
             /**
-             * @description Decision: the gateway stores no responses. `false` is the default and `true` is answered as `false` (the
-             *     Response object says `store: false`); on the native lane OpenAI is sent `store: false`, and a `store: true` is
-             *     named in the `x-modelgate-warning` response header.
+             * @description Whether the gateway stores the response (default true, as OpenAI): its input and output items are kept for the
+             *     operator's retention (`MODELGATE_RESPONSE_RETENTION_DAYS`, default 30 days), so a later request can continue it
+             *     with `previous_response_id` on any model, and `GET /responses/{id}` reads it back. OpenAI itself is always sent
+             *     `store: false` (the state is the gateway's). A stored response's reasoning items carry their `encrypted_content`
+             *     whether or not `include` asks for it. Decision: with a retention of 0 nothing is stored, and `true` is a 400.
              */
             store?: boolean | null;
             /**
@@ -6094,7 +6208,13 @@ export interface components {
              *     Ignored by the translated lane.
              */
             service_tier?: string | null;
-            /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
+            /**
+             * @description A stored response of the caller's organization to continue: the request is served with that response's whole
+             *     conversation (every earlier turn's input and output items, oldest first) before its own `input`, on whichever
+             *     model it names, and that expanded input is what is estimated, reserved and billed. `instructions` are not carried
+             *     forward. An id unknown to the caller (never stored, deleted, expired, another organization's, or served by a model
+             *     the key may not use) is a 400 with code `previous_response_not_found` and `metadata.param` `previous_response_id`.
+             */
             previous_response_id?: string | null;
             /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
             conversation?: unknown;
@@ -7083,6 +7203,7 @@ export type RedeliveredEvent = components['schemas']['RedeliveredEvent'];
 export type RemovedMember = components['schemas']['RemovedMember'];
 export type ResponseCacheStatus = components['schemas']['ResponseCacheStatus'];
 export type ResponseCustomToolCallItem = components['schemas']['ResponseCustomToolCallItem'];
+export type ResponseDeleted = components['schemas']['ResponseDeleted'];
 export type ResponseError = components['schemas']['ResponseError'];
 export type ResponseEventStream = components['schemas']['ResponseEventStream'];
 export type ResponseFormat = components['schemas']['ResponseFormat'];
@@ -7095,6 +7216,7 @@ export type ResponseIncompleteDetails = components['schemas']['ResponseIncomplet
 export type ResponseInputContent = components['schemas']['ResponseInputContent'];
 export type ResponseInputImage = components['schemas']['ResponseInputImage'];
 export type ResponseInputItem = components['schemas']['ResponseInputItem'];
+export type ResponseInputItemList = components['schemas']['ResponseInputItemList'];
 export type ResponseInputMessage = components['schemas']['ResponseInputMessage'];
 export type ResponseInputText = components['schemas']['ResponseInputText'];
 export type ResponseInputTokensDetails = components['schemas']['ResponseInputTokensDetails'];
@@ -17167,6 +17289,181 @@ export interface operations {
                     "x-request-id": string;
                     /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getResponse: {
+        parameters: {
+            query?: {
+                /** @description Accepted and ignored (OpenAI's `include`). */
+                include?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The response's id (`gen-…`). */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the stored Response object. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseObject"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The response's id (`gen-…`). */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the response was deleted. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseDeleted"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listResponseInputItems: {
+        parameters: {
+            query?: {
+                /** @description List the items after this item id (in `order`). */
+                after?: string;
+                /** @description List the items before this item id (in `order`). */
+                before?: string;
+                /** @description Items per page. */
+                limit?: number;
+                /** @description `asc` (oldest first) or `desc` (newest first, the default). */
+                order?: "asc" | "desc";
+                /** @description Accepted and ignored (OpenAI's `include`). */
+                include?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The response's id (`gen-…`). */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one page of a stored response's input items. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseInputItemList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {

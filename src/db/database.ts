@@ -17,6 +17,7 @@ import type { PassUsageTable } from './tables/pass-usage.js';
 import type { SubscriptionsTable } from './tables/subscriptions.js';
 import type { UsersTable } from './tables/users.js';
 import type { AuditLogTable } from './tables/audit-log.js';
+import type { StoredResponsesTable } from './tables/stored-responses.js';
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -55,6 +56,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   audit_log: AuditLogTable;
   provider_keys: ProviderKeysTable;
+  stored_responses: StoredResponsesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -83,6 +83,7 @@ import {
   updateWebhook,
 } from './webhook-handlers.js';
 import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
+import { deleteResponse, getResponse, listResponseInputItems } from './stored-responses.js';
 import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
 import { deleteModelAlias, getModelAlias, listModelAliases, putModelAlias } from './model-alias-handlers.js';
 import { deleteProviderKey, listProviderKeys, putProviderKey } from './provider-key-handlers.js';
@@ -98,6 +99,9 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     getCredits: getCredits(parts),
     createChatCompletion: generationHandler(chatDoor, parts),
     createResponse: generationHandler(responsesDoor, parts),
+    getResponse: getResponse(parts),
+    deleteResponse: deleteResponse(parts),
+    listResponseInputItems: listResponseInputItems(parts),
     getCurrentKey: getCurrentKey(parts),
     getGeneration: getGeneration(parts),
     getSession: getSession(parts),

@@ -17,6 +17,9 @@ const addFormats = addFormatsModule.default;
 const expectedOperations: Record<string, [method: string, path: string]> = {
   createChatCompletion: ['post', '/chat/completions'],
   createResponse: ['post', '/responses'],
+  getResponse: ['get', '/responses/{response_id}'],
+  deleteResponse: ['delete', '/responses/{response_id}'],
+  listResponseInputItems: ['get', '/responses/{response_id}/input_items'],
   listModels: ['get', '/models'],
   getSession: ['get', '/sessions/{id}'],
   getOrganizationBudget: ['get', '/organizations/{organization_id}/budget'],
