@@ -27,6 +27,7 @@ const TABLES = [
   'pass_usage',
   'provider_keys',
   'sessions',
+  'stored_responses',
   'subscriptions',
   'usage_daily',
   'usage_key_totals',
