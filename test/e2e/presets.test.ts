@@ -344,6 +344,58 @@ describe('a request naming a preset', () => {
   });
 });
 
+describe('presets in the listings and token counts', () => {
+  it('GET /models lists `@preset/<slug>` for its organization only, in the gateway and Anthropic shapes', async () => {
+    const mine = await call('GET', '/models', owner.key);
+    expect(mine.body.data.find((m: { id: string }) => m.id === '@preset/coder')).toMatchObject({
+      alias_for: CLAUDE,
+    });
+    const theirs = await call('GET', '/models', stranger.key);
+    expect(theirs.body.data.some((m: { id: string }) => m.id.startsWith('@preset/'))).toBe(false);
+    const anthropic = await call('GET', '/models?limit=1000', owner.key, { headers: ANTHROPIC });
+    expect(anthropic.body.data.map((m: { id: string }) => m.id)).toContain('@preset/coder');
+    const one = await call('GET', `/models/${encodeURIComponent('@preset/coder')}`, owner.key);
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(one.body).toMatchObject({ id: '@preset/coder', alias_for: CLAUDE });
+    expect((await call('GET', `/models/${encodeURIComponent('@preset/coder')}`, stranger.key)).status).toBe(404);
+  });
+
+  it('the Gemini listing and model route show it', async () => {
+    const list = await call('GET', '/gemini/v1beta/models?pageSize=1000', owner.key);
+    expect(list.body.models.map((m: { name: string }) => m.name)).toContain('models/@preset/coder');
+    const one = await call('GET', '/gemini/v1beta/models/@preset/coder', owner.key);
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(one.body.name).toBe('models/@preset/coder');
+    const theirs = await call('GET', '/gemini/v1beta/models?pageSize=1000', stranger.key);
+    expect(theirs.body.models.map((m: { name: string }) => m.name)).not.toContain('models/@preset/coder');
+  });
+
+  it("counts tokens with the preset's system prompt on the Messages and Gemini doors", async () => {
+    const bare = { messages: [{ role: 'user', content: 'Hi' }] };
+    upstream.reply({ kind: 'json', body: { input_tokens: 12 } });
+    const counted = await call('POST', '/messages/count_tokens', owner.key, {
+      body: { model: '@preset/coder', ...bare },
+      headers: ANTHROPIC,
+    });
+    expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+    expect(upstream.last.path).toBe('/v1/messages/count_tokens');
+    expect(upstream.last.body.system).toBe('Be verbose.');
+    expect(upstream.last.body.model).toBe('claude-sonnet-5-5');
+
+    upstream.reply({ kind: 'json', body: { input_tokens: 12 } });
+    const gemini = await call('POST', '/gemini/v1beta/models/@preset/coder@1:countTokens', owner.key, {
+      body: { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] },
+    });
+    expect(gemini.status, JSON.stringify(gemini.body)).toBe(200);
+    expect(upstream.last.body.system).toBe('Be terse.');
+    const missing = await call('POST', '/messages/count_tokens', owner.key, {
+      body: { model: '@preset/ghost', ...bare },
+      headers: ANTHROPIC,
+    });
+    expect(missing.status).toBe(404);
+  });
+});
+
 describe('a change made by another process', () => {
   const operator = () => ({ organizationId: org, actor: OPERATOR, by: CONSOLE_ACTOR });
 
