@@ -336,6 +336,17 @@ describe('a request naming a preset', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  it("a key's allow-list holds for the model the preset serves", async () => {
+    const made = await call('POST', '/api-keys', owner.token, {
+      body: { name: 'openai-only', allowed_models: ['openai/*'] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const res = await call('POST', '/chat/completions', made.body.key, { body: chat('@preset/coder') });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toContain(CLAUDE);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it("another organization's member cannot use the preset", async () => {
     const res = await call('POST', '/chat/completions', stranger.key, { body: chat('@preset/coder') });
     expect(res.status).toBe(404);
