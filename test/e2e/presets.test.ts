@@ -347,6 +347,26 @@ describe('a request naming a preset', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  it('the response cache keys on the settings served: a new version is a miss, not the old answer', async () => {
+    const save = (system: string) =>
+      call('POST', '/presets', owner.token, { body: { slug: 'cached', preset: { model: CLAUDE, system } } });
+    const ask = () =>
+      call('POST', '/chat/completions', owner.key, {
+        body: chat('@preset/cached'),
+        headers: { 'x-modelgate-cache': 'on' },
+      });
+    expect((await save('One.')).status).toBe(201);
+    upstream.reply({ kind: 'json', body: loadJson('anthropic', 'text') });
+    expect((await ask()).headers.get('x-modelgate-cache')).toBe('miss');
+    expect((await ask()).headers.get('x-modelgate-cache')).toBe('hit');
+    expect((await save('Two.')).status).toBe(201);
+    upstream.reply({ kind: 'json', body: loadJson('anthropic', 'text') });
+    const after = await ask();
+    expect(after.headers.get('x-modelgate-cache')).toBe('miss');
+    expect(sentSystem()).toBe('Two.');
+    expect(upstream.requests).toHaveLength(2);
+  });
+
   it("another organization's member cannot use the preset", async () => {
     const res = await call('POST', '/chat/completions', stranger.key, { body: chat('@preset/coder') });
     expect(res.status).toBe(404);
