@@ -2218,7 +2218,9 @@ export interface components {
         ChatCompletionRequest: {
             /**
              * @description Model id: `<provider>/<model-name>` (e.g. `anthropic/claude-sonnet-4`), or `pass/<model-slug>` for a
-             *     subscription model. The id picks the provider and the access mode. Unknown ids yield 404.
+             *     subscription model. The id picks the provider and the access mode. Unknown ids yield 404. Also an organization
+             *     alias, or a preset: `@preset/<slug>` (its latest version) or `@preset/<slug>@<version>`, whose settings fill
+             *     what the request leaves out (`/presets`).
              */
             model: string;
             /**
@@ -4409,7 +4411,8 @@ export interface components {
             /**
              * @description A gateway model id (`anthropic/claude-sonnet-5-5`, `openai/gpt-5.4-mini`, `pass/kimi-k2.7-code`, ...), or a
              *     bare Anthropic model name (`claude-sonnet-5-5`, also with a date suffix such as `-20250929`), which resolves to
-             *     the catalog's `anthropic/` model of that name. Unknown models yield 404 (`not_found_error`).
+             *     the catalog's `anthropic/` model of that name, or a preset (`@preset/<slug>[@<version>]`, its settings filling
+             *     what the request leaves out). Unknown models yield 404 (`not_found_error`).
              */
             model: string;
             /**
@@ -6306,7 +6309,8 @@ export interface components {
         ResponseRequest: {
             /**
              * @description Model id: `<provider>/<model-name>` (e.g. `anthropic/claude-sonnet-4`), or `pass/<model-slug>` for a
-             *     subscription model; the same ids as `/chat/completions`. Unknown ids yield 404.
+             *     subscription model; the same ids as `/chat/completions`, presets (`@preset/<slug>[@<version>]`) included.
+             *     Unknown ids yield 404.
              */
             model: string;
             /**
@@ -12531,7 +12535,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A bare Gemini name or a catalog id (see the interface). */
+                /** @description A bare Gemini name, a catalog id or a preset (`@preset/<slug>[@<version>]`; see the interface). */
                 model: string;
             };
             cookie?: never;
@@ -12624,7 +12628,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A bare Gemini name or a catalog id (see the interface). */
+                /** @description A bare Gemini name, a catalog id or a preset (`@preset/<slug>[@<version>]`; see the interface). */
                 model: string;
             };
             cookie?: never;
@@ -12807,7 +12811,7 @@ export interface operations {
                 "X-Modelgate-Cache"?: string;
             };
             path: {
-                /** @description A bare Gemini name or a catalog id (see the interface). */
+                /** @description A bare Gemini name, a catalog id or a preset (`@preset/<slug>[@<version>]`; see the interface). */
                 model: string;
             };
             cookie?: never;
@@ -12997,7 +13001,7 @@ export interface operations {
                 "X-Modelgate-Cache"?: string;
             };
             path: {
-                /** @description A bare Gemini name or a catalog id (see the interface). */
+                /** @description A bare Gemini name, a catalog id or a preset (`@preset/<slug>[@<version>]`; see the interface). */
                 model: string;
             };
             cookie?: never;
