@@ -25,6 +25,7 @@ const TABLES = [
   'organization_invitations',
   'organizations',
   'pass_usage',
+  'presets',
   'provider_keys',
   'sessions',
   'stored_responses',

@@ -21,6 +21,7 @@ async function loadAccount() {
     loadPass(),
     loadKeys(),
     loadAliases(),
+    loadPresets(),
     loadBudgets(),
     loadAudit(),
     loadProviderKeys(),
@@ -84,6 +85,8 @@ function signOut(userAction) {
     'org-switcher',
     'alias-rows',
     'alias-models',
+    'preset-rows',
+    'preset-models',
     'budget-list',
     'audit-rows',
     'provider-key-rows',
@@ -112,6 +115,7 @@ function start() {
   startOrganizations();
   startInvitations();
   startAliases();
+  startPresets();
   startBudgets();
   startAudit();
   startProviderKeys();
