@@ -2748,14 +2748,22 @@ export interface components {
         };
         /** @description The alias was removed. */
         DeletedModelAlias: {
+            /** @description The alias's name. */
             name: string;
-            /** @enum {boolean} */
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
             deleted: true;
         };
         /** @description The preset was removed with every version. */
         DeletedPreset: {
+            /** @description The slug of the preset deleted, with every version. */
             slug: string;
-            /** @enum {boolean} */
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
             deleted: true;
         };
         /** @description A deleted key. */
@@ -4898,6 +4906,7 @@ export interface components {
         };
         /** @description The organization's aliases, by name. */
         ModelAliasList: {
+            /** @description The organization's aliases, by name. */
             data: components["schemas"]["ModelAlias"][];
         };
         /** @description Modalities of a model. */
@@ -5368,6 +5377,7 @@ export interface components {
         };
         /** @description The organization's presets: the latest version of each, by slug. */
         PresetList: {
+            /** @description The latest version of each preset, by slug. */
             data: components["schemas"]["Preset"][];
         };
         /** @description The settings a preset fills in where a request leaves them out (a preset is at most 32 KiB of JSON). */
@@ -5404,10 +5414,17 @@ export interface components {
         };
         /** @description A version as listed beside a preset. */
         PresetVersionSummary: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The version's number, from 1; a save never changes an existing version.
+             */
             version: number;
+            /** @description What the version's save said of it. */
             description: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the version was saved.
+             */
             created_at: string;
         };
         /** @description A preset's latest version and every version it has, newest first. */
@@ -5433,6 +5450,7 @@ export interface components {
              * @description When this version was saved (ISO 8601).
              */
             created_at: string;
+            /** @description Every version of the preset, newest first. */
             versions: components["schemas"]["PresetVersionSummary"][];
         };
         /** @description A factor on the token prices, as a decimal string ("2.5"). */
