@@ -3,6 +3,7 @@ import path from 'node:path';
 import { usdToNanos } from './core/money.js';
 import { DEFAULT_PASS_QUOTA_USD, MAX_PASS_QUOTA_NANOS, type PassQuotaConfig } from './pass/plan.js';
 import { parseMasterKey, type MasterKey } from './auth/secret-box.js';
+import { parseGuardrailPatterns, type GuardrailSettings } from './guardrails/guardrail-settings.js';
 
 export interface Config {
   port: number;
@@ -114,6 +115,8 @@ export interface Config {
   byokFeePpm: number;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** The operator's guardrail patterns and phone region (docs/guardrails.md). */
+  guardrails: GuardrailSettings;
 }
 
 export interface WebhookConfig {
@@ -308,6 +311,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'MODELGATE_WEBHOOK_TIMEOUT_MS', { fallback: 15_000, min: 100, max: 300_000 }),
       allowPrivateDestinations: boolean(env, 'MODELGATE_WEBHOOK_ALLOW_PRIVATE', false),
     },
+    guardrails: guardrailSettings(env),
+  };
+}
+
+function guardrailSettings(env: NodeJS.ProcessEnv): GuardrailSettings {
+  const region = env.MODELGATE_GUARDRAIL_PHONE_REGION?.trim().toUpperCase();
+  if (region !== undefined && region !== '' && !/^[A-Z]{2}$/.test(region))
+    throw new Error('MODELGATE_GUARDRAIL_PHONE_REGION must be a two-letter country code (e.g. US, DE)');
+  return {
+    patterns: parseGuardrailPatterns(env.MODELGATE_GUARDRAIL_PATTERNS),
+    ...(region ? { phoneRegion: region } : {}),
   };
 }
 

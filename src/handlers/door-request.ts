@@ -17,10 +17,13 @@ import type { ResponseMemory } from '../response-state/stored-turn.js';
 import { turnOwnerOf } from '../response-state/stored-turn.js';
 import { organizationModels, type OrganizationModels } from '../catalog/organization-models.js';
 import type { RequestFacts } from '../core/request-facts.js';
+import type { DoorGuardrails } from '../guardrails/door-guardrails.js';
+import { guardrailsAt } from '../guardrails/guardrail.js';
+import { guardRequest } from '../guardrails/guard-request.js';
 
 /** What a door request reads of the gateway. */
 export type DoorRequestParts = Pick<GenerationParts, 'catalog'> & {
-  config: Pick<Config, 'streamDefault'>;
+  config: Pick<Config, 'streamDefault' | 'guardrails'>;
   /** The gateway's stored responses; absent: no door keeps state (a continuation is refused by the door). */
   responseState?: ResponseState;
 };
@@ -60,6 +63,9 @@ export async function doorRequest<Body>(
   const wire = continuation?.expanded
     ? { ...input.wire, raw: Buffer.from(JSON.stringify(body)), body: body as Record<string, unknown> }
     : input.wire;
+  // The input stage, on the request as it goes on (expanded): before its facts are read, so estimation and the
+  // lanes see what the guardrails left of it.
+  const guardrails = inputStage(input.principal, { body: body as Record<string, unknown>, wire }, parts.config);
   // The organization's own aliases name catalog models: from here on the request names the catalog's id.
   const models = organizationModels(parts.catalog, input.principal.aliases);
   const settings = { catalog: models, streamDefault: parts.config.streamDefault };
@@ -81,7 +87,23 @@ export async function doorRequest<Body>(
     sessionBudgetNanos: sessionBudgetOf(headers),
   };
   if (keeping) request.keeping = keeping;
+  if (guardrails) request.guardrails = guardrails;
   return { request, framing };
+}
+
+/** The principal's guardrails, with what the input stage found; undefined when it has none. */
+function inputStage(
+  principal: Principal,
+  request: { body: Record<string, unknown>; wire: NativeWire },
+  config: Pick<Config, 'guardrails'>,
+): DoorGuardrails | undefined {
+  const input = guardrailsAt(principal.guardrails, 'input');
+  const output = guardrailsAt(principal.guardrails, 'output');
+  if (input.length === 0 && output.length === 0) return undefined;
+  const verdict = guardRequest(input, request, config.guardrails);
+  const guardrails: DoorGuardrails = { fired: [...(verdict?.fired ?? [])], output, settings: config.guardrails };
+  if (verdict?.blockedBy !== undefined) guardrails.blockedBy = verdict.blockedBy;
+  return guardrails;
 }
 
 /** The request's model and fallback models as catalog ids, where they name the organization's aliases. */

@@ -87,6 +87,7 @@ import { deleteResponse, getResponse, listResponseInputItems } from './stored-re
 import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
 import { deleteModelAlias, getModelAlias, listModelAliases, putModelAlias } from './model-alias-handlers.js';
 import { deleteProviderKey, listProviderKeys, putProviderKey } from './provider-key-handlers.js';
+import { getGuardrails, putGuardrails } from './guardrail-handlers.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -177,5 +178,7 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     listProviderKeys: listProviderKeys(parts),
     putProviderKey: putProviderKey(parts),
     deleteProviderKey: deleteProviderKey(parts),
+    getGuardrails: getGuardrails(parts),
+    putGuardrails: putGuardrails(parts),
   };
 }
