@@ -25,6 +25,7 @@ import { auditCommand } from './cli/audit.js';
 import { aliasesCommand } from './cli/aliases.js';
 import { encryptionCommand } from './cli/encryption.js';
 import { providerKeysCommand } from './cli/provider-keys.js';
+import { guardrailsCommand } from './cli/guardrails.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -41,6 +42,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   generationsCommand,
   auditCommand,
   providerKeysCommand,
+  guardrailsCommand,
   encryptionCommand,
   conformanceCommand,
 ];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { usdToNanos } from './core/money.js';
 import { DEFAULT_PASS_QUOTA_USD, MAX_PASS_QUOTA_NANOS, type PassQuotaConfig } from './pass/plan.js';
 import { parseMasterKey, type MasterKey } from './auth/secret-box.js';
+import { isSupportedCountry } from 'libphonenumber-js';
 import { parseGuardrailPatterns, type GuardrailSettings } from './guardrails/guardrail-settings.js';
 
 export interface Config {
@@ -317,12 +318,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 function guardrailSettings(env: NodeJS.ProcessEnv): GuardrailSettings {
   const region = env.MODELGATE_GUARDRAIL_PHONE_REGION?.trim().toUpperCase();
-  if (region !== undefined && region !== '' && !/^[A-Z]{2}$/.test(region))
-    throw new Error('MODELGATE_GUARDRAIL_PHONE_REGION must be a two-letter country code (e.g. US, DE)');
-  return {
-    patterns: parseGuardrailPatterns(env.MODELGATE_GUARDRAIL_PATTERNS),
-    ...(region ? { phoneRegion: region } : {}),
-  };
+  if (region !== undefined && region !== '' && !isSupportedCountry(region))
+    throw new ConfigError('MODELGATE_GUARDRAIL_PHONE_REGION', 'must be a two-letter country code (e.g. US, DE)');
+  let patterns: Map<string, RegExp>;
+  try {
+    patterns = parseGuardrailPatterns(env.MODELGATE_GUARDRAIL_PATTERNS);
+  } catch (err) {
+    throw new ConfigError('MODELGATE_GUARDRAIL_PATTERNS', (err as Error).message);
+  }
+  return { patterns, ...(region ? { phoneRegion: region } : {}) };
 }
 
 /** Comma-separated master keys, each as MODELGATE_ENCRYPTION_KEY takes one (the values are never echoed). */

@@ -12,7 +12,7 @@ export const NO_GUARDRAIL_SETTINGS: GuardrailSettings = { patterns: new Map() };
 
 const PATTERN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
-/** Parses MODELGATE_GUARDRAIL_PATTERNS (a JSON object of name to pattern); throws a message naming what is wrong. */
+/** Parses MODELGATE_GUARDRAIL_PATTERNS (a JSON object of name to pattern); throws a message saying what is wrong. */
 export function parseGuardrailPatterns(text: string | undefined): Map<string, RegExp> {
   const patterns = new Map<string, RegExp>();
   if (text === undefined || text.trim() === '') return patterns;
@@ -20,18 +20,17 @@ export function parseGuardrailPatterns(text: string | undefined): Map<string, Re
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new Error('MODELGATE_GUARDRAIL_PATTERNS must be a JSON object of name to regular expression');
+    throw new Error('must be a JSON object of name to regular expression');
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new Error('MODELGATE_GUARDRAIL_PATTERNS must be a JSON object of name to regular expression');
+    throw new Error('must be a JSON object of name to regular expression');
   for (const [name, source] of Object.entries(parsed)) {
-    if (!PATTERN_NAME.test(name))
-      throw new Error(`MODELGATE_GUARDRAIL_PATTERNS: "${name}" must be lower case letters, digits and _`);
-    if (typeof source !== 'string') throw new Error(`MODELGATE_GUARDRAIL_PATTERNS: "${name}" must be a string`);
+    if (!PATTERN_NAME.test(name)) throw new Error(`"${name}" must be lower case letters, digits and _`);
+    if (typeof source !== 'string') throw new Error(`"${name}" must be a string`);
     try {
       patterns.set(name, new RegExp(source, 'gu'));
     } catch (err) {
-      throw new Error(`MODELGATE_GUARDRAIL_PATTERNS: "${name}" is not a valid pattern: ${(err as Error).message}`);
+      throw new Error(`"${name}" is not a valid pattern: ${(err as Error).message}`);
     }
   }
   return patterns;
