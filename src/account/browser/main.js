@@ -24,6 +24,7 @@ async function loadAccount() {
     loadBudgets(),
     loadAudit(),
     loadProviderKeys(),
+    loadGuardrails(),
   ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
@@ -68,6 +69,7 @@ function signOut(userAction) {
   byId('new-key-value').value = '';
   byId('provider-key-value').value = '';
   byId('provider-key-form').hidden = true;
+  byId('guardrail-form').hidden = true;
   byId('new-key').hidden = true;
   byId('generation-detail').hidden = true;
   // Leave nothing of the account in the page for whoever uses the tab next.
@@ -87,6 +89,7 @@ function signOut(userAction) {
     'budget-list',
     'audit-rows',
     'provider-key-rows',
+    'guardrail-rows',
   ]) {
     byId(id).replaceChildren();
   }
@@ -115,6 +118,7 @@ function start() {
   startBudgets();
   startAudit();
   startProviderKeys();
+  startGuardrails();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);
