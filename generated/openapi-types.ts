@@ -3507,6 +3507,7 @@ export interface components {
          *       "cache_savings": 0,
          *       "usage_estimated": false,
          *       "byok": false,
+         *       "guardrails": [],
          *       "attempts": [
          *         {
          *           "provider": "openai",
@@ -3634,6 +3635,11 @@ export interface components {
              *     the operator set one).
              */
             byok: boolean;
+            /**
+             * @description The guardrails that fired on the request or its answer (`GET /guardrails`, a key's own), by name; empty when none
+             *     did. A request a guardrail blocked is recorded with `total_cost` 0.
+             */
+            guardrails?: string[];
             /**
              * @description Every upstream attempt of this request, in order (routing may try several endpoints): for a request that reached
              *     an upstream, always at least one entry, the last being the one that served (or failed last). null for records
@@ -11794,6 +11800,8 @@ export interface operations {
                      *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
+                    /** @description Their names, joined by `, `, e.g. "no-emails, leaked-keys"; never the text they matched. Absent when none fired. */
+                    "x-modelgate-guardrails"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13778,6 +13786,8 @@ export interface operations {
                      *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
+                    /** @description Their names, joined by `, `, e.g. "no-emails, leaked-keys"; never the text they matched. Absent when none fired. */
+                    "x-modelgate-guardrails"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17390,6 +17400,8 @@ export interface operations {
                      *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
+                    /** @description Their names, joined by `, `, e.g. "no-emails, leaked-keys"; never the text they matched. Absent when none fired. */
+                    "x-modelgate-guardrails"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -255,6 +255,9 @@ describe('a blocked request', () => {
       .where('user_id', '=', owner.userId)
       .executeTakeFirstOrThrow();
     expect(after.balance_nanos).toBe(before.balance_nanos);
+    const recorded = await call('GET', `/generation?id=${rows[0]!.id}`, owner.key);
+    expect(recorded.status, recorded.raw).toBe(200);
+    expect(recorded.body.data).toMatchObject({ total_cost: 0, guardrails: expect.arrayContaining(['no-cards']) });
   });
 });
 
