@@ -3678,8 +3678,11 @@ export interface components {
              *     a refusal and the generation record name. The matched text is never reported.
              */
             name: string;
+            /** @description When it runs: `input` (the request) or `output` (the answer). */
             stage: components["schemas"]["GuardrailStage"];
+            /** @description What it does with what it finds: `redact`, `block` or `flag`. */
             action: components["schemas"]["GuardrailAction"];
+            /** @description What it looks for. */
             detector: components["schemas"]["GuardrailDetector"];
             /** @description `regex` only: the name of one of the operator's patterns (MODELGATE_GUARDRAIL_PATTERNS); an unknown name is 400. */
             pattern?: string;
@@ -5471,6 +5474,7 @@ export interface components {
         };
         /** @description The organization's new list; it replaces the whole list (an empty list removes every guardrail). */
         PutGuardrailsRequest: {
+            /** @description The guardrails in the order they run, up to 20, names distinct. */
             data: components["schemas"]["Guardrail"][];
         };
         /**

@@ -58,14 +58,20 @@ export async function doorRequest<Body>(
           local: input.local,
         })
       : undefined;
-  const body = (continuation?.body ?? input.call.body) as Body;
-  const call = { ...input.call, body };
-  const wire = continuation?.expanded
-    ? { ...input.wire, raw: Buffer.from(JSON.stringify(body)), body: body as Record<string, unknown> }
+  const expanded = (continuation?.body ?? input.call.body) as Body;
+  const expandedWire = continuation?.expanded
+    ? { ...input.wire, raw: Buffer.from(JSON.stringify(expanded)), body: expanded as Record<string, unknown> }
     : input.wire;
   // The input stage, on the request as it goes on (expanded): before its facts are read, so estimation and the
   // lanes see what the guardrails left of it.
-  const guardrails = inputStage(input.principal, { body: body as Record<string, unknown>, wire }, parts.config);
+  const stage = inputStage(input.principal, { body: expanded as Record<string, unknown>, wire: expandedWire }, parts);
+  const body = (stage?.body ?? expanded) as Body;
+  const wire =
+    stage !== undefined && stage.body !== expanded
+      ? { ...expandedWire, raw: stage.raw, body: stage.body }
+      : expandedWire;
+  const call = { ...input.call, body };
+  const guardrails = stage?.guardrails;
   // The organization's own aliases name catalog models: from here on the request names the catalog's id.
   const models = organizationModels(parts.catalog, input.principal.aliases);
   const settings = { catalog: models, streamDefault: parts.config.streamDefault };
@@ -91,19 +97,23 @@ export async function doorRequest<Body>(
   return { request, framing };
 }
 
-/** The principal's guardrails, with what the input stage found; undefined when it has none. */
+/**
+ * The principal's guardrails with what the input stage found, and the request as it goes on (body and bytes, the
+ * same when nothing was redacted); undefined when the principal has none.
+ */
 function inputStage(
   principal: Principal,
   request: { body: Record<string, unknown>; wire: NativeWire },
-  config: Pick<Config, 'guardrails'>,
-): DoorGuardrails | undefined {
+  parts: { config: Pick<Config, 'guardrails'> },
+): { guardrails: DoorGuardrails; body: Record<string, unknown>; raw: Buffer } | undefined {
   const input = guardrailsAt(principal.guardrails, 'input');
   const output = guardrailsAt(principal.guardrails, 'output');
   if (input.length === 0 && output.length === 0) return undefined;
-  const verdict = guardRequest(input, request, config.guardrails);
-  const guardrails: DoorGuardrails = { fired: [...(verdict?.fired ?? [])], output, settings: config.guardrails };
+  const settings = parts.config.guardrails;
+  const verdict = guardRequest(input, { body: request.body, raw: request.wire.raw }, settings);
+  const guardrails: DoorGuardrails = { fired: [...(verdict?.fired ?? [])], output, settings };
   if (verdict?.blockedBy !== undefined) guardrails.blockedBy = verdict.blockedBy;
-  return guardrails;
+  return { guardrails, body: verdict?.body ?? request.body, raw: verdict?.raw ?? request.wire.raw };
 }
 
 /** The request's model and fallback models as catalog ids, where they name the organization's aliases. */

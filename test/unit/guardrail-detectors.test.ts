@@ -7,6 +7,7 @@ import type { Guardrail } from '../../src/guardrails/guardrail.js';
 import { parseGuardrailPatterns, type GuardrailSettings } from '../../src/guardrails/guardrail-settings.js';
 import { HOLD_BACK_CHARS, StreamTextGuard } from '../../src/guardrails/guard-output.js';
 import { spliceJsonStrings } from '../../src/guardrails/json-string-splice.js';
+import { guardRequest } from '../../src/guardrails/guard-request.js';
 import { parseGuardrails } from '../../src/guardrails/parse-guardrails.js';
 import {
   findCreditCards,
@@ -128,6 +129,23 @@ describe('spliceJsonStrings', () => {
       ['b', 'y'],
       ['d', 'z'],
     ]);
+  });
+});
+
+describe('guardRequest', () => {
+  it('leaves the objects it was given as they were (a stored turn may be shared) and splices the bytes', () => {
+    const shared = { role: 'user', content: [{ type: 'input_text', text: 'I am x@y.com' }] };
+    const body = { model: 'openai/gpt-5.5', input: [shared, { role: 'user', content: 'hi' }] };
+    const raw = Buffer.from(JSON.stringify(body));
+    const verdict = guardRequest([redact('email')], { body, raw }, settings)!;
+    expect(shared.content[0]!.text).toBe('I am x@y.com');
+    expect(verdict.body).not.toBe(body);
+    expect((verdict.body.input as (typeof shared)[])[0]!.content[0]!.text).toBe('I am [EMAIL]');
+    expect((verdict.body.input as unknown[])[1]).toBe(body.input[1]);
+    expect(JSON.parse(verdict.raw.toString())).toEqual(verdict.body);
+    expect(verdict.fired).toEqual(['email']);
+    const clean = guardRequest([redact('email')], { body: { input: 'hello' }, raw }, settings)!;
+    expect(clean.raw).toBe(raw);
   });
 });
 
