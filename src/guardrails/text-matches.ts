@@ -40,14 +40,43 @@ export function findEmails(text: string): TextMatch[] {
   return matches;
 }
 
-/** Phone numbers as libphonenumber-js finds them: international ones always, national ones of `region` when set. */
+/** Runs of phone-number characters holding at least 7 digits: international ones start with `+`. */
+const INTERNATIONAL_CANDIDATE = /\+\s?\d[\d\s().-]{5,24}\d/g;
+const NATIONAL_CANDIDATE = /(?:\+\s?)?\(?\d[\d\s().-]{5,24}\d/g;
+/** Characters of context given to the library around a candidate (it reads "tel:", "ext." and the like). */
+const PHONE_CONTEXT = 8;
+
+/**
+ * Phone numbers as libphonenumber-js finds them: international ones always, national ones of `region` when set. The
+ * library walks the whole text it is given, slowly on long prompts, so it is given only the runs of digits that
+ * could be a number (with a little context), and what it finds is placed back in the text.
+ */
 export function findPhones(text: string, region?: string): TextMatch[] {
-  // The library scans for digits; text without any skips it entirely.
-  if (!/\d/.test(text)) return [];
-  const found = region
-    ? findPhoneNumbersInText(text, { defaultCountry: region as CountryCode })
-    : findPhoneNumbersInText(text);
-  return found.map((phone) => ({ start: phone.startsAt, end: phone.endsAt }));
+  const matches: TextMatch[] = [];
+  const candidates = region ? NATIONAL_CANDIDATE : INTERNATIONAL_CANDIDATE;
+  let matchedTo = 0;
+  for (const candidate of text.matchAll(candidates)) {
+    if (digitCount(candidate[0]) < 7) continue;
+    const from = Math.max(0, candidate.index - PHONE_CONTEXT);
+    const to = Math.min(text.length, candidate.index + candidate[0].length + PHONE_CONTEXT);
+    const snippet = text.slice(from, to);
+    const found = region
+      ? findPhoneNumbersInText(snippet, { defaultCountry: region as CountryCode })
+      : findPhoneNumbersInText(snippet);
+    for (const phone of found) {
+      // Neighbouring candidates share context: a number is taken once.
+      if (from + phone.startsAt < matchedTo) continue;
+      matches.push({ start: from + phone.startsAt, end: from + phone.endsAt });
+      matchedTo = from + phone.endsAt;
+    }
+  }
+  return matches;
+}
+
+function digitCount(text: string): number {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) digits++;
+  return digits;
 }
 
 const CARD_CANDIDATE = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;

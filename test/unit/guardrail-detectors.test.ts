@@ -46,6 +46,12 @@ describe('detectors', () => {
     expect(texts(text, findPhones(text, 'US'))).toEqual(['+1 650 253 0000', '(650) 253-0001']);
   });
 
+  it('phones: placed back at their offset in a long text, neighbours taken once each', () => {
+    const filler = 'lorem 12 ipsum 345 '.repeat(5000);
+    const text = `${filler}ring +44 20 7946 0958,+1 650 253 0000 ${filler}`;
+    expect(texts(text, findPhones(text))).toEqual(['+44 20 7946 0958', '+1 650 253 0000']);
+  });
+
   it('credit cards: Luhn-valid numbers, grouped or not; not a failing check digit', () => {
     const text = 'Pay 4111 1111 1111 1111 or 5500-0000-0000-0004, not 4111 1111 1111 1112 or 12345.';
     expect(texts(text, findCreditCards(text))).toEqual(['4111 1111 1111 1111', '5500-0000-0000-0004']);
