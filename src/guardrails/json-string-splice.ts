@@ -22,11 +22,11 @@ export function spliceJsonStrings(
       const end = stringEnd(json, i);
       const inObject = objects.length > 0 && objects[objects.length - 1];
       if (inObject && expectKey) {
-        currentKey = JSON.parse(json.slice(i, end)) as string;
+        currentKey = decodeString(json, i, end);
         expectKey = false;
       } else {
         const member = inObject ? currentKey : members[members.length - 1];
-        const value = JSON.parse(json.slice(i, end)) as string;
+        const value = decodeString(json, i, end);
         const replacement = replace(member, value);
         if (replacement !== undefined && replacement !== value) {
           out += json.slice(copiedTo, i) + JSON.stringify(replacement);
@@ -52,6 +52,12 @@ export function spliceJsonStrings(
     i++;
   }
   return changed ? out + json.slice(copiedTo) : json;
+}
+
+/** The string token [start, end) decoded; one without escapes is its text as it stands. */
+function decodeString(json: string, start: number, end: number): string {
+  const inner = json.slice(start + 1, end - 1);
+  return inner.includes('\\') ? (JSON.parse(json.slice(start, end)) as string) : inner;
 }
 
 /** The index just past the closing quote of the string starting at `start`. */
