@@ -153,7 +153,7 @@ export async function serveGeneration(
     if (stream) {
       const opened = await run.openStream(keepAliveMs);
       void rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
-      response.headers(servedBy(run));
+      response.headers({ ...servedBy(run), ...guardrailsHeader(door.guardrails) });
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
       if (opened.lane === 'native') await response.frames(opened.frames, renderer, keepAliveMs, opened.first);
       else await response.events(opened.events, renderer, keepAliveMs, opened.first);

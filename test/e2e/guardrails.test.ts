@@ -354,6 +354,57 @@ describe('the output stage', () => {
     expect(row).toEqual({ guardrails: ['answer-emails'], status: 'success' });
   });
 
+  it('Messages door: the text_delta events carry the redaction, the split email never leaves', async () => {
+    const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    const delta = (text: string) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
+    upstream.reply({
+      kind: 'sse',
+      chunks: [
+        event('message_start', {
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            content: [],
+            model: 'claude-sonnet-5-5',
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 12, output_tokens: 1 },
+          },
+        }),
+        event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        delta('Mail bob.j'),
+        delta('ones@examp'),
+        delta('le.org now'),
+        event('content_block_stop', { index: 0 }),
+        event('message_delta', {
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: 9 },
+        }),
+        event('message_stop', {}),
+      ],
+    });
+    const res = await call('POST', '/messages', owner.key, {
+      body: {
+        model: 'anthropic/claude-sonnet-5-5',
+        max_tokens: 50,
+        stream: true,
+        messages: [{ role: 'user', content: 'Who?' }],
+      },
+    });
+    expect(res.status, res.raw).toBe(200);
+    const text = res.raw
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)))
+      .filter((data) => data.type === 'content_block_delta')
+      .map((data) => data.delta.text)
+      .join('');
+    expect(text).toBe('Mail [EMAIL] now');
+    expect(res.raw).not.toContain('bob.j');
+    expect(res.raw).toContain('message_stop');
+  });
+
   it('a blocking output guardrail ends the stream with the door error event, naming it', async () => {
     await setGuardrails([{ name: 'answer-cards', stage: 'output', action: 'block', detector: 'credit_card' }]);
     upstream.reply({ kind: 'sse', chunks: chatChunks(['Your card is 4111 1111 ', '1111 1111, done.']) });
