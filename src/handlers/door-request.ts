@@ -20,12 +20,19 @@ import type { RequestFacts } from '../core/request-facts.js';
 import type { DoorGuardrails } from '../guardrails/door-guardrails.js';
 import { guardrailsAt } from '../guardrails/guardrail.js';
 import { guardRequest } from '../guardrails/guard-request.js';
+import { NO_GUARDRAIL_SETTINGS } from '../guardrails/guardrail-settings.js';
+import type { PresetCache } from '../presets/preset-cache.js';
+import { presetModelOf, type PresetVersion } from '../presets/preset.js';
+import { resolvePreset, withPresetRouting } from '../presets/resolve-preset.js';
 
 /** What a door request reads of the gateway. */
 export type DoorRequestParts = Pick<GenerationParts, 'catalog'> & {
-  config: Pick<Config, 'streamDefault' | 'guardrails'>;
+  /** Without the operator's guardrail settings, no pattern is defined (a `regex` guardrail finds nothing). */
+  config: Pick<Config, 'streamDefault'> & Partial<Pick<Config, 'guardrails'>>;
   /** The gateway's stored responses; absent: no door keeps state (a continuation is refused by the door). */
   responseState?: ResponseState;
+  /** The organizations' presets in memory; absent: a request naming a preset finds none (404). */
+  presets?: Pick<PresetCache, 'find'>;
 };
 
 export interface DoorRequestInput<Body> {
@@ -58,24 +65,28 @@ export async function doorRequest<Body>(
           local: input.local,
         })
       : undefined;
-  const expanded = (continuation?.body ?? input.call.body) as Body;
-  const expandedWire = continuation?.expanded
-    ? { ...input.wire, raw: Buffer.from(JSON.stringify(expanded)), body: expanded as Record<string, unknown> }
-    : input.wire;
-  // The input stage, on the request as it goes on (expanded): before its facts are read, so estimation and the
-  // lanes see what the guardrails left of it.
-  const stage = inputStage(input.principal, { body: expanded as Record<string, unknown>, wire: expandedWire }, parts);
-  const body = (stage?.body ?? expanded) as Body;
-  const wire =
-    stage !== undefined && stage.body !== expanded
-      ? { ...expandedWire, raw: stage.raw, body: stage.body }
-      : expandedWire;
-  const call = { ...input.call, body };
-  const guardrails = stage?.guardrails;
+  let body = (continuation?.body ?? input.call.body) as Body;
   // The organization's own aliases name catalog models: from here on the request names the catalog's id.
   const models = organizationModels(parts.catalog, input.principal.aliases);
   const settings = { catalog: models, streamDefault: parts.config.streamDefault };
-  const model = models.canonical(door.modelOf(call, settings));
+  const asked = door.modelOf({ ...input.call, body }, settings);
+  // A preset fills what the request leaves out, in the door's own fields, before anything reads the request: routing,
+  // admission, billing, the response cache and the native lane all see the request as it is served.
+  const preset = await resolvePreset(parts.presets, { organizationId: input.principal.organizationId, model: asked });
+  if (preset) body = door.withPreset(body, preset.settings) as Body;
+  const filledWire =
+    continuation?.expanded || preset
+      ? { ...input.wire, raw: Buffer.from(JSON.stringify(body)), body: body as Record<string, unknown> }
+      : input.wire;
+  // The input stage, on the request as it is served (expanded, a preset's fields filled): before its facts are read,
+  // so estimation, routing and both lanes see what the guardrails left of it.
+  const filled = body as Record<string, unknown>;
+  const stage = inputStage(input.principal, { body: filled, wire: filledWire }, parts);
+  if (stage !== undefined) body = stage.body as Body;
+  const wire =
+    stage !== undefined && stage.body !== filled ? { ...filledWire, raw: stage.raw, body: stage.body } : filledWire;
+  const call = { ...input.call, body };
+  const model = models.canonical(preset ? presetModelOf(preset.settings) : asked);
   const framing = door.streamOf(call, settings);
   const stream = framing !== undefined;
   const autoCache = autoCacheWanted(headers);
@@ -83,7 +94,7 @@ export async function doorRequest<Body>(
   const request: FrontDoorRequest = {
     apiFormat: door.apiFormat,
     protocol: door.protocol,
-    facts: models.hasOwnAliases ? withCatalogIds(door.readFacts(body, model), models) : door.readFacts(body, model),
+    facts: factsOf(door, { body, model, preset, models }),
     wire,
     translate: () => door.parse(body, { model, stream, autoCache }),
     stream,
@@ -93,7 +104,7 @@ export async function doorRequest<Body>(
     sessionBudgetNanos: sessionBudgetOf(headers),
   };
   if (keeping) request.keeping = keeping;
-  if (guardrails) request.guardrails = guardrails;
+  if (stage !== undefined) request.guardrails = stage.guardrails;
   return { request, framing };
 }
 
@@ -104,16 +115,25 @@ export async function doorRequest<Body>(
 function inputStage(
   principal: Principal,
   request: { body: Record<string, unknown>; wire: NativeWire },
-  parts: { config: Pick<Config, 'guardrails'> },
+  parts: { config: Partial<Pick<Config, 'guardrails'>> },
 ): { guardrails: DoorGuardrails; body: Record<string, unknown>; raw: Buffer } | undefined {
   const input = guardrailsAt(principal.guardrails, 'input');
   const output = guardrailsAt(principal.guardrails, 'output');
   if (input.length === 0 && output.length === 0) return undefined;
-  const settings = parts.config.guardrails;
+  const settings = parts.config.guardrails ?? NO_GUARDRAIL_SETTINGS;
   const verdict = guardRequest(input, { body: request.body, raw: request.wire.raw }, settings);
   const guardrails: DoorGuardrails = { fired: [...(verdict?.fired ?? [])], output, settings };
   if (verdict?.blockedBy !== undefined) guardrails.blockedBy = verdict.blockedBy;
   return { guardrails, body: verdict?.body ?? request.body, raw: verdict?.raw ?? request.wire.raw };
+}
+
+function factsOf<Body>(
+  door: FrontDoor<Body>,
+  request: { body: Body; model: string; preset: PresetVersion | undefined; models: OrganizationModels },
+): RequestFacts {
+  const read = door.readFacts(request.body, request.model);
+  const facts = request.preset ? withPresetRouting(read, request.preset) : read;
+  return request.models.hasOwnAliases ? withCatalogIds(facts, request.models) : facts;
 }
 
 /** The request's model and fallback models as catalog ids, where they name the organization's aliases. */

@@ -21,6 +21,7 @@ async function loadAccount() {
     loadPass(),
     loadKeys(),
     loadAliases(),
+    loadPresets(),
     loadBudgets(),
     loadAudit(),
     loadProviderKeys(),
@@ -86,6 +87,8 @@ function signOut(userAction) {
     'org-switcher',
     'alias-rows',
     'alias-models',
+    'preset-rows',
+    'preset-models',
     'budget-list',
     'audit-rows',
     'provider-key-rows',
@@ -115,6 +118,7 @@ function start() {
   startOrganizations();
   startInvitations();
   startAliases();
+  startPresets();
   startBudgets();
   startAudit();
   startProviderKeys();
