@@ -197,6 +197,24 @@ describe('the input stage on every door', () => {
   });
 });
 
+describe('a preset', () => {
+  it("the input stage reads the request as served: a preset's system prompt is redacted too", async () => {
+    await setGuardrails([redactEmails]);
+    const saved = await call('POST', '/presets', owner.token, {
+      body: { slug: 'support', preset: { model: 'anthropic/claude-sonnet-5-5', system: `Sign as ${EMAIL}` } },
+    });
+    expect(saved.status, saved.raw).toBe(201);
+    upstream.reply({ kind: 'json', body: loadJson('anthropic', 'text') });
+    const res = await call('POST', '/messages', owner.key, {
+      body: { model: '@preset/support', max_tokens: 20, messages: [{ role: 'user', content: 'Hi' }] },
+    });
+    expect(res.status, res.raw).toBe(200);
+    expect(upstream.last.path).toBe('/v1/messages');
+    expectRedacted(upstream.last.rawBody);
+    expect(res.guardrails).toBe('no-emails');
+  });
+});
+
 describe('a blocked request', () => {
   beforeAll(async () => {
     await setGuardrails([redactEmails, blockCards]);
