@@ -26,6 +26,7 @@ import { aliasesCommand } from './cli/aliases.js';
 import { presetsCommand } from './cli/presets.js';
 import { encryptionCommand } from './cli/encryption.js';
 import { providerKeysCommand } from './cli/provider-keys.js';
+import { guardrailsCommand } from './cli/guardrails.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -43,6 +44,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   generationsCommand,
   auditCommand,
   providerKeysCommand,
+  guardrailsCommand,
   encryptionCommand,
   conformanceCommand,
 ];

@@ -25,6 +25,7 @@ async function loadAccount() {
     loadBudgets(),
     loadAudit(),
     loadProviderKeys(),
+    loadGuardrails(),
   ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
@@ -69,6 +70,7 @@ function signOut(userAction) {
   byId('new-key-value').value = '';
   byId('provider-key-value').value = '';
   byId('provider-key-form').hidden = true;
+  byId('guardrail-form').hidden = true;
   byId('new-key').hidden = true;
   byId('generation-detail').hidden = true;
   // Leave nothing of the account in the page for whoever uses the tab next.
@@ -90,6 +92,7 @@ function signOut(userAction) {
     'budget-list',
     'audit-rows',
     'provider-key-rows',
+    'guardrail-rows',
   ]) {
     byId(id).replaceChildren();
   }
@@ -119,6 +122,7 @@ function start() {
   startBudgets();
   startAudit();
   startProviderKeys();
+  startGuardrails();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);
