@@ -50,7 +50,10 @@ describe('native answers in the response cache', () => {
     expect(hit.headers.get('x-modelgate-cache')).toBe('hit');
     const replay = await hit.json();
     expect(upstream.requests).toHaveLength(1);
-    expect({ ...replay, usage: undefined }).toEqual({ ...first, usage: undefined });
+    // The hit is an answer of its own: its id is its generation's (a later turn may continue it), the rest as served.
+    expect(replay.id).toMatch(/^gen-/);
+    expect(replay.id).not.toBe(first.id);
+    expect({ ...replay, id: first.id, usage: undefined }).toEqual({ ...first, usage: undefined });
     // A hit costs nothing by default: its usage says so.
     expect(replay.usage).toMatchObject({ input_tokens: 12000, cost: 0, cost_details: { charged: false } });
   });
@@ -64,7 +67,12 @@ describe('native answers in the response cache', () => {
     const replay = sseEvents(await hit.text());
     expect(upstream.requests).toHaveLength(1);
     expect(replay.map((e) => e.event)).toEqual(first.map((e) => e.event));
-    expect(replay.slice(0, -1)).toEqual(first.slice(0, -1));
+    // Every event names the hit's own response id, where the first answer's named its own.
+    const firstId = JSON.parse(first[0].data).response.id as string;
+    const replayId = JSON.parse(replay[0].data).response.id as string;
+    expect(replayId).not.toBe(firstId);
+    const withFirstId = replay.map((e) => ({ ...e, data: e.data.replaceAll(replayId, firstId) }));
+    expect(withFirstId.slice(0, -1)).toEqual(first.slice(0, -1));
     expect(JSON.parse(replay.at(-1)!.data).response.usage).toMatchObject({ input_tokens: 900, cost: 0 });
   });
 
