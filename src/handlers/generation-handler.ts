@@ -2,7 +2,6 @@
 // (formats/<door>/door.ts) — the model, whether and how it streams, the facts for planning, the client's own request
 // for the native lane, the parse into the internal request for the translated lane (on demand), the renderers — and
 // hands it to the pipeline's eight steps (serveGeneration), wrapped by the opt-in response cache (X-Modelgate-Cache).
-import { sessionBudgetOf } from '../billing/session-budget-header.js';
 import type { Config } from '../config.js';
 import type { DoorCall, FrontDoor } from '../formats/shared/front-door.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
@@ -13,6 +12,7 @@ import { useRateLimitHeaders } from '../http/rate-limit-exchange.js';
 import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
+import { doorRequest } from './door-request.js';
 import { queryString } from './query-params.js';
 
 /** What a generation takes: the pipeline's parts, the response cache's, and what an omitted `stream` means. */
@@ -38,20 +38,11 @@ export function generationHandler<Body>(door: FrontDoor<Body>, parts: Generation
     const framing = door.streamOf(call, settings);
     const stream = framing !== undefined;
     const autoCache = autoCacheWanted(ctx.headers);
+    const wire = nativeWireOf(ctx, body as object, GATEWAY_ONLY_FIELDS, door.clientHeaders(ctx.headers));
     return serveGenerationCached(
       parts,
       ctx,
-      {
-        apiFormat: door.apiFormat,
-        protocol: door.protocol,
-        facts: door.readFacts(body, model),
-        wire: nativeWireOf(ctx, body as object, GATEWAY_ONLY_FIELDS, door.clientHeaders(ctx.headers)),
-        translate: () => door.parse(body, { model, stream, autoCache }),
-        stream,
-        ...door.renderers(body),
-        sessionKey: door.sessionKey(body, ctx.headers),
-        sessionBudgetNanos: sessionBudgetOf(ctx.headers),
-      },
+      doorRequest({ door, body, model, stream, wire, headers: ctx.headers, autoCache }),
       framing,
     );
   };

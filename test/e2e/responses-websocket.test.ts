@@ -1,0 +1,247 @@
+// OpenAI's Responses WebSocket mode on GET /api/v1/responses: the handshake is authenticated as a POST is (a bad key is
+// a 401 answer and no switch of protocols); each response.create frame is validated against POST /responses' schema
+// and served by the same pipeline — admitted, billed and recorded as a POST — its events one JSON text frame each; a
+// warm-up (`generate: false`) calls no model; one turn at a time; a refusal is an `error` event with the status a POST
+// would get and the socket stays open; a revoked key ends the socket; a client gone mid-turn stops the upstream call
+// and the turn settles once; every model runs its lane (native for OpenAI, translated for Claude, Gemini, DeepSeek).
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { MockUpstream } from '../helpers/mock-upstream.js';
+import { openResponsesSocket, refusedHandshake } from '../helpers/ws-client.js';
+import { sendRaw } from '../helpers/raw-http.js';
+
+const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
+
+let gw: TestGateway;
+let upstream: MockUpstream;
+let user: Awaited<ReturnType<TestGateway['createUser']>>;
+
+beforeAll(async () => {
+  upstream = await new MockUpstream().start();
+  gw = await startTestGateway({
+    env: {
+      OPENAI_API_KEY: 'sk-proj-operator-secret-0123456789',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-up',
+      ANTHROPIC_BASE_URL: upstream.url,
+      GEMINI_API_KEY: 'AIzaUp',
+      GOOGLE_BASE_URL: `${upstream.url}/v1beta`,
+      DEEPSEEK_API_KEY: 'sk-deepseek',
+      DEEPSEEK_BASE_URL: upstream.url,
+      MODELGATE_WEBSOCKET_PING_SECONDS: '1',
+      // A client gone stops the upstream at once (reasoning models are otherwise read on to bill hidden tokens).
+      MODELGATE_DRAIN_ON_ABORT_S: '0',
+    },
+  });
+  user = await gw.createUser();
+  await gw.grant(user.userId, 50);
+});
+afterAll(async () => {
+  await gw?.close();
+  await upstream?.close();
+});
+beforeEach(() => upstream.reset());
+
+const create = (fields: Record<string, unknown> = {}) => ({
+  type: 'response.create',
+  model: 'openai/gpt-5.5',
+  input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello' }] }],
+  store: false,
+  ...fields,
+});
+
+/** The user's generation records, newest first (a native-lane answer carries OpenAI's response id, not ours). */
+async function records(userId = user.userId) {
+  await gw.settled();
+  return gw.db
+    .selectFrom('generations')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+describe('the handshake', () => {
+  it('a bad key is a 401 in the gateway envelope, and no switch of protocols', async () => {
+    const refused = await refusedHandshake(gw.url, { authorization: 'Bearer mg-not-a-key' });
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body).error).toMatchObject({ code: 401 });
+    expect((await refusedHandshake(gw.url, {})).status).toBe(401);
+  });
+
+  it('an Upgrade on another path is answered by its route over HTTP: /chat/completions stays 405', async () => {
+    const res = await sendRaw(
+      gw.url,
+      [
+        'GET /api/v1/chat/completions HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Connection: Upgrade',
+        'Upgrade: websocket',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    expect(res.status).toBe(405);
+  });
+
+  it('a plain GET of /responses stays 405 with Allow: POST', async () => {
+    const res = await gw.fetch('/api/v1/responses', { method: 'GET', key: user.key });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('turns on one socket', () => {
+  it('serves response.create on the native lane: one JSON event per text frame, billed and recorded as a POST', async () => {
+    upstream.reply({ kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] });
+    const client = await openResponsesSocket(gw.url, user.key, { 'openai-beta': 'responses_websockets=2026-02-06' });
+    client.send(create());
+    const events = await client.turn();
+    expect(events[0].type).toBe('response.created');
+    const completed = events.at(-1)!;
+    expect(completed.type).toBe('response.completed');
+    expect(completed.response.model).toBe('openai/gpt-5.5');
+    expect(upstream.last.path).toBe('/v1/responses');
+    // The transport's fields never reach OpenAI: it is asked for a stream, as over HTTP.
+    expect(upstream.last.body).toMatchObject({ stream: true, store: false, model: 'gpt-5.5' });
+    expect(upstream.last.body.type).toBeUndefined();
+    // The WebSocket mode's beta flag names the client's transport, not a feature of the HTTP call made upstream.
+    expect(upstream.last.headers['openai-beta']).toBeUndefined();
+    const [row] = await records();
+    expect(row).toMatchObject({ api_format: 'responses', status: 'success' });
+    expect(BigInt(row.cost_nanos)).toBeGreaterThan(0n);
+    client.ws.close();
+  });
+
+  it('answers a generate:false warm-up with response.created and response.completed, calling no model', async () => {
+    const client = await openResponsesSocket(gw.url, user.key);
+    client.send(create({ generate: false, tools: [] }));
+    const events = await client.turn();
+    expect(events.map((e) => e.type)).toEqual(['response.created', 'response.completed']);
+    expect(events[1].response).toMatchObject({ status: 'completed', output: [] });
+    expect(upstream.requests).toHaveLength(0);
+    client.ws.close();
+  });
+
+  it('a bad frame is an error event with status 400 and the socket stays open for the next turn', async () => {
+    const client = await openResponsesSocket(gw.url, user.key);
+    client.ws.send('not json');
+    expect(await client.next()).toMatchObject({ type: 'error', status: 400 });
+    client.send(create({ temperature: 7 }));
+    const invalid = await client.next();
+    expect(invalid).toMatchObject({ type: 'error', status: 400, error: { type: 'invalid_request_error' } });
+    expect(invalid.error.message).toMatch(/temperature/);
+    client.send({ type: 'session.update' });
+    expect(await client.next()).toMatchObject({ type: 'error', status: 400, error: { param: 'type' } });
+    upstream.reply({ kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] });
+    client.send(create());
+    expect((await client.turn()).at(-1)!.type).toBe('response.completed');
+    client.ws.close();
+  });
+
+  it('takes one turn at a time: a second response.create while one runs is refused, the first completes', async () => {
+    const text = fixture('openai/native-responses-text.chunks.txt');
+    const cut = text.indexOf('\n\n') + 2;
+    upstream.reply({ kind: 'sse', chunks: [text.slice(0, cut), { pauseMs: 300 }, text.slice(cut)] });
+    const client = await openResponsesSocket(gw.url, user.key);
+    client.send(create());
+    expect((await client.next()).type).toBe('response.created');
+    client.send(create());
+    const events = await client.turn();
+    const refusal = events.find((e) => e.type === 'error');
+    expect(refusal).toMatchObject({ status: 400, error: { code: 'response_already_in_flight' } });
+    const rest = await client.turn();
+    expect(rest.at(-1)!.type).toBe('response.completed');
+    expect(upstream.requests).toHaveLength(1);
+    client.ws.close();
+  });
+
+  it('a turn refused for credit is the error event with status 402; the socket stays open', async () => {
+    const poor = await gw.createUser();
+    const client = await openResponsesSocket(gw.url, poor.key);
+    client.send(create());
+    const [refusal] = await client.turn();
+    expect(refusal).toMatchObject({ type: 'error', status: 402, error: { type: 'insufficient_quota' } });
+    expect(upstream.requests).toHaveLength(0);
+    await gw.grant(poor.userId, 20);
+    upstream.reply({ kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] });
+    client.send(create());
+    expect((await client.turn()).at(-1)!.type).toBe('response.completed');
+    client.ws.close();
+  });
+
+  it('a key revoked while its socket is open: the next turn is a 401 error event and the socket closes (1008)', async () => {
+    const owner = await gw.createUser();
+    await gw.grant(owner.userId, 5);
+    const client = await openResponsesSocket(gw.url, owner.key);
+    const deleted = await gw.fetch(`/api/v1/api-keys/${owner.keyId}`, { method: 'DELETE', key: owner.key });
+    expect(deleted.status).toBeLessThan(300);
+    client.send(create());
+    expect(await client.next()).toMatchObject({ type: 'error', status: 401 });
+    expect((await client.closed).code).toBe(1008);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('a client gone mid-turn stops the upstream call, and the turn settles once', async () => {
+    const text = fixture('openai/native-responses-text.chunks.txt');
+    const cut = text.indexOf('\n\n') + 2;
+    upstream.reply({ kind: 'sse', chunks: [text.slice(0, cut), { pauseMs: 5000 }, text.slice(cut)] });
+    const before = upstream.closedConnections;
+    const leaver = await gw.createUser();
+    await gw.grant(leaver.userId, 20);
+    const client = await openResponsesSocket(gw.url, leaver.key);
+    client.send(create({ model: 'openai/gpt-5.5', reasoning: undefined }));
+    expect((await client.next()).type).toBe('response.created');
+    client.ws.terminate();
+    await expect.poll(() => upstream.closedConnections, { timeout: 10_000 }).toBeGreaterThan(before);
+    const rows = await records(leaver.userId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).not.toBe('success');
+  });
+
+  it('pings the client (heartbeat)', async () => {
+    const client = await openResponsesSocket(gw.url, user.key);
+    await new Promise<void>((resolve) => client.ws.once('ping', () => resolve()));
+    client.ws.close();
+  });
+});
+
+describe('every model over WebSocket', () => {
+  const cases = [
+    {
+      model: 'anthropic/claude-haiku-5-5',
+      chunks: 'anthropic/text.chunks.txt',
+      path: (p: string) => p === '/v1/messages',
+    },
+    {
+      model: 'google/gemini-3.1-pro-preview',
+      chunks: 'gemini/text.chunks.txt',
+      path: (p: string) => p.includes(':streamGenerateContent'),
+    },
+    {
+      model: 'deepseek/deepseek-v4-pro',
+      chunks: 'deepseek/reasoning.chunks.txt',
+      path: (p: string) => p.endsWith('/chat/completions'),
+    },
+  ];
+  for (const { model, chunks, path } of cases) {
+    it(`${model} runs the translated lane`, async () => {
+      upstream.reply({ kind: 'sse', chunks: [fixture(chunks)] });
+      const client = await openResponsesSocket(gw.url, user.key);
+      client.send(create({ model }));
+      const events = await client.turn();
+      const completed = events.at(-1)!;
+      expect(completed.type).toBe('response.completed');
+      expect(completed.response.model).toBe(model);
+      expect(events.some((e) => e.type === 'response.output_text.delta')).toBe(true);
+      expect(path(upstream.last.path)).toBe(true);
+      const [row] = await records();
+      expect(row.id).toBe(completed.response.id);
+      expect(row).toMatchObject({ api_format: 'responses', status: 'success' });
+      client.ws.close();
+    });
+  }
+});
