@@ -16,6 +16,7 @@ import type { PassUsageTable } from './tables/pass-usage.js';
 import type { SubscriptionsTable } from './tables/subscriptions.js';
 import type { UsersTable } from './tables/users.js';
 import type { AuditLogTable } from './tables/audit-log.js';
+import type { StoredResponsesTable } from './tables/stored-responses.js';
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -52,6 +53,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   audit_log: AuditLogTable;
+  stored_responses: StoredResponsesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -16,6 +16,7 @@ import * as m0014 from './0014_tool_fees.js';
 import * as m0015 from './0015_organizations.js';
 import * as m0016 from './0016_budgets.js';
 import * as m0017 from './0017_webhooks_and_audit_log.js';
+import * as m0018 from './0018_stored_responses.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -39,4 +40,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0015_organizations', m0015],
   ['0016_budgets', m0016],
   ['0017_webhooks_and_audit_log', m0017],
+  ['0018_stored_responses', m0018],
 ];
