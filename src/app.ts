@@ -48,6 +48,8 @@ export async function createApp(parts: AppParts, websockets?: AppSockets): Promi
       logger,
       pingMs: config.websocketPingSeconds * 1000,
       idleMs: config.websocketIdleSeconds * 1000,
+      // A chain longer than one request could carry could not have been sent whole either.
+      memoryChars: config.bodyLimitBytes,
       beginTurn: websockets.beginTurn,
     };
     app.use(websockets.sockets.middleware(socketParts, authenticate));

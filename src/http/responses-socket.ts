@@ -18,12 +18,23 @@ import type { Logger } from '../logger.js';
 import { newGenerationId } from '../pipeline/generation-meter.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
+import type { AnswerKeeping } from '../core/answer-keeping.js';
+import { continueResponse } from '../response-state/continue-response.js';
+import { type ResponseMemory, turnOwnerOf } from '../response-state/stored-turn.js';
+import { socketMemory } from './socket-memory.js';
 import { errorEvent } from './websocket-error-event.js';
 import { websocketClient, websocketResponse } from './websocket-exchange.js';
 import { WebSocketSender } from './websocket-sender.js';
 
 /** What every socket shares: the pipeline, the schema, the clock of its heartbeats and its idle timeout. */
 export interface ResponsesSocketParts {
+  /**
+   * The gateway's stored responses (kept when a turn's `store` is true), consulted after the socket's own memory;
+   * absent: turns are kept on their socket only.
+   */
+  stored?: ResponseMemory;
+  /** The JSON size of the turns one socket keeps, characters. */
+  memoryChars: number;
   generation: GenerationParts & { config: { streamDefault: boolean } };
   /** Throws the 400 a POST /responses with this body would get. */
   validateBody(operationId: string, body: unknown): void;
@@ -48,6 +59,8 @@ export const GOING_AWAY = 1001;
 
 export class ResponsesSocket {
   private readonly sender: WebSocketSender;
+  /** The socket's turns, `store: false` ones included: what `previous_response_id` finds first. */
+  private readonly memory: ResponseMemory;
   private turn?: Promise<void>;
   private idleTimer?: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
@@ -59,6 +72,7 @@ export class ResponsesSocket {
     private readonly opening: SocketOpening,
   ) {
     this.sender = new WebSocketSender(ws);
+    this.memory = socketMemory(parts.memoryChars);
     ws.on('message', (data, isBinary) => this.receive(data, isBinary));
     ws.on('pong', () => {
       this.answeredPing = true;
@@ -121,8 +135,18 @@ export class ResponsesSocket {
     delete body.background;
     this.parts.validateBody('createResponse', body);
     const principal = await this.opening.authenticate();
-    const request = { ...body, stream: true } as unknown as ResponseRequest;
-    if (generate === false) return this.warmUp(request);
+    const { stored, logger } = this.parts;
+    // Where nothing is stored but on the socket, an explicit `store: true` is kept there, as `store: false` is.
+    if (stored === undefined) delete body.store;
+    const continued = await continueResponse(
+      { stored, logger },
+      { body: body as ResponseRequest & { store?: boolean | null }, owner: turnOwnerOf(principal), local: this.memory },
+    );
+    const request = { ...continued.body, stream: true } as ResponseRequest;
+    const { keeping } = continued;
+    // The turn's final Response, as the client is sent it, is what a later turn continues.
+    const observe = keeping && ((payload: string) => keepFinal(payload, keeping));
+    if (generate === false) return this.warmUp(request, observe);
     const { headers } = this.opening;
     const { generation } = this.parts;
     const call = {
@@ -152,18 +176,21 @@ export class ResponsesSocket {
       generation,
       websocketClient(this.ws, principal, headers),
       door,
-      websocketResponse(this.sender),
+      websocketResponse(this.sender, observe),
     );
   }
 
-  private async warmUp(request: ResponseRequest): Promise<void> {
+  private async warmUp(request: ResponseRequest, observe?: (payload: string) => void): Promise<void> {
     const identity = {
       id: newGenerationId(),
       model: request.model,
       provider: '',
       created: Math.floor(Date.now() / 1000),
     };
-    for (const event of warmUpEvents(request, identity)) await this.sender.send(event);
+    for (const event of warmUpEvents(request, identity)) {
+      observe?.(event);
+      await this.sender.send(event);
+    }
   }
 
   private fail(err: unknown): void {
@@ -201,6 +228,15 @@ export class ResponsesSocket {
     clearInterval(this.pingTimer);
     clearTimeout(this.idleTimer);
   }
+}
+
+const FINAL_EVENT = /^\{\s*"type"\s*:\s*"response\.(completed|incomplete)"/;
+
+/** Hands the turn's final Response to its keeping; every other event is passed by unread. */
+function keepFinal(payload: string, keeping: AnswerKeeping): void {
+  if (!FINAL_EVENT.test(payload.slice(0, 64))) return;
+  const response = (JSON.parse(payload) as { response?: unknown }).response;
+  if (typeof response === 'object' && response !== null) keeping.final(response as Record<string, unknown>);
 }
 
 /** A client event: one JSON object in a text frame. */

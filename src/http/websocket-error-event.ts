@@ -24,9 +24,15 @@ export function errorEvent(error: GatewayError, requestId?: string): string {
       type: typeOf(status),
       code,
       message: error.message,
-      param: typeof metadata.field === 'string' ? metadata.field : null,
+      param: paramOf(metadata),
       metadata: requestId === undefined ? metadata : { ...metadata, request_id: requestId },
     },
     headers,
   });
+}
+
+/** The request field at fault: the schema's (`field`) or the one a refusal names as OpenAI does (`param`). */
+function paramOf(metadata: GatewayError['metadata']): string | null {
+  const param = metadata.param ?? metadata.field;
+  return typeof param === 'string' ? param : null;
 }

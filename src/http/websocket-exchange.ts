@@ -31,7 +31,8 @@ function watchSocket(ws: WebSocket): ClientConnection {
   return { signal, dispose: () => ws.off('close', onClose) };
 }
 
-export function websocketResponse(sender: WebSocketSender): GenerationResponse {
+/** `observe` sees each event's JSON before it leaves (the socket keeps the turn's final Response). */
+export function websocketResponse(sender: WebSocketSender, observe?: (payload: string) => void): GenerationResponse {
   return {
     headers() {},
     rate() {},
@@ -42,20 +43,28 @@ export function websocketResponse(sender: WebSocketSender): GenerationResponse {
       void sender.send(body.toString('utf8'));
     },
     async events(batches, renderer, _keepAliveMs, first) {
-      await writeSocketStream(sender, {
-        batches,
-        first,
-        opening: renderer.start(),
-        render: (event) => renderer.event(event),
-        closing: (end) => renderer.end(end),
-      });
+      await writeSocketStream(
+        sender,
+        {
+          batches,
+          first,
+          opening: renderer.start(),
+          render: (event) => renderer.event(event),
+          closing: (end) => renderer.end(end),
+        },
+        observe,
+      );
     },
     async frames(batches, renderer, _keepAliveMs, first) {
-      await writeSocketStream(sender, {
-        batches,
-        first,
-        closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
-      });
+      await writeSocketStream(
+        sender,
+        {
+          batches,
+          first,
+          closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
+        },
+        observe,
+      );
     },
   };
 }

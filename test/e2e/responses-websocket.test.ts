@@ -209,6 +209,81 @@ describe('turns on one socket', () => {
   });
 });
 
+describe("previous_response_id from the socket's memory", () => {
+  const userItem = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+
+  it('a turn that sends only its new items reaches the model with the whole conversation', async () => {
+    upstream.reply(
+      { kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] },
+      { kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] },
+    );
+    const client = await openResponsesSocket(gw.url, user.key);
+    client.send(create({ input: [userItem('first')] }));
+    const first = (await client.turn()).at(-1)!;
+    expect(first.type).toBe('response.completed');
+    client.send(create({ previous_response_id: first.response.id, input: [userItem('second')] }));
+    expect((await client.turn()).at(-1)!.type).toBe('response.completed');
+    const sent = upstream.requests[1].body;
+    expect(sent.previous_response_id).toBeUndefined();
+    expect(sent.input).toEqual([userItem('first'), ...first.response.output, userItem('second')]);
+    client.ws.close();
+  });
+
+  it('a chain started on OpenAI continues on Claude, the earlier turn translated', async () => {
+    upstream.reply(
+      { kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] },
+      { kind: 'sse', chunks: [fixture('anthropic/text.chunks.txt')] },
+    );
+    const client = await openResponsesSocket(gw.url, user.key);
+    client.send(create({ input: [userItem('first question')] }));
+    const first = (await client.turn()).at(-1)!;
+    client.send(
+      create({
+        model: 'anthropic/claude-haiku-5-5',
+        previous_response_id: first.response.id,
+        input: [userItem('second question')],
+      }),
+    );
+    expect((await client.turn()).at(-1)!.type).toBe('response.completed');
+    const { messages } = upstream.requests[1].body;
+    expect(JSON.stringify(messages[0])).toContain('first question');
+    expect(messages.at(-1).role).toBe('user');
+    expect(JSON.stringify(messages.at(-1))).toContain('second question');
+    expect(messages.some((m: { role: string }) => m.role === 'assistant')).toBe(true);
+    client.ws.close();
+  });
+
+  it('a warm-up is a turn to continue: its items lead the next turn', async () => {
+    upstream.reply({ kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] });
+    const client = await openResponsesSocket(gw.url, user.key);
+    client.send(create({ generate: false, input: [userItem('context')] }));
+    const warm = (await client.turn()).at(-1)!;
+    client.send(create({ previous_response_id: warm.response.id, input: [userItem('go')] }));
+    expect((await client.turn()).at(-1)!.type).toBe('response.completed');
+    expect(upstream.last.body.input).toEqual([userItem('context'), userItem('go')]);
+    client.ws.close();
+  });
+
+  it('an unknown id, or a store:false turn of another socket, is previous_response_not_found', async () => {
+    upstream.reply({ kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] });
+    const client = await openResponsesSocket(gw.url, user.key);
+    client.send(create({ previous_response_id: 'resp_nowhere' }));
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      status: 400,
+      error: { code: 'previous_response_not_found', param: 'previous_response_id' },
+    });
+    client.send(create());
+    const first = (await client.turn()).at(-1)!;
+    const other = await openResponsesSocket(gw.url, user.key);
+    other.send(create({ previous_response_id: first.response.id }));
+    expect(await other.next()).toMatchObject({ type: 'error', error: { code: 'previous_response_not_found' } });
+    expect(upstream.requests).toHaveLength(1);
+    client.ws.close();
+    other.ws.close();
+  });
+});
+
 describe('every model over WebSocket', () => {
   const cases = [
     {
