@@ -53,6 +53,19 @@ export interface SocketOpening {
   authenticate(): Promise<Principal>;
 }
 
+/** The log line of one turn. */
+interface TurnLine {
+  request_id?: string;
+  turn: number;
+  /** It named a `previous_response_id`. */
+  continued?: boolean;
+  /** Input items the client sent (the expansion adds the chain's). */
+  input_items?: number;
+  warm_up?: boolean;
+  /** The status of the error event it was answered with. */
+  error?: number;
+}
+
 /** Close codes (RFC 6455 §7.4.1): a credential no longer valid is a policy violation; a stop, going away. */
 const POLICY_VIOLATION = 1008;
 export const GOING_AWAY = 1001;
@@ -65,6 +78,8 @@ export class ResponsesSocket {
   private idleTimer?: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
   private answeredPing = true;
+  /** Turns served (warm-ups included), for the socket's log line. */
+  turns = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -114,18 +129,29 @@ export class ResponsesSocket {
       return;
     }
     clearTimeout(this.idleTimer);
+    this.turns++;
     const done = this.parts.beginTurn();
-    this.turn = this.serve(data, isBinary)
-      .catch((err: unknown) => this.fail(err))
+    const started = performance.now();
+    const line: TurnLine = { request_id: this.opening.requestId, turn: this.turns };
+    this.turn = this.serve(data, isBinary, line)
+      .catch((err: unknown) => {
+        line.error = err instanceof GatewayError ? err.status : 500;
+        this.fail(err);
+      })
       .finally(() => {
         this.turn = undefined;
         done();
+        // The access log's line for a turn: what it continued and how much the client sent, never its content.
+        this.parts.logger.info({ ...line, ms: Math.round(performance.now() - started) }, 'websocket turn');
         this.armIdle();
       });
   }
 
-  private async serve(data: RawData, isBinary: boolean): Promise<void> {
+  private async serve(data: RawData, isBinary: boolean, line: TurnLine): Promise<void> {
     const { type, generate, ...body } = parseFrame(data, isBinary);
+    line.continued = typeof body.previous_response_id === 'string';
+    line.input_items = Array.isArray(body.input) ? body.input.length : 1;
+    if (generate === false) line.warm_up = true;
     if (type !== 'response.create')
       throw new GatewayError(400, `Unknown event type ${JSON.stringify(type)}: send "response.create"`, {
         field: 'type',

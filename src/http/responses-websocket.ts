@@ -53,7 +53,14 @@ export class ResponsesSockets {
       this.server.handleUpgrade(ctx.req, pending.socket, pending.head, (ws) => {
         const socket = new ResponsesSocket(ws, parts, opening);
         this.open.add(socket);
-        ws.once('close', () => this.open.delete(socket));
+        // The access log's line is written when a response ends, which an upgrade has not: the socket has its own.
+        const opened = performance.now();
+        parts.logger.info({ request_id: opening.requestId, path: RESPONSES }, 'websocket opened');
+        ws.once('close', (code) => {
+          this.open.delete(socket);
+          const ms = Math.round(performance.now() - opened);
+          parts.logger.info({ request_id: opening.requestId, code, ms, turns: socket.turns }, 'websocket closed');
+        });
       });
     };
   }

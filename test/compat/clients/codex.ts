@@ -19,6 +19,7 @@ export const codex: ClientDriver = {
       `base_url = "${origin}/api/v1"`,
       'env_key = "MODELGATE_API_KEY"',
       'wire_api = "responses"',
+      'supports_websockets = true',
     ].join('\n'),
   }),
   prepare(values, paths, key, prompt) {
