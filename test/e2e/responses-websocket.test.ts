@@ -5,6 +5,8 @@
 // would get and the socket stays open; a revoked key ends the socket; a client gone mid-turn stops the upstream call
 // and the turn settles once; every model runs its lane (native for OpenAI, translated for Claude, Gemini, DeepSeek).
 import { readFileSync } from 'node:fs';
+import OpenAI from 'openai';
+import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
@@ -281,6 +283,37 @@ describe("previous_response_id from the socket's memory", () => {
     expect(upstream.requests).toHaveLength(1);
     client.ws.close();
     other.ws.close();
+  });
+});
+
+describe("the openai SDK's WebSocket client", () => {
+  it('ResponsesWS runs a turn, continues it with only the new input, and surfaces an error event', async () => {
+    upstream.reply(
+      { kind: 'sse', chunks: [fixture('openai/native-responses-text.chunks.txt')] },
+      { kind: 'sse', chunks: [fixture('anthropic/text.chunks.txt')] },
+    );
+    const sdk = new OpenAI({ baseURL: `${gw.url}/api/v1`, apiKey: user.key, maxRetries: 0 });
+    const socket = new ResponsesWS(sdk);
+    const completed = () =>
+      new Promise<OpenAI.Responses.ResponseCompletedEvent>((resolve) => socket.once('response.completed', resolve));
+    const first = completed();
+    socket.send({ type: 'response.create', model: 'openai/gpt-5.5', input: 'Say hello', store: false });
+    const answer = await first;
+    expect(answer.response.status).toBe('completed');
+    const second = completed();
+    socket.send({
+      type: 'response.create',
+      model: 'anthropic/claude-haiku-5-5',
+      previous_response_id: answer.response.id,
+      input: 'And again',
+      store: false,
+    });
+    expect((await second).response.model).toBe('anthropic/claude-haiku-5-5');
+    expect(JSON.stringify(upstream.last.body.messages)).toContain('Say hello');
+    const failed = new Promise<{ error?: unknown }>((resolve) => socket.once('error', resolve));
+    socket.send({ type: 'response.create', model: 'openai/gpt-5.5', input: 'x', temperature: 9 });
+    expect((await failed).error).toMatchObject({ type: 'error', status: 400 });
+    socket.close();
   });
 });
 
