@@ -92,6 +92,11 @@ export interface Config {
    * docs/ledger-and-retention.md); undefined keeps every record.
    */
   generationRetentionDays?: number;
+  /**
+   * Stored responses of the Responses API (`store`, `previous_response_id`) are kept this many days, then purged
+   * (docs/stored-responses.md); 0 stores none. MODELGATE_RESPONSE_RETENTION_DAYS, default 30.
+   */
+  responseRetentionDays: number;
   /** OpenTelemetry traces are exported over OTLP: OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set and the SDK not disabled. */
   tracing: boolean;
   /**
@@ -280,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisTimeoutMs: integer(env, 'MODELGATE_REDIS_TIMEOUT_MS', { fallback: 250, min: 10, max: 60_000 }),
     metricsToken,
     generationRetentionDays,
+    responseRetentionDays: integer(env, 'MODELGATE_RESPONSE_RETENTION_DAYS', { fallback: 30, min: 0, max: 36_500 }),
     tracing: tracingEnabled(env),
     tracesProtocol: tracesProtocol(env),
     responseCache: {

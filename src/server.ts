@@ -47,6 +47,8 @@ import { requestSpans } from './observability/request-span.js';
 import { UpstreamDrains } from './pipeline/upstream-drains.js';
 import { composeAdmission } from './pipeline/admission/admit.js';
 import { GenerationRetention } from './services/generation-retention.js';
+import { StoredResponsePurge } from './services/stored-response-purge.js';
+import { StoredResponses } from './services/stored-responses.js';
 import { WebhookDeliverer } from './services/webhook-deliverer.js';
 import { createResponseCache } from './pipeline/response-cache/create-response-cache.js';
 import type { ResponseCache } from './pipeline/response-cache/response-cache.js';
@@ -159,8 +161,12 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       responseCache: options.overrides?.responseCache ?? createResponseCache(config, logger),
     };
     responseCache = composed.responseCache;
+    const storedResponses =
+      config.responseRetentionDays > 0 ? new StoredResponses(database.db, config.responseRetentionDays) : undefined;
     const parts: GatewayParts = {
       readiness: readinessCheck(() => pendingMigrations(database.db), composed.lifecycle),
+      storedResponses,
+      responseState: { stored: storedResponses?.memory, logger },
       ...composed,
     };
     // Test adapters included: no upstream error text reaches a client with a configured credential in it, nor does the
@@ -270,6 +276,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         ? undefined
         : new GenerationRetention(database.db, logger, config.generationRetentionDays);
     retention?.start();
+    const responsePurge = storedResponses ? new StoredResponsePurge(database.db, logger) : undefined;
+    responsePurge?.start();
     // Off the request path: events written by requests are sent from here, with retries, by this process or another.
     const webhooks = config.webhooks.delivery
       ? new WebhookDeliverer({
@@ -310,6 +318,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         await socketsClosed;
         await stopped;
         await retention?.stop();
+        await responsePurge?.stop();
         await webhooks?.stop();
         // Settlements wait for a database that is away, but a stop does not wait forever: past the grace period those
         // still waiting are logged whole, for replay.

@@ -1,45 +1,81 @@
-// A front door's request as the pipeline takes it, read through the door's descriptor: the facts for planning, the
-// client's own request for the native lane, the lazy parse for the translated lane, the renderers and the session.
-// Shared by the HTTP generation handler and the Responses WebSocket mode, which hands each response.create frame to
-// the same pipeline.
+// A front door's request made ready for the pipeline, from whatever edge it came through (an HTTP POST, a WebSocket
+// frame): what it continues expanded first (the door's stored state, when it keeps any), then the model, the stream
+// framing, the facts planning and admission read, the native lane's wire and the translated lane's lazy parse, and
+// the renderers. Knows no Koa: the edge hands over the body, its bytes, the headers and who asks.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Principal } from '../auth/principal.js';
 import { sessionBudgetOf } from '../billing/session-budget-header.js';
-import type { FrontDoor } from '../formats/shared/front-door.js';
-import type { NativeWire } from '../providers/native/native-protocol.js';
+import type { Config } from '../config.js';
+import type { StreamFraming } from '../core/stream-renderer.js';
+import { autoCacheWanted } from '../formats/shared/auto-cache-header.js';
+import type { DoorCall, FrontDoor } from '../formats/shared/front-door.js';
+import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { FrontDoorRequest } from '../pipeline/serve-generation.js';
+import type { NativeWire } from '../providers/native/native-protocol.js';
+import type { ResponseState } from '../response-state/continue-response.js';
+import type { ResponseMemory } from '../response-state/stored-turn.js';
+import { turnOwnerOf } from '../response-state/stored-turn.js';
 
-/** What a door's request is read from beside its body. */
+/** What a door request reads of the gateway. */
+export type DoorRequestParts = Pick<GenerationParts, 'catalog'> & {
+  config: Pick<Config, 'streamDefault'>;
+  /** The gateway's stored responses; absent: no door keeps state (a continuation is refused by the door). */
+  responseState?: ResponseState;
+};
+
 export interface DoorRequestInput<Body> {
-  door: FrontDoor<Body>;
-  body: Body;
-  /** The gateway model id the door read (`door.modelOf`). */
-  model: string;
-  stream: boolean;
-  /** The client's request for the native lane (its bytes and parsed body). */
+  call: DoorCall<Body>;
+  /** The client's own request for the native lane (its bytes are written anew when the body was expanded). */
   wire: NativeWire;
   headers: IncomingHttpHeaders;
-  /** The client asked for automatic prompt caching. */
-  autoCache: boolean;
+  principal: Principal;
+  /** The edge's own memory of responses (a WebSocket's): consulted first, and given every turn, `store: false` too. */
+  local?: ResponseMemory;
 }
 
-export function doorRequest<Body>({
-  door,
-  body,
-  model,
-  stream,
-  wire,
-  headers,
-  autoCache,
-}: DoorRequestInput<Body>): FrontDoorRequest {
-  return {
+export interface ReadyDoorRequest {
+  request: FrontDoorRequest;
+  /** How the answer is sent: undefined for one JSON body. */
+  framing: StreamFraming | undefined;
+}
+
+export async function doorRequest<Body>(
+  door: FrontDoor<Body>,
+  parts: DoorRequestParts,
+  input: DoorRequestInput<Body>,
+): Promise<ReadyDoorRequest> {
+  const { headers } = input;
+  const continuation =
+    door.continueFrom && parts.responseState
+      ? await door.continueFrom(input.call.body, {
+          state: parts.responseState,
+          owner: turnOwnerOf(input.principal),
+          local: input.local,
+        })
+      : undefined;
+  const body = (continuation?.body ?? input.call.body) as Body;
+  const call = { ...input.call, body };
+  const wire = continuation?.expanded
+    ? { ...input.wire, raw: Buffer.from(JSON.stringify(body)), body: body as Record<string, unknown> }
+    : input.wire;
+  const settings = { catalog: parts.catalog, streamDefault: parts.config.streamDefault };
+  const model = door.modelOf(call, settings);
+  const framing = door.streamOf(call, settings);
+  const stream = framing !== undefined;
+  const autoCache = autoCacheWanted(headers);
+  const keeping = continuation?.keeping;
+  const request: FrontDoorRequest = {
     apiFormat: door.apiFormat,
     protocol: door.protocol,
     facts: door.readFacts(body, model),
     wire,
     translate: () => door.parse(body, { model, stream, autoCache }),
     stream,
-    ...door.renderers(body),
-    sessionKey: door.sessionKey(body, headers),
+    ...door.renderers(body, keeping),
+    // The client's own conversation key first; else the stored chain's first turn, the same on every later turn.
+    sessionKey: door.sessionKey(body, headers) ?? continuation?.rootId,
     sessionBudgetNanos: sessionBudgetOf(headers),
   };
+  if (keeping) request.keeping = keeping;
+  return { request, framing };
 }

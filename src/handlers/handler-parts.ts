@@ -10,6 +10,8 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { EmbeddingAdapters } from '../providers/embedding-adapter.js';
 import type { PromptTokenCounters } from '../providers/provider-bundle.js';
 import type { ResponseCache } from '../pipeline/response-cache/response-cache.js';
+import type { ResponseState } from '../response-state/continue-response.js';
+import type { StoredResponses } from '../services/stored-responses.js';
 
 export interface HandlerParts extends GenerationParts {
   config: Config;
@@ -25,6 +27,10 @@ export interface HandlerParts extends GenerationParts {
   tokenCounters: PromptTokenCounters;
   /** The opt-in response cache (X-Modelgate-Cache). */
   responseCache: ResponseCache;
+  /** The Responses door's state: stored responses (absent when retention is 0) and the edge memories' fallback. */
+  responseState?: ResponseState;
+  /** Stored responses for GET, DELETE and purges; absent when retention is 0 (nothing is stored). */
+  storedResponses?: StoredResponses;
 }
 
 /** A key changed or deleted: the credential cache drops it at once, stamped with the clock. */

@@ -8,19 +8,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { autoCacheWanted } from '../formats/shared/auto-cache-header.js';
 import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 import { responsesDoor } from '../formats/responses/door.js';
 import { warmUpEvents } from '../formats/responses/warm-up-response.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
-import { doorRequest } from '../handlers/door-request.js';
+import { type DoorRequestParts, doorRequest } from '../handlers/door-request.js';
 import type { Logger } from '../logger.js';
 import { newGenerationId } from '../pipeline/generation-meter.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import type { AnswerKeeping } from '../core/answer-keeping.js';
-import { continueResponse } from '../response-state/continue-response.js';
-import { type ResponseMemory, turnOwnerOf } from '../response-state/stored-turn.js';
+import type { ResponseMemory } from '../response-state/stored-turn.js';
 import { socketMemory } from './socket-memory.js';
 import { errorEvent } from './websocket-error-event.js';
 import { websocketClient, websocketResponse } from './websocket-exchange.js';
@@ -28,14 +26,10 @@ import { WebSocketSender } from './websocket-sender.js';
 
 /** What every socket shares: the pipeline, the schema, the clock of its heartbeats and its idle timeout. */
 export interface ResponsesSocketParts {
-  /**
-   * The gateway's stored responses (kept when a turn's `store` is true), consulted after the socket's own memory;
-   * absent: turns are kept on their socket only.
-   */
-  stored?: ResponseMemory;
   /** The JSON size of the turns one socket keeps, characters. */
   memoryChars: number;
-  generation: GenerationParts & { config: { streamDefault: boolean } };
+  /** The pipeline's parts, and the stored responses a turn continues after the socket's own memory. */
+  generation: GenerationParts & DoorRequestParts;
   /** Throws the 400 a POST /responses with this body would get. */
   validateBody(operationId: string, body: unknown): void;
   logger: Logger;
@@ -161,20 +155,9 @@ export class ResponsesSocket {
     delete body.background;
     this.parts.validateBody('createResponse', body);
     const principal = await this.opening.authenticate();
-    const { stored, logger } = this.parts;
-    // Where nothing is stored but on the socket, an explicit `store: true` is kept there, as `store: false` is.
-    if (stored === undefined) delete body.store;
-    const continued = await continueResponse(
-      { stored, logger },
-      { body: body as ResponseRequest & { store?: boolean | null }, owner: turnOwnerOf(principal), local: this.memory },
-    );
-    const request = { ...continued.body, stream: true } as ResponseRequest;
-    const { keeping } = continued;
-    // The turn's final Response, as the client is sent it, is what a later turn continues.
-    const observe = keeping && ((payload: string) => keepFinal(payload, keeping));
-    if (generate === false) return this.warmUp(request, observe);
     const { headers } = this.opening;
     const { generation } = this.parts;
+    const request = { ...body, stream: true } as unknown as ResponseRequest;
     const call = {
       body: request,
       operationId: 'createResponse',
@@ -182,41 +165,34 @@ export class ResponsesSocket {
       query: () => undefined,
       headers,
     };
-    const model = responsesDoor.modelOf(call, { catalog: generation.catalog, streamDefault: true });
     const wire = {
       raw: Buffer.from(JSON.stringify(request)),
       body: request as unknown as Record<string, unknown>,
       gatewayFields: GATEWAY_ONLY_FIELDS,
       clientHeaders: responsesDoor.clientHeaders(headers),
     };
-    const door = doorRequest({
-      door: responsesDoor,
-      body: request,
-      model,
-      stream: true,
-      wire,
-      headers,
-      autoCache: autoCacheWanted(headers),
-    });
+    // What the turn continues, from the socket's memory first (`store: false` turns live only there), then storage.
+    const ready = await doorRequest(responsesDoor, generation, { call, wire, headers, principal, local: this.memory });
+    if (generate === false) return this.warmUp(request, ready.request.keeping);
     await serveGeneration(
       generation,
       websocketClient(this.ws, principal, headers),
-      door,
-      websocketResponse(this.sender, observe),
+      ready.request,
+      websocketResponse(this.sender),
     );
   }
 
-  private async warmUp(request: ResponseRequest, observe?: (payload: string) => void): Promise<void> {
+  /** Answered at once, and kept like any turn: the next turn may continue it. */
+  private async warmUp(request: ResponseRequest, keeping?: AnswerKeeping): Promise<void> {
     const identity = {
       id: newGenerationId(),
       model: request.model,
       provider: '',
       created: Math.floor(Date.now() / 1000),
     };
-    for (const event of warmUpEvents(request, identity)) {
-      observe?.(event);
-      await this.sender.send(event);
-    }
+    const { events, response } = warmUpEvents(request, identity, keeping?.fields);
+    keeping?.final(response);
+    for (const event of events) await this.sender.send(event);
   }
 
   private fail(err: unknown): void {
@@ -254,15 +230,6 @@ export class ResponsesSocket {
     clearInterval(this.pingTimer);
     clearTimeout(this.idleTimer);
   }
-}
-
-const FINAL_EVENT = /^\{\s*"type"\s*:\s*"response\.(completed|incomplete)"/;
-
-/** Hands the turn's final Response to its keeping; every other event is passed by unread. */
-function keepFinal(payload: string, keeping: AnswerKeeping): void {
-  if (!FINAL_EVENT.test(payload.slice(0, 64))) return;
-  const response = (JSON.parse(payload) as { response?: unknown }).response;
-  if (typeof response === 'object' && response !== null) keeping.final(response as Record<string, unknown>);
 }
 
 /** A client event: one JSON object in a text frame. */

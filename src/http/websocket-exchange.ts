@@ -31,8 +31,7 @@ function watchSocket(ws: WebSocket): ClientConnection {
   return { signal, dispose: () => ws.off('close', onClose) };
 }
 
-/** `observe` sees each event's JSON before it leaves (the socket keeps the turn's final Response). */
-export function websocketResponse(sender: WebSocketSender, observe?: (payload: string) => void): GenerationResponse {
+export function websocketResponse(sender: WebSocketSender): GenerationResponse {
   return {
     headers() {},
     rate() {},
@@ -43,28 +42,20 @@ export function websocketResponse(sender: WebSocketSender, observe?: (payload: s
       void sender.send(body.toString('utf8'));
     },
     async events(batches, renderer, _keepAliveMs, first) {
-      await writeSocketStream(
-        sender,
-        {
-          batches,
-          first,
-          opening: renderer.start(),
-          render: (event) => renderer.event(event),
-          closing: (end) => renderer.end(end),
-        },
-        observe,
-      );
+      await writeSocketStream(sender, {
+        batches,
+        first,
+        opening: renderer.start(),
+        render: (event) => renderer.event(event),
+        closing: (end) => renderer.end(end),
+      });
     },
     async frames(batches, renderer, _keepAliveMs, first) {
-      await writeSocketStream(
-        sender,
-        {
-          batches,
-          first,
-          closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
-        },
-        observe,
-      );
+      await writeSocketStream(sender, {
+        batches,
+        first,
+        closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
+      });
     },
   };
 }

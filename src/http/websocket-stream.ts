@@ -12,15 +12,12 @@ import type { FrameSource } from './write-stream.js';
 export async function writeSocketStream<T, E>(
   sender: WebSocketSender,
   source: Omit<FrameSource<T, E>, 'keepAlive'>,
-  /** Sees each event's JSON before it is sent (the socket keeps the final Response of a turn). */
-  observe?: (payload: string) => void,
 ): Promise<boolean> {
   const { batches, render } = source;
   const payloads = framePayloads();
   const send = async (frames: readonly WireFrame[]) => {
     for (const frame of frames) {
       for (const payload of payloads(frame)) {
-        observe?.(payload);
         const full = sender.send(payload);
         if (full) await full;
       }

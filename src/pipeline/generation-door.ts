@@ -1,6 +1,7 @@
 // What one generation takes from its front door and gives back to it, on either lane: the door's request as the lanes
 // take it (the client's own bytes for the native lane, a lazy translation for the translated lane), and a whole
 // answer or an opened stream, as internal results (the door renders them) or as the upstream's own (native).
+import type { AnswerKeeping } from '../core/answer-keeping.js';
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 import type { GenerationResult, StreamEvent } from '../core/generation.js';
@@ -35,4 +36,6 @@ export interface GenerationDoor {
   wire: NativeWire;
   /** The internal request; called at most once, and only when an attempt takes the translated lane. */
   translate(): GenerationRequest;
+  /** The door keeps the answer (stored responses), on whichever lane it comes. */
+  keeping?: AnswerKeeping;
 }

@@ -94,7 +94,7 @@ export class GenerationRun {
   /** The native back door of the attempt in progress, or undefined when it takes the translated lane. */
   private native?: NativeProtocol;
   /**
-   * For `x-modelgate-warning`: what the native lane changed of the client's request (store=true sent as false), or
+   * For `x-modelgate-warning`: what the native lane changed of the client's request (a service tier it does not price), or
    * what the translated lane's serving endpoint was not sent (a hosted tool its vendor cannot run), one sentence each.
    */
   warnings: string[] = [];
@@ -207,7 +207,13 @@ export class GenerationRun {
     if (native) {
       this.hidesTokens = stream && native.hidesReasoning(target.model, target.provider);
       const build = () => {
-        const built = native.buildRequest({ wire: door.wire, provider: target.provider, model: target.model, stream });
+        const built = native.buildRequest({
+          wire: door.wire,
+          provider: target.provider,
+          model: target.model,
+          stream,
+          keepsAnswer: door.keeping !== undefined,
+        });
         this.warnings = built.warnings;
         return built.request;
       };
@@ -429,6 +435,7 @@ export class GenerationRun {
       redact,
     };
     if (this.input.facts.toolBilling) ctx.toolBilling = this.input.facts.toolBilling;
+    if (this.input.door.keeping) ctx.keeping = this.input.door.keeping;
     return ctx;
   }
 

@@ -173,7 +173,7 @@ function servedBy(run: GenerationRun): Record<string, string> {
     'x-modelgate-provider': run.identity.provider,
     'x-modelgate-model': run.identity.model,
   };
-  // What the native lane changed of the client's request (store=true sent as false), or what the serving endpoint was
+  // What the native lane changed of the client's request (a service tier it does not price), or what the serving endpoint was
   // not sent on the translated lane (a hosted tool its vendor cannot run, left out rather than refused).
   if (run.warnings.length > 0) headers['x-modelgate-warning'] = headerText(run.warnings.join('; '));
   return headers;

@@ -22,6 +22,7 @@ export class CachedMemory implements ResponseMemory {
   constructor(
     private readonly backing: ResponseMemory,
     private readonly bounds: CacheBounds = DEFAULT_CACHE_BOUNDS,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async get(id: string, owner: TurnOwner): Promise<StoredTurn | undefined> {
@@ -72,7 +73,7 @@ export class CachedMemory implements ResponseMemory {
 
   private expired(turn: StoredTurn): boolean {
     const { maxAgeMs } = this.bounds;
-    return maxAgeMs !== undefined && Date.now() - turn.createdAt.getTime() >= maxAgeMs;
+    return maxAgeMs !== undefined && this.now().getTime() - turn.createdAt.getTime() >= maxAgeMs;
   }
 
   private hold(turn: StoredTurn): void {

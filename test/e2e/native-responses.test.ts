@@ -289,12 +289,20 @@ describe('Responses door → OpenAI, native', () => {
     expect(row.cost_nanos).toBe(COST_NANOS);
   });
 
-  it('store: true is sent as false, and the answer says so (x-modelgate-warning)', async () => {
+  it('store: true is kept by the gateway: OpenAI is sent store:false and asked for the encrypted reasoning', async () => {
     upstream.reply({ kind: 'sse', chunks: [fixture('native-responses-text.chunks.txt')] });
     const res = await post({ model: MODEL, stream: true, store: true, input: 'hi' });
-    await res.text();
-    expect(upstream.last.body).toEqual({ model: 'gpt-5.5', stream: true, store: false, input: 'hi' });
-    expect(res.headers.get('x-modelgate-warning')).toMatch(/store=true was sent as store=false/);
+    const events = sseEvents(await res.text());
+    expect(upstream.last.body).toEqual({
+      model: 'gpt-5.5',
+      stream: true,
+      store: false,
+      input: 'hi',
+      include: ['reasoning.encrypted_content'],
+    });
+    expect(res.headers.get('x-modelgate-warning')).toBeNull();
+    const done = JSON.parse(events.find((event) => event.event === 'response.completed')!.data);
+    expect(done.response).toMatchObject({ id: res.headers.get('x-generation-id'), store: true });
   });
 
   it("an upstream error comes back in the door's envelope, the operator's key removed", async () => {
@@ -321,10 +329,14 @@ describe('Responses door → OpenAI, native', () => {
     expect(error.message).toMatch(/grammar rejected for key (\[redacted\]|sk-\*\*\*)\./);
   });
 
-  it('previous_response_id stays a 400 (the gateway keeps no state), before anything is sent', async () => {
+  it('an unknown previous_response_id is a 400 previous_response_not_found, before anything is sent', async () => {
     const res = await post({ model: MODEL, input: 'again', previous_response_id: 'resp_1' });
     expect(res.status).toBe(400);
-    expect((await res.json()).error.metadata).toMatchObject({ field: 'previous_response_id', reason: 'stateless' });
+    expect((await res.json()).error).toMatchObject({
+      code: 'previous_response_not_found',
+      message: "Previous response with id 'resp_1' not found.",
+      metadata: { param: 'previous_response_id' },
+    });
     expect(upstream.requests).toHaveLength(0);
   });
 });

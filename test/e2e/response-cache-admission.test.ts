@@ -136,12 +136,12 @@ describe('warnings', () => {
         method: 'POST',
         key: user.key,
         headers: { 'content-type': 'application/json', 'x-modelgate-cache': 'on' },
-        body: JSON.stringify({ model: 'openai/gpt-5.4-nano', input: 'keep it', store: true }),
+        body: JSON.stringify({ model: 'openai/gpt-5.4-nano', input: 'keep it', tools: [{ type: 'image_generation' }] }),
       });
     const miss = await send();
     await miss.text();
     const warning = miss.headers.get('x-modelgate-warning');
-    expect(warning).toMatch(/^store=true was sent as store=false/);
+    expect(warning).toMatch(/image_generation/);
     const hit = await send();
     await hit.text();
     expect(hit.headers.get('x-modelgate-cache')).toBe('hit');

@@ -96,7 +96,8 @@ describe('client.responses against an OpenAI-compatible upstream', () => {
       object: 'response',
       status: 'completed',
       model: 'openai/gpt-test',
-      store: false,
+      store: true,
+      previous_response_id: null,
       metadata: { run: 'r1' },
       instructions: 'Be brief.',
     });
@@ -262,7 +263,7 @@ describe('client.responses against an OpenAI-compatible upstream', () => {
     });
   });
 
-  it('answers previous_response_id and conversation with 400 (SDK typed errors)', async () => {
+  it('answers an unknown previous_response_id and conversation with 400 (SDK typed errors)', async () => {
     const previous = client.responses.create({
       model: 'openai/gpt-test',
       input: 'again',
@@ -271,7 +272,8 @@ describe('client.responses against an OpenAI-compatible upstream', () => {
     await expect(previous).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     await expect(previous).rejects.toMatchObject({
       status: 400,
-      message: expect.stringContaining('send the full conversation in input'),
+      code: 'previous_response_not_found',
+      message: expect.stringContaining("Previous response with id 'resp_1' not found."),
     });
     await expect(
       client.responses.create({ model: 'openai/gpt-test', input: 'x', conversation: 'conv_1' }),

@@ -6,10 +6,11 @@
 // elsewhere (OpenAI's own encrypted reasoning, passed through by a client): it is kept as one opaque record.
 import type { ReasoningBlock } from '../../core/content-blocks.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { GATEWAY_REASONING_PREFIX } from '../../core/gateway-reasoning.js';
 import type { ReasoningState } from '../../core/generation.js';
 import { decodeReasoning, encodeReasoning } from '../shared/reasoning-details.js';
 
-const PREFIX = 'mg1.';
+const PREFIX = GATEWAY_REASONING_PREFIX;
 /** OpenAI's own reasoning format. */
 const OPENAI_FORMAT = 'openai-responses-v1';
 

@@ -20,9 +20,12 @@ export type ResponseEcho = Pick<
   | 'top_p'
   | 'user'
   | 'metadata'
+  | 'previous_response_id'
+  | 'store'
 >;
 
-export function echoOf(body: ResponseRequest): ResponseEcho {
+/** `kept`: the fields a kept answer shows (its `previous_response_id` and `store`); absent, the gateway kept nothing. */
+export function echoOf(body: ResponseRequest, kept?: Readonly<Record<string, unknown>>): ResponseEcho {
   const echo: ResponseEcho = {
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
@@ -36,6 +39,7 @@ export function echoOf(body: ResponseRequest): ResponseEcho {
     metadata: body.metadata ?? {},
   };
   if (body.reasoning) echo.reasoning = body.reasoning;
+  if (kept) Object.assign(echo, kept);
   return echo;
 }
 
@@ -83,9 +87,9 @@ export function responseObject(
     ...outcome,
     model: identity.model,
     output,
-    ...echo,
     previous_response_id: null,
     store: false,
+    ...echo,
     truncation: 'disabled',
   };
   if (totals) response.usage = toResponseUsage(totals);

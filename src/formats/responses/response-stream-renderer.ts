@@ -2,6 +2,7 @@
 // events as the shared block sequencer opens, fills and closes blocks, and response.completed (or .incomplete) with
 // usage; a failure after the start sends `error` and response.failed. Every event names itself in the `event:`
 // line and carries a sequence_number. Deltas are rendered as they arrive: nothing is held back.
+import type { AnswerKeeping } from '../../core/answer-keeping.js';
 import type { ToolCallKind } from '../../core/content-blocks.js';
 import type { StreamEvent } from '../../core/generation.js';
 import type { GenerationIdentity, SseFrame, StreamEnd, StreamRenderer } from '../../core/stream-renderer.js';
@@ -36,7 +37,8 @@ export class ResponseStreamRenderer implements StreamRenderer {
   constructor(
     private readonly identity: GenerationIdentity,
     private readonly echo: ResponseEcho,
-    private readonly options: ItemOptions,
+    /** `keeping`: the door keeps the answer (stored responses): it gets the final Response. */
+    private readonly options: ItemOptions & { keeping?: AnswerKeeping },
   ) {}
 
   start(): SseFrame[] {
@@ -68,9 +70,9 @@ export class ResponseStreamRenderer implements StreamRenderer {
         : outcome.status === 'failed'
           ? 'response.failed'
           : 'response.completed';
-    frames.push(
-      this.frame(type, { response: responseObject(this.identity, this.echo, outcome, this.output, end.totals) }),
-    );
+    const response = responseObject(this.identity, this.echo, outcome, this.output, end.totals);
+    this.options.keeping?.final(response as unknown as Record<string, unknown>);
+    frames.push(this.frame(type, { response }));
     return frames;
   }
 

@@ -7,13 +7,23 @@ import type { ResponseRequest } from './wire-types.js';
 
 const COMPLETED = { status: 'completed', error: null, incomplete_details: null } as const;
 
-/** The events' JSON, in order: response.created, then response.completed. */
-export function warmUpEvents(body: ResponseRequest, identity: GenerationIdentity): string[] {
-  const echo = echoOf(body);
+/**
+ * The events' JSON, in order (response.created, then response.completed), and the completed Response, which is kept
+ * as any answer is. `kept`: the fields a kept answer shows (its `previous_response_id` and `store`).
+ */
+export function warmUpEvents(
+  body: ResponseRequest,
+  identity: GenerationIdentity,
+  kept?: Readonly<Record<string, unknown>>,
+): { events: string[]; response: Record<string, unknown> } {
+  const echo = echoOf(body, kept);
   const created = responseObject(identity, echo, IN_PROGRESS, []);
   const completed = responseObject(identity, echo, COMPLETED, []);
-  return [
-    JSON.stringify({ type: 'response.created', sequence_number: 0, response: created }),
-    JSON.stringify({ type: 'response.completed', sequence_number: 1, response: completed }),
-  ];
+  return {
+    events: [
+      JSON.stringify({ type: 'response.created', sequence_number: 0, response: created }),
+      JSON.stringify({ type: 'response.completed', sequence_number: 1, response: completed }),
+    ],
+    response: completed as unknown as Record<string, unknown>,
+  };
 }

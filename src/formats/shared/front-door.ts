@@ -3,6 +3,9 @@
 // JSON: they get the facts it reads (core/request-facts.ts), its request translated on demand, and its renderers.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Catalog } from '../../catalog/catalog.js';
+import type { AnswerKeeping } from '../../core/answer-keeping.js';
+import type { Continuation, ResponseState } from '../../response-state/continue-response.js';
+import type { ResponseMemory, TurnOwner } from '../../response-state/stored-turn.js';
 import type { DoorErrorShape } from '../../core/door-error-shape.js';
 import type { GenerationRequest } from '../../core/generation-request.js';
 import type { RequestFacts } from '../../core/request-facts.js';
@@ -49,6 +52,14 @@ export interface DoorCall<Body> {
   headers: IncomingHttpHeaders;
 }
 
+/** What a door's continuation reads beside the body. */
+export interface ContinueFromInput {
+  state: ResponseState;
+  owner: TurnOwner;
+  /** The edge's own memory (a WebSocket's), consulted first and given every turn. */
+  local?: ResponseMemory;
+}
+
 /** What of the gateway a door reads to name the model and the answer's form. */
 export interface DoorSettings {
   catalog: Pick<Catalog, 'get'>;
@@ -74,7 +85,14 @@ export interface FrontDoor<Body> {
   clientHeaders(headers: IncomingHttpHeaders): Record<string, string>;
   /** The internal request, for the translated lane. */
   parse(body: Body, options: DoorParseOptions): GenerationRequest;
-  renderers(body: Body): DoorRenderers;
+  /** `keeping`: the door keeps the answer (continueFrom said so); its renderers show and hand over the final one. */
+  renderers(body: Body, keeping?: AnswerKeeping): DoorRenderers;
+  /**
+   * State the door keeps between requests (the Responses door's stored responses): what the request continues,
+   * expanded into its body (a Body: typed unknown so a door's descriptor stays one of every door's), and how its answer
+   * is kept. Runs before the facts are read. Absent: requests stand alone.
+   */
+  continueFrom?(body: Body, input: ContinueFromInput): Promise<Continuation<unknown>>;
   /** Its error bodies; none: the gateway's own envelope (core/gateway-error.ts). */
   errorShapes: readonly DoorErrorShape[];
   /** How its answers and refusals tell the key's rate-limit state: the headers its clients read (rate-limit-headers.ts). */

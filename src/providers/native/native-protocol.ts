@@ -4,6 +4,7 @@
 // generated text to count against limits, and the few rewrites the door's contract promises (ids, model, cost).
 // One module per protocol implements it: anthropic/native-messages.ts, openai-compatible/native-chat.ts,
 // openai-responses/native-responses.ts, gemini/native-gemini.ts; the provider bundles (bundles.ts) bring them.
+import type { AnswerKeeping } from '../../core/answer-keeping.js';
 import type { FinishReason, NormalizedUsage, StreamErrorCode } from '../../core/generation.js';
 import type { GenerationTotals } from '../../core/stream-renderer.js';
 import type { ToolBilling, ToolUses } from '../../core/tool-uses.js';
@@ -31,6 +32,8 @@ export interface NativeRequestInput {
   model: AdapterModel;
   /** What the door decided (an omitted `stream` may mean SSE on the chat door). */
   stream: boolean;
+  /** The door keeps the answer (stored responses): the upstream keeps nothing, and its state comes back in full. */
+  keepsAnswer?: boolean;
 }
 
 export interface NativeUpstreamRequest {
@@ -53,6 +56,8 @@ export interface NativeAnswerContext {
   redact: Redact;
   /** What the request tells about billing its hosted tools, which the answer does not (RequestFacts.toolBilling). */
   toolBilling?: ToolBilling;
+  /** The door keeps the answer: its object shows the keeping's fields and the generation id, and is handed over. */
+  keeping?: AnswerKeeping;
 }
 
 /** What one upstream event (or a whole JSON answer) tells the meter. */

@@ -69,9 +69,13 @@ export function itemChars(item: unknown): number {
   return chars;
 }
 
-/** The Response object as the door shows it: the gateway's model id, and the cost beside the usage. */
+/**
+ * The Response object as the door shows it: the gateway's model id, and the cost beside the usage; a kept answer (a
+ * stored response) goes by the generation id, the id it is kept under, with the keeping's fields.
+ */
 function withContract(response: JsonRecord, ctx: NativeAnswerContext, totals: () => GenerationTotals): JsonRecord {
   response.model = ctx.model;
+  if (ctx.keeping) Object.assign(response, { id: ctx.generationId }, ctx.keeping.fields);
   if (isRecord(response.usage)) {
     const { costNanos, accessMode } = totals();
     // Pass (subscription) requests report their reference value, which is measured against quotas, never charged.
@@ -133,7 +137,14 @@ export function readResponsesJson(bytes: Buffer, ctx: NativeAnswerContext): Nati
   });
   if (reading.error)
     throw new UpstreamPayloadError({ status: 502, message: reading.error.message, streamCode: reading.error.code });
-  return { reading, render: (totals) => Buffer.from(JSON.stringify(withContract(body, ctx, () => totals))) };
+  return {
+    reading,
+    render: (totals) => {
+      const shown = withContract(body, ctx, () => totals);
+      ctx.keeping?.final(shown);
+      return Buffer.from(JSON.stringify(shown));
+    },
+  };
 }
 
 export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStreamReader {
@@ -167,8 +178,11 @@ export function createNativeResponsesReader(ctx: NativeAnswerContext): NativeStr
       }
       return {
         reading,
-        render: (totals) =>
-          sseText(event.event, JSON.stringify({ ...data, response: withContract(response, ctx, totals) })),
+        render: (totals) => {
+          const shown = withContract(response, ctx, totals);
+          if (TERMINAL.has(type)) ctx.keeping?.final(shown);
+          return sseText(event.event, JSON.stringify({ ...data, response: shown }));
+        },
       };
     }
     if (type === 'error') {

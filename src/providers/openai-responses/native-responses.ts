@@ -1,9 +1,9 @@
 // OpenAI's Responses API (POST {base}/responses) as a back door, for the Responses door's native lane: the client's
 // request goes to OpenAI as it came, with the model spliced to OpenAI's name, the gateway's routing fields removed
-// and `store: false` forced (the gateway keeps no response state: `previous_response_id` and `conversation` are
-// refused at the door, and a `store: true` is sent as false with an `x-modelgate-warning` saying so), and a
-// `service_tier` the catalog does not price for the model left out (native/price-options.ts), and so is a hosted
-// tool the gateway cannot bill (native-tools.ts: image generation, a hosted shell, an unknown type).
+// and `store: false` forced (the state is the gateway's: stored responses keep the turn, and a request continuing one
+// comes here expanded; a reasoning model is asked for its encrypted reasoning then, which a later turn sends back),
+// and a `service_tier` the catalog does not price for the model left out (native/price-options.ts), and so is a
+// hosted tool the gateway cannot bill (native-tools.ts: image generation, a hosted shell, an unknown type).
 // prompt_cache_key, prompt_cache_retention, safety_identifier, text.verbosity, reasoning.summary, include, custom
 // (freeform) tools, namespaces, the other hosted tools, additional_tools and every input item with its ids reach OpenAI
 // as the client wrote them. The answer is read by native-responses-answer.ts.
@@ -14,15 +14,16 @@ import { createNativeResponsesReader, readResponsesJson } from './native-respons
 import { unpricedOptions } from '../native/price-options.js';
 import { responsesToolEdits } from './native-tools.js';
 import { OPENAI_REQUEST_OPTIONS } from '../../core/served-options.js';
-
-export const STORE_WARNING = 'store=true was sent as store=false: the gateway keeps no response state';
+import { isGatewayReasoningItem } from '../../core/gateway-reasoning.js';
 
 /** `${base}/responses`, the Responses API beside chat completions under OpenAI's /v1 base. */
 export function responsesUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/responses`;
 }
 
-function buildRequest({ wire, provider, model, stream }: NativeRequestInput): NativeUpstreamRequest {
+const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
+
+function buildRequest({ wire, provider, model, stream, keepsAnswer }: NativeRequestInput): NativeUpstreamRequest {
   const headers = operatorHeaders(provider);
   const beta = wire.clientHeaders['openai-beta'];
   if (beta) headers['openai-beta'] = beta;
@@ -32,7 +33,17 @@ function buildRequest({ wire, provider, model, stream }: NativeRequestInput): Na
   const remove = [...wire.gatewayFields];
   // The door's promise (spec): reasoning options are ignored by models without reasoning, which OpenAI would refuse.
   if (!model.supportsReasoning) remove.push('reasoning');
-  const warnings = wire.body.store === true ? [STORE_WARNING] : [];
+  const warnings: string[] = [];
+  const set: Record<string, string> = {};
+  const include = Array.isArray(wire.body.include) ? wire.body.include : [];
+  // OpenAI keeps nothing with store false: the reasoning a later turn needs back comes with the answer instead.
+  if (keepsAnswer && model.supportsReasoning && !include.includes(ENCRYPTED_REASONING))
+    set.include = JSON.stringify([...include, ENCRYPTED_REASONING]);
+  // Reasoning another provider did (a chain that moved here from Claude or Gemini): OpenAI cannot read it, as the
+  // translated lane leaves out reasoning of a foreign vendor.
+  const input = wire.body.input;
+  if (Array.isArray(input) && input.some(isGatewayReasoningItem))
+    set.input = JSON.stringify(input.filter((item) => !isGatewayReasoningItem(item)));
   // A service tier the gateway does not price (scale, ultrafast, or priority where the catalog has no price for it).
   const options = unpricedOptions(wire.body, OPENAI_REQUEST_OPTIONS, model);
   remove.push(...options.remove);
@@ -42,7 +53,7 @@ function buildRequest({ wire, provider, model, stream }: NativeRequestInput): Na
   warnings.push(...tools.warnings);
   const body = spliceTopLevel(wire.raw, {
     remove,
-    set: { ...tools.set, model: JSON.stringify(model.upstreamModel), store: 'false' },
+    set: { ...set, ...tools.set, model: JSON.stringify(model.upstreamModel), store: 'false' },
   });
   return { request: { method: 'POST', url: responsesUrl(provider.baseUrl), headers, body }, warnings };
 }
