@@ -438,6 +438,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's model aliases
+         * @description The organization's aliases, by name (any member).
+         */
+        get: operations["listModelAliases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aliases/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a model alias
+         * @description One alias of the organization (any member).
+         */
+        get: operations["getModelAlias"];
+        /**
+         * Set a model alias
+         * @description Creates the alias or points it at another model (owner or admin); the next request through it uses the change.
+         */
+        put: operations["putModelAlias"];
+        post?: never;
+        /**
+         * Delete a model alias
+         * @description Removes an alias (owner or admin); requests through it then name an unknown model.
+         */
+        delete: operations["deleteModelAlias"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -1255,6 +1303,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/provider-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's own provider keys
+         * @description The organization's own provider keys, masked (any member).
+         */
+        get: operations["listProviderKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider-keys/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the organization's own key for a provider
+         * @description Sets (makes or replaces) the organization's own key for a catalog provider (owner or admin). Takes effect on the
+         *     next request on every instance. 503 (`encryption_not_configured`) when the operator has not set the master key
+         *     keys are encrypted with.
+         */
+        put: operations["putProviderKey"];
+        post?: never;
+        /**
+         * Delete the organization's own key for a provider
+         * @description Deletes the organization's own key for a provider (owner or admin): its requests use the operator's keys again.
+         */
+        delete: operations["deleteProviderKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -1290,15 +1384,63 @@ export interface paths {
          * Create a response (OpenAI Responses API)
          * @description Extension. The OpenAI Responses API in front of every catalog model (Codex CLI and `client.responses` of the
          *     OpenAI SDKs), on the same pipeline as `/chat/completions`: same keys, credits, `pass/` quotas, rate limits and
-         *     generation records (`api_format` = `responses`). Stateless: send the whole conversation in `input` each time;
-         *     function calls come back as `function_call` output items and are answered with `function_call_output` items.
+         *     generation records (`api_format` = `responses`). Responses are stored by default (`store`), so a request may send
+         *     only the new items with `previous_response_id`, on any model; function calls come back as `function_call` output
+         *     items and are answered with `function_call_output` items.
          *
          *     Errors before output begins are HTTP errors with the gateway's envelope and the same codes as
-         *     `/chat/completions`: 400 (invalid body, no user message, `previous_response_id` or `conversation` given, a
-         *     built-in tool type, an image for a model without image support), 401, 402, 403, 404, 413, 429, 502/503.
+         *     `/chat/completions`: 400 (invalid body, no user message, an unknown `previous_response_id`, `conversation`
+         *     given, a built-in tool type, an image for a model without image support), 401, 402, 403, 404, 413, 429, 502/503.
          *     Failures after the stream began arrive in the stream (see `ResponseEventStream`).
          */
         post: operations["createResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses/{response_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a stored response
+         * @description The stored Response object, as it was answered (its reasoning items with their encrypted content). `include` is
+         *     accepted for OpenAI's clients and changes nothing: a stored response keeps what the next turn needs.
+         */
+        get: operations["getResponse"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a stored response
+         * @description Deletes a stored response. A later turn that continued it keeps its own items, but the chain through it is broken:
+         *     continuing that later turn answers `previous_response_not_found`.
+         */
+        delete: operations["deleteResponse"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses/{response_id}/input_items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a stored response's input items
+         * @description The input items the response was generated from: the chain's earlier input and output items, then its own input,
+         *     paged as OpenAI pages them (`after` / `before` an item id, `limit`, `order`).
+         */
+        get: operations["listResponseInputItems"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2522,6 +2664,22 @@ export interface components {
             /** @description The deleted key. */
             key_id: string;
         };
+        /** @description The alias was removed. */
+        DeletedModelAlias: {
+            name: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** @description A deleted key. */
+        DeletedProviderKey: {
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
+            deleted: true;
+            /** @description The provider whose key was deleted; its requests use the operator's keys again. */
+            provider: string;
+        };
         /** @description The endpoint was deleted, with its pending deliveries. */
         DeletedWebhook: {
             /**
@@ -3315,6 +3473,7 @@ export interface components {
          *       "cache_hit": false,
          *       "cache_savings": 0,
          *       "usage_estimated": false,
+         *       "byok": false,
          *       "attempts": [
          *         {
          *           "provider": "openai",
@@ -3436,6 +3595,12 @@ export interface components {
              *     failed before the provider answered.
              */
             usage_estimated: boolean;
+            /**
+             * @description True when the request was served on the organization's own key for the provider (`PUT /provider-keys/{provider}`):
+             *     the provider bills the organization, and `total_cost` is the operator's BYOK fee (a fraction of the price, 0 unless
+             *     the operator set one).
+             */
+            byok: boolean;
             /**
              * @description Every upstream attempt of this request, in order (routing may try several endpoints): for a request that reached
              *     an upstream, always at least one entry, the last being the one that served (or failed last). null for records
@@ -4623,6 +4788,29 @@ export interface components {
              */
             endpoints?: components["schemas"]["ModelEndpoint"][];
         };
+        /** @description An alias of the organization the credential acts in. */
+        ModelAlias: {
+            /** @description The name requests send as `model` (letters, digits and `. _ : + -`, up to 64 characters, no `/`). */
+            name: string;
+            /** @description The catalog model id it names. */
+            model: string;
+            /** @description What it is for. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When it was made (ISO 8601).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was last changed (ISO 8601).
+             */
+            updated_at: string;
+        };
+        /** @description The organization's aliases, by name. */
+        ModelAliasList: {
+            data: components["schemas"]["ModelAlias"][];
+        };
         /** @description Modalities of a model. */
         ModelArchitecture: {
             /** @description Accepted input kinds, e.g. `text`, `image`. */
@@ -5096,6 +5284,46 @@ export interface components {
             cache_write_tokens?: number;
         };
         /**
+         * @description An organization's own key for a provider, masked.
+         * @example {
+         *       "provider": "openai",
+         *       "key_hint": "sk-…a1b2",
+         *       "mode": "prefer",
+         *       "created_at": "2026-03-01T09:30:00Z",
+         *       "updated_at": "2026-03-02T10:00:00Z"
+         *     }
+         */
+        ProviderKey: {
+            /** @description The catalog provider (`openai`, `anthropic`, ...). */
+            provider: string;
+            /** @description The key masked: its vendor prefix, an ellipsis and its last four characters (`sk-…a1b2`). */
+            key_hint: string;
+            /** @description When requests use it. */
+            mode: components["schemas"]["ProviderKeyMode"];
+            /**
+             * Format: date-time
+             * @description When it was first set.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was last set.
+             */
+            updated_at: string;
+        };
+        /** @description The organization's own provider keys. */
+        ProviderKeyList: {
+            /** @description By provider id. */
+            data: components["schemas"]["ProviderKey"][];
+        };
+        /**
+         * @description When requests of the organization use its own key for the provider (open enum):
+         *     `prefer`: its key first, the operator's keys when its key fails (refused, rate-limited, provider down);
+         *     `only`: never the operator's keys for this provider (a failure names the organization's key);
+         *     `fallback`: the operator's keys first, its key only when their endpoint is down, rate-limited or unavailable.
+         */
+        ProviderKeyMode: string | ("prefer" | "only" | "fallback");
+        /**
          * @description Which endpoints (provider + upstream model) may serve a request, and in what order. Routing rules:
          *
          *     - Candidates: the endpoints of `model`, then those of each `models` entry, in that order. Within one model the
@@ -5175,6 +5403,29 @@ export interface components {
         PutMemberRequest: {
             /** @description The role. An admin may give `admin` or `member` and change neither an owner nor itself into an owner. */
             role: components["schemas"]["MemberRole"];
+        };
+        /** @description An alias to set: the catalog model it names (a catalog alias is stored as the model it stands for). */
+        PutModelAliasRequest: {
+            /** @description A catalog model id (`<provider>/<model>`) or catalog alias. */
+            model: string;
+            /** @description What it is for (up to 500 characters). */
+            description?: string | null;
+        };
+        /**
+         * @description A key to set for a provider.
+         * @example {
+         *       "key": "sk-proj-4f9c2b7e1d8a6c3b5e0f7a9d2c4b6e8a1b2",
+         *       "mode": "prefer"
+         *     }
+         */
+        PutProviderKeyRequest: {
+            /** @description The provider's API key, 16 to 1024 visible ASCII characters. Stored encrypted; never shown again in full. */
+            key: string;
+            /**
+             * @description When requests use it (default `prefer`).
+             * @default prefer
+             */
+            mode?: components["schemas"]["ProviderKeyMode"];
         };
         /** @description Rate limits of a key. Exceeding them yields 429. */
         RateLimit: {
@@ -5361,6 +5612,28 @@ export interface components {
             /** @description `completed`, or `in_progress` in stream events before the item is done. */
             status: string;
         };
+        /**
+         * @description `DELETE /responses/{response_id}`: the response is gone (OpenAI's shape).
+         * @example {
+         *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
+         *       "object": "response",
+         *       "deleted": true
+         *     }
+         */
+        ResponseDeleted: {
+            /** @description The deleted response's id. */
+            id: string;
+            /**
+             * @description Always `response`.
+             * @enum {string}
+             */
+            object: "response";
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
+            deleted: true;
+        };
         /** @description Why a response failed after it started. */
         ResponseError: {
             /** @description `server_error`, `rate_limit_exceeded`, `context_length_exceeded` or `content_filter`. */
@@ -5498,6 +5771,47 @@ export interface components {
          */
         ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseFunctionCallOutputItem"] | components["schemas"]["ResponseReasoningItem"] | components["schemas"]["ResponseOtherItem"];
         /**
+         * @description The input items a stored response was generated from, one page (OpenAI's list shape): the earlier turns' input
+         *     and output items of its chain, then its own input. An item sent without an `id` is listed with one the gateway
+         *     made of the response id and the item's place (`msg_<response id>_in<n>`), stable from page to page.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "msg_gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O_in0",
+         *           "type": "message",
+         *           "role": "user",
+         *           "content": [
+         *             {
+         *               "type": "input_text",
+         *               "text": "Name three prime numbers."
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "first_id": "msg_gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O_in0",
+         *       "last_id": "msg_gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O_in0",
+         *       "has_more": false
+         *     }
+         */
+        ResponseInputItemList: {
+            /**
+             * @description Always `list`.
+             * @enum {string}
+             */
+            object: "list";
+            /** @description The page's items, in the requested order (newest first by default). */
+            data: {
+                [key: string]: unknown;
+            }[];
+            /** @description Id of the first item of `data`; null when it is empty. */
+            first_id: string | null;
+            /** @description Id of the last item of `data` (the `after` of the next page); null when it is empty. */
+            last_id: string | null;
+            /** @description Whether more items follow in the requested order. */
+            has_more: boolean;
+        };
+        /**
          * @description A message of the conversation. `system` and `developer` set behaviour; `assistant` replays an earlier reply.
          * @example {
          *       "type": "message",
@@ -5557,7 +5871,8 @@ export interface components {
             name: string;
         };
         /**
-         * @description A generated response (stateless: it is not stored, so it cannot be retrieved or continued by id).
+         * @description A generated response. Unless the request said `store: false`, it is stored under its `id` (the generation id): a
+         *     later request continues it with `previous_response_id`, and `GET /responses/{id}` reads it back.
          * @example {
          *       "id": "gen-01JD3V6X0Q8W5N2R4T6Y8U0I2O",
          *       "object": "response",
@@ -5632,11 +5947,11 @@ export interface components {
             max_output_tokens?: number | null;
             /** @description The request's `parallel_tool_calls`, echoed (default true). */
             parallel_tool_calls?: boolean;
-            /** @description Always null: the gateway keeps no state. */
+            /** @description The request's `previous_response_id`, echoed (null for the first turn of a conversation). */
             previous_response_id?: string | null;
             /** @description The request's `reasoning`, echoed (absent when the request had none). */
             reasoning?: components["schemas"]["ResponseReasoningConfig"];
-            /** @description Always false: the gateway stores no responses. */
+            /** @description Whether the response was stored (the request's `store`, default true). */
             store?: boolean;
             /**
              * Format: double
@@ -5877,9 +6192,11 @@ export interface components {
              */
             stream?: boolean | null;
             /**
-             * @description Decision: the gateway stores no responses. `false` is the default and `true` is answered as `false` (the
-             *     Response object says `store: false`); on the native lane OpenAI is sent `store: false`, and a `store: true` is
-             *     named in the `x-modelgate-warning` response header.
+             * @description Whether the gateway stores the response (default true, as OpenAI): its input and output items are kept for the
+             *     operator's retention (`MODELGATE_RESPONSE_RETENTION_DAYS`, default 30 days), so a later request can continue it
+             *     with `previous_response_id` on any model, and `GET /responses/{id}` reads it back. OpenAI itself is always sent
+             *     `store: false` (the state is the gateway's). A stored response's reasoning items carry their `encrypted_content`
+             *     whether or not `include` asks for it. Decision: with a retention of 0 nothing is stored, and `true` is a 400.
              */
             store?: boolean | null;
             /**
@@ -5891,7 +6208,13 @@ export interface components {
              *     Ignored by the translated lane.
              */
             service_tier?: string | null;
-            /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
+            /**
+             * @description A stored response of the caller's organization to continue: the request is served with that response's whole
+             *     conversation (every earlier turn's input and output items, oldest first) before its own `input`, on whichever
+             *     model it names, and that expanded input is what is estimated, reserved and billed. `instructions` are not carried
+             *     forward. An id unknown to the caller (never stored, deleted, expired, another organization's, or served by a model
+             *     the key may not use) is a 400 with code `previous_response_not_found` and `metadata.param` `previous_response_id`.
+             */
             previous_response_id?: string | null;
             /** @description Not supported (the gateway keeps no state): any value answers 400; send the full conversation in `input`. */
             conversation?: unknown;
@@ -6704,6 +7027,8 @@ export type CreditAdjustment = components['schemas']['CreditAdjustment'];
 export type Credits = components['schemas']['Credits'];
 export type CreditsData = components['schemas']['CreditsData'];
 export type DeletedApiKey = components['schemas']['DeletedApiKey'];
+export type DeletedModelAlias = components['schemas']['DeletedModelAlias'];
+export type DeletedProviderKey = components['schemas']['DeletedProviderKey'];
 export type DeletedWebhook = components['schemas']['DeletedWebhook'];
 export type DeveloperMessage = components['schemas']['DeveloperMessage'];
 export type Embedding = components['schemas']['Embedding'];
@@ -6824,6 +7149,8 @@ export type MessagesUrlImageSource = components['schemas']['MessagesUrlImageSour
 export type MessagesUrlPdfSource = components['schemas']['MessagesUrlPdfSource'];
 export type MessagesUsage = components['schemas']['MessagesUsage'];
 export type Model = components['schemas']['Model'];
+export type ModelAlias = components['schemas']['ModelAlias'];
+export type ModelAliasList = components['schemas']['ModelAliasList'];
 export type ModelArchitecture = components['schemas']['ModelArchitecture'];
 export type ModelBody = components['schemas']['ModelBody'];
 export type ModelEmbedding = components['schemas']['ModelEmbedding'];
@@ -6855,10 +7182,15 @@ export type PingEvent = components['schemas']['PingEvent'];
 export type PriceMultiplier = components['schemas']['PriceMultiplier'];
 export type PriceMultipliers = components['schemas']['PriceMultipliers'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
+export type ProviderKey = components['schemas']['ProviderKey'];
+export type ProviderKeyList = components['schemas']['ProviderKeyList'];
+export type ProviderKeyMode = components['schemas']['ProviderKeyMode'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
 export type PutBudgetRequest = components['schemas']['PutBudgetRequest'];
 export type PutMemberRequest = components['schemas']['PutMemberRequest'];
+export type PutModelAliasRequest = components['schemas']['PutModelAliasRequest'];
+export type PutProviderKeyRequest = components['schemas']['PutProviderKeyRequest'];
 export type RateLimit = components['schemas']['RateLimit'];
 export type Readiness = components['schemas']['Readiness'];
 export type ReasoningConfig = components['schemas']['ReasoningConfig'];
@@ -6871,6 +7203,7 @@ export type RedeliveredEvent = components['schemas']['RedeliveredEvent'];
 export type RemovedMember = components['schemas']['RemovedMember'];
 export type ResponseCacheStatus = components['schemas']['ResponseCacheStatus'];
 export type ResponseCustomToolCallItem = components['schemas']['ResponseCustomToolCallItem'];
+export type ResponseDeleted = components['schemas']['ResponseDeleted'];
 export type ResponseError = components['schemas']['ResponseError'];
 export type ResponseEventStream = components['schemas']['ResponseEventStream'];
 export type ResponseFormat = components['schemas']['ResponseFormat'];
@@ -6883,6 +7216,7 @@ export type ResponseIncompleteDetails = components['schemas']['ResponseIncomplet
 export type ResponseInputContent = components['schemas']['ResponseInputContent'];
 export type ResponseInputImage = components['schemas']['ResponseInputImage'];
 export type ResponseInputItem = components['schemas']['ResponseInputItem'];
+export type ResponseInputItemList = components['schemas']['ResponseInputItemList'];
 export type ResponseInputMessage = components['schemas']['ResponseInputMessage'];
 export type ResponseInputText = components['schemas']['ResponseInputText'];
 export type ResponseInputTokensDetails = components['schemas']['ResponseInputTokensDetails'];
@@ -10405,6 +10739,407 @@ export interface operations {
             };
         };
     };
+    listModelAliases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the organization's aliases. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelAliasList"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getModelAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the alias as stored. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelAlias"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putModelAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutModelAliasRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the alias as stored. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelAlias"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 409: the request conflicts with the current state: an e-mail address already taken, a credit removal larger than
+             *     the unreserved balance, or a key creation past the account's cap on active keys
+             *     (`metadata.reason: "too_many_keys"`, `metadata.max_keys`). Do not retry as is.
+             */
+            409: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteModelAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the alias was removed. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedModelAlias"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -10970,7 +11705,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;
@@ -12759,7 +13496,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;
@@ -15905,6 +16644,346 @@ export interface operations {
             };
         };
     };
+    listProviderKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the organization's own provider keys, masked. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderKeyList"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putProviderKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
+            path: {
+                /** @description The catalog provider (`openai`, `anthropic`, ...). */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutProviderKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the key as it is now, masked. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderKey"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteProviderKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With the account auth token: the id of an organization the user belongs to, in which the request then acts (its
+                 *     credits, keys, pass and usage), the user's role there deciding what it may see and do (a `member` sees its own
+                 *     keys and usage only). Without it (or empty) the token acts in the user's personal organization. A key always
+                 *     acts in its own organization: naming another is 403 (`account_token_required`). An organization the user is not
+                 *     a member of is 404, as one that does not exist. Like OpenAI's `OpenAI-Organization` header.
+                 */
+                "X-Modelgate-Organization"?: string;
+            };
+            path: {
+                /** @description The catalog provider. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the key was deleted. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedProviderKey"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getReadiness: {
         parameters: {
             query?: never;
@@ -16029,7 +17108,9 @@ export interface operations {
                     "x-modelgate-cache"?: components["schemas"]["ResponseCacheStatus"];
                     /**
                      * @description One sentence per thing left out, joined by `; `, e.g. "tool web_search dropped: openai-compatible vendor
-                     *     deepseek has no hosted web search". Absent when the request went upstream whole.
+                     *     deepseek has no hosted web search". Absent when the request went upstream whole. Also says why the
+                     *     organization's own provider key did not serve when the gateway's key did (`prefer` mode, `/provider-keys`), e.g.
+                     *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
                     [name: string]: unknown;
@@ -16208,6 +17289,181 @@ export interface operations {
                     "x-request-id": string;
                     /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getResponse: {
+        parameters: {
+            query?: {
+                /** @description Accepted and ignored (OpenAI's `include`). */
+                include?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The response's id (`gen-…`). */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the stored Response object. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseObject"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The response's id (`gen-…`). */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the response was deleted. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseDeleted"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listResponseInputItems: {
+        parameters: {
+            query?: {
+                /** @description List the items after this item id (in `order`). */
+                after?: string;
+                /** @description List the items before this item id (in `order`). */
+                before?: string;
+                /** @description Items per page. */
+                limit?: number;
+                /** @description `asc` (oldest first) or `desc` (newest first, the default). */
+                order?: "asc" | "desc";
+                /** @description Accepted and ignored (OpenAI's `include`). */
+                include?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The response's id (`gen-…`). */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one page of a stored response's input items. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseInputItemList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -22,6 +22,9 @@ import { generationsCommand } from './cli/generations.js';
 import { orgsCommand } from './cli/orgs.js';
 import { statuslineCommand } from './cli/statusline.js';
 import { auditCommand } from './cli/audit.js';
+import { aliasesCommand } from './cli/aliases.js';
+import { encryptionCommand } from './cli/encryption.js';
+import { providerKeysCommand } from './cli/provider-keys.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -30,12 +33,15 @@ const COMMANDS: readonly CommandDefinition[] = [
   keysCommand,
   tokensCommand,
   orgsCommand,
+  aliasesCommand,
   statuslineCommand,
   creditsCommand,
   passCommand,
   adminKeysCommand,
   generationsCommand,
   auditCommand,
+  providerKeysCommand,
+  encryptionCommand,
   conformanceCommand,
 ];
 

@@ -106,8 +106,18 @@ export interface Config {
   tracesProtocol: OtlpProtocol;
   /** The opt-in response cache (docs/response-cache.md). */
   responseCache: ResponseCacheConfig;
-  /** Master key of secrets kept for reading back (webhook signing secrets): MODELGATE_ENCRYPTION_KEY. */
+  /**
+   * Master key of secrets kept for reading back (webhook signing secrets, organizations' provider keys):
+   * MODELGATE_ENCRYPTION_KEY. New secrets are sealed under it.
+   */
   encryptionKey?: MasterKey;
+  /**
+   * Master keys being rotated away from (MODELGATE_ENCRYPTION_KEY_PREVIOUS, comma-separated): still read, never used
+   * to seal, until `modelgate encryption rotate` has re-wrapped every secret under the current one.
+   */
+  previousEncryptionKeys: MasterKey[];
+  /** What a request served on an organization's own provider key is charged, in ppm of its price (MODELGATE_BYOK_FEE). */
+  byokFeePpm: number;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
 }
@@ -119,6 +129,8 @@ export interface WebhookConfig {
   retentionDays: number;
   /** How long one attempt may take, ms (MODELGATE_WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Whether endpoints may be on private or local addresses (MODELGATE_WEBHOOK_ALLOW_PRIVATE). */
+  allowPrivateDestinations: boolean;
 }
 
 export interface ResponseCacheConfig {
@@ -206,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const encryptionKey = encryptionKeyText === undefined ? undefined : parseMasterKey(encryptionKeyText);
   if (encryptionKeyText !== undefined && encryptionKey === undefined)
     throw new ConfigError('MODELGATE_ENCRYPTION_KEY', 'must be 32 bytes written as base64 (44 characters) or hex (64)');
+  const previousEncryptionKeys = masterKeys(env, 'MODELGATE_ENCRYPTION_KEY_PREVIOUS');
   if (metricsToken !== undefined && metricsToken.length < 16) {
     throw new ConfigError('MODELGATE_METRICS_TOKEN', 'must be at least 16 characters long');
   }
@@ -295,12 +308,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       priceFractionPpm: fraction(env, 'MODELGATE_RESPONSE_CACHE_PRICE_FRACTION', 0),
     },
     encryptionKey,
+    previousEncryptionKeys,
+    byokFeePpm: fraction(env, 'MODELGATE_BYOK_FEE', 0),
     webhooks: {
       delivery: boolean(env, 'MODELGATE_WEBHOOK_DELIVERY', true),
       retentionDays: integer(env, 'MODELGATE_WEBHOOK_RETENTION_DAYS', { fallback: 30, min: 1, max: 36_500 }),
       timeoutMs: integer(env, 'MODELGATE_WEBHOOK_TIMEOUT_MS', { fallback: 15_000, min: 100, max: 300_000 }),
+      allowPrivateDestinations: boolean(env, 'MODELGATE_WEBHOOK_ALLOW_PRIVATE', false),
     },
   };
+}
+
+/** Comma-separated master keys, each as MODELGATE_ENCRYPTION_KEY takes one (the values are never echoed). */
+function masterKeys(env: NodeJS.ProcessEnv, name: string): MasterKey[] {
+  const texts = (env[name] ?? '')
+    .split(',')
+    .map((text) => text.trim())
+    .filter((text) => text !== '');
+  return texts.map((text, i) => {
+    const key = parseMasterKey(text);
+    if (key === undefined)
+      throw new ConfigError(name, `entry ${i + 1} must be 32 bytes written as base64 (44 characters) or hex (64)`);
+    return key;
+  });
 }
 
 /** A decimal from 0 to 1 (at most 6 decimals), in parts per million: money is computed on integers. */

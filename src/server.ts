@@ -3,7 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { budgetThresholdEvents } from './services/budget-threshold-events.js';
 import { getHeapStatistics } from 'node:v8';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
+import { ProviderKeyCache } from './routing/provider-key-cache.js';
+import { listenForProviderKeyChanges } from './db/provider-key-notifications.js';
+import { anyProviderKeyStored, listProviderKeys } from './repositories/provider-keys.js';
 import { createLogger, type Logger } from './logger.js';
 import { openServingDatabase } from './db/data-folder/open-data-folder.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
@@ -122,12 +125,19 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         url: config.databaseUrl,
       };
   let credentialListener: CredentialListener | undefined;
+  let providerKeyListener: CredentialListener | undefined;
   let leases: CreditLeases | undefined;
   let limits: Awaited<ReturnType<typeof createLimits>> | undefined;
   let tracing: RunningTracing | undefined;
   let responseCache: ResponseCache | undefined;
   try {
     await migrateToLatest(database.db);
+    // Stored provider keys cannot be used, nor new ones stored, without the master key: refuse to run half-working.
+    if (config.encryptionKey === undefined && (await anyProviderKeyStored(database.db)))
+      throw new ConfigError(
+        'MODELGATE_ENCRYPTION_KEY',
+        "is not set, but organizations' own provider keys are stored encrypted under it: set it to the master key they were stored with (docs/provider-keys.md)",
+      );
     // Metrics exist only when they can be read (MODELGATE_METRICS_TOKEN): otherwise nothing is counted at all.
     let metrics: GatewayMetrics | undefined;
     limits = await createLimits(config, freeGenerationCounts(database.db), logger, {
@@ -157,6 +167,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       affinity: config.affinity.ttlMs > 0 ? createAffinityStore(config.affinity, limits.redis) : undefined,
       lifecycle: new Lifecycle(),
       drains: new UpstreamDrains(),
+      providerKeys: new ProviderKeyCache({
+        load: (organizationId) => listProviderKeys(database.db, organizationId),
+        keys: [config.encryptionKey, ...config.previousEncryptionKeys],
+        ttlMs: config.credentialCacheTtlMs,
+      }),
       ...options.overrides,
       responseCache: options.overrides?.responseCache ?? createResponseCache(config, logger),
     };
@@ -184,6 +199,12 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       parts.credentials,
       logger,
     );
+    if (parts.providerKeys)
+      providerKeyListener = await listenForProviderKeyChanges(
+        { db: database.db, databaseUrl: database.url, pglite: database.pglite },
+        parts.providerKeys,
+        logger,
+      );
     // Other instances recall this one's unused credit leases (and it theirs) over NOTIFY.
     leases = parts.leases;
     leases.budgets.onSpend = budgetThresholdEvents(database.db, logger);
@@ -283,9 +304,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       ? new WebhookDeliverer({
           db: database.db,
           logger,
-          masterKey: config.encryptionKey,
+          masterKey: [config.encryptionKey, ...config.previousEncryptionKeys],
           timeoutMs: config.webhooks.timeoutMs,
           retentionDays: config.webhooks.retentionDays,
+          allowPrivateDestinations: config.webhooks.allowPrivateDestinations,
         })
       : undefined;
     webhooks?.start();
@@ -335,12 +357,14 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         await parts.responseCache.close();
         await tracing?.shutdown();
         await credentialListener?.close();
+        await providerKeyListener?.close();
         await httpClient.close();
         await database.close();
         logger.info('stopped');
       })());
     return { url, db: database.db, parts, server, close };
   } catch (err) {
+    await providerKeyListener?.close();
     await leases?.close().catch(() => undefined);
     await limits?.close();
     await responseCache?.close();

@@ -94,6 +94,25 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       </div>
     </section>
 
+    <section id="aliases" aria-labelledby="aliases-title">
+      <h2 id="aliases-title" tabindex="-1">Model aliases</h2>
+      <p class="hint">Names the organization gives catalog models: send the name as <code>model</code> on any API.</p>
+      <form id="create-alias-form" class="inline-form" hidden>
+        <div><label for="alias-name">Alias name</label><input id="alias-name" maxlength="64" placeholder="e.g. coder" spellcheck="false"></div>
+        <div><label for="alias-model">Catalog model</label><input id="alias-model" list="alias-models" maxlength="256" spellcheck="false"></div>
+        <datalist id="alias-models"></datalist>
+        <div><label for="alias-description">Description</label><input id="alias-description" maxlength="500"></div>
+        <button type="submit">Save alias</button>
+      </form>
+      <p id="aliases-empty" class="hint" hidden>No aliases.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Model aliases table">
+        <table id="aliases-table">
+          <thead><tr><th scope="col">Alias</th><th scope="col">Model</th><th scope="col">Description</th><th scope="col">Changed</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="alias-rows"></tbody>
+        </table>
+      </div>
+    </section>
+
     <section id="keys" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <p id="keys-scope" class="hint" hidden></p>
@@ -116,6 +135,47 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
         <table id="keys-table">
           <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col" id="keys-col-kind">Kind</th><th scope="col" id="keys-col-member" hidden>Member</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" id="keys-col-usage">Usage</th><th scope="col" id="keys-col-limit">Limit</th><th scope="col" id="keys-col-remaining">Remaining</th><th scope="col" id="keys-col-state">State</th><th scope="col">Actions</th></tr></thead>
           <tbody id="keys-rows"></tbody>
+        </table>
+      </div>
+    </section>
+
+    <section id="budgets" aria-labelledby="budgets-title">
+      <h2 id="budgets-title">Budgets</h2>
+      <dl id="budget-list" class="totals"></dl>
+      <form id="org-budget-form" class="inline-form" hidden>
+        <div><label for="budget-limit">Organization budget (USD)</label><input id="budget-limit" inputmode="decimal" placeholder="e.g. 500"></div>
+        <div><label for="budget-reset">Starts over</label><select id="budget-reset"></select></div>
+        <button type="submit">Save budget</button>
+        <button type="button" id="remove-budget" class="danger">Remove budget</button>
+      </form>
+    </section>
+
+    <section id="audit" aria-labelledby="audit-title" hidden>
+      <h2 id="audit-title">Audit log</h2>
+      <p id="audit-empty" class="hint" hidden>Nothing recorded yet.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Audit log entries">
+        <table id="audit-table">
+          <thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">By</th></tr></thead>
+          <tbody id="audit-rows"></tbody>
+        </table>
+      </div>
+      <button type="button" id="audit-older" hidden>Older entries</button>
+    </section>
+
+    <section id="provider-keys" aria-labelledby="provider-keys-title">
+      <h2 id="provider-keys-title">Provider keys</h2>
+      <p class="hint">The organization's own keys for providers: its requests to a provider use its key as the mode says (prefer: first; only: never the gateway's keys; fallback: when the gateway's are down). Shown only masked.</p>
+      <form id="provider-key-form" class="inline-form" hidden>
+        <div><label for="provider-key-provider">Provider</label><input id="provider-key-provider" name="provider" autocomplete="off" spellcheck="false" placeholder="e.g. openai"></div>
+        <div><label for="provider-key-value">Provider API key</label><input id="provider-key-value" name="key" type="password" autocomplete="off" spellcheck="false"></div>
+        <div><label for="provider-key-mode">Provider key mode</label><select id="provider-key-mode"><option value="prefer" selected>prefer</option><option value="only">only</option><option value="fallback">fallback</option></select></div>
+        <button type="submit">Save provider key</button>
+      </form>
+      <p id="provider-keys-empty" class="hint" hidden>No provider keys: requests use the gateway's keys.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="provider-keys-title">
+        <table id="provider-keys-table">
+          <thead><tr><th scope="col">Provider</th><th scope="col">Key</th><th scope="col">Mode</th><th scope="col">Updated</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="provider-key-rows"></tbody>
         </table>
       </div>
     </section>

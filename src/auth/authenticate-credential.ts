@@ -5,13 +5,14 @@
 import type { Db } from '../db/database.js';
 import { hashSecret, hashesEqual, secretKindOf, type SecretKind } from './secrets.js';
 import { isApiKeyRow, type BudgetRule, type Principal } from './principal.js';
-import type { BudgetColumns } from '../repositories/api-keys.js';
+import type { OrganizationColumns } from '../repositories/api-keys.js';
 import type { LastUsedTracker } from './last-used.js';
 import type { CredentialCache } from './credential-cache.js';
 import { findActiveApiKeyByHash } from '../repositories/api-keys.js';
 import { findActiveAccountTokenByHash } from '../repositories/account-tokens.js';
 import { findActiveAdminKeyByHash } from '../repositories/admin-keys.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { aliasMapOf } from '../repositories/organization-aliases.js';
 
 const NO_LIMITS: Principal['limits'] = {
   rateLimitRpm: null,
@@ -53,6 +54,7 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
         },
         policy: { disabled: key.disabled, expiresAt: key.expires_at, allowedModels: key.allowed_models },
         budgets: budgetsOf(key),
+        aliases: aliasMapOf(key.org_aliases),
       };
     }
   } else if (kind === 'admin_key') {
@@ -81,6 +83,7 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
         credentialId: token.id,
         limits: NO_LIMITS,
         budgets: budgetsOf(token),
+        aliases: aliasMapOf(token.org_aliases),
       };
     }
   }
@@ -130,7 +133,7 @@ export function authenticateCredential(sources: CredentialSources, secret: strin
     : resolvePrincipal(db, secret, lastUsed);
 }
 
-function budgetsOf(row: BudgetColumns): NonNullable<Principal['budgets']> {
+export function budgetsOf(row: OrganizationColumns): NonNullable<Principal['budgets']> {
   return {
     organization: budgetRule(row.org_budget_limit_nanos, row.org_budget_reset),
     member: budgetRule(row.member_budget_limit_nanos, row.member_budget_reset),

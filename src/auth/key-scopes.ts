@@ -56,7 +56,14 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'rotateWebhookSecret',
   'listWebhookDeliveries',
   'redeliverWebhookEvent',
+  'listModelAliases',
+  'getModelAlias',
+  'putModelAlias',
+  'deleteModelAlias',
   'listOrganizationAuditLog',
+  'listProviderKeys',
+  'putProviderKey',
+  'deleteProviderKey',
 ]);
 
 const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';

@@ -5,7 +5,9 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { Principal } from './principal.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { findMembership } from '../repositories/organizations.js';
+import { findMembershipContext } from '../repositories/organizations.js';
+import { aliasMapOf } from '../repositories/organization-aliases.js';
+import { budgetsOf } from './authenticate-credential.js';
 
 /** The request header naming the organization the account token acts in (lower case, as Koa reads it). */
 export const ORGANIZATION_HEADER = 'x-modelgate-organization';
@@ -30,7 +32,14 @@ export async function principalInOrganization(
     );
   const membership = requested.includes('\u0000')
     ? undefined
-    : await findMembership(db, requested, principal.memberUserId);
+    : await findMembershipContext(db, { organizationId: requested, userId: principal.memberUserId });
   if (!membership) throw new GatewayError(404, `Organization ${requested} not found`, { organization_id: requested });
-  return { ...principal, organizationId: requested, role: membership.role };
+  // That organization's budgets and aliases, not the personal organization's the token's principal carries.
+  return {
+    ...principal,
+    organizationId: requested,
+    role: membership.role,
+    budgets: budgetsOf(membership),
+    aliases: aliasMapOf(membership.org_aliases),
+  };
 }

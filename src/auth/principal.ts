@@ -40,6 +40,11 @@ export interface Principal {
    * invalidates cached principals); absent for an admin key.
    */
   budgets?: { organization: BudgetRule | null; member: BudgetRule | null };
+  /**
+   * The organization's own model names (migration 0020): alias name to catalog model id, read with the credential
+   * (a change invalidates cached principals); absent for an admin key.
+   */
+  aliases?: ReadonlyMap<string, string>;
   /** Rows of api_keys only: what the key may do besides its limits (checked on every request, also from the cache). */
   policy?: KeyPolicy;
 }

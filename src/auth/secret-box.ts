@@ -1,6 +1,7 @@
 // Secrets the gateway must read back in clear (a webhook's signing secret) are sealed with envelope encryption:
 // a fresh AES-256-GCM data key per secret, itself wrapped by the master key MODELGATE_ENCRYPTION_KEY, and the
-// master key's id kept beside the ciphertext so the master key can be rotated (re-wrapping data keys only).
+// master key's id kept beside the ciphertext so the master key can be rotated (re-wrapping data keys only: while
+// rotating, the previous master keys still open what they wrapped; src/services/encryption-rotation.ts re-wraps).
 // Without a master key a secret is kept as given, marked so; docs/webhooks.md says what that means.
 import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
 
@@ -46,13 +47,47 @@ export function sealSecret(secret: string, master: MasterKey | undefined): strin
   return [VERSION, master.id, encrypt(master.key, dataKey), encrypt(dataKey, Buffer.from(secret, 'utf8'))].join(':');
 }
 
-/** The secret in clear; throws when it was sealed under another master key than the one given (or none). */
-export function openSecret(sealed: string, master: MasterKey | undefined): string {
-  if (sealed.startsWith(`${PLAIN}:`)) return sealed.slice(PLAIN.length + 1);
+/** The master keys a process can open secrets with: the current one (which also seals) and any being rotated away. */
+export type MasterKeys = MasterKey | readonly (MasterKey | undefined)[] | undefined;
+
+function keyNamed(keys: MasterKeys, id: string): MasterKey | undefined {
+  const list = Array.isArray(keys) ? keys : [keys as MasterKey | undefined];
+  return list.find((key): key is MasterKey => key?.id === id);
+}
+
+/** The id of the master key a sealed secret's data key is wrapped by; undefined for a secret kept as given. */
+export function sealedKeyId(sealed: string): string | undefined {
+  if (sealed.startsWith(`${PLAIN}:`)) return undefined;
+  return sealed.split(':')[1];
+}
+
+function parts(sealed: string): { keyId: string; wrapped: string; body: string } {
   const [version, keyId, wrapped, body] = sealed.split(':');
-  if (version !== VERSION || wrapped === undefined || body === undefined)
+  if (version !== VERSION || keyId === undefined || wrapped === undefined || body === undefined)
     throw new Error('Unknown sealed secret format');
-  if (!master || master.id !== keyId)
-    throw new Error(`The secret is sealed under encryption key ${keyId}, which is not configured`);
-  return decrypt(decrypt(master.key, wrapped), body).toString('utf8');
+  return { keyId, wrapped, body };
+}
+
+function dataKeyOf(keys: MasterKeys, keyId: string, wrapped: string): Buffer {
+  const master = keyNamed(keys, keyId);
+  if (!master) throw new Error(`The secret is sealed under encryption key ${keyId}, which is not configured`);
+  return decrypt(master.key, wrapped);
+}
+
+/** The secret in clear; throws when it was sealed under a master key that is not among those given. */
+export function openSecret(sealed: string, keys: MasterKeys): string {
+  if (sealed.startsWith(`${PLAIN}:`)) return sealed.slice(PLAIN.length + 1);
+  const { keyId, wrapped, body } = parts(sealed);
+  return decrypt(dataKeyOf(keys, keyId, wrapped), body).toString('utf8');
+}
+
+/**
+ * The same secret with its data key wrapped by `to` (the ciphertext of the secret itself is kept); a secret kept as
+ * given is sealed now. Unchanged when already wrapped by `to`. Throws as openSecret does.
+ */
+export function rewrapSecret(sealed: string, keys: MasterKeys, to: MasterKey): string {
+  if (sealed.startsWith(`${PLAIN}:`)) return sealSecret(sealed.slice(PLAIN.length + 1), to);
+  const { keyId, wrapped, body } = parts(sealed);
+  if (keyId === to.id) return sealed;
+  return [VERSION, to.id, encrypt(to.key, dataKeyOf(keys, keyId, wrapped)), body].join(':');
 }

@@ -225,6 +225,9 @@ async function reserveCreditsFor(
   hold: CreditHold,
 ): Promise<Admission> {
   const { amountNanos } = hold;
+  // Nothing can be charged (a request on the organization's own provider key at a BYOK fee of 0): nothing to hold,
+  // and a balance at or below zero does not stop it; it is still settled, metered and counted.
+  if (amountNanos <= 0n) return { mode: 'credits', userId: principal.organizationId, reservedNanos: 0n };
   // The key's limit first (a key without one costs nothing here, not even a turn of the event loop): its hold is one
   // more SQL statement, while the account's credits are usually admitted in memory against a lease.
   const keySpend = hasKeyLimit(principal) ? await reserveKeyLimit(deps, principal, amountNanos) : undefined;

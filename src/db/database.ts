@@ -11,7 +11,8 @@ import type { CreditLedgerTable } from './tables/credit-ledger.js';
 import type { GenerationsTable } from './tables/generations.js';
 import type { MembershipsTable } from './tables/memberships.js';
 import type { OrganizationInvitationsTable } from './tables/organization-invitations.js';
-import type { OrganizationsTable } from './tables/organizations.js';
+import type { OrganizationAliasesTable, OrganizationsTable } from './tables/organizations.js';
+import type { ProviderKeysTable } from './tables/provider-keys.js';
 import type { PassUsageTable } from './tables/pass-usage.js';
 import type { SubscriptionsTable } from './tables/subscriptions.js';
 import type { UsersTable } from './tables/users.js';
@@ -29,6 +30,7 @@ import type { GenerationRetentionTable, UsageDailyTable, UsageKeyTotalsTable } f
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
+  organization_aliases: OrganizationAliasesTable;
   memberships: MembershipsTable;
   organization_invitations: OrganizationInvitationsTable;
   api_keys: ApiKeysTable;
@@ -53,6 +55,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   audit_log: AuditLogTable;
+  provider_keys: ProviderKeysTable;
   stored_responses: StoredResponsesTable;
 }
 

@@ -40,7 +40,12 @@ export function adminCreateWebhook(parts: Parts): Handler {
     const { row, secret } = await createWebhook(
       parts.db,
       { actor: OPERATOR, audit: actorOf(principalOf(ctx)) },
-      { organizationId: org.id, settings, masterKey: parts.config.encryptionKey },
+      {
+        organizationId: org.id,
+        settings,
+        masterKey: parts.config.encryptionKey,
+        allowPrivate: parts.config.webhooks.allowPrivateDestinations,
+      },
     );
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');

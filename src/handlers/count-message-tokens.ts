@@ -9,13 +9,15 @@ import { gatewayModelId } from '../formats/messages/model-name.js';
 import { anthropicClientHeaders } from '../formats/messages/client-headers.js';
 import { messagesDoor } from '../formats/messages/door.js';
 import type { MessagesCountTokensRequest } from '../formats/messages/wire-types.js';
+import { requestModels } from './request-models.js';
 
 export function countMessageTokens(parts: CountParts): Handler {
   return async (api, ctx) => {
     useRateLimitHeaders(ctx, messagesDoor.rateLimitHeaders);
     const client = generationClient(ctx);
     const body = api.request.requestBody as MessagesCountTokensRequest;
-    const request = parsePrompt(body, gatewayModelId(parts.catalog, body.model));
+    const models = requestModels(parts.catalog, ctx);
+    const request = parsePrompt(body, models.canonical(gatewayModelId(models, body.model)));
     const { inputTokens, rate } = await countPromptTokens(parts, client, {
       request,
       clientHeaders: anthropicClientHeaders(ctx.headers),

@@ -15,6 +15,8 @@ import type { NativeWire } from '../providers/native/native-protocol.js';
 import type { ResponseState } from '../response-state/continue-response.js';
 import type { ResponseMemory } from '../response-state/stored-turn.js';
 import { turnOwnerOf } from '../response-state/stored-turn.js';
+import { organizationModels, type OrganizationModels } from '../catalog/organization-models.js';
+import type { RequestFacts } from '../core/request-facts.js';
 
 /** What a door request reads of the gateway. */
 export type DoorRequestParts = Pick<GenerationParts, 'catalog'> & {
@@ -58,8 +60,10 @@ export async function doorRequest<Body>(
   const wire = continuation?.expanded
     ? { ...input.wire, raw: Buffer.from(JSON.stringify(body)), body: body as Record<string, unknown> }
     : input.wire;
-  const settings = { catalog: parts.catalog, streamDefault: parts.config.streamDefault };
-  const model = door.modelOf(call, settings);
+  // The organization's own aliases name catalog models: from here on the request names the catalog's id.
+  const models = organizationModels(parts.catalog, input.principal.aliases);
+  const settings = { catalog: models, streamDefault: parts.config.streamDefault };
+  const model = models.canonical(door.modelOf(call, settings));
   const framing = door.streamOf(call, settings);
   const stream = framing !== undefined;
   const autoCache = autoCacheWanted(headers);
@@ -67,7 +71,7 @@ export async function doorRequest<Body>(
   const request: FrontDoorRequest = {
     apiFormat: door.apiFormat,
     protocol: door.protocol,
-    facts: door.readFacts(body, model),
+    facts: models.hasOwnAliases ? withCatalogIds(door.readFacts(body, model), models) : door.readFacts(body, model),
     wire,
     translate: () => door.parse(body, { model, stream, autoCache }),
     stream,
@@ -78,4 +82,11 @@ export async function doorRequest<Body>(
   };
   if (keeping) request.keeping = keeping;
   return { request, framing };
+}
+
+/** The request's model and fallback models as catalog ids, where they name the organization's aliases. */
+function withCatalogIds(facts: RequestFacts, models: OrganizationModels): RequestFacts {
+  const named = { ...facts, model: models.canonical(facts.model) };
+  if (facts.models !== undefined) named.models = facts.models.map((id) => models.canonical(id));
+  return named;
 }

@@ -10,6 +10,7 @@ import { parseGeminiPrompt } from '../formats/gemini/parse-request.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
 import type { GeminiCountTokensRequest } from '../formats/gemini/wire-types.js';
 import { pathModel } from './gemini-path-model.js';
+import { requestModels } from './request-models.js';
 
 export function geminiCountTokens(parts: CountParts): Handler {
   return async (api, ctx) => {
@@ -22,7 +23,8 @@ export function geminiCountTokens(parts: CountParts): Handler {
         reason: 'invalid_request',
       });
     }
-    const request = parseGeminiPrompt(prompt, geminiGatewayModelId(pathModel(api)));
+    const models = requestModels(parts.catalog, ctx);
+    const request = parseGeminiPrompt(prompt, models.canonical(geminiGatewayModelId(pathModel(api), models)));
     const { inputTokens, rate } = await countPromptTokens(parts, generationClient(ctx), {
       request,
       clientHeaders: {},

@@ -6,11 +6,13 @@ import { GatewayError } from '../core/gateway-error.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
 import { geminiModelInfo } from '../formats/gemini/models-api.js';
 import { pathModel } from './gemini-path-model.js';
+import { requestModels } from './request-models.js';
 
 export function geminiGetModel(parts: CatalogParts): Handler {
   return (api, ctx) => {
-    const id = geminiGatewayModelId(pathModel(api));
-    const resolved = parts.catalog.resolve(id);
+    const models = requestModels(parts.catalog, ctx);
+    const id = geminiGatewayModelId(pathModel(api), models);
+    const resolved = parts.catalog.resolve(models.canonical(id));
     // A path names a resource: a malformed id is a model that does not exist (404), not a bad request.
     if (!resolved.ok) throw new GatewayError(404, resolved.message, { model: id, reason: resolved.reason });
     if (resolved.entry.embedding)
@@ -19,6 +21,6 @@ export function geminiGetModel(parts: CatalogParts): Handler {
         reason: 'not_a_generation_model',
       });
     // An alias is shown as listed, under its own name.
-    ctx.body = geminiModelInfo(parts.catalog.listedEntry(id) ?? resolved.entry);
+    ctx.body = geminiModelInfo(models.listedEntry(id) ?? resolved.entry);
   };
 }

@@ -6,6 +6,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { toWireModel } from '../catalog/wire-model.js';
 import { anthropicModelInfo, wantsAnthropicShape } from '../formats/messages/models-api.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
+import { requestModels } from './request-models.js';
 
 export function getModel(parts: CatalogParts): Handler {
   return (api, ctx) => {
@@ -17,12 +18,13 @@ export function getModel(parts: CatalogParts): Handler {
       // Not valid percent-encoding: looked up as sent, no model has that id.
     }
     const anthropic = wantsAnthropicShape(ctx.headers);
-    const asked = anthropic ? gatewayModelId(parts.catalog, id) : id;
-    const resolved = parts.catalog.resolve(asked);
+    const models = requestModels(parts.catalog, ctx);
+    const asked = anthropic ? gatewayModelId(models, id) : id;
+    const resolved = parts.catalog.resolve(models.canonical(asked));
     // A path names a resource: a malformed id is a model that does not exist (404), not a bad request.
     if (!resolved.ok) throw new GatewayError(404, resolved.message, { model: id, reason: resolved.reason });
     // An alias is shown as listed: under its own id, naming the model it stands for.
-    const entry = parts.catalog.listedEntry(asked) ?? resolved.entry;
+    const entry = models.listedEntry(asked) ?? resolved.entry;
     ctx.body = anthropic
       ? anthropicModelInfo(entry)
       : toWireModel(entry, (provider) => parts.catalog.provider(provider)?.name ?? provider);

@@ -83,7 +83,10 @@ import {
   updateWebhook,
 } from './webhook-handlers.js';
 import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
+import { deleteResponse, getResponse, listResponseInputItems } from './stored-responses.js';
 import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
+import { deleteModelAlias, getModelAlias, listModelAliases, putModelAlias } from './model-alias-handlers.js';
+import { deleteProviderKey, listProviderKeys, putProviderKey } from './provider-key-handlers.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -96,6 +99,9 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     getCredits: getCredits(parts),
     createChatCompletion: generationHandler(chatDoor, parts),
     createResponse: generationHandler(responsesDoor, parts),
+    getResponse: getResponse(parts),
+    deleteResponse: deleteResponse(parts),
+    listResponseInputItems: listResponseInputItems(parts),
     getCurrentKey: getCurrentKey(parts),
     getGeneration: getGeneration(parts),
     getSession: getSession(parts),
@@ -164,5 +170,12 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     adminListWebhooks: adminListWebhooks(parts),
     adminCreateWebhook: adminCreateWebhook(parts),
     adminDeleteWebhook: adminDeleteWebhook(parts),
+    listModelAliases: listModelAliases(parts),
+    getModelAlias: getModelAlias(parts),
+    putModelAlias: putModelAlias(parts),
+    deleteModelAlias: deleteModelAlias(parts),
+    listProviderKeys: listProviderKeys(parts),
+    putProviderKey: putProviderKey(parts),
+    deleteProviderKey: deleteProviderKey(parts),
   };
 }

@@ -4,6 +4,7 @@ import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { toWireEndpoint } from '../catalog/wire-model.js';
+import { requestModels } from './request-models.js';
 
 export function listModelEndpoints(parts: Pick<HandlerParts, 'breaker' | 'catalog' | 'providers'>): Handler {
   return async (api, ctx) => {
@@ -15,7 +16,7 @@ export function listModelEndpoints(parts: Pick<HandlerParts, 'breaker' | 'catalo
     } catch {
       // Not valid percent-encoding: no model has that id (looked up as sent, it is found by none).
     }
-    const resolved = parts.catalog.resolve(id);
+    const resolved = parts.catalog.resolve(requestModels(parts.catalog, ctx).canonical(id));
     // A path names a resource: a malformed id is a model that does not exist (404), not a bad request body.
     if (!resolved.ok) throw new GatewayError(404, resolved.message, { model: id, reason: resolved.reason });
     const { entry } = resolved;

@@ -6,6 +6,7 @@ import { outputModalities, toWireModel } from '../catalog/wire-model.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import { AnthropicModelListing, wantsAnthropicShape } from '../formats/messages/models-api.js';
 import { queryString } from './query-params.js';
+import { requestModels } from './request-models.js';
 
 export function listModels(parts: CatalogParts): Handler {
   const wire = (entries: readonly CatalogEntry[]) =>
@@ -19,9 +20,13 @@ export function listModels(parts: CatalogParts): Handler {
   const anthropic = new AnthropicModelListing(parts.catalog.listed().filter((entry) => !entry.embedding));
   return (api, ctx) => {
     ctx.type = 'application/json';
+    const models = requestModels(parts.catalog, ctx);
+    // An organization with aliases of its own lists them too; its listing is made per request (few have any).
+    const listed = models.hasOwnAliases ? models.listed() : undefined;
     if (wantsAnthropicShape(ctx.headers)) {
       const limit = queryString(api, 'limit');
-      ctx.body = anthropic.page({
+      const shown = listed ? new AnthropicModelListing(listed.filter((entry) => !entry.embedding)) : anthropic;
+      ctx.body = shown.page({
         // Validated by the document (an integer from 1 to 1000).
         limit: limit === undefined ? undefined : Number(limit),
         after_id: queryString(api, 'after_id'),
@@ -31,7 +36,7 @@ export function listModels(parts: CatalogParts): Handler {
     }
     const asked = queryString(api, 'output_modalities')?.trim().toLowerCase();
     if (asked === undefined || asked === '' || asked === 'all') {
-      ctx.body = all;
+      ctx.body = listed ? wire(listed) : all;
       return;
     }
     // `text,embeddings` and `embeddings, text` are one filter: the wanted set, sorted, is the memo's key.
@@ -44,6 +49,10 @@ export function listModels(parts: CatalogParts): Handler {
       ),
     ].sort();
     const key = wanted.join(',');
+    if (listed) {
+      ctx.body = wire(listed.filter((entry) => outputModalities(entry).some((m) => wanted.includes(m))));
+      return;
+    }
     let body = filtered.get(key);
     if (body === undefined) {
       body = wire(parts.catalog.listed().filter((entry) => outputModalities(entry).some((m) => wanted.includes(m))));

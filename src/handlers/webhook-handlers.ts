@@ -70,6 +70,7 @@ export function createWebhook(parts: WebhookParts): Handler {
       organizationId,
       settings: settingsOf(api.request.requestBody as WireWebhookSettings),
       masterKey: parts.config.encryptionKey,
+      allowPrivate: parts.config.webhooks.allowPrivateDestinations,
     });
     ctx.status = 201;
     ctx.set('cache-control', 'no-store');
@@ -98,6 +99,7 @@ export function rotateWebhookSecret(parts: WebhookParts): Handler {
       settings: {},
       rotate: true,
       masterKey: parts.config.encryptionKey,
+      allowPrivate: parts.config.webhooks.allowPrivateDestinations,
     });
     ctx.set('cache-control', 'no-store');
     ctx.body = { ...toWireWebhook(row), secret };

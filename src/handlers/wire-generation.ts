@@ -37,5 +37,6 @@ export function toWireGeneration(row: GenerationView): GenerationData {
     cache_hit: row.cache_hit,
     cache_savings: nanosToUsd(row.cache_saved_nanos),
     usage_estimated: row.usage_estimated,
+    byok: row.byok,
   };
 }

@@ -12,11 +12,19 @@ import type { RoutingDeps } from '../routing/plan-route.js';
 import type { AffinityStore } from '../routing/session-affinity.js';
 import type { AdmissionParts } from './admission/admission-ask.js';
 import type { UpstreamDrains } from './upstream-drains.js';
+import type { ProviderKeyCache } from '../routing/provider-key-cache.js';
 
 /** The settings a generation reads. */
 export type GenerationSettings = Pick<
   Config,
-  'keepAliveSeconds' | 'drainOnAbortMs' | 'route' | 'rateLimitRpm' | 'rateLimitTpm' | 'freeRequestsPerDay' | 'passQuota'
+  | 'keepAliveSeconds'
+  | 'drainOnAbortMs'
+  | 'route'
+  | 'rateLimitRpm'
+  | 'rateLimitTpm'
+  | 'freeRequestsPerDay'
+  | 'passQuota'
+  | 'byokFeePpm'
 >;
 
 export interface GenerationParts extends RoutingDeps, AdmissionParts {
@@ -33,6 +41,8 @@ export interface GenerationParts extends RoutingDeps, AdmissionParts {
   redact?: Redact;
   /** The native lane's back door per door protocol (the provider bundles'); one absent: translated. Tests wrap them. */
   natives: NativeProtocols;
+  /** Organizations' own provider keys, in memory; absent: every request uses the operator's keys. */
+  providerKeys?: ProviderKeyCache;
   /** Which endpoint served each conversation (session affinity); absent: affinity off (MODELGATE_AFFINITY_TTL_SECONDS=0). */
   affinity?: AffinityStore;
 }

@@ -73,5 +73,6 @@ export function generationRecord(input: {
     api_format: input.apiFormat,
     attempts: withServed(input.attempts, usage),
     usage_estimated: meter.usageIsEstimated,
+    byok: target.byok !== undefined,
   };
 }

@@ -160,7 +160,7 @@ export class GenerationRun {
   }
 
   private async route<T>(attempt: (target: Target, last: boolean) => Promise<T>): Promise<T> {
-    const { value, target } = await runAttempts({
+    const { value, target, ownKeyFailure } = await runAttempts({
       targets: this.input.targets ?? [this.input.target],
       breaker: this.parts.breaker,
       limits: this.parts.config.route,
@@ -173,6 +173,8 @@ export class GenerationRun {
     });
     // No further attempt needs the prompt (see callUpstream).
     this.releasePrompt();
+    // Served on the gateway's key after the organization's own failed: the organization learns why (never the key).
+    if (ownKeyFailure) this.warnings = [...this.warnings, ownKeyFailure];
     if (target !== this.input.target || target.provider.id !== this.identity.provider) {
       this.input.target = target;
       this.identity.model = target.entry.id;
@@ -382,7 +384,7 @@ export class GenerationRun {
         signal: this.input.client.signal,
         totals: () => this.totals(),
         withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
-        redact: this.parts.redact ?? ((text) => text),
+        redact: this.redact(),
         drain: { state: this.link, estimate: () => this.cutOffEstimate() },
       }),
       (end) => end.closing,
@@ -425,7 +427,7 @@ export class GenerationRun {
 
   /** Who answers, as the native lane's readers name it to the client. */
   private answerContext(): NativeAnswerContext {
-    const redact: Redact = this.parts.redact ?? ((text) => text);
+    const redact = this.redact();
     const { entry, model, provider } = this.input.target;
     const ctx: NativeAnswerContext = {
       generationId: this.identity.id,
@@ -437,6 +439,13 @@ export class GenerationRun {
     if (this.input.facts.toolBilling) ctx.toolBilling = this.input.facts.toolBilling;
     if (this.input.door.keeping) ctx.keeping = this.input.door.keeping;
     return ctx;
+  }
+
+  /** What removes credentials from the vendor's own text: the configured ones, and the organization's own key. */
+  private redact(): Redact {
+    const configured: Redact = this.parts.redact ?? ((text) => text);
+    const own = this.input.target.byok?.redact;
+    return own === undefined ? configured : (text) => own(configured(text));
   }
 
   private cutOffEstimate() {

@@ -1,13 +1,16 @@
 // The only place that retries: tries the planned endpoints in order until one serves, bounded by a number of
 // attempts and a time budget, skipping endpoints whose circuit breaker refuses, recording every attempt. Adapters
 // never retry. Retry-After: a short one is waited for before the same provider is asked again; a long one skips the
-// provider's remaining candidates.
+// provider's remaining candidates. An attempt on an organization's own provider key is that organization's business:
+// it never feeds or asks the shared circuit breaker, its refusal (401, 403, 429) lets the operator's key be tried
+// next (mode `prefer`), and when it is the last word the error names the organization's key (own-key-error.ts).
 import type { GenerationAttempt } from '../db/tables/generations.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { UpstreamHttpError } from './call-upstream.js';
 import type { Target } from '../routing/resolve-target.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { errorCodeOf, isQueueTimeout, isRetryable, upstreamStatusOf } from './retryable.js';
+import { isOwnKeyRefusal, ownKeyError, ownKeyWarning } from './own-key-error.js';
 
 /** Retry-After values up to this are waited for (when the budget allows); longer ones skip that provider. */
 export const SHORT_RETRY_AFTER_MS = 2000;
@@ -37,23 +40,38 @@ export function endpointKeyOf(target: Target): string {
   return target.entry.endpointKey ?? `${target.entry.id}@${target.provider.id}`;
 }
 
-export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ value: T; target: Target }> {
+export interface AttemptsResult<T> {
+  value: T;
+  target: Target;
+  /** Why an attempt on the organization's own key failed before the gateway's key served (the organization is told). */
+  ownKeyFailure?: string;
+}
+
+export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<AttemptsResult<T>> {
   const { targets, breaker, limits, now } = input;
   const started = now();
   let lastError: unknown;
+  /** The target whose failure `lastError` is. */
+  let lastTarget: Target | undefined;
+  let ownKeyFailure: string | undefined;
   let tried = 0;
   let skipped: Set<string> | undefined;
   let waitUntil: Map<string, number> | undefined;
   for (let i = 0; i < targets.length && tried < limits.maxAttempts; i++) {
     const target = targets[i];
     const provider = target.provider.id;
+    const shared = target.byok === undefined;
+    // An own key has limits of its own: the operator key's Retry-After does not hold it back, nor the other way.
+    const limitKey = shared ? provider : `${provider}#own`;
     if (tried > 0 && now() - started >= limits.budgetMs) break;
-    if (skipped?.has(provider)) continue;
+    if (skipped?.has(limitKey)) continue;
     const key = endpointKeyOf(target);
-    const allowed = breaker.allowRequest(key);
-    if (allowed === false || (allowed !== true && !(await allowed))) continue;
+    if (shared) {
+      const allowed = breaker.allowRequest(key);
+      if (allowed === false || (allowed !== true && !(await allowed))) continue;
+    }
     if (waitUntil) {
-      const wait = (waitUntil.get(provider) ?? 0) - now();
+      const wait = (waitUntil.get(limitKey) ?? 0) - now();
       if (wait > 0) await input.sleep(wait);
       if (input.signal.aborted) break;
     }
@@ -63,7 +81,7 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
     try {
       const value = await input.attempt(target, last);
       // A shared breaker writes outcomes in the background: the answer does not wait for Redis.
-      void breaker.recordSuccess(key);
+      if (shared) void breaker.recordSuccess(key);
       input.attempts.push({
         provider,
         model: target.entry.id,
@@ -71,10 +89,11 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
         error_code: null,
         latency_ms: Math.round(now() - t0),
       });
-      return { value, target };
+      return ownKeyFailure && shared ? { value, target, ownKeyFailure } : { value, target };
     } catch (err) {
       tried++;
       lastError = err;
+      lastTarget = target;
       input.onFailedAttempt();
       // Which endpoint failed, also for failures raised past the HTTP exchange (a stream broken before its first
       // event).
@@ -86,17 +105,19 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
         error_code: errorCodeOf(err),
         latency_ms: Math.round(now() - t0),
       });
-      if (input.signal.aborted || !isRetryable(err)) {
+      const ownRefused = !shared && isOwnKeyRefusal(err);
+      if (!shared) ownKeyFailure = ownKeyWarning(err, target);
+      if (input.signal.aborted || !(isRetryable(err) || ownRefused)) {
         // The endpoint answered; the request was at fault (or the client left): no verdict on its health.
-        if (!input.signal.aborted) void breaker.recordSuccess(key);
-        throw err;
+        if (!input.signal.aborted && shared) void breaker.recordSuccess(key);
+        throw shared ? err : ownKeyError(err, target);
       }
       if (isQueueTimeout(err)) {
         skipped ??= new Set();
-        skipped.add(provider);
+        skipped.add(limitKey);
         continue;
       }
-      void breaker.recordFailure(key);
+      if (shared) void breaker.recordFailure(key);
       const retryAfterMs =
         err instanceof UpstreamHttpError && err.info.retryAfterSeconds !== undefined
           ? err.info.retryAfterSeconds * 1000
@@ -104,15 +125,15 @@ export async function runAttempts<T>(input: RunAttemptsInput<T>): Promise<{ valu
       if (retryAfterMs !== undefined) {
         if (retryAfterMs <= SHORT_RETRY_AFTER_MS && now() + retryAfterMs - started < limits.budgetMs) {
           waitUntil ??= new Map();
-          waitUntil.set(provider, now() + retryAfterMs);
+          waitUntil.set(limitKey, now() + retryAfterMs);
         } else {
           skipped ??= new Set();
-          skipped.add(provider);
+          skipped.add(limitKey);
         }
       }
     }
   }
-  if (lastError !== undefined) throw lastError;
+  if (lastError !== undefined) throw lastTarget?.byok ? ownKeyError(lastError, lastTarget) : lastError;
   throw new GatewayError(
     503,
     'Every endpoint that can serve this request is temporarily unavailable (circuit breaker open after repeated failures); retry shortly',

@@ -11,6 +11,7 @@ import type { ClientTraceHeaders } from '../observability/client-trace-context.j
 import type { RequestTrace } from '../observability/gateway-tracer.js';
 import type { RateReport } from '../core/rate-report.js';
 import { planRoute } from '../routing/plan-route.js';
+import type { OwnKeyRouting } from '../routing/own-key-targets.js';
 import type { RequestFacts } from '../core/request-facts.js';
 import type { GenerationDoor } from './generation-door.js';
 import type { NativeStreamEnd } from './native-stream.js';
@@ -106,7 +107,7 @@ export async function serveGeneration(
   // 2 resolve model → candidate endpoints (routing; the conversation's previous endpoint first while it is healthy),
   // 3 check request (per endpoint when routed)
   const affinity = await recallAffinity(parts, principal, facts.model, facts, door.sessionKey);
-  const plan = planRoute(parts, facts, affinity?.endpoint);
+  const plan = planRoute(parts, facts, affinity?.endpoint, await ownKeyRouting(parts, principal));
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
@@ -165,6 +166,13 @@ export async function serveGeneration(
     // queue is drained before shutdown closes the database.
     void run.settle();
   }
+}
+
+/** The organization's own provider keys (from memory once loaded); undefined when it has none. */
+async function ownKeyRouting(parts: GenerationParts, principal: Principal): Promise<OwnKeyRouting | undefined> {
+  const cached = parts.providerKeys?.keysOf(principal.organizationId);
+  const keys = cached instanceof Promise ? await cached : cached;
+  return keys === undefined || keys.byProvider.size === 0 ? undefined : { keys, feePpm: parts.config.byokFeePpm };
 }
 
 /** Which endpoint served, for clients and logs (the body and every chunk say it too). */

@@ -1,9 +1,10 @@
+import { aliasesColumn } from './organization-aliases.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { AccountTokenRow, NewAccountToken } from '../db/tables/account-tokens.js';
-import type { BudgetColumns } from './api-keys.js';
+import type { OrganizationColumns } from './api-keys.js';
 
 /** An active account token together with its owner's email, as authentication needs it. */
-export type AccountTokenWithOwner = AccountTokenRow & { email: string } & BudgetColumns;
+export type AccountTokenWithOwner = AccountTokenRow & { email: string } & OrganizationColumns;
 
 export async function insertAccountToken(db: DbOrTrx, row: NewAccountToken): Promise<AccountTokenRow> {
   return db.insertInto('account_tokens').values(row).returningAll().executeTakeFirstOrThrow();
@@ -33,6 +34,7 @@ export async function findActiveAccountTokenByHash(
         'memberships.budget_limit_nanos as member_budget_limit_nanos',
         'memberships.budget_reset as member_budget_reset',
       ])
+      .select(aliasesColumn('account_tokens.user_id').as('org_aliases'))
       .where('account_tokens.token_hash', '=', tokenHash)
       .where('account_tokens.revoked_at', 'is', null)
       .executeTakeFirst()

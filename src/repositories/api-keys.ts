@@ -1,12 +1,15 @@
+import { aliasesColumn } from './organization-aliases.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { ApiKeyRow, KeyLimitReset, NewApiKey } from '../db/tables/api-keys.js';
 import type { MemberRole } from '../db/tables/memberships.js';
 
 /** An active key together with its member's email and role in the key's organization, as authentication needs it. */
-export type ApiKeyWithOwner = ApiKeyRow & { email: string; role: MemberRole } & BudgetColumns;
+export type ApiKeyWithOwner = ApiKeyRow & { email: string; role: MemberRole } & OrganizationColumns;
 
-/** The organization's and the member's budgets (migration 0016), read with the credential. */
-export interface BudgetColumns {
+/** What a credential's principal carries of its organization and membership: budgets (migration 0016), aliases. */
+export interface OrganizationColumns {
+  /** The organization's aliases (migration 0020), name to model id; null without any. */
+  org_aliases: Record<string, string> | null;
   org_budget_limit_nanos: bigint | null;
   org_budget_reset: KeyLimitReset | null;
   member_budget_limit_nanos: bigint | null;
@@ -44,6 +47,7 @@ export async function findActiveApiKeyByHash(db: DbOrTrx, keyHash: string): Prom
       'memberships.budget_limit_nanos as member_budget_limit_nanos',
       'memberships.budget_reset as member_budget_reset',
     ])
+    .select(aliasesColumn('api_keys.user_id').as('org_aliases'))
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.deleted_at', 'is', null)
     .executeTakeFirst();

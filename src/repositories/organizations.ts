@@ -2,6 +2,8 @@ import type { DbOrTrx } from '../db/database.js';
 import type { MemberRole, MembershipRow } from '../db/tables/memberships.js';
 import type { OrganizationRow } from '../db/tables/organizations.js';
 import type { ApiKeyRow } from '../db/tables/api-keys.js';
+import type { OrganizationColumns } from './api-keys.js';
+import { aliasesColumn } from './organization-aliases.js';
 
 /** An organization as one of its members sees it: with that member's role. */
 export type MemberOrganization = OrganizationRow & { role: MemberRole };
@@ -44,6 +46,30 @@ export async function findMembership(
     .selectAll()
     .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A user's membership in an organization with what a principal acting there carries: role, budgets, aliases. */
+export type MembershipContext = { role: MemberRole } & OrganizationColumns;
+
+/** One query: the membership of `userId` in `organizationId`, as a credential's own query reads its organization. */
+export async function findMembershipContext(
+  db: DbOrTrx,
+  member: { organizationId: string; userId: string },
+): Promise<MembershipContext | undefined> {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('organizations', 'organizations.id', 'memberships.organization_id')
+    .select('memberships.role')
+    .select([
+      'organizations.budget_limit_nanos as org_budget_limit_nanos',
+      'organizations.budget_reset as org_budget_reset',
+      'memberships.budget_limit_nanos as member_budget_limit_nanos',
+      'memberships.budget_reset as member_budget_reset',
+    ])
+    .select(aliasesColumn('memberships.organization_id').as('org_aliases'))
+    .where('memberships.organization_id', '=', member.organizationId)
+    .where('memberships.user_id', '=', member.userId)
     .executeTakeFirst();
 }
 

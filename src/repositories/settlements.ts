@@ -105,6 +105,7 @@ function settlementRow(item: GenerationSettlement): SettlementRow {
     usage_estimated: r.usage_estimated ?? false,
     web_search_requests: r.web_search_requests ?? 0,
     tool_uses: r.tool_uses ?? null,
+    byok: r.byok ?? false,
     settle: item.settle === 'none' ? null : item.settle,
     reserved_nanos: item.settle === 'credits' ? String(item.reservedNanos) : null,
     lease_holder: item.settle === 'credits' ? (item.leaseHolder ?? null) : null,

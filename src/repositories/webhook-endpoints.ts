@@ -83,3 +83,22 @@ export async function subscribedEndpoints(
     .execute();
   return rows.filter((row) => row.event_types.includes(type));
 }
+
+/** Every endpoint's sealed signing secret, for re-wrapping under a new master key. */
+export async function sealedWebhookSecrets(db: DbOrTrx): Promise<Array<{ id: string; secret_ciphertext: string }>> {
+  return db.selectFrom('webhook_endpoints').select(['id', 'secret_ciphertext']).execute();
+}
+
+/** Replaces a signing secret's ciphertext with the same secret re-wrapped, only if it is still the one read. */
+export async function replaceWebhookSecretCiphertext(
+  db: DbOrTrx,
+  row: { id: string; from: string; to: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ secret_ciphertext: row.to })
+    .where('id', '=', row.id)
+    .where('secret_ciphertext', '=', row.from)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

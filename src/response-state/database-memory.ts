@@ -16,6 +16,8 @@ export class DatabaseMemory implements ResponseMemory {
   ) {}
 
   async get(id: string, owner: TurnOwner): Promise<StoredTurn | undefined> {
+    // No id holds a NUL character (PostgreSQL text cannot even be asked for one): such a turn does not exist.
+    if (id.includes('\u0000')) return undefined;
     const row = await findStoredResponse(this.db, { id, organizationId: owner.organizationId, now: this.now() });
     if (!row) return undefined;
     const turn = turnOfRow(row);

@@ -15,7 +15,8 @@ export type ExclusionReason =
   | 'context_length_exceeded'
   | 'max_price_exceeded'
   | 'parameters_not_supported'
-  | 'endpoint_unavailable';
+  | 'endpoint_unavailable'
+  | 'provider_key_unusable';
 
 export interface Exclusion {
   model: string;
@@ -34,10 +35,16 @@ const DESCRIPTIONS: Record<ExclusionReason, string> = {
   max_price_exceeded: 'priced above provider.max_price',
   parameters_not_supported: 'does not support every parameter sent (provider.require_parameters)',
   endpoint_unavailable: 'circuit breaker open after repeated failures',
+  provider_key_unusable:
+    "the organization's own key for this provider cannot be decrypted by this gateway (its master key is not configured here)",
 };
 
 /** Temporary or operator-side obstacles: the request itself is fine. */
-const UNAVAILABLE: readonly ExclusionReason[] = ['provider_not_configured', 'endpoint_unavailable'];
+const UNAVAILABLE: readonly ExclusionReason[] = [
+  'provider_not_configured',
+  'endpoint_unavailable',
+  'provider_key_unusable',
+];
 /** Reasons checkRequest and resolveTarget already word for a single endpoint. */
 const SINGLE_MESSAGES: readonly ExclusionReason[] = [
   'provider_not_configured',

@@ -11,6 +11,7 @@ import type { ProviderPreferences, RequestFacts } from '../core/request-facts.js
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { EndpointStats } from './endpoint-stats.js';
 import { exclusionError, type Exclusion, type ExclusionReason } from './exclusion-error.js';
+import { keyChoices, ownKeyTarget, type KeyChoice, type OwnKeyRouting } from './own-key-targets.js';
 
 /** What planning reads: where targets come from, and how each endpoint has been doing. */
 export interface RoutingDeps extends TargetSources {
@@ -35,17 +36,27 @@ export interface RoutingFields {
 
 /**
  * `affineEndpoint`: the endpoint key (`<model id>@<provider>`) that served this conversation's previous turn (session
- * affinity, session-affinity.ts); it goes first among its model's endpoints while its breaker is closed.
+ * affinity, session-affinity.ts); it goes first among its model's endpoints while its breaker is closed. `own`: the
+ * organization's own provider keys, which add (or replace) attempts with them per their mode (own-key-targets.ts).
  */
-export function planRoute(deps: RoutingDeps, facts: RequestFacts, affineEndpoint?: string): RoutePlan {
+export function planRoute(
+  deps: RoutingDeps,
+  facts: RequestFacts,
+  affineEndpoint?: string,
+  own?: OwnKeyRouting,
+): RoutePlan {
   if (facts.models === undefined && facts.provider === undefined) {
     const resolved = deps.catalog.resolve(facts.model);
-    if (resolved.ok && (resolved.entry.endpoints?.length ?? 1) === 1) {
+    if (
+      resolved.ok &&
+      (resolved.entry.endpoints?.length ?? 1) === 1 &&
+      !own?.keys.byProvider.has(resolved.entry.upstreamProvider)
+    ) {
       const target = targetForEntry(resolved.entry, deps.providers, deps.adapters);
       return { targets: [target], checked: checkRequest(facts, target.entry) };
     }
   }
-  return planRoutedRequest(deps, facts, affineEndpoint);
+  return planRoutedRequest(deps, facts, { affineEndpoint, own });
 }
 
 /**
@@ -59,7 +70,11 @@ export function hasEndpointChoice(catalog: Catalog, model: string, routing: Rout
   return routing.models?.some((id) => (catalog.get(id)?.endpoints?.length ?? 1) > 1) ?? false;
 }
 
-function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoint: string | undefined): RoutePlan {
+function planRoutedRequest(
+  deps: RoutingDeps,
+  facts: RequestFacts,
+  { affineEndpoint, own }: { affineEndpoint: string | undefined; own: OwnKeyRouting | undefined },
+): RoutePlan {
   const models = resolveModels(deps.catalog, facts.model, facts.models);
   requireUserMessage(facts);
   const { estimatedPromptTokens } = facts;
@@ -82,17 +97,39 @@ function planRoutedRequest(deps: RoutingDeps, facts: RequestFacts, affineEndpoin
   const targets: Target[] = [];
   for (const model of models) {
     const kept: CatalogEndpoint[] = [];
+    const keysOf = new Map<CatalogEndpoint, KeyChoice[]>();
     for (const endpoint of model.endpoints ?? [
       { key: `${model.id}@${model.upstreamProvider}`, provider: model.upstreamProvider, entry: model },
     ]) {
-      const reason = exclusionOf(deps, endpoint, filter);
-      if (reason) exclusions.push({ model: model.id, provider: endpoint.provider, reason, entry: endpoint.entry });
-      else kept.push(endpoint);
+      const ownKey = own?.keys.byProvider.get(endpoint.provider);
+      const usable: KeyChoice[] = [];
+      let reason: ExclusionReason | undefined;
+      for (const choice of keyChoices(ownKey)) {
+        const excluded = exclusionOf(deps, endpoint, filter, choice === 'own' ? (ownKey?.key ?? null) : undefined);
+        if (excluded === undefined) usable.push(choice);
+        // The organization's own key says most about why it cannot be served.
+        else if (reason === undefined || choice === 'own') reason = excluded;
+      }
+      if (usable.length === 0) {
+        exclusions.push({ model: model.id, provider: endpoint.provider, reason: reason!, entry: endpoint.entry });
+        continue;
+      }
+      kept.push(endpoint);
+      keysOf.set(endpoint, usable);
     }
     const ordered = orderEndpoints(deps, kept, { prefs, affineEndpoint });
     const chosen = prefs.allow_fallbacks === false && !prefs.order?.length ? ordered.slice(0, 1) : ordered;
-    for (const endpoint of chosen)
-      targets.push(targetFor(endpoint.entry, deps.providers.getProvider(endpoint.provider)!, deps.adapters));
+    for (const endpoint of chosen) {
+      const provider = deps.providers.getProvider(endpoint.provider)!;
+      for (const choice of keysOf.get(endpoint)!) {
+        const key = own?.keys.byProvider.get(endpoint.provider);
+        targets.push(
+          choice === 'own' && own && key
+            ? ownKeyTarget({ entry: endpoint.entry, provider, adapters: deps.adapters, own, key })
+            : targetFor(endpoint.entry, provider, deps.adapters),
+        );
+      }
+    }
   }
   if (targets.length === 0) throw exclusionError(exclusions, facts, deps);
 
@@ -146,10 +183,16 @@ interface EndpointFilter {
   maxCompletion?: bigint;
 }
 
+/**
+ * Why the endpoint cannot serve, called with the operator's key (`ownKey` undefined) or the organization's own one
+ * (its text; null when this gateway cannot open it). An own key needs no operator key and is not judged by the
+ * shared circuit breaker.
+ */
 function exclusionOf(
   deps: RoutingDeps,
   endpoint: CatalogEndpoint,
   { prefs, needs, maxPrompt, maxCompletion }: EndpointFilter,
+  ownKey?: string | null,
 ): ExclusionReason | undefined {
   const { provider, entry } = endpoint;
   if (prefs.only && !prefs.only.includes(provider)) return 'provider_excluded';
@@ -157,7 +200,9 @@ function exclusionOf(
   if (prefs.allow_fallbacks === false && prefs.order?.length && !prefs.order.includes(provider))
     return 'provider_excluded';
   const config = deps.providers.getProvider(provider);
-  if (!config?.apiKey || !deps.adapters[config.kind]) return 'provider_not_configured';
+  if (!config || !deps.adapters[config.kind]) return 'provider_not_configured';
+  if (ownKey === null) return 'provider_key_unusable';
+  if (ownKey === undefined && !config.apiKey) return 'provider_not_configured';
   if (needs.images && !entry.supportsImages) return 'image_input_not_supported';
   // PDFs need a vision model (check-request.ts) and a provider that takes file parts (vendors.ts `fileParts`).
   if (needs.files && (!entry.supportsImages || deps.adapters[config.kind]?.acceptsFileParts?.(config) === false))
@@ -170,7 +215,7 @@ function exclusionOf(
     if (needs.sent.includes('reasoning') && !entry.supportsReasoning) return 'parameters_not_supported';
     if (entry.unsupportedParameters?.some((name) => needs.sent.includes(name))) return 'parameters_not_supported';
   }
-  if (deps.breaker.state(endpoint.key) === 'open') return 'endpoint_unavailable';
+  if (ownKey === undefined && deps.breaker.state(endpoint.key) === 'open') return 'endpoint_unavailable';
   return undefined;
 }
 

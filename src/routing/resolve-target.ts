@@ -12,6 +12,8 @@ import { PRICE_OPTIONS, type PriceOption } from '../core/served-options.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { providerEnvPrefix } from '../providers/registry.js';
 import { GatewayError } from '../core/gateway-error.js';
+import type { ProviderKeyMode } from '../db/tables/provider-keys.js';
+import type { Redact } from '../providers/redact-credentials.js';
 
 export interface Target {
   /** The model as the chosen endpoint serves it (its upstream provider and model, prices, context). */
@@ -19,6 +21,12 @@ export interface Target {
   provider: ProviderConfig;
   adapter: ProviderAdapter;
   model: AdapterModel;
+  /**
+   * Set when the endpoint is called with the organization's own key (`provider.apiKey` is then that key, `entry` is
+   * priced at the BYOK fee and `adapter` removes the key from vendor text): such attempts never touch the shared
+   * circuit breaker, and their refusals name the organization's key.
+   */
+  byok?: { organizationId: string; mode: ProviderKeyMode; redact: Redact };
 }
 
 /** Where targets come from: the catalog, the providers configured here and the adapters of this build. */

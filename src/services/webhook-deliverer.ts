@@ -2,11 +2,12 @@
 // processes never send one at once), signs each as Standard Webhooks says, sends it with a timeout, and records the
 // attempt: delivered on a 2xx, else tried again on the retry schedule, failed after the last try. It runs on its
 // own timer, never on a request's path, so a slow receiver slows no request.
-import { request } from 'undici';
+import { type Agent, request } from 'undici';
+import { privateHostReason, publicDestinationAgent } from './webhook-destinations.js';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { openSecret, type MasterKey } from '../auth/secret-box.js';
+import { openSecret, type MasterKeys } from '../auth/secret-box.js';
 import {
   claimDueDeliveries,
   pruneFinishedDeliveries,
@@ -31,7 +32,8 @@ const MAX_ERROR_CHARS = 500;
 export interface WebhookDelivererOptions {
   db: Db;
   logger: Logger;
-  masterKey?: MasterKey;
+  /** The master keys that open signing secrets: the current one, and those being rotated away. */
+  masterKey?: MasterKeys;
   /** One attempt's time limit, ms. */
   timeoutMs: number;
   /** Finished deliveries older than this many days are pruned. */
@@ -41,6 +43,8 @@ export interface WebhookDelivererOptions {
   /** Deliveries claimed at a time (default 20). */
   batchSize?: number;
   retryScheduleMs?: readonly number[];
+  /** Whether endpoints may be on private or local addresses (otherwise refused per attempt, webhook-destinations.ts). */
+  allowPrivateDestinations?: boolean;
   now?: () => Date;
   random?: () => number;
 }
@@ -53,9 +57,13 @@ export class WebhookDeliverer {
   private readonly now: () => Date;
   private readonly schedule: readonly number[];
 
+  /** Resolves names to public addresses only; undefined when private destinations are allowed. */
+  private readonly publicOnly?: Agent;
+
   constructor(private readonly options: WebhookDelivererOptions) {
     this.now = options.now ?? (() => new Date());
     this.schedule = options.retryScheduleMs ?? RETRY_SCHEDULE_MS;
+    if (!options.allowPrivateDestinations) this.publicOnly = publicDestinationAgent();
   }
 
   start(): void {
@@ -70,6 +78,7 @@ export class WebhookDeliverer {
     clearInterval(this.timer);
     clearInterval(this.pruneTimer);
     await this.running;
+    await this.publicOnly?.close();
   }
 
   private tick(): void {
@@ -141,7 +150,11 @@ export class WebhookDeliverer {
         at,
         body,
       );
+      // An address in the URL is never looked up: it is checked here, a name when the connection resolves it.
+      const reason = this.publicOnly ? privateHostReason(new URL(delivery.url)) : undefined;
+      if (reason !== undefined) return { statusCode: null, error: `refused: ${reason}, not a public address` };
       const response = await request(delivery.url, {
+        dispatcher: this.publicOnly,
         method: 'POST',
         headers: {
           'content-type': 'application/json',

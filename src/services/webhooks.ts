@@ -1,6 +1,7 @@
 // Webhook endpoints of an organization, shared by the member API (owners and admins) and the operator API: each
 // change is audited in its own transaction. The signing secret (`whsec_` + base64, as Standard Webhooks writes it)
 // is shown once, at creation and rotation, and kept sealed (auth/secret-box.ts) for the deliverer.
+import { privateHostReason } from './webhook-destinations.js';
 import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTrx } from '../db/database.js';
 import type { WebhookEndpointRow, WebhookEndpointUpdate } from '../db/tables/webhooks.js';
@@ -55,7 +56,8 @@ export function webhookNotFound(organizationId: string, webhookId: string): Gate
   });
 }
 
-function checkUrl(url: string): void {
+/** `allowPrivate`: the operator allows endpoints on private and local addresses (webhook-destinations.ts). */
+function checkUrl(url: string, allowPrivate = false): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -65,6 +67,12 @@ function checkUrl(url: string): void {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     throw invalid('url', 'must be an absolute http:// or https:// URL');
   if (parsed.username !== '' || parsed.password !== '') throw invalid('url', 'must not hold a user name or password');
+  const reason = allowPrivate ? undefined : privateHostReason(parsed);
+  if (reason !== undefined)
+    throw new GatewayError(400, `Invalid request: url must reach a public address (${reason})`, {
+      field: 'url',
+      reason: 'private_destination',
+    });
 }
 
 function checkEventTypes(types: readonly string[]): void {
@@ -77,10 +85,10 @@ function checkEventTypes(types: readonly string[]): void {
 }
 
 /** The columns a settings change writes, checked. */
-function changesOf(settings: WebhookSettings): WebhookEndpointUpdate {
+function changesOf(settings: WebhookSettings, allowPrivate: boolean | undefined): WebhookEndpointUpdate {
   const changes: WebhookEndpointUpdate = {};
   if (settings.url !== undefined) {
-    checkUrl(settings.url);
+    checkUrl(settings.url, allowPrivate);
     changes.url = settings.url;
   }
   if (settings.description !== undefined) changes.description = settings.description;
@@ -108,12 +116,12 @@ function newSigningSecret(): string {
 export async function createWebhook(
   db: Db,
   changer: WebhookChanger,
-  input: { organizationId: string; settings: WebhookSettings; masterKey?: MasterKey },
+  input: { organizationId: string; settings: WebhookSettings; masterKey?: MasterKey; allowPrivate?: boolean },
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
   requireManager(changer.actor, 'Managing webhooks');
   const { settings } = input;
   if (settings.url === undefined) throw invalid('url', 'is required');
-  checkUrl(settings.url);
+  checkUrl(settings.url, input.allowPrivate);
   const eventTypes = settings.eventTypes ?? [];
   if (eventTypes.length === 0) throw invalid('event_types', 'must name at least one event type');
   checkEventTypes(eventTypes);
@@ -160,10 +168,11 @@ export async function updateWebhook(
     settings: WebhookSettings;
     rotate?: boolean;
     masterKey?: MasterKey;
+    allowPrivate?: boolean;
   },
 ): Promise<{ row: WebhookEndpointRow; secret?: string }> {
   requireManager(changer.actor, 'Managing webhooks');
-  const changes = changesOf(input.settings);
+  const changes = changesOf(input.settings, input.allowPrivate);
   if (input.settings.eventTypes !== undefined && input.settings.eventTypes.length === 0)
     throw invalid('event_types', 'must name at least one event type');
   const secret = input.rotate ? newSigningSecret() : undefined;

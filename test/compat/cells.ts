@@ -1,6 +1,8 @@
 // One cell of the matrix: a client, a model family and a turn. A plain turn passes when the client prints the
 // recorded upstream's answer; a tool turn when the client ran its file-reading tool on the model's request and
-// the next turn carried the result (the upstream names the token it found in it, and the client prints that).
+// the next turn carried the result (the upstream names the token it found in it, and the client prints that). A
+// defaults turn is a plain turn on the client's own default model, and passes only when the gateway answered none
+// of the session's requests with a 404 (its log says): a client's start-up calls must find their models too.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +30,7 @@ export const FAMILIES: Family[] = [
   { id: 'pass', name: '`pass/` (subscription)', model: 'pass/kimi-k2.7-code', upstream: 'pass' },
 ];
 
-export type Turn = 'plain' | 'tool';
+export type Turn = 'plain' | 'tool' | 'defaults';
 
 export interface CellResult {
   /** The cell's id, also written into its prompt: upstream.find(family, cell) gives the requests it made. */
@@ -107,17 +109,21 @@ export async function runCell(
   const cell = `cell-${driver.id}-${family.id}-${turn}-${randomBytes(3).toString('hex')}`;
   const token = `compat-token-${randomBytes(4).toString('hex')}`;
   const prompt = (paths: CellPaths) => {
-    if (turn === 'plain') return `Say hello (${cell}).`;
+    if (turn !== 'tool') return `Say hello (${cell}).`;
     const notes = join(paths.workspace, 'notes.txt');
     writeFileSync(notes, `${token}\n`);
     return `${READ_MARKER} ${notes} : read that file with your file-reading tool and tell me the token it holds (${cell}).`;
   };
-  const run = await runClientTurn(driver, family.model, gateway, { ...options, prompt });
-  const expected = turn === 'plain' ? PLAIN_ANSWER : `${RESULT_PREFIX} ${token}`;
+  const logged = gateway.logs.length;
+  const run = await runClientTurn(driver, turn === 'defaults' ? '' : family.model, gateway, { ...options, prompt });
+  const expected = turn === 'tool' ? `${RESULT_PREFIX} ${token}` : PLAIN_ANSWER;
   const { outcome } = run;
-  const ok = !run.timedOut && outcome.answer !== undefined && outcome.answer.includes(expected);
+  const missing = turn === 'defaults' ? notFoundPaths(gateway.logs.slice(logged)) : [];
+  const answered = !run.timedOut && outcome.answer !== undefined && outcome.answer.includes(expected);
+  const ok = answered && missing.length === 0;
   let detail = '';
-  if (!ok) {
+  if (answered && !ok) detail = `the gateway answered 404 to ${missing.join(', ')}`;
+  else if (!ok) {
     detail =
       outcome.error ??
       (outcome.answer !== undefined ? `answered: ${firstLine(outcome.answer) || '(empty)'}` : 'no answer');
@@ -136,4 +142,16 @@ export async function runCell(
     ms: run.ms,
     ...(options.keep && !ok ? { home: run.home } : {}),
   };
+}
+
+/**
+ * The paths of the request log lines that answered 404. A defaults cell runs alone (the matrix runs them after the
+ * concurrent cells), so the lines logged during it are its client's.
+ */
+export function notFoundPaths(lines: readonly string[]): string[] {
+  return lines.flatMap((line) => {
+    if (!line.includes('"status":404')) return [];
+    const entry = JSON.parse(line) as { msg?: string; path?: string; status?: number };
+    return entry.msg === 'request' && entry.status === 404 ? [String(entry.path)] : [];
+  });
 }

@@ -25,6 +25,13 @@ const narrowed = Boolean(values.client || values.family || values.turn);
 const clients = CLIENTS.filter((c) => !values.client || values.client.includes(c.id));
 const families = FAMILIES.filter((f) => !values.family || values.family.includes(f.id));
 const turns = (['plain', 'tool'] as Turn[]).filter((t) => !values.turn || values.turn.includes(t));
+// A client on its own default model, alone after the rest: the 404 check reads the gateway's log during the cell.
+const defaultsCells =
+  values.turn && !values.turn.includes('defaults')
+    ? []
+    : clients.flatMap((client) =>
+        families.filter((family) => family.id === client.defaultFamily).map((family) => ({ client, family })),
+      );
 const concurrency = Math.max(1, Number(process.env.COMPAT_CONCURRENCY ?? 2));
 
 const upstream = await new RecordedUpstream().start();
@@ -46,6 +53,13 @@ try {
       }
     }),
   );
+  for (const { client, family } of defaultsCells) {
+    const result = await runCell(client, family, 'defaults', gateway, upstream, { keep: values.keep });
+    results.push(result);
+    console.log(
+      `${result.ok ? 'ok  ' : 'FAIL'} ${client.id} × ${family.id} × defaults${result.ok ? '' : `: ${result.detail}`}`,
+    );
+  }
 } finally {
   await gateway.close();
   await upstream.close();

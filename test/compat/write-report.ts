@@ -87,6 +87,8 @@ export function renderReport({
     "point at a local recorded upstream that answers in each vendor's own wire format. A **plain** turn passes when the",
     "client prints the upstream's answer; a **tool** turn when the client ran its file-reading tool on the model's call",
     "and the next turn carried the file's content back (the upstream answers with the token it found in the result).",
+    'A **defaults** turn runs the client on its own default model (no model set) and passes only when the gateway',
+    'answered none of its requests, start-up calls included, with a 404.',
     '`make test` runs one plain cell per client (test/compat/one-cell-per-client.test.ts).',
     '',
     header,

@@ -25,8 +25,8 @@ const FINGERPRINTS: Record<string, { revision: number; sha256: string }> = {
     sha256: 'c0a133e8e0dc51ca69a3e13282ed4ac51de4e83ccdbab5c84303d9c10a29856a',
   },
   settle_generations: {
-    revision: 2,
-    sha256: 'e75764932275506f178bf8456aa22ef57933d3c917e4d25e576b293a52b60752',
+    revision: 3,
+    sha256: '007cc74c68a03560f4ee8db15347a37fc11155836b989b2ee34cab4ecafadca3',
   },
 };
 

@@ -38,6 +38,8 @@ describeEachDatabase('webhook outbox', (ctx) => {
       retryScheduleMs: options.schedule,
       now,
       random: () => 0.5,
+      // The receivers listen on 127.0.0.1.
+      allowPrivateDestinations: true,
     });
   }
 
@@ -47,6 +49,7 @@ describeEachDatabase('webhook outbox', (ctx) => {
       organizationId: user.id,
       settings: { url, eventTypes, ...extra },
       masterKey,
+      allowPrivate: true,
     });
     return { user, endpoint: row, secret };
   }

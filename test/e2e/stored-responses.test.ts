@@ -245,3 +245,59 @@ describe('retention', () => {
     }
   });
 });
+
+describe('GET, DELETE and input_items with the SDK', () => {
+  it('retrieve, inputItems.list (paged), delete; another organization gets 404', async () => {
+    upstream.always({ kind: 'json', body: openAiResponse([ANSWER]) });
+    const first = await client.responses.create({ model: 'openai/gpt-5.5', input: 'one' });
+    const second = await client.responses.create({
+      model: 'openai/gpt-5.5',
+      previous_response_id: first.id,
+      input: [userMessage('two'), userMessage('three')] as OpenAI.Responses.ResponseInput,
+    });
+    const retrieved = await client.responses.retrieve(second.id);
+    expect(retrieved).toMatchObject({ id: second.id, previous_response_id: first.id, store: true });
+    expect(retrieved.output).toEqual(second.output);
+
+    // Newest first by default: three, two, the first turn's answer, one.
+    const page = await client.responses.inputItems.list(second.id, { limit: 2 });
+    expect(page.data.map((item) => (item as { content: { text: string }[] }).content[0]!.text)).toEqual([
+      'three',
+      'two',
+    ]);
+    expect(page.has_more).toBe(true);
+    const all: unknown[] = [];
+    for await (const item of client.responses.inputItems.list(second.id, { order: 'asc', limit: 1 })) all.push(item);
+    expect(all).toEqual([
+      { id: `msg_${first.id}_in0`, ...userMessage('one') },
+      ANSWER,
+      { id: `msg_${second.id}_in0`, ...userMessage('two') },
+      { id: `msg_${second.id}_in1`, ...userMessage('three') },
+    ]);
+
+    const other = await gw.createUser();
+    const stranger = new OpenAI({ baseURL: `${gw.url}/api/v1`, apiKey: other.key, maxRetries: 0 });
+    for (const call of [
+      () => stranger.responses.retrieve(second.id),
+      () => stranger.responses.inputItems.list(second.id),
+      () => stranger.responses.delete(second.id),
+    ])
+      await expect(call()).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+
+    const deleted = await gw.fetch(`/api/v1/responses/${first.id}`, { method: 'DELETE', key: user.key });
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ id: first.id, object: 'response', deleted: true });
+    await expect(client.responses.retrieve(first.id)).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining(`Response with id '${first.id}' not found.`),
+    });
+    // The chain through a deleted response is broken.
+    await expect(
+      client.responses.create({ model: 'openai/gpt-5.5', previous_response_id: second.id, input: 'four' }),
+    ).rejects.toMatchObject({ code: 'previous_response_not_found' });
+    await client.responses.delete(second.id);
+    expect(
+      await gw.db.selectFrom('stored_responses').select('id').where('id', 'in', [first.id, second.id]).execute(),
+    ).toEqual([]);
+  });
+});

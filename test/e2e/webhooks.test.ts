@@ -11,6 +11,8 @@ import { createAdminKey } from '../../src/services/admin-keys.js';
 const ENV = {
   MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
   MODELGATE_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+  // The receivers listen on 127.0.0.1.
+  MODELGATE_WEBHOOK_ALLOW_PRIVATE: 'true',
 };
 
 let gw: TestGateway;

@@ -14,7 +14,17 @@ async function loadAccount() {
   await loadOrganizations();
   // Sections load independently: one failing section shows its error without blanking the others.
   const members = await Promise.allSettled([loadMembers()]);
-  const results = await Promise.allSettled([loadCredits(), loadGenerations(), loadUsage(), loadPass(), loadKeys()]);
+  const results = await Promise.allSettled([
+    loadCredits(),
+    loadGenerations(),
+    loadUsage(),
+    loadPass(),
+    loadKeys(),
+    loadAliases(),
+    loadBudgets(),
+    loadAudit(),
+    loadProviderKeys(),
+  ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
   if (failure) {
@@ -56,6 +66,8 @@ function signOut(userAction) {
   byId('new-invitation').hidden = true;
   byId('invitations').hidden = true;
   byId('new-key-value').value = '';
+  byId('provider-key-value').value = '';
+  byId('provider-key-form').hidden = true;
   byId('new-key').hidden = true;
   byId('generation-detail').hidden = true;
   // Leave nothing of the account in the page for whoever uses the tab next.
@@ -70,11 +82,17 @@ function signOut(userAction) {
     'member-rows',
     'invitation-rows',
     'org-switcher',
+    'alias-rows',
+    'alias-models',
+    'budget-list',
+    'audit-rows',
+    'provider-key-rows',
   ]) {
     byId(id).replaceChildren();
   }
   for (const id of ['balance', 'total-credits', 'total-used']) byId(id).textContent = '—';
   byId('pass').hidden = true;
+  byId('audit').hidden = true;
   byId('cache-savings').hidden = true;
   showSignedIn(false);
   if (userAction) {
@@ -93,6 +111,10 @@ function start() {
   byId('reload').addEventListener('click', () => guarded(loadAccount));
   startOrganizations();
   startInvitations();
+  startAliases();
+  startBudgets();
+  startAudit();
+  startProviderKeys();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);

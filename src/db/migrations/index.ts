@@ -17,6 +17,8 @@ import * as m0015 from './0015_organizations.js';
 import * as m0016 from './0016_budgets.js';
 import * as m0017 from './0017_webhooks_and_audit_log.js';
 import * as m0018 from './0018_stored_responses.js';
+import * as m0019 from './0019_provider_keys.js';
+import * as m0020 from './0020_organization_aliases.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -41,4 +43,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0016_budgets', m0016],
   ['0017_webhooks_and_audit_log', m0017],
   ['0018_stored_responses', m0018],
+  ['0019_provider_keys', m0019],
+  ['0020_organization_aliases', m0020],
 ];

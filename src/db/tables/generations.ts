@@ -48,6 +48,8 @@ export interface GenerationsTable {
   web_search_requests: Generated<number>;
   /** Billed uses of the other hosted tools, by tool, in each tool's unit (core/tool-uses.ts; migration 0014_tool_fees); null: none. */
   tool_uses: Generated<ToolUses | null>;
+  /** Served on the organization's own provider key: charged the operator's BYOK fee, not the price (migration 0019). */
+  byok: Generated<boolean>;
 }
 
 export type ApiFormat = 'chat_completions' | 'messages' | 'responses' | 'embeddings' | 'gemini';

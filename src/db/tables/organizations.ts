@@ -20,3 +20,16 @@ export interface OrganizationsTable {
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type NewOrganization = Insertable<OrganizationsTable>;
+
+/** `organization_aliases` (migration 0020): an organization's own name for a catalog model. */
+export interface OrganizationAliasesTable {
+  organization_id: string;
+  name: string;
+  /** The catalog model id it names (never another alias). */
+  model: string;
+  description: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export type OrganizationAliasRow = Selectable<OrganizationAliasesTable>;

@@ -16,7 +16,7 @@ export const geminiDoor: FrontDoor<GeminiGenerateContentRequest> = {
   apiFormat: 'gemini',
   operationIds: ['geminiGenerateContent', 'geminiStreamGenerateContent'],
   // The path names the model, the Google way or as a gateway id (model-name.ts).
-  modelOf: (call) => geminiGatewayModelId(call.pathParam('model') ?? ''),
+  modelOf: (call, { catalog }) => geminiGatewayModelId(call.pathParam('model') ?? '', catalog),
   // The operation says whether it streams; the stream is Server-Sent Events with `alt=sse` (Gemini CLI, the Gen AI
   // SDKs), else one JSON array sent chunk by chunk, as Google answers.
   streamOf: (call) => {

@@ -30,6 +30,7 @@ import {
 } from './check-embedding-request.js';
 import { embeddingRecord, type EmbeddingOutcome } from './embedding-record.js';
 import { renderEmbeddings } from './render-embeddings.js';
+import { organizationModels } from '../../catalog/organization-models.js';
 
 export interface EmbeddingParts extends AdmissionParts {
   config: Pick<Config, 'rateLimitRpm' | 'rateLimitTpm' | 'freeRequestsPerDay' | 'passQuota'>;
@@ -51,7 +52,8 @@ export async function serveEmbeddings(
   response: EmbeddingResponse,
 ): Promise<void> {
   const { principal } = client; //                                              1 authenticated
-  const entry = resolveModel(parts.catalog, body.model); //                      2 resolve
+  // 2 resolve (an organization's alias names a catalog model)
+  const entry = resolveModel(parts.catalog, organizationModels(parts.catalog, principal.aliases).canonical(body.model));
   const { provider, adapter } = embeddingEndpoint(parts, entry);
   const checked = checkEmbeddingRequest(body, entry, adapter.acceptsTokenInput(provider)); // 3 check
   // 4 admit: the key's allow-list, its limits, the free allowance, then credits for the request's upper bound

@@ -4,7 +4,7 @@
 export interface DocsValues {
   /** The gateway origin: http://127.0.0.1:8080 in the docs, the test gateway's in a run. */
   origin: string;
-  /** The catalog model id the client is set to. */
+  /** The catalog model id the client is set to; empty: the client's own default model (no model flag). */
   model: string;
 }
 
@@ -35,6 +35,11 @@ export interface ClientDriver {
   /** The npm package (an exact dependency of test/compat/package.json) and its binary under test/compat/node_modules/.bin. */
   npmPackage: string;
   binary: string;
+  /**
+   * The family a run on the client's own default model reaches, for clients whose default names a model the gateway
+   * must know by the vendor's bare name (a `defaults` cell); absent: the client always runs with a model set.
+   */
+  defaultFamily?: string;
   /** The heading anchor of the client's section in docs/clients.md. */
   docsAnchor: string;
   /** The provider block the docs show, and the language of its code fence. */

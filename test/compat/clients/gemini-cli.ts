@@ -1,7 +1,8 @@
 // Gemini CLI 0.61 (`gemini -p -o json`): ~/.gemini/settings.json and two variables as docs/clients.md shows (0.61
 // refuses GOOGLE_GEMINI_BASE_URL unless the settings pin the key auth: google-gemini/gemini-cli#27550; the other
-// settings keep telemetry, usage statistics and updates off), the model with -m. The harness adds --skip-trust for
-// its throwaway workspace.
+// settings keep telemetry, usage statistics and updates off), the model with -m, or none: on its defaults the CLI's
+// `auto` routing asks a classifier model first, both by Google's bare names. The harness adds --skip-trust for its
+// throwaway workspace.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { exportsOf, firstLine, printedJson, type ClientDriver } from './driver.js';
 
@@ -17,6 +18,7 @@ export const geminiCli: ClientDriver = {
   name: 'Gemini CLI',
   npmPackage: '@google/gemini-cli',
   binary: 'gemini',
+  defaultFamily: 'gemini',
   docsAnchor: 'gemini-cli-and-the-google-gen-ai-sdks',
   snippet: ({ origin, model }) => ({
     language: 'sh',
@@ -24,14 +26,14 @@ export const geminiCli: ClientDriver = {
       `# ~/.gemini/settings.json: ${JSON.stringify(SETTINGS)}`,
       `export GOOGLE_GEMINI_BASE_URL=${origin}/api/v1/gemini`,
       'export GEMINI_API_KEY=$MODELGATE_API_KEY',
-      `gemini -m ${model}`,
+      model ? `gemini -m ${model}` : 'gemini',
     ].join('\n'),
   }),
   prepare(values, paths, key, prompt) {
     mkdirSync(`${paths.home}/.gemini`, { recursive: true });
     writeFileSync(`${paths.home}/.gemini/settings.json`, JSON.stringify(SETTINGS, null, 2));
     return {
-      args: ['-m', values.model, '--skip-trust', '-p', prompt, '-o', 'json'],
+      args: [...(values.model ? ['-m', values.model] : []), '--skip-trust', '-p', prompt, '-o', 'json'],
       env: exportsOf(this.snippet(values).text, key),
     };
   },

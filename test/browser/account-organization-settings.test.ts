@@ -1,0 +1,133 @@
+// The account page's organization settings in headless Chromium: model aliases (an owner names a catalog model, sees
+// the gateway's reason for a name it refuses, and deletes the alias; signed in with an API key, the same
+// organization's aliases are shown without the form), budgets (the owner sets and removes the organization's, each
+// shown with its spend) and the audit log (owners and admins with the account token). axe-core finds no serious or
+// critical violation. Skipped like account-page.test.ts when Chromium is absent.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const REQUIRED = process.env.CI === 'true';
+const AVAILABLE = existsSync(CHROMIUM);
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-sync'];
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+if (!AVAILABLE && !REQUIRED) console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}.`);
+
+describe.skipIf(!AVAILABLE && !REQUIRED)('account page organization settings in headless Chromium', () => {
+  let browser: Browser;
+  let gw: TestGateway;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    if (!AVAILABLE) throw new Error(`CI=true requires Chromium at ${CHROMIUM}`);
+    gw = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+  }, 90_000);
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await gw?.close();
+  });
+
+  async function signedIn(credential: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => problems.push(`uncaught ${err.message}`));
+    await page.goto(`${gw.url}/account`);
+    await page.getByLabel('Account token or API key').fill(credential);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('#org-switcher option').count()).toBeGreaterThan(0);
+    return page;
+  }
+
+  async function seriousViolations(page: Page): Promise<string[]> {
+    await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      const result = await (
+        window as unknown as {
+          axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+        }
+      ).axe.run();
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+    });
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes)`);
+  }
+
+  it('an owner names a model, reads a refusal, and deletes the alias; a key sees the list only', async () => {
+    const owner = await gw.createUser('aliases@acme.test');
+    const page = await signedIn(await gw.createToken(owner.userId));
+    await expect.poll(() => page.locator('#aliases-empty').isVisible()).toBe(true);
+    // The model field suggests the catalog's ids.
+    await expect.poll(() => page.locator('#alias-models option[value="openai/gpt-test"]').count()).toBe(1);
+
+    await page.getByLabel('Alias name').fill('coder');
+    await page.getByLabel('Catalog model').fill('openai/gpt-test');
+    await page.getByLabel('Description').fill('Our coding model');
+    await page.getByRole('button', { name: 'Save alias' }).click();
+    await expect.poll(() => page.locator('#alias-rows tr').count()).toBe(1);
+    expect(await page.locator('#alias-rows tr').first().textContent()).toContain('openai/gpt-test');
+    expect(await page.locator('#status').textContent()).toBe('Alias coder now names openai/gpt-test.');
+
+    // The gateway's own reason is shown for a name it refuses.
+    await page.getByLabel('Alias name').fill('openai/gpt-test');
+    await page.getByLabel('Catalog model').fill('openai/gpt-test');
+    await page.getByRole('button', { name: 'Save alias' }).click();
+    await expect.poll(() => page.locator('#error').textContent()).toContain('must be 1 to 64 letters');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const keyPage = await signedIn(owner.key);
+    await expect.poll(() => keyPage.locator('#alias-rows tr').count()).toBe(1);
+    expect(await keyPage.locator('#create-alias-form').isHidden()).toBe(true);
+    expect(await keyPage.getByRole('button', { name: 'Delete alias coder' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Delete alias coder' }).click();
+    await expect.poll(() => page.locator('#aliases-empty').isVisible()).toBe(true);
+    const left = await gw.db.selectFrom('organization_aliases').selectAll().execute();
+    expect(left).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("the owner sets and removes the organization's budget; the audit log shows it; a key sees neither form nor log", async () => {
+    const owner = await gw.createUser('budgets@acme.test');
+    const page = await signedIn(await gw.createToken(owner.userId));
+    const organizationBudget = () => page.locator('#budget-list div').first().textContent();
+    await expect.poll(organizationBudget).toBe('OrganizationNo budget');
+    expect(await page.locator('#budget-list div').nth(1).textContent()).toBe('YouNo budget');
+
+    await page.getByLabel('Organization budget (USD)').fill('-3');
+    await page.getByRole('button', { name: 'Save budget' }).click();
+    await expect.poll(() => page.locator('#error').textContent()).toContain('0 or more');
+
+    await page.getByLabel('Organization budget (USD)').fill('5');
+    await page.getByLabel('Starts over').selectOption('weekly');
+    await page.getByRole('button', { name: 'Save budget' }).click();
+    await expect.poll(organizationBudget).toContain('$0.0000 of $5.0000 spent (weekly), $5.0000 left, starts over');
+    const row = await gw.db
+      .selectFrom('organizations')
+      .select(['budget_limit_nanos', 'budget_reset'])
+      .where('id', '=', owner.userId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ budget_limit_nanos: 5_000_000_000n, budget_reset: 'weekly' });
+
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await expect.poll(() => page.locator('#audit-rows tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('#audit-rows tr').first().textContent()).toContain('budget.changed');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Remove budget' }).click();
+    await expect.poll(organizationBudget).toBe('OrganizationNo budget');
+
+    const keyPage = await signedIn(owner.key);
+    await expect.poll(() => keyPage.locator('#budget-list div').count()).toBeGreaterThan(0);
+    expect(await keyPage.locator('#org-budget-form').isHidden()).toBe(true);
+    expect(await keyPage.locator('#audit').isHidden()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
