@@ -22,6 +22,7 @@ import { generationsCommand } from './cli/generations.js';
 import { orgsCommand } from './cli/orgs.js';
 import { statuslineCommand } from './cli/statusline.js';
 import { auditCommand } from './cli/audit.js';
+import { responsesCommand } from './cli/responses.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -35,6 +36,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   passCommand,
   adminKeysCommand,
   generationsCommand,
+  responsesCommand,
   auditCommand,
   conformanceCommand,
 ];
