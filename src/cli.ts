@@ -25,6 +25,7 @@ import { auditCommand } from './cli/audit.js';
 import { aliasesCommand } from './cli/aliases.js';
 import { encryptionCommand } from './cli/encryption.js';
 import { providerKeysCommand } from './cli/provider-keys.js';
+import { responsesCommand } from './cli/responses.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -39,6 +40,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   passCommand,
   adminKeysCommand,
   generationsCommand,
+  responsesCommand,
   auditCommand,
   providerKeysCommand,
   encryptionCommand,
