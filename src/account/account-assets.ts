@@ -18,6 +18,7 @@ export const BROWSER_SCRIPTS = [
   'audit-section.js',
   'keys-section.js',
   'provider-keys-section.js',
+  'stored-responses-section.js',
   'credits-section.js',
   'usage-chart.js',
   'pass-section.js',

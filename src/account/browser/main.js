@@ -24,6 +24,7 @@ async function loadAccount() {
     loadBudgets(),
     loadAudit(),
     loadProviderKeys(),
+    loadStoredResponses(),
   ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
@@ -115,6 +116,7 @@ function start() {
   startBudgets();
   startAudit();
   startProviderKeys();
+  startStoredResponses();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);
