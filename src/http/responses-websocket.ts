@@ -55,7 +55,10 @@ export class ResponsesSockets {
         this.open.add(socket);
         // The access log's line is written when a response ends, which an upgrade has not: the socket has its own.
         const opened = performance.now();
-        parts.logger.info({ request_id: opening.requestId, path: RESPONSES }, 'websocket opened');
+        // The key's id (never its secret) says whose socket it is, as a generation record does.
+        const { kind, credentialId } = principalOf(ctx);
+        const keyId = kind === 'api_key' ? credentialId : undefined;
+        parts.logger.info({ request_id: opening.requestId, path: RESPONSES, key_id: keyId }, 'websocket opened');
         ws.once('close', (code) => {
           this.open.delete(socket);
           const ms = Math.round(performance.now() - opened);

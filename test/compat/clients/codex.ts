@@ -8,6 +8,7 @@ export const codex: ClientDriver = {
   name: 'Codex CLI',
   npmPackage: '@openai/codex',
   binary: 'codex',
+  websockets: true,
   docsAnchor: 'codex-cli-and-the-responses-api',
   snippet: ({ origin }) => ({
     language: 'toml',
