@@ -1303,6 +1303,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's presets
+         * @description The latest version of each of the organization's presets (any member).
+         */
+        get: operations["listPresets"];
+        put?: never;
+        /**
+         * Save a preset (or a new version of one)
+         * @description Saves a preset: the first save of a slug makes it (version 1), each later one is its next version (owner or
+         *     admin). Requests naming `@preset/<slug>` use the new version from the next request; pinned ones keep theirs.
+         */
+        post: operations["createPreset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/presets/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a preset
+         * @description A preset's latest version and the list of its versions (any member).
+         */
+        get: operations["getPreset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a preset
+         * @description Removes a preset with every version (owner or admin); requests naming it then get a 404.
+         */
+        delete: operations["deletePreset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/presets/{slug}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one version of a preset
+         * @description One version of a preset (any member).
+         */
+        get: operations["getPresetVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/provider-keys": {
         parameters: {
             query?: never;
@@ -2159,7 +2228,9 @@ export interface components {
         ChatCompletionRequest: {
             /**
              * @description Model id: `<provider>/<model-name>` (e.g. `anthropic/claude-sonnet-4`), or `pass/<model-slug>` for a
-             *     subscription model. The id picks the provider and the access mode. Unknown ids yield 404.
+             *     subscription model. The id picks the provider and the access mode. Unknown ids yield 404. Also an organization
+             *     alias, or a preset: `@preset/<slug>` (its latest version) or `@preset/<slug>@<version>`, whose settings fill
+             *     what the request leaves out (`/presets`).
              */
             model: string;
             /**
@@ -2447,6 +2518,17 @@ export interface components {
             /** @description Display name. */
             name: string;
         };
+        /** @description A save: a new preset, or a new version of an existing slug. Send `preset` or `from_request`, not both. */
+        CreatePresetRequest: {
+            /** @description Letters, digits and `. _ : + -`, up to 64 characters, starting with a letter or digit (no `/`, no `@`). */
+            slug: string;
+            /** @description What it is for (up to 500 characters). */
+            description?: string | null;
+            /** @description The settings. */
+            preset?: components["schemas"]["PresetSettings"];
+            /** @description A chat-completions request body whose settings and system prompt become the preset (its conversation does not). */
+            from_request?: components["schemas"]["ChatCompletionRequest"];
+        };
         /**
          * @description Body of `adminCreateUser`.
          * @example {
@@ -2676,8 +2758,22 @@ export interface components {
         };
         /** @description The alias was removed. */
         DeletedModelAlias: {
+            /** @description The alias's name. */
             name: string;
-            /** @enum {boolean} */
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
+            deleted: true;
+        };
+        /** @description The preset was removed with every version. */
+        DeletedPreset: {
+            /** @description The slug of the preset deleted, with every version. */
+            slug: string;
+            /**
+             * @description Always true.
+             * @enum {boolean}
+             */
             deleted: true;
         };
         /** @description A deleted key. */
@@ -4333,7 +4429,8 @@ export interface components {
             /**
              * @description A gateway model id (`anthropic/claude-sonnet-5-5`, `openai/gpt-5.4-mini`, `pass/kimi-k2.7-code`, ...), or a
              *     bare Anthropic model name (`claude-sonnet-5-5`, also with a date suffix such as `-20250929`), which resolves to
-             *     the catalog's `anthropic/` model of that name. Unknown models yield 404 (`not_found_error`).
+             *     the catalog's `anthropic/` model of that name, or a preset (`@preset/<slug>[@<version>]`, its settings filling
+             *     what the request leaves out). Unknown models yield 404 (`not_found_error`).
              */
             model: string;
             /**
@@ -4819,6 +4916,7 @@ export interface components {
         };
         /** @description The organization's aliases, by name. */
         ModelAliasList: {
+            /** @description The organization's aliases, by name. */
             data: components["schemas"]["ModelAlias"][];
         };
         /** @description Modalities of a model. */
@@ -5262,6 +5360,108 @@ export interface components {
              * @enum {string}
              */
             type: "ping";
+        };
+        /** @description One version of a preset. */
+        Preset: {
+            /**
+             * @description Always `preset`.
+             * @enum {string}
+             */
+            object: "preset";
+            /** @description The name requests use as `@preset/<slug>`. */
+            slug: string;
+            /**
+             * Format: int32
+             * @description This version's number (from 1).
+             */
+            version: number;
+            /** @description What it is for. */
+            description: string | null;
+            /** @description The settings. */
+            preset: components["schemas"]["PresetSettings"];
+            /**
+             * Format: date-time
+             * @description When this version was saved (ISO 8601).
+             */
+            created_at: string;
+        };
+        /** @description The organization's presets: the latest version of each, by slug. */
+        PresetList: {
+            /** @description The latest version of each preset, by slug. */
+            data: components["schemas"]["Preset"][];
+        };
+        /** @description The settings a preset fills in where a request leaves them out (a preset is at most 32 KiB of JSON). */
+        PresetSettings: {
+            /** @description The catalog model id it serves (a catalog alias is stored as the model it stands for). `model` or `models` is required. */
+            model?: string;
+            /** @description Fallback models, in order; without `model`, the first serves. */
+            models?: string[];
+            /** @description Provider routing preferences, as on a chat-completions request. */
+            provider?: components["schemas"]["ProviderPreferences"];
+            /** @description The system prompt (instructions). */
+            system?: string;
+            /**
+             * Format: double
+             * @description Sampling temperature.
+             */
+            temperature?: number;
+            /**
+             * Format: double
+             * @description Nucleus sampling.
+             */
+            top_p?: number;
+            /**
+             * Format: int32
+             * @description The output cap (Responses: `max_output_tokens`; Gemini: `maxOutputTokens`).
+             */
+            max_tokens?: number;
+            /** @description Stop strings (the Responses API has none: not sent on that door). */
+            stop?: string[];
+            /** @description Reasoning, as on a chat-completions request (Messages: a budget as `thinking`, an effort as `output_config.effort`). */
+            reasoning?: components["schemas"]["ReasoningConfig"];
+            /** @description Functions the model may call, in the chat-completions shape (each door spells them its own way). */
+            tools?: components["schemas"]["ToolDefinition"][];
+        };
+        /** @description A version as listed beside a preset. */
+        PresetVersionSummary: {
+            /**
+             * Format: int32
+             * @description The version's number, from 1; a save never changes an existing version.
+             */
+            version: number;
+            /** @description What the version's save said of it. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the version was saved.
+             */
+            created_at: string;
+        };
+        /** @description A preset's latest version and every version it has, newest first. */
+        PresetWithVersions: {
+            /**
+             * @description Always `preset`.
+             * @enum {string}
+             */
+            object: "preset";
+            /** @description The name requests use as `@preset/<slug>`. */
+            slug: string;
+            /**
+             * Format: int32
+             * @description This version's number (from 1).
+             */
+            version: number;
+            /** @description What it is for. */
+            description: string | null;
+            /** @description The settings. */
+            preset: components["schemas"]["PresetSettings"];
+            /**
+             * Format: date-time
+             * @description When this version was saved (ISO 8601).
+             */
+            created_at: string;
+            /** @description Every version of the preset, newest first. */
+            versions: components["schemas"]["PresetVersionSummary"][];
         };
         /** @description A factor on the token prices, as a decimal string ("2.5"). */
         PriceMultiplier: string;
@@ -6137,7 +6337,8 @@ export interface components {
         ResponseRequest: {
             /**
              * @description Model id: `<provider>/<model-name>` (e.g. `anthropic/claude-sonnet-4`), or `pass/<model-slug>` for a
-             *     subscription model; the same ids as `/chat/completions`. Unknown ids yield 404.
+             *     subscription model; the same ids as `/chat/completions`, presets (`@preset/<slug>[@<version>]`) included.
+             *     Unknown ids yield 404.
              */
             model: string;
             /**
@@ -7048,6 +7249,7 @@ export type CostDetails = components['schemas']['CostDetails'];
 export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
 export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
 export type CreateOrganizationRequest = components['schemas']['CreateOrganizationRequest'];
+export type CreatePresetRequest = components['schemas']['CreatePresetRequest'];
 export type CreateUserRequest = components['schemas']['CreateUserRequest'];
 export type CreateWebhookRequest = components['schemas']['CreateWebhookRequest'];
 export type CreatedApiKey = components['schemas']['CreatedApiKey'];
@@ -7057,6 +7259,7 @@ export type Credits = components['schemas']['Credits'];
 export type CreditsData = components['schemas']['CreditsData'];
 export type DeletedApiKey = components['schemas']['DeletedApiKey'];
 export type DeletedModelAlias = components['schemas']['DeletedModelAlias'];
+export type DeletedPreset = components['schemas']['DeletedPreset'];
 export type DeletedProviderKey = components['schemas']['DeletedProviderKey'];
 export type DeletedWebhook = components['schemas']['DeletedWebhook'];
 export type DeveloperMessage = components['schemas']['DeveloperMessage'];
@@ -7208,6 +7411,11 @@ export type PassWindowUsage = components['schemas']['PassWindowUsage'];
 export type PendingInvitation = components['schemas']['PendingInvitation'];
 export type PendingInvitationList = components['schemas']['PendingInvitationList'];
 export type PingEvent = components['schemas']['PingEvent'];
+export type Preset = components['schemas']['Preset'];
+export type PresetList = components['schemas']['PresetList'];
+export type PresetSettings = components['schemas']['PresetSettings'];
+export type PresetVersionSummary = components['schemas']['PresetVersionSummary'];
+export type PresetWithVersions = components['schemas']['PresetWithVersions'];
 export type PriceMultiplier = components['schemas']['PriceMultiplier'];
 export type PriceMultipliers = components['schemas']['PriceMultipliers'];
 export type PromptTokensDetails = components['schemas']['PromptTokensDetails'];
@@ -12375,7 +12583,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A bare Gemini name or a catalog id (see the interface). */
+                /** @description A bare Gemini name, a catalog id or a preset (`@preset/<slug>[@<version>]`; see the interface). */
                 model: string;
             };
             cookie?: never;
@@ -12468,7 +12676,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A bare Gemini name or a catalog id (see the interface). */
+                /** @description A bare Gemini name, a catalog id or a preset (`@preset/<slug>[@<version>]`; see the interface). */
                 model: string;
             };
             cookie?: never;
@@ -12651,7 +12859,7 @@ export interface operations {
                 "X-Modelgate-Cache"?: string;
             };
             path: {
-                /** @description A bare Gemini name or a catalog id (see the interface). */
+                /** @description A bare Gemini name, a catalog id or a preset (`@preset/<slug>[@<version>]`; see the interface). */
                 model: string;
             };
             cookie?: never;
@@ -12841,7 +13049,7 @@ export interface operations {
                 "X-Modelgate-Cache"?: string;
             };
             path: {
-                /** @description A bare Gemini name or a catalog id (see the interface). */
+                /** @description A bare Gemini name, a catalog id or a preset (`@preset/<slug>[@<version>]`; see the interface). */
                 model: string;
             };
             cookie?: never;
@@ -16600,6 +16808,497 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PassUsage"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the organization's presets. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresetList"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePresetRequest"];
+            };
+        };
+        responses: {
+            /** @description 201: the version saved. */
+            201: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preset"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The preset's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: a preset's latest version and its versions. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresetWithVersions"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deletePreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The preset's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the preset was removed. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedPreset"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 404: unknown endpoint, model id or resource, or a resource that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPresetVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The preset's slug. */
+                slug: string;
+                /** @description The version's number. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: one version of a preset. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preset"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /**

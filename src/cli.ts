@@ -23,6 +23,7 @@ import { orgsCommand } from './cli/orgs.js';
 import { statuslineCommand } from './cli/statusline.js';
 import { auditCommand } from './cli/audit.js';
 import { aliasesCommand } from './cli/aliases.js';
+import { presetsCommand } from './cli/presets.js';
 import { encryptionCommand } from './cli/encryption.js';
 import { providerKeysCommand } from './cli/provider-keys.js';
 import { responsesCommand } from './cli/responses.js';
@@ -35,6 +36,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   tokensCommand,
   orgsCommand,
   aliasesCommand,
+  presetsCommand,
   statuslineCommand,
   creditsCommand,
   passCommand,

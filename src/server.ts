@@ -6,6 +6,8 @@ import { getHeapStatistics } from 'node:v8';
 import { ConfigError, type Config } from './config.js';
 import { ProviderKeyCache } from './routing/provider-key-cache.js';
 import { listenForProviderKeyChanges } from './db/provider-key-notifications.js';
+import { presetCacheOver } from './presets/load-presets.js';
+import { listenForPresetChanges } from './presets/preset-notifications.js';
 import { anyProviderKeyStored, listProviderKeys } from './repositories/provider-keys.js';
 import { createLogger, type Logger } from './logger.js';
 import { openServingDatabase } from './db/data-folder/open-data-folder.js';
@@ -126,6 +128,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       };
   let credentialListener: CredentialListener | undefined;
   let providerKeyListener: CredentialListener | undefined;
+  let presetListener: CredentialListener | undefined;
   let leases: CreditLeases | undefined;
   let limits: Awaited<ReturnType<typeof createLimits>> | undefined;
   let tracing: RunningTracing | undefined;
@@ -172,6 +175,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         keys: [config.encryptionKey, ...config.previousEncryptionKeys],
         ttlMs: config.credentialCacheTtlMs,
       }),
+      presets: presetCacheOver(database.db, { ttlMs: config.credentialCacheTtlMs }),
       ...options.overrides,
       responseCache: options.overrides?.responseCache ?? createResponseCache(config, logger),
     };
@@ -203,6 +207,12 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       providerKeyListener = await listenForProviderKeyChanges(
         { db: database.db, databaseUrl: database.url, pglite: database.pglite },
         parts.providerKeys,
+        logger,
+      );
+    if (parts.presets)
+      presetListener = await listenForPresetChanges(
+        { db: database.db, databaseUrl: database.url, pglite: database.pglite },
+        parts.presets,
         logger,
       );
     // Other instances recall this one's unused credit leases (and it theirs) over NOTIFY.
@@ -358,6 +368,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         await tracing?.shutdown();
         await credentialListener?.close();
         await providerKeyListener?.close();
+        await presetListener?.close();
         await httpClient.close();
         await database.close();
         logger.info('stopped');
@@ -365,6 +376,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     return { url, db: database.db, parts, server, close };
   } catch (err) {
     await providerKeyListener?.close();
+    await presetListener?.close();
     await leases?.close().catch(() => undefined);
     await limits?.close();
     await responseCache?.close();

@@ -14,6 +14,7 @@ export const BROWSER_SCRIPTS = [
   'members-section.js',
   'invitations-section.js',
   'aliases-section.js',
+  'presets-section.js',
   'budgets-section.js',
   'audit-section.js',
   'keys-section.js',

@@ -113,6 +113,28 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       </div>
     </section>
 
+    <section id="presets" aria-labelledby="presets-title">
+      <h2 id="presets-title" tabindex="-1">Presets</h2>
+      <p class="hint">Saved request settings: send <code>@preset/&lt;slug&gt;</code> as <code>model</code> (or <code>@preset/&lt;slug&gt;@&lt;version&gt;</code> to pin one). Saving a slug again makes its next version.</p>
+      <form id="create-preset-form" class="inline-form" hidden>
+        <div><label for="preset-slug">Preset slug</label><input id="preset-slug" maxlength="64" placeholder="e.g. coder" spellcheck="false"></div>
+        <div><label for="preset-model">Preset model</label><input id="preset-model" list="preset-models" maxlength="256" spellcheck="false"></div>
+        <datalist id="preset-models"></datalist>
+        <div><label for="preset-system">System prompt</label><textarea id="preset-system" rows="2" maxlength="30000"></textarea></div>
+        <div><label for="preset-temperature">Temperature</label><input id="preset-temperature" type="number" min="0" max="2" step="0.1"></div>
+        <div><label for="preset-max-tokens">Max tokens</label><input id="preset-max-tokens" type="number" min="1" step="1"></div>
+        <div><label for="preset-description">Purpose</label><input id="preset-description" maxlength="500"></div>
+        <button type="submit">Save preset</button>
+      </form>
+      <p id="presets-empty" class="hint" hidden>No presets.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Presets table">
+        <table id="presets-table">
+          <thead><tr><th scope="col">Model name</th><th scope="col">Version</th><th scope="col">Serves</th><th scope="col">Description</th><th scope="col">Saved</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="preset-rows"></tbody>
+        </table>
+      </div>
+    </section>
+
     <section id="keys" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <p id="keys-scope" class="hint" hidden></p>

@@ -12,6 +12,7 @@ import type { GenerationsTable } from './tables/generations.js';
 import type { MembershipsTable } from './tables/memberships.js';
 import type { OrganizationInvitationsTable } from './tables/organization-invitations.js';
 import type { OrganizationAliasesTable, OrganizationsTable } from './tables/organizations.js';
+import type { PresetsTable } from './tables/presets.js';
 import type { ProviderKeysTable } from './tables/provider-keys.js';
 import type { PassUsageTable } from './tables/pass-usage.js';
 import type { SubscriptionsTable } from './tables/subscriptions.js';
@@ -31,6 +32,7 @@ export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
   organization_aliases: OrganizationAliasesTable;
+  presets: PresetsTable;
   memberships: MembershipsTable;
   organization_invitations: OrganizationInvitationsTable;
   api_keys: ApiKeysTable;

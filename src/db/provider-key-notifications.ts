@@ -2,31 +2,18 @@
 // organization's id) and drops that organization from this process's cache (routing/provider-key-cache.ts). While it
 // cannot hear them, the cache is off: every request loads the keys, so a deleted key is never used.
 import type { ChannelListener, NotificationSource } from './notification-listener.js';
-import { listenOnChannel } from './notification-listener.js';
+import { listenForOrganizationChanges, type OrganizationCacheControl } from './organization-cache-notifications.js';
 import type { Logger } from '../logger.js';
 
 /** Must match the channel in migrations/0019_provider_keys.ts. */
 export const PROVIDER_KEY_CHANNEL = 'modelgate_provider_keys';
 
-export interface ProviderKeyCacheControl {
-  readonly active: boolean;
-  setEnabled(enabled: boolean): void;
-  invalidate(organizationId: string): void;
-  invalidateAll(): void;
-}
+export type ProviderKeyCacheControl = OrganizationCacheControl;
 
 export async function listenForProviderKeyChanges(
   source: NotificationSource,
   cache: ProviderKeyCacheControl,
   logger: Logger,
 ): Promise<Pick<ChannelListener, 'close'> | undefined> {
-  if (!cache.active) return undefined;
-  if (source.databaseUrl === undefined && source.pglite === undefined) return undefined;
-  cache.setEnabled(false);
-  return listenOnChannel(source, {
-    channel: PROVIDER_KEY_CHANNEL,
-    onPayload: (payload) => (payload === '' ? cache.invalidateAll() : cache.invalidate(payload)),
-    onListening: (listening) => cache.setEnabled(listening),
-    logger,
-  });
+  return listenForOrganizationChanges(source, cache, { channel: PROVIDER_KEY_CHANNEL, logger });
 }

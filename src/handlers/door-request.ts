@@ -17,12 +17,17 @@ import type { ResponseMemory } from '../response-state/stored-turn.js';
 import { turnOwnerOf } from '../response-state/stored-turn.js';
 import { organizationModels, type OrganizationModels } from '../catalog/organization-models.js';
 import type { RequestFacts } from '../core/request-facts.js';
+import type { PresetCache } from '../presets/preset-cache.js';
+import { presetModelOf, type PresetVersion } from '../presets/preset.js';
+import { resolvePreset, withPresetRouting } from '../presets/resolve-preset.js';
 
 /** What a door request reads of the gateway. */
 export type DoorRequestParts = Pick<GenerationParts, 'catalog'> & {
   config: Pick<Config, 'streamDefault'>;
   /** The gateway's stored responses; absent: no door keeps state (a continuation is refused by the door). */
   responseState?: ResponseState;
+  /** The organizations' presets in memory; absent: a request naming a preset finds none (404). */
+  presets?: Pick<PresetCache, 'find'>;
 };
 
 export interface DoorRequestInput<Body> {
@@ -55,15 +60,21 @@ export async function doorRequest<Body>(
           local: input.local,
         })
       : undefined;
-  const body = (continuation?.body ?? input.call.body) as Body;
-  const call = { ...input.call, body };
-  const wire = continuation?.expanded
-    ? { ...input.wire, raw: Buffer.from(JSON.stringify(body)), body: body as Record<string, unknown> }
-    : input.wire;
+  let body = (continuation?.body ?? input.call.body) as Body;
   // The organization's own aliases name catalog models: from here on the request names the catalog's id.
   const models = organizationModels(parts.catalog, input.principal.aliases);
   const settings = { catalog: models, streamDefault: parts.config.streamDefault };
-  const model = models.canonical(door.modelOf(call, settings));
+  const asked = door.modelOf({ ...input.call, body }, settings);
+  // A preset fills what the request leaves out, in the door's own fields, before anything reads the request: routing,
+  // admission, billing, the response cache and the native lane all see the request as it is served.
+  const preset = await resolvePreset(parts.presets, { organizationId: input.principal.organizationId, model: asked });
+  if (preset) body = door.withPreset(body, preset.settings) as Body;
+  const call = { ...input.call, body };
+  const wire =
+    continuation?.expanded || preset
+      ? { ...input.wire, raw: Buffer.from(JSON.stringify(body)), body: body as Record<string, unknown> }
+      : input.wire;
+  const model = models.canonical(preset ? presetModelOf(preset.settings) : asked);
   const framing = door.streamOf(call, settings);
   const stream = framing !== undefined;
   const autoCache = autoCacheWanted(headers);
@@ -71,7 +82,7 @@ export async function doorRequest<Body>(
   const request: FrontDoorRequest = {
     apiFormat: door.apiFormat,
     protocol: door.protocol,
-    facts: models.hasOwnAliases ? withCatalogIds(door.readFacts(body, model), models) : door.readFacts(body, model),
+    facts: factsOf(door, { body, model, preset, models }),
     wire,
     translate: () => door.parse(body, { model, stream, autoCache }),
     stream,
@@ -82,6 +93,15 @@ export async function doorRequest<Body>(
   };
   if (keeping) request.keeping = keeping;
   return { request, framing };
+}
+
+function factsOf<Body>(
+  door: FrontDoor<Body>,
+  request: { body: Body; model: string; preset: PresetVersion | undefined; models: OrganizationModels },
+): RequestFacts {
+  const read = door.readFacts(request.body, request.model);
+  const facts = request.preset ? withPresetRouting(read, request.preset) : read;
+  return request.models.hasOwnAliases ? withCatalogIds(facts, request.models) : facts;
 }
 
 /** The request's model and fallback models as catalog ids, where they name the organization's aliases. */

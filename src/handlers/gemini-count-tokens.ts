@@ -11,8 +11,12 @@ import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
 import type { GeminiCountTokensRequest } from '../formats/gemini/wire-types.js';
 import { pathModel } from './gemini-path-model.js';
 import { requestModels } from './request-models.js';
+import type { GenerationParts } from '../pipeline/generation-parts.js';
+import { presetModelOf } from '../presets/preset.js';
+import { resolvePreset } from '../presets/resolve-preset.js';
+import { geminiWithPreset } from '../formats/gemini/preset-fill.js';
 
-export function geminiCountTokens(parts: CountParts): Handler {
+export function geminiCountTokens(parts: CountParts & Pick<GenerationParts, 'presets'>): Handler {
   return async (api, ctx) => {
     useRateLimitHeaders(ctx, geminiDoor.rateLimitHeaders);
     const body = api.request.requestBody as GeminiCountTokensRequest;
@@ -24,8 +28,16 @@ export function geminiCountTokens(parts: CountParts): Handler {
       });
     }
     const models = requestModels(parts.catalog, ctx);
-    const request = parseGeminiPrompt(prompt, models.canonical(geminiGatewayModelId(pathModel(api), models)));
-    const { inputTokens, rate } = await countPromptTokens(parts, generationClient(ctx), {
+    const client = generationClient(ctx);
+    const asked = geminiGatewayModelId(pathModel(api), models);
+    // A preset's system instruction and tools are counted as the request through it would send them.
+    const preset = await resolvePreset(parts.presets, {
+      organizationId: client.principal.organizationId,
+      model: asked,
+    });
+    const counted = preset ? geminiWithPreset(prompt, preset.settings) : prompt;
+    const request = parseGeminiPrompt(counted, models.canonical(preset ? presetModelOf(preset.settings) : asked));
+    const { inputTokens, rate } = await countPromptTokens(parts, client, {
       request,
       clientHeaders: {},
     });

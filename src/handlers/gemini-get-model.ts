@@ -6,11 +6,11 @@ import { GatewayError } from '../core/gateway-error.js';
 import { geminiGatewayModelId } from '../formats/gemini/model-name.js';
 import { geminiModelInfo } from '../formats/gemini/models-api.js';
 import { pathModel } from './gemini-path-model.js';
-import { requestModels } from './request-models.js';
+import { requestModelsWithPresets } from './request-models.js';
 
 export function geminiGetModel(parts: CatalogParts): Handler {
-  return (api, ctx) => {
-    const models = requestModels(parts.catalog, ctx);
+  return async (api, ctx) => {
+    const models = await requestModelsWithPresets(parts, ctx);
     const id = geminiGatewayModelId(pathModel(api), models);
     const resolved = parts.catalog.resolve(models.canonical(id));
     // A path names a resource: a malformed id is a model that does not exist (404), not a bad request.

@@ -3,16 +3,16 @@ import type { CatalogParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
 import { GeminiModelListing } from '../formats/gemini/models-api.js';
 import { queryString } from './query-params.js';
-import { requestModels } from './request-models.js';
+import { requestModelsWithPresets } from './request-models.js';
 
 export function geminiListModels(parts: CatalogParts): Handler {
   const listing = new GeminiModelListing(parts.catalog.listed());
-  return (api, ctx) => {
+  return async (api, ctx) => {
     const size = queryString(api, 'pageSize');
     // Validated by the document (an integer from 1 to 1000).
-    const models = requestModels(parts.catalog, ctx);
-    // An organization with aliases of its own has its own listing (rare: the catalog's is built once).
-    const shown = models.hasOwnAliases ? new GeminiModelListing(models.listed()) : listing;
+    const models = await requestModelsWithPresets(parts, ctx);
+    // An organization with aliases or presets of its own has its own listing (rare: the catalog's is built once).
+    const shown = models.hasOwnEntries ? new GeminiModelListing(models.listed()) : listing;
     ctx.body = shown.page(size === undefined ? undefined : Number(size), queryString(api, 'pageToken'));
   };
 }

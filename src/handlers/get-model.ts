@@ -6,10 +6,10 @@ import { GatewayError } from '../core/gateway-error.js';
 import { toWireModel } from '../catalog/wire-model.js';
 import { anthropicModelInfo, wantsAnthropicShape } from '../formats/messages/models-api.js';
 import { gatewayModelId } from '../formats/messages/model-name.js';
-import { requestModels } from './request-models.js';
+import { requestModelsWithPresets } from './request-models.js';
 
 export function getModel(parts: CatalogParts): Handler {
-  return (api, ctx) => {
+  return async (api, ctx) => {
     // openapi-backend hands over the raw path segment: the SDKs send the id's "/" as "%2F".
     let id = String((api.request.params as { model_id: string }).model_id);
     try {
@@ -18,7 +18,7 @@ export function getModel(parts: CatalogParts): Handler {
       // Not valid percent-encoding: looked up as sent, no model has that id.
     }
     const anthropic = wantsAnthropicShape(ctx.headers);
-    const models = requestModels(parts.catalog, ctx);
+    const models = await requestModelsWithPresets(parts, ctx);
     const asked = anthropic ? gatewayModelId(models, id) : id;
     const resolved = parts.catalog.resolve(models.canonical(asked));
     // A path names a resource: a malformed id is a model that does not exist (404), not a bad request.

@@ -49,4 +49,4 @@ export type LimitsViewParts = Pick<HandlerParts, 'config' | 'db' | 'now' | 'sett
 export type GrantParts = Pick<HandlerParts, 'config' | 'db' | 'now'>;
 
 /** The model catalog's own answers. */
-export type CatalogParts = Pick<HandlerParts, 'catalog'>;
+export type CatalogParts = Pick<HandlerParts, 'catalog' | 'presets'>;

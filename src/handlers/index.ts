@@ -86,6 +86,7 @@ import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handler
 import { deleteResponse, getResponse, listResponseInputItems, purgeResponses } from './stored-responses.js';
 import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
 import { deleteModelAlias, getModelAlias, listModelAliases, putModelAlias } from './model-alias-handlers.js';
+import { createPreset, deletePreset, getPreset, getPresetVersion, listPresets } from './preset-handlers.js';
 import { deleteProviderKey, listProviderKeys, putProviderKey } from './provider-key-handlers.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
@@ -175,6 +176,11 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     getModelAlias: getModelAlias(parts),
     putModelAlias: putModelAlias(parts),
     deleteModelAlias: deleteModelAlias(parts),
+    listPresets: listPresets(parts),
+    getPreset: getPreset(parts),
+    getPresetVersion: getPresetVersion(parts),
+    createPreset: createPreset(parts),
+    deletePreset: deletePreset(parts),
     listProviderKeys: listProviderKeys(parts),
     putProviderKey: putProviderKey(parts),
     deleteProviderKey: deleteProviderKey(parts),

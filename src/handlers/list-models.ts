@@ -6,7 +6,7 @@ import { outputModalities, toWireModel } from '../catalog/wire-model.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import { AnthropicModelListing, wantsAnthropicShape } from '../formats/messages/models-api.js';
 import { queryString } from './query-params.js';
-import { requestModels } from './request-models.js';
+import { requestModelsWithPresets } from './request-models.js';
 
 export function listModels(parts: CatalogParts): Handler {
   const wire = (entries: readonly CatalogEntry[]) =>
@@ -18,11 +18,11 @@ export function listModels(parts: CatalogParts): Handler {
   const filtered = new Map<string, string>();
   // Anthropic's listing holds the models the Messages API can call: no embedding models.
   const anthropic = new AnthropicModelListing(parts.catalog.listed().filter((entry) => !entry.embedding));
-  return (api, ctx) => {
+  return async (api, ctx) => {
     ctx.type = 'application/json';
-    const models = requestModels(parts.catalog, ctx);
-    // An organization with aliases of its own lists them too; its listing is made per request (few have any).
-    const listed = models.hasOwnAliases ? models.listed() : undefined;
+    const models = await requestModelsWithPresets(parts, ctx);
+    // An organization with aliases or presets of its own lists them too, made per request (few have any).
+    const listed = models.hasOwnEntries ? models.listed() : undefined;
     if (wantsAnthropicShape(ctx.headers)) {
       const limit = queryString(api, 'limit');
       const shown = listed ? new AnthropicModelListing(listed.filter((entry) => !entry.embedding)) : anthropic;

@@ -2,9 +2,9 @@
 // cached principals at once, since they carry the aliases; other processes hear it from the database's notification.
 import type { HandlerParts } from './handler-parts.js';
 import type { Handler } from '../http/openapi-router.js';
-import type { OrganizationAliasRow } from '../db/tables/organizations.js';
 import { principalOf } from '../http/authenticate.js';
 import {
+  type OrganizationAliasRow,
   aliasEditorOf,
   organizationAlias,
   organizationAliases,

@@ -26,6 +26,8 @@ export const OPERATION_BODY_CAPS: Readonly<Record<string, BodyCap>> = {
   adminCreateUserKey: 'key_settings',
   adminUpdateUserKey: 'key_settings',
   adminCreateUser: 'settings',
+  // A preset holds up to 32 KiB of settings; one saved from a request body carries that request's conversation too.
+  createPreset: 'key_settings',
   adminAdjustCredits: 'settings',
   adminGrantPass: 'settings',
   createOrganization: 'settings',
@@ -43,6 +45,7 @@ export const OPERATION_BODY_CAPS: Readonly<Record<string, BodyCap>> = {
   updateWebhook: 'settings',
   adminCreateWebhook: 'settings',
   putProviderKey: 'settings',
+  putModelAlias: 'settings',
 };
 
 /** 1,000 allow-list entries of 200 characters are ~203 KB of JSON; a quarter of headroom for formatting. */

@@ -13,6 +13,7 @@ import type { AffinityStore } from '../routing/session-affinity.js';
 import type { AdmissionParts } from './admission/admission-ask.js';
 import type { UpstreamDrains } from './upstream-drains.js';
 import type { ProviderKeyCache } from '../routing/provider-key-cache.js';
+import type { PresetCache } from '../presets/preset-cache.js';
 
 /** The settings a generation reads. */
 export type GenerationSettings = Pick<
@@ -43,6 +44,8 @@ export interface GenerationParts extends RoutingDeps, AdmissionParts {
   natives: NativeProtocols;
   /** Organizations' own provider keys, in memory; absent: every request uses the operator's keys. */
   providerKeys?: ProviderKeyCache;
+  /** Organizations' presets, in memory; absent: a request naming a preset finds none. */
+  presets?: PresetCache;
   /** Which endpoint served each conversation (session affinity); absent: affinity off (MODELGATE_AFFINITY_TTL_SECONDS=0). */
   affinity?: AffinityStore;
 }

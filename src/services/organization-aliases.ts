@@ -18,7 +18,7 @@ import {
 import { actorOf, recordAudit, type AuditActor } from './audit-log.js';
 
 /** Letters, digits and `. _ : + -`, no `/`: an alias can never be read as a `<provider>/<model>` id. */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._:+-]{0,63}$/;
+export const ALIAS_NAME = /^[A-Za-z0-9][A-Za-z0-9._:+-]{0,63}$/;
 /** Principals carry every alias of their organization: a bound keeps that small. */
 export const MAX_ALIASES_PER_ORGANIZATION = 100;
 const MAX_DESCRIPTION_CHARS = 500;
@@ -68,7 +68,7 @@ export async function organizationAlias(
 ): Promise<OrganizationAliasRow> {
   const { name } = alias;
   // No stored name is invalid (PostgreSQL text cannot even hold a NUL): nothing to look up.
-  if (!NAME.test(name)) throw notFound(name);
+  if (!ALIAS_NAME.test(name)) throw notFound(name);
   const row = await findOrganizationAlias(db, alias);
   if (!row) throw notFound(name);
   return row;
@@ -76,7 +76,7 @@ export async function organizationAlias(
 
 /** The catalog id the alias will name, or a 400 saying why the change cannot be made. */
 function checkedModel(catalog: Pick<Catalog, 'get'>, change: AliasChange): string {
-  if (!NAME.test(change.name))
+  if (!ALIAS_NAME.test(change.name))
     throw invalid(
       'name',
       `alias name "${change.name}" must be 1 to 64 letters, digits and . _ : + - (starting with a letter or digit)`,
@@ -137,7 +137,7 @@ export async function putOrganizationAlias(
 /** Removes an alias (owner or admin); audited. */
 export async function removeOrganizationAlias(db: Db, editor: AliasEditor, name: string): Promise<void> {
   requireManager(editor.actor, 'Changing aliases');
-  if (!NAME.test(name)) throw notFound(name);
+  if (!ALIAS_NAME.test(name)) throw notFound(name);
   const { organizationId } = editor;
   await inTransaction(db, async (trx) => {
     const removed = await deleteOrganizationAlias(trx, { organizationId, name });

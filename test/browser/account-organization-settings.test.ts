@@ -1,6 +1,7 @@
 // The account page's organization settings in headless Chromium: model aliases (an owner names a catalog model, sees
 // the gateway's reason for a name it refuses, and deletes the alias; signed in with an API key, the same
-// organization's aliases are shown without the form), budgets (the owner sets and removes the organization's, each
+// organization's aliases are shown without the form), presets (an owner saves one and its next version, then deletes
+// it; a key sees the list only), budgets (the owner sets and removes the organization's, each
 // shown with its spend) and the audit log (owners and admins with the account token). axe-core finds no serious or
 // critical violation. Skipped like account-page.test.ts when Chromium is absent.
 import { existsSync, readFileSync } from 'node:fs';
@@ -91,6 +92,51 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('account page organization settings in 
     await expect.poll(() => page.locator('#aliases-empty').isVisible()).toBe(true);
     const left = await gw.db.selectFrom('organization_aliases').selectAll().execute();
     expect(left).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('an owner saves a preset and its next version, reads a refusal, and deletes it; a key sees the list only', async () => {
+    const owner = await gw.createUser('presets@acme.test');
+    const page = await signedIn(await gw.createToken(owner.userId));
+    await expect.poll(() => page.locator('#presets-empty').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('#preset-models option[value="openai/gpt-test"]').count()).toBe(1);
+
+    await page.getByLabel('Preset slug').fill('coder');
+    await page.getByLabel('Preset model').fill('openai/gpt-test');
+    await page.getByLabel('System prompt').fill('Answer with code first.');
+    await page.getByLabel('Temperature').fill('0.2');
+    await page.getByLabel('Purpose').fill('Our coding model');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+    await expect.poll(() => page.locator('#preset-rows tr').count()).toBe(1);
+    expect(await page.locator('#status').textContent()).toBe(
+      'Preset coder version 1 saved: send "@preset/coder" as the model.',
+    );
+    await page.getByLabel('Preset slug').fill('coder');
+    await page.getByLabel('Preset model').fill('openai/gpt-test');
+    await page.getByLabel('Max tokens').fill('500');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+    await expect.poll(() => page.locator('#preset-rows tr td').first().textContent()).toBe('2');
+    const saved = await gw.db.selectFrom('presets').select(['version', 'preset']).orderBy('version').execute();
+    expect(saved.map((row) => row.preset)).toEqual([
+      { model: 'openai/gpt-test', system: 'Answer with code first.', temperature: 0.2 },
+      { model: 'openai/gpt-test', max_tokens: 500 },
+    ]);
+
+    // The gateway's own reason is shown for a model it refuses.
+    await page.getByLabel('Preset slug').fill('other');
+    await page.getByLabel('Preset model').fill('openai/no-such-model');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+    await expect.poll(() => page.locator('#error').textContent()).toContain('not a catalog model');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const keyPage = await signedIn(owner.key);
+    await expect.poll(() => keyPage.locator('#preset-rows tr').count()).toBe(1);
+    expect(await keyPage.locator('#create-preset-form').isHidden()).toBe(true);
+    expect(await keyPage.getByRole('button', { name: 'Delete preset coder' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Delete preset coder' }).click();
+    await expect.poll(() => page.locator('#presets-empty').isVisible()).toBe(true);
+    expect(await gw.db.selectFrom('presets').selectAll().execute()).toEqual([]);
     expect(problems).toEqual([]);
   });
 

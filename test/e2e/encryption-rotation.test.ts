@@ -180,7 +180,8 @@ describeWithPostgres('master key rotation', () => {
     expect(stdout).not.toContain(OWN_KEY);
     expect(stdout).not.toContain(sealed.secret);
     expect(stdout).not.toContain(plain.secret);
-  });
+    // Three gateways and two CLI processes (each a fresh tsx start): minutes on a busy machine, not 30 s.
+  }, 180_000);
 
   it('refuses to start with stored provider keys and no master key, saying so', async () => {
     await expect(gateway({})).rejects.toThrow(

@@ -21,6 +21,7 @@ async function loadAccount() {
     loadPass(),
     loadKeys(),
     loadAliases(),
+    loadPresets(),
     loadBudgets(),
     loadAudit(),
     loadProviderKeys(),
@@ -85,6 +86,8 @@ function signOut(userAction) {
     'org-switcher',
     'alias-rows',
     'alias-models',
+    'preset-rows',
+    'preset-models',
     'budget-list',
     'audit-rows',
     'provider-key-rows',
@@ -113,6 +116,7 @@ function start() {
   startOrganizations();
   startInvitations();
   startAliases();
+  startPresets();
   startBudgets();
   startAudit();
   startProviderKeys();

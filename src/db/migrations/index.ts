@@ -19,6 +19,7 @@ import * as m0017 from './0017_webhooks_and_audit_log.js';
 import * as m0018 from './0018_stored_responses.js';
 import * as m0019 from './0019_provider_keys.js';
 import * as m0020 from './0020_organization_aliases.js';
+import * as m0021 from './0021_presets.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -45,4 +46,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0018_stored_responses', m0018],
   ['0019_provider_keys', m0019],
   ['0020_organization_aliases', m0020],
+  ['0021_presets', m0021],
 ];

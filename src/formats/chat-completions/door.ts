@@ -1,6 +1,7 @@
 // The chat-completions door (POST /chat/completions), described once (formats/shared/front-door.ts). Its native
 // lane forwards no client header; its errors are the gateway's own envelope.
 import type { FrontDoor } from '../shared/front-door.js';
+import { chatWithPreset } from './preset-fill.js';
 import { OPENAI_RATE_LIMIT_HEADERS } from '../shared/rate-limit-headers.js';
 import { buildCompletion } from './build-completion.js';
 import { ChatStreamRenderer } from './chat-stream-renderer.js';
@@ -19,6 +20,7 @@ export const chatDoor: FrontDoor<ChatCompletionRequest> = {
   // An omitted `stream` follows the Accept header, else the operator's default (stream-mode.ts).
   streamOf: ({ body, headers }, { streamDefault }) =>
     wantsStream(body.stream, headers.accept, streamDefault) ? 'sse' : undefined,
+  withPreset: chatWithPreset,
   readFacts: (body) => chatRequestFacts(body),
   sessionKey: chatSessionKey,
   clientHeaders: () => ({}),

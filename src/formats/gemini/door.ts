@@ -2,6 +2,7 @@
 // model comes from the path (model-name.ts), the session from the headers alone, errors in Google's shape.
 import { sessionKeyFromHeaders } from '../../routing/session-key.js';
 import type { FrontDoor } from '../shared/front-door.js';
+import { geminiWithPreset } from './preset-fill.js';
 import { OPENROUTER_RATE_LIMIT_HEADERS } from '../shared/rate-limit-headers.js';
 import { buildGenerateContentResponse } from './build-response.js';
 import { GEMINI_ERROR_SHAPE } from './error-body.js';
@@ -23,6 +24,7 @@ export const geminiDoor: FrontDoor<GeminiGenerateContentRequest> = {
     if (call.operationId !== 'geminiStreamGenerateContent') return undefined;
     return call.query('alt')?.toLowerCase() === 'sse' ? 'sse' : 'json-array';
   },
+  withPreset: geminiWithPreset,
   readFacts: geminiRequestFacts,
   sessionKey: (_body, headers) => sessionKeyFromHeaders(headers),
   clientHeaders: () => ({}),

@@ -1,6 +1,7 @@
 // The Anthropic Messages door (POST /messages), described once (formats/shared/front-door.ts): its own error shape,
 // also on the model routes for Anthropic clients, and the `anthropic-*` headers its native lane forwards.
 import type { FrontDoor } from '../shared/front-door.js';
+import { messagesWithPreset } from './preset-fill.js';
 import { ANTHROPIC_RATE_LIMIT_HEADERS } from '../shared/rate-limit-headers.js';
 import { buildMessage } from './build-message.js';
 import { anthropicClientHeaders } from './client-headers.js';
@@ -20,6 +21,7 @@ export const messagesDoor: FrontDoor<MessagesRequest> = {
   modelOf: ({ body }, { catalog }) => gatewayModelId(catalog, body.model),
   // Anthropic's default: one JSON object unless `stream` is true.
   streamOf: ({ body }) => (body.stream === true ? 'sse' : undefined),
+  withPreset: messagesWithPreset,
   readFacts: messagesRequestFacts,
   sessionKey: messagesSessionKey,
   clientHeaders: anthropicClientHeaders,

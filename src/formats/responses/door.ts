@@ -2,6 +2,7 @@
 // request's settings; its errors are the gateway's own envelope.
 import { continueResponse } from '../../response-state/continue-response.js';
 import type { FrontDoor } from '../shared/front-door.js';
+import { responsesWithPreset } from './preset-fill.js';
 import { OPENAI_RATE_LIMIT_HEADERS } from '../shared/rate-limit-headers.js';
 import { buildResponse } from './build-response.js';
 import { openAiClientHeaders } from './client-headers.js';
@@ -21,6 +22,7 @@ export const responsesDoor: FrontDoor<ResponseRequest> = {
   streamOf: ({ body }) => (body.stream === true ? 'sse' : undefined),
   // The model is the body's; reading the facts refuses a stored response left to continue (400): a request continuing
   // one comes here expanded (continueFrom), unless the gateway keeps no responses at all.
+  withPreset: responsesWithPreset,
   readFacts: (body) => responsesRequestFacts(body),
   sessionKey: responsesSessionKey,
   clientHeaders: openAiClientHeaders,

@@ -16,6 +16,7 @@ import type {
   StreamRenderer,
 } from '../../core/stream-renderer.js';
 import type { WireProtocol } from '../../core/wire-protocol.js';
+import type { PresetSettings } from '../../presets/preset.js';
 import type { RateLimitHeaders } from './rate-limit-headers.js';
 
 /** The door's name in generation records, metrics and traces. */
@@ -77,6 +78,12 @@ export interface FrontDoor<Body> {
   modelOf(call: DoorCall<Body>, settings: DoorSettings): string;
   /** How the answer is sent: undefined for one JSON body, else the stream's framing. */
   streamOf(call: DoorCall<Body>, settings: DoorSettings): StreamFraming | undefined;
+  /**
+   * The request with a preset's settings put where this door keeps them (its system prompt, sampling, output cap,
+   * reasoning, tools), each only where the request leaves it out; the model, fallbacks and provider preferences are
+   * the door request's (handlers/door-request.ts). A Body, typed unknown as continueFrom's is.
+   */
+  withPreset(body: Body, preset: PresetSettings): unknown;
   /** What routing and admission read of the request (offered tools, search limits, attachments, output cap, ...). */
   readFacts(body: Body, model: string): RequestFacts;
   /** The conversation the request belongs to, for session affinity: the door's body field, else the session headers. */
