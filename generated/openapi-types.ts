@@ -782,6 +782,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/guardrails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's guardrails
+         * @description The organization's guardrails, in the order they run (any member).
+         */
+        get: operations["getGuardrails"];
+        /**
+         * Set the organization's guardrails
+         * @description Replaces the organization's guardrails (owner or admin); the next request on any instance uses them.
+         */
+        put: operations["putGuardrails"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1889,6 +1913,8 @@ export interface components {
              *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
              */
             allowed_models?: string[] | null;
+            /** @description The key's own guardrails, run after its organization's (`GET /guardrails`); empty: none of its own. */
+            guardrails?: components["schemas"]["Guardrail"][];
         };
         /**
          * @description What a key may do, fixed when it is created (Modelgate's key scopes).
@@ -2494,6 +2520,11 @@ export interface components {
              *     model.
              */
             allowed_models?: components["schemas"]["ModelPattern"][] | null;
+            /**
+             * @description The key's own guardrails (see `putGuardrails`), up to 20, run after its organization's; null or an empty list:
+             *     none of its own. Not for management keys, which call no model.
+             */
+            guardrails?: components["schemas"]["Guardrail"][] | null;
         };
         /**
          * @description An invitation to make.
@@ -2655,6 +2686,8 @@ export interface components {
              *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
              */
             allowed_models?: string[] | null;
+            /** @description The key's own guardrails, run after its organization's (`GET /guardrails`); empty: none of its own. */
+            guardrails?: components["schemas"]["Guardrail"][];
             /** @description The key value. It is shown once, in this response, and cannot be shown again: store it now. */
             key: string;
         };
@@ -3580,6 +3613,7 @@ export interface components {
          *       "cache_savings": 0,
          *       "usage_estimated": false,
          *       "byok": false,
+         *       "guardrails": [],
          *       "attempts": [
          *         {
          *           "provider": "openai",
@@ -3708,6 +3742,11 @@ export interface components {
              */
             byok: boolean;
             /**
+             * @description The guardrails that fired on the request or its answer (`GET /guardrails`, a key's own), by name; empty when none
+             *     did. A request a guardrail blocked is recorded with `total_cost` 0.
+             */
+            guardrails?: string[];
+            /**
              * @description Every upstream attempt of this request, in order (routing may try several endpoints): for a request that reached
              *     an upstream, always at least one entry, the last being the one that served (or failed last). null for records
              *     written before routing existed or when no upstream was called.
@@ -3738,6 +3777,43 @@ export interface components {
              */
             months?: number;
         };
+        /** @description One guardrail. */
+        Guardrail: {
+            /**
+             * @description Its name, unique in its list (letters, digits, `_` and `-`, up to 64 characters): what `x-modelgate-guardrails`,
+             *     a refusal and the generation record name. The matched text is never reported.
+             */
+            name: string;
+            /** @description When it runs: `input` (the request) or `output` (the answer). */
+            stage: components["schemas"]["GuardrailStage"];
+            /** @description What it does with what it finds: `redact`, `block` or `flag`. */
+            action: components["schemas"]["GuardrailAction"];
+            /** @description What it looks for. */
+            detector: components["schemas"]["GuardrailDetector"];
+            /** @description `regex` only: the name of one of the operator's patterns (MODELGATE_GUARDRAIL_PATTERNS); an unknown name is 400. */
+            pattern?: string;
+        };
+        /**
+         * @description What a guardrail does when its detector finds something: `redact` replaces each match with a placeholder
+         *     (`[EMAIL]`, `[PHONE]`, `[CREDIT_CARD]`, `[IBAN]`, `[SECRET]`, or the pattern's name in capitals); `block` refuses
+         *     the request (403, `metadata.reason: "guardrail_blocked"`, recorded at cost 0 and not billed) or ends the answer
+         *     with the door's error (a streamed answer: the door's error event, code `content_filter`); `flag` only reports.
+         */
+        GuardrailAction: string | ("redact" | "block" | "flag");
+        /**
+         * @description What a guardrail looks for: `email`; `phone` (libphonenumber-js: numbers written with their country code, and
+         *     national ones of the operator's MODELGATE_GUARDRAIL_PHONE_REGION); `credit_card` (13 to 19 digits passing the Luhn
+         *     check); `iban` (checked by ibantools); `secret` (API keys shaped like the providers' and Modelgate's own); `regex`
+         *     (one of the operator's patterns, named in `pattern`).
+         */
+        GuardrailDetector: string | ("email" | "phone" | "credit_card" | "iban" | "secret" | "regex");
+        /** @description The organization's guardrails, in the order they run. */
+        GuardrailList: {
+            /** @description Up to 20. */
+            data: components["schemas"]["Guardrail"][];
+        };
+        /** @description When a guardrail runs: on the request before anything is sent upstream, or on the answer. */
+        GuardrailStage: string | ("input" | "output");
         /**
          * @description Liveness: the process serves HTTP.
          * @example {
@@ -3928,6 +4004,8 @@ export interface components {
              *     models answer 403 (`metadata.reason: "model_not_allowed"`). null: every model.
              */
             allowed_models?: string[] | null;
+            /** @description The key's own guardrails, run after its organization's (`GET /guardrails`); empty: none of its own. */
+            guardrails?: components["schemas"]["Guardrail"][];
             /** @description True while the owner has never been granted paid credits. */
             is_free_tier: boolean;
             /**
@@ -5604,6 +5682,11 @@ export interface components {
             /** @description When it starts over (default `never`). */
             reset?: components["schemas"]["BudgetReset"];
         };
+        /** @description The organization's new list; it replaces the whole list (an empty list removes every guardrail). */
+        PutGuardrailsRequest: {
+            /** @description The guardrails in the order they run, up to 20, names distinct. */
+            data: components["schemas"]["Guardrail"][];
+        };
         /**
          * @description The role a member gets (a user not yet a member is added).
          * @example {
@@ -6885,6 +6968,11 @@ export interface components {
              *     model.
              */
             allowed_models?: components["schemas"]["ModelPattern"][] | null;
+            /**
+             * @description The key's own guardrails (see `putGuardrails`), up to 20, run after its organization's; null or an empty list:
+             *     none of its own. Not for management keys, which call no model.
+             */
+            guardrails?: components["schemas"]["Guardrail"][] | null;
         };
         /** @description Body of `updateWebhook`: only the fields sent change. */
         UpdateWebhookRequest: {
@@ -7310,6 +7398,11 @@ export type GenerationData = components['schemas']['GenerationData'];
 export type GenerationList = components['schemas']['GenerationList'];
 export type GenerationStatus = components['schemas']['GenerationStatus'];
 export type GrantPassRequest = components['schemas']['GrantPassRequest'];
+export type Guardrail = components['schemas']['Guardrail'];
+export type GuardrailAction = components['schemas']['GuardrailAction'];
+export type GuardrailDetector = components['schemas']['GuardrailDetector'];
+export type GuardrailList = components['schemas']['GuardrailList'];
+export type GuardrailStage = components['schemas']['GuardrailStage'];
 export type Health = components['schemas']['Health'];
 export type HostedToolUses = components['schemas']['HostedToolUses'];
 export type ImageContentPart = components['schemas']['ImageContentPart'];
@@ -7425,6 +7518,7 @@ export type ProviderKeyMode = components['schemas']['ProviderKeyMode'];
 export type ProviderPreferences = components['schemas']['ProviderPreferences'];
 export type ProviderSort = components['schemas']['ProviderSort'];
 export type PutBudgetRequest = components['schemas']['PutBudgetRequest'];
+export type PutGuardrailsRequest = components['schemas']['PutGuardrailsRequest'];
 export type PutMemberRequest = components['schemas']['PutMemberRequest'];
 export type PutModelAliasRequest = components['schemas']['PutModelAliasRequest'];
 export type PutProviderKeyRequest = components['schemas']['PutProviderKeyRequest'];
@@ -11948,6 +12042,8 @@ export interface operations {
                      *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
+                    /** @description Their names, joined by `, `, e.g. "no-emails, leaked-keys"; never the text they matched. Absent when none fired. */
+                    "x-modelgate-guardrails"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13450,6 +13546,199 @@ export interface operations {
             };
         };
     };
+    getGuardrails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the organization's guardrails. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuardrailList"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putGuardrails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutGuardrailsRequest"];
+            };
+        };
+        responses: {
+            /** @description 200: the organization's guardrails. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuardrailList"];
+                };
+            };
+            /** @description 400: the request is malformed: invalid JSON, a missing required field or parameter, or a value out of range. Fix the request; do not retry. */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 413: the request body is larger than the operation takes (`metadata.limit_bytes`): 32 MiB on the generation
+             *     operations (chat completions, messages, token counts, responses, Gemini's, embeddings; a deployment may set another
+             *     limit), 256 KiB on a key's settings (create and update a key), 16 KiB on the operator's other settings. Send smaller
+             *     images or pass them by https URL; split an embeddings batch.
+             */
+            413: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description 500: a fault inside the gateway. Retry once after about 1 s. */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 503: the gateway or the provider is temporarily unavailable. Retry up to 3 times with backoff. While the gateway's
+             *     database is restarting or failing over, requests that need it are refused with `metadata.reason`
+             *     `database_unavailable` and a `Retry-After`; answers already under way finish and are billed once it is back.
+             */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -13739,6 +14028,8 @@ export interface operations {
                      *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
+                    /** @description Their names, joined by `, `, e.g. "no-emails, leaked-keys"; never the text they matched. Absent when none fired. */
+                    "x-modelgate-guardrails"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17842,6 +18133,8 @@ export interface operations {
                      *     "The organization's own openai key was refused (HTTP 401); served on the gateway's key".
                      */
                     "x-modelgate-warning"?: string;
+                    /** @description Their names, joined by `, `, e.g. "no-emails, leaked-keys"; never the text they matched. Absent when none fired. */
+                    "x-modelgate-guardrails"?: string;
                     [name: string]: unknown;
                 };
                 content: {

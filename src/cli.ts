@@ -27,6 +27,7 @@ import { presetsCommand } from './cli/presets.js';
 import { encryptionCommand } from './cli/encryption.js';
 import { providerKeysCommand } from './cli/provider-keys.js';
 import { responsesCommand } from './cli/responses.js';
+import { guardrailsCommand } from './cli/guardrails.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
   serveCommand,
@@ -45,6 +46,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   responsesCommand,
   auditCommand,
   providerKeysCommand,
+  guardrailsCommand,
   encryptionCommand,
   conformanceCommand,
 ];

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { usdToNanos } from './core/money.js';
 import { DEFAULT_PASS_QUOTA_USD, MAX_PASS_QUOTA_NANOS, type PassQuotaConfig } from './pass/plan.js';
 import { parseMasterKey, type MasterKey } from './auth/secret-box.js';
+import { isSupportedCountry } from 'libphonenumber-js';
+import { parseGuardrailPatterns, type GuardrailSettings } from './guardrails/guardrail-settings.js';
 
 export interface Config {
   port: number;
@@ -120,6 +122,8 @@ export interface Config {
   byokFeePpm: number;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** The operator's guardrail patterns and phone region (docs/guardrails.md). */
+  guardrails: GuardrailSettings;
 }
 
 export interface WebhookConfig {
@@ -316,7 +320,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'MODELGATE_WEBHOOK_TIMEOUT_MS', { fallback: 15_000, min: 100, max: 300_000 }),
       allowPrivateDestinations: boolean(env, 'MODELGATE_WEBHOOK_ALLOW_PRIVATE', false),
     },
+    guardrails: guardrailSettings(env),
   };
+}
+
+function guardrailSettings(env: NodeJS.ProcessEnv): GuardrailSettings {
+  const region = env.MODELGATE_GUARDRAIL_PHONE_REGION?.trim().toUpperCase();
+  if (region !== undefined && region !== '' && !isSupportedCountry(region))
+    throw new ConfigError('MODELGATE_GUARDRAIL_PHONE_REGION', 'must be a two-letter country code (e.g. US, DE)');
+  let patterns: Map<string, RegExp>;
+  try {
+    patterns = parseGuardrailPatterns(env.MODELGATE_GUARDRAIL_PATTERNS);
+  } catch (err) {
+    throw new ConfigError('MODELGATE_GUARDRAIL_PATTERNS', (err as Error).message);
+  }
+  return { patterns, ...(region ? { phoneRegion: region } : {}) };
 }
 
 /** Comma-separated master keys, each as MODELGATE_ENCRYPTION_KEY takes one (the values are never echoed). */

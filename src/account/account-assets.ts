@@ -20,6 +20,7 @@ export const BROWSER_SCRIPTS = [
   'keys-section.js',
   'provider-keys-section.js',
   'stored-responses-section.js',
+  'guardrails-section.js',
   'credits-section.js',
   'usage-chart.js',
   'pass-section.js',

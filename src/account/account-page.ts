@@ -213,6 +213,26 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       </div>
     </section>
 
+    <section id="guardrails" aria-labelledby="guardrails-title">
+      <h2 id="guardrails-title" tabindex="-1">Guardrails</h2>
+      <p class="hint">Checks on what the organization's requests send and what answers say: redact a match with a placeholder, block the request, or only flag it. The matched text is never shown or kept.</p>
+      <form id="guardrail-form" class="inline-form" hidden>
+        <div><label for="guardrail-name">Guardrail name</label><input id="guardrail-name" maxlength="64" autocomplete="off" spellcheck="false" placeholder="e.g. no-emails"></div>
+        <div><label for="guardrail-stage">Stage</label><select id="guardrail-stage"><option value="input" selected>input (request)</option><option value="output">output (answer)</option></select></div>
+        <div><label for="guardrail-action">Action</label><select id="guardrail-action"><option value="redact" selected>redact</option><option value="block">block</option><option value="flag">flag</option></select></div>
+        <div><label for="guardrail-detector">Detector</label><select id="guardrail-detector"><option value="email" selected>email</option><option value="phone">phone</option><option value="credit_card">credit_card</option><option value="iban">iban</option><option value="secret">secret</option><option value="regex">regex (operator pattern)</option></select></div>
+        <div><label for="guardrail-pattern">Operator pattern</label><input id="guardrail-pattern" maxlength="64" autocomplete="off" spellcheck="false" placeholder="regex only"></div>
+        <button type="submit">Add guardrail</button>
+      </form>
+      <p id="guardrails-empty" class="hint" hidden>No guardrails.</p>
+      <div class="table-wrap" tabindex="0" role="region" aria-labelledby="guardrails-title">
+        <table id="guardrails-table">
+          <thead><tr><th scope="col">Name</th><th scope="col">Stage</th><th scope="col">Action</th><th scope="col">Detector</th><th scope="col">Actions</th></tr></thead>
+          <tbody id="guardrail-rows"></tbody>
+        </table>
+      </div>
+    </section>
+
     <section id="credits" aria-labelledby="credits-title">
       <h2 id="credits-title">Credits</h2>
       <dl class="totals">

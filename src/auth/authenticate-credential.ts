@@ -55,6 +55,7 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
         policy: { disabled: key.disabled, expiresAt: key.expires_at, allowedModels: key.allowed_models },
         budgets: budgetsOf(key),
         aliases: aliasMapOf(key.org_aliases),
+        guardrails: { organization: key.org_guardrails ?? [], key: key.guardrails ?? [] },
       };
     }
   } else if (kind === 'admin_key') {
@@ -84,6 +85,7 @@ export async function loadPrincipal(db: Db, kind: SecretKind, hash: string): Pro
         limits: NO_LIMITS,
         budgets: budgetsOf(token),
         aliases: aliasMapOf(token.org_aliases),
+        guardrails: { organization: token.org_guardrails ?? [], key: [] },
       };
     }
   }

@@ -69,6 +69,8 @@ export const MANAGEMENT_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   'listProviderKeys',
   'putProviderKey',
   'deleteProviderKey',
+  'getGuardrails',
+  'putGuardrails',
 ]);
 
 const MANAGER = 'the account auth token (account page, `npx modelgate tokens create`) or a management key (mgm-v1-...)';

@@ -41,5 +41,7 @@ export async function principalInOrganization(
     role: membership.role,
     budgets: budgetsOf(membership),
     aliases: aliasMapOf(membership.org_aliases),
+    // The token has no key-level guardrails: only the organization's apply.
+    guardrails: { organization: membership.org_guardrails ?? [], key: [] },
   };
 }

@@ -1,5 +1,6 @@
 import type { KeyLimitReset } from '../db/tables/api-keys.js';
 import type { MemberRole } from '../db/tables/memberships.js';
+import type { GuardrailLists } from '../guardrails/guardrail.js';
 
 /**
  * Who is calling: resolved from the Bearer credential on every request, through CredentialCache (deletion and limit
@@ -45,6 +46,11 @@ export interface Principal {
    * (a change invalidates cached principals); absent for an admin key.
    */
   aliases?: ReadonlyMap<string, string>;
+  /**
+   * The organization's and (for an API key) the key's own guardrails (migration 0022), read with the credential (a
+   * change invalidates cached principals); absent for an admin key.
+   */
+  guardrails?: GuardrailLists;
   /** Rows of api_keys only: what the key may do besides its limits (checked on every request, also from the cache). */
   policy?: KeyPolicy;
 }

@@ -13,7 +13,7 @@ export function adminCreateUserKey(parts: GrantParts): Handler {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const now = parts.now();
     const body = (api.request.requestBody ?? {}) as WireKeySettings;
-    const settings = parseKeySettings(body, now);
+    const settings = parseKeySettings(body, now, parts.config.guardrails);
     // The operator stands in for the account here, so it may create either kind, as the account token may.
     const { row, secret } = await createKey(parts.db, {
       // The user's personal organization, whose id is the user's.

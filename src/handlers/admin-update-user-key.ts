@@ -13,7 +13,7 @@ export function adminUpdateUserKey(parts: KeyChangeParts): Handler {
     const user = await requireUser(parts.db, String(api.request.params.user_id));
     const keyId = String(api.request.params.key_id);
     const now = parts.now();
-    const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now);
+    const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now, parts.config.guardrails);
     const row = keyId.includes('\u0000')
       ? undefined
       : await updateKey(parts.db, parts.credentials, {

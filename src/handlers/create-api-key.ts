@@ -22,7 +22,7 @@ export function createApiKey(parts: GrantParts): Handler {
       memberUserId: body.member_id,
     });
     const now = parts.now();
-    const settings = parseKeySettings(body, now);
+    const settings = parseKeySettings(body, now, parts.config.guardrails);
     const { row, secret } = await createKey(parts.db, {
       ...owner,
       settings,

@@ -17,13 +17,18 @@ import type { ResponseMemory } from '../response-state/stored-turn.js';
 import { turnOwnerOf } from '../response-state/stored-turn.js';
 import { organizationModels, type OrganizationModels } from '../catalog/organization-models.js';
 import type { RequestFacts } from '../core/request-facts.js';
+import type { DoorGuardrails } from '../guardrails/door-guardrails.js';
+import { guardrailsAt } from '../guardrails/guardrail.js';
+import { guardRequest } from '../guardrails/guard-request.js';
+import { NO_GUARDRAIL_SETTINGS } from '../guardrails/guardrail-settings.js';
 import type { PresetCache } from '../presets/preset-cache.js';
 import { presetModelOf, type PresetVersion } from '../presets/preset.js';
 import { resolvePreset, withPresetRouting } from '../presets/resolve-preset.js';
 
 /** What a door request reads of the gateway. */
 export type DoorRequestParts = Pick<GenerationParts, 'catalog'> & {
-  config: Pick<Config, 'streamDefault'>;
+  /** Without the operator's guardrail settings, no pattern is defined (a `regex` guardrail finds nothing). */
+  config: Pick<Config, 'streamDefault'> & Partial<Pick<Config, 'guardrails'>>;
   /** The gateway's stored responses; absent: no door keeps state (a continuation is refused by the door). */
   responseState?: ResponseState;
   /** The organizations' presets in memory; absent: a request naming a preset finds none (404). */
@@ -69,11 +74,18 @@ export async function doorRequest<Body>(
   // admission, billing, the response cache and the native lane all see the request as it is served.
   const preset = await resolvePreset(parts.presets, { organizationId: input.principal.organizationId, model: asked });
   if (preset) body = door.withPreset(body, preset.settings) as Body;
-  const call = { ...input.call, body };
-  const wire =
+  const filledWire =
     continuation?.expanded || preset
       ? { ...input.wire, raw: Buffer.from(JSON.stringify(body)), body: body as Record<string, unknown> }
       : input.wire;
+  // The input stage, on the request as it is served (expanded, a preset's fields filled): before its facts are read,
+  // so estimation, routing and both lanes see what the guardrails left of it.
+  const filled = body as Record<string, unknown>;
+  const stage = inputStage(input.principal, { body: filled, wire: filledWire }, parts);
+  if (stage !== undefined) body = stage.body as Body;
+  const wire =
+    stage !== undefined && stage.body !== filled ? { ...filledWire, raw: stage.raw, body: stage.body } : filledWire;
+  const call = { ...input.call, body };
   const model = models.canonical(preset ? presetModelOf(preset.settings) : asked);
   const framing = door.streamOf(call, settings);
   const stream = framing !== undefined;
@@ -92,7 +104,27 @@ export async function doorRequest<Body>(
     sessionBudgetNanos: sessionBudgetOf(headers),
   };
   if (keeping) request.keeping = keeping;
+  if (stage !== undefined) request.guardrails = stage.guardrails;
   return { request, framing };
+}
+
+/**
+ * The principal's guardrails with what the input stage found, and the request as it goes on (body and bytes, the
+ * same when nothing was redacted); undefined when the principal has none.
+ */
+function inputStage(
+  principal: Principal,
+  request: { body: Record<string, unknown>; wire: NativeWire },
+  parts: { config: Partial<Pick<Config, 'guardrails'>> },
+): { guardrails: DoorGuardrails; body: Record<string, unknown>; raw: Buffer } | undefined {
+  const input = guardrailsAt(principal.guardrails, 'input');
+  const output = guardrailsAt(principal.guardrails, 'output');
+  if (input.length === 0 && output.length === 0) return undefined;
+  const settings = parts.config.guardrails ?? NO_GUARDRAIL_SETTINGS;
+  const verdict = guardRequest(input, { body: request.body, raw: request.wire.raw }, settings);
+  const guardrails: DoorGuardrails = { fired: [...(verdict?.fired ?? [])], output, settings };
+  if (verdict?.blockedBy !== undefined) guardrails.blockedBy = verdict.blockedBy;
+  return { guardrails, body: verdict?.body ?? request.body, raw: verdict?.raw ?? request.wire.raw };
 }
 
 function factsOf<Body>(

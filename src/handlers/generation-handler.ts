@@ -22,7 +22,7 @@ import { queryString } from './query-params.js';
  * stored responses (absent: none are kept).
  */
 export type GenerationHandlerParts = GenerationParts &
-  HitParts & { config: Pick<Config, 'streamDefault'>; responseState?: ResponseState };
+  HitParts & { config: Pick<Config, 'streamDefault' | 'guardrails'>; responseState?: ResponseState };
 
 /** A door's generation handler; it names its door, so the operation map can be checked against the descriptors. */
 export type GenerationHandler = Handler & { readonly door: FrontDoor<never> };

@@ -34,7 +34,7 @@ export interface HandlerParts extends GenerationParts {
 }
 
 /** A key changed or deleted: the credential cache drops it at once, stamped with the clock. */
-export type KeyChangeParts = Pick<HandlerParts, 'credentials' | 'db' | 'now'>;
+export type KeyChangeParts = Pick<HandlerParts, 'config' | 'credentials' | 'db' | 'now'>;
 
 /** A read of what settlement writes (balance, ledger, generations): the settlements in flight are awaited first. */
 export type SettledReadParts = Pick<HandlerParts, 'db' | 'settlements'>;

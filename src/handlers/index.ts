@@ -88,6 +88,7 @@ import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './adm
 import { deleteModelAlias, getModelAlias, listModelAliases, putModelAlias } from './model-alias-handlers.js';
 import { createPreset, deletePreset, getPreset, getPresetVersion, listPresets } from './preset-handlers.js';
 import { deleteProviderKey, listProviderKeys, putProviderKey } from './provider-key-handlers.js';
+import { getGuardrails, putGuardrails } from './guardrail-handlers.js';
 
 export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
   return {
@@ -184,5 +185,7 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     listProviderKeys: listProviderKeys(parts),
     putProviderKey: putProviderKey(parts),
     deleteProviderKey: deleteProviderKey(parts),
+    getGuardrails: getGuardrails(parts),
+    putGuardrails: putGuardrails(parts),
   };
 }

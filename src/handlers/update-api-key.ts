@@ -15,7 +15,7 @@ export function updateApiKey(parts: KeyChangeParts): Handler {
     // An API key is refused here, before any lookup: it changes no key, so it learns nothing about ids either.
     authorizeKeyChange(principal, 'update', keyId);
     const now = parts.now();
-    const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now);
+    const settings = parseKeySettings((api.request.requestBody ?? {}) as WireKeySettings, now, parts.config.guardrails);
     const found = await findKey(parts.db, principal.organizationId, keyId);
     const target = found && seesKeyOf(principal, found.member_user_id) ? found : undefined;
     if (target) authorizeKeyTarget(principal, 'update', target);

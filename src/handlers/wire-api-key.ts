@@ -20,6 +20,7 @@ export function toWireKeyLimits({ row, usage, limitRemainingNanos }: KeyView): K
     expires_at: row.expires_at ? row.expires_at.toISOString() : null,
     disabled: row.disabled,
     allowed_models: row.allowed_models,
+    guardrails: row.guardrails ?? [],
   };
 }
 

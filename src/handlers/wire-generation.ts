@@ -38,5 +38,6 @@ export function toWireGeneration(row: GenerationView): GenerationData {
     cache_savings: nanosToUsd(row.cache_saved_nanos),
     usage_estimated: row.usage_estimated,
     byok: row.byok,
+    guardrails: row.guardrails ?? [],
   };
 }

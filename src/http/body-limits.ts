@@ -46,6 +46,7 @@ export const OPERATION_BODY_CAPS: Readonly<Record<string, BodyCap>> = {
   adminCreateWebhook: 'settings',
   putProviderKey: 'settings',
   putModelAlias: 'settings',
+  putGuardrails: 'settings',
 };
 
 /** 1,000 allow-list entries of 200 characters are ~203 KB of JSON; a quarter of headroom for formatting. */

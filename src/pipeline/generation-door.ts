@@ -2,6 +2,7 @@
 // take it (the client's own bytes for the native lane, a lazy translation for the translated lane), and a whole
 // answer or an opened stream, as internal results (the door renders them) or as the upstream's own (native).
 import type { AnswerKeeping } from '../core/answer-keeping.js';
+import type { DoorGuardrails } from '../guardrails/door-guardrails.js';
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 import type { GenerationResult, StreamEvent } from '../core/generation.js';
@@ -38,4 +39,14 @@ export interface GenerationDoor {
   translate(): GenerationRequest;
   /** The door keeps the answer (stored responses), on whichever lane it comes. */
   keeping?: AnswerKeeping;
+  /** The request's guardrails (the principal's, with what the input stage found); absent: none set. */
+  guardrails?: DoorGuardrails;
+}
+
+/**
+ * Whether an attempt may take the native lane as far as guardrails go: the output stage reads answers as internal
+ * events, so a request with output guardrails takes the translated lane on every endpoint.
+ */
+export function nativeAllowed(door: GenerationDoor): boolean {
+  return door.guardrails === undefined || door.guardrails.output.length === 0;
 }

@@ -36,6 +36,8 @@ export function generationRecord(input: {
   apiFormat: ApiFormat;
   /** Every upstream attempt (the last one served or failed last); null when no upstream was called. */
   attempts: GenerationAttempt[] | null;
+  /** Names of the guardrails that fired on the request or its answer. */
+  guardrails?: readonly string[];
 }): NewGeneration {
   const { meter, principal, target, admission, tracking } = input;
   const usage = meter.finalUsage();
@@ -74,5 +76,6 @@ export function generationRecord(input: {
     attempts: withServed(input.attempts, usage),
     usage_estimated: meter.usageIsEstimated,
     byok: target.byok !== undefined,
+    guardrails: input.guardrails !== undefined && input.guardrails.length > 0 ? [...input.guardrails] : null,
   };
 }

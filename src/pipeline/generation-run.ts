@@ -21,7 +21,11 @@ import type { NativeAnswerContext, NativeProtocol, NativeWire } from '../provide
 import type { Redact } from '../providers/redact-credentials.js';
 import { nativeLaneOf, observeReading } from './native-lane.js';
 import { nativeStream, type NativeStreamEnd } from './native-stream.js';
-import type { GenerationDoor, JsonAnswer, OpenedStream } from './generation-door.js';
+import { nativeAllowed, type GenerationDoor, type JsonAnswer, type OpenedStream } from './generation-door.js';
+import { guardedStream } from './guarded-stream.js';
+import { guardResult } from '../guardrails/guard-output.js';
+import { addFired } from '../guardrails/door-guardrails.js';
+import { guardrailBlocked } from './guardrail-block.js';
 import { openWithinWindow } from './failover-window.js';
 import { GenerationMeter } from './generation-meter.js';
 import { generationRecord, type ApiFormat, type TrackingHeaders } from './generation-record.js';
@@ -130,12 +134,20 @@ export class GenerationRun {
   }
 
   /** Step 5+6 for JSON: attempts endpoints until one answers; its whole answer, metered (and translated, or not). */
-  completeRouted(): Promise<JsonAnswer> {
-    return this.route(async (target, last): Promise<JsonAnswer> => {
+  async completeRouted(): Promise<JsonAnswer> {
+    const answer = await this.route(async (target, last): Promise<JsonAnswer> => {
       const upstream = await this.callUpstream(target, last);
       if (!this.native) return { lane: 'translated', ...(await this.complete(upstream)) };
       return { lane: 'native', body: await this.completeNative(upstream, this.native) };
     });
+    // The output stage, once routing is done (a blocked answer is no failed attempt to fail over from).
+    const guardrails = this.input.door.guardrails;
+    if (answer.lane === 'translated' && guardrails !== undefined && guardrails.output.length > 0) {
+      const report = guardResult(answer.completion, { guardrails: guardrails.output, settings: guardrails.settings });
+      addFired(guardrails, report.fired);
+      if (report.blockedBy !== undefined) throw guardrailBlocked(report.blockedBy, 'answer');
+    }
+    return answer;
   }
 
   /**
@@ -199,7 +211,9 @@ export class GenerationRun {
         clientHeaders: door.wire.clientHeaders,
       };
     }
-    const native = nativeLaneOf(door.protocol, target, door.wire.body, this.parts.natives);
+    const native = nativeAllowed(door)
+      ? nativeLaneOf(door.protocol, target, door.wire.body, this.parts.natives)
+      : undefined;
     this.native = native;
     // The native lane sends the price options the endpoint prices (the others are left out, and cost 1×).
     this.meter.expectServed(native ? this.input.facts.priceOptions : undefined);
@@ -351,22 +365,23 @@ export class GenerationRun {
 
   /** Step 6 for streams: the upstream's events, translated and metered, in batches, then how the stream ended. */
   events(upstream: UpstreamResponse, committed?: () => boolean): AsyncGenerator<StreamEvent[], StreamEnd | undefined> {
-    return this.settledBeforeEnd(
-      generationStream({
-        committed,
-        upstream,
-        translator: this.input.target.adapter.createStreamTranslator(this.adapterCtx),
-        meter: this.meter,
-        excludeReasoning: this.excludeReasoning,
-        signal: this.input.client.signal,
-        totals: () => this.totals(),
-        withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
-        drain: {
-          state: this.link,
-          estimate: () => this.cutOffEstimate(),
-        },
-      }),
-    );
+    const events = generationStream({
+      committed,
+      upstream,
+      translator: this.input.target.adapter.createStreamTranslator(this.adapterCtx),
+      meter: this.meter,
+      excludeReasoning: this.excludeReasoning,
+      signal: this.input.client.signal,
+      totals: () => this.totals(),
+      withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
+      drain: {
+        state: this.link,
+        estimate: () => this.cutOffEstimate(),
+      },
+    });
+    const guardrails = this.input.door.guardrails;
+    if (guardrails === undefined || guardrails.output.length === 0) return this.settledBeforeEnd(events);
+    return this.settledBeforeEnd(guardedStream(events, { guardrails, meter: this.meter, totals: () => this.totals() }));
   }
 
   /** Step 6 for streams on the native lane: the upstream's own events, metered, as SSE text batches. */
@@ -506,6 +521,7 @@ export class GenerationRun {
       tracking: this.input.tracking,
       apiFormat: this.input.apiFormat,
       attempts: this.attempts.length > 0 ? this.attempts : null,
+      guardrails: this.input.door.guardrails?.fired,
     });
   }
 

@@ -19,6 +19,9 @@ import { admitRoute } from './admit-route.js';
 import { budgetHeaders } from '../billing/budget-admission.js';
 import { candidateSpend } from './candidate-spend.js';
 import { nativeLaneOf } from './native-lane.js';
+import { nativeAllowed } from './generation-door.js';
+import { guardrailsHeader } from '../guardrails/door-guardrails.js';
+import { guardrailBlocked, recordBlocked } from './guardrail-block.js';
 import type { Target } from '../routing/resolve-target.js';
 import { recallAffinity, rememberAffinity } from './conversation-affinity.js';
 import type { GenerationParts } from './generation-parts.js';
@@ -104,6 +107,9 @@ export async function serveGeneration(
 ): Promise<void> {
   const { facts, stream } = door;
   const { principal } = client; //                                               1 authenticated
+  response.headers(guardrailsHeader(door.guardrails));
+  const blockedBy = door.guardrails?.blockedBy;
+  if (blockedBy !== undefined) return refuseBlocked(parts, client, door, { blockedBy, fired: door.guardrails!.fired });
   // 2 resolve model → candidate endpoints (routing; the conversation's previous endpoint first while it is healthy),
   // 3 check request (per endpoint when routed)
   const affinity = await recallAffinity(parts, principal, facts.model, facts, door.sessionKey);
@@ -112,7 +118,10 @@ export async function serveGeneration(
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
   const spendOf = (target: Target) =>
-    candidateSpend(facts, () => nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined);
+    candidateSpend(
+      facts,
+      () => nativeAllowed(door) && nativeLaneOf(door.protocol, target, door.wire.body, parts.natives) !== undefined,
+    );
   const { targets, admission, rate } = await admitRoute(parts, principal, plan, {
     requestedMaxTokens: facts.maxOutputTokens,
     spendOf,
@@ -144,14 +153,14 @@ export async function serveGeneration(
     if (stream) {
       const opened = await run.openStream(keepAliveMs);
       void rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
-      response.headers(servedBy(run));
+      response.headers({ ...servedBy(run), ...guardrailsHeader(door.guardrails) });
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
       if (opened.lane === 'native') await response.frames(opened.frames, renderer, keepAliveMs, opened.first);
       else await response.events(opened.events, renderer, keepAliveMs, opened.first);
     } else {
       const answer = await run.completeRouted(); //                                  6+8 translate, respond (JSON)
       await rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
-      response.headers(servedBy(run));
+      response.headers({ ...servedBy(run), ...guardrailsHeader(door.guardrails) });
       // 7 settle before the body (it tells the cost) leaves: a crash now cannot lose a bill the client was told.
       // Streams settle at their end the same way (generation-run.ts).
       await run.settle();
@@ -160,12 +169,38 @@ export async function serveGeneration(
     }
   } catch (err) {
     run.recordFailure(err);
+    // The output stage may have fired on an answer it then blocked.
+    response.headers(guardrailsHeader(door.guardrails));
     throw err;
   } finally {
     // 7 settle, exactly once: here when the request failed or its client left (nothing more to tell it), and the
     // queue is drained before shutdown closes the database.
     void run.settle();
   }
+}
+
+/**
+ * A request an input guardrail blocked: its model resolved (the record names it) with no own keys and no admission,
+ * recorded with cost 0, and refused with 403 before anything goes upstream.
+ */
+async function refuseBlocked(
+  parts: GenerationParts,
+  client: GenerationClient,
+  door: FrontDoorRequest,
+  guardrails: { blockedBy: string; fired: readonly string[] },
+): Promise<never> {
+  const plan = planRoute(parts, door.facts, undefined, undefined);
+  const error = guardrailBlocked(guardrails.blockedBy);
+  await recordBlocked(parts, {
+    principal: client.principal,
+    target: plan.targets[0]!,
+    stream: door.stream,
+    tracking: client.tracking,
+    apiFormat: door.apiFormat,
+    fired: guardrails.fired,
+    error,
+  });
+  throw error;
 }
 
 /** The organization's own provider keys (from memory once loaded); undefined when it has none. */

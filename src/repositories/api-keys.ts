@@ -1,4 +1,5 @@
 import { aliasesColumn } from './organization-aliases.js';
+import type { Guardrail } from '../guardrails/guardrail.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { ApiKeyRow, KeyLimitReset, NewApiKey } from '../db/tables/api-keys.js';
 import type { MemberRole } from '../db/tables/memberships.js';
@@ -10,6 +11,8 @@ export type ApiKeyWithOwner = ApiKeyRow & { email: string; role: MemberRole } & 
 export interface OrganizationColumns {
   /** The organization's aliases (migration 0020), name to model id; null without any. */
   org_aliases: Record<string, string> | null;
+  /** The organization's guardrails (migration 0022); null without any. */
+  org_guardrails: Guardrail[] | null;
   org_budget_limit_nanos: bigint | null;
   org_budget_reset: KeyLimitReset | null;
   member_budget_limit_nanos: bigint | null;
@@ -44,6 +47,7 @@ export async function findActiveApiKeyByHash(db: DbOrTrx, keyHash: string): Prom
     .select([
       'organizations.budget_limit_nanos as org_budget_limit_nanos',
       'organizations.budget_reset as org_budget_reset',
+      'organizations.guardrails as org_guardrails',
       'memberships.budget_limit_nanos as member_budget_limit_nanos',
       'memberships.budget_reset as member_budget_reset',
     ])

@@ -64,6 +64,7 @@ export async function findMembershipContext(
     .select([
       'organizations.budget_limit_nanos as org_budget_limit_nanos',
       'organizations.budget_reset as org_budget_reset',
+      'organizations.guardrails as org_guardrails',
       'memberships.budget_limit_nanos as member_budget_limit_nanos',
       'memberships.budget_reset as member_budget_reset',
     ])

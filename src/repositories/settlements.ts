@@ -106,6 +106,7 @@ function settlementRow(item: GenerationSettlement): SettlementRow {
     web_search_requests: r.web_search_requests ?? 0,
     tool_uses: r.tool_uses ?? null,
     byok: r.byok ?? false,
+    guardrails: r.guardrails ?? null,
     settle: item.settle === 'none' ? null : item.settle,
     reserved_nanos: item.settle === 'credits' ? String(item.reservedNanos) : null,
     lease_holder: item.settle === 'credits' ? (item.leaseHolder ?? null) : null,

@@ -42,6 +42,11 @@ function changesOf(settings: KeySettings): ApiKeyUpdate {
   if (settings.limitReset !== undefined) changes.limit_reset = settings.limitReset;
   if (settings.expiresAt !== undefined) changes.expires_at = settings.expiresAt;
   if (settings.disabled !== undefined) changes.disabled = settings.disabled;
+  if (settings.guardrails !== undefined) {
+    changes.guardrails = (
+      settings.guardrails.length === 0 ? null : sql`${JSON.stringify(settings.guardrails)}::jsonb`
+    ) as never;
+  }
   if (settings.allowedModels !== undefined) {
     // jsonb written as text so both dialects (pg, PGlite) send the same parameter.
     changes.allowed_models = (

@@ -24,6 +24,7 @@ function auditedKey(row: ApiKeyRow): Record<string, unknown> {
     expires_at: row.expires_at,
     disabled: row.disabled,
     allowed_models: row.allowed_models,
+    guardrails: row.guardrails,
     deleted_at: row.deleted_at,
   };
 }

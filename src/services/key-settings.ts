@@ -3,6 +3,9 @@
 import type { ApiKeyKind, KeyLimitReset } from '../db/tables/api-keys.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../core/money.js';
+import type { Guardrail } from '../guardrails/guardrail.js';
+import { NO_GUARDRAIL_SETTINGS, type GuardrailSettings } from '../guardrails/guardrail-settings.js';
+import { parseGuardrails, type WireGuardrail } from '../guardrails/parse-guardrails.js';
 
 /** A field left out stays as it is; `null` clears it. */
 export interface KeySettings {
@@ -12,6 +15,8 @@ export interface KeySettings {
   expiresAt?: Date | null;
   allowedModels?: string[] | null;
   disabled?: boolean;
+  /** The key's own guardrails; an empty list is stored as none. */
+  guardrails?: Guardrail[];
 }
 
 export interface WireKeySettings {
@@ -23,6 +28,7 @@ export interface WireKeySettings {
   expires_at?: string | null;
   allowed_models?: string[] | null;
   disabled?: boolean;
+  guardrails?: WireGuardrail[] | null;
 }
 
 const RESETS: readonly string[] = ['daily', 'weekly', 'monthly'];
@@ -34,7 +40,12 @@ function invalid(field: string, message: string): GatewayError {
   return new GatewayError(400, `Invalid request: ${field} ${message}`, { field });
 }
 
-export function parseKeySettings(wire: WireKeySettings, now: Date): KeySettings {
+export function parseKeySettings(
+  wire: WireKeySettings,
+  now: Date,
+  /** The operator's guardrail patterns, which a key's `regex` guardrails name. */
+  guardrailSettings: GuardrailSettings = NO_GUARDRAIL_SETTINGS,
+): KeySettings {
   const settings: KeySettings = {};
   if (wire.name !== undefined) {
     const name = wire.name.trim();
@@ -79,6 +90,8 @@ export function parseKeySettings(wire: WireKeySettings, now: Date): KeySettings 
     }
   }
   if (wire.disabled !== undefined) settings.disabled = wire.disabled;
+  if (wire.guardrails !== undefined)
+    settings.guardrails = parseGuardrails(wire.guardrails ?? [], { field: 'guardrails', settings: guardrailSettings });
   return settings;
 }
 
@@ -102,6 +115,8 @@ export function checkSettingsFitKind(kind: ApiKeyKind, settings: KeySettings): v
         ? 'limit_reset'
         : settings.allowedModels != null
           ? 'allowed_models'
-          : undefined;
+          : settings.guardrails !== undefined && settings.guardrails.length > 0
+            ? 'guardrails'
+            : undefined;
   if (field !== undefined) throw invalid(field, 'does not apply to a management key, which calls no model');
 }

@@ -25,8 +25,8 @@ const FINGERPRINTS: Record<string, { revision: number; sha256: string }> = {
     sha256: 'c0a133e8e0dc51ca69a3e13282ed4ac51de4e83ccdbab5c84303d9c10a29856a',
   },
   settle_generations: {
-    revision: 3,
-    sha256: '007cc74c68a03560f4ee8db15347a37fc11155836b989b2ee34cab4ecafadca3',
+    revision: 4,
+    sha256: '952ff15492180cbdf7fd99a03cea92519f37a212c49d6cba4ff551d60fd36807',
   },
 };
 

@@ -90,6 +90,7 @@ describe('API keys', () => {
       expires_at: null,
       disabled: false,
       allowed_models: null,
+      guardrails: [],
     });
 
     // The new key works.

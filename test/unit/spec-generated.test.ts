@@ -91,6 +91,8 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   listProviderKeys: ['get', '/provider-keys'],
   putProviderKey: ['put', '/provider-keys/{provider}'],
   deleteProviderKey: ['delete', '/provider-keys/{provider}'],
+  getGuardrails: ['get', '/guardrails'],
+  putGuardrails: ['put', '/guardrails'],
   listModelAliases: ['get', '/aliases'],
   getModelAlias: ['get', '/aliases/{name}'],
   putModelAlias: ['put', '/aliases/{name}'],

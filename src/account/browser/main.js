@@ -26,6 +26,7 @@ async function loadAccount() {
     loadAudit(),
     loadProviderKeys(),
     loadStoredResponses(),
+    loadGuardrails(),
   ]);
   results.unshift(...members);
   const failure = results.find((r) => r.status === 'rejected');
@@ -70,6 +71,7 @@ function signOut(userAction) {
   byId('new-key-value').value = '';
   byId('provider-key-value').value = '';
   byId('provider-key-form').hidden = true;
+  byId('guardrail-form').hidden = true;
   byId('new-key').hidden = true;
   byId('generation-detail').hidden = true;
   // Leave nothing of the account in the page for whoever uses the tab next.
@@ -91,6 +93,7 @@ function signOut(userAction) {
     'budget-list',
     'audit-rows',
     'provider-key-rows',
+    'guardrail-rows',
   ]) {
     byId(id).replaceChildren();
   }
@@ -121,6 +124,7 @@ function start() {
   startAudit();
   startProviderKeys();
   startStoredResponses();
+  startGuardrails();
   if (credentialStore.get()) {
     showSignedIn(true);
     guarded(loadAccount);

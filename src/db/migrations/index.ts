@@ -20,6 +20,7 @@ import * as m0018 from './0018_stored_responses.js';
 import * as m0019 from './0019_provider_keys.js';
 import * as m0020 from './0020_organization_aliases.js';
 import * as m0021 from './0021_presets.js';
+import * as m0022 from './0022_guardrails.js';
 
 /**
  * Every migration, oldest first. Names are what Kysely records in `kysely_migration`, so an entry
@@ -47,4 +48,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0019_provider_keys', m0019],
   ['0020_organization_aliases', m0020],
   ['0021_presets', m0021],
+  ['0022_guardrails', m0022],
 ];

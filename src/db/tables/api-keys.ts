@@ -1,3 +1,4 @@
+import type { Guardrail } from '../../guardrails/guardrail.js';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
@@ -30,6 +31,8 @@ export interface ApiKeysTable {
   allowed_models: Generated<string[] | null>;
   /** Fixed at creation (migration 0010): what the key may do; see src/auth/key-scopes.ts. */
   kind: Generated<ApiKeyKind>;
+  /** The key's own guardrails (migration 0022), applied with its organization's; null: none. */
+  guardrails: Generated<Guardrail[] | null>;
 }
 
 /** `inference`: calls models, reads its own account, may revoke itself. `management`: manages keys, calls no model. */

@@ -50,6 +50,8 @@ export interface GenerationsTable {
   tool_uses: Generated<ToolUses | null>;
   /** Served on the organization's own provider key: charged the operator's BYOK fee, not the price (migration 0019). */
   byok: Generated<boolean>;
+  /** Names of the guardrails that fired on the request or its answer (migration 0022); null: none. */
+  guardrails: Generated<string[] | null>;
 }
 
 export type ApiFormat = 'chat_completions' | 'messages' | 'responses' | 'embeddings' | 'gemini';

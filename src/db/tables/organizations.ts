@@ -1,3 +1,4 @@
+import type { Guardrail } from '../../guardrails/guardrail.js';
 import type { KeyLimitReset } from './api-keys.js';
 import type { Generated, Insertable, Selectable } from 'kysely';
 
@@ -16,6 +17,8 @@ export interface OrganizationsTable {
   budget_limit_nanos: Generated<bigint | null>;
   /** When the budget starts over (UTC calendar); null: never. */
   budget_reset: Generated<KeyLimitReset | null>;
+  /** The organization's guardrails (migration 0022), applied to every key's requests; null: none. */
+  guardrails: Generated<Guardrail[] | null>;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -63,6 +63,9 @@ export function serveGenerationCached(
   door: FrontDoorRequest,
   framing?: 'sse' | 'json-array',
 ): Promise<void> {
+  // A request an input guardrail blocked is refused and recorded by the pipeline: no cache read, nothing admitted.
+  if (door.guardrails?.blockedBy !== undefined)
+    return serveGeneration(parts, exchange.client, door, exchange.response.generation);
   return withResponseCache(parts, exchange, {
     cacheable: () => cacheableGeneration(door, framing),
     serve: (response, client) => serveGeneration(parts, client, door, response),
