@@ -1487,7 +1487,17 @@ export interface paths {
          *     Failures after the stream began arrive in the stream (see `ResponseEventStream`).
          */
         post: operations["createResponse"];
-        delete?: never;
+        /**
+         * Delete all of my stored responses
+         * @description Extension. Deletes every stored response the caller created in the organization its credential acts in (with the
+         *     account auth token, `X-Modelgate-Organization` chooses it): the account page's "Delete my stored responses".
+         *     Another member's responses are not touched (the operator purges a whole organization's with
+         *     `npx modelgate responses purge --org`). Continuing a deleted one answers `previous_response_not_found`. Decision
+         *     (OpenAI deletes one response at a time and has no bulk form): an API key or the account auth token may call it, a
+         *     management key may not (it opens none of the stored responses); like `DELETE /responses/{response_id}`, it is not
+         *     written to the audit log, which records changes to the organization's settings, not to conversation data.
+         */
+        delete: operations["purgeResponses"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6661,6 +6671,25 @@ export interface components {
             url: string;
         };
         /**
+         * @description `DELETE /responses`: how many of the caller's stored responses were deleted.
+         * @example {
+         *       "object": "response.purge",
+         *       "deleted": 42
+         *     }
+         */
+        ResponsesPurged: {
+            /**
+             * @description Always `response.purge`.
+             * @enum {string}
+             */
+            object: "response.purge";
+            /**
+             * Format: int32
+             * @description How many stored responses were deleted (0 when there were none).
+             */
+            deleted: number;
+        };
+        /**
          * @description The invitation was revoked: its token no longer makes a member.
          * @example {
          *       "revoked": true,
@@ -7548,6 +7577,7 @@ export type ResponseUsage = components['schemas']['ResponseUsage'];
 export type ResponseWebSearchAction = components['schemas']['ResponseWebSearchAction'];
 export type ResponseWebSearchCallItem = components['schemas']['ResponseWebSearchCallItem'];
 export type ResponseWebSearchSource = components['schemas']['ResponseWebSearchSource'];
+export type ResponsesPurged = components['schemas']['ResponsesPurged'];
 export type RevokedInvitation = components['schemas']['RevokedInvitation'];
 export type RevokedPass = components['schemas']['RevokedPass'];
 export type ServedOptions = components['schemas']['ServedOptions'];
@@ -18281,6 +18311,59 @@ export interface operations {
                     "x-request-id": string;
                     /** @description Seconds to wait before retrying, when the gateway knows (its database is away: a few seconds). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    purgeResponses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200: the caller's stored responses were deleted. */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsesPurged"];
+                };
+            };
+            /**
+             * @description 401: the Authorization header is missing, malformed, or names an unknown or deleted credential, or a disabled
+             *     (`metadata.reason: "key_disabled"`) or expired (`"key_expired"`) API key. Do not retry.
+             */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description 403: the credential is valid but has no access to this resource: a `pass/` model without an active subscription,
+             *     a model outside the key's `allowed_models` (`metadata.reason: "model_not_allowed"`, `metadata.model`), an admin
+             *     key on a user route or a user credential on an operator route, a management key on a route that calls a model
+             *     (`inference_credential_required`), or a key managing keys beyond its scope (`management_credential_required`,
+             *     `account_token_required`; see the `ApiKeys` operations). The message names the credential that is needed.
+             */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (also in `error.metadata.request_id`); quote it in support reports. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {

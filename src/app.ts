@@ -5,7 +5,7 @@ import { requestId } from './http/request-id.js';
 import { accessLog } from './http/access-log.js';
 import { errorEnvelope, type DoorErrorShape } from './http/error-envelope.js';
 import { createOpenApiRouter } from './http/openapi-router.js';
-import { refuseWebSocketUpgrade } from './http/websocket-probe.js';
+import type { ResponsesSockets } from './http/responses-websocket.js';
 import { docsRoutes } from './http/docs-routes.js';
 import { accountRoutes } from './http/account-routes.js';
 import { authenticator } from './http/authenticate.js';
@@ -21,22 +21,41 @@ export interface AppParts extends HandlerParts {
   lastUsed: LastUsedTracker;
 }
 
-export async function createApp(parts: AppParts): Promise<Koa> {
+/** Responses WebSocket mode: the server's sockets, and the count of turns in flight a graceful stop waits for. */
+export interface AppSockets {
+  sockets: ResponsesSockets;
+  beginTurn(): () => void;
+}
+
+export async function createApp(parts: AppParts, websockets?: AppSockets): Promise<Koa> {
   const app = new Koa();
   // Errors are logged by errorEnvelope with the request id; Koa's own stderr printing would duplicate them.
   app.silent = true;
   app.use(requestId());
   app.use(accessLog(parts.logger));
   app.use(errorEnvelope(parts.logger, DOOR_ERROR_SHAPES));
-  app.use(refuseWebSocketUpgrade());
+  const authenticate = authenticator(parts.db, parts.lastUsed, parts.credentials, parts.now);
+  const router = await createOpenApiRouter({
+    handlers: buildHandlers(parts),
+    authenticate,
+    generationBodyLimitBytes: parts.config.bodyLimitBytes,
+  });
+  if (websockets) {
+    const { config, logger } = parts;
+    const socketParts = {
+      generation: parts,
+      validateBody: router.validateBody,
+      logger,
+      pingMs: config.websocketPingSeconds * 1000,
+      idleMs: config.websocketIdleSeconds * 1000,
+      // A chain longer than one request could carry could not have been sent whole either.
+      memoryChars: config.bodyLimitBytes,
+      beginTurn: websockets.beginTurn,
+    };
+    app.use(websockets.sockets.middleware(socketParts, authenticate));
+  }
   app.use(docsRoutes());
   app.use(accountRoutes());
-  app.use(
-    await createOpenApiRouter({
-      handlers: buildHandlers(parts),
-      authenticate: authenticator(parts.db, parts.lastUsed, parts.credentials, parts.now),
-      generationBodyLimitBytes: parts.config.bodyLimitBytes,
-    }),
-  );
+  app.use(router);
   return app;
 }

@@ -26,6 +26,7 @@ import { aliasesCommand } from './cli/aliases.js';
 import { presetsCommand } from './cli/presets.js';
 import { encryptionCommand } from './cli/encryption.js';
 import { providerKeysCommand } from './cli/provider-keys.js';
+import { responsesCommand } from './cli/responses.js';
 import { guardrailsCommand } from './cli/guardrails.js';
 
 const COMMANDS: readonly CommandDefinition[] = [
@@ -42,6 +43,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   passCommand,
   adminKeysCommand,
   generationsCommand,
+  responsesCommand,
   auditCommand,
   providerKeysCommand,
   guardrailsCommand,

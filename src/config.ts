@@ -25,6 +25,12 @@ export interface Config {
   requestTimeoutMs: number;
   /** Seconds without upstream bytes before an SSE keep-alive comment is sent. */
   keepAliveSeconds: number;
+  /**
+   * Responses WebSocket mode: seconds between pings (a socket whose client did not answer the last one is dropped),
+   * and seconds a socket may stay open with no turn before the gateway closes it.
+   */
+  websocketPingSeconds: number;
+  websocketIdleSeconds: number;
   /** Upstream timeouts, milliseconds. */
   upstreamConnectTimeoutMs: number;
   upstreamHeadersTimeoutMs: number;
@@ -235,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     ...clientTimeouts(env),
     keepAliveSeconds: integer(env, 'MODELGATE_SSE_KEEPALIVE_SECONDS', { fallback: 15, min: 1, max: 600 }),
+    websocketPingSeconds: integer(env, 'MODELGATE_WEBSOCKET_PING_SECONDS', { fallback: 30, min: 1, max: 600 }),
+    websocketIdleSeconds: integer(env, 'MODELGATE_WEBSOCKET_IDLE_SECONDS', { fallback: 600, min: 1, max: 3600 }),
     upstreamConnectTimeoutMs: integer(env, 'MODELGATE_UPSTREAM_CONNECT_TIMEOUT_MS', {
       fallback: 10_000,
       min: 100,

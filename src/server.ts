@@ -20,6 +20,8 @@ import type { PGliteInterface } from '@electric-sql/pglite';
 import { touchApiKeysLastUsed } from './repositories/api-keys.js';
 import { createApp, DOOR_ERROR_SHAPES, type AppParts } from './app.js';
 import { InFlight } from './http/in-flight.js';
+import { ResponsesSockets } from './http/responses-websocket.js';
+import { answerUpgradeRequests } from './http/upgrade-requests.js';
 import { answerClientErrors } from './http/client-error-envelope.js';
 import { clientTimeouts } from './http/client-timeouts.js';
 import { awaitingContinue } from './http/read-json-body.js';
@@ -250,9 +252,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           cache.observe(record);
         }
       : (record) => cache.observe(record);
-    const app = await createApp(parts);
-    parts.leases.start();
     const inFlight = new InFlight();
+    const sockets = new ResponsesSockets(config.bodyLimitBytes);
+    const app = await createApp(parts, { sockets, beginTurn: () => inFlight.begin() });
+    parts.leases.start();
     // Ahead of the error envelope: the span sees the final status of every answer, errors included.
     if (tracer) app.middleware.unshift(requestSpans(tracer));
     if (metrics && config.metricsToken)
@@ -267,6 +270,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       void handle(req, res);
     });
     answerClientErrors(server, logger, DOOR_ERROR_SHAPES);
+    answerUpgradeRequests(server, handle);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
@@ -326,6 +330,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         logger.info({ in_flight: inFlight.size }, 'shutting down');
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        // Open WebSockets end once their turn in progress has (counted in flight below); clients reconnect elsewhere.
+        const socketsClosed = sockets.close();
         if (!(await inFlight.drained(config.shutdownGraceSeconds * 1000))) {
           logger.warn(
             { in_flight: inFlight.size, draining: parts.drains.size },
@@ -336,10 +342,12 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           // database closes.
           parts.drains.close();
           server.closeAllConnections();
+          sockets.terminate();
           await inFlight.drained(10_000);
         }
         // Connections that carried the last responses are idle now; without this, close() waits for keep-alive expiry.
         server.closeIdleConnections();
+        await socketsClosed;
         await stopped;
         await retention?.stop();
         await responsePurge?.stop();

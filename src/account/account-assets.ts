@@ -19,6 +19,7 @@ export const BROWSER_SCRIPTS = [
   'audit-section.js',
   'keys-section.js',
   'provider-keys-section.js',
+  'stored-responses-section.js',
   'guardrails-section.js',
   'credits-section.js',
   'usage-chart.js',

@@ -202,6 +202,17 @@ export function renderAccountPage({ scriptUrl, styleUrl }: AccountPageOptions): 
       </div>
     </section>
 
+    <section id="stored-responses" aria-labelledby="stored-responses-title">
+      <h2 id="stored-responses-title">Stored responses</h2>
+      <p class="hint">The Responses API keeps each response so a conversation can go on with <code>previous_response_id</code>. Deleting yours in this organization cannot be undone: conversations that continue them stop working. Other members' stay.</p>
+      <button type="button" id="purge-responses" class="danger">Delete my stored responses</button>
+      <div id="purge-responses-confirm" role="group" aria-label="Confirm deleting your stored responses" hidden>
+        <span>Delete every response you stored in this organization? </span>
+        <button type="button" id="purge-responses-yes" class="danger">Yes, delete my stored responses</button>
+        <button type="button" id="purge-responses-cancel">Cancel</button>
+      </div>
+    </section>
+
     <section id="guardrails" aria-labelledby="guardrails-title">
       <h2 id="guardrails-title" tabindex="-1">Guardrails</h2>
       <p class="hint">Checks on what the organization's requests send and what answers say: redact a match with a placeholder, block the request, or only flag it. The matched text is never shown or kept.</p>

@@ -83,7 +83,7 @@ import {
   updateWebhook,
 } from './webhook-handlers.js';
 import { adminListAuditLog, listOrganizationAuditLog } from './audit-log-handlers.js';
-import { deleteResponse, getResponse, listResponseInputItems } from './stored-responses.js';
+import { deleteResponse, getResponse, listResponseInputItems, purgeResponses } from './stored-responses.js';
 import { adminCreateWebhook, adminDeleteWebhook, adminListWebhooks } from './admin-webhooks.js';
 import { deleteModelAlias, getModelAlias, listModelAliases, putModelAlias } from './model-alias-handlers.js';
 import { createPreset, deletePreset, getPreset, getPresetVersion, listPresets } from './preset-handlers.js';
@@ -103,6 +103,7 @@ export function buildHandlers(parts: HandlerParts): Record<string, Handler> {
     createResponse: generationHandler(responsesDoor, parts),
     getResponse: getResponse(parts),
     deleteResponse: deleteResponse(parts),
+    purgeResponses: purgeResponses(parts),
     listResponseInputItems: listResponseInputItems(parts),
     getCurrentKey: getCurrentKey(parts),
     getGeneration: getGeneration(parts),

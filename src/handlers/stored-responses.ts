@@ -1,6 +1,6 @@
 // GET /responses/{id}, DELETE /responses/{id} and GET /responses/{id}/input_items: the caller's organization's stored
 // responses (services/stored-responses.ts). Unknown, expired, deleted, another organization's, or served by a model
-// the key may not use: the same 404, as OpenAI words it.
+// the key may not use: the same 404, as OpenAI words it. DELETE /responses: all of the caller's own in that organization.
 import { GatewayError } from '../core/gateway-error.js';
 import { principalOf } from '../http/authenticate.js';
 import type { Handler } from '../http/openapi-router.js';
@@ -29,6 +29,15 @@ export function deleteResponse(parts: StoredResponseParts): Handler {
     const id = String(api.request.params.response_id);
     if (!(await parts.storedResponses?.delete(turnOwnerOf(principalOf(ctx)), id))) throw notFound(id);
     ctx.body = { id, object: 'response', deleted: true };
+  };
+}
+
+export function purgeResponses(parts: StoredResponseParts): Handler {
+  return async (_api, ctx) => {
+    const { organizationId, memberUserId } = turnOwnerOf(principalOf(ctx));
+    // With retention 0 nothing was ever stored: there is nothing to delete.
+    const deleted = (await parts.storedResponses?.purge({ organizationId, memberUserId })) ?? 0;
+    ctx.body = { object: 'response.purge', deleted };
   };
 }
 

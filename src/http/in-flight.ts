@@ -1,4 +1,5 @@
-// Counts requests still being handled (including their settle step), so shutdown can wait for them.
+// Counts requests still being handled (including their settle step), and turns on open WebSockets, so shutdown can
+// wait for them.
 import type { Middleware } from 'koa';
 
 export class InFlight {
@@ -7,13 +8,24 @@ export class InFlight {
 
   middleware(): Middleware {
     return async (_ctx, next) => {
-      this.count++;
+      const done = this.begin();
       try {
         await next();
       } finally {
-        this.count--;
-        if (this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+        done();
       }
+    };
+  }
+
+  /** Counts one more until the returned function is called (once): a turn on a WebSocket, which outlives its request. */
+  begin(): () => void {
+    this.count++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.count--;
+      if (this.count === 0) for (const wake of this.waiters.splice(0)) wake();
     };
   }
 

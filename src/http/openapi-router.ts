@@ -56,7 +56,16 @@ export function allowedMethods(api: OpenAPIBackend, path: string): string[] {
   );
 }
 
-export async function createOpenApiRouter(options: RouterOptions): Promise<Middleware> {
+/** The router, and the validation of a body against an operation's request schema for bodies that come another way. */
+export type OpenApiRouter = Middleware & {
+  /**
+   * Validates `body` as the request body of `operationId`, as a request's is (the Responses WebSocket mode's
+   * response.create frames are POST /responses bodies); throws the same 400 a request's would get.
+   */
+  validateBody(operationId: string, body: unknown): void;
+};
+
+export async function createOpenApiRouter(options: RouterOptions): Promise<OpenApiRouter> {
   const api = new OpenAPIBackend({
     definition: structuredClone(definition) as unknown as Document,
     apiRoot: API_ROOT,
@@ -117,8 +126,7 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
       throw result?.error ?? new GatewayError(401, 'Missing or invalid credential');
     },
     validationFail: (apiCtx: ApiContext) => {
-      const described = describeValidationErrors(apiCtx.validation.errors ?? []);
-      throw new GatewayError(400, described.message, { field: described.field, errors: described.errors });
+      throw validationError(apiCtx.validation.errors ?? []);
     },
   });
   await api.init();
@@ -128,7 +136,12 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
   memoizeOpenApiBackend(api);
   const pickHeaders = headerPicker(api);
 
-  return async (ctx) => {
+  const validateBody = (operationId: string, body: unknown) => {
+    const request = { method: 'post', path: '/', headers: { 'content-type': 'application/json' }, query: '', body };
+    const result = api.validator.validateRequest(request, operationId);
+    if (!result.valid) throw validationError(result.errors ?? []);
+  };
+  const middleware: Middleware = async (ctx) => {
     const request: Request & { cookies: undefined; requestBody: undefined } = {
       method: ctx.method,
       path: ROOT_ALIASES.get(ctx.path) ?? rewriteGeminiModelPath(ctx.path),
@@ -161,6 +174,12 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<Middl
     }
     await api.handleRequest(request, ctx);
   };
+  return Object.assign(middleware, { validateBody });
+}
+
+function validationError(errors: Parameters<typeof describeValidationErrors>[0]): GatewayError {
+  const described = describeValidationErrors(errors);
+  return new GatewayError(400, described.message, { field: described.field, errors: described.errors });
 }
 
 /** The API key schemes an operation declares, in order, as places to read a credential from. */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstLine, type CellPaths, type ClientDriver, type ClientOutcome } from './clients/driver.js';
 import type { GatewayUnderTest } from './gateway-under-test.js';
+import { transportOf, type Transport } from './cell-transport.js';
 import { runLaunch } from './run-client.js';
 import type { FamilyPrefix, RecordedUpstream } from './upstream/recorded-upstream.js';
 import { PLAIN_ANSWER, READ_MARKER, RESULT_PREFIX } from './upstream/script.js';
@@ -42,6 +43,8 @@ export interface CellResult {
   /** Empty when ok; else the failure's first line. */
   detail: string;
   ms: number;
+  /** For a client that asks for WebSocket mode: the transport its turns used. */
+  transport?: Transport;
   /** The HOME folder, when kept (CellOptions.keep). */
   home?: string;
 }
@@ -57,6 +60,8 @@ export interface TurnOptions extends CellOptions {
   prompt(paths: CellPaths): string;
   /** Command-line arguments after the driver's (e.g. Codex's --sandbox). */
   extraArgs?: string[];
+  /** The Modelgate key the client is given (default: the gateway's own). */
+  key?: string;
   /** Called after the client exited, before the folders are removed. */
   inspect?(paths: CellPaths): void | Promise<void>;
 }
@@ -83,7 +88,8 @@ export async function runClientTurn(
   mkdirSync(join(home, 'tmp'));
   execFileSync('git', ['init', '-q', paths.workspace]);
   try {
-    const launch = driver.prepare({ origin: gateway.url, model }, paths, gateway.key, options.prompt(paths));
+    const key = options.key ?? gateway.key;
+    const launch = driver.prepare({ origin: gateway.url, model }, paths, key, options.prompt(paths));
     launch.args.push(...(options.extraArgs ?? []));
     const run = await runLaunch(driver.binary, launch, home, paths.workspace, options.timeoutMs ?? 180_000);
     const outcome = run.setupFailure ? { error: run.setupFailure } : driver.parse(run.stdout, run.stderr);
@@ -115,7 +121,11 @@ export async function runCell(
     return `${READ_MARKER} ${notes} : read that file with your file-reading tool and tell me the token it holds (${cell}).`;
   };
   const logged = gateway.logs.length;
-  const run = await runClientTurn(driver, turn === 'defaults' ? '' : family.model, gateway, { ...options, prompt });
+  // A key of its own, so the cell's sockets and records are its own while other cells run.
+  const key = driver.websockets ? await gateway.cellKey(cell) : undefined;
+  const model = turn === 'defaults' ? '' : family.model;
+  const run = await runClientTurn(driver, model, gateway, { ...options, prompt, key: key?.secret });
+  const transport = key && transportOf(gateway.logs.slice(logged), key.id, await gateway.generationsOf(key.id));
   const expected = turn === 'tool' ? `${RESULT_PREFIX} ${token}` : PLAIN_ANSWER;
   const { outcome } = run;
   const missing = turn === 'defaults' ? notFoundPaths(gateway.logs.slice(logged)) : [];
@@ -140,6 +150,7 @@ export async function runCell(
     ok,
     detail,
     ms: run.ms,
+    ...(transport ? { transport } : {}),
     ...(options.keep && !ok ? { home: run.home } : {}),
   };
 }

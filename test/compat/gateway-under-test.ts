@@ -23,6 +23,10 @@ export interface GatewayUnderTest {
   key: string;
   logs: string[];
   gateway: RunningGateway;
+  /** Another key of the same account, for one cell: what it did is told apart from other cells' by its id. */
+  cellKey(name: string): Promise<{ id: string; secret: string }>;
+  /** How many generation records a key made. */
+  generationsOf(keyId: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -81,6 +85,15 @@ export async function startGatewayUnderTest(upstream: RecordedUpstream): Promise
       key: secret,
       logs,
       gateway,
+      async cellKey(name) {
+        const issued = await issueApiKey(gateway.db, { organizationId: user.id, memberUserId: user.id, name });
+        return { id: issued.row.id, secret: issued.secret };
+      },
+      async generationsOf(keyId) {
+        await gateway.parts.settlements.drain();
+        const rows = await gateway.db.selectFrom('generations').select('id').where('api_key_id', '=', keyId).execute();
+        return rows.length;
+      },
       async close() {
         await gateway.close();
         rmSync(dataDir, { recursive: true, force: true });

@@ -48,7 +48,7 @@ try {
         const result = await runCell(next.client, next.family, next.turn, gateway, upstream, { keep: values.keep });
         results.push(result);
         console.log(
-          `${result.ok ? 'ok  ' : 'FAIL'} ${result.client} × ${result.family} × ${result.turn} (${(result.ms / 1000).toFixed(1)} s)${result.ok ? '' : `: ${result.detail}`}${result.home ? ` [HOME kept: ${result.home}]` : ''}`,
+          `${result.ok ? 'ok  ' : 'FAIL'} ${result.client} × ${result.family} × ${result.turn} (${(result.ms / 1000).toFixed(1)} s)${result.transport ? ` over ${result.transport}` : ''}${result.ok ? '' : `: ${result.detail}`}${result.home ? ` [HOME kept: ${result.home}]` : ''}`,
         );
       }
     }),

@@ -33,7 +33,7 @@ function cell(results: CellResult[]): string {
   const lines: string[] = [];
   for (const result of ordered) {
     if (result.ok) {
-      lines.push(`✅ ${result.turn}`);
+      lines.push(`✅ ${result.turn}${result.transport ? ` (${result.transport})` : ''}`);
       continue;
     }
     const detail = escapeCell(result.detail.length > 160 ? `${result.detail.slice(0, 157)}...` : result.detail);
@@ -88,7 +88,8 @@ export function renderReport({
     "client prints the upstream's answer; a **tool** turn when the client ran its file-reading tool on the model's call",
     "and the next turn carried the file's content back (the upstream answers with the token it found in the result).",
     'A **defaults** turn runs the client on its own default model (no model set) and passes only when the gateway',
-    'answered none of its requests, start-up calls included, with a 404.',
+    "answered none of its requests, start-up calls included, with a 404. A client that asks for the Responses API's",
+    'WebSocket mode (Codex) shows the transport its turns used: WebSocket, HTTP, or WebSocket then HTTP after a fallback.',
     '`make test` runs one plain cell per client (test/compat/one-cell-per-client.test.ts).',
     '',
     header,

@@ -112,17 +112,23 @@ describe('Anthropic behind /responses', () => {
     });
   });
 
-  it('leaves encrypted_content out unless include asks for it', async () => {
-    upstream.reply({ kind: 'json', body: loadJson('anthropic', 'thinking') });
-    const response = await client.responses.create({
-      model: 'anthropic/claude-haiku-5-5',
-      input: 'What is 27 * 453?',
-      reasoning: { effort: 'medium' },
-      max_output_tokens: 4000,
-    });
-    const reasoning = response.output.find((item) => item.type === 'reasoning');
-    expect(reasoning).toBeDefined();
-    expect(reasoning).not.toHaveProperty('encrypted_content');
+  it('leaves encrypted_content out of an unstored answer unless include asks for it; a stored one carries it', async () => {
+    const reasoningOf = async (store: boolean) => {
+      upstream.reply({ kind: 'json', body: loadJson('anthropic', 'thinking') });
+      const response = await client.responses.create({
+        model: 'anthropic/claude-haiku-5-5',
+        input: 'What is 27 * 453?',
+        reasoning: { effort: 'medium' },
+        max_output_tokens: 4000,
+        store,
+      });
+      return response.output.find((item) => item.type === 'reasoning');
+    };
+    const unstored = await reasoningOf(false);
+    expect(unstored).toBeDefined();
+    expect(unstored).not.toHaveProperty('encrypted_content');
+    // What the next turn gives back to the provider (docs/stored-responses.md).
+    expect(await reasoningOf(true)).toHaveProperty('encrypted_content');
   });
 
   it('a failure after the stream began ends with error and response.failed; the record says error', async () => {

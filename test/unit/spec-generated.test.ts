@@ -19,6 +19,7 @@ const expectedOperations: Record<string, [method: string, path: string]> = {
   createResponse: ['post', '/responses'],
   getResponse: ['get', '/responses/{response_id}'],
   deleteResponse: ['delete', '/responses/{response_id}'],
+  purgeResponses: ['delete', '/responses'],
   listResponseInputItems: ['get', '/responses/{response_id}/input_items'],
   listModels: ['get', '/models'],
   getSession: ['get', '/sessions/{id}'],

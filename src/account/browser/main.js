@@ -25,6 +25,7 @@ async function loadAccount() {
     loadBudgets(),
     loadAudit(),
     loadProviderKeys(),
+    loadStoredResponses(),
     loadGuardrails(),
   ]);
   results.unshift(...members);
@@ -122,6 +123,7 @@ function start() {
   startBudgets();
   startAudit();
   startProviderKeys();
+  startStoredResponses();
   startGuardrails();
   if (credentialStore.get()) {
     showSignedIn(true);

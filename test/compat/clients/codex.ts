@@ -8,6 +8,7 @@ export const codex: ClientDriver = {
   name: 'Codex CLI',
   npmPackage: '@openai/codex',
   binary: 'codex',
+  websockets: true,
   docsAnchor: 'codex-cli-and-the-responses-api',
   snippet: ({ origin }) => ({
     language: 'toml',
@@ -19,6 +20,7 @@ export const codex: ClientDriver = {
       `base_url = "${origin}/api/v1"`,
       'env_key = "MODELGATE_API_KEY"',
       'wire_api = "responses"',
+      'supports_websockets = true',
     ].join('\n'),
   }),
   prepare(values, paths, key, prompt) {

@@ -40,6 +40,8 @@ export interface ClientDriver {
    * must know by the vendor's bare name (a `defaults` cell); absent: the client always runs with a model set.
    */
   defaultFamily?: string;
+  /** It asks for the Responses API's WebSocket mode: its cells say which transport they used. */
+  websockets?: boolean;
   /** The heading anchor of the client's section in docs/clients.md. */
   docsAnchor: string;
   /** The provider block the docs show, and the language of its code fence. */

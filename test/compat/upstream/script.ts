@@ -31,7 +31,8 @@ const READ_TOOLS = [
 ];
 
 export function answerFor(turn: TurnView): Answer {
-  if (turn.toolResults !== undefined)
+  // A prompt with both markers is a two-step task: the patch first, then the read; the answer once the read is done.
+  if (turn.toolResults !== undefined && !readStillDue(turn))
     return { kind: 'text', text: `${RESULT_PREFIX} ${describeResult(turn.toolResults)}` };
   if (turn.wantsJson)
     return {
@@ -39,7 +40,7 @@ export function answerFor(turn: TurnView): Answer {
       text: JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 10, title: 'Compatibility run' }),
     };
   const patch = new RegExp(`${PATCH_MARKER} ([^\\s"\\\\]+) ([^\\s"\\\\]+)`).exec(turn.conversation);
-  if (patch) {
+  if (patch && turn.toolResults === undefined) {
     const input = `*** Begin Patch\n*** Add File: ${patch[1]}\n+${patch[2]}\n*** End Patch\n`;
     const applyPatch = turn.tools.find((tool) => tool.name === 'apply_patch');
     if (applyPatch?.kind === 'custom') return { kind: 'custom-tool', name: 'apply_patch', input };
@@ -47,6 +48,11 @@ export function answerFor(turn: TurnView): Answer {
     const fields = Object.keys((applyPatch?.schema?.properties as object | undefined) ?? {});
     if (applyPatch && fields.length === 1)
       return { kind: 'tool', name: 'apply_patch', arguments: { [fields[0]]: input } };
+    // Without the tool (Codex on a model it does not know), the patch goes through the shell as Codex's instructions
+    // say, where Codex applies it itself.
+    const shell = turn.tools.find((tool) => tool.name === 'exec_command' && tool.kind === 'function');
+    if (!applyPatch && shell)
+      return { kind: 'tool', name: 'exec_command', arguments: { cmd: `apply_patch <<'EOF'\n${input}EOF\n` } };
   }
   const read = new RegExp(`${READ_MARKER} ([^\\s"\\\\]+)`).exec(turn.conversation);
   const tool = READ_TOOLS.map((name) =>
@@ -54,6 +60,15 @@ export function answerFor(turn: TurnView): Answer {
   ).find(Boolean);
   if (read && tool) return { kind: 'tool', name: tool.name, arguments: argumentsFor(tool, read[1]) };
   return { kind: 'text', text: PLAIN_ANSWER };
+}
+
+/** Both markers were given, a tool ran (the patch), and no result yet holds the file's token (the read). */
+function readStillDue(turn: TurnView): boolean {
+  return (
+    turn.conversation.includes(PATCH_MARKER) &&
+    turn.conversation.includes(READ_MARKER) &&
+    !TOKEN_PATTERN.test(turn.toolResults ?? '')
+  );
 }
 
 function describeResult(results: string): string {
