@@ -17,7 +17,7 @@ VITEST := test/node_modules/.bin/vitest run --config test/vitest.config.ts
 SPECTRAL := test/node_modules/.bin/spectral
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help format install install-test-kit install-compat install-bench generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
+.PHONY: help format install install-test-kit install-compat install-bench generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-sockets bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
@@ -147,6 +147,12 @@ bench-lanes: build install-bench
 bench-load: build
 	bash scripts/ensure-postgres.sh
 	ulimit -n 65536 2>/dev/null || ulimit -n "$$(ulimit -Hn)"; node dist/bench/load-streams.js $(LOAD_ARGS)
+
+## 200 Responses WebSocket sockets through one gateway (bench/websocket-memory.ts): its RSS idle, with the sockets
+## open, while every socket runs a 2 MB answer its client does not read, and after they read on; every turn must
+## complete. Embedded database, a local mock upstream. About 2 minutes. SOCKETS_ARGS="[sockets] [answer KiB]".
+bench-sockets: install
+	npx tsx bench/websocket-memory.ts $(SOCKETS_ARGS)
 
 ## Read times of GET /key, /api-keys, /activity and /admin/usage as the settled history grows to 1M generation records
 ## (inserted with generate_series into a scratch PostgreSQL database), beside the record sums they replaced; storage
