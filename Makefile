@@ -144,8 +144,9 @@ bench-lanes: build install-bench
 ## A 30-turn coding-agent session from the ~400 KB conversation of bench-lanes, growing by a tool call and its output
 ## each turn, three ways side by side (bench/sessions-compare.ts): HTTP re-sending everything, HTTP with
 ## previous_response_id, WebSocket mode; bytes received, gateway CPU and wall time per turn, median and range over
-## rotating repetitions. Writes bench/results/sessions.{md,json}. About 1 minute. SESSIONS_ARGS="[turns] [sessions per mode]".
-bench-sessions: build install-bench
+## rotating repetitions (needs PostgreSQL, not the bench kit). Writes bench/results/sessions.{md,json}. About 1 minute.
+## SESSIONS_ARGS="[turns] [sessions per mode]".
+bench-sessions: build
 	bash scripts/ensure-postgres.sh
 	node dist/bench/sessions-compare.js $(SESSIONS_ARGS)
 
