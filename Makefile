@@ -17,7 +17,7 @@ VITEST := test/node_modules/.bin/vitest run --config test/vitest.config.ts
 SPECTRAL := test/node_modules/.bin/spectral
 
 # `make help` lists every target with the `##` lines above it: a target without them is missing from the list.
-.PHONY: help format install install-test-kit install-compat install-bench generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-sockets bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility
+.PHONY: help format install install-test-kit install-compat install-bench generate check-generated build run test test-unit typecheck lint clean bench bench-quick bench-scale bench-lanes bench-load bench-sockets bench-history docs sdk screenshot conformance conformance-long schemathesis compatibility bench-sessions
 
 ## List the targets and what they do (this text: the `##` lines above each target).
 help:
@@ -140,6 +140,15 @@ bench-scale: build install-bench
 bench-lanes: build install-bench
 	bash scripts/ensure-postgres.sh
 	node dist/bench/lanes-compare.js $(LANES_ARGS)
+
+## A 30-turn coding-agent session from the ~400 KB conversation of bench-lanes, growing by a tool call and its output
+## each turn, three ways side by side (bench/sessions-compare.ts): HTTP re-sending everything, HTTP with
+## previous_response_id, WebSocket mode; bytes received, gateway CPU and wall time per turn, median and range over
+## rotating repetitions (needs PostgreSQL, not the bench kit). Writes bench/results/sessions.{md,json}. About 1 minute.
+## SESSIONS_ARGS="[turns] [sessions per mode]".
+bench-sessions: build
+	bash scripts/ensure-postgres.sh
+	node dist/bench/sessions-compare.js $(SESSIONS_ARGS)
 
 ## 1,000 concurrent slow streams (24 chunks 100 ms apart) through one gateway on PostgreSQL, 50 accounts
 ## (bench/load-streams.ts, docs/concurrency.md): time to first chunk, peak RSS, and each account's usage against its
