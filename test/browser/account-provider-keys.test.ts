@@ -2,68 +2,33 @@
 // mode, sees it only masked (the key is gone from the page), an API key of the organization sees the list but no
 // form, and the owner deletes it. axe-core finds no serious or critical violation. Skipped like the other browser
 // tests when Chromium is absent.
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_SUITES_RUN, launchChromium, seriousViolations, signedInPage } from '../helpers/account-browser.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const REQUIRED = process.env.CI === 'true';
-const AVAILABLE = existsSync(CHROMIUM);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-sync'];
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const OWN_KEY = 'sk-own-browser-0123456789-b7a6';
-if (!AVAILABLE && !REQUIRED) console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}.`);
 
-describe.skipIf(!AVAILABLE && !REQUIRED)('account page provider keys in headless Chromium', () => {
+describe.skipIf(!BROWSER_SUITES_RUN)('account page provider keys in headless Chromium', () => {
   let browser: Browser;
   let gw: TestGateway;
   const problems: string[] = [];
 
   beforeAll(async () => {
-    if (!AVAILABLE) throw new Error(`CI=true requires Chromium at ${CHROMIUM}`);
     gw = await startTestGateway({
       env: {
         MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
         MODELGATE_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
       },
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+    browser = await launchChromium();
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
     await gw?.close();
   });
 
-  async function signedIn(credential: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(msg.text());
-    });
-    page.on('pageerror', (err) => problems.push(`uncaught ${err.message}`));
-    await page.goto(`${gw.url}/account`);
-    await page.getByLabel('Account token or API key').fill(credential);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.locator('#org-switcher option').count()).toBeGreaterThan(0);
-    return page;
-  }
-
-  async function seriousViolations(page: Page): Promise<string[]> {
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const result = await (
-        window as unknown as {
-          axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-        }
-      ).axe.run();
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-    });
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes)`);
-  }
+  const signedIn = (credential: string): Promise<Page> => signedInPage(browser, { url: gw.url, credential, problems });
 
   it('saves a key masked, shows it to an API key without the form, and deletes it', async () => {
     const user = await gw.createUser('byok-owner@acme.test');

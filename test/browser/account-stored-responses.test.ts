@@ -2,65 +2,29 @@
 // organization after confirming (Cancel deletes nothing), another member's stay, and a management key does not see
 // the section. axe-core finds no serious or critical violation. Skipped like the other browser tests when Chromium is
 // absent.
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/auth/issue-credentials.js';
 import { putMembership } from '../../src/repositories/organizations.js';
 import { insertStoredResponse } from '../../src/repositories/stored-responses.js';
+import { BROWSER_SUITES_RUN, launchChromium, seriousViolations, signedInPage } from '../helpers/account-browser.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const REQUIRED = process.env.CI === 'true';
-const AVAILABLE = existsSync(CHROMIUM);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-sync'];
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-if (!AVAILABLE && !REQUIRED) console.warn(`[browser] SKIPPED: no Chromium at ${CHROMIUM}.`);
-
-describe.skipIf(!AVAILABLE && !REQUIRED)('account page stored responses in headless Chromium', () => {
+describe.skipIf(!BROWSER_SUITES_RUN)('account page stored responses in headless Chromium', () => {
   let browser: Browser;
   let gw: TestGateway;
   const problems: string[] = [];
 
   beforeAll(async () => {
-    if (!AVAILABLE) throw new Error(`CI=true requires Chromium at ${CHROMIUM}`);
     gw = await startTestGateway({ env: { MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+    browser = await launchChromium();
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
     await gw?.close();
   });
 
-  async function signedIn(credential: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(msg.text());
-    });
-    page.on('pageerror', (err) => problems.push(`uncaught ${err.message}`));
-    await page.goto(`${gw.url}/account`);
-    await page.getByLabel('Account token or API key').fill(credential);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.locator('#org-switcher option').count()).toBeGreaterThan(0);
-    return page;
-  }
-
-  async function seriousViolations(page: Page): Promise<string[]> {
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const result = await (
-        window as unknown as {
-          axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-        }
-      ).axe.run();
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-    });
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes)`);
-  }
+  const signedIn = (credential: string): Promise<Page> => signedInPage(browser, { url: gw.url, credential, problems });
 
   const store = (id: string, organizationId: string, memberUserId: string) =>
     insertStoredResponse(gw.db, {
