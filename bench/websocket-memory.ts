@@ -129,20 +129,15 @@ try {
   cli(env, 'credits', 'add', '--email', 'sockets@example.com', '--usd', '100000');
   const port = 20000 + Math.floor(Math.random() * 20000);
   const logFile = path.join(dataDir, 'gateway.log');
-  const gateway = group.start('gateway', 'npx', ['tsx', 'src/cli.ts', 'serve'], {
+  const gateway = group.start('gateway', process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     cwd: repoRoot,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     logFile,
   });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHealth(origin);
-  // npx and tsx wrap the gateway: its RSS is the node process that listens.
-  const pid =
-    Number(
-      execFileSync('sh', ['-c', `ss -ltnpH 'sport = :${port}' | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2`], {
-        encoding: 'utf8',
-      }).trim(),
-    ) || gateway.pid!;
+  // Node itself, with tsx's loader: the process measured is the gateway, and stopping it stops the gateway.
+  const pid = gateway.pid!;
   await sleep(2000);
   const idle = await sampleRss(pid, 2000);
   log(`gateway pid ${pid}, idle RSS ${mib(idle)} MiB`);
