@@ -29,7 +29,11 @@ function invalid(field: string, message: string, reason: string): GatewayError {
   return new GatewayError(400, `Invalid request: ${message}`, { field, reason });
 }
 
-function oneOf<T extends string>(values: readonly T[], value: string, what: string, field: string): T {
+function oneOf<T extends string>(
+  values: readonly T[],
+  value: string,
+  { what, field }: { what: string; field: string },
+): T {
   if (!(values as readonly string[]).includes(value))
     throw invalid(
       field,
@@ -54,9 +58,9 @@ export function parseGuardrails(
     names.add(item.name);
     const guardrail: Guardrail = {
       name: item.name,
-      stage: oneOf<GuardrailStage>(GUARDRAIL_STAGES, item.stage, 'guardrail stage', field),
-      action: oneOf<GuardrailAction>(GUARDRAIL_ACTIONS, item.action, 'guardrail action', field),
-      detector: oneOf<GuardrailDetector>(GUARDRAIL_DETECTORS, item.detector, 'guardrail detector', field),
+      stage: oneOf<GuardrailStage>(GUARDRAIL_STAGES, item.stage, { what: 'guardrail stage', field }),
+      action: oneOf<GuardrailAction>(GUARDRAIL_ACTIONS, item.action, { what: 'guardrail action', field }),
+      detector: oneOf<GuardrailDetector>(GUARDRAIL_DETECTORS, item.detector, { what: 'guardrail detector', field }),
     };
     if (guardrail.detector === 'regex') {
       const pattern = item.pattern;

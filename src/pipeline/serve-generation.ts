@@ -109,11 +109,14 @@ export async function serveGeneration(
   const { principal } = client; //                                               1 authenticated
   response.headers(guardrailsHeader(door.guardrails));
   const blockedBy = door.guardrails?.blockedBy;
-  if (blockedBy !== undefined) return refuseBlocked(parts, client, door, { blockedBy, fired: door.guardrails!.fired });
+  if (blockedBy !== undefined) return refuseBlocked(parts, client, { door, blockedBy, fired: door.guardrails!.fired });
   // 2 resolve model → candidate endpoints (routing; the conversation's previous endpoint first while it is healthy),
   // 3 check request (per endpoint when routed)
   const affinity = await recallAffinity(parts, principal, facts.model, facts, door.sessionKey);
-  const plan = planRoute(parts, facts, affinity?.endpoint, await ownKeyRouting(parts, principal));
+  const plan = planRoute(parts, facts, {
+    affineEndpoint: affinity?.endpoint,
+    own: await ownKeyRouting(parts, principal),
+  });
   const { checked } = plan;
   // 4 admit: rate limits, then credits or quota, covering the most expensive candidate (the charge is the serving
   // endpoint's price); `models` mixing free and paid models may leave out the kind that cannot be admitted
@@ -186,18 +189,17 @@ export async function serveGeneration(
 async function refuseBlocked(
   parts: GenerationParts,
   client: GenerationClient,
-  door: FrontDoorRequest,
-  guardrails: { blockedBy: string; fired: readonly string[] },
+  { door, blockedBy, fired }: { door: FrontDoorRequest; blockedBy: string; fired: readonly string[] },
 ): Promise<never> {
-  const plan = planRoute(parts, door.facts, undefined, undefined);
-  const error = guardrailBlocked(guardrails.blockedBy);
+  const plan = planRoute(parts, door.facts);
+  const error = guardrailBlocked(blockedBy);
   await recordBlocked(parts, {
     principal: client.principal,
     target: plan.targets[0]!,
     stream: door.stream,
     tracking: client.tracking,
     apiFormat: door.apiFormat,
-    fired: guardrails.fired,
+    fired,
     error,
   });
   throw error;

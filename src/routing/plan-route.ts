@@ -42,8 +42,7 @@ export interface RoutingFields {
 export function planRoute(
   deps: RoutingDeps,
   facts: RequestFacts,
-  affineEndpoint?: string,
-  own?: OwnKeyRouting,
+  { affineEndpoint, own }: { affineEndpoint?: string; own?: OwnKeyRouting } = {},
 ): RoutePlan {
   if (facts.models === undefined && facts.provider === undefined) {
     const resolved = deps.catalog.resolve(facts.model);
@@ -105,7 +104,11 @@ function planRoutedRequest(
       const usable: KeyChoice[] = [];
       let reason: ExclusionReason | undefined;
       for (const choice of keyChoices(ownKey)) {
-        const excluded = exclusionOf(deps, endpoint, filter, choice === 'own' ? (ownKey?.key ?? null) : undefined);
+        const excluded = exclusionOf(
+          deps,
+          { endpoint, ownKey: choice === 'own' ? (ownKey?.key ?? null) : undefined },
+          filter,
+        );
         if (excluded === undefined) usable.push(choice);
         // The organization's own key says most about why it cannot be served.
         else if (reason === undefined || choice === 'own') reason = excluded;
@@ -190,9 +193,8 @@ interface EndpointFilter {
  */
 function exclusionOf(
   deps: RoutingDeps,
-  endpoint: CatalogEndpoint,
+  { endpoint, ownKey }: { endpoint: CatalogEndpoint; ownKey?: string | null },
   { prefs, needs, maxPrompt, maxCompletion }: EndpointFilter,
-  ownKey?: string | null,
 ): ExclusionReason | undefined {
   const { provider, entry } = endpoint;
   if (prefs.only && !prefs.only.includes(provider)) return 'provider_excluded';

@@ -233,6 +233,7 @@ describeEachDatabase('batched settlement', ({ db }) => {
       web_search_requests: 7,
       tool_uses: { file_search: 3, code_interpreter: 4 },
       byok: true,
+      guardrails: ['emails', 'cards'],
       attempts: [
         { provider: 'groq', model: 'meta/llama-4', status: 429, error_code: 'rate_limit', latency_ms: 12 },
         { provider: 'openrouter', model: 'meta/llama-4', status: 200, error_code: null, latency_ms: 340 },

@@ -33,7 +33,7 @@ const request = (extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequ
   ({ model: 'alpha/chat', messages: [{ role: 'user', content: 'hi' }], ...extra }) as ChatCompletionRequest;
 /** The chat door's request as the pipeline plans it: its facts (routing fields included). */
 const plan = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) =>
-  planRoute(d, chatRequestFacts(req), affine);
+  planRoute(d, chatRequestFacts(req), { affineEndpoint: affine });
 const choice = (c: Parameters<typeof hasEndpointChoice>[0], req: ChatCompletionRequest) =>
   hasEndpointChoice(c, req.model, { models: req.models, provider: req.provider });
 const order = (d: RoutingDeps, req: ChatCompletionRequest, affine?: string) =>

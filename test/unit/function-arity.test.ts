@@ -24,6 +24,8 @@ const ALLOWED = new Map<string, string>([
   ['src/formats/responses/response-object.ts:responseObject', LANES],
   ['src/http/generation-exchange.ts:events', LANES],
   ['src/http/generation-exchange.ts:frames', LANES],
+  ['src/http/websocket-exchange.ts:events', LANES],
+  ['src/http/websocket-exchange.ts:frames', LANES],
   ['src/http/native-wire.ts:nativeWireOf', LANES],
   ['src/http/response-cache-exchange.ts:serveGenerationCached', LANES],
   ['src/pipeline/generation-stream.ts:drainUpstream', LANES],
