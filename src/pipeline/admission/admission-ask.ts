@@ -12,8 +12,8 @@ import type { RateParts } from '../../limits/admit-rate.js';
 export interface AdmissionParts extends RateParts, AdmissionDeps {
   freeRequests: FreeRequestAllowance;
   config: RateParts['config'] & AdmissionDeps['config'];
-  /** The composed step (server.ts); absent: the built-in rules (composeAdmission()). */
-  admission?: AdmissionStep;
+  /** The one composed step (server.ts builds it with composeAdmission()). */
+  admission: AdmissionStep;
 }
 
 /** Which path asks: for rules that treat one apart, and for what a refusal is counted as. */

@@ -35,9 +35,7 @@ export function composeAdmission(rules: readonly AdmissionRule[] = ADMISSION_RUL
   };
 }
 
-const builtIn = composeAdmission();
-
-/** Admits `ask` through the composed step of `parts` (the built-in rules when none was composed). */
+/** Admits `ask` through the step composed once for the whole gateway (server.ts). */
 export function admit<T extends Candidate>(parts: AdmissionParts, ask: AdmissionAsk<T>): Promise<Admitted<T>> {
-  return (parts.admission ?? builtIn)(parts, ask);
+  return parts.admission(parts, ask);
 }
