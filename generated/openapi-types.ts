@@ -1185,9 +1185,10 @@ export interface paths {
          * An organization's usage report
          * @description Requests, tokens and credits charged in the organization over [`from`, `to`), grouped by UTC day, model, key or
          *     member and optionally of one member or key. An owner or admin reads every member's usage; a member reads only
-         *     that of its own keys (its report is filtered to itself; naming another member is 403). Requests made with the
-         *     account auth token carry no key, so they count in the organization's totals (owners and admins) under a null
-         *     key and member. Any member credential of the organization may read it (a key: its own organization only).
+         *     its own, made with its keys or its account auth token (its report is filtered to itself; naming another member
+         *     is 403). Requests made with the account auth token carry no key: they count under a null key and under the
+         *     token's user as their member. Any member credential of the organization may read it (a key: its own
+         *     organization only).
          */
         get: operations["getOrganizationUsage"];
         put?: never;
@@ -7114,7 +7115,8 @@ export interface components {
         UsageReportRow: {
             /**
              * @description The UTC day (`YYYY-MM-DD`), model id, key id, organization id or member id, after `group_by`; null for requests
-             *     made without a key (account tokens) when grouping by key or member.
+             *     made without a key (account tokens) when grouping by key, and when grouping by member for account-token requests
+             *     recorded before requests named their member.
              */
             group: string | null;
             /**
@@ -9619,7 +9621,7 @@ export interface operations {
                 to: string;
                 /**
                  * @description How rows are grouped: `organization` (the same as `user`, its old name: the organization the usage counts
-                 *     in) or `member` (the member whose key made the request; null for the account token's requests).
+                 *     in) or `member` (the member whose key or account token made the request).
                  */
                 group_by?: components["schemas"]["UsageGroupBy"];
                 /** @description Only the usage of this organization. */

@@ -1,7 +1,6 @@
 // Starts the gateway: database (PostgreSQL or embedded PGlite) → migrations → app → listen; and stops it gracefully.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { budgetThresholdEvents } from './services/budget-threshold-events.js';
 import { getHeapStatistics } from 'node:v8';
 import { ConfigError, type Config } from './config.js';
 import { ProviderKeyCache } from './routing/provider-key-cache.js';
@@ -217,7 +216,6 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       );
     // Other instances recall this one's unused credit leases (and it theirs) over NOTIFY.
     leases = parts.leases;
-    leases.budgets.onSpend = budgetThresholdEvents(database.db, logger);
     await leases.listen({ db: database.db, databaseUrl: database.url, pglite: database.pglite });
     if (config.metricsToken) {
       metrics = new GatewayMetrics(

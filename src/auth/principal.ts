@@ -72,3 +72,8 @@ export interface BudgetRule {
   limitNanos: bigint;
   reset: KeyLimitReset | null;
 }
+
+/** The member a request is recorded under: the key's member or the account token's user; null for an admin key. */
+export function memberOf(principal: Principal): string | null {
+  return principal.memberUserId === '' ? null : principal.memberUserId;
+}

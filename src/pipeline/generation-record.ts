@@ -1,6 +1,6 @@
 // GenerationMeter + request context → the generation row, written once at settlement.
 import type { ApiFormat, GenerationAttempt, NewGeneration } from '../db/tables/generations.js';
-import type { Principal } from '../auth/principal.js';
+import { memberOf, type Principal } from '../auth/principal.js';
 import type { Admission } from '../billing/admission.js';
 export type { ApiFormat };
 import type { GenerationMeter } from './generation-meter.js';
@@ -47,6 +47,7 @@ export function generationRecord(input: {
     id: meter.id,
     user_id: principal.organizationId,
     api_key_id: principal.kind === 'api_key' ? principal.credentialId : null,
+    member_user_id: memberOf(principal),
     access_mode: admission.mode,
     model: target.entry.id,
     provider: target.entry.upstreamProvider,

@@ -5,7 +5,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { GenerationRow } from '../db/tables/generations.js';
 import { utcDayParam } from '../db/utc-day.js';
 import { dayStart } from '../core/utc-calendar.js';
-import { keysOfMember } from './member-keys.js';
+import { madeByMember } from './member-keys.js';
 
 export interface DailyModelUsage {
   /** UTC day, YYYY-MM-DD. */
@@ -28,7 +28,7 @@ export function activityWindowStart(now: Date, days: number): Date {
 }
 
 /**
- * Usage of one organization (with `memberUserId`: of that member's keys only) grouped by UTC day and model since `since` (a UTC midnight), oldest day first then by model. Read
+ * Usage of one organization (with `memberUserId`: that member's own, by key or account token) grouped by UTC day and model since `since` (a UTC midnight), oldest day first then by model. Read
  * from the daily totals (migration 0012): O(days × models), however many requests the user made.
  */
 export async function listDailyUsage(
@@ -52,9 +52,7 @@ export async function listDailyUsage(
       total('cache_saved_nanos').as('cache_saved_nanos'),
     ])
     .where('user_id', '=', input.userId)
-    .$if(input.memberUserId !== undefined, (q) =>
-      q.where('api_key_id', 'in', keysOfMember(db, input.userId, input.memberUserId ?? '')),
-    )
+    .$if(input.memberUserId !== undefined, (q) => q.where(madeByMember(db, input.userId, input.memberUserId ?? '')))
     .where(sql<boolean>`day >= ${utcDayParam(input.since)}`)
     .groupBy(['day', 'model'])
     .orderBy('day')
@@ -74,7 +72,7 @@ export async function listDailyUsage(
 
 /**
  * The organization's latest `limit` generation records, newest first (ties broken by id so the order is stable);
- * with `memberUserId`, only those made with that member's keys.
+ * with `memberUserId`, only that member's own (its keys' and its account token's).
  */
 export async function listRecentGenerations(
   db: DbOrTrx,
@@ -84,9 +82,7 @@ export async function listRecentGenerations(
     .selectFrom('generations')
     .selectAll()
     .where('user_id', '=', input.userId)
-    .$if(input.memberUserId !== undefined, (q) =>
-      q.where('api_key_id', 'in', keysOfMember(db, input.userId, input.memberUserId ?? '')),
-    )
+    .$if(input.memberUserId !== undefined, (q) => q.where(madeByMember(db, input.userId, input.memberUserId ?? '')))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(input.limit)

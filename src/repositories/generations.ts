@@ -1,4 +1,4 @@
-import { keysOfMember } from './member-keys.js';
+import { madeByMember } from './member-keys.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { GenerationRow } from '../db/tables/generations.js';
 
@@ -12,9 +12,7 @@ export async function findGenerationForUser(
     .selectAll()
     .where('id', '=', input.id)
     .where('user_id', '=', input.userId)
-    .$if(input.memberUserId !== undefined, (q) =>
-      q.where('api_key_id', 'in', keysOfMember(db, input.userId, input.memberUserId ?? '')),
-    )
+    .$if(input.memberUserId !== undefined, (q) => q.where(madeByMember(db, input.userId, input.memberUserId ?? '')))
     .executeTakeFirst();
 }
 

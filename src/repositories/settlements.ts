@@ -74,6 +74,7 @@ function settlementRow(item: GenerationSettlement): SettlementRow {
     id: r.id,
     user_id: r.user_id,
     api_key_id: r.api_key_id ?? null,
+    member_user_id: r.member_user_id ?? null,
     access_mode: r.access_mode,
     model: r.model,
     provider: r.provider,

@@ -1,4 +1,4 @@
-// An organization's generation records (a member: those of its own keys), as the account API shows them (GET /generation, /generations, /activity): one
+// An organization's generation records (a member: its own, made with its keys or token), as the account API shows them (GET /generation, /generations, /activity): one
 // record by id, the latest records, and usage per UTC day and model. Another user's record is never found.
 import type { DbOrTrx } from '../db/database.js';
 import type { GenerationRow } from '../db/tables/generations.js';

@@ -17,7 +17,7 @@ import { prunedBefore } from '../repositories/generation-retention.js';
 
 export type UsageGroupBy = 'day' | 'model' | 'key' | 'user' | 'organization' | 'member';
 
-/** Which records count: those of one organization, of one member's keys, of one key (any combination). */
+/** Which records count: those of one organization, of one member (its keys' and token's), of one key (any combination). */
 export interface UsageFilter {
   organizationId?: string;
   memberUserId?: string;
@@ -27,7 +27,8 @@ export interface UsageFilter {
 export interface UsageRow {
   /**
    * The UTC day (YYYY-MM-DD), model id, key id, organization id (`user` is the same: the column's old name) or member
-   * id; null for requests made without a key (account tokens) when grouping by key or member.
+   * id; null for requests made without a key (account tokens) when grouping by key, and for account-token requests
+   * recorded before members were when grouping by member.
    */
   group: string | null;
   requests: number;
@@ -47,14 +48,15 @@ const GROUPS: Record<UsageGroupBy, { totals: RawBuilder<string | null>; records:
   key: { totals: sql`nullif(api_key_id, '')`, records: sql`api_key_id` },
   user: { totals: sql`user_id`, records: sql`user_id` },
   organization: { totals: sql`user_id`, records: sql`user_id` },
-  // A key's member: records keep the key, and a key never changes member.
+  // The member recorded with the request (migration 0024); for rows written before, the key's (a key never changes
+  // member), and null for an account token's.
   member: {
-    totals: sql`(select k.member_user_id from api_keys k where k.id = usage_daily.api_key_id)`,
-    records: sql`(select k.member_user_id from api_keys k where k.id = generations.api_key_id)`,
+    totals: sql`coalesce(nullif(member_user_id, ''), (select k.member_user_id from api_keys k where k.id = usage_daily.api_key_id))`,
+    records: sql`coalesce(member_user_id, (select k.member_user_id from api_keys k where k.id = generations.api_key_id))`,
   },
 };
 
-/** The filter as a condition on either source (both name the organization user_id and the key api_key_id). */
+/** The filter as a condition on either source (both name the organization user_id, key api_key_id, member member_user_id). */
 function filterCondition(filter: UsageFilter): RawBuilder<boolean> {
   // No id holds a NUL character, and PostgreSQL text cannot even be asked for one.
   for (const [field, value] of [
@@ -69,7 +71,7 @@ function filterCondition(filter: UsageFilter): RawBuilder<boolean> {
   if (filter.keyId !== undefined) conditions.push(sql<boolean>`api_key_id = ${filter.keyId}`);
   if (filter.memberUserId !== undefined)
     conditions.push(
-      sql<boolean>`api_key_id in (select k.id from api_keys k where k.member_user_id = ${filter.memberUserId})`,
+      sql<boolean>`(member_user_id = ${filter.memberUserId} or api_key_id in (select k.id from api_keys k where k.member_user_id = ${filter.memberUserId}))`,
     );
   return sql<boolean>`${sql.join(conditions, sql` and `)}`;
 }

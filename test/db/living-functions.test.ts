@@ -21,12 +21,12 @@ import { creditsGenerationRecord } from '../helpers/generation-records.js';
 /** The sha256 of each function's body at its current revision: a new text needs a new revision (and a new line). */
 const FINGERPRINTS: Record<string, { revision: number; sha256: string }> = {
   generations_add_usage_totals: {
-    revision: 1,
-    sha256: 'c0a133e8e0dc51ca69a3e13282ed4ac51de4e83ccdbab5c84303d9c10a29856a',
+    revision: 2,
+    sha256: 'fb283cc0ac57e952ad20e72de0fbbbb8f55c8a5b283f030b126940117eea6105',
   },
   settle_generations: {
-    revision: 4,
-    sha256: '952ff15492180cbdf7fd99a03cea92519f37a212c49d6cba4ff551d60fd36807',
+    revision: 5,
+    sha256: '9d85217ae8ab9acc1a3d62e4480a1ce5839a268ffe310d448ee60e3236f3f7b9',
   },
 };
 

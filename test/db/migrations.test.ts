@@ -34,6 +34,7 @@ const TABLES = [
   'usage_key_totals',
   'users',
   'webhook_attempts',
+  'webhook_budget_marks',
   'webhook_deliveries',
   'webhook_endpoints',
   'webhook_events',

@@ -206,6 +206,7 @@ describeEachDatabase('batched settlement', ({ db }) => {
     const createdAt = new Date('2026-11-02T03:04:05.678Z');
     const record = {
       ...creditsGenerationRecord(userId, 0n),
+      member_user_id: userId,
       access_mode: 'free' as const,
       upstream_id: 'chatcmpl-1',
       streamed: true,

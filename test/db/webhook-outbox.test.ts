@@ -177,26 +177,43 @@ describeEachDatabase('webhook outbox', (ctx) => {
     await grant(-0.25); // still below: no second event
     await grant(2); // back above
     await grant(-2); // crosses again
-    const now = new Date();
-    const emitted = await emitBudgetThreshold(ctx.db(), {
+    const change = {
       organizationId: user.id,
       level: 'member',
-      budgetId: user.id,
+      budgetId: `member:${user.id}:${user.id}`,
       limitNanos: 10_000_000_000n,
       spentBeforeNanos: 4_000_000_000n,
       spentAfterNanos: 8_500_000_000n,
-      resetsAt: null,
-      now,
-    });
-    expect(emitted).toBe(2);
+      periodStart: new Date('2026-03-01T00:00:00Z'),
+      resetsAt: new Date('2026-04-01T00:00:00Z'),
+    };
+    expect(await emitBudgetThreshold(ctx.db(), change)).toBe(2);
+    // The same crossing told again (another instance, a retried batch) queues nothing; a new period fires again.
+    expect(await emitBudgetThreshold(ctx.db(), { ...change, spentBeforeNanos: 0n })).toBe(0);
+    const april = { ...change, periodStart: new Date('2026-04-01T00:00:00Z'), resetsAt: null };
+    expect(await emitBudgetThreshold(ctx.db(), april)).toBe(2);
     await deliverer(() => new Date(Date.now() + 1000)).runOnce();
     const bodies = r.received.map((x) => JSON.parse(x.body) as { type: string; data: Record<string, unknown> });
     const low = bodies.filter((b) => b.type === 'credits.low');
     expect(low.map((b) => b.data.balance_usd)).toEqual(expect.arrayContaining([0.5, 0.25]));
     expect(low).toHaveLength(2);
     expect(low[0].data).toMatchObject({ organization_id: user.id, threshold_usd: 1 });
-    const budget = bodies.filter((b) => b.type === 'budget.threshold').map((b) => b.data.threshold);
-    expect(budget.sort()).toEqual([0.5, 0.8]);
+    const budget = bodies.filter((b) => b.type === 'budget.threshold');
+    expect(budget.map((b) => b.data.threshold).sort()).toEqual([0.5, 0.5, 0.8, 0.8]);
+    expect(budget.map((b) => b.data.resets_at).sort()).toEqual([
+      '2026-04-01T00:00:00.000Z',
+      '2026-04-01T00:00:00.000Z',
+      null,
+      null,
+    ]);
+    expect(budget[0].data).toMatchObject({
+      organization_id: user.id,
+      budget: 'member',
+      budget_id: `member:${user.id}:${user.id}`,
+      limit_usd: 10,
+      spent_usd: 8.5,
+    });
+    expect(budget[0].data).not.toHaveProperty('key_id');
   });
 
   it('keeps the signing secret sealed in the database', async () => {

@@ -6,14 +6,15 @@ import type { LivingFunction } from './living-function.js';
 // settled, adds each key's spend to its period, each budget's spend to its period (taken off the lease that held it)
 // and each session's spend, requests, tokens and times. Locks are taken in one order (credit_accounts, credit_leases,
 // api_key_spend, api_key_spend_holds, budget_spend, budget_leases, sessions), rows sorted, so batches never deadlock
-// each other or the reservations.
+// each other or the reservations. The spend updates fire the budget.threshold triggers (migration 0024), which queue
+// each crossing in this transaction.
 // A batch field the function does not list is ignored and one it lists that a batch lacks gets its default, so
 // processes of the previous and the next release can settle side by side during an upgrade.
 export const settleGenerations: LivingFunction = {
   name: 'settle_generations',
   parameters: 'batch json',
   returns: 'integer',
-  revision: 4,
+  revision: 5,
   body: `
 declare
   -- The batch's records new to the table, each once, by user then batch position.
@@ -52,7 +53,7 @@ begin
       key_spend_period timestamptz, key_held_nanos bigint, api_format text, attempts jsonb,
       key_spend_holder text, cache_hit boolean, cache_saved_nanos bigint, usage_estimated boolean,
       web_search_requests integer, tool_uses jsonb, budget_holds jsonb, session_hash text, byok boolean,
-      guardrails jsonb))
+      guardrails jsonb, member_user_id text))
       with ordinality as r
   ), inserted as (
     insert into generations (
@@ -60,7 +61,7 @@ begin
       status, http_status, error_code, error_message, prompt_tokens, completion_tokens, cached_tokens,
       cache_write_tokens, reasoning_tokens, cost_nanos, reference_cost_nanos, latency_ms, time_to_first_token_ms,
       app_title, app_referer, task_id, created_at, api_format, attempts, cache_hit, cache_saved_nanos, usage_estimated,
-      web_search_requests, tool_uses, byok, guardrails)
+      web_search_requests, tool_uses, byok, guardrails, member_user_id)
     select
       r.id, r.user_id, r.api_key_id, r.access_mode, r.model, r.provider, r.upstream_model, r.upstream_id, r.streamed,
       r.finish_reason, r.status, r.http_status, r.error_code, r.error_message, coalesce(r.prompt_tokens, 0),
@@ -69,7 +70,7 @@ begin
       r.time_to_first_token_ms, r.app_title, r.app_referer, r.task_id, coalesce(r.created_at, now()),
       coalesce(r.api_format, 'chat_completions'), r.attempts, coalesce(r.cache_hit, false),
       coalesce(r.cache_saved_nanos, 0), coalesce(r.usage_estimated, false), coalesce(r.web_search_requests, 0),
-      r.tool_uses, coalesce(r.byok, false), r.guardrails
+      r.tool_uses, coalesce(r.byok, false), r.guardrails, r.member_user_id
     from source r
     -- A record listed twice is inserted as its first listing, the one kept in items below.
     order by r.ordinality

@@ -9,6 +9,11 @@ export interface GenerationsTable {
   id: string;
   user_id: string;
   api_key_id: string | null;
+  /**
+   * The member behind the request: its key's member, or the account token's user (migration 0024); null in records
+   * written before, whose member is their key's.
+   */
+  member_user_id: string | null;
   access_mode: AccessMode;
   model: string;
   provider: string;

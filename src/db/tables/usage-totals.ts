@@ -14,6 +14,8 @@ export interface UsageDailyTable {
   user_id: string;
   /** '' for requests made with an account token (no key). */
   api_key_id: string;
+  /** The records' member (migration 0024); '' when they named none (written before: their key's member). */
+  member_user_id: string;
   model: string;
   access_mode: AccessMode;
   requests: bigint;

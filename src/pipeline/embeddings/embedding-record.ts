@@ -1,7 +1,7 @@
 // What one embeddings request did → its generation record (api_format `embeddings`), written once at settlement
 // through the same queue, debit rule and totals as a generation's.
 import type { Admission } from '../../billing/admission.js';
-import type { Principal } from '../../auth/principal.js';
+import { memberOf, type Principal } from '../../auth/principal.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import type { GenerationAttempt, GenerationStatus, NewGeneration } from '../../db/tables/generations.js';
 import type { TrackingHeaders } from '../generation-record.js';
@@ -34,6 +34,7 @@ export function embeddingRecord(input: {
     id: input.id,
     user_id: principal.organizationId,
     api_key_id: principal.kind === 'api_key' ? principal.credentialId : null,
+    member_user_id: memberOf(principal),
     access_mode: input.admission.mode,
     model: entry.id,
     provider: entry.upstreamProvider,

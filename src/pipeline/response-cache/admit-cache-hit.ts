@@ -5,7 +5,7 @@
 // then that charge is admitted like any request's, 402 included). The hit has a generation record of its own
 // (cache_hit, its own id, no tokens, the original's cost less its charge as savings), settled through the same queue
 // as every generation, and committed before the replay's last bytes leave. No upstream is called.
-import type { Principal } from '../../auth/principal.js';
+import { memberOf, type Principal } from '../../auth/principal.js';
 import { releaseAdmission, type Admission } from '../../billing/admission.js';
 import type { SettlementQueue } from '../../billing/settlement-queue.js';
 import type { Catalog } from '../../catalog/catalog.js';
@@ -148,6 +148,7 @@ function hitRecord(input: {
     id: input.id,
     user_id: principal.organizationId,
     api_key_id: principal.kind === 'api_key' ? principal.credentialId : null,
+    member_user_id: memberOf(principal),
     access_mode: admission.mode,
     model: answer.model,
     provider: answer.provider,
