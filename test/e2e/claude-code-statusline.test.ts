@@ -76,7 +76,8 @@ beforeAll(async () => {
   mkdirSync(join(home, 'work'));
   mkdirSync(join(home, 'tmp'));
   mkdirSync(join(home, '.claude', 'projects'), { recursive: true });
-});
+  // The gateway starts on embedded PGlite, slow on a busy machine: more than the default minute is allowed.
+}, 120_000);
 
 afterAll(async () => {
   claude?.stop();
@@ -125,12 +126,14 @@ it("Claude Code's status line shows the session's spend as the gateway recorded 
       () => screen().some((row) => row.includes(prompt)) || undefined,
     );
     program.type('\r');
-    return program.waitFor(`answer ${answers} and the status line of the gateway's spend`, async () => {
+    let expected = '(no session yet)';
+    const what = () => `answer ${answers} and the status line "${expected}" (the gateway's figure)`;
+    return program.waitFor(what, async () => {
       if (screen().filter((row) => row.includes(PLAIN_ANSWER)).length < answers) return undefined;
       const id = claudeSessionId();
       const session = id === undefined ? undefined : await sessionOf(id);
       if (!session || session.spend_usd <= above) return undefined;
-      const expected = `$${session.spend_usd} · ${session.requests} request${session.requests === 1 ? '' : 's'}`;
+      expected = `$${session.spend_usd} · ${session.requests} request${session.requests === 1 ? '' : 's'}`;
       return statusLine(screen()) === expected ? { id: id!, session, shown: expected } : undefined;
     });
   };

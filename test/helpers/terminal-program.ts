@@ -45,13 +45,18 @@ export class TerminalProgram {
     this.child.stdin?.write(keys);
   }
 
-  /** Resolves with `check`'s value once it is defined, polling the screen; throws with the screen after `ms`. */
-  async waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
+  /** Resolves with `check`'s value once it is defined, polling the screen; throws with `what` and the screen after `ms`. */
+  async waitFor<T>(
+    what: string | (() => string),
+    check: () => Promise<T | undefined> | T | undefined,
+    ms = 30_000,
+  ): Promise<T> {
     const deadline = Date.now() + ms;
     for (;;) {
       const value = await check();
       if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}; the screen:\n${this.dump()}`);
+      if (Date.now() > deadline)
+        throw new Error(`waited ${ms} ms for ${typeof what === 'string' ? what : what()}; the screen:\n${this.dump()}`);
       await delay(100);
     }
   }
