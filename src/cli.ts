@@ -1,54 +1,36 @@
 #!/usr/bin/env node
 // Operator CLI: `npx modelgate <command>`. Exit codes: 0 ok, 1 failed, 2 usage or configuration error; with --json an
 // error is one JSON object on stderr (src/cli/cli-errors.ts).
-// A command is one file in src/cli/ exporting a CommandDefinition, listed once in COMMANDS below.
+// A command is one file in src/cli/ exporting a CommandDefinition, listed once in COMMANDS below (name and module).
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from './config.js';
 import type { CommandDefinition } from './cli/command.js';
 import { CLI, reportCliError, UsageError, wantsJson, type CliIo } from './cli/cli-errors.js';
 import { closestWord } from './cli/closest-word.js';
-import { commandHelp, generalHelp, packageVersion } from './cli/help.js';
-import { serveCommand } from './cli/serve.js';
-import { migrateCommand } from './cli/migrate.js';
-import { usersCommand } from './cli/users.js';
-import { keysCommand } from './cli/keys.js';
-import { tokensCommand } from './cli/tokens.js';
-import { creditsCommand } from './cli/credits.js';
-import { conformanceCommand } from './cli/conformance.js';
-import { passCommand } from './cli/pass.js';
-import { adminKeysCommand } from './cli/admin-keys.js';
-import { generationsCommand } from './cli/generations.js';
-import { orgsCommand } from './cli/orgs.js';
-import { statuslineCommand } from './cli/statusline.js';
-import { auditCommand } from './cli/audit.js';
-import { aliasesCommand } from './cli/aliases.js';
-import { presetsCommand } from './cli/presets.js';
-import { encryptionCommand } from './cli/encryption.js';
-import { providerKeysCommand } from './cli/provider-keys.js';
-import { responsesCommand } from './cli/responses.js';
-import { guardrailsCommand } from './cli/guardrails.js';
 
-const COMMANDS: readonly CommandDefinition[] = [
-  serveCommand,
-  migrateCommand,
-  usersCommand,
-  keysCommand,
-  tokensCommand,
-  orgsCommand,
-  aliasesCommand,
-  presetsCommand,
-  statuslineCommand,
-  creditsCommand,
-  passCommand,
-  adminKeysCommand,
-  generationsCommand,
-  responsesCommand,
-  auditCommand,
-  providerKeysCommand,
-  guardrailsCommand,
-  encryptionCommand,
-  conformanceCommand,
+// Each command's module is imported only when that command runs (or help lists them all): an agent's status line
+// runs `modelgate statusline` after every message, under a timeout, and should not load the server to print a line.
+const COMMANDS: ReadonlyArray<{ name: string; load: () => Promise<CommandDefinition> }> = [
+  { name: 'serve', load: async () => (await import('./cli/serve.js')).serveCommand },
+  { name: 'migrate', load: async () => (await import('./cli/migrate.js')).migrateCommand },
+  { name: 'users', load: async () => (await import('./cli/users.js')).usersCommand },
+  { name: 'keys', load: async () => (await import('./cli/keys.js')).keysCommand },
+  { name: 'tokens', load: async () => (await import('./cli/tokens.js')).tokensCommand },
+  { name: 'orgs', load: async () => (await import('./cli/orgs.js')).orgsCommand },
+  { name: 'aliases', load: async () => (await import('./cli/aliases.js')).aliasesCommand },
+  { name: 'presets', load: async () => (await import('./cli/presets.js')).presetsCommand },
+  { name: 'statusline', load: async () => (await import('./cli/statusline.js')).statuslineCommand },
+  { name: 'credits', load: async () => (await import('./cli/credits.js')).creditsCommand },
+  { name: 'pass', load: async () => (await import('./cli/pass.js')).passCommand },
+  { name: 'admin-keys', load: async () => (await import('./cli/admin-keys.js')).adminKeysCommand },
+  { name: 'generations', load: async () => (await import('./cli/generations.js')).generationsCommand },
+  { name: 'responses', load: async () => (await import('./cli/responses.js')).responsesCommand },
+  { name: 'audit', load: async () => (await import('./cli/audit.js')).auditCommand },
+  { name: 'provider-keys', load: async () => (await import('./cli/provider-keys.js')).providerKeysCommand },
+  { name: 'guardrails', load: async () => (await import('./cli/guardrails.js')).guardrailsCommand },
+  { name: 'encryption', load: async () => (await import('./cli/encryption.js')).encryptionCommand },
+  { name: 'conformance', load: async () => (await import('./cli/conformance.js')).conformanceCommand },
 ];
 
 const isHelp = (arg: string) => arg === '--help' || arg === '-h';
@@ -60,21 +42,24 @@ export async function runCli(
 ): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined) {
-    io.err(generalHelp(COMMANDS));
+    const { generalHelp } = await import('./cli/help.js');
+    io.err(generalHelp(await allCommands()));
     return 2;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
+    const { packageVersion } = await import('./cli/help.js');
     io.out(packageVersion());
     return 0;
   }
   const find = (word: string | undefined) => COMMANDS.find((c) => c.name === word);
   if (name === 'help' || isHelp(name)) {
+    const { commandHelp, generalHelp } = await import('./cli/help.js');
     const topic = find(args[0]);
-    io.out(topic ? commandHelp(topic, args.slice(1)) : generalHelp(COMMANDS));
+    io.out(topic ? commandHelp(await topic.load(), args.slice(1)) : generalHelp(await allCommands()));
     return 0;
   }
-  const command = find(name);
-  if (!command) {
+  const entry = find(name);
+  if (!entry) {
     const near = closestWord(
       name,
       COMMANDS.map((c) => c.name),
@@ -84,8 +69,10 @@ export async function runCli(
       : `unknown command "${name}"; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`;
     return reportCliError(new UsageError(message), io, { json: wantsJson(args) });
   }
+  const command = await entry.load();
   // Answered here, before the configuration is read or anything is opened: help has no side effects.
   if (args.some(isHelp)) {
+    const { commandHelp } = await import('./cli/help.js');
     io.out(commandHelp(command, args));
     return 0;
   }
@@ -94,6 +81,11 @@ export async function runCli(
   } catch (err) {
     return reportCliError(err, io, { json: wantsJson(args), command: command.name });
   }
+}
+
+/** Every command, in the order help lists them. */
+function allCommands(): Promise<CommandDefinition[]> {
+  return Promise.all(COMMANDS.map((c) => c.load()));
 }
 
 const defaultIo: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line) };

@@ -3,7 +3,7 @@
 // JSON object on stderr, {"error": {"type", "message", "exit_code"}}, and nothing on stdout, so a script that reads
 // stdout never mistakes an error for a result.
 import { ConfigError } from '../config.js';
-import { ProviderConfigError } from '../providers/registry.js';
+import { ProviderConfigError } from '../providers/provider-config-error.js';
 import { CatalogError } from '../catalog/catalog-error.js';
 import { DataFolderBusyError } from '../db/data-folder/data-folder-lock.js';
 

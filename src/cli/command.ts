@@ -11,7 +11,7 @@ import { CLI, CommandFailedError, UsageError, type CliIo } from './cli-errors.js
 import { closestWord } from './closest-word.js';
 
 export { CLI, CommandFailedError, UsageError, type CliIo } from './cli-errors.js';
-export { parseOptions } from './parse-options.js';
+export { JSON_OPTION, parseOptions } from './parse-options.js';
 
 export interface CommandContext {
   /** The arguments after the command's name (subcommand first, if it has any). */
@@ -93,6 +93,3 @@ export async function requireUser(db: Db, email: string) {
 export function print(io: CliIo, json: boolean | undefined, human: string, data: unknown): void {
   io.out(json ? JSON.stringify(data) : human);
 }
-
-/** The `--json` option every command takes. */
-export const JSON_OPTION = { json: { type: 'boolean' } } as const;

@@ -64,3 +64,6 @@ export function parseOptions<T extends Options>(args: string[], options: T) {
     throw new UsageError(`cannot read the options ${JSON.stringify(args.join(' '))}`);
   }
 }
+
+/** The `--json` option every command takes. */
+export const JSON_OPTION = { json: { type: 'boolean' } } as const;

@@ -2,7 +2,10 @@
 // command with a JSON on stdin whose session_id is the session (its requests name it in metadata.user_id); other
 // agents pass --session (Codex's session-id, an X-Task-ID). It asks the gateway (GET /sessions/{id}) with the key in
 // the variable --key-env names, and never fails the agent's screen: a gateway that cannot answer prints a short note.
-import { JSON_OPTION, parseOptions, UsageError, type CommandDefinition } from './command.js';
+// Only light modules: the agent runs this after every message (command.js would load the database layer).
+import { UsageError } from './cli-errors.js';
+import type { CommandDefinition } from './command.js';
+import { JSON_OPTION, parseOptions } from './parse-options.js';
 
 const DEFAULT_KEY_ENV = 'MODELGATE_API_KEY';
 

@@ -12,22 +12,14 @@ import type { ProviderConfig } from './adapter.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 import { bundleOf, PROVIDER_BUNDLES } from './bundles.js';
 import type { ProviderBundle } from './provider-bundle.js';
+import { ProviderConfigError } from './provider-config-error.js';
 
 const API_KEY_ALIASES: Readonly<Record<string, readonly string[]>> = {
   'x-ai': ['XAI_API_KEY'],
   google: ['GEMINI_API_KEY'],
 };
 
-/** An environment variable holds an unusable value; the message names the variable. */
-export class ProviderConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ProviderConfigError';
-  }
-}
+export { ProviderConfigError };
 
 /** "x-ai" → "X_AI": the prefix of a provider's environment variables. */
 export function providerEnvPrefix(providerId: string): string {

@@ -48,9 +48,12 @@ async function help(argv: string[]): Promise<{ code: number; text: string }> {
   return { code, text: out.join('\n') };
 }
 
-/** `npx modelgate <rest of line>` → command, subcommand, options (quoted arguments, comments and pipes left out). */
+/**
+ * `npx modelgate <rest of line>` (or the built CLI by its path, `node …/dist/src/cli.js <rest>`) → command,
+ * subcommand, options (quoted arguments, comments and pipes left out).
+ */
 function cliCalls(code: string): Array<{ line: string; words: string[]; options: string[] }> {
-  return [...code.matchAll(/npx modelgate ([^\n]*)/g)].map((m) => {
+  return [...code.matchAll(/(?:npx modelgate|node \S*\/dist\/src\/cli\.js) ([^\n]*)/g)].map((m) => {
     const line = m[1].replace(/\s#.*$/, '').split(/\s[|&;>]/)[0];
     const tokens = line
       .replace(/"[^"]*"|'[^']*'/g, ' ')
