@@ -18,7 +18,7 @@ import { turnOwnerOf } from '../response-state/stored-turn.js';
 import { organizationModels, type OrganizationModels } from '../catalog/organization-models.js';
 import type { RequestFacts } from '../core/request-facts.js';
 import type { DoorGuardrails } from '../guardrails/door-guardrails.js';
-import { guardrailsAt } from '../guardrails/guardrail.js';
+import { guardrailsAt } from '../core/guardrail.js';
 import { guardRequest } from '../guardrails/guard-request.js';
 import { NO_GUARDRAIL_SETTINGS } from '../guardrails/guardrail-settings.js';
 import type { PresetCache } from '../presets/preset-cache.js';
