@@ -22,7 +22,7 @@ import { guardrailsAt } from '../core/guardrail.js';
 import { guardRequest } from '../guardrails/guard-request.js';
 import { NO_GUARDRAIL_SETTINGS } from '../guardrails/guardrail-settings.js';
 import type { PresetCache } from '../presets/preset-cache.js';
-import { presetModelOf, type PresetVersion } from '../presets/preset.js';
+import { presetModelOf, type PresetVersion } from '../core/preset.js';
 import { resolvePreset, withPresetRouting } from '../presets/resolve-preset.js';
 
 /** What a door request reads of the gateway. */

@@ -10,7 +10,7 @@ import { messagesWithPreset } from '../../src/formats/messages/preset-fill.js';
 import { responsesWithPreset } from '../../src/formats/responses/preset-fill.js';
 import type { DoorCall, FrontDoor } from '../../src/formats/shared/front-door.js';
 import { doorRequest } from '../../src/handlers/door-request.js';
-import type { PresetReference, PresetSettings, PresetVersion } from '../../src/presets/preset.js';
+import type { PresetReference, PresetSettings, PresetVersion } from '../../src/core/preset.js';
 
 const catalog = loadCatalog({ MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' });
 const principal = { organizationId: 'org_a', aliases: new Map() } as unknown as Principal;

@@ -16,7 +16,7 @@ import type {
   StreamRenderer,
 } from '../../core/stream-renderer.js';
 import type { WireProtocol } from '../../core/wire-protocol.js';
-import type { PresetSettings } from '../../presets/preset.js';
+import type { PresetSettings } from '../../core/preset.js';
 import type { RateLimitHeaders } from './rate-limit-headers.js';
 
 /** The door's name in generation records, metrics and traces. */
