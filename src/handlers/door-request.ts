@@ -13,7 +13,7 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { FrontDoorRequest } from '../pipeline/serve-generation.js';
 import type { NativeWire } from '../providers/native/native-protocol.js';
 import type { ResponseState } from '../response-state/continue-response.js';
-import type { ResponseMemory } from '../response-state/stored-turn.js';
+import type { ResponseMemory } from '../core/stored-turn.js';
 import { turnOwnerOf } from '../response-state/turn-owner.js';
 import { organizationModels, type OrganizationModels } from '../catalog/organization-models.js';
 import type { RequestFacts } from '../core/request-facts.js';

@@ -18,7 +18,7 @@ import { newGenerationId } from '../pipeline/generation-meter.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import { serveGeneration } from '../pipeline/serve-generation.js';
 import type { AnswerKeeping } from '../core/answer-keeping.js';
-import type { ResponseMemory } from '../response-state/stored-turn.js';
+import type { ResponseMemory } from '../core/stored-turn.js';
 import { socketMemory } from './socket-memory.js';
 import { errorEvent } from './websocket-error-event.js';
 import { websocketClient, websocketResponse } from './websocket-exchange.js';

@@ -1,7 +1,7 @@
 // Who a stored turn belongs to, read from the principal that asks: the principal lives in auth/, the turn's shape in
 // the core, so the doors that keep turns need no credentials logic.
 import type { Principal } from '../auth/principal.js';
-import type { TurnOwner } from './stored-turn.js';
+import type { TurnOwner } from '../core/stored-turn.js';
 
 /** The owner of what a principal stores and reads. */
 export function turnOwnerOf(principal: Principal): TurnOwner {

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { AnswerKeeping } from '../../core/answer-keeping.js';
 import type { Continuation, ResponseState } from '../../response-state/continue-response.js';
-import type { ResponseMemory, TurnOwner } from '../../response-state/stored-turn.js';
+import type { ResponseMemory, TurnOwner } from '../../core/stored-turn.js';
 import type { DoorErrorShape } from '../../core/door-error-shape.js';
 import type { GenerationRequest } from '../../core/generation-request.js';
 import type { RequestFacts } from '../../core/request-facts.js';
