@@ -12,7 +12,7 @@ import { GATEWAY_ONLY_FIELDS } from '../formats/shared/gateway-fields.js';
 import { responsesDoor } from '../formats/responses/door.js';
 import { warmUpEvents } from '../formats/responses/warm-up-response.js';
 import type { ResponseRequest } from '../formats/responses/wire-types.js';
-import { type DoorRequestParts, doorRequest } from '../handlers/door-request.js';
+import { type DoorRequestParts, doorRequest } from './door-request.js';
 import type { Logger } from '../logger.js';
 import { newGenerationId } from '../pipeline/generation-meter.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';

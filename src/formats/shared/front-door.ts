@@ -81,7 +81,7 @@ export interface FrontDoor<Body> {
   /**
    * The request with a preset's settings put where this door keeps them (its system prompt, sampling, output cap,
    * reasoning, tools), each only where the request leaves it out; the model, fallbacks and provider preferences are
-   * the door request's (handlers/door-request.ts). A Body, typed unknown as continueFrom's is.
+   * the door request's (http/door-request.ts). A Body, typed unknown as continueFrom's is.
    */
   withPreset(body: Body, preset: PresetSettings): unknown;
   /** What routing and admission read of the request (offered tools, search limits, attachments, output cap, ...). */
