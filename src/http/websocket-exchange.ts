@@ -41,21 +41,9 @@ export function websocketResponse(sender: WebSocketSender): GenerationResponse {
     jsonBytes(body) {
       void sender.send(body.toString('utf8'));
     },
-    async events(batches, renderer, _keepAliveMs, first) {
-      await writeSocketStream(sender, {
-        batches,
-        first,
-        opening: renderer.start(),
-        render: (event) => renderer.event(event),
-        closing: (end) => renderer.end(end),
-      });
-    },
-    async frames(batches, renderer, _keepAliveMs, first) {
-      await writeSocketStream(sender, {
-        batches,
-        first,
-        closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
-      });
+    // No keep-alive: the socket's own pings keep it open (responses-socket.ts).
+    stream(source) {
+      return writeSocketStream(sender, source);
     },
   };
 }
