@@ -7,7 +7,7 @@ import type { WebSocket } from 'ws';
 import type { Principal } from '../auth/principal.js';
 import { DisconnectSignal } from '../core/disconnect-signal.js';
 import { clientTraceHeaders } from '../observability/client-trace-context.js';
-import type { ClientConnection } from '../pipeline/generation-run.js';
+import type { ClientConnection } from '../pipeline/generation-run-input.js';
 import type { GenerationClient, GenerationResponse } from '../pipeline/serve-generation.js';
 import { trackingHeadersOf } from './tracking-headers.js';
 import type { WebSocketSender } from './websocket-sender.js';

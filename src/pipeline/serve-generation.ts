@@ -25,7 +25,8 @@ import type { Target } from '../routing/resolve-target.js';
 import { recallAffinity, rememberAffinity } from './conversation-affinity.js';
 import type { GenerationParts } from './generation-parts.js';
 import type { ApiFormat, TrackingHeaders } from './generation-record.js';
-import { GenerationRun, type ClientConnection } from './generation-run.js';
+import { GenerationRun } from './generation-run.js';
+import type { ClientConnection } from './generation-run-input.js';
 import { nativeFrames, translatedFrames } from './stream-frames.js';
 
 export interface FrontDoorRequest extends GenerationDoor {
