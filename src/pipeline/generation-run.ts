@@ -9,7 +9,6 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { GenerationRequest } from '../core/generation-request.js';
 import type { StreamEvent } from '../core/generation.js';
 import type { GenerationIdentity, GenerationTotals, StreamEnd } from '../core/stream-renderer.js';
-import { rateBudgetsOf } from '../limits/admit-rate.js';
 import { callUpstream } from './call-upstream.js';
 import type { NativeAnswerContext, NativeProtocol } from '../providers/native/native-protocol.js';
 import type { Redact } from '../providers/redact-credentials.js';
@@ -19,7 +18,6 @@ import { nativeAllowed, type JsonAnswer, type OpenedStream } from './generation-
 import { guardAnswer } from './guarded-answer.js';
 import { openWithinWindow } from './failover-window.js';
 import { GenerationMeter } from './generation-meter.js';
-import { generationRecord } from './generation-record.js';
 import type { Target } from '../routing/resolve-target.js';
 import { estimateTokensForChars } from '../routing/token-estimate/estimate-tokens.js';
 import { UpstreamLink } from './upstream-link.js';
@@ -36,7 +34,9 @@ import { credentialRedact, nativeAnswerContext } from './answer-context.js';
 import { releasePrompt } from './release-prompt.js';
 import { adapterContextFor } from './adapter-context.js';
 import { generationCostNanos } from './generation-cost.js';
-import { observeLatency, observeThroughput } from './endpoint-speed.js';
+import { observeLatency } from './endpoint-speed.js';
+import { GenerationTokens } from './generation-tokens.js';
+import { writeSettlement } from './run-settlement.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -52,8 +52,8 @@ export class GenerationRun {
   private settling?: Promise<void>;
   /** Every upstream attempt, kept in the generation record. */
   private readonly attempts: GenerationAttempt[] = [];
-  /** Tokens taken from the key's rate budget so far: the prompt estimate at admission, then generated text. */
-  private tokensCounted: number;
+  /** The key's token budget as this generation spends it. */
+  private readonly tokens: GenerationTokens;
   /** The door's internal request, once an attempt took the translated lane. */
   private translated?: GenerationRequest;
   /** The native back door of the attempt in progress, or undefined when it takes the translated lane. */
@@ -69,7 +69,7 @@ export class GenerationRun {
     private readonly input: GenerationRunInput,
   ) {
     this.meter = new GenerationMeter(input.checked.estimatedPromptTokens);
-    this.tokensCounted = input.checked.estimatedPromptTokens;
+    this.tokens = new GenerationTokens(parts, input.principal, input.checked.estimatedPromptTokens);
     this.adapterCtx = adapterContextFor(undefined, input.target, input);
     this.identity = {
       id: this.meter.id,
@@ -249,7 +249,7 @@ export class GenerationRun {
       meter: this.meter,
       signal: this.input.client.signal,
       totals: () => this.totals(),
-      withinTokenRate: (chars) => this.takeTokens(estimateTokensForChars(chars)),
+      withinTokenRate: (chars) => this.tokens.take(estimateTokensForChars(chars)),
       drain: { state: this.link, estimate: () => this.cutOffEstimate() },
       settle: () => this.settle(),
     };
@@ -290,52 +290,15 @@ export class GenerationRun {
    * that a crash could still lose.
    */
   settle(): Promise<void> {
-    this.settling ??= this.writeSettlement();
-    return this.settling;
-  }
-
-  private async writeSettlement(): Promise<void> {
-    this.link.finish();
-    this.input.client.dispose();
-    observeThroughput(this.meter, this.input.target, this.parts.endpointStats);
-    try {
-      const record = this.buildRecord();
-      this.input.requestTrace?.annotate(record);
-      await this.parts.settlements.settle(this.input.admission, record);
-    } catch (err) {
-      // Called without await from the handler's finally: it must never reject.
-      this.parts.logger.error({ err, generation_id: this.meter.id }, 'could not queue settlement');
-    }
-  }
-
-  private buildRecord() {
-    if (this.input.client.signal.aborted) this.meter.abort();
-    const usage = this.meter.finalUsage();
-    // Real usage replaces the estimates in the key's token budget.
-    this.takeTokens(usage.promptTokens + usage.completionTokens - this.tokensCounted);
-    return generationRecord({
+    this.settling ??= writeSettlement(this.parts, {
       meter: this.meter,
-      principal: this.input.principal,
-      target: this.input.target,
-      admission: this.input.admission,
-      streamed: this.input.stream,
-      costNanos: this.costNanos(),
-      tracking: this.input.tracking,
-      apiFormat: this.input.apiFormat,
-      attempts: this.attempts.length > 0 ? this.attempts : null,
-      guardrails: this.input.door.guardrails?.fired,
+      input: this.input,
+      attempts: this.attempts,
+      tokens: this.tokens,
+      link: this.link,
+      costNanos: () => this.costNanos(),
     });
-  }
-
-  /** Counts tokens against the key's per-minute budget (the prompt estimate was taken at admission). */
-  private takeTokens(tokens: number): boolean {
-    if (tokens <= 0) return true;
-    this.tokensCounted += tokens;
-    return this.parts.limiter.consumeTokens(
-      rateBudgetsOf(this.input.principal, this.parts.config),
-      tokens,
-      this.parts.now().getTime(),
-    );
+    return this.settling;
   }
 
   private get excludeReasoning(): boolean {
