@@ -8,7 +8,7 @@
 import { laneBody, type LaneDoor } from './lib/agent-requests.js';
 import { median, medianInterval } from './lib/stats.js';
 import { guardRequest } from '../src/guardrails/guard-request.js';
-import type { Guardrail } from '../src/guardrails/guardrail.js';
+import type { Guardrail } from '../src/core/guardrail.js';
 import { NO_GUARDRAIL_SETTINGS } from '../src/guardrails/guardrail-settings.js';
 
 const FIVE: Guardrail[] = [

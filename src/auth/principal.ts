@@ -1,6 +1,6 @@
 import type { KeyLimitReset } from '../db/tables/api-keys.js';
 import type { MemberRole } from '../db/tables/memberships.js';
-import type { GuardrailLists } from '../guardrails/guardrail.js';
+import type { GuardrailLists } from '../core/guardrail.js';
 
 /**
  * Who is calling: resolved from the Bearer credential on every request, through CredentialCache (deletion and limit

@@ -4,7 +4,7 @@
 // even when the catalog gains a name an organization had taken first.
 import type { Catalog } from './catalog.js';
 import type { CatalogEntry } from './types.js';
-import { PRESET_PREFIX, presetModelOf, type PresetVersion } from '../presets/preset.js';
+import { PRESET_PREFIX, presetModelOf, type PresetVersion } from '../core/preset.js';
 
 const NONE: ReadonlyMap<string, string> = new Map();
 const NO_PRESETS: ReadonlyMap<string, PresetVersion> = new Map();

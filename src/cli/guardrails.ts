@@ -2,7 +2,7 @@
 // as its owner). Running gateways hear each change from the database and apply it to their next request.
 import { readFile } from 'node:fs/promises';
 import { OPERATOR } from '../auth/member-roles.js';
-import type { Guardrail } from '../guardrails/guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 import type { WireGuardrail } from '../guardrails/parse-guardrails.js';
 import { CONSOLE_ACTOR } from '../services/audit-log.js';
 import { organizationGuardrails, putOrganizationGuardrails, type GuardrailEditor } from '../services/guardrails.js';

@@ -14,7 +14,7 @@ import {
   type PresetEditor,
 } from '../services/presets.js';
 import { toWirePreset } from '../handlers/preset-handlers.js';
-import type { PresetSettings } from '../presets/preset.js';
+import type { PresetSettings } from '../core/preset.js';
 import { textTable } from './text-table.js';
 import { asCommand } from './service-refusals.js';
 import {

@@ -1,6 +1,6 @@
 // Runs guardrails over one string: each finds its detector's spans; `redact` replaces them with the detector's
 // placeholder (`[EMAIL]`), `block` and `flag` only report. Reports never carry the matched text, only names.
-import type { Guardrail } from './guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 import type { GuardrailSettings } from './guardrail-settings.js';
 import {
   findCreditCards,

@@ -1,7 +1,7 @@
 // A request's guardrails as the pipeline carries them: what the input stage found, the output stage's guardrails
 // and the operator's settings, and the names of every guardrail that fired (the output stage adds to them), which
 // the answer's header and the generation record report.
-import type { Guardrail } from './guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 import type { GuardrailSettings } from './guardrail-settings.js';
 
 export interface DoorGuardrails {

@@ -5,7 +5,7 @@
 // held text, so the order of the answer is kept. Reasoning and tool arguments pass unchecked.
 import type { GenerationResult, StreamEvent } from '../core/generation.js';
 import { checkText, GuardrailReport, spansOf } from './check-text.js';
-import type { Guardrail } from './guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 import type { GuardrailSettings } from './guardrail-settings.js';
 
 /** Characters of answer text a stream holds back: the longest match the output stage is sure to catch whole. */

@@ -1,9 +1,9 @@
 // The input stage: the organization's and the key's input guardrails over a door's request, once it is made ready
-// (handlers/door-request.ts) and before planning, admission or any upstream call, so no door and no lane skips it.
+// (http/door-request.ts) and before planning, admission or any upstream call, so no door and no lane skips it.
 // Redaction gives a new parsed body (the translated lane parses it into the GenerationRequest) and, when anything
 // changed, new client bytes (the native lane's), where only the changed strings are written anew.
 import { checkText, GuardrailReport } from './check-text.js';
-import type { Guardrail } from './guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 import type { GuardrailSettings } from './guardrail-settings.js';
 import { spliceJsonStrings } from './json-string-splice.js';
 import { isCheckedString } from './request-strings.js';

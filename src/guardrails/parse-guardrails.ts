@@ -10,7 +10,7 @@ import {
   type GuardrailAction,
   type GuardrailDetector,
   type GuardrailStage,
-} from './guardrail.js';
+} from '../core/guardrail.js';
 import type { GuardrailSettings } from './guardrail-settings.js';
 
 /** Principals carry every guardrail of their organization and key: a bound keeps them small and requests fast. */

@@ -11,7 +11,7 @@ import { messagesDoor } from '../formats/messages/door.js';
 import type { MessagesCountTokensRequest } from '../formats/messages/wire-types.js';
 import { requestModels } from './request-models.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
-import { presetModelOf } from '../presets/preset.js';
+import { presetModelOf } from '../core/preset.js';
 import { resolvePreset } from '../presets/resolve-preset.js';
 import { messagesWithPreset } from '../formats/messages/preset-fill.js';
 import type { MessagesRequest } from '../formats/messages/wire-types.js';

@@ -12,7 +12,7 @@ import type { GeminiCountTokensRequest } from '../formats/gemini/wire-types.js';
 import { pathModel } from './gemini-path-model.js';
 import { requestModels } from './request-models.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
-import { presetModelOf } from '../presets/preset.js';
+import { presetModelOf } from '../core/preset.js';
 import { resolvePreset } from '../presets/resolve-preset.js';
 import { geminiWithPreset } from '../formats/gemini/preset-fill.js';
 

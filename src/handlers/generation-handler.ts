@@ -14,7 +14,7 @@ import { serveGenerationCached } from '../http/response-cache-exchange.js';
 import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { HitParts } from '../pipeline/response-cache/admit-cache-hit.js';
 import type { ResponseState } from '../response-state/continue-response.js';
-import { doorRequest } from './door-request.js';
+import { doorRequest } from '../http/door-request.js';
 import { queryString } from './query-params.js';
 
 /**

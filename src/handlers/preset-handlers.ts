@@ -12,7 +12,7 @@ import {
   savePreset,
   type PresetRow,
 } from '../services/presets.js';
-import type { PresetSettings } from '../presets/preset.js';
+import type { PresetSettings } from '../core/preset.js';
 
 type PresetParts = Pick<HandlerParts, 'catalog' | 'db' | 'presets'>;
 

@@ -4,7 +4,7 @@
 import { GatewayError } from '../core/gateway-error.js';
 import { principalOf } from '../http/authenticate.js';
 import type { Handler } from '../http/openapi-router.js';
-import { turnOwnerOf } from '../response-state/stored-turn.js';
+import { turnOwnerOf } from '../response-state/turn-owner.js';
 import { inputItemPage } from '../services/input-item-page.js';
 import type { HandlerParts } from './handler-parts.js';
 import { queryInt, queryString } from './query-params.js';

@@ -39,33 +39,8 @@ export function generationResponse(ctx: Context, framing: StreamFraming = 'sse')
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = body;
     },
-    // The translated lane: the door's renderer makes the frames, from its opening to its closing.
-    async events(batches, renderer, keepAliveMs, first) {
-      await writeStream(
-        ctx,
-        { framing, keepAliveMs },
-        {
-          batches,
-          first,
-          opening: renderer.start(),
-          render: (event) => renderer.event(event),
-          closing: (end) => renderer.end(end),
-          keepAlive: renderer.keepAlive,
-        },
-      );
-    },
-    // The native lane: the upstream's own events; the door renders only a failure they did not tell.
-    async frames(batches, renderer, keepAliveMs, first) {
-      await writeStream(
-        ctx,
-        { framing, keepAliveMs },
-        {
-          batches,
-          first,
-          closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
-          keepAlive: renderer.keepAlive,
-        },
-      );
+    stream(source, keepAliveMs) {
+      return writeStream(ctx, { framing, keepAliveMs }, source);
     },
   };
 }

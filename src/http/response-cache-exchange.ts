@@ -1,6 +1,6 @@
 // The HTTP side of the response cache (pipeline/response-cache/serve-cached.ts): the request's cache header and
-// headers in, and a hit's recorded frames written out through the one stream writer (write-stream.ts); a miss is
-// written as the door's own answer (generation-exchange.ts).
+// headers in, and the door's answer out (generation-exchange.ts): a miss as the door renders it, a hit's recorded
+// frames through the same stream writer.
 import type { Context } from 'koa';
 import type { StreamFraming } from '../core/stream-renderer.js';
 import type { EmbeddingRequestBody } from '../pipeline/embeddings/check-embedding-request.js';
@@ -12,7 +12,6 @@ import {
   type CacheExchange,
 } from '../pipeline/response-cache/serve-cached.js';
 import { generationClient, generationResponse } from './generation-exchange.js';
-import { writeStream } from './write-stream.js';
 
 type GenerationCacheParts = Parameters<typeof serveGenerationThroughCache>[0];
 type EmbeddingCacheParts = Parameters<typeof serveEmbeddingsThroughCache>[0];
@@ -41,11 +40,6 @@ function cacheExchange(ctx: Context, framing: StreamFraming = 'sse'): CacheExcha
     client: generationClient(ctx),
     directive: ctx.get(CACHE_HEADER) || undefined,
     headers: ctx.headers,
-    response: {
-      generation: generationResponse(ctx, framing),
-      // The recorded frames in order, each batch in as few socket writes as the client takes.
-      replayFrames: (batches, keepAliveMs) =>
-        writeStream(ctx, { framing, keepAliveMs }, { batches: batches[Symbol.asyncIterator]() }),
-    },
+    response: generationResponse(ctx, framing),
   };
 }

@@ -2,7 +2,7 @@
 // socket, `store: false` ones too): the bounded cache of stored responses over nothing, so a turn lives as long as
 // its socket and as long as the bound allows. Its turns are still checked against the asker (organization, models).
 import { CachedMemory } from '../response-state/cached-memory.js';
-import type { ResponseMemory } from '../response-state/stored-turn.js';
+import type { ResponseMemory } from '../core/stored-turn.js';
 
 /** Holds nothing: what the socket's cache does not hold is unknown to it. */
 const NOWHERE: ResponseMemory = {

@@ -4,10 +4,8 @@
 // uncorks before it waits for anything else.
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import type { WireFrame } from '../core/frame-source.js';
 import type { SseFrame } from '../core/stream-renderer.js';
-
-/** A frame to send: one event, or SSE text already framed (the native lane's upstream events, whole). */
-export type WireFrame = SseFrame | string;
 
 export class SseWriter {
   /** The answer's media type; a subclass frames events otherwise (json-array-writer.ts). */

@@ -7,7 +7,7 @@ import type { WebSocket } from 'ws';
 import type { Principal } from '../auth/principal.js';
 import { DisconnectSignal } from '../core/disconnect-signal.js';
 import { clientTraceHeaders } from '../observability/client-trace-context.js';
-import type { ClientConnection } from '../pipeline/generation-run.js';
+import type { ClientConnection } from '../pipeline/generation-run-input.js';
 import type { GenerationClient, GenerationResponse } from '../pipeline/serve-generation.js';
 import { trackingHeadersOf } from './tracking-headers.js';
 import type { WebSocketSender } from './websocket-sender.js';
@@ -41,21 +41,9 @@ export function websocketResponse(sender: WebSocketSender): GenerationResponse {
     jsonBytes(body) {
       void sender.send(body.toString('utf8'));
     },
-    async events(batches, renderer, _keepAliveMs, first) {
-      await writeSocketStream(sender, {
-        batches,
-        first,
-        opening: renderer.start(),
-        render: (event) => renderer.event(event),
-        closing: (end) => renderer.end(end),
-      });
-    },
-    async frames(batches, renderer, _keepAliveMs, first) {
-      await writeSocketStream(sender, {
-        batches,
-        first,
-        closing: (end) => (end.failure ? renderer.end({ type: 'error', ...end.failure }) : []),
-      });
+    // No keep-alive: the socket's own pings keep it open (responses-socket.ts).
+    stream(source) {
+      return writeSocketStream(sender, source);
     },
   };
 }

@@ -4,9 +4,8 @@
 // fast as the client takes them (websocket-sender.ts); a client gone stops the batches, which releases the upstream.
 import type { SseFrame } from '../core/stream-renderer.js';
 import { createSseParser } from '../providers/sse/parse-sse.js';
-import type { WireFrame } from './sse-writer.js';
+import type { FrameSource, WireFrame } from '../core/frame-source.js';
 import type { WebSocketSender } from './websocket-sender.js';
-import type { FrameSource } from './write-stream.js';
 
 /** Writes the stream until it ends or the client leaves; false when the client left before its end. */
 export async function writeSocketStream<T, E>(

@@ -4,25 +4,10 @@
 // leaves in one socket write (the writer uncorks before it waits for a slow client); a client gone stops the batches,
 // which releases what feeds them (the upstream, or the replay's settlement as aborted).
 import type { Context } from 'koa';
-import type { SseFrame, StreamFraming } from '../core/stream-renderer.js';
+import type { FrameSource, WireFrame } from '../core/frame-source.js';
+import type { StreamFraming } from '../core/stream-renderer.js';
 import { JsonArrayWriter } from './json-array-writer.js';
-import { SseWriter, type WireFrame } from './sse-writer.js';
-
-/** A stream to write: its batches, and what the door adds before and after them. */
-export interface FrameSource<T, E> {
-  /** One batch per upstream read (or recorded batch); returns how the stream ended, undefined when its client left. */
-  batches: AsyncIterator<readonly T[], E | undefined>;
-  /** The first step when the caller already read it (routing's failover window), or the promise of it. */
-  first?: IteratorResult<readonly T[], E | undefined> | Promise<IteratorResult<readonly T[], E | undefined>>;
-  /** Frames sent before the first batch (the door's opening: chat's role chunk, Messages' message_start). */
-  opening?: readonly SseFrame[];
-  /** The frames of one item of a batch (the door's renderer); absent, the items are frames already. */
-  render?: (item: T) => readonly WireFrame[];
-  /** The frames that close a stream that ended, sent with the end of the response in one socket write. */
-  closing?: (end: E) => readonly WireFrame[];
-  /** What is sent while the stream is silent (the door's); absent, the framing's own. */
-  keepAlive?: string;
-}
+import { SseWriter } from './sse-writer.js';
 
 /** How a response's stream is written: its framing, and how long a silence lasts before a keep-alive. */
 export interface StreamWriting {

@@ -5,8 +5,8 @@
 // GenerationResponse port. Admission, the upstream call, metering and settlement exist once, here and in the files
 // beside this one, whatever lane each attempt takes.
 import type { Principal } from '../auth/principal.js';
-import type { StreamEvent } from '../core/generation.js';
-import type { CompletionRenderer, GenerationIdentity, StreamEnd, StreamRenderer } from '../core/stream-renderer.js';
+import type { FrameSource } from '../core/frame-source.js';
+import type { CompletionRenderer, GenerationIdentity, StreamRenderer } from '../core/stream-renderer.js';
 import type { ClientTraceHeaders } from '../observability/client-trace-context.js';
 import type { RequestTrace } from '../observability/gateway-tracer.js';
 import type { RateReport } from '../core/rate-report.js';
@@ -14,7 +14,6 @@ import { planRoute } from '../routing/plan-route.js';
 import type { OwnKeyRouting } from '../routing/own-key-targets.js';
 import type { RequestFacts } from '../core/request-facts.js';
 import type { GenerationDoor } from './generation-door.js';
-import type { NativeStreamEnd } from './native-stream.js';
 import { admitRoute } from './admit-route.js';
 import { budgetHeaders } from '../billing/budget-admission.js';
 import { candidateSpend } from './candidate-spend.js';
@@ -26,7 +25,9 @@ import type { Target } from '../routing/resolve-target.js';
 import { recallAffinity, rememberAffinity } from './conversation-affinity.js';
 import type { GenerationParts } from './generation-parts.js';
 import type { ApiFormat, TrackingHeaders } from './generation-record.js';
-import { GenerationRun, type ClientConnection } from './generation-run.js';
+import { GenerationRun } from './generation-run.js';
+import type { ClientConnection } from './generation-run-input.js';
+import { nativeFrames, translatedFrames } from './stream-frames.js';
 
 export interface FrontDoorRequest extends GenerationDoor {
   apiFormat: ApiFormat;
@@ -75,28 +76,11 @@ export interface GenerationResponse {
   json(body: unknown): void;
   /** A JSON body already serialised (the native lane's: the upstream's own, with the door's rewrites). */
   jsonBytes(body: Buffer): void;
-  /** Writes the event stream until it ends or the client leaves. */
-  events(
-    stream: AsyncGenerator<StreamEvent[], StreamEnd | undefined>,
-    renderer: StreamRenderer,
-    keepAliveMs: number,
-    /** The stream's first step when the caller already read it (routing's failover window). */
-    first?:
-      | IteratorResult<StreamEvent[], StreamEnd | undefined>
-      | Promise<IteratorResult<StreamEvent[], StreamEnd | undefined>>,
-  ): Promise<void>;
   /**
-   * Writes the native lane's SSE text until it ends or the client leaves; a failure its events did not tell is
-   * rendered by `renderer` (the door's), which also gives the keep-alive.
+   * Writes a stream (either lane's, stream-frames.ts, or a cached answer's) until it ends or the client leaves, with a
+   * keep-alive after `keepAliveMs` of silence; false when the client left before its end.
    */
-  frames(
-    stream: AsyncGenerator<string[], NativeStreamEnd | undefined>,
-    renderer: StreamRenderer,
-    keepAliveMs: number,
-    first?:
-      | IteratorResult<string[], NativeStreamEnd | undefined>
-      | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
-  ): Promise<void>;
+  stream<T, E>(source: FrameSource<T, E>, keepAliveMs: number): Promise<boolean>;
 }
 
 export async function serveGeneration(
@@ -158,8 +142,8 @@ export async function serveGeneration(
       void rememberAffinity(parts.affinity, affinity, run.servingEndpoint);
       response.headers({ ...servedBy(run), ...guardrailsHeader(door.guardrails) });
       const renderer = door.createStreamRenderer(run.identity, checked.estimatedPromptTokens); //    6+8 translate, respond (SSE)
-      if (opened.lane === 'native') await response.frames(opened.frames, renderer, keepAliveMs, opened.first);
-      else await response.events(opened.events, renderer, keepAliveMs, opened.first);
+      if (opened.lane === 'native') await response.stream(nativeFrames(opened, renderer), keepAliveMs);
+      else await response.stream(translatedFrames(opened, renderer), keepAliveMs);
     } else {
       const answer = await run.completeRouted(); //                                  6+8 translate, respond (JSON)
       await rememberAffinity(parts.affinity, affinity, run.servingEndpoint);

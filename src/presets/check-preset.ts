@@ -3,7 +3,7 @@
 // settings and system prompt, never its conversation.
 import type { Catalog } from '../catalog/catalog.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { PresetSettings, PresetTool } from './preset.js';
+import type { PresetSettings, PresetTool } from '../core/preset.js';
 
 /** Every cached organization holds its presets' latest versions in memory: a bound keeps each small. */
 export const MAX_PRESET_BYTES = 32 * 1024;

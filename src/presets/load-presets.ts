@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { PresetRow } from '../db/tables/presets.js';
 import { findPresetVersion, listLatestPresets } from '../repositories/presets.js';
 import { PresetCache } from './preset-cache.js';
-import type { PresetVersion } from './preset.js';
+import type { PresetVersion } from '../core/preset.js';
 
 function versionOf(row: PresetRow): PresetVersion {
   return { slug: row.slug, version: row.version, settings: row.preset };

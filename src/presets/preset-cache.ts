@@ -4,7 +4,7 @@
 // organization is dropped when its presets change: by invalidate() in this process, by the database's notification
 // (migration 0021) from any other, and, as a backstop for a missed one, after `ttlMs`. While notifications cannot be
 // heard, every request loads (the rule of the provider-key cache, routing/provider-key-cache.ts).
-import type { PresetReference, PresetVersion } from './preset.js';
+import type { PresetReference, PresetVersion } from '../core/preset.js';
 
 export interface PresetCacheOptions {
   /** The latest version of each of the organization's presets. */

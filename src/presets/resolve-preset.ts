@@ -4,7 +4,7 @@
 import { GatewayError } from '../core/gateway-error.js';
 import type { RequestFacts } from '../core/request-facts.js';
 import type { PresetCache } from './preset-cache.js';
-import { presetModelOf, presetReferenceOf, type PresetVersion } from './preset.js';
+import { presetModelOf, presetReferenceOf, type PresetVersion } from '../core/preset.js';
 
 /** The version `model` names, undefined when it names no preset. */
 export async function resolvePreset(

@@ -1,5 +1,5 @@
 import { aliasesColumn } from './organization-aliases.js';
-import type { Guardrail } from '../guardrails/guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { ApiKeyRow, KeyLimitReset, NewApiKey } from '../db/tables/api-keys.js';
 import type { MemberRole } from '../db/tables/memberships.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { Guardrail } from '../guardrails/guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 
 /** The organization's guardrails; undefined when there is no such organization. */
 export async function findOrganizationGuardrails(

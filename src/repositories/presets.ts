@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { PresetRow } from '../db/tables/presets.js';
-import type { PresetSettings } from '../presets/preset.js';
+import type { PresetSettings } from '../core/preset.js';
 
 /** The latest version of each of an organization's presets, by slug. */
 export async function listLatestPresets(db: DbOrTrx, organizationId: string): Promise<PresetRow[]> {

@@ -2,7 +2,7 @@
 // always the ones this process just answered, so the chain is walked without a database round trip per turn. Bounded
 // by count and by the JSON size of what it holds; the oldest used go first. Another instance's turns, or any after a
 // restart, are read through.
-import type { ResponseMemory, StoredTurn, TurnOwner } from './stored-turn.js';
+import type { ResponseMemory, StoredTurn, TurnOwner } from '../core/stored-turn.js';
 import { turnVisibleTo } from './turn-visibility.js';
 
 export interface CacheBounds {

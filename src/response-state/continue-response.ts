@@ -7,7 +7,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { Logger } from '../logger.js';
 import { expandRequest, inputItemsOf, type ContinuableRequest } from './expand-request.js';
 import { loadChain } from './load-chain.js';
-import type { ResponseMemory, StoredTurn, TurnOwner } from './stored-turn.js';
+import type { ResponseMemory, StoredTurn, TurnOwner } from '../core/stored-turn.js';
 
 /** The gateway's stored responses: absent when retention is 0 (nothing is stored). */
 export interface ResponseState {

@@ -3,7 +3,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { StoredResponseRow } from '../db/tables/stored-responses.js';
 import { findStoredResponse, insertStoredResponse } from '../repositories/stored-responses.js';
-import type { ResponseMemory, StoredTurn, TurnOwner } from './stored-turn.js';
+import type { ResponseMemory, StoredTurn, TurnOwner } from '../core/stored-turn.js';
 import { turnVisibleTo } from './turn-visibility.js';
 
 const DAY_MS = 86_400_000;

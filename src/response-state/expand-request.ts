@@ -2,7 +2,7 @@
 // turn's own input, then its output) followed by the new items, and `previous_response_id` goes; `instructions` are
 // the new request's only (OpenAI does not carry them forward, and turns never store them as items). Pure: the same
 // chain and body give byte-identical items turn after turn, which keeps providers' prompt caches warm.
-import { outputOf, type StoredTurn } from './stored-turn.js';
+import { outputOf, type StoredTurn } from '../core/stored-turn.js';
 
 /** The fields of a Responses request the expansion reads and writes. */
 export interface ContinuableRequest {

@@ -1,7 +1,7 @@
 // The chain a request continues: from the named turn back to the first, each link read from the first memory that
 // has it (a socket's own memory before the database), oldest turn first.
 import { GatewayError } from '../core/gateway-error.js';
-import type { ResponseMemory, StoredTurn, TurnOwner } from './stored-turn.js';
+import type { ResponseMemory, StoredTurn, TurnOwner } from '../core/stored-turn.js';
 
 /** A chain longer than this is refused rather than walked (a runaway client, not a conversation). */
 export const MAX_CHAIN_TURNS = 10_000;

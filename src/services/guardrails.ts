@@ -6,7 +6,7 @@ import { authorizeMemberManagement } from '../auth/key-scopes.js';
 import { requireManager, type OrganizationActor } from '../auth/member-roles.js';
 import { inTransaction } from '../db/in-transaction.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { Guardrail } from '../guardrails/guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 import type { GuardrailSettings } from '../guardrails/guardrail-settings.js';
 import { parseGuardrails, type WireGuardrail } from '../guardrails/parse-guardrails.js';
 import { findOrganizationGuardrails, setOrganizationGuardrails } from '../repositories/organization-guardrails.js';

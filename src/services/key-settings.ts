@@ -3,7 +3,7 @@
 import type { ApiKeyKind, KeyLimitReset } from '../db/tables/api-keys.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { usdToNanos } from '../core/money.js';
-import type { Guardrail } from '../guardrails/guardrail.js';
+import type { Guardrail } from '../core/guardrail.js';
 import { NO_GUARDRAIL_SETTINGS, type GuardrailSettings } from '../guardrails/guardrail-settings.js';
 import { parseGuardrails, type WireGuardrail } from '../guardrails/parse-guardrails.js';
 

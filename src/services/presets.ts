@@ -8,7 +8,7 @@ import type { Db, DbOrTrx } from '../db/database.js';
 import type { PresetRow } from '../db/tables/presets.js';
 import { inTransaction } from '../db/in-transaction.js';
 import { checkedPresetSettings, presetFromRequest } from '../presets/check-preset.js';
-import { presetModelOf, type PresetSettings } from '../presets/preset.js';
+import { presetModelOf, type PresetSettings } from '../core/preset.js';
 import { lockOrganization } from '../repositories/organizations.js';
 import {
   countPresets,

@@ -11,7 +11,7 @@ import {
 import { CachedMemory, DEFAULT_CACHE_BOUNDS } from '../response-state/cached-memory.js';
 import { DatabaseMemory } from '../response-state/database-memory.js';
 import { loadChain } from '../response-state/load-chain.js';
-import type { StoredTurn, TurnOwner } from '../response-state/stored-turn.js';
+import type { StoredTurn, TurnOwner } from '../core/stored-turn.js';
 
 const DAY_MS = 86_400_000;
 /** Small enough that one batch (one short transaction) never holds up the rest for long. */

@@ -3,7 +3,7 @@
 // stream's hold-back window catches a match split across deltas.
 import { describe, expect, it } from 'vitest';
 import { checkText, GuardrailReport } from '../../src/guardrails/check-text.js';
-import type { Guardrail } from '../../src/guardrails/guardrail.js';
+import type { Guardrail } from '../../src/core/guardrail.js';
 import { parseGuardrailPatterns, type GuardrailSettings } from '../../src/guardrails/guardrail-settings.js';
 import { HOLD_BACK_CHARS, StreamTextGuard } from '../../src/guardrails/guard-output.js';
 import { spliceJsonStrings } from '../../src/guardrails/json-string-splice.js';

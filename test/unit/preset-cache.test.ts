@@ -3,7 +3,7 @@
 // invalidation is not kept; with the cache off, every request loads.
 import { describe, expect, it } from 'vitest';
 import { PresetCache } from '../../src/presets/preset-cache.js';
-import type { PresetVersion } from '../../src/presets/preset.js';
+import type { PresetVersion } from '../../src/core/preset.js';
 
 function version(n: number): PresetVersion {
   return { slug: 'coder', version: n, settings: { model: 'openai/gpt-test', system: `v${n}` } };

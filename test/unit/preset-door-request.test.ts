@@ -1,4 +1,4 @@
-// A request naming a preset, made ready by the door request (handlers/door-request.ts): routing and admission read the
+// A request naming a preset, made ready by the door request (http/door-request.ts): routing and admission read the
 // preset's model, fallbacks, provider preferences and output cap; the native lane's bytes and the translated lane's
 // parse carry its settings in the door's own fields; the request's own fields win. And each door's fill on its own.
 import { describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import { geminiWithPreset } from '../../src/formats/gemini/preset-fill.js';
 import { messagesWithPreset } from '../../src/formats/messages/preset-fill.js';
 import { responsesWithPreset } from '../../src/formats/responses/preset-fill.js';
 import type { DoorCall, FrontDoor } from '../../src/formats/shared/front-door.js';
-import { doorRequest } from '../../src/handlers/door-request.js';
-import type { PresetReference, PresetSettings, PresetVersion } from '../../src/presets/preset.js';
+import { doorRequest } from '../../src/http/door-request.js';
+import type { PresetReference, PresetSettings, PresetVersion } from '../../src/core/preset.js';
 
 const catalog = loadCatalog({ MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json' });
 const principal = { organizationId: 'org_a', aliases: new Map() } as unknown as Principal;

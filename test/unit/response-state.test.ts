@@ -5,7 +5,7 @@ import { CachedMemory } from '../../src/response-state/cached-memory.js';
 import { continueResponse } from '../../src/response-state/continue-response.js';
 import { expandRequest } from '../../src/response-state/expand-request.js';
 import { loadChain } from '../../src/response-state/load-chain.js';
-import type { ResponseMemory, StoredTurn, TurnOwner } from '../../src/response-state/stored-turn.js';
+import type { ResponseMemory, StoredTurn, TurnOwner } from '../../src/core/stored-turn.js';
 import { turnVisibleTo } from '../../src/response-state/turn-visibility.js';
 
 const owner: TurnOwner = { organizationId: 'org-a', memberUserId: 'user-a', keyId: 'key-a', allowedModels: null };

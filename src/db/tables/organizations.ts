@@ -1,4 +1,4 @@
-import type { Guardrail } from '../../guardrails/guardrail.js';
+import type { Guardrail } from '../../core/guardrail.js';
 import type { KeyLimitReset } from './api-keys.js';
 import type { Generated, Insertable, Selectable } from 'kysely';
 

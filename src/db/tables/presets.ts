@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { PresetSettings } from '../../presets/preset.js';
+import type { PresetSettings } from '../../core/preset.js';
 
 /** `presets` (migration 0021): one version of an organization's preset; a version is never changed once saved. */
 export interface PresetsTable {
@@ -7,7 +7,7 @@ export interface PresetsTable {
   slug: string;
   version: number;
   description: string | null;
-  /** The settings (presets/preset.ts), as JSON. */
+  /** The settings (core/preset.ts), as JSON. */
   preset: ColumnType<PresetSettings, string, string>;
   created_at: Generated<Date>;
 }

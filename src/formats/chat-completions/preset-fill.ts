@@ -1,6 +1,6 @@
 // A preset's settings in a chat-completions request (formats/shared/preset-fields.ts): the system prompt as a first
 // system message unless the request has a system or developer message of its own.
-import type { PresetSettings } from '../../presets/preset.js';
+import type { PresetSettings } from '../../core/preset.js';
 import { fillAbsent } from '../shared/preset-fields.js';
 import type { ChatCompletionRequest } from './wire-types.js';
 

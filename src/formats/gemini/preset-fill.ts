@@ -1,7 +1,7 @@
 // A preset's settings in a Gemini request (formats/shared/preset-fields.ts): the system prompt as
 // `systemInstruction`, sampling, output cap, stop strings and reasoning in `generationConfig` (a budget as
 // `thinkingBudget`, an effort as `thinkingLevel`), its functions as one tool of function declarations.
-import type { PresetSettings } from '../../presets/preset.js';
+import type { PresetSettings } from '../../core/preset.js';
 import { fillAbsent, presetFunctions } from '../shared/preset-fields.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
 

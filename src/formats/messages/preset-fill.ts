@@ -1,7 +1,7 @@
 // A preset's settings in a Messages request (formats/shared/preset-fields.ts): the system prompt as `system`, its
 // stop strings as `stop_sequences`, a reasoning budget as `thinking` and an effort as `output_config.effort`, its
 // functions as Anthropic tools.
-import type { PresetSettings } from '../../presets/preset.js';
+import type { PresetSettings } from '../../core/preset.js';
 import { fillAbsent, presetFunctions } from '../shared/preset-fields.js';
 import type { MessagesRequest } from './wire-types.js';
 

@@ -1,7 +1,7 @@
 // A preset's settings in a Responses request (formats/shared/preset-fields.ts): the system prompt as `instructions`,
 // its output cap as `max_output_tokens`, its reasoning effort as `reasoning.effort`, its functions as function tools.
 // The Responses API has no stop strings: a preset's are not sent on this door.
-import type { PresetSettings } from '../../presets/preset.js';
+import type { PresetSettings } from '../../core/preset.js';
 import { fillAbsent, presetFunctions } from '../shared/preset-fields.js';
 import type { ResponseRequest } from './wire-types.js';
 

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { AnswerKeeping } from '../../core/answer-keeping.js';
 import type { Continuation, ResponseState } from '../../response-state/continue-response.js';
-import type { ResponseMemory, TurnOwner } from '../../response-state/stored-turn.js';
+import type { ResponseMemory, TurnOwner } from '../../core/stored-turn.js';
 import type { DoorErrorShape } from '../../core/door-error-shape.js';
 import type { GenerationRequest } from '../../core/generation-request.js';
 import type { RequestFacts } from '../../core/request-facts.js';
@@ -16,7 +16,7 @@ import type {
   StreamRenderer,
 } from '../../core/stream-renderer.js';
 import type { WireProtocol } from '../../core/wire-protocol.js';
-import type { PresetSettings } from '../../presets/preset.js';
+import type { PresetSettings } from '../../core/preset.js';
 import type { RateLimitHeaders } from './rate-limit-headers.js';
 
 /** The door's name in generation records, metrics and traces. */
@@ -81,7 +81,7 @@ export interface FrontDoor<Body> {
   /**
    * The request with a preset's settings put where this door keeps them (its system prompt, sampling, output cap,
    * reasoning, tools), each only where the request leaves it out; the model, fallbacks and provider preferences are
-   * the door request's (handlers/door-request.ts). A Body, typed unknown as continueFrom's is.
+   * the door request's (http/door-request.ts). A Body, typed unknown as continueFrom's is.
    */
   withPreset(body: Body, preset: PresetSettings): unknown;
   /** What routing and admission read of the request (offered tools, search limits, attachments, output cap, ...). */

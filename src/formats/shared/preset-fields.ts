@@ -1,6 +1,6 @@
 // What every door's preset fill shares: a field is set only where the request leaves it out (the request's own
 // fields win over the preset's).
-import type { PresetTool } from '../../presets/preset.js';
+import type { PresetTool } from '../../core/preset.js';
 
 /** Sets `body[key]` to `value` when the body has no such field and the preset has a value. */
 export function fillAbsent(body: Record<string, unknown>, key: string, value: unknown): void {

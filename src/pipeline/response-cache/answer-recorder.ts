@@ -5,8 +5,8 @@
 // when it is whole and successful: a stream that ended with its finish frames (not an in-stream error, not a client
 // gone), a JSON body, and a generation record (settlement) that says `success`.
 import type { NewGeneration } from '../../db/tables/generations.js';
-import type { SseFrame, StreamRenderer } from '../../core/stream-renderer.js';
-import type { NativeStreamEnd } from '../native-stream.js';
+import type { FrameSource, WireFrame } from '../../core/frame-source.js';
+import type { SseFrame } from '../../core/stream-renderer.js';
 import type { GenerationResponse } from '../serve-generation.js';
 import type { CachedAnswer } from './cached-answer.js';
 import type { RecordWatcher, ResponseCache } from './response-cache.js';
@@ -45,10 +45,7 @@ export class AnswerRecorder implements RecordWatcher {
         this.keepJson(body.toString('utf8'));
         inner.jsonBytes(body);
       },
-      events: (stream, renderer, keepAliveMs, first) =>
-        inner.events(stream, this.recording(renderer), keepAliveMs, first),
-      frames: (stream, renderer, keepAliveMs, first) =>
-        inner.frames(this.recordingTexts(stream), this.recording(renderer), keepAliveMs, first && this.keepStep(first)),
+      stream: (source, keepAliveMs) => inner.stream(this.recording(source), keepAliveMs),
     };
   }
 
@@ -68,39 +65,29 @@ export class AnswerRecorder implements RecordWatcher {
     return frames;
   }
 
-  /** The native lane's first step (read in the failover window), kept as it goes out. */
-  private async keepStep(
-    first:
-      | IteratorResult<string[], NativeStreamEnd | undefined>
-      | Promise<IteratorResult<string[], NativeStreamEnd | undefined>>,
-  ): Promise<IteratorResult<string[], NativeStreamEnd | undefined>> {
-    const step = await first;
-    this.keepNativeStep(step);
-    return step;
+  /** A frame as it goes out: a rendered event, or the native lane's SSE text (whole events). */
+  private keepWire(frame: WireFrame): void {
+    this.keepFrames(typeof frame === 'string' ? framesOfText(frame) : [frame]);
   }
 
-  private keepNativeStep(step: IteratorResult<string[], NativeStreamEnd | undefined>): void {
-    if (!step.done) for (const text of step.value) this.keepFrames(framesOfText(text));
-    // Whole when the upstream's events ended without a failure left for the door to tell (the record says whether
-    // one the events told was an error).
-    else if (step.value && !step.value.failure) this.finished = true;
+  /** A batch whose items are frames already (the native lane's event texts), kept as it goes out. */
+  private async keepStep<T, E>(
+    step: IteratorResult<readonly T[], E | undefined> | Promise<IteratorResult<readonly T[], E | undefined>>,
+  ): Promise<IteratorResult<readonly T[], E | undefined>> {
+    const taken = await step;
+    if (!taken.done) for (const item of taken.value) this.keepWire(item as WireFrame);
+    return taken;
   }
 
-  /** The native lane's event texts, kept as frames as they go out. */
-  private async *recordingTexts(
-    stream: AsyncGenerator<string[], NativeStreamEnd | undefined>,
-  ): AsyncGenerator<string[], NativeStreamEnd | undefined> {
-    try {
-      for (;;) {
-        const step = await stream.next();
-        this.keepNativeStep(step);
-        if (step.done) return step.value;
-        yield step.value;
-      }
-    } finally {
+  /** The batches whose items are frames already, kept as they go out. */
+  private recordingBatches<T, E>(
+    batches: AsyncIterator<readonly T[], E | undefined>,
+  ): AsyncIterator<readonly T[], E | undefined> {
+    return {
+      next: () => this.keepStep(batches.next()),
       // The writer stopped early (the client left): release the upstream too.
-      await stream.return(undefined);
-    }
+      return: async () => (await batches.return?.(undefined)) ?? { done: true, value: undefined },
+    };
   }
 
   settled(record: NewGeneration): void {
@@ -127,19 +114,27 @@ export class AnswerRecorder implements RecordWatcher {
     };
   }
 
-  /** The door's renderer, its frames kept as they go out. */
-  private recording(renderer: StreamRenderer): StreamRenderer {
-    const keep = (frames: SseFrame[]): SseFrame[] => this.keepFrames(frames);
-    return {
-      keepAlive: renderer.keepAlive,
-      start: () => keep(renderer.start()),
-      event: (event) => keep(renderer.event(event)),
-      end: (end) => {
-        // Only a stream that finished is whole: an in-stream error is not an answer to replay.
-        if (end.type === 'finish') this.finished = true;
-        return keep(renderer.end(end));
-      },
+  /**
+   * The stream, each frame kept as it goes out: the door's opening, each rendered event (or each of the upstream's own
+   * events), and the closing. Only a stream that ended whole is an answer to replay, not an in-stream error.
+   */
+  private recording<T, E>(source: FrameSource<T, E>): FrameSource<T, E> {
+    const { render, closing, whole } = source;
+    const keep = (frames: readonly WireFrame[]): readonly WireFrame[] => {
+      for (const frame of frames) this.keepWire(frame);
+      return frames;
     };
+    const recorded: FrameSource<T, E> = { ...source, opening: keep(source.opening ?? []) as SseFrame[] };
+    if (render !== undefined) recorded.render = (item) => keep(render(item));
+    else {
+      recorded.batches = this.recordingBatches(source.batches);
+      if (source.first !== undefined) recorded.first = this.keepStep(source.first);
+    }
+    recorded.closing = (end) => {
+      if (whole?.(end)) this.finished = true;
+      return keep(closing?.(end) ?? []);
+    };
+    return recorded;
   }
 }
 

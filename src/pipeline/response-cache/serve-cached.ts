@@ -28,17 +28,6 @@ import { readResponseCache, releaseRead, type CacheRead } from './read-response-
 /** The request header that asks for the cache, and the answer's header that says whether it was used. */
 export const CACHE_HEADER = 'x-modelgate-cache';
 
-/** How a request through the cache answers; the HTTP layer writes it. */
-export interface CachedResponse {
-  /** The door's own answer: a request without the cache, or a miss (recorded), is served through it. */
-  generation: GenerationResponse;
-  /**
-   * Writes a hit's recorded events, batch by batch as they come, with a keep-alive every `keepAliveMs`; false when
-   * the client left before the end (the batches are then not read on).
-   */
-  replayFrames(batches: AsyncIterable<readonly SseFrame[]>, keepAliveMs: number): Promise<boolean>;
-}
-
 /** One request at the cache, as the HTTP layer read it. */
 export interface CacheExchange {
   client: GenerationClient;
@@ -46,7 +35,8 @@ export interface CacheExchange {
   directive?: string;
   /** The request's headers: those that change the answer are part of the key. */
   headers: RequestHeaders;
-  response: CachedResponse;
+  /** The door's answer, a miss's (recorded) or a hit's (replayed through the same stream writer). */
+  response: GenerationResponse;
 }
 
 /** A door's request as the response cache takes it. */
@@ -64,8 +54,7 @@ export function serveGenerationCached(
   framing?: 'sse' | 'json-array',
 ): Promise<void> {
   // A request an input guardrail blocked is refused and recorded by the pipeline: no cache read, nothing admitted.
-  if (door.guardrails?.blockedBy !== undefined)
-    return serveGeneration(parts, exchange.client, door, exchange.response.generation);
+  if (door.guardrails?.blockedBy !== undefined) return serveGeneration(parts, exchange.client, door, exchange.response);
   return withResponseCache(parts, exchange, {
     cacheable: () => cacheableGeneration(door, framing),
     serve: (response, client) => serveGeneration(parts, client, door, response),
@@ -87,7 +76,7 @@ export function serveEmbeddingsCached(
 async function withResponseCache(parts: HitParts, exchange: CacheExchange, door: CachedDoor): Promise<void> {
   const { client, response } = exchange;
   const directive = parseCacheDirective(exchange.directive);
-  if (!directive) return door.serve(response.generation, client);
+  if (!directive) return door.serve(response, client);
   const cache = parts.responseCache;
   const request = door.cacheable();
   const read = await readResponseCache(parts, {
@@ -102,12 +91,12 @@ async function withResponseCache(parts: HitParts, exchange: CacheExchange, door:
   }
   if (read) await releaseRead(parts, read.admitted);
   cache.observer?.responseCacheMiss(request.apiFormat);
-  response.generation.headers({ [CACHE_HEADER]: 'miss' });
+  response.headers({ [CACHE_HEADER]: 'miss' });
   const recorder = new AnswerRecorder(cache);
   let kept: CachedAnswer | undefined;
   try {
     // Counted by the read: the door's admission does not count the request again.
-    await door.serve(recorder.wrap(response.generation), { ...client, requestCounted: read?.admitted.rate });
+    await door.serve(recorder.wrap(response), { ...client, requestCounted: read?.admitted.rate });
   } finally {
     kept = recorder.finish();
   }
@@ -124,7 +113,7 @@ async function replayHit(
   read: CacheRead,
 ): Promise<boolean> {
   const { client } = exchange;
-  const response = exchange.response.generation;
+  const response = exchange.response;
   const answer = read.answer!;
   const started = Date.now();
   let hit: Awaited<ReturnType<typeof admitHit>>;
@@ -164,7 +153,7 @@ async function replayHit(
       response.jsonBytes(Buffer.from(body));
     } else {
       const frames = replayFrames(answer.frames!, answer.generationId, admitted.replay);
-      await exchange.response.replayFrames(settledBeforeEnd(frames, settle), parts.config.keepAliveSeconds * 1000);
+      await response.stream({ batches: settledBeforeEnd(frames, settle) }, parts.config.keepAliveSeconds * 1000);
     }
   } finally {
     // Once: here only when the replay failed before it settled.
@@ -180,7 +169,7 @@ async function replayHit(
 async function* settledBeforeEnd(
   frames: readonly SseFrame[],
   settle: (aborted: boolean) => Promise<void>,
-): AsyncGenerator<readonly SseFrame[]> {
+): AsyncGenerator<readonly SseFrame[], undefined> {
   let ended = false;
   try {
     if (frames.length > 1) yield frames.slice(0, -1);

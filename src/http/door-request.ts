@@ -13,16 +13,16 @@ import type { GenerationParts } from '../pipeline/generation-parts.js';
 import type { FrontDoorRequest } from '../pipeline/serve-generation.js';
 import type { NativeWire } from '../providers/native/native-protocol.js';
 import type { ResponseState } from '../response-state/continue-response.js';
-import type { ResponseMemory } from '../response-state/stored-turn.js';
-import { turnOwnerOf } from '../response-state/stored-turn.js';
+import type { ResponseMemory } from '../core/stored-turn.js';
+import { turnOwnerOf } from '../response-state/turn-owner.js';
 import { organizationModels, type OrganizationModels } from '../catalog/organization-models.js';
 import type { RequestFacts } from '../core/request-facts.js';
 import type { DoorGuardrails } from '../guardrails/door-guardrails.js';
-import { guardrailsAt } from '../guardrails/guardrail.js';
+import { guardrailsAt } from '../core/guardrail.js';
 import { guardRequest } from '../guardrails/guard-request.js';
 import { NO_GUARDRAIL_SETTINGS } from '../guardrails/guardrail-settings.js';
 import type { PresetCache } from '../presets/preset-cache.js';
-import { presetModelOf, type PresetVersion } from '../presets/preset.js';
+import { presetModelOf, type PresetVersion } from '../core/preset.js';
 import { resolvePreset, withPresetRouting } from '../presets/resolve-preset.js';
 
 /** What a door request reads of the gateway. */

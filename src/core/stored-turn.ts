@@ -1,15 +1,15 @@
 // A stored turn of the Responses API and the memory that keeps turns. A turn holds only what it added to the
 // conversation: its own new input items and the Response object it answered (output items inside), with a link to
-// the turn it continued. A request naming `previous_response_id` is expanded by walking the links (load-chain.ts) and
-// splicing the chain's items before the new ones (expand-request.ts), whichever provider serves it next.
+// the turn it continued. A request naming `previous_response_id` is expanded by walking the links
+// (response-state/load-chain.ts) and splicing the chain's items before the new ones (response-state/expand-request.ts),
+// whichever provider serves it next.
 //
 // How to use it from another edge (the WebSocket mode, for one):
-//   const owner = turnOwnerOf(principal);
+//   const owner = turnOwnerOf(principal);                 // response-state/turn-owner.ts
 //   const chain = await loadChain([socketMemory, ...persistent], previousId, owner);  // GatewayError 400 if unknown
 //   const body = expandRequest(chain, request);           // input = chain items + new items, no instructions carried
 //   ... serve it; when the answer is complete: memory.put(turn) into socketMemory, and into the persistent memory
-//   only when `store` is true (see continue-response.ts, which does all of this for the HTTP door).
-import type { Principal } from '../auth/principal.js';
+//   only when `store` is true (see response-state/continue-response.ts, which does all of this for the HTTP door).
 
 /** Who a turn belongs to: the organization it was served in (the unit of isolation), the member and the key. */
 export interface TurnOwner {
@@ -44,22 +44,13 @@ export interface StoredTurn {
 }
 
 /**
- * Where turns are kept: the database (database-memory.ts, behind a bounded in-process cache: cached-memory.ts), or
- * one WebSocket's own memory. `get` answers undefined for a turn of another owner, as for an unknown id.
+ * Where turns are kept: the database (response-state/database-memory.ts, behind a bounded in-process cache:
+ * response-state/cached-memory.ts), or one WebSocket's own memory. `get` answers undefined for a turn of another
+ * owner, as for an unknown id.
  */
 export interface ResponseMemory {
   get(id: string, owner: TurnOwner): Promise<StoredTurn | undefined>;
   put(turn: StoredTurn): Promise<void>;
-}
-
-/** The owner of what a principal stores and reads. */
-export function turnOwnerOf(principal: Principal): TurnOwner {
-  return {
-    organizationId: principal.organizationId,
-    memberUserId: principal.memberUserId,
-    keyId: principal.kind === 'api_key' ? principal.credentialId : null,
-    allowedModels: principal.policy?.allowedModels ?? null,
-  };
 }
 
 /** The turn's output items (the Response's `output`). */

@@ -2,8 +2,8 @@
 // `@preset/<slug>@<version>` to pin a version). Each save of a slug is a new version, never changed afterwards.
 // The settings are the chat-completions request's own fields (OpenRouter's presets); each door puts them where its
 // protocol keeps them (formats/<door>/preset-fill.ts).
-import { GatewayError } from '../core/gateway-error.js';
-import type { ProviderPreferences } from '../core/request-facts.js';
+import { GatewayError } from './gateway-error.js';
+import type { ProviderPreferences } from './request-facts.js';
 
 export const PRESET_PREFIX = '@preset/';
 
