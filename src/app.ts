@@ -9,6 +9,7 @@ import type { ResponsesSockets } from './http/responses-websocket.js';
 import { docsRoutes } from './http/docs-routes.js';
 import { accountRoutes } from './http/account-routes.js';
 import { authenticator } from './http/authenticate.js';
+import { requestAuthority } from './auth/authenticate-request.js';
 import { buildHandlers } from './handlers/index.js';
 import type { HandlerParts } from './handlers/handler-parts.js';
 import { FRONT_DOORS } from './formats/front-doors.js';
@@ -34,7 +35,8 @@ export async function createApp(parts: AppParts, websockets?: AppSockets): Promi
   app.use(requestId());
   app.use(accessLog(parts.logger));
   app.use(errorEnvelope(parts.logger, DOOR_ERROR_SHAPES));
-  const authenticate = authenticator(parts.db, parts.lastUsed, parts.credentials, parts.now);
+  const { db, lastUsed, credentials, now } = parts;
+  const authenticate = authenticator(requestAuthority({ db, lastUsed, credentials, now }));
   const router = await createOpenApiRouter({
     handlers: buildHandlers(parts),
     authenticate,

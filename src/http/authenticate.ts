@@ -1,13 +1,9 @@
 // The credential of a request, read from its headers (or query), resolved to a Principal by auth/ and checked
 // against the route; the principal is left on ctx.state for the handlers.
 import type { Context } from 'koa';
-import type { Db } from '../db/database.js';
-import type { LastUsedTracker } from '../auth/last-used.js';
-import type { CredentialCache } from '../auth/credential-cache.js';
 import type { Principal } from '../auth/principal.js';
-import { authenticateCredential } from '../auth/authenticate-credential.js';
-import { authorizeRoute } from '../auth/authorize-route.js';
-import { ORGANIZATION_HEADER, principalInOrganization } from '../auth/organization-choice.js';
+import type { RequestAuthority } from '../auth/authenticate-request.js';
+import { ORGANIZATION_HEADER } from '../auth/organization-choice.js';
 import { GatewayError } from '../core/gateway-error.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -56,20 +52,11 @@ export function requestSecret(ctx: Context, sources: readonly ApiKeySource[]): s
   return bearerToken(authorization);
 }
 
-export function authenticator(
-  db: Db,
-  lastUsed?: LastUsedTracker,
-  credentials?: CredentialCache,
-  now: () => Date = () => new Date(),
-) {
+export function authenticator(authority: RequestAuthority) {
   return async (ctx: Context, sources: readonly ApiKeySource[] = [], operationId?: string): Promise<void> => {
     const secret = requestSecret(ctx, sources);
-    const authenticated = await authenticateCredential({ db, credentials, lastUsed }, secret);
-    // Checked on every request, from the cache too: expiry needs no change to the row, and a disabled key's
-    // cached principal is dropped by the change notification.
-    authorizeRoute(authenticated, ctx.path, now(), operationId);
-    // Only when the header is sent: a request without it costs no membership lookup.
-    ctx.state.principal = await principalInOrganization(db, authenticated, ctx.get(ORGANIZATION_HEADER).trim());
+    const organization = ctx.get(ORGANIZATION_HEADER).trim();
+    ctx.state.principal = await authority({ secret, path: ctx.path, operationId, organization });
   };
 }
 
