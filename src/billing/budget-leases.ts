@@ -285,6 +285,29 @@ export class BudgetLeases {
     await this.releaseIdle();
   }
 
+  /**
+   * A budget's limit changed (another process may have lowered it): the unused part of every lease of it, in every
+   * period, goes back, so no process keeps admitting against what it leased under the old limit. The next request
+   * leases again under the limit it knows.
+   */
+  async giveBack(budgetId: string): Promise<void> {
+    const { holder } = this.options;
+    for (const lease of [...this.leases.values()]) {
+      if (lease.period.budgetId !== budgetId) continue;
+      // A grant in flight lands first, then goes back with the rest.
+      await lease.extending?.catch(() => undefined);
+      if (lease.free <= 0n) continue;
+      const giving = lease.free;
+      lease.free = 0n;
+      try {
+        await shrinkBudgetLease(this.db, { ...lease.period, holder, amountNanos: giving });
+      } catch (err) {
+        lease.free += giving;
+        throw err;
+      }
+    }
+  }
+
   /** Gives back the unused part of every lease not used for `idleMs`. */
   async releaseIdle(idleMs = this.options.idleReleaseMs): Promise<void> {
     const { holder } = this.options;

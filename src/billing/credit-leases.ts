@@ -96,10 +96,16 @@ export class CreditLeases {
         // Also without a lease here yet: a first grant of a share now would hold back what the asker needs.
         this.leaseOf(userId).contendedUntil = this.clock() + this.options.contendedMs;
       },
+      budgetChanged: (budgetId) => this.budgets.giveBack(budgetId),
       listeningChanged: (listening) => {
-        // Deaf to recalls: unused leases would starve the other processes, so they go back at once.
-        if (!listening)
+        // Deaf to recalls: unused leases would starve the other processes, so they go back at once (and budget leases
+        // could outlive a limit lowered meanwhile).
+        if (!listening) {
           this.releaseIdle(0).catch((err: unknown) => this.logger.warn({ err }, 'could not give credit leases back'));
+          this.budgets
+            .releaseIdle(0)
+            .catch((err: unknown) => this.logger.warn({ err }, 'could not give budget leases back'));
+        }
       },
     });
     if (await recalls.listen(source)) this.recallChannel = recalls;

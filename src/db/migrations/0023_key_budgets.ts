@@ -8,6 +8,9 @@ import { sql, type Kysely } from 'kysely';
 // previous release, still running during a rolling upgrade, keeps settling its keys' costs into api_key_spend: a
 // trigger adds what each of its statements adds to a key's spend to the key's budget too, in the same transaction,
 // so no cost is counted in one table and missed in the other, whatever the order of the copy and the settlements.
+// A budget's limit lowered, its reset changed, or its key disabled or deleted (by any process: the API, the CLI)
+// tells every gateway on the credit lease channel, at commit, to give back what it leases of that budget
+// (src/billing/lease-recalls.ts), so none keeps admitting against a lease taken under the old limit.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`insert into budget_spend (budget_id, period_start, spent_nanos)
   select c.budget_id, c.period_start, c.spent_nanos from (
@@ -48,9 +51,47 @@ $$`.execute(db);
   await sql`create trigger api_key_spend_to_budget_update after update on api_key_spend
   referencing old table as removed new table as added
   for each statement execute function modelgate_key_spend_to_budget()`.execute(db);
+  await sql`create function modelgate_notify_budget_change() returns trigger language plpgsql as $$
+declare
+  budget text;
+begin
+  if tg_table_name = 'api_keys' then
+    if old.credit_limit_nanos is null or (tg_op = 'UPDATE'
+        and coalesce(new.credit_limit_nanos, old.credit_limit_nanos) >= old.credit_limit_nanos
+        and new.limit_reset is not distinct from old.limit_reset
+        and (new.disabled or not old.disabled) = old.disabled
+        and (new.deleted_at is null) = (old.deleted_at is null)) then
+      return null;
+    end if;
+    budget := 'key:' || old.user_id || ':' || old.id;
+  else
+    if old.budget_limit_nanos is null or (tg_op = 'UPDATE'
+        and coalesce(new.budget_limit_nanos, old.budget_limit_nanos) >= old.budget_limit_nanos
+        and new.budget_reset is not distinct from old.budget_reset) then
+      return null;
+    end if;
+    -- Separate statements: each names only the columns of its own table.
+    if tg_table_name = 'organizations' then
+      budget := 'organization:' || old.id;
+    else
+      budget := 'member:' || old.organization_id || ':' || old.user_id;
+    end if;
+  end if;
+  perform pg_notify('modelgate_credit_leases', json_build_object('t', 'budget', 'b', budget)::text);
+  return null;
+end
+$$`.execute(db);
+  for (const table of ['api_keys', 'organizations', 'memberships'])
+    await sql
+      .raw(`create trigger ${table}_notify_budget_change after update or delete on ${table}
+  for each row execute function modelgate_notify_budget_change()`)
+      .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of ['memberships', 'organizations', 'api_keys'])
+    await sql.raw(`drop trigger ${table}_notify_budget_change on ${table}`).execute(db);
+  await sql`drop function modelgate_notify_budget_change()`.execute(db);
   await sql`drop trigger api_key_spend_to_budget_update on api_key_spend`.execute(db);
   await sql`drop trigger api_key_spend_to_budget_insert on api_key_spend`.execute(db);
   await sql`drop function modelgate_key_spend_to_budget()`.execute(db);
