@@ -8,7 +8,7 @@ import { CreditLeases, DEFAULT_LEASE_OPTIONS } from '../../src/billing/credit-le
 import { keyBudgetId } from '../../src/billing/key-budget.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { describeWithPostgres, openTestDatabase, uniqueId, type OpenTestDatabase } from '../helpers/databases.js';
+import { describeEachBackend, openTestDatabase, uniqueId, type OpenTestDatabase } from '../helpers/databases.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 
 const WAIT = { timeout: 5000, interval: 20 };
@@ -24,14 +24,14 @@ const reply = {
   usage: { prompt_tokens: 5, completion_tokens: 10, total_tokens: 15 },
 };
 
-describeWithPostgres('budget leases recalled when a limit is lowered [postgres]', () => {
+describeEachBackend('budget leases recalled when a limit is lowered', (backend) => {
   let database: OpenTestDatabase;
   let upstream: MockUpstream;
   let a: TestGateway;
   let b: TestGateway;
 
   beforeAll(async () => {
-    database = await openTestDatabase('postgres', { migrated: true });
+    database = await openTestDatabase(backend, { migrated: true });
     upstream = await new MockUpstream().start();
     upstream.always({ kind: 'json', body: reply });
     const env = {

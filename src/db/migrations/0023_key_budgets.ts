@@ -59,7 +59,7 @@ begin
     if old.credit_limit_nanos is null or (tg_op = 'UPDATE'
         and coalesce(new.credit_limit_nanos, old.credit_limit_nanos) >= old.credit_limit_nanos
         and new.limit_reset is not distinct from old.limit_reset
-        and (new.disabled or not old.disabled) = old.disabled
+        and not (new.disabled and not old.disabled)
         and (new.deleted_at is null) = (old.deleted_at is null)) then
       return null;
     end if;
