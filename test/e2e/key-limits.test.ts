@@ -248,6 +248,24 @@ describe('enforcement', () => {
     expect(await keyBudget(owner.userId, key.key_id)).toMatchObject({ leased_nanos: 0n, spent_nanos: spent });
   });
 
+  it("says what is left of the key's limit in x-modelgate-budget-remaining, after each request's hold", async () => {
+    const owner = await accountOwner();
+    await gw.grant(owner.userId, 1);
+    const { body: key } = await createKey(owner.token, { limit: 0.01 });
+    upstream.always(reply());
+    const first = await chat(key.key);
+    await first.json();
+    const before = Number(first.headers.get('x-modelgate-budget-remaining'));
+    // The limit less this request's upper bound.
+    expect(before).toBeLessThan(0.01);
+    expect(before).toBeGreaterThan(0.0098);
+    await gw.settled();
+    const second = await chat(key.key);
+    await second.json();
+    // Less the first request's cost (0.00009 USD), settled.
+    expect(Number(second.headers.get('x-modelgate-budget-remaining'))).toBeCloseTo(before - 0.00009, 9);
+  });
+
   it('releases the key hold when the upstream fails', async () => {
     const owner = await accountOwner();
     await gw.grant(owner.userId, 1);
