@@ -17,10 +17,10 @@ import type { PassQuotaConfig } from '../pass/plan.js';
 import { admitPass } from '../pass/admit-pass.js';
 import type { CreditLease, CreditLeases, LeaseReservation } from './credit-leases.js';
 import { releasePassUsage } from '../repositories/pass-usage.js';
-import { releaseKeySpend, reserveKeySpend } from '../repositories/api-key-spend.js';
-import { periodEnd, periodStart } from './key-periods.js';
-import type { BudgetHolds } from './budget-admission.js';
+import { directBudgets, type BudgetHolds } from './budget-admission.js';
+import type { BudgetPoolHold } from './budget-leases.js';
 import { shrinkBudgetLease } from '../repositories/budget-leases.js';
+import { hasKeyLimit, reserveKeyBudget } from './key-budget.js';
 
 /** Output cap assumed for the reservation when neither the request nor the catalog names one. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 16_384;
@@ -34,20 +34,10 @@ export interface Admission {
   passUsageId?: bigint;
   /** Credits admitted against this process's lease (the hold lives in memory, the lease in the database). */
   lease?: CreditLease;
-  /** Credits through a key with a USD limit: the hold on the key's spend row of this period (api_key_spend). */
-  keySpend?: KeySpendHold;
+  /** Credits through a key with a USD limit: what the request holds of the key's budget (key-budget.ts). */
+  keyHold?: BudgetPoolHold;
   /** What the request holds of its organization's, member's and session's budgets, and its session. */
   budgets?: BudgetHolds;
-}
-
-export interface KeySpendHold {
-  keyId: string;
-  periodStart: Date;
-  heldNanos: bigint;
-  /** The process whose heartbeat keeps the hold (its lease holder id); a dead holder's holds are reclaimed. */
-  holder?: string;
-  /** What is left of the key's limit after this hold, as the reservation saw it (x-modelgate-budget-remaining). */
-  remainingNanos?: bigint;
 }
 
 export interface AdmissionDeps {
@@ -228,24 +218,27 @@ async function reserveCreditsFor(
   // Nothing can be charged (a request on the organization's own provider key at a BYOK fee of 0): nothing to hold,
   // and a balance at or below zero does not stop it; it is still settled, metered and counted.
   if (amountNanos <= 0n) return { mode: 'credits', userId: principal.organizationId, reservedNanos: 0n };
-  // The key's limit first (a key without one costs nothing here, not even a turn of the event loop): its hold is one
-  // more SQL statement, while the account's credits are usually admitted in memory against a lease.
-  const keySpend = hasKeyLimit(principal) ? await reserveKeyLimit(deps, principal, amountNanos) : undefined;
+  // The key's limit first (a key without one costs nothing here, not even a turn of the event loop), admitted like
+  // the credits: in memory against this process's lease of the key's budget.
+  const budgets = deps.leases?.budgets ?? directBudgets(deps.db);
+  const keyHold = hasKeyLimit(principal)
+    ? await reserveKeyBudget(budgets, { principal, amountNanos, now: deps.now?.() ?? new Date() })
+    : undefined;
   let reserved: LeaseReservation;
   try {
     reserved = deps.leases
       ? await deps.leases.reserve(principal.organizationId, amountNanos)
       : await reserveCredits(deps.db, { userId: principal.organizationId, amountNanos });
   } catch (err) {
-    if (keySpend) await releaseKeyHold(deps.db, keySpend);
+    if (keyHold) await budgets.release(keyHold);
     throw err;
   }
   if (!reserved.ok) {
-    if (keySpend) await releaseKeyHold(deps.db, keySpend);
+    if (keyHold) await budgets.release(keyHold);
     throw insufficientCredits(amountNanos, hold.refusal(), reserved.availableNanos);
   }
   const lease = 'lease' in reserved ? (reserved.lease as CreditLease) : undefined;
-  return { mode: 'credits', userId: principal.organizationId, reservedNanos: amountNanos, lease, keySpend };
+  return { mode: 'credits', userId: principal.organizationId, reservedNanos: amountNanos, lease, keyHold };
 }
 
 function insufficientCredits(amountNanos: bigint, hold: CreditRefusal, availableNanos: bigint): GatewayError {
@@ -270,73 +263,6 @@ function insufficientCredits(amountNanos: bigint, hold: CreditRefusal, available
       ...metadata,
     },
   );
-}
-
-/** Only an API key with a USD limit holds anything against it (a session or management principal has none). */
-function hasKeyLimit(principal: Principal): boolean {
-  return principal.kind === 'api_key' && principal.limits.creditLimitNanos !== null;
-}
-
-/**
- * Holds the request's upper bound against the key's USD limit in this reset period, or answers 402
- * `key_limit_exceeded`. Only credits count toward a key's limit: pass requests use the subscription's windows.
- */
-async function reserveKeyLimit(
-  deps: { db: Db; now?: () => Date; leases?: Pick<CreditLeases, 'holder'> },
-  principal: Principal,
-  amountNanos: bigint,
-): Promise<KeySpendHold | undefined> {
-  if (!hasKeyLimit(principal)) return undefined;
-  const now = deps.now?.() ?? new Date();
-  const reset = principal.limits.limitReset ?? null;
-  const hold: KeySpendHold = {
-    keyId: principal.credentialId,
-    periodStart: periodStart(reset, now),
-    heldNanos: amountNanos,
-    holder: deps.leases?.holder,
-  };
-  const result = await reserveKeySpend(deps.db, {
-    keyId: hold.keyId,
-    periodStart: hold.periodStart,
-    amountNanos,
-    holder: hold.holder,
-  });
-  if (result.ok) {
-    const limitNanos = principal.limits.creditLimitNanos ?? 0n;
-    return { ...hold, remainingNanos: limitNanos - result.spentNanos - result.reservedNanos };
-  }
-  const limit = result.limitNanos ?? 0n;
-  const left = limit - result.spentNanos - result.reservedNanos;
-  const remaining = left > 0n ? left : 0n;
-  const resetsAt = periodEnd(reset, now)?.toISOString() ?? null;
-  throw new GatewayError(
-    402,
-    `Key limit exceeded: this request may cost up to ${nanosToUsd(amountNanos)} USD and ${nanosToUsd(remaining)} USD of this key's ${nanosToUsd(limit)} USD limit is left` +
-      (resetsAt ? ` (it resets at ${resetsAt})` : ' (it does not reset)') +
-      ". Raise the key's limit or lower max_tokens.",
-    {
-      reason: 'key_limit_exceeded',
-      budget: 'key',
-      key_id: principal.credentialId,
-      limit: nanosToUsd(limit),
-      limit_remaining: nanosToUsd(remaining),
-      required: nanosToUsd(amountNanos),
-      limit_reset: reset,
-      reset: reset ?? 'never',
-      spent: nanosToUsd(result.spentNanos),
-      resets_at: resetsAt,
-      currency: 'USD',
-    },
-  );
-}
-
-function releaseKeyHold(db: Db, hold: KeySpendHold): Promise<void> {
-  return releaseKeySpend(db, {
-    keyId: hold.keyId,
-    periodStart: hold.periodStart,
-    amountNanos: hold.heldNanos,
-    holder: hold.holder,
-  });
 }
 
 /** Step 4 for every access mode: pass/ models reserve subscription quota, all others go through admitCredits. */
@@ -367,6 +293,7 @@ export async function admitRequest(
  */
 export function returnLeasedHold(admission: Admission, costNanos: bigint): void {
   admission.lease?.returnHold(admission.reservedNanos, costNanos);
+  admission.keyHold?.lease?.returnHold(admission.keyHold.heldNanos, costNanos);
   const budgets = admission.budgets;
   if (budgets === undefined) return;
   for (const hold of budgets.holds) hold.lease?.returnHold(hold.heldNanos, costNanos);
@@ -375,9 +302,8 @@ export function returnLeasedHold(admission: Admission, costNanos: bigint): void 
 
 /** Gives back a reservation when the request ends before anything was generated or recorded. */
 export async function releaseAdmission(db: Db, admission: Admission): Promise<void> {
-  const { keySpend } = admission;
-  if (keySpend) await releaseKeyHold(db, keySpend);
-  for (const hold of admission.budgets?.holds ?? []) {
+  const { keyHold } = admission;
+  for (const hold of keyHold ? [keyHold, ...(admission.budgets?.holds ?? [])] : (admission.budgets?.holds ?? [])) {
     if (hold.lease) hold.lease.returnHold(hold.heldNanos, 0n);
     else await shrinkBudgetLease(db, { ...hold, amountNanos: hold.heldNanos });
   }

@@ -45,7 +45,14 @@ export interface BudgetPoolHold extends BudgetPeriod {
 
 export type BudgetReservation =
   | { ok: true; holds: BudgetPoolHold[] }
-  | { ok: false; pool: BudgetPool; spentNanos: bigint; leasedNanos: bigint };
+  | {
+      ok: false;
+      pool: BudgetPool;
+      spentNanos: bigint;
+      leasedNanos: bigint;
+      /** Of leasedNanos, what this process leases and no request of its own holds. */
+      freeNanos: bigint;
+    };
 
 /** One budget period's lease in this process. */
 export class BudgetLease {
@@ -151,7 +158,8 @@ export class BudgetLeases {
     const { holder } = this.options;
     if (holder === undefined) {
       const result = await extendBudgetLease(this.db, { ...pool, minNanos: amountNanos, wantNanos: amountNanos });
-      if (!result.ok) return { ok: false, pool, spentNanos: result.spentNanos, leasedNanos: result.leasedNanos };
+      if (!result.ok)
+        return { ok: false, pool, spentNanos: result.spentNanos, leasedNanos: result.leasedNanos, freeNanos: 0n };
       const remainingNanos = pool.limitNanos - result.spentNanos - result.leasedNanos;
       return { ok: true, hold: { ...periodOf(pool), heldNanos: amountNanos, remainingNanos } };
     }
@@ -181,8 +189,10 @@ export class BudgetLeases {
         lease,
         this.extend(lease, pool, { minNanos, wantNanos: this.wanted(lease, amountNanos) }),
       );
-      if (!result.ok && lease.free < amountNanos)
-        return { ok: false, pool, spentNanos: result.spentNanos, leasedNanos: result.leasedNanos };
+      if (!result.ok && lease.free < amountNanos) {
+        const freeNanos = lease.free > 0n ? lease.free : 0n;
+        return { ok: false, pool, spentNanos: result.spentNanos, leasedNanos: result.leasedNanos, freeNanos };
+      }
     }
   }
 
@@ -273,6 +283,29 @@ export class BudgetLeases {
     const reclaimed = await reclaimExpiredBudgetLeases(this.db, this.options.ttlSeconds);
     if (reclaimed > 0) this.logger.warn({ reclaimed }, 'reclaimed budget leases of gateway processes that stopped');
     await this.releaseIdle();
+  }
+
+  /**
+   * A budget's limit changed (another process may have lowered it): the unused part of every lease of it, in every
+   * period, goes back, so no process keeps admitting against what it leased under the old limit. The next request
+   * leases again under the limit it knows.
+   */
+  async giveBack(budgetId: string): Promise<void> {
+    const { holder } = this.options;
+    for (const lease of [...this.leases.values()]) {
+      if (lease.period.budgetId !== budgetId) continue;
+      // A grant in flight lands first, then goes back with the rest.
+      await lease.extending?.catch(() => undefined);
+      if (lease.free <= 0n) continue;
+      const giving = lease.free;
+      lease.free = 0n;
+      try {
+        await shrinkBudgetLease(this.db, { ...lease.period, holder, amountNanos: giving });
+      } catch (err) {
+        lease.free += giving;
+        throw err;
+      }
+    }
   }
 
   /** Gives back the unused part of every lease not used for `idleMs`. */

@@ -30,11 +30,6 @@ import {
   type HeldLease,
 } from '../repositories/credit-leases.js';
 import { reserveCredits } from '../repositories/credits.js';
-import {
-  dropHolderKeySpendHolds,
-  reclaimExpiredKeySpendHolds,
-  renewKeySpendHolds,
-} from '../repositories/api-key-spend-holds.js';
 import { encodeAnswer, LeaseRecalls } from './lease-recalls.js';
 import { CreditLease, type CreditLeaseOptions } from './credit-lease.js';
 import { BudgetLeases } from './budget-leases.js';
@@ -101,10 +96,16 @@ export class CreditLeases {
         // Also without a lease here yet: a first grant of a share now would hold back what the asker needs.
         this.leaseOf(userId).contendedUntil = this.clock() + this.options.contendedMs;
       },
+      budgetChanged: (budgetId) => this.budgets.giveBack(budgetId),
       listeningChanged: (listening) => {
-        // Deaf to recalls: unused leases would starve the other processes, so they go back at once.
-        if (!listening)
+        // Deaf to recalls: unused leases would starve the other processes, so they go back at once (and budget leases
+        // could outlive a limit lowered meanwhile).
+        if (!listening) {
           this.releaseIdle(0).catch((err: unknown) => this.logger.warn({ err }, 'could not give credit leases back'));
+          this.budgets
+            .releaseIdle(0)
+            .catch((err: unknown) => this.logger.warn({ err }, 'could not give budget leases back'));
+        }
       },
     });
     if (await recalls.listen(source)) this.recallChannel = recalls;
@@ -143,8 +144,8 @@ export class CreditLeases {
   }
 
   /**
-   * Periodic work: heartbeat, reclaim dead processes' leases and key-spend holds (this process's holder id and TTL
-   * keep both, migration 0009), give idle leases back.
+   * Periodic work: heartbeat, reclaim dead processes' credit and budget leases (a key's limit is a budget), give
+   * idle leases back.
    */
   tick(): Promise<void> {
     this.ticking ??= this.runTick().finally(() => {
@@ -154,8 +155,8 @@ export class CreditLeases {
   }
 
   /**
-   * Graceful stop, after every settlement has been written: all of this process's leases go back to the accounts, and
-   * its key-spend holds (none should be left: a request that never settled) to their keys.
+   * Graceful stop, after every settlement has been written: all of this process's leases go back to the accounts and
+   * budget periods.
    */
   async close(): Promise<void> {
     clearInterval(this.timer);
@@ -165,7 +166,6 @@ export class CreditLeases {
     this.leases.clear();
     try {
       await dropHolderLeases(this.db, this.holder);
-      await dropHolderKeySpendHolds(this.db, this.holder);
       await this.budgets.close();
     } finally {
       // Also when the database is away: the listening connection must not keep the process alive.
@@ -311,16 +311,9 @@ export class CreditLeases {
   private async runTick(): Promise<void> {
     try {
       await this.renew();
-      await renewKeySpendHolds(this.db, this.holder);
       const reclaimed = await reclaimExpiredLeases(this.db, this.options.ttlSeconds);
       if (reclaimed > 0)
         this.logger.warn({ reclaimed }, 'reclaimed credit leases of gateway processes that stopped renewing them');
-      const keyHolds = await reclaimExpiredKeySpendHolds(this.db, this.options.ttlSeconds);
-      if (keyHolds > 0)
-        this.logger.warn(
-          { reclaimed: keyHolds },
-          'reclaimed key spend holds of gateway processes that stopped renewing them',
-        );
       await this.releaseIdle();
       await this.budgets.tick();
     } catch (err) {

@@ -4,6 +4,8 @@
 // it has heard every answer, finds the credit unreserved. Messages are small JSON objects:
 //   {"t":"recall","u":<user id>,"h":[<holder>, ...]}   give back your unused lease of this user
 //   {"t":"released","u":<user id>,"h":<holder>}       done (sent also when there was nothing to give back)
+//   {"t":"budget","b":<budget id>}                     a budget's limit changed (a database trigger says so, migration
+//                                                      0023): every process gives back its unused leases of it
 // A process that cannot hear the channel (no listener, or its connection is down) still sends recalls, but cannot
 // hear answers: it waits a short poll interval and lets the caller try again.
 import type { Db } from '../db/database.js';
@@ -11,7 +13,10 @@ import type { Logger } from '../logger.js';
 import { listenOnChannel, type ChannelListener, type NotificationSource } from '../db/notification-listener.js';
 import { CREDIT_LEASE_CHANNEL, notifyLeaseChannel } from '../repositories/credit-leases.js';
 
-export type LeaseMessage = { t: 'recall'; u: string; h: string[] } | { t: 'released'; u: string; h: string };
+export type LeaseMessage =
+  | { t: 'recall'; u: string; h: string[] }
+  | { t: 'released'; u: string; h: string }
+  | { t: 'budget'; b: string };
 
 /** NOTIFY payloads are limited to 8000 bytes: a long list of holders goes out in several messages. */
 const MAX_PAYLOAD_BYTES = 7000;
@@ -38,7 +43,7 @@ export function encodeAnswer(userId: string, holder: string): string {
   return JSON.stringify({ t: 'released', u: userId, h: holder });
 }
 
-/** Anything that is not one of the two messages (another release's, garbage) is ignored. */
+/** Anything that is not one of the three messages (another release's, garbage) is ignored. */
 export function decodeLeaseMessage(payload: string): LeaseMessage | undefined {
   let value: unknown;
   try {
@@ -47,7 +52,8 @@ export function decodeLeaseMessage(payload: string): LeaseMessage | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { t, u, h } = value as Record<string, unknown>;
+  const { t, u, h, b } = value as Record<string, unknown>;
+  if (t === 'budget' && typeof b === 'string') return { t, b };
   if (typeof u !== 'string') return undefined;
   if (t === 'recall' && Array.isArray(h) && h.every((x) => typeof x === 'string')) return { t, u, h: h as string[] };
   if (t === 'released' && typeof h === 'string') return { t, u, h };
@@ -71,6 +77,8 @@ export interface LeaseHolderHandlers {
   giveBack(userId: string): Promise<void>;
   /** Any recall of this user, named or not: the user's credit is contended, lease no more than requests need. */
   contended(userId: string): void;
+  /** A budget's limit changed: give back the unused part of every lease of it (no answer is awaited). */
+  budgetChanged(budgetId: string): Promise<void>;
   /** false: a message could have been missed (connection lost); true: listening again. */
   listeningChanged(listening: boolean): void;
 }
@@ -177,6 +185,12 @@ export class LeaseRecalls {
     }
     const served = this.served;
     if (served === undefined) return;
+    if (message.t === 'budget') {
+      served.handlers.budgetChanged(message.b).catch((err: unknown) => {
+        this.logger.warn({ err, budget: message.b }, 'could not give back the leases of a changed budget');
+      });
+      return;
+    }
     served.handlers.contended(message.u);
     if (!message.h.includes(served.holder)) return;
     served.handlers.giveBack(message.u).catch((err: unknown) => {

@@ -2,8 +2,13 @@
 // transaction; pass (subscription) requests turn their quota reservation into the real reference cost.
 import type { DbOrTrx } from '../db/database.js';
 import type { NewGeneration } from '../db/tables/generations.js';
-import { settleGenerationBatch, type GenerationSettlement } from '../repositories/settlements.js';
+import {
+  settleGenerationBatch,
+  type GenerationSettlement,
+  type SettledBudgetHold,
+} from '../repositories/settlements.js';
 import type { Admission } from './admission.js';
+import type { BudgetPoolHold } from './budget-leases.js';
 
 export interface Settlement {
   admission: Admission;
@@ -25,20 +30,21 @@ export function settleGenerations(db: DbOrTrx, settlements: readonly Settlement[
 
 function settlementOf(admission: Admission, record: NewGeneration): GenerationSettlement {
   const settlement = settlementKindOf(admission, record);
-  const { budgets } = admission;
-  if (budgets === undefined) return settlement;
+  const { budgets, keyHold } = admission;
+  if (budgets === undefined && keyHold === undefined) return settlement;
+  const holds = budgets?.holds.map(settledHold) ?? [];
+  // The key's budget settles as the others do (its hold is only sent for credits: settlementKindOf).
+  if (keyHold !== undefined && settlement.settle === 'credits') holds.unshift(settledHold(keyHold));
+  return { ...settlement, budgets: { holds, sessionHash: budgets?.session?.hash } };
+}
+
+/** A lease reclaimed meanwhile was given back whole: the cost then only adds to the period's spend. */
+function settledHold(hold: BudgetPoolHold): SettledBudgetHold {
   return {
-    ...settlement,
-    budgets: {
-      // A lease reclaimed meanwhile was given back whole: the cost then only adds to the period's spend.
-      holds: budgets.holds.map((hold) => ({
-        budgetId: hold.budgetId,
-        periodStart: hold.periodStart,
-        heldNanos: hold.heldNanos,
-        holder: hold.lease === undefined ? undefined : hold.lease.lost ? LOST_HOLDER : hold.holder,
-      })),
-      sessionHash: budgets.session?.hash,
-    },
+    budgetId: hold.budgetId,
+    periodStart: hold.periodStart,
+    heldNanos: hold.heldNanos,
+    holder: hold.lease === undefined ? undefined : hold.lease.lost ? LOST_HOLDER : hold.holder,
   };
 }
 
@@ -57,7 +63,6 @@ function settlementKindOf(admission: Admission, record: NewGeneration): Generati
     settle: 'credits',
     reservedNanos: lease === undefined || leased ? admission.reservedNanos : 0n,
     leaseHolder: leased ? lease.holder : undefined,
-    keySpend: admission.keySpend,
   };
 }
 

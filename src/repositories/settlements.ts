@@ -28,11 +28,6 @@ type SettlementKind =
       reservedNanos: bigint;
       /** Admitted against this holder's credit lease (src/billing/credit-leases.ts). */
       leaseHolder?: string;
-      /**
-       * Through a key with a USD limit: the hold on its spend row (migration 0007), turned into the real cost; with
-       * `holder`, taken off that process's holds row (migration 0009).
-       */
-      keySpend?: { periodStart: Date; heldNanos: bigint; holder?: string };
     }
   | { record: NewGeneration; settle: 'pass'; passUsageId?: bigint };
 
@@ -40,8 +35,8 @@ type SettlementKind =
  * Writes the records and settles those new to the table, atomically, in one statement (the `settle_generations`
  * function, src/db/functions/settle-generations.ts, which holds the debit rule and the lock order): a credits
  * request's debit and ledger row, its hold released or its cost paid out of its lease; a pass request's quota
- * reservation turned into its reference cost; a limited key's hold turned into its spend. A record already written
- * is skipped with its settlement. Returns how many records were new.
+ * reservation turned into its reference cost; each budget's hold (a key's limit included) turned into its spend. A
+ * record already written is skipped with its settlement. Returns how many records were new.
  */
 export async function settleGenerationBatch(db: DbOrTrx, items: readonly GenerationSettlement[]): Promise<number> {
   if (items.length === 0) return 0;
@@ -56,9 +51,6 @@ type SettlementRow = Record<keyof GenerationsTable, unknown> & {
   reserved_nanos: string | null;
   lease_holder: string | null;
   pass_usage_id: string | null;
-  key_spend_period: string | null;
-  key_held_nanos: string | null;
-  key_spend_holder: string | null;
   budget_holds: { b: string; p: string; n: string; h: string | null }[] | null;
   session_hash: string | null;
 };
@@ -112,9 +104,6 @@ function settlementRow(item: GenerationSettlement): SettlementRow {
     reserved_nanos: item.settle === 'credits' ? String(item.reservedNanos) : null,
     lease_holder: item.settle === 'credits' ? (item.leaseHolder ?? null) : null,
     pass_usage_id: item.settle === 'pass' && item.passUsageId !== undefined ? String(item.passUsageId) : null,
-    key_spend_period: item.settle === 'credits' && item.keySpend ? item.keySpend.periodStart.toISOString() : null,
-    key_held_nanos: item.settle === 'credits' && item.keySpend ? String(item.keySpend.heldNanos) : null,
-    key_spend_holder: item.settle === 'credits' ? (item.keySpend?.holder ?? null) : null,
     budget_holds:
       item.budgets === undefined || item.budgets.holds.length === 0
         ? null

@@ -14,7 +14,8 @@ import {
   softDeleteApiKeyReturningHash,
 } from '../repositories/api-keys.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { seedKeySpend, spentInPeriods } from '../repositories/api-key-spend.js';
+import { seedKeySpend, spentInPeriods } from '../repositories/key-budget-spend.js';
+import { keyBudgetId } from '../billing/key-budget.js';
 import { sumKeyUsage, type KeyUsage } from '../repositories/key-usage.js';
 import { periodStart } from '../billing/key-periods.js';
 import { inTransaction } from '../db/in-transaction.js';
@@ -59,7 +60,11 @@ function changesOf(settings: KeySettings): ApiKeyUpdate {
 /** A limit set on a key counts what the key already spent in the current period. */
 async function seedIfLimited(db: DbOrTrx, row: ApiKeyRow, now: Date): Promise<void> {
   if (row.credit_limit_nanos === null) return;
-  await seedKeySpend(db, { keyId: row.id, periodStart: periodStart(row.limit_reset, now) });
+  await seedKeySpend(db, {
+    keyId: row.id,
+    budgetId: keyBudgetId(row.user_id, row.id),
+    periodStart: periodStart(row.limit_reset, now),
+  });
 }
 
 export interface NewKeyInput {
@@ -233,7 +238,11 @@ export async function describeKeys(db: DbOrTrx, rows: readonly ApiKeyRow[], now:
     ),
     spentInPeriods(
       db,
-      limited.map((r) => ({ keyId: r.id, periodStart: periodStart(r.limit_reset, now) })),
+      limited.map((r) => ({
+        keyId: r.id,
+        budgetId: keyBudgetId(r.user_id, r.id),
+        periodStart: periodStart(r.limit_reset, now),
+      })),
     ),
   ]);
   return rows.map((row) => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
 import { listLedger } from '../../src/repositories/credits.js';
+import { keyBudgetId } from '../../src/billing/key-budget.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
@@ -47,6 +48,15 @@ function chat(key: string, model = 'openai/gpt-test') {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ model, messages: hello, stream: false, max_tokens: 10 }),
   });
+}
+
+/** The key's budget row of its only period (its limit never resets). */
+function keyBudget(organizationId: string, keyId: string) {
+  return gw.db
+    .selectFrom('budget_spend')
+    .selectAll()
+    .where('budget_id', '=', keyBudgetId(organizationId, keyId))
+    .executeTakeFirstOrThrow();
 }
 
 /** A user and its account token, which manages its keys (an API key may not: see key-scopes-*.test.ts). */
@@ -233,13 +243,27 @@ describe('enforcement', () => {
     const info: any = await (await gw.fetch('/api/v1/key', { key: key.key })).json();
     expect(info.data.usage).toBeCloseTo(Number(spent) / 1e9, 12);
     expect(info.data.limit_remaining).toBeCloseTo((1_000_000 - Number(spent)) / 1e9, 12);
-    // Nothing stays held once every request settled.
-    const row = await gw.db
-      .selectFrom('api_key_spend')
-      .selectAll()
-      .where('key_id', '=', key.key_id)
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ reserved_nanos: 0n, spent_nanos: spent });
+    // Nothing stays held once every request settled: the lease's unused rest goes back whole.
+    await gw.parts.leases.budgets.releaseIdle(0);
+    expect(await keyBudget(owner.userId, key.key_id)).toMatchObject({ leased_nanos: 0n, spent_nanos: spent });
+  });
+
+  it("says what is left of the key's limit in x-modelgate-budget-remaining, after each request's hold", async () => {
+    const owner = await accountOwner();
+    await gw.grant(owner.userId, 1);
+    const { body: key } = await createKey(owner.token, { limit: 0.01 });
+    upstream.always(reply());
+    const first = await chat(key.key);
+    await first.json();
+    const before = Number(first.headers.get('x-modelgate-budget-remaining'));
+    // The limit less this request's upper bound.
+    expect(before).toBeLessThan(0.01);
+    expect(before).toBeGreaterThan(0.0098);
+    await gw.settled();
+    const second = await chat(key.key);
+    await second.json();
+    // Less the first request's cost (0.00009 USD), settled.
+    expect(Number(second.headers.get('x-modelgate-budget-remaining'))).toBeCloseTo(before - 0.00009, 9);
   });
 
   it('releases the key hold when the upstream fails', async () => {
@@ -249,12 +273,8 @@ describe('enforcement', () => {
     upstream.reply({ kind: 'json', status: 503, body: { error: { message: 'down' } } });
     expect((await chat(key.key)).status).toBe(503);
     await gw.settled();
-    const row = await gw.db
-      .selectFrom('api_key_spend')
-      .selectAll()
-      .where('key_id', '=', key.key_id)
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ reserved_nanos: 0n, spent_nanos: 0n });
+    await gw.parts.leases.budgets.releaseIdle(0);
+    expect(await keyBudget(owner.userId, key.key_id)).toMatchObject({ leased_nanos: 0n, spent_nanos: 0n });
   });
 
   it('starts a daily limit over at 00:00 UTC (injected clock)', async () => {

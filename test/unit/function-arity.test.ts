@@ -91,7 +91,6 @@ const ALLOWED = new Map<string, string>([
   ['src/providers/redact-embedding-credentials.ts:parseResponse', BACKLOG],
   ['src/providers/tool-lowering/vendor-tool-names.ts:vendorToolName', BACKLOG],
   ['src/providers/translatable-tools.ts:refuse', BACKLOG],
-  ['src/repositories/api-key-spend.ts:unreserveKeySpend', BACKLOG],
   ['src/routing/resolve-target.ts:resolveTarget', BACKLOG],
   ['src/services/api-keys.ts:describeKey', BACKLOG],
   ['src/services/generation-retention.ts:GenerationRetention.constructor', BACKLOG],

@@ -24,8 +24,9 @@ describe('lease recall messages', () => {
             expect(Buffer.byteLength(payload)).toBeLessThan(8000);
             const message = decodeLeaseMessage(payload);
             expect(message?.t).toBe('recall');
-            expect(message?.u).toBe(userId);
-            if (message?.t === 'recall') named.push(...message.h);
+            if (message?.t !== 'recall') continue;
+            expect(message.u).toBe(userId);
+            named.push(...message.h);
           }
           expect(named).toEqual(holders);
         },
@@ -41,6 +42,13 @@ describe('lease recall messages', () => {
     });
   });
 
+  it("reads a budget's change, as the database trigger writes it", () => {
+    expect(decodeLeaseMessage('{"t": "budget", "b": "key:usr_1:key_1"}')).toEqual({
+      t: 'budget',
+      b: 'key:usr_1:key_1',
+    });
+  });
+
   it('ignores what is not one of its messages', () => {
     for (const payload of [
       '',
@@ -51,6 +59,8 @@ describe('lease recall messages', () => {
       '{"t":"recall","u":"x","h":[1]}',
       '{"t":"released","u":1,"h":"a"}',
       '{"t":"other","u":"x","h":"a"}',
+      '{"t":"budget","b":1}',
+      '{"t":"budget"}',
     ]) {
       expect(decodeLeaseMessage(payload)).toBeUndefined();
     }

@@ -21,6 +21,7 @@ import * as m0019 from './0019_provider_keys.js';
 import * as m0020 from './0020_organization_aliases.js';
 import * as m0021 from './0021_presets.js';
 import * as m0022 from './0022_guardrails.js';
+import * as m0023 from './0023_key_budgets.js';
 import * as m0024 from './0024_member_usage_and_budget_marks.js';
 
 /**
@@ -50,5 +51,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0020_organization_aliases', m0020],
   ['0021_presets', m0021],
   ['0022_guardrails', m0022],
+  ['0023_key_budgets', m0023],
   ['0024_member_usage_and_budget_marks', m0024],
 ];

@@ -2,8 +2,8 @@ import type { Generated, Selectable } from 'kysely';
 
 /**
  * `api_key_spend_holds`: what one gateway process's requests in flight hold of a limited key's period (migration
- * 0009). Invariant kept by src/repositories/api-key-spend*.ts and settle_generations: a period's
- * api_key_spend.reserved_nanos is the sum of its rows here (plus holds of previous-release processes, which have none).
+ * 0009). Invariant kept by those releases and settle_generations: a period's
+ * api_key_spend.reserved_nanos is the sum of its rows here. Written only by releases before migration 0023.
  */
 export interface ApiKeySpendHoldsTable {
   key_id: string;

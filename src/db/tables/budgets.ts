@@ -2,7 +2,7 @@ import type { Generated, Selectable } from 'kysely';
 
 /** `budget_spend` (migration 0016): one budget's spend and leased amount in one reset period. */
 export interface BudgetSpendTable {
-  /** `organization:<org>`, `member:<org>:<user>` or `session:<org>:<hash>` (src/billing/budget-pools.ts). */
+  /** `organization:<org>`, `member:<org>:<user>`, `key:<org>:<key id>` or `session:<org>:<hash>` (src/billing/). */
   budget_id: string;
   /** Start of the reset period (UTC); 1970-01-01 for a budget that never resets. */
   period_start: Date;

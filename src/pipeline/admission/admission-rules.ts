@@ -74,7 +74,7 @@ export const reserve: AdmissionRule = async (parts, state) => {
 
 /**
  * What the request reserved must also fit in its organization's, member's and session's budgets (the key's own
- * limit was held with the credits): refused, the credits go back and the 402 names the budget. Its answer's headers
+ * budget was held before the credits): refused, the credits go back and the 402 names the budget. Its answer's headers
  * say the tightest remainder and the session's spend.
  */
 export const budgets: AdmissionRule = (parts, state) => {
@@ -83,7 +83,7 @@ export const budgets: AdmissionRule = (parts, state) => {
   const rules = principal.budgets;
   const limited = rules?.organization != null || rules?.member != null;
   // No budget and no session: not even a turn of the event loop.
-  if (admission === undefined || (!limited && session === undefined && admission.keySpend === undefined)) return;
+  if (admission === undefined || (!limited && session === undefined && admission.keyHold === undefined)) return;
   return admitBudgetsOf(parts, state, admission);
 };
 
@@ -107,7 +107,7 @@ async function admitBudgetsOf<T extends Candidate>(
     throw err;
   }
   // The key's own limit is held with the credits: the tightest remainder counts it too.
-  const remainingNanos = minDefined(holds?.remainingNanos, admission.keySpend?.remainingNanos);
+  const remainingNanos = minDefined(holds?.remainingNanos, admission.keyHold?.remainingNanos);
   admission.budgets = holds ?? (remainingNanos === undefined ? undefined : { holds: [] });
   if (admission.budgets) admission.budgets.remainingNanos = remainingNanos;
 }
