@@ -174,17 +174,18 @@ describeWithPostgres('budget.threshold across two instances', () => {
       const { orgId, keyId, key, secret } = await organization();
       const limit = 10n * COST;
       await database.db.updateTable('api_keys').set({ credit_limit_nanos: limit }).where('id', '=', keyId).execute();
+      // A key's limit is a budget like the others: its settled spend is in budget_spend.
+      const budgetId = `key:${orgId}:${keyId}`;
       const spent = async () => {
         const rows = await database.db
-          .selectFrom('api_key_spend')
+          .selectFrom('budget_spend')
           .select('spent_nanos')
-          .where('key_id', '=', keyId)
+          .where('budget_id', '=', budgetId)
           .execute();
         return rows.reduce((sum, row) => sum + row.spent_nanos, 0n);
       };
       const total = await spendUntil(key, spent, (limit * 8n) / 10n);
       expect(total).toBeGreaterThanOrEqual((limit * 8n) / 10n);
-      const budgetId = `key:${orgId}:${keyId}`;
       const events = await delivered(orgId, budgetId, secret);
       const crossed = FRACTIONS.filter((f) => total >= (limit * BigInt(f * 10)) / 10n);
       expect(events.map((e) => e!.data.threshold).sort()).toEqual(crossed);

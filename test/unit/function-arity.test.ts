@@ -67,7 +67,6 @@ const ALLOWED = new Map<string, string>([
   ['src/conformance/stateful-environment.ts:runSequences', BACKLOG],
   ['src/conformance/stream-checks.ts:eventStreamFailures', BACKLOG],
   ['src/db/data-folder/open-data-folder.ts:claim', BACKLOG],
-  ['src/http/authenticate.ts:authenticator', BACKLOG],
   ['src/limits/create-limits.ts:createLimits', BACKLOG],
   ['src/limits/free-requests.ts:judgeFreeRequest', BACKLOG],
   ['src/observability/gateway-spans.ts:endRequestSpan', BACKLOG],
