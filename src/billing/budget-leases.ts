@@ -73,7 +73,6 @@ export class BudgetLease {
   constructor(
     readonly period: BudgetPeriod,
     limitNanos: bigint,
-    private readonly spent: (lease: BudgetLease, costNanos: bigint) => void = () => {},
   ) {
     this.limitNanos = limitNanos;
   }
@@ -83,19 +82,7 @@ export class BudgetLease {
     this.holds -= 1;
     this.spentNanos += costNanos;
     if (!this.lost) this.free += heldNanos - costNanos;
-    if (costNanos > 0n) this.spent(this, costNanos);
   }
-}
-
-/** A budget period's spend grew by a settled request of this process (the seam for `budget.threshold` events). */
-export interface BudgetSpend extends BudgetPeriod {
-  level: BudgetLevel;
-  /** The period's length (when the budget starts over). */
-  reset: KeyLimitReset | null;
-  limitNanos: bigint;
-  /** The period's spend as this process knows it, this cost included. */
-  spentNanos: bigint;
-  costNanos: bigint;
 }
 
 export interface BudgetLeaseOptions {
@@ -115,11 +102,6 @@ export class BudgetLeases {
   private readonly extensions = new Set<Promise<unknown>>();
   /** The sessions this process served: their budgets and spend. */
   readonly sessions: SessionBook;
-  /**
-   * Told of every settled cost of a leased budget, at once and in memory (no-op by default): where a webhook outbox
-   * can emit `budget.threshold` when a spend crosses a fraction of its limit. It must not throw or block.
-   */
-  onSpend: (spend: BudgetSpend) => void = () => {};
   private readonly clock: () => number;
 
   constructor(
@@ -247,17 +229,7 @@ export class BudgetLeases {
     const key = periodKey(pool);
     let lease = this.leases.get(key);
     if (!lease) {
-      const { level, reset } = pool;
-      lease = new BudgetLease(periodOf(pool), pool.limitNanos, (spent, costNanos) =>
-        this.onSpend({
-          ...spent.period,
-          level,
-          reset,
-          limitNanos: spent.limitNanos,
-          spentNanos: spent.spentNanos,
-          costNanos,
-        }),
-      );
+      lease = new BudgetLease(periodOf(pool), pool.limitNanos);
       this.leases.set(key, lease);
     }
     return lease;

@@ -169,34 +169,3 @@ describeEachDatabase('budget leases', ({ db }) => {
     expect((await alive.reserve([pool], 1_000n)).ok).toBe(true);
   });
 });
-
-describeEachDatabase('budget spend seam', ({ db }) => {
-  it('tells onSpend of every settled cost of a leased budget, with the limit and the spend known', async () => {
-    const user = await insertTestUser(db());
-    const leases = instance(db(), uniqueId('seam-'));
-    const seen: unknown[] = [];
-    leases.onSpend = (spend) => seen.push(spend);
-    const pool: BudgetPool = {
-      level: 'organization',
-      budgetId: budgetId('organization', user.id),
-      periodStart: NEVER_RESETS,
-      limitNanos: 1_000n,
-      reset: null,
-    };
-    const held = await leases.reserve([pool], 100n);
-    if (!held.ok) throw new Error('refused');
-    returnLeasedHold({ mode: 'free', userId: user.id, reservedNanos: 0n, budgets: { holds: held.holds } }, 80n);
-    expect(seen).toEqual([
-      {
-        budgetId: pool.budgetId,
-        periodStart: NEVER_RESETS,
-        level: 'organization',
-        reset: null,
-        limitNanos: 1_000n,
-        spentNanos: 80n,
-        costNanos: 80n,
-      },
-    ]);
-    await leases.close();
-  });
-});
