@@ -5,6 +5,7 @@
 // gives the median of the rounds and their range. Written for settlement before the answer ends (docs/performance.md).
 //   npx tsx bench/settlement-compare.ts --before /tmp/before --after /tmp/after [--rounds 5] [--seconds 5]
 //     [--after-pg-options='-c synchronous_commit=off']   (PostgreSQL settings for the after tree's connections)
+//     [--key-limit-usd 1000000]   (the bench key gets a monthly USD limit: its admission is measured too)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,7 +14,7 @@ import type { LoadSummary } from './lib/load-types.js';
 import { ProcessGroup } from './lib/processes.js';
 import { cpuMs, postgresBackendPids } from './lib/proc-stats.js';
 import { chatBody, GATEWAY_MODEL } from './lib/requests.js';
-import { createScratchDatabase, type ScratchDatabase } from './lib/scratch-database.js';
+import { createScratchDatabase, setKeyLimits, type ScratchDatabase } from './lib/scratch-database.js';
 import {
   gatewayEnv,
   provisionGateway,
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     'after-pg-options': { type: 'string' },
+    'key-limit-usd': { type: 'string' },
   },
 });
 if (!values.before || !values.after)
@@ -76,7 +78,9 @@ try {
     const url =
       pgOptions === undefined ? tree.database.url : `${tree.database.url}&options=${encodeURIComponent(pgOptions)}`;
     const env = gatewayEnv(tree.paths, url, mock.baseUrl);
-    tree.gateway = await startModelgate(group, tree.paths, env, await provisionGateway(tree.paths, env));
+    const apiKey = await provisionGateway(tree.paths, env);
+    if (values['key-limit-usd']) await setKeyLimits(tree.database.url, Number(values['key-limit-usd']));
+    tree.gateway = await startModelgate(group, tree.paths, env, apiKey);
   }
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 === 1 ? trees : [...trees].reverse();
@@ -131,7 +135,8 @@ const fmt = (xs: number[], digits = 2) =>
   `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 const lines = [
   `${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds of ${SECONDS} s per figure; median (range of the rounds)` +
-    (values['after-pg-options'] ? `; after with PostgreSQL options \`${values['after-pg-options']}\`` : ''),
+    (values['after-pg-options'] ? `; after with PostgreSQL options \`${values['after-pg-options']}\`` : '') +
+    (values['key-limit-usd'] ? `; the key has a monthly limit of ${values['key-limit-usd']} USD` : ''),
   '',
   '| request | tree | c=1 p50 ms | c=1 p99 ms | c=16 gateway CPU ms/req | c=16 PostgreSQL CPU ms/req | c=16 req/s |',
   '|---|---|---|---|---|---|---|',

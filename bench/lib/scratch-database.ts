@@ -94,3 +94,16 @@ export async function accountingSummary(url: string): Promise<AccountingSummary>
     await client.end();
   }
 }
+
+/** Gives every key of the scratch database a monthly USD limit (set before the gateway starts, so none is cached). */
+export async function setKeyLimits(url: string, usd: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("update api_keys set credit_limit_nanos = $1, limit_reset = 'monthly'", [
+      (BigInt(Math.round(usd)) * 1_000_000_000n).toString(),
+    ]);
+  } finally {
+    await client.end();
+  }
+}
