@@ -56,6 +56,8 @@ export async function startGatewayUnderTest(upstream: RecordedUpstream): Promise
     // Several cells run at once from one account: the matrix measures compatibility, not the rate limits.
     MODELGATE_RATE_LIMIT_RPM: '0',
     MODELGATE_RATE_LIMIT_TPM: '0',
+    // Validators compile on each operation's first request: a cell calls a few operations, not all of them.
+    MODELGATE_PRECOMPILE_VALIDATORS: 'false',
     ...upstreamEnv(upstream),
   };
   const logs: string[] = [];
