@@ -17,7 +17,7 @@ import { PGliteDialect } from '../../src/db/dialects/pglite-dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { insertApiKey } from '../../src/repositories/api-keys.js';
-import { createScratchDatabase, probePostgres, testDatabaseUrl } from './postgres-server.js';
+import { createScratchDatabase, probePostgres, sharedTemplateDatabase, testDatabaseUrl } from './postgres-server.js';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -95,7 +95,8 @@ function useDatabase(backend: Backend): DatabaseContext {
 
 /**
  * A fresh database of its own, migrated or empty: PostgreSQL → a new scratch database (dropped on
- * close); PGlite → a new in-memory instance started from a cached snapshot.
+ * close), migrated ones copied from a template migrated once; PGlite → a new in-memory instance started
+ * from a cached snapshot.
  */
 export async function openTestDatabase(backend: Backend, options: { migrated: boolean }): Promise<OpenTestDatabase> {
   if (backend === 'pglite') {
@@ -105,15 +106,8 @@ export async function openTestDatabase(backend: Backend, options: { migrated: bo
     return { db, close, pglite };
   }
   if (!postgres.available) throw new Error(`PostgreSQL is not available: ${postgres.reason}`);
-  const scratch = await createScratchDatabase(postgres.url);
+  const scratch = await createScratchDatabase(postgres.url, options.migrated ? await migratedTemplate() : undefined);
   const { db, close } = await openDatabase({ databaseUrl: scratch.url, maxConnections: 10 });
-  try {
-    if (options.migrated) await migrateToLatest(db);
-  } catch (error) {
-    await close();
-    await scratch.drop();
-    throw error;
-  }
   return {
     db,
     url: scratch.url,
@@ -122,6 +116,27 @@ export async function openTestDatabase(backend: Backend, options: { migrated: bo
       await scratch.drop();
     },
   };
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A PostgreSQL database with every migration and living function applied, kept on the server and named after their
+ * sources (as the PGlite snapshot is): a migrated scratch database is a copy of it (`create database ... template`),
+ * which costs a fraction of migrating one. A change to a migration or function names a new one.
+ */
+export function migratedTemplate(): Promise<string> {
+  template ??= migrationSourcesKey().then((key) =>
+    sharedTemplateDatabase(postgres.url, `mg_template_${key}`, async (url) => {
+      const { db, close } = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await close();
+      }
+    }),
+  );
+  return template;
 }
 
 /** Whether the PostgreSQL variants run in this process (probed once, at import). */
@@ -182,13 +197,18 @@ async function snapshotKey(kind: SnapshotKind): Promise<string> {
   const hash = createHash('sha256').update(`snapshot-v1-${kind}`);
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   hash.update(await readFile(join(pgliteEntry, '..', '..', 'package.json')));
-  if (kind === 'migrated') {
-    const migrationsDir = join(REPO_ROOT, 'src', 'db', 'migrations');
-    for (const [name] of migrations) hash.update(name);
-    for (const file of (await readdir(migrationsDir)).sort()) hash.update(await readFile(join(migrationsDir, file)));
-    const functionsDir = join(REPO_ROOT, 'src', 'db', 'functions');
-    for (const file of (await readdir(functionsDir)).sort()) hash.update(await readFile(join(functionsDir, file)));
-  }
+  if (kind === 'migrated') hash.update(await migrationSourcesKey());
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** A digest of what a migrated database is made of: the migration list and the sources of migrations and functions. */
+async function migrationSourcesKey(): Promise<string> {
+  const hash = createHash('sha256');
+  const migrationsDir = join(REPO_ROOT, 'src', 'db', 'migrations');
+  for (const [name] of migrations) hash.update(name);
+  for (const file of (await readdir(migrationsDir)).sort()) hash.update(await readFile(join(migrationsDir, file)));
+  const functionsDir = join(REPO_ROOT, 'src', 'db', 'functions');
+  for (const file of (await readdir(functionsDir)).sort()) hash.update(await readFile(join(functionsDir, file)));
   return hash.digest('hex').slice(0, 16);
 }
 
