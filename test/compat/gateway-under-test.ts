@@ -14,6 +14,7 @@ import { grantCredits } from '../../src/repositories/credits.js';
 import { findOrCreateUserByEmail } from '../../src/repositories/users.js';
 import { startGateway, type RunningGateway } from '../../src/server.js';
 import { grantPass } from '../../src/services/pass.js';
+import { seedMigratedDataFolder } from '../helpers/pglite-snapshots.js';
 import type { RecordedUpstream } from './upstream/recorded-upstream.js';
 
 export interface GatewayUnderTest {
@@ -48,6 +49,8 @@ export function upstreamEnv(upstream: RecordedUpstream): Record<string, string> 
 
 export async function startGatewayUnderTest(upstream: RecordedUpstream): Promise<GatewayUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'modelgate-compat-db-'));
+  // Seeded as a first start leaves it (initdb, migrations): the clients are what the matrix is about.
+  await seedMigratedDataFolder(dataDir);
   const env = {
     PORT: '0',
     HOST: '127.0.0.1',
