@@ -41,6 +41,7 @@ export async function createApp(parts: AppParts, websockets?: AppSockets): Promi
     handlers: buildHandlers(parts),
     authenticate,
     generationBodyLimitBytes: parts.config.bodyLimitBytes,
+    precompileValidators: parts.config.precompileValidators,
   });
   if (websockets) {
     const { config, logger } = parts;

@@ -45,6 +45,11 @@ export interface Config {
   /** Seconds SIGTERM waits for in-flight requests before closing connections. */
   shutdownGraceSeconds: number;
   /**
+   * Whether every operation's request validator is compiled at start (the first request of each operation then pays
+   * nothing) or on that operation's first request (a start that is seconds cheaper, for short-lived processes).
+   */
+  precompileValidators: boolean;
+  /**
    * How long a stream whose model may reason invisibly is still read after its client left, so that the provider's
    * own usage (hidden reasoning included) is billed, ms; 0 = abort the upstream at once (docs/metering.md).
    */
@@ -266,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     upstreamHttp2: boolean(env, 'MODELGATE_UPSTREAM_HTTP2', true),
     shutdownGraceSeconds: integer(env, 'MODELGATE_SHUTDOWN_GRACE_SECONDS', { fallback: 30, min: 0, max: 3600 }),
+    precompileValidators: boolean(env, 'MODELGATE_PRECOMPILE_VALIDATORS', true),
     drainOnAbortMs: integer(env, 'MODELGATE_DRAIN_ON_ABORT_S', { fallback: 60, min: 0, max: 3600 }) * 1000,
     rateLimitRpm: integer(env, 'MODELGATE_RATE_LIMIT_RPM', { fallback: 600, min: 0, max: 10_000_000 }),
     rateLimitTpm: integer(env, 'MODELGATE_RATE_LIMIT_TPM', { fallback: 2_000_000, min: 0, max: 1_000_000_000 }),

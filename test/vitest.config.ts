@@ -8,12 +8,20 @@ export default defineConfig({
   // with it as their working directory.
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    projects: [
+      // The data-layer suites share one process per worker: each file still opens databases of its own (helpers/
+      // databases.ts), and loading PGlite and the modules again for every file cost more than most of these files' tests.
+      { extends: true, test: { name: 'db', include: ['test/db/**/*.test.ts'], isolate: false } },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/db/**'] },
+      },
+    ],
   },
 });

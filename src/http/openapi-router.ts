@@ -45,6 +45,8 @@ export interface RouterOptions {
   authenticate: (ctx: KoaContext, apiKeySources?: readonly ApiKeySource[], operationId?: string) => Promise<void>;
   /** Largest body of the generation operations, bytes (MODELGATE_BODY_LIMIT_BYTES); see body-limits.ts for the rest. */
   generationBodyLimitBytes: number;
+  /** Compile every operation's request validator now; false: each on its operation's first request (same checks). */
+  precompileValidators: boolean;
 }
 
 const HTTP_METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
@@ -130,7 +132,8 @@ export async function createOpenApiRouter(options: RouterOptions): Promise<OpenA
     },
   });
   await api.init();
-  api.validator.preCompileRequestValidators();
+  // Otherwise the library compiles an operation's validators when it first validates one of its requests.
+  if (options.precompileValidators) api.validator.preCompileRequestValidators();
   // Per-request work that depends only on the document (operation list ~5% of the gateway's CPU, parsing and
   // routing), done once; see openapi-backend-memo.ts.
   memoizeOpenApiBackend(api);

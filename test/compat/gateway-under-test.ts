@@ -14,6 +14,7 @@ import { grantCredits } from '../../src/repositories/credits.js';
 import { findOrCreateUserByEmail } from '../../src/repositories/users.js';
 import { startGateway, type RunningGateway } from '../../src/server.js';
 import { grantPass } from '../../src/services/pass.js';
+import { seedMigratedDataFolder } from '../helpers/pglite-snapshots.js';
 import type { RecordedUpstream } from './upstream/recorded-upstream.js';
 
 export interface GatewayUnderTest {
@@ -48,6 +49,8 @@ export function upstreamEnv(upstream: RecordedUpstream): Record<string, string> 
 
 export async function startGatewayUnderTest(upstream: RecordedUpstream): Promise<GatewayUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'modelgate-compat-db-'));
+  // Seeded as a first start leaves it (initdb, migrations): the clients are what the matrix is about.
+  await seedMigratedDataFolder(dataDir);
   const env = {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -56,6 +59,8 @@ export async function startGatewayUnderTest(upstream: RecordedUpstream): Promise
     // Several cells run at once from one account: the matrix measures compatibility, not the rate limits.
     MODELGATE_RATE_LIMIT_RPM: '0',
     MODELGATE_RATE_LIMIT_TPM: '0',
+    // Validators compile on each operation's first request: a cell calls a few operations, not all of them.
+    MODELGATE_PRECOMPILE_VALIDATORS: 'false',
     ...upstreamEnv(upstream),
   };
   const logs: string[] = [];

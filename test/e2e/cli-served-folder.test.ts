@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.js';
 import { cliEnv, runCliProcess, startServeProcess, type ServeProcess } from '../helpers/cli-process.js';
+import { seedMigratedDataFolder } from '../helpers/pglite-snapshots.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'modelgate-served-'));
 const running: ServeProcess[] = [];
@@ -156,6 +157,8 @@ describe('a served data folder', () => {
     timeout: 300_000,
   }, async () => {
     const dir = path.join(work, 'killed');
+    // Seeded as a first start leaves it (the first test starts on an empty folder): the kill is what this one is about.
+    await seedMigratedDataFolder(dir);
     const gw = await serve(dir);
     await ok(['users', 'create', '--email', 'bo@example.com'], dir);
     gw.child.kill('SIGKILL');

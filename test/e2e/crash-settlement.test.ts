@@ -15,6 +15,7 @@ import { provisionAccount, readBooks, sumOf, toldCosts, unbilled } from '../help
 import { pricedReply, runChatLoad, type ChatOutcome } from '../helpers/chat-load.js';
 import { describeWithPostgres } from '../helpers/databases.js';
 import { MockUpstream } from '../helpers/mock-upstream.js';
+import { seedMigratedDataFolder } from '../helpers/pglite-snapshots.js';
 import { createScratchDatabase, testDatabaseUrl, type ScratchDatabase } from '../helpers/postgres-server.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
@@ -129,6 +130,8 @@ describe('settlements across gateway crashes [embedded]', () => {
 
   it('bills every answer a client read, whenever the process is killed', async () => {
     const dataDir = path.join(work, 'data');
+    // Seeded as a first start leaves it (initdb, migrations): the kills and restarts are what this test is about.
+    await seedMigratedDataFolder(dataDir);
     // The command path: it takes over the lock each killed gateway left behind.
     const backend: Backend = { env: { MODELGATE_DATA_DIR: dataDir }, open: () => openCommandDatabase({ dataDir }) };
     const setup = await backend.open();

@@ -22,6 +22,8 @@ export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Nod
     MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
     OPENAI_API_KEY: 'k',
     OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    // Validators compile on each operation's first request: a test calls a few operations, not all of them.
+    MODELGATE_PRECOMPILE_VALIDATORS: 'false',
     ...extra,
   };
 }

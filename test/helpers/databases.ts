@@ -2,22 +2,15 @@
 // server answers; required when CI=true). Each test FILE gets one database per backend, opened in
 // beforeAll and closed in afterAll, never one per test: tests inside a file share it and must use
 // their own ids (see uniqueId).
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Kysely } from 'kysely';
+import { randomBytes } from 'node:crypto';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
-import { openPglite } from '../../src/db/dialects/pglite-instance.js';
-import { PGliteDialect } from '../../src/db/dialects/pglite-dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { migrations } from '../../src/db/migrations/index.js';
 import { insertApiKey } from '../../src/repositories/api-keys.js';
-import { createScratchDatabase, probePostgres, testDatabaseUrl } from './postgres-server.js';
+import { migrationSourcesKey, pgliteSnapshot } from './pglite-snapshots.js';
+import { createScratchDatabase, probePostgres, sharedTemplateDatabase, testDatabaseUrl } from './postgres-server.js';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -95,7 +88,8 @@ function useDatabase(backend: Backend): DatabaseContext {
 
 /**
  * A fresh database of its own, migrated or empty: PostgreSQL → a new scratch database (dropped on
- * close); PGlite → a new in-memory instance started from a cached snapshot.
+ * close), migrated ones copied from a template migrated once; PGlite → a new in-memory instance started
+ * from a cached snapshot.
  */
 export async function openTestDatabase(backend: Backend, options: { migrated: boolean }): Promise<OpenTestDatabase> {
   if (backend === 'pglite') {
@@ -105,15 +99,8 @@ export async function openTestDatabase(backend: Backend, options: { migrated: bo
     return { db, close, pglite };
   }
   if (!postgres.available) throw new Error(`PostgreSQL is not available: ${postgres.reason}`);
-  const scratch = await createScratchDatabase(postgres.url);
+  const scratch = await createScratchDatabase(postgres.url, options.migrated ? await migratedTemplate() : undefined);
   const { db, close } = await openDatabase({ databaseUrl: scratch.url, maxConnections: 10 });
-  try {
-    if (options.migrated) await migrateToLatest(db);
-  } catch (error) {
-    await close();
-    await scratch.drop();
-    throw error;
-  }
   return {
     db,
     url: scratch.url,
@@ -122,6 +109,27 @@ export async function openTestDatabase(backend: Backend, options: { migrated: bo
       await scratch.drop();
     },
   };
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A PostgreSQL database with every migration and living function applied, kept on the server and named after their
+ * sources (as the PGlite snapshot is): a migrated scratch database is a copy of it (`create database ... template`),
+ * which costs a fraction of migrating one. A change to a migration or function names a new one.
+ */
+export function migratedTemplate(): Promise<string> {
+  template ??= migrationSourcesKey().then((key) =>
+    sharedTemplateDatabase(postgres.url, `mg_template_${key}`, async (url) => {
+      const { db, close } = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await close();
+      }
+    }),
+  );
+  return template;
 }
 
 /** Whether the PostgreSQL variants run in this process (probed once, at import). */
@@ -155,88 +163,4 @@ export function insertTestApiKey(db: Db, userId: string, createdAt?: Date) {
     display_prefix: 'mg-v1-ab12',
     ...(createdAt ? { created_at: createdAt } : {}),
   });
-}
-
-// --- PGlite snapshot cache ---------------------------------------------------------------------
-// initdb inside PGlite costs 4+ s of CPU per instance; loading a dumped data dir costs well under 1 s.
-// Two dumps are cached in .test-data/ (git-ignored): `empty` (right after initdb, keyed by the PGlite
-// version) and `migrated` (empty + every migration, keyed also by the migration sources). On a cache
-// miss one worker builds a dump (lock file) while the others wait for it.
-
-type SnapshotKind = 'empty' | 'migrated';
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CACHE_DIR = join(REPO_ROOT, '.test-data');
-const LOCK_STALE_MS = 120_000;
-const snapshots = new Map<SnapshotKind, Promise<Blob>>();
-
-function pgliteSnapshot(kind: SnapshotKind): Promise<Blob> {
-  let snapshot = snapshots.get(kind);
-  if (snapshot === undefined) {
-    snapshot = loadOrBuildSnapshot(kind);
-    snapshots.set(kind, snapshot);
-  }
-  return snapshot;
-}
-
-async function snapshotKey(kind: SnapshotKind): Promise<string> {
-  const hash = createHash('sha256').update(`snapshot-v1-${kind}`);
-  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  hash.update(await readFile(join(pgliteEntry, '..', '..', 'package.json')));
-  if (kind === 'migrated') {
-    const migrationsDir = join(REPO_ROOT, 'src', 'db', 'migrations');
-    for (const [name] of migrations) hash.update(name);
-    for (const file of (await readdir(migrationsDir)).sort()) hash.update(await readFile(join(migrationsDir, file)));
-    const functionsDir = join(REPO_ROOT, 'src', 'db', 'functions');
-    for (const file of (await readdir(functionsDir)).sort()) hash.update(await readFile(join(functionsDir, file)));
-  }
-  return hash.digest('hex').slice(0, 16);
-}
-
-async function loadOrBuildSnapshot(kind: SnapshotKind): Promise<Blob> {
-  const path = join(CACHE_DIR, `pglite-${kind}-${await snapshotKey(kind)}.tar`);
-  const lockPath = `${path}.lock`;
-  await mkdir(CACHE_DIR, { recursive: true });
-  const deadline = Date.now() + LOCK_STALE_MS;
-  for (;;) {
-    const cached = await readFile(path).catch(() => undefined);
-    if (cached !== undefined) return new Blob([cached]);
-    const lock = await open(lockPath, 'wx').catch(() => undefined);
-    if (lock === undefined) {
-      // Another worker is building it; take over only if that worker evidently died.
-      const age = Date.now() - ((await stat(lockPath).catch(() => undefined))?.mtimeMs ?? Date.now());
-      if (age > LOCK_STALE_MS || Date.now() > deadline) await unlink(lockPath).catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      continue;
-    }
-    try {
-      const snapshot = await buildSnapshot(kind);
-      const temporary = `${path}.${process.pid}.tmp`;
-      await writeFile(temporary, Buffer.from(await snapshot.arrayBuffer()));
-      await rename(temporary, path); // atomic: readers never see a half-written file
-      await removeStaleSnapshots(kind, path);
-      return snapshot;
-    } finally {
-      await lock.close();
-      await unlink(lockPath).catch(() => {});
-    }
-  }
-}
-
-async function buildSnapshot(kind: SnapshotKind): Promise<Blob> {
-  const pglite = await openPglite({ snapshot: kind === 'migrated' ? await pgliteSnapshot('empty') : undefined });
-  const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
-  try {
-    if (kind === 'migrated') await migrateToLatest(db);
-    return await pglite.dumpDataDir('none');
-  } finally {
-    await db.destroy();
-  }
-}
-
-async function removeStaleSnapshots(kind: SnapshotKind, keep: string): Promise<void> {
-  const pattern = new RegExp(`^pglite-${kind}-[0-9a-f]{16}\\.tar$`);
-  for (const file of await readdir(CACHE_DIR)) {
-    const path = join(CACHE_DIR, file);
-    if (path !== keep && pattern.test(file)) await unlink(path).catch(() => {});
-  }
 }

@@ -66,7 +66,14 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await openTestDatabase(options.backend ?? 'pglite', { migrated: true }));
-  const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...options.env };
+  // Validators compile on each operation's first request: a test calls a few operations, not all of them.
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'debug',
+    MODELGATE_PRECOMPILE_VALIDATORS: 'false',
+    ...options.env,
+  };
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -42,16 +42,52 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates an empty, uniquely named database so a test file cannot see any other file's rows. */
-export async function createScratchDatabase(adminUrl: string): Promise<ScratchDatabase> {
+/**
+ * Creates a uniquely named database so a test file cannot see any other file's rows: empty, or a copy of `template`
+ * (a database nobody is connected to).
+ */
+export async function createScratchDatabase(adminUrl: string, template?: string): Promise<ScratchDatabase> {
   const name = `mg_test_${randomBytes(6).toString('hex')}`;
-  await runAdmin(adminUrl, `create database "${name}"`);
+  await runAdmin(adminUrl, `create database "${name}"${template === undefined ? '' : ` template "${template}"`}`);
   return {
     name,
     url: withDatabaseName(adminUrl, name),
     // `with (force)` ends connections a failed test may have leaked (PostgreSQL 13+).
     drop: () => runAdmin(adminUrl, `drop database if exists "${name}" with (force)`),
   };
+}
+
+/**
+ * The name of a database that `build` filled, made once per name on the server: the first caller builds it under a
+ * temporary name and renames it when complete, while an advisory lock keeps every other caller (other workers, other
+ * runs) waiting; they then find it. A failed build leaves nothing behind.
+ */
+export async function sharedTemplateDatabase(
+  adminUrl: string,
+  name: string,
+  build: (url: string) => Promise<void>,
+): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [name]);
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      const building = `${name}_building`;
+      await client.query(`drop database if exists "${building}" with (force)`);
+      await client.query(`create database "${building}"`);
+      try {
+        await build(withDatabaseName(adminUrl, building));
+        await client.query(`alter database "${building}" rename to "${name}"`);
+      } catch (error) {
+        await client.query(`drop database if exists "${building}" with (force)`);
+        throw error;
+      }
+    }
+    return name;
+  } finally {
+    await client.end(); // ends the session, and with it the advisory lock
+  }
 }
 
 async function runAdmin(adminUrl: string, statement: string): Promise<void> {

@@ -42,6 +42,8 @@ export async function startServe(options: {
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
+      // Validators compile on each operation's first request: a test calls a few operations, not all of them.
+      MODELGATE_PRECOMPILE_VALIDATORS: 'false',
       ...options.env,
     },
     stdio: ['ignore', out, 'pipe'],
