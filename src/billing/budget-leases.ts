@@ -263,39 +263,33 @@ export class BudgetLeases {
    * leases again under the limit it knows.
    */
   async giveBack(budgetId: string): Promise<void> {
-    const { holder } = this.options;
     for (const lease of [...this.leases.values()]) {
       if (lease.period.budgetId !== budgetId) continue;
       // A grant in flight lands first, then goes back with the rest.
       await lease.extending?.catch(() => undefined);
-      if (lease.free <= 0n) continue;
-      const giving = lease.free;
-      lease.free = 0n;
-      try {
-        await shrinkBudgetLease(this.db, { ...lease.period, holder, amountNanos: giving });
-      } catch (err) {
-        lease.free += giving;
-        throw err;
-      }
+      await this.giveBackFree(lease);
+    }
+  }
+
+  /** The lease's unused part goes back to its period (kept when the statement fails, to try again later). */
+  private async giveBackFree(lease: BudgetLease): Promise<void> {
+    if (lease.free <= 0n) return;
+    const giving = lease.free;
+    lease.free = 0n;
+    try {
+      await shrinkBudgetLease(this.db, { ...lease.period, holder: this.options.holder, amountNanos: giving });
+    } catch (err) {
+      lease.free += giving;
+      throw err;
     }
   }
 
   /** Gives back the unused part of every lease not used for `idleMs`. */
   async releaseIdle(idleMs = this.options.idleReleaseMs): Promise<void> {
-    const { holder } = this.options;
     const idleSince = this.clock() - idleMs;
     for (const [key, lease] of [...this.leases]) {
       if ((idleMs > 0 && lease.lastUsedAt > idleSince) || lease.extending) continue;
-      if (lease.free > 0n) {
-        const giving = lease.free;
-        lease.free = 0n;
-        try {
-          await shrinkBudgetLease(this.db, { ...lease.period, holder, amountNanos: giving });
-        } catch (err) {
-          lease.free += giving;
-          throw err;
-        }
-      }
+      await this.giveBackFree(lease);
       if (lease.holds === 0 && lease.free === 0n && this.leases.get(key) === lease) this.leases.delete(key);
     }
   }
