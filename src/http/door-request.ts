@@ -4,7 +4,7 @@
 // the renderers. Knows no Koa: the edge hands over the body, its bytes, the headers and who asks.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Principal } from '../auth/principal.js';
-import { sessionBudgetOf } from '../billing/session-budget-header.js';
+import { sessionBudgetOf } from './session-budget-header.js';
 import type { Config } from '../config.js';
 import type { StreamFraming } from '../core/stream-renderer.js';
 import { autoCacheWanted } from '../formats/shared/auto-cache-header.js';

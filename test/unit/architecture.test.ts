@@ -22,6 +22,7 @@ const sources = graph.files.filter((file) => file.startsWith('src/'));
  */
 const FOLDER_NEVERS: [string, string, string][] = [
   ['src/http/', 'src/repositories/', 'credentials are looked up in auth/'],
+  ['src/http/', 'src/billing/', 'money is admitted by the pipeline, not by HTTP middleware'],
   ['src/auth/', 'src/guardrails/', 'a principal carries the guardrail shape from core'],
   ['src/guardrails/', 'src/http/', 'guardrails know no Koa'],
   ['src/guardrails/', 'src/formats/', 'guardrails run on the request as data, so no door can skip them'],
