@@ -64,9 +64,15 @@ export const statuslineCommand: CommandDefinition = {
 
 /** `$0.0421 · 7 requests · $1.96 left of $2`. */
 export function statusText(answer: SessionAnswer): string {
-  const parts = [`$${answer.spend_usd}`, `${answer.requests} request${answer.requests === 1 ? '' : 's'}`];
-  if (answer.budget) parts.push(`$${answer.budget.remaining_usd} left of $${answer.budget.limit_usd}`);
+  const parts = [`$${usdText(answer.spend_usd)}`, `${answer.requests} request${answer.requests === 1 ? '' : 's'}`];
+  const { budget } = answer;
+  if (budget) parts.push(`$${usdText(budget.remaining_usd)} left of $${usdText(budget.limit_usd)}`);
   return parts.join(' · ');
+}
+
+/** A USD amount as the API gives it (at most nine decimals), in plain digits: a tiny spend must not print as 1e-7. */
+function usdText(usd: number): string {
+  return usd.toFixed(9).replace(/\.?0+$/, '');
 }
 
 function sessionFromStdin(text: string): string | undefined {
