@@ -15,7 +15,7 @@ import type { Db } from '../../src/db/database.js';
 // (thinking): $0.30 in, $2.50 out; anthropic/claude-haiku-5-5: $0.10 in, $0.50 out.
 const VISIBLE = 'Answer: 42'; // 10 characters: 3 tokens by the gateway's estimate
 let upstream: MockUpstream;
-let drain: TestGateway; // MODELGATE_DRAIN_ON_ABORT_S=2
+let drain: TestGateway; // MODELGATE_DRAIN_ON_ABORT_S=4: headroom over the mock's pauses on a loaded machine
 let off: TestGateway; // MODELGATE_DRAIN_ON_ABORT_S=0
 let closedBefore = 0;
 /** Upstream connections the gateway closed (cut) since this test began. */
@@ -35,7 +35,7 @@ const env = (extra: Record<string, string>) => ({
 
 beforeAll(async () => {
   upstream = await new MockUpstream().start();
-  drain = await startTestGateway({ env: env({ MODELGATE_DRAIN_ON_ABORT_S: '2' }) });
+  drain = await startTestGateway({ env: env({ MODELGATE_DRAIN_ON_ABORT_S: '4' }) });
   off = await startTestGateway({ env: env({ MODELGATE_DRAIN_ON_ABORT_S: '0' }) });
 });
 afterAll(async () => {
@@ -229,7 +229,7 @@ describe('a client leaving a stream whose model may reason invisibly', () => {
       messages: [{ role: 'user', content: 'Think hard' }],
     });
     const row = await recordOf(drain.db, id);
-    expect(Date.now() - leftAt).toBeGreaterThanOrEqual(1_500); // it waited for the bound (2 s)
+    expect(Date.now() - leftAt).toBeGreaterThanOrEqual(3_500); // it waited for the bound (4 s)
     // Prompt estimate: 3 + 4 per message + 10 characters / 4 = 10; output: max_tokens, of which all but the 3
     // visible tokens are counted as reasoning.
     expect(row).toMatchObject({
