@@ -1,5 +1,6 @@
 // The webhook outbox on both databases: events written in the change's transaction, delivered by the deliverer with
 // retries on its schedule, signed so the Standard Webhooks library verifies them, once even with two deliverers.
+import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { OPERATOR } from '../../src/auth/member-roles.js';
@@ -9,10 +10,30 @@ import { createKey, deleteKey, updateKey } from '../../src/services/api-keys.js'
 import { CONSOLE_ACTOR } from '../../src/services/audit-log.js';
 import { adjustCredits } from '../../src/services/credits.js';
 import { WebhookDeliverer } from '../../src/services/webhook-deliverer.js';
-import { emitBudgetThreshold } from '../../src/services/webhook-events.js';
 import { createWebhook } from '../../src/services/webhooks.js';
+import type { Db } from '../../src/db/database.js';
 import { describeEachDatabase, insertTestUser } from '../helpers/databases.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/** A budget's settled spend moving within one period, told to the one emitter the settled-spend triggers call. */
+interface BudgetSpendChange {
+  organizationId: string;
+  level: string;
+  budgetId: string;
+  keyId?: string;
+  limitNanos: bigint;
+  spentBeforeNanos: bigint;
+  spentAfterNanos: bigint;
+  periodStart: Date;
+  resetsAt: Date | null;
+}
+
+async function emitBudgetThreshold(db: Db, change: BudgetSpendChange): Promise<number> {
+  const { rows } = await sql<{ emitted: number }>`select webhook_budget_threshold(${change.organizationId},
+    ${change.level}, ${change.budgetId}, ${change.keyId ?? null}, ${change.limitNanos}, ${change.spentBeforeNanos},
+    ${change.spentAfterNanos}, ${change.periodStart}, ${change.resetsAt}) as emitted`.execute(db);
+  return Number(rows[0]?.emitted ?? 0);
+}
 
 const masterKey = parseMasterKey(Buffer.alloc(32, 7).toString('base64'));
 const changer = { actor: OPERATOR, audit: CONSOLE_ACTOR };
