@@ -3,6 +3,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// Files that set process-wide state a later file in the same process would inherit (the OpenTelemetry API's global
+// diagnostics logger, OTEL_* variables the SDK reads when it starts): each runs in a process of its own.
+const PROCESS_WIDE = [
+  'test/unit/gateway-spans.test.ts',
+  'test/unit/tracing-sdk-drops.test.ts',
+  'test/e2e/tracing-attempts.test.ts',
+  'test/e2e/tracing.test.ts',
+  'test/e2e/tracing-otlp.test.ts',
+  'test/e2e/tracing-sampler.test.ts',
+  'test/e2e/trace-forwarding.test.ts',
+];
+
 export default defineConfig({
   // The repository root, not this folder: the include globs and globalSetup are relative to it, and the tests run
   // with it as their working directory.
@@ -15,13 +27,19 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default'],
     projects: [
-      // The data-layer suites share one process per worker: each file still opens databases of its own (helpers/
-      // databases.ts), and loading PGlite and the modules again for every file cost more than most of these files' tests.
+      // Test files share one process per worker: each still opens databases and gateways of its own, and loading PGlite
+      // and the modules again for every file cost more than most files' tests (about half the suite's CPU time).
       { extends: true, test: { name: 'db', include: ['test/db/**/*.test.ts'], isolate: false } },
       {
         extends: true,
-        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/db/**'] },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'test/db/**', ...PROCESS_WIDE],
+          isolate: false,
+        },
       },
+      { extends: true, test: { name: 'isolated', include: PROCESS_WIDE } },
     ],
   },
 });
