@@ -2,6 +2,7 @@
 // so `vitest/config` resolves from there; run it as `npm test` or `make test`, which pass --config.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './helpers/slow-first-sequencer.js';
 
 // Files that set process-wide state a later file in the same process would inherit (the OpenTelemetry API's global
 // diagnostics logger, OTEL_* variables the SDK reads when it starts): each runs in a process of its own.
@@ -26,6 +27,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       // Test files share one process per worker: each still opens databases and gateways of its own, and loading PGlite
       // and the modules again for every file cost more than most files' tests (about half the suite's CPU time).
