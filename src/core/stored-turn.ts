@@ -57,3 +57,23 @@ export interface ResponseMemory {
 export function outputOf(turn: StoredTurn): unknown[] {
   return Array.isArray(turn.response.output) ? turn.response.output : [];
 }
+
+const turnJsonOf = new WeakMap<StoredTurn, TurnJson>();
+
+export interface TurnJson {
+  input: string;
+  response: string;
+}
+
+/**
+ * The turn's input items and Response as JSON, serialized once: the in-process cache sizes it and the database keeps
+ * it, and an agent's first turn can carry a whole conversation of several hundred KB.
+ */
+export function turnJson(turn: StoredTurn): TurnJson {
+  let json = turnJsonOf.get(turn);
+  if (json === undefined) {
+    json = { input: JSON.stringify(turn.input), response: JSON.stringify(turn.response) };
+    turnJsonOf.set(turn, json);
+  }
+  return json;
+}

@@ -2,7 +2,7 @@
 // always the ones this process just answered, so the chain is walked without a database round trip per turn. Bounded
 // by count and by the JSON size of what it holds; the oldest used go first. Another instance's turns, or any after a
 // restart, are read through.
-import type { ResponseMemory, StoredTurn, TurnOwner } from '../core/stored-turn.js';
+import { turnJson, type ResponseMemory, type StoredTurn, type TurnOwner } from '../core/stored-turn.js';
 import { turnVisibleTo } from './turn-visibility.js';
 
 export interface CacheBounds {
@@ -77,7 +77,8 @@ export class CachedMemory implements ResponseMemory {
   }
 
   private hold(turn: StoredTurn): void {
-    const chars = JSON.stringify(turn.input).length + JSON.stringify(turn.response).length;
+    const json = turnJson(turn);
+    const chars = json.input.length + json.response.length;
     if (chars > this.bounds.maxChars) return;
     this.drop(turn.id);
     this.turns.set(turn.id, { turn, chars });

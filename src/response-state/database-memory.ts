@@ -3,7 +3,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { StoredResponseRow } from '../db/tables/stored-responses.js';
 import { findStoredResponse, insertStoredResponse } from '../repositories/stored-responses.js';
-import type { ResponseMemory, StoredTurn, TurnOwner } from '../core/stored-turn.js';
+import { turnJson, type ResponseMemory, type StoredTurn, type TurnOwner } from '../core/stored-turn.js';
 import { turnVisibleTo } from './turn-visibility.js';
 
 const DAY_MS = 86_400_000;
@@ -25,6 +25,7 @@ export class DatabaseMemory implements ResponseMemory {
   }
 
   async put(turn: StoredTurn): Promise<void> {
+    const json = turnJson(turn);
     await insertStoredResponse(this.db, {
       id: turn.id,
       organization_id: turn.owner.organizationId,
@@ -33,8 +34,8 @@ export class DatabaseMemory implements ResponseMemory {
       model: turn.model,
       previous_response_id: turn.previousResponseId,
       root_id: turn.rootId,
-      input_items: JSON.stringify(turn.input),
-      response: JSON.stringify(turn.response),
+      input_items: json.input,
+      response: json.response,
       created_at: turn.createdAt,
       expires_at: new Date(turn.createdAt.getTime() + this.retentionDays * DAY_MS),
     });
