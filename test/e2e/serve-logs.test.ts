@@ -5,6 +5,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_ENTRY } from '../helpers/built-cli.js';
 import { freePort } from '../helpers/serve-process.js';
 import { startTestGateway } from '../helpers/gateway.js';
 
@@ -24,7 +25,7 @@ describe('modelgate serve', () => {
     const port = await freePort();
     const logFile = path.join(work, 'gateway.log');
     const out = openSync(logFile, 'a');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    const child = spawn(process.execPath, [...CLI_ENTRY, 'serve'], {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,

@@ -1,6 +1,7 @@
-// `modelgate` as an operator runs it: each command and the gateway in a process of its own (tsx over src/, so no build
-// is needed), on an embedded data folder.
+// `modelgate` as an operator runs it: each command and the gateway in a process of its own (the CLI compiled to dist/,
+// helpers/built-cli.ts), on an embedded data folder.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { CLI_ENTRY } from './built-cli.js';
 import { freePort } from './serve-process.js';
 export { freePort };
 
@@ -9,8 +10,6 @@ export interface ProcessResult {
   out: string;
   err: string;
 }
-
-const ENTRY = ['--import', 'tsx', 'src/cli.ts'];
 
 /** The environment of every process: nothing from the test runner's own (no DATABASE_URL), a mock-free catalog. */
 export function cliEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -31,7 +30,7 @@ export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Nod
 /** Runs `modelgate <args>` to completion. */
 export function runCliProcess(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...ENTRY, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += String(d)));
@@ -54,7 +53,7 @@ export interface ServeProcess {
 /** Starts `modelgate serve` on the embedded folder of `env` and resolves once it is up; rejects if it exits first. */
 export async function startServeProcess(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...ENTRY, 'serve'], {
+  const child = spawn(process.execPath, [...CLI_ENTRY, 'serve'], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,10 +1,13 @@
-// Local runs start the machine's PostgreSQL and Redis the same way CI does, so their suites run rather than skip.
+// Local runs start the machine's PostgreSQL and Redis the same way CI does, so their suites run rather than skip; the
+// CLI the spawned-process tests run is compiled (helpers/built-cli.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { ensureBuiltCli } from './built-cli.js';
 
 export default function setup(): void {
   startPostgres();
   startRedis();
+  ensureBuiltCli();
 }
 
 function startRedis(): void {

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import { CLI_ENTRY } from './built-cli.js';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -35,7 +36,7 @@ export async function startServe(options: {
 }): Promise<ServeProcess> {
   const port = await freePort();
   const out = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...CLI_ENTRY, 'serve', ...(options.args ?? [])], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
