@@ -5,10 +5,15 @@ import type { DbOrTrx } from '../db/database.js';
 import type { NewStoredResponse, StoredResponseRow } from '../db/tables/stored-responses.js';
 
 export async function insertStoredResponse(db: DbOrTrx, row: NewStoredResponse): Promise<void> {
+  await insertStoredResponses(db, [row]);
+}
+
+/** Writes turns in one statement. */
+export async function insertStoredResponses(db: DbOrTrx, rows: NewStoredResponse[]): Promise<void> {
   // A turn is written once; a retried write of the same turn changes nothing.
   await db
     .insertInto('stored_responses')
-    .values(row)
+    .values(rows)
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }
