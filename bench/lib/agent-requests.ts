@@ -203,7 +203,11 @@ function responses(c: Conversation, model: string): Record<string, unknown> {
 export function laneBody(door: LaneDoor, size: RequestSize, model: string): string {
   const c = size === 'agent' ? agentConversation() : small();
   const write = { chat, messages, responses }[door];
-  return JSON.stringify(write(c, model));
+  const body = write(c, model);
+  // A coding agent on the Responses API resends its conversation with `store: false`, as Codex does: it holds the
+  // state itself. The small request leaves `store` at its default (true), so its turn is stored.
+  if (door === 'responses' && size === 'agent') body.store = false;
+  return JSON.stringify(body);
 }
 
 /** The path of `door` under an OpenAI-style base (`/v1` upstream, `/api/v1` at the gateway). */

@@ -37,8 +37,12 @@ describe('bench: the agent-sized request', () => {
     const responses = JSON.parse(laneBody('responses', 'agent', 'm')) as {
       input: { type: string }[];
       tools: unknown[];
+      store?: boolean;
     };
     expect(responses.input.filter((i) => i.type === 'function_call_output')).toHaveLength(AGENT_TOOL_ROUNDS);
+    // The agent holds its state as Codex does; the small request leaves store at its default, so its turn is stored.
+    expect(responses.store).toBe(false);
+    expect(JSON.parse(laneBody('responses', 'small', 'm'))).not.toHaveProperty('store');
     expect(responses.tools).toHaveLength(AGENT_TOOL_COUNT);
     for (const door of ['chat', 'messages', 'responses'] as const) {
       const bytes = Buffer.byteLength(laneBody(door, 'agent', 'openai/gpt-test'));
