@@ -24,6 +24,7 @@ function newestChange(path: string): number {
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, entry)));
+  for (const entry of readdirSync(path))
+    if (entry !== 'node_modules') newest = Math.max(newest, newestChange(join(path, entry)));
   return newest;
 }
