@@ -22,6 +22,7 @@ import { InFlight } from './http/in-flight.js';
 import { ResponsesSockets } from './http/responses-websocket.js';
 import { answerUpgradeRequests } from './http/upgrade-requests.js';
 import { answerClientErrors } from './http/client-error-envelope.js';
+import { ConnectionCloser } from './http/connection-closer.js';
 import { clientTimeouts } from './http/client-timeouts.js';
 import { awaitingContinue } from './http/read-json-body.js';
 import { Lifecycle } from './health/lifecycle.js';
@@ -261,6 +262,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     app.middleware.unshift(inFlight.middleware());
     const handle = app.callback();
     const server = http.createServer(clientTimeouts(config), handle);
+    const connections = new ConnectionCloser(server);
     // A client that sends `Expect: 100-continue` waits for the go-ahead before its body: the body reader gives it only
     // once the request passed routing and authentication (read-json-body.ts), not Node on arrival.
     server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -327,7 +329,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         parts.lifecycle.beginShutdown();
         logger.info({ in_flight: inFlight.size }, 'shutting down');
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        connections.closeWhenIdle();
         // Open WebSockets end once their turn in progress has (counted in flight below); clients reconnect elsewhere.
         const socketsClosed = sockets.close();
         if (!(await inFlight.drained(config.shutdownGraceSeconds * 1000))) {
@@ -343,8 +345,6 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           sockets.terminate();
           await inFlight.drained(10_000);
         }
-        // Connections that carried the last responses are idle now; without this, close() waits for keep-alive expiry.
-        server.closeIdleConnections();
         await socketsClosed;
         await stopped;
         await retention?.stop();

@@ -1,5 +1,6 @@
 // Graceful shutdown (what SIGTERM triggers): in-flight streams finish within the grace period or are cut after it,
 // and either way each request leaves exactly one generation record and at most one debit; a restart loses nothing.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway } from '../helpers/gateway.js';
 import { MockUpstream, openAiSse } from '../helpers/mock-upstream.js';
@@ -98,6 +99,42 @@ describe('shutdown', () => {
     expect(-debits[0].amount_nanos).toBe(rows[0].cost_nanos);
     expect((await getCreditAccount(database.db, user.userId)).reservedNanos).toBe(0n);
   });
+
+  it('delivers an answer that ends after the stop began, then ends its keep-alive connection at once', async () => {
+    const gw = await start('5');
+    const user = await gw.createUser();
+    await gw.grant(user.userId, 1);
+    // The gateway reads the answer as a stream and writes it as one JSON body when it ends.
+    upstream.reply({ kind: 'sse', chunks: [{ pauseMs: 300 }, ...openAiSse([chunk('ok'), usage])] });
+    const before = upstream.requests.length;
+    // A client that keeps its connection open for the next request, as SDKs do.
+    const agent = new http.Agent({ keepAlive: true });
+    const answer = new Promise<{ status?: number }>((resolve, reject) => {
+      const req = http.request(`${gw.url}/api/v1/chat/completions`, {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode }));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }] }));
+    });
+    // The stop begins while the gateway waits on the upstream for this request's answer.
+    while (upstream.requests.length === before) await new Promise((r) => setTimeout(r, 10));
+    const closing = gw.close();
+    const stopped = await Promise.race([
+      closing.then(() => 'stopped'),
+      // Far under the server's 65 s keep-alive timeout, far over a stop that waits for nothing.
+      new Promise((r) => setTimeout(() => r('still waiting on the idle connection'), 20_000)),
+    ]);
+    agent.destroy();
+    await closing;
+    expect((await answer).status).toBe(200);
+    expect(stopped).toBe('stopped');
+  }, 90_000);
 
   it('loses no settled record across a restart in the middle of a run', async () => {
     const first = await start('5');
