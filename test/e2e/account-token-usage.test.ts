@@ -2,29 +2,19 @@
 // usage report, the operator's report and the member's own usage, records and activity put it there, and the member's
 // budget is charged for it as for the member's keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { MockUpstream } from '../helpers/mock-upstream.js';
-import { createAdminKey } from '../../src/services/admin-keys.js';
+import { startGatewayWithUpstream, type TestGateway } from '../helpers/gateway.js';
+import type { MockUpstream } from '../helpers/mock-upstream.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
 let admin: string;
 
+let close: () => Promise<void>;
+
 beforeAll(async () => {
-  upstream = await new MockUpstream().start();
-  gw = await startTestGateway({
-    env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'sk-up',
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-    },
-  });
-  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
+  ({ gw, upstream, admin, close } = await startGatewayWithUpstream());
 });
-afterAll(async () => {
-  await gw?.close();
-  await upstream?.close();
-});
+afterAll(() => close?.());
 
 /** 1000 prompt + 1000 completion tokens of openai/gpt-test ($2/M in, $8/M out): 0.01 USD. */
 const ANSWER = {
@@ -36,14 +26,8 @@ const ANSWER = {
   usage: { prompt_tokens: 1000, completion_tokens: 1000, total_tokens: 2000 },
 };
 
-async function call(method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await gw.fetch(`/api/v1${path}`, {
-    method,
-    key,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
+function call(method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) {
+  return gw.api({ method, path, key, body, headers });
 }
 
 async function chat(credential: string, headers: Record<string, string> = {}): Promise<string> {

@@ -2,8 +2,8 @@
 // pass, a user's keys and the usage report, end to end.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { MockUpstream } from '../helpers/mock-upstream.js';
+import { startGatewayWithUpstream, type TestGateway } from '../helpers/gateway.js';
+import type { MockUpstream } from '../helpers/mock-upstream.js';
 import { createAdminKey, deleteAdminKey } from '../../src/services/admin-keys.js';
 import { listLedger } from '../../src/repositories/credits.js';
 
@@ -11,37 +11,15 @@ let gw: TestGateway;
 let upstream: MockUpstream;
 let admin: string;
 
-beforeAll(async () => {
-  upstream = await new MockUpstream().start();
-  gw = await startTestGateway({
-    env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'sk-up',
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-    },
-  });
-  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
-});
-afterAll(async () => {
-  await gw?.close();
-  await upstream?.close();
-});
+let close: () => Promise<void>;
 
-async function call(method: string, path: string, key: string, body?: unknown) {
-  const res = await gw.fetch(`/api/v1${path}`, {
-    method,
-    key,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, body: json, text, headers: res.headers };
+beforeAll(async () => {
+  ({ gw, upstream, admin, close } = await startGatewayWithUpstream());
+});
+afterAll(() => close?.());
+
+function call(method: string, path: string, key: string, body?: unknown) {
+  return gw.api({ method, path, key, body });
 }
 
 describe('admin keys and user credentials are kept apart', () => {

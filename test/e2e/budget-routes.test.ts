@@ -2,39 +2,23 @@
 // the operator does both; every change is audited; a budget set over the API refuses the next request that does not
 // fit it (cached credentials learn of the change), and `limit_usd: null` removes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { MockUpstream } from '../helpers/mock-upstream.js';
-import { createAdminKey } from '../../src/services/admin-keys.js';
+import { startGatewayWithUpstream, type TestGateway } from '../helpers/gateway.js';
+import type { MockUpstream } from '../helpers/mock-upstream.js';
 import { grantCredits } from '../../src/repositories/credits.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
 let admin: string;
 
-beforeAll(async () => {
-  upstream = await new MockUpstream().start();
-  gw = await startTestGateway({
-    env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'sk-up',
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-    },
-  });
-  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
-});
-afterAll(async () => {
-  await gw?.close();
-  await upstream?.close();
-});
+let close: () => Promise<void>;
 
-async function call(method: string, path: string, key: string, body?: unknown) {
-  const res = await gw.fetch(`/api/v1${path}`, {
-    method,
-    key,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
+beforeAll(async () => {
+  ({ gw, upstream, admin, close } = await startGatewayWithUpstream());
+});
+afterAll(() => close?.());
+
+function call(method: string, path: string, key: string, body?: unknown) {
+  return gw.api({ method, path, key, body });
 }
 
 async function user() {

@@ -1,39 +1,23 @@
 // Key scopes, issue 35 §1: a management key (created with the account token) manages the account's inference keys
 // and reads the account but calls no model; management keys themselves are the account token's to create and change.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { MockUpstream } from '../helpers/mock-upstream.js';
-import { createAdminKey } from '../../src/services/admin-keys.js';
+import { startGatewayWithUpstream, type TestGateway } from '../helpers/gateway.js';
+import type { MockUpstream } from '../helpers/mock-upstream.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
 let admin: string;
 
+let close: () => Promise<void>;
+
 beforeAll(async () => {
-  upstream = await new MockUpstream().start();
-  gw = await startTestGateway({
-    env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'sk-up',
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-    },
-  });
-  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
+  ({ gw, upstream, admin, close } = await startGatewayWithUpstream());
 });
-afterAll(async () => {
-  await gw?.close();
-  await upstream?.close();
-});
+afterAll(() => close?.());
 beforeEach(() => upstream.reset());
 
-async function call(method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await gw.fetch(`/api/v1${path}`, {
-    method,
-    key,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
+function call(method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) {
+  return gw.api({ method, path, key, body, headers });
 }
 
 async function accountWithManager() {

@@ -1,29 +1,19 @@
 // A generation request with the account auth token and `X-Modelgate-Organization` spends that organization's credits
 // and is recorded in its usage; without the header the same token spends its personal organization's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { MockUpstream } from '../helpers/mock-upstream.js';
-import { createAdminKey } from '../../src/services/admin-keys.js';
+import { startGatewayWithUpstream, type TestGateway } from '../helpers/gateway.js';
+import type { MockUpstream } from '../helpers/mock-upstream.js';
 
 let gw: TestGateway;
 let upstream: MockUpstream;
 let admin: string;
 
+let close: () => Promise<void>;
+
 beforeAll(async () => {
-  upstream = await new MockUpstream().start();
-  gw = await startTestGateway({
-    env: {
-      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
-      OPENAI_API_KEY: 'sk-up',
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-    },
-  });
-  admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
+  ({ gw, upstream, admin, close } = await startGatewayWithUpstream());
 });
-afterAll(async () => {
-  await gw?.close();
-  await upstream?.close();
-});
+afterAll(() => close?.());
 
 const ANSWER = {
   id: 'chatcmpl-1',

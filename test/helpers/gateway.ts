@@ -14,7 +14,9 @@ import { issueApiKey, issueAccountToken } from '../../src/auth/issue-credentials
 import { findOrCreateUserByEmail } from '../../src/repositories/users.js';
 import { getCreditAccount, grantCredits } from '../../src/repositories/credits.js';
 import { newId } from '../../src/auth/secrets.js';
+import { createAdminKey } from '../../src/services/admin-keys.js';
 import { openTestDatabase, type Backend, type OpenTestDatabase } from './databases.js';
+import { MockUpstream } from './mock-upstream.js';
 
 export interface TestGateway {
   url: string;
@@ -26,6 +28,8 @@ export interface TestGateway {
   /** Every log line written so far, raw JSON text. */
   logs: string[];
   fetch(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  /** One call of the API under /api/v1, a JSON body sent when given; the answer's JSON (undefined if it is not JSON). */
+  api(call: ApiCall): Promise<ApiAnswer>;
   /** Waits until every settlement queued so far is committed (failed and abandoned requests settle after their response). */
   settled(): Promise<void>;
   createUser(email?: string): Promise<{ userId: string; email: string; key: string; keyId: string }>;
@@ -34,6 +38,22 @@ export interface TestGateway {
   /** Credits still reserved once this gateway gave its unused leases back: what requests in flight hold. */
   reservedNanos(userId: string): Promise<bigint>;
   close(): Promise<void>;
+}
+
+export interface ApiCall {
+  method: string;
+  /** Below /api/v1. */
+  path: string;
+  key: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
 }
 
 /**
@@ -90,19 +110,36 @@ export async function startTestGateway(
     bundles: options.bundles,
   });
   let counter = 0;
+  const gatewayFetch: TestGateway['fetch'] = (path, init = {}) => {
+    const { key, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
+    return fetch(`${gateway.url}${path}`, { ...rest, headers }).then((res) =>
+      settlesOnRead(res, () => gateway.parts.settlements.drain()),
+    );
+  };
   return {
     url: gateway.url,
     db: gateway.db,
     parts: gateway.parts,
     gateway,
     logs,
-    fetch(path, init = {}) {
-      const { key, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
-      return fetch(`${gateway.url}${path}`, { ...rest, headers }).then((res) =>
-        settlesOnRead(res, () => gateway.parts.settlements.drain()),
-      );
+    fetch: gatewayFetch,
+    async api({ method, path, key, body, headers = {} }) {
+      const res = await gatewayFetch(`/api/v1${path}`, {
+        method,
+        key,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, body: json, text, headers: res.headers };
     },
     settled() {
       return gateway.parts.settlements.drain();
@@ -131,6 +168,33 @@ export async function startTestGateway(
     async close() {
       await gateway.close();
       if (ownDatabase) await database.close();
+    },
+  };
+}
+
+/** The usual end-to-end setup: a gateway on the test catalog in front of a mock OpenAI upstream, and an operator key. */
+export async function startGatewayWithUpstream(): Promise<{
+  gw: TestGateway;
+  upstream: MockUpstream;
+  admin: string;
+  close(): Promise<void>;
+}> {
+  const upstream = await new MockUpstream().start();
+  const gw = await startTestGateway({
+    env: {
+      MODELGATE_CATALOG: 'test/fixtures/catalog/test-catalog.json',
+      OPENAI_API_KEY: 'sk-up',
+      OPENAI_BASE_URL: `${upstream.url}/v1`,
+    },
+  });
+  const admin = (await createAdminKey(gw.db, { name: 'ops' })).secret;
+  return {
+    gw,
+    upstream,
+    admin,
+    async close() {
+      await gw.close();
+      await upstream.close();
     },
   };
 }
