@@ -119,6 +119,33 @@ describeWithPostgres('budget.threshold across two instances', () => {
         .filter((event) => event !== undefined && event.data.budget_id === budgetId);
     };
 
+    /**
+     * Spends with `key` on both instances until the budget's settled spend reaches 80% of `limit`; the events delivered,
+     * once each checked to be exactly the fractions the settled total crossed.
+     */
+    const crossEightyPercent = async (input: {
+      orgId: string;
+      key: string;
+      secret: string;
+      limit: bigint;
+      budgetId: string;
+    }) => {
+      const spent = async () => {
+        const rows = await database.db
+          .selectFrom('budget_spend')
+          .select('spent_nanos')
+          .where('budget_id', '=', input.budgetId)
+          .execute();
+        return rows.reduce((sum, row) => sum + row.spent_nanos, 0n);
+      };
+      const total = await spendUntil(input.key, spent, (input.limit * 8n) / 10n);
+      expect(total).toBeGreaterThanOrEqual((input.limit * 8n) / 10n);
+      const events = await delivered(input.orgId, input.budgetId, input.secret);
+      const crossed = FRACTIONS.filter((f) => total >= (input.limit * BigInt(f * 10)) / 10n);
+      expect(events.map((e) => e!.data.threshold).sort()).toEqual(crossed);
+      return events;
+    };
+
     beforeAll(async () => {
       upstream = await new MockUpstream().start();
       upstream.always({ kind: 'json', body: ANSWER });
@@ -153,20 +180,7 @@ describeWithPostgres('budget.threshold across two instances', () => {
         .set({ budget_limit_nanos: limit, budget_reset: 'daily' })
         .where('id', '=', orgId)
         .execute();
-      const budgetId = `organization:${orgId}`;
-      const spent = async () => {
-        const rows = await database.db
-          .selectFrom('budget_spend')
-          .select('spent_nanos')
-          .where('budget_id', '=', budgetId)
-          .execute();
-        return rows.reduce((sum, row) => sum + row.spent_nanos, 0n);
-      };
-      const total = await spendUntil(key, spent, (limit * 8n) / 10n);
-      expect(total).toBeGreaterThanOrEqual((limit * 8n) / 10n);
-      const events = await delivered(orgId, budgetId, secret);
-      const crossed = FRACTIONS.filter((f) => total >= (limit * BigInt(f * 10)) / 10n);
-      expect(events.map((e) => e!.data.threshold).sort()).toEqual(crossed);
+      const events = await crossEightyPercent({ orgId, key, secret, limit, budgetId: `organization:${orgId}` });
       expect(events[0]!.data).toMatchObject({ organization_id: orgId, budget: 'organization', limit_usd: 0.001 });
     });
 
@@ -175,20 +189,7 @@ describeWithPostgres('budget.threshold across two instances', () => {
       const limit = 10n * COST;
       await database.db.updateTable('api_keys').set({ credit_limit_nanos: limit }).where('id', '=', keyId).execute();
       // A key's limit is a budget like the others: its settled spend is in budget_spend.
-      const budgetId = `key:${orgId}:${keyId}`;
-      const spent = async () => {
-        const rows = await database.db
-          .selectFrom('budget_spend')
-          .select('spent_nanos')
-          .where('budget_id', '=', budgetId)
-          .execute();
-        return rows.reduce((sum, row) => sum + row.spent_nanos, 0n);
-      };
-      const total = await spendUntil(key, spent, (limit * 8n) / 10n);
-      expect(total).toBeGreaterThanOrEqual((limit * 8n) / 10n);
-      const events = await delivered(orgId, budgetId, secret);
-      const crossed = FRACTIONS.filter((f) => total >= (limit * BigInt(f * 10)) / 10n);
-      expect(events.map((e) => e!.data.threshold).sort()).toEqual(crossed);
+      const events = await crossEightyPercent({ orgId, key, secret, limit, budgetId: `key:${orgId}:${keyId}` });
       expect(events[0]!.data).toMatchObject({
         organization_id: orgId,
         budget: 'key',
